@@ -1,0 +1,285 @@
+"""GraphActor: the sole owner (writer and reader) of the DuckDB evidence graph.
+
+Fault behaviour: ``max_restarts=5``; on restart ``__init__`` reopens the database
+file, whose committed rows DuckDB recovers from its WAL, and rebuilds the in-memory
+vector indexes from the ``embeddings`` table. Every write method is idempotent:
+ids are deterministic and inserts are ``ON CONFLICT DO NOTHING``, so Ray may retry
+them after a crash (``max_task_retries=2``). Read methods are idempotent by nature.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import ray
+
+from lyra.config.settings import Settings
+from lyra.pipelines.confidence import ClaimConfidence, EvidenceEdge, claim_confidence
+from lyra.pipelines.research import PRIMARY_LEVELS
+from lyra.storage import graph_queries as gq
+from lyra.storage import repository as repo
+from lyra.storage.connection import open_database
+from lyra.storage.sql_guard import run_sandboxed, schema_snapshot, validate_select
+from lyra.storage.vectors import VectorIndex
+from lyra.storage.views import list_views, render_view
+
+log = logging.getLogger(__name__)
+
+
+@ray.remote(max_restarts=5, max_task_retries=2)
+class GraphActor:
+    """Owns the DuckDB file: batched writes, the query_graph sandbox, vector search."""
+
+    def __init__(self, settings: Settings) -> None:
+        self._settings = settings
+        db_path: Path = settings.db_path
+        db_path.parent.mkdir(parents=True, exist_ok=True)
+        self._con = open_database(
+            db_path, memory_limit=settings.storage.memory_limit, threads=settings.storage.threads
+        )
+        self._indexes: dict[tuple[str, str], VectorIndex] = {}
+
+    # --- health -----------------------------------------------------------------
+    def ping(self) -> str:
+        """Liveness probe (idempotent)."""
+        return "ok"
+
+    def table_counts(self) -> dict[str, int]:
+        """Row counts of the main tables (idempotent)."""
+        return repo.table_counts(self._con)
+
+    # --- tasks and searches -----------------------------------------------------
+    def create_task(self, task_id: str, query: str, config: dict[str, Any]) -> dict[str, Any]:
+        """Insert a task row (idempotent by id)."""
+        repo.create_task(self._con, task_id=task_id, query=query, config=config)
+        return self.get_task(task_id) or {}
+
+    def get_task(self, task_id: str) -> dict[str, Any] | None:
+        """The task row, or None."""
+        return repo.get_task(self._con, task_id)
+
+    def update_task_status(self, task_id: str, status: str) -> None:
+        """Set a task's status (idempotent)."""
+        repo.update_task_status(self._con, task_id, status)
+
+    def create_search(
+        self, search_id: str, task_id: str, query: str, options: dict[str, Any]
+    ) -> None:
+        """Insert a search row with status running (idempotent by id)."""
+        repo.create_search(
+            self._con, search_id=search_id, task_id=task_id, query=query, options=options
+        )
+
+    def update_search(self, search_id: str, **fields: Any) -> None:
+        """Update a search's status, metrics, error or finish time (idempotent)."""
+        repo.update_search(self._con, search_id, **fields)
+
+    def list_searches(self, task_id: str) -> list[dict[str, Any]]:
+        """All searches of a task, oldest first."""
+        return repo.list_searches(self._con, task_id)
+
+    def fail_running_searches(self, reason: str) -> int:
+        """Mark searches left running by a dead orchestrator as failed (idempotent)."""
+        return gq.fail_running_searches(self._con, reason)
+
+    # --- pages, fragments, claims, edges ------------------------------------------
+    def insert_serp_items(self, rows: list[dict[str, Any]]) -> None:
+        """Store SERP rows (idempotent by id)."""
+        repo.insert_serp_items(self._con, rows)
+
+    def upsert_pages(self, rows: list[dict[str, Any]]) -> dict[str, str]:
+        """Store pages once per URL; returns url → page id."""
+        return repo.upsert_pages(self._con, rows)
+
+    def page_simhashes(self) -> list[tuple[str, int, str | None]]:
+        """(page id, simhash, dup_of) of every stored page, for near-duplicate checks."""
+        return gq.page_simhashes(self._con)
+
+    def insert_fragments(self, rows: list[dict[str, Any]]) -> int:
+        """Store fragments (idempotent by id); returns rows offered."""
+        repo.insert_fragments(self._con, rows)
+        return len(rows)
+
+    def fragments_for_pages(self, page_ids: list[str]) -> list[dict[str, Any]]:
+        """Fragments of the given pages with their page's url, domain and trust level."""
+        return repo.fragments_for_pages(self._con, page_ids)
+
+    def insert_claims(self, rows: list[dict[str, Any]]) -> None:
+        """Store claims (idempotent by id)."""
+        repo.insert_claims(self._con, rows)
+
+    def insert_edges(self, rows: list[dict[str, Any]]) -> None:
+        """Store edges (idempotent by id)."""
+        repo.insert_edges(self._con, rows)
+
+    def claims_for_task(self, task_id: str) -> list[dict[str, Any]]:
+        """Active claims of a task."""
+        return repo.claims_for_task(self._con, task_id)
+
+    def existing_stance_pairs(self, task_id: str) -> list[tuple[str, str]]:
+        """(fragment id, claim id) pairs already judged in this task."""
+        return gq.existing_stance_pairs(self._con, task_id)
+
+    def log_event(self, **fields: Any) -> None:
+        """Append an event_log row."""
+        repo.log_event(self._con, **fields)
+
+    # --- embeddings ---------------------------------------------------------------
+    def embeddings_by_text_hash(self, model_id: str, text_hashes: list[str]) -> dict[str, list[float]]:
+        """Stored vectors for these text hashes, so the same text is never embedded twice."""
+        found = repo.find_embeddings_by_text_hash(self._con, model_id, text_hashes)
+        return {h: v.tolist() for h, v in found.items()}
+
+    def put_embeddings(
+        self, target_type: str, model_id: str, rows: list[tuple[str, str, list[float]]]
+    ) -> None:
+        """Persist vectors (idempotent) and add them to the in-memory index."""
+        if not rows:
+            return
+        arr = [(tid, th, np.asarray(vec, dtype=np.float32)) for tid, th, vec in rows]
+        repo.put_embeddings(self._con, target_type, model_id, arr)
+        index = self._indexes.get((target_type, model_id))
+        if index is not None:
+            index.add([r[0] for r in arr], np.stack([r[2] for r in arr]))
+
+    def _index(self, target_type: str, model_id: str) -> VectorIndex:
+        key = (target_type, model_id)
+        if key not in self._indexes:
+            self._indexes[key] = VectorIndex.load(self._con, target_type, model_id)
+        return self._indexes[key]
+
+    def vector_search(
+        self,
+        query_vector: list[float],
+        target: str,
+        model_id: str,
+        top_k: int,
+        min_similarity: float,
+        allowed_ids: list[str] | None = None,
+    ) -> list[tuple[str, float]]:
+        """Cosine top-k over claims or fragments (brute force over a cached matrix)."""
+        index = self._index(target, model_id)
+        allowed = set(allowed_ids) if allowed_ids is not None else None
+        return index.search(
+            np.asarray(query_vector, dtype=np.float32), top_k, min_similarity, allowed
+        )
+
+    def fragment_ids_for_task(self, task_id: str) -> list[str]:
+        """Fragments of the pages a task's searches took."""
+        return gq.fragment_ids_for_task(self._con, task_id)
+
+    def texts_for(self, target: str, ids: list[str]) -> dict[str, dict[str, Any]]:
+        """Text and provenance of claims or fragments by id."""
+        return gq.texts_for(self._con, target, ids)
+
+    # --- confidence -----------------------------------------------------------------
+    def claim_confidences(self, task_id: str) -> list[dict[str, Any]]:
+        """Every active claim of a task with its Bayesian confidence (ARCHITECTURE §4)."""
+        claims = repo.claims_for_task(self._con, task_id)
+        evidence = gq.stance_evidence_for_task(self._con, task_id)
+        origins = gq.claim_origins(self._con, task_id)
+        out: list[dict[str, Any]] = []
+        for claim in claims:
+            rows = evidence.get(claim["id"], [])
+            conf: ClaimConfidence = claim_confidence(
+                [
+                    EvidenceEdge(
+                        relation=e["relation"],
+                        nli_confidence=float(e["nli_confidence"] or 0.0),
+                        page_id=e["page_id"],
+                        domain=e["domain"],
+                        dup_of=e["dup_of"],
+                    )
+                    for e in rows
+                ]
+            )
+            origin = origins.get(claim["id"], {})
+            out.append(
+                {
+                    **claim,
+                    "alpha": conf.alpha,
+                    "beta": conf.beta,
+                    "confidence": conf.confidence,
+                    "uncertainty": conf.uncertainty,
+                    "controversy": conf.controversy,
+                    "supporting": conf.supporting,
+                    "refuting": conf.refuting,
+                    "neutral": conf.neutral,
+                    "evidence_count": conf.evidence_count,
+                    "independent_sources": conf.independent_sources,
+                    "supporting_urls": sorted(
+                        {e["url"] for e in rows if e["relation"] == "supports"}
+                    ),
+                    "refuting_urls": sorted(
+                        {e["url"] for e in rows if e["relation"] == "refutes"}
+                    ),
+                    "primary_support": any(
+                        e["relation"] == "supports" and e["trust_level"] in PRIMARY_LEVELS
+                        for e in rows
+                    ),
+                    "source_url": origin.get("url"),
+                    "source_domain": origin.get("domain"),
+                    "source_trust_level": origin.get("trust_level"),
+                    "origin_fragment_id": origin.get("fragment_id"),
+                    "origin_page_id": origin.get("page_id"),
+                    "origin_page_number": origin.get("page_number"),
+                }
+            )
+        return out
+
+    def embeddings_for(
+        self, target_type: str, model_id: str, ids: list[str]
+    ) -> dict[str, list[float]]:
+        """Stored vectors of these targets (idempotent)."""
+        found = repo.get_embeddings(self._con, target_type, model_id, ids)
+        return {k: v.tolist() for k, v in found.items()}
+
+    def status_extras(self, task_id: str | None) -> dict[str, Any]:
+        """Blocked domains and the auth queue summary for get_status (idempotent)."""
+        return {
+            "blocked_domains": gq.blocked_domains(self._con),
+            "auth_queue": gq.auth_queue_summary(self._con, task_id),
+        }
+
+    def evidence_summary(self, task_id: str) -> dict[str, Any]:
+        """Edge counts by relation and the top domains of a task's evidence."""
+        return gq.evidence_summary(self._con, task_id)
+
+    # --- query_graph ------------------------------------------------------------------
+    def query_graph(
+        self,
+        sql: str | None,
+        view: str | None,
+        params: dict[str, Any],
+        limit: int,
+        timeout_ms: int,
+        include_schema: bool,
+    ) -> dict[str, Any]:
+        """Read-only SQL or a named view in the sandbox of ARCHITECTURE §6."""
+        text = render_view(view, params) if view else validate_select(sql or "")
+        if view:
+            validate_select(text)
+        result = run_sandboxed(
+            self._con,
+            text,
+            limit=limit,
+            timeout_ms=timeout_ms,
+            max_bytes=self._settings.query_graph.max_result_bytes,
+        )
+        out: dict[str, Any] = {
+            "columns": result.columns,
+            "rows": result.rows,
+            "row_count": result.row_count,
+            "truncated": result.truncated,
+            "elapsed_ms": result.elapsed_ms,
+        }
+        if include_schema:
+            out["schema"] = schema_snapshot(self._con)
+        return out
+
+    def views(self) -> list[str]:
+        """Names of the analysis views."""
+        return list_views()

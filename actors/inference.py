@@ -1,0 +1,151 @@
+"""InferenceActor: the one owner of the models (and of the GPU when there is one).
+
+Holds the embedder (all-MiniLM-L6-v2 on ONNX Runtime), the NLI judge (a cross-encoder
+when ``inference.nli_model_path`` names one, else the documented lexical heuristic)
+and the LLM client (Ollama when it answers, else extractive claims). Every fallback
+in use is listed by :meth:`status` and travels to clients in ``_lyra_meta.degraded``.
+
+Fault behaviour: ``max_restarts=3``, ``max_task_retries=1``. Every method is a pure
+function of its arguments (idempotent), so one retry after a crash is safe; retries
+are finite because a call that crashes the process (GPU OOM) would otherwise burn
+every restart. ``__init__`` reloads the models; there is no other state.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import ray
+
+from lyra.config.settings import Settings
+from lyra.pipelines.claims import (
+    build_claim_prompt,
+    extract_claims_extractive,
+    is_rejected_claim,
+    parse_claims_response,
+)
+from lyra.pipelines.embedding import load_default_embedder
+from lyra.pipelines.llm import OllamaLLM
+from lyra.pipelines.nli import CrossEncoderNli
+from lyra.pipelines.nli_heuristic import heuristic_nli
+from lyra.pipelines.sanitize import check_llm_output, sanitize_untrusted
+
+log = logging.getLogger(__name__)
+
+DEGRADED_NLI = "nli: no NLI model configured (inference.nli_model_path); lexical heuristic stance"
+DEGRADED_LLM = "llm: Ollama not reachable; extractive claim fallback"
+DEGRADED_EMBEDDER = "embedder: embedding model unavailable; BM25-only ranking"
+
+
+@ray.remote(max_restarts=3, max_task_retries=1)
+class InferenceActor:
+    """Embeddings, NLI and the LLM client behind one serialised actor."""
+
+    def __init__(self, settings: Settings, use_gpu: bool = False) -> None:
+        self._settings = settings
+        inf = settings.inference
+        providers = ["CUDAExecutionProvider", "CPUExecutionProvider"] if use_gpu else None
+        self._embedder: Any | None = None
+        self._embedder_error: str | None = None
+        try:
+            self._embedder = load_default_embedder(
+                settings.home_dir,
+                max_length=inf.max_sequence_length,
+                batch_size=inf.embedding_batch_size,
+                providers=providers,
+            )
+        except Exception as exc:  # any failure to load degrades to BM25-only ranking
+            log.exception("embedder failed to load")
+            self._embedder_error = f"{type(exc).__name__}: {exc}"
+        self._nli: CrossEncoderNli | None = None
+        if inf.nli_model_path:
+            self._nli = CrossEncoderNli(
+                Path(inf.nli_model_path).expanduser(),
+                max_length=inf.max_sequence_length,
+                batch_size=inf.nli_batch_size,
+            )
+        self._llm = OllamaLLM(
+            settings.llm.ollama_host, settings.llm.model, settings.llm.timeout_seconds
+        )
+        self._llm_ok = settings.llm.enabled and self._llm.available()
+
+    def status(self) -> dict[str, Any]:
+        """Models in use and every fallback (idempotent)."""
+        degraded: list[str] = []
+        if self._embedder is None:
+            degraded.append(DEGRADED_EMBEDDER)
+        if self._nli is None:
+            degraded.append(DEGRADED_NLI)
+        if not self._llm_ok:
+            degraded.append(DEGRADED_LLM)
+        return {
+            "embedding_model": self._embedder.model_id if self._embedder else None,
+            "embedding_error": self._embedder_error,
+            "nli": "cross-encoder" if self._nli else "heuristic",
+            "llm": f"ollama:{self._settings.llm.model}" if self._llm_ok else "extractive",
+            "degraded": degraded,
+        }
+
+    def embedding_model_id(self) -> str | None:
+        """Id stored with every vector (idempotent)."""
+        return self._embedder.model_id if self._embedder else None
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        """L2-normalised float32 vectors, one row per text (idempotent)."""
+        if self._embedder is None:
+            raise RuntimeError("no embedding model loaded: " + (self._embedder_error or ""))
+        return np.asarray(self._embedder.embed(texts), dtype=np.float32)
+
+    def nli(self, pairs: list[tuple[str, str]]) -> list[dict[str, Any]]:
+        """Stance of each (premise fragment, hypothesis claim) pair (idempotent)."""
+        if self._nli is not None:
+            results = self._nli.judge(pairs)
+            method = "nli_model"
+        else:
+            results = [heuristic_nli(p, h) for p, h in pairs]
+            method = "heuristic"
+        return [
+            {"label": r.label, "confidence": float(r.confidence), "method": method}
+            for r in results
+        ]
+
+    def extract_claims(
+        self,
+        fragments: list[dict[str, str]],
+        question: str,
+        tag: str,
+        max_per_fragment: int,
+    ) -> dict[str, Any]:
+        """Atomic claims from fragments: the LLM when present, else extractive (idempotent)."""
+        out: list[dict[str, Any]] = []
+        warnings: list[str] = []
+        for frag in fragments:
+            if self._llm_ok:
+                clean = sanitize_untrusted(frag["text"])
+                warnings.extend(clean.warnings)
+                system, user = build_claim_prompt(clean.text, question, tag)
+                try:
+                    raw = self._llm.generate(user, system=system, format_json=True)
+                except Exception:  # the server went away mid-run: fall back for this fragment
+                    log.warning("LLM call failed; extractive fallback for one fragment")
+                    self._llm_ok = False
+                else:
+                    checked = check_llm_output(raw, system, max_chars=8000)
+                    warnings.extend(checked.warnings)
+                    texts = parse_claims_response(checked.text)[:max_per_fragment]
+                    for text in texts:
+                        if is_rejected_claim(text, question) is None:
+                            out.append(
+                                {"fragment_id": frag["id"], "text": text,
+                                 "confidence": 0.8, "method": "llm"}
+                            )
+                    continue
+            for claim in extract_claims_extractive(frag["text"], question, max_per_fragment):
+                out.append(
+                    {"fragment_id": frag["id"], "text": claim.text,
+                     "confidence": float(claim.confidence), "method": "extractive"}
+                )
+        return {"claims": out, "warnings": sorted(set(warnings)), "llm": self._llm_ok}

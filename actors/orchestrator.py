@@ -1,0 +1,363 @@
+"""Orchestrator: tasks, searches as background jobs, budgets, supervision.
+
+The MCP bridge talks only to this actor. It creates the graph and inference actors
+(tree of actors), calls them through :meth:`Orchestrator._call`, which re-creates a
+child whose restarts are spent and retries once, and runs each search as an asyncio
+job whose progress the bridge polls.
+
+Fault behaviour: ``max_restarts=3``, ``max_task_retries=0`` (starting a search is
+not idempotent). Tasks, searches and everything a job wrote live in DuckDB; on
+(re)start ``__init__`` marks searches left ``running`` by a dead process as failed,
+so nothing acknowledged is lost and nothing claims to run that does not.
+Idempotent methods: ``ping``, ``get_status``, ``wait_search``, ``query_graph``,
+``vector_search``, ``status``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any
+
+import ray
+from ray.exceptions import ActorDiedError, ActorUnavailableError, RayActorError, RayTaskError
+
+from lyra.actors.graph import GraphActor
+from lyra.actors.inference import InferenceActor
+from lyra.actors.runtime import GRAPH, INFERENCE, gpus_for_inference
+from lyra.actors.search_job import SearchContext, SearchJob, SearchStopped
+from lyra.config.settings import Settings
+from lyra.pipelines import research as rs
+from lyra.pipelines.domains import load_domain_rules, registrable_domain
+from lyra.pipelines.errors import LyraError
+from lyra.pipelines.local_corpus import CorpusError, CorpusScan
+from lyra.pipelines.sanitize import new_task_tag
+
+log = logging.getLogger(__name__)
+
+FINAL_STATES = frozenset({"satisfied", "partial", "exhausted", "failed", "cancelled"})
+
+
+@ray.remote(max_restarts=3, max_task_retries=0)
+class Orchestrator:
+    """Supervises the other actors and runs searches."""
+
+    def __init__(self, settings: Settings) -> None:
+        self._settings = settings
+        self._ns = settings.ray.namespace
+        self._handles: dict[str, Any] = {}
+        self._jobs: dict[str, asyncio.Task[dict[str, Any]]] = {}
+        self._progress: dict[str, dict[str, Any]] = {}
+        self._results: dict[str, dict[str, Any]] = {}
+        self._search_task: dict[str, str] = {}
+        self._stop_flags: dict[str, bool] = {}
+        self._tags: dict[str, str] = {}
+        self._corpus_cache: dict[str, CorpusScan] = {}
+        self._domain_rules = load_domain_rules()
+        self._restarts: dict[str, int] = {}
+        self._started = time.monotonic()
+        self._ready = False
+
+    # --- supervision -----------------------------------------------------------------
+    def _spawn(self, name: str) -> Any:
+        opts: dict[str, Any] = {"name": name, "namespace": self._ns, "get_if_exists": True}
+        if name == GRAPH:
+            return GraphActor.options(**opts).remote(self._settings)
+        if name == INFERENCE:
+            gpus = gpus_for_inference(self._settings)
+            return InferenceActor.options(num_gpus=gpus, **opts).remote(
+                self._settings, use_gpu=gpus > 0
+            )
+        raise KeyError(name)
+
+    def _handle(self, name: str) -> Any:
+        if name not in self._handles:
+            self._handles[name] = self._spawn(name)
+        return self._handles[name]
+
+    async def _call(self, name: str, method: str, *args: Any) -> Any:
+        """Call a child actor; re-create it once if it is dead for good."""
+        for attempt in range(3):
+            handle = self._handle(name)
+            try:
+                return await getattr(handle, method).remote(*args)
+            except RayTaskError as exc:
+                # An exception inside the method: not a crash, re-raise its cause.
+                raise exc.as_instanceof_cause() from None
+            except (ActorDiedError, ActorUnavailableError, RayActorError) as exc:
+                self._restarts[name] = self._restarts.get(name, 0) + 1
+                log.warning("%s.%s failed (%s); attempt %d", name, method, type(exc).__name__, attempt)
+                if isinstance(exc, ActorDiedError) or attempt == 1:
+                    self._handles.pop(name, None)
+                    try:
+                        ray.kill(handle, no_restart=True)
+                    except Exception:  # already gone: nothing to kill
+                        log.debug("kill of dead %s failed", name, exc_info=True)
+                    await asyncio.sleep(0.2)
+                else:
+                    await asyncio.sleep(0.5)
+        raise LyraError("PIPELINE_ERROR", f"the {name} actor is unavailable after restarts")
+
+    async def ensure_ready(self) -> dict[str, Any]:
+        """Start children; mark searches orphaned by an earlier process as failed."""
+        if not self._ready:
+            n = await self._call(GRAPH, "fail_running_searches", "interrupted: the server restarted")
+            if n:
+                log.warning("%d searches were interrupted by a restart", n)
+            self._ready = True
+        status = await self._call(INFERENCE, "status")
+        return {"inference": status}
+
+    async def ping(self) -> str:
+        """Liveness probe."""
+        return "ok"
+
+    async def status(self) -> dict[str, Any]:
+        """Models, fallbacks and actor restarts (for _lyra_meta and `lyra doctor`)."""
+        inf = await self._call(INFERENCE, "status")
+        return {"inference": inf, "restarts": dict(self._restarts), "degraded": inf["degraded"]}
+
+    # --- tasks -----------------------------------------------------------------------
+    async def create_task(self, query: str, config: dict[str, Any]) -> dict[str, Any]:
+        """Create a task with its budget; returns the task row."""
+        await self.ensure_ready()
+        budget = dict(config.get("budget") or {})
+        budget.setdefault("max_pages", self._settings.task.default_max_pages)
+        budget.setdefault("max_seconds", self._settings.task.default_max_seconds)
+        cfg = {**config, "budget": budget}
+        task_id = rs.new_task_id()
+        task = await self._call(GRAPH, "create_task", task_id, query, cfg)
+        self._tags[task_id] = new_task_tag()
+        return task
+
+    async def _task(self, task_id: str) -> dict[str, Any]:
+        task = await self._call(GRAPH, "get_task", task_id)
+        if task is None:
+            raise LyraError("TASK_NOT_FOUND", f"no task with id {task_id!r}", field="task_id")
+        return task
+
+    async def _budget(self, task: dict[str, Any]) -> dict[str, Any]:
+        budget = (task.get("config") or {}).get("budget") or {}
+        searches = await self._call(GRAPH, "list_searches", task["id"])
+        used_pages = sum(int((s.get("metrics") or {}).get("pages_fetched", 0)) for s in searches)
+        created = task["created_at"]
+        elapsed = time.time() - created.timestamp() if hasattr(created, "timestamp") else 0.0
+        max_pages = int(budget.get("max_pages", self._settings.task.default_max_pages))
+        max_seconds = float(budget.get("max_seconds", self._settings.task.default_max_seconds))
+        return {
+            "max_pages": max_pages,
+            "max_seconds": max_seconds,
+            "pages_used": used_pages,
+            "pages_remaining": max(0, max_pages - used_pages),
+            "seconds_remaining": round(max(0.0, max_seconds - elapsed), 1),
+        }
+
+    # --- searches --------------------------------------------------------------------
+    async def start_search(self, task_id: str, query: str, options: dict[str, Any]) -> str:
+        """Write the search row and start its job; returns the search id."""
+        await self.ensure_ready()
+        task = await self._task(task_id)
+        budget = await self._budget(task)
+        if budget["pages_remaining"] <= 0 or budget["seconds_remaining"] <= 0:
+            raise LyraError(
+                "BUDGET_EXHAUSTED",
+                f"task {task_id} has no budget left (pages {budget['pages_used']}/"
+                f"{budget['max_pages']}); create a new task or raise config.budget",
+            )
+        engines = options.get("engines") or ["local"]
+        unknown = [e for e in engines if e not in self._available_engines()]
+        if unknown:
+            raise LyraError(
+                "INVALID_PARAMS",
+                f"engines not available: {', '.join(unknown)} (available: "
+                f"{', '.join(sorted(self._available_engines()))})",
+                field="options.engines",
+            )
+        if task["status"] != "active":
+            await self._call(GRAPH, "update_task_status", task_id, "active")
+        search_id = rs.new_search_id()
+        await self._call(GRAPH, "create_search", search_id, task_id, query, options)
+        tag = self._tags.setdefault(task_id, new_task_tag())
+        self._stop_flags[task_id] = False
+        self._search_task[search_id] = task_id
+        self._progress[search_id] = {"stage": "queued", "progress": 0.0, "message": "queued"}
+        ctx = SearchContext(
+            settings=self._settings,
+            task={**task, "tag": tag},
+            search_id=search_id,
+            query=query,
+            options=options,
+            call=self._call,
+            progress=lambda stage, p, msg: self._progress.__setitem__(
+                search_id, {"stage": stage, "progress": round(p, 3), "message": msg}
+            ),
+            stop_requested=lambda: self._stop_flags.get(task_id, False),
+            pages_left=budget["pages_remaining"],
+            deadline=time.monotonic() + budget["seconds_remaining"],
+            domain_rules=self._domain_rules,
+            corpus_cache=self._corpus_cache,
+            fetch_url=self._fetch_url,
+        )
+        self._jobs[search_id] = asyncio.create_task(self._run_job(search_id, ctx))
+        return search_id
+
+    def _available_engines(self) -> set[str]:
+        return {n for n, e in self._settings.engines.items() if e.enabled and n == "local"}
+
+    async def _fetch_url(self, url: str) -> dict[str, Any]:
+        from lyra.actors.fetch import get_fetcher  # heavy import only when URLs are fetched
+
+        host = url.split("//", 1)[-1].split("/", 1)[0]
+        fetcher = get_fetcher(registrable_domain(host), self._settings)
+        try:
+            result: dict[str, Any] = await fetcher.fetch.remote(url)
+        except (RayActorError, RayTaskError) as exc:
+            return {"error": f"fetcher failed: {type(exc).__name__}"}
+        return result
+
+    async def _run_job(self, search_id: str, ctx: SearchContext) -> dict[str, Any]:
+        job = SearchJob(ctx)
+        started = time.monotonic()
+        try:
+            result = await job.run()
+        except SearchStopped as stop:
+            result = await job.finish()
+            result["status"] = stop.status
+            result["warnings"].append(str(stop))
+        except asyncio.CancelledError:
+            result = {"status": "cancelled", "claims": [], "metrics": job.metrics,
+                      "warnings": ["stopped immediately"]}
+        except (CorpusError, ValueError) as exc:
+            result = self._failed(job, "PIPELINE_ERROR", str(exc))
+        except LyraError as exc:
+            result = self._failed(job, exc.code, exc.message)
+        except Exception as exc:  # the job must always end with a recorded status
+            log.exception("search %s failed", search_id)
+            result = self._failed(job, "PIPELINE_ERROR", f"search failed: {type(exc).__name__}")
+        result["metrics"]["elapsed_seconds"] = round(time.monotonic() - started, 2)
+        result["search_id"] = search_id
+        await self._call(
+            GRAPH, "update_search", search_id,
+            status=result["status"], metrics=result["metrics"], error=result.get("error"),
+            finished=True,
+        )
+        self._progress[search_id] = {"stage": "done", "progress": 1.0, "message": result["status"]}
+        self._results[search_id] = result
+        return result
+
+    @staticmethod
+    def _failed(job: SearchJob, code: str, message: str) -> dict[str, Any]:
+        return {"status": "failed", "claims": [], "metrics": job.metrics, "warnings": [],
+                "error": {"code": code, "message": message}}
+
+    async def wait_search(self, search_id: str, timeout: float) -> dict[str, Any]:
+        """The result if the search ends within timeout, else its progress (idempotent)."""
+        if search_id in self._results:
+            return {"done": True, "result": self._results[search_id]}
+        job = self._jobs.get(search_id)
+        if job is None:
+            raise LyraError("INVALID_PARAMS", f"no running search {search_id!r}", field="search_id")
+        done, _ = await asyncio.wait({job}, timeout=max(0.0, timeout))
+        if done and search_id in self._results:
+            return {"done": True, "result": self._results[search_id]}
+        return {"done": False, "progress": self._progress.get(search_id, {})}
+
+    async def search_summary(self, search_id: str) -> dict[str, Any]:
+        """Budget and task totals to attach to a search result."""
+        task = await self._task(self._search_task[search_id])
+        return {"budget": await self._budget(task)}
+
+    # --- status ----------------------------------------------------------------------
+    async def get_status(self, task_id: str, wait_seconds: float) -> dict[str, Any]:
+        """Task, searches, metrics, budget, auth queue, blocked domains, evidence summary."""
+        task = await self._task(task_id)
+        running = [j for sid, j in self._jobs.items()
+                   if self._search_task.get(sid) == task_id and not j.done()]
+        if running and wait_seconds > 0:
+            await asyncio.wait(set(running), timeout=wait_seconds,
+                               return_when=asyncio.FIRST_COMPLETED)
+            task = await self._task(task_id)
+        searches = await self._call(GRAPH, "list_searches", task_id)
+        for s in searches:
+            if s["status"] == "running" and s["id"] in self._progress:
+                s["progress"] = self._progress[s["id"]]
+        claims = await self._call(GRAPH, "claim_confidences", task_id)
+        extras = await self._call(GRAPH, "status_extras", task_id)
+        summary = await self._call(GRAPH, "evidence_summary", task_id)
+        return {
+            "task": task,
+            "searches": searches,
+            "budget": await self._budget(task),
+            "claims": claims,
+            "evidence_summary": summary,
+            **extras,
+        }
+
+    async def stop_task(self, task_id: str, reason: str | None, mode: str) -> dict[str, Any]:
+        """Stop a task's searches (graceful: after the current stage; immediate: now)."""
+        task = await self._task(task_id)
+        self._stop_flags[task_id] = True
+        jobs = [j for sid, j in self._jobs.items()
+                if self._search_task.get(sid) == task_id and not j.done()]
+        if mode == "immediate":
+            for j in jobs:
+                j.cancel()
+        if jobs:
+            await asyncio.wait(set(jobs), timeout=30.0)
+        await self._call(GRAPH, "update_task_status", task_id, "stopped")
+        searches = await self._call(GRAPH, "list_searches", task_id)
+        claims = await self._call(GRAPH, "claim_confidences", task_id)
+        await self._call(
+            GRAPH, "log_event", kind="task_stopped", actor="orchestrator", task_id=task_id,
+            payload={"reason": reason or "", "mode": mode},
+        )
+        return {
+            "task_id": task["id"],
+            "status": "stopped",
+            "mode": mode,
+            "reason": reason,
+            "searches": len(searches),
+            "searches_stopped": len(jobs),
+            "claims": len(claims),
+            "resumable": True,
+        }
+
+    # --- exploration -----------------------------------------------------------------
+    async def query_graph(self, sql: str | None, view: str | None, params: dict[str, Any],
+                          limit: int, timeout_ms: int, include_schema: bool) -> dict[str, Any]:
+        """Sandboxed read-only SQL (idempotent)."""
+        await self.ensure_ready()
+        return await self._call(GRAPH, "query_graph", sql, view, params, limit, timeout_ms,
+                                include_schema)
+
+    async def vector_search(self, query: str, target: str, task_id: str | None, top_k: int,
+                            min_similarity: float) -> list[dict[str, Any]]:
+        """Semantic search over claims or fragments (idempotent)."""
+        await self.ensure_ready()
+        allowed: list[str] | None = None
+        if task_id is not None:
+            await self._task(task_id)
+            if target == "claim":
+                allowed = [c["id"] for c in await self._call(GRAPH, "claims_for_task", task_id)]
+            else:
+                allowed = await self._call(GRAPH, "fragment_ids_for_task", task_id)
+        model_id = await self._call(INFERENCE, "embedding_model_id")
+        if model_id is None:
+            raise LyraError("PIPELINE_ERROR", "no embedding model is loaded (see `lyra doctor`)")
+        vec = (await self._call(INFERENCE, "embed", [query]))[0]
+        hits = await self._call(GRAPH, "vector_search", vec.tolist(), target, model_id, top_k,
+                                min_similarity, allowed)
+        meta = await self._call(GRAPH, "texts_for", target, [h[0] for h in hits])
+        return [
+            {"id": hid, "similarity": round(float(sim), 4), **meta.get(hid, {})}
+            for hid, sim in hits
+        ]
+
+    async def graph_handle(self) -> Any:
+        """The graph actor's handle (for tests and notebooks)."""
+        return self._handle(GRAPH)
+
+    async def inference_handle(self) -> Any:
+        """The inference actor's handle (for tests and notebooks)."""
+        return self._handle(INFERENCE)

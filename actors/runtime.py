@@ -1,0 +1,71 @@
+"""Starting or joining Ray, and finding Lyra's named actors.
+
+Every actor lives in the ``lyra`` namespace under a fixed name (ARCHITECTURE §2):
+``orchestrator``, ``graph``, ``inference``, ``browser`` and ``fetch:<domain>``.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from typing import Any
+
+import ray
+
+from lyra.config.settings import Settings
+
+log = logging.getLogger(__name__)
+
+GRAPH = "graph"
+INFERENCE = "inference"
+ORCHESTRATOR = "orchestrator"
+BROWSER = "browser"
+
+
+def ensure_ray(settings: Settings) -> None:
+    """Join the configured cluster or start a local Ray bound to 127.0.0.1 (idempotent)."""
+    if ray.is_initialized():
+        return
+    address = os.environ.get("RAY_ADDRESS") or settings.ray.address
+    # Actors read the same settings as the driver: pass the sources on explicitly,
+    # because a joined cluster's workers do not inherit this process's environment.
+    env_vars = {k: v for k, v in os.environ.items() if k.startswith("LYRA_")}
+    runtime_env: dict[str, Any] = {"env_vars": env_vars} if env_vars else {}
+    common: dict[str, Any] = {
+        "namespace": settings.ray.namespace,
+        "log_to_driver": settings.ray.log_to_driver,
+        "runtime_env": runtime_env or None,
+        "ignore_reinit_error": True,
+    }
+    if address:
+        log.info("joining Ray cluster at %s", address)
+        ray.init(address=address, **common)
+        return
+    ray.init(
+        num_cpus=settings.ray.num_cpus,
+        include_dashboard=settings.ray.include_dashboard,
+        dashboard_host="127.0.0.1",
+        dashboard_port=settings.ray.dashboard_port,
+        _node_ip_address="127.0.0.1",
+        **common,
+    )
+
+
+def gpus_for_inference(settings: Settings) -> int:
+    """GPUs the inference actor requests: 1 only when the cluster really has one.
+
+    A ``num_gpus=1`` actor waits forever on a cluster without a GPU (ENVIRONMENT.md),
+    so ``auto`` asks Ray what it detected instead of assuming.
+    """
+    wanted = settings.inference.num_gpus
+    if wanted != "auto":
+        return int(wanted)
+    return 1 if ray.cluster_resources().get("GPU", 0) >= 1 else 0
+
+
+def get_actor(name: str, namespace: str) -> Any | None:
+    """The named actor if it is alive, else None."""
+    try:
+        return ray.get_actor(name, namespace=namespace)
+    except ValueError:
+        return None

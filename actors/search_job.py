@@ -1,0 +1,500 @@
+"""One search as a background job of the Orchestrator (ARCHITECTURE §3).
+
+Collect documents (local engine, given URLs) → rank documents → store pages and
+fragments → embed → rank fragments (BM25 + embeddings, Kneedle) → extract claims →
+judge stance against fragments of other pages → Bayesian confidence → metrics.
+The work is done by the graph and inference actors and by pure functions in
+``lyra.pipelines``; this module only sequences it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import numpy as np
+
+from lyra.config.settings import Settings
+from lyra.pipelines import research as rs
+from lyra.pipelines.dedup import hamming, simhash64
+from lyra.pipelines.documents import Document
+from lyra.pipelines.domains import registrable_domain, trust_level_for
+from lyra.pipelines.extract_html import extract_html
+from lyra.pipelines.extract_pdf import extract_pdf
+from lyra.pipelines.local_corpus import CorpusScan, corpus_fingerprint, scan_corpus
+from lyra.pipelines.ranking import bm25_scores, hybrid_scores, kneedle_cutoff
+
+log = logging.getLogger(__name__)
+
+Call = Callable[..., Awaitable[Any]]
+# Pages whose simhash differs by at most this many bits are near-duplicates (64-bit
+# simhash over word 3-shingles; 3 bits is the usual near-duplicate threshold).
+NEAR_DUP_BITS = 3
+# A new claim this close (cosine) to a claim the task already has is the same claim.
+SAME_CLAIM_SIMILARITY = 0.92
+# Documents with no query term and an embedding similarity below this are off topic.
+OFF_TOPIC_SIMILARITY = 0.15
+EMBED_BATCH = 64
+
+
+class SearchStopped(Exception):
+    """The task was stopped or its budget ran out between two stages."""
+
+    def __init__(self, status: str, reason: str) -> None:
+        super().__init__(reason)
+        self.status = status
+
+
+@dataclass
+class SearchContext:
+    """What a job needs from its orchestrator."""
+
+    settings: Settings
+    task: dict[str, Any]
+    search_id: str
+    query: str
+    options: dict[str, Any]
+    call: Call  # await call(actor_name, method, *args)
+    progress: Callable[[str, float, str], None]
+    stop_requested: Callable[[], bool]
+    pages_left: int
+    deadline: float  # time.monotonic() when the task's time budget ends
+    domain_rules: dict[str, Any]
+    corpus_cache: dict[str, CorpusScan]
+    fetch_url: Callable[[str], Awaitable[dict[str, Any]]]
+    warnings: list[str] = field(default_factory=list)
+
+
+class SearchJob:
+    """Runs the pipeline of one search and returns its result dict."""
+
+    def __init__(self, ctx: SearchContext) -> None:
+        self.ctx = ctx
+        self.metrics: dict[str, Any] = {
+            "pages_fetched": 0,
+            "fragments_total": 0,
+            "useful_fragments": 0,
+            "claims_extracted": 0,
+            "new_claims": 0,
+            "edges_added": 0,
+            "harvest_rate": 0.0,
+            "novelty": 0.0,
+            "satisfaction": 0.0,
+        }
+        self.budget_exhausted = False
+        self.model_id: str | None = None
+
+    def _check(self, stage: str) -> None:
+        if self.ctx.stop_requested():
+            raise SearchStopped("cancelled", f"task stopped before {stage}")
+        if time.monotonic() > self.ctx.deadline:
+            self.budget_exhausted = True
+            raise SearchStopped("exhausted", f"time budget ran out before {stage}")
+
+    async def run(self) -> dict[str, Any]:
+        """The whole pipeline; raises SearchStopped or a pipeline error."""
+        ctx = self.ctx
+        self.model_id = await ctx.call("inference", "embedding_model_id")
+        if self.model_id is not None:
+            self._query_vec = np.asarray(
+                (await ctx.call("inference", "embed", [ctx.query]))[0], dtype=np.float32
+            )
+        ctx.progress("collect", 0.05, "collecting documents")
+        docs = await self._collect()
+        self._check("ranking")
+        ctx.progress("rank", 0.15, f"ranking {len(docs)} documents")
+        docs = await self._rank_documents(docs)
+        self._check("storing")
+        ctx.progress("store", 0.25, f"storing {len(docs)} pages")
+        fragments = await self._store(docs)
+        self._check("embedding")
+        ctx.progress("embed", 0.35, f"embedding {len(fragments)} fragments")
+        frag_vecs = await self._embed_targets("fragment", fragments)
+        self._check("fragment ranking")
+        useful = self._rank_fragments(fragments, frag_vecs)
+        self._check("claim extraction")
+        ctx.progress("claims", 0.5, f"extracting claims from {len(useful)} fragments")
+        await self._extract_claims(useful)
+        self._check("stance")
+        ctx.progress("stance", 0.7, "judging stance")
+        await self._judge_stance()
+        ctx.progress("confidence", 0.95, "computing confidence")
+        return await self.finish()
+
+    async def finish(self) -> dict[str, Any]:
+        """Confidence of the task's claims and the search metrics."""
+        claims = await self.ctx.call("graph", "claim_confidences", self.ctx.task["id"])
+        mine = [c for c in claims if c.get("search_id") == self.ctx.search_id]
+        status, satisfaction = rs.search_status(claims, self.budget_exhausted)
+        m = self.metrics
+        m["harvest_rate"] = rs.harvest_rate(m["useful_fragments"], m["pages_fetched"])
+        m["novelty"] = rs.novelty(m["new_claims"], m["claims_extracted"])
+        m["satisfaction"] = round(satisfaction, 4)
+        return {"status": status, "claims": mine, "metrics": m, "warnings": self.ctx.warnings}
+
+    # --- collect ---------------------------------------------------------------------
+    async def _collect(self) -> list[Document]:
+        ctx = self.ctx
+        engines = ctx.options.get("engines") or ["local"]
+        docs: list[Document] = []
+        if "local" in engines and not ctx.options.get("urls"):
+            paths = [Path(p).expanduser() for p in ctx.settings.engine("local").paths]
+            if not paths:
+                raise ValueError(
+                    "the local engine has no corpus: set engines.local.paths "
+                    "(or run `lyra research --corpus DIR`)"
+                )
+            key = await asyncio.to_thread(corpus_fingerprint, paths)
+            scan = ctx.corpus_cache.get(key)
+            if scan is None:
+                scan = await asyncio.to_thread(
+                    scan_corpus, paths, ctx.settings.search.max_file_bytes
+                )
+                ctx.corpus_cache.clear()
+                ctx.corpus_cache[key] = scan
+            ctx.warnings.extend(scan.warnings)
+            docs.extend(scan.documents)
+        for url in ctx.options.get("urls") or []:
+            doc = await self._fetch_document(url)
+            if doc is not None:
+                docs.append(doc)
+        seen: set[str] = set()
+        unique = []
+        for d in docs:
+            if d.url not in seen and d.fragments:
+                seen.add(d.url)
+                unique.append(d)
+        return unique
+
+    async def _fetch_document(self, url: str) -> Document | None:
+        result = await self.ctx.fetch_url(url)
+        if result.get("error"):
+            self.ctx.warnings.append(f"{url}: not fetched ({result['error']})")
+            return None
+        body: bytes = result["body"]
+        host = urlsplit(result.get("final_url") or url).hostname or ""
+        domain = registrable_domain(host)
+        ctype = (result.get("content_type") or "").lower()
+        final = result.get("final_url") or url
+        if "pdf" in ctype or body[:5] == b"%PDF-":
+            doc = await asyncio.to_thread(extract_pdf, body, final, domain)
+        else:
+            html = body.decode(result.get("encoding") or "utf-8", errors="replace")
+            doc = await asyncio.to_thread(extract_html, html, final, domain)
+        doc.warc_path = result.get("warc_path")  # type: ignore[attr-defined]
+        doc.http_status = result.get("status")  # type: ignore[attr-defined]
+        return doc
+
+    # --- rank documents ---------------------------------------------------------------
+    async def _rank_documents(self, docs: list[Document]) -> list[Document]:
+        if not docs:
+            return []
+        texts = [f"{d.title or ''}\n{d.text[:2000]}" for d in docs]
+        bm25 = bm25_scores(self.ctx.query, texts)
+        cos = await self._query_cosines(texts)
+        scores = hybrid_scores(
+            bm25, cos, self.ctx.settings.search.bm25_weight,
+            self.ctx.settings.search.embedding_weight,
+        )
+        order = sorted(range(len(docs)), key=lambda i: (-scores[i], docs[i].url))
+        on_topic = [i for i in order if bm25[i] > 0 or cos[i] >= OFF_TOPIC_SIMILARITY]
+        want = int(self.ctx.options.get("max_pages") or self.ctx.settings.search.default_max_pages)
+        take = min(want, self.ctx.pages_left)
+        if len(on_topic) > take:
+            self.budget_exhausted = take < want
+        kept = [docs[i] for i in on_topic[:take]]
+        serp = [
+            {
+                "id": rs.serp_item_id(self.ctx.search_id, "local", d.url),
+                "search_id": self.ctx.search_id,
+                "engine": "local" if d.url.startswith("file://") else "url",
+                "rank": rank,
+                "url": d.url,
+                "title": d.title,
+                "snippet": d.text[:240],
+            }
+            for rank, d in enumerate(kept, start=1)
+        ]
+        await self.ctx.call("graph", "insert_serp_items", serp)
+        return kept
+
+    async def _query_cosines(self, texts: list[str]) -> np.ndarray:
+        if self.model_id is None:
+            return np.zeros(len(texts), dtype=np.float32)
+        vecs = await self._embed_texts(texts)
+        return np.asarray(vecs @ self._query_vec, dtype=np.float32)
+
+    # --- store -----------------------------------------------------------------------
+    async def _store(self, docs: list[Document]) -> list[dict[str, Any]]:
+        ctx = self.ctx
+        known = await ctx.call("graph", "page_simhashes")
+        fetched_at = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        page_rows = []
+        for d in docs:
+            pid = rs.page_id(d.url)
+            dup_of = None
+            for other_id, other_hash, other_dup in known:
+                if other_id != pid and hamming(d.simhash, other_hash) <= NEAR_DUP_BITS:
+                    dup_of = other_dup or other_id
+                    break
+            known.append((pid, d.simhash, dup_of))
+            page_rows.append(
+                {
+                    "id": pid,
+                    "url": d.url,
+                    "domain": d.domain,
+                    "title": d.title,
+                    "trust_level": trust_level_for(d.domain, ctx.domain_rules),
+                    "fetched_at": fetched_at,
+                    "warc_path": getattr(d, "warc_path", None),
+                    "screenshot_path": None,
+                    "content_type": d.content_type,
+                    "content_hash": d.content_hash,
+                    "simhash": d.simhash,
+                    "dup_of": dup_of,
+                    "http_status": getattr(d, "http_status", None),
+                    "final_url": d.url,
+                    "source_path": d.source_path,
+                    "byte_size": d.byte_size,
+                }
+            )
+        ids = await ctx.call("graph", "upsert_pages", page_rows)
+        self.metrics["pages_fetched"] = len(docs)
+        frag_rows: list[dict[str, Any]] = []
+        for d, prow in zip(docs, page_rows, strict=True):
+            pid = ids.get(d.url, prow["id"])
+            for f in d.fragments:
+                th = rs.text_hash(f.text)
+                frag_rows.append(
+                    {
+                        "id": rs.fragment_id(pid, f.position, th),
+                        "page_id": pid,
+                        "position": f.position,
+                        "text_content": f.text,
+                        "heading_context": f.heading_context,
+                        "fragment_type": f.fragment_type,
+                        "char_start": f.char_start,
+                        "char_end": f.char_end,
+                        "page_number": f.page_number,
+                        "text_hash": th,
+                        # carried for the pipeline, not stored
+                        "_domain": d.domain,
+                        "_url": d.url,
+                        "_title": d.title,
+                    }
+                )
+        await ctx.call(
+            "graph", "insert_fragments",
+            [{k: v for k, v in r.items() if not k.startswith("_")} for r in frag_rows],
+        )
+        self.metrics["fragments_total"] = len(frag_rows)
+        return frag_rows
+
+    # --- embeddings --------------------------------------------------------------------
+    async def _embed_texts(self, texts: list[str]) -> np.ndarray:
+        """Vectors for texts, reusing any stored vector of the same text and model."""
+        hashes = [rs.text_hash(t) for t in texts]
+        stored = await self.ctx.call("graph", "embeddings_by_text_hash", self.model_id, hashes)
+        missing = sorted({h for h in hashes if h not in stored})
+        by_hash: dict[str, np.ndarray] = {h: np.asarray(v, dtype=np.float32) for h, v in stored.items()}
+        todo = {h: t for h, t in zip(hashes, texts, strict=True) if h in set(missing)}
+        items = list(todo.items())
+        for start in range(0, len(items), EMBED_BATCH):
+            chunk = items[start : start + EMBED_BATCH]
+            vecs = await self.ctx.call("inference", "embed", [t for _, t in chunk])
+            for (h, _), v in zip(chunk, vecs, strict=True):
+                by_hash[h] = np.asarray(v, dtype=np.float32)
+        if not texts:
+            return np.zeros((0, 384), dtype=np.float32)
+        return np.stack([by_hash[h] for h in hashes])
+
+    async def _embed_targets(
+        self, target_type: str, rows: list[dict[str, Any]], text_key: str = "text_content"
+    ) -> np.ndarray:
+        if self.model_id is None or not rows:
+            return np.zeros((len(rows), 0), dtype=np.float32)
+        texts = [r[text_key] for r in rows]
+        vecs = await self._embed_texts(texts)
+        await self.ctx.call(
+            "graph", "put_embeddings", target_type, self.model_id,
+            [(r["id"], rs.text_hash(t), v.tolist()) for r, t, v in zip(rows, texts, vecs, strict=True)],
+        )
+        return vecs
+
+    # --- fragment ranking ---------------------------------------------------------------
+    def _rank_fragments(
+        self, fragments: list[dict[str, Any]], vecs: np.ndarray
+    ) -> list[dict[str, Any]]:
+        if not fragments:
+            return []
+        s = self.ctx.settings.search
+        texts = [f"{f.get('heading_context') or ''}\n{f['text_content']}" for f in fragments]
+        bm25 = bm25_scores(self.ctx.query, texts)
+        if vecs.shape[1]:
+            cos = np.asarray(vecs @ self._query_vec, dtype=np.float32)
+        else:
+            cos = np.zeros(len(fragments), dtype=np.float32)
+        scores = hybrid_scores(bm25, cos, s.bm25_weight, s.embedding_weight)
+        order = sorted(range(len(fragments)), key=lambda i: (-scores[i], fragments[i]["id"]))
+        k = kneedle_cutoff([float(scores[i]) for i in order], s.kneedle_min, s.kneedle_max)
+        useful = [fragments[i] for i in order[:k]]
+        self.metrics["useful_fragments"] = len(useful)
+        return useful
+
+    _query_vec: np.ndarray
+
+    # --- claims ------------------------------------------------------------------------
+    async def _extract_claims(self, useful: list[dict[str, Any]]) -> None:
+        ctx = self.ctx
+        s = ctx.settings.search
+        got = await ctx.call(
+            "inference", "extract_claims",
+            [{"id": f["id"], "text": f["text_content"]} for f in useful],
+            ctx.query, ctx.task["tag"], s.claims_per_fragment,
+        )
+        ctx.warnings.extend(got["warnings"])
+        extracted = got["claims"]
+        self.metrics["claims_extracted"] = len(extracted)
+        existing = await ctx.call("graph", "claims_for_task", ctx.task["id"])
+        existing_ids = {c["id"] for c in existing}
+        candidates: list[dict[str, Any]] = []
+        seen_ids: set[str] = set()
+        for c in extracted:
+            cid = rs.claim_id(ctx.task["id"], c["text"])
+            if cid in existing_ids or cid in seen_ids:
+                continue
+            seen_ids.add(cid)
+            candidates.append({**c, "id": cid})
+        candidates = candidates[: s.max_claims_per_search]
+        if self.model_id is not None and candidates:
+            vecs = await self._embed_texts([c["text"] for c in candidates])
+            kept, kept_vecs = [], []
+            for c, v in zip(candidates, vecs, strict=True):
+                if any(float(v @ kv) >= SAME_CLAIM_SIMILARITY for kv in kept_vecs):
+                    continue
+                if existing_ids:
+                    near = await ctx.call(
+                        "graph", "vector_search", v.tolist(), "claim", self.model_id, 1,
+                        SAME_CLAIM_SIMILARITY, sorted(existing_ids),
+                    )
+                    if near:
+                        continue
+                kept.append(c)
+                kept_vecs.append(v)
+            candidates = kept
+        now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        claim_rows = [
+            {
+                "id": c["id"],
+                "task_id": ctx.task["id"],
+                "search_id": ctx.search_id,
+                "claim_text": c["text"],
+                "created_at": now,
+                "extraction_method": c["method"],
+                "extraction_confidence": c["confidence"],
+                "status": "active",
+            }
+            for c in candidates
+        ]
+        await ctx.call("graph", "insert_claims", claim_rows)
+        by_frag = {f["id"]: f for f in useful}
+        origin_rows = []
+        for c in candidates:
+            frag = by_frag[c["fragment_id"]]
+            origin_rows.append(
+                {
+                    "id": rs.edge_id(c["fragment_id"], c["id"], "origin"),
+                    "task_id": ctx.task["id"],
+                    "source_type": "fragment",
+                    "source_id": c["fragment_id"],
+                    "target_type": "claim",
+                    "target_id": c["id"],
+                    "relation": "origin",
+                    "nli_label": None,
+                    "nli_confidence": None,
+                    "source_trust_level": trust_level_for(frag["_domain"], ctx.domain_rules),
+                    "target_trust_level": None,
+                    "method": c["method"],
+                }
+            )
+        await ctx.call("graph", "insert_edges", origin_rows)
+        await self._embed_targets(
+            "claim", [{"id": r["id"], "claim_text": r["claim_text"]} for r in claim_rows],
+            text_key="claim_text",
+        )
+        self.metrics["new_claims"] = len(claim_rows)
+
+    # --- stance ------------------------------------------------------------------------
+    async def _judge_stance(self) -> None:
+        ctx = self.ctx
+        s = ctx.settings.search
+        if self.model_id is None:
+            ctx.warnings.append("stance skipped: no embedding model to find candidate fragments")
+            return
+        task_id = ctx.task["id"]
+        claims = await ctx.call("graph", "claim_confidences", task_id)
+        if not claims:
+            return
+        frag_ids = await ctx.call("graph", "fragment_ids_for_task", task_id)
+        judged = {tuple(p) for p in await ctx.call("graph", "existing_stance_pairs", task_id)}
+        claim_vecs = await ctx.call(
+            "graph", "embeddings_for", "claim", self.model_id, [c["id"] for c in claims]
+        )
+        pairs: list[tuple[dict[str, Any], dict[str, Any]]] = []
+        for claim in claims:
+            vec = claim_vecs.get(claim["id"])
+            if vec is None:
+                continue
+            hits = await ctx.call(
+                "graph", "vector_search", vec, "fragment", self.model_id,
+                s.stance_candidates * 4, s.stance_min_similarity, frag_ids,
+            )
+            meta = await ctx.call("graph", "texts_for", "fragment", [h[0] for h in hits])
+            cands = [
+                rs.Candidate(fid, sim, meta[fid]["domain"], meta[fid]["page_id"])
+                for fid, sim in hits
+                if fid in meta and (fid, claim["id"]) not in judged
+            ]
+            exclude = {claim.get("origin_page_id")} - {None}
+            chosen = rs.order_stance_candidates(
+                cands, claim.get("source_domain") or "", exclude, s.stance_candidates
+            )
+            pairs.extend((claim, meta[c.fragment_id]) for c in chosen)
+        if not pairs:
+            return
+        results: list[dict[str, Any]] = []
+        batch = ctx.settings.inference.nli_batch_size
+        for start in range(0, len(pairs), batch):
+            self._check("stance")
+            chunk = pairs[start : start + batch]
+            results.extend(
+                await ctx.call("inference", "nli", [(f["text"], c["claim_text"]) for c, f in chunk])
+            )
+            ctx.progress("stance", 0.7 + 0.25 * (start + len(chunk)) / len(pairs),
+                         f"judged {start + len(chunk)}/{len(pairs)} claim-fragment pairs")
+        edges = []
+        for (claim, frag), res in zip(pairs, results, strict=True):
+            edges.append(
+                {
+                    "id": rs.edge_id(frag["id"], claim["id"], "stance"),
+                    "task_id": task_id,
+                    "source_type": "fragment",
+                    "source_id": frag["id"],
+                    "target_type": "claim",
+                    "target_id": claim["id"],
+                    "relation": res["label"],
+                    "nli_label": res["label"],
+                    "nli_confidence": res["confidence"],
+                    "source_trust_level": trust_level_for(frag["domain"], ctx.domain_rules),
+                    "target_trust_level": claim.get("source_trust_level"),
+                    "method": res["method"],
+                }
+            )
+        await ctx.call("graph", "insert_edges", edges)
+        self.metrics["edges_added"] = len(edges)

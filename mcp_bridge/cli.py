@@ -1,0 +1,242 @@
+"""The `lyra` command line: serve, research, sql, doctor."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from lyra.config.settings import Settings, load_settings
+
+
+def _settings_with_corpus(corpus: str | None) -> Settings:
+    if corpus is None:
+        return load_settings()
+    path = Path(corpus).expanduser().resolve()
+    if not path.is_dir():
+        raise SystemExit(f"lyra: corpus folder {path} does not exist")
+    base = load_settings()
+    engines = {k: v.model_dump() for k, v in base.engines.items()}
+    engines.setdefault("local", {})
+    engines["local"] = {**engines["local"], "enabled": True, "paths": [str(path)]}
+    # Actors get the corpus through the settings object passed to them.
+    return load_settings(engines=engines)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Run the MCP server on stdio (or streamable HTTP on 127.0.0.1)."""
+    from lyra.mcp_bridge.server import build_server
+
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    server = build_server(_settings_with_corpus(args.corpus))
+    if args.http:
+        server.run("streamable-http", host="127.0.0.1", port=args.port)
+    else:
+        server.run("stdio")
+    return 0
+
+
+async def _research(settings: Settings, question: str, max_pages: int | None,
+                    as_json: bool) -> dict[str, Any]:
+    from lyra.mcp_bridge.errors import unwrap
+    from lyra.mcp_bridge.server import LyraRuntime
+
+    rt = LyraRuntime(settings)
+    budget = {"max_pages": max_pages} if max_pages else {}
+    try:
+        task = await rt.call("create_task", question, {"budget": budget} if budget else {})
+        opts: dict[str, Any] = {"max_pages": max_pages} if max_pages else {}
+        search_id = await rt.call("start_search", task["id"], question, opts)
+        result = await _wait_with_progress(rt, search_id, quiet=as_json)
+        claims = await rt.call("get_status", task["id"], 0)
+        meta = await rt.meta(claims["claims"], result.get("warnings"))
+    except Exception as exc:
+        raise unwrap(exc) from None
+    return {"task": task, "search": result, "claims": claims["claims"], "meta": meta}
+
+
+async def _wait_with_progress(rt: Any, search_id: str, quiet: bool) -> dict[str, Any]:
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    if quiet:
+        while True:
+            polled = await rt.call("wait_search", search_id, 5.0)
+            if polled["done"]:
+                return dict(polled["result"])
+    with Progress(TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
+                  console=_console(stderr=True), transient=False) as bar:
+        tid = bar.add_task("starting", total=1.0)
+        while True:
+            polled = await rt.call("wait_search", search_id, 0.5)
+            if polled["done"]:
+                bar.update(tid, completed=1.0, description=polled["result"]["status"])
+                return dict(polled["result"])
+            prog = polled["progress"]
+            bar.update(tid, completed=prog.get("progress", 0.0), description=prog.get("message", ""))
+
+
+def _console(stderr: bool = False) -> Any:
+    from rich.console import Console
+
+    return Console(stderr=stderr, width=max(100, min(160, os.get_terminal_size(2).columns if sys.stderr.isatty() else 140)))
+
+
+def _claim_json(c: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "id": c["id"], "text": c["claim_text"], "confidence": round(c["confidence"], 4),
+        "uncertainty": round(c["uncertainty"], 4), "controversy": round(c["controversy"], 4),
+        "supports": c["supporting"], "refutes": c["refuting"], "neutral": c["neutral"],
+        "independent_sources": c["independent_sources"],
+        "sources": sorted({u for u in [c.get("source_url"), *c["supporting_urls"], *c["refuting_urls"]] if u}),
+        "source_url": c.get("source_url"), "supporting_urls": c["supporting_urls"],
+        "refuting_urls": c["refuting_urls"],
+    }
+
+
+def cmd_research(args: argparse.Namespace) -> int:
+    """Run one research question through the whole pipeline and print the claims."""
+    from lyra.pipelines.errors import LyraError
+
+    settings = _settings_with_corpus(args.corpus)
+    if not settings.engine("local").paths:
+        print("lyra: no corpus: pass --corpus DIR or set engines.local.paths", file=sys.stderr)
+        return 2
+    started = time.monotonic()
+    try:
+        out = asyncio.run(_research(settings, args.question, args.max_pages, args.json))
+    except LyraError as exc:
+        print(f"lyra: {exc.code}: {exc.message}", file=sys.stderr)
+        return 1
+    search = out["search"]
+    claims = sorted(out["claims"], key=lambda c: (-c["evidence_count"], -c["confidence"], c["id"]))
+    if search["status"] == "failed":
+        err = search.get("error") or {}
+        print(f"lyra: search failed: {err.get('code')}: {err.get('message')}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps({
+            "task_id": out["task"]["id"], "search_id": search["search_id"],
+            "status": search["status"], "metrics": search["metrics"],
+            "claims": [_claim_json(c) for c in claims],
+            "_lyra_meta": out["meta"].model_dump(mode="json"),
+        }, ensure_ascii=False))
+        return 0
+    _print_table(out, claims, time.monotonic() - started)
+    return 0
+
+
+def _print_table(out: dict[str, Any], claims: list[dict[str, Any]], elapsed: float) -> None:
+    from rich.table import Table
+
+    console = _console()
+    table = Table(title=f"Claims for: {out['task']['query']}", show_lines=True, expand=True)
+    table.add_column("#", justify="right", width=3)
+    table.add_column("claim", ratio=5)
+    table.add_column("confidence", justify="center", width=13)
+    table.add_column("sup/ref", justify="center", width=7)
+    table.add_column("sources", ratio=2)
+    for i, c in enumerate(claims, start=1):
+        sources = [f"from {c.get('source_domain')}"]
+        sources += [f"+ {Path(u).parent.name}/{Path(u).name}" for u in c["supporting_urls"]]
+        sources += [f"- {Path(u).parent.name}/{Path(u).name}" for u in c["refuting_urls"]]
+        table.add_row(str(i), c["claim_text"], f"{c['confidence']:.2f} ± {c['uncertainty']:.2f}",
+                      f"{c['supporting']}/{c['refuting']}", "\n".join(sources))
+    console.print(table)
+    met = out["search"]["metrics"]
+    console.print(
+        f"task {out['task']['id']}  status {out['search']['status']}  pages {met.get('pages_fetched')}"
+        f"  useful fragments {met.get('useful_fragments')}  claims {len(claims)}  {elapsed:.1f}s"
+    )
+    for d in out["meta"].degraded:
+        console.print(f"[yellow]degraded:[/yellow] {d}")
+
+
+def cmd_sql(args: argparse.Namespace) -> int:
+    """Run one read-only query in the query_graph sandbox against the database file."""
+    from lyra.storage.connection import open_database
+    from lyra.storage.sql_guard import QueryTimeout, SqlRefused, run_sandboxed, validate_select
+
+    settings = load_settings()
+    if not settings.db_path.exists():
+        print(f"lyra: no database at {settings.db_path} yet (run a search first)", file=sys.stderr)
+        return 1
+    try:
+        con = open_database(settings.db_path, memory_limit=settings.storage.memory_limit,
+                            threads=settings.storage.threads)
+    except Exception as exc:  # most often: another Lyra process holds the file lock
+        print(f"lyra: cannot open {settings.db_path}: {exc}", file=sys.stderr)
+        return 1
+    try:
+        sql = validate_select(args.query)
+        res = run_sandboxed(con, sql, limit=min(args.limit, settings.query_graph.max_limit),
+                            timeout_ms=settings.query_graph.max_timeout_ms,
+                            max_bytes=settings.query_graph.max_result_bytes)
+    except (SqlRefused, QueryTimeout) as exc:
+        print(f"lyra: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        con.close()
+    if args.json:
+        print(json.dumps({"columns": res.columns, "rows": res.rows, "row_count": res.row_count,
+                          "truncated": res.truncated}, default=str))
+        return 0
+    from rich.table import Table
+
+    table = Table(*res.columns)
+    for row in res.rows:
+        table.add_row(*["" if v is None else str(v) for v in row])
+    _console().print(table)
+    if res.truncated:
+        print(f"(truncated at {res.row_count} rows)")
+    return 0
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    """Check each component and say how to fix what is missing."""
+    from lyra.mcp_bridge.doctor import run_doctor
+
+    return run_doctor(load_settings(), as_json=args.json)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of `lyra`."""
+    p = argparse.ArgumentParser(prog="lyra", description="Local-first research server on Ray.")
+    sub = p.add_subparsers(dest="command", required=True)
+    s = sub.add_parser("serve", help="MCP server over stdio (or --http on 127.0.0.1)")
+    s.add_argument("--http", action="store_true", help="streamable HTTP on 127.0.0.1")
+    s.add_argument("--port", type=int, default=8765)
+    s.add_argument("--corpus", help="folder for the local engine (overrides engines.local.paths)")
+    s.set_defaults(func=cmd_serve)
+    r = sub.add_parser("research", help="run one question offline and print the claims")
+    r.add_argument("question")
+    r.add_argument("--corpus", help="folder of documents; each subfolder is one source")
+    r.add_argument("--max-pages", type=int, default=None)
+    r.add_argument("--json", action="store_true", help="print one JSON object")
+    r.set_defaults(func=cmd_research)
+    q = sub.add_parser("sql", help="read-only SQL over the evidence graph")
+    q.add_argument("query")
+    q.add_argument("--limit", type=int, default=50)
+    q.add_argument("--json", action="store_true")
+    q.set_defaults(func=cmd_sql)
+    d = sub.add_parser("doctor", help="check Ray, DuckDB, Chromium, models, Ollama, Tor")
+    d.add_argument("--json", action="store_true")
+    d.set_defaults(func=cmd_doctor)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the `lyra` console script."""
+    args = build_parser().parse_args(argv)
+    rc: int = args.func(args)
+    return rc
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

