@@ -15,9 +15,10 @@ from typing import Any
 
 import numpy as np
 import ray
-
+from lyra.actors.runtime import setup_actor_logging
 from lyra.config.settings import Settings
 from lyra.pipelines.confidence import ClaimConfidence, EvidenceEdge, claim_confidence
+from lyra.pipelines.errors import LyraError
 from lyra.pipelines.research import PRIMARY_LEVELS
 from lyra.storage import graph_queries as gq
 from lyra.storage import repository as repo
@@ -34,6 +35,7 @@ class GraphActor:
     """Owns the DuckDB file: batched writes, the query_graph sandbox, vector search."""
 
     def __init__(self, settings: Settings) -> None:
+        setup_actor_logging()
         self._settings = settings
         db_path: Path = settings.db_path
         db_path.parent.mkdir(parents=True, exist_ok=True)
@@ -259,9 +261,13 @@ class GraphActor:
         include_schema: bool,
     ) -> dict[str, Any]:
         """Read-only SQL or a named view in the sandbox of ARCHITECTURE §6."""
-        text = render_view(view, params) if view else validate_select(sql or "")
         if view:
-            validate_select(text)
+            try:
+                text = validate_select(render_view(view, params))
+            except (KeyError, ValueError) as exc:
+                raise LyraError("INVALID_PARAMS", str(exc).strip("'\""), field="view") from None
+        else:
+            text = validate_select(sql or "")
         result = run_sandboxed(
             self._con,
             text,
@@ -282,4 +288,4 @@ class GraphActor:
 
     def views(self) -> list[str]:
         """Names of the analysis views."""
-        return list_views()
+        return [v.name for v in list_views()]

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 import ray
-
+from lyra.actors.runtime import setup_actor_logging
 from lyra.config.settings import Settings
 from lyra.pipelines.claims import (
     build_claim_prompt,
@@ -45,6 +45,7 @@ class InferenceActor:
     """Embeddings, NLI and the LLM client behind one serialised actor."""
 
     def __init__(self, settings: Settings, use_gpu: bool = False) -> None:
+        setup_actor_logging()
         self._settings = settings
         inf = settings.inference
         providers = ["CUDAExecutionProvider", "CPUExecutionProvider"] if use_gpu else None

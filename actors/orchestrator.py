@@ -21,11 +21,9 @@ import time
 from typing import Any
 
 import ray
-from ray.exceptions import ActorDiedError, ActorUnavailableError, RayActorError, RayTaskError
-
 from lyra.actors.graph import GraphActor
 from lyra.actors.inference import InferenceActor
-from lyra.actors.runtime import GRAPH, INFERENCE, gpus_for_inference
+from lyra.actors.runtime import GRAPH, INFERENCE, gpus_for_inference, setup_actor_logging
 from lyra.actors.search_job import SearchContext, SearchJob, SearchStopped
 from lyra.config.settings import Settings
 from lyra.pipelines import research as rs
@@ -33,6 +31,7 @@ from lyra.pipelines.domains import load_domain_rules, registrable_domain
 from lyra.pipelines.errors import LyraError
 from lyra.pipelines.local_corpus import CorpusError, CorpusScan
 from lyra.pipelines.sanitize import new_task_tag
+from ray.exceptions import ActorDiedError, ActorUnavailableError, RayActorError, RayTaskError
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +43,7 @@ class Orchestrator:
     """Supervises the other actors and runs searches."""
 
     def __init__(self, settings: Settings) -> None:
+        setup_actor_logging()
         self._settings = settings
         self._ns = settings.ray.namespace
         self._handles: dict[str, Any] = {}
@@ -76,15 +76,16 @@ class Orchestrator:
             self._handles[name] = self._spawn(name)
         return self._handles[name]
 
-    async def _call(self, name: str, method: str, *args: Any) -> Any:
+    async def _call(self, name: str, method: str, *args: Any, **kwargs: Any) -> Any:
         """Call a child actor; re-create it once if it is dead for good."""
         for attempt in range(3):
             handle = self._handle(name)
             try:
-                return await getattr(handle, method).remote(*args)
+                return await getattr(handle, method).remote(*args, **kwargs)
             except RayTaskError as exc:
-                # An exception inside the method: not a crash, re-raise its cause.
-                raise exc.as_instanceof_cause() from None
+                # An exception inside the method, not a crash: re-raise the original.
+                cause = getattr(exc, "cause", None)
+                raise (cause if isinstance(cause, Exception) else exc) from None
             except (ActorDiedError, ActorUnavailableError, RayActorError) as exc:
                 self._restarts[name] = self._restarts.get(name, 0) + 1
                 log.warning("%s.%s failed (%s); attempt %d", name, method, type(exc).__name__, attempt)
@@ -261,6 +262,10 @@ class Orchestrator:
         done, _ = await asyncio.wait({job}, timeout=max(0.0, timeout))
         if done and search_id in self._results:
             return {"done": True, "result": self._results[search_id]}
+        if done and not job.cancelled() and job.exception() is not None:
+            exc = job.exception()
+            log.error("search %s ended without a result", search_id, exc_info=exc)
+            raise LyraError("PIPELINE_ERROR", f"search {search_id} failed: {type(exc).__name__}")
         return {"done": False, "progress": self._progress.get(search_id, {})}
 
     async def search_summary(self, search_id: str) -> dict[str, Any]:

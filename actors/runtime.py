@@ -11,7 +11,6 @@ import os
 from typing import Any
 
 import ray
-
 from lyra.config.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -69,3 +68,10 @@ def get_actor(name: str, namespace: str) -> Any | None:
         return ray.get_actor(name, namespace=namespace)
     except ValueError:
         return None
+
+
+def setup_actor_logging() -> None:
+    """Actor logs go to Ray's per-worker log files (visible on the dashboard)."""
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )

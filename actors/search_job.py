@@ -19,7 +19,6 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import numpy as np
-
 from lyra.config.settings import Settings
 from lyra.pipelines import research as rs
 from lyra.pipelines.dedup import hamming, simhash64
@@ -28,6 +27,7 @@ from lyra.pipelines.domains import registrable_domain, trust_level_for
 from lyra.pipelines.extract_html import extract_html
 from lyra.pipelines.extract_pdf import extract_pdf
 from lyra.pipelines.local_corpus import CorpusScan, corpus_fingerprint, scan_corpus
+from lyra.pipelines.nli_heuristic import heuristic_nli
 from lyra.pipelines.ranking import bm25_scores, hybrid_scores, kneedle_cutoff
 
 log = logging.getLogger(__name__)
@@ -41,6 +41,12 @@ SAME_CLAIM_SIMILARITY = 0.92
 # Documents with no query term and an embedding similarity below this are off topic.
 OFF_TOPIC_SIMILARITY = 0.15
 EMBED_BATCH = 64
+
+
+def same_claim(a: str, b: str) -> bool:
+    """Two close claims are the same only if they agree: "X raises Y" and "X does not
+    raise Y" embed almost identically, so similarity alone would merge a contradiction."""
+    return heuristic_nli(a, b).label == "supports" and heuristic_nli(b, a).label == "supports"
 
 
 class SearchStopped(Exception):
@@ -334,6 +340,12 @@ class SearchJob:
         if not fragments:
             return []
         s = self.ctx.settings.search
+        # Headings are context for the passages under them, not passages themselves.
+        keep = [i for i, f in enumerate(fragments) if f["fragment_type"] != "heading"]
+        fragments = [fragments[i] for i in keep]
+        vecs = vecs[keep] if vecs.shape[1] else np.zeros((len(keep), 0), dtype=np.float32)
+        if not fragments:
+            return []
         texts = [f"{f.get('heading_context') or ''}\n{f['text_content']}" for f in fragments]
         bm25 = bm25_scores(self.ctx.query, texts)
         if vecs.shape[1]:
@@ -375,15 +387,19 @@ class SearchJob:
         if self.model_id is not None and candidates:
             vecs = await self._embed_texts([c["text"] for c in candidates])
             kept, kept_vecs = [], []
+            existing_text = {e["id"]: e["claim_text"] for e in existing}
             for c, v in zip(candidates, vecs, strict=True):
-                if any(float(v @ kv) >= SAME_CLAIM_SIMILARITY for kv in kept_vecs):
+                if any(
+                    float(v @ kv) >= SAME_CLAIM_SIMILARITY and same_claim(c["text"], kc["text"])
+                    for kc, kv in zip(kept, kept_vecs, strict=True)
+                ):
                     continue
                 if existing_ids:
                     near = await ctx.call(
-                        "graph", "vector_search", v.tolist(), "claim", self.model_id, 1,
+                        "graph", "vector_search", v.tolist(), "claim", self.model_id, 3,
                         SAME_CLAIM_SIMILARITY, sorted(existing_ids),
                     )
-                    if near:
+                    if any(same_claim(c["text"], existing_text[n[0]]) for n in near):
                         continue
                 kept.append(c)
                 kept_vecs.append(v)

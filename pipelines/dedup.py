@@ -56,8 +56,7 @@ def simhash64(text: str) -> int:
         shingles = Counter([" ".join(tokens)])
     else:
         shingles = Counter(
-            " ".join(tokens[i : i + SHINGLE_WORDS])
-            for i in range(len(tokens) - SHINGLE_WORDS + 1)
+            " ".join(tokens[i : i + SHINGLE_WORDS]) for i in range(len(tokens) - SHINGLE_WORDS + 1)
         )
     hashes = np.fromiter((_hash64(s) for s in shingles), dtype=np.uint64, count=len(shingles))
     weights = np.fromiter(shingles.values(), dtype=np.int64, count=len(shingles))
@@ -121,8 +120,10 @@ def near_duplicate_groups(
             raise ValueError(f"simhash of {item_id!r} is not a 64-bit unsigned integer")
         if item_id in groups:
             continue
-        keys = [(n, (fingerprint >> shift) & ((1 << width) - 1)) for n, (shift, width) in
-                enumerate(bands)]
+        keys = [
+            (n, (fingerprint >> shift) & ((1 << width) - 1))
+            for n, (shift, width) in enumerate(bands)
+        ]
         candidates = sorted({c for key in keys for c in index.get(key, ())})
         match = next(
             (c for c in candidates if hamming(canonicals[c][1], fingerprint) <= max_distance),

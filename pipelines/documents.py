@@ -139,7 +139,7 @@ _ABBREVIATIONS: Final[frozenset[str]] = frozenset(
 # capital, digit or opening quote; or at the CJK full stops, which need no space.
 _SENTENCE_END = re.compile(
     r"[.!?…]+[\"'\u201d\u2019)\]]*(?=\s+[\"'\u201c\u2018(\[]?[\dA-Z\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff])"
-    r"|[。！？]+[」』）]*"
+    r"|[\u3002\uff01\uff1f]+[\u300d\u300f\uff09]*"
 )
 _WORD_BEFORE = re.compile(r"([\w.]+)\.$")
 
@@ -249,23 +249,36 @@ _STRONG_MAX_CHARS: Final = 200
 _WEAK_MAX_CHARS: Final = 60
 
 
+_WIDE = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+
+
+def _display_length(text: str) -> int:
+    """Length with CJK characters counted twice: one carries about a word's worth."""
+    return len(text) + len(_WIDE.findall(text))
+
+
 def is_boilerplate(text: str, fragment_type: str) -> bool:
     """True for navigation crumbs and site furniture that should not become fragments."""
     if len(text) < _STRONG_MAX_CHARS and _STRONG_BOILERPLATE.search(text):
         return True
     if len(text) < _WEAK_MAX_CHARS and _WEAK_BOILERPLATE.search(text):
         return True
-    if fragment_type == "heading" or len(text) >= MIN_FRAGMENT_CHARS:
+    if fragment_type == "heading" or _display_length(text) >= MIN_FRAGMENT_CHARS:
         return False
     # A short crumb is content only if it carries a number or reads as a sentence
     # ("Dose: 100 mg", "Headache was rare."); "Home", "Next article" do not.
     has_digit = any(ch.isdigit() for ch in text)
-    ends_like_sentence = text.rstrip()[-1:] in {".", "!", "?", "。", "！", "？", ":"}
+    ends_like_sentence = text.rstrip()[-1:] in {".", "!", "?", ":", "\u3002", "\uff01", "\uff1f"}
     return not (has_digit or ends_like_sentence)
+
+
+# C0/C1 controls other than tab and newline: PDFs with broken font maps emit them.
+_CONTROL_CHARS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 def _clean_block_text(text: str, fragment_type: str) -> str:
     text = unicodedata.normalize("NFC", text).replace("\u00ad", "")
+    text = _CONTROL_CHARS.sub("", text)
     if fragment_type == "table":
         lines = (normalize_whitespace(line) for line in text.split("\n"))
         return "\n".join(line for line in lines if line)
@@ -298,9 +311,7 @@ def assemble_document(
             if key in seen:
                 continue
             seen.add(key)
-        kept.append(
-            Block(text, block.fragment_type, block.heading_context, block.page_number)
-        )
+        kept.append(Block(text, block.fragment_type, block.heading_context, block.page_number))
     kept = _drop_trailing_headings(kept)
 
     parts: list[str] = []

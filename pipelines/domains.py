@@ -90,7 +90,11 @@ def load_domain_rules(path: str | Path | None = None) -> dict[str, Any]:
     patterns = data.get("patterns") or {}
     overrides = data.get("user_overrides") or {}
     qps = data.get("qps") or {}
-    if not isinstance(patterns, dict) or not isinstance(overrides, dict) or not isinstance(qps, dict):
+    if (
+        not isinstance(patterns, dict)
+        or not isinstance(overrides, dict)
+        or not isinstance(qps, dict)
+    ):
         raise ValueError(f"{source}: patterns, user_overrides and qps must be mappings")
     for level in list(patterns) + list(overrides.values()):
         if level not in TRUST_LEVELS:
@@ -113,7 +117,7 @@ def _specificity(pattern: str) -> int:
 
 
 def trust_level_for(domain: str, rules: Mapping[str, Any]) -> str:
-    """The trust level of a host or domain under `rules` (user overrides win, then the most specific pattern)."""
+    """Trust level of a host under `rules`: user override, else the most specific pattern."""
     host = host_of(domain)
     candidates = [host]
     if host:

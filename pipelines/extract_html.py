@@ -14,7 +14,6 @@ from typing import Final
 import lxml.etree
 import lxml.html
 import trafilatura
-
 from lyra.pipelines.documents import Block, Document, HeadingTracker, assemble_document
 
 # Tags whose content is never main text in the fallback walk.
@@ -99,10 +98,13 @@ class _XmlWalker:
         self.headings = HeadingTracker()
 
     def walk(self, container: lxml.etree._Element) -> None:
+        # trafilatura puts loose text straight into <main> (a page that is one
+        # heading, or text between blocks): it is a paragraph of its own.
+        self._emit(container.text or "", "paragraph")
         for element in container:
-            if not isinstance(element.tag, str):
-                continue
-            self._element(element)
+            if isinstance(element.tag, str):
+                self._element(element)
+            self._emit(element.tail or "", "paragraph")
 
     def _emit(self, text: str, kind: str) -> None:
         if text.strip():

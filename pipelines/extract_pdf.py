@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 import pymupdf
-
 from lyra.pipelines.documents import (
     Block,
     Document,
@@ -38,6 +37,23 @@ _BOLD_FLAG: Final = 16
 _TEXT_BLOCK: Final = 0
 # Sizes within half a point are one heading level (rounding noise between fonts).
 _SIZE_QUANTUM: Final = 0.5
+# Bold lines this much smaller than the body still count as headings: papers often
+# set "I. INTRODUCTION" in small bold capitals.
+BOLD_HEADING_MIN_RATIO: Final = 0.8
+# Rotated text (arXiv's margin stamp, table headers) is never a heading.
+_SKEW_TOLERANCE: Final = 0.05
+_UPPER_HEADING_MAX_CHARS: Final = 80
+_HEADER_WINDOW: Final = 1024
+# TeX fonts emit ligature glyphs ("ﬁnd"); searching and NLI need the letters. Only
+# these are mapped: full NFKC would also flatten "m²" to "m2".
+_LIGATURES: Final = str.maketrans(
+    {"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl",
+     "\ufb05": "st", "\ufb06": "st"}
+)  # fmt: skip
+# Some producers place every Japanese/Chinese glyph separately and MuPDF puts a space
+# between them ("記 録 さ れ た"); those scripts use no spaces, Korean (Hangul) does.
+_CJK_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef\u3000-\u303f"
+_CJK_GAP = re.compile(rf"(?<=[{_CJK_CHARS}]) (?=[{_CJK_CHARS}])")
 _HYPHENATED = re.compile(r"(?<=[a-zà-ÿ])-$")
 _DIGITS = re.compile(r"\d+")
 
@@ -49,6 +65,7 @@ class _PdfBlock:
     size: float
     bold: bool
     lines: int
+    horizontal: bool
 
 
 def _join_lines(lines: list[str]) -> str:
@@ -75,18 +92,20 @@ def _page_blocks(page: Any, page_number: int) -> list[_PdfBlock]:
         sizes: Counter[float] = Counter()
         bold_chars = 0
         total_chars = 0
+        horizontal = True
         for line in raw.get("lines", []):
+            direction = line.get("dir", (1.0, 0.0))
+            horizontal = horizontal and abs(direction[1]) < _SKEW_TOLERANCE
             spans = line.get("spans", [])
             line_texts.append("".join(span.get("text", "") for span in spans))
             for span in spans:
                 chars = len(span.get("text", "").strip())
-                sizes[round(float(span.get("size", 0.0)) / _SIZE_QUANTUM) * _SIZE_QUANTUM] += (
-                    chars
-                )
+                sizes[round(float(span.get("size", 0.0)) / _SIZE_QUANTUM) * _SIZE_QUANTUM] += chars
                 total_chars += chars
                 if int(span.get("flags", 0)) & _BOLD_FLAG:
                     bold_chars += chars
-        text = normalize_whitespace(_join_lines(line_texts))
+        joined = _join_lines(line_texts).translate(_LIGATURES)
+        text = _CJK_GAP.sub("", normalize_whitespace(joined))
         if not text or total_chars == 0:
             continue
         blocks.append(
@@ -96,6 +115,7 @@ def _page_blocks(page: Any, page_number: int) -> list[_PdfBlock]:
                 size=sizes.most_common(1)[0][0],
                 bold=bold_chars == total_chars,
                 lines=len(line_texts),
+                horizontal=horizontal,
             )
         )
     return blocks
@@ -121,7 +141,8 @@ def _running_keys(blocks: list[_PdfBlock], page_count: int) -> set[str]:
 
 def _is_heading_shape(block: _PdfBlock) -> bool:
     return (
-        len(block.text) <= MAX_HEADING_CHARS
+        block.horizontal
+        and len(block.text) <= MAX_HEADING_CHARS
         and block.lines <= MAX_HEADING_LINES
         and any(ch.isalpha() for ch in block.text)
         and not block.text.endswith((".", ",", ";"))
@@ -137,19 +158,54 @@ def _heading_levels(blocks: list[_PdfBlock], body: float) -> dict[float, int]:
     return {size: level for level, size in enumerate(sizes, start=1)}
 
 
+def _classify(blocks: list[_PdfBlock]) -> list[int | None]:
+    """Heading level per block (None for body text)."""
+    body = _body_size(blocks)
+    levels = _heading_levels(blocks, body)
+    minor_level = len(levels) + 1
+    result: list[int | None] = []
+    for block in blocks:
+        if not _is_heading_shape(block):
+            result.append(None)
+        elif block.size in levels:
+            result.append(levels[block.size])
+        elif (block.bold and block.size >= body * BOLD_HEADING_MIN_RATIO) or _is_upper_heading(
+            block.text
+        ):
+            result.append(minor_level)
+        else:
+            result.append(None)
+    return result
+
+
+def _is_upper_heading(text: str) -> bool:
+    """Short all-capitals lines ("II. METHODS") are section headings in many papers."""
+    letters = [ch for ch in text if ch.isalpha()]
+    return (
+        len(text) <= _UPPER_HEADING_MAX_CHARS
+        and len(letters) >= 4
+        and all(ch.isupper() for ch in letters)
+    )
+
+
 def _title_from_metadata(metadata: dict[str, Any] | None) -> str | None:
     title = normalize_whitespace(str((metadata or {}).get("title") or ""))
     # Word processors fill the title with the file name; that is not a title.
-    if not title or re.search(r"\.(docx?|pdf|tex|odt|rtf)$", title, re.IGNORECASE):
+    if not title or re.search(r"\.(docx?|pdf|tex|odt|rtf|txt)$", title, re.IGNORECASE):
         return None
-    return title
+    return str(title)
 
 
 def _open(data: bytes) -> Any:
     if not data:
         raise ExtractionError("empty PDF: no bytes to read")
+    # MuPDF "repairs" almost anything into a blank page; readers require the header
+    # within the first 1024 bytes (PDF 32000-1 annex H), so that is the test here.
+    if b"%PDF-" not in data[:_HEADER_WINDOW]:
+        raise ExtractionError("corrupt or unreadable PDF: no %PDF- header")
     try:
-        doc = pymupdf.open(stream=data, filetype="pdf")
+        # pymupdf has no annotations on open(); the handle is used as Any here.
+        doc: Any = pymupdf.open(stream=data, filetype="pdf")  # type: ignore[no-untyped-call]
     except (pymupdf.FileDataError, RuntimeError, ValueError) as exc:
         raise ExtractionError(f"corrupt or unreadable PDF: {exc}") from exc
     if doc.needs_pass:
@@ -181,26 +237,34 @@ def extract_pdf(data: bytes, url: str, domain: str) -> Document:
         warnings.append("PDF has no text layer (scanned?); OCR is not performed")
 
     running = _running_keys(raw_blocks, page_count)
-    body = _body_size(raw_blocks)
-    levels = _heading_levels(raw_blocks, body)
-    bold_level = len(levels) + 1
+    kept = [b for b in raw_blocks if _DIGITS.sub("#", b.text.casefold()) not in running]
+    levels = _classify(kept)
     headings = HeadingTracker()
     blocks: list[Block] = []
     first_heading: str | None = None
-    for raw in raw_blocks:
-        if _DIGITS.sub("#", raw.text.casefold()) in running:
-            continue
-        level = levels.get(raw.size)
-        if level is None and raw.bold and raw.size >= body and _is_heading_shape(raw):
-            # Bold body-size lines ("Methods") are the lowest heading level.
-            level = bold_level
-        if level is not None and _is_heading_shape(raw):
-            if first_heading is None and raw.page_number == 1:
-                first_heading = raw.text
-            parents = headings.open(level, raw.text)
-            blocks.append(Block(raw.text, "heading", parents, raw.page_number))
-        else:
+    index = 0
+    while index < len(kept):
+        raw, level = kept[index], levels[index]
+        if level is None:
             blocks.append(Block(raw.text, "pdf_block", headings.context, raw.page_number))
+            index += 1
+            continue
+        # A title set over two lines often comes as two blocks of one size: one heading.
+        text = raw.text
+        index += 1
+        while (
+            index < len(kept)
+            and levels[index] == level
+            and kept[index].page_number == raw.page_number
+            and kept[index].size == raw.size
+            and len(text) + len(kept[index].text) < MAX_HEADING_CHARS
+        ):
+            text = f"{text} {kept[index].text}"
+            index += 1
+        if first_heading is None and raw.page_number == 1:
+            first_heading = text
+        parents = headings.open(level, text)
+        blocks.append(Block(text, "heading", parents, raw.page_number))
     return assemble_document(
         blocks,
         url=url,
@@ -210,4 +274,3 @@ def extract_pdf(data: bytes, url: str, domain: str) -> Document:
         byte_size=len(data),
         warnings=warnings,
     )
-

@@ -12,7 +12,6 @@ import re
 from typing import Final
 
 from charset_normalizer import from_bytes
-
 from lyra.pipelines.documents import (
     Block,
     Document,
@@ -32,6 +31,7 @@ _BOMS: Final[tuple[tuple[bytes, str], ...]] = (
 # A UTF-8 sequence is at most 4 bytes; a cap can cut off at most 3 of them.
 _MAX_CUT_UTF8_BYTES: Final = 3
 _LAST_RESORT_ENCODING: Final = "cp1252"
+_TIE_TOLERANCE: Final = 0.01
 
 
 def _codec_name(encoding: str) -> str | None:
@@ -69,8 +69,19 @@ def decode_bytes(data: bytes, declared_encoding: str | None = None) -> tuple[str
                 return data[: exc.start].decode("utf-8"), "utf-8"
             except UnicodeDecodeError:
                 pass  # invalid earlier too: not UTF-8 at all
-    best = from_bytes(data).best()
+    matches = from_bytes(data)
+    best = matches.best()
     if best is not None:
+        for match in matches:
+            # Single-byte code pages tie on short texts (cp1250 reads "crème" as
+            # "crčme" with the same chaos score). On a tie prefer windows-1252: the
+            # WHATWG default for latin-1 labels and the commonest legacy web encoding.
+            if (
+                match.encoding == _LAST_RESORT_ENCODING
+                and match.chaos <= best.chaos + _TIE_TOLERANCE
+                and match.coherence >= best.coherence - _TIE_TOLERANCE
+            ):
+                return str(match), match.encoding
         return str(best), best.encoding
     return data.decode(_LAST_RESORT_ENCODING, errors="replace"), _LAST_RESORT_ENCODING
 
@@ -169,8 +180,11 @@ class _MarkdownReader:
             self._read_line(line, lines[index + 1] if index + 1 < len(lines) else "")
         self.flush()
         self.blocks = [
-            Block(b.text, "paragraph" if b.fragment_type == "code" else b.fragment_type,
-                  b.heading_context)
+            Block(
+                b.text,
+                "paragraph" if b.fragment_type == "code" else b.fragment_type,
+                b.heading_context,
+            )
             for b in self.blocks
         ]
 

@@ -61,7 +61,7 @@ class GuardedTarget:
     host_is_ip: bool
 
     def curl_resolve(self) -> list[str]:
-        """CURLOPT_RESOLVE entries pinning the host to the checked addresses (empty for IP hosts)."""
+        """CURLOPT_RESOLVE entries pinning the host to the checked addresses (none for IPs)."""
         if self.host_is_ip:
             return []
         joined = ",".join(f"[{a}]" if ":" in a else a for a in self.addresses)
@@ -69,7 +69,7 @@ class GuardedTarget:
 
 
 def embedded_ipv4(ip: IPAddress) -> ipaddress.IPv4Address | None:
-    """The IPv4 address an IPv6 address carries (mapped, compatible, 6to4, Teredo, NAT64), if any."""
+    """The IPv4 address inside an IPv6 one (mapped, compatible, 6to4, Teredo, NAT64)."""
     if isinstance(ip, ipaddress.IPv4Address):
         return None
     if ip.ipv4_mapped is not None:
@@ -89,9 +89,10 @@ def private_reason(ip: IPAddress) -> str | None:
         return "ipv4_mapped"
     inner = embedded_ipv4(ip)
     if inner is not None:
+        # The embedded IPv4 address is where a 6to4 / Teredo / NAT64 packet ends up;
+        # the container prefix's own class (NAT64 is "reserved") does not matter.
         reason = private_reason(inner)
-        if reason is not None:
-            return f"embedded_{reason}"
+        return None if reason is None else f"embedded_{reason}"
     if ip.is_unspecified:
         return "unspecified"
     if ip.is_loopback:

@@ -54,7 +54,7 @@ class RobotsPolicy:
     def parse(
         cls, content: str | bytes, *, fetched_at: float | None = None, status: int | None = 200
     ) -> RobotsPolicy:
-        """A policy from robots.txt text (bytes are decoded as UTF-8; oversize input is cut at 500 KiB)."""
+        """A policy from robots.txt text (UTF-8; input beyond 500 KiB is ignored)."""
         raw = content if isinstance(content, bytes) else content.encode("utf-8", "replace")
         text = raw[:MAX_ROBOTS_BYTES].decode("utf-8", "replace").lstrip("\ufeff")
         return cls(
@@ -84,9 +84,15 @@ class RobotsPolicy:
         return cls(kind="allow_all", fetched_at=when, status=status, reason="unavailable")
 
     @classmethod
-    def allow_all(cls, *, fetched_at: float | None = None, reason: str = "allow_all") -> RobotsPolicy:
+    def allow_all(
+        cls, *, fetched_at: float | None = None, reason: str = "allow_all"
+    ) -> RobotsPolicy:
         """A policy allowing every path."""
-        return cls(kind="allow_all", fetched_at=time.time() if fetched_at is None else fetched_at, reason=reason)
+        return cls(
+            kind="allow_all",
+            fetched_at=time.time() if fetched_at is None else fetched_at,
+            reason=reason,
+        )
 
     def allowed(self, url: str, user_agent: str) -> bool:
         """Whether `user_agent` may fetch `url`; robots.txt itself is always allowed."""
@@ -119,7 +125,7 @@ class RobotsPolicy:
         return [] if self._parser is None else list(self._parser.sitemaps)
 
     def max_age(self, cache_seconds: float) -> float:
-        """How long this policy may be reused: `cache_seconds` (≤ 24 h), shorter when unreachable."""
+        """Reuse lifetime: `cache_seconds` (≤ 24 h), shorter when unreachable."""
         capped = min(float(cache_seconds), 86400.0)
         if self.kind == "disallow_all":
             return min(capped, UNREACHABLE_RETRY_SECONDS)
@@ -132,7 +138,7 @@ class RobotsPolicy:
 
 
 def effective_qps(default_qps: float, policy: RobotsPolicy | None, user_agent: str = "*") -> float:
-    """The request rate to use: `default_qps`, lowered (never raised) by Crawl-delay / Request-rate."""
+    """`default_qps`, lowered (never raised) by Crawl-delay / Request-rate."""
     if default_qps <= 0:
         raise ValueError(f"default_qps must be positive, got {default_qps}")
     if policy is None:

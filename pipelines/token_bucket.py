@@ -79,7 +79,7 @@ class TokenBucket:
         return wait
 
     def set_rate(self, rate_per_s: float) -> None:
-        """Change the refill rate (e.g. after robots.txt asked for a Crawl-delay), keeping the level."""
+        """Change the refill rate (e.g. for a robots.txt Crawl-delay), keeping the level."""
         if rate_per_s <= 0:
             raise ValueError(f"rate_per_s must be positive, got {rate_per_s}")
         self._refill()

@@ -80,8 +80,7 @@ PAGE_2 = [
           "that participants in the top category looked much like those drinking one to two cups. "
           "Results were similar for men and women and for caffeinated and mixed intake."),
     ("h2", "4. Discussion"),
-    ("p", PLANTED_A1),
-    ("p", "The association remained after adjustment for smoking and body mass index, and it did "
+    ("p", PLANTED_A1 + " The association remained after adjustment for smoking and body mass index, and it did "
           "not depend on whether participants were treated for hypertension at enrolment."),
     ("p", "Our findings fit with the view that habitual coffee is compatible with a healthy heart "
           "in people without established disease. They do not justify advising non-drinkers to "

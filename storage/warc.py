@@ -20,10 +20,12 @@ from __future__ import annotations
 
 import base64
 import fcntl
+import gzip
 import hashlib
 import io
 import os
 import re
+import zlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -115,7 +117,7 @@ class WarcStore:
         method: str = "GET",
         ip_address: str | None = None,
     ) -> tuple[Path, int]:
-        """Append a request and a response record; return the file and the response record's offset."""
+        """Append a request and a response record; return the file and the response offset."""
         path = self.path_for(fetched_at)
         date = _warc_date(fetched_at)
         buffer = io.BytesIO()
@@ -173,6 +175,11 @@ class WarcStore:
             os.close(fd)  # closing the descriptor releases the flock
         return path, response_offset
 
+    @staticmethod
+    def verify(path: Path) -> list[str]:
+        """The problems found reading every record of `path` back (see module `verify`)."""
+        return verify(path)
+
 
 def verify(path: Path) -> list[str]:
     """Read every record of a WARC file back; return the problems found (empty = sound)."""
@@ -205,7 +212,21 @@ def verify(path: Path) -> list[str]:
         errors.append(f"unreadable after {count} records: {type(exc).__name__}: {exc}")
     if count == 0 and not errors:
         errors.append("no records")
+    if path.name.endswith(".gz"):
+        errors.extend(_gzip_errors(path))
     return errors
+
+
+def _gzip_errors(path: Path) -> list[str]:
+    # warcio reads a member cut short without complaint; gzip itself checks every
+    # member's end marker and CRC, which is how a crash mid-append shows up.
+    try:
+        with gzip.open(path, "rb") as stream:
+            while stream.read(1 << 20):
+                pass
+    except (EOFError, OSError, zlib.error) as exc:
+        return [f"gzip stream damaged: {type(exc).__name__}: {exc}"]
+    return []
 
 
 def read_response(path: Path, offset: int) -> StoredResponse:

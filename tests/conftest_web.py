@@ -6,7 +6,8 @@ path, headers, arrival time on the server's monotonic clock), so politeness and
 refusal tests measure on the server side what actually arrived.
 
 Import the fixtures into a test module or a conftest:
-``from tests.conftest_web import fixture_server, fixture_server_factory``.
+``from tests.conftest_web import fixture_server_fixture, fixture_server_factory_fixture``
+(registered as ``fixture_server`` and ``fixture_server_factory``).
 """
 
 from __future__ import annotations
@@ -87,7 +88,9 @@ class FixtureServer:
         """Paths (with query) of the requests received so far."""
         return [r.path for r in self.requests]
 
-    def wait_for(self, predicate: Callable[[list[RequestRecord]], bool], timeout: float = 10.0) -> list[RequestRecord]:
+    def wait_for(
+        self, predicate: Callable[[list[RequestRecord]], bool], timeout: float = 10.0
+    ) -> list[RequestRecord]:
         """Poll until `predicate(requests)` holds; raise TimeoutError otherwise."""
         deadline = time.monotonic() + timeout
         while True:
@@ -95,7 +98,9 @@ class FixtureServer:
             if predicate(snapshot):
                 return snapshot
             if time.monotonic() >= deadline:
-                raise TimeoutError(f"condition not met within {timeout}s; saw {[r.path for r in snapshot]}")
+                raise TimeoutError(
+                    f"condition not met within {timeout}s; saw {[r.path for r in snapshot]}"
+                )
             time.sleep(0.01)
 
     def close(self) -> None:
@@ -120,7 +125,10 @@ class FixtureServer:
 
             def do_GET(self) -> None:
                 record = RequestRecord(
-                    method="GET", path=self.path, headers=dict(self.headers.items()), at=time.monotonic()
+                    method="GET",
+                    path=self.path,
+                    headers=dict(self.headers.items()),
+                    at=time.monotonic(),
                 )
                 server._record(record)
                 route = server._lookup(self.path)
@@ -161,16 +169,18 @@ class FixtureServer:
         return Handler
 
 
-@pytest.fixture
-def fixture_server() -> Iterator[FixtureServer]:
+# Registered under the short names; the module-level names differ so that a test
+# module importing them does not trip ruff F811 when a test takes the fixture.
+@pytest.fixture(name="fixture_server")
+def fixture_server_fixture() -> Iterator[FixtureServer]:
     """A fixture web server on 127.0.0.1 (function scope)."""
     server = FixtureServer("127.0.0.1")
     yield server
     server.close()
 
 
-@pytest.fixture
-def fixture_server_factory() -> Iterator[Callable[[str], FixtureServer]]:
+@pytest.fixture(name="fixture_server_factory")
+def fixture_server_factory_fixture() -> Iterator[Callable[[str], FixtureServer]]:
     """Make fixture servers on any 127.0.0.0/8 address; all are closed after the test."""
     made: list[FixtureServer] = []
 
@@ -182,3 +192,8 @@ def fixture_server_factory() -> Iterator[Callable[[str], FixtureServer]]:
     yield make
     for server in made:
         server.close()
+
+
+# The short names too, for a conftest that imports `fixture_server` literally.
+fixture_server = fixture_server_fixture
+fixture_server_factory = fixture_server_factory_fixture

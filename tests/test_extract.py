@@ -1,0 +1,470 @@
+"""Extraction of HTML, PDF, Markdown and plain text into documents with fragments.
+
+ARCHITECTURE §3 step 7: full documents, heading hierarchy, fragment types, page
+numbers and character offsets per fragment. Every document here must satisfy
+`doc.text[f.char_start:f.char_end] == f.text` for all fragments.
+"""
+
+from __future__ import annotations
+
+import codecs
+import hashlib
+from collections.abc import Sequence
+from typing import Any
+
+import pymupdf
+import pytest
+from lyra.pipelines.dedup import simhash64
+from lyra.pipelines.documents import (
+    MAX_FRAGMENT_CHARS,
+    Document,
+    ExtractionError,
+    split_sentences,
+)
+from lyra.pipelines.extract_html import extract_html, sniff_html_charset
+from lyra.pipelines.extract_pdf import extract_pdf
+from lyra.pipelines.extract_text import decode_bytes, extract_plain
+
+ARTICLE_HTML = """<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">
+<title>Aspirin and fever | Health Facts</title></head><body>
+<header><nav><a href="/">Home</a> <a href="/news">News</a> <a href="/about">About us</a></nav>
+</header>
+<main><article>
+<h1>Aspirin and fever in adults</h1>
+<p>Aspirin reduces fever in adults by inhibiting prostaglandin synthesis in the hypothalamus.</p>
+<h2>Results</h2>
+<p>The trial enrolled 1,200 adults with a temperature above 38.5 &deg;C at three hospitals.</p>
+<h3>Adverse events</h3>
+<p>Gastrointestinal bleeding was reported in 2.1% of patients taking 300 mg daily.</p>
+<ul><li>Nausea occurred in twelve percent of the participants.</li><li>Headache was rare.</li>
+<li>Share</li></ul>
+<h2>Discussion</h2>
+<blockquote>Aspirin remains one of the most studied drugs in the history of medicine.</blockquote>
+<table><tr><th>Dose</th><th>Effect</th></tr><tr><td>100 mg</td><td>antiplatelet</td></tr>
+<tr><td>500 mg</td><td>antipyretic</td></tr></table>
+<p>Read more</p>
+</article></main>
+<footer><p>Copyright 2024 Health Facts. All rights reserved.</p>
+<p>We use cookies to improve your experience.</p></footer>
+</body></html>"""
+
+ROOT = "Aspirin and fever in adults"
+RESULTS = f"{ROOT} > Results"
+ADVERSE = f"{RESULTS} > Adverse events"
+DISCUSSION = f"{ROOT} > Discussion"
+
+# pymupdf ships no type annotations; the tests drive it through Any.
+PYMUPDF: Any = pymupdf
+
+
+def assert_offsets(doc: Document) -> None:
+    """Every fragment is exactly the slice of the full text its offsets name."""
+    for position, fragment in enumerate(doc.fragments):
+        assert doc.text[fragment.char_start : fragment.char_end] == fragment.text
+        assert fragment.position == position
+
+
+def test_html_fragments_carry_heading_chain_type_and_offsets() -> None:
+    """Headings nest into chains; lists, quotes and tables keep their type; furniture goes."""
+    doc = extract_html(ARTICLE_HTML, "https://health.example/aspirin", "health.example")
+    observed = [(f.text, f.heading_context, f.fragment_type) for f in doc.fragments]
+    assert observed == [
+        (ROOT, None, "heading"),
+        (
+            "Aspirin reduces fever in adults by inhibiting prostaglandin synthesis in the "
+            "hypothalamus.",
+            ROOT,
+            "paragraph",
+        ),
+        ("Results", ROOT, "heading"),
+        (
+            "The trial enrolled 1,200 adults with a temperature above 38.5 °C at three hospitals.",
+            RESULTS,
+            "paragraph",
+        ),
+        ("Adverse events", RESULTS, "heading"),
+        (
+            "Gastrointestinal bleeding was reported in 2.1% of patients taking 300 mg daily.",
+            ADVERSE,
+            "paragraph",
+        ),
+        ("Nausea occurred in twelve percent of the participants.", ADVERSE, "list_item"),
+        ("Headache was rare.", ADVERSE, "list_item"),
+        ("Discussion", ROOT, "heading"),
+        (
+            "Aspirin remains one of the most studied drugs in the history of medicine.",
+            DISCUSSION,
+            "quote",
+        ),
+        ("Dose | Effect\n100 mg | antiplatelet\n500 mg | antipyretic", DISCUSSION, "table"),
+    ]
+    assert_offsets(doc)
+    assert doc.title == ROOT
+    assert doc.content_type == "text/html"
+    assert doc.url == "https://health.example/aspirin"
+    assert doc.domain == "health.example"
+    assert doc.warnings == []
+    assert [f.page_number for f in doc.fragments] == [None] * 11
+
+
+def test_html_document_hashes_describe_the_full_text() -> None:
+    """content_hash is sha256 of the text; simhash is the 64-bit SimHash of the text."""
+    doc = extract_html(ARTICLE_HTML, "https://health.example/aspirin", "health.example")
+    assert doc.content_hash == hashlib.sha256(doc.text.encode("utf-8")).hexdigest()
+    assert doc.simhash == simhash64(doc.text)
+    assert doc.byte_size == len(ARTICLE_HTML.encode("utf-8"))
+    assert "cookies" not in doc.text
+    assert "All rights reserved" not in doc.text
+
+
+def test_html_keeps_the_whole_of_a_long_document() -> None:
+    """Full documents, not the first characters: the 200th paragraph is there."""
+    paragraphs = "".join(
+        f"<p>Paragraph {n} reports that measurement {n} of the fever study was stable.</p>"
+        for n in range(1, 201)
+    )
+    html = f"<html><body><article><h1>Long report</h1>{paragraphs}</article></body></html>"
+    doc = extract_html(html, "https://x.example/long", "x.example")
+    assert len(doc.fragments) == 201
+    assert doc.fragments[-1].text == (
+        "Paragraph 200 reports that measurement 200 of the fever study was stable."
+    )
+    assert_offsets(doc)
+
+
+def test_html_long_paragraph_is_split_at_sentence_boundaries() -> None:
+    """A 3,000-character paragraph becomes pieces of at most 1,200 characters."""
+    sentence = "Aspirin lowered the temperature of adult patients by one degree in the trial. "
+    paragraph = (sentence * 40).strip()
+    doc = extract_html(f"<html><body><article><p>{paragraph}</p></article></body></html>",
+                       "https://x.example/p", "x.example")  # fmt: skip
+    assert len(paragraph) == 3119
+    assert [len(f.text) for f in doc.fragments] == [1169, 1169, 779]
+    assert all(f.text.endswith("trial.") for f in doc.fragments)
+    assert doc.text == paragraph
+    assert MAX_FRAGMENT_CHARS == 1200
+    assert_offsets(doc)
+
+
+def test_html_fallback_when_trafilatura_finds_nothing() -> None:
+    """Bare text served as HTML: trafilatura returns nothing, the lxml walk keeps it."""
+    text = "Aspirin reduces fever in most adults within two hours of a dose."
+    doc = extract_html(text, "https://x.example/bare", "x.example")
+    assert [f.text for f in doc.fragments] == [text]
+    assert doc.warnings == ["trafilatura found no main text; used the whole-page fallback"]
+
+
+def test_html_empty_page_gives_an_empty_document() -> None:
+    """No text is not an error for HTML; the document says so in its warnings."""
+    doc = extract_html("<html><body></body></html>", "https://x.example/e", "x.example")
+    assert doc.fragments == []
+    assert doc.text == ""
+    assert doc.warnings == [
+        "trafilatura found no main text; used the whole-page fallback",
+        "no text extracted",
+    ]
+
+
+def test_html_loose_text_in_main_is_kept() -> None:
+    """A page that is a single heading-like line still yields its text."""
+    html = (
+        "<html><body><h2>Aspirin reduces fever in most adults within two hours</h2></body></html>"
+    )
+    doc = extract_html(html, "https://x.example/h", "x.example")
+    assert [f.text for f in doc.fragments] == [
+        "Aspirin reduces fever in most adults within two hours"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("head", "expected"),
+    [
+        (b'<meta charset="windows-1252">', "windows-1252"),
+        (b"<meta http-equiv='Content-Type' content='text/html; charset=ISO-8859-1'>",
+         "iso-8859-1"),
+        (b"<meta name=viewport content=width=device-width>", None),
+    ],
+)  # fmt: skip
+def test_sniff_html_charset(head: bytes, expected: str | None) -> None:
+    """The charset declared in a meta tag near the top of the page."""
+    assert sniff_html_charset(b"<html><head>" + head + b"</head><body>x</body></html>") == expected
+
+
+def _pdf(
+    pages: Sequence[Sequence[tuple[str, float]]], *, title: str | None, header: bool = False
+) -> bytes:
+    """A real PDF: each page a list of (text, font size) blocks laid out top-down."""
+    doc = PYMUPDF.open()
+    for number, blocks in enumerate(pages, start=1):
+        page = doc.new_page(width=595, height=842)
+        if header:
+            page.insert_text((72, 40), f"Journal of Fever Studies, page {number}", fontsize=8)
+        y = 72.0
+        for text, size in blocks:
+            page.insert_textbox(PYMUPDF.Rect(72, y, 523, y + 200), text, fontsize=size)
+            lines = text.count("\n") + 1 + int(len(text) * size * 0.5 // 451)
+            y += lines * size * 1.5 + 20
+    if title is not None:
+        doc.set_metadata({"title": title})
+    data: bytes = doc.tobytes()
+    doc.close()
+    return data
+
+
+PARA_1 = (
+    "Aspirin reduces fever in adults by inhibiting prostaglandin synthesis in the "
+    "hypothalamus, and the effect is seen within two hours of a single oral dose."
+)
+PARA_2 = (
+    "The trial enrolled 1,200 adults with a temperature above 38.5 degrees at three "
+    "hospitals between 2019 and 2021."
+)
+PARA_3 = (
+    "Gastrointestinal bleeding was reported in 2.1% of patients taking 300 mg daily, "
+    "compared with 0.4% in the placebo group."
+)
+TWO_PAGES = [
+    [("Aspirin and fever in adults", 20), (PARA_1, 11), ("Results", 15), (PARA_2, 11)],
+    [("Adverse events", 15), (PARA_3, 11)],
+]
+
+
+def test_pdf_fragments_have_pages_headings_and_offsets() -> None:
+    """Font size makes headings; page numbers are 1-based; offsets span both pages."""
+    doc = extract_pdf(_pdf(TWO_PAGES, title="Aspirin trial report"), "https://x/a.pdf", "x")
+    observed = [(f.text, f.heading_context, f.fragment_type, f.page_number) for f in doc.fragments]
+    assert observed == [
+        (ROOT, None, "heading", 1),
+        (PARA_1, ROOT, "pdf_block", 1),
+        ("Results", ROOT, "heading", 1),
+        (PARA_2, RESULTS, "pdf_block", 1),
+        ("Adverse events", ROOT, "heading", 2),
+        (PARA_3, f"{ROOT} > Adverse events", "pdf_block", 2),
+    ]
+    assert_offsets(doc)
+    assert doc.fragments[-1].char_end == len(doc.text) == 442
+    assert doc.title == "Aspirin trial report"
+    assert doc.content_type == "application/pdf"
+    assert doc.warnings == []
+
+
+def test_pdf_title_falls_back_to_first_heading() -> None:
+    """Without a metadata title, the first heading on page 1 is the title."""
+    doc = extract_pdf(_pdf(TWO_PAGES, title=None), "https://x/a.pdf", "x")
+    assert doc.title == ROOT
+
+
+def test_pdf_running_headers_are_dropped() -> None:
+    """A header repeated on every page (page number aside) is not content."""
+    sections = ["Background", "Methods", "Results", "Discussion"]
+    pages = [
+        [(name, 15), (PARA_1.replace("two", str(n + 2)), 11)] for n, name in enumerate(sections)
+    ]
+    doc = extract_pdf(_pdf(pages, title=None, header=True), "https://x/h.pdf", "x")
+    assert "Journal of Fever Studies" not in doc.text
+    assert [f.page_number for f in doc.fragments] == [1, 1, 2, 2, 3, 3, 4, 4]
+
+
+def test_pdf_rejoins_words_hyphenated_across_lines() -> None:
+    """ "anti-inflam-" + "matory" on the next line reads "anti-inflammatory"."""
+    text = "The anti-inflam-\nmatory effect of aspirin is dose dependent and well documented."
+    doc = extract_pdf(_pdf([[(text, 11)]], title=None), "https://x/y.pdf", "x")
+    assert [f.text for f in doc.fragments] == [
+        "The anti-inflammatory effect of aspirin is dose dependent and well documented."
+    ]
+
+
+def test_pdf_without_text_layer_warns() -> None:
+    """A PDF of blank (or scanned) pages gives no fragments and says why."""
+    doc = extract_pdf(_pdf([[]], title=None), "https://x/blank.pdf", "x")
+    assert doc.fragments == []
+    assert doc.warnings == [
+        "PDF has no text layer (scanned?); OCR is not performed",
+        "no text extracted",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"", "empty PDF"),
+        (b"%PDF-1.7\n%garbage that is not a PDF at all\n", "corrupt or unreadable PDF"),
+        (b"<html>not a pdf</html>", "no %PDF- header"),
+    ],
+)
+def test_pdf_corrupt_input_raises_extraction_error(data: bytes, message: str) -> None:
+    """Broken bytes raise ExtractionError with a message a user can act on."""
+    with pytest.raises(ExtractionError, match=message):
+        extract_pdf(data, "https://x/bad.pdf", "x")
+
+
+def test_pdf_encrypted_with_user_password_raises() -> None:
+    """A PDF that needs a password is refused, not guessed at."""
+    doc = PYMUPDF.open(stream=_pdf(TWO_PAGES, title=None), filetype="pdf")
+    locked = doc.tobytes(encryption=PYMUPDF.PDF_ENCRYPT_AES_256, user_pw="reader", owner_pw="owner")
+    with pytest.raises(ExtractionError, match="encrypted PDF"):
+        extract_pdf(locked, "https://x/locked.pdf", "x")
+
+
+def test_pdf_with_owner_password_only_is_readable() -> None:
+    """Owner-only encryption restricts editing, not reading: the text is extracted."""
+    doc = PYMUPDF.open(stream=_pdf(TWO_PAGES, title=None), filetype="pdf")
+    restricted = doc.tobytes(encryption=PYMUPDF.PDF_ENCRYPT_AES_256, owner_pw="owner")
+    extracted = extract_pdf(restricted, "https://x/r.pdf", "x")
+    assert [f.text for f in extracted.fragments][1] == PARA_1
+
+
+MARKDOWN = """---
+title: "Fever guide"
+layout: post
+---
+# Fever in adults
+
+Fever is a temporary rise in body temperature,
+usually caused by an infection.
+
+## Treatment
+
+- Paracetamol lowers fever within an hour.
+- Ibuprofen is an alternative for most adults.
+  It should be taken with food.
+
+> Drink plenty of fluids during a fever episode.
+
+| Drug | Dose |
+|------|------|
+| Paracetamol | 1 g |
+
+### When to see a doctor
+
+See a [doctor](https://example.org) if the fever lasts **more than three days**.
+
+Setext heading
+--------------
+
+Text under the setext heading is long enough to be kept.
+"""
+
+
+def test_markdown_headings_lists_quotes_tables() -> None:
+    """# headings become the heading chain; inline markup is stripped to its words."""
+    doc = extract_plain(MARKDOWN, "file:///guide.md", "local", markdown=True)
+    fever = "Fever in adults"
+    treatment = f"{fever} > Treatment"
+    observed = [(f.text, f.heading_context, f.fragment_type) for f in doc.fragments]
+    assert observed == [
+        (fever, None, "heading"),
+        ("Fever is a temporary rise in body temperature, usually caused by an infection.",
+         fever, "paragraph"),
+        ("Treatment", fever, "heading"),
+        ("Paracetamol lowers fever within an hour.", treatment, "list_item"),
+        ("Ibuprofen is an alternative for most adults. It should be taken with food.",
+         treatment, "list_item"),
+        ("Drink plenty of fluids during a fever episode.", treatment, "quote"),
+        ("Drug | Dose\nParacetamol | 1 g", treatment, "table"),
+        ("When to see a doctor", treatment, "heading"),
+        ("See a doctor if the fever lasts more than three days.",
+         f"{treatment} > When to see a doctor", "paragraph"),
+        ("Setext heading", fever, "heading"),
+        ("Text under the setext heading is long enough to be kept.",
+         f"{fever} > Setext heading", "paragraph"),
+    ]  # fmt: skip
+    assert doc.title == "Fever guide"
+    assert doc.content_type == "text/markdown"
+    assert_offsets(doc)
+
+
+def test_markdown_title_is_first_h1_without_front_matter() -> None:
+    """No front matter: the first level-1 heading is the title."""
+    doc = extract_plain("# Fever notes\n\nFever is common in children.\n", "u", "d", markdown=True)
+    assert doc.title == "Fever notes"
+
+
+def test_plain_text_paragraphs_split_on_blank_lines() -> None:
+    """Hard-wrapped lines join; blank lines separate paragraphs; CRLF is normalised."""
+    text = (
+        "Fever is a temporary rise in body\r\ntemperature caused by infection.\r\n\r\n"
+        "   \r\n# Not a heading in plain text, just a line.\r\n\r\nOK\r\n"
+    )
+    doc = extract_plain(text, "file:///notes.txt", "local", markdown=False)
+    assert [(f.text, f.heading_context) for f in doc.fragments] == [
+        ("Fever is a temporary rise in body temperature caused by infection.", None),
+        ("# Not a heading in plain text, just a line.", None),
+    ]
+    assert doc.title is None
+    assert doc.content_type == "text/plain"
+
+
+@pytest.mark.parametrize(
+    ("data", "expected_text", "expected_encoding"),
+    [
+        ("Fièvre et aspirine".encode(), "Fièvre et aspirine", "utf-8"),
+        (codecs.BOM_UTF8 + "Fièvre".encode(), "Fièvre", "utf-8"),
+        (codecs.BOM_UTF16_LE + "発熱".encode("utf-16-le"), "発熱", "utf-16-le"),
+        (codecs.BOM_UTF16_BE + "発熱".encode("utf-16-be"), "発熱", "utf-16-be"),
+        (codecs.BOM_UTF32_LE + "発熱".encode("utf-32-le"), "発熱", "utf-32-le"),
+        ("Caf\u00e9".encode()[:-1], "Caf", "utf-8"),  # a UTF-8 sequence cut by a size cap
+        (b"", "", "utf-8"),
+    ],
+)
+def test_decode_bytes_table(data: bytes, expected_text: str, expected_encoding: str) -> None:
+    """BOMs, plain UTF-8, and UTF-8 cut mid-sequence at the end decode cleanly."""
+    assert decode_bytes(data) == (expected_text, expected_encoding)
+
+
+def test_decode_bytes_latin1_paragraph() -> None:
+    """A latin-1 French paragraph decodes exactly (cp1252 wins the code-page tie)."""
+    text = (
+        "Le café crème est une boisson très appréciée en France. Les élèves préfèrent "
+        "souvent le chocolat chaud à la récréation, où ils se réunissent près de la fenêtre."
+    )
+    assert decode_bytes(text.encode("latin-1")) == (text, "cp1252")
+
+
+def test_decode_bytes_other_legacy_encodings() -> None:
+    """Central European and Japanese legacy encodings are detected, not mangled."""
+    polish = "Zażółć gęślą jaźń, to jest polski tekst o żółwiach i źrebakach."
+    japanese = (
+        "日本語のテキストです。これはシフトJISで書かれています。文字コードの判定を確認します。"
+    )
+    assert decode_bytes(polish.encode("cp1250")) == (polish, "cp1250")
+    assert decode_bytes(japanese.encode("shift_jis")) == (japanese, "cp932")
+
+
+def test_decode_bytes_declared_encoding_wins_when_it_fits() -> None:
+    """A correct declaration is used; a wrong or unknown one is ignored."""
+    text = "Grüße aus München"
+    assert decode_bytes(text.encode("latin-1"), declared_encoding="iso-8859-1") == (
+        text,
+        "iso8859-1",
+    )
+    assert decode_bytes(text.encode(), declared_encoding="ascii") == (text, "utf-8")
+    assert decode_bytes(text.encode(), declared_encoding="no-such-codec") == (text, "utf-8")
+
+
+def test_decode_bytes_never_raises_on_binary() -> None:
+    """Arbitrary bytes decode to some text rather than raising."""
+    text, encoding = decode_bytes(bytes(range(256)) * 4)
+    assert encoding == "cp1252"
+    assert len(text) == 1024
+
+
+@pytest.mark.parametrize(
+    ("text", "sentences"),
+    [
+        ("Aspirin works. It is cheap.", ["Aspirin works.", "It is cheap."]),
+        ("Dr. Smith et al. reported it. Fig. 2 shows it.",
+         ["Dr. Smith et al. reported it.", "Fig. 2 shows it."]),
+        ("J. Smith wrote it in the U.S. in 2020. Then it spread.",
+         ["J. Smith wrote it in the U.S. in 2020.", "Then it spread."]),
+        ("The dose was 2.5 mg. Effects lasted 3.5 h!",
+         ["The dose was 2.5 mg.", "Effects lasted 3.5 h!"]),
+        ("He said \"it works.\" Then he left.", ["He said \"it works.\"", "Then he left."]),
+        ("発熱は一般的です。アスピリンは有効です\uff01",
+         ["発熱は一般的です。", "アスピリンは有効です\uff01"]),
+        ("", []),
+    ],
+)  # fmt: skip
+def test_split_sentences(text: str, sentences: list[str]) -> None:
+    """Sentence boundaries: abbreviations, initials, decimals, quotes, CJK full stops."""
+    assert split_sentences(text) == sentences

@@ -1,0 +1,201 @@
+"""The six MCP tools through the official in-process `mcp` Client (ARCHITECTURE §5)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import Client
+
+from lyra.config.settings import Settings
+from lyra.mcp_bridge.server import build_server
+from tests.conftest import DEMO_QUESTION, make_settings
+
+pytestmark = [pytest.mark.ray, pytest.mark.usefixtures("ray_session")]
+
+SIX_TOOLS = ["create_task", "get_status", "query_graph", "search", "stop_task", "vector_search"]
+
+
+@pytest.fixture(scope="module")
+def settings(lyra_home: Path) -> Settings:
+    return make_settings(lyra_home)
+
+
+def _error(result: Any) -> dict[str, Any]:
+    assert result.is_error is True
+    payload: dict[str, Any] = json.loads(result.content[0].text)
+    assert payload["ok"] is False
+    assert payload["error_id"].startswith("err_")
+    return payload["error"]
+
+
+async def test_lists_exactly_the_six_tools(settings: Settings) -> None:
+    async with Client(build_server(settings)) as client:
+        tools = await client.list_tools()
+    assert sorted(t.name for t in tools.tools) == SIX_TOOLS
+    by_name = {t.name: t for t in tools.tools}
+    assert by_name["query_graph"].annotations.read_only_hint is True
+    assert "task_id" in by_name["search"].input_schema["properties"]
+
+
+async def test_full_session_create_search_status_query_vector_stop(settings: Settings) -> None:
+    progress: list[float] = []
+
+    async def on_progress(value: float, total: float | None, message: str | None) -> None:
+        progress.append(value)
+
+    async with Client(build_server(settings)) as client:
+        created = await client.call_tool(
+            "create_task", {"query": DEMO_QUESTION, "config": {"budget": {"max_pages": 40}}}
+        )
+        assert created.is_error is False
+        task = created.structured_content
+        assert task["ok"] is True
+        assert task["task_id"].startswith("task_")
+        assert task["budget"]["max_pages"] == 40
+        assert "_lyra_meta" in task
+
+        found = await client.call_tool(
+            "search",
+            {
+                "task_id": task["task_id"],
+                "query": DEMO_QUESTION,
+                "options": {"max_pages": 20, "wait_seconds": 110},
+            },
+            progress_callback=on_progress,
+        )
+        assert found.is_error is False, found.content[0].text
+        res = found.structured_content
+        assert res["status"] in {"satisfied", "partial"}
+        assert res["search_id"].startswith("s_")
+        assert res["pages_fetched"] == 15
+        texts = [c["text"] for c in res["claims_found"]]
+        assert any("half-life of caffeine" in t for t in texts)
+        claim = res["claims_found"][0]
+        assert set(claim) >= {
+            "id",
+            "text",
+            "confidence",
+            "uncertainty",
+            "supports",
+            "refutes",
+            "source_url",
+            "primary",
+        }
+        assert 0.0 < claim["confidence"] < 1.0
+        assert res["budget_remaining"]["pages_remaining"] == 25
+        degraded = " ".join(res["_lyra_meta"]["degraded"])
+        assert "nli" in degraded and "llm" in degraded
+        assert progress[-1] == 1.0
+
+        status = await client.call_tool(
+            "get_status", {"task_id": task["task_id"], "wait_seconds": 1, "detail": "full"}
+        )
+        st = status.structured_content
+        assert [s["search_id"] for s in st["searches"]] == [res["search_id"]]
+        assert st["searches"][0]["status"] == res["status"]
+        assert st["metrics"]["pages_fetched"] == 15
+        assert st["auth_queue"]["pending"] == 0
+
+        rows = await client.call_tool(
+            "query_graph",
+            {
+                "sql": "SELECT count(*) AS n FROM claims WHERE task_id = '" + task["task_id"] + "'",
+                "options": {"include_schema": True},
+            },
+        )
+        q = rows.structured_content
+        assert q["columns"] == ["n"]
+        assert q["rows"][0][0] == len(st["claims"])
+        assert q["truncated"] is False
+        assert "claims" in q["schema"] and "claim_evidence_summary" in q["schema"]
+
+        view = await client.call_tool("query_graph", {"view": "contradictions"})
+        assert view.is_error is False, view.content[0].text
+        assert view.structured_content["row_count"] >= 2
+
+        vec = await client.call_tool(
+            "vector_search",
+            {
+                "query": "caffeine half-life in adults",
+                "target": "claims",
+                "task_id": task["task_id"],
+                "top_k": 3,
+                "min_similarity": 0.3,
+            },
+        )
+        hits = vec.structured_content["results"]
+        assert len(hits) == 3
+        assert "half-life" in hits[0]["text_preview"]
+        assert hits[0]["similarity"] >= hits[1]["similarity"] >= hits[2]["similarity"]
+
+        stopped = await client.call_tool(
+            "stop_task", {"task_id": task["task_id"], "reason": "done"}
+        )
+        assert stopped.structured_content["status"] == "stopped"
+        assert stopped.structured_content["resumable"] is True
+
+
+@pytest.mark.parametrize(
+    ("tool", "args", "code", "field"),
+    [
+        ("get_status", {"task_id": "task_doesnotexist"}, "TASK_NOT_FOUND", "task_id"),
+        ("search", {"task_id": "task_nope", "query": "x"}, "TASK_NOT_FOUND", "task_id"),
+        ("stop_task", {"task_id": "task_nope"}, "TASK_NOT_FOUND", "task_id"),
+        ("create_task", {"query": ""}, "INVALID_PARAMS", "query"),
+        ("create_task", {}, "INVALID_PARAMS", "query"),
+        (
+            "create_task",
+            {"query": "q", "config": {"budget": {"max_pages": 0}}},
+            "INVALID_PARAMS",
+            "config.budget.max_pages",
+        ),
+        ("create_task", {"query": "q", "config": {"bogus": 1}}, "INVALID_PARAMS", "config.bogus"),
+        (
+            "search",
+            {"task_id": "t", "query": "q", "options": {"max_pages": "many"}},
+            "INVALID_PARAMS",
+            "options.max_pages",
+        ),
+        (
+            "search",
+            {"task_id": "t", "query": "q", "options": {"wait_seconds": -1}},
+            "INVALID_PARAMS",
+            "options.wait_seconds",
+        ),
+        ("vector_search", {"query": "q", "target": "pages"}, "INVALID_PARAMS", "target"),
+        ("vector_search", {"query": "q", "top_k": 0}, "INVALID_PARAMS", "top_k"),
+        ("query_graph", {"sql": "DELETE FROM claims"}, "INVALID_PARAMS", "sql"),
+        ("query_graph", {}, "INVALID_PARAMS", "sql"),
+        (
+            "query_graph",
+            {"sql": "SELECT 1", "options": {"limit": 500}},
+            "INVALID_PARAMS",
+            "options.limit",
+        ),
+    ],
+)
+async def test_bad_input_is_a_typed_error(
+    settings: Settings, tool: str, args: dict[str, Any], code: str, field: str
+) -> None:
+    async with Client(build_server(settings)) as client:
+        err = _error(await client.call_tool(tool, args))
+    assert err["code"] == code
+    assert err["field"] == field
+    assert err["message"]
+
+
+async def test_query_graph_timeout_is_typed(settings: Settings) -> None:
+    async with Client(build_server(settings)) as client:
+        err = _error(
+            await client.call_tool(
+                "query_graph",
+                {
+                    "sql": "SELECT count(*) FROM range(100000000) a, range(100000000) b",
+                    "options": {"timeout_ms": 300},
+                },
+            )
+        )
+    assert err["code"] == "TIMEOUT"

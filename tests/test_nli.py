@@ -1,0 +1,493 @@
+"""Stance judging: the cross-encoder loader (ONNX and transformers paths) and the
+heuristic fallback of ARCHITECTURE §7.
+
+The cross-encoder tests build a tiny random BERT classifier here (tokenizer trained with
+the `tokenizers` library, no hub download, ENVIRONMENT.md) and export it to ONNX, so the
+real loading code runs on a real, if meaningless, model.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+from lyra.pipelines.nli import (
+    CrossEncoderNli,
+    NliModelError,
+    NliResult,
+    label_order,
+    results_from_logits,
+)
+from lyra.pipelines.nli_heuristic import (
+    HeuristicNli,
+    content_keys,
+    heuristic_nli,
+    quantities,
+    stem,
+    tokenize,
+)
+from lyra.pipelines.onnx_export import export_classifier_onnx, read_manifest
+from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, processors, trainers
+from transformers import BertConfig, BertForSequenceClassification, PreTrainedTokenizerFast
+
+CORPUS = [
+    "Aspirin reduces the risk of heart attack in adults.",
+    "Coffee does not improve long term memory.",
+    "The drug has a half-life of about five hours.",
+    "Regular exercise lowers blood pressure.",
+    "Vitamin D has no significant effect on mortality.",
+    "The vaccine was safe and effective in children.",
+]
+PAIRS = [
+    ("Aspirin reduces the risk of heart attack in adults.", "Aspirin lowers heart attack risk."),
+    ("Coffee does not improve long term memory.", "Coffee improves memory."),
+    ("The drug has a half-life of about five hours.", "The half-life is five hours."),
+    ("Regular exercise lowers blood pressure.", "The vaccine was safe in children."),
+    ("Vitamin D has no significant effect on mortality.", "Vitamin D reduces mortality."),
+]
+
+
+def _build_tiny_classifier(folder: Path) -> None:
+    tok = Tokenizer(models.WordPiece(unk_token="[UNK]"))
+    tok.normalizer = normalizers.BertNormalizer(lowercase=True)
+    tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+    specials = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
+    tok.train_from_iterator(
+        CORPUS * 3, trainers.WordPieceTrainer(vocab_size=300, special_tokens=specials)
+    )
+    tok.post_processor = processors.TemplateProcessing(
+        single="[CLS] $A [SEP]",
+        pair="[CLS] $A [SEP] $B:1 [SEP]:1",
+        special_tokens=[("[CLS]", tok.token_to_id("[CLS]")), ("[SEP]", tok.token_to_id("[SEP]"))],
+    )
+    labels = {0: "ENTAILMENT", 1: "Neutral", 2: "contradiction"}
+    torch.manual_seed(3)
+    config = BertConfig(
+        vocab_size=tok.get_vocab_size(),
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=64,
+        max_position_embeddings=128,
+        # Wide initial weights so the random logits differ from pair to pair.
+        initializer_range=0.5,
+        id2label=labels,
+        label2id={v: k for k, v in labels.items()},
+    )
+    BertForSequenceClassification(config).save_pretrained(folder)
+    # The transformers tokenizer class is untyped upstream.
+    PreTrainedTokenizerFast(  # type: ignore[no-untyped-call]
+        tokenizer_object=tok,
+        unk_token="[UNK]",
+        pad_token="[PAD]",
+        cls_token="[CLS]",
+        sep_token="[SEP]",
+        mask_token="[MASK]",
+    ).save_pretrained(folder)
+
+
+@pytest.fixture(scope="module")
+def model_dirs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """(folder with model.onnx, folder with PyTorch weights only) of the same model."""
+    torch_dir = tmp_path_factory.mktemp("nli") / "tiny-nli"
+    _build_tiny_classifier(torch_dir)
+    onnx_dir = torch_dir.parent / "tiny-nli-onnx"
+    shutil.copytree(torch_dir, onnx_dir)
+    export_classifier_onnx(onnx_dir)
+    return onnx_dir, torch_dir
+
+
+def test_onnx_and_transformers_paths_agree(model_dirs: tuple[Path, Path]) -> None:
+    """§7: both loading paths give the same stance for the same pairs."""
+    onnx_dir, torch_dir = model_dirs
+    via_onnx = CrossEncoderNli(onnx_dir, max_length=64, batch_size=2)
+    via_torch = CrossEncoderNli(torch_dir, max_length=64, batch_size=2)
+
+    a = via_onnx.judge(PAIRS)
+    b = via_torch.judge(PAIRS)
+
+    assert via_onnx.backend == "onnx"
+    assert via_torch.backend == "transformers"
+    assert [r.label for r in a] == [r.label for r in b]
+    for left, right in zip(a, b, strict=True):
+        assert sorted(left.probs) == ["neutral", "refutes", "supports"]
+        np.testing.assert_allclose(
+            [left.probs[k] for k in sorted(left.probs)],
+            [right.probs[k] for k in sorted(right.probs)],
+            atol=1e-5,
+        )
+    assert len({r.label for r in a}) >= 2, "the random model should not be constant"
+
+
+def test_probabilities_sum_to_one_and_confidence_is_the_top(model_dirs: tuple[Path, Path]) -> None:
+    """Confidence is the probability of the chosen label; the three sum to 1."""
+    results = CrossEncoderNli(model_dirs[0]).judge(PAIRS)
+
+    for result in results:
+        assert sum(result.probs.values()) == pytest.approx(1.0, abs=1e-9)
+        assert result.confidence == max(result.probs.values())
+        assert result.probs[result.label] == result.confidence
+        assert result.evidence_sentence is None
+
+
+def test_pair_order_matters(model_dirs: tuple[Path, Path]) -> None:
+    """Premise and hypothesis are separate segments, not one joined string."""
+    nli = CrossEncoderNli(model_dirs[0])
+    premise, hypothesis = PAIRS[1]
+
+    forward = nli.judge([(premise, hypothesis)])[0]
+    joined = nli.judge([(f"{premise} [SEP] {hypothesis}", "")])[0]
+
+    assert forward.probs != joined.probs
+
+
+def test_batching_keeps_input_order(model_dirs: tuple[Path, Path]) -> None:
+    """Length-sorted batches must give each pair its own result."""
+    nli = CrossEncoderNli(model_dirs[0], batch_size=2)
+
+    together = nli.judge(PAIRS)
+    alone = [nli.judge([pair])[0] for pair in PAIRS]
+
+    for left, right in zip(together, alone, strict=True):
+        assert left.label == right.label
+        assert left.confidence == pytest.approx(right.confidence, abs=1e-5)
+
+
+def test_empty_input_gives_no_results(model_dirs: tuple[Path, Path]) -> None:
+    """Boundary: no pairs, no results."""
+    assert CrossEncoderNli(model_dirs[0]).judge([]) == []
+
+
+def test_labels_follow_id2label(model_dirs: tuple[Path, Path]) -> None:
+    """Columns map through config.json id2label, case-insensitively."""
+    nli = CrossEncoderNli(model_dirs[0])
+
+    assert nli.labels == ["supports", "neutral", "refutes"]
+    assert nli.model_id == "tiny-nli-onnx"
+    assert nli.degraded is False
+
+
+def test_classifier_export_manifest(model_dirs: tuple[Path, Path]) -> None:
+    """The export is verified against PyTorch and described next to the model."""
+    manifest = read_manifest(model_dirs[0])
+
+    assert manifest is not None
+    assert manifest.kind == "sequence-classification"
+    assert manifest.dims == 3
+    assert manifest.input_names == ["input_ids", "attention_mask", "token_type_ids"]
+    assert manifest.parity_max_abs_diff < 1e-4
+
+
+def test_missing_folder_is_a_clear_error(tmp_path: Path) -> None:
+    """A wrong nli_model_path names the setting and the fallback."""
+    with pytest.raises(NliModelError, match=r"does not exist; set inference\.nli_model_path"):
+        CrossEncoderNli(tmp_path / "no-such-model")
+
+
+def test_folder_without_config_is_refused(tmp_path: Path) -> None:
+    """A folder that is not a model folder is refused before anything loads."""
+    with pytest.raises(NliModelError, match=r"has no config\.json"):
+        CrossEncoderNli(tmp_path)
+
+
+def test_onnx_backend_requires_the_onnx_file(model_dirs: tuple[Path, Path]) -> None:
+    """Asking for ONNX on a PyTorch-only folder is an error, not a silent switch."""
+    with pytest.raises(NliModelError, match=r"has no model\.onnx"):
+        CrossEncoderNli(model_dirs[1], backend="onnx")
+
+
+@pytest.mark.parametrize(
+    ("id2label", "expected"),
+    [
+        ({0: "entailment", 1: "neutral", 2: "contradiction"}, ["supports", "neutral", "refutes"]),
+        (
+            {"0": "CONTRADICTION", "1": "ENTAILMENT", "2": "NEUTRAL"},
+            ["refutes", "supports", "neutral"],
+        ),
+        ({0: " Contradiction ", 1: "Neutral", 2: "Entailment"}, ["refutes", "neutral", "supports"]),
+    ],
+)
+def test_label_order_good(id2label: dict[int | str, str], expected: list[str]) -> None:
+    """Published cross-encoders order their labels differently; all map correctly."""
+    assert label_order(id2label) == expected
+
+
+@pytest.mark.parametrize(
+    "id2label",
+    [
+        {0: "LABEL_0", 1: "LABEL_1", 2: "LABEL_2"},
+        {0: "entailment", 1: "not_entailment"},
+        {0: "entailment", 1: "entailment", 2: "contradiction"},
+        {0: "entailment", 2: "neutral", 3: "contradiction"},
+        {0: "positive", 1: "negative", 2: "neutral"},
+    ],
+)
+def test_label_order_bad(id2label: dict[int | str, str]) -> None:
+    """Labels that do not name the three NLI classes are refused, never guessed."""
+    with pytest.raises(NliModelError):
+        label_order(id2label)
+
+
+def test_results_from_logits_known_values() -> None:
+    """Softmax of known logits: ln 2 apart gives probabilities 0.5 / 0.25 / 0.25."""
+    logits = np.array([[np.log(2.0), 0.0, 0.0]])
+
+    (result,) = results_from_logits(logits, ["refutes", "neutral", "supports"])
+
+    assert result.label == "refutes"
+    assert result.confidence == pytest.approx(0.5)
+    assert result.probs == pytest.approx({"refutes": 0.5, "neutral": 0.25, "supports": 0.25})
+
+
+# --- heuristic fallback --------------------------------------------------------------
+
+HEURISTIC_CASES = [
+    pytest.param(
+        "Aspirin reduces the risk of heart attack.",
+        "Aspirin reduces the risk of heart attack.",
+        "supports",
+        "Aspirin reduces the risk of heart attack.",
+        id="identical",
+    ),
+    pytest.param(
+        "Aspirin does not reduce the risk of stroke.",
+        "Aspirin reduces the risk of stroke.",
+        "refutes",
+        "Aspirin does not reduce the risk of stroke.",
+        id="negation",
+    ),
+    pytest.param(
+        "The drug has a half-life of about 5 hours.",
+        "The drug has a half-life of about 12 hours.",
+        "refutes",
+        "The drug has a half-life of about 5 hours.",
+        id="number-mismatch",
+    ),
+    pytest.param(
+        "The Eiffel Tower was completed in Paris for the world fair.",
+        "Aspirin reduces the risk of heart attack.",
+        "neutral",
+        None,
+        id="unrelated",
+    ),
+    pytest.param(
+        "Regular exercise reduced blood pressure in older adults.",
+        "Exercise reduces blood pressure in older adults.",
+        "supports",
+        "Regular exercise reduced blood pressure in older adults.",
+        id="paraphrase-same-stems",
+    ),
+    pytest.param(
+        "The trial enrolled 400 volunteers. Vitamin D supplementation lowered fracture risk "
+        "by 12%. Funding came from a national agency.",
+        "Vitamin D supplementation reduces fracture risk.",
+        "supports",
+        "Vitamin D supplementation lowered fracture risk by 12%.",
+        id="multi-sentence-one-matches",
+    ),
+    pytest.param(
+        "Coffee increases alertness in shift workers.",
+        "Coffee reduces alertness in shift workers.",
+        "refutes",
+        "Coffee increases alertness in shift workers.",
+        id="antonym-flip",
+    ),
+    pytest.param(
+        "The vaccine fails to prevent infection in infants.",
+        "The vaccine prevents infection in infants.",
+        "refutes",
+        "The vaccine fails to prevent infection in infants.",
+        id="fails-to",
+    ),
+    pytest.param(
+        "The vaccine was safe in children.",
+        "The vaccine is unsafe in children.",
+        "refutes",
+        "The vaccine was safe in children.",
+        id="safe-unsafe",
+    ),
+    pytest.param(
+        "Fracture risk fell by 12%.",
+        "Fracture risk fell by 12.5 percent.",
+        "supports",
+        "Fracture risk fell by 12%.",
+        id="percent-within-10-percent",
+    ),
+    pytest.param(
+        "Fracture risk fell by 12%.",
+        "Fracture risk fell by 30%.",
+        "refutes",
+        "Fracture risk fell by 12%.",
+        id="percent-beyond-10-percent",
+    ),
+    pytest.param(
+        "Symptoms lasted 5-7 days.",
+        "Symptoms lasted 6 days.",
+        "supports",
+        "Symptoms lasted 5-7 days.",
+        id="value-inside-range",
+    ),
+    pytest.param(
+        "Patients didnt improve after surgery.",
+        "Patients improved after surgery.",
+        "refutes",
+        "Patients didnt improve after surgery.",
+        id="contraction-without-apostrophe",
+    ),
+]
+
+
+@pytest.mark.parametrize(("premise", "hypothesis", "label", "evidence"), HEURISTIC_CASES)
+def test_heuristic_table(premise: str, hypothesis: str, label: str, evidence: str | None) -> None:
+    """§7 fallback: the documented rules give the expected stance and evidence sentence."""
+    result = heuristic_nli(premise, hypothesis)
+
+    assert result.label == label
+    assert result.evidence_sentence == evidence
+    assert sum(result.probs.values()) == pytest.approx(1.0)
+    assert result.probs[label] == result.confidence
+
+
+@pytest.mark.parametrize(
+    ("premise", "hypothesis", "expected"),
+    [
+        # overlap 4/6 (aspirin, reduce, risk, stroke of + elderly, patients): 0.5 + 0.45 * 2/3
+        pytest.param(
+            "Aspirin reduces the risk of stroke.",
+            "Aspirin reduces the risk of stroke in elderly patients.",
+            NliResult(
+                "supports",
+                0.8,
+                {"supports": 0.8, "refutes": 0.1, "neutral": 0.1},
+                "Aspirin reduces the risk of stroke.",
+            ),
+            id="supports-partial-overlap",
+        ),
+        # same overlap with a negation: 0.55 + 0.4 * 2/3
+        pytest.param(
+            "Aspirin does not reduce the risk of stroke.",
+            "Aspirin reduces the risk of stroke in elderly patients.",
+            NliResult(
+                "refutes",
+                0.55 + 0.4 * 2 / 3,
+                {
+                    "supports": (0.45 - 0.4 * 2 / 3) / 2,
+                    "refutes": 0.55 + 0.4 * 2 / 3,
+                    "neutral": (0.45 - 0.4 * 2 / 3) / 2,
+                },
+                "Aspirin does not reduce the risk of stroke.",
+            ),
+            id="refutes-partial-overlap",
+        ),
+        # overlap 2/4 (green, tea): in [0.5, 0.6) without a cue
+        pytest.param(
+            "Green tea is popular in Japan.",
+            "Green tea prevents cancer.",
+            NliResult(
+                "neutral",
+                0.5,
+                {"supports": 0.25, "refutes": 0.25, "neutral": 0.5},
+                "Green tea is popular in Japan.",
+            ),
+            id="neutral-band",
+        ),
+        # overlap 1/5 (tea): 0.7 - 0.4 * 0.2
+        pytest.param(
+            "Black tea is popular.",
+            "Green tea prevents colon cancer.",
+            NliResult(
+                "neutral",
+                0.62,
+                {"supports": 0.19, "refutes": 0.19, "neutral": 0.62},
+                "Black tea is popular.",
+            ),
+            id="neutral-low-overlap",
+        ),
+    ],
+)
+def test_heuristic_exact_confidences(premise: str, hypothesis: str, expected: NliResult) -> None:
+    """The confidence formulas of the module docstring, on hand-computed overlaps."""
+    result = heuristic_nli(premise, hypothesis)
+
+    assert result.label == expected.label
+    assert result.confidence == pytest.approx(expected.confidence)
+    assert result.probs == pytest.approx(expected.probs)
+    assert result.evidence_sentence == expected.evidence_sentence
+
+
+def test_heuristic_empty_inputs() -> None:
+    """Boundary: a claim with no content word, or an empty fragment, is neutral 0.5 / 0.7."""
+    no_content = heuristic_nli("Aspirin reduces fever.", "It is what it is.")
+    empty_premise = heuristic_nli("", "Aspirin reduces fever.")
+
+    assert (no_content.label, no_content.confidence, no_content.evidence_sentence) == (
+        "neutral",
+        0.5,
+        None,
+    )
+    assert (empty_premise.label, empty_premise.confidence, empty_premise.evidence_sentence) == (
+        "neutral",
+        0.7,
+        None,
+    )
+
+
+def test_heuristic_judge_interface() -> None:
+    """Same interface as the cross-encoder; marked degraded for _lyra_meta."""
+    judge = HeuristicNli()
+
+    results = judge.judge([PAIRS[1], ("Coffee improves memory.", "Coffee improves memory.")])
+
+    assert judge.model_id == "heuristic-nli-v1"
+    assert judge.degraded is True
+    assert [r.label for r in results] == ["refutes", "supports"]
+
+
+@pytest.mark.parametrize(
+    ("words", "expected"),
+    [
+        ("reduce reduces reduced reducing", {"reduc"}),
+        ("increase increases increased increasing", {"increas"}),
+        ("study studies", {"studi"}),
+        ("hour hours", {"hour"}),
+        ("loss", {"loss"}),
+        ("virus viruses", {"virus"}),
+        ("significantly", {"significant"}),
+    ],
+)
+def test_stem_groups_inflections(words: str, expected: set[str]) -> None:
+    """Inflections share one stem; -ss / -us words keep their s."""
+    assert {stem(w) for w in words.split()} == expected
+
+
+def test_tokens_keys_and_quantities() -> None:
+    """Tokens keep numbers whole; antonyms fold onto an axis; ranges span their unit."""
+    tokens = tokenize("It doesn't lower the 12 % rate of 1,000 patients over 5-7 hours in 2019.")
+
+    assert tokens == [
+        "it",
+        "doesn't",
+        "lower",
+        "the",
+        "12%",
+        "rate",
+        "of",
+        "1,000",
+        "patients",
+        "over",
+        "5",
+        "-",
+        "7",
+        "hours",
+        "in",
+        "2019",
+    ]
+    assert content_keys(tokens) == {"~amount", "rat", "patient", "hour"}
+    assert quantities(tokens) == {
+        "%": [(12.0, 12.0)],
+        "patient": [(1000.0, 1000.0)],
+        "hour": [(5.0, 7.0)],
+    }

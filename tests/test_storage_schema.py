@@ -1,0 +1,318 @@
+"""Schema v1, migrations, the connection's safety settings, and view templates."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from lyra.storage.connection import (
+    UnsafeDatabaseError,
+    open_database,
+    safety_settings,
+    verify_safety,
+)
+from lyra.storage.schema import LATEST_VERSION, TABLES, migrate
+from lyra.storage.sql_guard import validate_select
+from lyra.storage.views import ViewInfo, list_views, render_view, sql_literal
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "home" / "lyra.duckdb"
+
+
+@pytest.fixture
+def db(db_path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
+    con = open_database(db_path, memory_limit="256MB", threads=2)
+    yield con
+    con.close()
+
+
+def _columns(con: duckdb.DuckDBPyConnection, table: str) -> list[str]:
+    rows = con.execute(
+        "SELECT column_name FROM duckdb_columns() WHERE table_name = ? ORDER BY column_index",
+        [table],
+    ).fetchall()
+    return [r[0] for r in rows]
+
+
+# --------------------------------------------------------------------------- schema
+
+EXPECTED_COLUMNS: dict[str, list[str]] = {
+    "tasks": ["id", "query", "status", "created_at", "updated_at", "config"],
+    "searches": ["id", "task_id", "query", "status", "created_at", "finished_at", "options",
+                 "metrics", "error"],
+    "serp_items": ["id", "search_id", "engine", "rank", "url", "title", "snippet",
+                   "published_date", "source_tag", "created_at"],
+    "pages": ["id", "url", "domain", "title", "trust_level", "fetched_at", "warc_path",
+              "screenshot_path", "content_type", "content_hash", "simhash", "dup_of",
+              "http_status", "final_url", "source_path", "byte_size", "is_retracted", "doi",
+              "published_date", "language"],
+    "fragments": ["id", "page_id", "position", "text_content", "heading_context",
+                  "fragment_type", "char_start", "char_end", "page_number", "text_hash",
+                  "created_at"],
+    "claims": ["id", "task_id", "search_id", "claim_text", "created_at", "extraction_method",
+               "extraction_confidence", "status"],
+    "edges": ["id", "task_id", "source_type", "source_id", "target_type", "target_id",
+              "relation", "nli_label", "nli_confidence", "source_trust_level",
+              "target_trust_level", "method", "created_at"],
+    "embeddings": ["target_type", "target_id", "model_id", "dims", "text_hash", "vector",
+                   "created_at"],
+    "domains": ["domain", "trust_level", "qps", "blocked", "block_reason", "blocked_at",
+                "state", "updated_at"],
+    "auth_queue": ["id", "task_id", "search_id", "url", "domain", "auth_type", "priority",
+                   "status", "queued_at", "resolved_at"],
+    "engine_health": ["engine", "success_ema_1h", "success_ema_24h", "captcha_ema",
+                      "http_error_ema", "latency_ema_ms", "circuit_state", "updated_at"],
+    "calibration_samples": ["id", "source", "predicted", "label", "created_at"],
+    "calibration_params": ["source", "version", "method", "params", "brier", "ece",
+                           "created_at", "active"],
+    "event_log": ["id", "ts", "kind", "actor", "task_id", "search_id", "cause_id", "payload"],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("table", sorted(EXPECTED_COLUMNS))
+def test_tables_have_the_contract_columns(db: duckdb.DuckDBPyConnection, table: str) -> None:
+    assert _columns(db, table) == EXPECTED_COLUMNS[table]
+
+
+def test_tables_constant_matches_the_database(db: duckdb.DuckDBPyConnection) -> None:
+    rows = db.execute(
+        "SELECT table_name FROM duckdb_tables() WHERE NOT internal ORDER BY table_name"
+    ).fetchall()
+    assert [r[0] for r in rows] == sorted([*TABLES, "schema_version"])
+
+
+def test_key_types(db: duckdb.DuckDBPyConnection) -> None:
+    types = dict(
+        db.execute(
+            "SELECT table_name || '.' || column_name, data_type FROM duckdb_columns() "
+            "WHERE table_name IN ('pages', 'embeddings', 'edges')"
+        ).fetchall()
+    )
+    assert types["pages.simhash"] == "UBIGINT"
+    assert types["pages.is_retracted"] == "BOOLEAN"
+    assert types["embeddings.vector"] == "FLOAT[]"
+    assert types["edges.nli_confidence"] == "DOUBLE"
+
+
+def test_migrate_is_idempotent(db_path: Path) -> None:
+    con = open_database(db_path, memory_limit="256MB", threads=1)
+    assert migrate(con) == LATEST_VERSION
+    assert con.execute("SELECT version FROM schema_version").fetchall() == [(1,)]
+    con.execute("INSERT INTO tasks (id, query) VALUES ('t1', 'q')")
+    con.close()
+    con = open_database(db_path, memory_limit="256MB", threads=1)
+    assert con.execute("SELECT version FROM schema_version").fetchall() == [(1,)]
+    assert con.execute("SELECT id, query, status FROM tasks").fetchall() == [("t1", "q", "created")]
+    con.close()
+
+
+def test_pages_url_is_unique(db: duckdb.DuckDBPyConnection) -> None:
+    db.execute("INSERT INTO pages (id, url) VALUES ('p1', 'https://a.org/')")
+    with pytest.raises(duckdb.ConstraintException):
+        db.execute("INSERT INTO pages (id, url) VALUES ('p2', 'https://a.org/')")
+
+
+def test_defaults_apply(db: duckdb.DuckDBPyConnection) -> None:
+    db.execute("INSERT INTO claims (id, task_id, claim_text) VALUES ('c', 't', 'x')")
+    db.execute("INSERT INTO pages (id, url) VALUES ('p', 'https://a.org/')")
+    assert db.execute("SELECT status FROM claims").fetchall() == [("active",)]
+    assert db.execute("SELECT is_retracted, trust_level FROM pages").fetchall() == [
+        (False, "UNVERIFIED")
+    ]
+
+
+# --------------------------------------------------------------------------- connection
+
+
+def test_safety_settings_are_applied_and_locked(db: duckdb.DuckDBPyConnection) -> None:
+    assert safety_settings(db) == {
+        "allow_community_extensions": "false",
+        "allow_unsigned_extensions": "false",
+        "autoinstall_known_extensions": "false",
+        "autoload_known_extensions": "false",
+        "enable_external_access": "false",
+        "lock_configuration": "true",
+        "python_enable_replacements": "false",
+        "threads": "2",
+        "memory_limit": "244.1 MiB",
+        "TimeZone": "Etc/UTC",
+    }
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "SET threads = 1",
+        "SET enable_external_access = true",
+        "SET lock_configuration = false",
+        "RESET lock_configuration",
+        "SET autoload_known_extensions = true",
+        "PRAGMA threads = 1",
+    ],
+)
+def test_configuration_cannot_be_changed(db: duckdb.DuckDBPyConnection, statement: str) -> None:
+    with pytest.raises(duckdb.InvalidInputException, match="configuration has been locked"):
+        db.execute(statement)
+    cursor = db.cursor()
+    with pytest.raises(duckdb.InvalidInputException, match="configuration has been locked"):
+        cursor.execute(statement)
+    cursor.close()
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "SELECT * FROM read_csv('/etc/passwd')",
+        "SELECT * FROM read_text('/etc/hostname')",
+        "SELECT * FROM glob('/*')",
+        "SELECT * FROM read_csv('http://127.0.0.1:9/x.csv')",
+        "ATTACH '{dir}/other.duckdb' AS other",
+        "COPY tasks TO '{dir}/tasks.csv'",
+        "EXPORT DATABASE '{dir}/export'",
+        "INSTALL httpfs",
+        "LOAD httpfs",
+        "SELECT * FROM duckdb_secrets()",
+    ],
+)
+def test_external_access_is_off(
+    db: duckdb.DuckDBPyConnection, tmp_path: Path, statement: str
+) -> None:
+    with pytest.raises(duckdb.PermissionException):
+        db.execute(statement.replace("{dir}", str(tmp_path)))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["home"]
+
+
+def test_python_variables_are_not_scannable(db: duckdb.DuckDBPyConnection) -> None:
+    import numpy as np
+
+    secret_rows = np.arange(3)  # noqa: F841 - the name a replacement scan would look for
+    with pytest.raises(duckdb.CatalogException, match="secret_rows"):
+        db.execute("SELECT * FROM secret_rows")
+
+
+def test_reads_writes_and_spills_still_work(db_path: Path) -> None:
+    con = open_database(db_path, memory_limit="64MB", threads=2)
+    con.execute("INSERT INTO tasks (id, query) VALUES ('t1', 'q')")
+    con.execute("CHECKPOINT")
+    # 2M md5 strings (about 100 MB with sort overhead) cannot sort within 64 MB: it
+    # spills into <db>.tmp, the one directory enable_external_access=false leaves open.
+    result = con.execute(
+        "SELECT count(*), max(m) FROM "
+        "(SELECT md5(range::VARCHAR) AS m FROM range(2000000) ORDER BY m)"
+    ).fetchone()
+    assert result == (2000000, "fffffe98d0963d27015c198262d97221")
+    con.close()
+    con = open_database(db_path, memory_limit="64MB", threads=2)
+    assert con.execute("SELECT id FROM tasks").fetchall() == [("t1",)]
+    con.close()
+
+
+def test_timestamps_default_to_utc(db: duckdb.DuckDBPyConnection) -> None:
+    db.execute("INSERT INTO tasks (id, query) VALUES ('t1', 'q')")
+    offset = db.execute(
+        "SELECT epoch(created_at) - epoch(now()::TIMESTAMPTZ AT TIME ZONE 'UTC') FROM tasks"
+    ).fetchone()
+    assert offset is not None
+    assert abs(offset[0]) < 60
+
+
+def test_verify_safety_rejects_a_plain_connection() -> None:
+    con = duckdb.connect(":memory:")
+    with pytest.raises(UnsafeDatabaseError, match="enable_external_access"):
+        verify_safety(con)
+    con.close()
+
+
+def test_threads_must_be_positive(db_path: Path) -> None:
+    with pytest.raises(ValueError, match=r"storage\.threads"):
+        open_database(db_path, memory_limit="256MB", threads=0)
+
+
+# --------------------------------------------------------------------------- views
+
+
+def test_list_views() -> None:
+    views = {v.name: v for v in list_views()}
+    assert sorted(views) == [
+        "claim_evidence_summary", "contradictions", "evidence_chain", "hub_pages",
+        "orphan_sources", "unsupported_claims",
+    ]  # fmt: skip
+    assert views["evidence_chain"].params == ("claim_id", "task_id")
+    assert views["orphan_sources"].params == ()
+    assert views["claim_evidence_summary"] == ViewInfo(
+        name="claim_evidence_summary",
+        description=(
+            "Per claim: supporting / refuting / neutral counts, Beta posterior (alpha, beta), "
+            "confidence, uncertainty, controversy, evidence count and independent sources."
+        ),
+        params=("task_id",),
+        materialized=True,
+    )
+
+
+@pytest.mark.parametrize("info", list_views(), ids=lambda v: v.name)
+@pytest.mark.parametrize("with_params", [False, True])
+def test_every_view_passes_the_sandbox(info: ViewInfo, with_params: bool) -> None:
+    params = {p: "x" for p in info.params} if with_params else {}
+    sql = render_view(info.name, params)
+    assert validate_select(sql) == sql
+
+
+def test_views_exist_in_the_database(db: duckdb.DuckDBPyConnection) -> None:
+    rows = db.execute(
+        "SELECT view_name FROM duckdb_views() WHERE NOT internal ORDER BY view_name"
+    ).fetchall()
+    assert [r[0] for r in rows] == [v.name for v in list_views() if v.materialized]
+
+
+def test_view_parameters_are_literals_not_sql(db: duckdb.DuckDBPyConnection) -> None:
+    db.execute("INSERT INTO claims (id, task_id, claim_text) VALUES ('c1', 't1', 'x')")
+    hostile = "t1' OR '1'='1"
+    sql = render_view("claim_evidence_summary", {"task_id": hostile})
+    assert "c.task_id = 't1'' OR ''1''=''1'" in sql
+    assert db.execute(sql).fetchall() == []
+    assert (
+        db.execute(render_view("claim_evidence_summary", {"task_id": "t1"})).fetchall()[0][0]
+        == "c1"
+    )
+
+
+@pytest.mark.parametrize(
+    ("value", "literal"),
+    [
+        (None, "NULL"),
+        (True, "TRUE"),
+        (False, "FALSE"),
+        (7, "7"),
+        (0.25, "0.25"),
+        ("it's", "'it''s'"),
+        ("back\\slash", "'back\\slash'"),
+    ],
+)
+def test_sql_literal(value: object, literal: str) -> None:
+    assert sql_literal(value) == literal
+
+
+@pytest.mark.parametrize(
+    ("value", "error"),
+    [(float("nan"), ValueError), ("a\x00b", ValueError), ([1, 2], TypeError)],
+)
+def test_sql_literal_refuses(value: object, error: type[Exception]) -> None:
+    with pytest.raises(error):
+        sql_literal(value)
+
+
+def test_render_view_refuses_unknown_names_and_params() -> None:
+    with pytest.raises(KeyError, match="unknown view 'no_such_view'"):
+        render_view("no_such_view")
+    with pytest.raises(KeyError, match="unknown view"):
+        render_view("../settings")
+    with pytest.raises(ValueError, match=r"takes parameters \['task_id'\], not \['limit'\]"):
+        render_view("contradictions", {"limit": 5})
+    with pytest.raises(ValueError, match="null"):
+        render_view("contradictions", {"task_id": None})

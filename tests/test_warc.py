@@ -1,0 +1,181 @@
+"""WARC store: records written, read back byte for byte, digests verified."""
+
+from __future__ import annotations
+
+import gzip
+from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+from lyra.storage.warc import WarcStore, read_response, sha1_payload_digest, verify
+from warcio.archiveiterator import ArchiveIterator
+
+WHEN = datetime(2026, 11, 21, 12, 30, 5, tzinfo=UTC)
+BODY = b"<html><body>caf\xc3\xa9 and tea</body></html>"
+
+
+def _records(path: Path) -> list[tuple[str, dict[str, str]]]:
+    with open(path, "rb") as stream:
+        return [(r.rec_type, dict(r.rec_headers.headers)) for r in ArchiveIterator(stream)]
+
+
+def test_exchange_is_written_and_read_back(tmp_path: Path) -> None:
+    store = WarcStore(tmp_path, prefix="example.org")
+    path, offset = store.write_exchange(
+        "https://example.org/a?b=1",
+        {"User-Agent": "LyraTest"},
+        200,
+        [
+            ("Content-Type", "text/html; charset=utf-8"),
+            ("Set-Cookie", "a=1"),
+            ("Set-Cookie", "b=2"),
+        ],
+        BODY,
+        fetched_at=WHEN,
+        ip_address="93.184.215.14",
+    )
+
+    assert path == tmp_path / "example.org-20261121.warc.gz"
+    stored = read_response(path, offset)
+    assert stored.body == BODY
+    assert stored.status == 200
+    assert stored.target_uri == "https://example.org/a?b=1"
+    assert stored.warc_date == "2026-11-21T12:30:05Z"
+    assert stored.truncated is None
+    assert stored.payload_digest == sha1_payload_digest(BODY)
+    assert ("Set-Cookie", "a=1") in stored.headers
+    assert ("Set-Cookie", "b=2") in stored.headers
+    assert ("Content-Length", str(len(BODY))) in stored.headers
+    assert verify(path) == []
+    assert WarcStore.verify(path) == []
+
+    kinds = [kind for kind, _ in _records(path)]
+    assert kinds == ["warcinfo", "request", "response"]
+    request_headers = _records(path)[1][1]
+    response_headers = _records(path)[2][1]
+    assert request_headers["WARC-Concurrent-To"] == response_headers["WARC-Record-ID"]
+    assert request_headers["WARC-Target-URI"] == "https://example.org/a?b=1"
+    assert response_headers["WARC-IP-Address"] == "93.184.215.14"
+
+
+def test_request_record_carries_method_target_and_host(tmp_path: Path) -> None:
+    store = WarcStore(tmp_path)
+    path, _ = store.write_exchange(
+        "http://127.0.0.1:8080/x/y?q=1", {"Accept": "*/*"}, 204, {}, b"", fetched_at=WHEN
+    )
+    with open(path, "rb") as stream:
+        requests = [r for r in ArchiveIterator(stream) if r.rec_type == "request"]
+    assert len(requests) == 1
+    assert requests[0].http_headers.protocol == "GET"
+    assert requests[0].http_headers.statusline == "/x/y?q=1 HTTP/1.1"
+    assert requests[0].http_headers.get_header("Host") == "127.0.0.1:8080"
+    assert requests[0].http_headers.get_header("Accept") == "*/*"
+
+
+def test_appends_keep_every_exchange_addressable(tmp_path: Path) -> None:
+    store = WarcStore(tmp_path, prefix="site")
+    bodies = [b"first", b"", b"third" * 1000]
+    written = [
+        store.write_exchange(f"https://site.test/{i}", {}, 200 + i, {}, body, fetched_at=WHEN)
+        for i, body in enumerate(bodies)
+    ]
+    assert {path for path, _ in written} == {tmp_path / "site-20261121.warc.gz"}
+    offsets = [offset for _, offset in written]
+    assert offsets == sorted(offsets)
+    for (path, offset), body, i in zip(written, bodies, range(3), strict=True):
+        stored = read_response(path, offset)
+        assert stored.body == body
+        assert stored.status == 200 + i
+    kinds = [kind for kind, _ in _records(written[0][0])]
+    assert kinds == ["warcinfo"] + ["request", "response"] * 3
+    assert verify(written[0][0]) == []
+
+
+def test_decoded_payload_headers_are_rewritten(tmp_path: Path) -> None:
+    store = WarcStore(tmp_path)
+    path, offset = store.write_exchange(
+        "https://example.org/",
+        {},
+        200,
+        {"Content-Encoding": "gzip", "Transfer-Encoding": "chunked", "Content-Length": "17"},
+        BODY,
+        fetched_at=WHEN,
+    )
+    stored = read_response(path, offset)
+    names = [name for name, _ in stored.headers]
+    assert "Content-Encoding" not in names
+    assert "Transfer-Encoding" not in names
+    assert ("X-Lyra-Original-Content-Encoding", "gzip") in stored.headers
+    assert ("X-Lyra-Original-Transfer-Encoding", "chunked") in stored.headers
+    assert ("X-Lyra-Original-Content-Length", "17") in stored.headers
+    assert stored.body == BODY
+
+
+def test_truncated_body_is_marked(tmp_path: Path) -> None:
+    store = WarcStore(tmp_path)
+    path, offset = store.write_exchange(
+        "https://example.org/big", {}, 200, {}, b"x" * 1000, fetched_at=WHEN, truncated=True
+    )
+    stored = read_response(path, offset)
+    assert stored.truncated == "length"
+    assert len(stored.body) == 1000
+
+
+def test_days_go_to_separate_files_in_utc(tmp_path: Path) -> None:
+    store = WarcStore(tmp_path, prefix="Example.ORG/../x")
+    tokyo = timezone(timedelta(hours=9))
+    first, _ = store.write_exchange(
+        "https://e.org/", {}, 200, {}, b"a", fetched_at=datetime(2026, 1, 2, 8, 0, tzinfo=tokyo)
+    )
+    second, _ = store.write_exchange(
+        "https://e.org/", {}, 200, {}, b"b", fetched_at=datetime(2026, 1, 2, 10, 0, tzinfo=tokyo)
+    )
+    # No path separator survives in the prefix: the file stays in the store's root.
+    assert first == tmp_path / "example.org_.._x-20260101.warc.gz"
+    assert second == tmp_path / "example.org_.._x-20260102.warc.gz"
+
+
+def test_naive_datetime_is_rejected(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="timezone-aware"):
+        WarcStore(tmp_path).write_exchange(
+            "https://e.org/", {}, 200, {}, b"", fetched_at=datetime(2026, 1, 1)
+        )
+
+
+def test_verify_reports_a_corrupted_payload(tmp_path: Path) -> None:
+    store = WarcStore(tmp_path)
+    path, _ = store.write_exchange(
+        "https://example.org/", {}, 200, {}, b"ORIGINAL-BODY", fetched_at=WHEN
+    )
+    raw = gzip.decompress(path.read_bytes())
+    assert raw.count(b"ORIGINAL-BODY") == 1
+    # Same length, different bytes: only the digest can notice (uncompressed WARC).
+    tampered = tmp_path / "tampered.warc"
+    tampered.write_bytes(raw.replace(b"ORIGINAL-BODY", b"TAMPERED-BODY"))
+
+    errors = verify(tampered)
+
+    assert len(errors) == 2
+    assert "block digest failed" in errors[0]
+    assert "payload digest failed" in errors[1]
+    assert errors[0].split(":")[0] == errors[1].split(":")[0]  # the same (response) record
+
+
+def test_verify_reports_a_truncated_file(tmp_path: Path) -> None:
+    store = WarcStore(tmp_path)
+    path, _ = store.write_exchange(
+        "https://example.org/", {}, 200, {}, b"y" * 5000, fetched_at=WHEN
+    )
+    cut = tmp_path / "cut.warc.gz"
+    cut.write_bytes(path.read_bytes()[:-40])
+
+    errors = verify(cut)
+
+    assert len(errors) == 1
+    assert errors[0].startswith("gzip stream damaged")
+
+
+def test_verify_reports_an_empty_file(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.warc.gz"
+    empty.write_bytes(b"")
+    assert verify(empty) == ["no records"]
