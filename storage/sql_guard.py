@@ -90,6 +90,12 @@ class SqlRefused(ValueError):
     def __init__(self, reason: str, message: str) -> None:
         super().__init__(f"query refused ({reason}): {message}")
         self.reason = reason
+        self.detail = message
+
+    def __reduce__(self) -> tuple[type[SqlRefused], tuple[str, str]]:
+        # Ray pickles exceptions between actors; the default rebuilds from the one
+        # formatted message and would call __init__ with too few arguments.
+        return (type(self), (self.reason, self.detail))
 
 
 class QueryTimeout(Exception):
@@ -101,6 +107,10 @@ class QueryTimeout(Exception):
             "query_graph.max_timeout_ms (narrow the query or aggregate first)"
         )
         self.timeout_ms = timeout_ms
+
+    def __reduce__(self) -> tuple[type[QueryTimeout], tuple[int]]:
+        # Survives the pickling between Ray actors with its typed field intact.
+        return (type(self), (self.timeout_ms,))
 
 
 class QueryFailed(ValueError):

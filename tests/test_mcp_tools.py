@@ -15,6 +15,10 @@ from tests.conftest import DEMO_QUESTION, make_settings
 
 pytestmark = [pytest.mark.ray, pytest.mark.usefixtures("ray_session")]
 
+BLOOD_PRESSURE_PAIR = {
+    "Moderate coffee consumption raises long-term blood pressure in healthy adults.",
+    "Moderate coffee consumption does not raise long-term blood pressure in healthy adults.",
+}
 SIX_TOOLS = ["create_task", "get_status", "query_graph", "search", "stop_task", "vector_search"]
 
 
@@ -72,7 +76,11 @@ async def test_full_session_create_search_status_query_vector_stop(settings: Set
         assert res["search_id"].startswith("s_")
         assert res["pages_fetched"] == 15
         texts = [c["text"] for c in res["claims_found"]]
-        assert any("half-life of caffeine" in t for t in texts)
+        assert "Moderate coffee consumption raises long-term blood pressure in healthy adults." in texts
+        assert (
+            "Moderate coffee consumption does not raise long-term blood pressure in healthy adults."
+            in texts
+        )
         claim = res["claims_found"][0]
         assert set(claim) >= {
             "id",
@@ -114,12 +122,22 @@ async def test_full_session_create_search_status_query_vector_stop(settings: Set
 
         view = await client.call_tool("query_graph", {"view": "contradictions"})
         assert view.is_error is False, view.content[0].text
-        assert view.structured_content["row_count"] >= 2
+        cols = view.structured_content["columns"]
+        pairs = {
+            (row[cols.index("claim_text")], row[cols.index("domain")])
+            for row in view.structured_content["rows"]
+        }
+        assert pairs == {
+            ("Moderate coffee consumption raises long-term blood pressure in healthy adults.",
+             "nih.gov"),
+            ("Moderate coffee consumption does not raise long-term blood pressure in healthy "
+             "adults.", "healthblog.example"),
+        }
 
         vec = await client.call_tool(
             "vector_search",
             {
-                "query": "caffeine half-life in adults",
+                "query": "moderate coffee consumption and long-term blood pressure",
                 "target": "claims",
                 "task_id": task["task_id"],
                 "top_k": 3,
@@ -128,7 +146,7 @@ async def test_full_session_create_search_status_query_vector_stop(settings: Set
         )
         hits = vec.structured_content["results"]
         assert len(hits) == 3
-        assert "half-life" in hits[0]["text_preview"]
+        assert {hits[0]["text_preview"], hits[1]["text_preview"]} == BLOOD_PRESSURE_PAIR
         assert hits[0]["similarity"] >= hits[1]["similarity"] >= hits[2]["similarity"]
 
         stopped = await client.call_tool(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import os
+import pickle
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -416,3 +417,17 @@ def test_checksum_sees_a_one_character_change(fresh_db: duckdb.DuckDBPyConnectio
     before = _checksum(fresh_db)
     fresh_db.execute("UPDATE claims SET claim_text = claim_text || '.' WHERE id = 'c2'")
     assert _checksum(fresh_db) != before
+
+
+def test_errors_survive_pickling_between_actors() -> None:
+    refused = pickle.loads(pickle.dumps(SqlRefused("not_select", "DELETE is not allowed")))
+    assert (type(refused), refused.reason, str(refused)) == (
+        SqlRefused,
+        "not_select",
+        "query refused (not_select): DELETE is not allowed",
+    )
+    timeout = pickle.loads(pickle.dumps(QueryTimeout(300)))
+    assert (type(timeout), timeout.timeout_ms) == (QueryTimeout, 300)
+    assert str(timeout) == str(QueryTimeout(300))
+    failed = pickle.loads(pickle.dumps(QueryFailed("Binder Error: no column x")))
+    assert str(failed) == "Binder Error: no column x"
