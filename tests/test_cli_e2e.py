@@ -1,0 +1,120 @@
+"""End to end through the real entry points: `lyra serve` over stdio with the official
+MCP client, and the `lyra` CLI (research, sql, doctor), each in its own process with
+LYRA_HOME set, as a user or an MCP client runs them."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import Client, StdioServerParameters
+
+from tests.conftest import CORPUS, DEMO_QUESTION, REPO
+
+LYRA = str(Path(sys.executable).with_name("lyra"))
+BP_RAISES = "Moderate coffee consumption raises long-term blood pressure in healthy adults."
+BP_NOT = "Moderate coffee consumption does not raise long-term blood pressure in healthy adults."
+
+
+@pytest.fixture(scope="module")
+def cli_env(lyra_home: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """A LYRA_HOME of its own: the database file is locked by its owner process."""
+    home = tmp_path_factory.mktemp("cli-home")
+    cfg = home / "user.yaml"
+    cfg.write_text("ray:\n  include_dashboard: false\nllm:\n  ollama_host: http://127.0.0.1:9\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("LYRA_", "RAY_ADDRESS"))}
+    env.update({"LYRA_HOME": str(home), "LYRA_CONFIG": str(cfg), "RAY_AUTH_MODE": "disabled"})
+    return env
+
+
+def run(args: list[str], env: dict[str, str], timeout: float = 400) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([LYRA, *args], env=env, capture_output=True, text=True,
+                          timeout=timeout, cwd=REPO, check=False)
+
+
+def test_research_json_then_sql(cli_env: dict[str, str]) -> None:
+    proc = run(["research", "--corpus", str(CORPUS), "--json", DEMO_QUESTION], cli_env)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    out: dict[str, Any] = json.loads(proc.stdout)
+    assert out["task_id"].startswith("task_")
+    assert out["status"] == "satisfied"
+    claims = {c["text"]: c for c in out["claims"]}
+    for text in (BP_RAISES, BP_NOT):
+        claim = claims[text]
+        assert set(claim) >= {"id", "text", "confidence", "uncertainty", "supports", "refutes",
+                              "sources"}
+        assert claim["refutes"] == 1
+        assert claim["confidence"] < 0.5
+    degraded = out["_lyra_meta"]["degraded"]
+    assert [d.split(":")[0] for d in degraded] == ["nli", "llm"]
+
+    sql = run(["sql", "--json", "SELECT count(*) AS n FROM pages"], cli_env, timeout=60)
+    assert sql.returncode == 0, sql.stderr
+    assert json.loads(sql.stdout)["rows"] == [[15]]
+    refused = run(["sql", "DELETE FROM pages"], cli_env, timeout=60)
+    assert refused.returncode == 2
+    assert "refused" in refused.stderr.lower()
+
+
+def test_research_missing_and_empty_corpus_say_so(
+    cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    missing = run(["research", "--corpus", str(tmp_path / "nope"), "q"], cli_env, timeout=60)
+    assert missing.returncode != 0
+    assert f"{tmp_path / 'nope'} does not exist" in missing.stderr
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    proc = run(["research", "--corpus", str(empty), "q"], cli_env)
+    assert proc.returncode == 1
+    assert "PIPELINE_ERROR" in proc.stderr
+    assert str(empty) in proc.stderr
+
+
+def test_doctor_reports_each_component(cli_env: dict[str, str]) -> None:
+    proc = run(["doctor", "--json"], cli_env, timeout=120)
+    rows = {r["component"]: r for r in json.loads(proc.stdout)}
+    assert sorted(rows) == ["chromium", "duckdb", "models", "ollama", "ray", "tor"]
+    assert rows["ollama"]["ok"] is False
+    assert "ollama pull" in rows["ollama"]["detail"]
+    assert rows["duckdb"]["ok"] is True
+    assert proc.returncode == 0
+
+
+async def test_stdio_session_with_the_official_client(cli_env: dict[str, str]) -> None:
+    params = StdioServerParameters(
+        command=LYRA, args=["serve", "--corpus", str(CORPUS)], env=cli_env, cwd=str(REPO)
+    )
+    async with Client(params, read_timeout_seconds=300) as client:
+        tools = await client.list_tools()
+        assert sorted(t.name for t in tools.tools) == [
+            "create_task", "get_status", "query_graph", "search", "stop_task", "vector_search"]
+        task = (await client.call_tool("create_task", {"query": DEMO_QUESTION})).structured_content
+        res = await client.call_tool(
+            "search", {"task_id": task["task_id"], "query": DEMO_QUESTION,
+                       "options": {"wait_seconds": 110}})
+        assert res.is_error is False, res.content[0].text
+        found = res.structured_content
+        assert found["status"] == "satisfied"
+        assert {BP_RAISES, BP_NOT} <= {c["text"] for c in found["claims_found"]}
+        st = (await client.call_tool("get_status", {"task_id": task["task_id"]})).structured_content
+        assert [s["status"] for s in st["searches"]] == ["satisfied"]
+        q = (await client.call_tool(
+            "query_graph",
+            {"sql": f"SELECT count(*) FROM contradictions WHERE task_id = '{task['task_id']}'"},
+        )).structured_content
+        assert q["rows"] == [[2]]
+        v = (await client.call_tool(
+            "vector_search", {"query": BP_RAISES, "task_id": task["task_id"], "top_k": 1}
+        )).structured_content
+        assert v["results"][0]["text_preview"] == BP_RAISES
+        assert v["results"][0]["similarity"] == pytest.approx(1.0, abs=1e-3)
+        stop = (await client.call_tool("stop_task", {"task_id": task["task_id"]})).structured_content
+        assert stop["status"] == "stopped"
+        bad = await client.call_tool("get_status", {"task_id": "task_missing"})
+        assert bad.is_error is True
+        assert json.loads(bad.content[0].text)["error"]["code"] == "TASK_NOT_FOUND"
