@@ -34,11 +34,12 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import ray
-from lyra.config.settings import Settings
-from lyra.pipelines.net_guard import GuardedTarget, TargetRefused, check_url
 from playwright.async_api import Browser, Playwright, Request, Route, async_playwright
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
+
+from lyra.config.settings import Settings
+from lyra.pipelines.net_guard import GuardedTarget, TargetRefused, check_url
 
 log = logging.getLogger(__name__)
 

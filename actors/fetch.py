@@ -37,6 +37,7 @@ import ray
 from curl_cffi import CurlOpt
 from curl_cffi.requests import AsyncSession
 from curl_cffi.requests.exceptions import RequestException, Timeout
+
 from lyra.config.settings import Settings
 from lyra.pipelines.domains import load_domain_rules, qps_for, registrable_domain
 from lyra.pipelines.net_guard import GuardedTarget, TargetRefused, check_url

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 import ray
+
 from lyra.actors.runtime import setup_actor_logging
 from lyra.config.settings import Settings
 from lyra.pipelines.confidence import ClaimConfidence, EvidenceEdge, claim_confidence
@@ -130,7 +131,9 @@ class GraphActor:
         repo.log_event(self._con, **fields)
 
     # --- embeddings ---------------------------------------------------------------
-    def embeddings_by_text_hash(self, model_id: str, text_hashes: list[str]) -> dict[str, list[float]]:
+    def embeddings_by_text_hash(
+        self, model_id: str, text_hashes: list[str]
+    ) -> dict[str, list[float]]:
         """Stored vectors for these text hashes, so the same text is never embedded twice."""
         found = repo.find_embeddings_by_text_hash(self._con, model_id, text_hashes)
         return {h: v.tolist() for h, v in found.items()}
@@ -215,9 +218,7 @@ class GraphActor:
                     "supporting_urls": sorted(
                         {e["url"] for e in rows if e["relation"] == "supports"}
                     ),
-                    "refuting_urls": sorted(
-                        {e["url"] for e in rows if e["relation"] == "refutes"}
-                    ),
+                    "refuting_urls": sorted({e["url"] for e in rows if e["relation"] == "refutes"}),
                     "primary_support": any(
                         e["relation"] == "supports" and e["trust_level"] in PRIMARY_LEVELS
                         for e in rows

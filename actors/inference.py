@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 import ray
+
 from lyra.actors.runtime import setup_actor_logging
 from lyra.config.settings import Settings
 from lyra.pipelines.claims import (
@@ -109,8 +110,7 @@ class InferenceActor:
             results = [heuristic_nli(p, h) for p, h in pairs]
             method = "heuristic"
         return [
-            {"label": r.label, "confidence": float(r.confidence), "method": method}
-            for r in results
+            {"label": r.label, "confidence": float(r.confidence), "method": method} for r in results
         ]
 
     def extract_claims(
@@ -140,13 +140,21 @@ class InferenceActor:
                     for text in texts:
                         if is_rejected_claim(text, question) is None:
                             out.append(
-                                {"fragment_id": frag["id"], "text": text,
-                                 "confidence": 0.8, "method": "llm"}
+                                {
+                                    "fragment_id": frag["id"],
+                                    "text": text,
+                                    "confidence": 0.8,
+                                    "method": "llm",
+                                }
                             )
                     continue
             for claim in extract_claims_extractive(frag["text"], question, max_per_fragment):
                 out.append(
-                    {"fragment_id": frag["id"], "text": claim.text,
-                     "confidence": float(claim.confidence), "method": "extractive"}
+                    {
+                        "fragment_id": frag["id"],
+                        "text": claim.text,
+                        "confidence": float(claim.confidence),
+                        "method": "extractive",
+                    }
                 )
         return {"claims": out, "warnings": sorted(set(warnings)), "llm": self._llm_ok}

@@ -21,6 +21,8 @@ import time
 from typing import Any
 
 import ray
+from ray.exceptions import ActorDiedError, ActorUnavailableError, RayActorError, RayTaskError
+
 from lyra.actors.graph import GraphActor
 from lyra.actors.inference import InferenceActor
 from lyra.actors.runtime import GRAPH, INFERENCE, gpus_for_inference, setup_actor_logging
@@ -31,7 +33,6 @@ from lyra.pipelines.domains import load_domain_rules, registrable_domain
 from lyra.pipelines.errors import LyraError
 from lyra.pipelines.local_corpus import CorpusError, CorpusScan
 from lyra.pipelines.sanitize import new_task_tag
-from ray.exceptions import ActorDiedError, ActorUnavailableError, RayActorError, RayTaskError
 
 log = logging.getLogger(__name__)
 
@@ -88,7 +89,9 @@ class Orchestrator:
                 raise (cause if isinstance(cause, Exception) else exc) from None
             except (ActorDiedError, ActorUnavailableError, RayActorError) as exc:
                 self._restarts[name] = self._restarts.get(name, 0) + 1
-                log.warning("%s.%s failed (%s); attempt %d", name, method, type(exc).__name__, attempt)
+                log.warning(
+                    "%s.%s failed (%s); attempt %d", name, method, type(exc).__name__, attempt
+                )
                 if isinstance(exc, ActorDiedError) or attempt == 1:
                     self._handles.pop(name, None)
                     try:
@@ -103,7 +106,9 @@ class Orchestrator:
     async def ensure_ready(self) -> dict[str, Any]:
         """Start children; mark searches orphaned by an earlier process as failed."""
         if not self._ready:
-            n = await self._call(GRAPH, "fail_running_searches", "interrupted: the server restarted")
+            n = await self._call(
+                GRAPH, "fail_running_searches", "interrupted: the server restarted"
+            )
             if n:
                 log.warning("%d searches were interrupted by a restart", n)
             self._ready = True
@@ -227,8 +232,12 @@ class Orchestrator:
             result["status"] = stop.status
             result["warnings"].append(str(stop))
         except asyncio.CancelledError:
-            result = {"status": "cancelled", "claims": [], "metrics": job.metrics,
-                      "warnings": ["stopped immediately"]}
+            result = {
+                "status": "cancelled",
+                "claims": [],
+                "metrics": job.metrics,
+                "warnings": ["stopped immediately"],
+            }
         except (CorpusError, ValueError) as exc:
             result = self._failed(job, "PIPELINE_ERROR", str(exc))
         except LyraError as exc:
@@ -239,8 +248,12 @@ class Orchestrator:
         result["metrics"]["elapsed_seconds"] = round(time.monotonic() - started, 2)
         result["search_id"] = search_id
         await self._call(
-            GRAPH, "update_search", search_id,
-            status=result["status"], metrics=result["metrics"], error=result.get("error"),
+            GRAPH,
+            "update_search",
+            search_id,
+            status=result["status"],
+            metrics=result["metrics"],
+            error=result.get("error"),
             finished=True,
         )
         self._progress[search_id] = {"stage": "done", "progress": 1.0, "message": result["status"]}
@@ -249,8 +262,13 @@ class Orchestrator:
 
     @staticmethod
     def _failed(job: SearchJob, code: str, message: str) -> dict[str, Any]:
-        return {"status": "failed", "claims": [], "metrics": job.metrics, "warnings": [],
-                "error": {"code": code, "message": message}}
+        return {
+            "status": "failed",
+            "claims": [],
+            "metrics": job.metrics,
+            "warnings": [],
+            "error": {"code": code, "message": message},
+        }
 
     async def wait_search(self, search_id: str, timeout: float) -> dict[str, Any]:
         """The result if the search ends within timeout, else its progress (idempotent)."""
@@ -277,11 +295,15 @@ class Orchestrator:
     async def get_status(self, task_id: str, wait_seconds: float) -> dict[str, Any]:
         """Task, searches, metrics, budget, auth queue, blocked domains, evidence summary."""
         task = await self._task(task_id)
-        running = [j for sid, j in self._jobs.items()
-                   if self._search_task.get(sid) == task_id and not j.done()]
+        running = [
+            j
+            for sid, j in self._jobs.items()
+            if self._search_task.get(sid) == task_id and not j.done()
+        ]
         if running and wait_seconds > 0:
-            await asyncio.wait(set(running), timeout=wait_seconds,
-                               return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait(
+                set(running), timeout=wait_seconds, return_when=asyncio.FIRST_COMPLETED
+            )
             task = await self._task(task_id)
         searches = await self._call(GRAPH, "list_searches", task_id)
         for s in searches:
@@ -303,8 +325,11 @@ class Orchestrator:
         """Stop a task's searches (graceful: after the current stage; immediate: now)."""
         task = await self._task(task_id)
         self._stop_flags[task_id] = True
-        jobs = [j for sid, j in self._jobs.items()
-                if self._search_task.get(sid) == task_id and not j.done()]
+        jobs = [
+            j
+            for sid, j in self._jobs.items()
+            if self._search_task.get(sid) == task_id and not j.done()
+        ]
         if mode == "immediate":
             for j in jobs:
                 j.cancel()
@@ -314,7 +339,11 @@ class Orchestrator:
         searches = await self._call(GRAPH, "list_searches", task_id)
         claims = await self._call(GRAPH, "claim_confidences", task_id)
         await self._call(
-            GRAPH, "log_event", kind="task_stopped", actor="orchestrator", task_id=task_id,
+            GRAPH,
+            "log_event",
+            kind="task_stopped",
+            actor="orchestrator",
+            task_id=task_id,
             payload={"reason": reason or "", "mode": mode},
         )
         return {
@@ -329,15 +358,24 @@ class Orchestrator:
         }
 
     # --- exploration -----------------------------------------------------------------
-    async def query_graph(self, sql: str | None, view: str | None, params: dict[str, Any],
-                          limit: int, timeout_ms: int, include_schema: bool) -> dict[str, Any]:
+    async def query_graph(
+        self,
+        sql: str | None,
+        view: str | None,
+        params: dict[str, Any],
+        limit: int,
+        timeout_ms: int,
+        include_schema: bool,
+    ) -> dict[str, Any]:
         """Sandboxed read-only SQL (idempotent)."""
         await self.ensure_ready()
-        return await self._call(GRAPH, "query_graph", sql, view, params, limit, timeout_ms,
-                                include_schema)
+        return await self._call(
+            GRAPH, "query_graph", sql, view, params, limit, timeout_ms, include_schema
+        )
 
-    async def vector_search(self, query: str, target: str, task_id: str | None, top_k: int,
-                            min_similarity: float) -> list[dict[str, Any]]:
+    async def vector_search(
+        self, query: str, target: str, task_id: str | None, top_k: int, min_similarity: float
+    ) -> list[dict[str, Any]]:
         """Semantic search over claims or fragments (idempotent)."""
         await self.ensure_ready()
         allowed: list[str] | None = None
@@ -351,8 +389,9 @@ class Orchestrator:
         if model_id is None:
             raise LyraError("PIPELINE_ERROR", "no embedding model is loaded (see `lyra doctor`)")
         vec = (await self._call(INFERENCE, "embed", [query]))[0]
-        hits = await self._call(GRAPH, "vector_search", vec.tolist(), target, model_id, top_k,
-                                min_similarity, allowed)
+        hits = await self._call(
+            GRAPH, "vector_search", vec.tolist(), target, model_id, top_k, min_similarity, allowed
+        )
         meta = await self._call(GRAPH, "texts_for", target, [h[0] for h in hits])
         return [
             {"id": hid, "similarity": round(float(sim), 4), **meta.get(hid, {})}

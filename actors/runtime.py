@@ -11,6 +11,7 @@ import os
 from typing import Any
 
 import ray
+
 from lyra.config.settings import Settings
 
 log = logging.getLogger(__name__)

@@ -19,9 +19,10 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import numpy as np
+
 from lyra.config.settings import Settings
 from lyra.pipelines import research as rs
-from lyra.pipelines.dedup import hamming, simhash64
+from lyra.pipelines.dedup import hamming
 from lyra.pipelines.documents import Document
 from lyra.pipelines.domains import registrable_domain, trust_level_for
 from lyra.pipelines.extract_html import extract_html
@@ -207,7 +208,9 @@ class SearchJob:
         bm25 = bm25_scores(self.ctx.query, texts)
         cos = await self._query_cosines(texts)
         scores = hybrid_scores(
-            bm25, cos, self.ctx.settings.search.bm25_weight,
+            bm25,
+            cos,
+            self.ctx.settings.search.bm25_weight,
             self.ctx.settings.search.embedding_weight,
         )
         order = sorted(range(len(docs)), key=lambda i: (-scores[i], docs[i].url))
@@ -302,7 +305,8 @@ class SearchJob:
                     }
                 )
         await ctx.call(
-            "graph", "insert_fragments",
+            "graph",
+            "insert_fragments",
             [{k: v for k, v in r.items() if not k.startswith("_")} for r in frag_rows],
         )
         self.metrics["fragments_total"] = len(frag_rows)
@@ -314,7 +318,9 @@ class SearchJob:
         hashes = [rs.text_hash(t) for t in texts]
         stored = await self.ctx.call("graph", "embeddings_by_text_hash", self.model_id, hashes)
         missing = sorted({h for h in hashes if h not in stored})
-        by_hash: dict[str, np.ndarray] = {h: np.asarray(v, dtype=np.float32) for h, v in stored.items()}
+        by_hash: dict[str, np.ndarray] = {
+            h: np.asarray(v, dtype=np.float32) for h, v in stored.items()
+        }
         todo = {h: t for h, t in zip(hashes, texts, strict=True) if h in set(missing)}
         items = list(todo.items())
         for start in range(0, len(items), EMBED_BATCH):
@@ -334,8 +340,14 @@ class SearchJob:
         texts = [r[text_key] for r in rows]
         vecs = await self._embed_texts(texts)
         await self.ctx.call(
-            "graph", "put_embeddings", target_type, self.model_id,
-            [(r["id"], rs.text_hash(t), v.tolist()) for r, t, v in zip(rows, texts, vecs, strict=True)],
+            "graph",
+            "put_embeddings",
+            target_type,
+            self.model_id,
+            [
+                (r["id"], rs.text_hash(t), v.tolist())
+                for r, t, v in zip(rows, texts, vecs, strict=True)
+            ],
         )
         return vecs
 
@@ -372,9 +384,12 @@ class SearchJob:
         ctx = self.ctx
         s = ctx.settings.search
         got = await ctx.call(
-            "inference", "extract_claims",
+            "inference",
+            "extract_claims",
             [{"id": f["id"], "text": f["text_content"]} for f in useful],
-            ctx.query, ctx.task["tag"], s.claims_per_fragment,
+            ctx.query,
+            ctx.task["tag"],
+            s.claims_per_fragment,
         )
         ctx.warnings.extend(got["warnings"])
         extracted = got["claims"]
@@ -402,8 +417,14 @@ class SearchJob:
                     continue
                 if existing_ids:
                     near = await ctx.call(
-                        "graph", "vector_search", v.tolist(), "claim", self.model_id, 3,
-                        SAME_CLAIM_SIMILARITY, sorted(existing_ids),
+                        "graph",
+                        "vector_search",
+                        v.tolist(),
+                        "claim",
+                        self.model_id,
+                        3,
+                        SAME_CLAIM_SIMILARITY,
+                        sorted(existing_ids),
                     )
                     if any(same_claim(c["text"], existing_text[n[0]]) for n in near):
                         continue
@@ -447,7 +468,8 @@ class SearchJob:
             )
         await ctx.call("graph", "insert_edges", origin_rows)
         await self._embed_targets(
-            "claim", [{"id": r["id"], "claim_text": r["claim_text"]} for r in claim_rows],
+            "claim",
+            [{"id": r["id"], "claim_text": r["claim_text"]} for r in claim_rows],
             text_key="claim_text",
         )
         self.metrics["new_claims"] = len(claim_rows)
@@ -474,8 +496,14 @@ class SearchJob:
             if vec is None:
                 continue
             hits = await ctx.call(
-                "graph", "vector_search", vec, "fragment", self.model_id,
-                s.stance_candidates * 4, s.stance_min_similarity, frag_ids,
+                "graph",
+                "vector_search",
+                vec,
+                "fragment",
+                self.model_id,
+                s.stance_candidates * 4,
+                s.stance_min_similarity,
+                frag_ids,
             )
             meta = await ctx.call("graph", "texts_for", "fragment", [h[0] for h in hits])
             cands = [
@@ -498,8 +526,11 @@ class SearchJob:
             results.extend(
                 await ctx.call("inference", "nli", [(f["text"], c["claim_text"]) for c, f in chunk])
             )
-            ctx.progress("stance", 0.7 + 0.25 * (start + len(chunk)) / len(pairs),
-                         f"judged {start + len(chunk)}/{len(pairs)} claim-fragment pairs")
+            ctx.progress(
+                "stance",
+                0.7 + 0.25 * (start + len(chunk)) / len(pairs),
+                f"judged {start + len(chunk)}/{len(pairs)} claim-fragment pairs",
+            )
         edges = []
         for (claim, frag), res in zip(pairs, results, strict=True):
             edges.append(

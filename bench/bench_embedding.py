@@ -26,6 +26,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
+
 from lyra.pipelines.embedding import load_default_embedder
 from lyra.pipelines.onnx_export import TorchEmbedder
 

@@ -25,12 +25,18 @@ class _Section(BaseModel):
 
 
 class RaySettings(_Section):
-    address: str | None = Field(None, description="Join this Ray cluster; RAY_ADDRESS wins; none starts a local Ray.")
+    address: str | None = Field(
+        None, description="Join this Ray cluster; RAY_ADDRESS wins; none starts a local Ray."
+    )
     namespace: str = Field("lyra", description="Ray namespace of every named actor.")
     num_cpus: int | None = Field(None, description="CPUs of a locally started Ray (none: all).")
-    include_dashboard: bool = Field(True, description="Start the Ray dashboard (bound to 127.0.0.1).")
+    include_dashboard: bool = Field(
+        True, description="Start the Ray dashboard (bound to 127.0.0.1)."
+    )
     dashboard_port: int = Field(8265, description="Port of the local Ray dashboard.")
-    log_to_driver: bool = Field(False, description="Forward actor logs to the driver (off: stdio carries MCP).")
+    log_to_driver: bool = Field(
+        False, description="Forward actor logs to the driver (off: stdio carries MCP)."
+    )
 
 
 class StorageSettings(_Section):
@@ -42,19 +48,28 @@ class StorageSettings(_Section):
 class QueryGraphSettings(_Section):
     default_limit: int = Field(50, description="Rows returned when the client names no limit.")
     max_limit: int = Field(200, description="Hard row cap of query_graph.")
-    default_timeout_ms: int = Field(2000, description="Query time limit when the client names none.")
+    default_timeout_ms: int = Field(
+        2000, description="Query time limit when the client names none."
+    )
     max_timeout_ms: int = Field(2000, description="Hard time cap of query_graph, in milliseconds.")
     max_result_bytes: int = Field(1_000_000, description="Byte cap of one query_graph result.")
 
 
 class NetworkSettings(_Section):
-    allow_private_targets: bool = Field(False, description="Allow fetching loopback/private addresses (tests only).")
-    allowed_hosts: list[str] = Field(default_factory=list, description="If set, the only hosts contacted: names, *.wildcards or CIDR ranges.")
+    allow_private_targets: bool = Field(
+        False, description="Allow fetching loopback/private addresses (tests only)."
+    )
+    allowed_hosts: list[str] = Field(
+        default_factory=list,
+        description="If set, the only hosts contacted: names, *.wildcards or CIDR ranges.",
+    )
 
 
 class FetchSettings(_Section):
     default_qps: float = Field(0.2, description="Requests per second to one registrable domain.")
-    max_live_actors: int = Field(32, description="Most DomainFetcher actors alive at once; idle ones retire.")
+    max_live_actors: int = Field(
+        32, description="Most DomainFetcher actors alive at once; idle ones retire."
+    )
     idle_retire_seconds: float = Field(300.0, description="A fetcher idle this long may retire.")
     max_bytes: int = Field(20 * 1024 * 1024, description="Body size cap of one response.")
     max_pdf_bytes: int = Field(50 * 1024 * 1024, description="Body size cap of one PDF response.")
@@ -62,24 +77,42 @@ class FetchSettings(_Section):
     connect_timeout_seconds: float = Field(10.0, description="Connect time limit of one request.")
     max_redirects: int = Field(10, description="Redirects followed, each hop re-checked.")
     impersonate: str = Field("chrome", description="curl_cffi browser impersonation target.")
-    user_agent: str | None = Field(None, description="User-Agent override (none: the impersonated browser's).")
-    robots_cache_seconds: int = Field(86400, description="robots.txt cache lifetime (RFC 9309: at most 24 h).")
-    robots_user_agent: str = Field("LyraResearchBot", description="Product token matched against robots.txt groups.")
+    user_agent: str | None = Field(
+        None, description="User-Agent override (none: the impersonated browser's)."
+    )
+    robots_cache_seconds: int = Field(
+        86400, description="robots.txt cache lifetime (RFC 9309: at most 24 h)."
+    )
+    robots_user_agent: str = Field(
+        "LyraResearchBot", description="Product token matched against robots.txt groups."
+    )
 
 
 class BrowserSettings(_Section):
-    executable_path: str = Field("/usr/bin/chromium", description="Chromium binary Playwright launches.")
-    cdp_url: str | None = Field(None, description="Connect to a running Chrome over CDP instead of launching.")
+    executable_path: str = Field(
+        "/usr/bin/chromium", description="Chromium binary Playwright launches."
+    )
+    cdp_url: str | None = Field(
+        None, description="Connect to a running Chrome over CDP instead of launching."
+    )
     headless: bool = Field(True, description="Headless by default; headful on demand.")
     navigation_timeout_seconds: float = Field(30.0, description="Page load time limit.")
 
 
 class InferenceSettings(_Section):
-    num_gpus: Literal["auto"] | int = Field("auto", description="GPUs of the inference actor; auto: 1 if one is present.")
-    embedding_model: str = Field("all-MiniLM-L6-v2", description="Embedder: all-MiniLM-L6-v2 (packaged) or bge-m3 (fetched).")
+    num_gpus: Literal["auto"] | int = Field(
+        "auto", description="GPUs of the inference actor; auto: 1 if one is present."
+    )
+    embedding_model: str = Field(
+        "all-MiniLM-L6-v2", description="Embedder: all-MiniLM-L6-v2 (packaged) or bge-m3 (fetched)."
+    )
     embedding_batch_size: int = Field(32, description="Texts per embedding batch.")
-    max_sequence_length: int = Field(256, description="Tokens per text given to the embedder / NLI model.")
-    nli_model_path: str | None = Field(None, description="Directory of a cross-encoder NLI model; none: heuristic fallback.")
+    max_sequence_length: int = Field(
+        256, description="Tokens per text given to the embedder / NLI model."
+    )
+    nli_model_path: str | None = Field(
+        None, description="Directory of a cross-encoder NLI model; none: heuristic fallback."
+    )
     nli_batch_size: int = Field(16, description="Pairs per NLI batch.")
 
 
@@ -108,28 +141,50 @@ class AcademicAPISettings(_Section):
 
 
 class AcademicSettings(_Section):
-    semantic_scholar: AcademicAPISettings = AcademicAPISettings(base_url="https://api.semanticscholar.org", qps=1.0)
-    openalex: AcademicAPISettings = AcademicAPISettings(base_url="https://api.openalex.org", qps=1.0)
+    semantic_scholar: AcademicAPISettings = AcademicAPISettings(
+        base_url="https://api.semanticscholar.org", qps=1.0
+    )
+    openalex: AcademicAPISettings = AcademicAPISettings(
+        base_url="https://api.openalex.org", qps=1.0
+    )
 
 
 class TaskSettings(_Section):
-    default_max_pages: int = Field(50, description="Page budget of a task when create_task names none.")
-    default_max_seconds: float = Field(1800.0, description="Time budget of a task when create_task names none.")
+    default_max_pages: int = Field(
+        50, description="Page budget of a task when create_task names none."
+    )
+    default_max_seconds: float = Field(
+        1800.0, description="Time budget of a task when create_task names none."
+    )
 
 
 class SearchSettings(_Section):
-    default_wait_seconds: float = Field(50.0, description="search waits this long before answering status running.")
-    max_wait_seconds: float = Field(110.0, description="Longest wait a client may ask (clients time out near 120 s).")
-    default_max_pages: int = Field(20, description="Pages one search takes when the client names none.")
+    default_wait_seconds: float = Field(
+        50.0, description="search waits this long before answering status running."
+    )
+    max_wait_seconds: float = Field(
+        110.0, description="Longest wait a client may ask (clients time out near 120 s)."
+    )
+    default_max_pages: int = Field(
+        20, description="Pages one search takes when the client names none."
+    )
     bm25_weight: float = Field(0.3, description="Weight of BM25 in hybrid ranking (seed 004).")
-    embedding_weight: float = Field(0.7, description="Weight of embedding similarity in hybrid ranking.")
+    embedding_weight: float = Field(
+        0.7, description="Weight of embedding similarity in hybrid ranking."
+    )
     kneedle_min: int = Field(3, description="Kneedle cutoff keeps at least this many.")
     kneedle_max: int = Field(50, description="Kneedle cutoff keeps at most this many.")
     claims_per_fragment: int = Field(2, description="Most claims taken from one fragment.")
     max_claims_per_search: int = Field(40, description="Most new claims one search adds.")
-    stance_candidates: int = Field(8, description="Fragments of other pages paired with each claim for NLI.")
-    stance_min_similarity: float = Field(0.35, description="Cosine floor for a stance candidate fragment.")
-    max_file_bytes: int = Field(50 * 1024 * 1024, description="Local engine: bytes read from one file.")
+    stance_candidates: int = Field(
+        8, description="Fragments of other pages paired with each claim for NLI."
+    )
+    stance_min_similarity: float = Field(
+        0.35, description="Cosine floor for a stance candidate fragment."
+    )
+    max_file_bytes: int = Field(
+        50 * 1024 * 1024, description="Local engine: bytes read from one file."
+    )
 
 
 def _deep_merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
@@ -175,7 +230,9 @@ class Settings(BaseSettings):
         env_prefix="LYRA_", env_nested_delimiter="__", frozen=True, extra="forbid"
     )
 
-    home: Path = Field(Path("~/.local/share/lyra"), description="LYRA_HOME: database, WARC, screenshots, logs.")
+    home: Path = Field(
+        Path("~/.local/share/lyra"), description="LYRA_HOME: database, WARC, screenshots, logs."
+    )
     ray: RaySettings = RaySettings()
     storage: StorageSettings = StorageSettings()
     query_graph: QueryGraphSettings = QueryGraphSettings()

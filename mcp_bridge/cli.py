@@ -33,8 +33,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     """Run the MCP server on stdio (or streamable HTTP on 127.0.0.1)."""
     from lyra.mcp_bridge.server import build_server
 
-    logging.basicConfig(level=logging.INFO, stream=sys.stderr,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=logging.INFO,
+        stream=sys.stderr,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
     server = build_server(_settings_with_corpus(args.corpus))
     if args.http:
         server.run("streamable-http", host="127.0.0.1", port=args.port)
@@ -43,8 +46,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _research(settings: Settings, question: str, max_pages: int | None,
-                    as_json: bool) -> dict[str, Any]:
+async def _research(
+    settings: Settings, question: str, max_pages: int | None, as_json: bool
+) -> dict[str, Any]:
     from lyra.mcp_bridge.errors import unwrap
     from lyra.mcp_bridge.server import LyraRuntime
 
@@ -70,8 +74,13 @@ async def _wait_with_progress(rt: Any, search_id: str, quiet: bool) -> dict[str,
             polled = await rt.call("wait_search", search_id, 5.0)
             if polled["done"]:
                 return dict(polled["result"])
-    with Progress(TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
-                  console=_console(stderr=True), transient=False) as bar:
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TimeElapsedColumn(),
+        console=_console(stderr=True),
+        transient=False,
+    ) as bar:
         tid = bar.add_task("starting", total=1.0)
         while True:
             polled = await rt.call("wait_search", search_id, 0.5)
@@ -79,23 +88,36 @@ async def _wait_with_progress(rt: Any, search_id: str, quiet: bool) -> dict[str,
                 bar.update(tid, completed=1.0, description=polled["result"]["status"])
                 return dict(polled["result"])
             prog = polled["progress"]
-            bar.update(tid, completed=prog.get("progress", 0.0), description=prog.get("message", ""))
+            bar.update(
+                tid, completed=prog.get("progress", 0.0), description=prog.get("message", "")
+            )
 
 
 def _console(stderr: bool = False) -> Any:
     from rich.console import Console
 
-    return Console(stderr=stderr, width=max(100, min(160, os.get_terminal_size(2).columns if sys.stderr.isatty() else 140)))
+    return Console(
+        stderr=stderr,
+        width=max(100, min(160, os.get_terminal_size(2).columns if sys.stderr.isatty() else 140)),
+    )
 
 
 def _claim_json(c: dict[str, Any]) -> dict[str, Any]:
     return {
-        "id": c["id"], "text": c["claim_text"], "confidence": round(c["confidence"], 4),
-        "uncertainty": round(c["uncertainty"], 4), "controversy": round(c["controversy"], 4),
-        "supports": c["supporting"], "refutes": c["refuting"], "neutral": c["neutral"],
+        "id": c["id"],
+        "text": c["claim_text"],
+        "confidence": round(c["confidence"], 4),
+        "uncertainty": round(c["uncertainty"], 4),
+        "controversy": round(c["controversy"], 4),
+        "supports": c["supporting"],
+        "refutes": c["refuting"],
+        "neutral": c["neutral"],
         "independent_sources": c["independent_sources"],
-        "sources": sorted({u for u in [c.get("source_url"), *c["supporting_urls"], *c["refuting_urls"]] if u}),
-        "source_url": c.get("source_url"), "supporting_urls": c["supporting_urls"],
+        "sources": sorted(
+            {u for u in [c.get("source_url"), *c["supporting_urls"], *c["refuting_urls"]] if u}
+        ),
+        "source_url": c.get("source_url"),
+        "supporting_urls": c["supporting_urls"],
         "refuting_urls": c["refuting_urls"],
     }
 
@@ -121,12 +143,19 @@ def cmd_research(args: argparse.Namespace) -> int:
         print(f"lyra: search failed: {err.get('code')}: {err.get('message')}", file=sys.stderr)
         return 1
     if args.json:
-        print(json.dumps({
-            "task_id": out["task"]["id"], "search_id": search["search_id"],
-            "status": search["status"], "metrics": search["metrics"],
-            "claims": [_claim_json(c) for c in claims],
-            "_lyra_meta": out["meta"].model_dump(mode="json"),
-        }, ensure_ascii=False))
+        print(
+            json.dumps(
+                {
+                    "task_id": out["task"]["id"],
+                    "search_id": search["search_id"],
+                    "status": search["status"],
+                    "metrics": search["metrics"],
+                    "claims": [_claim_json(c) for c in claims],
+                    "_lyra_meta": out["meta"].model_dump(mode="json"),
+                },
+                ensure_ascii=False,
+            )
+        )
         return 0
     _print_table(out, claims, time.monotonic() - started)
     return 0
@@ -146,12 +175,18 @@ def _print_table(out: dict[str, Any], claims: list[dict[str, Any]], elapsed: flo
         sources = [f"from {c.get('source_domain')}"]
         sources += [f"+ {Path(u).parent.name}/{Path(u).name}" for u in c["supporting_urls"]]
         sources += [f"- {Path(u).parent.name}/{Path(u).name}" for u in c["refuting_urls"]]
-        table.add_row(str(i), c["claim_text"], f"{c['confidence']:.2f} ± {c['uncertainty']:.2f}",
-                      f"{c['supporting']}/{c['refuting']}", "\n".join(sources))
+        table.add_row(
+            str(i),
+            c["claim_text"],
+            f"{c['confidence']:.2f} ± {c['uncertainty']:.2f}",
+            f"{c['supporting']}/{c['refuting']}",
+            "\n".join(sources),
+        )
     console.print(table)
     met = out["search"]["metrics"]
     console.print(
-        f"task {out['task']['id']}  status {out['search']['status']}  pages {met.get('pages_fetched')}"
+        f"task {out['task']['id']}  status {out['search']['status']}  "
+        f"pages {met.get('pages_fetched')}"
         f"  useful fragments {met.get('useful_fragments')}  claims {len(claims)}  {elapsed:.1f}s"
     )
     for d in out["meta"].degraded:
@@ -168,24 +203,40 @@ def cmd_sql(args: argparse.Namespace) -> int:
         print(f"lyra: no database at {settings.db_path} yet (run a search first)", file=sys.stderr)
         return 1
     try:
-        con = open_database(settings.db_path, memory_limit=settings.storage.memory_limit,
-                            threads=settings.storage.threads)
+        con = open_database(
+            settings.db_path,
+            memory_limit=settings.storage.memory_limit,
+            threads=settings.storage.threads,
+        )
     except Exception as exc:  # most often: another Lyra process holds the file lock
         print(f"lyra: cannot open {settings.db_path}: {exc}", file=sys.stderr)
         return 1
     try:
         sql = validate_select(args.query)
-        res = run_sandboxed(con, sql, limit=min(args.limit, settings.query_graph.max_limit),
-                            timeout_ms=settings.query_graph.max_timeout_ms,
-                            max_bytes=settings.query_graph.max_result_bytes)
+        res = run_sandboxed(
+            con,
+            sql,
+            limit=min(args.limit, settings.query_graph.max_limit),
+            timeout_ms=settings.query_graph.max_timeout_ms,
+            max_bytes=settings.query_graph.max_result_bytes,
+        )
     except (SqlRefused, QueryTimeout) as exc:
         print(f"lyra: {exc}", file=sys.stderr)
         return 2
     finally:
         con.close()
     if args.json:
-        print(json.dumps({"columns": res.columns, "rows": res.rows, "row_count": res.row_count,
-                          "truncated": res.truncated}, default=str))
+        print(
+            json.dumps(
+                {
+                    "columns": res.columns,
+                    "rows": res.rows,
+                    "row_count": res.row_count,
+                    "truncated": res.truncated,
+                },
+                default=str,
+            )
+        )
         return 0
     from rich.table import Table
 

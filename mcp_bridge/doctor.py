@@ -29,7 +29,11 @@ def _duckdb(settings: Settings) -> Check:
         with tempfile.TemporaryDirectory() as tmp:
             con = open_database(Path(tmp) / "doctor.duckdb", memory_limit="256MB", threads=1)
             con.close()
-        return ("duckdb", True, f"schema opens with the sandbox settings; database: {settings.db_path}")
+        return (
+            "duckdb",
+            True,
+            f"schema opens with the sandbox settings; database: {settings.db_path}",
+        )
     except Exception as exc:  # reported, not raised: doctor lists every problem
         return ("duckdb", False, f"{type(exc).__name__}: {exc}; reinstall: pip install -U duckdb")
 
@@ -62,8 +66,12 @@ def _ollama(settings: Settings) -> Check:
     llm = OllamaLLM(settings.llm.ollama_host, settings.llm.model, 2.0)
     if llm.available():
         return ("ollama", True, f"{settings.llm.ollama_host} answers (model {settings.llm.model})")
-    return ("ollama", False, f"not reachable at {settings.llm.ollama_host}: install Ollama and "
-            f"`ollama pull {settings.llm.model}`; until then claims are extractive (degraded)")
+    return (
+        "ollama",
+        False,
+        f"not reachable at {settings.llm.ollama_host}: install Ollama and "
+        f"`ollama pull {settings.llm.model}`; until then claims are extractive (degraded)",
+    )
 
 
 def _tor(settings: Settings) -> Check:

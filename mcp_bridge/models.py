@@ -23,7 +23,9 @@ class _Out(BaseModel):
 class LyraMeta(_Out):
     """Verification metadata carried by every response (L5)."""
 
-    degraded: list[str] = Field(default_factory=list, description="Components running on a fallback.")
+    degraded: list[str] = Field(
+        default_factory=list, description="Components running on a fallback."
+    )
     security_warnings: list[str] = Field(default_factory=list)
     unverified_domains: list[str] = Field(default_factory=list)
     blocked_domains: list[str] = Field(default_factory=list)

@@ -57,17 +57,22 @@ class LyraRuntime:
         except ray.exceptions.RayTaskError as exc:
             raise unwrap(exc) from None
 
-    async def meta(self, claims: list[dict[str, Any]] | None = None,
-                   warnings: list[str] | None = None) -> m.LyraMeta:
+    async def meta(
+        self, claims: list[dict[str, Any]] | None = None, warnings: list[str] | None = None
+    ) -> m.LyraMeta:
         """_lyra_meta: fallbacks in use, security warnings, unverified and blocked domains."""
         status = await self.call("status")
         unverified = sorted(
-            {c.get("source_domain") for c in claims or []
-             if c.get("source_trust_level") == "UNVERIFIED" and c.get("source_domain")}
+            {
+                c.get("source_domain")
+                for c in claims or []
+                if c.get("source_trust_level") == "UNVERIFIED" and c.get("source_domain")
+            }
         )
         security = sorted({w for w in warnings or [] if w.startswith("danger")})
         return m.LyraMeta(
-            degraded=status["degraded"], security_warnings=security,
+            degraded=status["degraded"],
+            security_warnings=security,
             unverified_domains=unverified,
         )
 
@@ -75,17 +80,18 @@ class LyraRuntime:
 class LyraMCPServer(MCPServer[LyraRuntime]):
     """MCPServer whose tool errors are the JSON error object of §5."""
 
-    async def call_tool(self, name: str, arguments: dict[str, Any],
-                        context: Any = None) -> Any:
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
         try:
             return await super().call_tool(name, arguments, context)
         except MCPError:
             raise
         except Exception as exc:  # every failure becomes a typed error result (L7)
             payload = error_payload(exc, name)
+            # No structured_content: clients validate it against the tool's output
+            # schema even on errors (the MCP Inspector does), and the error object is
+            # not that schema.
             return CallToolResult(
                 content=[TextContent(type="text", text=json.dumps(payload))],
-                structured_content=payload,
                 is_error=True,
             )
 
@@ -103,11 +109,18 @@ def _iso(value: Any) -> str | None:
 def claim_out(c: dict[str, Any]) -> m.ClaimOut:
     """A claim row with its confidence, as the client sees it."""
     return m.ClaimOut(
-        id=c["id"], text=c["claim_text"], confidence=round(c["confidence"], 4),
-        uncertainty=round(c["uncertainty"], 4), controversy=round(c["controversy"], 4),
-        supports=c["supporting"], refutes=c["refuting"], neutral=c["neutral"],
-        independent_sources=c["independent_sources"], source_url=c.get("source_url"),
-        source_domain=c.get("source_domain"), trust_level=c.get("source_trust_level"),
+        id=c["id"],
+        text=c["claim_text"],
+        confidence=round(c["confidence"], 4),
+        uncertainty=round(c["uncertainty"], 4),
+        controversy=round(c["controversy"], 4),
+        supports=c["supporting"],
+        refutes=c["refuting"],
+        neutral=c["neutral"],
+        independent_sources=c["independent_sources"],
+        source_url=c.get("source_url"),
+        source_domain=c.get("source_domain"),
+        trust_level=c.get("source_trust_level"),
         primary=c.get("source_trust_level") in PRIMARY_LEVELS,
         extraction_method=c.get("extraction_method"),
     )
@@ -143,26 +156,39 @@ def build_server(settings: Settings | None = None) -> LyraMCPServer:
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=False, idempotent_hint=False))
     async def create_task(
-        query: Annotated[str, Field(min_length=1, max_length=2000, description="The research question.")],
+        query: Annotated[
+            str, Field(min_length=1, max_length=2000, description="The research question.")
+        ],
         ctx: Context[LyraRuntime, Any],
-        config: Annotated[m.TaskConfig | None, Field(description="budget {max_pages, max_seconds}, priority_domains, language")] = None,
+        config: Annotated[
+            m.TaskConfig | None,
+            Field(description="budget {max_pages, max_seconds}, priority_domains, language"),
+        ] = None,
     ) -> m.CreateTaskResult:
         """Create a research task with a budget; returns its task_id."""
         rt = _rt(ctx)
         cfg = config.model_dump(exclude_none=True) if config else {}
         task = await rt.call("create_task", query, cfg)
         return m.CreateTaskResult(
-            task_id=task["id"], query=task["query"], status=task["status"],
+            task_id=task["id"],
+            query=task["query"],
+            status=task["status"],
             budget=(task.get("config") or {}).get("budget", {}),
-            created_at=_iso(task["created_at"]) or "", lyra_meta=await rt.meta(),
+            created_at=_iso(task["created_at"]) or "",
+            lyra_meta=await rt.meta(),
         )
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=False, idempotent_hint=False))
     async def search(
         task_id: Annotated[str, Field(min_length=1, description="Task from create_task.")],
-        query: Annotated[str, Field(min_length=1, max_length=2000, description="The query, designed by the client.")],
+        query: Annotated[
+            str,
+            Field(min_length=1, max_length=2000, description="The query, designed by the client."),
+        ],
         ctx: Context[LyraRuntime, Any],
-        options: Annotated[m.SearchOptions | None, Field(description="engines, urls, max_pages, wait_seconds, ...")] = None,
+        options: Annotated[
+            m.SearchOptions | None, Field(description="engines, urls, max_pages, wait_seconds, ...")
+        ] = None,
     ) -> m.SearchResult:
         """Run the pipeline (search, fetch, extract, claims, stance, confidence).
 
@@ -171,13 +197,21 @@ def build_server(settings: Settings | None = None) -> LyraMCPServer:
         """
         rt = _rt(ctx)
         opts = options or m.SearchOptions()
-        wait = opts.wait_seconds if opts.wait_seconds is not None else rt.settings.search.default_wait_seconds
+        wait = (
+            opts.wait_seconds
+            if opts.wait_seconds is not None
+            else rt.settings.search.default_wait_seconds
+        )
         wait = min(wait, rt.settings.search.max_wait_seconds)
-        search_id = await rt.call("start_search", task_id, query, opts.model_dump(exclude_none=True))
+        search_id = await rt.call(
+            "start_search", task_id, query, opts.model_dump(exclude_none=True)
+        )
         deadline = time.monotonic() + wait
         while True:
             remaining = deadline - time.monotonic()
-            polled = await rt.call("wait_search", search_id, max(0.0, min(PROGRESS_POLL_SECONDS, remaining)))
+            polled = await rt.call(
+                "wait_search", search_id, max(0.0, min(PROGRESS_POLL_SECONDS, remaining))
+            )
             if polled["done"]:
                 break
             prog = polled["progress"]
@@ -185,23 +219,35 @@ def build_server(settings: Settings | None = None) -> LyraMCPServer:
             if time.monotonic() >= deadline:
                 summary = await rt.call("search_summary", search_id)
                 return m.SearchResult(
-                    search_id=search_id, task_id=task_id, status="running", progress=prog,
-                    budget_remaining=summary["budget"], lyra_meta=await rt.meta(),
+                    search_id=search_id,
+                    task_id=task_id,
+                    status="running",
+                    progress=prog,
+                    budget_remaining=summary["budget"],
+                    lyra_meta=await rt.meta(),
                 )
         result = polled["result"]
         if result["status"] == "failed":
             err = result.get("error") or {}
-            raise LyraError(err.get("code", "PIPELINE_ERROR"),
-                            f"search {search_id} failed: {err.get('message', 'unknown error')}")
+            raise LyraError(
+                err.get("code", "PIPELINE_ERROR"),
+                f"search {search_id} failed: {err.get('message', 'unknown error')}",
+            )
         await ctx.report_progress(1.0, 1.0, result["status"])
         summary = await rt.call("search_summary", search_id)
         met = result["metrics"]
         return m.SearchResult(
-            search_id=search_id, task_id=task_id, status=result["status"],
+            search_id=search_id,
+            task_id=task_id,
+            status=result["status"],
             claims_found=[claim_out(c) for c in result["claims"]],
-            pages_fetched=met.get("pages_fetched", 0), useful_fragments=met.get("useful_fragments", 0),
-            harvest_rate=met.get("harvest_rate", 0.0), satisfaction=met.get("satisfaction", 0.0),
-            novelty=met.get("novelty", 0.0), budget_remaining=summary["budget"], metrics=met,
+            pages_fetched=met.get("pages_fetched", 0),
+            useful_fragments=met.get("useful_fragments", 0),
+            harvest_rate=met.get("harvest_rate", 0.0),
+            satisfaction=met.get("satisfaction", 0.0),
+            novelty=met.get("novelty", 0.0),
+            budget_remaining=summary["budget"],
+            metrics=met,
             warnings=result.get("warnings", [])[:50],
             lyra_meta=await rt.meta(result["claims"], result.get("warnings")),
         )
@@ -210,40 +256,75 @@ def build_server(settings: Settings | None = None) -> LyraMCPServer:
     async def get_status(
         task_id: Annotated[str, Field(min_length=1, description="Task from create_task.")],
         ctx: Context[LyraRuntime, Any],
-        wait_seconds: Annotated[float, Field(ge=0, le=110, description="Long-poll: wait up to this long for a running search to end.")] = 0,
-        detail: Annotated[Literal["summary", "full"], Field(description="full adds every claim")] = "summary",
+        wait_seconds: Annotated[
+            float,
+            Field(
+                ge=0,
+                le=110,
+                description="Long-poll: wait up to this long for a running search to end.",
+            ),
+        ] = 0,
+        detail: Annotated[
+            Literal["summary", "full"], Field(description="full adds every claim")
+        ] = "summary",
     ) -> m.GetStatusResult:
         """Task status: searches with their status, metrics, budget, auth queue, evidence summary."""
         rt = _rt(ctx)
         st = await rt.call("get_status", task_id, wait_seconds)
         searches = [
             m.SearchStatus(
-                search_id=s["id"], query=s["query"], status=s["status"],
-                created_at=_iso(s.get("created_at")), finished_at=_iso(s.get("finished_at")),
-                metrics=s.get("metrics") or {}, progress=s.get("progress"), error=s.get("error"),
+                search_id=s["id"],
+                query=s["query"],
+                status=s["status"],
+                created_at=_iso(s.get("created_at")),
+                finished_at=_iso(s.get("finished_at")),
+                metrics=s.get("metrics") or {},
+                progress=s.get("progress"),
+                error=s.get("error"),
             )
             for s in st["searches"]
         ]
         totals: dict[str, Any] = {"searches": len(searches), "claims": len(st["claims"])}
         for key in ("pages_fetched", "useful_fragments", "new_claims", "edges_added"):
             totals[key] = sum(int(s.metrics.get(key, 0)) for s in searches)
-        totals["harvest_rate"] = round(totals["useful_fragments"] / totals["pages_fetched"], 4) if totals["pages_fetched"] else 0.0
-        claims = st["claims"] if detail == "full" else sorted(
-            st["claims"], key=lambda c: (-c["evidence_count"], c["id"]))[:20]
+        totals["harvest_rate"] = (
+            round(totals["useful_fragments"] / totals["pages_fetched"], 4)
+            if totals["pages_fetched"]
+            else 0.0
+        )
+        claims = (
+            st["claims"]
+            if detail == "full"
+            else sorted(st["claims"], key=lambda c: (-c["evidence_count"], c["id"]))[:20]
+        )
         return m.GetStatusResult(
-            task_id=st["task"]["id"], query=st["task"]["query"], status=st["task"]["status"],
-            searches=searches, metrics=totals, budget=st["budget"],
-            auth_queue=_auth_summary(st["auth_queue"]), blocked_domains=st["blocked_domains"],
-            evidence_summary=st["evidence_summary"], claims=[claim_out(c) for c in claims],
+            task_id=st["task"]["id"],
+            query=st["task"]["query"],
+            status=st["task"]["status"],
+            searches=searches,
+            metrics=totals,
+            budget=st["budget"],
+            auth_queue=_auth_summary(st["auth_queue"]),
+            blocked_domains=st["blocked_domains"],
+            evidence_summary=st["evidence_summary"],
+            claims=[claim_out(c) for c in claims],
             lyra_meta=await rt.meta(st["claims"]),
         )
 
-    @server.tool(annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True))
+    @server.tool(
+        annotations=ToolAnnotations(
+            read_only_hint=False, destructive_hint=False, idempotent_hint=True
+        )
+    )
     async def stop_task(
         task_id: Annotated[str, Field(min_length=1, description="Task to stop.")],
         ctx: Context[LyraRuntime, Any],
-        reason: Annotated[str | None, Field(max_length=500, description="Why (kept in event_log).")] = None,
-        mode: Annotated[Literal["graceful", "immediate"], Field(description="graceful: after the current stage")] = "graceful",
+        reason: Annotated[
+            str | None, Field(max_length=500, description="Why (kept in event_log).")
+        ] = None,
+        mode: Annotated[
+            Literal["graceful", "immediate"], Field(description="graceful: after the current stage")
+        ] = "graceful",
     ) -> m.StopTaskResult:
         """Stop a task's searches; the task stays resumable (a new search reopens it)."""
         rt = _rt(ctx)
@@ -253,10 +334,21 @@ def build_server(settings: Settings | None = None) -> LyraMCPServer:
     @server.tool(annotations=ToolAnnotations(read_only_hint=True))
     async def query_graph(
         ctx: Context[LyraRuntime, Any],
-        sql: Annotated[str | None, Field(max_length=20_000, description="One read-only SELECT over the graph tables and views.")] = None,
-        view: Annotated[str | None, Field(max_length=100, description="A named analysis view instead of sql.")] = None,
+        sql: Annotated[
+            str | None,
+            Field(
+                max_length=20_000,
+                description="One read-only SELECT over the graph tables and views.",
+            ),
+        ] = None,
+        view: Annotated[
+            str | None, Field(max_length=100, description="A named analysis view instead of sql.")
+        ] = None,
         params: Annotated[dict[str, Any] | None, Field(description="Parameters of a view.")] = None,
-        options: Annotated[m.QueryOptions | None, Field(description="limit (<=200), timeout_ms (<=2000), include_schema")] = None,
+        options: Annotated[
+            m.QueryOptions | None,
+            Field(description="limit (<=200), timeout_ms (<=2000), include_schema"),
+        ] = None,
     ) -> m.QueryGraphResult:
         """Read-only SQL over the evidence graph in a sandbox, or a named view.
 
@@ -271,28 +363,40 @@ def build_server(settings: Settings | None = None) -> LyraMCPServer:
         qg = rt.settings.query_graph
         limit = min(opts.limit or qg.default_limit, qg.max_limit)
         timeout = min(opts.timeout_ms or qg.default_timeout_ms, qg.max_timeout_ms)
-        out = await rt.call("query_graph", sql, view, params or {}, limit, timeout, opts.include_schema)
+        out = await rt.call(
+            "query_graph", sql, view, params or {}, limit, timeout, opts.include_schema
+        )
         return m.QueryGraphResult(**out, lyra_meta=await rt.meta())
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=True))
     async def vector_search(
-        query: Annotated[str, Field(min_length=1, max_length=2000, description="Text to search for.")],
+        query: Annotated[
+            str, Field(min_length=1, max_length=2000, description="Text to search for.")
+        ],
         ctx: Context[LyraRuntime, Any],
-        target: Annotated[Literal["claims", "fragments"], Field(description="Search claims or fragments.")] = "claims",
+        target: Annotated[
+            Literal["claims", "fragments"], Field(description="Search claims or fragments.")
+        ] = "claims",
         task_id: Annotated[str | None, Field(description="Limit to one task.")] = None,
         top_k: Annotated[int, Field(ge=1, le=100)] = 10,
         min_similarity: Annotated[float, Field(ge=-1.0, le=1.0)] = 0.3,
     ) -> m.VectorSearchResult:
         """Semantic search over claims or fragments by embedding similarity."""
         rt = _rt(ctx)
-        hits = await rt.call("vector_search", query, target.rstrip("s"), task_id, top_k, min_similarity)
+        hits = await rt.call(
+            "vector_search", query, target.rstrip("s"), task_id, top_k, min_similarity
+        )
         return m.VectorSearchResult(
             target=target,
             results=[
                 m.VectorHit(
-                    id=h["id"], text_preview=(h.get("text") or "")[:300],
-                    similarity=h["similarity"], url=h.get("url"), domain=h.get("domain"),
-                    task_id=h.get("task_id"), page_number=h.get("page_number"),
+                    id=h["id"],
+                    text_preview=(h.get("text") or "")[:300],
+                    similarity=h["similarity"],
+                    url=h.get("url"),
+                    domain=h.get("domain"),
+                    task_id=h.get("task_id"),
+                    page_number=h.get("page_number"),
                 )
                 for h in hits
             ],

@@ -19,6 +19,7 @@ from importlib import resources
 from typing import Any, Final
 
 import jinja2
+
 from lyra.pipelines.documents import normalize_whitespace, sentence_spans
 from lyra.pipelines.ranking import tokenize
 from lyra.pipelines.sanitize import is_task_tag, sanitize_untrusted

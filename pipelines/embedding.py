@@ -29,13 +29,14 @@ from pathlib import Path
 
 import numpy as np
 import onnxruntime as ort
+from onnxruntime.capi import onnxruntime_pybind11_state as ort_state
+from tokenizers import Encoding, Tokenizer
+
 from lyra.pipelines.onnx_export import (
     MINILM_MODEL_ID,
     TOKENIZER_FILENAME,
     export_minilm_onnx,
 )
-from onnxruntime.capi import onnxruntime_pybind11_state as ort_state
-from tokenizers import Encoding, Tokenizer
 
 log = logging.getLogger(__name__)
 

@@ -14,6 +14,7 @@ from typing import Final
 import lxml.etree
 import lxml.html
 import trafilatura
+
 from lyra.pipelines.documents import Block, Document, HeadingTracker, assemble_document
 
 # Tags whose content is never main text in the fallback walk.

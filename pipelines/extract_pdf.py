@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 import pymupdf
+
 from lyra.pipelines.documents import (
     Block,
     Document,

@@ -12,6 +12,7 @@ import re
 from typing import Final
 
 from charset_normalizer import from_bytes
+
 from lyra.pipelines.documents import (
     Block,
     Document,

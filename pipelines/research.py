@@ -88,9 +88,7 @@ def order_stance_candidates(
     return kept[:limit]
 
 
-def search_status(
-    claims: Sequence[dict[str, Any]], budget_exhausted: bool
-) -> tuple[str, float]:
+def search_status(claims: Sequence[dict[str, Any]], budget_exhausted: bool) -> tuple[str, float]:
     """Final status of a search and its satisfaction score in [0, 1].
 
     satisfied: some claim has >= 3 independent supporting sources or a primary one;

@@ -44,55 +44,89 @@ STYLES = {
 }
 
 PAGE_1 = [
-    ("title", "Habitual coffee intake and incident heart failure in the Harrow Valley Cohort: "
-              "a prospective analysis"),
-    ("authors", "L. Fairweather, S. Adeyemi-Holt, K. Nakamura-Berg (fictional authors). Demo preprint."),
+    (
+        "title",
+        "Habitual coffee intake and incident heart failure in the Harrow Valley Cohort: "
+        "a prospective analysis",
+    ),
+    (
+        "authors",
+        "L. Fairweather, S. Adeyemi-Holt, K. Nakamura-Berg (fictional authors). Demo preprint.",
+    ),
     ("h2", "Abstract"),
-    ("p", "Heart failure is a growing cause of hospital admission among older adults, and everyday "
-          "dietary exposures that shift its risk are of interest to public health. We analysed the "
-          "coffee intake that 21,400 adults of the fictional Harrow Valley Cohort reported at "
-          "enrolment and followed them for a first admission with heart failure through linked "
-          "hospital records. Participants in the middle intake categories had fewer admissions than "
-          "non-drinkers, and the pattern survived adjustment for the main lifestyle factors."),
+    (
+        "p",
+        "Heart failure is a growing cause of hospital admission among older adults, and everyday "
+        "dietary exposures that shift its risk are of interest to public health. We analysed the "
+        "coffee intake that 21,400 adults of the fictional Harrow Valley Cohort reported at "
+        "enrolment and followed them for a first admission with heart failure through linked "
+        "hospital records. Participants in the middle intake categories had fewer admissions than "
+        "non-drinkers, and the pattern survived adjustment for the main lifestyle factors.",
+    ),
     ("h2", "1. Introduction"),
-    ("p", "Several features of coffee could plausibly influence the failing heart. Caffeine has a "
-          "mild diuretic action and stimulates the sympathetic nervous system, while chlorogenic "
-          "acids and other polyphenols have antioxidant and anti-inflammatory properties in "
-          "laboratory models. Earlier cohorts gave inconsistent answers, partly because they grouped "
-          "all drinkers together and partly because heart failure was recorded less carefully than "
-          "heart attack or stroke."),
+    (
+        "p",
+        "Several features of coffee could plausibly influence the failing heart. Caffeine has a "
+        "mild diuretic action and stimulates the sympathetic nervous system, while chlorogenic "
+        "acids and other polyphenols have antioxidant and anti-inflammatory properties in "
+        "laboratory models. Earlier cohorts gave inconsistent answers, partly because they grouped "
+        "all drinkers together and partly because heart failure was recorded less carefully than "
+        "heart attack or stroke.",
+    ),
     ("h2", "2. Methods"),
-    ("p", "At enrolment, participants completed a food frequency questionnaire that asked how many "
-          "cups of caffeinated and decaffeinated coffee they usually drank. Intake was grouped into "
-          "five categories: none, less than one cup, one to two cups, three to four cups, and five "
-          "or more cups. Cases were identified from hospital discharge codes and confirmed by chart "
-          "review in a random subsample."),
-    ("p", "We fitted proportional hazards models with age as the time scale, adjusting for sex, "
-          "smoking, alcohol, physical activity, body mass index, diabetes and treated hypertension. "
-          "Sensitivity analyses excluded the first two years of follow-up to limit reverse "
-          "causation from undiagnosed illness."),
+    (
+        "p",
+        "At enrolment, participants completed a food frequency questionnaire that asked how many "
+        "cups of caffeinated and decaffeinated coffee they usually drank. Intake was grouped into "
+        "five categories: none, less than one cup, one to two cups, three to four cups, and five "
+        "or more cups. Cases were identified from hospital discharge codes and confirmed by chart "
+        "review in a random subsample.",
+    ),
+    (
+        "p",
+        "We fitted proportional hazards models with age as the time scale, adjusting for sex, "
+        "smoking, alcohol, physical activity, body mass index, diabetes and treated hypertension. "
+        "Sensitivity analyses excluded the first two years of follow-up to limit reverse "
+        "causation from undiagnosed illness.",
+    ),
 ]
 
 PAGE_2 = [
     ("h2", "3. Results"),
-    ("p", "During follow-up, first admissions with heart failure were recorded in every intake "
-          "category. Risk fell from the lowest to the middle categories and then levelled off, so "
-          "that participants in the top category looked much like those drinking one to two cups. "
-          "Results were similar for men and women and for caffeinated and mixed intake."),
+    (
+        "p",
+        "During follow-up, first admissions with heart failure were recorded in every intake "
+        "category. Risk fell from the lowest to the middle categories and then levelled off, so "
+        "that participants in the top category looked much like those drinking one to two cups. "
+        "Results were similar for men and women and for caffeinated and mixed intake.",
+    ),
     ("h2", "4. Discussion"),
-    ("p", PLANTED_A1 + " The association remained after adjustment for smoking and body mass index, and it did "
-          "not depend on whether participants were treated for hypertension at enrolment."),
-    ("p", "Our findings fit with the view that habitual coffee is compatible with a healthy heart "
-          "in people without established disease. They do not justify advising non-drinkers to "
-          "start, because observational data cannot exclude residual confounding by "
-          "health-conscious behaviour."),
+    (
+        "p",
+        PLANTED_A1
+        + " The association remained after adjustment for smoking and body mass index, and it did "
+        "not depend on whether participants were treated for hypertension at enrolment.",
+    ),
+    (
+        "p",
+        "Our findings fit with the view that habitual coffee is compatible with a healthy heart "
+        "in people without established disease. They do not justify advising non-drinkers to "
+        "start, because observational data cannot exclude residual confounding by "
+        "health-conscious behaviour.",
+    ),
     ("h2", "5. Limitations"),
-    ("p", "Intake was reported once, at enrolment, and cup size was not standardised. The cohort "
-          "was drawn from a single region with a largely urban population, so the results may not "
-          "transfer to settings with different brewing traditions."),
+    (
+        "p",
+        "Intake was reported once, at enrolment, and cup size was not standardised. The cohort "
+        "was drawn from a single region with a largely urban population, so the results may not "
+        "transfer to settings with different brewing traditions.",
+    ),
     ("h2", "Note"),
-    ("p", "This manuscript is a synthetic document written for the Lyra demonstration corpus. The "
-          "Harrow Valley Cohort and its authors are invented, and nothing here is medical advice."),
+    (
+        "p",
+        "This manuscript is a synthetic document written for the Lyra demonstration corpus. The "
+        "Harrow Valley Cohort and its authors are invented, and nothing here is medical advice.",
+    ),
 ]
 
 FIXED_DATE = "D:20240101000000Z"
@@ -103,7 +137,9 @@ def build(out: Path) -> Path:
     for number, blocks in enumerate((PAGE_1, PAGE_2), start=1):
         page = doc.new_page(width=PAGE_WIDTH, height=PAGE_HEIGHT)
         header = pymupdf.Rect(MARGIN, 25, PAGE_WIDTH - MARGIN, 45)
-        page.insert_textbox(header, "Demo preprint - Lyra offline corpus", fontsize=8, fontname="helv")
+        page.insert_textbox(
+            header, "Demo preprint - Lyra offline corpus", fontsize=8, fontname="helv"
+        )
         y = MARGIN
         for style, text in blocks:
             fontname, size, align, after = STYLES[style]

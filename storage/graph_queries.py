@@ -30,19 +30,28 @@ def fail_running_searches(con: duckdb.DuckDBPyConnection, reason: str) -> int:
 
 def page_simhashes(con: duckdb.DuckDBPyConnection) -> list[tuple[str, int, str | None]]:
     """(page id, simhash, dup_of) of every page that has a simhash."""
-    rows = con.cursor().execute(
-        "SELECT id, simhash, dup_of FROM pages WHERE simhash IS NOT NULL ORDER BY fetched_at, id"
-    ).fetchall()
+    rows = (
+        con.cursor()
+        .execute(
+            "SELECT id, simhash, dup_of FROM pages WHERE simhash IS NOT NULL "
+            "ORDER BY fetched_at, id"
+        )
+        .fetchall()
+    )
     return [(r[0], int(r[1]), r[2]) for r in rows]
 
 
 def existing_stance_pairs(con: duckdb.DuckDBPyConnection, task_id: str) -> list[tuple[str, str]]:
     """(fragment id, claim id) pairs of a task that already carry an NLI edge or origin."""
-    rows = con.cursor().execute(
-        "SELECT source_id, target_id FROM edges WHERE task_id = ? AND source_type = 'fragment' "
-        "AND target_type = 'claim'",
-        [task_id],
-    ).fetchall()
+    rows = (
+        con.cursor()
+        .execute(
+            "SELECT source_id, target_id FROM edges WHERE task_id = ? AND source_type = 'fragment' "
+            "AND target_type = 'claim'",
+            [task_id],
+        )
+        .fetchall()
+    )
     return [(r[0], r[1]) for r in rows]
 
 
@@ -95,16 +104,20 @@ def texts_for(
 
 def fragment_ids_for_task(con: duckdb.DuckDBPyConnection, task_id: str) -> list[str]:
     """Fragments of the pages a task's searches took (through serp_items URLs)."""
-    rows = con.cursor().execute(
-        """
+    rows = (
+        con.cursor()
+        .execute(
+            """
         SELECT DISTINCT f.id FROM fragments f
         JOIN pages p ON p.id = f.page_id
         JOIN serp_items s ON s.url = p.url
         JOIN searches q ON q.id = s.search_id
         WHERE q.task_id = ?
         """,
-        [task_id],
-    ).fetchall()
+            [task_id],
+        )
+        .fetchall()
+    )
     return [r[0] for r in rows]
 
 

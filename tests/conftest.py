@@ -30,8 +30,13 @@ os.environ.setdefault("RAY_AUTH_MODE", "disabled")
 def ray_session() -> Iterator[None]:
     """One local Ray for the whole session (ARCHITECTURE §9)."""
     if not ray.is_initialized():
-        ray.init(num_cpus=2, include_dashboard=False, namespace="lyra-tests",
-                 log_to_driver=False, _node_ip_address="127.0.0.1")
+        ray.init(
+            num_cpus=2,
+            include_dashboard=False,
+            namespace="lyra-tests",
+            log_to_driver=False,
+            _node_ip_address="127.0.0.1",
+        )
     yield
     ray.shutdown()
 

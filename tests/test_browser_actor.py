@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 import ray
+
 from lyra.actors.browser import BrowserActor
 from lyra.config.settings import Settings, load_settings
-
 from tests.conftest_web import (  # noqa: F401 - pytest fixtures used by parameter name
     FixtureServer,
     fixture_server_factory_fixture,

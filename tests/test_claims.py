@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 import pytest
+
 from lyra.pipelines.claims import (
     EXTRACTIVE_MIN_CHARS,
     ExtractedClaim,

@@ -32,9 +32,18 @@ def cli_env(lyra_home: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[s
     return env
 
 
-def run(args: list[str], env: dict[str, str], timeout: float = 400) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([LYRA, *args], env=env, capture_output=True, text=True,
-                          timeout=timeout, cwd=REPO, check=False)
+def run(
+    args: list[str], env: dict[str, str], timeout: float = 400
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [LYRA, *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=REPO,
+        check=False,
+    )
 
 
 def test_research_json_then_sql(cli_env: dict[str, str]) -> None:
@@ -46,8 +55,15 @@ def test_research_json_then_sql(cli_env: dict[str, str]) -> None:
     claims = {c["text"]: c for c in out["claims"]}
     for text in (BP_RAISES, BP_NOT):
         claim = claims[text]
-        assert set(claim) >= {"id", "text", "confidence", "uncertainty", "supports", "refutes",
-                              "sources"}
+        assert set(claim) >= {
+            "id",
+            "text",
+            "confidence",
+            "uncertainty",
+            "supports",
+            "refutes",
+            "sources",
+        }
         assert claim["refutes"] == 1
         assert claim["confidence"] < 0.5
     degraded = out["_lyra_meta"]["degraded"]
@@ -61,9 +77,7 @@ def test_research_json_then_sql(cli_env: dict[str, str]) -> None:
     assert "refused" in refused.stderr.lower()
 
 
-def test_research_missing_and_empty_corpus_say_so(
-    cli_env: dict[str, str], tmp_path: Path
-) -> None:
+def test_research_missing_and_empty_corpus_say_so(cli_env: dict[str, str], tmp_path: Path) -> None:
     missing = run(["research", "--corpus", str(tmp_path / "nope"), "q"], cli_env, timeout=60)
     assert missing.returncode != 0
     assert f"{tmp_path / 'nope'} does not exist" in missing.stderr
@@ -92,28 +106,41 @@ async def test_stdio_session_with_the_official_client(cli_env: dict[str, str]) -
     async with Client(params, read_timeout_seconds=300) as client:
         tools = await client.list_tools()
         assert sorted(t.name for t in tools.tools) == [
-            "create_task", "get_status", "query_graph", "search", "stop_task", "vector_search"]
+            "create_task",
+            "get_status",
+            "query_graph",
+            "search",
+            "stop_task",
+            "vector_search",
+        ]
         task = (await client.call_tool("create_task", {"query": DEMO_QUESTION})).structured_content
         res = await client.call_tool(
-            "search", {"task_id": task["task_id"], "query": DEMO_QUESTION,
-                       "options": {"wait_seconds": 110}})
+            "search",
+            {"task_id": task["task_id"], "query": DEMO_QUESTION, "options": {"wait_seconds": 110}},
+        )
         assert res.is_error is False, res.content[0].text
         found = res.structured_content
         assert found["status"] == "satisfied"
         assert {BP_RAISES, BP_NOT} <= {c["text"] for c in found["claims_found"]}
         st = (await client.call_tool("get_status", {"task_id": task["task_id"]})).structured_content
         assert [s["status"] for s in st["searches"]] == ["satisfied"]
-        q = (await client.call_tool(
-            "query_graph",
-            {"sql": f"SELECT count(*) FROM contradictions WHERE task_id = '{task['task_id']}'"},
-        )).structured_content
+        q = (
+            await client.call_tool(
+                "query_graph",
+                {"sql": f"SELECT count(*) FROM contradictions WHERE task_id = '{task['task_id']}'"},
+            )
+        ).structured_content
         assert q["rows"] == [[2]]
-        v = (await client.call_tool(
-            "vector_search", {"query": BP_RAISES, "task_id": task["task_id"], "top_k": 1}
-        )).structured_content
+        v = (
+            await client.call_tool(
+                "vector_search", {"query": BP_RAISES, "task_id": task["task_id"], "top_k": 1}
+            )
+        ).structured_content
         assert v["results"][0]["text_preview"] == BP_RAISES
         assert v["results"][0]["similarity"] == pytest.approx(1.0, abs=1e-3)
-        stop = (await client.call_tool("stop_task", {"task_id": task["task_id"]})).structured_content
+        stop = (
+            await client.call_tool("stop_task", {"task_id": task["task_id"]})
+        ).structured_content
         assert stop["status"] == "stopped"
         bad = await client.call_tool("get_status", {"task_id": "task_missing"})
         assert bad.is_error is True

@@ -6,6 +6,7 @@ import math
 from typing import Any
 
 import pytest
+
 from lyra.pipelines.confidence import (
     ClaimConfidence,
     EvidenceEdge,

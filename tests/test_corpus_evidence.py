@@ -52,7 +52,9 @@ def wait_done(orch: Any, search_id: str, limit_s: float = 300) -> dict[str, Any]
 @pytest.fixture(scope="module")
 def researched(lyra_home: Path) -> dict[str, Any]:
     settings: Settings = make_settings(lyra_home)
-    orch = Orchestrator.options(name="orchestrator", namespace=settings.ray.namespace).remote(settings)
+    orch = Orchestrator.options(name="orchestrator", namespace=settings.ray.namespace).remote(
+        settings
+    )
     task = ray.get(orch.create_task.remote(DEMO_QUESTION, {"budget": {"max_pages": 100}}))
     results = []
     for q in QUERIES:
@@ -89,15 +91,20 @@ def test_planted_contradictions_are_refutes_edges(
 
 def test_contradictions_view_lists_the_planted_claims(researched: dict[str, Any]) -> None:
     task_id = researched["task"]["id"]
-    rows = sql(researched, f"SELECT DISTINCT claim_text FROM contradictions WHERE task_id = '{task_id}'")
+    rows = sql(
+        researched, f"SELECT DISTINCT claim_text FROM contradictions WHERE task_id = '{task_id}'"
+    )
     texts = {r[0] for r in rows}
     for pair in (C1, C2, C3):
         assert set(pair) <= texts
 
 
 def test_near_duplicate_counts_once_among_independent_sources(researched: dict[str, Any]) -> None:
-    a1 = [c for t, c in researched["claims"].items() if A1 in t and c["source_domain"] in
-          {"who.int", "cochranelibrary.com", "arxiv.org"}]
+    a1 = [
+        c
+        for t, c in researched["claims"].items()
+        if A1 in t and c["source_domain"] in {"who.int", "cochranelibrary.com", "arxiv.org"}
+    ]
     assert len(a1) == 1
     claim = a1[0]
     supporting_domains = {u.split("/corpus/")[1].split("/")[0] for u in claim["supporting_urls"]}
@@ -112,10 +119,15 @@ def test_confidence_follows_the_beta_posterior(researched: dict[str, Any]) -> No
         alpha, beta = claim["alpha"], claim["beta"]
         assert claim["confidence"] == pytest.approx(alpha / (alpha + beta))
         total = alpha + beta
-        assert claim["uncertainty"] == pytest.approx((alpha * beta / (total**2 * (total + 1))) ** 0.5)
+        assert claim["uncertainty"] == pytest.approx(
+            (alpha * beta / (total**2 * (total + 1))) ** 0.5
+        )
     task_id = researched["task"]["id"]
-    rows = sql(researched, "SELECT claim_id, confidence, independent_sources FROM "
-               f"claim_evidence_summary WHERE task_id = '{task_id}'")
+    rows = sql(
+        researched,
+        "SELECT claim_id, confidence, independent_sources FROM "
+        f"claim_evidence_summary WHERE task_id = '{task_id}'",
+    )
     by_id = {c["id"]: c for c in researched["claims"].values()}
     assert len(rows) == len(by_id)
     for claim_id, confidence, independent in rows:
@@ -124,7 +136,10 @@ def test_confidence_follows_the_beta_posterior(researched: dict[str, Any]) -> No
 
 
 def test_pdf_fragment_keeps_its_page_number(researched: dict[str, Any]) -> None:
-    rows = sql(researched, "SELECT f.page_number, f.char_start < f.char_end FROM fragments f "
-               "JOIN pages p ON p.id = f.page_id WHERE p.url LIKE '%.pdf' AND "
-               f"f.text_content LIKE '%{A1}%'")
+    rows = sql(
+        researched,
+        "SELECT f.page_number, f.char_start < f.char_end FROM fragments f "
+        "JOIN pages p ON p.id = f.page_id WHERE p.url LIKE '%.pdf' AND "
+        f"f.text_content LIKE '%{A1}%'",
+    )
     assert rows == [[2, True]]

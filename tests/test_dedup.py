@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import pytest
+
 from lyra.pipelines.dedup import (
     DEFAULT_MAX_DISTANCE,
     duplicate_map,

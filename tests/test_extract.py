@@ -14,6 +14,7 @@ from typing import Any
 
 import pymupdf
 import pytest
+
 from lyra.pipelines.dedup import simhash64
 from lyra.pipelines.documents import (
     MAX_FRAGMENT_CHARS,

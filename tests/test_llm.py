@@ -14,8 +14,8 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from lyra.pipelines.llm import LLMError, OllamaLLM, is_loopback_host, text_digest
 
+from lyra.pipelines.llm import LLMError, OllamaLLM, is_loopback_host, text_digest
 from tests.fake_ollama import FakeOllama
 
 MODEL = "qwen2.5:3b"

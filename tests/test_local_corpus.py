@@ -13,6 +13,7 @@ from typing import Any
 
 import pymupdf
 import pytest
+
 from lyra.pipelines.local_corpus import (
     CorpusError,
     corpus_fingerprint,

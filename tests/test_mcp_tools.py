@@ -76,7 +76,10 @@ async def test_full_session_create_search_status_query_vector_stop(settings: Set
         assert res["search_id"].startswith("s_")
         assert res["pages_fetched"] == 15
         texts = [c["text"] for c in res["claims_found"]]
-        assert "Moderate coffee consumption raises long-term blood pressure in healthy adults." in texts
+        assert (
+            "Moderate coffee consumption raises long-term blood pressure in healthy adults."
+            in texts
+        )
         assert (
             "Moderate coffee consumption does not raise long-term blood pressure in healthy adults."
             in texts
@@ -128,10 +131,15 @@ async def test_full_session_create_search_status_query_vector_stop(settings: Set
             for row in view.structured_content["rows"]
         }
         assert pairs == {
-            ("Moderate coffee consumption raises long-term blood pressure in healthy adults.",
-             "nih.gov"),
-            ("Moderate coffee consumption does not raise long-term blood pressure in healthy "
-             "adults.", "healthblog.example"),
+            (
+                "Moderate coffee consumption raises long-term blood pressure in healthy adults.",
+                "nih.gov",
+            ),
+            (
+                "Moderate coffee consumption does not raise long-term blood pressure in healthy "
+                "adults.",
+                "healthblog.example",
+            ),
         }
 
         vec = await client.call_tool(

@@ -6,6 +6,7 @@ import ipaddress
 from pathlib import Path
 
 import pytest
+
 from lyra.pipelines.domains import load_domain_rules, qps_for, registrable_domain, trust_level_for
 from lyra.pipelines.net_guard import (
     GuardedTarget,

@@ -14,6 +14,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
+from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, processors, trainers
+from transformers import BertConfig, BertForSequenceClassification, PreTrainedTokenizerFast
+
 from lyra.pipelines.nli import (
     CrossEncoderNli,
     NliModelError,
@@ -30,8 +33,6 @@ from lyra.pipelines.nli_heuristic import (
     tokenize,
 )
 from lyra.pipelines.onnx_export import export_classifier_onnx, read_manifest
-from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, processors, trainers
-from transformers import BertConfig, BertForSequenceClassification, PreTrainedTokenizerFast
 
 CORPUS = [
     "Aspirin reduces the risk of heart attack in adults.",

@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 import pytest
+
 from lyra.pipelines.ranking import (
     DEFAULT_BM25_WEIGHT,
     DEFAULT_EMBEDDING_WEIGHT,

@@ -29,6 +29,7 @@ from pathlib import Path
 
 import lxml.html
 import pytest
+
 from lyra.pipelines.documents import Document
 from lyra.pipelines.extract_html import extract_html, sniff_html_charset
 from lyra.pipelines.extract_text import decode_bytes

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from lyra.pipelines.robots import (
     MAX_ROBOTS_BYTES,
     UNREACHABLE_RETRY_SECONDS,

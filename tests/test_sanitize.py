@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
+
 from lyra.pipelines.sanitize import (
     DEFAULT_MAX_CHARS,
     PROMPT_OVERLAP_CHARS,

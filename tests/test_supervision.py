@@ -21,6 +21,7 @@ from tests.conftest import DEMO_QUESTION, make_settings
 
 pytestmark = [pytest.mark.ray, pytest.mark.usefixtures("ray_session")]
 
+
 def _crash(_actor: Any) -> None:
     os._exit(1)
 
@@ -52,7 +53,9 @@ def test_crash_mid_search_loses_nothing_committed(
     lyra_home: Path, victim: str, stages: set[str]
 ) -> None:
     settings = make_settings(lyra_home)
-    orch = Orchestrator.options(name="orchestrator", namespace=settings.ray.namespace).remote(settings)
+    orch = Orchestrator.options(name="orchestrator", namespace=settings.ray.namespace).remote(
+        settings
+    )
     try:
         # Warm the actors so the crash lands inside the pipeline, not in model loading.
         ray.get(orch.ensure_ready.remote())
@@ -60,8 +63,9 @@ def test_crash_mid_search_loses_nothing_committed(
         search_id = ray.get(orch.start_search.remote(task["id"], DEMO_QUESTION, {}))
         _wait_for_stage(orch, search_id, stages)
         graph = ray.get(orch.graph_handle.remote())
-        before = ray.get(graph.query_graph.remote(
-            "SELECT id FROM pages ORDER BY id", None, {}, 200, 2000, False))["rows"]
+        before = ray.get(
+            graph.query_graph.remote("SELECT id FROM pages ORDER BY id", None, {}, 200, 2000, False)
+        )["rows"]
         assert len(before) == 15
         handle = ray.get(getattr(orch, f"{victim}_handle").remote())
         with pytest.raises(RayActorError):
@@ -72,8 +76,9 @@ def test_crash_mid_search_loses_nothing_committed(
         # so the search completes as if nothing happened.
         assert result["status"] == "satisfied"
         assert result["metrics"]["pages_fetched"] == 15
-        after = ray.get(graph.query_graph.remote(
-            "SELECT id FROM pages ORDER BY id", None, {}, 200, 2000, False))["rows"]
+        after = ray.get(
+            graph.query_graph.remote("SELECT id FROM pages ORDER BY id", None, {}, 200, 2000, False)
+        )["rows"]
         assert after == before
         searches = ray.get(graph.list_searches.remote(task["id"]))
         assert [s["status"] for s in searches] == [result["status"]]

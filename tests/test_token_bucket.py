@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from lyra.pipelines.token_bucket import TokenBucket
 
 

@@ -7,8 +7,9 @@ from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
-from lyra.storage.warc import WarcStore, read_response, sha1_payload_digest, verify
 from warcio.archiveiterator import ArchiveIterator
+
+from lyra.storage.warc import WarcStore, read_response, sha1_payload_digest, verify
 
 WHEN = datetime(2026, 11, 21, 12, 30, 5, tzinfo=UTC)
 BODY = b"<html><body>caf\xc3\xa9 and tea</body></html>"
