@@ -137,7 +137,11 @@ def cmd_research(args: argparse.Namespace) -> int:
         print(f"lyra: {exc.code}: {exc.message}", file=sys.stderr)
         return 1
     search = out["search"]
-    claims = sorted(out["claims"], key=lambda c: (-c["evidence_count"], -c["confidence"], c["id"]))
+    # Claims with evidence for or against them first, the most debated first.
+    claims = sorted(
+        out["claims"],
+        key=lambda c: (-(c["supporting"] + c["refuting"]), -c["confidence"], c["id"]),
+    )
     if search["status"] == "failed":
         err = search.get("error") or {}
         print(f"lyra: search failed: {err.get('code')}: {err.get('message')}", file=sys.stderr)
@@ -161,6 +165,16 @@ def cmd_research(args: argparse.Namespace) -> int:
     return 0
 
 
+def _domains(urls: list[str]) -> list[str]:
+    """Source folder (local corpus) or host of each URL, in order, once each."""
+    out: list[str] = []
+    for url in urls:
+        name = Path(url).parent.name if url.startswith("file://") else url.split("/")[2]
+        if name not in out:
+            out.append(name)
+    return out
+
+
 def _print_table(out: dict[str, Any], claims: list[dict[str, Any]], elapsed: float) -> None:
     from rich.table import Table
 
@@ -172,15 +186,17 @@ def _print_table(out: dict[str, Any], claims: list[dict[str, Any]], elapsed: flo
     table.add_column("sup/ref", justify="center", width=7)
     table.add_column("sources", ratio=2)
     for i, c in enumerate(claims, start=1):
-        sources = [f"from {c.get('source_domain')}"]
-        sources += [f"+ {Path(u).parent.name}/{Path(u).name}" for u in c["supporting_urls"]]
-        sources += [f"- {Path(u).parent.name}/{Path(u).name}" for u in c["refuting_urls"]]
+        lines = [f"from {c.get('source_domain')}"]
+        if c["supporting_urls"]:
+            lines.append("supports: " + ", ".join(_domains(c["supporting_urls"])))
+        if c["refuting_urls"]:
+            lines.append("refutes: " + ", ".join(_domains(c["refuting_urls"])))
         table.add_row(
             str(i),
             c["claim_text"],
             f"{c['confidence']:.2f} ± {c['uncertainty']:.2f}",
             f"{c['supporting']}/{c['refuting']}",
-            "\n".join(sources),
+            "\n".join(lines),
         )
     console.print(table)
     met = out["search"]["metrics"]

@@ -19,10 +19,9 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Final, Literal
 
-import tldextract
+from lyra.pipelines.domains import registrable_domain as _registrable
 
 Relation = Literal["supports", "refutes", "neutral", "origin"]
 RELATIONS: Final[frozenset[str]] = frozenset({"supports", "refutes", "neutral", "origin"})
@@ -64,26 +63,12 @@ class ClaimConfidence:
     independent_sources: int
 
 
-@lru_cache(maxsize=1)
-def _extractor() -> tldextract.TLDExtract:
-    # The bundled public-suffix snapshot only: tldextract would otherwise try to
-    # download the list on first use, and Lyra makes no requests of its own.
-    return tldextract.TLDExtract(suffix_list_urls=())
-
-
-@lru_cache(maxsize=4096)
 def registrable_domain(domain: str) -> str:
-    """eTLD+1 of a host name ("news.bbc.co.uk" → "bbc.co.uk"); other names as given."""
+    """eTLD+1 of a page's domain; corpus folder names ("local", "my notes") as given."""
     host = domain.strip().lower().rstrip(".")
     if not host:
         return host
-    result = _extractor()(host)
-    # tldextract 5.3 renamed `registered_domain`; pyproject allows 5.1 and later.
-    registered = getattr(result, "top_domain_under_public_suffix", None)
-    if registered is None:
-        registered = result.registered_domain
-    # Corpus folders ("local", "my notes") and IPs have no public suffix: keep them.
-    return registered or host
+    return _registrable(host)
 
 
 def beta_stats(alpha: float, beta: float) -> tuple[float, float, float]:
