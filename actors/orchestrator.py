@@ -25,11 +25,11 @@ from ray.exceptions import ActorDiedError, ActorUnavailableError, RayActorError,
 
 from lyra.actors.graph import GraphActor
 from lyra.actors.inference import InferenceActor
-from lyra.actors.runtime import GRAPH, INFERENCE, gpus_for_inference, setup_actor_logging
+from lyra.actors.runtime import BROWSER, GRAPH, INFERENCE, gpus_for_inference, setup_actor_logging
 from lyra.actors.search_job import SearchContext, SearchJob, SearchStopped
 from lyra.config.settings import Settings
 from lyra.pipelines import research as rs
-from lyra.pipelines.domains import load_domain_rules, registrable_domain
+from lyra.pipelines.domains import load_domain_rules
 from lyra.pipelines.errors import LyraError
 from lyra.pipelines.local_corpus import CorpusError, CorpusScan
 from lyra.pipelines.sanitize import new_task_tag
@@ -48,6 +48,9 @@ class Orchestrator:
         self._settings = settings
         self._ns = settings.ray.namespace
         self._handles: dict[str, Any] = {}
+        # Live DomainFetcher handles by registrable domain: a fetcher lives while a
+        # handle to it does, so keeping them keeps each site's politeness state.
+        self._fetchers: dict[str, Any] = {}
         self._jobs: dict[str, asyncio.Task[dict[str, Any]]] = {}
         self._progress: dict[str, dict[str, Any]] = {}
         self._results: dict[str, dict[str, Any]] = {}
@@ -70,6 +73,10 @@ class Orchestrator:
             return InferenceActor.options(num_gpus=gpus, **opts).remote(
                 self._settings, use_gpu=gpus > 0
             )
+        if name == BROWSER:
+            from lyra.actors.browser import BrowserActor  # Playwright only when needed
+
+            return BrowserActor.options(**opts).remote(self._settings)
         raise KeyError(name)
 
     def _handle(self, name: str) -> Any:
@@ -212,12 +219,13 @@ class Orchestrator:
         return {n for n, e in self._settings.engines.items() if e.enabled and n == "local"}
 
     async def _fetch_url(self, url: str) -> dict[str, Any]:
-        from lyra.actors.fetch import get_fetcher  # heavy import only when URLs are fetched
+        """Fetch through the per-domain fetchers, following cross-domain redirects."""
+        from lyra.actors.fetch import fetch_url  # heavy import only when URLs are fetched
 
-        host = url.split("//", 1)[-1].split("/", 1)[0]
-        fetcher = get_fetcher(registrable_domain(host), self._settings)
         try:
-            result: dict[str, Any] = await fetcher.fetch.remote(url)
+            result: dict[str, Any] = dict(
+                await fetch_url(url, self._settings, fetchers=self._fetchers)
+            )
         except (RayActorError, RayTaskError) as exc:
             return {"error": f"fetcher failed: {type(exc).__name__}"}
         return result
@@ -401,6 +409,10 @@ class Orchestrator:
     async def graph_handle(self) -> Any:
         """The graph actor's handle (for tests and notebooks)."""
         return self._handle(GRAPH)
+
+    async def browser_handle(self) -> Any:
+        """The browser actor's handle, launched on first use (for notebooks)."""
+        return self._handle(BROWSER)
 
     async def inference_handle(self) -> Any:
         """The inference actor's handle (for tests and notebooks)."""

@@ -98,6 +98,8 @@ class SearchJob:
         }
         self.budget_exhausted = False
         self.model_id: str | None = None
+        # What the fetch layer said about each fetched URL (documents are frozen).
+        self.fetched: dict[str, dict[str, Any]] = {}
 
     def _check(self, stage: str) -> None:
         if self.ctx.stop_requested():
@@ -196,8 +198,11 @@ class SearchJob:
         else:
             html = body.decode(result.get("encoding") or "utf-8", errors="replace")
             doc = await asyncio.to_thread(extract_html, html, final, domain)
-        doc.warc_path = result.get("warc_path")  # type: ignore[attr-defined]
-        doc.http_status = result.get("status")  # type: ignore[attr-defined]
+        self.fetched[doc.url] = {
+            "warc_path": result.get("warc_path"),
+            "http_status": result.get("status"),
+            "fetched_at": result.get("fetched_at"),
+        }
         return doc
 
     # --- rank documents ---------------------------------------------------------------
@@ -266,14 +271,14 @@ class SearchJob:
                     "domain": d.domain,
                     "title": d.title,
                     "trust_level": trust_level_for(d.domain, ctx.domain_rules),
-                    "fetched_at": fetched_at,
-                    "warc_path": getattr(d, "warc_path", None),
+                    "fetched_at": self.fetched.get(d.url, {}).get("fetched_at") or fetched_at,
+                    "warc_path": self.fetched.get(d.url, {}).get("warc_path"),
                     "screenshot_path": None,
                     "content_type": d.content_type,
                     "content_hash": d.content_hash,
                     "simhash": d.simhash,
                     "dup_of": dup_of,
-                    "http_status": getattr(d, "http_status", None),
+                    "http_status": self.fetched.get(d.url, {}).get("http_status"),
                     "final_url": d.url,
                     "source_path": d.source_path,
                     "byte_size": d.byte_size,

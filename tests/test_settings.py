@@ -94,7 +94,7 @@ def test_bad_user_file_is_a_clear_error(
 
 def test_missing_user_file_names_the_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LYRA_CONFIG", str(tmp_path / "absent.yaml"))
-    with pytest.raises(FileNotFoundError, match="absent.yaml"):
+    with pytest.raises(FileNotFoundError, match=r"absent\.yaml"):
         Settings()
 
 
