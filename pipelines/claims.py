@@ -77,7 +77,9 @@ _ENGLISH_MARKERS: Final[frozenset[str]] = frozenset((
     "for", "on", "by",
 ))
 # fmt: on
-_VERB_SUFFIX = re.compile(r"^[a-z]{3,}(ed|es|ied)$")
+# Third-person and past forms; "-ens", "-izes", "-ates", "-ifies" cover verbs such as
+# shortens, minimizes, stimulates, intensifies that no closed list keeps up with.
+_VERB_SUFFIX = re.compile(r"^[a-z]{3,}(ed|es|ied|ens|izes|ises|ates|ifies)$")
 # fmt: off
 _COMMON_VERBS: Final[frozenset[str]] = frozenset((
     "reduces", "increases", "decreases", "causes", "shows", "suggests", "indicates",
@@ -86,7 +88,8 @@ _COMMON_VERBS: Final[frozenset[str]] = frozenset((
     "makes", "takes", "gives", "helps", "allows", "means", "lasts", "kills", "protects",
     "cures", "treats", "inhibits", "binds", "blocks", "activates", "produces", "exceeds",
     "reaches", "costs", "grows", "falls", "rises", "drops", "declines", "doubles",
-    "halves",
+    "halves", "cuts", "stops", "keeps", "needs", "works", "acts", "supports", "predicts",
+    "explains", "changes", "extends", "delays", "triggers", "worsens", "shortens",
 ))
 # fmt: on
 _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+import ray
 from mcp import Client
 
+from lyra.actors.orchestrator import Orchestrator
 from lyra.config.settings import Settings
 from lyra.mcp_bridge.server import build_server
 from tests.conftest import DEMO_QUESTION, make_settings
@@ -23,8 +26,16 @@ SIX_TOOLS = ["create_task", "get_status", "query_graph", "search", "stop_task", 
 
 
 @pytest.fixture(scope="module")
-def settings(lyra_home: Path) -> Settings:
-    return make_settings(lyra_home)
+def settings(lyra_home: Path) -> Iterator[Settings]:
+    """The module's settings; the module holds a handle to its orchestrator so the
+    actor outlives each test's in-process server (a non-detached actor dies with its
+    last handle, and each test's server drops its own)."""
+    settings = make_settings(lyra_home)
+    orch = Orchestrator.options(
+        name="orchestrator", namespace=settings.ray.namespace, get_if_exists=True
+    ).remote(settings)
+    yield settings
+    ray.kill(orch)
 
 
 def _error(result: Any) -> dict[str, Any]:
