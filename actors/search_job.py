@@ -152,9 +152,10 @@ class SearchJob:
     # --- collect ---------------------------------------------------------------------
     async def _collect(self) -> list[Document]:
         ctx = self.ctx
-        engines = ctx.options.get("engines") or ["local"]
+        named = ctx.options.get("engines")
         docs: list[Document] = []
-        if "local" in engines and not ctx.options.get("urls"):
+        # Given URLs replace the engines unless the client also names engines.
+        if "local" in (named or ["local"]) and (named or not ctx.options.get("urls")):
             paths = [Path(p).expanduser() for p in ctx.settings.engine("local").paths]
             if not paths:
                 raise ValueError(

@@ -70,3 +70,30 @@ async def test_search_fetches_given_urls_politely_and_archives_them(lyra_home: P
         assert any(t.startswith("Caffeine taken within six hours of bedtime") for t in texts)
     finally:
         server.close()
+
+
+async def test_urls_and_named_engines_are_searched_together(lyra_home: Path) -> None:
+    server = FixtureServer("127.0.0.1")
+    try:
+        server.route("/robots.txt", body=b"User-agent: *\nAllow: /\n", content_type="text/plain")
+        server.route("/sleep.html", body=PAGE.encode())
+        settings = make_settings(lyra_home, fetch={"default_qps": 5.0})
+        async with Client(build_server(settings)) as client:
+            task = await client.call_tool("create_task", {"query": "coffee"})
+            res = await client.call_tool(
+                "search",
+                {
+                    "task_id": task.structured_content["task_id"],
+                    "query": "Does coffee affect blood pressure?",
+                    "options": {
+                        "urls": [server.url("/sleep.html")],
+                        "engines": ["local"],
+                        "max_pages": 30,
+                        "wait_seconds": 110,
+                    },
+                },
+            )
+        assert res.is_error is False, res.content[0].text
+        assert res.structured_content["pages_fetched"] == 16
+    finally:
+        server.close()
