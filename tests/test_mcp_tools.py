@@ -236,3 +236,49 @@ async def test_query_graph_timeout_is_typed(settings: Settings) -> None:
             )
         )
     assert err["code"] == "TIMEOUT"
+
+
+async def test_search_answers_running_and_get_status_long_polls(settings: Settings) -> None:
+    async with Client(build_server(settings)) as client:
+        created = await client.call_tool("create_task", {"query": DEMO_QUESTION})
+        task_id = created.structured_content["task_id"]
+        res = await client.call_tool(
+            "search",
+            {"task_id": task_id, "query": DEMO_QUESTION, "options": {"wait_seconds": 0}},
+        )
+        started = res.structured_content
+        assert started["status"] == "running"
+        assert started["claims_found"] == []
+        assert started["progress"]["stage"] in {"queued", "collect", "rank", "store", "embed"}
+        st = (
+            await client.call_tool("get_status", {"task_id": task_id, "wait_seconds": 100})
+        ).structured_content
+        assert [s["search_id"] for s in st["searches"]] == [started["search_id"]]
+        assert st["searches"][0]["status"] == "satisfied"
+        assert st["searches"][0]["metrics"]["pages_fetched"] == 15
+
+
+async def test_stop_task_immediately_cancels_and_the_task_resumes(settings: Settings) -> None:
+    async with Client(build_server(settings)) as client:
+        created = await client.call_tool("create_task", {"query": DEMO_QUESTION})
+        task_id = created.structured_content["task_id"]
+        first = await client.call_tool(
+            "search",
+            {"task_id": task_id, "query": DEMO_QUESTION, "options": {"wait_seconds": 0}},
+        )
+        assert first.structured_content["status"] == "running"
+        stopped = await client.call_tool(
+            "stop_task", {"task_id": task_id, "mode": "immediate", "reason": "enough"}
+        )
+        assert stopped.structured_content["searches_stopped"] == 1
+        st = (await client.call_tool("get_status", {"task_id": task_id})).structured_content
+        assert st["status"] == "stopped"
+        assert [s["status"] for s in st["searches"]] == ["cancelled"]
+        again = await client.call_tool(
+            "search",
+            {"task_id": task_id, "query": DEMO_QUESTION, "options": {"wait_seconds": 110}},
+        )
+        assert again.structured_content["status"] == "satisfied"
+        st = (await client.call_tool("get_status", {"task_id": task_id})).structured_content
+        assert st["status"] == "active"
+        assert [s["status"] for s in st["searches"]] == ["cancelled", "satisfied"]
