@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from datetime import UTC, datetime
 from typing import Any
 
 import ray
@@ -155,7 +156,12 @@ class Orchestrator:
         searches = await self._call(GRAPH, "list_searches", task["id"])
         used_pages = sum(int((s.get("metrics") or {}).get("pages_fetched", 0)) for s in searches)
         created = task["created_at"]
-        elapsed = time.time() - created.timestamp() if hasattr(created, "timestamp") else 0.0
+        # TIMESTAMP columns hold naive UTC (storage.repository.utcnow).
+        if isinstance(created, datetime):
+            start = created if created.tzinfo else created.replace(tzinfo=UTC)
+            elapsed = time.time() - start.timestamp()
+        else:
+            elapsed = 0.0
         max_pages = int(budget.get("max_pages", self._settings.task.default_max_pages))
         max_seconds = float(budget.get("max_seconds", self._settings.task.default_max_seconds))
         return {

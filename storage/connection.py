@@ -72,7 +72,9 @@ def open_database(path: Path, *, memory_limit: str, threads: int) -> duckdb.Duck
     config["threads"] = threads
     con = duckdb.connect(str(path), config=config)
     try:
-        con.execute("SET TimeZone = 'UTC'")
+        # GLOBAL: a plain SET is per session, and every cursor() is a new session that
+        # would fall back to the machine's zone (seen with TZ=Asia/Tokyo).
+        con.execute("SET GLOBAL TimeZone = 'UTC'")
         migrate(con)
         # Locking comes after migration and view creation, which need no option
         # changes, and before the connection is handed to anyone.

@@ -10,6 +10,8 @@ from typing import Any
 
 import duckdb
 
+from lyra.storage.repository import utcnow
+
 
 def _dicts(cur: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
     cols = [d[0] for d in cur.description or []]
@@ -21,9 +23,9 @@ def fail_running_searches(con: duckdb.DuckDBPyConnection, reason: str) -> int:
     cur = con.cursor()
     n = cur.execute("SELECT count(*) FROM searches WHERE status = 'running'").fetchone()
     cur.execute(
-        "UPDATE searches SET status = 'failed', finished_at = now(), "
+        "UPDATE searches SET status = 'failed', finished_at = ?, "
         "error = to_json({'code': 'PIPELINE_ERROR', 'message': ?}) WHERE status = 'running'",
-        [reason],
+        [utcnow(), reason],
     )
     return int(n[0]) if n else 0
 

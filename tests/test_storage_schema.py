@@ -140,7 +140,7 @@ def test_safety_settings_are_applied_and_locked(db: duckdb.DuckDBPyConnection) -
         "python_enable_replacements": "false",
         "threads": "2",
         "memory_limit": "244.1 MiB",
-        "TimeZone": "Etc/UTC",
+        "TimeZone": "UTC",
     }
 
 
