@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -40,20 +39,6 @@ document.getElementById("out").textContent = "JS-WROTE-" + (6 * 7);
 </script></body></html>"""
 
 
-@pytest.fixture(scope="module")
-def ray_cluster() -> Iterator[None]:
-    """A local Ray for this module; an already running one (session fixture) is reused."""
-    os.environ.setdefault("RAY_AUTH_MODE", "disabled")
-    started = not ray.is_initialized()
-    if started:
-        ray.init(
-            num_cpus=2, include_dashboard=False, namespace="lyra", _node_ip_address="127.0.0.1"
-        )
-    yield
-    if started:
-        ray.shutdown()
-
-
 def browser_settings(home: Path, allowed_hosts: list[str]) -> Settings:
     """Loopback-permitting settings with the given allow list."""
     return load_settings(
@@ -64,7 +49,7 @@ def browser_settings(home: Path, allowed_hosts: list[str]) -> Settings:
 
 
 @pytest.fixture
-def make_browser(ray_cluster: None) -> Iterator[Callable[[Settings], Any]]:
+def make_browser(ray_session: None) -> Iterator[Callable[[Settings], Any]]:
     """Create BrowserActors; each is closed and killed after the test."""
     made: list[Any] = []
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -25,20 +24,6 @@ pytestmark = pytest.mark.ray
 PAGE = b"<html><head><title>Coffee</title></head><body><p>Moderate coffee intake.</p></body></html>"
 
 
-@pytest.fixture(scope="module")
-def ray_cluster() -> Iterator[None]:
-    """A local Ray for this module; an already running one (session fixture) is reused."""
-    os.environ.setdefault("RAY_AUTH_MODE", "disabled")
-    started = not ray.is_initialized()
-    if started:
-        ray.init(
-            num_cpus=2, include_dashboard=False, namespace="lyra", _node_ip_address="127.0.0.1"
-        )
-    yield
-    if started:
-        ray.shutdown()
-
-
 def fetch_settings(home: Path, **fetch: Any) -> Settings:
     """Loopback-permitting settings with fetch overrides."""
     network = fetch.pop(
@@ -48,7 +33,7 @@ def fetch_settings(home: Path, **fetch: Any) -> Settings:
 
 
 @pytest.fixture
-def make_fetcher(ray_cluster: None) -> Iterator[Callable[..., Any]]:
+def make_fetcher(ray_session: None) -> Iterator[Callable[..., Any]]:
     """Create anonymous DomainFetcher actors; all are killed after the test."""
     made: list[Any] = []
 
@@ -313,7 +298,7 @@ def test_connection_refused_is_a_network_error(
     assert policy["reason"] == "unreachable"
 
 
-def test_get_fetcher_returns_one_actor_per_domain(ray_cluster: None, tmp_path: Path) -> None:
+def test_get_fetcher_returns_one_actor_per_domain(ray_session: None, tmp_path: Path) -> None:
     settings = load_settings(home=tmp_path, ray={"namespace": "lyra-fetch-tests"})
     first = get_fetcher("https://www.example.org/a", settings)
     second = get_fetcher("http://docs.example.org/b", settings)
@@ -329,7 +314,7 @@ def test_get_fetcher_returns_one_actor_per_domain(ray_cluster: None, tmp_path: P
 
 
 async def test_fetch_url_follows_a_cross_domain_redirect(
-    ray_cluster: None, fixture_server_factory: Callable[[str], FixtureServer], tmp_path: Path
+    ray_session: None, fixture_server_factory: Callable[[str], FixtureServer], tmp_path: Path
 ) -> None:
     first = fixture_server_factory("127.0.0.1")
     second = fixture_server_factory("127.0.0.3")
