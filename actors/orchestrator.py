@@ -24,6 +24,7 @@ from typing import Any
 import ray
 from ray.exceptions import ActorDiedError, ActorUnavailableError, RayActorError, RayTaskError
 
+from lyra.actors.auth_service import AuthService
 from lyra.actors.graph import GraphActor
 from lyra.actors.inference import InferenceActor
 from lyra.actors.runtime import BROWSER, GRAPH, INFERENCE, gpus_for_inference, setup_actor_logging
@@ -61,6 +62,7 @@ class Orchestrator:
         self._corpus_cache: dict[str, CorpusScan] = {}
         self._domain_rules = load_domain_rules()
         self._restarts: dict[str, int] = {}
+        self._auth = AuthService(settings, self._call)
         self._started = time.monotonic()
         self._ready = False
 
@@ -411,6 +413,35 @@ class Orchestrator:
             {"id": hid, "similarity": round(float(sim), 4), **meta.get(hid, {})}
             for hid, sim in hits
         ]
+
+    # --- auth queue (seed 003 §3.6.1) -------------------------------------------------
+    async def get_auth_queue(
+        self, task_id: str | None, group_by: str, priority_filter: str
+    ) -> dict[str, Any]:
+        """Pending auth items, by item, domain or type (idempotent)."""
+        await self.ensure_ready()
+        if task_id is not None:
+            await self._task(task_id)
+        return await self._auth.queue(task_id, group_by, priority_filter)
+
+    async def resolve_auth(self, target: str, data: dict[str, Any]) -> dict[str, Any]:
+        """Mark an item or a whole domain resolved / skipped / failed; resolved work is re-queued."""
+        await self.ensure_ready()
+        return await self._auth.resolve(target, data, on_resolved=self._after_auth_resolved)
+
+    async def notify_user(self, event: str, payload: dict[str, Any]) -> dict[str, Any]:
+        """Desktop notification; for auth_required with a URL the browser opens it for the person."""
+        return await self._auth.notify(event, payload, open_url=self._open_for_human)
+
+    async def _open_for_human(self, url: str) -> dict[str, Any]:
+        result: dict[str, Any] = await self._call(BROWSER, "open_for_human", url)
+        return result
+
+    async def _after_auth_resolved(
+        self, domain: str, items: list[dict[str, Any]]
+    ) -> dict[str, Any]:
+        """Session transfer (browser cookies → the domain's fetcher) and re-queue of the items."""
+        return {"session_stored": False, "requeued_searches": []}
 
     async def graph_handle(self) -> Any:
         """The graph actor's handle (for tests and notebooks)."""

@@ -86,6 +86,32 @@ class FetchSettings(_Section):
     robots_user_agent: str = Field(
         "LyraResearchBot", description="Product token matched against robots.txt groups."
     )
+    circuit_failure_threshold: int = Field(
+        2, description="Consecutive 403/429/timeouts that open a domain's circuit."
+    )
+    circuit_cooldown_seconds: float = Field(
+        1800.0, description="How long an open circuit refuses requests before a half-open probe."
+    )
+    network_retries: int = Field(
+        2, description="Retries of a connection error (never of a timeout or an HTTP status)."
+    )
+    backoff_base_seconds: float = Field(1.0, description="First backoff delay of a retry.")
+    backoff_max_seconds: float = Field(60.0, description="Longest backoff delay.")
+    max_retry_after_seconds: float = Field(
+        3600.0, description="Longest Retry-After honoured before the circuit takes over."
+    )
+    max_decompressed_ratio: float = Field(
+        100.0, description="Compressed bodies expanding more than this are cut (bombs)."
+    )
+    conditional_cache_entries: int = Field(
+        2000, description="ETag / Last-Modified validators kept per domain."
+    )
+    escalate_to_browser: bool = Field(
+        True, description="Try the browser (headless, then headful) after a block or challenge."
+    )
+    escalate_to_headful: bool = Field(
+        True, description="Try a headful browser (Xvfb when no display) before the auth queue."
+    )
 
 
 class BrowserSettings(_Section):
@@ -97,6 +123,46 @@ class BrowserSettings(_Section):
     )
     headless: bool = Field(True, description="Headless by default; headful on demand.")
     navigation_timeout_seconds: float = Field(30.0, description="Page load time limit.")
+    profile_dir: str | None = Field(
+        None, description="Research profile directory (none: LYRA_HOME/browser-profile)."
+    )
+    block_resources: list[str] = Field(
+        default_factory=lambda: ["image", "media", "font"],
+        description="Playwright resource types not loaded (ads and trackers are always blocked).",
+    )
+    screenshot: bool = Field(True, description="Save a screenshot of every browser fetch.")
+
+
+class TorSettings(_Section):
+    enabled: bool = Field(False, description="Use Tor as an escalation path; off: nothing starts it.")
+    launch: bool = Field(
+        True, description="Start a private tor process (else use a running one at the ports)."
+    )
+    executable: str = Field("tor", description="tor binary launched when launch is true.")
+    socks_port: int = Field(0, description="SOCKS port on 127.0.0.1 (0: pick a free one).")
+    control_port: int = Field(0, description="Control port on 127.0.0.1 (0: pick a free one).")
+    control_password: str | None = Field(
+        None, description="Controller password of a running tor (launched: cookie auth)."
+    )
+    disable_network: bool = Field(
+        True, description="Write DisableNetwork 1 in the launched torrc (set false to use Tor)."
+    )
+    sticky_seconds: float = Field(900.0, description="One circuit per domain for this long.")
+    max_usage_ratio: float = Field(
+        0.2, description="Most share of a domain's requests that may go over Tor."
+    )
+    bootstrap_timeout_seconds: float = Field(60.0, description="Wait for the launched tor.")
+
+
+class AuthSettings(_Section):
+    warning_pending: int = Field(3, description="get_status warns at this many pending items.")
+    critical_pending: int = Field(5, description="get_status is critical at this many.")
+    critical_high_priority: int = Field(
+        2, description="get_status is critical at this many high-priority items."
+    )
+    notify_command: str = Field(
+        "notify-send", description="Desktop notifier (skipped when it is not installed)."
+    )
 
 
 class InferenceSettings(_Section):
@@ -239,6 +305,8 @@ class Settings(BaseSettings):
     network: NetworkSettings = NetworkSettings()
     fetch: FetchSettings = FetchSettings()
     browser: BrowserSettings = BrowserSettings()
+    tor: TorSettings = TorSettings()
+    auth: AuthSettings = AuthSettings()
     inference: InferenceSettings = InferenceSettings()
     llm: LLMSettings = LLMSettings()
     engines: dict[str, EngineSettings] = Field(default_factory=dict)
