@@ -1,35 +1,53 @@
-"""DomainFetcher: sole owner of the HTTP traffic to one registrable domain.
+"""DomainFetcher: sole owner of the traffic to one registrable domain.
 
-ARCHITECTURE §2 (actors table), §3 step 6 (fetch), §8 (politeness is global).
+ARCHITECTURE §2 (actors table), §3 step 6 (fetch), §8 (politeness is global);
+seed 003 §3.1.2, §3.5, §4.3 (escalation, circuit breakers, session transfer).
 
 One named actor per domain cluster-wide (``fetch:<domain>``, `get_if_exists`), so
 adding workers never multiplies the request rate to a site (§8). The actor owns the
-domain's token bucket, its robots.txt policies (per origin) and its WARC file; the
-rules themselves live in `lyra.pipelines` (net_guard, robots, token_bucket).
+domain's token bucket, circuit breaker, robots.txt policies (per origin), cookies,
+ETag / Last-Modified validators and its WARC file; the rules themselves live in
+`lyra.pipelines` (net_guard, robots, token_bucket, circuit, challenge, cookies,
+backoff). Its state is persisted (see `actors/fetch_state.py`) so that retirement,
+crashes and restarts never reset a promise made to the site.
 
-Every request, redirect hops and robots.txt included, goes through:
-1. `net_guard.check_url` (SSRF + allowed hosts), the resolved addresses pinned with
+Every request, redirect hops, robots.txt and browser renders included, goes through:
+1. the circuit breaker (open: nothing is sent until the cooldown or Retry-After);
+2. `net_guard.check_url` (SSRF + allowed hosts), the resolved addresses pinned with
    CURLOPT_RESOLVE and the connected address re-checked (DNS rebinding);
-2. robots.txt of the origin (RFC 9309, cached ≤ 24 h) for every hop but robots.txt;
-3. the token bucket (the wait is slept, never skipped);
-4. a curl_cffi GET with browser impersonation, timeouts and a streamed size cap;
-5. a WARC request/response exchange for every response received, errors included.
+3. robots.txt of the origin (RFC 9309, cached ≤ 24 h) for every hop but robots.txt;
+4. the token bucket (the wait is slept, never skipped), with the politeness clock
+   written before the request leaves;
+5. a curl_cffi GET with browser impersonation, the domain's cookies, a conditional
+   GET when a validator is stored, timeouts and a streamed size cap;
+6. a WARC request/response exchange for every response received, errors included.
+
+Escalation, never the same path twice (seed 003 §4.3.5): HTTP → Tor (only when a Tor
+endpoint is configured and the domain's Tor share stays ≤ `tor.max_usage_ratio`) →
+browser headless → browser headful → the caller queues the URL for a person
+(``error="challenge:<auth_type>"``). Escalation happens on a 403 or a detected
+challenge page; a 429 (or a 503 with Retry-After) is answered by waiting, never by
+trying harder. Connection errors are retried on the same path with exponential
+backoff (±10 % jitter); timeouts and HTTP statuses are not.
 
 Redirects are followed by hand, up to `fetch.max_redirects`. A hop that leaves the
 domain is checked, then handed back (`error="cross_domain_redirect"`,
 `redirect_to`) so the other domain's fetcher makes that request under its own
-bucket; `fetch_url` below follows such chains for callers.
+bucket; `FetcherPool.fetch` and `fetch_url` below follow such chains for callers.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 import warnings
-from collections.abc import MutableMapping
+from collections.abc import AsyncIterator, MutableMapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from email.utils import formatdate
+from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin
 
@@ -38,7 +56,20 @@ from curl_cffi import CurlOpt
 from curl_cffi.requests import AsyncSession
 from curl_cffi.requests.exceptions import RequestException, Timeout
 
+from lyra.actors.fetch_state import (
+    MAX_PERSISTED_ROBOTS_BYTES,
+    STATE_VERSION,
+    PolitenessClock,
+    Validator,
+    ValidatorCache,
+    bucket_after,
+)
+from lyra.actors.runtime import BROWSER, GRAPH, ORCHESTRATOR
 from lyra.config.settings import Settings
+from lyra.pipelines.backoff import backoff_delay, parse_retry_after
+from lyra.pipelines.challenge import Challenge, detect_challenge
+from lyra.pipelines.circuit import CircuitBreaker, Transition, is_circuit_failure
+from lyra.pipelines.cookies import CookieJar
 from lyra.pipelines.domains import load_domain_rules, qps_for, registrable_domain
 from lyra.pipelines.net_guard import GuardedTarget, TargetRefused, check_url
 from lyra.pipelines.robots import (
@@ -50,12 +81,15 @@ from lyra.pipelines.robots import (
     robots_url,
 )
 from lyra.pipelines.token_bucket import TokenBucket
-from lyra.storage.warc import WarcStore
+from lyra.storage.warc import WarcStore, read_response
 
 log = logging.getLogger(__name__)
 
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
+# Only these are worth showing to a challenge detector (not images, PDFs, JSON APIs).
+_MARKUP_TYPES = ("text/html", "application/xhtml+xml", "text/plain", "")
 FetchResult = dict[str, Any]
+_STATE_LOAD_TIMEOUT = 10.0
 
 
 @dataclass
@@ -72,6 +106,7 @@ class _Exchange:
     ip: str | None = None
     warc_path: str | None = None
     warc_offset: int | None = None
+    request_headers: dict[str, str] = field(default_factory=dict)
 
     def header(self, name: str) -> str | None:
         lower = name.lower()
@@ -96,6 +131,59 @@ def _header_dict(headers: list[tuple[str, str]]) -> dict[str, str]:
     return merged
 
 
+def _challenge_dict(challenge: Challenge | None) -> dict[str, Any] | None:
+    if challenge is None:
+        return None
+    return {
+        "auth_type": challenge.auth_type,
+        "vendor": challenge.vendor,
+        "needs_human": challenge.needs_human,
+        "marker": challenge.marker,
+    }
+
+
+class _Metrics:
+    """Per-domain counters and gauges on the Ray dashboard (ray.util.metrics)."""
+
+    def __init__(self, domain: str) -> None:
+        from ray.util.metrics import Counter, Gauge
+
+        self.domain = domain
+        self.requests = Counter(
+            "lyra_fetch_requests",
+            description="Requests sent by the fetch layer.",
+            tag_keys=("domain", "path", "status_class"),
+        )
+        self.bytes = Counter(
+            "lyra_fetch_bytes", description="Body bytes received.", tag_keys=("domain",)
+        )
+        self.circuit = Gauge(
+            "lyra_fetch_circuit_state",
+            description="Circuit state of a domain: 0 closed, 1 half open, 2 open.",
+            tag_keys=("domain",),
+        )
+        self.challenges = Counter(
+            "lyra_fetch_challenges",
+            description="Challenge, CAPTCHA, login or consent pages detected.",
+            tag_keys=("domain", "auth_type"),
+        )
+
+    def request(self, path: str, status: int | None, size: int) -> None:
+        status_class = f"{status // 100}xx" if status is not None else "error"
+        self.requests.inc(
+            1, tags={"domain": self.domain, "path": path, "status_class": status_class}
+        )
+        if size:
+            self.bytes.inc(size, tags={"domain": self.domain})
+
+    def circuit_state(self, state: str) -> None:
+        value = {"closed": 0.0, "half_open": 1.0, "open": 2.0}[state]
+        self.circuit.set(value, tags={"domain": self.domain})
+
+    def challenge(self, auth_type: str) -> None:
+        self.challenges.inc(1, tags={"domain": self.domain, "auth_type": auth_type})
+
+
 @ray.remote(max_restarts=-1, max_task_retries=0)
 class DomainFetcher:
     """Fetches the URLs of one registrable domain, politely and one at a time.
@@ -105,11 +193,12 @@ class DomainFetcher:
     WARC (a second exchange). ``max_restarts=-1`` is safe with that: a restart only
     follows a call that crashed the process and is never replayed, so there is no
     crash loop without new demand, and the named handle stays valid for every caller.
-    State rebuilt in ``__init__``: the token bucket (from `bucket_state` when the
-    orchestrator passes the persisted one; empty after a restart, so a restart never
-    grants a fresh burst); robots.txt policies are re-fetched on demand.
-    Idempotent methods: `state`, `robots_policy` (after its first fetch). Not
-    idempotent: `fetch`.
+    State rebuilt on the first call after ``__init__``: circuit, cookies, validators,
+    robots.txt policies and the bucket from the `domains` row, the bucket also from
+    the politeness clock file (whichever saw the later request wins); a restart with
+    neither starts with an empty bucket, so it never grants a fresh burst.
+    Idempotent methods: `state`, `robots_policy` (after its first fetch), `cookies`,
+    `idle_seconds`, `persist`, `add_cookies`. Not idempotent: `fetch`.
     """
 
     def __init__(
@@ -118,33 +207,60 @@ class DomainFetcher:
         settings: Settings,
         qps: float | None = None,
         bucket_state: dict[str, Any] | None = None,
+        tor: Any = None,
     ) -> None:
         self.domain = registrable_domain(domain)
         self.settings = settings
         self.base_qps = float(qps) if qps is not None else settings.fetch.default_qps
         if self.base_qps <= 0:
             raise ValueError(f"qps for {self.domain} must be positive, got {self.base_qps}")
-        if bucket_state is not None:
-            self._bucket = TokenBucket.from_state(bucket_state, rate_per_s=self.base_qps)
-        elif _was_restarted():
-            self._bucket = TokenBucket(self.base_qps, tokens=0.0)
-        else:
-            self._bucket = TokenBucket(self.base_qps)
+        self._restarted = _was_restarted()
+        self._clock = PolitenessClock(settings.home_dir / "politeness", self.domain)
+        self._bucket = self._initial_bucket(bucket_state)
         self._robots: dict[str, RobotsPolicy] = {}
+        self._robots_raw: dict[str, dict[str, Any]] = {}
+        fetch_cfg = settings.fetch
+        self._circuit = CircuitBreaker(
+            fetch_cfg.circuit_failure_threshold, fetch_cfg.circuit_cooldown_seconds
+        )
+        self._cookies = CookieJar()
+        self._validators = ValidatorCache(max_entries=fetch_cfg.conditional_cache_entries)
+        self._tor = tor
+        self._tor_usage: Any = None
+        self._not_before = 0.0  # wall time before which Retry-After forbids a request
         self._lock = asyncio.Lock()
         self._warc = WarcStore(settings.home_dir / "warc", prefix=self.domain)
         self._requests_made = 0
         self._last_request_at: float | None = None
+        self._last_used = time.monotonic()
+        self._loaded = False
+        self._metrics: _Metrics | None = None
 
-    async def fetch(self, url: str, redirects_left: int | None = None) -> FetchResult:
+    # -- public ----------------------------------------------------------------------
+
+    async def fetch(
+        self,
+        url: str,
+        redirects_left: int | None = None,
+        *,
+        escalate: bool = True,
+        cause_id: str | None = None,
+    ) -> FetchResult:
         """GET `url` under every rule of this module (keys: see `_result`). Not idempotent."""
         budget = self.settings.fetch.max_redirects if redirects_left is None else redirects_left
         async with self._lock:
-            return await self._fetch(url, budget)
+            self._last_used = time.monotonic()
+            await self._ensure_loaded()
+            try:
+                return await self._fetch_escalating(url, budget, escalate, cause_id)
+            finally:
+                self._last_used = time.monotonic()
+                self._persist()
 
     async def robots_policy(self, url: str) -> dict[str, Any]:
         """The robots.txt policy of `url`'s origin (fetched if not cached) as a summary dict."""
         async with self._lock:
+            await self._ensure_loaded()
             policy = await self._policy_for(url)
         ua = self.settings.fetch.robots_user_agent
         return {
@@ -156,10 +272,51 @@ class DomainFetcher:
             "crawl_delay": policy.crawl_delay(ua),
             "request_rate": policy.request_rate(ua),
             "allowed": policy.allowed(url, ua),
+            "sitemaps": policy.sitemaps,
         }
 
+    async def add_cookies(self, cookies: list[dict[str, Any]], reset_circuit: bool = False) -> int:
+        """Take cookies set in the browser for this domain (session transfer). Idempotent.
+
+        `reset_circuit`: a person has just cleared the domain's challenge, so the
+        breaker opened by it closes (a Retry-After the server sent still holds).
+        """
+        async with self._lock:
+            await self._ensure_loaded()
+            mine = [c for c in cookies if _cookie_domain_is(c, self.domain)]
+            added = self._cookies.add(mine)
+            if reset_circuit and self._circuit.state != "closed":
+                self._circuit_event(
+                    Transition(self._circuit.state, "closed", "auth resolved", time.time()), None
+                )
+                self._circuit = CircuitBreaker(
+                    self.settings.fetch.circuit_failure_threshold,
+                    self.settings.fetch.circuit_cooldown_seconds,
+                )
+            self._persist()
+            return added
+
+    async def cookies(self) -> list[dict[str, Any]]:
+        """The cookies the HTTP client sends to this domain. Idempotent."""
+        await self._ensure_loaded()
+        return self._cookies.to_state()
+
+    async def idle_seconds(self) -> float:
+        """Seconds since the last call finished; 0 while one runs. Idempotent."""
+        if self._lock.locked():
+            return 0.0
+        return time.monotonic() - self._last_used
+
+    async def persist(self) -> dict[str, Any]:
+        """Write the state to the `domains` table and wait for it (before retiring). Idempotent."""
+        state = self._snapshot()
+        graph = _named_actor(GRAPH, self.settings)
+        if graph is not None:
+            await graph.save_domain_state.remote(self.domain, state, self._bucket.rate_per_s)
+        return state
+
     async def state(self) -> dict[str, Any]:
-        """Domain, rates, bucket snapshot (to persist in `domains`), counters. Idempotent."""
+        """Domain, rates, bucket, circuit, counters and robots summary. Idempotent."""
         return {
             "domain": self.domain,
             "base_qps": self.base_qps,
@@ -167,16 +324,341 @@ class DomainFetcher:
             "bucket": self._bucket.state(),
             "requests_made": self._requests_made,
             "last_request_at": self._last_request_at,
+            "circuit": self._circuit.to_state(),
+            "circuit_state": self._circuit.state,
+            "not_before": self._not_before,
+            "cookies": len(self._cookies),
+            "validators": len(self._validators.entries),
             "robots": {
                 origin: {"kind": p.kind, "status": p.status, "fetched_at": p.fetched_at}
                 for origin, p in self._robots.items()
             },
         }
 
-    # -- internals -----------------------------------------------------------------
+    # -- persistence -----------------------------------------------------------------
 
-    async def _fetch(self, url: str, redirects_left: int) -> FetchResult:
+    def _initial_bucket(self, bucket_state: dict[str, Any] | None) -> TokenBucket:
+        if bucket_state is not None:
+            return TokenBucket.from_state(bucket_state, rate_per_s=self.base_qps)
+        last = self._clock.read()
+        if last is not None:
+            return bucket_after(last, self.base_qps, time.time())
+        if self._restarted:
+            return TokenBucket(self.base_qps, tokens=0.0)
+        return TokenBucket(self.base_qps)
+
+    def _snapshot(self) -> dict[str, Any]:
+        return {
+            "version": STATE_VERSION,
+            "last_request_at": self._last_request_at or self._clock.read(),
+            "bucket": self._bucket.state(),
+            "not_before": self._not_before,
+            "circuit": self._circuit.to_state(),
+            "cookies": self._cookies.to_state(),
+            "validators": self._validators.to_state(),
+            "robots": self._robots_raw,
+            "tor_usage": self._tor_usage.to_state() if self._tor_usage is not None else None,
+            "requests_made": self._requests_made,
+        }
+
+    async def _ensure_loaded(self) -> None:
+        if self._loaded:
+            return
+        self._loaded = True
+        graph = _named_actor(GRAPH, self.settings)
+        if graph is None:
+            return
+        try:
+            state = await asyncio.wait_for(
+                graph.load_domain_state.remote(self.domain), _STATE_LOAD_TIMEOUT
+            )
+        except Exception:  # a missing store must not stop fetching; the clock file still holds
+            log.warning("could not load the stored state of %s", self.domain, exc_info=True)
+            return
+        if state:
+            self._restore(state)
+
+    def _restore(self, state: dict[str, Any]) -> None:
+        fetch_cfg = self.settings.fetch
+        now = time.time()
+        last = state.get("last_request_at")
+        clock = self._clock.read()
+        latest = max((t for t in (last, clock) if t is not None), default=None)
+        if latest is not None:
+            restored = bucket_after(float(latest), self._bucket.rate_per_s, now)
+            if restored.tokens() < self._bucket.tokens():
+                self._bucket = restored
+            self._last_request_at = float(latest)
+        self._not_before = max(self._not_before, float(state.get("not_before") or 0.0))
+        if state.get("circuit"):
+            try:
+                self._circuit = CircuitBreaker.from_state(
+                    state["circuit"],
+                    fetch_cfg.circuit_failure_threshold,
+                    fetch_cfg.circuit_cooldown_seconds,
+                )
+            except (ValueError, TypeError):
+                log.warning("dropping a malformed stored circuit for %s", self.domain)
+        if state.get("cookies"):
+            self._cookies = CookieJar.from_state(state["cookies"])
+        if state.get("validators"):
+            self._validators = ValidatorCache.from_state(
+                state["validators"], fetch_cfg.conditional_cache_entries
+            )
+        for origin, raw in (state.get("robots") or {}).items():
+            policy = RobotsPolicy.from_response(
+                raw.get("status"),
+                (raw.get("body") or "").encode("utf-8"),
+                fetched_at=float(raw.get("fetched_at") or 0.0),
+            )
+            if policy.is_fresh(fetch_cfg.robots_cache_seconds):
+                self._robots[origin] = policy
+                self._robots_raw[origin] = raw
+        self._apply_robots_rate()
+        if state.get("tor_usage") and self._tor is not None:
+            self._tor_usage = _tor_usage(self.settings, state["tor_usage"])
+        self._requests_made = int(state.get("requests_made") or 0)
+
+    def _persist(self) -> None:
+        """Queue a write of the state to the `domains` table (not awaited)."""
+        graph = _named_actor(GRAPH, self.settings)
+        if graph is None:
+            return
+        graph.save_domain_state.remote(self.domain, self._snapshot(), self._bucket.rate_per_s)
+
+    def _log_event(self, kind: str, cause_id: str | None, payload: dict[str, Any]) -> str | None:
+        graph = _named_actor(GRAPH, self.settings)
+        if graph is None:
+            return None
+        event_id = f"ev-{time.time_ns():x}-{id(payload) & 0xFFFF:x}"
+        graph.log_event.remote(
+            kind=kind,
+            actor=f"fetch:{self.domain}",
+            cause_id=cause_id,
+            payload={"domain": self.domain, **payload},
+            event_id=event_id,
+        )
+        return event_id
+
+    def _circuit_event(self, transition: Transition | None, cause_id: str | None) -> None:
+        if transition is None:
+            return
+        self._metrics_().circuit_state(transition.to_state)
+        log.info(
+            "circuit %s: %s -> %s (%s)",
+            self.domain,
+            transition.from_state,
+            transition.to_state,
+            transition.reason,
+        )
+        self._log_event(
+            "circuit_transition",
+            cause_id,
+            {
+                "from": transition.from_state,
+                "to": transition.to_state,
+                "reason": transition.reason,
+                "at": transition.at,
+            },
+        )
+
+    def _metrics_(self) -> _Metrics:
+        if self._metrics is None:
+            self._metrics = _Metrics(self.domain)
+        return self._metrics
+
+    # -- escalation ------------------------------------------------------------------
+
+    async def _fetch_escalating(
+        self, url: str, budget: int, escalate: bool, cause_id: str | None
+    ) -> FetchResult:
         started = time.monotonic()
+        now = time.time()
+        allowed, transition = self._circuit.allow(now)
+        self._circuit_event(transition, cause_id)
+        if not allowed:
+            retry_at = self._circuit.retry_at()
+            return self._bare_result(
+                url,
+                started,
+                error="circuit_open",
+                retry_after=None if retry_at is None else max(0.0, retry_at - now),
+            )
+        wait = self._not_before - now
+        if wait > 0:
+            if wait > self.settings.fetch.timeout_seconds:
+                return self._bare_result(url, started, error="rate_limited", retry_after=wait)
+            await asyncio.sleep(wait)
+
+        attempts: list[dict[str, Any]] = []
+        result = await self._fetch_http(url, budget, started, proxy=None)
+        self._tor_usage_record(False)
+        attempts.append(_attempt("http", result))
+        challenge = self._assess(result, cause_id)
+        if self._is_rate_limited(result):
+            return self._finish(result, attempts, challenge)
+        if not _blocked(result, challenge) or not escalate:
+            return self._finish(result, attempts, challenge)
+
+        human_only = challenge is not None and challenge.needs_human
+        if not human_only and self._tor is not None and self._may_use_tor():
+            tor_result = await self._fetch_http(url, budget, started, proxy=self._tor_proxy())
+            self._tor_usage_record(True)
+            attempts.append(_attempt("tor", tor_result))
+            tor_challenge = self._assess(tor_result, cause_id)
+            if not _blocked(tor_result, tor_challenge) and tor_result["error"] is None:
+                return self._finish(tor_result, attempts, tor_challenge, path="tor")
+        fetch_cfg = self.settings.fetch
+        modes: list[bool] = []
+        if fetch_cfg.escalate_to_browser and not human_only:
+            modes.append(False)
+        if fetch_cfg.escalate_to_browser and fetch_cfg.escalate_to_headful and not human_only:
+            modes.append(True)
+        for headful in modes:
+            rendered = await self._browser_fetch(url, headful, started)
+            if rendered is None:
+                attempts.append({"path": "browser", "status": None, "error": "browser_unavailable"})
+                break
+            path = "browser_headful" if headful else "browser_headless"
+            attempts.append(_attempt(path, rendered))
+            b_challenge = self._assess(rendered, cause_id)
+            if rendered["error"] is None and not _blocked(rendered, b_challenge):
+                self._record_outcome(rendered, cause_id)
+                return self._finish(rendered, attempts, None, path=path)
+            if b_challenge is not None:
+                challenge = b_challenge
+            if rendered["error"] is not None and rendered["error"].startswith("target_refused"):
+                break
+        return self._finish(result, attempts, challenge, exhausted=True)
+
+    def _assess(self, result: FetchResult, cause_id: str | None) -> Challenge | None:
+        """Detect a challenge page; count the outcome for the circuit breaker."""
+        challenge: Challenge | None = None
+        if result["status"] is not None and result["content_type"] in _MARKUP_TYPES:
+            challenge = detect_challenge(
+                result["status"], result["headers"], result["body"], result["final_url"]
+            )
+        if challenge is not None:
+            self._metrics_().challenge(challenge.auth_type)
+            result["event_id"] = self._log_event(
+                "challenge_detected",
+                cause_id,
+                {"url": result["final_url"], **(_challenge_dict(challenge) or {})},
+            )
+        self._record_outcome(result, cause_id)
+        return challenge
+
+    def _record_outcome(self, result: FetchResult, cause_id: str | None) -> None:
+        now = time.time()
+        retry_after = result.get("retry_after")
+        if is_circuit_failure(result["status"], result["error"], retry_after):
+            reason = f"status {result['status']}" if result["status"] else str(result["error"])
+            self._circuit_event(self._circuit.record_failure(now, reason, retry_after), cause_id)
+        elif result["status"] is not None and result["status"] < 500:
+            self._circuit_event(self._circuit.record_success(now), cause_id)
+        if retry_after is not None and retry_after > 0:
+            cap = self.settings.fetch.max_retry_after_seconds
+            self._not_before = max(self._not_before, now + min(retry_after, cap))
+
+    @staticmethod
+    def _is_rate_limited(result: FetchResult) -> bool:
+        status = result["status"]
+        return status == 429 or (status == 503 and result.get("retry_after") is not None)
+
+    def _finish(
+        self,
+        result: FetchResult,
+        attempts: list[dict[str, Any]],
+        challenge: Challenge | None,
+        *,
+        path: str = "http",
+        exhausted: bool = False,
+    ) -> FetchResult:
+        result["attempts"] = attempts
+        result["path"] = path
+        result["challenge"] = _challenge_dict(challenge)
+        result["circuit_state"] = self._circuit.state
+        if result["error"] is None:
+            if challenge is not None:
+                result["error"] = f"challenge:{challenge.auth_type}"
+            elif self._is_rate_limited(result):
+                result["error"] = "rate_limited"
+            elif result["status"] is not None and result["status"] >= 400:
+                result["error"] = f"http_error:{result['status']}"
+        if exhausted and challenge is None and result["error"] is None:
+            result["error"] = f"http_error:{result['status']}"
+        return result
+
+    def _may_use_tor(self) -> bool:
+        if self._tor_usage is None:
+            self._tor_usage = _tor_usage(self.settings, None)
+        return bool(self._tor_usage.may_use(self.domain))
+
+    def _tor_usage_record(self, via_tor: bool) -> None:
+        if self._tor is None:
+            return
+        if self._tor_usage is None:
+            self._tor_usage = _tor_usage(self.settings, None)
+        self._tor_usage.record(self.domain, via_tor)
+
+    def _tor_proxy(self) -> str:
+        from lyra.pipelines.tor import socks_proxy_url
+
+        return str(
+            socks_proxy_url(self._tor, self.domain, time.time(), self.settings.tor.sticky_seconds)
+        )
+
+    async def _browser_fetch(self, url: str, headful: bool, started: float) -> FetchResult | None:
+        """Render `url` in the browser under this domain's bucket; None when there is no browser."""
+        browser = await _browser_handle(self.settings)
+        if browser is None:
+            return None
+        await self._wait_for_slot()
+        self._take_token()
+        path = "browser_headful" if headful else "browser_headless"
+        try:
+            rendered = await browser.render.remote(
+                url, headful=headful, cookies=self._cookies.to_state()
+            )
+        except ray.exceptions.RayError as exc:
+            log.warning("browser render of %s failed: %s", url, type(exc).__name__)
+            result = self._bare_result(url, started, error=f"browser_failed:{type(exc).__name__}")
+            result["path"] = path
+            return result
+        mine = [c for c in rendered.get("cookies") or [] if _cookie_domain_is(c, self.domain)]
+        self._cookies.add(mine)
+        html = str(rendered.get("html") or "")
+        headers = {str(k).lower(): str(v) for k, v in (rendered.get("headers") or {}).items()}
+        body = html.encode("utf-8")
+        self._metrics_().request(path, rendered.get("status"), len(body))
+        return {
+            "url": url,
+            "final_url": rendered.get("final_url") or url,
+            "domain": self.domain,
+            "status": rendered.get("status"),
+            "headers": headers,
+            "body": body,
+            "content_type": "text/html",
+            "encoding": "utf-8",
+            "truncated": False,
+            "warc_path": rendered.get("warc_path"),
+            "warc_offset": rendered.get("warc_offset"),
+            "screenshot_path": rendered.get("screenshot_path"),
+            "fetched_at": rendered.get("fetched_at") or datetime.now(UTC).isoformat(),
+            "elapsed_ms": round((time.monotonic() - started) * 1000, 1),
+            "redirects": [],
+            "redirect_to": None,
+            "error": rendered.get("error"),
+            "not_modified": False,
+            "retry_after": None,
+            "path": path,
+        }
+
+    # -- the HTTP path ---------------------------------------------------------------
+
+    async def _fetch_http(
+        self, url: str, redirects_left: int, started: float, proxy: str | None
+    ) -> FetchResult:
         hops: list[str] = []
         current = url
         last: _Exchange | None = None
@@ -195,8 +677,13 @@ class DomainFetcher:
             policy = await self._policy_for(current)
             if not policy.allowed(current, ua):
                 return self._result(url, current, None, hops, started, error="robots_disallowed")
-            last = await self._exchange(target, cap=None)
+            validator = self._validators.get(current) if proxy is None else None
+            last = await self._exchange_with_retries(target, validator, proxy)
             if last.error is not None or last.status not in REDIRECT_STATUSES:
+                if last.status == 304 and validator is not None:
+                    return self._not_modified(url, current, last, hops, started, validator)
+                if last.error is None and last.status == 200:
+                    self._remember_validator(current, last)
                 return self._result(url, current, last, hops, started, error=last.error)
             location = last.header("location")
             if not location:
@@ -210,28 +697,63 @@ class DomainFetcher:
                 await self._guard(following)
             except TargetRefused as exc:
                 return self._result(
-                    url,
-                    current,
-                    last,
-                    hops,
-                    started,
-                    error=f"target_refused:{exc.reason}",
-                    redirect_to=following,
-                )
+                    url, current, last, hops, started,
+                    error=f"target_refused:{exc.reason}", redirect_to=following,
+                )  # fmt: skip
             if registrable_domain(following) != self.domain:
                 # Another domain's bucket and robots.txt govern that request.
                 return self._result(
-                    url,
-                    current,
-                    last,
-                    hops,
-                    started,
-                    error="cross_domain_redirect",
-                    redirect_to=following,
-                )
+                    url, current, last, hops, started,
+                    error="cross_domain_redirect", redirect_to=following,
+                )  # fmt: skip
             hops.append(current)
             redirects_left -= 1
             current = following
+
+    def _remember_validator(self, url: str, exchange: _Exchange) -> None:
+        etag = exchange.header("etag")
+        modified = exchange.header("last-modified")
+        if exchange.truncated or exchange.warc_path is None or exchange.warc_offset is None:
+            return
+        if not etag and not modified:
+            return
+        self._validators.put(
+            url,
+            Validator(
+                etag=etag,
+                last_modified=modified,
+                warc_path=exchange.warc_path,
+                warc_offset=exchange.warc_offset,
+                content_type=_content_type(exchange.headers),
+                stored_at=time.time(),
+            ),
+        )
+
+    def _not_modified(
+        self,
+        url: str,
+        final_url: str,
+        exchange: _Exchange,
+        hops: list[str],
+        started: float,
+        validator: Validator,
+    ) -> FetchResult:
+        """A 304: the body is the stored one (read back from its WARC record)."""
+        try:
+            stored = read_response(Path(validator.warc_path), validator.warc_offset)
+        except (OSError, ValueError):
+            log.warning("stored body of %s is unreadable; dropping its validator", final_url)
+            self._validators.entries.pop(final_url, None)
+            return self._result(url, final_url, exchange, hops, started, error="stored_body_lost")
+        result = self._result(url, final_url, exchange, hops, started, error=None)
+        result.update(
+            body=stored.body,
+            content_type=validator.content_type,
+            not_modified=True,
+            stored_warc_path=validator.warc_path,
+            stored_warc_offset=validator.warc_offset,
+        )
+        return result
 
     async def _guard(self, url: str) -> GuardedTarget:
         network = self.settings.network
@@ -248,12 +770,16 @@ class DomainFetcher:
         cached = self._robots.get(origin)
         if cached is not None and cached.is_fresh(self.settings.fetch.robots_cache_seconds):
             return cached
-        policy = await self._fetch_robots(robots_url(url))
+        policy, raw = await self._fetch_robots(robots_url(url))
         self._robots[origin] = policy
+        if raw is not None:
+            self._robots_raw[origin] = raw
+        else:
+            self._robots_raw.pop(origin, None)
         self._apply_robots_rate()
         return policy
 
-    async def _fetch_robots(self, url: str) -> RobotsPolicy:
+    async def _fetch_robots(self, url: str) -> tuple[RobotsPolicy, dict[str, Any] | None]:
         current = url
         for _ in range(MAX_ROBOTS_REDIRECTS + 1):
             try:
@@ -263,17 +789,26 @@ class DomainFetcher:
                 log.info(
                     "robots.txt %s refused (%s): disallowing %s", current, exc.reason, self.domain
                 )
-                return RobotsPolicy.from_response(None, None)
-            exchange = await self._exchange(target, cap=MAX_ROBOTS_BYTES)
+                return RobotsPolicy.from_response(None, None), None
+            exchange = await self._exchange_with_retries(target, None, None, cap=MAX_ROBOTS_BYTES)
             if exchange.error is not None:
-                return RobotsPolicy.from_response(None, None)
+                return RobotsPolicy.from_response(None, None), None
             location = exchange.header("location")
             if exchange.status in REDIRECT_STATUSES and location:
                 current = urljoin(current, location.strip())
                 continue
-            return RobotsPolicy.from_response(exchange.status, exchange.body)
+            now = time.time()
+            policy = RobotsPolicy.from_response(exchange.status, exchange.body, fetched_at=now)
+            raw: dict[str, Any] | None = None
+            if len(exchange.body) <= MAX_PERSISTED_ROBOTS_BYTES:
+                raw = {
+                    "status": exchange.status,
+                    "body": exchange.body.decode("utf-8", "replace"),
+                    "fetched_at": now,
+                }
+            return policy, raw
         # More than five redirects: RFC 9309 §2.3.1.2 allows reading it as unavailable.
-        return RobotsPolicy.from_response(404, None)
+        return RobotsPolicy.from_response(404, None), None
 
     def _apply_robots_rate(self) -> None:
         ua = self.settings.fetch.robots_user_agent
@@ -288,24 +823,79 @@ class DomainFetcher:
         while wait > 0:
             await asyncio.sleep(wait)
             wait = self._bucket.wait_time()
+        self._mark_request()
 
-    def _request_headers(self) -> dict[str, str]:
+    def _mark_request(self) -> None:
+        """Record on disk, before the request leaves, that one is leaving now."""
+        now = time.time()
+        self._clock.write(now)
+        self._last_request_at = now
+
+    def _take_token(self) -> None:
+        self._bucket.reserve()
+        self._requests_made += 1
+        self._mark_request()
+
+    def _request_headers(self, url: str, validator: Validator | None) -> dict[str, str]:
+        headers: dict[str, str] = {}
         ua = self.settings.fetch.user_agent
-        return {"User-Agent": ua} if ua else {}
+        if ua:
+            headers["User-Agent"] = ua
+        cookie = self._cookies.header_for(url, time.time())
+        if cookie:
+            headers["Cookie"] = cookie
+        if validator is not None:
+            if validator.etag:
+                headers["If-None-Match"] = validator.etag
+            if validator.last_modified:
+                headers["If-Modified-Since"] = validator.last_modified
+        return headers
 
-    async def _exchange(self, target: GuardedTarget, cap: int | None) -> _Exchange:
+    async def _exchange_with_retries(
+        self,
+        target: GuardedTarget,
+        validator: Validator | None,
+        proxy: str | None,
+        cap: int | None = None,
+    ) -> _Exchange:
+        """One GET; a connection error is retried after an exponential backoff (±10 %)."""
+        cfg = self.settings.fetch
+        attempt = 0
+        while True:
+            exchange = await self._exchange(target, cap, validator, proxy)
+            retryable = exchange.error is not None and exchange.error.startswith("network_error")
+            if not retryable or attempt >= cfg.network_retries:
+                return exchange
+            delay = backoff_delay(attempt, cfg.backoff_base_seconds, cfg.backoff_max_seconds)
+            log.info("retrying %s after %s in %.2fs", target.url, exchange.error, delay)
+            await asyncio.sleep(delay)
+            attempt += 1
+
+    async def _exchange(
+        self,
+        target: GuardedTarget,
+        cap: int | None,
+        validator: Validator | None = None,
+        proxy: str | None = None,
+    ) -> _Exchange:
         """One GET (no redirects) with politeness wait, pinning, caps and a WARC record."""
         fetch_cfg = self.settings.fetch
         await self._wait_for_slot()
         exchange = _Exchange(url=target.url)
         charged = False
-        resolve = target.curl_resolve()
+        resolve = target.curl_resolve() if proxy is None else []
         options: dict[CurlOpt, Any] | None = {CurlOpt.RESOLVE: resolve} if resolve else None
-        request_headers = self._request_headers()
+        request_headers = self._request_headers(target.url, validator)
+        exchange.request_headers = request_headers
+        path = "tor" if proxy is not None else "http"
         try:
             async with (
                 asyncio.timeout(fetch_cfg.timeout_seconds),
-                AsyncSession(impersonate=fetch_cfg.impersonate, curl_options=options) as session,
+                AsyncSession(
+                    impersonate=fetch_cfg.impersonate,  # type: ignore[arg-type]
+                    curl_options=options,
+                    proxy=proxy,
+                ) as session,
                 session.stream(
                     "GET",
                     target.url,
@@ -317,12 +907,16 @@ class DomainFetcher:
                 # The token is taken when the answer starts: the server has seen the
                 # request by then, so the next one is provably ≥ 1/qps after it on
                 # the server's clock (see pipelines/token_bucket.py).
-                self._bucket.reserve()
+                self._take_token()
                 charged = True
                 exchange.status = int(response.status_code)
                 exchange.headers = list(response.headers.multi_items())
                 exchange.ip = str(response.primary_ip) if response.primary_ip else None
-                if exchange.ip is not None and exchange.ip not in target.addresses:
+                if (
+                    proxy is None
+                    and exchange.ip is not None
+                    and exchange.ip not in target.addresses
+                ):
                     exchange.error = "target_refused:address_changed"
                     return exchange
                 limit = cap if cap is not None else self._cap_for(exchange.headers)
@@ -334,11 +928,15 @@ class DomainFetcher:
             log.info("fetch %s failed: %s", target.url, exc)
         finally:
             if not charged:
-                self._bucket.reserve()
-            self._requests_made += 1
-            self._last_request_at = time.time()
+                self._take_token()
+        self._cookies.update_from_response(
+            target.url,
+            [v for k, v in exchange.headers if k.lower() == "set-cookie"],
+            time.time(),
+        )
+        self._metrics_().request(path, exchange.status, len(exchange.body))
         if exchange.status is not None:
-            path, offset = await asyncio.to_thread(
+            warc_path, offset = await asyncio.to_thread(
                 self._warc.write_exchange,
                 target.url,
                 request_headers,
@@ -349,13 +947,31 @@ class DomainFetcher:
                 truncated=exchange.truncated,
                 ip_address=exchange.ip,
             )
-            exchange.warc_path, exchange.warc_offset = str(path), offset
+            exchange.warc_path, exchange.warc_offset = str(warc_path), offset
         return exchange
 
     def _cap_for(self, headers: list[tuple[str, str]]) -> int:
-        if _content_type(headers) == "application/pdf":
-            return int(self.settings.fetch.max_pdf_bytes)
-        return int(self.settings.fetch.max_bytes)
+        cfg = self.settings.fetch
+        limit = cfg.max_pdf_bytes if _content_type(headers) == "application/pdf" else cfg.max_bytes
+        encoded = _header_dict(headers)
+        # A compressed body that expands beyond ratio x its wire size is a bomb: cut it.
+        if encoded.get("content-encoding") and encoded.get("content-length", "").isdigit():
+            wire = int(encoded["content-length"])
+            limit = min(limit, max(64 * 1024, int(wire * cfg.max_decompressed_ratio)))
+        return int(limit)
+
+    def _bare_result(
+        self, url: str, started: float, *, error: str, retry_after: float | None = None
+    ) -> FetchResult:
+        result = self._result(url, url, None, [], started, error=error)
+        result.update(
+            retry_after=retry_after,
+            attempts=[],
+            path="http",
+            challenge=None,
+            circuit_state=self._circuit.state,
+        )
+        return result
 
     def _result(
         self,
@@ -370,12 +986,14 @@ class DomainFetcher:
     ) -> FetchResult:
         """The FetchResult dict every caller gets (also on refusal: status None, empty body)."""
         has = exchange is not None and exchange.status is not None
+        headers = _header_dict(exchange.headers) if has and exchange else {}
+        retry_after = parse_retry_after(headers.get("retry-after"), time.time())
         return {
             "url": url,
             "final_url": final_url,
             "domain": self.domain,
             "status": exchange.status if exchange is not None else None,
-            "headers": _header_dict(exchange.headers) if has and exchange else {},
+            "headers": headers,
             "body": exchange.body if has and exchange else b"",
             "content_type": _content_type(exchange.headers) if has and exchange else "",
             "truncated": bool(exchange.truncated) if exchange is not None else False,
@@ -388,7 +1006,35 @@ class DomainFetcher:
             "redirects": hops,
             "redirect_to": redirect_to,
             "error": error,
+            "not_modified": False,
+            "retry_after": retry_after,
+            "sent_headers": exchange.request_headers if exchange is not None else {},
         }
+
+
+def _attempt(path: str, result: FetchResult) -> dict[str, Any]:
+    return {"path": path, "status": result["status"], "error": result["error"]}
+
+
+def _blocked(result: FetchResult, challenge: Challenge | None) -> bool:
+    """A response worth another path: a challenge page or a bare 403."""
+    return challenge is not None or result["status"] == 403
+
+
+def _cookie_domain_is(cookie: dict[str, Any], domain: str) -> bool:
+    host = str(cookie.get("domain") or "").lstrip(".").lower()
+    if not host:
+        return False
+    try:
+        return registrable_domain(host) == domain
+    except ValueError:
+        return False
+
+
+def _tor_usage(settings: Settings, state: dict[str, Any] | None) -> Any:
+    from lyra.pipelines.tor import TorUsage
+
+    return TorUsage(settings.tor.max_usage_ratio, state=state)
 
 
 async def _read_capped(response: Any, limit: int) -> tuple[bytes, bool]:
@@ -411,6 +1057,35 @@ def _was_restarted() -> bool:
         return bool(ray.get_runtime_context().was_current_actor_reconstructed)
 
 
+def _named_actor(name: str, settings: Settings) -> Any:
+    try:
+        return ray.get_actor(name, namespace=settings.ray.namespace)
+    except ValueError:
+        return None
+
+
+async def _name_released(name: str, settings: Settings, timeout: float = 5.0) -> None:
+    """Wait until a killed named actor's name is free, so the next lookup makes a new one."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if _named_actor(name, settings) is None:
+            return
+        await asyncio.sleep(0.05)
+    log.warning("the name %s is still taken after %.0fs", name, timeout)
+
+
+async def _browser_handle(settings: Settings) -> Any:
+    """The browser actor, asked of the orchestrator (which owns it); None when there is none."""
+    orchestrator = _named_actor(ORCHESTRATOR, settings)
+    if orchestrator is not None:
+        try:
+            return await orchestrator.browser_handle.remote()
+        except ray.exceptions.RayError:
+            log.warning("the orchestrator could not hand out the browser", exc_info=True)
+            return None
+    return _named_actor(BROWSER, settings)
+
+
 _DOMAIN_RULES: dict[str, Any] | None = None
 
 
@@ -421,14 +1096,12 @@ def _domain_rules() -> dict[str, Any]:
     return _DOMAIN_RULES
 
 
-def get_fetcher(domain: str, settings: Settings, qps: float | None = None) -> Any:
+def get_fetcher(domain: str, settings: Settings, qps: float | None = None, tor: Any = None) -> Any:
     """The cluster-wide `DomainFetcher` of `domain`'s registrable domain, created on first use.
 
     The actor is not detached (``lifetime=None``): it lives while some handle to it
-    does. The Orchestrator keeps the handles of live fetchers (at most
-    ``fetch.max_live_actors``); dropping the last handle retires the actor, and the
-    next call starts a fresh one (pass the persisted bucket via `DomainFetcher`'s
-    ``bucket_state`` to keep politeness across that).
+    does. `FetcherPool` keeps the handles of live fetchers (at most
+    ``fetch.max_live_actors``) and retires idle ones after persisting their state.
     """
     registrable = registrable_domain(domain)
     rate = (
@@ -441,7 +1114,7 @@ def get_fetcher(domain: str, settings: Settings, qps: float | None = None) -> An
         namespace=settings.ray.namespace,
         get_if_exists=True,
         lifetime=None,
-    ).remote(registrable, settings, rate)
+    ).remote(registrable, settings, rate, None, tor)
 
 
 async def fetch_url(
@@ -456,14 +1129,22 @@ async def fetch_url(
     so a caller that keeps the mapping keeps those actors (and their buckets) alive.
     """
     registry: MutableMapping[str, Any] = {} if fetchers is None else fetchers
+
+    async def one(domain: str, current: str, remaining: int) -> FetchResult:
+        if domain not in registry:
+            registry[domain] = get_fetcher(domain, settings)
+        result: FetchResult = await registry[domain].fetch.remote(current, remaining)
+        return result
+
+    return await _follow(url, settings, max_redirects, one)
+
+
+async def _follow(url: str, settings: Settings, max_redirects: int | None, one: Any) -> FetchResult:
     remaining = settings.fetch.max_redirects if max_redirects is None else max_redirects
     chain: list[str] = []
     current = url
     while True:
-        domain = registrable_domain(current)
-        if domain not in registry:
-            registry[domain] = get_fetcher(domain, settings)
-        result: FetchResult = await registry[domain].fetch.remote(current, remaining)
+        result: FetchResult = await one(registrable_domain(current), current, remaining)
         chain.extend(result["redirects"])
         remaining -= len(result["redirects"])
         if result["error"] != "cross_domain_redirect" or result["redirect_to"] is None:
@@ -476,3 +1157,113 @@ async def fetch_url(
         chain.append(result["final_url"])
         remaining -= 1
         current = result["redirect_to"]
+
+
+class FetcherPool:
+    """The live `DomainFetcher` actors of one orchestrator: at most `fetch.max_live_actors`.
+
+    A fetcher is leased for each request. When a new domain needs a fetcher and the
+    pool is full, the least recently used idle fetcher persists its state and is
+    killed; if none is idle the lease waits. Fetchers idle longer than
+    `fetch.idle_retire_seconds` retire the same way (`retire_idle`). A fetcher that
+    died (killed, node lost) is replaced once and the request re-sent: its
+    politeness clock and stored state keep the site's spacing.
+    """
+
+    def __init__(self, settings: Settings, tor: Any = None) -> None:
+        self.settings = settings
+        self.tor = tor
+        self.live: dict[str, Any] = {}
+        self._in_use: dict[str, int] = {}
+        self._last_used: dict[str, float] = {}
+        self._changed = asyncio.Condition()
+        self.retired = 0
+
+    @contextlib.asynccontextmanager
+    async def lease(self, domain: str) -> AsyncIterator[Any]:
+        """A handle to `domain`'s fetcher, held for the block (counts as in use)."""
+        async with self._changed:
+            while domain not in self.live and len(self.live) >= self.settings.fetch.max_live_actors:
+                victim = self._idle_victim()
+                if victim is None:
+                    await self._changed.wait()
+                    continue
+                await self._retire(victim)
+            if domain not in self.live:
+                self.live[domain] = get_fetcher(domain, self.settings, tor=self.tor)
+            self._in_use[domain] = self._in_use.get(domain, 0) + 1
+        try:
+            yield self.live[domain]
+        finally:
+            async with self._changed:
+                self._in_use[domain] -= 1
+                self._last_used[domain] = time.monotonic()
+                self._changed.notify_all()
+
+    def _idle_victim(self) -> str | None:
+        idle = [d for d in self.live if self._in_use.get(d, 0) == 0]
+        if not idle:
+            return None
+        return min(idle, key=lambda d: self._last_used.get(d, 0.0))
+
+    async def _retire(self, domain: str) -> None:
+        handle = self.live.pop(domain)
+        self._in_use.pop(domain, None)
+        self._last_used.pop(domain, None)
+        try:
+            await handle.persist.remote()
+        except ray.exceptions.RayError:
+            log.warning("fetcher %s could not persist before retiring", domain)
+        ray.kill(handle, no_restart=True)
+        await _name_released(f"fetch:{domain}", self.settings)
+        self.retired += 1
+        log.info("retired the fetcher of %s", domain)
+
+    async def retire_idle(self) -> list[str]:
+        """Retire fetchers idle longer than `fetch.idle_retire_seconds`."""
+        limit = self.settings.fetch.idle_retire_seconds
+        now = time.monotonic()
+        async with self._changed:
+            old = [
+                d
+                for d in list(self.live)
+                if self._in_use.get(d, 0) == 0 and now - self._last_used.get(d, now) >= limit
+            ]
+            for domain in old:
+                await self._retire(domain)
+            if old:
+                self._changed.notify_all()
+        return old
+
+    async def fetch(
+        self, url: str, *, cause_id: str | None = None, escalate: bool = True
+    ) -> FetchResult:
+        """Fetch `url`, following cross-domain redirects through each domain's fetcher."""
+
+        async def one(domain: str, current: str, remaining: int) -> FetchResult:
+            for attempt in range(2):
+                async with self.lease(domain) as handle:
+                    try:
+                        result: FetchResult = await handle.fetch.remote(
+                            current, remaining, escalate=escalate, cause_id=cause_id
+                        )
+                        return result
+                    except (ray.exceptions.ActorDiedError, ray.exceptions.RayActorError):
+                        if attempt == 1:
+                            raise
+                        log.warning("fetcher of %s died; replacing it", domain)
+                        self.live.pop(domain, None)
+                        await _name_released(f"fetch:{domain}", self.settings)
+            raise AssertionError("unreachable")
+
+        return await _follow(url, self.settings, None, one)
+
+    async def handle(self, domain: str) -> Any:
+        """The fetcher of `domain` (created if needed), e.g. to hand it cookies."""
+        async with self.lease(registrable_domain(domain)) as handle:
+            return handle
+
+
+def http_date(when: float) -> str:
+    """An IMF-fixdate (RFC 9110) for `when`, as `Last-Modified` servers send it."""
+    return formatdate(when, usegmt=True)

@@ -16,6 +16,7 @@ Idempotent methods: ``ping``, ``get_status``, ``wait_search``, ``query_graph``,
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 from datetime import UTC, datetime
@@ -31,7 +32,7 @@ from lyra.actors.runtime import BROWSER, GRAPH, INFERENCE, gpus_for_inference, s
 from lyra.actors.search_job import SearchContext, SearchJob, SearchStopped
 from lyra.config.settings import Settings
 from lyra.pipelines import research as rs
-from lyra.pipelines.domains import load_domain_rules
+from lyra.pipelines.domains import load_domain_rules, registrable_domain, trust_level_for
 from lyra.pipelines.errors import LyraError
 from lyra.pipelines.local_corpus import CorpusError, CorpusScan
 from lyra.pipelines.sanitize import new_task_tag
@@ -39,6 +40,9 @@ from lyra.pipelines.sanitize import new_task_tag
 log = logging.getLogger(__name__)
 
 FINAL_STATES = frozenset({"satisfied", "partial", "exhausted", "failed", "cancelled"})
+HIGH_PRIORITY_TRUST = frozenset({"PRIMARY", "GOVERNMENT", "ACADEMIC"})
+# How often a fetch checks for fetchers idle longer than fetch.idle_retire_seconds.
+RETIRE_CHECK_SECONDS = 30.0
 
 
 @ray.remote(max_restarts=3, max_task_retries=0)
@@ -50,9 +54,11 @@ class Orchestrator:
         self._settings = settings
         self._ns = settings.ray.namespace
         self._handles: dict[str, Any] = {}
-        # Live DomainFetcher handles by registrable domain: a fetcher lives while a
-        # handle to it does, so keeping them keeps each site's politeness state.
-        self._fetchers: dict[str, Any] = {}
+        # Live DomainFetcher handles (at most fetch.max_live_actors), created on the
+        # first URL fetch; Tor is started then too, and only if tor.enabled.
+        self._pool: Any = None
+        self._tor_process: Any = None
+        self._last_retire_check = time.monotonic()
         self._jobs: dict[str, asyncio.Task[dict[str, Any]]] = {}
         self._progress: dict[str, dict[str, Any]] = {}
         self._results: dict[str, dict[str, Any]] = {}
@@ -218,7 +224,9 @@ class Orchestrator:
             deadline=time.monotonic() + budget["seconds_remaining"],
             domain_rules=self._domain_rules,
             corpus_cache=self._corpus_cache,
-            fetch_url=self._fetch_url,
+            fetch_url=functools.partial(
+                self._fetch_for_search, search_id=search_id, task_id=task_id
+            ),
         )
         self._jobs[search_id] = asyncio.create_task(self._run_job(search_id, ctx))
         return search_id
@@ -226,17 +234,62 @@ class Orchestrator:
     def _available_engines(self) -> set[str]:
         return {n for n, e in self._settings.engines.items() if e.enabled and n == "local"}
 
-    async def _fetch_url(self, url: str) -> dict[str, Any]:
-        """Fetch through the per-domain fetchers, following cross-domain redirects."""
-        from lyra.actors.fetch import fetch_url  # heavy import only when URLs are fetched
+    def _fetcher_pool(self) -> Any:
+        """The pool of DomainFetchers, made on first use (and Tor with it, if enabled)."""
+        if self._pool is None:
+            from lyra.actors.fetch import FetcherPool  # heavy imports only when URLs are fetched
+            from lyra.pipelines.tor import tor_endpoint_if_enabled
 
-        try:
-            result: dict[str, Any] = dict(
-                await fetch_url(url, self._settings, fetchers=self._fetchers)
+            self._tor_process, endpoint = tor_endpoint_if_enabled(
+                self._settings, self._settings.home_dir / "tor"
             )
+            self._pool = FetcherPool(self._settings, tor=endpoint)
+        return self._pool
+
+    async def _fetch_url(self, url: str, cause_id: str | None = None) -> dict[str, Any]:
+        """Fetch through the per-domain fetchers, following cross-domain redirects."""
+        pool = self._fetcher_pool()
+        now = time.monotonic()
+        if now - self._last_retire_check >= RETIRE_CHECK_SECONDS:
+            self._last_retire_check = now
+            await pool.retire_idle()
+        try:
+            result: dict[str, Any] = dict(await pool.fetch(url, cause_id=cause_id))
         except (RayActorError, RayTaskError) as exc:
-            return {"error": f"fetcher failed: {type(exc).__name__}"}
+            return {"error": f"fetcher failed: {type(exc).__name__}", "url": url}
         return result
+
+    async def _fetch_for_search(self, url: str, *, search_id: str, task_id: str) -> dict[str, Any]:
+        """A search's fetch: a page blocked by a challenge goes to the auth queue."""
+        result = await self._fetch_url(url, cause_id=search_id)
+        error = str(result.get("error") or "")
+        challenge = result.get("challenge")
+        domain = str(result.get("domain") or "")
+        auth_type: str | None = None
+        if error.startswith("challenge:") and challenge:
+            auth_type = str(challenge["auth_type"])
+        elif error == "circuit_open" and domain:
+            # The domain's breaker opened on a challenge a person has not cleared yet:
+            # this URL waits for the same person.
+            pending = await self._call(GRAPH, "pending_auth_for_domain", domain)
+            if pending:
+                auth_type = str(pending[0]["auth_type"])
+        if auth_type is not None:
+            item = await self._auth.enqueue(
+                task_id=task_id,
+                search_id=search_id,
+                url=str(result.get("final_url") or url),
+                domain=domain,
+                auth_type=auth_type,
+                priority=self._auth_priority(domain),
+            )
+            result["auth_item"] = item
+        return result
+
+    def _auth_priority(self, domain: str) -> str:
+        """Primary, government and academic sources first (seed 003 §3.6.1)."""
+        level = trust_level_for(domain, self._domain_rules)
+        return "high" if level in HIGH_PRIORITY_TRUST else "normal"
 
     async def _run_job(self, search_id: str, ctx: SearchContext) -> dict[str, Any]:
         job = SearchJob(ctx)
@@ -425,12 +478,12 @@ class Orchestrator:
         return await self._auth.queue(task_id, group_by, priority_filter)
 
     async def resolve_auth(self, target: str, data: dict[str, Any]) -> dict[str, Any]:
-        """Mark an item or a whole domain resolved / skipped / failed; resolved work is re-queued."""
+        """Mark an item or a domain resolved / skipped / failed; resolved work is re-queued."""
         await self.ensure_ready()
         return await self._auth.resolve(target, data, on_resolved=self._after_auth_resolved)
 
     async def notify_user(self, event: str, payload: dict[str, Any]) -> dict[str, Any]:
-        """Desktop notification; for auth_required with a URL the browser opens it for the person."""
+        """Desktop notification; auth_required with a URL opens it in the browser for the person."""
         return await self._auth.notify(event, payload, open_url=self._open_for_human)
 
     async def _open_for_human(self, url: str) -> dict[str, Any]:
@@ -440,8 +493,50 @@ class Orchestrator:
     async def _after_auth_resolved(
         self, domain: str, items: list[dict[str, Any]]
     ) -> dict[str, Any]:
-        """Session transfer (browser cookies → the domain's fetcher) and re-queue of the items."""
-        return {"session_stored": False, "requeued_searches": []}
+        """Session transfer (browser cookies → the domain's fetcher) and re-queue of the items.
+
+        The cookies the person's browser now holds for the domain move into the HTTP
+        client (same registrable domain only), the domain's circuit closes, and the
+        items' URLs are fetched again in a new search per task (same query as the
+        search that queued them), which runs the rest of the pipeline on them.
+        """
+        domain = registrable_domain(domain)
+        cookies: list[dict[str, Any]] = []
+        try:
+            cookies = await self._call(BROWSER, "cookies_for", domain)
+        except LyraError:
+            log.warning("no browser to take the session of %s from", domain)
+        fetcher = await self._fetcher_pool().handle(domain)
+        await fetcher.add_cookies.remote(cookies, reset_circuit=True)
+        by_task: dict[str, list[dict[str, Any]]] = {}
+        for item in items:
+            if item.get("task_id"):
+                by_task.setdefault(str(item["task_id"]), []).append(item)
+        requeued: list[str] = []
+        for task_id, task_items in by_task.items():
+            urls = list(dict.fromkeys(str(i["url"]) for i in task_items))
+            query = await self._query_of(task_items, task_id)
+            try:
+                search_id = await self.start_search(
+                    task_id, query, {"urls": urls, "max_pages": len(urls), "engines": []}
+                )
+            except LyraError as exc:
+                log.warning("could not re-queue %d URLs of %s: %s", len(urls), task_id, exc)
+                continue
+            requeued.append(search_id)
+        return {"session_stored": bool(cookies), "requeued_searches": requeued}
+
+    async def _query_of(self, items: list[dict[str, Any]], task_id: str) -> str:
+        """The query of the search that queued these items (else the task's own)."""
+        for item in items:
+            search_id = item.get("search_id")
+            if search_id:
+                searches = await self._call(GRAPH, "list_searches", task_id)
+                for s in searches:
+                    if s["id"] == search_id:
+                        return str(s["query"])
+        task = await self._task(task_id)
+        return str(task["query"])
 
     async def graph_handle(self) -> Any:
         """The graph actor's handle (for tests and notebooks)."""

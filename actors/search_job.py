@@ -187,7 +187,11 @@ class SearchJob:
     async def _fetch_document(self, url: str) -> Document | None:
         result = await self.ctx.fetch_url(url)
         if result.get("error"):
-            self.ctx.warnings.append(f"{url}: not fetched ({result['error']})")
+            note = f"{url}: not fetched ({result['error']})"
+            if result.get("auth_item"):
+                note += f"; queued for a person as {result['auth_item'].get('id')}"
+                self.metrics["auth_queued"] = self.metrics.get("auth_queued", 0) + 1
+            self.ctx.warnings.append(note)
             return None
         body: bytes = result["body"]
         host = urlsplit(result.get("final_url") or url).hostname or ""
@@ -203,6 +207,7 @@ class SearchJob:
             "warc_path": result.get("warc_path"),
             "http_status": result.get("status"),
             "fetched_at": result.get("fetched_at"),
+            "screenshot_path": result.get("screenshot_path"),
         }
         return doc
 
@@ -274,7 +279,7 @@ class SearchJob:
                     "trust_level": trust_level_for(d.domain, ctx.domain_rules),
                     "fetched_at": self.fetched.get(d.url, {}).get("fetched_at") or fetched_at,
                     "warc_path": self.fetched.get(d.url, {}).get("warc_path"),
-                    "screenshot_path": None,
+                    "screenshot_path": self.fetched.get(d.url, {}).get("screenshot_path"),
                     "content_type": d.content_type,
                     "content_hash": d.content_hash,
                     "simhash": d.simhash,

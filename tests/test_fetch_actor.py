@@ -278,7 +278,7 @@ def test_http_error_status_is_archived(
     result = ray.get(fetcher.fetch.remote(fixture_server.url("/gone")))
 
     assert result["status"] == 410
-    assert result["error"] is None
+    assert result["error"] == "http_error:410"
     assert read_response(Path(result["warc_path"]), result["warc_offset"]).body == b"gone"
 
 
