@@ -1,0 +1,237 @@
+"""DomainFetcher policies on real loopback servers: conditional GET, cookies, circuit
+breaker, Retry-After, challenge pages and persisted state (ARCHITECTURE §3 step 6).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import ray
+
+from lyra.actors.fetch import DomainFetcher, http_date
+from lyra.actors.graph import GraphActor
+from lyra.actors.runtime import GRAPH
+from lyra.config.settings import Settings
+from lyra.storage.warc import verify
+from tests.conftest import make_settings
+from tests.conftest_web import (  # noqa: F401 - pytest fixtures used by parameter name
+    FixtureServer,
+    Route,
+    fixture_server_factory_fixture,
+    fixture_server_fixture,
+)
+
+pytestmark = pytest.mark.ray
+
+PAGE = (
+    b"<html><head><title>Tea</title></head><body><p>Green tea contains catechins.</p></body></html>"
+)
+CONSENT = (
+    b"<html><head><title>Before you continue</title></head><body>"
+    b'<form action="https://consent.google.com/save" method="POST">'
+    b"<p>We use cookies and data to deliver and maintain Google services.</p>"
+    b"<button>Reject all</button><button>Accept all</button></form></body></html>"
+)
+
+
+def policy_settings(home: Path, **fetch: Any) -> Settings:
+    """Loopback settings with no browser escalation unless a test asks for it."""
+    base = {"default_qps": 20.0, "escalate_to_browser": False, "network_retries": 0}
+    return make_settings(home, corpus=None, fetch={**base, **fetch})
+
+
+@pytest.fixture
+def stack(ray_session: None) -> Iterator[Callable[[Settings], Any]]:
+    """A named graph actor for the settings' namespace (the fetcher persists into it)."""
+    made: list[Any] = []
+
+    def start(settings: Settings) -> Any:
+        graph = GraphActor.options(name=GRAPH, namespace=settings.ray.namespace).remote(settings)
+        ray.get(graph.ping.remote())
+        made.append(graph)
+        return graph
+
+    yield start
+    for handle in made:
+        ray.kill(handle)
+
+
+def new_fetcher(domain: str, settings: Settings) -> Any:
+    return DomainFetcher.options(namespace=settings.ray.namespace).remote(domain, settings)  # type: ignore[attr-defined]
+
+
+def test_second_fetch_of_an_unchanged_page_is_conditional_and_stores_no_body(
+    fixture_server: FixtureServer, stack: Callable[[Settings], Any], tmp_path: Path
+) -> None:
+    settings = policy_settings(tmp_path)
+    stack(settings)
+    etag = '"v1-tea"'
+    modified = http_date(1_700_000_000)
+
+    def answer(record: Any) -> Route:
+        if record.headers.get("If-None-Match") == etag:
+            return Route(status=304, body=b"", headers={"ETag": etag})
+        return Route(body=PAGE, headers={"ETag": etag, "Last-Modified": modified})
+
+    fixture_server.route("/tea", handler=answer)
+    fetcher = new_fetcher("127.0.0.1", settings)
+    try:
+        first = ray.get(fetcher.fetch.remote(fixture_server.url("/tea")))
+        second = ray.get(fetcher.fetch.remote(fixture_server.url("/tea")))
+    finally:
+        ray.kill(fetcher)
+
+    page_requests = [r for r in fixture_server.requests if r.path == "/tea"]
+    assert [r.headers.get("If-None-Match") for r in page_requests] == [None, etag]
+    assert page_requests[1].headers.get("If-Modified-Since") == modified
+    assert first["status"] == 200 and first["not_modified"] is False
+    assert second["status"] == 304
+    assert second["not_modified"] is True
+    assert second["error"] is None
+    assert second["body"] == PAGE
+    assert second["stored_warc_path"] == first["warc_path"]
+    assert second["stored_warc_offset"] == first["warc_offset"]
+    # The 304 exchange is archived too, with an empty payload: no new body stored.
+    assert verify(Path(second["warc_path"])) == []
+    assert second["warc_offset"] > first["warc_offset"]
+
+
+def test_cookies_set_by_the_site_are_sent_back(
+    fixture_server: FixtureServer, stack: Callable[[Settings], Any], tmp_path: Path
+) -> None:
+    settings = policy_settings(tmp_path)
+    stack(settings)
+    fixture_server.route("/login", body=PAGE, headers={"Set-Cookie": "session=abc123; Path=/"})
+    fixture_server.route("/next", body=PAGE)
+    fetcher = new_fetcher("127.0.0.1", settings)
+    try:
+        ray.get(fetcher.fetch.remote(fixture_server.url("/login")))
+        ray.get(fetcher.fetch.remote(fixture_server.url("/next")))
+        jar = ray.get(fetcher.cookies.remote())
+    finally:
+        ray.kill(fetcher)
+    sent = {r.path: r.headers.get("Cookie") for r in fixture_server.requests}
+    assert sent["/login"] is None
+    assert sent["/next"] == "session=abc123"
+    assert [(c["name"], c["value"], c["domain"]) for c in jar] == [
+        ("session", "abc123", "127.0.0.1")
+    ]
+
+
+def test_two_403s_open_the_circuit_and_a_half_open_probe_closes_it(
+    fixture_server: FixtureServer, stack: Callable[[Settings], Any], tmp_path: Path
+) -> None:
+    settings = policy_settings(tmp_path, circuit_cooldown_seconds=1.5)
+    graph = stack(settings)
+    fixture_server.route("/a", status=403, body=b"<html><body>Forbidden</body></html>")
+    fixture_server.route("/b", status=403, body=b"<html><body>Forbidden</body></html>")
+    fixture_server.route("/c", body=PAGE)
+    fetcher = new_fetcher("127.0.0.1", settings)
+    try:
+        first = ray.get(fetcher.fetch.remote(fixture_server.url("/a")))
+        second = ray.get(fetcher.fetch.remote(fixture_server.url("/b")))
+        refused = ray.get(fetcher.fetch.remote(fixture_server.url("/c")))
+        assert [r.path for r in fixture_server.requests] == ["/robots.txt", "/a", "/b"]
+        time.sleep(1.6)
+        probe = ray.get(fetcher.fetch.remote(fixture_server.url("/c")))
+        state = ray.get(fetcher.state.remote())
+    finally:
+        ray.kill(fetcher)
+    assert first["error"] == "http_error:403"
+    assert second["error"] == "http_error:403"
+    assert second["circuit_state"] == "open"
+    assert refused["error"] == "circuit_open"
+    assert refused["status"] is None
+    assert 0.0 < refused["retry_after"] <= 1.5
+    assert probe["error"] is None and probe["status"] == 200
+    assert state["circuit_state"] == "closed"
+    events = ray.get(
+        graph.query_graph.remote(
+            "SELECT payload FROM event_log WHERE kind = 'circuit_transition' ORDER BY ts",
+            None,
+            {},
+            50,
+            2000,
+            False,
+        )  # fmt: skip
+    )
+    moves = [(r[0]["from"], r[0]["to"]) for r in events["rows"]]
+    assert moves == [("closed", "open"), ("open", "half_open"), ("half_open", "closed")]
+
+
+def test_retry_after_is_honoured_before_the_next_request(
+    fixture_server: FixtureServer, stack: Callable[[Settings], Any], tmp_path: Path
+) -> None:
+    settings = policy_settings(tmp_path)
+    stack(settings)
+    fixture_server.route("/busy", status=429, body=b"slow down", headers={"Retry-After": "2"})
+    fixture_server.route("/ok", body=PAGE)
+    fetcher = new_fetcher("127.0.0.1", settings)
+    try:
+        limited = ray.get(fetcher.fetch.remote(fixture_server.url("/busy")))
+        ok = ray.get(fetcher.fetch.remote(fixture_server.url("/ok")))
+    finally:
+        ray.kill(fetcher)
+    assert limited["error"] == "rate_limited"
+    assert limited["retry_after"] == pytest.approx(2.0, abs=0.05)
+    assert [a["path"] for a in limited["attempts"]] == ["http"]
+    assert ok["status"] == 200
+    arrivals = {r.path: r.at for r in fixture_server.requests}
+    assert arrivals["/ok"] - arrivals["/busy"] >= 2.0 - 0.05
+
+
+def test_a_consent_wall_served_with_200_is_a_challenge_not_content(
+    fixture_server: FixtureServer, stack: Callable[[Settings], Any], tmp_path: Path
+) -> None:
+    settings = policy_settings(tmp_path, escalate_to_browser=True)
+    stack(settings)
+    fixture_server.route("/article", body=CONSENT)
+    fetcher = new_fetcher("127.0.0.1", settings)
+    try:
+        result = ray.get(fetcher.fetch.remote(fixture_server.url("/article")))
+    finally:
+        ray.kill(fetcher)
+    assert result["status"] == 200
+    assert result["error"] == "challenge:consent"
+    assert result["challenge"]["needs_human"] is True
+    # Only a person gets through a consent wall: no browser attempt is wasted on it.
+    assert [a["path"] for a in result["attempts"]] == ["http"]
+
+
+def test_state_survives_a_killed_fetcher(
+    fixture_server: FixtureServer, stack: Callable[[Settings], Any], tmp_path: Path
+) -> None:
+    settings = policy_settings(tmp_path, default_qps=1.0)
+    graph = stack(settings)
+    etag = '"v7"'
+
+    def answer(record: Any) -> Route:
+        if record.headers.get("If-None-Match") == etag:
+            return Route(status=304, body=b"", headers={"ETag": etag})
+        return Route(body=PAGE, headers={"ETag": etag, "Set-Cookie": "sid=42; Path=/"})
+
+    fixture_server.route("/doc", handler=answer)
+    first = new_fetcher("127.0.0.1", settings)
+    ray.get(first.fetch.remote(fixture_server.url("/doc")))
+    ray.get(first.persist.remote())
+    ray.kill(first, no_restart=True)
+    second = new_fetcher("127.0.0.1", settings)
+    try:
+        again = ray.get(second.fetch.remote(fixture_server.url("/doc")))
+    finally:
+        ray.kill(second)
+    doc = [r for r in fixture_server.requests if r.path == "/doc"]
+    assert len(doc) == 2
+    # No second robots.txt request: the policy came back from the domains table.
+    assert [r.path for r in fixture_server.requests] == ["/robots.txt", "/doc", "/doc"]
+    assert doc[1].headers.get("If-None-Match") == etag
+    assert doc[1].headers.get("Cookie") == "sid=42"
+    assert again["not_modified"] is True and again["body"] == PAGE
+    # A new actor still keeps the site's 1 request/s (politeness clock).
+    assert doc[1].at - doc[0].at >= 1.0 - 0.05
+    stored = ray.get(graph.load_domain_state.remote("127.0.0.1"))
+    assert stored["cookies"][0]["value"] == "42"
