@@ -70,7 +70,7 @@ from lyra.pipelines.backoff import backoff_delay, parse_retry_after
 from lyra.pipelines.challenge import Challenge, detect_challenge
 from lyra.pipelines.circuit import CircuitBreaker, Transition, is_circuit_failure
 from lyra.pipelines.cookies import CookieJar
-from lyra.pipelines.domains import load_domain_rules, qps_for, registrable_domain
+from lyra.pipelines.domains import DomainRulesWatcher, qps_for, registrable_domain
 from lyra.pipelines.net_guard import GuardedTarget, TargetRefused, check_url
 from lyra.pipelines.robots import (
     MAX_ROBOTS_BYTES,
@@ -295,6 +295,14 @@ class DomainFetcher:
                 )
             self._persist()
             return added
+
+    async def set_base_qps(self, qps: float) -> float:
+        """A new configured rate (domains.yaml reloaded); robots.txt may still lower it."""
+        if qps <= 0:
+            raise ValueError(f"qps for {self.domain} must be positive, got {qps}")
+        self.base_qps = float(qps)
+        self._apply_robots_rate()
+        return self._bucket.rate_per_s
 
     async def cookies(self) -> list[dict[str, Any]]:
         """The cookies the HTTP client sends to this domain. Idempotent."""
@@ -1086,17 +1094,23 @@ async def _browser_handle(settings: Settings) -> Any:
     return _named_actor(BROWSER, settings)
 
 
-_DOMAIN_RULES: dict[str, Any] | None = None
+_WATCHER: DomainRulesWatcher | None = None
 
 
 def _domain_rules() -> dict[str, Any]:
-    global _DOMAIN_RULES
-    if _DOMAIN_RULES is None:
-        _DOMAIN_RULES = load_domain_rules()
-    return _DOMAIN_RULES
+    global _WATCHER
+    if _WATCHER is None:
+        _WATCHER = DomainRulesWatcher()
+    return _WATCHER.current()
 
 
-def get_fetcher(domain: str, settings: Settings, qps: float | None = None, tor: Any = None) -> Any:
+def get_fetcher(
+    domain: str,
+    settings: Settings,
+    qps: float | None = None,
+    tor: Any = None,
+    rules: dict[str, Any] | None = None,
+) -> Any:
     """The cluster-wide `DomainFetcher` of `domain`'s registrable domain, created on first use.
 
     The actor is not detached (``lifetime=None``): it lives while some handle to it
@@ -1107,7 +1121,9 @@ def get_fetcher(domain: str, settings: Settings, qps: float | None = None, tor: 
     rate = (
         qps
         if qps is not None
-        else qps_for(registrable, _domain_rules(), settings.fetch.default_qps)
+        else qps_for(
+            registrable, rules if rules is not None else _domain_rules(), settings.fetch.default_qps
+        )
     )
     return DomainFetcher.options(  # type: ignore[attr-defined]
         name=f"fetch:{registrable}",
@@ -1170,10 +1186,14 @@ class FetcherPool:
     politeness clock and stored state keep the site's spacing.
     """
 
-    def __init__(self, settings: Settings, tor: Any = None) -> None:
+    def __init__(
+        self, settings: Settings, tor: Any = None, rules: DomainRulesWatcher | None = None
+    ) -> None:
         self.settings = settings
         self.tor = tor
+        self.rules = rules or DomainRulesWatcher()
         self.live: dict[str, Any] = {}
+        self._rules_version: dict[str, int] = {}
         self._in_use: dict[str, int] = {}
         self._last_used: dict[str, float] = {}
         self._changed = asyncio.Condition()
@@ -1189,8 +1209,14 @@ class FetcherPool:
                     await self._changed.wait()
                     continue
                 await self._retire(victim)
+            rules = self.rules.current()
             if domain not in self.live:
-                self.live[domain] = get_fetcher(domain, self.settings, tor=self.tor)
+                self.live[domain] = get_fetcher(domain, self.settings, tor=self.tor, rules=rules)
+            elif self._rules_version.get(domain) != self.rules.version:
+                # domains.yaml changed: the live fetcher takes the new rate (hot reload).
+                qps = qps_for(domain, rules, self.settings.fetch.default_qps)
+                await self.live[domain].set_base_qps.remote(qps)
+            self._rules_version[domain] = self.rules.version
             self._in_use[domain] = self._in_use.get(domain, 0) + 1
         try:
             yield self.live[domain]

@@ -32,7 +32,12 @@ from lyra.actors.runtime import BROWSER, GRAPH, INFERENCE, gpus_for_inference, s
 from lyra.actors.search_job import SearchContext, SearchJob, SearchStopped
 from lyra.config.settings import Settings
 from lyra.pipelines import research as rs
-from lyra.pipelines.domains import load_domain_rules, registrable_domain, trust_level_for
+from lyra.pipelines.domains import (
+    USER_DOMAINS_FILENAME,
+    DomainRulesWatcher,
+    registrable_domain,
+    trust_level_for,
+)
 from lyra.pipelines.errors import LyraError
 from lyra.pipelines.local_corpus import CorpusError, CorpusScan
 from lyra.pipelines.sanitize import new_task_tag
@@ -66,7 +71,7 @@ class Orchestrator:
         self._stop_flags: dict[str, bool] = {}
         self._tags: dict[str, str] = {}
         self._corpus_cache: dict[str, CorpusScan] = {}
-        self._domain_rules = load_domain_rules()
+        self._rules = DomainRulesWatcher(user_path=settings.home_dir / USER_DOMAINS_FILENAME)
         self._restarts: dict[str, int] = {}
         self._auth = AuthService(settings, self._call)
         self._started = time.monotonic()
@@ -222,7 +227,7 @@ class Orchestrator:
             stop_requested=lambda: self._stop_flags.get(task_id, False),
             pages_left=budget["pages_remaining"],
             deadline=time.monotonic() + budget["seconds_remaining"],
-            domain_rules=self._domain_rules,
+            domain_rules=self._rules.current(),
             corpus_cache=self._corpus_cache,
             fetch_url=functools.partial(
                 self._fetch_for_search, search_id=search_id, task_id=task_id
@@ -243,7 +248,7 @@ class Orchestrator:
             self._tor_process, endpoint = tor_endpoint_if_enabled(
                 self._settings, self._settings.home_dir / "tor"
             )
-            self._pool = FetcherPool(self._settings, tor=endpoint)
+            self._pool = FetcherPool(self._settings, tor=endpoint, rules=self._rules)
         return self._pool
 
     async def _fetch_url(self, url: str, cause_id: str | None = None) -> dict[str, Any]:
@@ -288,7 +293,7 @@ class Orchestrator:
 
     def _auth_priority(self, domain: str) -> str:
         """Primary, government and academic sources first (seed 003 §3.6.1)."""
-        level = trust_level_for(domain, self._domain_rules)
+        level = trust_level_for(domain, self._rules.current())
         return "high" if level in HIGH_PRIORITY_TRUST else "normal"
 
     async def _run_job(self, search_id: str, ctx: SearchContext) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import fnmatch
 import ipaddress
+import logging
 from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
@@ -23,6 +24,9 @@ import tldextract
 import yaml
 
 DOMAINS_FILE = Path(__file__).resolve().parents[1] / "config" / "domains.yaml"
+USER_DOMAINS_FILENAME = "domains.yaml"  # under LYRA_HOME: the user's own layer
+
+log = logging.getLogger(__name__)
 
 TRUST_LEVELS: tuple[str, ...] = (
     "BLOCKED",
@@ -110,6 +114,69 @@ def load_domain_rules(path: str | Path | None = None) -> dict[str, Any]:
             raise ValueError(f"{source}: qps for {domain!r} must be positive, got {value}")
         clean_qps[str(domain).lower().rstrip(".")] = value
     return {"patterns": clean_patterns, "user_overrides": clean_overrides, "qps": clean_qps}
+
+
+def merge_domain_rules(base: Mapping[str, Any], user: Mapping[str, Any]) -> dict[str, Any]:
+    """Packaged rules with the user's layer on top: its patterns add, overrides and qps win."""
+    patterns = {level: list(items) for level, items in base["patterns"].items()}
+    for level, items in user["patterns"].items():
+        patterns.setdefault(level, [])
+        patterns[level].extend(p for p in items if p not in patterns[level])
+    return {
+        "patterns": patterns,
+        "user_overrides": {**base["user_overrides"], **user["user_overrides"]},
+        "qps": {**base["qps"], **user["qps"]},
+    }
+
+
+class DomainRulesWatcher:
+    """`config/domains.yaml` (plus ``LYRA_HOME/domains.yaml``) re-read when either changes.
+
+    ARCHITECTURE §4: trust levels and per-domain rates reload without a restart. The
+    files are stat'ed on each `current()` call (cheap) and re-parsed only when their
+    modification time or size changed. A file that fails validation is reported in the
+    log and `last_error`, and the previous good rules stay in force: a typo in a
+    hand-edited file must not reset every domain to the defaults mid-task.
+    """
+
+    def __init__(self, path: Path | None = None, user_path: Path | None = None) -> None:
+        self.path = path or DOMAINS_FILE
+        self.user_path = user_path
+        self._stamp: tuple[Any, ...] | None = None
+        self._rules: dict[str, Any] = load_domain_rules(self.path)
+        self.version = 0
+        self.last_error: str | None = None
+        self.current()
+
+    def _stat(self) -> tuple[Any, ...]:
+        out: list[Any] = []
+        for p in (self.path, self.user_path):
+            try:
+                st = p.stat() if p is not None else None
+            except FileNotFoundError:
+                st = None
+            out.append((st.st_mtime_ns, st.st_size) if st is not None else None)
+        return tuple(out)
+
+    def current(self) -> dict[str, Any]:
+        """The rules in force now (reloaded first if a file changed)."""
+        stamp = self._stat()
+        if stamp == self._stamp:
+            return self._rules
+        self._stamp = stamp
+        try:
+            rules = load_domain_rules(self.path)
+            if self.user_path is not None and self.user_path.is_file():
+                rules = merge_domain_rules(rules, load_domain_rules(self.user_path))
+        except (OSError, ValueError, yaml.YAMLError) as exc:
+            self.last_error = str(exc)
+            log.error("domains.yaml not reloaded, keeping the previous rules: %s", exc)
+            return self._rules
+        self.last_error = None
+        if rules != self._rules or self.version == 0:
+            self._rules = rules
+            self.version += 1
+        return self._rules
 
 
 def _specificity(pattern: str) -> int:
