@@ -272,7 +272,7 @@ class DomainFetcher:
             "crawl_delay": policy.crawl_delay(ua),
             "request_rate": policy.request_rate(ua),
             "allowed": policy.allowed(url, ua),
-            "sitemaps": policy.sitemaps,
+            "sitemaps": policy.sitemaps(),
         }
 
     async def add_cookies(self, cookies: list[dict[str, Any]], reset_circuit: bool = False) -> int:

@@ -20,7 +20,10 @@ from lyra.actors.runtime import setup_actor_logging
 from lyra.config.settings import Settings
 from lyra.pipelines.confidence import ClaimConfidence, EvidenceEdge, claim_confidence
 from lyra.pipelines.errors import LyraError
+from lyra.pipelines.notify import queue_warnings
 from lyra.pipelines.research import PRIMARY_LEVELS
+from lyra.storage import auth_queue as aq
+from lyra.storage import domain_state as ds
 from lyra.storage import graph_queries as gq
 from lyra.storage import repository as repo
 from lyra.storage.connection import open_database
@@ -244,12 +247,97 @@ class GraphActor:
         """Blocked domains and the auth queue summary for get_status (idempotent)."""
         return {
             "blocked_domains": gq.blocked_domains(self._con),
-            "auth_queue": gq.auth_queue_summary(self._con, task_id),
+            "auth_queue": self.auth_summary(task_id),
         }
 
     def evidence_summary(self, task_id: str) -> dict[str, Any]:
         """Edge counts by relation and the top domains of a task's evidence."""
         return gq.evidence_summary(self._con, task_id)
+
+    # --- auth queue (seed 003 §3.6.1) and domain state ------------------------------
+    def enqueue_auth(self, item: dict[str, Any]) -> dict[str, Any]:
+        """Queue a URL for a person (idempotent: one pending item per task and URL; a
+        repeated call returns that item and adds its search to the blocking searches).
+
+        item: task_id, search_id, url, domain, auth_type, priority. Returns the public
+        item plus ``created``.
+        """
+        row, created = aq.enqueue(
+            self._con,
+            task_id=item.get("task_id"),
+            search_id=item.get("search_id"),
+            url=item["url"],
+            domain=item["domain"],
+            auth_type=item["auth_type"],
+            priority=item["priority"],
+        )
+        return {**aq.public_item(row), "created": created}
+
+    def auth_items(
+        self, task_id: str | None, priority_filter: str, group_by: str
+    ) -> dict[str, Any]:
+        """Pending items as get_auth_queue reports them, grouped (idempotent)."""
+        items = aq.list_pending(self._con, task_id=task_id, priority_filter=priority_filter)
+        if group_by == "domain":
+            domains = aq.group_by_domain(items)
+            return {"domains": domains, "total_domains": len(domains), "total_pending": len(items)}
+        if group_by == "type":
+            return {"types": aq.group_by_type(items), "total_pending": len(items)}
+        if group_by == "none":
+            return {"queue": [aq.public_item(i) for i in items], "total_pending": len(items)}
+        raise ValueError(f"group_by must be none, domain or type, not {group_by!r}")
+
+    def auth_summary(self, task_id: str | None) -> dict[str, Any]:
+        """The get_status auth_queue object with its threshold warnings (idempotent)."""
+        summary = gq.auth_queue_summary(self._con, task_id)
+        limits = self._settings.auth
+        summary["warnings"] = queue_warnings(
+            summary["pending_count"],
+            summary["high_priority_count"],
+            warning_pending=limits.warning_pending,
+            critical_pending=limits.critical_pending,
+            critical_high_priority=limits.critical_high_priority,
+        )
+        return summary
+
+    def get_auth_item(self, auth_id: str) -> dict[str, Any] | None:
+        """One item in any status, or None (idempotent)."""
+        row = aq.get_item(self._con, auth_id)
+        return aq.public_item(row) if row is not None else None
+
+    def resolve_auth_items(
+        self, target_kind: str, key: str, status: str, task_id: str | None
+    ) -> list[dict[str, Any]]:
+        """Give the pending item ``key`` (target_kind "item") or every pending item of
+        domain ``key`` (optionally of one task) a final status; returns the items changed.
+
+        Idempotent: a repeated call finds nothing pending and returns [].
+        """
+        if target_kind == "item":
+            rows = aq.resolve(self._con, status, auth_id=key)
+        elif target_kind == "domain":
+            rows = aq.resolve(self._con, status, domain=key, task_id=task_id)
+        else:
+            raise ValueError(f"target_kind must be item or domain, not {target_kind!r}")
+        return [aq.public_item(r) for r in rows]
+
+    def pending_auth_for_domain(self, domain: str) -> list[dict[str, Any]]:
+        """Pending items of a domain, all tasks (idempotent)."""
+        return [aq.public_item(r) for r in aq.list_pending(self._con, domain=domain)]
+
+    def load_domain_state(self, domain: str) -> dict[str, Any] | None:
+        """A DomainFetcher's persisted state, or None (idempotent)."""
+        return ds.load_domain_state(self._con, domain)
+
+    def save_domain_state(
+        self, domain: str, state: dict[str, Any], qps: float | None = None
+    ) -> None:
+        """Persist a DomainFetcher's state (idempotent: the last write wins)."""
+        ds.save_domain_state(self._con, domain, state, qps)
+
+    def save_domain_states(self, rows: list[dict[str, Any]]) -> int:
+        """Persist several {domain, state, qps?} rows in one transaction (idempotent)."""
+        return ds.save_domain_states(self._con, rows)
 
     # --- query_graph ------------------------------------------------------------------
     def query_graph(

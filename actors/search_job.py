@@ -22,6 +22,7 @@ import numpy as np
 
 from lyra.config.settings import Settings
 from lyra.pipelines import research as rs
+from lyra.pipelines.content_sniff import decode_text, sniff_content_type
 from lyra.pipelines.dedup import hamming
 from lyra.pipelines.documents import Document
 from lyra.pipelines.domains import registrable_domain, trust_level_for
@@ -44,6 +45,8 @@ SAME_CLAIM_SIMILARITY = 0.92
 # Documents with no query term and an embedding similarity below this are off topic.
 OFF_TOPIC_SIMILARITY = 0.15
 EMBED_BATCH = 64
+# Fetched bodies of these types go through the HTML extractor (text/plain included).
+INGESTED_MARKUP = frozenset({"text/html", "application/xhtml+xml", "text/plain", ""})
 
 
 def same_claim(a: str, b: str) -> bool:
@@ -196,13 +199,17 @@ class SearchJob:
         body: bytes = result["body"]
         host = urlsplit(result.get("final_url") or url).hostname or ""
         domain = registrable_domain(host)
-        ctype = (result.get("content_type") or "").lower()
         final = result.get("final_url") or url
-        if "pdf" in ctype or body[:5] == b"%PDF-":
+        headers = result.get("headers") or {}
+        ctype = sniff_content_type(str(result.get("content_type") or ""), body, final)
+        if ctype == "application/pdf":
             doc = await asyncio.to_thread(extract_pdf, body, final, domain)
-        else:
-            html = body.decode(result.get("encoding") or "utf-8", errors="replace")
+        elif ctype in INGESTED_MARKUP:
+            html, _codec = decode_text(body, headers.get("content-type"))
             doc = await asyncio.to_thread(extract_html, html, final, domain)
+        else:
+            self.ctx.warnings.append(f"{url}: not ingested (content type {ctype})")
+            return None
         self.fetched[doc.url] = {
             "warc_path": result.get("warc_path"),
             "http_status": result.get("status"),

@@ -115,10 +115,22 @@ class SearchStatus(_Out):
     error: dict[str, Any] | None = None
 
 
+class AuthWarning(_Out):
+    level: Literal["warning", "critical"]
+    message: str
+
+
 class AuthQueueSummary(_Out):
-    pending: int = 0
-    high_priority: int = 0
-    warning: str | None = None
+    """Seed 003 §3.6.1: the trigger for the client to ask the person about authentication."""
+
+    pending_count: int = 0
+    high_priority_count: int = Field(0, description="Pending items of primary sources.")
+    domains: list[str] = Field(default_factory=list, description="Most pending first.")
+    oldest_queued_at: str | None = Field(None, description="ISO 8601 UTC.")
+    by_auth_type: dict[str, int] = Field(default_factory=dict)
+    warnings: list[AuthWarning] = Field(
+        default_factory=list, description="warning at >= 3 pending; critical at >= 5 or >= 2 high."
+    )
 
 
 class GetStatusResult(_Result):
@@ -174,3 +186,91 @@ class VectorHit(_Out):
 class VectorSearchResult(_Result):
     target: Literal["claims", "fragments"]
     results: list[VectorHit]
+
+
+# --- auth queue / notifications (seed 003 §3.6) ---------------------------------------------
+class AuthItem(_Out):
+    id: str
+    url: str
+    domain: str
+    auth_type: str
+    priority: Literal["high", "normal", "low"]
+    queued_at: str
+    blocking_searches: list[str] = Field(default_factory=list)
+    task_id: str | None = None
+
+
+class AuthDomainGroup(_Out):
+    domain: str
+    pending_count: int
+    high_priority_count: int
+    affected_tasks: list[str]
+    auth_types: list[str]
+
+
+class AuthTypeGroup(_Out):
+    auth_type: str
+    pending_count: int
+    domains: list[str]
+
+
+class AuthQueueResult(_Result):
+    group_by: Literal["none", "domain", "type"]
+    total_pending: int
+    queue: list[AuthItem] | None = Field(None, description="group_by none.")
+    domains: list[AuthDomainGroup] | None = Field(None, description="group_by domain.")
+    total_domains: int | None = Field(None, description="group_by domain.")
+    types: list[AuthTypeGroup] | None = Field(None, description="group_by type.")
+
+
+class ResolveData(_In):
+    auth_id: str | None = Field(None, max_length=100, description="target item: the item's id.")
+    domain: str | None = Field(None, max_length=253, description="target domain: the domain.")
+    status: Literal["resolved", "skipped", "failed"] = Field(
+        description="resolved: the person passed the check; skipped / failed: give up on it."
+    )
+    task_id: str | None = Field(
+        None, description="target domain only: limit to this task's items (default: all tasks)."
+    )
+    session_data: dict[str, Any] | None = Field(
+        None, description="Accepted, not stored: Lyra takes the session from its own browser."
+    )
+
+
+class ResolveAuthResult(_Result):
+    target: Literal["item", "domain"]
+    status: str
+    auth_id: str | None = None
+    domain: str
+    resolved_count: int
+    affected_tasks: list[str]
+    unblocked_searches: list[str]
+    session_stored: bool
+    requeued_searches: list[str]
+    warnings: list[str] = Field(default_factory=list)
+
+
+class NotifyPayload(_In):
+    message: str = Field(min_length=1, max_length=2000, description="The reason, in one line.")
+    details: str | dict[str, Any] | None = Field(
+        None, description="For the client's records; never shown on the desktop."
+    )
+    timeout_seconds: float | None = Field(
+        None, ge=0, le=3600, description="How long the desktop notification stays."
+    )
+    url: str | None = Field(
+        None, max_length=4000, description="auth_required: the page to open for the person."
+    )
+    auth_id: str | None = Field(
+        None, max_length=100, description="auth_required: open this queued item's URL."
+    )
+
+
+class NotifyResult(_Result):
+    notification_id: str
+    event: str
+    shown: bool = Field(description="Whether the desktop notification was shown.")
+    channels: list[str] = Field(description="desktop, browser, mcp_log: where it went.")
+    opened_url: str | None = None
+    message: str = Field(description="The text shown (redacted).")
+    warnings: list[str] = Field(default_factory=list)

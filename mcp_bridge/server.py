@@ -1,4 +1,4 @@
-"""The MCP server: six tools over the Orchestrator (ARCHITECTURE §5).
+"""The MCP server: nine tools over the Orchestrator (ARCHITECTURE §5).
 
 Ray starts lazily on the first tool call that needs it (in the main thread: Ray's
 GCS client fails when initialised from a helper thread), so ``initialize`` and
@@ -10,14 +10,15 @@ from __future__ import annotations
 import json
 import logging
 import time
+import warnings
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, Literal
 
 import ray
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.shared.exceptions import MCPError
-from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
+from mcp_types import CallToolResult, LoggingLevel, TextContent, ToolAnnotations
 from pydantic import Field
 
 from lyra.actors.runtime import ORCHESTRATOR, ensure_ray
@@ -126,18 +127,18 @@ def claim_out(c: dict[str, Any]) -> m.ClaimOut:
     )
 
 
-def _auth_summary(raw: dict[str, Any]) -> m.AuthQueueSummary:
-    pending, high = int(raw.get("pending", 0)), int(raw.get("high_priority", 0))
-    warning = None
-    if pending >= 5 or high >= 2:
-        warning = f"critical: {pending} pending authentication items ({high} high priority)"
-    elif pending >= 3:
-        warning = f"warning: {pending} pending authentication items"
-    return m.AuthQueueSummary(pending=pending, high_priority=high, warning=warning)
+async def _log_to_client(ctx: Context[LyraRuntime, Any], level: LoggingLevel, text: str) -> None:
+    """An MCP log message (notifications/message) to the calling client."""
+    # The 2026-07-28 protocol deprecates MCP logging but still delivers it to clients
+    # that opt in, and the design (ARCHITECTURE §5) uses it as notify_user's in-client
+    # channel; the SDK's deprecation warning is expected here.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", MCPDeprecationWarning)
+        await ctx.log(level, text, logger_name="lyra.notify")
 
 
 def build_server(settings: Settings | None = None) -> LyraMCPServer:
-    """The MCP server with its six tools."""
+    """The MCP server with its nine tools."""
     settings = settings or get_settings()
 
     @asynccontextmanager
@@ -149,7 +150,9 @@ def build_server(settings: Settings | None = None) -> LyraMCPServer:
         instructions=(
             "Lyra does research work locally: create_task, then search (local corpus or "
             "urls), poll get_status, explore with query_graph (read-only SQL, views) and "
-            "vector_search. Claims carry Bayesian confidence and provenance."
+            "vector_search. Claims carry Bayesian confidence and provenance. Pages behind a "
+            "CAPTCHA or login wait in the auth queue (get_status.auth_queue, get_auth_queue); "
+            "ask the user, then report with resolve_auth. notify_user reaches the user's desktop."
         ),
         lifespan=lifespan,
     )
@@ -304,7 +307,7 @@ def build_server(settings: Settings | None = None) -> LyraMCPServer:
             searches=searches,
             metrics=totals,
             budget=st["budget"],
-            auth_queue=_auth_summary(st["auth_queue"]),
+            auth_queue=m.AuthQueueSummary(**st["auth_queue"]),
             blocked_domains=st["blocked_domains"],
             evidence_summary=st["evidence_summary"],
             claims=[claim_out(c) for c in claims],
@@ -402,5 +405,88 @@ def build_server(settings: Settings | None = None) -> LyraMCPServer:
             ],
             lyra_meta=await rt.meta(),
         )
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=True))
+    async def get_auth_queue(
+        ctx: Context[LyraRuntime, Any],
+        task_id: Annotated[
+            str | None, Field(description="Only this task's items (default: every task).")
+        ] = None,
+        group_by: Annotated[
+            Literal["none", "domain", "type"],
+            Field(description="none: one entry per item; domain or type: counts per group."),
+        ] = "none",
+        priority_filter: Annotated[
+            Literal["high", "normal", "all"],
+            Field(description="A floor: high only, high and normal, or all (low too)."),
+        ] = "all",
+    ) -> m.AuthQueueResult:
+        """Pages waiting for the user to pass a CAPTCHA, login or Cloudflare check.
+
+        Searches go on without them; once the user has signed in (in Lyra's browser),
+        report it with resolve_auth and the pages are fetched again. One sign-in clears a
+        whole domain. group_by none: queue[] of {id, url, domain, auth_type, priority
+        (high = primary source), queued_at, blocking_searches, task_id}; domain:
+        domains[] of {domain, pending_count, high_priority_count, affected_tasks,
+        auth_types}; type: types[] of {auth_type, pending_count, domains}.
+        """
+        rt = _rt(ctx)
+        out = await rt.call("get_auth_queue", task_id, group_by, priority_filter)
+        return m.AuthQueueResult(group_by=group_by, **out, lyra_meta=await rt.meta())
+
+    @server.tool(
+        annotations=ToolAnnotations(
+            read_only_hint=False, destructive_hint=False, idempotent_hint=False
+        )
+    )
+    async def resolve_auth(
+        target: Annotated[
+            Literal["item", "domain"],
+            Field(description="item: one queued page; domain: every pending page of a domain."),
+        ],
+        data: Annotated[
+            m.ResolveData,
+            Field(
+                description="item: {auth_id, status}; domain: {domain, status, task_id?}. "
+                "status: resolved | skipped | failed."
+            ),
+        ],
+        ctx: Context[LyraRuntime, Any],
+    ) -> m.ResolveAuthResult:
+        """Report what the user did about queued authentication.
+
+        resolved: the session is taken from Lyra's browser for the domain and the pages
+        are fetched again (requeued_searches); skipped / failed: the pages are given up.
+        Only pending items change; an unknown or already resolved item is INVALID_PARAMS.
+        """
+        rt = _rt(ctx)
+        out = await rt.call("resolve_auth", target, data.model_dump(exclude_none=True))
+        return m.ResolveAuthResult(**out, lyra_meta=await rt.meta())
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=False, idempotent_hint=False))
+    async def notify_user(
+        event: Annotated[
+            Literal["info", "warning", "auth_required", "decision_required"],
+            Field(description="auth_required and decision_required are urgent."),
+        ],
+        payload: Annotated[
+            m.NotifyPayload,
+            Field(description="{message, details?, timeout_seconds?, url?, auth_id?}"),
+        ],
+        ctx: Context[LyraRuntime, Any],
+    ) -> m.NotifyResult:
+        """Tell the user something: a desktop notification (notify-send, when installed)
+        and an MCP log message to this client, with the same redacted text.
+
+        For auth_required with a url (or the auth_id of a queued item) Lyra's browser
+        opens the page for the user to sign in; then call resolve_auth. The text carries
+        the message, URL and auth type only; cookies and tokens are redacted.
+        """
+        rt = _rt(ctx)
+        out = await rt.call("notify_user", event, payload.model_dump(exclude_none=True))
+        text = f"{out['title']}: {out['message']}"
+        await _log_to_client(ctx, "warning" if event == "auth_required" else "info", text)
+        out["channels"] = [*out["channels"], "mcp_log"]
+        return m.NotifyResult(**out, lyra_meta=await rt.meta())
 
     return server

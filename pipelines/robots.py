@@ -121,8 +121,20 @@ class RobotsPolicy:
         return float(rate.requests) / float(rate.seconds)
 
     def sitemaps(self) -> list[str]:
-        """Sitemap URLs the file lists."""
-        return [] if self._parser is None else list(self._parser.sitemaps)
+        """Sitemap URLs the file lists, in file order, without repeats.
+
+        Only absolute http(s) URLs count (sitemaps.org: "the complete URL"); real
+        files repeat lines (bbc.co.uk lists /sitemap.xml three times). Empty for
+        allow_all / disallow_all policies, which have no file behind them.
+        """
+        if self._parser is None:
+            return []
+        seen: dict[str, None] = {}
+        for raw in self._parser.sitemaps:
+            url = str(raw).strip()
+            if urlsplit(url).scheme.lower() in ("http", "https") and urlsplit(url).netloc:
+                seen.setdefault(url, None)
+        return list(seen)
 
     def max_age(self, cache_seconds: float) -> float:
         """Reuse lifetime: `cache_seconds` (≤ 24 h), shorter when unreachable."""

@@ -10,6 +10,7 @@ from typing import Any
 
 import duckdb
 
+from lyra.storage import auth_queue
 from lyra.storage.repository import utcnow
 
 
@@ -179,12 +180,9 @@ def blocked_domains(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
 
 
 def auth_queue_summary(con: duckdb.DuckDBPyConnection, task_id: str | None) -> dict[str, Any]:
-    """Pending auth items (count, high priority count, by domain)."""
-    cur = con.cursor()
-    where = "status = 'pending'" + (" AND task_id = ?" if task_id else "")
-    args = [task_id] if task_id else []
-    pending, high = cur.execute(
-        f"SELECT count(*), count(*) FILTER (WHERE priority = 'high') FROM auth_queue WHERE {where}",
-        args,
-    ).fetchone() or (0, 0)
-    return {"pending": int(pending), "high_priority": int(high)}
+    """Pending auth items of a task (or of all tasks): the seed §3.6.1 summary.
+
+    pending_count, high_priority_count, domains, oldest_queued_at, by_auth_type; the
+    GraphActor adds the threshold warnings, whose limits are settings.
+    """
+    return auth_queue.summary(con, task_id)

@@ -107,8 +107,11 @@ async def test_stdio_session_with_the_official_client(cli_env: dict[str, str]) -
         tools = await client.list_tools()
         assert sorted(t.name for t in tools.tools) == [
             "create_task",
+            "get_auth_queue",
             "get_status",
+            "notify_user",
             "query_graph",
+            "resolve_auth",
             "search",
             "stop_task",
             "vector_search",

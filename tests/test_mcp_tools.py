@@ -22,7 +22,17 @@ BLOOD_PRESSURE_PAIR = {
     "Moderate coffee consumption raises long-term blood pressure in healthy adults.",
     "Moderate coffee consumption does not raise long-term blood pressure in healthy adults.",
 }
-SIX_TOOLS = ["create_task", "get_status", "query_graph", "search", "stop_task", "vector_search"]
+TOOLS = [
+    "create_task",
+    "get_auth_queue",
+    "get_status",
+    "notify_user",
+    "query_graph",
+    "resolve_auth",
+    "search",
+    "stop_task",
+    "vector_search",
+]
 
 
 @pytest.fixture(scope="module")
@@ -49,7 +59,7 @@ def _error(result: Any) -> dict[str, Any]:
 async def test_lists_exactly_the_six_tools(settings: Settings) -> None:
     async with Client(build_server(settings)) as client:
         tools = await client.list_tools()
-    assert sorted(t.name for t in tools.tools) == SIX_TOOLS
+    assert sorted(t.name for t in tools.tools) == TOOLS
     by_name = {t.name: t for t in tools.tools}
     assert by_name["query_graph"].annotations.read_only_hint is True
     assert "task_id" in by_name["search"].input_schema["properties"]
@@ -119,7 +129,7 @@ async def test_full_session_create_search_status_query_vector_stop(settings: Set
         assert [s["search_id"] for s in st["searches"]] == [res["search_id"]]
         assert st["searches"][0]["status"] == res["status"]
         assert st["metrics"]["pages_fetched"] == 15
-        assert st["auth_queue"]["pending"] == 0
+        assert st["auth_queue"]["pending_count"] == 0
 
         rows = await client.call_tool(
             "query_graph",

@@ -190,3 +190,120 @@ def test_effective_qps_without_policy_and_invalid_default() -> None:
 def test_robots_url_and_origin() -> None:
     assert robots_url("HTTPS://Example.COM:8443/a/b?c=d#e") == "https://example.com:8443/robots.txt"
     assert origin_of("http://Sub.Example.com/x") == "http://sub.example.com"
+
+
+HANDLED_SPEC_TABLES = {"test_user_agent_precedence", "test_path_matching", "test_record_precedence"}
+
+
+def test_every_google_spec_table_is_checked() -> None:
+    if not SPEC_CASES.is_file():
+        pytest.skip(f"third-party robots.txt cases not present at {SPEC_CASES}")
+    data = json.loads(SPEC_CASES.read_text(encoding="utf-8"))
+    assert {t["test"] for t in data["tests"]} == HANDLED_SPEC_TABLES
+    assert sum(len(t["cases"]) for t in data["tests"]) == 6 + 49 + 4
+
+
+def test_google_spec_user_agent_precedence_exactly_one_group() -> None:
+    # Stricter than "first allowed": the agent's own group is the only one it may read.
+    table = _spec_table("test_user_agent_precedence")
+    policy = RobotsPolicy.parse(table["robotstxt_content"])
+    decisions = {
+        (path, agent): {
+            group
+            for group in ("/group1", "/group2", "/group3")
+            if policy.allowed(f"http://example.com{group}", agent)
+        }
+        for path, agent in table["cases"]
+    }
+    assert decisions == {(path, agent): {path} for path, agent in table["cases"]}
+
+
+def test_google_spec_record_precedence_each_case() -> None:
+    decisions = [
+        (rules, url, RobotsPolicy.parse(f"User-Agent: *\n{rules}\n").allowed(url, "*"))
+        for rules, url, _ in _cases("test_record_precedence")
+    ]
+    assert decisions == [tuple(case) for case in _cases("test_record_precedence")]
+
+
+SITEMAPS = {
+    "arxiv.org.robots.txt": [],
+    "duckduckgo.com.robots.txt": ["https://duckduckgo.com/sitemap.xml"],
+    "en.wikipedia.org.robots.txt": [],
+    "github.com.robots.txt": [],
+    "misuse.ncbi.nlm.nih.gov.robots.txt": [],
+    "onlinelibrary.wiley.com.robots.txt": [],
+    "stackoverflow.com.robots.txt": ["https://stackoverflow.com/sitemap.xml"],
+    "twitter.com.robots.txt": ["https://twitter.com/sitemap.xml"],
+    "www.amazon.com.robots.txt": [],
+    # bbc.co.uk lists http://www.bbc.co.uk/sitemap.xml three times.
+    "www.bbc.co.uk.robots.txt": [
+        "http://www.bbc.co.uk/sitemaps/index-uk-archive.xml",
+        "http://www.bbc.co.uk/sitemaps/index-uk-news.xml",
+        "http://www.bbc.co.uk/video_sitemap.xml",
+        "http://www.bbc.co.uk/sitemap.xml",
+        "https://www.bbc.co.uk/food/sitemap.xml",
+        "http://www.bbc.co.uk/mobile_sitemap.xml",
+    ],
+    "www.bing.com.robots.txt": [
+        "http://cn.bing.com/dict/sitemap-index.xml",
+        "http://cached.blob.core.windows.net/tmp/sitemap_all_v2.xml",
+        "https://www.bing.com/api/maps/mapcontrol/isdk/sitemap.xml",
+        "https://www.bing.com/travelguide/sitemaps/sitemap.xml",
+        "https://www.bing.com/maps/sitemap.xml",
+        "https://bingknowsblob.blob.core.windows.net/bingknows/sitemaps/sitemapIndex.xml.gz",
+    ],
+    "www.google.com.robots.txt": ["https://www.google.com/sitemap.xml"],
+    "www.nature.com.robots.txt": [
+        "https://www.nature.com/sitemap.xml",
+        "https://www.nature.com/subjects/sitemap.xml",
+        "https://www.nature.com/naturecareers/sitemap.xml",
+    ],
+    "www.nytimes.com.robots.txt": [
+        "https://www.nytimes.com/sitemaps/www.nytimes.com/sitemap.xml.gz",
+        "https://www.nytimes.com/sitemaps/sitemap_news/sitemap.xml.gz",
+        "https://www.nytimes.com/sitemaps/sitemap_video/sitemap.xml.gz",
+        "https://www.nytimes.com/sitemaps/www.nytimes.com_realestate/sitemap.xml.gz",
+        "https://www.nytimes.com/sitemaps/www.nytimes.com/2016_election_sitemap.xml.gz",
+        "https://www.nytimes.com/elections/2018/sitemap",
+    ],
+    "www.reddit.com.robots.txt": [],
+    "www.researchgate.net.robots.txt": [],
+    "www.sciencedirect.com.robots.txt": [
+        "https://www.sciencedirect.com/sitemap.xml",
+        "https://www.sciencedirect.com/topics/sitemap-topics.xml",
+        "https://www.sciencedirect.com/journal/sitemap-0.xml",
+        "https://www.sciencedirect.com/bookseries/sitemap-0.xml",
+        "https://www.sciencedirect.com/handbook/sitemap-0.xml",
+        "https://www.sciencedirect.com/book/sitemap-0.xml",
+        "https://www.sciencedirect.com/referencework/sitemap-0.xml",
+        "https://www.sciencedirect.com/browse/sitemap.xml",
+    ],
+}
+
+
+def test_sitemap_discovery_on_real_robots_files() -> None:
+    folder = REALWORLD / "robotstxt"
+    if not folder.is_dir():
+        pytest.skip(f"third-party robots.txt files not present at {folder}")
+    found = {
+        path.name: RobotsPolicy.parse(path.read_bytes()).sitemaps()
+        for path in sorted(folder.glob("*.robots.txt"))
+    }
+    assert found == SITEMAPS
+
+
+def test_sitemaps_skip_relative_and_non_http_entries() -> None:
+    policy = RobotsPolicy.parse(
+        "User-agent: *\nDisallow:\nSitemap: /relative.xml\nSitemap: ftp://example.com/s.xml\n"
+        "sitemap:   https://example.com/a.xml  \nSITEMAP: https://example.com/a.xml\n"
+        "Sitemap: http://example.com/b.xml\n"
+    )
+    assert policy.sitemaps() == ["https://example.com/a.xml", "http://example.com/b.xml"]
+
+
+@pytest.mark.parametrize("status", [404, 503, None])
+def test_sitemaps_empty_without_a_file(status: int | None) -> None:
+    body = b"Sitemap: https://example.com/s.xml\n"
+    assert RobotsPolicy.from_response(status, body, fetched_at=0.0).sitemaps() == []
+    assert RobotsPolicy.allow_all(fetched_at=0.0).sitemaps() == []
