@@ -175,10 +175,17 @@ class SearchJob:
                 ctx.corpus_cache[key] = scan
             ctx.warnings.extend(scan.warnings)
             docs.extend(scan.documents)
-        for url in ctx.options.get("urls") or []:
-            doc = await self._fetch_document(url)
-            if doc is not None:
-                docs.append(doc)
+        urls = list(dict.fromkeys(ctx.options.get("urls") or []))
+        if urls:
+            # In parallel across domains; each domain's fetcher serialises its own.
+            gate = asyncio.Semaphore(max(1, ctx.settings.fetch.max_live_actors))
+
+            async def fetch_one(url: str) -> Document | None:
+                async with gate:
+                    return await self._fetch_document(url)
+
+            fetched = await asyncio.gather(*(fetch_one(u) for u in urls))
+            docs.extend(d for d in fetched if d is not None)
         seen: set[str] = set()
         unique = []
         for d in docs:

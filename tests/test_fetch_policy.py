@@ -157,7 +157,7 @@ def test_two_403s_open_the_circuit_and_a_half_open_probe_closes_it(
             50,
             2000,
             False,
-        )  # fmt: skip
+        )
     )
     moves = [(r[0]["from"], r[0]["to"]) for r in events["rows"]]
     assert moves == [("closed", "open"), ("open", "half_open"), ("half_open", "closed")]
