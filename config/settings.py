@@ -134,7 +134,7 @@ class BrowserSettings(_Section):
 
 
 class TorSettings(_Section):
-    enabled: bool = Field(False, description="Use Tor as an escalation path; off: nothing starts it.")
+    enabled: bool = Field(False, description="Use Tor to escalate; off: nothing starts it.")
     launch: bool = Field(
         True, description="Start a private tor process (else use a running one at the ports)."
     )

@@ -235,3 +235,30 @@ def test_state_survives_a_killed_fetcher(
     assert doc[1].at - doc[0].at >= 1.0 - 0.05
     stored = ray.get(graph.load_domain_state.remote("127.0.0.1"))
     assert stored["cookies"][0]["value"] == "42"
+
+
+def test_a_403_escalates_through_tor_when_it_is_configured(
+    fixture_server: FixtureServer, stack: Callable[[Settings], Any], tmp_path: Path
+) -> None:
+    from lyra.pipelines.tor import TorProcess
+
+    settings = policy_settings(tmp_path)
+    stack(settings)
+    for i in range(4):
+        fixture_server.route(f"/ok{i}", body=PAGE)
+    fixture_server.route("/blocked", status=403, body=b"<html><body>Forbidden</body></html>")
+    with TorProcess.start(settings.tor, tmp_path / "tor") as tor:
+        fetcher = DomainFetcher.options(namespace=settings.ray.namespace).remote(  # type: ignore[attr-defined]
+            "127.0.0.1", settings, None, None, tor.endpoint
+        )
+        try:
+            for i in range(4):
+                ray.get(fetcher.fetch.remote(fixture_server.url(f"/ok{i}")))
+            result = ray.get(fetcher.fetch.remote(fixture_server.url("/blocked")))
+        finally:
+            ray.kill(fetcher)
+    assert [a["path"] for a in result["attempts"]] == ["http", "tor"]
+    # DisableNetwork 1: the Tor path fails at once (no SOCKS listener), nothing hangs.
+    assert result["attempts"][1]["error"].startswith("network_error:")
+    assert result["error"] == "http_error:403"
+    assert fixture_server.paths().count("/blocked") == 1
