@@ -64,6 +64,7 @@ class Orchestrator:
         self._pool: Any = None
         self._tor_process: Any = None
         self._last_retire_check = time.monotonic()
+        self._auth_depth: Any = None
         self._jobs: dict[str, asyncio.Task[dict[str, Any]]] = {}
         self._progress: dict[str, dict[str, Any]] = {}
         self._results: dict[str, dict[str, Any]] = {}
@@ -289,7 +290,19 @@ class Orchestrator:
                 priority=self._auth_priority(domain),
             )
             result["auth_item"] = item
+            await self._auth_gauge()
         return result
+
+    async def _auth_gauge(self) -> None:
+        """Pending auth items (all tasks) on the Ray dashboard."""
+        summary = await self._call(GRAPH, "auth_summary", None)
+        if self._auth_depth is None:
+            from ray.util.metrics import Gauge
+
+            self._auth_depth = Gauge(
+                "lyra_auth_queue_pending", description="Pending auth queue items (all tasks)."
+            )
+        self._auth_depth.set(float(summary["pending_count"]))
 
     def _auth_priority(self, domain: str) -> str:
         """Primary, government and academic sources first (seed 003 §3.6.1)."""
@@ -485,7 +498,9 @@ class Orchestrator:
     async def resolve_auth(self, target: str, data: dict[str, Any]) -> dict[str, Any]:
         """Mark an item or a domain resolved / skipped / failed; resolved work is re-queued."""
         await self.ensure_ready()
-        return await self._auth.resolve(target, data, on_resolved=self._after_auth_resolved)
+        out = await self._auth.resolve(target, data, on_resolved=self._after_auth_resolved)
+        await self._auth_gauge()
+        return out
 
     async def notify_user(self, event: str, payload: dict[str, Any]) -> dict[str, Any]:
         """Desktop notification; auth_required with a URL opens it in the browser for the person."""
