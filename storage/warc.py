@@ -14,6 +14,15 @@ replay tools would try to gunzip plain bytes. A body cut at the size cap is mark
 Both records of an exchange are built in memory and appended with one `write`
 under an exclusive `flock`: a crash leaves either the whole exchange or nothing
 after the last complete record, and two processes never interleave records.
+
+A browser fetch is archived as a *capture* (seed 003 §4.3.2, `write_browser_capture`):
+a `resource` record of the rendered HTML, a `resource` record of the screenshot and
+a `metadata` record (JSON) listing every subresource with its status and sha256,
+the last two linked to the first by WARC-Concurrent-To. The HTML is a `resource`,
+not a `response`: it is `page.content()`, the DOM serialised after scripts ran,
+not the entity a server sent, and a `response` record would tell replay tools
+(and digest comparisons with the HTTP client's records) that a server sent it.
+The main document's status and headers are kept in the metadata record.
 """
 
 from __future__ import annotations
@@ -23,6 +32,7 @@ import fcntl
 import gzip
 import hashlib
 import io
+import json
 import os
 import re
 import zlib
@@ -31,10 +41,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from http import HTTPStatus
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from warcio.archiveiterator import ArchiveIterator
 from warcio.exceptions import ArchiveLoadFailed
+from warcio.recordloader import ArcWarcRecord
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
@@ -43,6 +55,14 @@ HeaderItems = Mapping[str, str] | Iterable[tuple[str, str]]
 SOFTWARE = "Lyra research server (lyra-research)"
 _PREFIX_UNSAFE = re.compile(r"[^a-z0-9._-]+")
 _DROPPED_RESPONSE_HEADERS = ("content-encoding", "transfer-encoding")
+HTML_CONTENT_TYPE = "text/html; charset=utf-8"
+PNG_CONTENT_TYPE = "image/png"
+JSON_CONTENT_TYPE = "application/json"
+SCREENSHOT_URI_PREFIX = "urn:lyra:screenshot:"
+CAPTURE_FORMAT = "lyra-browser-capture/1"
+# WARC 1.1 §5.5 / §5.7: the record types that must name the resource they hold.
+_TARGET_REQUIRED = ("request", "response", "resource")
+_DIGEST_REQUIRED = ("response", "resource")
 
 
 @dataclass(frozen=True)
@@ -56,6 +76,20 @@ class StoredResponse:
     body: bytes
     truncated: str | None
     payload_digest: str
+
+
+@dataclass(frozen=True)
+class StoredCapture:
+    """A browser capture read back from a WARC file (see `write_browser_capture`)."""
+
+    target_uri: str
+    warc_date: str
+    html: str
+    screenshot: bytes | None
+    resources: list[dict[str, Any]]
+    status: int | None
+    headers: list[tuple[str, str]]
+    requested_url: str | None
 
 
 def _items(headers: HeaderItems) -> list[tuple[str, str]]:
@@ -158,22 +192,71 @@ class WarcStore:
             http_headers=request_http,
         )
 
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            start = os.fstat(fd).st_size
-            if start == 0:
-                info = {"software": SOFTWARE, "format": "WARC File Format 1.0"}
-                writer.write_record(writer.create_warcinfo_record(path.name, info))
-            writer.write_record(request)
-            response_offset = start + buffer.tell()
-            writer.write_record(response)
-            os.write(fd, buffer.getvalue())
-            os.fsync(fd)
-        finally:
-            os.close(fd)  # closing the descriptor releases the flock
-        return path, response_offset
+        return path, _append(path, writer, buffer, [request, response], mark=1)
+
+    def write_browser_capture(
+        self,
+        url: str,
+        html: str,
+        screenshot_png: bytes | None,
+        resources: list[dict[str, Any]],
+        fetched_at: datetime,
+        status: int | None,
+        headers: HeaderItems | None,
+        *,
+        requested_url: str | None = None,
+    ) -> tuple[Path, int]:
+        """Append a browser capture; return the file and the offset of its first record.
+
+        `url` is the final URL the page settled on (the records' WARC-Target-URI);
+        `requested_url`, when it differs, is kept in the metadata record.
+        """
+        path = self.path_for(fetched_at)
+        date = _warc_date(fetched_at)
+        buffer = io.BytesIO()
+        writer = WARCWriter(buffer, gzip=True)
+        body = html.encode("utf-8")
+        page = writer.create_warc_record(
+            url,
+            "resource",
+            payload=io.BytesIO(body),
+            length=len(body),
+            warc_content_type=HTML_CONTENT_TYPE,
+            warc_headers_dict={"WARC-Date": date},
+        )
+        linked = {
+            "WARC-Date": date,
+            "WARC-Concurrent-To": page.rec_headers.get_header("WARC-Record-ID"),
+        }
+        records = [page]
+        if screenshot_png is not None:
+            records.append(
+                writer.create_warc_record(
+                    SCREENSHOT_URI_PREFIX + url,
+                    "resource",
+                    payload=io.BytesIO(screenshot_png),
+                    length=len(screenshot_png),
+                    warc_content_type=PNG_CONTENT_TYPE,
+                    warc_headers_dict=dict(linked),
+                )
+            )
+        meta = capture_metadata(url, requested_url, status, headers, resources, screenshot_png)
+        records.append(
+            writer.create_warc_record(
+                url,
+                "metadata",
+                payload=io.BytesIO(meta),
+                length=len(meta),
+                warc_content_type=JSON_CONTENT_TYPE,
+                warc_headers_dict=dict(linked),
+            )
+        )
+        return path, _append(path, writer, buffer, records, mark=0)
+
+    @staticmethod
+    def read_capture(path: Path, offset: int) -> StoredCapture:
+        """The browser capture starting at `offset` (see module `read_capture`)."""
+        return read_capture(path, offset)
 
     @staticmethod
     def verify(path: Path) -> list[str]:
@@ -181,40 +264,135 @@ class WarcStore:
         return verify(path)
 
 
+def capture_metadata(
+    url: str,
+    requested_url: str | None,
+    status: int | None,
+    headers: HeaderItems | None,
+    resources: list[dict[str, Any]],
+    screenshot_png: bytes | None,
+) -> bytes:
+    """The JSON payload of a capture's metadata record (a CDXJ-like resource list, §4.3.2)."""
+    listed = [
+        {
+            "url": str(item["url"]),
+            "status": item.get("status"),
+            "resource_type": item.get("resource_type"),
+            "sha256": item.get("sha256"),
+            "bytes": item.get("bytes"),
+        }
+        for item in resources
+    ]
+    document = {
+        "format": CAPTURE_FORMAT,
+        "url": requested_url or url,
+        "final_url": url,
+        "status": status,
+        "headers": [list(pair) for pair in _items(headers or [])],
+        "screenshot_sha256": hashlib.sha256(screenshot_png).hexdigest()
+        if screenshot_png is not None
+        else None,
+        "resources": listed,
+    }
+    return json.dumps(document, ensure_ascii=False, sort_keys=True).encode("utf-8")
+
+
+def _append(
+    path: Path, writer: WARCWriter, buffer: io.BytesIO, records: list[ArcWarcRecord], mark: int
+) -> int:
+    """Append `records` in one locked write; return the offset of ``records[mark]``.
+
+    A new file gets a warcinfo record first. One `flock` + one write per call is what
+    keeps a crash or a second process from leaving half an exchange or a capture.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        start = os.fstat(fd).st_size
+        if start == 0:
+            info = {"software": SOFTWARE, "format": "WARC File Format 1.0"}
+            writer.write_record(writer.create_warcinfo_record(path.name, info))
+        offset = start
+        for index, record in enumerate(records):
+            if index == mark:
+                offset = start + buffer.tell()
+            writer.write_record(record)
+        data = memoryview(buffer.getvalue())
+        while data:
+            data = data[os.write(fd, data) :]
+        os.fsync(fd)
+    finally:
+        os.close(fd)  # closing the descriptor releases the flock
+    return offset
+
+
 def verify(path: Path) -> list[str]:
-    """Read every record of a WARC file back; return the problems found (empty = sound)."""
+    """Read every record of a WARC file back; return the problems found (empty = sound).
+
+    Beyond warcio's block and payload digests: the header fields WARC 1.1 requires
+    per record type, WARC-Concurrent-To naming a record of the same file (every
+    writer here keeps linked records together), and metadata JSON that parses.
+    """
     errors: list[str] = []
     count = 0
+    seen_ids: set[str] = set()
+    links: list[tuple[int, str]] = []
     try:
         with open(path, "rb") as stream:
             records = ArchiveIterator(stream, check_digests=True)
             for record in records:
                 count += 1
+                # Content first: get_record_offset() reads a record to its end itself,
+                # after which its content stream is empty.
+                content_problems = _content_problems(record)
                 offset = records.get_record_offset()
                 rec_type = record.rec_type
                 for required in ("WARC-Record-ID", "WARC-Date", "WARC-Type"):
                     if not record.rec_headers.get_header(required):
                         errors.append(f"offset {offset}: {rec_type} record lacks {required}")
-                if rec_type in ("request", "response") and not record.rec_headers.get_header(
-                    "WARC-Target-URI"
-                ):
+                header = record.rec_headers.get_header
+                if rec_type in _TARGET_REQUIRED and not header("WARC-Target-URI"):
                     errors.append(f"offset {offset}: {rec_type} record lacks WARC-Target-URI")
-                if rec_type == "response" and not record.rec_headers.get_header(
-                    "WARC-Payload-Digest"
-                ):
-                    errors.append(f"offset {offset}: response record lacks WARC-Payload-Digest")
-                stream_in = record.content_stream()
-                while stream_in.read(1 << 20):
-                    pass
-                if record.digest_checker.passed is False:
-                    errors.extend(f"offset {offset}: {p}" for p in record.digest_checker.problems)
+                if rec_type in _DIGEST_REQUIRED and not header("WARC-Payload-Digest"):
+                    errors.append(f"offset {offset}: {rec_type} record lacks WARC-Payload-Digest")
+                seen_ids.add(header("WARC-Record-ID") or "")
+                if header("WARC-Concurrent-To"):
+                    links.append((offset, header("WARC-Concurrent-To")))
+                errors.extend(f"offset {offset}: {p}" for p in content_problems)
     except (ArchiveLoadFailed, OSError, EOFError, ValueError) as exc:
         errors.append(f"unreadable after {count} records: {type(exc).__name__}: {exc}")
+    errors.extend(
+        f"offset {offset}: WARC-Concurrent-To {target} is not a record of this file"
+        for offset, target in links
+        if target not in seen_ids
+    )
     if count == 0 and not errors:
         errors.append("no records")
     if path.name.endswith(".gz"):
         errors.extend(_gzip_errors(path))
     return errors
+
+
+def _content_problems(record: ArcWarcRecord) -> list[str]:
+    """Read a record's content through (which runs the digest checks) and judge it."""
+    stream = record.content_stream()
+    is_json = record.rec_type == "metadata" and (
+        record.rec_headers.get_header("Content-Type") == JSON_CONTENT_TYPE
+    )
+    kept = bytearray()
+    while chunk := stream.read(1 << 20):
+        if is_json:
+            kept.extend(chunk)
+    problems: list[str] = []
+    if record.digest_checker.passed is False:
+        problems.extend(record.digest_checker.problems)
+    if is_json:
+        try:
+            json.loads(bytes(kept))
+        except ValueError as exc:
+            problems.append(f"metadata JSON does not parse: {exc}")
+    return problems
 
 
 def _gzip_errors(path: Path) -> list[str]:
@@ -248,6 +426,40 @@ def read_response(path: Path, offset: int) -> StoredResponse:
                 payload_digest=record.rec_headers.get_header("WARC-Payload-Digest"),
             )
     raise ValueError(f"no record at {path}:{offset}")
+
+
+def read_capture(path: Path, offset: int) -> StoredCapture:
+    """The browser capture starting at `offset` (as `write_browser_capture` returns it)."""
+    with open(path, "rb") as stream:
+        stream.seek(offset)
+        records = iter(ArchiveIterator(stream))
+        first = next(records, None)
+        if first is None:
+            raise ValueError(f"no record at {path}:{offset}")
+        content_type = first.rec_headers.get_header("Content-Type")
+        if first.rec_type != "resource" or content_type != HTML_CONTENT_TYPE:
+            raise ValueError(f"record at {path}:{offset} is not a browser capture's HTML record")
+        page_id = first.rec_headers.get_header("WARC-Record-ID")
+        html = first.content_stream().read().decode("utf-8")
+        screenshot: bytes | None = None
+        meta: dict[str, Any] = {}
+        for record in records:
+            if record.rec_headers.get_header("WARC-Concurrent-To") != page_id:
+                break
+            if record.rec_type == "resource":
+                screenshot = record.content_stream().read()
+            elif record.rec_type == "metadata":
+                meta = json.loads(record.content_stream().read())
+        return StoredCapture(
+            target_uri=first.rec_headers.get_header("WARC-Target-URI"),
+            warc_date=first.rec_headers.get_header("WARC-Date"),
+            html=html,
+            screenshot=screenshot,
+            resources=list(meta.get("resources", [])),
+            status=meta.get("status"),
+            headers=[(str(k), str(v)) for k, v in meta.get("headers", [])],
+            requested_url=meta.get("url"),
+        )
 
 
 def sha1_payload_digest(body: bytes) -> str:

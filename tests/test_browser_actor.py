@@ -1,16 +1,38 @@
-"""BrowserActor with real Debian Chromium against loopback servers (ARCHITECTURE §2, §9)."""
+"""BrowserActor with real Debian Chromium against loopback servers (ARCHITECTURE §2, §9).
+
+The network-guard tests each get their own actor (their allow lists differ); the
+feature tests share one module-scoped actor over ``127.0.0.0/8`` and tell their
+requests apart by the fixture server's address. Browser cookies do not carry a
+port, so tests that read cookies use a loopback address of their own.
+"""
 
 from __future__ import annotations
 
+import hashlib
+import os
+import shutil
+import subprocess
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import ray
+from warcio.archiveiterator import ArchiveIterator
 
-from lyra.actors.browser import BrowserActor
+from lyra.actors.browser import (
+    CHROMIUM_ARGS,
+    MAX_MEDIA_BYTES,
+    BrowserActor,
+    announced_size,
+    block_reason,
+    browser_cookies,
+    cookie_in_domain,
+    tracker_host,
+)
 from lyra.config.settings import Settings, load_settings
+from lyra.storage.warc import read_capture, verify
 from tests.conftest_web import (  # noqa: F401 - pytest fixtures used by parameter name
     FixtureServer,
     fixture_server_factory_fixture,
@@ -18,14 +40,21 @@ from tests.conftest_web import (  # noqa: F401 - pytest fixtures used by paramet
 )
 
 CHROMIUM = Path("/usr/bin/chromium")
+XVFB = shutil.which("Xvfb")
 
-pytestmark = [
-    pytest.mark.ray,
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(), reason="Debian chromium not installed (apt-get install chromium)"
-    ),
-]
+needs_chromium = pytest.mark.skipif(
+    not CHROMIUM.exists(), reason="Debian chromium not installed (apt-get install chromium)"
+)
+needs_xvfb = pytest.mark.skipif(
+    XVFB is None or bool(os.environ.get("DISPLAY")),
+    reason="headful tests start their own Xvfb: need xvfb installed and no DISPLAY set",
+)
+
+
+def browser_test(test: Callable[..., None]) -> Callable[..., None]:
+    """Marks of a test that drives Chromium through a Ray actor."""
+    return pytest.mark.ray(pytest.mark.browser(needs_chromium(test)))
+
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 PIXEL = bytes.fromhex(
@@ -39,12 +68,21 @@ document.getElementById("out").textContent = "JS-WROTE-" + (6 * 7);
 </script></body></html>"""
 
 
-def browser_settings(home: Path, allowed_hosts: list[str]) -> Settings:
-    """Loopback-permitting settings with the given allow list."""
+def browser_settings(home: Path, allowed_hosts: list[str], **browser: Any) -> Settings:
+    """Loopback-permitting settings with the given allow list.
+
+    No resource type is blocked unless asked: the guard tests must see the guard,
+    not the bandwidth blocking, stop a request.
+    """
     return load_settings(
         home=home,
         network={"allow_private_targets": True, "allowed_hosts": allowed_hosts},
-        browser={"executable_path": str(CHROMIUM), "navigation_timeout_seconds": 20},
+        browser={
+            "executable_path": str(CHROMIUM),
+            "navigation_timeout_seconds": 20,
+            "block_resources": [],
+            **browser,
+        },
     )
 
 
@@ -64,11 +102,139 @@ def make_browser(ray_session: None) -> Iterator[Callable[[Settings], Any]]:
         ray.kill(handle)
 
 
+@pytest.fixture(scope="module")
+def shared_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """LYRA_HOME of the module's shared browser."""
+    return tmp_path_factory.mktemp("browser-home")
+
+
+@pytest.fixture(scope="module")
+def shared_browser(ray_session: None, shared_home: Path) -> Iterator[Any]:
+    """One BrowserActor with the default blocking (images, media, fonts) for the feature tests."""
+    settings = load_settings(
+        home=shared_home,
+        network={"allow_private_targets": True, "allowed_hosts": ["127.0.0.0/8"]},
+        browser={"executable_path": str(CHROMIUM), "navigation_timeout_seconds": 20},
+    )
+    handle = BrowserActor.remote(settings)  # type: ignore[attr-defined]
+    yield handle
+    ray.get(handle.close.remote())
+    ray.kill(handle)
+
+
 def page_paths(server: FixtureServer) -> list[str]:
     """Requests other than the favicon, which Chromium asks for on its own."""
     return [p for p in server.paths() if p != "/favicon.ico"]
 
 
+def sha256(data: bytes) -> str:
+    """Hex sha256, as the render's resource list has it."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def cookie_headers(server: FixtureServer, path: str) -> list[str | None]:
+    """The Cookie header of every request for `path`, in arrival order."""
+    return [r.headers.get("Cookie") for r in server.requests if r.path == path]
+
+
+# -- pure rules (no browser) --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("host", "expected"),
+    [
+        ("doubleclick.net", True),
+        ("stats.g.doubleclick.net", True),
+        ("www.google-analytics.com", True),
+        ("WWW.GoogleTagManager.com.", True),
+        ("connect.facebook.net", True),
+        ("bat.bing.com", True),
+        ("www.bing.com", False),
+        ("facebook.com", False),
+        ("notdoubleclick.net", False),
+        ("doubleclick.net.example.org", False),
+        ("127.0.0.1", False),
+        ("", False),
+    ],
+)
+def test_tracker_hosts(host: str, expected: bool) -> None:
+    assert tracker_host(host) is expected
+
+
+@pytest.mark.parametrize(
+    ("url", "resource_type", "main", "expected"),
+    [
+        ("https://example.org/a.png", "image", False, "resource_type:image"),
+        ("https://example.org/f.woff2", "font", False, "resource_type:font"),
+        ("https://example.org/v.mp4", "media", False, "resource_type:media"),
+        ("https://example.org/app.js", "script", False, None),
+        ("https://example.org/s.css", "stylesheet", False, None),
+        ("https://ads.doubleclick.net/x.js", "script", False, "tracker"),
+        ("https://ads.doubleclick.net/x.png", "image", False, "tracker"),
+        ("data:image/png;base64,AAAA", "image", False, None),
+        # The page itself: never dropped by the blocking, the net guard decides.
+        ("https://www.googletagmanager.com/", "document", True, None),
+    ],
+)
+def test_block_reasons(url: str, resource_type: str, main: bool, expected: str | None) -> None:
+    assert block_reason(url, resource_type, {"image", "media", "font"}, main) == expected
+
+
+@pytest.mark.parametrize(
+    ("headers", "expected"),
+    [
+        ([{"name": "Content-Length", "value": "1234"}], 1234),
+        (
+            [
+                {"name": "content-length", "value": "2"},
+                {"name": "Content-Range", "value": "bytes 0-1/99999999"},
+            ],
+            99999999,
+        ),
+        ([{"name": "Content-Range", "value": "bytes 0-1/*"}], None),
+        ([{"name": "Content-Length", "value": "-5"}], None),
+        ([], None),
+    ],
+)
+def test_announced_size(headers: list[dict[str, str]], expected: int | None) -> None:
+    assert announced_size(headers) == expected
+
+
+def test_browser_cookies_take_playwright_shape() -> None:
+    given = [
+        {"name": "a", "value": "1", "domain": ".example.org", "expires": None, "sameSite": "lax"},
+        {"name": "b", "value": "2"},
+        {"name": "", "value": "dropped"},
+        {"name": "c", "value": "3", "url": "https://x.org/", "sameSite": "weird", "extra": 1},
+    ]
+    assert browser_cookies(given, "https://example.org/p") == [
+        {"name": "a", "value": "1", "domain": ".example.org", "path": "/", "sameSite": "Lax"},
+        {"name": "b", "value": "2", "url": "https://example.org/p"},
+        {"name": "c", "value": "3", "url": "https://x.org/"},
+    ]
+    assert browser_cookies([{"name": "b", "value": "2"}], None) == []
+
+
+@pytest.mark.parametrize(
+    ("cookie_domain", "domain", "expected"),
+    [
+        (".example.org", "example.org", True),
+        ("www.example.org", "example.org", True),
+        ("example.org", "www.example.org", True),
+        ("example.com", "example.org", False),
+        ("127.0.0.3", "127.0.0.3", True),
+        ("127.0.0.3", "127.0.0.4", False),
+        ("", "example.org", False),
+    ],
+)
+def test_cookie_domains(cookie_domain: str, domain: str, expected: bool) -> None:
+    assert cookie_in_domain({"name": "n", "domain": cookie_domain}, domain) is expected
+
+
+# -- rendering ----------------------------------------------------------------------
+
+
+@browser_test
 def test_render_runs_javascript_and_saves_a_screenshot(
     make_browser: Callable[[Settings], Any], fixture_server: FixtureServer, tmp_path: Path
 ) -> None:
@@ -79,16 +245,354 @@ def test_render_runs_javascript_and_saves_a_screenshot(
 
     assert result["error"] is None
     assert result["status"] == 200
+    assert result["mode"] == "headless"
     assert result["final_url"] == fixture_server.url("/js")
     assert result["title"] == "Rendered by JS"
     assert '<div id="out">JS-WROTE-42</div>' in result["html"]
+    assert result["headers"]["content-type"] == "text/html; charset=utf-8"
+    assert result["headers"]["content-length"] == str(len(JS_PAGE))
     shot = Path(result["screenshot_path"])
     assert shot.parent == tmp_path / "screenshots"
     assert shot.read_bytes()[:8] == PNG_MAGIC
     assert result["blocked_requests"] == []
     assert page_paths(fixture_server) == ["/js"]
+    assert (tmp_path / "browser-profile" / "headless").is_dir()
 
 
+@browser_test
+def test_resources_are_hashed_and_blocked_types_never_reach_the_server(
+    shared_browser: Any, fixture_server_factory: Callable[[str], FixtureServer]
+) -> None:
+    server = fixture_server_factory("127.0.0.1")
+    script = b"document.title = 'scripted';"
+    style = b"body { color: rgb(1, 2, 3); }"
+    page = b"""<!doctype html><html><head><title>t</title>
+<link rel="stylesheet" href="/s.css">
+<style>@font-face { font-family: Lyra; src: url(/f.woff2); } p { font-family: Lyra; }</style>
+</head><body><p>text in a web font</p><img src="/pic.png">
+<script src="/app.js"></script></body></html>"""
+    server.route("/page", body=page)
+    server.route("/app.js", body=script, content_type="text/javascript")
+    server.route("/s.css", body=style, content_type="text/css")
+    server.route("/pic.png", body=PIXEL, content_type="image/png")
+    server.route("/f.woff2", body=b"wOF2", content_type="font/woff2")
+
+    result = ray.get(shared_browser.render.remote(server.url("/page")))
+
+    assert result["error"] is None
+    assert result["title"] == "scripted"
+    resources = sorted(result["resources"], key=lambda r: r["url"])
+    assert resources == [
+        {
+            "url": server.url("/app.js"),
+            "status": 200,
+            "resource_type": "script",
+            "sha256": sha256(script),
+            "bytes": len(script),
+        },
+        {
+            "url": server.url("/page"),
+            "status": 200,
+            "resource_type": "document",
+            "sha256": sha256(page),
+            "bytes": len(page),
+        },
+        {
+            "url": server.url("/s.css"),
+            "status": 200,
+            "resource_type": "stylesheet",
+            "sha256": sha256(style),
+            "bytes": len(style),
+        },
+    ]
+    assert sorted(page_paths(server)) == ["/app.js", "/page", "/s.css"]
+    assert sorted(result["blocked_requests"], key=lambda b: b["url"]) == [
+        {"url": server.url("/f.woff2"), "reason": "resource_type:font", "layer": "route"},
+        {"url": server.url("/pic.png"), "reason": "resource_type:image", "layer": "route"},
+    ]
+
+
+@browser_test
+def test_tracker_requests_are_blocked_and_webdriver_is_hidden(
+    shared_browser: Any, fixture_server_factory: Callable[[str], FixtureServer]
+) -> None:
+    server = fixture_server_factory("127.0.0.1")
+    # The tracker URLs never resolve: the blocking runs before the guard's DNS lookup.
+    beacon = "http://www.google-analytics.com/collect?v=1"
+    tag = "http://stats.g.doubleclick.net/dc.js"
+    page = f"""<!doctype html><html><head><title>t</title>
+<script src="{tag}"></script></head><body><div id="wd">unset</div>
+<script>
+document.getElementById("wd").textContent = "webdriver=" + String(navigator.webdriver);
+fetch("{beacon}").catch(() => null);
+</script></body></html>""".encode()
+    server.route("/page", body=page)
+
+    result = ray.get(shared_browser.render.remote(server.url("/page")))
+
+    assert result["error"] is None
+    assert '<div id="wd">webdriver=false</div>' in result["html"]
+    assert sorted(result["blocked_requests"], key=lambda b: b["url"]) == [
+        {"url": tag, "reason": "tracker", "layer": "route"},
+        {"url": beacon, "reason": "tracker", "layer": "route"},
+    ]
+    assert page_paths(server) == ["/page"]
+
+
+@browser_test
+def test_large_media_is_cut_at_its_headers(
+    make_browser: Callable[[Settings], Any],
+    fixture_server: FixtureServer,
+    tmp_path: Path,
+) -> None:
+    small = b"\x1aE\xdf\xa3" + b"\x00" * 1000
+    fixture_server.route("/small.webm", body=small, content_type="video/webm")
+    fixture_server.route("/big.webm", stream_bytes=MAX_MEDIA_BYTES + 1, content_type="video/webm")
+    fixture_server.route(
+        "/page",
+        body=b"""<!doctype html><html><body>
+<video src="/small.webm" preload="auto" muted></video>
+<video src="/big.webm" preload="auto" muted></video></body></html>""",
+    )
+    browser = make_browser(browser_settings(tmp_path, ["127.0.0.0/8"]))
+
+    result = ray.get(browser.render.remote(fixture_server.url("/page")))
+
+    assert result["error"] is None
+    assert result["blocked_requests"] == [
+        {"url": fixture_server.url("/big.webm"), "reason": "media_too_large", "layer": "route"}
+    ]
+    media = [r for r in result["resources"] if r["resource_type"] == "media"]
+    assert [(m["url"], m["status"]) for m in media] == [(fixture_server.url("/small.webm"), 200)]
+
+
+@browser_test
+def test_cookies_given_to_render_reach_the_server(
+    shared_browser: Any, fixture_server_factory: Callable[[str], FixtureServer]
+) -> None:
+    server = fixture_server_factory("127.0.0.5")
+    server.route("/page", body=b"<!doctype html><html><body>hi</body></html>")
+    jar = [{"name": "sid", "value": "from-http-client", "domain": "127.0.0.5", "path": "/"}]
+
+    result = ray.get(shared_browser.render.remote(server.url("/page"), cookies=jar))
+
+    assert result["error"] is None
+    assert cookie_headers(server, "/page") == ["sid=from-http-client"]
+    assert [(c["name"], c["value"], c["domain"]) for c in result["cookies"]] == [
+        ("sid", "from-http-client", "127.0.0.5")
+    ]
+
+
+@browser_test
+def test_capture_is_archived_and_reads_back(
+    shared_browser: Any, shared_home: Path, fixture_server_factory: Callable[[str], FixtureServer]
+) -> None:
+    server = fixture_server_factory("127.0.0.6")
+    script = b"document.getElementById('x').textContent = 'from-script';"
+    server.route("/app.js", body=script, content_type="text/javascript")
+    server.route(
+        "/article",
+        body=b"""<!doctype html><html><head><title>Archived</title></head>
+<body><p id="x">before</p><script src="/app.js"></script></body></html>""",
+    )
+
+    result = ray.get(shared_browser.render.remote(server.url("/article")))
+
+    assert result["error"] is None
+    path = Path(result["warc_path"])
+    assert path.parent == shared_home / "warc"
+    assert path.name.startswith("browser-127.0.0.6-")
+    png = Path(result["screenshot_path"]).read_bytes()
+    with open(path, "rb") as stream:
+        stream.seek(result["warc_offset"])
+        records = []
+        for record in ArchiveIterator(stream, check_digests=True):
+            records.append((record.rec_type, record.content_stream().read()))
+            assert record.digest_checker.passed is True
+            assert record.digest_checker.problems == []
+    assert [kind for kind, _ in records] == ["resource", "resource", "metadata"]
+    assert records[0][1] == result["html"].encode("utf-8")
+    assert records[1][1] == png
+    assert verify(path) == []
+
+    capture = read_capture(path, result["warc_offset"])
+    assert capture.target_uri == server.url("/article")
+    assert capture.html == result["html"]
+    assert '<p id="x">from-script</p>' in capture.html
+    assert capture.screenshot == png
+    assert capture.resources == result["resources"]
+    assert {r["url"]: r["sha256"] for r in capture.resources}[server.url("/app.js")] == sha256(
+        script
+    )
+    assert capture.status == 200
+
+
+# -- headful, the research profile and the person ------------------------------------
+
+
+@browser_test
+@needs_xvfb
+def test_headful_render_under_xvfb_keeps_cookies_in_the_research_profile(
+    make_browser: Callable[[Settings], Any],
+    fixture_server_factory: Callable[[str], FixtureServer],
+    tmp_path: Path,
+) -> None:
+    server = fixture_server_factory("127.0.0.7")
+    server.route(
+        "/login",
+        body=b"<!doctype html><html><body>welcome</body></html>",
+        headers={"Set-Cookie": "session=solved-by-person; Path=/; Max-Age=3600"},
+    )
+    server.route("/next", body=b"<!doctype html><html><body>next</body></html>")
+    settings = browser_settings(tmp_path, ["127.0.0.0/8"])
+    first = make_browser(settings)
+
+    result = ray.get(first.render.remote(server.url("/login"), headful=True))
+    status = ray.get(first.status.remote())
+    cookies = ray.get(first.cookies_for.remote("127.0.0.7"))
+
+    assert result["error"] is None
+    assert result["mode"] == "headful"
+    assert Path(result["screenshot_path"]).read_bytes()[:8] == PNG_MAGIC
+    assert status["xvfb"] is True
+    assert status["contexts"] == ["headful"]
+    display = status["display"]
+    assert display.startswith(":")
+    assert Path(f"/tmp/.X11-unix/X{display[1:]}").exists()
+    assert [(c["name"], c["value"], c["domain"]) for c in cookies] == [
+        ("session", "solved-by-person", "127.0.0.7")
+    ]
+    assert ray.get(first.cookies_for.remote("127.0.0.8")) == []
+
+    ray.get(first.close.remote())
+    deadline = time.monotonic() + 10
+    while Path(f"/tmp/.X11-unix/X{display[1:]}").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not Path(f"/tmp/.X11-unix/X{display[1:]}").exists()
+
+    # A new actor on the same LYRA_HOME: the profile on disk still has the session.
+    second = make_browser(settings)
+    again = ray.get(second.render.remote(server.url("/next"), headful=True))
+    assert again["error"] is None
+    assert cookie_headers(server, "/next") == ["session=solved-by-person"]
+
+
+@browser_test
+@needs_xvfb
+def test_open_for_human_opens_the_page_and_loads_what_a_person_needs(
+    shared_browser: Any, fixture_server_factory: Callable[[str], FixtureServer]
+) -> None:
+    server = fixture_server_factory("127.0.0.9")
+    server.route(
+        "/challenge",
+        body=b'<!doctype html><html><body><img src="/captcha.png"></body></html>',
+    )
+    server.route("/captcha.png", body=PIXEL, content_type="image/png")
+
+    opened = ray.get(shared_browser.open_for_human.remote(server.url("/challenge")))
+    status = ray.get(shared_browser.status.remote())
+
+    assert opened == {
+        "opened": True,
+        "url": server.url("/challenge"),
+        "mode": "headful",
+        "display": status["display"],
+    }
+    assert "headful" in status["contexts"]
+    assert status["opened_for_human"] == 1
+    # Images are blocked in renders, not in a page a person works in (a CAPTCHA).
+    seen = server.wait_for(lambda reqs: "/captcha.png" in [r.path for r in reqs])
+    assert [r.path for r in seen if r.path != "/favicon.ico"][:2] == ["/challenge", "/captcha.png"]
+
+
+@browser_test
+def test_open_for_human_refuses_a_refused_target(
+    make_browser: Callable[[Settings], Any], fixture_server: FixtureServer, tmp_path: Path
+) -> None:
+    browser = make_browser(browser_settings(tmp_path, ["10.0.0.0/8"]))
+
+    opened = ray.get(browser.open_for_human.remote(fixture_server.url("/login")))
+
+    assert opened == {
+        "opened": False,
+        "url": fixture_server.url("/login"),
+        "mode": "headful",
+        "display": None,
+        "error": "target_refused:not_in_allowed_hosts",
+    }
+    assert ray.get(browser.status.remote())["connected"] is False
+    assert fixture_server.requests == []
+
+
+# -- the user's Chrome over CDP --------------------------------------------------------
+
+
+@pytest.fixture
+def user_chrome(tmp_path: Path) -> Iterator[str]:
+    """A Chromium with a DevTools port, standing in for the user's own Chrome."""
+    profile = tmp_path / "user-chrome"
+    profile.mkdir()
+    process = subprocess.Popen(
+        [
+            str(CHROMIUM),
+            *CHROMIUM_ARGS,  # the same quiet start as Lyra's own browser
+            "--headless=new",
+            "--remote-debugging-address=127.0.0.1",
+            "--remote-debugging-port=0",
+            f"--user-data-dir={profile}",
+            "about:blank",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    port_file = profile / "DevToolsActivePort"
+    deadline = time.monotonic() + 15
+    while not (port_file.exists() and port_file.read_text().strip()):
+        assert time.monotonic() < deadline, "Chromium wrote no DevToolsActivePort"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port_file.read_text().split()[0]}"
+    process.terminate()
+    process.wait(timeout=10)
+
+
+@browser_test
+def test_cdp_mode_keeps_the_guard_proxy(
+    make_browser: Callable[[Settings], Any],
+    fixture_server_factory: Callable[[str], FixtureServer],
+    user_chrome: str,
+    tmp_path: Path,
+) -> None:
+    allowed = fixture_server_factory("127.0.0.1")
+    refused = fixture_server_factory("127.0.0.2")
+    refused.route("/pixel.png", body=PIXEL, content_type="image/png")
+    allowed.route("/hop.png", status=302, headers={"Location": refused.url("/pixel.png")})
+    allowed.route(
+        "/page",
+        body=b'<!doctype html><html><body><img src="/hop.png"></body></html>',
+        headers={"Set-Cookie": "pref=1; Path=/"},
+    )
+    browser = make_browser(browser_settings(tmp_path, ["127.0.0.1"], cdp_url=user_chrome))
+
+    result = ray.get(browser.render.remote(allowed.url("/page"), headful=True))
+
+    assert result["mode"] == "cdp"
+    assert result["status"] == 200
+    assert sorted(page_paths(allowed)) == ["/hop.png", "/page"]
+    assert refused.requests == []
+    assert result["blocked_requests"] == [
+        {"url": refused.url("/pixel.png"), "reason": "not_in_allowed_hosts", "layer": "proxy"}
+    ]
+    assert ray.get(browser.status.remote())["contexts"] == ["cdp"]
+    assert [(c["name"], c["value"]) for c in ray.get(browser.cookies_for.remote("127.0.0.1"))] == [
+        ("pref", "1")
+    ]
+    assert not (tmp_path / "browser-profile").exists()
+
+
+# -- the network guard ---------------------------------------------------------------
+
+
+@browser_test
 def test_subresource_on_a_refused_host_is_aborted(
     make_browser: Callable[[Settings], Any],
     fixture_server_factory: Callable[[str], FixtureServer],
@@ -117,6 +621,7 @@ def test_subresource_on_a_refused_host_is_aborted(
     assert {b["reason"] for b in result["blocked_requests"]} == {"not_in_allowed_hosts"}
 
 
+@browser_test
 def test_redirect_hop_to_a_refused_host_is_stopped_by_the_proxy(
     make_browser: Callable[[Settings], Any],
     fixture_server_factory: Callable[[str], FixtureServer],
@@ -141,6 +646,7 @@ def test_redirect_hop_to_a_refused_host_is_stopped_by_the_proxy(
     } in result["blocked_requests"]
 
 
+@browser_test
 def test_navigation_redirect_to_a_refused_host_is_an_error(
     make_browser: Callable[[Settings], Any],
     fixture_server_factory: Callable[[str], FixtureServer],
@@ -160,6 +666,7 @@ def test_navigation_redirect_to_a_refused_host_is_an_error(
     assert page_paths(allowed) == ["/go"]
 
 
+@browser_test
 def test_refused_start_url_launches_nothing(
     make_browser: Callable[[Settings], Any], fixture_server: FixtureServer, tmp_path: Path
 ) -> None:

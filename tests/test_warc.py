@@ -9,7 +9,14 @@ from pathlib import Path
 import pytest
 from warcio.archiveiterator import ArchiveIterator
 
-from lyra.storage.warc import WarcStore, read_response, sha1_payload_digest, verify
+from lyra.storage.warc import (
+    StoredCapture,
+    WarcStore,
+    read_capture,
+    read_response,
+    sha1_payload_digest,
+    verify,
+)
 
 WHEN = datetime(2026, 11, 21, 12, 30, 5, tzinfo=UTC)
 BODY = b"<html><body>caf\xc3\xa9 and tea</body></html>"
@@ -180,3 +187,154 @@ def test_verify_reports_an_empty_file(tmp_path: Path) -> None:
     empty = tmp_path / "empty.warc.gz"
     empty.write_bytes(b"")
     assert verify(empty) == ["no records"]
+
+
+# -- browser captures ------------------------------------------------------------------
+
+HTML = '<!doctype html><html><body><p id="x">rendered café</p></body></html>'
+PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 64
+RESOURCES = [
+    {
+        "url": "https://example.org/page",
+        "status": 200,
+        "resource_type": "document",
+        "sha256": "a" * 64,
+        "bytes": 120,
+    },
+    {
+        "url": "https://example.org/old",
+        "status": 301,
+        "resource_type": "document",
+        "sha256": None,
+        "bytes": None,
+    },
+]
+
+
+def _offsets(path: Path) -> list[tuple[str, int]]:
+    """(record type, offset) of every record of an uncompressed WARC file."""
+    with open(path, "rb") as stream:
+        records = ArchiveIterator(stream)
+        found = []
+        for record in records:
+            record.content_stream().read()
+            found.append((record.rec_type, records.get_record_offset()))
+    return found
+
+
+def test_browser_capture_is_written_and_read_back(tmp_path: Path) -> None:
+    store = WarcStore(tmp_path, prefix="browser-example.org")
+    path, offset = store.write_browser_capture(
+        "https://example.org/page",
+        HTML,
+        PNG,
+        RESOURCES,
+        WHEN,
+        200,
+        {"content-type": "text/html", "set-cookie": "a=1"},
+        requested_url="https://example.org/old",
+    )
+
+    assert path == tmp_path / "browser-example.org-20261121.warc.gz"
+    records = _records(path)
+    assert [kind for kind, _ in records] == ["warcinfo", "resource", "resource", "metadata"]
+    page, shot, meta = (headers for _, headers in records[1:])
+    assert page["WARC-Target-URI"] == "https://example.org/page"
+    assert page["Content-Type"] == "text/html; charset=utf-8"
+    assert page["WARC-Date"] == "2026-11-21T12:30:05Z"
+    assert page["WARC-Payload-Digest"] == sha1_payload_digest(HTML.encode("utf-8"))
+    assert shot["WARC-Target-URI"] == "urn:lyra:screenshot:https://example.org/page"
+    assert shot["Content-Type"] == "image/png"
+    assert shot["WARC-Payload-Digest"] == sha1_payload_digest(PNG)
+    assert shot["WARC-Concurrent-To"] == page["WARC-Record-ID"]
+    assert meta["Content-Type"] == "application/json"
+    assert meta["WARC-Concurrent-To"] == page["WARC-Record-ID"]
+    assert verify(path) == []
+
+    capture = read_capture(path, offset)
+    assert capture == StoredCapture(
+        target_uri="https://example.org/page",
+        warc_date="2026-11-21T12:30:05Z",
+        html=HTML,
+        screenshot=PNG,
+        resources=RESOURCES,
+        status=200,
+        headers=[("content-type", "text/html"), ("set-cookie", "a=1")],
+        requested_url="https://example.org/old",
+    )
+    assert WarcStore.read_capture(path, offset) == capture
+
+
+def test_captures_and_exchanges_share_a_file_and_stay_addressable(tmp_path: Path) -> None:
+    store = WarcStore(tmp_path, prefix="site")
+    first = store.write_browser_capture("https://s.test/1", "<p>1</p>", None, [], WHEN, 200, None)
+    exchange = store.write_exchange("https://s.test/2", {}, 200, {}, b"two", fetched_at=WHEN)
+    second = store.write_browser_capture("https://s.test/3", "<p>3</p>", PNG, [], WHEN, None, [])
+
+    assert first[0] == exchange[0] == second[0]
+    assert read_capture(*first).html == "<p>1</p>"
+    assert read_capture(*first).screenshot is None
+    assert read_response(*exchange).body == b"two"
+    assert read_capture(*second).screenshot == PNG
+    assert read_capture(*second).status is None
+    kinds = [kind for kind, _ in _records(first[0])]
+    assert kinds == [
+        "warcinfo",
+        *["resource", "metadata"],
+        *["request", "response"],
+        *["resource", "resource", "metadata"],
+    ]
+    assert verify(first[0]) == []
+
+
+def test_read_capture_refuses_a_response_record(tmp_path: Path) -> None:
+    store = WarcStore(tmp_path)
+    path, offset = store.write_exchange("https://e.org/", {}, 200, {}, b"x", fetched_at=WHEN)
+    with pytest.raises(ValueError, match="not a browser capture"):
+        read_capture(path, offset)
+
+
+def test_verify_reports_a_tampered_capture(tmp_path: Path) -> None:
+    store = WarcStore(tmp_path)
+    path, _ = store.write_browser_capture(
+        "https://example.org/", HTML, PNG, RESOURCES, WHEN, 200, None
+    )
+    raw = gzip.decompress(path.read_bytes())
+    assert raw.count(b"rendered caf") == 1
+    assert raw.count(b'"status": 301') == 1
+    tampered = tmp_path / "tampered.warc"
+    # Same lengths: only the digests (and the JSON check) can notice.
+    raw = raw.replace(b"rendered caf", b"RENDERED CAF").replace(b'"status": 301', b'"status"; 301')
+    tampered.write_bytes(raw)
+    offsets = _offsets(tampered)
+    assert [kind for kind, _ in offsets] == ["warcinfo", "resource", "resource", "metadata"]
+    html_at, meta_at = offsets[1][1], offsets[3][1]
+
+    errors = verify(tampered)
+
+    where = [e.split(": ", 1)[0] for e in errors]
+    assert where == [f"offset {html_at}"] * 2 + [f"offset {meta_at}"] * 3
+    assert "block digest failed" in errors[0]
+    assert "payload digest failed" in errors[1]
+    assert "block digest failed" in errors[2]
+    assert "payload digest failed" in errors[3]
+    assert "metadata JSON does not parse" in errors[4]
+
+
+def test_verify_reports_a_dangling_concurrent_to(tmp_path: Path) -> None:
+    store = WarcStore(tmp_path)
+    path, _ = store.write_browser_capture("https://example.org/", HTML, None, [], WHEN, 200, None)
+    whole = tmp_path / "whole.warc"
+    whole.write_bytes(gzip.decompress(path.read_bytes()))
+    offsets = _offsets(whole)
+    assert [kind for kind, _ in offsets] == ["warcinfo", "resource", "metadata"]
+    raw = whole.read_bytes()
+    # Drop the HTML record: the metadata record's link now points nowhere.
+    cut = tmp_path / "cut.warc"
+    cut.write_bytes(raw[: offsets[1][1]] + raw[offsets[2][1] :])
+
+    errors = verify(cut)
+
+    assert len(errors) == 1
+    assert errors[0].startswith(f"offset {offsets[1][1]}: WARC-Concurrent-To <urn:uuid:")
+    assert errors[0].endswith("> is not a record of this file")
