@@ -17,6 +17,7 @@ import pytest
 from mcp import Client
 
 from lyra.mcp_bridge.server import build_server
+from lyra.storage.warc import verify
 from tests.conftest import make_settings
 from tests.conftest_web import FixtureServer, RequestRecord, Route
 from tests.test_challenge import CHALLENGES, EXPECTED
@@ -183,3 +184,7 @@ async def test_challenges_are_queued_never_ingested_and_a_person_clears_one(
     for name, kind in EXPECTED.items():
         if kind is None:
             assert sites[name].paths() == ["/robots.txt", "/page"]
+    # Every exchange and every browser capture was archived and reads back clean.
+    archives = sorted((lyra_home / "warc").rglob("*.warc.gz"))
+    assert {p.name.split("-")[0] for p in archives} >= {"browser", "127.0.0.40"}
+    assert {str(p): verify(p) for p in archives} == {str(p): [] for p in archives}
