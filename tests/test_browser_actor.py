@@ -21,17 +21,16 @@ import pytest
 import ray
 from warcio.archiveiterator import ArchiveIterator
 
-from lyra.actors.browser import (
-    CHROMIUM_ARGS,
+from lyra.actors.browser import CHROMIUM_ARGS, BrowserActor
+from lyra.config.settings import Settings, load_settings
+from lyra.pipelines.browser_rules import (
     MAX_MEDIA_BYTES,
-    BrowserActor,
     announced_size,
     block_reason,
     browser_cookies,
     cookie_in_domain,
     tracker_host,
 )
-from lyra.config.settings import Settings, load_settings
 from lyra.storage.warc import read_capture, verify
 from tests.conftest_web import (  # noqa: F401 - pytest fixtures used by parameter name
     FixtureServer,

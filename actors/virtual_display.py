@@ -1,0 +1,81 @@
+"""A private Xvfb server for headful Chromium on a machine without a display."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+
+log = logging.getLogger(__name__)
+
+XVFB_START_SECONDS = 10.0
+
+
+class VirtualDisplay:
+    """A private Xvfb server, so a headful Chromium runs on a machine without a display.
+
+    ``-displayfd`` lets Xvfb take the first free display number itself and report it
+    once it accepts connections: no race with another Xvfb picking the same number
+    between our check and its start, and no polling for the socket.
+    """
+
+    def __init__(self, executable: str = "Xvfb") -> None:
+        self.executable = executable
+        self.name: str | None = None
+        self._process: asyncio.subprocess.Process | None = None
+
+    async def start(self) -> str:
+        """Start Xvfb; return its display name (``:N``)."""
+        read_fd, write_fd = os.pipe()
+        try:
+            self._process = await asyncio.create_subprocess_exec(
+                self.executable,
+                "-displayfd",
+                str(write_fd),
+                "-screen",
+                "0",
+                "1280x1024x24",
+                "-nolisten",
+                "tcp",
+                pass_fds=(write_fd,),
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.DEVNULL,
+                stderr=asyncio.subprocess.DEVNULL,
+            )
+        except BaseException:
+            os.close(read_fd)
+            raise
+        finally:
+            os.close(write_fd)
+        reading = asyncio.ensure_future(asyncio.to_thread(os.read, read_fd, 64))
+        try:
+            data = await asyncio.wait_for(asyncio.shield(reading), XVFB_START_SECONDS)
+        except TimeoutError:
+            await self.stop()  # Xvfb's end of the pipe closes: the read returns b"".
+            await reading
+            data = b""
+        finally:
+            if reading.done():
+                os.close(read_fd)
+        number = data.decode("ascii", "replace").strip()
+        if not number.isdigit():
+            await self.stop()
+            raise RuntimeError(
+                f"{self.executable} reported no display within {XVFB_START_SECONDS}s "
+                "(install xvfb, or set DISPLAY / browser.cdp_url)"
+            )
+        self.name = f":{number}"
+        return self.name
+
+    async def stop(self) -> None:
+        """Stop Xvfb (terminate, then kill after 5 s). Idempotent."""
+        process, self._process = self._process, None
+        self.name = None
+        if process is None or process.returncode is not None:
+            return
+        process.terminate()
+        try:
+            await asyncio.wait_for(process.wait(), 5)
+        except TimeoutError:
+            process.kill()
+            await process.wait()
