@@ -43,6 +43,8 @@ import contextlib
 import logging
 import time
 import warnings
+import zlib
+from collections import OrderedDict
 from collections.abc import AsyncIterator, MutableMapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -67,6 +69,7 @@ from lyra.actors.fetch_state import (
 from lyra.actors.runtime import BROWSER, GRAPH, ORCHESTRATOR
 from lyra.config.settings import Settings
 from lyra.pipelines.backoff import backoff_delay, parse_retry_after
+from lyra.pipelines.body import BodyReader
 from lyra.pipelines.challenge import Challenge, detect_challenge
 from lyra.pipelines.circuit import CircuitBreaker, Transition, is_circuit_failure
 from lyra.pipelines.cookies import CookieJar
@@ -86,6 +89,11 @@ from lyra.storage.warc import WarcStore, read_response
 log = logging.getLogger(__name__)
 
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
+# Codings BodyReader decodes itself (bounded); nothing else is advertised.
+ACCEPT_ENCODING = "gzip, deflate, br"
+MAX_SESSIONS = 8  # kept-alive sessions per fetcher (hosts of one domain)
+STREAM_CLOSE_GRACE_SECONDS = 1.0
+GRAPH_LOOKUP_RETRY_SECONDS = 5.0
 # Only these are worth showing to a challenge detector (not images, PDFs, JSON APIs).
 _MARKUP_TYPES = ("text/html", "application/xhtml+xml", "text/plain", "")
 FetchResult = dict[str, Any]
@@ -235,6 +243,9 @@ class DomainFetcher:
         self._last_used = time.monotonic()
         self._loaded = False
         self._metrics: _Metrics | None = None
+        self._sessions: OrderedDict[tuple[Any, ...], AsyncSession[Any]] = OrderedDict()
+        self._graph_handle: Any = None
+        self._graph_retry_at = 0.0
 
     # -- public ----------------------------------------------------------------------
 
@@ -318,9 +329,17 @@ class DomainFetcher:
     async def persist(self) -> dict[str, Any]:
         """Write the state to the `domains` table and wait for it (before retiring). Idempotent."""
         state = self._snapshot()
-        graph = _named_actor(GRAPH, self.settings)
-        if graph is not None:
-            await graph.save_domain_state.remote(self.domain, state, self._bucket.rate_per_s)
+        for _ in range(2):
+            graph = self._graph()
+            if graph is None:
+                break
+            try:
+                await graph.save_domain_state.remote(self.domain, state, self._bucket.rate_per_s)
+                break
+            except ray.exceptions.RayActorError:
+                # The orchestrator re-created the graph actor: look it up again.
+                self._graph_handle = None
+                self._graph_retry_at = 0.0
         return state
 
     async def state(self) -> dict[str, Any]:
@@ -373,7 +392,7 @@ class DomainFetcher:
         if self._loaded:
             return
         self._loaded = True
-        graph = _named_actor(GRAPH, self.settings)
+        graph = self._graph()
         if graph is None:
             return
         try:
@@ -427,15 +446,28 @@ class DomainFetcher:
             self._tor_usage = _tor_usage(self.settings, state["tor_usage"])
         self._requests_made = int(state.get("requests_made") or 0)
 
+    def _graph(self) -> Any:
+        """The graph actor (looked up once; a miss is retried after a few seconds).
+
+        `ray.get_actor` is a blocking call to the GCS: not something to do on the
+        event loop for every request.
+        """
+        now = time.monotonic()
+        if self._graph_handle is None and now >= self._graph_retry_at:
+            self._graph_handle = _named_actor(GRAPH, self.settings)
+            if self._graph_handle is None:
+                self._graph_retry_at = now + GRAPH_LOOKUP_RETRY_SECONDS
+        return self._graph_handle
+
     def _persist(self) -> None:
         """Queue a write of the state to the `domains` table (not awaited)."""
-        graph = _named_actor(GRAPH, self.settings)
+        graph = self._graph()
         if graph is None:
             return
         graph.save_domain_state.remote(self.domain, self._snapshot(), self._bucket.rate_per_s)
 
     def _log_event(self, kind: str, cause_id: str | None, payload: dict[str, Any]) -> str | None:
-        graph = _named_actor(GRAPH, self.settings)
+        graph = self._graph()
         if graph is None:
             return None
         event_id = f"ev-{time.time_ns():x}-{id(payload) & 0xFFFF:x}"
@@ -891,27 +923,22 @@ class DomainFetcher:
         await self._wait_for_slot()
         exchange = _Exchange(url=target.url)
         charged = False
-        resolve = target.curl_resolve() if proxy is None else []
-        options: dict[CurlOpt, Any] | None = {CurlOpt.RESOLVE: resolve} if resolve else None
         request_headers = self._request_headers(target.url, validator)
         exchange.request_headers = request_headers
         path = "tor" if proxy is not None else "http"
+        response: Any = None
         try:
-            async with (
-                asyncio.timeout(fetch_cfg.timeout_seconds),
-                AsyncSession(
-                    impersonate=fetch_cfg.impersonate,  # type: ignore[arg-type]
-                    curl_options=options,
-                    proxy=proxy,
-                ) as session,
-                session.stream(
+            async with asyncio.timeout(fetch_cfg.timeout_seconds):
+                session = self._session(target, proxy)
+                response = await session.request(
                     "GET",
                     target.url,
                     headers=request_headers or None,
                     allow_redirects=False,
+                    accept_encoding=ACCEPT_ENCODING,
                     timeout=(fetch_cfg.connect_timeout_seconds, fetch_cfg.timeout_seconds),
-                ) as response,
-            ):
+                    stream=True,
+                )
                 # The token is taken when the answer starts: the server has seen the
                 # request by then, so the next one is provably ≥ 1/qps after it on
                 # the server's clock (see pipelines/token_bucket.py).
@@ -928,13 +955,22 @@ class DomainFetcher:
                     exchange.error = "target_refused:address_changed"
                     return exchange
                 limit = cap if cap is not None else self._cap_for(exchange.headers)
-                exchange.body, exchange.truncated = await _read_capped(response, limit)
+                try:
+                    reader = BodyReader(
+                        _header_dict(exchange.headers).get("content-encoding"), limit
+                    )
+                except ValueError as exc:
+                    exchange.error = f"unsupported_encoding:{exc}"
+                else:
+                    await _read_body(response, reader, exchange)
         except (TimeoutError, Timeout):
             exchange.error = "timeout"
         except RequestException as exc:
             exchange.error = f"network_error:{type(exc).__name__}"
             log.info("fetch %s failed: %s", target.url, exc)
         finally:
+            if response is not None:
+                await _close_stream(response)
             if not charged:
                 self._take_token()
         self._cookies.update_from_response(
@@ -957,6 +993,36 @@ class DomainFetcher:
             )
             exchange.warc_path, exchange.warc_offset = str(warc_path), offset
         return exchange
+
+    def _session(self, target: GuardedTarget, proxy: str | None) -> AsyncSession[Any]:
+        """A kept-alive session per (host, pinned addresses, proxy): no new TLS handshake
+        and no new connection per request, so the site sees fewer of both.
+
+        Cookies are never kept by curl (`discard_cookies`): the domain's own jar
+        decides what is sent. Content decoding is off: `BodyReader` decodes, so a
+        compression bomb is cut before it expands (libcurl would expand it inside
+        one callback, with no chance to stop it at the cap).
+        """
+        key = (target.host, target.port, tuple(target.addresses), proxy)
+        found = self._sessions.get(key)
+        if found is not None:
+            self._sessions.move_to_end(key)
+            return found
+        options: dict[CurlOpt, Any] = {CurlOpt.HTTP_CONTENT_DECODING: 0}
+        resolve = target.curl_resolve() if proxy is None else []
+        if resolve:
+            options[CurlOpt.RESOLVE] = resolve
+        session: AsyncSession[Any] = AsyncSession(
+            impersonate=self.settings.fetch.impersonate,  # type: ignore[arg-type]
+            curl_options=options,
+            proxy=proxy,
+            discard_cookies=True,
+        )
+        self._sessions[key] = session
+        while len(self._sessions) > MAX_SESSIONS:
+            _key, old = self._sessions.popitem(last=False)
+            asyncio.get_running_loop().create_task(old.close())
+        return session
 
     def _cap_for(self, headers: list[tuple[str, str]]) -> int:
         cfg = self.settings.fetch
@@ -1045,17 +1111,43 @@ def _tor_usage(settings: Settings, state: dict[str, Any] | None) -> Any:
     return TorUsage(settings.tor.max_usage_ratio, state=state)
 
 
-async def _read_capped(response: Any, limit: int) -> tuple[bytes, bool]:
-    """Read a streamed body up to `limit` decoded bytes; stop the transfer beyond it."""
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in response.aiter_content():
-        if size + len(chunk) > limit:
-            chunks.append(chunk[: limit - size])
-            return b"".join(chunks), True
-        chunks.append(chunk)
-        size += len(chunk)
-    return b"".join(chunks), False
+async def _read_body(response: Any, reader: BodyReader, exchange: _Exchange) -> None:
+    """Read and decode a streamed body up to the reader's cap (then stop the transfer)."""
+    parts: list[bytes] = []
+    try:
+        async for chunk in response.aiter_content():
+            parts.append(reader.feed(chunk))
+            if reader.full:
+                break
+        parts.append(reader.flush())
+    except zlib.error as exc:
+        exchange.error = f"decode_error:{exc}"
+    finally:
+        exchange.body = b"".join(parts)
+        exchange.truncated = reader.full
+
+
+async def _close_stream(response: Any) -> None:
+    """End a streamed transfer now: curl_cffi's own close waits for the whole body.
+
+    `quit_now` makes the next write callback abort the transfer; a server that sends
+    nothing more (slowloris) never calls it, so the transfer task is cancelled after
+    a short grace period.
+    """
+    task = getattr(response, "astream_task", None)
+    if task is None or task.done():
+        return
+    quit_now = getattr(response, "quit_now", None)
+    if quit_now is not None:
+        quit_now.set()
+    try:
+        await asyncio.wait_for(asyncio.shield(task), STREAM_CLOSE_GRACE_SECONDS)
+    except TimeoutError:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, RequestException):
+            await task
+    except RequestException:
+        pass  # the abort we asked for
 
 
 def _was_restarted() -> bool:
@@ -1197,34 +1289,54 @@ class FetcherPool:
         self._in_use: dict[str, int] = {}
         self._last_used: dict[str, float] = {}
         self._changed = asyncio.Condition()
+        self._retiring: set[str] = set()
         self.retired = 0
 
     @contextlib.asynccontextmanager
     async def lease(self, domain: str) -> AsyncIterator[Any]:
-        """A handle to `domain`'s fetcher, held for the block (counts as in use)."""
-        async with self._changed:
-            while domain not in self.live and len(self.live) >= self.settings.fetch.max_live_actors:
-                victim = self._idle_victim()
-                if victim is None:
-                    await self._changed.wait()
-                    continue
-                await self._retire(victim)
-            rules = self.rules.current()
-            if domain not in self.live:
-                self.live[domain] = get_fetcher(domain, self.settings, tor=self.tor, rules=rules)
-            elif self._rules_version.get(domain) != self.rules.version:
-                # domains.yaml changed: the live fetcher takes the new rate (hot reload).
-                qps = qps_for(domain, rules, self.settings.fetch.default_qps)
-                await self.live[domain].set_base_qps.remote(qps)
-            self._rules_version[domain] = self.rules.version
-            self._in_use[domain] = self._in_use.get(domain, 0) + 1
+        """A handle to `domain`'s fetcher, held for the block (counts as in use).
+
+        Retirements run outside the pool's lock: leases of live domains go on while
+        a victim persists its state and dies. A fetcher being retired still counts
+        toward the cap, and its own domain waits until its name is free.
+        """
+        handle = await self._acquire(domain)
         try:
-            yield self.live[domain]
+            yield handle
         finally:
             async with self._changed:
                 self._in_use[domain] -= 1
                 self._last_used[domain] = time.monotonic()
                 self._changed.notify_all()
+
+    async def _acquire(self, domain: str) -> Any:
+        cap = self.settings.fetch.max_live_actors
+        while True:
+            victim: tuple[str, Any] | None = None
+            async with self._changed:
+                if domain in self._retiring:
+                    await self._changed.wait()
+                    continue
+                if domain not in self.live and len(self.live) + len(self._retiring) >= cap:
+                    name = self._idle_victim()
+                    if name is None:
+                        await self._changed.wait()
+                        continue
+                    victim = (name, self._take_out(name))
+                else:
+                    rules = self.rules.current()
+                    if domain not in self.live:
+                        self.live[domain] = get_fetcher(
+                            domain, self.settings, tor=self.tor, rules=rules
+                        )
+                    elif self._rules_version.get(domain) != self.rules.version:
+                        # domains.yaml changed: the live fetcher takes the new rate.
+                        qps = qps_for(domain, rules, self.settings.fetch.default_qps)
+                        await self.live[domain].set_base_qps.remote(qps)
+                    self._rules_version[domain] = self.rules.version
+                    self._in_use[domain] = self._in_use.get(domain, 0) + 1
+                    return self.live[domain]
+            await self._retire(*victim)
 
     def _idle_victim(self) -> str | None:
         idle = [d for d in self.live if self._in_use.get(d, 0) == 0]
@@ -1232,17 +1344,26 @@ class FetcherPool:
             return None
         return min(idle, key=lambda d: self._last_used.get(d, 0.0))
 
-    async def _retire(self, domain: str) -> None:
+    def _take_out(self, domain: str) -> Any:
+        """Move `domain` from live to retiring (caller holds the lock)."""
         handle = self.live.pop(domain)
         self._in_use.pop(domain, None)
         self._last_used.pop(domain, None)
+        self._retiring.add(domain)
+        return handle
+
+    async def _retire(self, domain: str, handle: Any) -> None:
+        """Persist, kill, wait for the name; then let waiters for `domain` go on."""
         try:
             await handle.persist.remote()
         except ray.exceptions.RayError:
             log.warning("fetcher %s could not persist before retiring", domain)
         ray.kill(handle, no_restart=True)
         await _name_released(f"fetch:{domain}", self.settings)
-        self.retired += 1
+        async with self._changed:
+            self._retiring.discard(domain)
+            self.retired += 1
+            self._changed.notify_all()
         log.info("retired the fetcher of %s", domain)
 
     async def retire_idle(self) -> list[str]:
@@ -1255,10 +1376,8 @@ class FetcherPool:
                 for d in list(self.live)
                 if self._in_use.get(d, 0) == 0 and now - self._last_used.get(d, now) >= limit
             ]
-            for domain in old:
-                await self._retire(domain)
-            if old:
-                self._changed.notify_all()
+            victims = [(d, self._take_out(d)) for d in old]
+        await asyncio.gather(*(self._retire(d, h) for d, h in victims))
         return old
 
     async def fetch(

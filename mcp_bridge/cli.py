@@ -1,4 +1,4 @@
-"""The `lyra` command line: serve, research, sql, doctor."""
+"""The `lyra` command line: serve, research, sql, doctor, archive verify."""
 
 from __future__ import annotations
 
@@ -272,6 +272,56 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     return run_doctor(load_settings(), as_json=args.json)
 
 
+def _warc_files(root: Path) -> list[Path]:
+    """Every WARC file under `root` (any depth), gzip or plain, in name order."""
+    if not root.is_dir():
+        return []
+    return sorted(
+        p for p in root.rglob("*") if p.is_file() and p.name.endswith((".warc", ".warc.gz"))
+    )
+
+
+def _count_records(path: Path) -> int:
+    """Records warcio can read from `path`; damage stops the count (verify reports it)."""
+    from warcio.archiveiterator import ArchiveIterator
+    from warcio.exceptions import ArchiveLoadFailed
+
+    count = 0
+    try:
+        with open(path, "rb") as stream:
+            for _record in ArchiveIterator(stream):
+                count += 1
+    except (ArchiveLoadFailed, OSError, EOFError, ValueError):
+        return count  # the records before the damage; the error itself is verify's to name
+    return count
+
+
+def _printable(text: str, limit: int = 300) -> str:
+    """One terminal-safe line: a damaged record's bytes can end up in an error message."""
+    safe = "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in text)
+    return safe if len(safe) <= limit else safe[: limit - 3] + "..."
+
+
+def cmd_archive_verify(args: argparse.Namespace) -> int:
+    """Read every WARC under LYRA_HOME/warc back: record counts and errors; exit 1 on any error."""
+    from lyra.storage.warc import verify
+
+    home = Path(args.home).expanduser() if args.home else load_settings().home_dir
+    root = home / "warc"
+    files = _warc_files(root)
+    total_records = total_errors = 0
+    for path in files:
+        errors = verify(path)
+        records = _count_records(path)
+        total_records += records
+        total_errors += len(errors)
+        print(f"{path.relative_to(root)}: {records} records, {len(errors)} errors")
+        for error in errors:
+            print(f"  {_printable(error)}")
+    print(f"{len(files)} files, {total_records} records, {total_errors} errors")
+    return 0 if total_errors == 0 else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of `lyra`."""
     p = argparse.ArgumentParser(prog="lyra", description="Local-first research server on Ray.")
@@ -295,6 +345,11 @@ def build_parser() -> argparse.ArgumentParser:
     d = sub.add_parser("doctor", help="check Ray, DuckDB, Chromium, models, Ollama, Tor")
     d.add_argument("--json", action="store_true")
     d.set_defaults(func=cmd_doctor)
+    a = sub.add_parser("archive", help="the WARC archive of every fetch")
+    archive = a.add_subparsers(dest="archive_command", required=True)
+    v = archive.add_parser("verify", help="read every WARC back; exit 1 if any is damaged")
+    v.add_argument("--home", help="LYRA_HOME to check (default: the configured one)")
+    v.set_defaults(func=cmd_archive_verify)
     return p
 
 
