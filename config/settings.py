@@ -68,7 +68,7 @@ class NetworkSettings(_Section):
 class FetchSettings(_Section):
     default_qps: float = Field(0.2, description="Requests per second to one registrable domain.")
     max_live_actors: int = Field(
-        32, description="Most DomainFetcher actors alive at once; idle ones retire."
+        16, description="Most DomainFetcher actors alive at once; idle ones retire."
     )
     idle_retire_seconds: float = Field(300.0, description="A fetcher idle this long may retire.")
     max_bytes: int = Field(20 * 1024 * 1024, description="Body size cap of one response.")
