@@ -264,5 +264,6 @@ class AuthService:
         except Exception as exc:
             # The notification went out already; say the page did not open.
             log.warning("could not open %s for the person", nt.safe_url(url), exc_info=True)
-            return None, f"the browser could not open the page: {type(exc).__name__}"
+            detail = nt.redact(exc.message) if isinstance(exc, LyraError) else type(exc).__name__
+            return None, f"the browser could not open the page: {detail}"
         return url, None

@@ -362,9 +362,17 @@ class BrowserActor:
                 # exits: after an actor restart the old browser may still be exiting.
                 log.warning("launch on %s failed (%s); retrying", profile, exc)
                 await asyncio.sleep(LAUNCH_RETRY_SECONDS)
+                if not headless and "X server" in str(exc) and self._display is not None:
+                    # Our Xvfb is gone or not answering: start a fresh one.
+                    await self._display.stop()
+                    self._display_name = None
+                    env = {**os.environ, "DISPLAY": await self._display_for_headful()}
         raise AssertionError("unreachable")
 
     async def _display_for_headful(self) -> str:
+        if self._display is not None and not self._display.alive():
+            log.warning("Xvfb %s exited; starting another", self._display_name)
+            self._display_name = None
         if self._display_name is None:
             current = os.environ.get("DISPLAY")
             if current:
@@ -372,6 +380,7 @@ class BrowserActor:
             else:
                 self._display = VirtualDisplay()
                 self._display_name = await self._display.start()
+                log.info("headful browser on Xvfb display %s", self._display_name)
         return self._display_name
 
     async def _open_cdp(self) -> BrowserContext:

@@ -508,6 +508,11 @@ class Orchestrator:
 
     async def _open_for_human(self, url: str) -> dict[str, Any]:
         result: dict[str, Any] = await self._call(BROWSER, "open_for_human", url)
+        if not result.get("opened"):
+            raise LyraError(
+                "CHROME_NOT_READY",
+                f"the browser could not open {url}: {result.get('error') or 'unknown error'}",
+            )
         return result
 
     async def _after_auth_resolved(

@@ -67,6 +67,10 @@ class VirtualDisplay:
         self.name = f":{number}"
         return self.name
 
+    def alive(self) -> bool:
+        """Whether the Xvfb process is still running."""
+        return self._process is not None and self._process.returncode is None
+
     async def stop(self) -> None:
         """Stop Xvfb (terminate, then kill after 5 s). Idempotent."""
         process, self._process = self._process, None

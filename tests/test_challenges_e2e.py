@@ -146,7 +146,7 @@ async def test_challenges_are_queued_never_ingested_and_a_person_clears_one(
             },
         )
         assert shown.is_error is False, shown.content[0].text
-        assert shown.structured_content["opened_url"] == solved_url
+        assert shown.structured_content["opened_url"] == solved_url, shown.structured_content
         handler.person_at_the_browser = False
 
         resolved = await client.call_tool(
