@@ -170,6 +170,15 @@ def _check(crawl: Crawl, sites: list[MiniSite], qps: float) -> Crawl:
     return crawl
 
 
+def mean_site_interval(sites: list[MiniSite]) -> float:
+    """Mean interval between consecutive requests to one site (each site's own clock)."""
+    gaps = []
+    for site in sites:
+        times = sorted(t for t, _ in site.arrivals)
+        gaps.extend(b - a for a, b in itertools.pairwise(times))
+    return sum(gaps) / len(gaps) if gaps else 0.0
+
+
 def _server_figures(sites: list[MiniSite]) -> tuple[float, float, int]:
     times = [t for s in sites for t, _ in s.arrivals]
     span = max(times) - min(times) if times else 0.0
@@ -302,6 +311,7 @@ def lyra_crawl(
     ok = sum(1 for r in results if r["error"] is None and r["status"] == 200)
     span, gap, requests = _server_figures(sites)
     memory["peak_processes"] = sampler.peak_processes
+    memory["mean_site_interval_s"] = round(mean_site_interval(sites), 4)
     return _check(
         Crawl("lyra", len(urls), ok, wall, span, gap, requests, sampler.peak / MiB, memory),
         sites,
@@ -380,7 +390,11 @@ def scrapy_crawl(urls: list[str], sites: list[MiniSite], qps: float, memory: boo
         gap,
         requests,
         sampler.peak / MiB,
-        {"scrapy": figures["v"], "peak_rss_mib": round(figures["peak"] / MiB, 1)},
+        {
+            "scrapy": figures["v"],
+            "peak_rss_mib": round(figures["peak"] / MiB, 1),
+            "mean_site_interval_s": round(mean_site_interval(sites), 4),
+        },
     )
     return _check(crawl, sites, qps)
 
@@ -449,6 +463,11 @@ def main() -> None:
             f"first-to-last request: lyra / bound {lyra.span_s / bound:5.2f}, "
             f"lyra / scrapy {lyra.span_s / scrapy_run.span_s:5.2f} "
             "(the rest of the wall time is start-up: Ray actors vs the Twisted reactor)"
+        )
+        print(
+            f"mean interval between requests to one site: lyra "
+            f"{lyra.extra['mean_site_interval_s']:.4f} s, scrapy "
+            f"{scrapy_run.extra['mean_site_interval_s']:.4f} s, 1/q = {1 / args.qps:.4f} s"
         )
 
         print(
