@@ -73,6 +73,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from lyra.actors.guard_proxy import REFUSED_HEADER, GuardProxy
+from lyra.actors.runtime import setup_actor_logging
 from lyra.actors.virtual_display import VirtualDisplay
 from lyra.config.settings import Settings
 from lyra.pipelines.browser_rules import (
@@ -143,6 +144,7 @@ class BrowserActor:
     """
 
     def __init__(self, settings: Settings) -> None:
+        setup_actor_logging()
         self.settings = settings
         self._playwright: Playwright | None = None
         self._proxy: GuardProxy | None = None
@@ -364,21 +366,34 @@ class BrowserActor:
                 await asyncio.sleep(LAUNCH_RETRY_SECONDS)
                 if not headless and "X server" in str(exc) and self._display is not None:
                     # Our Xvfb is gone or not answering: start a fresh one.
+                    log.warning(
+                        "no X server on %s (Xvfb running: %s); its log: %s",
+                        self._display_name,
+                        self._display.alive(),
+                        self._display.log_tail(),
+                    )
                     await self._display.stop()
+                    self._display = None
                     self._display_name = None
                     env = {**os.environ, "DISPLAY": await self._display_for_headful()}
         raise AssertionError("unreachable")
 
     async def _display_for_headful(self) -> str:
         if self._display is not None and not self._display.alive():
-            log.warning("Xvfb %s exited; starting another", self._display_name)
+            log.warning(
+                "Xvfb %s exited; starting another. Its log: %s",
+                self._display_name,
+                self._display.log_tail(),
+            )
             self._display_name = None
         if self._display_name is None:
             current = os.environ.get("DISPLAY")
             if current:
                 self._display_name = current
             else:
-                self._display = VirtualDisplay()
+                self._display = VirtualDisplay(
+                    log_path=self.settings.home_dir / "logs" / "xvfb.log"
+                )
                 self._display_name = await self._display.start()
                 log.info("headful browser on Xvfb display %s", self._display_name)
         return self._display_name

@@ -66,7 +66,7 @@ from lyra.actors.fetch_state import (
     ValidatorCache,
     bucket_after,
 )
-from lyra.actors.runtime import BROWSER, GRAPH, ORCHESTRATOR
+from lyra.actors.runtime import BROWSER, GRAPH, ORCHESTRATOR, setup_actor_logging
 from lyra.config.settings import Settings
 from lyra.pipelines.backoff import backoff_delay, parse_retry_after
 from lyra.pipelines.body import BodyReader
@@ -217,6 +217,7 @@ class DomainFetcher:
         bucket_state: dict[str, Any] | None = None,
         tor: Any = None,
     ) -> None:
+        setup_actor_logging()
         self.domain = registrable_domain(domain)
         self.settings = settings
         self.base_qps = float(qps) if qps is not None else settings.fetch.default_qps

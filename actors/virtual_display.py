@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+from pathlib import Path
 
 log = logging.getLogger(__name__)
 
@@ -19,14 +20,19 @@ class VirtualDisplay:
     between our check and its start, and no polling for the socket.
     """
 
-    def __init__(self, executable: str = "Xvfb") -> None:
+    def __init__(self, executable: str = "Xvfb", log_path: Path | None = None) -> None:
         self.executable = executable
+        self.log_path = log_path
         self.name: str | None = None
         self._process: asyncio.subprocess.Process | None = None
 
     async def start(self) -> str:
         """Start Xvfb; return its display name (``:N``)."""
         read_fd, write_fd = os.pipe()
+        log_file = None
+        if self.log_path is not None:
+            self.log_path.parent.mkdir(parents=True, exist_ok=True)
+            log_file = open(self.log_path, "ab")  # noqa: SIM115 - handed to the child
         try:
             self._process = await asyncio.create_subprocess_exec(
                 self.executable,
@@ -40,13 +46,15 @@ class VirtualDisplay:
                 pass_fds=(write_fd,),
                 stdin=asyncio.subprocess.DEVNULL,
                 stdout=asyncio.subprocess.DEVNULL,
-                stderr=asyncio.subprocess.DEVNULL,
+                stderr=log_file if log_file is not None else asyncio.subprocess.DEVNULL,
             )
         except BaseException:
             os.close(read_fd)
             raise
         finally:
             os.close(write_fd)
+            if log_file is not None:
+                log_file.close()
         reading = asyncio.ensure_future(asyncio.to_thread(os.read, read_fd, 64))
         try:
             data = await asyncio.wait_for(asyncio.shield(reading), XVFB_START_SECONDS)
@@ -70,6 +78,12 @@ class VirtualDisplay:
     def alive(self) -> bool:
         """Whether the Xvfb process is still running."""
         return self._process is not None and self._process.returncode is None
+
+    def log_tail(self, limit: int = 2000) -> str:
+        """The end of Xvfb's own log (why it exited), if it has one."""
+        if self.log_path is None or not self.log_path.is_file():
+            return ""
+        return self.log_path.read_bytes()[-limit:].decode("utf-8", "replace")
 
     async def stop(self) -> None:
         """Stop Xvfb (terminate, then kill after 5 s). Idempotent."""
