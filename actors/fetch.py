@@ -94,6 +94,7 @@ ACCEPT_ENCODING = "gzip, deflate, br"
 MAX_SESSIONS = 8  # kept-alive sessions per fetcher (hosts of one domain)
 STREAM_CLOSE_GRACE_SECONDS = 1.0
 GRAPH_LOOKUP_RETRY_SECONDS = 5.0
+PERSIST_INTERVAL_SECONDS = 5.0
 # Only these are worth showing to a challenge detector (not images, PDFs, JSON APIs).
 _MARKUP_TYPES = ("text/html", "application/xhtml+xml", "text/plain", "")
 FetchResult = dict[str, Any]
@@ -247,6 +248,8 @@ class DomainFetcher:
         self._sessions: OrderedDict[tuple[Any, ...], AsyncSession[Any]] = OrderedDict()
         self._graph_handle: Any = None
         self._graph_retry_at = 0.0
+        self._persisted_at = float("-inf")
+        self._persist_pending = False
 
     # -- public ----------------------------------------------------------------------
 
@@ -305,7 +308,7 @@ class DomainFetcher:
                     self.settings.fetch.circuit_failure_threshold,
                     self.settings.fetch.circuit_cooldown_seconds,
                 )
-            self._persist()
+            self._persist(force=True)
             return added
 
     async def set_base_qps(self, qps: float) -> float:
@@ -460,12 +463,30 @@ class DomainFetcher:
                 self._graph_retry_at = now + GRAPH_LOOKUP_RETRY_SECONDS
         return self._graph_handle
 
-    def _persist(self) -> None:
-        """Queue a write of the state to the `domains` table (not awaited)."""
+    def _persist(self, force: bool = False) -> None:
+        """Queue a write of the state to the `domains` table (not awaited).
+
+        At most one write per `PERSIST_INTERVAL_SECONDS` unless `force` (circuit
+        transitions, Retry-After, new cookies from a person): validators and counters
+        may lag by that much after a crash; the politeness clock file never lags.
+        """
+        now = time.monotonic()
+        if not force and now - self._persisted_at < PERSIST_INTERVAL_SECONDS:
+            if not self._persist_pending:
+                self._persist_pending = True
+                # Written when the interval is over, even if no other fetch comes.
+                asyncio.get_running_loop().call_later(PERSIST_INTERVAL_SECONDS, self._flush_pending)
+            return
         graph = self._graph()
         if graph is None:
             return
+        self._persisted_at = now
+        self._persist_pending = False
         graph.save_domain_state.remote(self.domain, self._snapshot(), self._bucket.rate_per_s)
+
+    def _flush_pending(self) -> None:
+        if self._persist_pending:
+            self._persist(force=True)
 
     def _log_event(self, kind: str, cause_id: str | None, payload: dict[str, Any]) -> str | None:
         graph = self._graph()
@@ -484,6 +505,7 @@ class DomainFetcher:
     def _circuit_event(self, transition: Transition | None, cause_id: str | None) -> None:
         if transition is None:
             return
+        self._persisted_at = float("-inf")  # the next persist writes at once
         self._metrics_().circuit_state(transition.to_state)
         log.info(
             "circuit %s: %s -> %s (%s)",
@@ -600,6 +622,7 @@ class DomainFetcher:
         if retry_after is not None and retry_after > 0:
             cap = self.settings.fetch.max_retry_after_seconds
             self._not_before = max(self._not_before, now + min(retry_after, cap))
+            self._persisted_at = float("-inf")
 
     @staticmethod
     def _is_rate_limited(result: FetchResult) -> bool:
