@@ -1303,10 +1303,16 @@ class FetcherPool:
     """
 
     def __init__(
-        self, settings: Settings, tor: Any = None, rules: DomainRulesWatcher | None = None
+        self,
+        settings: Settings,
+        tor: Any = None,
+        rules: DomainRulesWatcher | None = None,
+        qps: dict[str, float] | None = None,
     ) -> None:
         self.settings = settings
         self.tor = tor
+        # Per-domain rate caps beyond domains.yaml (the search engines' own qps).
+        self.qps_caps = dict(qps or {})
         self.rules = rules or DomainRulesWatcher()
         self.live: dict[str, Any] = {}
         self._rules_version: dict[str, int] = {}
@@ -1351,16 +1357,19 @@ class FetcherPool:
                     rules = self.rules.current()
                     if domain not in self.live:
                         self.live[domain] = get_fetcher(
-                            domain, self.settings, tor=self.tor, rules=rules
+                            domain, self.settings, qps=self._qps(domain, rules), tor=self.tor
                         )
                     elif self._rules_version.get(domain) != self.rules.version:
                         # domains.yaml changed: the live fetcher takes the new rate.
-                        qps = qps_for(domain, rules, self.settings.fetch.default_qps)
-                        await self.live[domain].set_base_qps.remote(qps)
+                        await self.live[domain].set_base_qps.remote(self._qps(domain, rules))
                     self._rules_version[domain] = self.rules.version
                     self._in_use[domain] = self._in_use.get(domain, 0) + 1
                     return self.live[domain]
             await self._retire(*victim)
+
+    def _qps(self, domain: str, rules: dict[str, Any]) -> float:
+        rate = qps_for(domain, rules, self.settings.fetch.default_qps)
+        return min(rate, self.qps_caps.get(domain, rate))
 
     def _idle_victim(self) -> str | None:
         idle = [d for d in self.live if self._in_use.get(d, 0) == 0]

@@ -38,6 +38,7 @@ from lyra.pipelines.domains import (
     registrable_domain,
     trust_level_for,
 )
+from lyra.pipelines.engines import load_engines
 from lyra.pipelines.errors import LyraError
 from lyra.pipelines.local_corpus import CorpusError, CorpusScan
 from lyra.pipelines.sanitize import new_task_tag
@@ -72,6 +73,7 @@ class Orchestrator:
         self._stop_flags: dict[str, bool] = {}
         self._tags: dict[str, str] = {}
         self._corpus_cache: dict[str, CorpusScan] = {}
+        self._engines = load_engines(settings)
         self._rules = DomainRulesWatcher(user_path=settings.home_dir / USER_DOMAINS_FILENAME)
         self._restarts: dict[str, int] = {}
         self._auth = AuthService(settings, self._call)
@@ -233,12 +235,20 @@ class Orchestrator:
             fetch_url=functools.partial(
                 self._fetch_for_search, search_id=search_id, task_id=task_id
             ),
+            engines=self._engines,
         )
         self._jobs[search_id] = asyncio.create_task(self._run_job(search_id, ctx))
         return search_id
 
     def _available_engines(self) -> set[str]:
-        return {n for n, e in self._settings.engines.items() if e.enabled and n == "local"}
+        """`local` and every enabled engine with a parser and a base URL (no JS-only ones)."""
+        names = {n for n, e in self._settings.engines.items() if e.enabled and n == "local"}
+        names.update(
+            name
+            for name, spec in self._engines.items()
+            if spec.enabled and spec.parser and spec.base_url and not spec.needs_js
+        )
+        return names
 
     def _fetcher_pool(self) -> Any:
         """The pool of DomainFetchers, made on first use (and Tor with it, if enabled)."""
@@ -249,10 +259,23 @@ class Orchestrator:
             self._tor_process, endpoint = tor_endpoint_if_enabled(
                 self._settings, self._settings.home_dir / "tor"
             )
-            self._pool = FetcherPool(self._settings, tor=endpoint, rules=self._rules)
+            self._pool = FetcherPool(
+                self._settings, tor=endpoint, rules=self._rules, qps=self._engine_qps()
+            )
         return self._pool
 
-    async def _fetch_url(self, url: str, cause_id: str | None = None) -> dict[str, Any]:
+    def _engine_qps(self) -> dict[str, float]:
+        """Each enabled engine's rate for its site (the lower one if two share a site)."""
+        rates: dict[str, float] = {}
+        for spec in self._engines.values():
+            if spec.enabled and spec.base_url:
+                domain = registrable_domain(spec.base_url)
+                rates[domain] = min(rates.get(domain, spec.qps), spec.qps)
+        return rates
+
+    async def _fetch_url(
+        self, url: str, cause_id: str | None = None, escalate: bool = True
+    ) -> dict[str, Any]:
         """Fetch through the per-domain fetchers, following cross-domain redirects."""
         pool = self._fetcher_pool()
         now = time.monotonic()
@@ -260,14 +283,18 @@ class Orchestrator:
             self._last_retire_check = now
             await pool.retire_idle()
         try:
-            result: dict[str, Any] = dict(await pool.fetch(url, cause_id=cause_id))
+            result: dict[str, Any] = dict(
+                await pool.fetch(url, cause_id=cause_id, escalate=escalate)
+            )
         except (RayActorError, RayTaskError) as exc:
             return {"error": f"fetcher failed: {type(exc).__name__}", "url": url}
         return result
 
-    async def _fetch_for_search(self, url: str, *, search_id: str, task_id: str) -> dict[str, Any]:
+    async def _fetch_for_search(
+        self, url: str, *, search_id: str, task_id: str, escalate: bool = True
+    ) -> dict[str, Any]:
         """A search's fetch: a page blocked by a challenge goes to the auth queue."""
-        result = await self._fetch_url(url, cause_id=search_id)
+        result = await self._fetch_url(url, cause_id=search_id, escalate=escalate)
         error = str(result.get("error") or "")
         challenge = result.get("challenge")
         domain = str(result.get("domain") or "")

@@ -26,10 +26,12 @@ from lyra.pipelines.content_sniff import decode_text, sniff_content_type
 from lyra.pipelines.dedup import hamming
 from lyra.pipelines.documents import Document
 from lyra.pipelines.domains import registrable_domain, trust_level_for
+from lyra.pipelines.engines import EngineSpec, build_request, parse_serp, serp_blocked
 from lyra.pipelines.extract_html import extract_html
 from lyra.pipelines.extract_pdf import extract_pdf
 from lyra.pipelines.local_corpus import CorpusScan, corpus_fingerprint, scan_corpus
 from lyra.pipelines.nli_heuristic import heuristic_nli
+from lyra.pipelines.query_normalize import normalize_query
 from lyra.pipelines.ranking import bm25_scores, hybrid_scores, kneedle_cutoff
 
 log = logging.getLogger(__name__)
@@ -79,7 +81,8 @@ class SearchContext:
     deadline: float  # time.monotonic() when the task's time budget ends
     domain_rules: dict[str, Any]
     corpus_cache: dict[str, CorpusScan]
-    fetch_url: Callable[[str], Awaitable[dict[str, Any]]]
+    fetch_url: Callable[..., Awaitable[dict[str, Any]]]
+    engines: dict[str, EngineSpec] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
 
 
@@ -103,6 +106,8 @@ class SearchJob:
         self.model_id: str | None = None
         # What the fetch layer said about each fetched URL (documents are frozen).
         self.fetched: dict[str, dict[str, Any]] = {}
+        # URLs an engine's SERP listed (their serp_items rows are the engine's own).
+        self.serp_urls: set[str] = set()
 
     def _check(self, stage: str) -> None:
         if self.ctx.stop_requested():
@@ -175,7 +180,24 @@ class SearchJob:
                 ctx.corpus_cache[key] = scan
             ctx.warnings.extend(scan.warnings)
             docs.extend(scan.documents)
+        for engine in named or []:
+            if engine != "local":
+                urls_from_serp = await self._search_engine(engine)
+                docs.extend(await self._fetch_documents(urls_from_serp))
         urls = list(dict.fromkeys(ctx.options.get("urls") or []))
+        docs.extend(await self._fetch_documents(urls))
+        seen: set[str] = set()
+        unique = []
+        for d in docs:
+            if d.url not in seen and d.fragments:
+                seen.add(d.url)
+                unique.append(d)
+        return unique
+
+    async def _fetch_documents(self, urls: list[str]) -> list[Document]:
+        """Fetch and extract `urls`, in parallel across domains."""
+        ctx = self.ctx
+        docs: list[Document] = []
         if urls:
             # In parallel across domains; each domain's fetcher serialises its own.
             gate = asyncio.Semaphore(max(1, ctx.settings.fetch.max_live_actors))
@@ -186,13 +208,50 @@ class SearchJob:
 
             fetched = await asyncio.gather(*(fetch_one(u) for u in urls))
             docs.extend(d for d in fetched if d is not None)
-        seen: set[str] = set()
-        unique = []
-        for d in docs:
-            if d.url not in seen and d.fragments:
-                seen.add(d.url)
-                unique.append(d)
-        return unique
+        return docs
+
+    async def _search_engine(self, engine: str) -> list[str]:
+        """One engine's SERP through the fetch layer: rows in `serp_items`, result URLs out.
+
+        A blocked SERP (CAPTCHA, 403/429) is never parsed as results: the fetch layer
+        queues a challenge for a person, the breaker counts it, and the search goes on
+        with its other sources. SERPs are not escalated to the browser (seed 003
+        §4.3.5: engines are governed by their circuit breaker).
+        """
+        ctx = self.ctx
+        spec = ctx.engines[engine]
+        rendered = normalize_query(ctx.query, spec.operators)
+        ctx.warnings.extend(f"{engine}: {w}" for w in rendered.warnings)
+        url, form = build_request(spec, rendered.text)
+        if form is not None:
+            ctx.warnings.append(f"{engine}: POST engines are not supported by the fetch layer")
+            return []
+        result = await ctx.fetch_url(url, escalate=False)
+        body = result.get("body") or b""
+        block = serp_blocked(body, result.get("status"), result.get("headers") or {}, url)
+        if result.get("error") or block is not None:
+            reason = result.get("error") or (block.reason if block is not None else "")
+            ctx.warnings.append(f"{engine}: no results ({reason})")
+            return []
+        items = parse_serp(spec, body, str(result.get("final_url") or url))
+        rows = [
+            {
+                "id": rs.serp_item_id(ctx.search_id, engine, item.url),
+                "search_id": ctx.search_id,
+                "engine": engine,
+                "rank": item.rank,
+                "url": item.url,
+                "title": item.title,
+                "snippet": item.snippet,
+            }
+            for item in items
+        ]
+        if rows:
+            await ctx.call("graph", "insert_serp_items", rows)
+        self.serp_urls.update(r["url"] for r in rows)
+        want = int(ctx.options.get("max_pages") or ctx.settings.search.default_max_pages)
+        take = max(0, min(want, ctx.pages_left))
+        return list(dict.fromkeys(item.url for item in items))[:take]
 
     async def _fetch_document(self, url: str) -> Document | None:
         result = await self.ctx.fetch_url(url)
@@ -256,8 +315,10 @@ class SearchJob:
                 "snippet": d.text[:240],
             }
             for rank, d in enumerate(kept, start=1)
+            if d.url not in self.serp_urls
         ]
-        await self.ctx.call("graph", "insert_serp_items", serp)
+        if serp:
+            await self.ctx.call("graph", "insert_serp_items", serp)
         return kept
 
     async def _query_cosines(self, texts: list[str]) -> np.ndarray:

@@ -1,0 +1,111 @@
+"""Issue 4 acceptance (first part), end to end over MCP: with `engines.duckduckgo.base_url`
+pointing at a loopback server that answers in DuckDuckGo's html markup, `search(...,
+options={engines: ["duckduckgo"]})` stores the SERP rows in rank order and fetches,
+extracts and draws claims from the result pages (through the fetch layer).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from mcp import Client
+
+from lyra.mcp_bridge.server import build_server
+from tests.conftest import make_settings
+from tests.conftest_web import FixtureServer
+
+pytestmark = [pytest.mark.ray, pytest.mark.usefixtures("ray_session")]
+
+QUERY = "Does green tea lower blood pressure?"
+ARTICLES = {
+    "/tea-trial.html": """<html><head><title>Green tea trial</title></head><body><article>
+<h1>Green tea and blood pressure</h1>
+<p>Daily green tea lowered systolic blood pressure by about three mmHg in a twelve week
+randomised trial of adults with mild hypertension.</p></article></body></html>""",
+    "/tea-review.html": """<html><head><title>Tea review</title></head><body><article>
+<h1>Tea catechins review</h1>
+<p>Green tea catechins modestly reduce blood pressure in adults, a meta-analysis of
+randomised trials reported in its pooled estimate.</p></article></body></html>""",
+}
+
+
+def serp_page(results: list[tuple[str, str, str]], ad: str) -> bytes:
+    """A results page in html.duckduckgo.com's markup (div.result, a.result__a, ...)."""
+    blocks = [
+        '<div class="result results_links result--ad"><div class="links_main">'
+        f'<a class="result__a" href="https://duckduckgo.com/y.js?ad_domain=x&u3={ad}">Ad</a>'
+        '<a class="result__snippet">Buy tea now</a></div></div>'
+    ]
+    for title, url, snippet in results:
+        blocks.append(
+            '<div class="result results_links results_links_deep web-result">'
+            f'<div class="links_main"><h2 class="result__title"><a class="result__a" '
+            f'href="//duckduckgo.com/l/?uddg={url}&amp;rut=abc">{title}</a></h2>'
+            f'<a class="result__snippet" href="{url}">{snippet}</a></div></div>'
+        )
+    return ('<html><body><div id="links">' + "".join(blocks) + "</div></body></html>").encode()
+
+
+async def test_engine_serp_is_stored_in_rank_order_and_its_pages_are_ingested(
+    lyra_home: Path,
+) -> None:
+    engine = FixtureServer("127.0.0.60")
+    site = FixtureServer("127.0.0.61")
+    try:
+        for path, html in ARTICLES.items():
+            site.route(path, body=html.encode())
+        results = [
+            ("Green tea trial", site.url("/tea-trial.html"), "A twelve week trial."),
+            ("Tea review", site.url("/tea-review.html"), "Catechins and blood pressure."),
+        ]
+        engine.route("/html/", body=serp_page(results, site.url("/ad.html")))
+        settings = make_settings(
+            lyra_home,
+            corpus=None,
+            fetch={"default_qps": 20.0},
+            engines={
+                "local": {"enabled": False},
+                "duckduckgo": {"enabled": True, "base_url": engine.url("/html/"), "qps": 10.0},
+            },
+        )
+        async with Client(build_server(settings)) as client:
+            task = await client.call_tool("create_task", {"query": QUERY})
+            task_id = task.structured_content["task_id"]
+            res = await client.call_tool(
+                "search",
+                {
+                    "task_id": task_id,
+                    "query": QUERY,
+                    "options": {"engines": ["duckduckgo"], "wait_seconds": 110},
+                },
+            )
+            assert res.is_error is False, res.content[0].text
+            out = res.structured_content
+            rows = (
+                await client.call_tool(
+                    "query_graph",
+                    {"sql": "SELECT engine, rank, url, title FROM serp_items ORDER BY rank"},
+                )
+            ).structured_content["rows"]
+            pages = (
+                await client.call_tool("query_graph", {"sql": "SELECT url FROM pages ORDER BY url"})
+            ).structured_content["rows"]
+    finally:
+        engine.close()
+        site.close()
+
+    serp_requests = [r for r in engine.requests if r.path.startswith("/html/")]
+    assert len(serp_requests) == 1
+    assert parse_qs(urlsplit(serp_requests[0].path).query)["q"] == [QUERY]
+    assert rows == [
+        ["duckduckgo", 1, site.url("/tea-trial.html"), "Green tea trial"],
+        ["duckduckgo", 2, site.url("/tea-review.html"), "Tea review"],
+    ]
+    assert [p[0] for p in pages] == [site.url("/tea-review.html"), site.url("/tea-trial.html")]
+    assert out["pages_fetched"] == 2
+    # The ad was dropped, never fetched.
+    assert "/ad.html" not in site.paths()
+    texts = [c["text"] for c in out["claims_found"]]
+    assert any(t.startswith("Daily green tea lowered systolic blood pressure") for t in texts)
