@@ -95,6 +95,7 @@ MAX_SESSIONS = 8  # kept-alive sessions per fetcher (hosts of one domain)
 STREAM_CLOSE_GRACE_SECONDS = 1.0
 GRAPH_LOOKUP_RETRY_SECONDS = 5.0
 PERSIST_INTERVAL_SECONDS = 5.0
+FETCHER_ATTEMPTS = 3  # a request whose fetcher died is sent by its replacement
 # Only these are worth showing to a challenge detector (not images, PDFs, JSON APIs).
 _MARKUP_TYPES = ("text/html", "application/xhtml+xml", "text/plain", "")
 FetchResult = dict[str, Any]
@@ -1419,7 +1420,7 @@ class FetcherPool:
         """Fetch `url`, following cross-domain redirects through each domain's fetcher."""
 
         async def one(domain: str, current: str, remaining: int) -> FetchResult:
-            for attempt in range(2):
+            for attempt in range(FETCHER_ATTEMPTS):
                 async with self.lease(domain) as handle:
                     try:
                         result: FetchResult = await handle.fetch.remote(
@@ -1427,14 +1428,34 @@ class FetcherPool:
                         )
                         return result
                     except (ray.exceptions.ActorDiedError, ray.exceptions.RayActorError):
-                        if attempt == 1:
+                        if attempt == FETCHER_ATTEMPTS - 1:
                             raise
                         log.warning("fetcher of %s died; replacing it", domain)
-                        self.live.pop(domain, None)
-                        await _name_released(f"fetch:{domain}", self.settings)
+                        dead = handle
+                await self._forget_dead(domain, dead)
             raise AssertionError("unreachable")
 
         return await _follow(url, self.settings, None, one)
+
+    async def _forget_dead(self, domain: str, dead: Any) -> None:
+        """Drop a dead fetcher's handle, unless another caller already replaced it.
+
+        Every call queued at a killed fetcher fails at once; only the first of them
+        may drop the entry (the others would drop its live replacement), and the new
+        fetcher is made only once the dead one's name is free.
+        """
+        async with self._changed:
+            current = self.live.get(domain)
+            if current is None or current._actor_id != dead._actor_id:
+                return
+            self.live.pop(domain)
+            self._retiring.add(domain)
+        try:
+            await _name_released(f"fetch:{domain}", self.settings)
+        finally:
+            async with self._changed:
+                self._retiring.discard(domain)
+                self._changed.notify_all()
 
     async def handle(self, domain: str) -> Any:
         """The fetcher of `domain` (created if needed), e.g. to hand it cookies."""
