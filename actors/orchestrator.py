@@ -253,7 +253,7 @@ class Orchestrator:
     def _fetcher_pool(self) -> Any:
         """The pool of DomainFetchers, made on first use (and Tor with it, if enabled)."""
         if self._pool is None:
-            from lyra.actors.fetch import FetcherPool  # heavy imports only when URLs are fetched
+            from lyra.actors.fetch_pool import FetcherPool  # heavy imports on first fetch
             from lyra.pipelines.tor import tor_endpoint_if_enabled
 
             self._tor_process, endpoint = tor_endpoint_if_enabled(

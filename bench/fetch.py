@@ -271,7 +271,7 @@ def lyra_crawl(
     memory: bool = True,
 ) -> Crawl:
     """Fetch every URL through a FetcherPool on the running Ray; wall time and memory."""
-    from lyra.actors.fetch import FetcherPool
+    from lyra.actors.fetch_pool import FetcherPool
     from lyra.config.settings import load_settings
 
     with tempfile.TemporaryDirectory(prefix="lyra-bench-fetch-") as home:

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 import ray
 
-from lyra.actors.fetch import DomainFetcher, fetch_url, get_fetcher
+from lyra.actors.fetch import DomainFetcher, get_fetcher
+from lyra.actors.fetch_pool import fetch_url
 from lyra.config.settings import Settings, load_settings
 from lyra.storage.warc import read_response, verify
 from tests.conftest_web import (  # noqa: F401 - pytest fixtures used by parameter name

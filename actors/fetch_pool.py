@@ -1,0 +1,240 @@
+"""The orchestrator's pool of DomainFetchers, and cross-domain redirect chains.
+
+ARCHITECTURE §2: fetchers are created lazily, at most `fetch.max_live_actors` are
+alive, idle ones retire (their state persisted first, see actors/fetch_state.py).
+`fetch_url` / `FetcherPool.fetch` follow a redirect that leaves a domain through the
+next domain's own fetcher, so every hop is governed by its own site's bucket and
+robots.txt. The fetcher itself is in actors/fetch.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import AsyncIterator, MutableMapping
+from typing import Any
+
+import ray
+
+from lyra.actors.fetch import FetchResult, _name_released, get_fetcher
+from lyra.config.settings import Settings
+from lyra.pipelines.domains import DomainRulesWatcher, qps_for, registrable_domain
+
+log = logging.getLogger(__name__)
+
+FETCHER_ATTEMPTS = 3  # a request whose fetcher died is sent by its replacement
+
+
+async def fetch_url(
+    url: str,
+    settings: Settings,
+    max_redirects: int | None = None,
+    fetchers: MutableMapping[str, Any] | None = None,
+) -> FetchResult:
+    """Fetch `url` through the right fetchers, following redirects across domains (async callers).
+
+    `fetchers` maps registrable domain -> handle; handles created here are added to it,
+    so a caller that keeps the mapping keeps those actors (and their buckets) alive.
+    """
+    registry: MutableMapping[str, Any] = {} if fetchers is None else fetchers
+
+    async def one(domain: str, current: str, remaining: int) -> FetchResult:
+        if domain not in registry:
+            registry[domain] = get_fetcher(domain, settings)
+        result: FetchResult = await registry[domain].fetch.remote(current, remaining)
+        return result
+
+    return await _follow(url, settings, max_redirects, one)
+
+
+async def _follow(url: str, settings: Settings, max_redirects: int | None, one: Any) -> FetchResult:
+    remaining = settings.fetch.max_redirects if max_redirects is None else max_redirects
+    chain: list[str] = []
+    current = url
+    while True:
+        result: FetchResult = await one(registrable_domain(current), current, remaining)
+        chain.extend(result["redirects"])
+        remaining -= len(result["redirects"])
+        if result["error"] != "cross_domain_redirect" or result["redirect_to"] is None:
+            result["url"] = url
+            result["redirects"] = chain
+            return result
+        if remaining <= 0:
+            result.update(url=url, redirects=chain, error="too_many_redirects")
+            return result
+        chain.append(result["final_url"])
+        remaining -= 1
+        current = result["redirect_to"]
+
+
+class FetcherPool:
+    """The live `DomainFetcher` actors of one orchestrator: at most `fetch.max_live_actors`.
+
+    A fetcher is leased for each request. When a new domain needs a fetcher and the
+    pool is full, the least recently used idle fetcher persists its state and is
+    killed; if none is idle the lease waits. Fetchers idle longer than
+    `fetch.idle_retire_seconds` retire the same way (`retire_idle`). A fetcher that
+    died (killed, node lost) is replaced once and the request re-sent: its
+    politeness clock and stored state keep the site's spacing.
+    """
+
+    def __init__(
+        self,
+        settings: Settings,
+        tor: Any = None,
+        rules: DomainRulesWatcher | None = None,
+        qps: dict[str, float] | None = None,
+    ) -> None:
+        self.settings = settings
+        self.tor = tor
+        # Per-domain rate caps beyond domains.yaml (the search engines' own qps).
+        self.qps_caps = dict(qps or {})
+        self.rules = rules or DomainRulesWatcher()
+        self.live: dict[str, Any] = {}
+        self._rules_version: dict[str, int] = {}
+        self._in_use: dict[str, int] = {}
+        self._last_used: dict[str, float] = {}
+        self._changed = asyncio.Condition()
+        self._retiring: set[str] = set()
+        self.retired = 0
+
+    @contextlib.asynccontextmanager
+    async def lease(self, domain: str) -> AsyncIterator[Any]:
+        """A handle to `domain`'s fetcher, held for the block (counts as in use).
+
+        Retirements run outside the pool's lock: leases of live domains go on while
+        a victim persists its state and dies. A fetcher being retired still counts
+        toward the cap, and its own domain waits until its name is free.
+        """
+        handle = await self._acquire(domain)
+        try:
+            yield handle
+        finally:
+            async with self._changed:
+                self._in_use[domain] -= 1
+                self._last_used[domain] = time.monotonic()
+                self._changed.notify_all()
+
+    async def _acquire(self, domain: str) -> Any:
+        cap = self.settings.fetch.max_live_actors
+        while True:
+            victim: tuple[str, Any] | None = None
+            async with self._changed:
+                if domain in self._retiring:
+                    await self._changed.wait()
+                    continue
+                if domain not in self.live and len(self.live) + len(self._retiring) >= cap:
+                    name = self._idle_victim()
+                    if name is None:
+                        await self._changed.wait()
+                        continue
+                    victim = (name, self._take_out(name))
+                else:
+                    rules = self.rules.current()
+                    if domain not in self.live:
+                        self.live[domain] = get_fetcher(
+                            domain, self.settings, qps=self._qps(domain, rules), tor=self.tor
+                        )
+                    elif self._rules_version.get(domain) != self.rules.version:
+                        # domains.yaml changed: the live fetcher takes the new rate.
+                        await self.live[domain].set_base_qps.remote(self._qps(domain, rules))
+                    self._rules_version[domain] = self.rules.version
+                    self._in_use[domain] = self._in_use.get(domain, 0) + 1
+                    return self.live[domain]
+            await self._retire(*victim)
+
+    def _qps(self, domain: str, rules: dict[str, Any]) -> float:
+        rate = qps_for(domain, rules, self.settings.fetch.default_qps)
+        return min(rate, self.qps_caps.get(domain, rate))
+
+    def _idle_victim(self) -> str | None:
+        idle = [d for d in self.live if self._in_use.get(d, 0) == 0]
+        if not idle:
+            return None
+        return min(idle, key=lambda d: self._last_used.get(d, 0.0))
+
+    def _take_out(self, domain: str) -> Any:
+        """Move `domain` from live to retiring (caller holds the lock)."""
+        handle = self.live.pop(domain)
+        self._in_use.pop(domain, None)
+        self._last_used.pop(domain, None)
+        self._retiring.add(domain)
+        return handle
+
+    async def _retire(self, domain: str, handle: Any) -> None:
+        """Persist, kill, wait for the name; then let waiters for `domain` go on."""
+        try:
+            await handle.persist.remote()
+        except ray.exceptions.RayError:
+            log.warning("fetcher %s could not persist before retiring", domain)
+        ray.kill(handle, no_restart=True)
+        await _name_released(f"fetch:{domain}", self.settings)
+        async with self._changed:
+            self._retiring.discard(domain)
+            self.retired += 1
+            self._changed.notify_all()
+        log.info("retired the fetcher of %s", domain)
+
+    async def retire_idle(self) -> list[str]:
+        """Retire fetchers idle longer than `fetch.idle_retire_seconds`."""
+        limit = self.settings.fetch.idle_retire_seconds
+        now = time.monotonic()
+        async with self._changed:
+            old = [
+                d
+                for d in list(self.live)
+                if self._in_use.get(d, 0) == 0 and now - self._last_used.get(d, now) >= limit
+            ]
+            victims = [(d, self._take_out(d)) for d in old]
+        await asyncio.gather(*(self._retire(d, h) for d, h in victims))
+        return old
+
+    async def fetch(
+        self, url: str, *, cause_id: str | None = None, escalate: bool = True
+    ) -> FetchResult:
+        """Fetch `url`, following cross-domain redirects through each domain's fetcher."""
+
+        async def one(domain: str, current: str, remaining: int) -> FetchResult:
+            for attempt in range(FETCHER_ATTEMPTS):
+                async with self.lease(domain) as handle:
+                    try:
+                        result: FetchResult = await handle.fetch.remote(
+                            current, remaining, escalate=escalate, cause_id=cause_id
+                        )
+                        return result
+                    except (ray.exceptions.ActorDiedError, ray.exceptions.RayActorError):
+                        if attempt == FETCHER_ATTEMPTS - 1:
+                            raise
+                        log.warning("fetcher of %s died; replacing it", domain)
+                        dead = handle
+                await self._forget_dead(domain, dead)
+            raise AssertionError("unreachable")
+
+        return await _follow(url, self.settings, None, one)
+
+    async def _forget_dead(self, domain: str, dead: Any) -> None:
+        """Drop a dead fetcher's handle, unless another caller already replaced it.
+
+        Every call queued at a killed fetcher fails at once; only the first of them
+        may drop the entry (the others would drop its live replacement), and the new
+        fetcher is made only once the dead one's name is free.
+        """
+        async with self._changed:
+            current = self.live.get(domain)
+            if current is None or current._actor_id != dead._actor_id:
+                return
+            self.live.pop(domain)
+            self._retiring.add(domain)
+        try:
+            await _name_released(f"fetch:{domain}", self.settings)
+        finally:
+            async with self._changed:
+                self._retiring.discard(domain)
+                self._changed.notify_all()
+
+    async def handle(self, domain: str) -> Any:
+        """The fetcher of `domain` (created if needed), e.g. to hand it cookies."""
+        async with self.lease(registrable_domain(domain)) as handle:
+            return handle
