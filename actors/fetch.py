@@ -99,6 +99,28 @@ PERSIST_INTERVAL_SECONDS = 5.0
 _MARKUP_TYPES = ("text/html", "application/xhtml+xml", "text/plain", "")
 FetchResult = dict[str, Any]
 _STATE_LOAD_TIMEOUT = 10.0
+# Request headers that carry credentials: archived as "[redacted]", never in clear.
+_SECRET_HEADERS = frozenset({"authorization", "x-api-key", "proxy-authorization"})
+
+
+@dataclass(frozen=True)
+class RequestSpec:
+    """What a caller asks beyond a plain GET of a page.
+
+    `api`: the URL is a documented programmatic endpoint (an academic API) that Lyra is
+    invited to call at the API's own published rate: robots.txt, written for crawlers
+    of web resources, is not consulted, and a refused answer is never escalated to Tor
+    or the browser (docs/decisions/0012). Politeness still applies in full: the
+    domain's bucket, circuit breaker, Retry-After and the WARC record.
+    """
+
+    method: str = "GET"
+    headers: tuple[tuple[str, str], ...] = ()
+    json_body: Any = None
+    api: bool = False
+
+
+_PLAIN_GET = RequestSpec()
 
 
 @dataclass
@@ -260,14 +282,27 @@ class DomainFetcher:
         *,
         escalate: bool = True,
         cause_id: str | None = None,
+        method: str = "GET",
+        headers: dict[str, str] | None = None,
+        json_body: Any = None,
+        api: bool = False,
     ) -> FetchResult:
-        """GET `url` under every rule of this module (keys: see `_result`). Not idempotent."""
+        """Fetch `url` under every rule of this module (keys: see `_result`). Not idempotent.
+
+        `method`, `headers` (added to Lyra's own), `json_body` and `api` describe an API
+        call (see `RequestSpec`); a plain call is a GET of a page.
+        """
+        if method not in ("GET", "POST"):
+            raise ValueError(f"method must be GET or POST, got {method!r}")
+        spec = RequestSpec(method, tuple((headers or {}).items()), json_body, api)
         budget = self.settings.fetch.max_redirects if redirects_left is None else redirects_left
         async with self._lock:
             self._last_used = time.monotonic()
             await self._ensure_loaded()
             try:
-                return await self._fetch_escalating(url, budget, escalate, cause_id)
+                return await self._fetch_escalating(
+                    url, budget, escalate and not api, cause_id, spec
+                )
             finally:
                 self._last_used = time.monotonic()
                 self._persist()
@@ -533,7 +568,12 @@ class DomainFetcher:
     # -- escalation ------------------------------------------------------------------
 
     async def _fetch_escalating(
-        self, url: str, budget: int, escalate: bool, cause_id: str | None
+        self,
+        url: str,
+        budget: int,
+        escalate: bool,
+        cause_id: str | None,
+        spec: RequestSpec = _PLAIN_GET,
     ) -> FetchResult:
         started = time.monotonic()
         now = time.time()
@@ -554,7 +594,7 @@ class DomainFetcher:
             await asyncio.sleep(wait)
 
         attempts: list[dict[str, Any]] = []
-        result = await self._fetch_http(url, budget, started, proxy=None)
+        result = await self._fetch_http(url, budget, started, proxy=None, spec=spec)
         self._tor_usage_record(False)
         attempts.append(_attempt("http", result))
         challenge = self._assess(result, cause_id)
@@ -721,7 +761,12 @@ class DomainFetcher:
     # -- the HTTP path ---------------------------------------------------------------
 
     async def _fetch_http(
-        self, url: str, redirects_left: int, started: float, proxy: str | None
+        self,
+        url: str,
+        redirects_left: int,
+        started: float,
+        proxy: str | None,
+        spec: RequestSpec = _PLAIN_GET,
     ) -> FetchResult:
         hops: list[str] = []
         current = url
@@ -738,11 +783,15 @@ class DomainFetcher:
                 return self._result(
                     url, current, None, hops, started, error="wrong_domain", redirect_to=current
                 )
-            policy = await self._policy_for(current)
-            if not policy.allowed(current, ua):
-                return self._result(url, current, None, hops, started, error="robots_disallowed")
-            validator = self._validators.get(current) if proxy is None else None
-            last = await self._exchange_with_retries(target, validator, proxy)
+            if not spec.api:
+                policy = await self._policy_for(current)
+                if not policy.allowed(current, ua):
+                    return self._result(
+                        url, current, None, hops, started, error="robots_disallowed"
+                    )
+            plain = proxy is None and spec.method == "GET"
+            validator = self._validators.get(current) if plain else None
+            last = await self._exchange_with_retries(target, validator, proxy, spec=spec)
             if last.error is not None or last.status not in REDIRECT_STATUSES:
                 if last.status == 304 and validator is not None:
                     return self._not_modified(url, current, last, hops, started, validator)
@@ -750,7 +799,8 @@ class DomainFetcher:
                     self._remember_validator(current, last)
                 return self._result(url, current, last, hops, started, error=last.error)
             location = last.header("location")
-            if not location:
+            if not location or spec.method != "GET":
+                # A redirected POST is not replayed: the caller sees the 30x.
                 return self._result(url, current, last, hops, started, error=None)
             if redirects_left <= 0:
                 return self._result(url, current, last, hops, started, error="too_many_redirects")
@@ -900,8 +950,10 @@ class DomainFetcher:
         self._requests_made += 1
         self._mark_request()
 
-    def _request_headers(self, url: str, validator: Validator | None) -> dict[str, str]:
-        headers: dict[str, str] = {}
+    def _request_headers(
+        self, url: str, validator: Validator | None, spec: RequestSpec = _PLAIN_GET
+    ) -> dict[str, str]:
+        headers: dict[str, str] = dict(spec.headers)
         ua = self.settings.fetch.user_agent
         if ua:
             headers["User-Agent"] = ua
@@ -921,12 +973,13 @@ class DomainFetcher:
         validator: Validator | None,
         proxy: str | None,
         cap: int | None = None,
+        spec: RequestSpec = _PLAIN_GET,
     ) -> _Exchange:
-        """One GET; a connection error is retried after an exponential backoff (±10 %)."""
+        """One request; a connection error is retried after an exponential backoff (±10 %)."""
         cfg = self.settings.fetch
         attempt = 0
         while True:
-            exchange = await self._exchange(target, cap, validator, proxy)
+            exchange = await self._exchange(target, cap, validator, proxy, spec)
             retryable = exchange.error is not None and exchange.error.startswith("network_error")
             if not retryable or attempt >= cfg.network_retries:
                 return exchange
@@ -941,13 +994,14 @@ class DomainFetcher:
         cap: int | None,
         validator: Validator | None = None,
         proxy: str | None = None,
+        spec: RequestSpec = _PLAIN_GET,
     ) -> _Exchange:
-        """One GET (no redirects) with politeness wait, pinning, caps and a WARC record."""
+        """One request (no redirects) with politeness wait, pinning, caps and a WARC record."""
         fetch_cfg = self.settings.fetch
         await self._wait_for_slot()
         exchange = _Exchange(url=target.url)
         charged = False
-        request_headers = self._request_headers(target.url, validator)
+        request_headers = self._request_headers(target.url, validator, spec)
         exchange.request_headers = request_headers
         path = "tor" if proxy is not None else "http"
         response: Any = None
@@ -955,9 +1009,10 @@ class DomainFetcher:
             async with asyncio.timeout(fetch_cfg.timeout_seconds):
                 session = self._session(target, proxy)
                 response = await session.request(
-                    "GET",
+                    spec.method,  # type: ignore[arg-type]
                     target.url,
                     headers=request_headers or None,
+                    json=spec.json_body,
                     allow_redirects=False,
                     accept_encoding=ACCEPT_ENCODING,
                     timeout=(fetch_cfg.connect_timeout_seconds, fetch_cfg.timeout_seconds),
@@ -1007,12 +1062,13 @@ class DomainFetcher:
             warc_path, offset = await asyncio.to_thread(
                 self._warc.write_exchange,
                 target.url,
-                request_headers,
+                _archivable_headers(request_headers),
                 exchange.status,
                 exchange.headers,
                 exchange.body,
                 fetched_at=exchange.fetched_at,
                 truncated=exchange.truncated,
+                method=spec.method,
                 ip_address=exchange.ip,
             )
             exchange.warc_path, exchange.warc_offset = str(warc_path), offset
@@ -1252,3 +1308,8 @@ def get_fetcher(
 def http_date(when: float) -> str:
     """An IMF-fixdate (RFC 9110) for `when`, as `Last-Modified` servers send it."""
     return formatdate(when, usegmt=True)
+
+
+def _archivable_headers(headers: dict[str, str]) -> dict[str, str]:
+    """Request headers as the WARC keeps them: API keys and credentials redacted."""
+    return {k: ("[redacted]" if k.lower() in _SECRET_HEADERS else v) for k, v in headers.items()}

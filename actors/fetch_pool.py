@@ -86,11 +86,15 @@ class FetcherPool:
         tor: Any = None,
         rules: DomainRulesWatcher | None = None,
         qps: dict[str, float] | None = None,
+        api_qps: dict[str, float] | None = None,
     ) -> None:
         self.settings = settings
         self.tor = tor
         # Per-domain rate caps beyond domains.yaml (the search engines' own qps).
         self.qps_caps = dict(qps or {})
+        # Domains of the academic APIs: their configured rate replaces the default
+        # for unknown domains (a domains.yaml rule for the host still caps it).
+        self.api_qps = dict(api_qps or {})
         self.rules = rules or DomainRulesWatcher()
         self.live: dict[str, Any] = {}
         self._rules_version: dict[str, int] = {}
@@ -146,7 +150,9 @@ class FetcherPool:
             await self._retire(*victim)
 
     def _qps(self, domain: str, rules: dict[str, Any]) -> float:
-        rate = qps_for(domain, rules, self.settings.fetch.default_qps)
+        api = self.api_qps.get(domain)
+        rate = qps_for(domain, rules, self.settings.fetch.default_qps if api is None else api)
+        rate = rate if api is None else min(rate, api)
         return min(rate, self.qps_caps.get(domain, rate))
 
     def _idle_victim(self) -> str | None:
@@ -192,16 +198,24 @@ class FetcherPool:
         return old
 
     async def fetch(
-        self, url: str, *, cause_id: str | None = None, escalate: bool = True
+        self,
+        url: str,
+        *,
+        cause_id: str | None = None,
+        escalate: bool = True,
+        **request: Any,
     ) -> FetchResult:
-        """Fetch `url`, following cross-domain redirects through each domain's fetcher."""
+        """Fetch `url`, following cross-domain redirects through each domain's fetcher.
+
+        `request`: method, headers, json_body, api (see `actors.fetch.RequestSpec`).
+        """
 
         async def one(domain: str, current: str, remaining: int) -> FetchResult:
             for attempt in range(FETCHER_ATTEMPTS):
                 async with self.lease(domain) as handle:
                     try:
                         result: FetchResult = await handle.fetch.remote(
-                            current, remaining, escalate=escalate, cause_id=cause_id
+                            current, remaining, escalate=escalate, cause_id=cause_id, **request
                         )
                         return result
                     except (ray.exceptions.ActorDiedError, ray.exceptions.RayActorError):

@@ -25,6 +25,7 @@ from lyra.pipelines.research import PRIMARY_LEVELS
 from lyra.storage import auth_queue as aq
 from lyra.storage import domain_state as ds
 from lyra.storage import graph_queries as gq
+from lyra.storage import papers as pp
 from lyra.storage import repository as repo
 from lyra.storage.connection import open_database
 from lyra.storage.sql_guard import run_sandboxed, schema_snapshot, validate_select
@@ -338,6 +339,50 @@ class GraphActor:
     def save_domain_states(self, rows: list[dict[str, Any]]) -> int:
         """Persist several {domain, state, qps?} rows in one transaction (idempotent)."""
         return ds.save_domain_states(self._con, rows)
+
+    # --- canonical paper index (issue 4) -----------------------------------------------
+    def upsert_papers(self, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Store paper records in the canonical index; one row back per record, in order.
+
+        Idempotent: the same record merges into the same row again. A record with
+        nothing to key it by comes back as ``{"error": ...}`` instead of a row.
+        """
+        out: list[dict[str, Any]] = []
+        for rec in records:
+            try:
+                out.append(pp.upsert_paper(self._con, rec))
+            except ValueError as exc:
+                out.append({"error": str(exc)})
+        return out
+
+    def set_paper_pages(self, pairs: list[tuple[str, str]]) -> None:
+        """Attach (paper_id, page_id) pairs; a paper keeps its first page (idempotent)."""
+        for paper_id, page_id in pairs:
+            pp.set_paper_page(self._con, paper_id, page_id)
+
+    def record_paper_sightings(self, rows: list[dict[str, Any]]) -> int:
+        """How a search met papers (idempotent)."""
+        return pp.record_sightings(self._con, rows)
+
+    def papers_by_ids(self, paper_ids: list[str]) -> list[dict[str, Any]]:
+        """Rows of the given papers (idempotent)."""
+        return pp.papers_by_ids(self._con, paper_ids)
+
+    def insert_citation_candidates(self, rows: list[dict[str, Any]]) -> int:
+        """Citation-tracking candidates of a search (idempotent)."""
+        return pp.insert_citation_candidates(self._con, rows)
+
+    def reference_candidates(self, task_id: str, limit: int = 50) -> list[dict[str, Any]]:
+        """A task's citation candidates, kept ones first (idempotent)."""
+        return pp.reference_candidates(self._con, task_id, limit)
+
+    def mark_pages_retracted(self, page_ids: list[str]) -> None:
+        """Flag pages whose paper is retracted (idempotent)."""
+        if page_ids:
+            self._con.execute(
+                "UPDATE pages SET is_retracted = true WHERE id IN (SELECT unnest(?::VARCHAR[]))",
+                [page_ids],
+            )
 
     # --- query_graph ------------------------------------------------------------------
     def query_graph(

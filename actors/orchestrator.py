@@ -260,9 +260,22 @@ class Orchestrator:
                 self._settings, self._settings.home_dir / "tor"
             )
             self._pool = FetcherPool(
-                self._settings, tor=endpoint, rules=self._rules, qps=self._engine_qps()
+                self._settings,
+                tor=endpoint,
+                rules=self._rules,
+                qps=self._engine_qps(),
+                api_qps=self._api_qps(),
             )
         return self._pool
+
+    def _api_qps(self) -> dict[str, float]:
+        """Each academic API's rate for its site (the lower one if two share a site)."""
+        rates: dict[str, float] = {}
+        academic = self._settings.academic
+        for api in (academic.semantic_scholar, academic.openalex):
+            domain = registrable_domain(api.base_url)
+            rates[domain] = min(rates.get(domain, api.qps), api.qps)
+        return rates
 
     def _engine_qps(self) -> dict[str, float]:
         """Each enabled engine's rate for its site (the lower one if two share a site)."""
@@ -274,9 +287,12 @@ class Orchestrator:
         return rates
 
     async def _fetch_url(
-        self, url: str, cause_id: str | None = None, escalate: bool = True
+        self, url: str, cause_id: str | None = None, escalate: bool = True, **request: Any
     ) -> dict[str, Any]:
-        """Fetch through the per-domain fetchers, following cross-domain redirects."""
+        """Fetch through the per-domain fetchers, following cross-domain redirects.
+
+        `request`: method, headers, json_body, api (an academic API call).
+        """
         pool = self._fetcher_pool()
         now = time.monotonic()
         if now - self._last_retire_check >= RETIRE_CHECK_SECONDS:
@@ -284,7 +300,7 @@ class Orchestrator:
             await pool.retire_idle()
         try:
             result: dict[str, Any] = dict(
-                await pool.fetch(url, cause_id=cause_id, escalate=escalate)
+                await pool.fetch(url, cause_id=cause_id, escalate=escalate, **request)
             )
         except (RayActorError, RayTaskError) as exc:
             return {"error": f"fetcher failed: {type(exc).__name__}", "url": url}

@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 from urllib.parse import urlencode
 
 from lyra.pipelines.backoff import parse_retry_after
+from lyra.pipelines.documents import Block, Document, assemble_document
 from lyra.pipelines.errors import LyraError
 
 _DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:)", re.I)
@@ -211,6 +212,92 @@ def merge_papers(a: Paper, b: Paper) -> Paper:
     filled["source_api"] = tuple(dict.fromkeys(a.source_api + b.source_api))
     filled["raw_ids"] = {**b.raw_ids, **a.raw_ids}
     return replace(a, **filled)
+
+
+def paper_record(paper: Paper) -> dict[str, Any]:
+    """The columns of the canonical paper index (storage/papers.py) for `paper`."""
+    return {
+        "doi": paper.doi,
+        "pmid": paper.pmid,
+        "pmcid": paper.pmcid,
+        "arxiv": paper.arxiv,
+        "s2_id": paper.s2_id,
+        "openalex_id": paper.openalex_id,
+        "corpus_id": paper.corpus_id,
+        "title": paper.title,
+        "year": paper.year,
+        "venue": paper.venue,
+        "abstract": paper.abstract,
+        "authors": list(paper.authors),
+        "is_retracted": paper.is_retracted,
+        "citation_count": paper.citation_count,
+        "source_apis": sorted(set(paper.source_api)),
+    }
+
+
+def paper_from_record(row: Mapping[str, Any]) -> Paper:
+    """A `Paper` from a row of the canonical index (the inverse of `paper_record`)."""
+    return Paper(
+        title=row.get("title"),
+        abstract=row.get("abstract"),
+        year=row.get("year"),
+        venue=row.get("venue"),
+        doi=row.get("doi"),
+        pmid=row.get("pmid"),
+        pmcid=row.get("pmcid"),
+        arxiv=row.get("arxiv"),
+        s2_id=row.get("s2_id"),
+        corpus_id=row.get("corpus_id"),
+        openalex_id=row.get("openalex_id"),
+        authors=tuple(row.get("authors") or ()),
+        is_retracted=row.get("is_retracted"),
+        citation_count=row.get("citation_count"),
+        source_api=tuple(row.get("source_apis") or ()),
+    )
+
+
+def paper_page_url(paper: Paper) -> str | None:
+    """The one URL a paper's page is stored under: its resolver URL, DOI first.
+
+    The page holds what the APIs said (title, abstract), not a fetched copy of the
+    publisher's site, so it lives at the identifier's own resolver: doi.org, PubMed,
+    PMC, arXiv, then the APIs' own pages. None when the paper has no id at all.
+    """
+    if paper.doi:
+        return f"https://doi.org/{paper.doi}"
+    if paper.pmid:
+        return f"https://pubmed.ncbi.nlm.nih.gov/{paper.pmid}/"
+    if paper.pmcid:
+        return f"https://www.ncbi.nlm.nih.gov/pmc/articles/{paper.pmcid}/"
+    if paper.arxiv:
+        return f"https://arxiv.org/abs/{paper.arxiv}"
+    if paper.s2_id:
+        return f"https://www.semanticscholar.org/paper/{paper.s2_id}"
+    if paper.openalex_id:
+        return f"https://openalex.org/{paper.openalex_id}"
+    return None
+
+
+def paper_document(paper: Paper, url: str, domain: str) -> Document | None:
+    """The page of a paper: its title as heading and its abstract as the fragments.
+
+    None without an abstract: a title alone is no evidence to draw claims from (the
+    paper stays in the index and its landing page can still be fetched).
+    """
+    abstract = (paper.abstract or "").strip()
+    if not abstract:
+        return None
+    blocks = [Block(abstract, "paragraph", heading_context="Abstract")]
+    if paper.title:
+        blocks.insert(0, Block(paper.title, "heading", heading_context=None))
+    return assemble_document(
+        blocks,
+        url=url,
+        domain=domain,
+        title=paper.title,
+        content_type="text/plain",
+        byte_size=len(abstract.encode("utf-8")),
+    )
 
 
 def _error_message(body: bytes | str | Mapping[str, Any] | None) -> str | None:

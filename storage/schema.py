@@ -228,7 +228,67 @@ _V1: tuple[str, ...] = (
     """,
 )
 
-MIGRATIONS: dict[int, tuple[str, ...]] = {1: _V1}
+# Version 2 (issue 4, discovery): the canonical paper index, how each search met a
+# paper, and the citation-tracking candidates `get_status` lists.
+_V2: tuple[str, ...] = (
+    # One row per paper however many routes and ids reached it: any shared id (DOI,
+    # PMID, PMCID, arXiv, S2 paperId, OpenAlex id) names the same row; `canonical_key`
+    # is the DOI-first key of pipelines.identifiers.canonical_paper_key at last merge.
+    """
+    CREATE TABLE IF NOT EXISTS papers (
+        id VARCHAR PRIMARY KEY,
+        canonical_key VARCHAR NOT NULL,
+        doi VARCHAR,
+        pmid VARCHAR,
+        pmcid VARCHAR,
+        arxiv VARCHAR,
+        s2_id VARCHAR,
+        openalex_id VARCHAR,
+        corpus_id BIGINT,
+        title VARCHAR,
+        norm_title VARCHAR,
+        year INTEGER,
+        venue VARCHAR,
+        abstract VARCHAR,
+        authors JSON,
+        is_retracted BOOLEAN,
+        citation_count INTEGER,
+        source_apis JSON,
+        page_id VARCHAR,
+        created_at TIMESTAMP NOT NULL DEFAULT current_timestamp,
+        updated_at TIMESTAMP DEFAULT current_timestamp
+    )
+    """,
+    """
+    CREATE TABLE IF NOT EXISTS paper_sightings (
+        search_id VARCHAR NOT NULL,
+        paper_id VARCHAR NOT NULL,
+        route VARCHAR NOT NULL,
+        source_url VARCHAR,
+        created_at TIMESTAMP NOT NULL DEFAULT current_timestamp,
+        PRIMARY KEY (search_id, paper_id, route)
+    )
+    """,
+    """
+    CREATE TABLE IF NOT EXISTS citation_candidates (
+        id VARCHAR PRIMARY KEY,
+        task_id VARCHAR NOT NULL,
+        search_id VARCHAR NOT NULL,
+        anchor_paper_id VARCHAR NOT NULL,
+        paper_id VARCHAR NOT NULL,
+        direction VARCHAR NOT NULL,
+        is_influential BOOLEAN,
+        similarity DOUBLE,
+        llm_relevance DOUBLE,
+        score DOUBLE,
+        kept BOOLEAN NOT NULL DEFAULT false,
+        apis JSON,
+        created_at TIMESTAMP NOT NULL DEFAULT current_timestamp
+    )
+    """,
+)
+
+MIGRATIONS: dict[int, tuple[str, ...]] = {1: _V1, 2: _V2}
 """Statements of each schema version, applied in ascending order."""
 
 LATEST_VERSION: int = max(MIGRATIONS)
@@ -248,6 +308,9 @@ TABLES: tuple[str, ...] = (
     "calibration_samples",
     "calibration_params",
     "event_log",
+    "papers",
+    "paper_sightings",
+    "citation_candidates",
 )
 """Tables of the current schema, in creation order (schema_version excluded)."""
 

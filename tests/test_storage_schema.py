@@ -14,7 +14,13 @@ from lyra.storage.connection import (
     safety_settings,
     verify_safety,
 )
-from lyra.storage.schema import LATEST_VERSION, TABLES, migrate
+from lyra.storage.schema import (
+    LATEST_VERSION,
+    MIGRATIONS,
+    SCHEMA_VERSION_DDL,
+    TABLES,
+    migrate,
+)
 from lyra.storage.sql_guard import validate_select
 from lyra.storage.views import ViewInfo, list_views, render_view, sql_literal
 
@@ -102,11 +108,12 @@ def test_key_types(db: duckdb.DuckDBPyConnection) -> None:
 def test_migrate_is_idempotent(db_path: Path) -> None:
     con = open_database(db_path, memory_limit="256MB", threads=1)
     assert migrate(con) == LATEST_VERSION
-    assert con.execute("SELECT version FROM schema_version").fetchall() == [(1,)]
+    versions = "SELECT version FROM schema_version ORDER BY version"
+    assert con.execute(versions).fetchall() == [(1,), (2,)]
     con.execute("INSERT INTO tasks (id, query) VALUES ('t1', 'q')")
     con.close()
     con = open_database(db_path, memory_limit="256MB", threads=1)
-    assert con.execute("SELECT version FROM schema_version").fetchall() == [(1,)]
+    assert con.execute(versions).fetchall() == [(1,), (2,)]
     assert con.execute("SELECT id, query, status FROM tasks").fetchall() == [("t1", "q", "created")]
     con.close()
 
@@ -316,3 +323,19 @@ def test_render_view_refuses_unknown_names_and_params() -> None:
         render_view("contradictions", {"limit": 5})
     with pytest.raises(ValueError, match="null"):
         render_view("contradictions", {"task_id": None})
+
+
+def test_a_version_1_database_gains_the_paper_index_and_keeps_its_rows(db_path: Path) -> None:
+    db_path.parent.mkdir(parents=True, exist_ok=True)
+    con = duckdb.connect(str(db_path))
+    con.execute(SCHEMA_VERSION_DDL)
+    for statement in MIGRATIONS[1]:
+        con.execute(statement)
+    con.execute("INSERT INTO schema_version (version) VALUES (1)")
+    con.execute("INSERT INTO pages (id, url) VALUES ('p1', 'https://a.org/')")
+    con.close()
+    con = open_database(db_path, memory_limit="256MB", threads=1)
+    assert con.execute("SELECT id, url FROM pages").fetchall() == [("p1", "https://a.org/")]
+    assert con.execute("SELECT count(*) FROM papers").fetchone() == (0,)
+    assert con.execute("SELECT max(version) FROM schema_version").fetchone() == (2,)
+    con.close()
