@@ -23,6 +23,7 @@ from lyra.pipelines import academic_s2 as s2
 from lyra.pipelines.backoff import backoff_delay
 from lyra.pipelines.errors import LyraError
 from lyra.pipelines.identifiers import Identifier
+from lyra.pipelines.net_guard import refused_without_lookup
 from lyra.pipelines.papers import AcademicAPIError, ApiRequest, Paper, PaperLink, merge_papers
 
 log = logging.getLogger(__name__)
@@ -48,10 +49,19 @@ class AcademicClient:
         if unknown:
             raise ValueError(f"unknown academic APIs: {', '.join(unknown)}")
         self.settings = settings
-        self.apis = tuple(a for a in APIS if a in apis)
         self._fetch = fetch
         self.calls: Counter[str] = Counter()
         self.warnings: list[str] = []
+        usable = []
+        for api in (a for a in APIS if a in apis):
+            refused = refused_without_lookup(
+                self._config(api).base_url, allowed_hosts=list(settings.network.allowed_hosts)
+            )
+            if refused is None:
+                usable.append(api)
+            else:
+                self.warnings.append(f"{api}: not used ({refused}: see network.allowed_hosts)")
+        self.apis = tuple(usable)
 
     def _config(self, api: str) -> AcademicAPISettings:
         academic = self.settings.academic

@@ -10,6 +10,7 @@ them after a crash (``max_task_retries=2``). Read methods are idempotent by natu
 from __future__ import annotations
 
 import logging
+import time
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ import ray
 
 from lyra.actors.runtime import setup_actor_logging
 from lyra.config.settings import Settings
+from lyra.pipelines import engine_health as eh
 from lyra.pipelines.confidence import ClaimConfidence, EvidenceEdge, claim_confidence
 from lyra.pipelines.errors import LyraError
 from lyra.pipelines.notify import queue_warnings
@@ -233,6 +235,7 @@ class GraphActor:
                     "origin_fragment_id": origin.get("fragment_id"),
                     "origin_page_id": origin.get("page_id"),
                     "origin_page_number": origin.get("page_number"),
+                    "source_retracted": bool(origin.get("is_retracted")),
                 }
             )
         return out
@@ -249,6 +252,9 @@ class GraphActor:
         return {
             "blocked_domains": gq.blocked_domains(self._con),
             "auth_queue": self.auth_summary(task_id),
+            "reference_candidates": (
+                pp.reference_candidates(self._con, task_id, 50) if task_id else []
+            ),
         }
 
     def evidence_summary(self, task_id: str) -> dict[str, Any]:
@@ -339,6 +345,52 @@ class GraphActor:
     def save_domain_states(self, rows: list[dict[str, Any]]) -> int:
         """Persist several {domain, state, qps?} rows in one transaction (idempotent)."""
         return ds.save_domain_states(self._con, rows)
+
+    # --- engine health (issue 4) --------------------------------------------------------
+    def engine_health(self, engines: list[str]) -> dict[str, dict[str, Any]]:
+        """Stored health rows of the given engines (idempotent)."""
+        cur = self._con.execute(
+            "SELECT * FROM engine_health WHERE engine IN (SELECT unnest(?::VARCHAR[]))",
+            [engines],
+        )
+        names = [d[0] for d in cur.description or ()]
+        return {row[0]: dict(zip(names, row, strict=True)) for row in cur.fetchall()}
+
+    def record_engine_outcome(
+        self,
+        engine: str,
+        outcome: str,
+        latency_ms: float | None,
+        circuit_state: str | None = None,
+    ) -> dict[str, Any]:
+        """Fold one SERP outcome into the engine's EMAs; returns the new row.
+
+        Not idempotent (a retried call counts the outcome twice); max_task_retries
+        of this actor only replays calls lost with a crashed process.
+        """
+        now = time.time()
+        old = self.engine_health([engine]).get(engine)
+        record = eh.update(
+            None if old is None else eh.EngineHealth.from_row(old),
+            engine,
+            outcome,  # type: ignore[arg-type]
+            latency_ms,
+            now,
+            circuit_state=circuit_state,  # type: ignore[arg-type]
+        )
+        row = record.to_row()
+        repo.upsert_rows(self._con, "engine_health", [row], key=["engine"])
+        return row
+
+    def record_last_resort_use(self, engine: str) -> dict[str, Any]:
+        """Count one last-mile query of a last-resort engine now (its hourly limit)."""
+        old = self.engine_health([engine]).get(engine)
+        record = eh.record_last_resort_use(
+            None if old is None else eh.EngineHealth.from_row(old), engine, time.time()
+        )
+        row = record.to_row()
+        repo.upsert_rows(self._con, "engine_health", [row], key=["engine"])
+        return row
 
     # --- canonical paper index (issue 4) -----------------------------------------------
     def upsert_papers(self, records: list[dict[str, Any]]) -> list[dict[str, Any]]:

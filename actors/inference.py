@@ -22,6 +22,7 @@ import ray
 
 from lyra.actors.runtime import setup_actor_logging
 from lyra.config.settings import Settings
+from lyra.pipelines.citations import build_relevance_prompt, parse_relevance
 from lyra.pipelines.claims import (
     build_claim_prompt,
     extract_claims_extractive,
@@ -32,12 +33,15 @@ from lyra.pipelines.embedding import load_default_embedder
 from lyra.pipelines.llm import OllamaLLM
 from lyra.pipelines.nli import CrossEncoderNli
 from lyra.pipelines.nli_heuristic import heuristic_nli
+from lyra.pipelines.papers import paper_from_record
 from lyra.pipelines.sanitize import check_llm_output, sanitize_untrusted
 
 log = logging.getLogger(__name__)
 
 DEGRADED_NLI = "nli: no NLI model configured (inference.nli_model_path); lexical heuristic stance"
-DEGRADED_LLM = "llm: Ollama not reachable; extractive claim fallback"
+DEGRADED_LLM = (
+    "llm: Ollama not reachable; extractive claim fallback, embedding-only citation relevance"
+)
 DEGRADED_EMBEDDER = "embedder: embedding model unavailable; BM25-only ranking"
 
 
@@ -112,6 +116,29 @@ class InferenceActor:
         return [
             {"label": r.label, "confidence": float(r.confidence), "method": method} for r in results
         ]
+
+    def relevance(
+        self, query: str, papers: list[dict[str, Any]], tag: str
+    ) -> list[float | None] | None:
+        """LLM relevance 0-10 of each paper to the query (seed 001 stage 2); None without an LLM.
+
+        A reply that does not parse is None for that paper only; a lost LLM server
+        makes the whole answer None (the caller ranks by embeddings, flagged degraded).
+        Idempotent.
+        """
+        if not self._llm_ok or not papers:
+            return None
+        out: list[float | None] = []
+        for record in papers:
+            system, user = build_relevance_prompt(query, paper_from_record(record), tag)
+            try:
+                raw = self._llm.generate(user, system=system, format_json=True)
+            except Exception:  # the server went away mid-run: embedding-only from here
+                log.warning("LLM call failed; citation relevance falls back to embeddings")
+                self._llm_ok = False
+                return None
+            out.append(parse_relevance(check_llm_output(raw, system, max_chars=2000).text))
+        return out
 
     def extract_claims(
         self,

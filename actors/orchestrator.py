@@ -26,6 +26,7 @@ import ray
 from ray.exceptions import ActorDiedError, ActorUnavailableError, RayActorError, RayTaskError
 
 from lyra.actors.auth_service import AuthService
+from lyra.actors.discovery import validate_discovery_options
 from lyra.actors.graph import GraphActor
 from lyra.actors.inference import InferenceActor
 from lyra.actors.runtime import BROWSER, GRAPH, INFERENCE, gpus_for_inference, setup_actor_logging
@@ -209,6 +210,8 @@ class Orchestrator:
                 f"{', '.join(sorted(self._available_engines()))})",
                 field="options.engines",
             )
+        options = validate_discovery_options(options)
+        options = await self._select_engines(options)
         if task["status"] != "active":
             await self._call(GRAPH, "update_task_status", task_id, "active")
         search_id = rs.new_search_id()
@@ -236,9 +239,68 @@ class Orchestrator:
                 self._fetch_for_search, search_id=search_id, task_id=task_id
             ),
             engines=self._engines,
+            fetch_api=functools.partial(
+                self._fetch_url, cause_id=search_id, escalate=False, api=True
+            ),
         )
         self._jobs[search_id] = asyncio.create_task(self._run_job(search_id, ctx))
         return search_id
+
+    async def _select_engines(self, options: dict[str, Any]) -> dict[str, Any]:
+        """The named web engines that are usable now (health, circuits, last-resort slot).
+
+        ALL_ENGINES_BLOCKED when the client named web engines, none is usable and the
+        search has no other source (local corpus, URLs, DOIs). Skipped engines travel
+        in `options["engines_skipped"]` and become warnings of the search.
+        """
+        named = options.get("engines") or []
+        web = [e for e in named if e != "local"]
+        if not web:
+            return options
+        from lyra.pipelines import engine_health as eh  # pure; only web searches need it
+
+        now = time.time()
+        rows = await self._call(GRAPH, "engine_health", web)
+        health = {n: eh.EngineHealth.from_row(r) for n, r in rows.items()}
+        circuits = {n: await self._engine_circuit(n, now) for n in web if n in self._engines}
+        selection = eh.select_engines(self._engines, web, health, circuits, now)
+        if selection.all_blocked and not (
+            "local" in named or options.get("urls") or options.get("dois")
+        ):
+            reasons = ", ".join(f"{n}: {r}" for n, r in sorted(selection.skipped.items()))
+            raise LyraError(
+                "ALL_ENGINES_BLOCKED",
+                f"no named engine is usable now ({reasons}); retry later, name other "
+                "engines, or resolve pending items with get_auth_queue",
+                field="options.engines",
+            )
+        for name in selection.last_resort:
+            await self._call(GRAPH, "record_last_resort_use", name)
+        kept = [e for e in named if e == "local" or e in selection.usable]
+        return {**options, "engines": kept, "engines_skipped": dict(selection.skipped)}
+
+    async def _engine_circuit(self, engine: str, now: float) -> str:
+        """The circuit state of an engine's site: its live fetcher's, else the persisted one."""
+        from lyra.pipelines.circuit import CircuitBreaker
+
+        domain = registrable_domain(self._engines[engine].base_url or "")
+        pool = self._pool
+        state: dict[str, Any] | None = None
+        if pool is not None and domain in pool.live:
+            try:
+                state = (await pool.live[domain].state.remote())["circuit"]
+            except (RayActorError, RayTaskError):
+                state = None
+        if state is None:
+            stored = await self._call(GRAPH, "load_domain_state", domain)
+            state = (stored or {}).get("circuit")
+        if not state:
+            return "closed"
+        breaker = CircuitBreaker.from_state(state)
+        retry_at = breaker.retry_at()
+        if breaker.state == "open" and retry_at is not None and retry_at <= now:
+            return "half_open"  # the cooldown is over: the next request is the probe
+        return breaker.state
 
     def _available_engines(self) -> set[str]:
         """`local` and every enabled engine with a parser and a base URL (no JS-only ones)."""

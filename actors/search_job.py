@@ -20,8 +20,12 @@ from urllib.parse import urlsplit
 
 import numpy as np
 
+from lyra.actors.academic import APIS, AcademicClient
+from lyra.actors.discovery import PaperDiscovery, ids_from_options
 from lyra.config.settings import Settings
+from lyra.pipelines import engine_health as eh
 from lyra.pipelines import research as rs
+from lyra.pipelines.citations import is_academic_query
 from lyra.pipelines.content_sniff import decode_text, sniff_content_type
 from lyra.pipelines.dedup import hamming
 from lyra.pipelines.documents import Document
@@ -31,8 +35,15 @@ from lyra.pipelines.extract_html import extract_html
 from lyra.pipelines.extract_pdf import extract_pdf
 from lyra.pipelines.local_corpus import CorpusScan, corpus_fingerprint, scan_corpus
 from lyra.pipelines.nli_heuristic import heuristic_nli
-from lyra.pipelines.query_normalize import normalize_query
-from lyra.pipelines.ranking import bm25_scores, hybrid_scores, kneedle_cutoff
+from lyra.pipelines.query_normalize import normalize_query, refute_queries
+from lyra.pipelines.ranking import (
+    bm25_scores,
+    hybrid_scores,
+    kneedle_cutoff,
+    seek_primary_scores,
+)
+from lyra.pipelines.serp_parsers import SerpItem
+from lyra.pipelines.wikipedia import is_wikipedia, reference_urls
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +95,8 @@ class SearchContext:
     fetch_url: Callable[..., Awaitable[dict[str, Any]]]
     engines: dict[str, EngineSpec] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    # An academic API call through the fetch layer (None: the search uses no API).
+    fetch_api: Callable[..., Awaitable[dict[str, Any]]] | None = None
 
 
 class SearchJob:
@@ -108,6 +121,11 @@ class SearchJob:
         self.fetched: dict[str, dict[str, Any]] = {}
         # URLs an engine's SERP listed (their serp_items rows are the engine's own).
         self.serp_urls: set[str] = set()
+        self._serp_ids: set[str] = set()
+        self.discovery: PaperDiscovery | None = None
+        # Sources cited in the references of fetched Wikipedia articles (LOW trust
+        # themselves): fetched next, ahead of anything else (seed 000 §3.4).
+        self.wiki_refs: list[str] = []
 
     def _check(self, stage: str) -> None:
         if self.ctx.stop_requested():
@@ -132,6 +150,8 @@ class SearchJob:
         self._check("storing")
         ctx.progress("store", 0.25, f"storing {len(docs)} pages")
         fragments = await self._store(docs)
+        if self.discovery is not None:
+            fragments += await self._track_citations()
         self._check("embedding")
         ctx.progress("embed", 0.35, f"embedding {len(fragments)} fragments")
         frag_vecs = await self._embed_targets("fragment", fragments)
@@ -155,13 +175,54 @@ class SearchJob:
         m["harvest_rate"] = rs.harvest_rate(m["useful_fragments"], m["pages_fetched"])
         m["novelty"] = rs.novelty(m["new_claims"], m["claims_extracted"])
         m["satisfaction"] = round(satisfaction, 4)
+        if self.discovery is not None:
+            m.update(self.discovery.metrics)
+            m["api_calls"] = self.discovery.api_calls()
+            self.ctx.warnings.extend(self.discovery.warnings)
         return {"status": status, "claims": mine, "metrics": m, "warnings": self.ctx.warnings}
 
     # --- collect ---------------------------------------------------------------------
+    def _academic_apis(self) -> list[str]:
+        """The APIs this search uses: the client's list, else both when the search is online.
+
+        Online means the client named a web engine or DOIs: Lyra's default run (the
+        local corpus) and a plain fetch of given URLs never send the user's question
+        anywhere else (decision 0012).
+        """
+        ctx = self.ctx
+        named = ctx.options.get("academic_apis")
+        if named is not None:
+            return list(named)
+        web = [e for e in ctx.options.get("engines") or [] if e != "local"]
+        online = bool(web or ctx.options.get("dois"))
+        return list(APIS) if online and ctx.fetch_api is not None else []
+
     async def _collect(self) -> list[Document]:
         ctx = self.ctx
         named = ctx.options.get("engines")
         docs: list[Document] = []
+        for name, reason in sorted((ctx.options.get("engines_skipped") or {}).items()):
+            ctx.warnings.append(f"{name}: skipped ({reason})")
+        apis = self._academic_apis()
+        academic_first = False
+        if apis and ctx.fetch_api is not None:
+            self.discovery = PaperDiscovery(
+                AcademicClient(ctx.settings, ctx.fetch_api, apis),
+                ctx.call,
+                task_id=ctx.task["id"],
+                search_id=ctx.search_id,
+                query=ctx.query,
+                tag=ctx.task["tag"],
+                domain_rules=ctx.domain_rules,
+                max_tracked=ctx.settings.academic.max_tracked_papers,
+            )
+            self.discovery.note_ids(ids_from_options(ctx.options.get("dois") or []), "doi", None)
+            # seed 001: an academic query asks the APIs first; any other asks them after
+            # the engines. Every paper takes the same path from here on.
+            academic_first = is_academic_query(ctx.query)
+            if academic_first:
+                ctx.progress("collect", 0.06, "searching the academic APIs")
+                await self.discovery.search_apis()
         # Given URLs replace the engines unless the client also names engines.
         if "local" in (named or ["local"]) and (named or not ctx.options.get("urls")):
             paths = [Path(p).expanduser() for p in ctx.settings.engine("local").paths]
@@ -186,6 +247,19 @@ class SearchJob:
                 docs.extend(await self._fetch_documents(urls_from_serp))
         urls = list(dict.fromkeys(ctx.options.get("urls") or []))
         docs.extend(await self._fetch_documents(urls))
+        if self.wiki_refs:
+            known = {d.url for d in docs} | set(urls)
+            want = int(ctx.options.get("max_pages") or ctx.settings.search.default_max_pages)
+            refs = [u for u in dict.fromkeys(self.wiki_refs) if u not in known][:want]
+            ctx.progress("collect", 0.08, f"fetching {len(refs)} sources Wikipedia cites")
+            docs.extend(await self._fetch_documents(refs))
+        if self.discovery is not None:
+            if not academic_first:
+                ctx.progress("collect", 0.1, "searching the academic APIs")
+                await self.discovery.search_apis()
+            ctx.progress("collect", 0.12, "resolving paper identifiers")
+            await self.discovery.resolve_pending()
+            docs.extend(await self.discovery.store_met())
         seen: set[str] = set()
         unique = []
         for d in docs:
@@ -210,30 +284,63 @@ class SearchJob:
             docs.extend(d for d in fetched if d is not None)
         return docs
 
-    async def _search_engine(self, engine: str) -> list[str]:
-        """One engine's SERP through the fetch layer: rows in `serp_items`, result URLs out.
+    def _engine_queries(self) -> list[str]:
+        """The query, then its mechanical refutation queries when `refute` is set."""
+        queries = [self.ctx.query]
+        if self.ctx.options.get("refute"):
+            queries += refute_queries(self.ctx.query)
+        return queries
 
-        A blocked SERP (CAPTCHA, 403/429) is never parsed as results: the fetch layer
-        queues a challenge for a person, the breaker counts it, and the search goes on
-        with its other sources. SERPs are not escalated to the browser (seed 003
-        §4.3.5: engines are governed by their circuit breaker).
+    async def _search_engine(self, engine: str) -> list[str]:
+        """One engine's SERPs through the fetch layer: rows in `serp_items`, result URLs out.
+
+        One SERP per query of `_engine_queries`; a blocked SERP (CAPTCHA, 403/429) is
+        never parsed as results and ends this engine's turn: the fetch layer queues a
+        challenge for a person, the breaker counts it, and the search goes on with
+        its other sources. SERPs are not escalated to the browser (seed 003 §4.3.5:
+        engines are governed by their circuit breaker).
         """
         ctx = self.ctx
+        urls: list[str] = []
+        for query in self._engine_queries():
+            items = await self._serp(engine, query)
+            if items is None:
+                break
+            urls.extend(item.url for item in items)
+        want = int(ctx.options.get("max_pages") or ctx.settings.search.default_max_pages)
+        take = max(0, min(want, ctx.pages_left))
+        return list(dict.fromkeys(urls))[:take]
+
+    async def _serp(self, engine: str, query: str) -> list[SerpItem] | None:
+        """One SERP of `engine` for `query`, stored and health-counted; None when blocked."""
+        ctx = self.ctx
         spec = ctx.engines[engine]
-        rendered = normalize_query(ctx.query, spec.operators)
+        rendered = normalize_query(query, spec.operators)
         ctx.warnings.extend(f"{engine}: {w}" for w in rendered.warnings)
         url, form = build_request(spec, rendered.text)
         if form is not None:
             ctx.warnings.append(f"{engine}: POST engines are not supported by the fetch layer")
-            return []
+            return None
         result = await ctx.fetch_url(url, escalate=False)
         body = result.get("body") or b""
         block = serp_blocked(body, result.get("status"), result.get("headers") or {}, url)
-        if result.get("error") or block is not None:
-            reason = result.get("error") or (block.reason if block is not None else "")
-            ctx.warnings.append(f"{engine}: no results ({reason})")
-            return []
-        items = parse_serp(spec, body, str(result.get("final_url") or url))
+        error = result.get("error")
+        if error is None and block is not None:
+            error = block.reason if block.challenge is not None else f"http_error:{block.reason}"
+        items = [] if error else parse_serp(spec, body, str(result.get("final_url") or url))
+        outcome = eh.fetch_outcome(result.get("status"), error, len(items))
+        if outcome is not None:
+            await ctx.call(
+                "graph",
+                "record_engine_outcome",
+                engine,
+                outcome,
+                result.get("elapsed_ms"),
+                result.get("circuit_state"),
+            )
+        if error:
+            ctx.warnings.append(f"{engine}: no results ({error})")
+            return None
         rows = [
             {
                 "id": rs.serp_item_id(ctx.search_id, engine, item.url),
@@ -243,15 +350,20 @@ class SearchJob:
                 "url": item.url,
                 "title": item.title,
                 "snippet": item.snippet,
+                "published_date": item.date,
+                "source_tag": item.source_tag,
             }
             for item in items
+            if rs.serp_item_id(ctx.search_id, engine, item.url) not in self._serp_ids
         ]
         if rows:
             await ctx.call("graph", "insert_serp_items", rows)
         self.serp_urls.update(r["url"] for r in rows)
-        want = int(ctx.options.get("max_pages") or ctx.settings.search.default_max_pages)
-        take = max(0, min(want, ctx.pages_left))
-        return list(dict.fromkeys(item.url for item in items))[:take]
+        self._serp_ids.update(r["id"] for r in rows)
+        if self.discovery is not None:
+            for item in items:
+                self.discovery.note_serp_item(item.url, item.title, item.snippet)
+        return items
 
     async def _fetch_document(self, url: str) -> Document | None:
         result = await self.ctx.fetch_url(url)
@@ -268,6 +380,7 @@ class SearchJob:
         final = result.get("final_url") or url
         headers = result.get("headers") or {}
         ctype = sniff_content_type(str(result.get("content_type") or ""), body, final)
+        html: str | None = None
         if ctype == "application/pdf":
             doc = await asyncio.to_thread(extract_pdf, body, final, domain)
         elif ctype in INGESTED_MARKUP:
@@ -276,6 +389,10 @@ class SearchJob:
         else:
             self.ctx.warnings.append(f"{url}: not ingested (content type {ctype})")
             return None
+        if self.discovery is not None:
+            self.discovery.note_page(html, doc.text, final)
+        if html is not None and is_wikipedia(final):
+            self.wiki_refs.extend(reference_urls(html, final))
         self.fetched[doc.url] = {
             "warc_path": result.get("warc_path"),
             "http_status": result.get("status"),
@@ -297,6 +414,9 @@ class SearchJob:
             self.ctx.settings.search.bm25_weight,
             self.ctx.settings.search.embedding_weight,
         )
+        if self.ctx.options.get("seek_primary"):
+            levels = [trust_level_for(d.domain, self.ctx.domain_rules) for d in docs]
+            scores = seek_primary_scores(scores, levels)
         order = sorted(range(len(docs)), key=lambda i: (-scores[i], docs[i].url))
         on_topic = [i for i in order if bm25[i] > 0 or cos[i] >= OFF_TOPIC_SIMILARITY]
         want = int(self.ctx.options.get("max_pages") or self.ctx.settings.search.default_max_pages)
@@ -363,10 +483,13 @@ class SearchJob:
                     "final_url": d.url,
                     "source_path": d.source_path,
                     "byte_size": d.byte_size,
+                    **(self.discovery.page_columns(d.url) if self.discovery else {}),
                 }
             )
         ids = await ctx.call("graph", "upsert_pages", page_rows)
-        self.metrics["pages_fetched"] = len(docs)
+        self.metrics["pages_fetched"] += len(docs)
+        if self.discovery is not None:
+            await self.discovery.attach_pages(ids)
         frag_rows: list[dict[str, Any]] = []
         for d, prow in zip(docs, page_rows, strict=True):
             pid = ids.get(d.url, prow["id"])
@@ -395,8 +518,25 @@ class SearchJob:
             "insert_fragments",
             [{k: v for k, v in r.items() if not k.startswith("_")} for r in frag_rows],
         )
-        self.metrics["fragments_total"] = len(frag_rows)
+        self.metrics["fragments_total"] += len(frag_rows)
         return frag_rows
+
+    # --- citation tracking -------------------------------------------------------------
+    async def _track_citations(self) -> list[dict[str, Any]]:
+        """Pages for the most relevant references and citations, with `cites` edges."""
+        disc = self.discovery
+        assert disc is not None
+        self._check("citation tracking")
+        self.ctx.progress("citations", 0.3, "tracking citations")
+        query_vec = self._query_vec if self.model_id is not None else None
+        docs = await disc.track_citations(self._embed_texts, query_vec)
+        room = max(0, self.ctx.pages_left - self.metrics["pages_fetched"])
+        if len(docs) > room:
+            self.budget_exhausted = True
+            docs = docs[:room]
+        fragments = await self._store(docs) if docs else []
+        await disc.cites_edges()
+        return fragments
 
     # --- embeddings --------------------------------------------------------------------
     async def _embed_texts(self, texts: list[str]) -> np.ndarray:
@@ -457,6 +597,9 @@ class SearchJob:
         else:
             cos = np.zeros(len(fragments), dtype=np.float32)
         scores = hybrid_scores(bm25, cos, s.bm25_weight, s.embedding_weight)
+        if self.ctx.options.get("seek_primary"):
+            levels = [trust_level_for(f["_domain"], self.ctx.domain_rules) for f in fragments]
+            scores = seek_primary_scores(scores, levels)
         order = sorted(range(len(fragments)), key=lambda i: (-scores[i], fragments[i]["id"]))
         k = kneedle_cutoff([float(scores[i]) for i in order], s.kneedle_min, s.kneedle_max)
         useful = [fragments[i] for i in order[:k]]

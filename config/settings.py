@@ -213,6 +213,11 @@ class AcademicSettings(_Section):
     openalex: AcademicAPISettings = AcademicAPISettings(
         base_url="https://api.openalex.org", qps=1.0
     )
+    max_tracked_papers: int = Field(
+        5,
+        ge=0,
+        description="Papers per search whose references and citations are tracked.",
+    )
 
 
 class TaskSettings(_Section):

@@ -84,6 +84,7 @@ class ClaimOut(_Out):
     trust_level: str | None = None
     primary: bool = False
     extraction_method: str | None = None
+    source_retracted: bool = Field(False, description="The claim was drawn from a retracted paper.")
 
 
 class SearchResult(_Result):
@@ -133,6 +134,23 @@ class AuthQueueSummary(_Out):
     )
 
 
+class ReferenceCandidate(_Out):
+    paper_id: str
+    title: str | None = None
+    year: int | None = None
+    doi: str | None = None
+    direction: str
+    is_influential: bool | None = None
+    similarity: float | None = None
+    llm_relevance: float | None = None
+    score: float | None = None
+    kept: bool
+    anchor_paper_id: str
+    anchor_title: str | None = None
+    page_id: str | None = None
+    is_retracted: bool = False
+
+
 class GetStatusResult(_Result):
     task_id: str
     query: str
@@ -144,6 +162,11 @@ class GetStatusResult(_Result):
     blocked_domains: list[dict[str, Any]] = Field(default_factory=list)
     evidence_summary: dict[str, Any] = Field(default_factory=dict)
     claims: list[ClaimOut] = Field(default_factory=list)
+    reference_candidates: list[ReferenceCandidate] = Field(
+        default_factory=list,
+        description="Citation-tracking candidates (references and citations of the "
+        "task's papers), kept ones first.",
+    )
 
 
 class StopTaskResult(_Result):

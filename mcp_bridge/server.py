@@ -124,6 +124,7 @@ def claim_out(c: dict[str, Any]) -> m.ClaimOut:
         trust_level=c.get("source_trust_level"),
         primary=c.get("source_trust_level") in PRIMARY_LEVELS,
         extraction_method=c.get("extraction_method"),
+        source_retracted=bool(c.get("source_retracted")),
     )
 
 
@@ -311,6 +312,9 @@ def build_server(settings: Settings | None = None) -> LyraMCPServer:
             blocked_domains=st["blocked_domains"],
             evidence_summary=st["evidence_summary"],
             claims=[claim_out(c) for c in claims],
+            reference_candidates=[
+                m.ReferenceCandidate(**r) for r in st.get("reference_candidates") or []
+            ],
             lyra_meta=await rt.meta(st["claims"]),
         )
 

@@ -228,6 +228,33 @@ def check_url(url: str, *, allow_private: bool, allowed_hosts: list[str]) -> Gua
     )
 
 
+def refused_without_lookup(url: str, *, allowed_hosts: list[str]) -> str | None:
+    """Why `allowed_hosts` refuses `url`, decided without a DNS query, or None.
+
+    For services Lyra contacts on its own initiative (the academic APIs): when the
+    user restricted the hosts, a host name that no name or wildcard entry lists is
+    refused here instead of being resolved to test it against the CIDR entries, so
+    a machine confined to loopback never sends the name to a resolver. `localhost`
+    (resolved from the hosts file) is still tested against the networks.
+    """
+    try:
+        _scheme, host, _port = split_url(url)
+        literal = _literal_ip(host)
+    except TargetRefused as exc:
+        return exc.reason
+    names, wildcards, networks = _parse_allowed(allowed_hosts)
+    if not (names or wildcards or networks):
+        return None
+    if literal is not None:
+        return None if _in_networks(literal, networks) else "not_in_allowed_hosts"
+    if host in names or any(host.endswith(suffix) for suffix in wildcards):
+        return None
+    if host == "localhost" or host.endswith(".localhost"):
+        local = ipaddress.ip_address("127.0.0.1")
+        return None if _in_networks(local, networks) else "not_in_allowed_hosts"
+    return "not_in_allowed_hosts"
+
+
 def _in_networks(ip: IPAddress, networks: list[IPNetwork]) -> bool:
     candidates: list[IPAddress] = [ip]
     if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:

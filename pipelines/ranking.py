@@ -177,3 +177,23 @@ def rank(
     order = np.argsort(-combined, kind="stable")
     keep = kneedle_cutoff(combined[order].tolist(), min_k, max_k)
     return [int(i) for i in order[:keep]]
+
+
+# seek_primary (issue 4): a PRIMARY / GOVERNMENT / ACADEMIC source moves up by this much
+# of the [0, 1] hybrid score: ahead of an equally relevant secondary source, never ahead
+# of one that is much more relevant. Trust changes ranking only, never confidence.
+PRIMARY_BOOST = 0.25
+
+
+def seek_primary_scores(
+    scores: npt.ArrayLike, trust_levels: Sequence[str | None], boost: float = PRIMARY_BOOST
+) -> FloatArray:
+    """`scores` with `boost` added to every source of a primary trust level."""
+    base = np.asarray(scores, dtype=np.float64)
+    if base.shape != (len(trust_levels),):
+        raise ValueError(f"{len(trust_levels)} trust levels for {base.shape} scores")
+    primary = np.array(
+        [level in ("PRIMARY", "GOVERNMENT", "ACADEMIC") for level in trust_levels], dtype=bool
+    )
+    boosted: FloatArray = base + boost * primary
+    return boosted

@@ -154,7 +154,8 @@ def claim_origins(con: duckdb.DuckDBPyConnection, task_id: str) -> dict[str, dic
     cur = con.cursor().execute(
         """
         SELECT e.target_id AS claim_id, f.id AS fragment_id, p.id AS page_id, p.url,
-               p.domain, p.trust_level, p.dup_of, f.page_number, f.heading_context
+               p.domain, p.trust_level, p.dup_of, f.page_number, f.heading_context,
+               coalesce(p.is_retracted, false) AS is_retracted
         FROM edges e
         JOIN claims c ON c.id = e.target_id
         JOIN fragments f ON f.id = e.source_id

@@ -286,6 +286,10 @@ _V2: tuple[str, ...] = (
         created_at TIMESTAMP NOT NULL DEFAULT current_timestamp
     )
     """,
+    # Engine health (pipelines/engine_health.py): evidence count and the last-resort
+    # slot's recent uses (epoch seconds) for its hourly limit.
+    "ALTER TABLE engine_health ADD COLUMN IF NOT EXISTS samples INTEGER DEFAULT 0",
+    "ALTER TABLE engine_health ADD COLUMN IF NOT EXISTS last_resort_uses DOUBLE[]",
 )
 
 MIGRATIONS: dict[int, tuple[str, ...]] = {1: _V1, 2: _V2}

@@ -263,3 +263,25 @@ def test_domain_rules_reject_unknown_levels(tmp_path: Path) -> None:
     bad.write_text("patterns:\n  SUPER: ['*.x']\n", encoding="utf-8")
     with pytest.raises(ValueError, match="unknown trust level 'SUPER'"):
         load_domain_rules(bad)
+
+
+def test_refused_without_lookup_never_resolves_an_unlisted_name() -> None:
+    from lyra.pipelines.net_guard import refused_without_lookup
+
+    loopback = ["127.0.0.0/8"]
+    assert refused_without_lookup("https://api.semanticscholar.org/x", allowed_hosts=loopback) == (
+        "not_in_allowed_hosts"
+    )
+    assert refused_without_lookup("http://127.0.0.5:8080/x", allowed_hosts=loopback) is None
+    assert refused_without_lookup("http://10.0.0.5/x", allowed_hosts=loopback) == (
+        "not_in_allowed_hosts"
+    )
+    assert refused_without_lookup("http://localhost:9/x", allowed_hosts=loopback) is None
+    named = ["api.openalex.org", "*.semanticscholar.org"]
+    assert refused_without_lookup("https://api.openalex.org/works", allowed_hosts=named) is None
+    assert refused_without_lookup("https://api.semanticscholar.org/g", allowed_hosts=named) is None
+    assert refused_without_lookup("https://evil.example/", allowed_hosts=named) == (
+        "not_in_allowed_hosts"
+    )
+    assert refused_without_lookup("https://api.openalex.org/works", allowed_hosts=[]) is None
+    assert refused_without_lookup("ftp://x.org/", allowed_hosts=loopback) == "scheme"

@@ -183,3 +183,16 @@ def test_rank_validates_cosine_length() -> None:
     """One cosine score per text."""
     with pytest.raises(ValueError, match="cosine"):
         rank("aspirin", ["a", "b"], [0.1])
+
+
+def test_seek_primary_lifts_primary_sources_by_a_quarter_of_the_score_range() -> None:
+    from lyra.pipelines.ranking import seek_primary_scores
+
+    scores = [0.9, 0.8, 0.6, 0.5]
+    levels = ["UNVERIFIED", "GOVERNMENT", "ACADEMIC", "LOW"]
+    boosted = seek_primary_scores(scores, levels)
+    assert boosted.tolist() == pytest.approx([0.9, 1.05, 0.85, 0.5])
+    # An equally relevant primary source moves ahead; a much less relevant one does not.
+    assert sorted(range(4), key=lambda i: -boosted[i]) == [1, 0, 2, 3]
+    with pytest.raises(ValueError, match="3 trust levels"):
+        seek_primary_scores(scores, levels[:3])

@@ -72,11 +72,20 @@ EXPECTED_COLUMNS: dict[str, list[str]] = {
     "auth_queue": ["id", "task_id", "search_id", "url", "domain", "auth_type", "priority",
                    "status", "queued_at", "resolved_at"],
     "engine_health": ["engine", "success_ema_1h", "success_ema_24h", "captcha_ema",
-                      "http_error_ema", "latency_ema_ms", "circuit_state", "updated_at"],
+                      "http_error_ema", "latency_ema_ms", "circuit_state", "updated_at",
+                      "samples", "last_resort_uses"],
     "calibration_samples": ["id", "source", "predicted", "label", "created_at"],
     "calibration_params": ["source", "version", "method", "params", "brier", "ece",
                            "created_at", "active"],
     "event_log": ["id", "ts", "kind", "actor", "task_id", "search_id", "cause_id", "payload"],
+    "papers": ["id", "canonical_key", "doi", "pmid", "pmcid", "arxiv", "s2_id", "openalex_id",
+               "corpus_id", "title", "norm_title", "year", "venue", "abstract", "authors",
+               "is_retracted", "citation_count", "source_apis", "page_id", "created_at",
+               "updated_at"],
+    "paper_sightings": ["search_id", "paper_id", "route", "source_url", "created_at"],
+    "citation_candidates": ["id", "task_id", "search_id", "anchor_paper_id", "paper_id",
+                            "direction", "is_influential", "similarity", "llm_relevance",
+                            "score", "kept", "apis", "created_at"],
 }  # fmt: skip
 
 
