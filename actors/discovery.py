@@ -31,7 +31,7 @@ from lyra.pipelines.identifiers import (
     extract_from_html,
     extract_from_text,
     extract_from_url,
-    normalize_doi,
+    normalize_explicit_doi,
 )
 from lyra.pipelines.papers import (
     Paper,
@@ -391,7 +391,7 @@ def validate_discovery_options(options: dict[str, Any]) -> dict[str, Any]:
         return options
     dois: list[str] = []
     for i, value in enumerate(raw):
-        doi = normalize_doi(str(value))
+        doi = normalize_explicit_doi(str(value))
         if doi is None:
             raise LyraError(
                 "INVALID_PARAMS",

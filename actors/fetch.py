@@ -648,13 +648,20 @@ class DomainFetcher:
                 cause_id,
                 {"url": result["final_url"], **(_challenge_dict(challenge) or {})},
             )
-        self._record_outcome(result, cause_id)
+        self._record_outcome(result, cause_id, challenge)
         return challenge
 
-    def _record_outcome(self, result: FetchResult, cause_id: str | None) -> None:
+    def _record_outcome(
+        self, result: FetchResult, cause_id: str | None, challenge: Challenge | None = None
+    ) -> None:
+        """Count the outcome for the breaker: a challenge page is a refusal whatever its
+        status (a CAPTCHA served with 200 blocks us as surely as a 403)."""
         now = time.time()
         retry_after = result.get("retry_after")
-        if is_circuit_failure(result["status"], result["error"], retry_after):
+        if challenge is not None:
+            reason = f"challenge:{challenge.auth_type}"
+            self._circuit_event(self._circuit.record_failure(now, reason, retry_after), cause_id)
+        elif is_circuit_failure(result["status"], result["error"], retry_after):
             reason = f"status {result['status']}" if result["status"] else str(result["error"])
             self._circuit_event(self._circuit.record_failure(now, reason, retry_after), cause_id)
         elif result["status"] is not None and result["status"] < 500:

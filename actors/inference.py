@@ -34,13 +34,15 @@ from lyra.pipelines.llm import OllamaLLM
 from lyra.pipelines.nli import CrossEncoderNli
 from lyra.pipelines.nli_heuristic import heuristic_nli
 from lyra.pipelines.papers import paper_from_record
+from lyra.pipelines.query_mirror import build_mirror_prompt, parse_mirror
 from lyra.pipelines.sanitize import check_llm_output, sanitize_untrusted
 
 log = logging.getLogger(__name__)
 
 DEGRADED_NLI = "nli: no NLI model configured (inference.nli_model_path); lexical heuristic stance"
 DEGRADED_LLM = (
-    "llm: Ollama not reachable; extractive claim fallback, embedding-only citation relevance"
+    "llm: Ollama not reachable; extractive claim fallback, embedding-only citation "
+    "relevance, no language mirror queries"
 )
 DEGRADED_EMBEDDER = "embedder: embedding model unavailable; BM25-only ranking"
 
@@ -139,6 +141,24 @@ class InferenceActor:
                 return None
             out.append(parse_relevance(check_llm_output(raw, system, max_chars=2000).text))
         return out
+
+    def mirror_query(self, query: str, tag: str) -> str | None:
+        """The query translated ja<->en by the LLM (a mirror query), or None (idempotent).
+
+        None without an LLM or when the answer is not a usable translation
+        (`query_mirror.parse_mirror`): Lyra never sends a query the client did not ask
+        for in substance.
+        """
+        if not self._llm_ok:
+            return None
+        system, user = build_mirror_prompt(query, tag)
+        try:
+            raw = self._llm.generate(user, system=system, format_json=True)
+        except Exception:  # the server went away: no mirror, and no LLM from here
+            log.warning("LLM call failed; no mirror query")
+            self._llm_ok = False
+            return None
+        return parse_mirror(check_llm_output(raw, system, max_chars=2000).text, query)
 
     def extract_claims(
         self,

@@ -276,7 +276,8 @@ class Orchestrator:
             )
         for name in selection.last_resort:
             await self._call(GRAPH, "record_last_resort_use", name)
-        kept = [e for e in named if e == "local" or e in selection.usable]
+        # Weight order (health-scaled), the last-resort engines after the others.
+        kept = [e for e in named if e == "local"] + list(selection.usable)
         return {**options, "engines": kept, "engines_skipped": dict(selection.skipped)}
 
     async def _engine_circuit(self, engine: str, now: float) -> str:

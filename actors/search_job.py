@@ -122,6 +122,7 @@ class SearchJob:
         # URLs an engine's SERP listed (their serp_items rows are the engine's own).
         self.serp_urls: set[str] = set()
         self._serp_ids: set[str] = set()
+        self._queries: list[str] | None = None
         self.discovery: PaperDiscovery | None = None
         # Sources cited in the references of fetched Wikipedia articles (LOW trust
         # themselves): fetched next, ahead of anything else (seed 000 §3.4).
@@ -284,12 +285,23 @@ class SearchJob:
             docs.extend(d for d in fetched if d is not None)
         return docs
 
-    def _engine_queries(self) -> list[str]:
-        """The query, then its mechanical refutation queries when `refute` is set."""
-        queries = [self.ctx.query]
-        if self.ctx.options.get("refute"):
-            queries += refute_queries(self.ctx.query)
-        return queries
+    async def _engine_queries(self) -> list[str]:
+        """The query, its language mirror (LLM), then its refutation queries (`refute`).
+
+        Computed once per search; the mirror is asked of the LLM, which only
+        translates (no LLM: no mirror, and `_lyra_meta.degraded` says so).
+        """
+        if self._queries is None:
+            queries = [self.ctx.query]
+            mirror = await self.ctx.call(
+                "inference", "mirror_query", self.ctx.query, self.ctx.task["tag"]
+            )
+            if mirror is not None:
+                queries.append(mirror)
+            if self.ctx.options.get("refute"):
+                queries += refute_queries(self.ctx.query)
+            self._queries = list(dict.fromkeys(queries))
+        return self._queries
 
     async def _search_engine(self, engine: str) -> list[str]:
         """One engine's SERPs through the fetch layer: rows in `serp_items`, result URLs out.
@@ -302,7 +314,7 @@ class SearchJob:
         """
         ctx = self.ctx
         urls: list[str] = []
-        for query in self._engine_queries():
+        for query in await self._engine_queries():
             items = await self._serp(engine, query)
             if items is None:
                 break

@@ -11,16 +11,24 @@ an EXPECTED.json, the identifier-dense HTML pages) and measures, in one run:
   of one plain DOI regex `findall` over the same text (the cheapest scan possible);
   and `extract_from_text` over the pages' visible text.
 
-API calls per paper for citation tracking need the citation tracker (not built yet);
-this script says so instead of printing a number.
+- citation tracking: API requests per tracked paper, Lyra's way (`AcademicClient`:
+  S2 references and citations with the far papers' abstracts in the same page,
+  OpenAlex `cited_by:` / `cites:` with full works) against the naive way of the same
+  run (S2 links without abstracts, then one lookup per far paper for its abstract,
+  and OpenAlex `referenced_works` resolved one work at a time), both through the real
+  fetch layer (local Ray, `FetcherPool`) against the loopback S2 / OpenAlex servers of
+  the tests over a generated world of `--papers` papers.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
+import random
 import re
 import statistics
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -32,6 +40,7 @@ from lyra.pipelines.identifiers import extract_from_html, extract_from_text
 from lyra.pipelines.serp_parsers import parse
 
 REALWORLD = Path(__file__).resolve().parents[2] / "shared" / "realworld"
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' loopback API servers
 SERP_PAGES = {
     "duckduckgo": REALWORLD / "serp/duckduckgo-html/ddg_html_antani_2020.html",
     "google": REALWORLD / "serp/zlurad-serp-parser/google-nojs/google100-nojs.html",
@@ -102,6 +111,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--papers", type=int, default=40, help="size of the generated world")
+    parser.add_argument(
+        "--anchors", type=int, default=10, help="papers whose citations are tracked"
+    )
     args = parser.parse_args()
     if not REALWORLD.is_dir():
         raise SystemExit(f"the third-party pages are not at {REALWORLD}")
@@ -122,10 +135,134 @@ def main() -> None:
             f"{ids['naive_doi_regex_mb_per_s']} MB/s ({ids['ratio_to_naive']}x the time); "
             f"extract_from_text {ids['text_mb_per_s']} MB/s"
         )
-    print("citation tracking API calls per paper: not measured (the tracker is not built yet)")
+    calls = asyncio.run(citation_calls(args.papers, args.anchors))
+    print(
+        f"citation tracking: {calls['anchors']} papers of a {calls['papers']}-paper world, "
+        f"{calls['links_per_paper']} links each on average; API requests per paper: lyra "
+        f"{calls['lyra_per_paper']}, naive {calls['naive_per_paper']} "
+        f"({calls['ratio']:.2f}x); candidates with an abstract: lyra "
+        f"{calls['lyra_with_abstract']}, naive {calls['naive_with_abstract']}"
+    )
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps({"serp": serp, "identifiers": ids}, indent=1))
+        figures = {"serp": serp, "identifiers": ids, "citation_calls": calls}
+        args.json.write_text(json.dumps(figures, indent=1))
+
+
+def _world(size: int) -> Any:
+    """A reproducible world: each paper cites up to 8 earlier ones, half of them influential."""
+    from tests.academic_servers import AcademicWorld, FakePaper
+
+    rng = random.Random(7)
+    papers = []
+    for i in range(size):
+        refs = rng.sample([f"p{j}" for j in range(i)], min(i, 8))
+        papers.append(
+            FakePaper(
+                key=f"p{i}",
+                title=f"Study {i} of coffee and cardiovascular outcome {rng.randint(1, 99)}",
+                abstract=f"Paper {i} reports an effect size of {rng.random():.3f} in adults.",
+                year=1990 + i // 2,
+                doi=f"10.5555/bench.{i}",
+                references=refs,
+                influential=refs[::2],
+            )
+        )
+    return AcademicWorld(papers)
+
+
+async def citation_calls(size: int, anchors: int) -> dict[str, Any]:
+    """Requests per tracked paper, Lyra's client against the naive way, same world and run."""
+    import tempfile
+
+    import ray
+
+    from lyra.actors.academic import AcademicClient
+    from lyra.actors.fetch_pool import FetcherPool
+    from lyra.config.settings import load_settings
+    from lyra.pipelines import academic_openalex as oa
+    from lyra.pipelines import academic_s2 as s2
+    from lyra.pipelines.domains import registrable_domain
+    from lyra.pipelines.identifiers import Identifier
+    from tests.academic_servers import OpenAlexServer, S2Server
+
+    world = _world(size)
+    s2_server, oa_server = S2Server(world, "127.0.0.90"), OpenAlexServer(world, "127.0.0.91")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, namespace="bench-disc")
+    try:
+        with tempfile.TemporaryDirectory(prefix="lyra-bench-discovery-") as home:
+            qps = 50.0
+            settings = load_settings(
+                home=home,
+                network={"allow_private_targets": True, "allowed_hosts": ["127.0.0.0/8"]},
+                academic={
+                    "semantic_scholar": {"base_url": s2_server.base_url, "qps": qps},
+                    "openalex": {"base_url": oa_server.base_url, "qps": qps},
+                },
+            )
+            rates = {registrable_domain(s.base_url): qps for s in (s2_server, oa_server)}
+            pool = FetcherPool(settings, api_qps=rates)
+
+            async def fetch(url: str, **request: Any) -> dict[str, Any]:
+                return dict(await pool.fetch(url, escalate=False, **request))
+
+            keys = [f"p{i}" for i in range(size - anchors, size)]
+            lyra = AcademicClient(settings, fetch, ("semantic_scholar", "openalex"))
+            lyra_abstracts = 0
+            links_total = 0
+            for key in keys:
+                paper = await lyra.lookup(Identifier("doi", f"10.5555/bench.{key[1:]}"))
+                assert paper is not None
+                links = await lyra.links(paper)
+                links_total += len(links)
+                lyra_abstracts += sum(1 for link in links if link.paper and link.paper.abstract)
+            naive = AcademicClient(settings, fetch, ("semantic_scholar", "openalex"))
+            naive_abstracts = 0
+            cfg_s2, cfg_oa = settings.academic.semantic_scholar, settings.academic.openalex
+            for key in keys:
+                paper = await naive.lookup(Identifier("doi", f"10.5555/bench.{key[1:]}"))
+                assert paper is not None and paper.s2_id and paper.openalex_id
+                for direction in ("references", "citations"):
+                    page = await naive._call(
+                        "semantic_scholar",
+                        s2.build_links(cfg_s2, paper.s2_id, direction),  # type: ignore[arg-type]
+                        lambda st, b, h, d=direction, a=paper.s2_id: s2.parse_links_page(
+                            st, b, a, d, h
+                        ),
+                    )
+                    for link in page[0]:
+                        far = link.paper
+                        if far and far.s2_id:
+                            full = await naive._call(
+                                "semantic_scholar",
+                                s2.build_paper(cfg_s2, far.s2_id),
+                                s2.parse_single,
+                            )
+                            naive_abstracts += bool(full and full.abstract)
+                for work_id in paper.referenced_works:
+                    await naive._call("openalex", oa.build_work(cfg_oa, work_id), oa.parse_single)
+                page = await naive._call(
+                    "openalex", oa.build_cites(cfg_oa, [paper.openalex_id]), oa.parse_list_page
+                )
+            for handle in list(pool.live.values()):
+                ray.kill(handle)
+    finally:
+        ray.shutdown()
+        s2_server.close()
+        oa_server.close()
+    lyra_calls, naive_calls = sum(lyra.calls.values()), sum(naive.calls.values())
+    return {
+        "papers": size,
+        "anchors": anchors,
+        "links_per_paper": round(links_total / anchors, 1),
+        "lyra_requests": lyra_calls,
+        "naive_requests": naive_calls,
+        "lyra_per_paper": round(lyra_calls / anchors, 1),
+        "naive_per_paper": round(naive_calls / anchors, 1),
+        "ratio": lyra_calls / naive_calls,
+        "lyra_with_abstract": lyra_abstracts,
+        "naive_with_abstract": naive_abstracts,
+    }
 
 
 if __name__ == "__main__":

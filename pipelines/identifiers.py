@@ -200,6 +200,29 @@ def normalize_doi(raw: str) -> str | None:
     return f"{prefix}/{suffix}".lower()
 
 
+def normalize_explicit_doi(raw: str) -> str | None:
+    """`normalize_doi` for a value given as a DOI (a client's option), not found in text.
+
+    Text extraction stops a DOI at `<` and `>` (markup delimiters), but old SICI DOIs
+    contain them (`10.1002/(SICI)...<1661::AID-SIM968>3.0.CO;2-2`): for a value that
+    is meant to be one DOI, what follows the extracted part is kept unless it is only
+    trailing punctuation; a value with whitespace after the DOI is not one DOI (None).
+    """
+    doi = normalize_doi(raw)
+    if doi is None:
+        return None
+    cleaned = _clean(raw)
+    at = cleaned.lower().find(doi)
+    if at < 0:
+        return doi  # a doi.org URL with %-escapes: nothing follows the path
+    rest = _strip_trailing(cleaned[at + len(doi) :])
+    if not rest:
+        return doi
+    if any(ch.isspace() for ch in rest):
+        return None
+    return (doi + rest).lower()
+
+
 def _doi_in_path(path: str) -> str | None:
     """A DOI inside a publisher URL path, without the page's action segments and extension.
 

@@ -31,8 +31,14 @@ def test_llm_claims_when_ollama_answers(lyra_home: Path) -> None:
             status = ray.get(actor.status.remote())
             assert status["llm"] == "ollama:qwen2.5:3b"
             assert status["degraded"] == [DEGRADED_NLI]
-            out = ray.get(actor.extract_claims.remote(
-                [{"id": "f1", "text": FRAGMENT}], "Does caffeine affect sleep?", new_task_tag(), 2))
+            out = ray.get(
+                actor.extract_claims.remote(
+                    [{"id": "f1", "text": FRAGMENT}],
+                    "Does caffeine affect sleep?",
+                    new_task_tag(),
+                    2,
+                )
+            )
         finally:
             ray.kill(actor)
         posted = [body for path, body in fake.requests if path in {"/api/generate", "/api/chat"}]
@@ -50,12 +56,20 @@ def test_extractive_fallback_is_reported_when_no_llm(lyra_home: Path) -> None:
     actor = InferenceActor.remote(settings)
     try:
         status = ray.get(actor.status.remote())
-        out = ray.get(actor.extract_claims.remote(
-            [{"id": "f1", "text": FRAGMENT}], "Does caffeine affect sleep?", new_task_tag(), 1))
+        out = ray.get(
+            actor.extract_claims.remote(
+                [{"id": "f1", "text": FRAGMENT}], "Does caffeine affect sleep?", new_task_tag(), 1
+            )
+        )
         vecs = ray.get(actor.embed.remote(["coffee", "coffee", "granite"]))
         stance = ray.get(actor.nli.remote([(FRAGMENT, CLAIMS[0])]))
+        mirror = ray.get(actor.mirror_query.remote("caffeine and sleep", new_task_tag()))
+        relevance = ray.get(
+            actor.relevance.remote("caffeine", [{"title": "Caffeine"}], new_task_tag())
+        )
     finally:
         ray.kill(actor)
+    assert (mirror, relevance) == (None, None)
     assert status["degraded"] == [DEGRADED_NLI, DEGRADED_LLM]
     assert status["embedding_model"] == "all-MiniLM-L6-v2"
     assert out["llm"] is False
@@ -66,3 +80,39 @@ def test_extractive_fallback_is_reported_when_no_llm(lyra_home: Path) -> None:
     assert float(vecs[0] @ vecs[2]) < 0.6
     assert stance[0]["label"] == "supports"
     assert stance[0]["method"] == "heuristic"
+
+
+def _mirror_and_relevance(path: str, body: dict[str, object]) -> str:
+    system = str(body.get("system") or "")
+    if "translate one web search query" in system:
+        return json.dumps({"query": "カフェイン 睡眠"})
+    if "how relevant one academic paper" in system:
+        return "Relevance: 12" if "Horoscope" in str(body.get("prompt")) else '{"relevance": 8}'
+    return json.dumps({"claims": []})
+
+
+def test_mirror_queries_and_citation_relevance_come_from_the_llm(lyra_home: Path) -> None:
+    with FakeOllama(models=["qwen2.5:3b"], responder=_mirror_and_relevance) as fake:
+        settings = make_settings(lyra_home, llm={"ollama_host": fake.url, "enabled": True})
+        actor = InferenceActor.remote(settings)
+        tag = new_task_tag()
+        try:
+            mirror = ray.get(actor.mirror_query.remote("caffeine and sleep", tag))
+            scores = ray.get(
+                actor.relevance.remote(
+                    "caffeine and sleep",
+                    [
+                        {"title": "Caffeine delays sleep onset", "abstract": "In 40 adults."},
+                        {"title": "Horoscope reading", "abstract": None},
+                    ],
+                    tag,
+                )
+            )
+        finally:
+            ray.kill(actor)
+        posted = [body for path, body in fake.requests if path == "/api/generate"]
+    assert mirror == "カフェイン 睡眠"
+    # "Relevance: 12" is neither the JSON asked for nor a bare number: no score.
+    assert scores == [8.0, None]
+    assert len(posted) == 3
+    assert all(tag in str(body["system"]) for body in posted)
