@@ -179,7 +179,9 @@ class SearchJob:
         if self.discovery is not None:
             m.update(self.discovery.metrics)
             m["api_calls"] = self.discovery.api_calls()
+            self.ctx.warnings.extend(self.discovery.client.warnings)
             self.ctx.warnings.extend(self.discovery.warnings)
+            self.ctx.warnings.extend(f"degraded: {d}" for d in self.discovery.degraded)
         return {"status": status, "claims": mine, "metrics": m, "warnings": self.ctx.warnings}
 
     # --- collect ---------------------------------------------------------------------

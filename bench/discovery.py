@@ -140,7 +140,7 @@ def main() -> None:
         f"citation tracking: {calls['anchors']} papers of a {calls['papers']}-paper world, "
         f"{calls['links_per_paper']} links each on average; API requests per paper: lyra "
         f"{calls['lyra_per_paper']}, naive {calls['naive_per_paper']} "
-        f"({calls['ratio']:.2f}x); candidates with an abstract: lyra "
+        f"({calls['ratio']:.2f}x); distinct linked papers with an abstract: lyra "
         f"{calls['lyra_with_abstract']}, naive {calls['naive_with_abstract']}"
     )
     if args.json:
@@ -208,16 +208,20 @@ async def citation_calls(size: int, anchors: int) -> dict[str, Any]:
 
             keys = [f"p{i}" for i in range(size - anchors, size)]
             lyra = AcademicClient(settings, fetch, ("semantic_scholar", "openalex"))
-            lyra_abstracts = 0
+            lyra_abstracts: set[str] = set()
             links_total = 0
             for key in keys:
                 paper = await lyra.lookup(Identifier("doi", f"10.5555/bench.{key[1:]}"))
                 assert paper is not None
                 links = await lyra.links(paper)
                 links_total += len(links)
-                lyra_abstracts += sum(1 for link in links if link.paper and link.paper.abstract)
+                lyra_abstracts.update(
+                    f"{key}>{link.paper.doi}"
+                    for link in links
+                    if link.paper and link.paper.abstract and link.paper.doi
+                )
             naive = AcademicClient(settings, fetch, ("semantic_scholar", "openalex"))
-            naive_abstracts = 0
+            naive_abstracts: set[str] = set()
             cfg_s2, cfg_oa = settings.academic.semantic_scholar, settings.academic.openalex
             for key in keys:
                 paper = await naive.lookup(Identifier("doi", f"10.5555/bench.{key[1:]}"))
@@ -238,7 +242,8 @@ async def citation_calls(size: int, anchors: int) -> dict[str, Any]:
                                 s2.build_paper(cfg_s2, far.s2_id),
                                 s2.parse_single,
                             )
-                            naive_abstracts += bool(full and full.abstract)
+                            if full and full.abstract and full.doi:
+                                naive_abstracts.add(f"{key}>{full.doi}")
                 for work_id in paper.referenced_works:
                     await naive._call("openalex", oa.build_work(cfg_oa, work_id), oa.parse_single)
                 page = await naive._call(
@@ -260,8 +265,8 @@ async def citation_calls(size: int, anchors: int) -> dict[str, Any]:
         "lyra_per_paper": round(lyra_calls / anchors, 1),
         "naive_per_paper": round(naive_calls / anchors, 1),
         "ratio": lyra_calls / naive_calls,
-        "lyra_with_abstract": lyra_abstracts,
-        "naive_with_abstract": naive_abstracts,
+        "lyra_with_abstract": len(lyra_abstracts),
+        "naive_with_abstract": len(naive_abstracts),
     }
 
 

@@ -59,13 +59,29 @@ class CreateTaskResult(_Result):
 
 # --- search ------------------------------------------------------------------------------
 class SearchOptions(_In):
-    engines: list[str] | None = Field(None, description="Engines to use (default: all enabled).")
-    academic_apis: list[str] | None = None
+    engines: list[str] | None = Field(
+        None,
+        description="Engines to query: 'local' (the default) and web engines such as "
+        "'duckduckgo', 'mojeek', 'marginalia', 'wikipedia'. Naming a web engine takes the "
+        "search online.",
+    )
+    academic_apis: list[str] | None = Field(
+        None,
+        max_length=2,
+        description="'semantic_scholar' and/or 'openalex'; default both when the search is "
+        "online (web engines or dois), [] for none.",
+    )
     max_pages: int | None = Field(None, ge=1, le=500)
-    seek_primary: bool = False
-    refute: bool = False
+    seek_primary: bool = Field(
+        False, description="Rank PRIMARY, GOVERNMENT and ACADEMIC sources higher."
+    )
+    refute: bool = Field(
+        False, description="Also search the query's refutation queries (limitations, ...)."
+    )
     urls: list[str] | None = Field(None, max_length=100, description="Fetch these URLs instead.")
-    dois: list[str] | None = None
+    dois: list[str] | None = Field(
+        None, max_length=100, description="Resolve these papers and take them through the pipeline."
+    )
     wait_seconds: float | None = Field(None, ge=0, le=110)
 
 
