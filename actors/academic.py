@@ -34,6 +34,7 @@ MAX_ATTEMPTS = 3
 # reported as rate limited and the search goes on with its other sources.
 MAX_WAIT_SECONDS = 60.0
 SEARCH_LIMIT = 10  # papers per API search
+OPENALEX_IDS_PER_FILTER = 50  # OpenAlex ORs at most 50 values in one filter
 LINKS_LIMIT = 100  # references / citations per paper and direction (one page)
 # S2 link pages carry the far paper's abstract too: no second lookup per candidate.
 S2_LINK_FIELDS = (*s2.LINK_FIELDS, "abstract", "venue", "publicationTypes")
@@ -52,6 +53,13 @@ class AcademicClient:
         self._fetch = fetch
         self.calls: Counter[str] = Counter()
         self.warnings: list[str] = []
+        # APIs that did not answer at all (unreachable, circuit open): not asked again
+        # in this search, so one dead service costs one warning, not one per paper.
+        self._down: set[str] = set()
+        # Where each paper's record was read: id -> (WARC path, fetched_at) of the API
+        # answer, preferring an answer that carried the abstract (provenance of pages).
+        self._with_abstract: dict[str, tuple[str, str]] = {}
+        self._any_answer: dict[str, tuple[str, str]] = {}
         usable = []
         for api in (a for a in APIS if a in apis):
             refused = refused_without_lookup(
@@ -126,18 +134,42 @@ class AcademicClient:
 
     async def _call(self, api: str, request: ApiRequest, parse: Callable[..., Any]) -> Any:
         """Send and parse; a failure becomes a warning and None."""
+        if api in self._down:
+            return None
         try:
             result = await self._send(api, request)
-            return parse(int(result["status"]), result.get("body") or b"", result.get("headers"))
+            parsed = parse(int(result["status"]), result.get("body") or b"", result.get("headers"))
         except AcademicAPIError as exc:
             if exc.not_found:
                 return None
+            if exc.status == 0:
+                self._down.add(api)
             self.warnings.append(f"{api}: {exc.message}")
             log.info("%s request %s failed: %s", api, request.url, exc.message)
             return None
         except LyraError as exc:  # invalid JSON
             self.warnings.append(f"{api}: unreadable answer ({exc.message})")
             return None
+        self._remember(parsed, result)
+        return parsed
+
+    def _remember(self, parsed: Any, result: dict[str, Any]) -> None:
+        warc_path, fetched_at = result.get("warc_path"), result.get("fetched_at")
+        if not warc_path or not fetched_at:
+            return
+        for paper in _papers_in(parsed):
+            table = self._with_abstract if paper.abstract else self._any_answer
+            for key in _paper_keys(paper):
+                table.setdefault(key, (str(warc_path), str(fetched_at)))
+
+    def source_of(self, paper: Paper) -> tuple[str, str] | None:
+        """(WARC path, fetched_at) of the API answer this paper's record was read from."""
+        keys = _paper_keys(paper)
+        for table in (self._with_abstract, self._any_answer):
+            for key in keys:
+                if key in table:
+                    return table[key]
+        return None
 
     # --- operations ----------------------------------------------------------------------
     async def search(self, query: str) -> list[Paper]:
@@ -198,6 +230,49 @@ class AcademicClient:
             merged = merge_papers(merged, other)
         return merged
 
+    async def fill_abstracts(self, papers: Sequence[Paper]) -> list[Paper]:
+        """`papers` with missing abstracts (and ids) filled in by batch lookups.
+
+        One S2 batch POST for those with an S2 id and one OpenAlex `openalex_id:` filter
+        per 50 works for those with an OpenAlex id: a handful of requests for a whole
+        candidate list, never one per paper.
+        """
+        missing = [p for p in papers if not p.abstract]
+        found: dict[str, Paper] = {}
+        s2_ids = sorted({p.s2_id for p in missing if p.s2_id})
+        if s2_ids and "semantic_scholar" in self.apis:
+            cfg = self._config("semantic_scholar")
+            for start in range(0, len(s2_ids), s2.BATCH_MAX_IDS):
+                chunk = s2_ids[start : start + s2.BATCH_MAX_IDS]
+                got = await self._call(
+                    "semantic_scholar", s2.build_batch(cfg, chunk), s2.parse_batch
+                )
+                for paper in got or ():
+                    if paper is not None and paper.s2_id:
+                        found[f"s2:{paper.s2_id}"] = paper
+        oa_ids = sorted({p.openalex_id for p in missing if p.openalex_id})
+        if oa_ids and "openalex" in self.apis:
+            cfg = self._config("openalex")
+            for start in range(0, len(oa_ids), OPENALEX_IDS_PER_FILTER):
+                chunk = oa_ids[start : start + OPENALEX_IDS_PER_FILTER]
+                expression = "openalex_id:" + "|".join(chunk)
+                page = await self._call(
+                    "openalex",
+                    oa.build_filter(cfg, expression, per_page=len(chunk)),
+                    oa.parse_list_page,
+                )
+                for paper in page[0] if page else ():
+                    if paper.openalex_id:
+                        found[f"oa:{paper.openalex_id}"] = paper
+        out = []
+        for paper in papers:
+            merged = paper
+            for key in (f"s2:{paper.s2_id}", f"oa:{paper.openalex_id}"):
+                if key in found and not merged.abstract:
+                    merged = merge_papers(merged, found[key])
+            out.append(merged)
+        return out
+
     async def links(self, paper: Paper) -> list[PaperLink]:
         """References and citations of `paper` from every API that knows it (one page each)."""
         calls: list[Awaitable[list[PaperLink]]] = []
@@ -252,3 +327,25 @@ class AcademicClient:
             "openalex", oa.build_cites(cfg, [work_id], per_page=LINKS_LIMIT), oa.parse_list_page
         )
         return oa.citing_links(page[0], work_id) if page else []
+
+
+def _papers_in(value: Any) -> list[Paper]:
+    """Every Paper in a parser's answer (a paper, a page tuple, a list of links)."""
+    if isinstance(value, Paper):
+        return [value]
+    if isinstance(value, PaperLink):
+        return [] if value.paper is None else [value.paper]
+    if isinstance(value, list | tuple):
+        return [p for item in value for p in _papers_in(item)]
+    return []
+
+
+def _paper_keys(paper: Paper) -> list[str]:
+    pairs = (
+        ("doi", paper.doi),
+        ("pmid", paper.pmid),
+        ("arxiv", paper.arxiv),
+        ("s2", paper.s2_id),
+        ("oa", paper.openalex_id),
+    )
+    return [f"{kind}:{value}" for kind, value in pairs if value]

@@ -110,6 +110,8 @@ class PaperDiscovery:
         self._cited_ids = 0
         self.rows: dict[str, dict[str, Any]] = {}  # canonical key -> stored paper row
         self.page_docs: dict[str, str] = {}  # page url -> paper id
+        # page url -> (WARC path, fetched_at) of the API answer the page shows
+        self.page_sources: dict[str, tuple[str, str] | None] = {}
         self.cites: list[tuple[str, str]] = []  # (citing paper id, cited paper id)
         self.metrics: dict[str, Any] = {
             "papers_found": 0,
@@ -212,17 +214,18 @@ class PaperDiscovery:
         self.metrics["papers_found"] = len(self.rows)
         return docs
 
-    def _document(self, row: dict[str, Any]) -> Document | None:
-        """The page of a stored paper, unless it has one already or no abstract."""
+    def _document(self, row: dict[str, Any], title_only: bool = False) -> Document | None:
+        """The page of a stored paper, unless it has one already or nothing to show."""
         if row.get("page_id"):
             return None
         paper = paper_from_record(row)
         url = paper_page_url(paper)
         if url is None:
             return None
-        doc = paper_document(paper, url, registrable_domain(url))
+        doc = paper_document(paper, url, registrable_domain(url), title_only=title_only)
         if doc is not None:
             self.page_docs[url] = row["id"]
+            self.page_sources[url] = self.client.source_of(paper)
         return doc
 
     def page_columns(self, url: str) -> dict[str, Any]:
@@ -283,9 +286,12 @@ class PaperDiscovery:
         if degraded:
             self.degraded.append("citation relevance: embedding only (no LLM)")
         kept_keys = {s.candidate.key for s in kept}
-        rows = await self._call(
-            "graph", "upsert_papers", [paper_record(s.candidate.paper) for s in stage1]
-        )
+        # Kept papers whose link pages had no abstract get it in a few batch lookups.
+        kept_scored = [s for s in stage1 if s.candidate.key in kept_keys]
+        filled = await self.client.fill_abstracts([s.candidate.paper for s in kept_scored])
+        by_key = {s.candidate.key: p for s, p in zip(kept_scored, filled, strict=True)}
+        records = [paper_record(by_key.get(s.candidate.key, s.candidate.paper)) for s in stage1]
+        rows = await self._call("graph", "upsert_papers", records)
         cand_rows = []
         docs: list[Document] = []
         for scored, row in zip(stage1, rows, strict=True):
@@ -316,7 +322,7 @@ class PaperDiscovery:
                 self.cites.append((anchor_id, row["id"]))
             else:
                 self.cites.append((row["id"], anchor_id))
-            doc = self._document(row)
+            doc = self._document(row, title_only=True)
             if doc is not None:
                 docs.append(doc)
         await self._call("graph", "insert_citation_candidates", cand_rows)

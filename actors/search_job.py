@@ -263,6 +263,7 @@ class SearchJob:
             ctx.progress("collect", 0.12, "resolving paper identifiers")
             await self.discovery.resolve_pending()
             docs.extend(await self.discovery.store_met())
+            self._note_paper_sources()
         seen: set[str] = set()
         unique = []
         for d in docs:
@@ -535,6 +536,13 @@ class SearchJob:
         self.metrics["fragments_total"] += len(frag_rows)
         return frag_rows
 
+    def _note_paper_sources(self) -> None:
+        """A paper page's provenance is the API answer it shows (its WARC record)."""
+        assert self.discovery is not None
+        for url, source in self.discovery.page_sources.items():
+            if source is not None and url not in self.fetched:
+                self.fetched[url] = {"warc_path": source[0], "fetched_at": source[1]}
+
     # --- citation tracking -------------------------------------------------------------
     async def _track_citations(self) -> list[dict[str, Any]]:
         """Pages for the most relevant references and citations, with `cites` edges."""
@@ -544,6 +552,7 @@ class SearchJob:
         self.ctx.progress("citations", 0.3, "tracking citations")
         query_vec = self._query_vec if self.model_id is not None else None
         docs = await disc.track_citations(self._embed_texts, query_vec)
+        self._note_paper_sources()
         room = max(0, self.ctx.pages_left - self.metrics["pages_fetched"])
         if len(docs) > room:
             self.budget_exhausted = True

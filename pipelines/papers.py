@@ -18,7 +18,8 @@ from typing import Any, NamedTuple
 from urllib.parse import urlencode
 
 from lyra.pipelines.backoff import parse_retry_after
-from lyra.pipelines.documents import Block, Document, assemble_document
+from lyra.pipelines.dedup import simhash64
+from lyra.pipelines.documents import Block, Document, Fragment, assemble_document, sha256_text
 from lyra.pipelines.errors import LyraError
 
 _DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:)", re.I)
@@ -278,15 +279,33 @@ def paper_page_url(paper: Paper) -> str | None:
     return None
 
 
-def paper_document(paper: Paper, url: str, domain: str) -> Document | None:
+def paper_document(
+    paper: Paper, url: str, domain: str, *, title_only: bool = False
+) -> Document | None:
     """The page of a paper: its title as heading and its abstract as the fragments.
 
-    None without an abstract: a title alone is no evidence to draw claims from (the
-    paper stays in the index and its landing page can still be fetched).
+    None without an abstract, unless `title_only`: a title alone is no evidence to
+    draw claims from, but a paper kept by citation tracking still needs its page to
+    carry its `cites` edges (headings never become claims).
     """
     abstract = (paper.abstract or "").strip()
+    title = " ".join((paper.title or "").split())
     if not abstract:
-        return None
+        if not (title_only and title):
+            return None
+        # assemble_document drops a trailing heading; a title-only page keeps it.
+        return Document(
+            url=url,
+            domain=domain,
+            title=title,
+            content_type="text/plain",
+            text=title,
+            fragments=[Fragment(title, None, "heading", 0, len(title), None, 0)],
+            source_path=None,
+            byte_size=len(title.encode("utf-8")),
+            content_hash=sha256_text(title),
+            simhash=simhash64(title),
+        )
     blocks = [Block(abstract, "paragraph", heading_context="Abstract")]
     if paper.title:
         blocks.insert(0, Block(paper.title, "heading", heading_context=None))

@@ -180,3 +180,51 @@ async def test_an_api_outside_allowed_hosts_is_skipped_without_a_request(
     assert client.warnings == [
         "semantic_scholar: not used (not_in_allowed_hosts: see network.allowed_hosts)"
     ]
+
+
+async def test_missing_abstracts_are_filled_by_one_batch_request_per_api(
+    pool: tuple[Settings, FetcherPool], servers: tuple[S2Server, OpenAlexServer]
+) -> None:
+    from lyra.pipelines.papers import Paper
+
+    settings, fetchers = pool
+    s2, openalex = servers
+    world = sample_world()
+    review, cohort = world["review"], world["cohort"]
+    client = _client(settings, fetchers, ("semantic_scholar", "openalex"))
+    filled = await client.fill_abstracts(
+        [
+            # S2 withholds this abstract; OpenAlex has it.
+            Paper(title=review.title, s2_id=review.s2_id, openalex_id=review.openalex_id),
+            Paper(title=cohort.title, s2_id=cohort.s2_id),
+            Paper(title="Already complete", abstract="Kept as it is."),
+        ]
+    )
+    assert [p.abstract for p in filled] == [review.abstract, cohort.abstract, "Kept as it is."]
+    assert [(h.method, h.path.split("?")[0]) for h in s2.requests] == [
+        ("POST", "/graph/v1/paper/batch")
+    ]
+    assert len(openalex.requests) == 1
+    assert f"openalex_id%3A{review.openalex_id}" in openalex.requests[0].path
+    assert client.warnings == []
+
+
+async def test_an_unreachable_api_costs_one_warning_not_one_per_request(tmp_path: Path) -> None:
+    settings = make_settings(
+        tmp_path,
+        corpus=None,
+        fetch={"backoff_base_seconds": 0.1, "backoff_max_seconds": 0.2},
+        academic={"semantic_scholar": {"base_url": "http://127.0.0.82:9", "qps": QPS}},
+    )
+    fetchers = FetcherPool(settings, api_qps={"127.0.0.82": QPS})
+    try:
+        client = _client(settings, fetchers, ("semantic_scholar",))
+        assert await client.search("coffee") == []
+        assert await client.lookup(Identifier("doi", "10.5555/trial.2015.002")) is None
+    finally:
+        for handle in list(fetchers.live.values()):
+            ray.kill(handle)
+    assert client.warnings == [
+        "semantic_scholar: semantic_scholar unreachable: network_error:ConnectionError"
+    ]
+    assert client.calls == {"semantic_scholar": 1}  # the one attempt, then no more

@@ -189,3 +189,28 @@ def test_request_full_url() -> None:
 def test_academic_error_not_found() -> None:
     err = AcademicAPIError("PIPELINE_ERROR", "m", api="openalex", status=404)
     assert (err.not_found, err.to_dict()) == (True, {"code": "PIPELINE_ERROR", "message": "m"})
+
+
+def test_a_paper_page_lives_at_its_resolver_and_holds_title_and_abstract() -> None:
+    from lyra.pipelines.papers import Paper, paper_document, paper_page_url
+
+    full = Paper(title="Coffee and sleep", abstract="Coffee delays sleep.", doi="10.1/x", pmid="5")
+    assert paper_page_url(full) == "https://doi.org/10.1/x"
+    assert paper_page_url(Paper(pmid="5")) == "https://pubmed.ncbi.nlm.nih.gov/5/"
+    assert paper_page_url(Paper(arxiv="1901.01234")) == "https://arxiv.org/abs/1901.01234"
+    assert paper_page_url(Paper(title="No ids")) is None
+    doc = paper_document(full, "https://doi.org/10.1/x", "doi.org")
+    assert doc is not None
+    assert [(f.fragment_type, f.text, f.heading_context) for f in doc.fragments] == [
+        ("heading", "Coffee and sleep", None),
+        ("paragraph", "Coffee delays sleep.", "Abstract"),
+    ]
+    bare = Paper(title="Coffee and sleep", doi="10.1/y")
+    assert paper_document(bare, "https://doi.org/10.1/y", "doi.org") is None
+    titled = paper_document(bare, "https://doi.org/10.1/y", "doi.org", title_only=True)
+    assert titled is not None
+    assert [f.fragment_type for f in titled.fragments] == ["heading"]
+    assert (
+        paper_document(Paper(doi="10.1/z"), "https://doi.org/10.1/z", "doi.org", title_only=True)
+        is None
+    )

@@ -10,6 +10,7 @@ configured rate (the servers' own logs).
 
 from __future__ import annotations
 
+import gzip
 from pathlib import Path
 from typing import Any
 
@@ -92,7 +93,9 @@ async def test_a_paper_met_by_serp_doi_and_api_search_is_stored_once_with_its_ci
                 f"WHERE p.doi = '{TRIAL_DOI}' ORDER BY s.route",
             )
             trial_pages = await _sql(
-                client, f"SELECT id, doi, domain, trust_level FROM pages WHERE doi = '{TRIAL_DOI}'"
+                client,
+                "SELECT id, doi, domain, trust_level, warc_path FROM pages "
+                f"WHERE doi = '{TRIAL_DOI}'",
             )
             trial_fragments = await _sql(
                 client,
@@ -128,7 +131,11 @@ async def test_a_paper_met_by_serp_doi_and_api_search_is_stored_once_with_its_ci
         ["serp"],
     ]
     assert len(trial_pages) == 1
-    assert trial_pages[0][1:] == [TRIAL_DOI, "doi.org", "ACADEMIC"]
+    assert trial_pages[0][1:4] == [TRIAL_DOI, "doi.org", "ACADEMIC"]
+    # Its provenance is the API answer it shows, archived like any fetched body.
+    archived = gzip.decompress(Path(trial_pages[0][4]).read_bytes())
+    assert TRIAL_DOI.encode() in archived
+    assert b"arterial" in archived
     assert papers[0][1] == trial_pages[0][0]
     assert trial_fragments == [
         ["A randomized trial of caffeinated coffee and arterial stiffness"],
