@@ -28,6 +28,7 @@ pytestmark = [pytest.mark.ray, pytest.mark.usefixtures("ray_session")]
 QUERY = "randomized trial of caffeinated coffee and arterial stiffness"
 API_QPS = 4.0
 TRIAL_DOI = "10.5555/trial.2015.002"
+RETRACTED_PAGE = "https://doi.org/10.5555/retracted.2016.003"
 LANDING = f"""<html><head><title>Caffeinated coffee and arterial stiffness</title>
 <meta name="citation_doi" content="{TRIAL_DOI}">
 <meta name="citation_title" content="A randomized trial of caffeinated coffee and stiffness">
@@ -115,7 +116,7 @@ async def test_a_paper_met_by_serp_doi_and_api_search_is_stored_once_with_its_ci
                 "JOIN pages p ON p.id = f.page_id WHERE e.relation = 'origin' "
                 f"AND p.url = '{site.url('/coffee-trial.html')}'",
             )
-            status = await client.call_tool("get_status", {"task_id": task_id})
+            status = await client.call_tool("get_status", {"task_id": task_id, "detail": "full"})
             assert status.is_error is False, status.content[0].text
             candidates = status.structured_content["reference_candidates"]
     finally:
@@ -150,6 +151,11 @@ async def test_a_paper_met_by_serp_doi_and_api_search_is_stored_once_with_its_ci
     assert ["10.5555/review.2021.006", "10.5555/trial.2015.002"] in cites
     assert ["10.5555/retracted.2016.003", "10.5555/trial.2015.002"] in cites
     assert retracted == [["10.5555/retracted.2016.003"]]
+    claims = status.structured_content["claims"]
+    from_retracted = [c for c in claims if c["source_url"] == RETRACTED_PAGE]
+    assert len(from_retracted) >= 1
+    assert {c["source_retracted"] for c in from_retracted} == {True}
+    assert {c["source_retracted"] for c in claims if c["source_url"] != RETRACTED_PAGE} == {False}
     cohort = [
         c
         for c in candidates
