@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -252,29 +252,38 @@ class PaperDiscovery:
     async def track_citations(self, embed: Embed, query_vec: np.ndarray | None) -> list[Document]:
         """References and citations of the papers that got a page in this search.
 
-        Stage 1 (embedding similarity + isInfluential) keeps 30, stage 2 (LLM relevance,
-        or embedding only without an LLM, flagged degraded) keeps 10; every stage-1
-        candidate is listed for `get_status`, the kept ones become pages.
+        Links are grouped per far paper (one paper cited by three anchors is one
+        candidate). A linked paper that already has a page in this search only gains
+        its `cites` edges; the others compete: stage 1 (embedding similarity +
+        isInfluential) keeps 30, stage 2 (LLM relevance, or embedding only without an
+        LLM, flagged degraded) keeps 10, which become pages. Every stage-1 candidate is
+        listed for `get_status`.
         """
         anchors = [r for r in self.rows.values() if r.get("page_id")][: self.max_tracked]
-        candidates: list[cit.Candidate] = []
-        anchor_ids: dict[str, str] = {}
+        groups: dict[str, list[tuple[cit.Candidate, str]]] = {}
         for row in anchors:
             anchor = paper_from_record(row)
             links = await self.client.links(anchor)
             for cand in cit.merge_links(anchor, links):
-                candidates.append(cand)
-                anchor_ids[cand.anchor_key] = row["id"]
-        if not candidates:
+                groups.setdefault(cand.key, []).append((cand, row["id"]))
+        paged = {key for key, row in self.rows.items() if row.get("page_id")}
+        cand_rows: list[dict[str, Any]] = []
+        for key in sorted(groups.keys() & paged):  # known pages: listed and linked only
+            self._link(self.rows[key]["id"], groups[key])
+            cand_rows += self._candidate_rows(self.rows[key]["id"], groups[key], None, True)
+        fresh = [_representative(members) for key, members in groups.items() if key not in paged]
+        if not fresh:
+            await self._call("graph", "insert_citation_candidates", cand_rows)
+            self.metrics["citation_candidates"] = len(cand_rows)
             return []
-        texts = [f"{c.paper.title or ''}\n{c.paper.abstract or ''}" for c in candidates]
+        texts = [f"{c.paper.title or ''}\n{c.paper.abstract or ''}" for c in fresh]
         if query_vec is not None:
             vecs = await embed(texts)
             sims = [float(v) for v in np.asarray(vecs @ query_vec, dtype=np.float32)]
         else:
-            sims = [0.0] * len(candidates)
+            sims = [0.0] * len(fresh)
             self.degraded.append("citation relevance: no embedding model")
-        stage1 = cit.stage1(candidates, sims)
+        stage1 = cit.stage1(fresh, sims)
         llm = await self._call(
             "inference",
             "relevance",
@@ -292,43 +301,66 @@ class PaperDiscovery:
         by_key = {s.candidate.key: p for s, p in zip(kept_scored, filled, strict=True)}
         records = [paper_record(by_key.get(s.candidate.key, s.candidate.paper)) for s in stage1]
         rows = await self._call("graph", "upsert_papers", records)
-        cand_rows = []
         docs: list[Document] = []
+        sightings: list[dict[str, Any]] = []
         for scored, row in zip(stage1, rows, strict=True):
             if "error" in row:
                 continue
-            cand = scored.candidate
-            anchor_id = anchor_ids[cand.anchor_key]
-            kept_now = cand.key in kept_keys
-            cand_rows.append(
-                {
-                    "task_id": self.task_id,
-                    "search_id": self.search_id,
-                    "anchor_paper_id": anchor_id,
-                    "paper_id": row["id"],
-                    "direction": cand.direction,
-                    "is_influential": cand.is_influential,
-                    "similarity": scored.similarity,
-                    "llm_relevance": scored.llm_relevance,
-                    "score": scored.final_score,
-                    "kept": kept_now,
-                    "apis": list(cand.apis),
-                }
-            )
+            key = scored.candidate.key
+            kept_now = key in kept_keys
+            cand_rows += self._candidate_rows(row["id"], groups[key], scored, kept_now)
             if not kept_now:
                 continue
             self.rows.setdefault(row["canonical_key"], row)
-            if cand.direction == "references":
-                self.cites.append((anchor_id, row["id"]))
-            else:
-                self.cites.append((row["id"], anchor_id))
+            self._link(row["id"], groups[key])
+            sightings.append(
+                {"search_id": self.search_id, "paper_id": row["id"], "route": "citation"}
+            )
             doc = self._document(row, title_only=True)
             if doc is not None:
                 docs.append(doc)
+        if sightings:
+            await self._call("graph", "record_paper_sightings", sightings)
         await self._call("graph", "insert_citation_candidates", cand_rows)
         self.metrics["citation_candidates"] = len(cand_rows)
         self.metrics["citation_pages"] = len(docs)
         return docs
+
+    def _candidate_rows(
+        self,
+        paper_id: str,
+        members: list[tuple[cit.Candidate, str]],
+        scored: cit.Scored | None,
+        kept: bool,
+    ) -> list[dict[str, Any]]:
+        """`citation_candidates` rows of one linked paper, one per anchor it links to.
+
+        `scored` is None for a paper that already had a page (not ranked: linked only).
+        """
+        return [
+            {
+                "task_id": self.task_id,
+                "search_id": self.search_id,
+                "anchor_paper_id": anchor_id,
+                "paper_id": paper_id,
+                "direction": cand.direction,
+                "is_influential": cand.is_influential,
+                "similarity": None if scored is None else scored.similarity,
+                "llm_relevance": None if scored is None else scored.llm_relevance,
+                "score": None if scored is None else scored.final_score,
+                "kept": kept,
+                "apis": list(cand.apis),
+            }
+            for cand, anchor_id in members
+        ]
+
+    def _link(self, paper_id: str, members: list[tuple[cit.Candidate, str]]) -> None:
+        """Remember the `cites` pairs between a linked paper and each anchor it links to."""
+        for cand, anchor_id in members:
+            if cand.direction == "references":
+                self.cites.append((anchor_id, paper_id))
+            else:
+                self.cites.append((paper_id, anchor_id))
 
     async def cites_edges(self) -> int:
         """`cites` edges (page -> page) for the kept citations whose both papers have pages."""
@@ -406,3 +438,14 @@ def validate_discovery_options(options: dict[str, Any]) -> dict[str, Any]:
             )
         dois.append(doi)
     return {**options, "dois": list(dict.fromkeys(dois))}
+
+
+def _representative(members: list[tuple[cit.Candidate, str]]) -> cit.Candidate:
+    """One candidate for a paper linked from several anchors: the first link's record,
+    completed by the others, influential when any link says so."""
+    first = members[0][0]
+    paper = first.paper
+    for cand, _anchor in members[1:]:
+        paper = merge_papers(paper, cand.paper)
+    influential = any(cand.is_influential for cand, _anchor in members)
+    return replace(first, paper=paper, is_influential=influential)

@@ -110,6 +110,12 @@ async def test_a_paper_met_by_serp_doi_and_api_search_is_stored_once_with_its_ci
                 "AND e.task_id = '" + task_id + "' ORDER BY 1, 2",
             )
             retracted = await _sql(client, "SELECT doi FROM pages WHERE is_retracted ORDER BY 1")
+            pmid_page = await _sql(
+                client,
+                "SELECT p.title, s.route FROM pages p JOIN papers x ON x.page_id = p.id "
+                "JOIN paper_sightings s ON s.paper_id = x.id "
+                "WHERE p.url = 'https://pubmed.ncbi.nlm.nih.gov/28000004/'",
+            )
             landing_claims = await _sql(
                 client,
                 "SELECT count(*) FROM edges e JOIN fragments f ON f.id = e.source_id "
@@ -168,6 +174,9 @@ async def test_a_paper_met_by_serp_doi_and_api_search_is_stored_once_with_its_ci
         True,
     )
     assert out["metrics"]["cites_edges"] == len(cites)
+    # A paper no query matched came in only through citation tracking, as a page of its own.
+    assert out["metrics"]["citation_pages"] == 1
+    assert pmid_page == [["Caffeine intake and blood pressure in older adults", "citation"]]
     # The result page of the SERP was fetched, extracted and drew claims.
     assert landing_claims[0][0] >= 1
     assert "/ad.html" not in site.paths()
