@@ -57,6 +57,13 @@ REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 ACCEPT_ENCODING = "gzip, deflate, br"
 MAX_SESSIONS = 8  # kept-alive sessions per fetcher (hosts of one domain)
 STREAM_CLOSE_GRACE_SECONDS = 1.0
+# A token due in less than this counts as due (float residue of the bucket's sums).
+SLOT_TOLERANCE_S = 1e-6
+# The clock file is written before a politeness wait, for a departure this much later.
+CLOCK_MARGIN_S = 0.01
+# The event loop's timers are only as fine as epoll's millisecond: the end of a
+# politeness wait is awaited by yielding to the loop instead.
+SPIN_S = 0.002
 
 
 # Request headers that carry credentials: archived as "[redacted]", never in clear.
@@ -372,17 +379,26 @@ class HttpPath:
             self._bucket.set_rate(rate)
 
     async def _wait_for_slot(self) -> None:
-        wait = self._bucket.wait_time()
-        while wait > 0:
-            await asyncio.sleep(wait)
-            wait = self._bucket.wait_time()
-        self._mark_request()
+        """Wait for the bucket's token; the request leaves as soon as this returns.
 
-    def _mark_request(self) -> None:
-        """Record on disk, before the request leaves, that one is leaving now."""
-        now = time.time()
-        self._clock.write(now)
-        self._last_request_at = now
+        The departure is recorded on disk before the wait, with a margin, so the
+        file write is not between the token and the request, and a crash while
+        waiting leaves a clock that is late, never early.
+        """
+        wait = self._bucket.wait_time()
+        if wait <= SLOT_TOLERANCE_S:
+            self._mark_request()
+            return
+        while wait > SLOT_TOLERANCE_S:
+            self._mark_request(time.time() + wait + CLOCK_MARGIN_S)
+            await sleep_precisely(wait)
+            wait = self._bucket.wait_time()
+
+    def _mark_request(self, when: float | None = None) -> None:
+        """Record on disk, before the request leaves, when it leaves (now by default)."""
+        when = time.time() if when is None else when
+        self._clock.write(when)
+        self._last_request_at = when
 
     def _take_token(self) -> None:
         self._bucket.reserve()
@@ -552,3 +568,16 @@ class HttpPath:
             wire = int(encoded["content-length"])
             limit = min(limit, max(64 * 1024, int(wire * cfg.max_decompressed_ratio)))
         return int(limit)
+
+
+async def sleep_precisely(seconds: float) -> None:
+    """`asyncio.sleep`, but ending within microseconds of `seconds`, not up to 1 ms late.
+
+    Sleeps all but the last `SPIN_S` on a timer, then yields to the loop until the
+    time is reached, so other coroutines still run meanwhile.
+    """
+    deadline = time.monotonic() + seconds
+    if seconds > SPIN_S:
+        await asyncio.sleep(seconds - SPIN_S)
+    while time.monotonic() < deadline:
+        await asyncio.sleep(0)

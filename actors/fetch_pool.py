@@ -18,9 +18,15 @@ from typing import Any
 
 import ray
 
-from lyra.actors.fetch import FetchResult, _name_released, get_fetcher
+from lyra.actors.fetch import FetchResult, _name_released, export_fetcher_class, get_fetcher
+from lyra.actors.standby import StandbyWorkers
 from lyra.config.settings import Settings
-from lyra.pipelines.domains import DomainRulesWatcher, qps_for, registrable_domain
+from lyra.pipelines.domains import (
+    DomainRulesWatcher,
+    qps_for,
+    registrable_domain,
+    warm_suffix_list,
+)
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +83,9 @@ class FetcherPool:
     killed; if none is idle the lease waits. Fetchers idle longer than
     `fetch.idle_retire_seconds` retire the same way (`retire_idle`). A fetcher that
     died (killed, node lost) is replaced once and the request re-sent: its
-    politeness clock and stored state keep the site's spacing.
+    politeness clock and stored state keep the site's spacing. Each new fetcher takes
+    an idle standby worker when there is one (actors/standby.py) and the standby is
+    topped up behind it.
     """
 
     def __init__(
@@ -87,8 +95,12 @@ class FetcherPool:
         rules: DomainRulesWatcher | None = None,
         qps: dict[str, float] | None = None,
         api_qps: dict[str, float] | None = None,
+        standby: StandbyWorkers | None = None,
     ) -> None:
         self.settings = settings
+        self.standby = standby or StandbyWorkers(settings.fetch.standby_workers)
+        self._top_up: asyncio.Task[int] | None = None
+        self._top_up_again = False
         self.tor = tor
         # Per-domain rate caps beyond domains.yaml (the search engines' own qps).
         self.qps_caps = dict(qps or {})
@@ -141,6 +153,7 @@ class FetcherPool:
                         self.live[domain] = get_fetcher(
                             domain, self.settings, qps=self._qps(domain, rules), tor=self.tor
                         )
+                        self.top_up_standby()
                     elif self._rules_version.get(domain) != self.rules.version:
                         # domains.yaml changed: the live fetcher takes the new rate.
                         await self.live[domain].set_base_qps.remote(self._qps(domain, rules))
@@ -148,6 +161,38 @@ class FetcherPool:
                     self._in_use[domain] = self._in_use.get(domain, 0) + 1
                     return self.live[domain]
             await self._retire(*victim)
+
+    def top_up_standby(self) -> asyncio.Task[int] | None:
+        """Refill the idle standby workers in the background.
+
+        One top-up runs at a time; a call during one makes it run once more after,
+        for the workers taken meanwhile.
+        """
+        if not self.standby.enabled:
+            return None
+        if self._top_up is not None and not self._top_up.done():
+            self._top_up_again = True
+            return self._top_up
+        self._top_up = asyncio.create_task(self._top_up_rounds())
+        return self._top_up
+
+    async def _top_up_rounds(self) -> int:
+        idle = await self.standby.top_up()
+        while self._top_up_again and self.standby.enabled:
+            self._top_up_again = False
+            idle = await self.standby.top_up()
+        return idle
+
+    async def warm_up(self) -> int:
+        """Prepare for new domains, as a server does once at start; the idle workers then.
+
+        Parses the public suffix list, registers the fetcher class with Ray and waits
+        until the standby workers are up.
+        """
+        warm_suffix_list()
+        export_fetcher_class()
+        task = self.top_up_standby()
+        return await task if task is not None else 0
 
     def _qps(self, domain: str, rules: dict[str, Any]) -> float:
         api = self.api_qps.get(domain)

