@@ -16,6 +16,7 @@ import logging
 import time
 import zlib
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -189,22 +190,9 @@ class HttpPath:
     _sessions: OrderedDict[tuple[Any, ...], AsyncSession[Any]]
     _requests_made: int
     _last_request_at: float | None
-
-    def _metrics_(self) -> Any:
-        raise NotImplementedError
-
-    def _result(
-        self,
-        url: str,
-        final_url: str,
-        exchange: _Exchange | None,
-        hops: list[str],
-        started: float,
-        *,
-        error: str | None,
-        redirect_to: str | None = None,
-    ) -> FetchResult:
-        raise NotImplementedError
+    # Methods of the actor this mixin uses (DomainFetcher._metrics_ and ._result).
+    _metrics_: Callable[[], Any]
+    _result: Callable[..., FetchResult]
 
     async def _fetch_http(
         self,

@@ -31,6 +31,8 @@ from lyra.pipelines.domains import (
 log = logging.getLogger(__name__)
 
 FETCHER_ATTEMPTS = 3  # a request whose fetcher died is sent by its replacement
+# The standby is refilled once no request has been in flight for this long.
+REFILL_QUIET_S = 1.0
 
 
 async def fetch_url(
@@ -84,8 +86,8 @@ class FetcherPool:
     `fetch.idle_retire_seconds` retire the same way (`retire_idle`). A fetcher that
     died (killed, node lost) is replaced once and the request re-sent: its
     politeness clock and stored state keep the site's spacing. Each new fetcher takes
-    an idle standby worker when there is one (actors/standby.py) and the standby is
-    topped up behind it.
+    an idle standby worker when there is one (actors/standby.py); the standby is
+    refilled when the pool is quiet again.
     """
 
     def __init__(
@@ -100,7 +102,7 @@ class FetcherPool:
         self.settings = settings
         self.standby = standby or StandbyWorkers(settings.fetch.standby_workers)
         self._top_up: asyncio.Task[int] | None = None
-        self._top_up_again = False
+        self._created_since_refill = False
         self.tor = tor
         # Per-domain rate caps beyond domains.yaml (the search engines' own qps).
         self.qps_caps = dict(qps or {})
@@ -132,6 +134,9 @@ class FetcherPool:
                 self._in_use[domain] -= 1
                 self._last_used[domain] = time.monotonic()
                 self._changed.notify_all()
+            if self._created_since_refill and self.quiet():
+                self._created_since_refill = False
+                self.top_up_standby(after=REFILL_QUIET_S)
 
     async def _acquire(self, domain: str) -> Any:
         cap = self.settings.fetch.max_live_actors
@@ -153,7 +158,7 @@ class FetcherPool:
                         self.live[domain] = get_fetcher(
                             domain, self.settings, qps=self._qps(domain, rules), tor=self.tor
                         )
-                        self.top_up_standby()
+                        self._created_since_refill = True
                     elif self._rules_version.get(domain) != self.rules.version:
                         # domains.yaml changed: the live fetcher takes the new rate.
                         await self.live[domain].set_base_qps.remote(self._qps(domain, rules))
@@ -162,26 +167,36 @@ class FetcherPool:
                     return self.live[domain]
             await self._retire(*victim)
 
-    def top_up_standby(self) -> asyncio.Task[int] | None:
-        """Refill the idle standby workers in the background.
+    def top_up_standby(self, after: float = 0.0) -> asyncio.Task[int] | None:
+        """Refill the idle standby workers in the background, `after` seconds from now.
 
-        One top-up runs at a time; a call during one makes it run once more after,
-        for the workers taken meanwhile.
+        Refills run only while the pool is quiet (no request in flight): a starting
+        worker keeps a core busy, and fetchers that are working must wake on time.
+        So a burst of new sites takes the standby, and the pool refills it once the
+        burst is over. One refill runs at a time.
         """
         if not self.standby.enabled:
             return None
         if self._top_up is not None and not self._top_up.done():
-            self._top_up_again = True
             return self._top_up
-        self._top_up = asyncio.create_task(self._top_up_rounds())
+        self._top_up = asyncio.create_task(self._refill(after))
         return self._top_up
 
-    async def _top_up_rounds(self) -> int:
-        idle = await self.standby.top_up()
-        while self._top_up_again and self.standby.enabled:
-            self._top_up_again = False
-            idle = await self.standby.top_up()
+    @property
+    def refill(self) -> asyncio.Task[int] | None:
+        """The latest standby refill (running or done), if any."""
+        return self._top_up
+
+    async def _refill(self, after: float) -> int:
+        await asyncio.sleep(after)
+        idle = await self.standby.top_up(keep_going=self.quiet) if self.quiet() else 0
+        if not self.quiet():
+            self._created_since_refill = True  # interrupted: the next quiet moment refills
         return idle
+
+    def quiet(self) -> bool:
+        """No request in flight."""
+        return not any(self._in_use.values())
 
     async def warm_up(self) -> int:
         """Prepare for new domains, as a server does once at start; the idle workers then.

@@ -152,7 +152,9 @@ class Orchestrator:
 
         warm_suffix_list()
         export_fetcher_class()
-        return await self._standby.top_up()
+        return await self._standby.top_up(
+            keep_going=lambda: self._pool is None or self._pool.quiet()
+        )
 
     async def ping(self) -> str:
         """Liveness probe."""

@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+from collections.abc import Callable
 from typing import Any
 
 import psutil
@@ -34,6 +35,8 @@ KEEP_ALIVE_SECONDS = 3600
 # A top-up polls until the workers it asked for are up, at most this long.
 TOP_UP_TIMEOUT_S = 30.0
 POLL_S = 0.25
+# A worker asked for and not idle after this long is asked for again.
+WORKER_START_WAIT_S = 3.0
 # An idle worker that used less CPU than this between two looks has settled.
 SETTLED_CPU_S = 0.02
 
@@ -111,11 +114,14 @@ class StandbyWorkers:
                 idle.append(child)
         return idle
 
-    async def top_up(self, settle: float = POLL_S) -> int:
+    async def top_up(
+        self, settle: float = POLL_S, keep_going: Callable[[], bool] | None = None
+    ) -> int:
         """Ask for the missing idle workers and wait until they are up; the idle count then.
 
         `settle`: a pause first, so actors created just before have taken their
-        workers. Never raises: a failure turns standby off.
+        workers. `keep_going`: asked before each new worker; False stops the top-up
+        there. Never raises: a failure turns standby off.
         """
         if not self.enabled:
             return 0
@@ -129,9 +135,11 @@ class StandbyWorkers:
             idle = self.idle_count()
             while loop.time() < deadline:
                 # One worker at a time: a starting worker keeps a core busy for about
-                # half a second, and the fetchers already running must still wake on
-                # time for their next request (on two cores, starting two at once
-                # made their intervals 30 ms late).
+                # half a second, and a top-up that fetching interrupts stops after
+                # one start (running fetchers must wake on time: on two cores, a
+                # refill of two at a time made their intervals 30 ms late).
+                if keep_going is not None and not keep_going():
+                    return idle
                 if idle < self.target and not await asyncio.to_thread(self._prestart, 1):
                     return idle
                 await asyncio.sleep(POLL_S)
@@ -139,8 +147,11 @@ class StandbyWorkers:
                 if idle >= self.target and self.ready_count() >= self.target:
                     break
                 if idle < self.target:
-                    # Let the workers asked for register before asking again.
-                    while loop.time() < deadline and self.idle_count() == idle:
+                    # Let the worker asked for register before asking again; the
+                    # raylet drops a request while its start-up slots are full, so
+                    # after a while it is asked again anyway.
+                    retry_at = min(deadline, loop.time() + WORKER_START_WAIT_S)
+                    while loop.time() < retry_at and self.idle_count() == idle:
                         await asyncio.sleep(POLL_S)
                     idle = self.idle_count()
             return idle

@@ -22,7 +22,9 @@ requests on every site's own log (robots.txt included), or the bench stops with 
 error; for Scrapy the closest pair is printed.
 No polite crawler can finish faster than N/(D·q): each site gets N/D pages plus its
 robots.txt, one every 1/q seconds. Printed: both wall times, Lyra's ratio to that
-bound (target ≤ 1.15) and to Scrapy (target ≤ 1.0). Lyra crawls twice: cold (one new
+bound (target ≤ 1.15) and to Scrapy (target ≤ 1.0), each round's and the medians over
+`--rounds` rounds (3; a 20 s crawl on a small machine varies by ±0.1 s from run to
+run, about the margin in question). Each round, Lyra crawls twice: cold (one new
 fetcher actor per site, started inside the timed crawl) and then, as `lyra*`, the
 same hosts on new ports (fresh logs and robots.txt) through the fetchers the first
 crawl left running, as a server that has met these sites before would; it starts
@@ -44,6 +46,7 @@ import itertools
 import json
 import multiprocessing
 import resource
+import statistics
 import sys
 import tempfile
 import threading
@@ -469,8 +472,11 @@ def main() -> None:
     parser.add_argument("--memory-domains", type=int, default=50)
     parser.add_argument("--memory-pages", type=int, default=100)
     parser.add_argument("--max-live", type=int, default=None, help="fetch.max_live_actors")
+    parser.add_argument("--rounds", type=int, default=3, help="speed runs; medians reported")
     parser.add_argument("--json", type=Path, default=None, help="also write figures here")
     args = parser.parse_args()
+    if args.rounds < 1:
+        raise SystemExit(f"--rounds must be at least 1, got {args.rounds}")
     # Ray as `lyra serve` starts it (no runtime_env, the worker start-up hook).
     ensure_ray(
         load_settings(
@@ -482,31 +488,43 @@ def main() -> None:
         bound = args.pages / (args.domains * args.qps)
         print(
             f"speed: {args.pages} pages over {args.domains} loopback sites at {args.qps:g} "
-            f"req/s per site; politeness bound N/(D*q) = {bound:.2f} s"
+            f"req/s per site; politeness bound N/(D*q) = {bound:.2f} s; {args.rounds} rounds"
         )
-        (lyra, lyra_warm), scrapy_run = _run_both(
-            args.domains, args.pages, args.qps, args.max_live, memory=False, warm=True
+        rounds = []
+        for number in range(1, args.rounds + 1):
+            (lyra, lyra_warm), scrapy_run = _run_both(
+                args.domains, args.pages, args.qps, args.max_live, memory=False, warm=True
+            )
+            rounds.append((lyra, lyra_warm, scrapy_run))
+            print(f"round {number}")
+            print("  " + _line(scrapy_run))
+            print("  " + _line(lyra))
+            print("  " + _line(lyra_warm).replace("lyra  ", "lyra* ", 1))
+            print(
+                f"  lyra / scrapy {lyra.wall_s / scrapy_run.wall_s:5.3f}, "
+                f"lyra* / scrapy {lyra_warm.wall_s / scrapy_run.wall_s:5.3f}, "
+                f"lyra / bound {lyra.wall_s / bound:5.3f}; mean interval to one site: "
+                f"lyra {lyra.extra['mean_site_interval_s']:.4f} s, "
+                f"scrapy {scrapy_run.extra['mean_site_interval_s']:.4f} s"
+            )
+        cold = statistics.median(r[0].wall_s for r in rounds)
+        warm = statistics.median(r[1].wall_s for r in rounds)
+        scrapy_wall = statistics.median(r[2].wall_s for r in rounds)
+        to_bound = cold / bound
+        to_scrapy = cold / scrapy_wall
+        print(
+            f"medians over {args.rounds} rounds: scrapy {scrapy_wall:.2f} s, lyra {cold:.2f} s, "
+            f"lyra* {warm:.2f} s"
         )
-        print(_line(scrapy_run))
-        print(_line(lyra))
-        print(_line(lyra_warm).replace("lyra  ", "lyra* ", 1))
-        to_bound = lyra.wall_s / bound
-        to_scrapy = lyra.wall_s / scrapy_run.wall_s
-        print(f"lyra / bound  {to_bound:5.2f}  (target <= 1.15)")
-        print(f"lyra / scrapy {to_scrapy:5.2f}  (target <= 1.0)")
+        print(f"lyra / bound  {to_bound:5.3f}  (target <= 1.15)")
+        print(f"lyra / scrapy {to_scrapy:5.3f}  (target <= 1.0)")
         print(
             f"lyra* (the same sites again, fetchers already running): / bound "
-            f"{lyra_warm.wall_s / bound:5.2f}, / scrapy {lyra_warm.wall_s / scrapy_run.wall_s:5.2f}"
+            f"{warm / bound:5.3f}, / scrapy {warm / scrapy_wall:5.3f}"
         )
         print(
-            f"first-to-last request: lyra / bound {lyra.span_s / bound:5.2f}, "
-            f"lyra / scrapy {lyra.span_s / scrapy_run.span_s:5.2f} "
-            "(the rest of the wall time is start-up: Ray actors vs the Twisted reactor)"
-        )
-        print(
-            f"mean interval between requests to one site: lyra "
-            f"{lyra.extra['mean_site_interval_s']:.4f} s, scrapy "
-            f"{scrapy_run.extra['mean_site_interval_s']:.4f} s, 1/q = {1 / args.qps:.4f} s"
+            "per round, lyra / scrapy: "
+            + ", ".join(f"{r[0].wall_s / r[2].wall_s:.3f}" for r in rounds)
         )
 
         print(
@@ -532,11 +550,11 @@ def main() -> None:
         figures = {
             "args": vars(args) | {"json": str(args.json)},
             "bound_s": bound,
-            "speed": [asdict(lyra), asdict(lyra_warm), asdict(scrapy_run)],
+            "speed": [[asdict(c) for c in r] for r in rounds],
             "memory": [asdict(lyra_mem), asdict(scrapy_mem)],
             "lyra_over_bound": round(to_bound, 3),
             "lyra_over_scrapy": round(to_scrapy, 3),
-            "lyra_warm_over_scrapy": round(lyra_warm.wall_s / scrapy_run.wall_s, 3),
+            "lyra_warm_over_scrapy": round(warm / scrapy_wall, 3),
             "python": sys.version.split()[0],
         }
         args.json.parent.mkdir(parents=True, exist_ok=True)

@@ -29,12 +29,9 @@ import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache, reduce
-from importlib import resources
+from functools import reduce
 from typing import Any, Final, Literal
 from urllib.parse import urlsplit
-
-import jinja2
 
 from lyra.pipelines.identifiers import (
     Identifier,
@@ -47,6 +44,7 @@ from lyra.pipelines.identifiers import (
     normalize_pmid,
 )
 from lyra.pipelines.papers import Paper, PaperLink, merge_papers
+from lyra.pipelines.prompts import load_prompt_module
 from lyra.pipelines.query_normalize import parse_query, query_language
 from lyra.pipelines.sanitize import is_task_tag, sanitize_untrusted
 
@@ -470,15 +468,6 @@ def stage2(
 # --- relevance prompt --------------------------------------------------------------
 
 
-@lru_cache(maxsize=1)
-def _prompt_module() -> Any:
-    source = resources.files("lyra.config").joinpath("prompts/relevance.j2").read_text("utf-8")
-    environment = jinja2.Environment(
-        undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False
-    )
-    return environment.from_string(source).module
-
-
 # Runs of angle brackets could forge the data's end markers ("UNTRUSTED_PAPER>>>").
 _MARKER_BRACKETS = re.compile(r"<{2,}|>{2,}")
 _SPACES = re.compile(r"[ \t]{2,}")
@@ -499,7 +488,7 @@ def build_relevance_prompt(query: str, paper: Paper, tag: str) -> tuple[str, str
     """
     if not is_task_tag(tag):
         raise ValueError("tag must be a task tag made by new_task_tag()")
-    module = _prompt_module()
+    module = load_prompt_module("relevance")
     system = str(module.system(tag, query_language(query) == "ja")).strip()
     user = str(
         module.user(

@@ -14,13 +14,10 @@ import json
 import re
 import unicodedata
 from dataclasses import dataclass
-from functools import lru_cache
-from importlib import resources
 from typing import Any, Final
 
-import jinja2
-
 from lyra.pipelines.documents import normalize_whitespace, sentence_spans
+from lyra.pipelines.prompts import load_prompt_module
 from lyra.pipelines.ranking import tokenize
 from lyra.pipelines.sanitize import is_task_tag, sanitize_untrusted
 
@@ -240,15 +237,6 @@ def extract_claims_extractive(
     ]
 
 
-@lru_cache(maxsize=1)
-def _prompt_module() -> Any:
-    source = resources.files("lyra.config").joinpath("prompts/claims.j2").read_text("utf-8")
-    environment = jinja2.Environment(
-        undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False
-    )
-    return environment.from_string(source).module
-
-
 # Runs of angle brackets could forge the passage's end marker ("UNTRUSTED_PASSAGE>>>").
 _MARKER_BRACKETS = re.compile(r"<{2,}|>{2,}")
 
@@ -267,7 +255,7 @@ def build_claim_prompt(
         raise ValueError(f"max_claims must be positive, got {max_claims}")
     passage = _MARKER_BRACKETS.sub(" ", sanitize_untrusted(fragment_text).text)
     asked = _MARKER_BRACKETS.sub(" ", sanitize_untrusted(question, max_chars=1000).text)
-    module = _prompt_module()
+    module = load_prompt_module("claims")
     system = str(module.system(tag, max_claims)).strip()
     user = str(module.user(asked, passage)).strip()
     return system, user

@@ -11,11 +11,9 @@ from __future__ import annotations
 
 import json
 import re
-from importlib import resources
 from typing import Any
 
-import jinja2
-
+from lyra.pipelines.prompts import load_prompt_module
 from lyra.pipelines.query_normalize import query_language
 from lyra.pipelines.sanitize import is_task_tag, sanitize_untrusted
 
@@ -24,14 +22,6 @@ TARGETS = {"ja": "English", "en": "Japanese"}
 _URL = re.compile(r"https?://|www\.", re.IGNORECASE)
 _JSON_OBJECT = re.compile(r"\{.*\}", re.DOTALL)
 _MARKER_BRACKETS = re.compile(r"<{3,}|>{3,}")
-
-
-def _prompt_module() -> Any:
-    source = resources.files("lyra.config").joinpath("prompts/mirror.j2").read_text("utf-8")
-    environment = jinja2.Environment(
-        undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False
-    )
-    return environment.from_string(source).module
 
 
 def mirror_language(query: str) -> str:
@@ -45,7 +35,7 @@ def build_mirror_prompt(query: str, tag: str) -> tuple[str, str]:
         raise ValueError("tag must be a task tag made by new_task_tag()")
     cleaned = sanitize_untrusted(query, max_chars=QUERY_MAX_CHARS).text
     cleaned = " ".join(_MARKER_BRACKETS.sub(" ", cleaned).split())
-    module = _prompt_module()
+    module = load_prompt_module("mirror")
     system = str(module.system(tag, TARGETS[query_language(query)])).strip()
     user = str(module.user(cleaned or "(none)")).strip()
     return system, user
