@@ -38,3 +38,7 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   fi
   echo "$want" > "$stamp"
 fi
+# Bytecode for Lyra's own modules: every Ray worker imports them as it starts, and
+# with PYTHONDONTWRITEBYTECODE set (or a read-only checkout) each would compile them
+# again, about 0.25 s of CPU per worker (docs/decisions/0013-standby-workers.md).
+.venv/bin/python -m compileall -q -j 0 actors pipelines storage mcp_bridge config >/dev/null
