@@ -175,7 +175,14 @@ class StandbyWorkers:
             address = f"{node['NodeManagerAddress']}:{node['NodeManagerPort']}"
             self._stub = node_manager_pb2_grpc.NodeManagerServiceStub(init_grpc_channel(address))
             self._job_id = bytes.fromhex(context.get_job_id())
-        except (ImportError, AttributeError, StopIteration, KeyError, ValueError) as exc:
+        except (
+            ImportError,
+            AttributeError,
+            StopIteration,
+            KeyError,
+            ValueError,
+            ray.exceptions.RayError,
+        ) as exc:
             return self._disable(f"{type(exc).__name__}: {exc}")
         return True
 
