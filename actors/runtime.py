@@ -51,6 +51,9 @@ def ensure_ray(settings: Settings) -> None:
         ray.init(address=address, runtime_env=runtime_env, **common)
         return
     ray.init(
+        # "local": a new instance even when `ray start` left one running (Ray would
+        # otherwise join that one, without this process's environment or settings).
+        address="local",
         num_cpus=settings.ray.num_cpus,
         include_dashboard=settings.ray.include_dashboard,
         dashboard_host="127.0.0.1",
