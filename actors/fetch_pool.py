@@ -35,6 +35,13 @@ FETCHER_ATTEMPTS = 3  # a request whose fetcher died is sent by its replacement
 REFILL_QUIET_S = 1.0
 
 
+def prepare_fetcher_creation() -> None:
+    """What this process's first new fetcher would otherwise wait for: the public suffix
+    list parsed and the fetcher class registered with Ray (a server does it at start)."""
+    warm_suffix_list()
+    export_fetcher_class()
+
+
 async def fetch_url(
     url: str,
     settings: Settings,
@@ -201,11 +208,9 @@ class FetcherPool:
     async def warm_up(self) -> int:
         """Prepare for new domains, as a server does once at start; the idle workers then.
 
-        Parses the public suffix list, registers the fetcher class with Ray and waits
-        until the standby workers are up.
+        `prepare_fetcher_creation`, then waits until the standby workers are up.
         """
-        warm_suffix_list()
-        export_fetcher_class()
+        prepare_fetcher_creation()
         task = self.top_up_standby()
         return await task if task is not None else 0
 

@@ -39,7 +39,6 @@ from lyra.pipelines.domains import (
     DomainRulesWatcher,
     registrable_domain,
     trust_level_for,
-    warm_suffix_list,
 )
 from lyra.pipelines.engines import load_engines
 from lyra.pipelines.errors import LyraError
@@ -148,10 +147,9 @@ class Orchestrator:
 
     async def _warm_up_fetching(self) -> int:
         """What the first fetch of new domains would otherwise wait for (FetcherPool.warm_up)."""
-        from lyra.actors.fetch import export_fetcher_class
+        from lyra.actors.fetch_pool import prepare_fetcher_creation
 
-        warm_suffix_list()
-        export_fetcher_class()
+        prepare_fetcher_creation()
         return await self._standby.top_up(
             keep_going=lambda: self._pool is None or self._pool.quiet()
         )
