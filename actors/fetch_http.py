@@ -371,7 +371,8 @@ class HttpPath:
 
         The departure is recorded on disk before the wait, with a margin, so the
         file write is not between the token and the request, and a crash while
-        waiting leaves a clock that is late, never early.
+        waiting leaves a clock that is late, never early; a wake-up later than the
+        margin records the real time.
         """
         wait = self._bucket.wait_time()
         if wait <= SLOT_TOLERANCE_S:
@@ -381,6 +382,11 @@ class HttpPath:
             self._mark_request(time.time() + wait + CLOCK_MARGIN_S)
             await sleep_precisely(wait)
             wait = self._bucket.wait_time()
+        # Woken later than the margin (a loaded machine): the record must still not be
+        # earlier than the departure. Only then is the file written again.
+        now = time.time()
+        if self._last_request_at is None or now > self._last_request_at:
+            self._mark_request(now)
 
     def _mark_request(self, when: float | None = None) -> None:
         """Record on disk, before the request leaves, when it leaves (now by default)."""

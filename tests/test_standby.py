@@ -32,6 +32,8 @@ from tests.conftest_web import FixtureServer
 pytestmark = [pytest.mark.ray, pytest.mark.usefixtures("ray_session")]
 
 TARGET = 3
+# Between the clock record inside `_wait_for_slot` and the test's reading after it.
+RETURN_S = 0.001
 
 
 def _idle_pids() -> set[int]:
@@ -184,8 +186,35 @@ def test_politeness_wait_is_never_short_and_its_clock_never_early(tmp_path: Path
     assert len(rows) == 3
     for late_by, clock, departed in rows:
         assert late_by >= 0.0
-        assert clock >= departed
+        # `departed` is read just after the call returns; the record is made inside it.
+        assert clock >= departed - RETURN_S
         assert clock - departed <= CLOCK_MARGIN_S
+
+
+def test_a_wake_up_later_than_the_margin_records_the_real_departure(tmp_path: Path) -> None:
+    """The loop is blocked past the wait's end (a loaded machine): the clock follows."""
+    pacer = _Pacer(tmp_path)
+    blocked_s = 5 * CLOCK_MARGIN_S
+
+    async def scenario() -> tuple[float, float, float]:
+        pacer._take_token()
+        due = time.monotonic() + pacer._bucket.wait_time()
+
+        async def block_the_loop() -> None:
+            await asyncio.sleep(max(0.0, due - time.monotonic() - 0.01))
+            time.sleep(blocked_s)  # holds the event loop, as a busy CPU would
+
+        blocker = asyncio.create_task(block_the_loop())
+        await pacer._wait_for_slot()
+        left_mono, left_wall = time.monotonic(), time.time()
+        await blocker
+        return left_mono - due, pacer._clock.read() or 0.0, left_wall
+
+    late_by, clock, departed = asyncio.run(scenario())
+
+    assert late_by > CLOCK_MARGIN_S
+    assert clock >= departed - RETURN_S
+    assert clock <= departed
 
 
 def test_sleep_precisely_never_ends_early() -> None:
