@@ -298,6 +298,8 @@ def lyra_crawl(
             "default_qps": qps,
             "escalate_to_browser": False,
             "network_retries": 0,
+            # Standby workers on, as documented for fast bursts of new sites (0013).
+            "standby_workers": 8,
         }
         if max_live is not None:
             fetch_cfg["max_live_actors"] = max_live
