@@ -29,7 +29,13 @@ from lyra.actors.auth_service import AuthService
 from lyra.actors.discovery import validate_discovery_options
 from lyra.actors.graph import GraphActor
 from lyra.actors.inference import InferenceActor
-from lyra.actors.runtime import BROWSER, GRAPH, INFERENCE, gpus_for_inference, setup_actor_logging
+from lyra.actors.runtime import (
+    BROWSER,
+    GRAPH,
+    INFERENCE,
+    inference_actor_options,
+    setup_actor_logging,
+)
 from lyra.actors.search_job import SearchContext, SearchJob, SearchStopped
 from lyra.actors.standby import StandbyWorkers
 from lyra.config.settings import Settings
@@ -91,9 +97,9 @@ class Orchestrator:
         if name == GRAPH:
             return GraphActor.options(**opts).remote(self._settings)
         if name == INFERENCE:
-            gpus = gpus_for_inference(self._settings)
-            return InferenceActor.options(num_gpus=gpus, **opts).remote(
-                self._settings, use_gpu=gpus > 0
+            resources = inference_actor_options(self._settings)
+            return InferenceActor.options(**resources, **opts).remote(
+                self._settings, use_gpu=resources["num_gpus"] > 0
             )
         if name == BROWSER:
             from lyra.actors.browser import BrowserActor  # Playwright only when needed

@@ -76,6 +76,19 @@ def gpus_for_inference(settings: Settings) -> int:
     return 1 if ray.cluster_resources().get("GPU", 0) >= 1 else 0
 
 
+def inference_actor_options(settings: Settings) -> dict[str, Any]:
+    """Resources of the InferenceActor: the GPU when there is one, and no CPU.
+
+    Ray holds every resource of an actor that names any (``num_gpus=0`` included)
+    for the actor's whole life, with one CPU by default. Held, that CPU is one
+    fewer for the creation of every other actor: on a two-core machine fetchers
+    would start one at a time, and two stacks sharing a Ray (tests, notebooks)
+    would leave none, so a third stack's actors would wait forever. The actor's
+    threads are the OS scheduler's business, not Ray's.
+    """
+    return {"num_gpus": gpus_for_inference(settings), "num_cpus": 0}
+
+
 def get_actor(name: str, namespace: str) -> Any | None:
     """The named actor if it is alive, else None."""
     try:

@@ -10,6 +10,7 @@ import pytest
 import ray
 
 from lyra.actors.inference import DEGRADED_LLM, DEGRADED_NLI, InferenceActor
+from lyra.actors.runtime import inference_actor_options
 from lyra.pipelines.sanitize import new_task_tag
 from tests.conftest import make_settings
 from tests.fake_ollama import FakeOllama
@@ -116,3 +117,25 @@ def test_mirror_queries_and_citation_relevance_come_from_the_llm(lyra_home: Path
     assert scores == [8.0, None]
     assert len(posted) == 3
     assert all(tag in str(body["system"]) for body in posted)
+
+
+def test_inference_actors_hold_no_cpu_so_other_actors_still_start(lyra_home: Path) -> None:
+    """Three stacks on the session's two-CPU Ray: every InferenceActor starts.
+
+    An actor that names any resource holds one CPU for its life unless told
+    otherwise; two of them used to take both CPUs, and a third stack's actors
+    then waited forever for their creation.
+    """
+    settings = make_settings(lyra_home)
+    assert inference_actor_options(settings) == {"num_gpus": 0, "num_cpus": 0}
+    cpus = ray.cluster_resources()["CPU"]
+    actors = [
+        InferenceActor.options(**inference_actor_options(settings)).remote(settings)
+        for _ in range(int(cpus) + 1)
+    ]
+    try:
+        statuses = ray.get([a.status.remote() for a in actors], timeout=120)
+    finally:
+        for actor in actors:
+            ray.kill(actor)
+    assert [s["degraded"] for s in statuses] == [[DEGRADED_NLI, DEGRADED_LLM]] * len(actors)
