@@ -298,7 +298,7 @@ def lyra_crawl(
             "default_qps": qps,
             "escalate_to_browser": False,
             "network_retries": 0,
-            # Standby workers on, as documented for fast bursts of new sites (0013).
+            # The default, stated: standby workers for fast bursts of new sites (0013).
             "standby_workers": 8,
         }
         if max_live is not None:

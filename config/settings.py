@@ -72,10 +72,10 @@ class FetchSettings(_Section):
     )
     idle_retire_seconds: float = Field(300.0, description="A fetcher idle this long may retire.")
     standby_workers: int = Field(
-        0,
+        8,
         ge=0,
         description="Idle Ray workers kept ready on a local Ray so a new domain's fetcher "
-        "starts without starting a process (8 is a good value); 0, the default, turns this off.",
+        "starts without starting a process (about 55 MiB each); 0 turns this off.",
     )
     max_bytes: int = Field(20 * 1024 * 1024, description="Body size cap of one response.")
     max_pdf_bytes: int = Field(50 * 1024 * 1024, description="Body size cap of one PDF response.")
