@@ -42,9 +42,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib.util
 import itertools
 import json
 import multiprocessing
+import queue
 import resource
 import statistics
 import sys
@@ -404,6 +406,20 @@ def _scrapy_child(urls: list[str], qps: float, out: Any) -> None:
     )
 
 
+def _child_result(child: Any, out: Any, limit_s: float = 3600.0) -> dict[str, Any]:
+    """The child's figures, or an error as soon as it has died without sending them."""
+    deadline = time.monotonic() + limit_s
+    while time.monotonic() < deadline:
+        try:
+            return out.get(timeout=1.0)
+        except queue.Empty:
+            if not child.is_alive():
+                raise SystemExit(
+                    f"the Scrapy crawl exited with code {child.exitcode} before reporting"
+                ) from None
+    raise SystemExit(f"the Scrapy crawl reported nothing within {limit_s:.0f} s")
+
+
 def scrapy_crawl(urls: list[str], sites: list[MiniSite], qps: float, memory: bool = True) -> Crawl:
     """The Scrapy baseline, in a spawned process (Twisted's reactor runs once per process)."""
     ctx = multiprocessing.get_context("spawn")
@@ -411,7 +427,7 @@ def scrapy_crawl(urls: list[str], sites: list[MiniSite], qps: float, memory: boo
     child = ctx.Process(target=_scrapy_child, args=(urls, qps, out))
     child.start()
     with _PssSampler(lambda: _tree(child.pid or 0), enabled=memory) as sampler:
-        figures = out.get(timeout=3600)
+        figures = _child_result(child, out)
     child.join()
     span, gap, requests = _server_figures(sites)
     crawl = Crawl(
@@ -479,6 +495,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.rounds < 1:
         raise SystemExit(f"--rounds must be at least 1, got {args.rounds}")
+    if importlib.util.find_spec("scrapy") is None:
+        raise SystemExit("Scrapy is not installed: run `scripts/setup.sh bench` first")
     # Ray as `lyra serve` starts it (no runtime_env, the worker start-up hook).
     ensure_ray(
         load_settings(
