@@ -19,6 +19,7 @@ from typing import Any
 import ray
 
 from lyra.actors.fetch import FetchResult, _name_released, export_fetcher_class, get_fetcher
+from lyra.actors.runtime import warm_serialization
 from lyra.actors.standby import StandbyWorkers
 from lyra.config.settings import Settings
 from lyra.pipelines.domains import (
@@ -37,8 +38,10 @@ REFILL_QUIET_S = 1.0
 
 def prepare_fetcher_creation() -> None:
     """What this process's first new fetcher would otherwise wait for: the public suffix
-    list parsed and the fetcher class registered with Ray (a server does it at start)."""
+    list parsed, Ray's serialization ready and the fetcher class registered with Ray (a
+    server does it at start)."""
     warm_suffix_list()
+    warm_serialization()
     export_fetcher_class()
 
 

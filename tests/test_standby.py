@@ -134,6 +134,7 @@ def test_ensure_ray_starts_a_local_ray_without_runtime_env_and_with_preloads(
         "def probe():\n"
         "    return {'home': os.environ.get('LYRA_HOME'),"
         " 'preloaded': 'lyra.actors.preload' in sys.modules,"
+        " 'serialization_ready': sys.modules['lyra.actors.preload'].SERIALIZATION_READY,"
         " 'runtime_env': dict(ray.get_runtime_context().runtime_env)}\n"
         "print(json.dumps(ray.get(probe.remote())))\n"
         "ray.shutdown()\n"
@@ -154,6 +155,7 @@ def test_ensure_ray_starts_a_local_ray_without_runtime_env_and_with_preloads(
     assert json.loads(out.decode().strip().splitlines()[-1]) == {
         "home": str(tmp_path),
         "preloaded": True,
+        "serialization_ready": True,
         "runtime_env": {},
     }
 
@@ -166,6 +168,36 @@ class _Pacer(HttpPath):
         self._clock = PolitenessClock(root, "wait.example")
         self._last_request_at = None
         self._requests_made = 0
+
+
+def test_warm_serialization_builds_the_jobs_serialization_context(tmp_path: Path) -> None:
+    """In a fresh driver: before, the job has no serialization context; after, it has."""
+    script = (
+        "import json, sys\n"
+        "from ray._private.worker import global_worker as w\n"
+        "from lyra.actors.runtime import ensure_ray, warm_serialization\n"
+        "from lyra.config.settings import load_settings\n"
+        "ensure_ray(load_settings(ray={'namespace': 'warm-test', 'num_cpus': 1,"
+        " 'include_dashboard': False}))\n"
+        "before = w.current_job_id in w.serialization_context_map\n"
+        "ok = warm_serialization()\n"
+        "after = w.current_job_id in w.serialization_context_map\n"
+        "print(json.dumps([before, ok, after, 'pydantic.v1' in sys.modules]))\n"
+    )
+    env = {**os.environ, "LYRA_HOME": str(tmp_path), "RAY_AUTH_MODE": "disabled"}
+    env.pop("RAY_ADDRESS", None)
+
+    async def run() -> bytes:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-c", script, env=env, stdout=asyncio.subprocess.PIPE
+        )
+        out, _ = await asyncio.wait_for(proc.communicate(), timeout=120)
+        assert proc.returncode == 0
+        return out
+
+    out = asyncio.run(run())
+
+    assert json.loads(out.decode().strip().splitlines()[-1]) == [False, True, True, True]
 
 
 def test_politeness_wait_is_never_short_and_its_clock_never_early(tmp_path: Path) -> None:
