@@ -379,8 +379,11 @@ class HttpPath:
             self._mark_request()
             return
         while wait > SLOT_TOLERANCE_S:
+            # The wait ends at a deadline fixed before the file write, which would
+            # otherwise lengthen every interval by its own duration.
+            deadline = time.monotonic() + wait
             self._mark_request(time.time() + wait + CLOCK_MARGIN_S)
-            await sleep_precisely(wait)
+            await sleep_precisely(deadline - time.monotonic())
             wait = self._bucket.wait_time()
         # Woken later than the margin (a loaded machine): the record must still not be
         # earlier than the departure. Only then is the file written again.
