@@ -2,8 +2,8 @@
 
 A new `DomainFetcher`, usually on an idle standby worker (actors/standby.py), then
 finds its modules imported, the public suffix list parsed and Ray's serialization
-ready, instead of spending
-its first few hundred milliseconds of CPU on them while its site waits.
+ready, instead of spending its first few hundred milliseconds of CPU on them while
+its site waits.
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import psutil
 import pytest
@@ -120,6 +121,23 @@ def test_a_new_fetcher_runs_in_a_standby_worker_and_the_pool_refills(lyra_home: 
     assert idle_after >= TARGET
 
 
+def _run_fresh_driver(script: str, home: Path) -> tuple[int, Any]:
+    """Run `script` in a new Python process (its own Ray): exit code, last line as JSON."""
+    env = {**os.environ, "LYRA_HOME": str(home), "RAY_AUTH_MODE": "disabled"}
+    env.pop("RAY_ADDRESS", None)
+
+    async def run() -> tuple[int, bytes]:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-c", script, env=env, stdout=asyncio.subprocess.PIPE
+        )
+        out, _ = await asyncio.wait_for(proc.communicate(), timeout=120)
+        return proc.returncode or 0, out
+
+    code, out = asyncio.run(run())
+    lines = out.decode().strip().splitlines()
+    return code, json.loads(lines[-1]) if lines else None
+
+
 def test_ensure_ray_starts_a_local_ray_without_runtime_env_and_with_preloads(
     tmp_path: Path,
 ) -> None:
@@ -139,20 +157,10 @@ def test_ensure_ray_starts_a_local_ray_without_runtime_env_and_with_preloads(
         "print(json.dumps(ray.get(probe.remote())))\n"
         "ray.shutdown()\n"
     )
-    env = {**os.environ, "LYRA_HOME": str(tmp_path), "RAY_AUTH_MODE": "disabled"}
-    env.pop("RAY_ADDRESS", None)
-
-    async def run() -> tuple[int, bytes]:
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-c", script, env=env, stdout=asyncio.subprocess.PIPE
-        )
-        out, _ = await asyncio.wait_for(proc.communicate(), timeout=120)
-        return proc.returncode or 0, out
-
-    code, out = asyncio.run(run())
+    code, last = _run_fresh_driver(script, tmp_path)
 
     assert code == 0
-    assert json.loads(out.decode().strip().splitlines()[-1]) == {
+    assert last == {
         "home": str(tmp_path),
         "preloaded": True,
         "serialization_ready": True,
@@ -184,20 +192,10 @@ def test_warm_serialization_builds_the_jobs_serialization_context(tmp_path: Path
         "after = w.current_job_id in w.serialization_context_map\n"
         "print(json.dumps([before, ok, after, 'pydantic.v1' in sys.modules]))\n"
     )
-    env = {**os.environ, "LYRA_HOME": str(tmp_path), "RAY_AUTH_MODE": "disabled"}
-    env.pop("RAY_ADDRESS", None)
+    code, last = _run_fresh_driver(script, tmp_path)
 
-    async def run() -> bytes:
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-c", script, env=env, stdout=asyncio.subprocess.PIPE
-        )
-        out, _ = await asyncio.wait_for(proc.communicate(), timeout=120)
-        assert proc.returncode == 0
-        return out
-
-    out = asyncio.run(run())
-
-    assert json.loads(out.decode().strip().splitlines()[-1]) == [False, True, True, True]
+    assert code == 0
+    assert last == [False, True, True, True]
 
 
 def test_politeness_wait_is_never_short_and_its_clock_never_early(tmp_path: Path) -> None:
