@@ -72,11 +72,11 @@ from playwright.async_api import (
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
-from lyra.actors.guard_proxy import REFUSED_HEADER, GuardProxy
 from lyra.actors.runtime import setup_actor_logging
-from lyra.actors.virtual_display import VirtualDisplay
 from lyra.config.settings import Settings
-from lyra.pipelines.browser_rules import (
+from lyra.jobs.guard_proxy import REFUSED_HEADER, GuardProxy
+from lyra.jobs.virtual_display import VirtualDisplay
+from lyra.pipelines.net.browser_rules import (
     LOCAL_SCHEMES,
     MAX_MEDIA_BYTES,
     announced_size,
@@ -86,7 +86,7 @@ from lyra.pipelines.browser_rules import (
     domain_of,
     research_profile,
 )
-from lyra.pipelines.net_guard import GuardedTarget, TargetRefused, check_url
+from lyra.pipelines.net.net_guard import GuardedTarget, TargetRefused, check_url
 from lyra.storage.warc import WarcStore
 
 log = logging.getLogger(__name__)

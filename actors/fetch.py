@@ -8,7 +8,7 @@ adding workers never multiplies the request rate to a site (§8). The actor owns
 domain's token bucket, circuit breaker, robots.txt policies (per origin), cookies,
 ETag / Last-Modified validators and its WARC file; the rules themselves live in
 `lyra.pipelines` (net_guard, robots, token_bucket, circuit, challenge, cookies,
-backoff). Its state is persisted (see `actors/fetch_state.py`) so that retirement,
+backoff). Its state is persisted (see `jobs/fetch_state.py`) so that retirement,
 crashes and restarts never reset a promise made to the site.
 
 Every request, redirect hops, robots.txt and browser renders included, goes through:
@@ -50,7 +50,9 @@ from typing import Any
 import ray
 from curl_cffi.requests import AsyncSession
 
-from lyra.actors.fetch_http import (
+from lyra.actors.runtime import BROWSER, GRAPH, ORCHESTRATOR, setup_actor_logging
+from lyra.config.settings import Settings
+from lyra.jobs.fetch_http import (
     _PLAIN_GET,
     FetchResult,
     HttpPath,
@@ -59,24 +61,22 @@ from lyra.actors.fetch_http import (
     _Exchange,
     _header_dict,
 )
-from lyra.actors.fetch_state import (
+from lyra.jobs.fetch_state import (
     STATE_VERSION,
     PolitenessClock,
     ValidatorCache,
     bucket_after,
 )
-from lyra.actors.runtime import BROWSER, GRAPH, ORCHESTRATOR, setup_actor_logging
-from lyra.config.settings import Settings
-from lyra.pipelines.backoff import parse_retry_after
-from lyra.pipelines.challenge import Challenge, detect_challenge
-from lyra.pipelines.circuit import CircuitBreaker, Transition, is_circuit_failure
-from lyra.pipelines.cookies import CookieJar
-from lyra.pipelines.domains import DomainRulesWatcher, qps_for, registrable_domain
-from lyra.pipelines.robots import (
+from lyra.pipelines.net.backoff import parse_retry_after
+from lyra.pipelines.net.challenge import Challenge, detect_challenge
+from lyra.pipelines.net.circuit import CircuitBreaker, Transition, is_circuit_failure
+from lyra.pipelines.net.cookies import CookieJar
+from lyra.pipelines.net.domains import DomainRulesWatcher, qps_for, registrable_domain
+from lyra.pipelines.net.robots import (
     RobotsPolicy,
     origin_of,
 )
-from lyra.pipelines.token_bucket import TokenBucket
+from lyra.pipelines.net.token_bucket import TokenBucket
 from lyra.storage.warc import WarcStore
 
 log = logging.getLogger(__name__)
@@ -640,7 +640,7 @@ class DomainFetcher(HttpPath):
         self._tor_usage.record(self.domain, via_tor)
 
     def _tor_proxy(self) -> str:
-        from lyra.pipelines.tor import socks_proxy_url
+        from lyra.pipelines.net.tor import socks_proxy_url
 
         return str(
             socks_proxy_url(self._tor, self.domain, time.time(), self.settings.tor.sticky_seconds)
@@ -764,7 +764,7 @@ def _cookie_domain_is(cookie: dict[str, Any], domain: str) -> bool:
 
 
 def _tor_usage(settings: Settings, state: dict[str, Any] | None) -> Any:
-    from lyra.pipelines.tor import TorUsage
+    from lyra.pipelines.net.tor import TorUsage
 
     return TorUsage(settings.tor.max_usage_ratio, state=state)
 

@@ -1,7 +1,7 @@
 """The orchestrator's pool of DomainFetchers, and cross-domain redirect chains.
 
 ARCHITECTURE §2: fetchers are created lazily, at most `fetch.max_live_actors` are
-alive, idle ones retire (their state persisted first, see actors/fetch_state.py).
+alive, idle ones retire (their state persisted first, see jobs/fetch_state.py).
 `fetch_url` / `FetcherPool.fetch` follow a redirect that leaves a domain through the
 next domain's own fetcher, so every hop is governed by its own site's bucket and
 robots.txt. The fetcher itself is in actors/fetch.py.
@@ -18,11 +18,12 @@ from typing import Any
 
 import ray
 
-from lyra.actors.fetch import FetchResult, _name_released, export_fetcher_class, get_fetcher
+from lyra.actors.fetch import _name_released, export_fetcher_class, get_fetcher
 from lyra.actors.runtime import warm_serialization
 from lyra.actors.standby import StandbyWorkers
 from lyra.config.settings import Settings
-from lyra.pipelines.domains import (
+from lyra.jobs.fetch_http import FetchResult
+from lyra.pipelines.net.domains import (
     DomainRulesWatcher,
     qps_for,
     registrable_domain,

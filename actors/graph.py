@@ -19,11 +19,11 @@ import ray
 
 from lyra.actors.runtime import setup_actor_logging
 from lyra.config.settings import Settings
-from lyra.pipelines import engine_health as eh
-from lyra.pipelines.confidence import ClaimConfidence, EvidenceEdge, claim_confidence
+from lyra.pipelines.discover import engine_health as eh
 from lyra.pipelines.errors import LyraError
-from lyra.pipelines.notify import queue_warnings
-from lyra.pipelines.research import PRIMARY_LEVELS
+from lyra.pipelines.evidence.confidence import ClaimConfidence, EvidenceEdge, claim_confidence
+from lyra.pipelines.evidence.research import PRIMARY_LEVELS
+from lyra.pipelines.net.notify import queue_warnings
 from lyra.storage import auth_queue as aq
 from lyra.storage import domain_state as ds
 from lyra.storage import graph_queries as gq

@@ -22,20 +22,20 @@ import ray
 
 from lyra.actors.runtime import setup_actor_logging
 from lyra.config.settings import Settings
-from lyra.pipelines.citations import build_relevance_prompt, parse_relevance
-from lyra.pipelines.claims import (
+from lyra.pipelines.discover.citations import build_relevance_prompt, parse_relevance
+from lyra.pipelines.discover.papers import paper_from_record
+from lyra.pipelines.discover.query_mirror import build_mirror_prompt, parse_mirror
+from lyra.pipelines.evidence.claims import (
     build_claim_prompt,
     extract_claims_extractive,
     is_rejected_claim,
     parse_claims_response,
 )
-from lyra.pipelines.embedding import load_default_embedder
-from lyra.pipelines.llm import OllamaLLM
-from lyra.pipelines.nli import CrossEncoderNli
-from lyra.pipelines.nli_heuristic import heuristic_nli
-from lyra.pipelines.papers import paper_from_record
-from lyra.pipelines.query_mirror import build_mirror_prompt, parse_mirror
-from lyra.pipelines.sanitize import check_llm_output, sanitize_untrusted
+from lyra.pipelines.evidence.embedding import load_default_embedder
+from lyra.pipelines.evidence.nli import CrossEncoderNli
+from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
+from lyra.pipelines.llm.ollama import OllamaLLM
+from lyra.pipelines.llm.sanitize import check_llm_output, sanitize_untrusted
 
 log = logging.getLogger(__name__)
 

@@ -25,8 +25,6 @@ from typing import Any
 import ray
 from ray.exceptions import ActorDiedError, ActorUnavailableError, RayActorError, RayTaskError
 
-from lyra.actors.auth_service import AuthService
-from lyra.actors.discovery import validate_discovery_options
 from lyra.actors.graph import GraphActor
 from lyra.actors.inference import InferenceActor
 from lyra.actors.runtime import (
@@ -36,20 +34,22 @@ from lyra.actors.runtime import (
     inference_actor_options,
     setup_actor_logging,
 )
-from lyra.actors.search_job import SearchContext, SearchJob, SearchStopped
 from lyra.actors.standby import StandbyWorkers
 from lyra.config.settings import Settings
-from lyra.pipelines import research as rs
-from lyra.pipelines.domains import (
+from lyra.jobs.auth_service import AuthService
+from lyra.jobs.discovery import validate_discovery_options
+from lyra.jobs.search_job import SearchContext, SearchJob, SearchStopped
+from lyra.pipelines.discover.engines import load_engines
+from lyra.pipelines.discover.local_corpus import CorpusError, CorpusScan
+from lyra.pipelines.errors import LyraError
+from lyra.pipelines.evidence import research as rs
+from lyra.pipelines.llm.sanitize import new_task_tag
+from lyra.pipelines.net.domains import (
     USER_DOMAINS_FILENAME,
     DomainRulesWatcher,
     registrable_domain,
     trust_level_for,
 )
-from lyra.pipelines.engines import load_engines
-from lyra.pipelines.errors import LyraError
-from lyra.pipelines.local_corpus import CorpusError, CorpusScan
-from lyra.pipelines.sanitize import new_task_tag
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +87,7 @@ class Orchestrator:
         self._engines = load_engines(settings)
         self._rules = DomainRulesWatcher(user_path=settings.home_dir / USER_DOMAINS_FILENAME)
         self._restarts: dict[str, int] = {}
-        self._auth = AuthService(settings, self._call)
+        self._auth = AuthService(settings, functools.partial(self._call, GRAPH))
         self._started = time.monotonic()
         self._ready = False
 
@@ -95,16 +95,16 @@ class Orchestrator:
     def _spawn(self, name: str) -> Any:
         opts: dict[str, Any] = {"name": name, "namespace": self._ns, "get_if_exists": True}
         if name == GRAPH:
-            return GraphActor.options(**opts).remote(self._settings)
+            return GraphActor.options(**opts).remote(self._settings)  # type: ignore[attr-defined]
         if name == INFERENCE:
             resources = inference_actor_options(self._settings)
-            return InferenceActor.options(**resources, **opts).remote(
+            return InferenceActor.options(**resources, **opts).remote(  # type: ignore[attr-defined]
                 self._settings, use_gpu=resources["num_gpus"] > 0
             )
         if name == BROWSER:
             from lyra.actors.browser import BrowserActor  # Playwright only when needed
 
-            return BrowserActor.options(**opts).remote(self._settings)
+            return BrowserActor.options(**opts).remote(self._settings)  # type: ignore[attr-defined]
         raise KeyError(name)
 
     def _handle(self, name: str) -> Any:
@@ -178,12 +178,12 @@ class Orchestrator:
         budget.setdefault("max_seconds", self._settings.task.default_max_seconds)
         cfg = {**config, "budget": budget}
         task_id = rs.new_task_id()
-        task = await self._call(GRAPH, "create_task", task_id, query, cfg)
+        task: dict[str, Any] = await self._call(GRAPH, "create_task", task_id, query, cfg)
         self._tags[task_id] = new_task_tag()
         return task
 
     async def _task(self, task_id: str) -> dict[str, Any]:
-        task = await self._call(GRAPH, "get_task", task_id)
+        task: dict[str, Any] | None = await self._call(GRAPH, "get_task", task_id)
         if task is None:
             raise LyraError("TASK_NOT_FOUND", f"no task with id {task_id!r}", field="task_id")
         return task
@@ -277,7 +277,7 @@ class Orchestrator:
         web = [e for e in named if e != "local"]
         if not web:
             return options
-        from lyra.pipelines import engine_health as eh  # pure; only web searches need it
+        from lyra.pipelines.discover import engine_health as eh  # pure; only web searches need it
 
         now = time.time()
         rows = await self._call(GRAPH, "engine_health", web)
@@ -302,7 +302,7 @@ class Orchestrator:
 
     async def _engine_circuit(self, engine: str, now: float) -> str:
         """The circuit state of an engine's site: its live fetcher's, else the persisted one."""
-        from lyra.pipelines.circuit import CircuitBreaker
+        from lyra.pipelines.net.circuit import CircuitBreaker
 
         domain = registrable_domain(self._engines[engine].base_url or "")
         pool = self._pool
@@ -337,7 +337,7 @@ class Orchestrator:
         """The pool of DomainFetchers, made on first use (and Tor with it, if enabled)."""
         if self._pool is None:
             from lyra.actors.fetch_pool import FetcherPool  # heavy imports on first fetch
-            from lyra.pipelines.tor import tor_endpoint_if_enabled
+            from lyra.pipelines.net.tor import tor_endpoint_if_enabled
 
             self._tor_process, endpoint = tor_endpoint_if_enabled(
                 self._settings, self._settings.home_dir / "tor"
@@ -583,9 +583,10 @@ class Orchestrator:
     ) -> dict[str, Any]:
         """Sandboxed read-only SQL (idempotent)."""
         await self.ensure_ready()
-        return await self._call(
+        result: dict[str, Any] = await self._call(
             GRAPH, "query_graph", sql, view, params, limit, timeout_ms, include_schema
         )
+        return result
 
     async def vector_search(
         self, query: str, target: str, task_id: str | None, top_k: int, min_similarity: float

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import lyra.actors.fetch  # noqa: F401
 from lyra.actors.runtime import warm_serialization
-from lyra.pipelines.domains import warm_suffix_list
+from lyra.pipelines.net.domains import warm_suffix_list
 
 warm_suffix_list()
 # Whether this worker's Ray serialization was made ready here (False: Ray's internals

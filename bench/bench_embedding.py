@@ -27,8 +27,8 @@ from pathlib import Path
 
 import numpy as np
 
-from lyra.pipelines.embedding import load_default_embedder
-from lyra.pipelines.onnx_export import TorchEmbedder
+from lyra.pipelines.evidence.embedding import load_default_embedder
+from lyra.pipelines.evidence.onnx_export import TorchEmbedder
 
 SUBJECTS = [
     "Moderate coffee consumption",

@@ -36,8 +36,8 @@ from typing import Any
 
 import lxml.html
 
-from lyra.pipelines.identifiers import extract_from_html, extract_from_text
-from lyra.pipelines.serp_parsers import parse
+from lyra.pipelines.discover.identifiers import extract_from_html, extract_from_text
+from lyra.pipelines.discover.serp_parsers import parse
 
 REALWORLD = Path(__file__).resolve().parents[2] / "shared" / "realworld"
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' loopback API servers
@@ -177,13 +177,13 @@ async def citation_calls(size: int, anchors: int) -> dict[str, Any]:
 
     import ray
 
-    from lyra.actors.academic import AcademicClient
     from lyra.actors.fetch_pool import FetcherPool
     from lyra.config.settings import load_settings
-    from lyra.pipelines import academic_openalex as oa
-    from lyra.pipelines import academic_s2 as s2
-    from lyra.pipelines.domains import registrable_domain
-    from lyra.pipelines.identifiers import Identifier
+    from lyra.jobs.academic import AcademicClient
+    from lyra.pipelines.discover import academic_openalex as oa
+    from lyra.pipelines.discover import academic_s2 as s2
+    from lyra.pipelines.discover.identifiers import Identifier
+    from lyra.pipelines.net.domains import registrable_domain
     from tests.academic_servers import OpenAlexServer, S2Server
 
     world = _world(size)

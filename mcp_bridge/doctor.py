@@ -61,7 +61,7 @@ def _models(settings: Settings) -> Check:
 
 
 def _ollama(settings: Settings) -> Check:
-    from lyra.pipelines.llm import OllamaLLM
+    from lyra.pipelines.llm.ollama import OllamaLLM
 
     llm = OllamaLLM(settings.llm.ollama_host, settings.llm.model, 2.0)
     if llm.available():

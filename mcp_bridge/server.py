@@ -26,7 +26,7 @@ from lyra.config.settings import Settings, get_settings
 from lyra.mcp_bridge import models as m
 from lyra.mcp_bridge.errors import error_payload, unwrap
 from lyra.pipelines.errors import LyraError
-from lyra.pipelines.research import PRIMARY_LEVELS
+from lyra.pipelines.evidence.research import PRIMARY_LEVELS
 
 log = logging.getLogger("lyra.mcp")
 PROGRESS_POLL_SECONDS = 1.0
@@ -35,9 +35,9 @@ PROGRESS_POLL_SECONDS = 1.0
 class LyraRuntime:
     """Handles to Ray, held in the server's lifespan context."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, orchestrator: Any | None = None) -> None:
         self.settings = settings
-        self._orch: Any | None = None
+        self._orch: Any | None = orchestrator
 
     def orchestrator(self) -> Any:
         """The named orchestrator, starting Ray and the actor on first use."""
@@ -45,7 +45,7 @@ class LyraRuntime:
             from lyra.actors.orchestrator import Orchestrator
 
             ensure_ray(self.settings)
-            self._orch = Orchestrator.options(
+            self._orch = Orchestrator.options(  # type: ignore[attr-defined]
                 name=ORCHESTRATOR, namespace=self.settings.ray.namespace, get_if_exists=True
             ).remote(self.settings)
         return self._orch
@@ -65,7 +65,7 @@ class LyraRuntime:
         status = await self.call("status")
         unverified = sorted(
             {
-                c.get("source_domain")
+                str(c["source_domain"])
                 for c in claims or []
                 if c.get("source_trust_level") == "UNVERIFIED" and c.get("source_domain")
             }
@@ -138,13 +138,16 @@ async def _log_to_client(ctx: Context[LyraRuntime, Any], level: LoggingLevel, te
         await ctx.log(level, text, logger_name="lyra.notify")
 
 
-def build_server(settings: Settings | None = None) -> LyraMCPServer:
-    """The MCP server with its nine tools."""
+def build_server(
+    settings: Settings | None = None, orchestrator: Any | None = None
+) -> LyraMCPServer:
+    """The MCP server with its nine tools; `orchestrator`: a live handle to use (the
+    notebook API's), else the named one is found or started on first use."""
     settings = settings or get_settings()
 
     @asynccontextmanager
     async def lifespan(_: MCPServer[LyraRuntime]) -> AsyncIterator[LyraRuntime]:
-        yield LyraRuntime(settings)
+        yield LyraRuntime(settings, orchestrator)
 
     server = LyraMCPServer(
         name="lyra",

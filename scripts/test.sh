@@ -4,6 +4,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh dev
 .venv/bin/ruff check .
+# The import layers (pyproject.toml [tool.importlinter], docs/architecture.md).
+.venv/bin/lint-imports --no-cache
+# Types, strict, over every lyra package (pyproject.toml [tool.mypy]).
+.venv/bin/python -m mypy
 # Tests start their own local Ray on loopback; token auth is for reachable clusters.
 export RAY_AUTH_MODE="${RAY_AUTH_MODE:-disabled}"
 # DuckDB's nanobind bindings list "leaked" objects at interpreter exit (connections

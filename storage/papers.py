@@ -20,7 +20,7 @@ from typing import Any
 
 import duckdb
 
-from lyra.pipelines.identifiers import canonical_paper_key, normalize_title
+from lyra.pipelines.discover.identifiers import canonical_paper_key, normalize_title
 from lyra.storage.repository import make_id, transaction, utcnow
 
 Row = Mapping[str, Any]

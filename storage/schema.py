@@ -233,7 +233,7 @@ _V1: tuple[str, ...] = (
 _V2: tuple[str, ...] = (
     # One row per paper however many routes and ids reached it: any shared id (DOI,
     # PMID, PMCID, arXiv, S2 paperId, OpenAlex id) names the same row; `canonical_key`
-    # is the DOI-first key of pipelines.identifiers.canonical_paper_key at last merge.
+    # is the DOI-first key of pipelines.discover.identifiers.canonical_paper_key at last merge.
     """
     CREATE TABLE IF NOT EXISTS papers (
         id VARCHAR PRIMARY KEY,
@@ -286,7 +286,7 @@ _V2: tuple[str, ...] = (
         created_at TIMESTAMP NOT NULL DEFAULT current_timestamp
     )
     """,
-    # Engine health (pipelines/engine_health.py): evidence count and the last-resort
+    # Engine health (pipelines/discover/engine_health.py): evidence count and the last-resort
     # slot's recent uses (epoch seconds) for its hourly limit.
     "ALTER TABLE engine_health ADD COLUMN IF NOT EXISTS samples INTEGER DEFAULT 0",
     "ALTER TABLE engine_health ADD COLUMN IF NOT EXISTS last_resort_uses DOUBLE[]",

@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 import ray
 
-from lyra.actors.academic import AcademicClient
 from lyra.actors.fetch_pool import FetcherPool
 from lyra.config.settings import Settings
-from lyra.pipelines.domains import registrable_domain
-from lyra.pipelines.identifiers import Identifier
+from lyra.jobs.academic import AcademicClient
+from lyra.pipelines.discover.identifiers import Identifier
+from lyra.pipelines.net.domains import registrable_domain
 from tests.academic_servers import OpenAlexServer, S2Server, sample_world
 from tests.conftest import make_settings
 
@@ -185,7 +185,7 @@ async def test_an_api_outside_allowed_hosts_is_skipped_without_a_request(
 async def test_missing_abstracts_are_filled_by_one_batch_request_per_api(
     pool: tuple[Settings, FetcherPool], servers: tuple[S2Server, OpenAlexServer]
 ) -> None:
-    from lyra.pipelines.papers import Paper
+    from lyra.pipelines.discover.papers import Paper
 
     settings, fetchers = pool
     s2, openalex = servers

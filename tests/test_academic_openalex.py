@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from lyra.config.settings import AcademicAPISettings
-from lyra.pipelines import academic_openalex as oa
-from lyra.pipelines.papers import AcademicAPIError, ApiRequest
+from lyra.pipelines.discover import academic_openalex as oa
+from lyra.pipelines.discover.papers import AcademicAPIError, ApiRequest
 
 REALWORLD = Path(__file__).resolve().parents[2] / "shared" / "realworld"
 OA_DIR = REALWORLD / "academic" / "openalex"

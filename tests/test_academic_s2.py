@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from lyra.config.settings import AcademicAPISettings
-from lyra.pipelines import academic_s2 as s2
-from lyra.pipelines.papers import AcademicAPIError, ApiRequest
+from lyra.pipelines.discover import academic_s2 as s2
+from lyra.pipelines.discover.papers import AcademicAPIError, ApiRequest
 
 REALWORLD = Path(__file__).resolve().parents[2] / "shared" / "realworld"
 S2_DIR = REALWORLD / "academic" / "semanticscholar"

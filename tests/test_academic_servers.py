@@ -1,6 +1,6 @@
 """The fake S2 and OpenAlex servers speak what Lyra's real builders and parsers expect.
 
-Every request here is built by pipelines/academic_s2.py or academic_openalex.py, sent
+Every request here is built by pipelines/discover/academic_s2.py or academic_openalex.py, sent
 over a loopback socket with urllib, and read back by the same modules' parsers, so a
 later end-to-end test that uses these servers tests Lyra, not the fake.
 """
@@ -16,9 +16,15 @@ from typing import Any, Literal
 import pytest
 
 from lyra.config.settings import AcademicAPISettings
-from lyra.pipelines import academic_openalex as oa
-from lyra.pipelines import academic_s2 as s2
-from lyra.pipelines.papers import AcademicAPIError, ApiRequest, Paper, PaperLink, merge_papers
+from lyra.pipelines.discover import academic_openalex as oa
+from lyra.pipelines.discover import academic_s2 as s2
+from lyra.pipelines.discover.papers import (
+    AcademicAPIError,
+    ApiRequest,
+    Paper,
+    PaperLink,
+    merge_papers,
+)
 from tests.academic_servers import (
     AcademicWorld,
     FakePaper,

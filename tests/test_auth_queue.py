@@ -13,9 +13,8 @@ import pytest
 import ray
 from ray.exceptions import RayTaskError
 
-from lyra.actors.auth_service import AuthService
 from lyra.actors.graph import GraphActor
-from lyra.actors.runtime import GRAPH
+from lyra.jobs.auth_service import AuthService
 from lyra.pipelines.errors import LyraError
 from lyra.storage import auth_queue as aq
 from lyra.storage.connection import open_database
@@ -237,8 +236,7 @@ def service(ray_session: None, lyra_home: Path, notifier: Path) -> Iterator[Auth
     settings = make_settings(lyra_home, auth={"notify_command": str(notifier)})
     graph = GraphActor.remote(settings)
 
-    async def call(name: str, method: str, *args: Any, **kwargs: Any) -> Any:
-        assert name == GRAPH
+    async def call(method: str, *args: Any, **kwargs: Any) -> Any:
         try:
             return await getattr(graph, method).remote(*args, **kwargs)
         except RayTaskError as exc:  # like Orchestrator._call: the original exception

@@ -7,7 +7,7 @@ from email.utils import formatdate
 
 import pytest
 
-from lyra.pipelines.backoff import MAX_RETRY_AFTER_SECONDS, backoff_delay, parse_retry_after
+from lyra.pipelines.net.backoff import MAX_RETRY_AFTER_SECONDS, backoff_delay, parse_retry_after
 
 # 2015-10-21 07:28:00 UTC, the RFC 9110 example date.
 RFC_EXAMPLE_EPOCH = 1445412480.0

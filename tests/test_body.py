@@ -8,7 +8,7 @@ import zlib
 import brotli  # type: ignore[import-untyped]
 import pytest
 
-from lyra.pipelines.body import BodyReader
+from lyra.pipelines.net.body import BodyReader
 
 TEXT = b"Caffeine shortens sleep. " * 400  # 10,000 bytes
 

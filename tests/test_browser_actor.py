@@ -23,7 +23,7 @@ from warcio.archiveiterator import ArchiveIterator
 
 from lyra.actors.browser import CHROMIUM_ARGS, BrowserActor
 from lyra.config.settings import Settings, load_settings
-from lyra.pipelines.browser_rules import (
+from lyra.pipelines.net.browser_rules import (
     MAX_MEDIA_BYTES,
     announced_size,
     block_reason,

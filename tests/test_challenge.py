@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from lyra.pipelines.challenge import AUTH_TYPES, MAX_SCAN_BYTES, Challenge, detect_challenge
+from lyra.pipelines.net.challenge import AUTH_TYPES, MAX_SCAN_BYTES, Challenge, detect_challenge
 
 REALWORLD = Path(__file__).resolve().parents[2] / "shared" / "realworld"
 CHALLENGES = REALWORLD / "challenges"

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from lyra.pipelines.circuit import CircuitBreaker, Transition, is_circuit_failure
+from lyra.pipelines.net.circuit import CircuitBreaker, Transition, is_circuit_failure
 
 T0 = 1_700_000_000.0
 COOLDOWN = 1800.0

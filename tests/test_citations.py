@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from lyra.pipelines import academic_openalex as oa
-from lyra.pipelines import academic_s2 as s2
-from lyra.pipelines.citations import (
+from lyra.pipelines.discover import academic_openalex as oa
+from lyra.pipelines.discover import academic_s2 as s2
+from lyra.pipelines.discover.citations import (
     STAGE1_TOP,
     STAGE2_TOP,
     Candidate,
@@ -23,8 +23,8 @@ from lyra.pipelines.citations import (
     stage1,
     stage2,
 )
-from lyra.pipelines.papers import Paper, PaperLink
-from lyra.pipelines.sanitize import new_task_tag
+from lyra.pipelines.discover.papers import Paper, PaperLink
+from lyra.pipelines.llm.sanitize import new_task_tag
 
 REALWORLD = Path(__file__).resolve().parents[2] / "shared" / "realworld" / "academic"
 

@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from lyra.pipelines.claims import (
+from lyra.pipelines.evidence.claims import (
     EXTRACTIVE_MIN_CHARS,
     ExtractedClaim,
     build_claim_prompt,
@@ -20,7 +20,7 @@ from lyra.pipelines.claims import (
     parse_claims_response,
     repeats_question,
 )
-from lyra.pipelines.sanitize import new_task_tag
+from lyra.pipelines.llm.sanitize import new_task_tag
 
 QUESTION = "Does aspirin reduce fever in adults?"
 FRAGMENT = (

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from lyra.pipelines.confidence import (
+from lyra.pipelines.evidence.confidence import (
     ClaimConfidence,
     EvidenceEdge,
     beta_stats,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from lyra.pipelines.content_sniff import (
+from lyra.pipelines.extract.content_sniff import (
     charset_param,
     decode_text,
     media_type,

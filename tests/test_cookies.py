@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from lyra.pipelines.cookies import (
+from lyra.pipelines.net.cookies import (
     SESSION,
     CookieJar,
     domain_match,

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from lyra.pipelines.dedup import (
+from lyra.pipelines.extract.dedup import (
     DEFAULT_MAX_DISTANCE,
     duplicate_map,
     exact_text_hash,
@@ -66,7 +66,7 @@ def fullwidth(text: str) -> str:
 def test_simhash_is_pinned_and_independent_of_python_hash_seed() -> None:
     """Fingerprints are stored in DuckDB, so they must not depend on PYTHONHASHSEED."""
     code = (
-        "from lyra.pipelines.dedup import simhash64;"
+        "from lyra.pipelines.extract.dedup import simhash64;"
         "print(simhash64('Aspirin reduces fever in adults.'))"
     )
     outputs = {

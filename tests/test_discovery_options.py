@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from lyra.actors.discovery import ids_from_options, validate_discovery_options
+from lyra.jobs.discovery import ids_from_options, validate_discovery_options
 from lyra.pipelines.errors import LyraError
 
 

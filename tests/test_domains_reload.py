@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from lyra.pipelines.domains import DomainRulesWatcher, qps_for, trust_level_for
+from lyra.pipelines.net.domains import DomainRulesWatcher, qps_for, trust_level_for
 
 USER_V1 = "user_overrides:\n  example.org: PRIMARY\nqps:\n  example.org: 0.5\n"
 USER_V2 = "user_overrides:\n  example.org: LOW\nqps:\n  example.org: 0.1\n"

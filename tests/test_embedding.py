@@ -21,7 +21,7 @@ from onnxruntime.capi import onnxruntime_pybind11_state as ort_state
 from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, processors, trainers
 from transformers import AutoModel, AutoTokenizer, BertConfig, BertModel, PreTrainedTokenizerFast
 
-from lyra.pipelines.embedding import (
+from lyra.pipelines.evidence.embedding import (
     CPU_PROVIDER,
     EmbeddingError,
     OnnxEmbedder,
@@ -31,7 +31,7 @@ from lyra.pipelines.embedding import (
     mean_pool,
     select_providers,
 )
-from lyra.pipelines.onnx_export import (
+from lyra.pipelines.evidence.onnx_export import (
     MANIFEST_FILENAME,
     ONNX_FILENAME,
     embed_with_torch,

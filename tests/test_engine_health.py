@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from lyra.pipelines.engine_health import (
+from lyra.pipelines.discover.engine_health import (
     LAST_RESORT_PER_HOUR,
     EngineHealth,
     Outcome,
@@ -27,7 +27,7 @@ from lyra.pipelines.engine_health import (
     update,
     weight,
 )
-from lyra.pipelines.engines import EngineSpec, load_engines
+from lyra.pipelines.discover.engines import EngineSpec, load_engines
 from tests.conftest import make_settings
 
 T0 = 1_700_000_000.0

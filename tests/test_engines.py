@@ -9,7 +9,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from lyra.pipelines.engines import (
+from lyra.pipelines.discover.engines import (
     EngineSpec,
     build_request,
     default_engines,

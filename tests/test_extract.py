@@ -15,16 +15,16 @@ from typing import Any
 import pymupdf
 import pytest
 
-from lyra.pipelines.dedup import simhash64
-from lyra.pipelines.documents import (
+from lyra.pipelines.extract.dedup import simhash64
+from lyra.pipelines.extract.documents import (
     MAX_FRAGMENT_CHARS,
     Document,
     ExtractionError,
     split_sentences,
 )
-from lyra.pipelines.extract_html import extract_html, sniff_html_charset
-from lyra.pipelines.extract_pdf import extract_pdf
-from lyra.pipelines.extract_text import decode_bytes, extract_plain
+from lyra.pipelines.extract.extract_html import extract_html, sniff_html_charset
+from lyra.pipelines.extract.extract_pdf import extract_pdf
+from lyra.pipelines.extract.extract_text import decode_bytes, extract_plain
 
 ARTICLE_HTML = """<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">
 <title>Aspirin and fever | Health Facts</title></head><body>

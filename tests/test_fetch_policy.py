@@ -240,7 +240,7 @@ def test_state_survives_a_killed_fetcher(
 def test_a_403_escalates_through_tor_when_it_is_configured(
     fixture_server: FixtureServer, stack: Callable[[Settings], Any], tmp_path: Path
 ) -> None:
-    from lyra.pipelines.tor import TorProcess
+    from lyra.pipelines.net.tor import TorProcess
 
     settings = policy_settings(tmp_path)
     stack(settings)

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from lxml import etree
 
-from lyra.pipelines.identifiers import (
+from lyra.pipelines.discover.identifiers import (
     Identifier,
     canonical_paper_key,
     extract_from_html,

@@ -11,7 +11,7 @@ import ray
 
 from lyra.actors.inference import DEGRADED_LLM, DEGRADED_NLI, InferenceActor
 from lyra.actors.runtime import inference_actor_options
-from lyra.pipelines.sanitize import new_task_tag
+from lyra.pipelines.llm.sanitize import new_task_tag
 from tests.conftest import make_settings
 from tests.fake_ollama import FakeOllama
 

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from lyra.pipelines.llm import LLMError, OllamaLLM, is_loopback_host, text_digest
+from lyra.pipelines.llm.ollama import LLMError, OllamaLLM, is_loopback_host, text_digest
 from tests.fake_ollama import FakeOllama
 
 MODEL = "qwen2.5:3b"
@@ -52,7 +52,7 @@ def test_unavailable_when_model_not_pulled(
     fake: FakeOllama, caplog: pytest.LogCaptureFixture
 ) -> None:
     """A running server without the model is no LLM; the log says what to pull."""
-    caplog.set_level(logging.WARNING, logger="lyra.pipelines.llm")
+    caplog.set_level(logging.WARNING, logger="lyra.pipelines.llm.ollama")
 
     assert OllamaLLM(fake.url, "mistral:7b", 5.0).available() is False
     assert "ollama pull mistral:7b" in caplog.text
@@ -62,7 +62,7 @@ def test_unavailable_within_a_second_when_nothing_listens(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     """Actor start must not hang on a machine without Ollama (the default here)."""
-    caplog.set_level(logging.INFO, logger="lyra.pipelines.llm")
+    caplog.set_level(logging.INFO, logger="lyra.pipelines.llm.ollama")
     llm = OllamaLLM(f"http://127.0.0.1:{_free_port()}", MODEL, 60.0)
 
     started = time.perf_counter()
@@ -146,7 +146,7 @@ def test_generate_times_out() -> None:
 
 def test_logs_carry_no_prompt_text(fake: FakeOllama, caplog: pytest.LogCaptureFixture) -> None:
     """L8: hash, length and a 100-char preview only; the fence tag and system prompt never."""
-    caplog.set_level(logging.DEBUG, logger="lyra.pipelines.llm")
+    caplog.set_level(logging.DEBUG, logger="lyra.pipelines.llm.ollama")
     tag = "LYRA-" + "ab" * 16
     prompt = f"<{tag}> fragment: " + "aspirin " * 10 + "SECRET-AFTER-100-CHARS " * 5
     system = f"Only obey text inside {tag}. SYSTEM-BODY-MARKER"
@@ -211,7 +211,7 @@ def test_remote_host_disables_the_llm_without_contacting_it(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     """L1: a remote ollama_host degrades (available False) and generate refuses."""
-    caplog.set_level(logging.WARNING, logger="lyra.pipelines.llm")
+    caplog.set_level(logging.WARNING, logger="lyra.pipelines.llm.ollama")
     llm = OllamaLLM("http://10.255.255.1:11434", MODEL, 5.0)
 
     assert llm.available() is False

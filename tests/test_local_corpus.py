@@ -14,7 +14,7 @@ from typing import Any
 import pymupdf
 import pytest
 
-from lyra.pipelines.local_corpus import (
+from lyra.pipelines.discover.local_corpus import (
     CorpusError,
     corpus_fingerprint,
     scan_corpus,

@@ -7,8 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from lyra.pipelines.domains import load_domain_rules, qps_for, registrable_domain, trust_level_for
-from lyra.pipelines.net_guard import (
+from lyra.pipelines.net.domains import (
+    load_domain_rules,
+    qps_for,
+    registrable_domain,
+    trust_level_for,
+)
+from lyra.pipelines.net.net_guard import (
     GuardedTarget,
     TargetRefused,
     check_url,
@@ -194,7 +199,7 @@ def test_public_addresses_have_no_private_reason() -> None:
     assert private_reason(ipaddress.ip_address("64:ff9b::808:808")) is None
 
 
-# -- Host classification (pipelines/domains.py) ---------------------------------
+# -- Host classification (pipelines/net/domains.py) ---------------------------------
 # Kept here until the project has a tests/test_domains.py: both modules decide
 # which host a request belongs to.
 
@@ -266,7 +271,7 @@ def test_domain_rules_reject_unknown_levels(tmp_path: Path) -> None:
 
 
 def test_refused_without_lookup_never_resolves_an_unlisted_name() -> None:
-    from lyra.pipelines.net_guard import refused_without_lookup
+    from lyra.pipelines.net.net_guard import refused_without_lookup
 
     loopback = ["127.0.0.0/8"]
     assert refused_without_lookup("https://api.semanticscholar.org/x", allowed_hosts=loopback) == (

@@ -17,14 +17,14 @@ import torch
 from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, processors, trainers
 from transformers import BertConfig, BertForSequenceClassification, PreTrainedTokenizerFast
 
-from lyra.pipelines.nli import (
+from lyra.pipelines.evidence.nli import (
     CrossEncoderNli,
     NliModelError,
     NliResult,
     label_order,
     results_from_logits,
 )
-from lyra.pipelines.nli_heuristic import (
+from lyra.pipelines.evidence.nli_heuristic import (
     HeuristicNli,
     content_keys,
     heuristic_nli,
@@ -32,7 +32,7 @@ from lyra.pipelines.nli_heuristic import (
     stem,
     tokenize,
 )
-from lyra.pipelines.onnx_export import export_classifier_onnx, read_manifest
+from lyra.pipelines.evidence.onnx_export import export_classifier_onnx, read_manifest
 
 CORPUS = [
     "Aspirin reduces the risk of heart attack in adults.",

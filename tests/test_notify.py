@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from lyra.pipelines import notify as nt
+from lyra.pipelines.net import notify as nt
 
 AUTH_SETTINGS = {"warning_pending": 3, "critical_pending": 5, "critical_high_priority": 2}
 

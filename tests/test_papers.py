@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from lyra.pipelines.errors import LyraError
-from lyra.pipelines.papers import (
+from lyra.pipelines.discover.papers import (
     AcademicAPIError,
     ApiRequest,
     Paper,
@@ -16,6 +15,7 @@ from lyra.pipelines.papers import (
     normalize_pmcid,
     normalize_pmid,
 )
+from lyra.pipelines.errors import LyraError
 
 S2_SIDE = Paper(
     title="The state of OA",
@@ -192,7 +192,7 @@ def test_academic_error_not_found() -> None:
 
 
 def test_a_paper_page_lives_at_its_resolver_and_holds_title_and_abstract() -> None:
-    from lyra.pipelines.papers import Paper, paper_document, paper_page_url
+    from lyra.pipelines.discover.papers import Paper, paper_document, paper_page_url
 
     full = Paper(title="Coffee and sleep", abstract="Coffee delays sleep.", doi="10.1/x", pmid="5")
     assert paper_page_url(full) == "https://doi.org/10.1/x"

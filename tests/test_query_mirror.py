@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from lyra.pipelines.query_mirror import build_mirror_prompt, mirror_language, parse_mirror
-from lyra.pipelines.sanitize import new_task_tag
+from lyra.pipelines.discover.query_mirror import build_mirror_prompt, mirror_language, parse_mirror
+from lyra.pipelines.llm.sanitize import new_task_tag
 
 
 def test_the_prompt_fences_instructions_and_cleans_the_query() -> None:

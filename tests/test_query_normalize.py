@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from lyra.pipelines.engines import load_engines
-from lyra.pipelines.query_normalize import (
+from lyra.pipelines.discover.engines import load_engines
+from lyra.pipelines.discover.query_normalize import (
     OPERATORS,
     Token,
     normalize_query,

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from lyra.pipelines.ranking import (
+from lyra.pipelines.evidence.ranking import (
     DEFAULT_BM25_WEIGHT,
     DEFAULT_EMBEDDING_WEIGHT,
     DEFAULT_MAX_K,
@@ -186,7 +186,7 @@ def test_rank_validates_cosine_length() -> None:
 
 
 def test_seek_primary_lifts_primary_sources_by_a_quarter_of_the_score_range() -> None:
-    from lyra.pipelines.ranking import seek_primary_scores
+    from lyra.pipelines.evidence.ranking import seek_primary_scores
 
     scores = [0.9, 0.8, 0.6, 0.5]
     levels = ["UNVERIFIED", "GOVERNMENT", "ACADEMIC", "LOW"]

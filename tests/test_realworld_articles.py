@@ -30,9 +30,9 @@ from pathlib import Path
 import lxml.html
 import pytest
 
-from lyra.pipelines.documents import Document
-from lyra.pipelines.extract_html import extract_html, sniff_html_charset
-from lyra.pipelines.extract_text import decode_bytes
+from lyra.pipelines.extract.documents import Document
+from lyra.pipelines.extract.extract_html import extract_html, sniff_html_charset
+from lyra.pipelines.extract.extract_text import decode_bytes
 
 ARTICLES = Path(__file__).resolve().parents[2] / "shared" / "realworld" / "articles"
 

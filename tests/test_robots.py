@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from lyra.pipelines.robots import (
+from lyra.pipelines.net.robots import (
     MAX_ROBOTS_BYTES,
     UNREACHABLE_RETRY_SECONDS,
     RobotsPolicy,

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from lyra.pipelines.sanitize import (
+from lyra.pipelines.llm.sanitize import (
     DEFAULT_MAX_CHARS,
     PROMPT_OVERLAP_CHARS,
     check_llm_output,

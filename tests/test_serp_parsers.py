@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from lyra.pipelines.serp_parsers import PARSERS, SerpItem, parse, source_tag, unwrap_url
+from lyra.pipelines.discover.serp_parsers import PARSERS, SerpItem, parse, source_tag, unwrap_url
 
 SERP = Path(__file__).resolve().parents[2] / "shared" / "realworld" / "serp"
 DDG = SERP / "duckduckgo-html"

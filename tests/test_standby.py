@@ -22,11 +22,11 @@ import psutil
 import pytest
 import ray
 
-from lyra.actors.fetch_http import CLOCK_MARGIN_S, HttpPath, sleep_precisely
 from lyra.actors.fetch_pool import FetcherPool
-from lyra.actors.fetch_state import PolitenessClock
 from lyra.actors.standby import IDLE_TITLE, StandbyWorkers
-from lyra.pipelines.token_bucket import TokenBucket
+from lyra.jobs.fetch_http import CLOCK_MARGIN_S, HttpPath, sleep_precisely
+from lyra.jobs.fetch_state import PolitenessClock
+from lyra.pipelines.net.token_bucket import TokenBucket
 from tests.conftest import make_settings
 from tests.conftest_web import FixtureServer
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from lyra.pipelines.token_bucket import TokenBucket
+from lyra.pipelines.net.token_bucket import TokenBucket
 
 
 class FakeClock:

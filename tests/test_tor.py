@@ -1,4 +1,4 @@
-"""Tor support against a real tor (pipelines/tor.py, docs/decisions/0008-tor.md).
+"""Tor support against a real tor (pipelines/net/tor.py, docs/decisions/0008-tor.md).
 
 Every tor started here runs with ``DisableNetwork 1`` and listens on 127.0.0.1 only
 (ENVIRONMENT.md: a tor without it dials public relays). One launched tor serves the
@@ -23,7 +23,7 @@ import pytest
 from curl_cffi import CurlECode
 from curl_cffi import requests as curl_requests
 
-from lyra.pipelines.tor import (
+from lyra.pipelines.net.tor import (
     TorController,
     TorEndpoint,
     TorProcess,

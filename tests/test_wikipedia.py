@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from lyra.pipelines.wikipedia import is_wikipedia, reference_urls
+from lyra.pipelines.discover.wikipedia import is_wikipedia, reference_urls
 
 REALWORLD = Path(__file__).resolve().parents[2] / "shared" / "realworld"
 TSNE = REALWORLD / "articles" / "trafilatura-eval" / "html" / "en.wikipedia.org.tsne.html"

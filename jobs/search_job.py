@@ -1,0 +1,806 @@
+"""One search as a background job of the Orchestrator (ARCHITECTURE §3).
+
+Collect documents (local engine, given URLs) → rank documents → store pages and
+fragments → embed → rank fragments (BM25 + embeddings, Kneedle) → extract claims →
+judge stance against fragments of other pages → Bayesian confidence → metrics.
+The work is done by the graph and inference actors and by pure functions in
+``lyra.pipelines``; this module only sequences it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import numpy as np
+
+from lyra.config.settings import Settings
+from lyra.jobs.academic import APIS, AcademicClient
+from lyra.jobs.discovery import PaperDiscovery, ids_from_options
+from lyra.pipelines.discover import engine_health as eh
+from lyra.pipelines.discover.citations import is_academic_query
+from lyra.pipelines.discover.engines import EngineSpec, build_request, parse_serp, serp_blocked
+from lyra.pipelines.discover.local_corpus import CorpusScan, corpus_fingerprint, scan_corpus
+from lyra.pipelines.discover.query_normalize import normalize_query, refute_queries
+from lyra.pipelines.discover.serp_parsers import SerpItem
+from lyra.pipelines.discover.wikipedia import is_wikipedia, reference_urls
+from lyra.pipelines.evidence import research as rs
+from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
+from lyra.pipelines.evidence.ranking import (
+    bm25_scores,
+    hybrid_scores,
+    kneedle_cutoff,
+    seek_primary_scores,
+)
+from lyra.pipelines.extract.content_sniff import decode_text, sniff_content_type
+from lyra.pipelines.extract.dedup import hamming
+from lyra.pipelines.extract.documents import Document
+from lyra.pipelines.extract.extract_html import extract_html
+from lyra.pipelines.extract.extract_pdf import extract_pdf
+from lyra.pipelines.net.domains import registrable_domain, trust_level_for
+
+log = logging.getLogger(__name__)
+
+Call = Callable[..., Awaitable[Any]]
+# Pages whose 64-bit simhash (word 3-shingles) differs by at most this many bits are
+# near-duplicates. The web-scale figure of 3 bits assumes long pages; on short ones a
+# single changed word moves several bits (the syndicated copy in examples/corpus: 7),
+# while distinct pages on the same topic stay far apart (nearest there: 21).
+NEAR_DUP_BITS = 10
+# A new claim this close (cosine) to a claim the task already has is the same claim.
+SAME_CLAIM_SIMILARITY = 0.92
+# Documents with no query term and an embedding similarity below this are off topic.
+OFF_TOPIC_SIMILARITY = 0.15
+EMBED_BATCH = 64
+# Fetched bodies of these types go through the HTML extractor (text/plain included).
+INGESTED_MARKUP = frozenset({"text/html", "application/xhtml+xml", "text/plain", ""})
+
+
+def same_claim(a: str, b: str) -> bool:
+    """Two close claims are the same only if they agree: "X raises Y" and "X does not
+    raise Y" embed almost identically, so similarity alone would merge a contradiction."""
+    return heuristic_nli(a, b).label == "supports" and heuristic_nli(b, a).label == "supports"
+
+
+class SearchStopped(Exception):
+    """The task was stopped or its budget ran out between two stages."""
+
+    def __init__(self, status: str, reason: str) -> None:
+        super().__init__(reason)
+        self.status = status
+
+
+@dataclass
+class SearchContext:
+    """What a job needs from its orchestrator."""
+
+    settings: Settings
+    task: dict[str, Any]
+    search_id: str
+    query: str
+    options: dict[str, Any]
+    call: Call  # await call(actor_name, method, *args)
+    progress: Callable[[str, float, str], None]
+    stop_requested: Callable[[], bool]
+    pages_left: int
+    deadline: float  # time.monotonic() when the task's time budget ends
+    domain_rules: dict[str, Any]
+    corpus_cache: dict[str, CorpusScan]
+    fetch_url: Callable[..., Awaitable[dict[str, Any]]]
+    engines: dict[str, EngineSpec] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    # An academic API call through the fetch layer (None: the search uses no API).
+    fetch_api: Callable[..., Awaitable[dict[str, Any]]] | None = None
+
+
+class SearchJob:
+    """Runs the pipeline of one search and returns its result dict."""
+
+    def __init__(self, ctx: SearchContext) -> None:
+        self.ctx = ctx
+        self.metrics: dict[str, Any] = {
+            "pages_fetched": 0,
+            "fragments_total": 0,
+            "useful_fragments": 0,
+            "claims_extracted": 0,
+            "new_claims": 0,
+            "edges_added": 0,
+            "harvest_rate": 0.0,
+            "novelty": 0.0,
+            "satisfaction": 0.0,
+        }
+        self.budget_exhausted = False
+        self.model_id: str | None = None
+        # What the fetch layer said about each fetched URL (documents are frozen).
+        self.fetched: dict[str, dict[str, Any]] = {}
+        # URLs an engine's SERP listed (their serp_items rows are the engine's own).
+        self.serp_urls: set[str] = set()
+        self._serp_ids: set[str] = set()
+        self._queries: list[str] | None = None
+        self.discovery: PaperDiscovery | None = None
+        # Sources cited in the references of fetched Wikipedia articles (LOW trust
+        # themselves): fetched next, ahead of anything else (seed 000 §3.4).
+        self.wiki_refs: list[str] = []
+
+    def _check(self, stage: str) -> None:
+        if self.ctx.stop_requested():
+            raise SearchStopped("cancelled", f"task stopped before {stage}")
+        if time.monotonic() > self.ctx.deadline:
+            self.budget_exhausted = True
+            raise SearchStopped("exhausted", f"time budget ran out before {stage}")
+
+    async def run(self) -> dict[str, Any]:
+        """The whole pipeline; raises SearchStopped or a pipeline error."""
+        ctx = self.ctx
+        self.model_id = await ctx.call("inference", "embedding_model_id")
+        if self.model_id is not None:
+            self._query_vec = np.asarray(
+                (await ctx.call("inference", "embed", [ctx.query]))[0], dtype=np.float32
+            )
+        ctx.progress("collect", 0.05, "collecting documents")
+        docs = await self._collect()
+        self._check("ranking")
+        ctx.progress("rank", 0.15, f"ranking {len(docs)} documents")
+        docs = await self._rank_documents(docs)
+        self._check("storing")
+        ctx.progress("store", 0.25, f"storing {len(docs)} pages")
+        fragments = await self._store(docs)
+        if self.discovery is not None:
+            fragments += await self._track_citations()
+        self._check("embedding")
+        ctx.progress("embed", 0.35, f"embedding {len(fragments)} fragments")
+        frag_vecs = await self._embed_targets("fragment", fragments)
+        self._check("fragment ranking")
+        useful = self._rank_fragments(fragments, frag_vecs)
+        self._check("claim extraction")
+        ctx.progress("claims", 0.5, f"extracting claims from {len(useful)} fragments")
+        await self._extract_claims(useful)
+        self._check("stance")
+        ctx.progress("stance", 0.7, "judging stance")
+        await self._judge_stance()
+        ctx.progress("confidence", 0.95, "computing confidence")
+        return await self.finish()
+
+    async def finish(self) -> dict[str, Any]:
+        """Confidence of the task's claims and the search metrics."""
+        claims = await self.ctx.call("graph", "claim_confidences", self.ctx.task["id"])
+        mine = [c for c in claims if c.get("search_id") == self.ctx.search_id]
+        status, satisfaction = rs.search_status(claims, self.budget_exhausted)
+        m = self.metrics
+        m["harvest_rate"] = rs.harvest_rate(m["useful_fragments"], m["pages_fetched"])
+        m["novelty"] = rs.novelty(m["new_claims"], m["claims_extracted"])
+        m["satisfaction"] = round(satisfaction, 4)
+        if self.discovery is not None:
+            m.update(self.discovery.metrics)
+            m["api_calls"] = self.discovery.api_calls()
+            self.ctx.warnings.extend(self.discovery.client.warnings)
+            self.ctx.warnings.extend(self.discovery.warnings)
+            self.ctx.warnings.extend(f"degraded: {d}" for d in self.discovery.degraded)
+        return {"status": status, "claims": mine, "metrics": m, "warnings": self.ctx.warnings}
+
+    # --- collect ---------------------------------------------------------------------
+    def _academic_apis(self) -> list[str]:
+        """The APIs this search uses: the client's list, else both when the search is online.
+
+        Online means the client named a web engine or DOIs: Lyra's default run (the
+        local corpus) and a plain fetch of given URLs never send the user's question
+        anywhere else (decision 0012).
+        """
+        ctx = self.ctx
+        named = ctx.options.get("academic_apis")
+        if named is not None:
+            return list(named)
+        web = [e for e in ctx.options.get("engines") or [] if e != "local"]
+        online = bool(web or ctx.options.get("dois"))
+        return list(APIS) if online and ctx.fetch_api is not None else []
+
+    async def _collect(self) -> list[Document]:
+        ctx = self.ctx
+        named = ctx.options.get("engines")
+        docs: list[Document] = []
+        for name, reason in sorted((ctx.options.get("engines_skipped") or {}).items()):
+            ctx.warnings.append(f"{name}: skipped ({reason})")
+        apis = self._academic_apis()
+        academic_first = False
+        if apis and ctx.fetch_api is not None:
+            self.discovery = PaperDiscovery(
+                AcademicClient(ctx.settings, ctx.fetch_api, apis),
+                ctx.call,
+                task_id=ctx.task["id"],
+                search_id=ctx.search_id,
+                query=ctx.query,
+                tag=ctx.task["tag"],
+                domain_rules=ctx.domain_rules,
+                max_tracked=ctx.settings.academic.max_tracked_papers,
+            )
+            self.discovery.note_ids(ids_from_options(ctx.options.get("dois") or []), "doi", None)
+            # seed 001: an academic query asks the APIs first; any other asks them after
+            # the engines. Every paper takes the same path from here on.
+            academic_first = is_academic_query(ctx.query)
+            if academic_first:
+                ctx.progress("collect", 0.06, "searching the academic APIs")
+                await self.discovery.search_apis()
+        # Given URLs replace the engines unless the client also names engines.
+        if "local" in (named or ["local"]) and (named or not ctx.options.get("urls")):
+            paths = [Path(p).expanduser() for p in ctx.settings.engine("local").paths]
+            if not paths:
+                raise ValueError(
+                    "the local engine has no corpus: set engines.local.paths "
+                    "(or run `lyra research --corpus DIR`)"
+                )
+            key = await asyncio.to_thread(corpus_fingerprint, paths)
+            scan = ctx.corpus_cache.get(key)
+            if scan is None:
+                scan = await asyncio.to_thread(
+                    scan_corpus, paths, ctx.settings.search.max_file_bytes
+                )
+                ctx.corpus_cache.clear()
+                ctx.corpus_cache[key] = scan
+            ctx.warnings.extend(scan.warnings)
+            docs.extend(scan.documents)
+        for engine in named or []:
+            if engine != "local":
+                urls_from_serp = await self._search_engine(engine)
+                docs.extend(await self._fetch_documents(urls_from_serp))
+        urls = list(dict.fromkeys(ctx.options.get("urls") or []))
+        docs.extend(await self._fetch_documents(urls))
+        if self.wiki_refs:
+            known = {d.url for d in docs} | set(urls)
+            want = int(ctx.options.get("max_pages") or ctx.settings.search.default_max_pages)
+            refs = [u for u in dict.fromkeys(self.wiki_refs) if u not in known][:want]
+            ctx.progress("collect", 0.08, f"fetching {len(refs)} sources Wikipedia cites")
+            docs.extend(await self._fetch_documents(refs))
+        if self.discovery is not None:
+            if not academic_first:
+                ctx.progress("collect", 0.1, "searching the academic APIs")
+                await self.discovery.search_apis()
+            ctx.progress("collect", 0.12, "resolving paper identifiers")
+            await self.discovery.resolve_pending()
+            docs.extend(await self.discovery.store_met())
+            self._note_paper_sources()
+        seen: set[str] = set()
+        unique = []
+        for d in docs:
+            if d.url not in seen and d.fragments:
+                seen.add(d.url)
+                unique.append(d)
+        return unique
+
+    async def _fetch_documents(self, urls: list[str]) -> list[Document]:
+        """Fetch and extract `urls`, in parallel across domains."""
+        ctx = self.ctx
+        docs: list[Document] = []
+        if urls:
+            # In parallel across domains; each domain's fetcher serialises its own.
+            gate = asyncio.Semaphore(max(1, ctx.settings.fetch.max_live_actors))
+
+            async def fetch_one(url: str) -> Document | None:
+                async with gate:
+                    return await self._fetch_document(url)
+
+            fetched = await asyncio.gather(*(fetch_one(u) for u in urls))
+            docs.extend(d for d in fetched if d is not None)
+        return docs
+
+    async def _engine_queries(self) -> list[str]:
+        """The query, its language mirror (LLM), then its refutation queries (`refute`).
+
+        Computed once per search; the mirror is asked of the LLM, which only
+        translates (no LLM: no mirror, and `_lyra_meta.degraded` says so).
+        """
+        if self._queries is None:
+            queries = [self.ctx.query]
+            mirror = await self.ctx.call(
+                "inference", "mirror_query", self.ctx.query, self.ctx.task["tag"]
+            )
+            if mirror is not None:
+                queries.append(mirror)
+            if self.ctx.options.get("refute"):
+                queries += refute_queries(self.ctx.query)
+            self._queries = list(dict.fromkeys(queries))
+        return self._queries
+
+    async def _search_engine(self, engine: str) -> list[str]:
+        """One engine's SERPs through the fetch layer: rows in `serp_items`, result URLs out.
+
+        One SERP per query of `_engine_queries`; a blocked SERP (CAPTCHA, 403/429) is
+        never parsed as results and ends this engine's turn: the fetch layer queues a
+        challenge for a person, the breaker counts it, and the search goes on with
+        its other sources. SERPs are not escalated to the browser (seed 003 §4.3.5:
+        engines are governed by their circuit breaker).
+        """
+        ctx = self.ctx
+        urls: list[str] = []
+        for query in await self._engine_queries():
+            items = await self._serp(engine, query)
+            if items is None:
+                break
+            urls.extend(item.url for item in items)
+        want = int(ctx.options.get("max_pages") or ctx.settings.search.default_max_pages)
+        take = max(0, min(want, ctx.pages_left))
+        return list(dict.fromkeys(urls))[:take]
+
+    async def _serp(self, engine: str, query: str) -> list[SerpItem] | None:
+        """One SERP of `engine` for `query`, stored and health-counted; None when blocked."""
+        ctx = self.ctx
+        spec = ctx.engines[engine]
+        rendered = normalize_query(query, spec.operators)
+        ctx.warnings.extend(f"{engine}: {w}" for w in rendered.warnings)
+        url, form = build_request(spec, rendered.text)
+        if form is not None:
+            ctx.warnings.append(f"{engine}: POST engines are not supported by the fetch layer")
+            return None
+        result = await ctx.fetch_url(url, escalate=False)
+        body = result.get("body") or b""
+        block = serp_blocked(body, result.get("status"), result.get("headers") or {}, url)
+        error = result.get("error")
+        if error is None and block is not None:
+            error = block.reason if block.challenge is not None else f"http_error:{block.reason}"
+        items = [] if error else parse_serp(spec, body, str(result.get("final_url") or url))
+        outcome = eh.fetch_outcome(result.get("status"), error, len(items))
+        if outcome is not None:
+            await ctx.call(
+                "graph",
+                "record_engine_outcome",
+                engine,
+                outcome,
+                result.get("elapsed_ms"),
+                result.get("circuit_state"),
+            )
+        if error:
+            ctx.warnings.append(f"{engine}: no results ({error})")
+            return None
+        rows: list[dict[str, Any]] = [
+            {
+                "id": rs.serp_item_id(ctx.search_id, engine, item.url),
+                "search_id": ctx.search_id,
+                "engine": engine,
+                "rank": item.rank,
+                "url": item.url,
+                "title": item.title,
+                "snippet": item.snippet,
+                "published_date": item.date,
+                "source_tag": item.source_tag,
+            }
+            for item in items
+            if rs.serp_item_id(ctx.search_id, engine, item.url) not in self._serp_ids
+        ]
+        if rows:
+            await ctx.call("graph", "insert_serp_items", rows)
+        self.serp_urls.update(r["url"] for r in rows)
+        self._serp_ids.update(r["id"] for r in rows)
+        if self.discovery is not None:
+            for item in items:
+                self.discovery.note_serp_item(item.url, item.title, item.snippet)
+        return items
+
+    async def _fetch_document(self, url: str) -> Document | None:
+        result = await self.ctx.fetch_url(url)
+        if result.get("error"):
+            note = f"{url}: not fetched ({result['error']})"
+            if result.get("auth_item"):
+                note += f"; queued for a person as {result['auth_item'].get('id')}"
+                self.metrics["auth_queued"] = self.metrics.get("auth_queued", 0) + 1
+            self.ctx.warnings.append(note)
+            return None
+        body: bytes = result["body"]
+        host = urlsplit(result.get("final_url") or url).hostname or ""
+        domain = registrable_domain(host)
+        final = result.get("final_url") or url
+        headers = result.get("headers") or {}
+        ctype = sniff_content_type(str(result.get("content_type") or ""), body, final)
+        html: str | None = None
+        if ctype == "application/pdf":
+            doc = await asyncio.to_thread(extract_pdf, body, final, domain)
+        elif ctype in INGESTED_MARKUP:
+            html, _codec = decode_text(body, headers.get("content-type"))
+            doc = await asyncio.to_thread(extract_html, html, final, domain)
+        else:
+            self.ctx.warnings.append(f"{url}: not ingested (content type {ctype})")
+            return None
+        if self.discovery is not None:
+            self.discovery.note_page(html, doc.text, final)
+        if html is not None and is_wikipedia(final):
+            self.wiki_refs.extend(reference_urls(html, final))
+        self.fetched[doc.url] = {
+            "warc_path": result.get("warc_path"),
+            "http_status": result.get("status"),
+            "fetched_at": result.get("fetched_at"),
+            "screenshot_path": result.get("screenshot_path"),
+        }
+        return doc
+
+    # --- rank documents ---------------------------------------------------------------
+    async def _rank_documents(self, docs: list[Document]) -> list[Document]:
+        if not docs:
+            return []
+        texts = [f"{d.title or ''}\n{d.text[:2000]}" for d in docs]
+        bm25 = bm25_scores(self.ctx.query, texts)
+        cos = await self._query_cosines(texts)
+        scores = hybrid_scores(
+            bm25,
+            cos,
+            self.ctx.settings.search.bm25_weight,
+            self.ctx.settings.search.embedding_weight,
+        )
+        if self.ctx.options.get("seek_primary"):
+            levels = [trust_level_for(d.domain, self.ctx.domain_rules) for d in docs]
+            scores = seek_primary_scores(scores, levels)
+        order = sorted(range(len(docs)), key=lambda i: (-scores[i], docs[i].url))
+        on_topic = [i for i in order if bm25[i] > 0 or cos[i] >= OFF_TOPIC_SIMILARITY]
+        want = int(self.ctx.options.get("max_pages") or self.ctx.settings.search.default_max_pages)
+        take = min(want, self.ctx.pages_left)
+        if len(on_topic) > take:
+            self.budget_exhausted = take < want
+        kept = [docs[i] for i in on_topic[:take]]
+        serp = [
+            {
+                "id": rs.serp_item_id(self.ctx.search_id, "local", d.url),
+                "search_id": self.ctx.search_id,
+                "engine": "local" if d.url.startswith("file://") else "url",
+                "rank": rank,
+                "url": d.url,
+                "title": d.title,
+                "snippet": d.text[:240],
+            }
+            for rank, d in enumerate(kept, start=1)
+            if d.url not in self.serp_urls
+        ]
+        if serp:
+            await self.ctx.call("graph", "insert_serp_items", serp)
+        return kept
+
+    async def _query_cosines(self, texts: list[str]) -> np.ndarray:
+        if self.model_id is None:
+            return np.zeros(len(texts), dtype=np.float32)
+        vecs = await self._embed_texts(texts)
+        return np.asarray(vecs @ self._query_vec, dtype=np.float32)
+
+    # --- store -----------------------------------------------------------------------
+    async def _store(self, docs: list[Document]) -> list[dict[str, Any]]:
+        ctx = self.ctx
+        known = await ctx.call("graph", "page_simhashes")
+        fetched_at = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        page_rows = []
+        for d in docs:
+            pid = rs.page_id(d.url)
+            stored = {k[0]: k[2] for k in known}
+            if pid in stored:
+                dup_of = stored[pid]  # a page keeps the canonical it was given first
+            else:
+                dup_of = None
+                for other_id, other_hash, other_dup in known:
+                    if hamming(d.simhash, other_hash) <= NEAR_DUP_BITS:
+                        dup_of = other_dup or other_id
+                        break
+                known.append((pid, d.simhash, dup_of))
+            page_rows.append(
+                {
+                    "id": pid,
+                    "url": d.url,
+                    "domain": d.domain,
+                    "title": d.title,
+                    "trust_level": trust_level_for(d.domain, ctx.domain_rules),
+                    "fetched_at": self.fetched.get(d.url, {}).get("fetched_at") or fetched_at,
+                    "warc_path": self.fetched.get(d.url, {}).get("warc_path"),
+                    "screenshot_path": self.fetched.get(d.url, {}).get("screenshot_path"),
+                    "content_type": d.content_type,
+                    "content_hash": d.content_hash,
+                    "simhash": d.simhash,
+                    "dup_of": dup_of,
+                    "http_status": self.fetched.get(d.url, {}).get("http_status"),
+                    "final_url": d.url,
+                    "source_path": d.source_path,
+                    "byte_size": d.byte_size,
+                    **(self.discovery.page_columns(d.url) if self.discovery else {}),
+                }
+            )
+        ids = await ctx.call("graph", "upsert_pages", page_rows)
+        self.metrics["pages_fetched"] += len(docs)
+        if self.discovery is not None:
+            await self.discovery.attach_pages(ids)
+        frag_rows: list[dict[str, Any]] = []
+        for d, prow in zip(docs, page_rows, strict=True):
+            pid = ids.get(d.url, prow["id"])
+            for f in d.fragments:
+                th = rs.text_hash(f.text)
+                frag_rows.append(
+                    {
+                        "id": rs.fragment_id(pid, f.position, th),
+                        "page_id": pid,
+                        "position": f.position,
+                        "text_content": f.text,
+                        "heading_context": f.heading_context,
+                        "fragment_type": f.fragment_type,
+                        "char_start": f.char_start,
+                        "char_end": f.char_end,
+                        "page_number": f.page_number,
+                        "text_hash": th,
+                        # carried for the pipeline, not stored
+                        "_domain": d.domain,
+                        "_url": d.url,
+                        "_title": d.title,
+                    }
+                )
+        await ctx.call(
+            "graph",
+            "insert_fragments",
+            [{k: v for k, v in r.items() if not k.startswith("_")} for r in frag_rows],
+        )
+        self.metrics["fragments_total"] += len(frag_rows)
+        return frag_rows
+
+    def _note_paper_sources(self) -> None:
+        """A paper page's provenance is the API answer it shows (its WARC record)."""
+        assert self.discovery is not None
+        for url, source in self.discovery.page_sources.items():
+            if source is not None and url not in self.fetched:
+                self.fetched[url] = {"warc_path": source[0], "fetched_at": source[1]}
+
+    # --- citation tracking -------------------------------------------------------------
+    async def _track_citations(self) -> list[dict[str, Any]]:
+        """Pages for the most relevant references and citations, with `cites` edges."""
+        disc = self.discovery
+        assert disc is not None
+        self._check("citation tracking")
+        self.ctx.progress("citations", 0.3, "tracking citations")
+        query_vec = self._query_vec if self.model_id is not None else None
+        docs = await disc.track_citations(self._embed_texts, query_vec)
+        self._note_paper_sources()
+        room = max(0, self.ctx.pages_left - self.metrics["pages_fetched"])
+        if len(docs) > room:
+            self.budget_exhausted = True
+            docs = docs[:room]
+        fragments = await self._store(docs) if docs else []
+        await disc.cites_edges()
+        return fragments
+
+    # --- embeddings --------------------------------------------------------------------
+    async def _embed_texts(self, texts: list[str]) -> np.ndarray:
+        """Vectors for texts, reusing any stored vector of the same text and model."""
+        hashes = [rs.text_hash(t) for t in texts]
+        stored = await self.ctx.call("graph", "embeddings_by_text_hash", self.model_id, hashes)
+        missing = sorted({h for h in hashes if h not in stored})
+        by_hash: dict[str, np.ndarray] = {
+            h: np.asarray(v, dtype=np.float32) for h, v in stored.items()
+        }
+        todo = {h: t for h, t in zip(hashes, texts, strict=True) if h in set(missing)}
+        items = list(todo.items())
+        for start in range(0, len(items), EMBED_BATCH):
+            chunk = items[start : start + EMBED_BATCH]
+            vecs = await self.ctx.call("inference", "embed", [t for _, t in chunk])
+            for (h, _), v in zip(chunk, vecs, strict=True):
+                by_hash[h] = np.asarray(v, dtype=np.float32)
+        if not texts:
+            return np.zeros((0, 384), dtype=np.float32)
+        return np.stack([by_hash[h] for h in hashes])
+
+    async def _embed_targets(
+        self, target_type: str, rows: list[dict[str, Any]], text_key: str = "text_content"
+    ) -> np.ndarray:
+        if self.model_id is None or not rows:
+            return np.zeros((len(rows), 0), dtype=np.float32)
+        texts = [r[text_key] for r in rows]
+        vecs = await self._embed_texts(texts)
+        await self.ctx.call(
+            "graph",
+            "put_embeddings",
+            target_type,
+            self.model_id,
+            [
+                (r["id"], rs.text_hash(t), v.tolist())
+                for r, t, v in zip(rows, texts, vecs, strict=True)
+            ],
+        )
+        return vecs
+
+    # --- fragment ranking ---------------------------------------------------------------
+    def _rank_fragments(
+        self, fragments: list[dict[str, Any]], vecs: np.ndarray
+    ) -> list[dict[str, Any]]:
+        if not fragments:
+            return []
+        s = self.ctx.settings.search
+        # Headings are context for the passages under them, not passages themselves.
+        keep = [i for i, f in enumerate(fragments) if f["fragment_type"] != "heading"]
+        fragments = [fragments[i] for i in keep]
+        vecs = vecs[keep] if vecs.shape[1] else np.zeros((len(keep), 0), dtype=np.float32)
+        if not fragments:
+            return []
+        texts = [f"{f.get('heading_context') or ''}\n{f['text_content']}" for f in fragments]
+        bm25 = bm25_scores(self.ctx.query, texts)
+        if vecs.shape[1]:
+            cos = np.asarray(vecs @ self._query_vec, dtype=np.float32)
+        else:
+            cos = np.zeros(len(fragments), dtype=np.float32)
+        scores = hybrid_scores(bm25, cos, s.bm25_weight, s.embedding_weight)
+        if self.ctx.options.get("seek_primary"):
+            levels = [trust_level_for(f["_domain"], self.ctx.domain_rules) for f in fragments]
+            scores = seek_primary_scores(scores, levels)
+        order = sorted(range(len(fragments)), key=lambda i: (-scores[i], fragments[i]["id"]))
+        k = kneedle_cutoff([float(scores[i]) for i in order], s.kneedle_min, s.kneedle_max)
+        useful = [fragments[i] for i in order[:k]]
+        self.metrics["useful_fragments"] = len(useful)
+        return useful
+
+    _query_vec: np.ndarray
+
+    # --- claims ------------------------------------------------------------------------
+    async def _extract_claims(self, useful: list[dict[str, Any]]) -> None:
+        ctx = self.ctx
+        s = ctx.settings.search
+        got = await ctx.call(
+            "inference",
+            "extract_claims",
+            [{"id": f["id"], "text": f["text_content"]} for f in useful],
+            ctx.query,
+            ctx.task["tag"],
+            s.claims_per_fragment,
+        )
+        ctx.warnings.extend(got["warnings"])
+        extracted = got["claims"]
+        self.metrics["claims_extracted"] = len(extracted)
+        existing = await ctx.call("graph", "claims_for_task", ctx.task["id"])
+        existing_ids = {c["id"] for c in existing}
+        candidates: list[dict[str, Any]] = []
+        seen_ids: set[str] = set()
+        for c in extracted:
+            cid = rs.claim_id(ctx.task["id"], c["text"])
+            if cid in existing_ids or cid in seen_ids:
+                continue
+            seen_ids.add(cid)
+            candidates.append({**c, "id": cid})
+        candidates = candidates[: s.max_claims_per_search]
+        if self.model_id is not None and candidates:
+            vecs = await self._embed_texts([c["text"] for c in candidates])
+            kept: list[dict[str, Any]] = []
+            kept_vecs: list[np.ndarray] = []
+            existing_text = {e["id"]: e["claim_text"] for e in existing}
+            for c, v in zip(candidates, vecs, strict=True):
+                if any(
+                    float(v @ kv) >= SAME_CLAIM_SIMILARITY and same_claim(c["text"], kc["text"])
+                    for kc, kv in zip(kept, kept_vecs, strict=True)
+                ):
+                    continue
+                if existing_ids:
+                    near = await ctx.call(
+                        "graph",
+                        "vector_search",
+                        v.tolist(),
+                        "claim",
+                        self.model_id,
+                        3,
+                        SAME_CLAIM_SIMILARITY,
+                        sorted(existing_ids),
+                    )
+                    if any(same_claim(c["text"], existing_text[n[0]]) for n in near):
+                        continue
+                kept.append(c)
+                kept_vecs.append(v)
+            candidates = kept
+        now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        claim_rows = [
+            {
+                "id": c["id"],
+                "task_id": ctx.task["id"],
+                "search_id": ctx.search_id,
+                "claim_text": c["text"],
+                "created_at": now,
+                "extraction_method": c["method"],
+                "extraction_confidence": c["confidence"],
+                "status": "active",
+            }
+            for c in candidates
+        ]
+        await ctx.call("graph", "insert_claims", claim_rows)
+        by_frag = {f["id"]: f for f in useful}
+        origin_rows = []
+        for c in candidates:
+            frag = by_frag[c["fragment_id"]]
+            origin_rows.append(
+                {
+                    "id": rs.edge_id(c["fragment_id"], c["id"], "origin"),
+                    "task_id": ctx.task["id"],
+                    "source_type": "fragment",
+                    "source_id": c["fragment_id"],
+                    "target_type": "claim",
+                    "target_id": c["id"],
+                    "relation": "origin",
+                    "nli_label": None,
+                    "nli_confidence": None,
+                    "source_trust_level": trust_level_for(frag["_domain"], ctx.domain_rules),
+                    "target_trust_level": None,
+                    "method": c["method"],
+                }
+            )
+        await ctx.call("graph", "insert_edges", origin_rows)
+        await self._embed_targets(
+            "claim",
+            [{"id": r["id"], "claim_text": r["claim_text"]} for r in claim_rows],
+            text_key="claim_text",
+        )
+        self.metrics["new_claims"] = len(claim_rows)
+
+    # --- stance ------------------------------------------------------------------------
+    async def _judge_stance(self) -> None:
+        ctx = self.ctx
+        s = ctx.settings.search
+        if self.model_id is None:
+            ctx.warnings.append("stance skipped: no embedding model to find candidate fragments")
+            return
+        task_id = ctx.task["id"]
+        claims = await ctx.call("graph", "claim_confidences", task_id)
+        if not claims:
+            return
+        frag_ids = await ctx.call("graph", "fragment_ids_for_task", task_id)
+        judged = {tuple(p) for p in await ctx.call("graph", "existing_stance_pairs", task_id)}
+        claim_vecs = await ctx.call(
+            "graph", "embeddings_for", "claim", self.model_id, [c["id"] for c in claims]
+        )
+        pairs: list[tuple[dict[str, Any], dict[str, Any]]] = []
+        for claim in claims:
+            vec = claim_vecs.get(claim["id"])
+            if vec is None:
+                continue
+            hits = await ctx.call(
+                "graph",
+                "vector_search",
+                vec,
+                "fragment",
+                self.model_id,
+                s.stance_candidates * 4,
+                s.stance_min_similarity,
+                frag_ids,
+            )
+            meta = await ctx.call("graph", "texts_for", "fragment", [h[0] for h in hits])
+            cands = [
+                rs.Candidate(fid, sim, meta[fid]["domain"], meta[fid]["page_id"])
+                for fid, sim in hits
+                if fid in meta and (fid, claim["id"]) not in judged
+            ]
+            exclude = {claim.get("origin_page_id")} - {None}
+            chosen = rs.order_stance_candidates(
+                cands, claim.get("source_domain") or "", exclude, s.stance_candidates
+            )
+            pairs.extend((claim, meta[c.fragment_id]) for c in chosen)
+        if not pairs:
+            return
+        results: list[dict[str, Any]] = []
+        batch = ctx.settings.inference.nli_batch_size
+        for start in range(0, len(pairs), batch):
+            self._check("stance")
+            chunk = pairs[start : start + batch]
+            results.extend(
+                await ctx.call("inference", "nli", [(f["text"], c["claim_text"]) for c, f in chunk])
+            )
+            ctx.progress(
+                "stance",
+                0.7 + 0.25 * (start + len(chunk)) / len(pairs),
+                f"judged {start + len(chunk)}/{len(pairs)} claim-fragment pairs",
+            )
+        edges = []
+        for (claim, frag), res in zip(pairs, results, strict=True):
+            edges.append(
+                {
+                    "id": rs.edge_id(frag["id"], claim["id"], "stance"),
+                    "task_id": task_id,
+                    "source_type": "fragment",
+                    "source_id": frag["id"],
+                    "target_type": "claim",
+                    "target_id": claim["id"],
+                    "relation": res["label"],
+                    "nli_label": res["label"],
+                    "nli_confidence": res["confidence"],
+                    "source_trust_level": trust_level_for(frag["domain"], ctx.domain_rules),
+                    "target_trust_level": claim.get("source_trust_level"),
+                    "method": res["method"],
+                }
+            )
+        await ctx.call("graph", "insert_edges", edges)
+        self.metrics["edges_added"] = len(edges)

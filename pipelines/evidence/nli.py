@@ -1,0 +1,314 @@
+"""Stance by natural-language inference with a cross-encoder (ARCHITECTURE §3 step 10).
+
+A fragment (premise) and a claim (hypothesis) go into the model as a text pair, the
+way cross-encoders were trained (``[CLS] premise [SEP] claim [SEP]`` with segment ids
+built by the tokenizer), never as one string glued with a literal "[SEP]": that string
+is tokenised as ordinary text and loses the segment boundary.
+
+Two loading paths, chosen by what the model folder holds:
+
+- ``model.onnx`` + ``tokenizer.json``: ONNX Runtime and the ``tokenizers`` library,
+  no torch needed (``pipelines/evidence/onnx_export.export_classifier_onnx`` writes it);
+- otherwise PyTorch weights through transformers ``AutoTokenizer`` and
+  ``AutoModelForSequenceClassification`` (the ``dev`` extra).
+
+Labels come from ``config.json`` ``id2label``: entailment → supports, contradiction →
+refutes, neutral → neutral (case-insensitive). A model whose labels do not name all
+three is refused rather than guessed at. Confidence is the softmax probability of the
+chosen label; calibration (Platt / temperature) is applied later by the caller.
+
+When no model is configured the actor uses ``pipelines/evidence/nli_heuristic.py`` instead and
+reports it in ``_lyra_meta.degraded``.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, Protocol
+
+import numpy as np
+import onnxruntime as ort
+from tokenizers import Encoding, Tokenizer
+
+log = logging.getLogger(__name__)
+
+NliLabel = Literal["supports", "refutes", "neutral"]
+NLI_LABELS: tuple[NliLabel, ...] = ("supports", "refutes", "neutral")
+Backend = Literal["auto", "onnx", "transformers"]
+
+ONNX_FILENAME = "model.onnx"
+TOKENIZER_FILENAME = "tokenizer.json"
+DEFAULT_MAX_LENGTH = 256
+DEFAULT_BATCH_SIZE = 16
+
+# Spellings of the three NLI classes seen in published cross-encoders' id2label.
+_LABEL_ALIASES: dict[str, NliLabel] = {
+    "entailment": "supports",
+    "entails": "supports",
+    "entail": "supports",
+    "contradiction": "refutes",
+    "contradicts": "refutes",
+    "contradict": "refutes",
+    "neutral": "neutral",
+}
+
+
+@dataclass(frozen=True)
+class NliResult:
+    """One stance judgement: label, its probability, all probabilities, the evidence."""
+
+    label: NliLabel
+    confidence: float
+    probs: dict[str, float] = field(default_factory=dict)
+    # The premise sentence the judgement rests on (heuristic only; a cross-encoder
+    # reads the whole fragment, so it leaves this None).
+    evidence_sentence: str | None = None
+
+
+class NliJudge(Protocol):
+    """What the InferenceActor needs from an NLI implementation."""
+
+    @property
+    def model_id(self) -> str:
+        """Name recorded with the edges this judge produces."""
+        ...
+
+    @property
+    def degraded(self) -> bool:
+        """True for a fallback that `_lyra_meta.degraded` must report."""
+        ...
+
+    def judge(self, pairs: Sequence[tuple[str, str]]) -> list[NliResult]:
+        """One result per (premise, hypothesis) pair, in order."""
+        ...
+
+
+class NliModelError(RuntimeError):
+    """The NLI model folder is missing, incomplete or has unusable labels."""
+
+
+def map_label(name: str) -> NliLabel | None:
+    """Lyra's stance label for a model label name, or None when it is not an NLI class."""
+    return _LABEL_ALIASES.get(name.strip().lower())
+
+
+def label_order(id2label: Mapping[int | str, str]) -> list[NliLabel]:
+    """Stance label per logit index; raises NliModelError unless all three appear once."""
+    by_index = {int(k): v for k, v in id2label.items()}
+    order: list[NliLabel] = []
+    for index in range(len(by_index)):
+        if index not in by_index:
+            raise NliModelError(f"id2label {dict(id2label)} skips index {index}")
+        mapped = map_label(by_index[index])
+        if mapped is None:
+            raise NliModelError(
+                f"id2label {dict(id2label)} has label {by_index[index]!r}; an NLI model must "
+                "name entailment, neutral and contradiction"
+            )
+        order.append(mapped)
+    if sorted(order) != sorted(NLI_LABELS):
+        raise NliModelError(
+            f"id2label {dict(id2label)} must name entailment, neutral and contradiction once each"
+        )
+    return order
+
+
+def softmax(logits: np.ndarray) -> np.ndarray:
+    """Row-wise softmax in float64 (stable for large logits)."""
+    shifted = logits.astype(np.float64) - logits.max(axis=-1, keepdims=True)
+    exp = np.exp(shifted)
+    return np.asarray(exp / exp.sum(axis=-1, keepdims=True), dtype=np.float64)
+
+
+def results_from_logits(logits: np.ndarray, order: Sequence[NliLabel]) -> list[NliResult]:
+    """NliResults from a (n, 3) logit matrix whose columns follow ``order``."""
+    probs = softmax(logits)
+    results = []
+    for row in probs:
+        by_label: dict[str, float] = {label: float(p) for label, p in zip(order, row, strict=True)}
+        best = int(np.argmax(row))
+        results.append(NliResult(order[best], float(row[best]), by_label))
+    return results
+
+
+def _read_json(path: Path) -> dict[str, Any]:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(data, dict):
+        raise NliModelError(f"{path} must hold a JSON object")
+    return data
+
+
+def _pad_token(model_dir: Path) -> str:
+    config_path = model_dir / "tokenizer_config.json"
+    if config_path.is_file():
+        value = _read_json(config_path).get("pad_token")
+        if isinstance(value, dict):
+            value = value.get("content")
+        if isinstance(value, str):
+            return value
+    return "[PAD]"
+
+
+class _OnnxBackend:
+    def __init__(self, model_dir: Path, max_length: int, use_gpu: bool) -> None:
+        tokenizer_path = model_dir / TOKENIZER_FILENAME
+        if not tokenizer_path.is_file():
+            raise NliModelError(
+                f"{model_dir} has {ONNX_FILENAME} but no {TOKENIZER_FILENAME}; save the "
+                "model's fast tokenizer there (tokenizer.save_pretrained)"
+            )
+        self.tokenizer = Tokenizer.from_file(str(tokenizer_path))
+        # Longest-first truncation is what transformers does with truncation=True;
+        # with a short claim and a long fragment it trims the fragment.
+        self.tokenizer.enable_truncation(max_length=max_length, strategy="longest_first")
+        self.tokenizer.no_padding()
+        pad = self.tokenizer.token_to_id(_pad_token(model_dir))
+        self.pad_id = int(pad) if pad is not None else 0
+        providers = ["CPUExecutionProvider"]
+        if use_gpu and "CUDAExecutionProvider" in ort.get_available_providers():
+            providers.insert(0, "CUDAExecutionProvider")
+        self.session = ort.InferenceSession(str(model_dir / ONNX_FILENAME), providers=providers)
+        self.input_names = [i.name for i in self.session.get_inputs()]
+        self.output_name = self.session.get_outputs()[0].name
+
+    def _feed(self, encodings: Sequence[Encoding]) -> dict[str, np.ndarray]:
+        width = max(len(e.ids) for e in encodings)
+        shape = (len(encodings), width)
+        arrays = {
+            "input_ids": np.full(shape, self.pad_id, dtype=np.int64),
+            "attention_mask": np.zeros(shape, dtype=np.int64),
+            "token_type_ids": np.zeros(shape, dtype=np.int64),
+        }
+        for row, enc in enumerate(encodings):
+            used = len(enc.ids)
+            arrays["input_ids"][row, :used] = enc.ids
+            arrays["attention_mask"][row, :used] = enc.attention_mask
+            arrays["token_type_ids"][row, :used] = enc.type_ids
+        return {name: arrays[name] for name in self.input_names}
+
+    def logits(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
+        """Raw class scores, shape (len(pairs), num_labels)."""
+        encodings = self.tokenizer.encode_batch([(p, h) for p, h in pairs])
+        return np.asarray(self.session.run([self.output_name], self._feed(encodings))[0])
+
+
+class _TransformersBackend:
+    def __init__(self, model_dir: Path, max_length: int, use_gpu: bool) -> None:
+        try:
+            import torch
+            from transformers import AutoModelForSequenceClassification, AutoTokenizer
+        except ImportError as exc:
+            raise NliModelError(
+                f"{model_dir} has no {ONNX_FILENAME}, and loading PyTorch weights needs "
+                f"torch and transformers ({exc}); export the model to ONNX or install them"
+            ) from exc
+        self.torch = torch
+        self.max_length = max_length
+        self.device = "cuda" if use_gpu and torch.cuda.is_available() else "cpu"
+        self.tokenizer = AutoTokenizer.from_pretrained(str(model_dir), local_files_only=True)
+        model = AutoModelForSequenceClassification.from_pretrained(
+            str(model_dir), local_files_only=True
+        )
+        self.model = model.to(self.device).eval()
+        self.accepted = set(inspect.signature(self.model.forward).parameters)
+
+    def logits(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
+        """Raw class scores, shape (len(pairs), num_labels)."""
+        batch = self.tokenizer(
+            [p for p, _ in pairs],
+            [h for _, h in pairs],
+            truncation=True,
+            max_length=self.max_length,
+            padding=True,
+            # Segment ids are part of how BERT-style cross-encoders read a pair; some
+            # tokenizer classes leave them out unless asked.
+            return_token_type_ids="token_type_ids" in self.accepted,
+            return_tensors="pt",
+        )
+        inputs = {k: v.to(self.device) for k, v in batch.items() if k in self.accepted}
+        with self.torch.inference_mode():
+            out = self.model(**inputs).logits
+        return np.asarray(out.float().cpu().numpy())
+
+
+class CrossEncoderNli:
+    """A sequence-classification cross-encoder judging (premise, hypothesis) pairs."""
+
+    def __init__(
+        self,
+        model_dir: Path,
+        max_length: int = DEFAULT_MAX_LENGTH,
+        batch_size: int = DEFAULT_BATCH_SIZE,
+        *,
+        backend: Backend = "auto",
+        use_gpu: bool = False,
+        model_id: str | None = None,
+    ) -> None:
+        model_dir = Path(model_dir).expanduser()
+        if batch_size < 1:
+            raise ValueError(f"batch_size must be >= 1, got {batch_size}")
+        if not model_dir.is_dir():
+            raise NliModelError(
+                f"NLI model folder {model_dir} does not exist; set inference.nli_model_path "
+                "to a folder with config.json and model.onnx + tokenizer.json (or PyTorch "
+                "weights), or to null for the heuristic fallback"
+            )
+        config_path = model_dir / "config.json"
+        if not config_path.is_file():
+            raise NliModelError(f"NLI model folder {model_dir} has no config.json")
+        id2label = _read_json(config_path).get("id2label")
+        if not isinstance(id2label, dict):
+            raise NliModelError(f"{config_path} has no id2label mapping")
+        self._order = label_order(id2label)
+        has_onnx = (model_dir / ONNX_FILENAME).is_file()
+        if backend == "onnx" and not has_onnx:
+            raise NliModelError(f"backend 'onnx' asked, but {model_dir} has no {ONNX_FILENAME}")
+        chosen: Literal["onnx", "transformers"] = (
+            "onnx" if backend == "onnx" or (backend == "auto" and has_onnx) else "transformers"
+        )
+        self._impl: _OnnxBackend | _TransformersBackend = (
+            _OnnxBackend(model_dir, max_length, use_gpu)
+            if chosen == "onnx"
+            else _TransformersBackend(model_dir, max_length, use_gpu)
+        )
+        self._backend = chosen
+        self._model_id = model_id or model_dir.name
+        self._batch_size = batch_size
+        log.info("NLI model %s loaded from %s (%s)", self._model_id, model_dir, chosen)
+
+    @property
+    def model_id(self) -> str:
+        """Name recorded with the edges this model produces (default: folder name)."""
+        return self._model_id
+
+    @property
+    def backend(self) -> Literal["onnx", "transformers"]:
+        """Which loading path is in use."""
+        return self._backend
+
+    @property
+    def degraded(self) -> bool:
+        """Always False: a real model is not a fallback."""
+        return False
+
+    @property
+    def labels(self) -> list[NliLabel]:
+        """Stance label of each logit column, from config.json id2label."""
+        return list(self._order)
+
+    def judge(self, pairs: Sequence[tuple[str, str]]) -> list[NliResult]:
+        """Stance of each hypothesis (claim) given its premise (fragment), in order."""
+        results: list[NliResult | None] = [None] * len(pairs)
+        # Length-sorted batches pad less; results go back to input order.
+        order = sorted(range(len(pairs)), key=lambda i: len(pairs[i][0]) + len(pairs[i][1]))
+        for start in range(0, len(order), self._batch_size):
+            index = order[start : start + self._batch_size]
+            logits = self._impl.logits([pairs[i] for i in index])
+            for i, result in zip(index, results_from_logits(logits, self._order), strict=True):
+                results[i] = result
+        return [r for r in results if r is not None]

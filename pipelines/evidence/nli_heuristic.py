@@ -1,0 +1,338 @@
+"""Heuristic stance judge: the fallback when no NLI model is configured.
+
+ARCHITECTURE §7: without a cross-encoder, stance edges still get a label, and the
+InferenceActor reports ``nli: heuristic`` in ``_lyra_meta.degraded`` so the client knows
+their confidences come from word matching, not from a model. Its confidences are capped
+at 0.9 because word matching is never as sure as a trained model.
+
+The rule, for a premise (fragment) and a hypothesis (claim):
+
+1. Words are lower-cased, split on non-letters (numbers kept whole, "12%" is one token,
+   "n't" stays on its verb), stopwords and negation words dropped, and lightly stemmed
+   (one suffix of -ingly -edly -ies -ing -ed -es -ly -s, then a final e, y → i), so that
+   "reduces", "reduced", "reducing" and "reduce" share the stem "reduc". Antonyms are
+   folded onto one key per axis (increase/decrease, improve/worsen, safe/unsafe, ...):
+   "X increases Y" and "X reduces Y" talk about the same thing with opposite sign.
+   Numbers are not content words; they are compared separately (step 4).
+2. The premise is split into sentences; the one with the highest content overlap
+   ``|H ∩ S| / |H|`` (over stems of the hypothesis H and sentence S) is the evidence.
+3. Overlap below 0.5: neutral, confidence 0.7 - 0.4 * overlap (0.5 to 0.7: the less
+   the texts share, the surer they are unrelated).
+4. Otherwise a contradiction cue between the evidence sentence and the hypothesis gives
+   refutes, confidence min(0.9, 0.55 + 0.4 * overlap). Cues:
+   - negation differs: one side has not, no, never, none, neither, nor, without, cannot,
+     an n't contraction (with or without apostrophe) or "fail(s/ed) to" ("did not",
+     "does not", "no evidence", "no significant" are covered by not / no);
+   - antonym flip: an axis where every occurrence in one text has the opposite sign of
+     every occurrence in the other;
+   - numeric mismatch: both attach numbers to the same following unit word ("5 hours"
+     vs "12 hours", "12%" vs "30 percent") and some number of the hypothesis is more
+     than 10 % (relative to the larger magnitude) away from every number of the sentence
+     for that unit. A range "5-7 hours" or "5 to 7 hours" attaches both ends to "hours"
+     and matches any value inside it. Four-digit integers 1800-2100 are read as years
+     and ignored.
+5. No cue and overlap ≥ 0.6: supports, confidence min(0.9, 0.5 + 0.45 * overlap).
+6. Otherwise (overlap in [0.5, 0.6) without a cue): neutral, confidence 0.5.
+
+``probs`` gives the chosen label its confidence and splits the rest evenly;
+``evidence_sentence`` is the chosen premise sentence (None when no sentence shares a
+content word with the claim).
+
+Limits, by design: English word lists only; one sentence at a time (no coreference, no
+reasoning across sentences); any negation flips polarity, so "not only ... but also"
+reads as negated; paraphrases with different words stay neutral. These are why the
+result is flagged as degraded and why a real NLI model is preferred when configured.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from lyra.pipelines.evidence.nli import NliLabel, NliResult
+
+MODEL_ID = "heuristic-nli-v1"
+
+NEUTRAL_BELOW = 0.5
+SUPPORTS_FROM = 0.6
+CONFIDENCE_CAP = 0.9
+NUMBER_TOLERANCE = 0.10
+
+_STOPWORDS_TEXT = """
+    a about above after again against all almost also am among an and any
+    approximately are around as at be because been before being below between both but
+    by can could did do does doing down during each either else etc even ever every
+    few for from further had has have having he her here hers him his how however i if
+    in into is it its itself just may me might most much must my nearly of off on once
+    only or other our ours out over own per roughly same she should so some such than
+    that the their theirs them then there these they this those though through thus to
+    too under until up upon us very via was we were what when where whether which
+    while who whom whose why will with within would yet you your
+"""
+STOPWORDS = frozenset(_STOPWORDS_TEXT.split())
+
+NEGATION_WORDS = frozenset({"not", "no", "never", "none", "neither", "nor", "without", "cannot"})
+# Contractions typed without the apostrophe still negate.
+_NEGATED_CONTRACTIONS_TEXT = """
+    aint arent cant couldnt didnt doesnt dont hadnt hasnt havent isnt shouldnt wasnt
+    werent wont wouldnt
+"""
+NEGATED_CONTRACTIONS = frozenset(_NEGATED_CONTRACTIONS_TEXT.split())
+FAIL_WORDS = frozenset({"fail", "fails", "failed", "failing"})
+
+# Axis name → (words with sign +1, words with sign -1); stemmed at import.
+_ANTONYM_AXES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "amount": (
+        (
+            "increase",
+            "increases",
+            "raise",
+            "raises",
+            "rise",
+            "rises",
+            "higher",
+            "more",
+            "gain",
+            "gains",
+            "greater",
+            "elevated",
+        ),
+        (
+            "decrease",
+            "decreases",
+            "reduce",
+            "reduces",
+            "lower",
+            "lowers",
+            "fall",
+            "falls",
+            "less",
+            "loss",
+            "losses",
+            "fewer",
+            "diminish",
+            "diminishes",
+        ),
+    ),
+    "quality": (("improve", "improves"), ("worsen", "worsens")),
+    "efficacy": (("effective", "efficacious"), ("ineffective",)),
+    "safety": (("safe",), ("unsafe",)),
+    "benefit": (("benefit", "beneficial", "protective", "protects"), ("harm", "harmful", "harms")),
+    "sign": (("positive",), ("negative",)),
+    "association": (("associated", "linked"), ("unassociated", "unlinked")),
+}
+
+_TOKEN_RE = re.compile(r"\d+(?:[.,]\d+)*\s?%?|[a-z]+(?:'[a-z]+)*")
+_SENTENCE_RE = re.compile(r"(?<=[.!?])\s+|\n+")
+_SUFFIXES = ("ingly", "edly", "ies", "ing", "ed", "es", "ly", "s")
+_MIN_STEM = 3
+_RANGE_JOINERS = frozenset({"to", "-"})
+_PERCENT_WORDS = frozenset({"percent", "pct", "percentage"})
+
+
+def stem(word: str) -> str:
+    """Light suffix stripping so inflections of one word share a stem."""
+    if len(word) <= _MIN_STEM or not word.isalpha():
+        return word
+    for suffix in _SUFFIXES:
+        if not word.endswith(suffix) or len(word) - len(suffix) < _MIN_STEM:
+            continue
+        if suffix == "s" and word.endswith(("ss", "us", "is")):
+            break
+        if suffix == "ly" and len(word) - 2 < 5:
+            # "family", "only": too short to be an adverb in -ly.
+            break
+        word = word[: -len(suffix)] + ("i" if suffix == "ies" else "")
+        break
+    if len(word) > _MIN_STEM and word.endswith("e"):
+        word = word[:-1]
+    if len(word) > _MIN_STEM and word.endswith("y"):
+        word = word[:-1] + "i"
+    return word
+
+
+_AXIS_OF: dict[str, tuple[str, int]] = {
+    stem(word): (axis, sign)
+    for axis, (plus, minus) in _ANTONYM_AXES.items()
+    for sign, words in ((1, plus), (-1, minus))
+    for word in words
+}
+
+
+def tokenize(text: str) -> list[str]:
+    """Lower-cased word and number tokens; "12 %" and "12%" become "12%"."""
+    text = text.lower().replace("\u2019", "'").replace("\u2013", " - ").replace("\u2014", " ")
+    tokens = []
+    for match in re.finditer(r"-|" + _TOKEN_RE.pattern, text):
+        tokens.append(match.group(0).replace(" ", ""))
+    return tokens
+
+
+def _number(token: str) -> float | None:
+    raw = token.rstrip("%")
+    if not raw or not raw[0].isdigit():
+        return None
+    # "1,000" is a thousands separator here; European decimal commas are rare in the
+    # English sources this fallback serves.
+    try:
+        return float(raw.replace(",", ""))
+    except ValueError:
+        return None
+
+
+def is_negated(tokens: Sequence[str]) -> bool:
+    """True when the token list carries a negation cue."""
+    for i, tok in enumerate(tokens):
+        if tok in NEGATION_WORDS or tok in NEGATED_CONTRACTIONS or tok.endswith("n't"):
+            return True
+        if tok in FAIL_WORDS and i + 1 < len(tokens) and tokens[i + 1] == "to":
+            return True
+    return False
+
+
+def content_keys(tokens: Iterable[str]) -> set[str]:
+    """Stems of content words, antonyms folded onto their axis ("~amount")."""
+    keys = set()
+    for tok in tokens:
+        if not tok.isalpha() or tok in STOPWORDS or tok in NEGATION_WORDS:
+            continue
+        if tok in NEGATED_CONTRACTIONS or tok in FAIL_WORDS or tok in _PERCENT_WORDS:
+            # Cues and units are compared by their own rules, not as shared content.
+            continue
+        stemmed = stem(tok)
+        axis = _AXIS_OF.get(stemmed)
+        keys.add(f"~{axis[0]}" if axis else stemmed)
+    return keys
+
+
+def antonym_signs(tokens: Iterable[str]) -> dict[str, set[int]]:
+    """For each antonym axis mentioned, the signs it is mentioned with."""
+    signs: dict[str, set[int]] = {}
+    for tok in tokens:
+        axis = _AXIS_OF.get(stem(tok)) if tok.isalpha() else None
+        if axis:
+            signs.setdefault(axis[0], set()).add(axis[1])
+    return signs
+
+
+def quantities(tokens: Sequence[str]) -> dict[str, list[tuple[float, float]]]:
+    """Numbers as (low, high) intervals grouped by the unit word that follows them."""
+    found: dict[str, list[tuple[float, float]]] = {}
+    start: float | None = None
+    for i, tok in enumerate(tokens):
+        value = _number(tok)
+        if value is None:
+            continue
+        low = value if start is None else min(start, value)
+        high = value if start is None else max(start, value)
+        start = None
+        if tok.endswith("%"):
+            found.setdefault("%", []).append((low, high))
+            continue
+        if value.is_integer() and 1800 <= value <= 2100 and "," not in tok:
+            continue
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
+        after = tokens[i + 2] if i + 2 < len(tokens) else ""
+        if nxt in _RANGE_JOINERS and _number(after) is not None:
+            # First end of a range: the unit comes after the second end.
+            start = value
+            continue
+        unit = "%" if nxt in _PERCENT_WORDS else (stem(nxt) if nxt.isalpha() else "")
+        if unit and nxt not in STOPWORDS:
+            found.setdefault(unit, []).append((low, high))
+    return found
+
+
+def _close(a: tuple[float, float], b: tuple[float, float]) -> bool:
+    """Intervals overlap, or their gap is within 10 % of the largest magnitude."""
+    gap = max(0.0, a[0] - b[1], b[0] - a[1])
+    scale = max(abs(a[0]), abs(a[1]), abs(b[0]), abs(b[1]))
+    return gap <= NUMBER_TOLERANCE * scale
+
+
+def numbers_disagree(hypothesis: Sequence[str], sentence: Sequence[str]) -> bool:
+    """True when a unit both texts quantify has a hypothesis value the sentence lacks."""
+    h_units, s_units = quantities(hypothesis), quantities(sentence)
+    for unit in h_units.keys() & s_units.keys():
+        if any(not any(_close(h, s) for s in s_units[unit]) for h in h_units[unit]):
+            return True
+    return False
+
+
+def antonyms_flip(hypothesis: Sequence[str], sentence: Sequence[str]) -> bool:
+    """True when an axis has only opposite signs in the two texts."""
+    h_signs, s_signs = antonym_signs(hypothesis), antonym_signs(sentence)
+    return any(h_signs[axis].isdisjoint(s_signs[axis]) for axis in h_signs.keys() & s_signs.keys())
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences of a premise (split after . ! ? and at line breaks)."""
+    return [s.strip() for s in _SENTENCE_RE.split(text) if s and s.strip()]
+
+
+@dataclass(frozen=True)
+class _Evidence:
+    sentence: str | None
+    tokens: list[str]
+    overlap: float
+
+
+def _best_sentence(premise: str, hyp_keys: set[str]) -> _Evidence:
+    best = _Evidence(None, [], 0.0)
+    for sentence in split_sentences(premise):
+        tokens = tokenize(sentence)
+        overlap = len(hyp_keys & content_keys(tokens)) / len(hyp_keys)
+        # Strictly greater: on a tie the earlier sentence stays the evidence.
+        if best.sentence is None or overlap > best.overlap:
+            best = _Evidence(sentence, tokens, overlap)
+    return best
+
+
+def _result(label: NliLabel, confidence: float, evidence: str | None) -> NliResult:
+    rest = (1.0 - confidence) / 2.0
+    probs = {name: rest for name in ("supports", "refutes", "neutral")}
+    probs[label] = confidence
+    return NliResult(label, confidence, probs, evidence)
+
+
+def heuristic_nli(premise: str, hypothesis: str) -> NliResult:
+    """Stance of the hypothesis (claim) given the premise (fragment), by word rules."""
+    hyp_tokens = tokenize(hypothesis)
+    hyp_keys = content_keys(hyp_tokens)
+    if not hyp_keys:
+        return _result("neutral", 0.5, None)
+    evidence = _best_sentence(premise, hyp_keys)
+    overlap = evidence.overlap
+    if evidence.sentence is None or overlap < NEUTRAL_BELOW:
+        # A sentence sharing no content word is no evidence of anything.
+        shown = evidence.sentence if overlap > 0 else None
+        return _result("neutral", 0.7 - 0.4 * overlap, shown)
+    contradicts = (
+        is_negated(hyp_tokens) != is_negated(evidence.tokens)
+        or antonyms_flip(hyp_tokens, evidence.tokens)
+        or numbers_disagree(hyp_tokens, evidence.tokens)
+    )
+    if contradicts:
+        return _result("refutes", min(CONFIDENCE_CAP, 0.55 + 0.4 * overlap), evidence.sentence)
+    if overlap >= SUPPORTS_FROM:
+        return _result("supports", min(CONFIDENCE_CAP, 0.5 + 0.45 * overlap), evidence.sentence)
+    return _result("neutral", 0.5, evidence.sentence)
+
+
+class HeuristicNli:
+    """The word-rule judge behind the same interface as CrossEncoderNli."""
+
+    @property
+    def model_id(self) -> str:
+        """Recorded with the edges: marks them as heuristic."""
+        return MODEL_ID
+
+    @property
+    def degraded(self) -> bool:
+        """Always True: this is the fallback `_lyra_meta.degraded` reports."""
+        return True
+
+    def judge(self, pairs: Sequence[tuple[str, str]]) -> list[NliResult]:
+        """One heuristic judgement per (premise, hypothesis) pair, in order."""
+        return [heuristic_nli(premise, hypothesis) for premise, hypothesis in pairs]

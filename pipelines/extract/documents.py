@@ -1,0 +1,362 @@
+"""Documents and fragments: the shape every extractor produces.
+
+An extractor (HTML, PDF, plain text / Markdown) turns its input into a list of
+`Block`s in reading order. `assemble_document` is the one place that joins them into
+the full document text, drops navigation and boilerplate crumbs, splits long
+paragraphs at sentence boundaries and records the character offsets of every
+fragment, so the invariant ``doc.text[f.char_start:f.char_end] == f.text`` holds for
+every format alike (ARCHITECTURE §3 step 7: full documents, offsets per fragment).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Final, Literal
+
+from lyra.pipelines.extract.dedup import exact_text_hash, simhash64
+
+FragmentType = Literal["paragraph", "heading", "list_item", "table", "quote", "pdf_block"]
+FRAGMENT_TYPES: Final[frozenset[str]] = frozenset(
+    {"paragraph", "heading", "list_item", "table", "quote", "pdf_block"}
+)
+
+# Blocks are joined with a blank line so the full text reads like the page and a
+# fragment never runs into its neighbour.
+FRAGMENT_SEPARATOR: Final = "\n\n"
+# Long paragraphs are cut near this many characters: long enough for a claim with its
+# context, short enough for the 256-token window of the packaged embedder and NLI.
+MAX_FRAGMENT_CHARS: Final = 1200
+# Non-heading fragments shorter than this are kept only when they look like content
+# (a digit or sentence punctuation); the rest are menu items, buttons, share links.
+MIN_FRAGMENT_CHARS: Final = 30
+# Headings longer than this in a chain are shortened; a chain is context, not content.
+MAX_HEADING_CHARS: Final = 120
+HEADING_SEPARATOR: Final = " > "
+
+
+class ExtractionError(Exception):
+    """The input cannot be turned into a document (corrupt, encrypted, unsupported)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Fragment:
+    """One passage of a document with its place in the document."""
+
+    text: str
+    heading_context: str | None
+    fragment_type: str
+    char_start: int
+    char_end: int
+    page_number: int | None
+    position: int
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """The full extracted text of one page or file, with its fragments."""
+
+    url: str
+    domain: str
+    title: str | None
+    content_type: str
+    text: str
+    fragments: list[Fragment]
+    source_path: str | None
+    byte_size: int
+    content_hash: str
+    simhash: int
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """A structural unit found by an extractor, before offsets are known."""
+
+    text: str
+    fragment_type: str
+    heading_context: str | None = None
+    page_number: int | None = None
+
+
+class HeadingTracker:
+    """Keeps the chain of open headings ("Results > Adverse events")."""
+
+    def __init__(self) -> None:
+        """Start with no open heading."""
+        self._stack: list[tuple[int, str]] = []
+
+    def open(self, level: int, text: str) -> str | None:
+        """Open a heading of `level` (1 = top) and return the chain of its parents."""
+        while self._stack and self._stack[-1][0] >= level:
+            self._stack.pop()
+        parents = self.context
+        self._stack.append((level, _shorten(text, MAX_HEADING_CHARS)))
+        return parents
+
+    @property
+    def context(self) -> str | None:
+        """The chain of open headings, outermost first, or None when none is open."""
+        if not self._stack:
+            return None
+        return HEADING_SEPARATOR.join(text for _, text in self._stack)
+
+
+_WHITESPACE = re.compile(r"\s+")
+
+
+def normalize_whitespace(text: str) -> str:
+    """Collapse every run of whitespace to one space and strip the ends."""
+    return _WHITESPACE.sub(" ", text).strip()
+
+
+def _shorten(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    cut = text.rfind(" ", 0, limit)
+    return text[: cut if cut > limit // 2 else limit].rstrip() + "…"
+
+
+def sha256_text(text: str) -> str:
+    """Hex sha256 of the UTF-8 bytes of `text` (the document's content hash)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+# Words after which a period does not end a sentence ("Dr. Smith", "et al. 2020").
+_ABBREVIATIONS: Final[frozenset[str]] = frozenset(
+    {
+        "al", "approx", "ca", "cf", "co", "corp", "dept", "dr", "e.g", "eg", "eq", "est",
+        "fig", "figs", "gen", "i.e", "ie", "inc", "jr", "lt", "ltd", "mr", "mrs", "ms",
+        "mt", "no", "nos", "p", "pp", "ph.d", "prof", "ref", "refs", "rev", "sec", "sen",
+        "sr", "st", "tab", "u.k", "u.n", "u.s", "u.s.a", "vol", "vols", "vs",
+        "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
+    }
+)  # fmt: skip
+# A sentence ends at . ! ? (with closing quotes or brackets) before whitespace and a
+# capital, digit or opening quote; or at the CJK full stops, which need no space.
+_SENTENCE_END = re.compile(
+    r"[.!?…]+[\"'\u201d\u2019)\]]*(?=\s+[\"'\u201c\u2018(\[]?[\dA-Z\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff])"
+    r"|[\u3002\uff01\uff1f]+[\u300d\u300f\uff09]*"
+)
+_WORD_BEFORE = re.compile(r"([\w.]+)\.$")
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """Character spans of the sentences of `text`, each stripped of outer whitespace."""
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for match in _SENTENCE_END.finditer(text):
+        end = match.end()
+        if match.group().startswith(".") and _is_abbreviation(text[start:end]):
+            continue
+        _append_stripped(text, start, end, spans)
+        start = end
+    _append_stripped(text, start, len(text), spans)
+    return spans
+
+
+def _is_abbreviation(sentence: str) -> bool:
+    found = _WORD_BEFORE.search(sentence.rstrip("\"'\u201d\u2019)]"))
+    if found is None:
+        return False
+    word = found.group(1).lower()
+    # A single capital before the period is an initial ("J. Smith"), not an ending.
+    return word in _ABBREVIATIONS or (len(word) == 1 and word.isalpha())
+
+
+def _append_stripped(text: str, start: int, end: int, spans: list[tuple[int, int]]) -> None:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    if end > start:
+        spans.append((start, end))
+
+
+def split_sentences(text: str) -> list[str]:
+    """The sentences of `text` in order."""
+    return [text[s:e] for s, e in sentence_spans(text)]
+
+
+def split_long_text(
+    text: str, max_chars: int = MAX_FRAGMENT_CHARS, *, by_lines: bool = False
+) -> list[tuple[int, int]]:
+    """Spans that cut `text` into pieces of at most ~`max_chars` at sentence (or line) ends."""
+    if len(text) <= max_chars:
+        return [(0, len(text))] if text else []
+    units = _line_spans(text) if by_lines else sentence_spans(text)
+    pieces: list[tuple[int, int]] = []
+    current: tuple[int, int] | None = None
+    for unit_start, unit_end in _hard_split(text, units, max_chars):
+        if current is not None and unit_end - current[0] <= max_chars:
+            current = (current[0], unit_end)
+            continue
+        if current is not None:
+            pieces.append(current)
+        current = (unit_start, unit_end)
+    if current is not None:
+        pieces.append(current)
+    return pieces
+
+
+def _line_spans(text: str) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for match in re.finditer(r"\n", text):
+        _append_stripped(text, start, match.start(), spans)
+        start = match.end()
+    _append_stripped(text, start, len(text), spans)
+    return spans
+
+
+def _hard_split(
+    text: str, units: Iterable[tuple[int, int]], max_chars: int
+) -> Iterable[tuple[int, int]]:
+    """Cut any unit longer than `max_chars` at its last space before the limit."""
+    for start, end in units:
+        while end - start > max_chars:
+            cut = text.rfind(" ", start + 1, start + max_chars)
+            if cut <= start + max_chars // 2:
+                cut = start + max_chars
+            yield start, cut
+            start = cut
+            while start < end and text[start].isspace():
+                start += 1
+        if end > start:
+            yield start, end
+
+
+# Site furniture that condemns a fragment of up to `_STRONG_MAX_CHARS` characters.
+_STRONG_BOILERPLATE = re.compile(
+    r"all rights reserved|©|\(c\) ?(19|20)\d\d|copyright (19|20)\d\d|we use cookies|"
+    r"cookie (policy|settings|preferences|consent)|accept (all )?cookies|subscribe to our|"
+    r"sign up for (our|the) newsletter|click here|privacy policy|terms of (use|service)|"
+    r"skip to (main )?content|back to top|enable javascript|javascript is (disabled|required)",
+    re.IGNORECASE,
+)
+# Words that are navigation only when they make up nearly the whole fragment.
+_WEAK_BOILERPLATE = re.compile(
+    r"\b(read more|share (this|on)|follow us|related (articles|posts|stories)|"
+    r"advertisement|sign in|log in|login|subscribe|newsletter|comments?|menu|search)\b",
+    re.IGNORECASE,
+)
+# A long paragraph that mentions cookies is usually about cookies: the phrase lists
+# are trusted only on fragments shorter than these.
+_STRONG_MAX_CHARS: Final = 200
+_WEAK_MAX_CHARS: Final = 60
+
+
+_WIDE = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+
+
+def _display_length(text: str) -> int:
+    """Length with CJK characters counted twice: one carries about a word's worth."""
+    return len(text) + len(_WIDE.findall(text))
+
+
+def is_boilerplate(text: str, fragment_type: str) -> bool:
+    """True for navigation crumbs and site furniture that should not become fragments."""
+    if len(text) < _STRONG_MAX_CHARS and _STRONG_BOILERPLATE.search(text):
+        return True
+    if len(text) < _WEAK_MAX_CHARS and _WEAK_BOILERPLATE.search(text):
+        return True
+    if fragment_type == "heading" or _display_length(text) >= MIN_FRAGMENT_CHARS:
+        return False
+    # A short crumb is content only if it carries a number or reads as a sentence
+    # ("Dose: 100 mg", "Headache was rare."); "Home", "Next article" do not.
+    has_digit = any(ch.isdigit() for ch in text)
+    ends_like_sentence = text.rstrip()[-1:] in {".", "!", "?", ":", "\u3002", "\uff01", "\uff1f"}
+    return not (has_digit or ends_like_sentence)
+
+
+# C0/C1 controls other than tab and newline: PDFs with broken font maps emit them.
+_CONTROL_CHARS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _clean_block_text(text: str, fragment_type: str) -> str:
+    text = unicodedata.normalize("NFC", text).replace("\u00ad", "")
+    text = _CONTROL_CHARS.sub("", text)
+    if fragment_type == "table":
+        lines = (normalize_whitespace(line) for line in text.split("\n"))
+        return "\n".join(line for line in lines if line)
+    return normalize_whitespace(text)
+
+
+def assemble_document(
+    blocks: Sequence[Block],
+    *,
+    url: str,
+    domain: str,
+    title: str | None,
+    content_type: str,
+    byte_size: int,
+    warnings: Sequence[str] = (),
+    source_path: str | None = None,
+) -> Document:
+    """Join blocks into a `Document`: filter boilerplate, split long ones, set offsets."""
+    kept: list[Block] = []
+    seen: set[str] = set()
+    for block in blocks:
+        if block.fragment_type not in FRAGMENT_TYPES:
+            raise ValueError(f"unknown fragment type {block.fragment_type!r}")
+        text = _clean_block_text(block.text, block.fragment_type)
+        if not text or is_boilerplate(text, block.fragment_type):
+            continue
+        # A passage repeated on one page (pull quotes, sticky banners) is one passage.
+        if block.fragment_type != "heading":
+            key = exact_text_hash(text)
+            if key in seen:
+                continue
+            seen.add(key)
+        kept.append(Block(text, block.fragment_type, block.heading_context, block.page_number))
+    kept = _drop_trailing_headings(kept)
+
+    parts: list[str] = []
+    fragments: list[Fragment] = []
+    offset = 0
+    for block in kept:
+        if parts:
+            offset += len(FRAGMENT_SEPARATOR)
+        by_lines = block.fragment_type == "table"
+        for start, end in split_long_text(block.text, by_lines=by_lines):
+            fragments.append(
+                Fragment(
+                    text=block.text[start:end],
+                    heading_context=block.heading_context,
+                    fragment_type=block.fragment_type,
+                    char_start=offset + start,
+                    char_end=offset + end,
+                    page_number=block.page_number,
+                    position=len(fragments),
+                )
+            )
+        parts.append(block.text)
+        offset += len(block.text)
+    full_text = FRAGMENT_SEPARATOR.join(parts)
+    doc_warnings = list(warnings)
+    if not fragments:
+        doc_warnings.append("no text extracted")
+    return Document(
+        url=url,
+        domain=domain,
+        title=normalize_whitespace(title) if title and title.strip() else None,
+        content_type=content_type,
+        text=full_text,
+        fragments=fragments,
+        source_path=source_path,
+        byte_size=byte_size,
+        content_hash=sha256_text(full_text),
+        simhash=simhash64(full_text),
+        warnings=doc_warnings,
+    )
+
+
+def _drop_trailing_headings(blocks: list[Block]) -> list[Block]:
+    """Headings with nothing after them (end of an article, empty sections) say nothing."""
+    end = len(blocks)
+    while end and blocks[end - 1].fragment_type == "heading":
+        end -= 1
+    return blocks[:end]

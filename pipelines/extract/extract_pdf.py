@@ -1,0 +1,277 @@
+"""PDF extraction with PyMuPDF: text blocks per page, headings from font size.
+
+Every fragment keeps its 1-based page number and its character offsets in the
+concatenated text of all pages (ARCHITECTURE §3 step 7). Headings are guessed from
+font size relative to the body text, which is cheap (one pass over the spans) and
+right for most papers and reports; no layout model is involved.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Final
+
+import pymupdf
+
+from lyra.pipelines.extract.documents import (
+    Block,
+    Document,
+    ExtractionError,
+    HeadingTracker,
+    assemble_document,
+    normalize_whitespace,
+)
+
+# A block whose font is at least this much larger than the body font is a heading.
+HEADING_SIZE_RATIO: Final = 1.15
+# Headings are short; a large-font block longer than this is a pull quote or an
+# abstract set in a bigger font, and stays a paragraph.
+MAX_HEADING_CHARS: Final = 200
+MAX_HEADING_LINES: Final = 3
+# Running headers and footers: a short block (digits ignored) repeated on at least
+# this many pages and on at least half of them.
+RUNNING_MIN_PAGES: Final = 3
+RUNNING_MAX_CHARS: Final = 100
+_BOLD_FLAG: Final = 16
+_TEXT_BLOCK: Final = 0
+# Sizes within half a point are one heading level (rounding noise between fonts).
+_SIZE_QUANTUM: Final = 0.5
+# Bold lines this much smaller than the body still count as headings: papers often
+# set "I. INTRODUCTION" in small bold capitals.
+BOLD_HEADING_MIN_RATIO: Final = 0.8
+# Rotated text (arXiv's margin stamp, table headers) is never a heading.
+_SKEW_TOLERANCE: Final = 0.05
+_UPPER_HEADING_MAX_CHARS: Final = 80
+_HEADER_WINDOW: Final = 1024
+# TeX fonts emit ligature glyphs ("ﬁnd"); searching and NLI need the letters. Only
+# these are mapped: full NFKC would also flatten "m²" to "m2".
+_LIGATURES: Final = str.maketrans(
+    {"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl",
+     "\ufb05": "st", "\ufb06": "st"}
+)  # fmt: skip
+# Some producers place every Japanese/Chinese glyph separately and MuPDF puts a space
+# between them ("記 録 さ れ た"); those scripts use no spaces, Korean (Hangul) does.
+_CJK_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef\u3000-\u303f"
+_CJK_GAP = re.compile(rf"(?<=[{_CJK_CHARS}]) (?=[{_CJK_CHARS}])")
+_HYPHENATED = re.compile(r"(?<=[a-zà-ÿ])-$")
+_DIGITS = re.compile(r"\d+")
+
+
+@dataclass(frozen=True, slots=True)
+class _PdfBlock:
+    page_number: int
+    text: str
+    size: float
+    bold: bool
+    lines: int
+    horizontal: bool
+
+
+def _join_lines(lines: list[str]) -> str:
+    """Join a block's lines; a word hyphenated across a line break is rejoined."""
+    out = ""
+    for line in lines:
+        line = line.strip()
+        if not line:
+            continue
+        if out and _HYPHENATED.search(out) and line[:1].islower():
+            out = out[:-1] + line
+        else:
+            out = f"{out} {line}" if out else line
+    return out
+
+
+def _page_blocks(page: Any, page_number: int) -> list[_PdfBlock]:
+    data = page.get_text("dict", sort=True)
+    blocks: list[_PdfBlock] = []
+    for raw in data.get("blocks", []):
+        if raw.get("type") != _TEXT_BLOCK:
+            continue
+        line_texts: list[str] = []
+        sizes: Counter[float] = Counter()
+        bold_chars = 0
+        total_chars = 0
+        horizontal = True
+        for line in raw.get("lines", []):
+            direction = line.get("dir", (1.0, 0.0))
+            horizontal = horizontal and abs(direction[1]) < _SKEW_TOLERANCE
+            spans = line.get("spans", [])
+            line_texts.append("".join(span.get("text", "") for span in spans))
+            for span in spans:
+                chars = len(span.get("text", "").strip())
+                sizes[round(float(span.get("size", 0.0)) / _SIZE_QUANTUM) * _SIZE_QUANTUM] += chars
+                total_chars += chars
+                if int(span.get("flags", 0)) & _BOLD_FLAG:
+                    bold_chars += chars
+        joined = _join_lines(line_texts).translate(_LIGATURES)
+        text = _CJK_GAP.sub("", normalize_whitespace(joined))
+        if not text or total_chars == 0:
+            continue
+        blocks.append(
+            _PdfBlock(
+                page_number=page_number,
+                text=text,
+                size=sizes.most_common(1)[0][0],
+                bold=bold_chars == total_chars,
+                lines=len(line_texts),
+                horizontal=horizontal,
+            )
+        )
+    return blocks
+
+
+def _body_size(blocks: list[_PdfBlock]) -> float:
+    """The font size carrying the most characters: the body text."""
+    weights: Counter[float] = Counter()
+    for block in blocks:
+        weights[block.size] += len(block.text)
+    return weights.most_common(1)[0][0] if weights else 0.0
+
+
+def _running_keys(blocks: list[_PdfBlock], page_count: int) -> set[str]:
+    pages_by_key: dict[str, set[int]] = {}
+    for block in blocks:
+        if len(block.text) <= RUNNING_MAX_CHARS:
+            key = _DIGITS.sub("#", block.text.casefold())
+            pages_by_key.setdefault(key, set()).add(block.page_number)
+    threshold = max(RUNNING_MIN_PAGES, (page_count + 1) // 2)
+    return {key for key, pages in pages_by_key.items() if len(pages) >= threshold}
+
+
+def _is_heading_shape(block: _PdfBlock) -> bool:
+    return (
+        block.horizontal
+        and len(block.text) <= MAX_HEADING_CHARS
+        and block.lines <= MAX_HEADING_LINES
+        and any(ch.isalpha() for ch in block.text)
+        and not block.text.endswith((".", ",", ";"))
+    )
+
+
+def _heading_levels(blocks: list[_PdfBlock], body: float) -> dict[float, int]:
+    """Level per heading font size: the largest size is level 1."""
+    sizes = sorted(
+        {b.size for b in blocks if b.size >= body * HEADING_SIZE_RATIO and _is_heading_shape(b)},
+        reverse=True,
+    )
+    return {size: level for level, size in enumerate(sizes, start=1)}
+
+
+def _classify(blocks: list[_PdfBlock]) -> list[int | None]:
+    """Heading level per block (None for body text)."""
+    body = _body_size(blocks)
+    levels = _heading_levels(blocks, body)
+    minor_level = len(levels) + 1
+    result: list[int | None] = []
+    for block in blocks:
+        if not _is_heading_shape(block):
+            result.append(None)
+        elif block.size in levels:
+            result.append(levels[block.size])
+        elif (block.bold and block.size >= body * BOLD_HEADING_MIN_RATIO) or _is_upper_heading(
+            block.text
+        ):
+            result.append(minor_level)
+        else:
+            result.append(None)
+    return result
+
+
+def _is_upper_heading(text: str) -> bool:
+    """Short all-capitals lines ("II. METHODS") are section headings in many papers."""
+    letters = [ch for ch in text if ch.isalpha()]
+    return (
+        len(text) <= _UPPER_HEADING_MAX_CHARS
+        and len(letters) >= 4
+        and all(ch.isupper() for ch in letters)
+    )
+
+
+def _title_from_metadata(metadata: dict[str, Any] | None) -> str | None:
+    title = normalize_whitespace(str((metadata or {}).get("title") or ""))
+    # Word processors fill the title with the file name; that is not a title.
+    if not title or re.search(r"\.(docx?|pdf|tex|odt|rtf|txt)$", title, re.IGNORECASE):
+        return None
+    return str(title)
+
+
+def _open(data: bytes) -> Any:
+    if not data:
+        raise ExtractionError("empty PDF: no bytes to read")
+    # MuPDF "repairs" almost anything into a blank page; readers require the header
+    # within the first 1024 bytes (PDF 32000-1 annex H), so that is the test here.
+    if b"%PDF-" not in data[:_HEADER_WINDOW]:
+        raise ExtractionError("corrupt or unreadable PDF: no %PDF- header")
+    try:
+        # pymupdf has no annotations on open(); the handle is used as Any here.
+        doc: Any = pymupdf.open(stream=data, filetype="pdf")  # type: ignore[no-untyped-call]
+    except (pymupdf.FileDataError, RuntimeError, ValueError) as exc:
+        raise ExtractionError(f"corrupt or unreadable PDF: {exc}") from exc
+    if doc.needs_pass:
+        doc.close()
+        raise ExtractionError("encrypted PDF: it needs a password and was not indexed")
+    if doc.page_count == 0:
+        doc.close()
+        raise ExtractionError("PDF has no pages")
+    return doc
+
+
+def extract_pdf(data: bytes, url: str, domain: str) -> Document:
+    """Extract every page of a PDF into fragments with page numbers and offsets."""
+    doc = _open(data)
+    warnings: list[str] = []
+    raw_blocks: list[_PdfBlock] = []
+    try:
+        page_count = doc.page_count
+        metadata = doc.metadata
+        for index in range(page_count):
+            try:
+                raw_blocks.extend(_page_blocks(doc[index], index + 1))
+            except (RuntimeError, ValueError) as exc:
+                # One damaged page (a broken content stream) should not cost the others.
+                warnings.append(f"page {index + 1}: text extraction failed: {exc}")
+    finally:
+        doc.close()
+    if not raw_blocks:
+        warnings.append("PDF has no text layer (scanned?); OCR is not performed")
+
+    running = _running_keys(raw_blocks, page_count)
+    kept = [b for b in raw_blocks if _DIGITS.sub("#", b.text.casefold()) not in running]
+    levels = _classify(kept)
+    headings = HeadingTracker()
+    blocks: list[Block] = []
+    first_heading: str | None = None
+    index = 0
+    while index < len(kept):
+        raw, level = kept[index], levels[index]
+        if level is None:
+            blocks.append(Block(raw.text, "pdf_block", headings.context, raw.page_number))
+            index += 1
+            continue
+        # A title set over two lines often comes as two blocks of one size: one heading.
+        text = raw.text
+        index += 1
+        while (
+            index < len(kept)
+            and levels[index] == level
+            and kept[index].page_number == raw.page_number
+            and kept[index].size == raw.size
+            and len(text) + len(kept[index].text) < MAX_HEADING_CHARS
+        ):
+            text = f"{text} {kept[index].text}"
+            index += 1
+        if first_heading is None and raw.page_number == 1:
+            first_heading = text
+        parents = headings.open(level, text)
+        blocks.append(Block(text, "heading", parents, raw.page_number))
+    return assemble_document(
+        blocks,
+        url=url,
+        domain=domain,
+        title=_title_from_metadata(metadata) or first_heading,
+        content_type="application/pdf",
+        byte_size=len(data),
+        warnings=warnings,
+    )

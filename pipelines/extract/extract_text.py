@@ -1,0 +1,270 @@
+"""Plain text and Markdown extraction, and byte decoding for every text format.
+
+`decode_bytes` never raises: a local corpus or a fetched body may be in any legacy
+encoding, or cut in the middle of a UTF-8 sequence by a size cap, and one odd file
+must not stop the others from being indexed.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from typing import Final
+
+from charset_normalizer import from_bytes
+
+from lyra.pipelines.extract.documents import (
+    Block,
+    Document,
+    HeadingTracker,
+    assemble_document,
+    normalize_whitespace,
+)
+
+# Longest BOMs first: the UTF-32-LE BOM starts with the UTF-16-LE one.
+_BOMS: Final[tuple[tuple[bytes, str], ...]] = (
+    (codecs.BOM_UTF32_LE, "utf-32-le"),
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+# A UTF-8 sequence is at most 4 bytes; a cap can cut off at most 3 of them.
+_MAX_CUT_UTF8_BYTES: Final = 3
+_LAST_RESORT_ENCODING: Final = "cp1252"
+_TIE_TOLERANCE: Final = 0.01
+
+
+def _codec_name(encoding: str) -> str | None:
+    try:
+        return codecs.lookup(encoding).name
+    except LookupError:
+        return None
+
+
+def decode_bytes(data: bytes, declared_encoding: str | None = None) -> tuple[str, str]:
+    """Decode `data` to text; return (text, encoding used). Never raises.
+
+    Order: byte-order mark, the declared encoding (HTTP header or HTML meta) when it
+    decodes cleanly, strict UTF-8 (tolerating a sequence cut at the very end),
+    charset-normalizer's best guess, and finally cp1252 with replacement characters.
+    """
+    if not data:
+        return "", "utf-8"
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
+            return data[len(bom) :].decode(encoding, errors="replace"), encoding
+    if declared_encoding:
+        codec = _codec_name(declared_encoding)
+        if codec is not None:
+            try:
+                return data.decode(codec), codec
+            except UnicodeDecodeError:
+                pass  # a wrong declaration is common; fall through to detection
+    try:
+        return data.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError as exc:
+        cut_tail = exc.reason == "unexpected end of data"
+        if cut_tail and exc.start >= len(data) - _MAX_CUT_UTF8_BYTES:
+            try:
+                return data[: exc.start].decode("utf-8"), "utf-8"
+            except UnicodeDecodeError:
+                pass  # invalid earlier too: not UTF-8 at all
+    matches = from_bytes(data)
+    best = matches.best()
+    if best is not None:
+        for match in matches:
+            # Single-byte code pages tie on short texts (cp1250 reads "crème" as
+            # "crčme" with the same chaos score). On a tie prefer windows-1252: the
+            # WHATWG default for latin-1 labels and the commonest legacy web encoding.
+            if (
+                match.encoding == _LAST_RESORT_ENCODING
+                and match.chaos <= best.chaos + _TIE_TOLERANCE
+                and match.coherence >= best.coherence - _TIE_TOLERANCE
+            ):
+                return str(match), match.encoding
+        return str(best), best.encoding
+    return data.decode(_LAST_RESORT_ENCODING, errors="replace"), _LAST_RESORT_ENCODING
+
+
+_ATX_HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*#*[ \t]*$")
+_SETEXT_UNDERLINE = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
+_LIST_ITEM = re.compile(r"^ {0,6}(?:[-*+]|\d{1,9}[.)])[ \t]+(.*)$")
+_QUOTE = re.compile(r"^ {0,3}>[ \t]?(.*)$")
+_TABLE_ROW = re.compile(r"^ {0,3}\|.*\|[ \t]*$")
+_TABLE_RULE = re.compile(r"^ {0,3}\|?[ \t]*:?-{3,}:?[ \t]*(\|[ \t]*:?-{3,}:?[ \t]*)*\|?[ \t]*$")
+_FENCE = re.compile(r"^ {0,3}(```|~~~)")
+_HR = re.compile(r"^ {0,3}([-*_])([ \t]*\1){2,}[ \t]*$")
+_FRONT_MATTER_TITLE = re.compile(r"^title:\s*[\"']?(.*?)[\"']?\s*$", re.MULTILINE)
+
+_IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
+_LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
+_REF_LINK = re.compile(r"\[([^\]]+)\]\[[^\]]*\]")
+_EMPHASIS = re.compile(r"(\*\*|__|\*|_|~~)(?=\S)(.+?)(?<=\S)\1")
+_CODE_SPAN = re.compile(r"`+([^`]+)`+")
+_HTML_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
+_LINK_DEFINITION = re.compile(r"^ {0,3}\[[^\]]+\]:\s+\S+")
+
+
+def strip_inline_markdown(text: str) -> str:
+    """Remove inline Markdown markup (links, emphasis, code spans) and keep the words."""
+    text = _IMAGE.sub(r"\1", text)
+    text = _LINK.sub(r"\1", text)
+    text = _REF_LINK.sub(r"\1", text)
+    text = _CODE_SPAN.sub(r"\1", text)
+    text = _HTML_TAG.sub("", text)
+    # Twice: emphasis nests ("**_both_**").
+    text = _EMPHASIS.sub(r"\2", text)
+    return _EMPHASIS.sub(r"\2", text)
+
+
+def _split_front_matter(lines: list[str]) -> tuple[list[str], str | None]:
+    if not lines or lines[0].strip() != "---":
+        return lines, None
+    for index in range(1, min(len(lines), 200)):
+        if lines[index].strip() in {"---", "..."}:
+            found = _FRONT_MATTER_TITLE.search("\n".join(lines[1:index]))
+            title = found.group(1).strip() if found else None
+            return lines[index + 1 :], title or None
+    return lines, None
+
+
+class _MarkdownReader:
+    """Line-based Markdown block reader: enough structure for fragments, no rendering."""
+
+    def __init__(self) -> None:
+        self.blocks: list[Block] = []
+        self.headings = HeadingTracker()
+        self.first_h1: str | None = None
+        self._paragraph: list[str] = []
+        self._kind = "paragraph"
+
+    def flush(self) -> None:
+        if self._paragraph:
+            joiner = "\n" if self._kind == "table" else " "
+            text = joiner.join(self._paragraph)
+            if self._kind != "table":
+                text = strip_inline_markdown(text)
+            self.blocks.append(Block(text, self._kind, self.headings.context))
+        self._paragraph = []
+        self._kind = "paragraph"
+
+    def add(self, kind: str, line: str) -> None:
+        if self._kind != kind:
+            self.flush()
+            self._kind = kind
+        self._paragraph.append(line)
+
+    def heading(self, level: int, raw: str) -> None:
+        self.flush()
+        text = normalize_whitespace(strip_inline_markdown(raw))
+        if not text:
+            return
+        if level == 1 and self.first_h1 is None:
+            self.first_h1 = text
+        parents = self.headings.open(level, text)
+        self.blocks.append(Block(text, "heading", parents))
+
+    def read(self, lines: list[str]) -> None:
+        in_fence = False
+        for index, line in enumerate(lines):
+            if _FENCE.match(line):
+                # Code is kept as a paragraph: claims are rarely in code, but a
+                # command or a config value may be what the user is looking for.
+                if in_fence:
+                    self.flush()
+                in_fence = not in_fence
+                continue
+            if in_fence:
+                self.add("code", line.strip())
+                continue
+            self._read_line(line, lines[index + 1] if index + 1 < len(lines) else "")
+        self.flush()
+        self.blocks = [
+            Block(
+                b.text,
+                "paragraph" if b.fragment_type == "code" else b.fragment_type,
+                b.heading_context,
+            )
+            for b in self.blocks
+        ]
+
+    def _read_line(self, line: str, next_line: str) -> None:
+        if not line.strip():
+            self.flush()
+            return
+        if self._kind == "setext_skip":
+            self._kind = "paragraph"
+            return
+        atx = _ATX_HEADING.match(line)
+        if atx:
+            self.heading(len(atx.group(1)), atx.group(2) or "")
+            return
+        if (
+            self._kind == "paragraph"
+            and not self._paragraph
+            and _SETEXT_UNDERLINE.match(next_line)
+            and not _LIST_ITEM.match(line)
+        ):
+            self.heading(1 if next_line.strip().startswith("=") else 2, line)
+            self._kind = "setext_skip"
+            return
+        if _HR.match(line) or _LINK_DEFINITION.match(line) or _TABLE_RULE.match(line):
+            if _TABLE_RULE.match(line) and self._kind == "table":
+                return
+            self.flush()
+            return
+        if _TABLE_ROW.match(line):
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            self.add("table", " | ".join(strip_inline_markdown(c) for c in cells))
+            return
+        item = _LIST_ITEM.match(line)
+        if item:
+            self.flush()
+            self.add("list_item", item.group(1).strip())
+            return
+        quote = _QUOTE.match(line)
+        if quote:
+            self.add("quote", quote.group(1).strip())
+            return
+        # A continuation line of a list item or a quote belongs to it (lazy lines).
+        kind = self._kind if self._kind in {"list_item", "quote"} else "paragraph"
+        self.add(kind, line.strip())
+
+
+def _plain_blocks(text: str) -> list[Block]:
+    """Paragraphs separated by blank lines; hard-wrapped lines are joined."""
+    blocks: list[Block] = []
+    for chunk in re.split(r"\n[ \t]*\n", text):
+        paragraph = normalize_whitespace(chunk)
+        if paragraph:
+            blocks.append(Block(paragraph, "paragraph"))
+    return blocks
+
+
+def extract_plain(
+    text: str, url: str, domain: str, markdown: bool, *, byte_size: int | None = None
+) -> Document:
+    """Extract a plain text or Markdown document into paragraph fragments."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
+    size = byte_size if byte_size is not None else len(text.encode("utf-8"))
+    if not markdown:
+        return assemble_document(
+            _plain_blocks(text),
+            url=url,
+            domain=domain,
+            title=None,
+            content_type="text/plain",
+            byte_size=size,
+        )
+    lines, front_title = _split_front_matter(text.split("\n"))
+    reader = _MarkdownReader()
+    reader.read(lines)
+    return assemble_document(
+        reader.blocks,
+        url=url,
+        domain=domain,
+        title=front_title or reader.first_h1,
+        content_type="text/markdown",
+        byte_size=size,
+    )

@@ -1,0 +1,224 @@
+"""Registrable domains, trust levels and per-domain request rates.
+
+A `DomainFetcher` owns one registrable domain (eTLD+1, ARCHITECTURE §2), so the
+mapping from a URL to its domain decides which token bucket a request is charged
+to. The public suffix list is tldextract's bundled snapshot: Lyra never downloads
+it (ENVIRONMENT.md: tldextract tries the network first unless told otherwise).
+
+Trust levels come from `config/domains.yaml` (ARCHITECTURE §4); they are metadata
+for edges and ranking, never an input to confidence.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import ipaddress
+import logging
+from collections.abc import Mapping
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import tldextract
+import yaml
+
+DOMAINS_FILE = Path(__file__).resolve().parents[2] / "config" / "domains.yaml"
+USER_DOMAINS_FILENAME = "domains.yaml"  # under LYRA_HOME: the user's own layer
+
+log = logging.getLogger(__name__)
+
+TRUST_LEVELS: tuple[str, ...] = (
+    "BLOCKED",
+    "PRIMARY",
+    "GOVERNMENT",
+    "ACADEMIC",
+    "TRUSTED",
+    "LOW",
+    "UNVERIFIED",
+)
+DEFAULT_TRUST_LEVEL = "UNVERIFIED"
+
+
+@lru_cache(maxsize=1)
+def _extractor() -> tldextract.TLDExtract:
+    # suffix_list_urls=() keeps tldextract offline (bundled snapshot); cache_dir=None
+    # keeps it from writing under the user's ~/.cache.
+    return tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
+
+
+def warm_suffix_list() -> None:
+    """Parse the public suffix list now (about 0.1 s of CPU), not in the first lookup."""
+    _extractor()("example.com")
+
+
+def host_of(host_or_url: str) -> str:
+    """The lower-cased host of a URL or a bare ``host[:port]``, without port or trailing dot."""
+    text = host_or_url.strip()
+    if "://" in text:
+        host = urlsplit(text).hostname or ""
+    elif text.startswith("["):
+        host = text[1:].split("]", 1)[0]
+    elif text.count(":") == 1:
+        host = text.split(":", 1)[0]
+    else:
+        # A bare IPv6 address has several colons and no port.
+        host = text
+    host = host.split("/", 1)[0]
+    return host.lower().rstrip(".")
+
+
+def _is_ip(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
+
+
+def registrable_domain(host_or_url: str) -> str:
+    """The registrable domain (eTLD+1) of a URL or host; IPs, localhost and bare names as is."""
+    host = host_of(host_or_url)
+    if not host:
+        raise ValueError(f"no host in {host_or_url!r}")
+    if _is_ip(host) or host == "localhost":
+        return host
+    result = _extractor()(host)
+    if result.domain and result.suffix:
+        return f"{result.domain}.{result.suffix}"
+    # No public suffix (an intranet name, a bare TLD): the host is its own domain.
+    return host
+
+
+def load_domain_rules(path: str | Path | None = None) -> dict[str, Any]:
+    """Load and validate a domains.yaml mapping (the packaged one when no path is given)."""
+    source = Path(path) if path is not None else DOMAINS_FILE
+    data = yaml.safe_load(source.read_text(encoding="utf-8")) or {}
+    if not isinstance(data, dict):
+        raise ValueError(f"{source}: top level must be a mapping")
+    patterns = data.get("patterns") or {}
+    overrides = data.get("user_overrides") or {}
+    qps = data.get("qps") or {}
+    if (
+        not isinstance(patterns, dict)
+        or not isinstance(overrides, dict)
+        or not isinstance(qps, dict)
+    ):
+        raise ValueError(f"{source}: patterns, user_overrides and qps must be mappings")
+    for level in list(patterns) + list(overrides.values()):
+        if level not in TRUST_LEVELS:
+            raise ValueError(f"{source}: unknown trust level {level!r}; known: {TRUST_LEVELS}")
+    clean_patterns = {
+        str(level): [str(p).lower() for p in (items or [])] for level, items in patterns.items()
+    }
+    clean_overrides = {str(d).lower().rstrip("."): str(lv) for d, lv in overrides.items()}
+    clean_qps: dict[str, float] = {}
+    for domain, rate in qps.items():
+        value = float(rate)
+        if value <= 0:
+            raise ValueError(f"{source}: qps for {domain!r} must be positive, got {value}")
+        clean_qps[str(domain).lower().rstrip(".")] = value
+    return {"patterns": clean_patterns, "user_overrides": clean_overrides, "qps": clean_qps}
+
+
+def merge_domain_rules(base: Mapping[str, Any], user: Mapping[str, Any]) -> dict[str, Any]:
+    """Packaged rules with the user's layer on top: its patterns add, overrides and qps win."""
+    patterns = {level: list(items) for level, items in base["patterns"].items()}
+    for level, items in user["patterns"].items():
+        patterns.setdefault(level, [])
+        patterns[level].extend(p for p in items if p not in patterns[level])
+    return {
+        "patterns": patterns,
+        "user_overrides": {**base["user_overrides"], **user["user_overrides"]},
+        "qps": {**base["qps"], **user["qps"]},
+    }
+
+
+class DomainRulesWatcher:
+    """`config/domains.yaml` (plus ``LYRA_HOME/domains.yaml``) re-read when either changes.
+
+    ARCHITECTURE §4: trust levels and per-domain rates reload without a restart. The
+    files are stat'ed on each `current()` call (cheap) and re-parsed only when their
+    modification time or size changed. A file that fails validation is reported in the
+    log and `last_error`, and the previous good rules stay in force: a typo in a
+    hand-edited file must not reset every domain to the defaults mid-task.
+    """
+
+    def __init__(self, path: Path | None = None, user_path: Path | None = None) -> None:
+        self.path = path or DOMAINS_FILE
+        self.user_path = user_path
+        self._stamp: tuple[Any, ...] | None = None
+        self._rules: dict[str, Any] = load_domain_rules(self.path)
+        self.version = 0
+        self.last_error: str | None = None
+        self.current()
+
+    def _stat(self) -> tuple[Any, ...]:
+        out: list[Any] = []
+        for p in (self.path, self.user_path):
+            try:
+                st = p.stat() if p is not None else None
+            except FileNotFoundError:
+                st = None
+            out.append((st.st_mtime_ns, st.st_size) if st is not None else None)
+        return tuple(out)
+
+    def current(self) -> dict[str, Any]:
+        """The rules in force now (reloaded first if a file changed)."""
+        stamp = self._stat()
+        if stamp == self._stamp:
+            return self._rules
+        self._stamp = stamp
+        try:
+            rules = load_domain_rules(self.path)
+            if self.user_path is not None and self.user_path.is_file():
+                rules = merge_domain_rules(rules, load_domain_rules(self.user_path))
+        except (OSError, ValueError, yaml.YAMLError) as exc:
+            self.last_error = str(exc)
+            log.error("domains.yaml not reloaded, keeping the previous rules: %s", exc)
+            return self._rules
+        self.last_error = None
+        if rules != self._rules or self.version == 0:
+            self._rules = rules
+            self.version += 1
+        return self._rules
+
+
+def _specificity(pattern: str) -> int:
+    return len(pattern.replace("*", "").replace("?", ""))
+
+
+def trust_level_for(domain: str, rules: Mapping[str, Any]) -> str:
+    """Trust level of a host under `rules`: user override, else the most specific pattern."""
+    host = host_of(domain)
+    candidates = [host]
+    if host:
+        registrable = registrable_domain(host)
+        if registrable != host:
+            candidates.append(registrable)
+    overrides: Mapping[str, str] = rules.get("user_overrides") or {}
+    for name in candidates:
+        if name in overrides:
+            return overrides[name]
+    best: tuple[int, int, str] | None = None
+    patterns: Mapping[str, list[str]] = rules.get("patterns") or {}
+    for level, items in patterns.items():
+        for pattern in items:
+            if any(fnmatch.fnmatchcase(name, pattern) for name in candidates):
+                # Longer literal part first; on a tie the stricter level (lower index).
+                key = (_specificity(pattern), -TRUST_LEVELS.index(level), level)
+                if best is None or key > best:
+                    best = key
+    return best[2] if best is not None else DEFAULT_TRUST_LEVEL
+
+
+def qps_for(domain: str, rules: Mapping[str, Any], default_qps: float) -> float:
+    """The configured requests per second for a domain, or `default_qps` when none is set."""
+    host = host_of(domain)
+    table: Mapping[str, float] = rules.get("qps") or {}
+    if host in table:
+        return float(table[host])
+    registrable = registrable_domain(host)
+    if registrable in table:
+        return float(table[registrable])
+    return default_qps
