@@ -70,9 +70,19 @@ class Lyra:
         self.settings = settings
         self.orchestrator = orchestrator
         self._loop = _Loop()
-        self._client = Client(build_server(settings, orchestrator=orchestrator))
-        self._loop.run(self._client.__aenter__())
         self._closed = False
+        self._client: Client | None = None
+        self._ready = threading.Event()
+        self._closing = asyncio.Event()
+        # The client's session lives in one task from start to close (anyio's cancel
+        # scopes must be left by the task that entered them); calls are other tasks.
+        self._session = asyncio.run_coroutine_threadsafe(
+            self._hold(Client(build_server(settings, orchestrator=orchestrator))),
+            self._loop.loop,
+        )
+        while not self._ready.wait(0.05):
+            if self._session.done():
+                self._session.result()  # raises what stopped the session from starting
 
     # --- start or attach ----------------------------------------------------------------
     @classmethod
@@ -261,9 +271,12 @@ class Lyra:
         if self._closed:
             return
         self._closed = True
-        self._loop.run(self._client.__aexit__(None, None, None))
-        self._loop.stop()
-        self.orchestrator = None
+        self._loop.loop.call_soon_threadsafe(self._closing.set)
+        try:
+            self._session.result(timeout=30)
+        finally:
+            self._loop.stop()
+            self.orchestrator = None
 
     def __enter__(self) -> Lyra:
         return self
@@ -271,8 +284,14 @@ class Lyra:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    async def _hold(self, client: Client) -> None:
+        async with client:
+            self._client = client
+            self._ready.set()
+            await self._closing.wait()
+
     def _tool(self, name: str, **arguments: Any) -> dict[str, Any]:
-        if self._closed:
+        if self._closed or self._client is None:
             raise LyraError("INVALID_PARAMS", "this Lyra object is closed; start or attach again")
         args = {k: v for k, v in arguments.items() if v is not None}
         timeout = self.settings.search.max_wait_seconds + CALL_TIMEOUT_MARGIN_S
