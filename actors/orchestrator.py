@@ -38,9 +38,10 @@ from lyra.actors.standby import StandbyWorkers
 from lyra.config.settings import Settings
 from lyra.jobs.auth_service import AuthService
 from lyra.jobs.discovery import validate_discovery_options
-from lyra.jobs.search_job import SearchContext, SearchJob, SearchStopped
+from lyra.jobs.engine_choice import EngineChoice
+from lyra.jobs.search_job import SearchContext, SearchJob
 from lyra.pipelines.discover.engines import load_engines
-from lyra.pipelines.discover.local_corpus import CorpusError, CorpusScan
+from lyra.pipelines.discover.local_corpus import CorpusScan
 from lyra.pipelines.errors import LyraError
 from lyra.pipelines.evidence import research as rs
 from lyra.pipelines.llm.sanitize import new_task_tag
@@ -84,7 +85,12 @@ class Orchestrator:
         self._stop_flags: dict[str, bool] = {}
         self._tags: dict[str, str] = {}
         self._corpus_cache: dict[str, CorpusScan] = {}
-        self._engines = load_engines(settings)
+        self._engines = EngineChoice(
+            settings,
+            load_engines(settings),
+            functools.partial(self._call, GRAPH),
+            self._live_circuit,
+        )
         self._rules = DomainRulesWatcher(user_path=settings.home_dir / USER_DOMAINS_FILENAME)
         self._restarts: dict[str, int] = {}
         self._auth = AuthService(settings, functools.partial(self._call, GRAPH))
@@ -221,17 +227,9 @@ class Orchestrator:
                 f"task {task_id} has no budget left (pages {budget['pages_used']}/"
                 f"{budget['max_pages']}); create a new task or raise config.budget",
             )
-        engines = options.get("engines") or ["local"]
-        unknown = [e for e in engines if e not in self._available_engines()]
-        if unknown:
-            raise LyraError(
-                "INVALID_PARAMS",
-                f"engines not available: {', '.join(unknown)} (available: "
-                f"{', '.join(sorted(self._available_engines()))})",
-                field="options.engines",
-            )
+        self._engines.check_named(options.get("engines") or ["local"])
         options = validate_discovery_options(options)
-        options = await self._select_engines(options)
+        options = await self._engines.select(options)
         if task["status"] != "active":
             await self._call(GRAPH, "update_task_status", task_id, "active")
         search_id = rs.new_search_id()
@@ -258,7 +256,7 @@ class Orchestrator:
             fetch_url=functools.partial(
                 self._fetch_for_search, search_id=search_id, task_id=task_id
             ),
-            engines=self._engines,
+            engines=self._engines.engines,
             fetch_api=functools.partial(
                 self._fetch_url, cause_id=search_id, escalate=False, api=True
             ),
@@ -266,72 +264,16 @@ class Orchestrator:
         self._jobs[search_id] = asyncio.create_task(self._run_job(search_id, ctx))
         return search_id
 
-    async def _select_engines(self, options: dict[str, Any]) -> dict[str, Any]:
-        """The named web engines that are usable now (health, circuits, last-resort slot).
-
-        ALL_ENGINES_BLOCKED when the client named web engines, none is usable and the
-        search has no other source (local corpus, URLs, DOIs). Skipped engines travel
-        in `options["engines_skipped"]` and become warnings of the search.
-        """
-        named = options.get("engines") or []
-        web = [e for e in named if e != "local"]
-        if not web:
-            return options
-        from lyra.pipelines.discover import engine_health as eh  # pure; only web searches need it
-
-        now = time.time()
-        rows = await self._call(GRAPH, "engine_health", web)
-        health = {n: eh.EngineHealth.from_row(r) for n, r in rows.items()}
-        circuits = {n: await self._engine_circuit(n, now) for n in web if n in self._engines}
-        selection = eh.select_engines(self._engines, web, health, circuits, now)
-        if selection.all_blocked and not (
-            "local" in named or options.get("urls") or options.get("dois")
-        ):
-            reasons = ", ".join(f"{n}: {r}" for n, r in sorted(selection.skipped.items()))
-            raise LyraError(
-                "ALL_ENGINES_BLOCKED",
-                f"no named engine is usable now ({reasons}); retry later, name other "
-                "engines, or resolve pending items with get_auth_queue",
-                field="options.engines",
-            )
-        for name in selection.last_resort:
-            await self._call(GRAPH, "record_last_resort_use", name)
-        # Weight order (health-scaled), the last-resort engines after the others.
-        kept = [e for e in named if e == "local"] + list(selection.usable)
-        return {**options, "engines": kept, "engines_skipped": dict(selection.skipped)}
-
-    async def _engine_circuit(self, engine: str, now: float) -> str:
-        """The circuit state of an engine's site: its live fetcher's, else the persisted one."""
-        from lyra.pipelines.net.circuit import CircuitBreaker
-
-        domain = registrable_domain(self._engines[engine].base_url or "")
+    async def _live_circuit(self, domain: str) -> dict[str, Any] | None:
+        """The circuit state of `domain`'s live fetcher; None when it has none (or it died)."""
         pool = self._pool
-        state: dict[str, Any] | None = None
-        if pool is not None and domain in pool.live:
-            try:
-                state = (await pool.live[domain].state.remote())["circuit"]
-            except (RayActorError, RayTaskError):
-                state = None
-        if state is None:
-            stored = await self._call(GRAPH, "load_domain_state", domain)
-            state = (stored or {}).get("circuit")
-        if not state:
-            return "closed"
-        breaker = CircuitBreaker.from_state(state)
-        retry_at = breaker.retry_at()
-        if breaker.state == "open" and retry_at is not None and retry_at <= now:
-            return "half_open"  # the cooldown is over: the next request is the probe
-        return breaker.state
-
-    def _available_engines(self) -> set[str]:
-        """`local` and every enabled engine with a parser and a base URL (no JS-only ones)."""
-        names = {n for n, e in self._settings.engines.items() if e.enabled and n == "local"}
-        names.update(
-            name
-            for name, spec in self._engines.items()
-            if spec.enabled and spec.parser and spec.base_url and not spec.needs_js
-        )
-        return names
+        if pool is None or domain not in pool.live:
+            return None
+        try:
+            state: dict[str, Any] = (await pool.live[domain].state.remote())["circuit"]
+        except (RayActorError, RayTaskError):
+            return None
+        return state
 
     def _fetcher_pool(self) -> Any:
         """The pool of DomainFetchers, made on first use (and Tor with it, if enabled)."""
@@ -346,29 +288,11 @@ class Orchestrator:
                 self._settings,
                 tor=endpoint,
                 rules=self._rules,
-                qps=self._engine_qps(),
-                api_qps=self._api_qps(),
+                qps=self._engines.engine_qps(),
+                api_qps=self._engines.api_qps(),
                 standby=self._standby,
             )
         return self._pool
-
-    def _api_qps(self) -> dict[str, float]:
-        """Each academic API's rate for its site (the lower one if two share a site)."""
-        rates: dict[str, float] = {}
-        academic = self._settings.academic
-        for api in (academic.semantic_scholar, academic.openalex):
-            domain = registrable_domain(api.base_url)
-            rates[domain] = min(rates.get(domain, api.qps), api.qps)
-        return rates
-
-    def _engine_qps(self) -> dict[str, float]:
-        """Each enabled engine's rate for its site (the lower one if two share a site)."""
-        rates: dict[str, float] = {}
-        for spec in self._engines.values():
-            if spec.enabled and spec.base_url:
-                domain = registrable_domain(spec.base_url)
-                rates[domain] = min(rates.get(domain, spec.qps), spec.qps)
-        return rates
 
     async def _fetch_url(
         self, url: str, cause_id: str | None = None, escalate: bool = True, **request: Any
@@ -437,29 +361,7 @@ class Orchestrator:
         return "high" if level in HIGH_PRIORITY_TRUST else "normal"
 
     async def _run_job(self, search_id: str, ctx: SearchContext) -> dict[str, Any]:
-        job = SearchJob(ctx)
-        started = time.monotonic()
-        try:
-            result = await job.run()
-        except SearchStopped as stop:
-            result = await job.finish()
-            result["status"] = stop.status
-            result["warnings"].append(str(stop))
-        except asyncio.CancelledError:
-            result = {
-                "status": "cancelled",
-                "claims": [],
-                "metrics": job.metrics,
-                "warnings": ["stopped immediately"],
-            }
-        except (CorpusError, ValueError) as exc:
-            result = self._failed(job, "PIPELINE_ERROR", str(exc))
-        except LyraError as exc:
-            result = self._failed(job, exc.code, exc.message)
-        except Exception as exc:  # the job must always end with a recorded status
-            log.exception("search %s failed", search_id)
-            result = self._failed(job, "PIPELINE_ERROR", f"search failed: {type(exc).__name__}")
-        result["metrics"]["elapsed_seconds"] = round(time.monotonic() - started, 2)
+        result = await SearchJob(ctx).outcome()
         result["search_id"] = search_id
         await self._call(
             GRAPH,
@@ -473,16 +375,6 @@ class Orchestrator:
         self._progress[search_id] = {"stage": "done", "progress": 1.0, "message": result["status"]}
         self._results[search_id] = result
         return result
-
-    @staticmethod
-    def _failed(job: SearchJob, code: str, message: str) -> dict[str, Any]:
-        return {
-            "status": "failed",
-            "claims": [],
-            "metrics": job.metrics,
-            "warnings": [],
-            "error": {"code": code, "message": message},
-        }
 
     async def wait_search(self, search_id: str, timeout: float) -> dict[str, Any]:
         """The result if the search ends within timeout, else its progress (idempotent)."""

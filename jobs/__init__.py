@@ -3,12 +3,15 @@
 An actor owns a resource; what it does with it lives here:
 
     search_job       one search as a background job of the Orchestrator
+    engine_choice    the engines a search may use now, and each site's request rate
     discovery        papers in a search: API search, identifiers, citation tracking
     academic         Semantic Scholar and OpenAlex calls through the fetch layer
     auth_service     the auth queue and notifications the Orchestrator offers
-    fetch_http       a DomainFetcher's HTTP path: guarded, paced, streamed, archived
+    site_fetcher     a DomainFetcher's work: politeness, escalation, persistence
+    fetch_http       its HTTP path: guarded, paced, streamed, archived
     fetch_state      politeness and session state that outlives a fetcher
-    guard_proxy      the proxy the BrowserActor's Chromium must use for every connection
+    chromium         the BrowserActor's work: renders, pages for a person, cookies
+    guard_proxy      the proxy Chromium must use for every connection
     virtual_display  a private Xvfb for headful Chromium
 
 Jobs reach actors only through handles and callables they are given; they never import

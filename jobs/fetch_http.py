@@ -1,7 +1,7 @@
 """The HTTP path of a DomainFetcher: guarded, paced, streamed, capped and archived.
 
-`HttpPath` is a mixin of `actors.fetch.DomainFetcher` (the actor and its state live
-there): one request per call of `_exchange`, after the domain's politeness slot, to
+`HttpPath` is a mixin of `jobs.site_fetcher.SiteFetcher` (the state lives there; the
+`DomainFetcher` actor owns one): one request per call of `_exchange`, after the domain's politeness slot, to
 the addresses the net guard pinned, with the body streamed through a bounded decoder
 and ended at once at the cap or on timeout (curl_cffi's own close waits for the whole
 body), then written to the WARC. `_fetch_http` follows same-domain redirects and
@@ -175,7 +175,7 @@ def _archivable_headers(headers: dict[str, str]) -> dict[str, str]:
 
 
 class HttpPath:
-    """The HTTP-path methods of DomainFetcher (a mixin: the state is the actor's)."""
+    """The HTTP-path methods of SiteFetcher (a mixin: the state is the SiteFetcher's)."""
 
     domain: str
     settings: Settings
@@ -190,7 +190,7 @@ class HttpPath:
     _sessions: OrderedDict[tuple[Any, ...], AsyncSession[Any]]
     _requests_made: int
     _last_request_at: float | None
-    # Methods of the actor this mixin uses (DomainFetcher._metrics_ and ._result).
+    # Methods of SiteFetcher this mixin uses (._metrics_ and ._result).
     _metrics_: Callable[[], Any]
     _result: Callable[..., FetchResult]
 

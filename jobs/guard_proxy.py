@@ -1,4 +1,4 @@
-"""The in-actor guard proxy Chromium must use for every connection (see actors/browser.py).
+"""The in-actor guard proxy Chromium must use for every connection (see jobs/chromium.py).
 
 It refuses what `net_guard` refuses and connects only to the addresses it checked, so
 redirect hops, preconnects, WebSockets, workers and out-of-process frames, which a

@@ -26,10 +26,16 @@ from lyra.jobs.discovery import PaperDiscovery, ids_from_options
 from lyra.pipelines.discover import engine_health as eh
 from lyra.pipelines.discover.citations import is_academic_query
 from lyra.pipelines.discover.engines import EngineSpec, build_request, parse_serp, serp_blocked
-from lyra.pipelines.discover.local_corpus import CorpusScan, corpus_fingerprint, scan_corpus
+from lyra.pipelines.discover.local_corpus import (
+    CorpusError,
+    CorpusScan,
+    corpus_fingerprint,
+    scan_corpus,
+)
 from lyra.pipelines.discover.query_normalize import normalize_query, refute_queries
 from lyra.pipelines.discover.serp_parsers import SerpItem
 from lyra.pipelines.discover.wikipedia import is_wikipedia, reference_urls
+from lyra.pipelines.errors import LyraError
 from lyra.pipelines.evidence import research as rs
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
 from lyra.pipelines.evidence.ranking import (
@@ -166,6 +172,46 @@ class SearchJob:
         await self._judge_stance()
         ctx.progress("confidence", 0.95, "computing confidence")
         return await self.finish()
+
+    async def outcome(self) -> dict[str, Any]:
+        """`run` to its end, whatever ends it: the result always carries a status.
+
+        A stop or an exhausted budget finishes with what was found; a cancelled job
+        ends `cancelled`; a pipeline error ends `failed` with its code (any other
+        exception too, its details in the log only).
+        """
+        started = time.monotonic()
+        try:
+            result = await self.run()
+        except SearchStopped as stop:
+            result = await self.finish()
+            result["status"] = stop.status
+            result["warnings"].append(str(stop))
+        except asyncio.CancelledError:
+            result = {
+                "status": "cancelled",
+                "claims": [],
+                "metrics": self.metrics,
+                "warnings": ["stopped immediately"],
+            }
+        except (CorpusError, ValueError) as exc:
+            result = self._failed("PIPELINE_ERROR", str(exc))
+        except LyraError as exc:
+            result = self._failed(exc.code, exc.message)
+        except Exception as exc:  # the job must always end with a recorded status
+            log.exception("search %s failed", self.ctx.search_id)
+            result = self._failed("PIPELINE_ERROR", f"search failed: {type(exc).__name__}")
+        result["metrics"]["elapsed_seconds"] = round(time.monotonic() - started, 2)
+        return result
+
+    def _failed(self, code: str, message: str) -> dict[str, Any]:
+        return {
+            "status": "failed",
+            "claims": [],
+            "metrics": self.metrics,
+            "warnings": [],
+            "error": {"code": code, "message": message},
+        }
 
     async def finish(self) -> dict[str, Any]:
         """Confidence of the task's claims and the search metrics."""

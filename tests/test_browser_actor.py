@@ -21,8 +21,9 @@ import pytest
 import ray
 from warcio.archiveiterator import ArchiveIterator
 
-from lyra.actors.browser import CHROMIUM_ARGS, BrowserActor
+from lyra.actors.browser import BrowserActor
 from lyra.config.settings import Settings, load_settings
+from lyra.jobs.chromium import CHROMIUM_ARGS
 from lyra.pipelines.net.browser_rules import (
     MAX_MEDIA_BYTES,
     announced_size,

@@ -409,7 +409,7 @@ def test_session_transfer_between_real_chromium_and_http_client(
 ) -> None:
     from playwright.sync_api import sync_playwright
 
-    from lyra.actors.browser import CHROMIUM_ARGS
+    from lyra.jobs.chromium import CHROMIUM_ARGS
 
     page_html = (
         b"<html><body><script>document.cookie='js_token=42; path=/'</script>ok</body></html>"
