@@ -37,7 +37,10 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   # changes with pyproject.toml, or delete it (docs/decisions/0014-layout.md).
   spec="."
   [ -n "$extras" ] && spec=".[$extras]"
-  .venv/bin/python -m pip install -q -e "$spec" --config-settings editable_mode=strict
+  # setuptools' banner about editable installs (an "InformationOnly" warning, not about
+  # this project's configuration) is left out.
+  PYTHONWARNINGS="ignore:Editable installation" \
+    .venv/bin/python -m pip install -q -e "$spec" --config-settings editable_mode=strict
   echo "$want" > "$stamp"
 fi
 # Bytecode for Lyra's own modules: every Ray worker imports them as it starts, and
