@@ -1,11 +1,12 @@
 """The HTTP path of a DomainFetcher: guarded, paced, streamed, capped and archived.
 
 `HttpPath` is a mixin of `jobs.site_fetcher.SiteFetcher` (the state lives there; the
-`DomainFetcher` actor owns one): one request per call of `_exchange`, after the domain's politeness slot, to
-the addresses the net guard pinned, with the body streamed through a bounded decoder
-and ended at once at the cap or on timeout (curl_cffi's own close waits for the whole
-body), then written to the WARC. `_fetch_http` follows same-domain redirects and
-consults robots.txt (except for API calls, see `RequestSpec`).
+`DomainFetcher` actor owns one): one request per call of `_exchange`, after the
+domain's politeness slot, to the addresses the net guard pinned, with the body
+streamed through a bounded decoder and ended at once at the cap or on timeout
+(curl_cffi's own close waits for the whole body), then written to the WARC.
+`_fetch_http` follows same-domain redirects and consults robots.txt (except for API
+calls, see `RequestSpec`).
 """
 
 from __future__ import annotations
