@@ -1,0 +1,265 @@
+"""Stance judges on held-out third-party claim/evidence pairs: the measure of record.
+
+    .venv/bin/python bench/stance.py [--folds 5] [--seed 0] [--nli-model DIR]
+        [--json PATH] [--png-dir DIR]
+
+Issue 12. Every labelled set found is reported separately; today that is HealthVer's
+dev split (`../shared/evidence/healthver_dev.csv`, see its PROVENANCE.md). Each judge
+is measured out of fold, twice:
+
+- **grouped by claim**: no claim is in both the training folds and the held-out fold;
+- **grouped by topic**: no topic either, so no evidence passage is shared (grouping by
+  claim alone lets shared passages leak and reads about 0.14 macro-F1 higher).
+
+Judges: the majority class of the training folds (the floor), the offline default
+(today the lexical heuristic, `pipelines/evidence/nli_heuristic.py`), and a
+cross-encoder NLI model folder with `--nli-model`. Judges that learn nothing from the
+training folds are run once over all pairs; their figures are the same under both
+groupings. Reported per judge: macro-F1, precision / recall / F1 per class, the
+confusion matrix (rows true, columns predicted), the predicted neutral share against
+the true one, top-label ECE (15 bins) with a reliability diagram PNG (matplotlib, from
+`scripts/setup.sh bench`), and pairs/s on this machine's CPU.
+
+Targets (issue 12, offline default): macro-F1 ≥ 0.62 by claim and ≥ 0.50 by topic,
+neutral share within 10 points of the true one, ECE ≤ 0.05, ≥ 150 pairs/s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from lyra.pipelines.evidence.nli import CrossEncoderNli, NliResult
+from lyra.pipelines.evidence.nli_heuristic import HeuristicNli
+from lyra.pipelines.evidence.stance_eval import (
+    STANCE_LABELS,
+    class_scores,
+    confusion,
+    expected_calibration_error,
+    grouped_folds,
+    macro_f1,
+    reliability_bins,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+EVIDENCE_DIR = ROOT.parent / "shared" / "evidence"
+HEALTHVER_LABELS = {"Supports": "supports", "Refutes": "refutes", "Neutral": "neutral"}
+TARGETS = {"macro_f1_claim": 0.62, "macro_f1_topic": 0.50, "neutral_gap": 0.10, "ece": 0.05}
+
+
+@dataclass(frozen=True)
+class Pair:
+    """One labelled pair: evidence (premise), claim (hypothesis), label and its groups."""
+
+    evidence: str
+    claim: str
+    label: str
+    claim_group: str
+    topic_group: str
+
+
+class Judge(Protocol):
+    name: str
+    learns: bool
+
+    def fit(self, train: Sequence[Pair]) -> None: ...
+
+    def predict(self, pairs: Sequence[Pair]) -> list[tuple[str, float]]: ...
+
+
+class Majority:
+    """The most frequent label of the training folds, with its share as confidence."""
+
+    name = "majority class"
+    learns = True
+
+    def __init__(self) -> None:
+        self._label, self._share = "neutral", 1.0
+
+    def fit(self, train: Sequence[Pair]) -> None:
+        counts = Counter(p.label for p in train)
+        self._label, n = counts.most_common(1)[0]
+        self._share = n / len(train)
+
+    def predict(self, pairs: Sequence[Pair]) -> list[tuple[str, float]]:
+        return [(self._label, self._share) for _ in pairs]
+
+
+class NliJudgeAdapter:
+    """A Lyra NLI judge (heuristic or cross-encoder) as the bench calls it."""
+
+    learns = False
+
+    def __init__(self, name: str, judge: Any) -> None:
+        self.name = name
+        self._judge = judge
+
+    def fit(self, train: Sequence[Pair]) -> None:
+        """Nothing is learned from the folds."""
+
+    def predict(self, pairs: Sequence[Pair]) -> list[tuple[str, float]]:
+        results: list[NliResult] = self._judge.judge([(p.evidence, p.claim) for p in pairs])
+        return [(r.label, float(r.confidence)) for r in results]
+
+
+def load_healthver(path: Path) -> list[Pair]:
+    """HealthVer rows as pairs; an unknown label stops the bench (never guessed)."""
+    pairs = []
+    with path.open(newline="", encoding="utf-8") as handle:
+        for row in csv.DictReader(handle):
+            label = HEALTHVER_LABELS.get(row["label"])
+            if label is None:
+                raise SystemExit(f"{path}: unknown label {row['label']!r} in row {row['id']}")
+            pairs.append(Pair(row["evidence"], row["claim"], label, row["claim"], row["topic_ip"]))
+    return pairs
+
+
+def out_of_fold(
+    judge: Judge, pairs: Sequence[Pair], grouping: str, folds: int, seed: int
+) -> list[tuple[str, float]]:
+    """Each pair predicted by the judge fitted on the folds it is not in."""
+    if not judge.learns:
+        return judge.predict(pairs)
+    groups = [p.claim_group if grouping == "claim" else p.topic_group for p in pairs]
+    predictions: list[tuple[str, float] | None] = [None] * len(pairs)
+    for held in grouped_folds(groups, folds, seed):
+        held_set = set(held)
+        judge.fit([p for i, p in enumerate(pairs) if i not in held_set])
+        for i, prediction in zip(held, judge.predict([pairs[i] for i in held]), strict=True):
+            predictions[i] = prediction
+    return [p for p in predictions if p is not None]
+
+
+def report(pairs: Sequence[Pair], predictions: Sequence[tuple[str, float]]) -> dict[str, Any]:
+    """The figures of one judge under one grouping."""
+    truth = [p.label for p in pairs]
+    predicted = [label for label, _ in predictions]
+    matrix = confusion(truth, predicted)
+    correct = [t == p for t, p in zip(truth, predicted, strict=True)]
+    confidence = [c for _, c in predictions]
+    return {
+        "macro_f1": round(macro_f1(matrix), 4),
+        "classes": [asdict(s) for s in class_scores(matrix)],
+        "confusion": matrix.tolist(),
+        "neutral_share_predicted": round(predicted.count("neutral") / len(predicted), 4),
+        "neutral_share_true": round(truth.count("neutral") / len(truth), 4),
+        "ece": round(expected_calibration_error(confidence, correct), 4),
+        "reliability": [asdict(b) for b in reliability_bins(confidence, correct)],
+    }
+
+
+def throughput(judge: Judge, pairs: Sequence[Pair]) -> float:
+    """Pairs judged per second over every pair (after fitting on all of them)."""
+    judge.fit(pairs)
+    started = time.perf_counter()
+    judge.predict(pairs)
+    return len(pairs) / (time.perf_counter() - started)
+
+
+def reliability_png(path: Path, title: str, curves: dict[str, list[dict[str, Any]]]) -> bool:
+    """A reliability diagram (accuracy against confidence per bin); False without matplotlib."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    figure, axes = plt.subplots(figsize=(5, 5))
+    axes.plot([0, 1], [0, 1], linestyle="--", color="grey", label="perfect calibration")
+    for name, bins in curves.items():
+        filled = [b for b in bins if b["count"]]
+        axes.plot(
+            [b["mean_confidence"] for b in filled],
+            [b["accuracy"] for b in filled],
+            marker="o",
+            label=name,
+        )
+    axes.set(xlabel="confidence", ylabel="accuracy", xlim=(0, 1), ylim=(0, 1), title=title)
+    axes.legend(loc="upper left", fontsize=8)
+    figure.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+    return True
+
+
+def print_report(name: str, grouping: str, figures: dict[str, Any], pairs_per_s: float) -> None:
+    print(f"  {name}  (grouped by {grouping})")
+    print(
+        f"    macro-F1 {figures['macro_f1']:.3f}   ECE {figures['ece']:.3f}   neutral share "
+        f"{figures['neutral_share_predicted']:.3f} (true {figures['neutral_share_true']:.3f})"
+        f"   {pairs_per_s:,.0f} pairs/s"
+    )
+    for s in figures["classes"]:
+        print(
+            f"    {s['label']:<9} P {s['precision']:.3f}  R {s['recall']:.3f}  "
+            f"F1 {s['f1']:.3f}  n {s['support']}"
+        )
+    print("    confusion (rows true, columns predicted: " + ", ".join(STANCE_LABELS) + ")")
+    for label, row in zip(STANCE_LABELS, figures["confusion"], strict=True):
+        print(f"      {label:<9}" + "".join(f"{n:>7}" for n in row))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--folds", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--nli-model", type=Path, help="a cross-encoder NLI model folder")
+    parser.add_argument("--json", type=Path, help="write every figure here")
+    parser.add_argument("--png-dir", type=Path, default=ROOT / "bench" / "results")
+    args = parser.parse_args(argv)
+
+    healthver = EVIDENCE_DIR / "healthver_dev.csv"
+    if not healthver.is_file():
+        print(f"bench/stance: no labelled pairs at {healthver} (the shared evidence folder)")
+        return 2
+    sets = {"healthver_dev": load_healthver(healthver)}
+    judges: list[Judge] = [
+        Majority(),
+        NliJudgeAdapter("offline default (heuristic)", HeuristicNli()),
+    ]
+    if args.nli_model is not None:
+        model = CrossEncoderNli(args.nli_model)
+        judges.append(NliJudgeAdapter(f"nli:{args.nli_model.name}", model))
+
+    out: dict[str, Any] = {"folds": args.folds, "seed": args.seed, "targets": TARGETS, "sets": {}}
+    for set_name, pairs in sets.items():
+        claims = len({p.claim_group for p in pairs})
+        topics = len({p.topic_group for p in pairs})
+        print(f"{set_name}: {len(pairs)} pairs, {claims} claims, {topics} topics; "
+              f"{args.folds} folds, seed {args.seed}")  # fmt: skip
+        per_set: dict[str, Any] = {}
+        for grouping in ("claim", "topic"):
+            curves: dict[str, list[dict[str, Any]]] = {}
+            for judge in judges:
+                figures = report(pairs, out_of_fold(judge, pairs, grouping, args.folds, args.seed))
+                speed = throughput(judge, pairs)
+                figures["pairs_per_s"] = round(speed, 1)
+                per_set.setdefault(judge.name, {})[grouping] = figures
+                curves[judge.name] = figures["reliability"]
+                print_report(judge.name, grouping, figures, speed)
+            png = args.png_dir / f"stance-{set_name}-{grouping}.png"
+            title = f"{set_name}, grouped by {grouping}"
+            if reliability_png(png, title, curves):
+                print(f"  reliability diagram: {png}")
+            else:
+                print("  reliability diagram: skipped (matplotlib missing: scripts/setup.sh bench)")
+        out["sets"][set_name] = per_set
+    if args.json is not None:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(out, indent=1))
+        print(f"figures: {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
