@@ -49,6 +49,7 @@ from lyra.pipelines.extract.dedup import hamming
 from lyra.pipelines.extract.documents import Document
 from lyra.pipelines.extract.extract_html import extract_html
 from lyra.pipelines.extract.extract_pdf import extract_pdf
+from lyra.pipelines.extract.injection import Detection, find_instructions, guard_text
 from lyra.pipelines.net.domains import registrable_domain, trust_level_for
 
 log = logging.getLogger(__name__)
@@ -66,6 +67,8 @@ OFF_TOPIC_SIMILARITY = 0.15
 EMBED_BATCH = 64
 # Fetched bodies of these types go through the HTML extractor (text/plain included).
 INGESTED_MARKUP = frozenset({"text/html", "application/xhtml+xml", "text/plain", ""})
+# Security warnings one search reports at most (one per page, kind and detail).
+MAX_SECURITY_WARNINGS = 200
 
 
 def same_claim(a: str, b: str) -> bool:
@@ -127,6 +130,8 @@ class SearchJob:
         self.fetched: dict[str, dict[str, Any]] = {}
         # URLs an engine's SERP listed (their serp_items rows are the engine's own).
         self.serp_urls: set[str] = set()
+        # (url, kind, detail) -> count: what the injection guard removed (decision 0016).
+        self.security: dict[tuple[str, str, str], int] = {}
         self._serp_ids: set[str] = set()
         self._queries: list[str] | None = None
         self.discovery: PaperDiscovery | None = None
@@ -228,7 +233,37 @@ class SearchJob:
             self.ctx.warnings.extend(self.discovery.client.warnings)
             self.ctx.warnings.extend(self.discovery.warnings)
             self.ctx.warnings.extend(f"degraded: {d}" for d in self.discovery.degraded)
-        return {"status": status, "claims": mine, "metrics": m, "warnings": self.ctx.warnings}
+        # In the metrics too, so that get_status (which reads the stored searches)
+        # reports them as well as this search's result.
+        m["security_warnings"] = self.security_warnings()
+        return {
+            "status": status,
+            "claims": mine,
+            "metrics": m,
+            "warnings": self.ctx.warnings,
+            "security_warnings": m["security_warnings"],
+        }
+
+    def note_detections(self, url: str, detections: list[Detection]) -> None:
+        """Record what the injection guard found on `url` for `_lyra_meta`."""
+        for d in detections:
+            key = (url, d.kind, d.detail)
+            self.security[key] = self.security.get(key, 0) + d.count
+
+    def _guarded(self, url: str, text: str | None) -> str | None:
+        """A SERP title or snippet as the guard leaves it (it is returned by query_graph)."""
+        if not text:
+            return text
+        guarded = guard_text(text)
+        self.note_detections(url, list(guarded.detections))
+        return guarded.text
+
+    def security_warnings(self) -> list[dict[str, Any]]:
+        """The recorded detections as `{url, kind, detail, count}`, by URL then kind."""
+        return [
+            {"url": url, "kind": kind, "detail": detail, "count": count}
+            for (url, kind, detail), count in sorted(self.security.items())
+        ][:MAX_SECURITY_WARNINGS]
 
     # --- collect ---------------------------------------------------------------------
     def _academic_apis(self) -> list[str]:
@@ -409,8 +444,8 @@ class SearchJob:
                 "engine": engine,
                 "rank": item.rank,
                 "url": item.url,
-                "title": item.title,
-                "snippet": item.snippet,
+                "title": self._guarded(item.url, item.title),
+                "snippet": self._guarded(item.url, item.snippet),
                 "published_date": item.date,
                 "source_tag": item.source_tag,
             }
@@ -515,6 +550,9 @@ class SearchJob:
         fetched_at = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         page_rows = []
         for d in docs:
+            # Only the pages a search stores are reported: a corpus file ranked out
+            # never reaches a fragment, a claim or the client.
+            self.note_detections(d.url, d.detections)
             pid = rs.page_id(d.url)
             stored = {k[0]: k[2] for k in known}
             if pid in stored:
@@ -690,7 +728,19 @@ class SearchJob:
             s.claims_per_fragment,
         )
         ctx.warnings.extend(got["warnings"])
-        extracted = got["claims"]
+        by_frag = {f["id"]: f for f in useful}
+        extracted = []
+        # Fragments are masked at extraction and both claim paths reject instructions;
+        # this last check holds whatever the inference actor's path did.
+        for c in got["claims"]:
+            names = find_instructions(c["text"])
+            if names:
+                url = by_frag[c["fragment_id"]]["_url"]
+                self.note_detections(
+                    url, [Detection("instruction", f"{n} in claim") for n in names]
+                )
+                continue
+            extracted.append(c)
         self.metrics["claims_extracted"] = len(extracted)
         existing = await ctx.call("graph", "claims_for_task", ctx.task["id"])
         existing_ids = {c["id"] for c in existing}
@@ -745,7 +795,6 @@ class SearchJob:
             for c in candidates
         ]
         await ctx.call("graph", "insert_claims", claim_rows)
-        by_frag = {f["id"]: f for f in useful}
         origin_rows = []
         for c in candidates:
             frag = by_frag[c["fragment_id"]]

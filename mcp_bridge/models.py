@@ -20,13 +20,26 @@ class _Out(BaseModel):
     model_config = ConfigDict(extra="ignore", populate_by_name=True)
 
 
+class SecurityWarning(_Out):
+    """Something a security layer found in page text, and removed or masked (L2, L5)."""
+
+    kind: str = Field(
+        description="hidden_text, hidden_instruction, instruction, encoded_instruction, "
+        "invisible_characters, homoglyphs (page text, decision 0016), or danger_phrase "
+        "(a prompt's L2 check)."
+    )
+    detail: str = Field(description="The rule that fired: a pattern, a hiding method, a channel.")
+    url: str | None = Field(None, description="The page it was found on.")
+    count: int = Field(1, description="How many times on that page.")
+
+
 class LyraMeta(_Out):
     """Verification metadata carried by every response (L5)."""
 
     degraded: list[str] = Field(
         default_factory=list, description="Components running on a fallback."
     )
-    security_warnings: list[str] = Field(default_factory=list)
+    security_warnings: list[SecurityWarning] = Field(default_factory=list)
     unverified_domains: list[str] = Field(default_factory=list)
     blocked_domains: list[str] = Field(default_factory=list)
     timestamp: str = Field(default_factory=lambda: datetime.now().astimezone().isoformat())

@@ -59,9 +59,16 @@ class LyraRuntime:
             raise unwrap(exc) from None
 
     async def meta(
-        self, claims: list[dict[str, Any]] | None = None, warnings: list[str] | None = None
+        self,
+        claims: list[dict[str, Any]] | None = None,
+        warnings: list[str] | None = None,
+        security: list[dict[str, Any]] | None = None,
     ) -> m.LyraMeta:
-        """_lyra_meta: fallbacks in use, security warnings, unverified and blocked domains."""
+        """_lyra_meta: fallbacks in use, security warnings, unverified and blocked domains.
+
+        Security warnings are the search's detections in page text (`security`, one
+        per page, kind and detail) and the L2 danger phrases named in `warnings`.
+        """
         status = await self.call("status")
         unverified = sorted(
             {
@@ -70,10 +77,13 @@ class LyraRuntime:
                 if c.get("source_trust_level") == "UNVERIFIED" and c.get("source_domain")
             }
         )
-        security = sorted({w for w in warnings or [] if w.startswith("danger")})
+        found = [m.SecurityWarning(**w) for w in security or []]
+        for w in sorted({w for w in warnings or [] if w.startswith("danger")}):
+            kind, _, detail = w.partition(":")
+            found.append(m.SecurityWarning(kind=kind, detail=detail or kind))
         return m.LyraMeta(
             degraded=status["degraded"],
-            security_warnings=security,
+            security_warnings=found,
             unverified_domains=unverified,
         )
 
@@ -105,6 +115,17 @@ def _iso(value: Any) -> str | None:
     if value is None:
         return None
     return value.isoformat() if hasattr(value, "isoformat") else str(value)
+
+
+def _task_security(searches: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The security warnings of a task's searches, one per page, kind and detail."""
+    merged: dict[tuple[str, str, str], dict[str, Any]] = {}
+    for s in searches:
+        for w in (s.get("metrics") or {}).get("security_warnings", []):
+            key = (str(w.get("url")), str(w["kind"]), str(w["detail"]))
+            if key not in merged or w.get("count", 1) > merged[key].get("count", 1):
+                merged[key] = w
+    return [merged[k] for k in sorted(merged)]
 
 
 def claim_out(c: dict[str, Any]) -> m.ClaimOut:
@@ -254,9 +275,11 @@ def build_server(
             satisfaction=met.get("satisfaction", 0.0),
             novelty=met.get("novelty", 0.0),
             budget_remaining=summary["budget"],
-            metrics=met,
+            metrics={k: v for k, v in met.items() if k != "security_warnings"},
             warnings=result.get("warnings", [])[:50],
-            lyra_meta=await rt.meta(result["claims"], result.get("warnings")),
+            lyra_meta=await rt.meta(
+                result["claims"], result.get("warnings"), result.get("security_warnings")
+            ),
         )
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=True))
@@ -285,7 +308,9 @@ def build_server(
                 status=s["status"],
                 created_at=_iso(s.get("created_at")),
                 finished_at=_iso(s.get("finished_at")),
-                metrics=s.get("metrics") or {},
+                metrics={
+                    k: v for k, v in (s.get("metrics") or {}).items() if k != "security_warnings"
+                },
                 progress=s.get("progress"),
                 error=s.get("error"),
             )
@@ -318,7 +343,7 @@ def build_server(
             reference_candidates=[
                 m.ReferenceCandidate(**r) for r in st.get("reference_candidates") or []
             ],
-            lyra_meta=await rt.meta(st["claims"]),
+            lyra_meta=await rt.meta(st["claims"], security=_task_security(st["searches"])),
         )
 
     @server.tool(

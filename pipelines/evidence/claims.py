@@ -5,7 +5,8 @@ with the task's tag (L3) and sets the L2-cleaned passage apart as data;
 `parse_claims_response` reads the JSON list out of whatever the model answered.
 Without an LLM, `extract_claims_extractive` picks claim-like sentences from the
 fragment (the caller flags the result as degraded). Both paths drop claims that only
-repeat the task's question, boilerplate and navigation text (`is_rejected_claim`).
+repeat the task's question, boilerplate and navigation text, and any that holds an
+instruction to AI readers or a mask of one (`is_rejected_claim`).
 """
 
 from __future__ import annotations
@@ -17,7 +18,9 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from lyra.pipelines.evidence.ranking import tokenize
-from lyra.pipelines.extract.documents import normalize_whitespace, sentence_spans
+from lyra.pipelines.extract.documents import normalize_whitespace
+from lyra.pipelines.extract.injection import MASK, find_instructions
+from lyra.pipelines.extract.sentences import sentence_spans
 from lyra.pipelines.llm.prompts import load_prompt_module
 from lyra.pipelines.llm.sanitize import is_task_tag, sanitize_untrusted
 
@@ -180,6 +183,12 @@ def is_rejected_claim(
     text = normalize_whitespace(claim)
     if not text:
         return "empty"
+    # Instructions to AI readers never become claims, whichever path wrote them
+    # (decision 0016); fragments are masked already, an LLM's answer may not be.
+    if MASK in text:
+        return "masked"
+    if find_instructions(text):
+        return "instruction"
     if len(text) < min_chars:
         return "too_short"
     if len(text) > max_chars:

@@ -18,6 +18,9 @@ from dataclasses import dataclass, field
 from typing import Final, Literal
 
 from lyra.pipelines.extract.dedup import exact_text_hash, simhash64
+from lyra.pipelines.extract.injection import Detection, guard_text, is_only_masks, merge_detections
+from lyra.pipelines.extract.sentences import append_stripped, sentence_spans
+from lyra.pipelines.extract.sentences import split_sentences as split_sentences  # re-export
 
 FragmentType = Literal["paragraph", "heading", "list_item", "table", "quote", "pdf_block"]
 FRAGMENT_TYPES: Final[frozenset[str]] = frozenset(
@@ -70,6 +73,9 @@ class Document:
     content_hash: str
     simhash: int
     warnings: list[str] = field(default_factory=list)
+    # What the injection guard found and removed (hidden text, instructions to AI
+    # readers, invisible characters); the search job reports it with the URL.
+    detections: list[Detection] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,62 +131,6 @@ def sha256_text(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-# Words after which a period does not end a sentence ("Dr. Smith", "et al. 2020").
-_ABBREVIATIONS: Final[frozenset[str]] = frozenset(
-    {
-        "al", "approx", "ca", "cf", "co", "corp", "dept", "dr", "e.g", "eg", "eq", "est",
-        "fig", "figs", "gen", "i.e", "ie", "inc", "jr", "lt", "ltd", "mr", "mrs", "ms",
-        "mt", "no", "nos", "p", "pp", "ph.d", "prof", "ref", "refs", "rev", "sec", "sen",
-        "sr", "st", "tab", "u.k", "u.n", "u.s", "u.s.a", "vol", "vols", "vs",
-        "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
-    }
-)  # fmt: skip
-# A sentence ends at . ! ? (with closing quotes or brackets) before whitespace and a
-# capital, digit or opening quote; or at the CJK full stops, which need no space.
-_SENTENCE_END = re.compile(
-    r"[.!?…]+[\"'\u201d\u2019)\]]*(?=\s+[\"'\u201c\u2018(\[]?[\dA-Z\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff])"
-    r"|[\u3002\uff01\uff1f]+[\u300d\u300f\uff09]*"
-)
-_WORD_BEFORE = re.compile(r"([\w.]+)\.$")
-
-
-def sentence_spans(text: str) -> list[tuple[int, int]]:
-    """Character spans of the sentences of `text`, each stripped of outer whitespace."""
-    spans: list[tuple[int, int]] = []
-    start = 0
-    for match in _SENTENCE_END.finditer(text):
-        end = match.end()
-        if match.group().startswith(".") and _is_abbreviation(text[start:end]):
-            continue
-        _append_stripped(text, start, end, spans)
-        start = end
-    _append_stripped(text, start, len(text), spans)
-    return spans
-
-
-def _is_abbreviation(sentence: str) -> bool:
-    found = _WORD_BEFORE.search(sentence.rstrip("\"'\u201d\u2019)]"))
-    if found is None:
-        return False
-    word = found.group(1).lower()
-    # A single capital before the period is an initial ("J. Smith"), not an ending.
-    return word in _ABBREVIATIONS or (len(word) == 1 and word.isalpha())
-
-
-def _append_stripped(text: str, start: int, end: int, spans: list[tuple[int, int]]) -> None:
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    if end > start:
-        spans.append((start, end))
-
-
-def split_sentences(text: str) -> list[str]:
-    """The sentences of `text` in order."""
-    return [text[s:e] for s, e in sentence_spans(text)]
-
-
 def split_long_text(
     text: str, max_chars: int = MAX_FRAGMENT_CHARS, *, by_lines: bool = False
 ) -> list[tuple[int, int]]:
@@ -206,9 +156,9 @@ def _line_spans(text: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     start = 0
     for match in re.finditer(r"\n", text):
-        _append_stripped(text, start, match.start(), spans)
+        append_stripped(text, start, match.start(), spans)
         start = match.end()
-    _append_stripped(text, start, len(text), spans)
+    append_stripped(text, start, len(text), spans)
     return spans
 
 
@@ -295,15 +245,26 @@ def assemble_document(
     byte_size: int,
     warnings: Sequence[str] = (),
     source_path: str | None = None,
+    detections: Sequence[Detection] = (),
 ) -> Document:
-    """Join blocks into a `Document`: filter boilerplate, split long ones, set offsets."""
+    """Join blocks into a `Document`: filter boilerplate, split long ones, set offsets.
+
+    Every block and the title pass the injection guard first (`injection.guard_text`:
+    NFKC, invisible characters, look-alikes, instructions to AI readers masked), so
+    no fragment holds text that was not checked; `detections` are the extractor's own
+    (hidden HTML) and are reported with the guard's.
+    """
+    found: list[Detection] = list(detections)
     kept: list[Block] = []
     seen: set[str] = set()
     for block in blocks:
         if block.fragment_type not in FRAGMENT_TYPES:
             raise ValueError(f"unknown fragment type {block.fragment_type!r}")
-        text = _clean_block_text(block.text, block.fragment_type)
-        if not text or is_boilerplate(text, block.fragment_type):
+        is_table = block.fragment_type == "table"
+        guarded = guard_text(block.text, cell_separator="|" if is_table else None)
+        found.extend(guarded.detections)
+        text = _clean_block_text(guarded.text, block.fragment_type)
+        if not text or is_only_masks(text) or is_boilerplate(text, block.fragment_type):
             continue
         # A passage repeated on one page (pull quotes, sticky banners) is one passage.
         if block.fragment_type != "heading":
@@ -339,6 +300,10 @@ def assemble_document(
     doc_warnings = list(warnings)
     if not fragments:
         doc_warnings.append("no text extracted")
+    if title and title.strip():
+        guarded_title = guard_text(title)
+        found.extend(guarded_title.detections)
+        title = guarded_title.text
     return Document(
         url=url,
         domain=domain,
@@ -351,6 +316,7 @@ def assemble_document(
         content_hash=sha256_text(full_text),
         simhash=simhash64(full_text),
         warnings=doc_warnings,
+        detections=merge_detections(found),
     )
 
 

@@ -16,6 +16,7 @@ import lxml.html
 import trafilatura
 
 from lyra.pipelines.extract.documents import Block, Document, HeadingTracker, assemble_document
+from lyra.pipelines.extract.hidden_html import strip_hidden
 
 # Tags whose content is never main text in the fallback walk.
 _FALLBACK_DROP: Final = (
@@ -240,9 +241,15 @@ def _fallback_blocks(tree: lxml.html.HtmlElement | None) -> list[Block]:
 
 
 def extract_html(html: str, url: str, domain: str, *, byte_size: int | None = None) -> Document:
-    """Extract the main text of an HTML page into a `Document` with fragments."""
+    """Extract the main text of an HTML page into a `Document` with fragments.
+
+    Hidden elements are removed first (`hidden_html.strip_hidden`), so neither
+    trafilatura nor the fallback walk ever sees text a reader of the page would not.
+    """
     warnings: list[str] = []
     size = byte_size if byte_size is not None else len(html.encode("utf-8", errors="replace"))
+    scan = strip_hidden(html)
+    html = scan.html
     blocks: list[Block] = []
     title: str | None = None
     try:
@@ -266,4 +273,5 @@ def extract_html(html: str, url: str, domain: str, *, byte_size: int | None = No
         content_type="text/html",
         byte_size=size,
         warnings=warnings,
+        detections=scan.detections,
     )

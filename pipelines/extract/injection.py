@@ -1,0 +1,409 @@
+"""Text aimed at AI readers: normalised, detected and masked before it becomes a fragment.
+
+Issue 12 item 5 (decision 0016). Every extractor hands its blocks to
+`documents.assemble_document`, which passes each one through `guard_text`:
+
+1. `normalise_text`: NFKC (full-width and mathematical letters become ASCII), then
+   zero-width characters, bidi controls and Unicode tag characters removed, then
+   Cyrillic and Greek look-alikes folded inside words that also hold Latin letters.
+   Tag characters are an invisible copy of ASCII; their decoded text is checked too.
+2. `instruction_spans`: the sentences that address an AI reader or try to steer one
+   (English, Japanese, and the "ignore the previous instructions" of a few more
+   languages), fake tool calls, markdown images that would carry data to a host,
+   base64 that decodes to any of those, and a code-like token (a canary) standing
+   next to such a sentence.
+3. Those sentences are replaced by `MASK`: they never reach a claim, and the text a
+   tool returns (fragments, quotes) says that something was removed, not what.
+
+The patterns run on a copy with every look-alike folded (a one-to-one map, so the
+offsets are those of the kept text). Each pattern needs the addressee or the object
+of the instruction ("the previous *instructions*", "*AI* assistants reading this"),
+not just the verb: "patients who ignore the leaflet" is medicine, not an attack.
+The security checks are tables in tests/test_injection.py, bypasses included.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Final
+
+from lyra.pipelines.extract.sentences import sentence_spans
+
+# What a masked sentence reads as. It starts with "[" and a capital and ends with
+# ".]" so the sentence splitter keeps it a sentence of its own.
+MASK: Final = "[Removed: instruction to AI readers.]"
+
+# Zero-width characters and invisible operators (counted when found inside a word),
+# bidi embeddings, overrides and isolates (the "Trojan source" reorderings; always
+# counted), Unicode tag characters (invisible ASCII; decoded and checked), variation
+# selectors, the BOM and the fillers that render as nothing.
+_ZERO_WIDTH: Final = "\u200b\u200c\u200d\u2060\u2061\u2062\u2063\u2064\u180e\ufeff"
+_BIDI: Final = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+_SILENT: Final = "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u200e\u200f\u3164\uffa0"
+_TAG_FIRST: Final = 0xE0000
+_TAG_LAST: Final = 0xE007F
+_INVISIBLE = re.compile(
+    f"[{_ZERO_WIDTH}{_BIDI}{_SILENT}\ufe00-\ufe0f\U000e0000-\U000e007f\U000e0100-\U000e01ef]"
+)
+# ZWJ between two non-letters glues an emoji sequence; only letters around it smell.
+_WORD_CHAR = re.compile(r"\w")
+
+# Cyrillic and Greek letters that look like Latin ones (Unicode confusables.txt, the
+# single-letter cases), as escapes: in a table of look-alikes, the glyphs cannot be
+# told apart. A one-to-one map, so folding keeps every offset.
+_LOOKALIKES: Final = (
+    "\u0410\u0412\u0415\u041a\u041c\u041d\u041e\u0420\u0421\u0422"
+    "\u0425\u0423\u0406\u0408\u0405\u04ae\u04c0\u0500\u051a\u051c"
+    "\u0430\u0435\u043e\u0440\u0441\u0443\u0445\u0456\u0458\u0455"
+    "\u04bb\u0501\u051b\u051d\u04cf\u04af\u0391\u0392\u0395\u0396"
+    "\u0397\u0399\u039a\u039c\u039d\u039f\u03a1\u03a4\u03a5\u03a7"
+    "\u03b1\u03b9\u03ba\u03bd\u03bf\u03c1\u03c5\u03c7"
+)
+_LATIN_FOR: Final = "ABEKMHOPCTXYIJSYIDQWaeopcyxijshdqwlyABEZHIKMNOPTYXaikvopux"
+_FOLD_ALL: Final = str.maketrans(_LOOKALIKES, _LATIN_FOR)
+_LETTER_RUN = re.compile(r"[^\W\d_]+")
+_LATIN = re.compile(r"[A-Za-z]")
+
+
+@dataclass(frozen=True, slots=True)
+class Detection:
+    """One kind of suspicious content found in a document, and how often.
+
+    kind: `hidden_text`, `hidden_instruction`, `instruction`, `encoded_instruction`,
+    `invisible_characters` or `homoglyphs`; detail: which rule (a pattern name, the
+    hiding method, the channel); count: how many times on the page.
+    """
+
+    kind: str
+    detail: str
+    count: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Guarded:
+    """Text after the guard, with what the guard found."""
+
+    text: str
+    detections: tuple[Detection, ...]
+
+
+def merge_detections(detections: Iterable[Detection]) -> list[Detection]:
+    """One detection per (kind, detail), counts summed, in first-seen order."""
+    totals: Counter[tuple[str, str]] = Counter()
+    for d in detections:
+        totals[(d.kind, d.detail)] += d.count
+    return [Detection(kind, detail, count) for (kind, detail), count in totals.items()]
+
+
+def fold_confusables(text: str) -> str:
+    """Every Cyrillic or Greek look-alike as its Latin letter (same length as `text`)."""
+    return text.translate(_FOLD_ALL)
+
+
+def _fold_mixed_words(text: str) -> tuple[str, int]:
+    """Fold look-alikes only inside words that also hold Latin letters.
+
+    A Russian or Greek word keeps its letters; "instructions" spelt with Cyrillic i's
+    is an English word in disguise.
+    """
+    count = 0
+
+    def fold(match: re.Match[str]) -> str:
+        nonlocal count
+        word = match.group()
+        if not _LATIN.search(word):
+            return word
+        folded = word.translate(_FOLD_ALL)
+        if folded != word:
+            count += 1
+        return folded
+
+    return _LETTER_RUN.sub(fold, text), count
+
+
+def _tag_text(text: str) -> str:
+    """The ASCII hidden in Unicode tag characters (U+E0020..U+E007E)."""
+    return "".join(
+        chr(ord(ch) - _TAG_FIRST)
+        for ch in text
+        if _TAG_FIRST + 0x20 <= ord(ch) <= _TAG_FIRST + 0x7E
+    )
+
+
+def _invisible_counts(text: str) -> Counter[str]:
+    counts: Counter[str] = Counter()
+    for match in _INVISIBLE.finditer(text):
+        ch = match.group()
+        if _TAG_FIRST <= ord(ch) <= _TAG_LAST:
+            counts["unicode_tags"] += 1
+        elif ch in _BIDI:
+            counts["bidi_controls"] += 1
+        elif ch in _ZERO_WIDTH:
+            i = match.start()
+            before = text[i - 1] if i > 0 else ""
+            after = text[i + 1] if i + 1 < len(text) else ""
+            if _WORD_CHAR.match(before) and _WORD_CHAR.match(after):
+                counts["zero_width"] += 1
+    return counts
+
+
+def invisible_detections(text: str) -> list[Detection]:
+    """What invisible characters `text` holds, and any instruction hidden in tag characters."""
+    detections = [
+        Detection("invisible_characters", detail, count)
+        for detail, count in _invisible_counts(text).items()
+    ]
+    hidden_ascii = _tag_text(text)
+    if hidden_ascii:
+        for name in _pattern_names(hidden_ascii):
+            detections.append(Detection("hidden_instruction", f"{name} in unicode_tags"))
+    return detections
+
+
+def remove_invisible(text: str) -> str:
+    """`text` without zero-width characters, bidi controls and tag characters."""
+    return _INVISIBLE.sub("", text)
+
+
+def normalise_text(text: str) -> tuple[str, list[Detection]]:
+    """NFKC, invisible characters removed, look-alikes folded in Latin words.
+
+    Reports zero-width characters inside words, bidi controls, tag characters (and
+    any instruction their decoded text holds) and folded words.
+    """
+    text = unicodedata.normalize("NFKC", text)
+    detections = invisible_detections(text)
+    text, folded = _fold_mixed_words(remove_invisible(text))
+    if folded:
+        detections.append(Detection("homoglyphs", "mixed_script_words", folded))
+    return text, detections
+
+
+# --- instruction patterns -----------------------------------------------------------
+_AI = (
+    r"(?:ai|a\.i\.|artificial\s+intelligence|llms?|(?:large\s+)?language\s+models?|"
+    r"chat\s*bots?|gpts?|chatgpt|claude|gemini|copilot|"
+    r"ai\s+(?:assistants?|agents?|models?|systems?|readers?|tools?|crawlers?|summari[sz]ers?))"
+)
+_QUALIFIER = (
+    r"(?:previous|prior|above|earlier|preceding|foregoing|system|original|initial|"
+    r"developer|your|all|any)"
+)
+_OBJECT = (
+    r"(?:instructions?|prompts?|rules|directions|commands|guidelines|directives|"
+    r"programming|constraints|messages?|context)"
+)
+_AI_JA = (
+    r"(?:AI|人工知能|LLM|大規模言語モデル|言語モデル|チャットボット|"
+    r"AIアシスタント|アシスタント|エージェント|生成AI)"
+)
+
+# (name, pattern): run case-insensitively over the folded text. See the module
+# docstring for why each needs its object or addressee.
+INSTRUCTION_PATTERNS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
+    (name, re.compile(pattern, re.IGNORECASE))
+    for name, pattern in (
+        ("ignore_instructions",
+         rf"\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|of\s+)?"
+         rf"(?:the\s+|your\s+|my\s+)?{_QUALIFIER}\s+(?:\w+\s+){{0,2}}{_OBJECT}\b"
+         r"|\b(?:ignore|disregard|forget)\s+(?:everything|all|anything)\s+"
+         r"(?:above|before|previously|you\s+were\s+told)\b"
+         r"|\bdisregard\s+the\s+above\b"),
+        ("addressed_to_ai",
+         rf"\b(?:note|message|instructions?|attention|notice|reminder|directive|request)s?"
+         rf"\s*(?:to|for)\s+(?:all\s+|any\s+|every\s+)?(?:the\s+)?{_AI}\b"
+         rf"|\bif\s+you\s+are\s+(?:an?\s+|the\s+)?(?:{_AI}|assistant|bot|automated\s+\w+)\b"
+         rf"|\b(?:dear|attention|hey|hello)\s*,?\s+{_AI}\b"
+         rf"|\bas\s+an?\s+{_AI}\s+(?:reader|reading|processing|summari[sz]ing)\b"
+         rf"|\b{_AI}\s+(?:that\s+(?:are|is)\s+|who\s+(?:are|is)\s+)?(?:reading|processing|"
+         r"summari[sz]ing|parsing|analy[sz]ing|indexing|crawling|scraping|reviewing)\s+"
+         r"(?:this|these)\b"
+         rf"|\b(?:to|for)\s+(?:any|all|every)\s+{_AI}\b"
+         r"|\bai\s+readers?\b"),
+        ("role_change",
+         rf"\byou\s+are\s+now\s+(?:an?\s+|the\s+|in\s+)?(?:\w+\s+){{0,2}}(?:{_AI}|assistant|"
+         r"bot|agent|dan|mode)\b"
+         r"|\bfrom\s+now\s+on\s*,?\s+(?:you\s+(?:are|will|must|should)|act|respond|answer|reply)\b"
+         r"|\bpretend\s+(?:to\s+be|you\s+are)\s+(?:an?\s+)?(?:\w+\s+)?(?:ai|assistant|model|system)\b"),
+        ("steer_output",
+         r"\b(?:include|insert|add|append|mention|output|print|write|say|state|repeat|put|"
+         r"embed|begin|start|end)\b[^.!?\n]{0,80}?\b(?:in|to|into|with|at\s+the\s+"
+         r"(?:start|end|beginning)\s+of)\s+(?:your|every|each|all\s+your)\s+(?:\w+\s+)?"
+         r"(?:answers?|responses?|replies|reply|summary|summaries|outputs?|reports?|"
+         r"messages?|completions?)\b"
+         r"|\b(?:reply|respond|answer)\s+(?:only\s+with|with\s+only|with\s*:|with\s+exactly|"
+         r"with\s+the\s+following)"
+         r"|\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|alert|warn|mention\s+(?:this|it)\s+"
+         r"to)\s+(?:the\s+|your\s+)?user\b"
+         r"|\btell\s+the\s+user\s+(?:that|to)\b"),
+        ("system_prompt",
+         r"\b(?:reveal|print|repeat|show|output|leak|disclose)\s+(?:me\s+)?(?:your|the)\s+"
+         r"(?:\w+\s+){0,2}(?:system\s+)?(?:prompt|instructions)\b"
+         r"|\bnew\s+(?:system\s+)?instructions?\s*:"
+         r"|\b(?:system|admin|developer)\s+(?:override|message|note|instructions?)\s*:"
+         # "the system prompt", not "the system prompts a nurse".
+         r"|\b(?:your|the|my)\s+system\s+prompt\b"),
+        ("fake_role_marker",
+         r"<\|im_(?:start|end)\|>|<\|(?:system|assistant|user)\|>|\[/?inst\]"
+         r"|(?:^|\n)\s*#*\s*(?:system|assistant)\s*:\s*(?:you|ignore|disregard|from\s+now)\b"),
+        ("jailbreak", r"\b(?:jailbreak|developer\s+mode|do\s+anything\s+now|dan\s+mode)\b"),
+        ("tool_call",
+         r"\{\s*\"(?:tool|tool_name|function|function_call|name|action|recipient_name)\"\s*:"
+         r"[^{}]{0,200}?\"(?:arguments|parameters|args|input|params|action_input)\"\s*:"
+         r"|\"tool_calls?\"\s*:"
+         r"|<\s*/?\s*(?:tool_call|function_call|function_calls|tool_use|invoke)\b"),
+        ("exfiltration_link",
+         r"!\[[^\]\n]{0,200}\]\(\s*<?\s*(?:https?:)?//[^)\s]+\?[^)\s]+\)"
+         r"|<img\b[^>]{0,200}\bsrc\s*=\s*[\"']?(?:https?:)?//[^\"'\s>]+\?[^\"'\s>]+"),
+        ("exfiltration",
+         r"\b(?:send|post|upload|exfiltrate|forward|transmit|leak)\s+(?:it|this|them|"
+         r"(?:the|all|your)\s+\w+(?:\s+\w+)?)\s+to\s+(?:https?://|www\.|\S+@)"),
+        ("ignore_instructions_ja",
+         r"(?:以前|前|上記|上|これまで|今まで|先|過去|最初)の(?:全て|すべて|あらゆる)?の?"
+         r"(?:指示|命令|指令|プロンプト|ルール|設定|制約)(?:は|を)?(?:全て|すべて)?"
+         r"(?:無視|忘れ|破棄)"
+         r"|(?:指示|命令|指令)を(?:全て|すべて)?無視"),
+        ("addressed_to_ai_ja",
+         rf"(?:この|本|当)(?:ページ|文書|記事|テキスト|文章|サイト)を[^。]{{0,12}}{_AI_JA}"
+         rf"|{_AI_JA}(?:の(?:皆さん|皆様|方)|へ|に)(?:の|は|向けの)?"
+         r"(?:指示|注意|お願い|メッセージ|命令|通知|連絡)"
+         rf"|(?:あなた|君|お前)が{_AI_JA}(?:である|なら|ならば|の場合|であれば)"),
+        ("steer_output_ja",
+         r"(?:回答|応答|返答|返信|要約|出力|答え)(?:の(?:最初|最後|冒頭|末尾))?(?:に|へ)"
+         r"[^。]{0,40}?を(?:必ず)?(?:含め|入れ|追加|記載|出力|書|付け|挿入)"
+         r"|ユーザー(?:に|には)[^。]{0,20}(?:伝えない|知らせない|言わない|教えない|伝えるな)"
+         r"|(?:あなた|君)は(?:今から|これから)?[^。]{0,20}として(?:振る舞|ふるま|行動|応答|回答)"),
+        ("system_prompt_ja", r"システム\s*プロンプト"),
+        ("ignore_instructions_other",
+         r"\bignora(?:r)?\s+(?:todas\s+)?las\s+instrucciones\s+(?:anteriores|previas)"
+         r"|\bignore[zr]?\s+(?:toutes\s+)?les\s+instructions\s+(?:précédentes|antérieures)"
+         r"|\bignorier(?:e|en)?\s+(?:alle\s+)?(?:vorherigen|bisherigen|obigen)\s+"
+         r"(?:anweisungen|instruktionen)"
+         r"|忽略(?:之前|以上|先前|上述|前面)的?(?:所有)?的?(?:指令|指示|提示)"
+         r"|이전\s*(?:의\s*)?(?:모든\s*)?(?:지시|명령|지침)(?:을|를)?\s*무시"),
+    )
+)  # fmt: skip
+
+# Base64 long enough to hold a sentence; shorter runs are ids and hashes.
+_BASE64 = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{24,}={0,2}(?![A-Za-z0-9+/=_-])")
+_PRINTABLE_SHARE: Final = 0.9
+# A code-like token (CANARY-7F3K2, TOKEN_ABC123): capitals and digits with a separator.
+_CODE_TOKEN = re.compile(r"\b[A-Z][A-Z0-9]{2,}(?:[-_][A-Za-z0-9]+)+\b")
+# A sentence next to an instruction that is mostly such a token is the instruction's
+# payload ("Ignore the above. CANARY-7F3K2."); longer sentences are prose.
+_PAYLOAD_MAX_WORDS: Final = 8
+
+
+def _for_matching(text: str) -> str:
+    """Look-alikes folded and our own masks blanked ("AI readers" is in the mask)."""
+    return fold_confusables(text).replace(MASK, " " * len(MASK))
+
+
+def _pattern_names(text: str) -> list[str]:
+    folded = _for_matching(text)
+    return [name for name, pattern in INSTRUCTION_PATTERNS if pattern.search(folded)]
+
+
+def _decoded_base64(token: str) -> str | None:
+    padded = token + "=" * (-len(token) % 4)
+    try:
+        raw = base64.b64decode(padded.replace("-", "+").replace("_", "/"), validate=True)
+        text = raw.decode("utf-8")
+    except (binascii.Error, ValueError):
+        return None
+    printable = sum(1 for ch in text if ch.isprintable() or ch.isspace())
+    if not text or printable < _PRINTABLE_SHARE * len(text):
+        return None
+    return text
+
+
+def find_instructions(text: str) -> list[str]:
+    """Names of the instruction patterns found in `text` (normalised first)."""
+    normalised, _ = normalise_text(text)
+    names = _pattern_names(normalised)
+    for match in _BASE64.finditer(normalised):
+        decoded = _decoded_base64(match.group())
+        if decoded is not None:
+            names.extend(f"base64:{name}" for name in _pattern_names(decoded))
+    return list(dict.fromkeys(names))
+
+
+def _units(text: str, cell_separator: str | None) -> list[tuple[int, int]]:
+    """Sentence spans of `text`, never crossing a line or a table cell."""
+    spans: list[tuple[int, int]] = []
+    separator = re.compile(r"\n" if cell_separator is None else rf"\n|{re.escape(cell_separator)}")
+    start = 0
+    for cut in [*separator.finditer(text), None]:
+        end = cut.start() if cut is not None else len(text)
+        spans.extend((start + s, start + e) for s, e in sentence_spans(text[start:end]))
+        if cut is not None:
+            start = cut.end()
+    return spans
+
+
+def instruction_spans(
+    text: str, *, cell_separator: str | None = None
+) -> list[tuple[int, int, str]]:
+    """(start, end, kind:detail) of every sentence of `text` to mask, in order.
+
+    `text` must already be normalised. The kind is `instruction`,
+    `encoded_instruction` or `instruction` with detail `payload_token`.
+    """
+    folded = _for_matching(text)
+    hits: list[tuple[int, int, str]] = []
+    for name, pattern in INSTRUCTION_PATTERNS:
+        hits.extend((m.start(), m.end(), f"instruction:{name}") for m in pattern.finditer(folded))
+    for match in _BASE64.finditer(text):
+        decoded = _decoded_base64(match.group())
+        if decoded is None:
+            continue
+        for name in _pattern_names(decoded):
+            hits.append((match.start(), match.end(), f"encoded_instruction:{name}"))
+    if not hits:
+        return []
+    units = _units(text, cell_separator)
+    flagged: dict[int, str] = {}
+    for index, (start, end) in enumerate(units):
+        for hit_start, hit_end, label in hits:
+            if hit_start < end and hit_end > start:
+                flagged.setdefault(index, label)
+    # The payload of an instruction may stand as a sentence of its own next to it.
+    for index in sorted(flagged):
+        for neighbour in (index - 1, index + 1):
+            if neighbour in flagged or not 0 <= neighbour < len(units):
+                continue
+            sentence = text[units[neighbour][0] : units[neighbour][1]]
+            if _CODE_TOKEN.search(sentence) and len(sentence.split()) <= _PAYLOAD_MAX_WORDS:
+                flagged[neighbour] = "instruction:payload_token"
+    return [(units[i][0], units[i][1], flagged[i]) for i in sorted(flagged)]
+
+
+def guard_text(text: str, *, cell_separator: str | None = None) -> Guarded:
+    """Normalise `text` and mask every sentence that is an instruction to AI readers."""
+    normalised, detections = normalise_text(text)
+    spans = instruction_spans(normalised, cell_separator=cell_separator)
+    if not spans:
+        return Guarded(normalised, tuple(detections))
+    pieces: list[str] = []
+    cursor = 0
+    for start, end, label in spans:
+        kind, detail = label.split(":", 1)
+        detections.append(Detection(kind, detail))
+        between = normalised[cursor:start]
+        # Consecutive masked sentences read as one removal.
+        if not (pieces and pieces[-1] == MASK and not between.strip()):
+            pieces.extend((between, MASK))
+        cursor = end
+    pieces.append(normalised[cursor:])
+    return Guarded("".join(pieces), tuple(merge_detections(detections)))
+
+
+def is_only_masks(text: str) -> bool:
+    """True when nothing but masks (and separators) is left of `text`."""
+    return not re.sub(r"[\s|]+", "", text.replace(MASK, ""))

@@ -1,0 +1,67 @@
+"""Sentence boundaries, shared by fragmenting, the injection guard and claim extraction.
+
+One splitter for all three, so that a sentence the guard masks is exactly a sentence
+the claim extractor would have picked: a different cut would leave the tail of an
+instruction (or its canary token) behind as a sentence of its own.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+# Words after which a period does not end a sentence ("Dr. Smith", "et al. 2020").
+_ABBREVIATIONS: Final[frozenset[str]] = frozenset(
+    {
+        "al", "approx", "ca", "cf", "co", "corp", "dept", "dr", "e.g", "eg", "eq", "est",
+        "fig", "figs", "gen", "i.e", "ie", "inc", "jr", "lt", "ltd", "mr", "mrs", "ms",
+        "mt", "no", "nos", "p", "pp", "ph.d", "prof", "ref", "refs", "rev", "sec", "sen",
+        "sr", "st", "tab", "u.k", "u.n", "u.s", "u.s.a", "vol", "vols", "vs",
+        "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
+    }
+)  # fmt: skip
+# A sentence ends at . ! ? (with closing quotes or brackets) before whitespace and a
+# capital, digit or opening quote; or at the CJK full stops, which need no space.
+_SENTENCE_END = re.compile(
+    r"[.!?…]+[\"'\u201d\u2019)\]]*(?=\s+[\"'\u201c\u2018(\[]?[\dA-Z\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff])"
+    r"|[\u3002\uff01\uff1f]+[\u300d\u300f\uff09]*"
+)
+_WORD_BEFORE = re.compile(r"([\w.]+)\.$")
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """Character spans of the sentences of `text`, each stripped of outer whitespace."""
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for match in _SENTENCE_END.finditer(text):
+        end = match.end()
+        if match.group().startswith(".") and _is_abbreviation(text[start:end]):
+            continue
+        append_stripped(text, start, end, spans)
+        start = end
+    append_stripped(text, start, len(text), spans)
+    return spans
+
+
+def _is_abbreviation(sentence: str) -> bool:
+    found = _WORD_BEFORE.search(sentence.rstrip("\"'\u201d\u2019)]"))
+    if found is None:
+        return False
+    word = found.group(1).lower()
+    # A single capital before the period is an initial ("J. Smith"), not an ending.
+    return word in _ABBREVIATIONS or (len(word) == 1 and word.isalpha())
+
+
+def append_stripped(text: str, start: int, end: int, spans: list[tuple[int, int]]) -> None:
+    """Append the span `text[start:end]` without its outer whitespace, if anything is left."""
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    if end > start:
+        spans.append((start, end))
+
+
+def split_sentences(text: str) -> list[str]:
+    """The sentences of `text` in order."""
+    return [text[s:e] for s, e in sentence_spans(text)]
