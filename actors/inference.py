@@ -1,8 +1,10 @@
 """InferenceActor: the one owner of the models (and of the GPU when there is one).
 
-Holds the embedder (all-MiniLM-L6-v2 on ONNX Runtime), the NLI judge (a cross-encoder
-when ``inference.nli_model_path`` names one, else the documented lexical heuristic)
-and the LLM client (Ollama when it answers, else extractive claims). Every fallback
+Holds the embedder (all-MiniLM-L6-v2 on ONNX Runtime), the NLI judge (the cross-encoder
+``inference.nli_model_path`` names, or Lyra's packaged MiniLM stance model when it says
+``packaged``, or the model ``lyra models pull nli`` registered; else the documented
+lexical heuristic) and the LLM client
+(Ollama when it answers, else extractive claims). Every fallback
 in use is listed by :meth:`status` and travels to clients in ``_lyra_meta.degraded``.
 
 Fault behaviour: ``max_restarts=3``, ``max_task_retries=1``. Every method is a pure
@@ -32,13 +34,24 @@ from lyra.pipelines.evidence.claims import (
     parse_claims_response,
 )
 from lyra.pipelines.evidence.embedding import load_default_embedder
+from lyra.pipelines.evidence.model_registry import active_model
 from lyra.pipelines.evidence.nli import CrossEncoderNli
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
+from lyra.pipelines.evidence.stance_model import (
+    PACKAGED,
+    STANCE_MODEL_ID,
+    PackagedStance,
+    load_packaged_stance,
+)
 from lyra.pipelines.llm.ollama import OllamaLLM
 from lyra.pipelines.llm.sanitize import check_llm_output, sanitize_untrusted
 
 log = logging.getLogger(__name__)
 
+DEGRADED_NLI_PACKAGED = (
+    f"nli: packaged MiniLM stance model ({STANCE_MODEL_ID}); a DeBERTa-v3 NLI cross-encoder "
+    "(`lyra models pull nli`, then inference.nli_model_path) reads better"
+)
 DEGRADED_NLI = "nli: no NLI model configured (inference.nli_model_path); lexical heuristic stance"
 DEGRADED_LLM = (
     "llm: Ollama not reachable; extractive claim fallback, embedding-only citation "
@@ -68,12 +81,39 @@ class InferenceActor:
         except Exception as exc:  # any failure to load degrades to BM25-only ranking
             log.exception("embedder failed to load")
             self._embedder_error = f"{type(exc).__name__}: {exc}"
-        self._nli: CrossEncoderNli | None = None
-        if inf.nli_model_path:
+        self._nli: CrossEncoderNli | PackagedStance | None = None
+        self._nli_packaged = False
+        self._nli_error: str | None = None
+        pulled = None if inf.nli_model_path else active_model(settings.home_dir, "nli")
+        if inf.nli_model_path == PACKAGED:
+            # Lyra's own MiniLM stance model (issue 12), opted into until it beats the
+            # heuristic's precision on contradictions (docs/stance-model.md).
+            try:
+                self._nli = load_packaged_stance(
+                    max_length=inf.max_sequence_length,
+                    batch_size=inf.nli_batch_size,
+                    use_gpu=use_gpu,
+                )
+                self._nli_packaged = True
+            except Exception as exc:  # a broken install: the heuristic, flagged
+                log.exception("packaged stance model failed to load")
+                self._nli_error = f"{type(exc).__name__}: {exc}"
+        elif inf.nli_model_path:
+            # A configured model that does not load is an error, never a silent fallback.
             self._nli = CrossEncoderNli(
                 Path(inf.nli_model_path).expanduser(),
                 max_length=inf.max_sequence_length,
                 batch_size=inf.nli_batch_size,
+                use_gpu=use_gpu,
+            )
+        elif pulled is not None:
+            # `lyra models pull nli` (registry under LYRA_HOME), from the next start on.
+            self._nli = CrossEncoderNli(
+                pulled.path,
+                max_length=inf.max_sequence_length,
+                batch_size=inf.nli_batch_size,
+                use_gpu=use_gpu,
+                model_id=f"{pulled.model_id}@{pulled.revision[:12]}",
             )
         self._llm = OllamaLLM(
             settings.llm.ollama_host, settings.llm.model, settings.llm.timeout_seconds
@@ -87,12 +127,15 @@ class InferenceActor:
             degraded.append(DEGRADED_EMBEDDER)
         if self._nli is None:
             degraded.append(DEGRADED_NLI)
+        elif self._nli_packaged:
+            degraded.append(DEGRADED_NLI_PACKAGED)
         if not self._llm_ok:
             degraded.append(DEGRADED_LLM)
         return {
             "embedding_model": self._embedder.model_id if self._embedder else None,
             "embedding_error": self._embedder_error,
-            "nli": "cross-encoder" if self._nli else "heuristic",
+            "nli": (self._nli.model_id if self._nli else "heuristic"),
+            "nli_error": self._nli_error,
             "llm": f"ollama:{self._settings.llm.model}" if self._llm_ok else "extractive",
             "degraded": degraded,
         }

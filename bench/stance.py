@@ -37,8 +37,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+import numpy as np
+
 from lyra.pipelines.evidence.nli import CrossEncoderNli, NliResult
-from lyra.pipelines.evidence.nli_heuristic import HeuristicNli
+from lyra.pipelines.evidence.nli_heuristic import HeuristicNli, heuristic_nli
 from lyra.pipelines.evidence.stance_eval import (
     STANCE_LABELS,
     class_scores,
@@ -47,6 +49,12 @@ from lyra.pipelines.evidence.stance_eval import (
     grouped_folds,
     macro_f1,
     reliability_bins,
+)
+from lyra.pipelines.evidence.stance_head import LinearHead, fit_linear_head, fit_temperature
+from lyra.pipelines.evidence.stance_model import (
+    STANCE_MODEL_ID,
+    PackagedStance,
+    packaged_stance_dir,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -93,6 +101,62 @@ class Majority:
         return [(self._label, self._share) for _ in pairs]
 
 
+class RefitHead:
+    """A stance model whose classifier layer is refitted on the training folds.
+
+    Lyra's packaged stance model is an encoder trained on other labelled sets plus a
+    linear layer fitted on HealthVer dev; to score it on HealthVer dev without leaking,
+    the layer (and the temperature) are refitted here on the training folds only,
+    exactly as ``scripts/train_stance.py head`` fits the shipped one on all of dev. The
+    encoder's pooled vectors are computed once and reused across folds.
+    """
+
+    learns = True
+
+    def __init__(self, name: str, model: CrossEncoderNli, pairs: Sequence[Pair]) -> None:
+        self.name = name
+        self.model = model
+        vectors = model.pooled([(p.evidence, p.claim) for p in pairs])
+        self._index = {(p.evidence, p.claim): i for i, p in enumerate(pairs)}
+        self._vectors = vectors
+        self._head: LinearHead | None = None
+        self._temperature = 1.0
+
+    def _features(self, pairs: Sequence[Pair]) -> np.ndarray:
+        return self._vectors[[self._index[(p.evidence, p.claim)] for p in pairs]]
+
+    def fit(self, train: Sequence[Pair]) -> None:
+        x = self._features(train)
+        y = np.array([STANCE_LABELS.index(p.label) for p in train])
+        # The temperature comes from inner out-of-fold logits of the training folds.
+        inner = np.zeros((len(train), len(STANCE_LABELS)))
+        for held in grouped_folds([p.topic_group for p in train], 5, 0):
+            rest = np.setdiff1d(np.arange(len(train)), held)
+            inner[held] = fit_linear_head(x[rest], y[rest], len(STANCE_LABELS)).logits(x[held])
+        self._temperature = fit_temperature(inner, y)
+        self._head = fit_linear_head(x, y, len(STANCE_LABELS))
+
+    def predict(self, pairs: Sequence[Pair]) -> list[tuple[str, float]]:
+        if self._head is None:
+            raise RuntimeError("fit before predict")
+        logits = self._head.logits(self._features(pairs)) / self._temperature
+        probs = np.exp(logits - logits.max(axis=1, keepdims=True))
+        probs /= probs.sum(axis=1, keepdims=True)
+        out = []
+        for pair, row in zip(pairs, probs, strict=True):
+            # The lexical refutation veto, as PackagedStance applies it in Lyra.
+            rule = heuristic_nli(pair.evidence, pair.claim)
+            if rule.label == "refutes":
+                out.append((rule.label, rule.confidence))
+            else:
+                out.append((STANCE_LABELS[int(row.argmax())], float(row.max())))
+        return out
+
+    def judge_all(self, pairs: Sequence[Pair]) -> None:
+        """The shipped model as it runs in Lyra (for the throughput figure)."""
+        PackagedStance(self.model).judge([(p.evidence, p.claim) for p in pairs])
+
+
 class NliJudgeAdapter:
     """A Lyra NLI judge (heuristic or cross-encoder) as the bench calls it."""
 
@@ -119,6 +183,23 @@ def load_healthver(path: Path) -> list[Pair]:
             if label is None:
                 raise SystemExit(f"{path}: unknown label {row['label']!r} in row {row['id']}")
             pairs.append(Pair(row["evidence"], row["claim"], label, row["claim"], row["topic_ip"]))
+    return pairs
+
+
+def load_jsonl_set(path: Path) -> list[Pair]:
+    """A labelled set as JSON lines with premise, claim, label, group and (opt.) topic."""
+    pairs = []
+    with path.open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, 1):
+            row = json.loads(line)
+            if row.get("label") not in STANCE_LABELS:
+                raise SystemExit(f"{path}:{number}: unknown label {row.get('label')!r}")
+            group = str(row["group"])
+            pairs.append(
+                Pair(
+                    row["premise"], row["claim"], row["label"], group, str(row.get("topic", group))
+                )
+            )
     return pairs
 
 
@@ -160,7 +241,10 @@ def throughput(judge: Judge, pairs: Sequence[Pair]) -> float:
     """Pairs judged per second over every pair (after fitting on all of them)."""
     judge.fit(pairs)
     started = time.perf_counter()
-    judge.predict(pairs)
+    if isinstance(judge, RefitHead):
+        judge.judge_all(pairs)
+    else:
+        judge.predict(pairs)
     return len(pairs) / (time.perf_counter() - started)
 
 
@@ -214,6 +298,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--nli-model", type=Path, help="a cross-encoder NLI model folder")
+    parser.add_argument(
+        "--extra-set",
+        type=Path,
+        action="append",
+        default=[],
+        help="another labelled set as JSON lines (premise, claim, label, group, topic); "
+        "reported on its own, never trained on",
+    )
     parser.add_argument("--json", type=Path, help="write every figure here")
     parser.add_argument("--png-dir", type=Path, default=ROOT / "bench" / "results")
     args = parser.parse_args(argv)
@@ -223,16 +315,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"bench/stance: no labelled pairs at {healthver} (the shared evidence folder)")
         return 2
     sets = {"healthver_dev": load_healthver(healthver)}
-    judges: list[Judge] = [
-        Majority(),
-        NliJudgeAdapter("offline default (heuristic)", HeuristicNli()),
-    ]
-    if args.nli_model is not None:
-        model = CrossEncoderNli(args.nli_model)
-        judges.append(NliJudgeAdapter(f"nli:{args.nli_model.name}", model))
-
+    for extra in args.extra_set:
+        sets[extra.stem] = load_jsonl_set(extra)
     out: dict[str, Any] = {"folds": args.folds, "seed": args.seed, "targets": TARGETS, "sets": {}}
     for set_name, pairs in sets.items():
+        judges: list[Judge] = [
+            Majority(),
+            NliJudgeAdapter("old heuristic (last fallback)", HeuristicNli()),
+        ]
+        packaged = CrossEncoderNli(packaged_stance_dir(), model_id=STANCE_MODEL_ID)
+        if set_name == "healthver_dev":
+            # Its layer was fitted on this set: refit on training folds only.
+            judges.append(RefitHead(f"offline default ({STANCE_MODEL_ID})", packaged, pairs))
+        else:
+            judges.append(
+                NliJudgeAdapter(f"offline default ({STANCE_MODEL_ID})", PackagedStance(packaged))
+            )
+        if args.nli_model is not None:
+            model = CrossEncoderNli(args.nli_model)
+            judges.append(NliJudgeAdapter(f"nli:{args.nli_model.name}", model))
         claims = len({p.claim_group for p in pairs})
         topics = len({p.topic_group for p in pairs})
         print(f"{set_name}: {len(pairs)} pairs, {claims} claims, {topics} topics; "

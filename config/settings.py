@@ -183,7 +183,11 @@ class InferenceSettings(_Section):
         256, description="Tokens per text given to the embedder / NLI model."
     )
     nli_model_path: str | None = Field(
-        None, description="Directory of a cross-encoder NLI model; none: heuristic fallback."
+        None,
+        description=(
+            "Directory of a cross-encoder NLI model, or 'packaged' for Lyra's MiniLM stance "
+            "model; none: the model `lyra models pull nli` installed, else the heuristic."
+        ),
     )
     nli_batch_size: int = Field(16, description="Pairs per NLI batch.")
 

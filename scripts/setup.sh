@@ -26,7 +26,8 @@ PY="${PYTHON:-python3}"
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
 stamp=".venv/.lyra-installed-${extras:-base}"
 tree="$(find actors jobs pipelines storage mcp_bridge config -type f \( -name '*.py' \
-  -o -name '*.yaml' -o -name '*.j2' -o -name py.typed \) | LC_ALL=C sort | sha256sum)"
+  -o -name '*.yaml' -o -name '*.j2' -o -name py.typed -o -path '*/stance-minilm/*' \) \
+  | LC_ALL=C sort | sha256sum)"
 want="$(sha256sum pyproject.toml | cut -d' ' -f1)"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   .venv/bin/python -m pip install -q -U pip

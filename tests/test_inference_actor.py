@@ -9,8 +9,14 @@ from pathlib import Path
 import pytest
 import ray
 
-from lyra.actors.inference import DEGRADED_LLM, DEGRADED_NLI, InferenceActor
+from lyra.actors.inference import (
+    DEGRADED_LLM,
+    DEGRADED_NLI,
+    DEGRADED_NLI_PACKAGED,
+    InferenceActor,
+)
 from lyra.actors.runtime import inference_actor_options
+from lyra.pipelines.evidence.stance_model import PACKAGED, STANCE_MODEL_ID
 from lyra.pipelines.llm.sanitize import new_task_tag
 from tests.conftest import make_settings
 from tests.fake_ollama import FakeOllama
@@ -139,3 +145,30 @@ def test_inference_actors_hold_no_cpu_so_other_actors_still_start(lyra_home: Pat
         for actor in actors:
             ray.kill(actor)
     assert [s["degraded"] for s in statuses] == [[DEGRADED_NLI, DEGRADED_LLM]] * len(actors)
+
+
+def test_the_packaged_stance_model_is_chosen_by_name_and_flagged(lyra_home: Path) -> None:
+    settings = make_settings(
+        lyra_home,
+        llm={"ollama_host": "http://127.0.0.1:9", "enabled": True},
+        inference={"nli_model_path": PACKAGED},
+    )
+    actor = InferenceActor.remote(settings)
+    try:
+        status = ray.get(actor.status.remote())
+        stance = ray.get(
+            actor.nli.remote(
+                [
+                    (
+                        "The half-life of caffeine in healthy adults is about 5 hours.",
+                        "The half-life of caffeine in healthy adults is about 12 hours.",
+                    )
+                ]
+            )
+        )
+    finally:
+        ray.kill(actor)
+    assert status["nli"] == STANCE_MODEL_ID
+    assert status["nli_error"] is None
+    assert status["degraded"] == [DEGRADED_NLI_PACKAGED, DEGRADED_LLM]
+    assert [(s["label"], s["method"]) for s in stance] == [("refutes", "nli_model")]

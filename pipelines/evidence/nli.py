@@ -15,7 +15,10 @@ Two loading paths, chosen by what the model folder holds:
 Labels come from ``config.json`` ``id2label``: entailment → supports, contradiction →
 refutes, neutral → neutral (case-insensitive). A model whose labels do not name all
 three is refused rather than guessed at. Confidence is the softmax probability of the
-chosen label; calibration (Platt / temperature) is applied later by the caller.
+chosen label. A ``calibration.json`` beside the model with ``{"temperature": T}`` (fitted
+on held-out pairs, as Lyra's packaged stance model ships it) divides the logits by T
+first; without it T is 1. A ``max_length`` in ``config.json`` (the length the model was
+trained at) caps the configured one.
 
 When no model is configured the actor uses ``pipelines/evidence/nli_heuristic.py`` instead and
 reports it in ``_lyra_meta.degraded``.
@@ -43,6 +46,9 @@ Backend = Literal["auto", "onnx", "transformers"]
 
 ONNX_FILENAME = "model.onnx"
 TOKENIZER_FILENAME = "tokenizer.json"
+CALIBRATION_FILENAME = "calibration.json"
+# The optional second ONNX output: the pooled vector the classifier layer reads.
+POOLED_OUTPUT = "pooled"
 DEFAULT_MAX_LENGTH = 256
 DEFAULT_BATCH_SIZE = 16
 
@@ -125,9 +131,11 @@ def softmax(logits: np.ndarray) -> np.ndarray:
     return np.asarray(exp / exp.sum(axis=-1, keepdims=True), dtype=np.float64)
 
 
-def results_from_logits(logits: np.ndarray, order: Sequence[NliLabel]) -> list[NliResult]:
+def results_from_logits(
+    logits: np.ndarray, order: Sequence[NliLabel], temperature: float = 1.0
+) -> list[NliResult]:
     """NliResults from a (n, 3) logit matrix whose columns follow ``order``."""
-    probs = softmax(logits)
+    probs = softmax(np.asarray(logits, dtype=np.float64) / temperature)
     results = []
     for row in probs:
         by_label: dict[str, float] = {label: float(p) for label, p in zip(order, row, strict=True)}
@@ -154,6 +162,16 @@ def _pad_token(model_dir: Path) -> str:
     return "[PAD]"
 
 
+def _read_temperature(path: Path) -> float:
+    """The temperature in ``calibration.json``; 1.0 when the file is absent."""
+    if not path.is_file():
+        return 1.0
+    value = _read_json(path).get("temperature")
+    if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+        raise NliModelError(f"{path} must hold a positive number under 'temperature'")
+    return float(value)
+
+
 class _OnnxBackend:
     def __init__(self, model_dir: Path, max_length: int, use_gpu: bool) -> None:
         tokenizer_path = model_dir / TOKENIZER_FILENAME
@@ -174,7 +192,9 @@ class _OnnxBackend:
             providers.insert(0, "CUDAExecutionProvider")
         self.session = ort.InferenceSession(str(model_dir / ONNX_FILENAME), providers=providers)
         self.input_names = [i.name for i in self.session.get_inputs()]
-        self.output_name = self.session.get_outputs()[0].name
+        outputs = [o.name for o in self.session.get_outputs()]
+        self.output_name = outputs[0]
+        self.has_pooled = POOLED_OUTPUT in outputs
 
     def _feed(self, encodings: Sequence[Encoding]) -> dict[str, np.ndarray]:
         width = max(len(e.ids) for e in encodings)
@@ -195,6 +215,11 @@ class _OnnxBackend:
         """Raw class scores, shape (len(pairs), num_labels)."""
         encodings = self.tokenizer.encode_batch([(p, h) for p, h in pairs])
         return np.asarray(self.session.run([self.output_name], self._feed(encodings))[0])
+
+    def pooled(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
+        """The pooled vectors the classifier layer reads, shape (len(pairs), hidden)."""
+        encodings = self.tokenizer.encode_batch([(p, h) for p, h in pairs])
+        return np.asarray(self.session.run([POOLED_OUTPUT], self._feed(encodings))[0])
 
 
 class _TransformersBackend:
@@ -261,10 +286,15 @@ class CrossEncoderNli:
         config_path = model_dir / "config.json"
         if not config_path.is_file():
             raise NliModelError(f"NLI model folder {model_dir} has no config.json")
-        id2label = _read_json(config_path).get("id2label")
+        config = _read_json(config_path)
+        id2label = config.get("id2label")
         if not isinstance(id2label, dict):
             raise NliModelError(f"{config_path} has no id2label mapping")
         self._order = label_order(id2label)
+        trained_length = config.get("max_length")
+        if isinstance(trained_length, int) and trained_length > 0:
+            max_length = min(max_length, trained_length)
+        self._temperature = _read_temperature(model_dir / CALIBRATION_FILENAME)
         has_onnx = (model_dir / ONNX_FILENAME).is_file()
         if backend == "onnx" and not has_onnx:
             raise NliModelError(f"backend 'onnx' asked, but {model_dir} has no {ONNX_FILENAME}")
@@ -297,6 +327,11 @@ class CrossEncoderNli:
         return False
 
     @property
+    def temperature(self) -> float:
+        """The calibration temperature the logits are divided by (1.0 without one)."""
+        return self._temperature
+
+    @property
     def labels(self) -> list[NliLabel]:
         """Stance label of each logit column, from config.json id2label."""
         return list(self._order)
@@ -309,6 +344,27 @@ class CrossEncoderNli:
         for start in range(0, len(order), self._batch_size):
             index = order[start : start + self._batch_size]
             logits = self._impl.logits([pairs[i] for i in index])
-            for i, result in zip(index, results_from_logits(logits, self._order), strict=True):
+            judged = results_from_logits(logits, self._order, self._temperature)
+            for i, result in zip(index, judged, strict=True):
                 results[i] = result
         return [r for r in results if r is not None]
+
+    def pooled(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
+        """Pooled vectors of each pair, in order (ONNX models with a ``pooled`` output).
+
+        ``bench/stance.py`` refits the classifier layer on training folds from these.
+        """
+        if not isinstance(self._impl, _OnnxBackend) or not self._impl.has_pooled:
+            raise NliModelError(f"model {self._model_id} has no '{POOLED_OUTPUT}' output")
+        parts: list[np.ndarray] = []
+        rows: list[int] = []
+        order = sorted(range(len(pairs)), key=lambda i: len(pairs[i][0]) + len(pairs[i][1]))
+        for start in range(0, len(order), self._batch_size):
+            index = order[start : start + self._batch_size]
+            parts.append(self._impl.pooled([pairs[i] for i in index]))
+            rows.extend(index)
+        if not parts:
+            return np.zeros((0, 0), dtype=np.float32)
+        out = np.empty((len(pairs), parts[0].shape[1]), dtype=np.float32)
+        out[rows] = np.concatenate(parts)
+        return out

