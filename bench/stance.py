@@ -39,8 +39,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from lyra.pipelines.evidence.nli import CrossEncoderNli, NliResult
-from lyra.pipelines.evidence.nli_heuristic import HeuristicNli, heuristic_nli
+from lyra.pipelines.evidence.nli import CrossEncoderNli, NliResult, results_from_logits
+from lyra.pipelines.evidence.nli_heuristic import HeuristicNli
 from lyra.pipelines.evidence.stance_eval import (
     STANCE_LABELS,
     class_scores,
@@ -55,6 +55,7 @@ from lyra.pipelines.evidence.stance_model import (
     STANCE_MODEL_ID,
     PackagedStance,
     packaged_stance_dir,
+    veto_refutations,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -140,17 +141,10 @@ class RefitHead:
         if self._head is None:
             raise RuntimeError("fit before predict")
         logits = self._head.logits(self._features(pairs)) / self._temperature
-        probs = np.exp(logits - logits.max(axis=1, keepdims=True))
-        probs /= probs.sum(axis=1, keepdims=True)
-        out = []
-        for pair, row in zip(pairs, probs, strict=True):
-            # The lexical refutation veto, as PackagedStance applies it in Lyra.
-            rule = heuristic_nli(pair.evidence, pair.claim)
-            if rule.label == "refutes":
-                out.append((rule.label, rule.confidence))
-            else:
-                out.append((STANCE_LABELS[int(row.argmax())], float(row.max())))
-        return out
+        judged = results_from_logits(logits, list(STANCE_LABELS))
+        # The lexical refutation veto, as PackagedStance applies it in Lyra.
+        vetoed = veto_refutations([(p.evidence, p.claim) for p in pairs], judged)
+        return [(r.label, float(r.confidence)) for r in vetoed]
 
     def judge_all(self, pairs: Sequence[Pair]) -> None:
         """The shipped model as it runs in Lyra (for the throughput figure)."""

@@ -145,10 +145,10 @@ def predict(
 
 
 def score(truth: Sequence[int], logits: np.ndarray) -> dict[str, Any]:
+    from lyra.pipelines.evidence.nli import softmax
     from lyra.pipelines.evidence.stance_eval import confusion, expected_calibration_error, macro_f1
-    from lyra.pipelines.evidence.stance_head import _softmax
 
-    probs = _softmax(logits.astype(np.float64))
+    probs = softmax(logits.astype(np.float64))
     pred = probs.argmax(axis=1)
     matrix = confusion([LABELS[t] for t in truth], [LABELS[p] for p in pred])
     return {

@@ -336,35 +336,33 @@ class CrossEncoderNli:
         """Stance label of each logit column, from config.json id2label."""
         return list(self._order)
 
+    def _batched(self, pairs: Sequence[tuple[str, str]], run: Any) -> np.ndarray:
+        """``run`` over length-sorted batches (they pad less), rows back in input order."""
+        order = sorted(range(len(pairs)), key=lambda i: len(pairs[i][0]) + len(pairs[i][1]))
+        parts = [
+            np.asarray(run([pairs[i] for i in order[start : start + self._batch_size]]))
+            for start in range(0, len(order), self._batch_size)
+        ]
+        if not parts:
+            return np.zeros((0, len(self._order)))
+        out = np.empty((len(pairs), parts[0].shape[1]), dtype=parts[0].dtype)
+        out[order] = np.concatenate(parts)
+        return out
+
     def judge(self, pairs: Sequence[tuple[str, str]]) -> list[NliResult]:
         """Stance of each hypothesis (claim) given its premise (fragment), in order."""
-        results: list[NliResult | None] = [None] * len(pairs)
-        # Length-sorted batches pad less; results go back to input order.
-        order = sorted(range(len(pairs)), key=lambda i: len(pairs[i][0]) + len(pairs[i][1]))
-        for start in range(0, len(order), self._batch_size):
-            index = order[start : start + self._batch_size]
-            logits = self._impl.logits([pairs[i] for i in index])
-            judged = results_from_logits(logits, self._order, self._temperature)
-            for i, result in zip(index, judged, strict=True):
-                results[i] = result
-        return [r for r in results if r is not None]
+        if not pairs:
+            return []
+        return results_from_logits(
+            self._batched(pairs, self._impl.logits), self._order, self._temperature
+        )
 
     def pooled(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
         """Pooled vectors of each pair, in order (ONNX models with a ``pooled`` output).
 
         ``bench/stance.py`` refits the classifier layer on training folds from these.
         """
-        if not isinstance(self._impl, _OnnxBackend) or not self._impl.has_pooled:
+        impl = self._impl
+        if not isinstance(impl, _OnnxBackend) or not impl.has_pooled:
             raise NliModelError(f"model {self._model_id} has no '{POOLED_OUTPUT}' output")
-        parts: list[np.ndarray] = []
-        rows: list[int] = []
-        order = sorted(range(len(pairs)), key=lambda i: len(pairs[i][0]) + len(pairs[i][1]))
-        for start in range(0, len(order), self._batch_size):
-            index = order[start : start + self._batch_size]
-            parts.append(self._impl.pooled([pairs[i] for i in index]))
-            rows.extend(index)
-        if not parts:
-            return np.zeros((0, 0), dtype=np.float32)
-        out = np.empty((len(pairs), parts[0].shape[1]), dtype=np.float32)
-        out[rows] = np.concatenate(parts)
-        return out
+        return self._batched(pairs, impl.pooled)

@@ -24,6 +24,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from lyra.pipelines.evidence.nli import softmax
+
 DEFAULT_L2 = 1.0
 DEFAULT_STEPS = 400
 TEMPERATURE_RANGE = (0.05, 20.0)
@@ -39,12 +41,6 @@ class LinearHead:
     def logits(self, features: np.ndarray) -> np.ndarray:
         """Class scores for each row of ``features``."""
         return np.asarray(features @ self.weight.T + self.bias, dtype=np.float64)
-
-
-def _softmax(z: np.ndarray) -> np.ndarray:
-    z = z - z.max(axis=1, keepdims=True)
-    e = np.exp(z)
-    return np.asarray(e / e.sum(axis=1, keepdims=True))
 
 
 def fit_linear_head(
@@ -106,7 +102,7 @@ def fit_linear_head(
         momentum = (t - 1) / (t + 2)
         wy = w + momentum * (w - w_prev)
         by = b + momentum * (b - b_prev)
-        p = _softmax(z @ wy.T + by)
+        p = softmax(z @ wy.T + by)
         residual = (p - onehot) * weights[:, None]
         grad_w = residual.T @ z + penalty * (wy - w0)
         grad_b = residual.sum(axis=0)
@@ -120,7 +116,7 @@ def fit_linear_head(
 
 def negative_log_likelihood(logits: np.ndarray, labels: np.ndarray, temperature: float) -> float:
     """Mean NLL of ``labels`` under softmax(logits / temperature)."""
-    p = _softmax(np.asarray(logits, dtype=np.float64) / temperature)
+    p = softmax(np.asarray(logits, dtype=np.float64) / temperature)
     picked = p[np.arange(len(labels)), np.asarray(labels, dtype=np.int64)]
     return float(-np.log(np.clip(picked, 1e-12, None)).mean())
 
