@@ -210,14 +210,20 @@ class InferenceActor:
         tag: str,
         max_per_fragment: int,
     ) -> dict[str, Any]:
-        """Atomic claims from fragments: the LLM when present, else extractive (idempotent)."""
+        """Atomic claims from fragments: the LLM when present, else extractive (idempotent).
+
+        Each fragment is ``{"id", "text"}`` with an optional ``"focus"``: the facet of the
+        question that picked it (``pipelines/evidence/facets``).
+        """
         out: list[dict[str, Any]] = []
         warnings: list[str] = []
         for frag in fragments:
             if self._llm_ok:
                 clean = sanitize_untrusted(frag["text"])
                 warnings.extend(clean.warnings)
-                system, user = build_claim_prompt(clean.text, question, tag)
+                system, user = build_claim_prompt(
+                    clean.text, question, tag, focus=frag.get("focus") or ""
+                )
                 try:
                     raw = self._llm.generate(user, system=system, format_json=True)
                 except Exception:  # the server went away mid-run: fall back for this fragment
@@ -238,7 +244,9 @@ class InferenceActor:
                                 }
                             )
                     continue
-            for claim in extract_claims_extractive(frag["text"], question, max_per_fragment):
+            for claim in extract_claims_extractive(
+                frag["text"], question, max_per_fragment, focus=frag.get("focus") or None
+            ):
                 out.append(
                     {
                         "fragment_id": frag["id"],

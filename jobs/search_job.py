@@ -37,11 +37,11 @@ from lyra.pipelines.discover.serp_parsers import SerpItem
 from lyra.pipelines.discover.wikipedia import is_wikipedia, reference_urls
 from lyra.pipelines.errors import LyraError
 from lyra.pipelines.evidence import research as rs
+from lyra.pipelines.evidence.facets import Facet, question_facets, round_robin, select_across_facets
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
 from lyra.pipelines.evidence.ranking import (
     bm25_scores,
     hybrid_scores,
-    kneedle_cutoff,
     seek_primary_scores,
 )
 from lyra.pipelines.extract.content_sniff import decode_text, sniff_content_type
@@ -126,6 +126,9 @@ class SearchJob:
         }
         self.budget_exhausted = False
         self.model_id: str | None = None
+        self.facets: list[Facet] = []
+        self._facet_vecs: np.ndarray | None = None
+        self.facet_fragments: dict[str, int] = {}
         # What the fetch layer said about each fetched URL (documents are frozen).
         self.fetched: dict[str, dict[str, Any]] = {}
         # URLs an engine's SERP listed (their serp_items rows are the engine's own).
@@ -150,10 +153,11 @@ class SearchJob:
         """The whole pipeline; raises SearchStopped or a pipeline error."""
         ctx = self.ctx
         self.model_id = await ctx.call("inference", "embedding_model_id")
+        self.facets = question_facets(ctx.query)
         if self.model_id is not None:
-            self._query_vec = np.asarray(
-                (await ctx.call("inference", "embed", [ctx.query]))[0], dtype=np.float32
-            )
+            got = await ctx.call("inference", "embed", [ctx.query, *(f.query for f in self.facets)])
+            self._query_vec = np.asarray(got[0], dtype=np.float32)
+            self._facet_vecs = np.asarray(got[1:], dtype=np.float32)
         ctx.progress("collect", 0.05, "collecting documents")
         docs = await self._collect()
         self._check("ranking")
@@ -698,19 +702,29 @@ class SearchJob:
         if not fragments:
             return []
         texts = [f"{f.get('heading_context') or ''}\n{f['text_content']}" for f in fragments]
-        bm25 = bm25_scores(self.ctx.query, texts)
-        if vecs.shape[1]:
-            cos = np.asarray(vecs @ self._query_vec, dtype=np.float32)
-        else:
-            cos = np.zeros(len(fragments), dtype=np.float32)
-        scores = hybrid_scores(bm25, cos, s.bm25_weight, s.embedding_weight)
+        bias = None
         if self.ctx.options.get("seek_primary"):
             levels = [trust_level_for(f["_domain"], self.ctx.domain_rules) for f in fragments]
-            scores = seek_primary_scores(scores, levels)
-        order = sorted(range(len(fragments)), key=lambda i: (-scores[i], fragments[i]["id"]))
-        k = kneedle_cutoff([float(scores[i]) for i in order], s.kneedle_min, s.kneedle_max)
-        useful = [fragments[i] for i in order[:k]]
+            bias = seek_primary_scores(np.zeros(len(fragments)), levels)
+        # Every facet of the question ranks the passages and keeps its own knee; the
+        # facets then take turns by MMR (pipelines/evidence/facets.py), so no aspect of
+        # the question is cut away by one ranking's knee.
+        selection = select_across_facets(
+            self.facets,
+            texts,
+            self._facet_vecs,
+            vecs.astype(np.float32) if vecs.shape[1] else None,
+            budget=s.kneedle_max,
+            min_k=s.kneedle_min,
+            bm25_weight=s.bm25_weight,
+            embedding_weight=s.embedding_weight,
+            bias=bias,
+        )
+        useful = []
+        for i in selection.indices:
+            useful.append({**fragments[i], "_facet": selection.facet_of[i]})
         self.metrics["useful_fragments"] = len(useful)
+        self.facet_fragments = selection.per_facet
         return useful
 
     _query_vec: np.ndarray
@@ -719,10 +733,16 @@ class SearchJob:
     async def _extract_claims(self, useful: list[dict[str, Any]]) -> None:
         ctx = self.ctx
         s = ctx.settings.search
+        # The facet that picked a passage focuses the claims drawn from it; the
+        # question's own facet needs no focus beyond the question.
+        focus = {f.name: f.query for f in self.facets if f.origin == "standard"}
         got = await ctx.call(
             "inference",
             "extract_claims",
-            [{"id": f["id"], "text": f["text_content"]} for f in useful],
+            [
+                {"id": f["id"], "text": f["text_content"], "focus": focus.get(f["_facet"], "")}
+                for f in useful
+            ],
             ctx.query,
             ctx.task["tag"],
             s.claims_per_fragment,
@@ -752,7 +772,14 @@ class SearchJob:
                 continue
             seen_ids.add(cid)
             candidates.append({**c, "id": cid})
-        candidates = candidates[: s.max_claims_per_search]
+        # The cap keeps each facet's best claims in turn, so a facet with many passages
+        # cannot crowd out the others.
+        by_facet: dict[str, list[dict[str, Any]]] = {f.name: [] for f in self.facets}
+        for c in candidates:
+            by_facet.setdefault(by_frag[c["fragment_id"]].get("_facet", ""), []).append(c)
+        for group in by_facet.values():
+            group.sort(key=lambda c: -float(c["confidence"]))
+        candidates = round_robin(list(by_facet.values()), s.max_claims_per_search)
         if self.model_id is not None and candidates:
             vecs = await self._embed_texts([c["text"] for c in candidates])
             kept: list[dict[str, Any]] = []
@@ -821,6 +848,19 @@ class SearchJob:
             text_key="claim_text",
         )
         self.metrics["new_claims"] = len(claim_rows)
+        per_facet: dict[str, int] = {}
+        for c in candidates:
+            name = by_frag[c["fragment_id"]].get("_facet", "")
+            per_facet[name] = per_facet.get(name, 0) + 1
+        self.metrics["facets"] = [
+            {
+                "name": f.name,
+                "query": f.query,
+                "fragments": self.facet_fragments.get(f.name, 0),
+                "new_claims": per_facet.get(f.name, 0),
+            }
+            for f in self.facets
+        ]
 
     # --- stance ------------------------------------------------------------------------
     async def _judge_stance(self) -> None:

@@ -38,32 +38,66 @@ FRAGMENT = (
 
 
 def test_extractive_picks_claim_like_sentences_best_first() -> None:
-    """Scores: 0.6 x question overlap + 0.4 x factual cues; confidence 0.2 + 0.6 x score.
+    """Score: 0.35 x topicality + 0.65 x informativeness; confidence 0.2 + 0.6 x score.
 
-    Sentence 0 shares all 4 content words of the question (aspirin, reduce ~ reduced,
-    fever, adults) and has a number and a factual verb: score 1.0, confidence 0.8
-    (the extractive ceiling). Sentences 4, 6, 9
-    share nothing but have a factual verb (0.5): score 0.2, confidence 0.32; ties keep
-    sentence order. Cookie, question, repeat, breadcrumb, digits, verbless: rejected.
+    Sentence 0 shares 4 content words with the question (topicality saturates at 3:
+    1.0) and has an effect verb (0.4), a number (0.2) with its unit (0.1):
+    informativeness 0.7, score 0.805, confidence 0.683. Sentences 4, 6 and 9 are on no
+    topic and assert little (a copula, 0.15, or nothing): score under 0.2, dropped.
+    Cookie, question, repeat, breadcrumb, digits, verbless: rejected.
     """
     claims = extract_claims_extractive(FRAGMENT, QUESTION, max_claims=5)
     assert claims == [
         ExtractedClaim(
-            "Aspirin reduced fever in 85% of adults within two hours in a 2019 trial.", 0.8, 0
+            "Aspirin reduced fever in 85% of adults within two hours in a 2019 trial.", 0.683, 0
         ),
-        ExtractedClaim(
-            "Paracetamol is an alternative for children with a high temperature.", 0.32, 4
-        ),
-        ExtractedClaim(
-            "The weather was pleasant and everyone enjoyed the long afternoon walk.", 0.32, 6
-        ),
-        ExtractedClaim("Dr. Smith et al. reported a modest effect.", 0.32, 9),
+    ]
+
+
+FACETED = (
+    "Aspirin reduced fever in 85% of adults within two hours in a 2019 trial. "  # 0
+    "Paracetamol is an alternative for children with a high temperature. "  # 1
+    "They found that aspirin lowered fever more than placebo did. "  # 2
+    "I switched to aspirin after my own fever lasted three days. "  # 3
+    "We included twelve trials that measured fever in adults after aspirin. "  # 4
+    "Aspirin may cause stomach bleeding in adults who take it daily. "  # 5
+    "Fever in adults is usually defined as a temperature above 38 degrees."  # 6
+)
+
+
+def test_extractive_prefers_informative_self_contained_sentences() -> None:
+    """Effects, numbers, comparisons and hedges count; a sentence leaning on the one
+    before ("They ...") loses 0.35; the writer's own story (3) and a study's method (4)
+    are not claims at all."""
+    claims = extract_claims_extractive(FACETED, QUESTION, max_claims=8)
+    assert [(c.sentence_index, c.confidence) for c in claims] == [
+        (0, 0.683),
+        (5, 0.5155),  # effect 0.4 + hedge 0.05; shares aspirin, adults
+        (6, 0.4765),  # copula 0.15 + number 0.2; shares fever, adults
+        (2, 0.3985),  # effect 0.4 + comparison 0.1 - anaphora 0.35
+    ]
+
+
+def test_extractive_focus_adds_the_facet_words() -> None:
+    """A facet's words count as topical: with a focus on how fever is measured, the
+    definition (fever, adults, temperature, degrees: 1.0) overtakes the side effect."""
+    plain = extract_claims_extractive(FACETED, QUESTION, max_claims=8)
+    focused = extract_claims_extractive(
+        FACETED, QUESTION, max_claims=8, focus="fever: temperature threshold in degrees"
+    )
+    assert [c.sentence_index for c in plain] == [0, 5, 6, 2]
+    assert [(c.sentence_index, c.confidence) for c in focused] == [
+        (0, 0.683),
+        (6, 0.5465),
+        (5, 0.5155),
+        (2, 0.3985),
+        (1, 0.3285),  # copula 0.15; shares temperature
     ]
 
 
 def test_extractive_respects_max_claims() -> None:
     """max_claims caps the list after ranking; zero asks for none."""
-    assert [c.sentence_index for c in extract_claims_extractive(FRAGMENT, QUESTION, 2)] == [0, 4]
+    assert [c.sentence_index for c in extract_claims_extractive(FACETED, QUESTION, 2)] == [0, 5]
     assert extract_claims_extractive(FRAGMENT, QUESTION, 0) == []
 
 

@@ -39,8 +39,6 @@ DEFAULT_MAX_CLAIMS: Final = 5
 # certainty of a model, and the caller marks the path as degraded anyway.
 _BASE_CONFIDENCE: Final = 0.2
 _CONFIDENCE_SPAN: Final = 0.6
-_OVERLAP_WEIGHT: Final = 0.6
-_FACTUAL_WEIGHT: Final = 0.4
 
 _BOILERPLATE = re.compile(
     r"\b(cookies?|subscribe|subscription|newsletter|click here|all rights reserved|"
@@ -55,11 +53,52 @@ _NAVIGATION = re.compile(
 )
 _NAV_SEPARATORS = re.compile(r"[|\u203a\u00bb>/\u00b7\u2022]")
 _NUMBER = re.compile(r"\d")
-_FACTUAL_CUES = re.compile(
-    r"\b(is|are|was|were|has|have|had|reduces?|reduced|increases?|increased|decreases?|"
-    r"decreased|causes?|caused|leads? to|led to|associated with|linked to|results? in|"
-    r"resulted in|shows?|showed|shown|found|finds|reported|demonstrated|indicates?|"
-    r"suggests?|contains?|prevents?|improves?|lowers?|raises?|affects?|estimated)\b|%",
+# What makes a sentence informative (issue 12 item 3): an effect or relation between
+# things, a number (better with its unit), a comparison, a hedge. Every form of each verb.
+_EFFECT = re.compile(
+    r"\b(rais|lower|reduc|increas|decreas|caus|prevent|improv|worsen|remov|contain|"
+    r"develop|block|protect|inhibit|trigger|slow|boost|damag|harm|benefit|carr|affect|"
+    r"extend|shorten|doubl|halv|cut|eliminat|produc|lead|result|link|associat|correlat|"
+    r"predict|kill|cur|treat|relie|aggravat|elevat|depress|stimulat|suppress|induc|"
+    r"accelerat|delay|interact|bind|activat|absorb|metaboli[sz]|excret|clear|exceed|"
+    r"halt|rever[st]|protect|promot|impair|enhanc|diminish|lessen|exacerbat|mitigat)"
+    r"(e|es|ed|ing|s|y|ies|ied|ion|ions)?\b",
+    re.IGNORECASE,
+)
+# The same relations in Japanese (the other language the product reads).
+_JA_EFFECT = re.compile(
+    r"(低下|上昇|増加|減少|改善|悪化|抑制|予防|引き起こ|関連|関係|効果|影響|減ら|増や|下げ|"
+    r"上げ|含[むまみ]|除去|軽減|促進|阻害|延長|短縮|防[ぐげ]|高め|低め|死亡|発症|副作用)"
+)
+_COPULA = re.compile(r"\b(is|are|was|were|has|have|had)\b", re.IGNORECASE)
+_NUMBER_UNIT = re.compile(
+    r"\d\s*(%|per ?cent|percent|hours?|minutes?|days?|weeks?|months?|years?|mg|µg|mcg|g|kg|"
+    r"ml|l|mmol|mmhg|iu|cups?|times|fold|doses?|servings?|units?|patients|participants|"
+    r"people|adults|deaths|cases)\b|\d\s*%",
+    re.IGNORECASE,
+)
+_COMPARISON = re.compile(
+    r"\b(than|compared|comparison|versus|vs|higher|lower|more|less|fewer|greater|smaller|"
+    r"faster|slower|longer|shorter|switching|instead of|rather than|similar to|as much as)\b",
+    re.IGNORECASE,
+)
+_HEDGE = re.compile(
+    r"\b(may|might|could|suggests?|suggested|likely|unlikely|probably|possibly|appears? to)\b",
+    re.IGNORECASE,
+)
+# Not self-contained: the sentence leans on one before it ("They ...", "This ...") or is
+# the writer's own story ("My theory ...", "I switched ..."). A claim must stand alone.
+_ANAPHORIC_START = re.compile(
+    r"^(this|that|these|those|they|them|it|its|their|such|each of|both of|he|she|his|her|"
+    r"here|thus|hence|so|also|however|but|and|or)\b",
+    re.IGNORECASE,
+)
+_FIRST_PERSON = re.compile(r"\b(i|i'm|i've|i'd|my|me|mine)\b", re.IGNORECASE)
+# A study describing its own method ("We included ...", "This review gathered ...").
+_METHODS = re.compile(
+    r"^(we|our|this (study|review|paper|article|analysis))\b.*\b(includ|gather|analy[sz]|"
+    r"search|recruit|enrol|collect|conduct|measur|review|examin|describ|assembl|select|"
+    r"identif|screen|extract)\w*\b",
     re.IGNORECASE,
 )
 # fmt: off
@@ -90,8 +129,16 @@ _COMMON_VERBS: Final[frozenset[str]] = frozenset((
     "reaches", "costs", "grows", "falls", "rises", "drops", "declines", "doubles",
     "halves", "cuts", "stops", "keeps", "needs", "works", "acts", "supports", "predicts",
     "explains", "changes", "extends", "delays", "triggers", "worsens", "shortens",
+    "develops", "removes", "carries", "contributes", "differs", "varies", "tends",
+    "seems", "becomes", "limits", "slows", "boosts", "damages", "harms", "benefits",
 ))
 # fmt: on
+_BASE_VERBS: Final[frozenset[str]] = frozenset(
+    w[:-2]
+    if w.endswith(("shes", "ches", "sses", "xes"))
+    else (w[:-3] + "y" if w.endswith("ies") else w[:-1])
+    for w in _COMMON_VERBS
+) - frozenset(("mean", "work", "act", "cost", "need", "result", "cut", "change", "drop"))
 _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
 _JAPANESE_PREDICATE = re.compile(
@@ -143,7 +190,11 @@ def _has_verb(text: str) -> bool:
     words = [w.lower() for w in _WORD.findall(text)]
     if not any(w in _ENGLISH_MARKERS for w in words):
         return True
-    return any(w in _AUXILIARIES or w in _COMMON_VERBS or _VERB_SUFFIX.match(w) for w in words)
+    return (
+        any(w in _AUXILIARIES or w in _COMMON_VERBS or _VERB_SUFFIX.match(w) for w in words)
+        # a plural subject takes the base form: "Paper filters remove", "drinkers develop"
+        or any(w in _BASE_VERBS for w in words)
+    )
 
 
 def _is_navigation(text: str) -> bool:
@@ -208,31 +259,73 @@ def is_rejected_claim(
     return None
 
 
-def _factual_score(text: str) -> float:
-    """0..1: a number and a factual verb are the marks of a checkable statement."""
-    score = 0.5 if _NUMBER.search(text) else 0.0
-    if _FACTUAL_CUES.search(text):
-        score += 0.5
-    return score
+def informativeness(text: str) -> float:
+    """0..1: how much a sentence asserts that a reader could check.
+
+    An effect or relation ("raises", "is associated with") counts most, then a number
+    (more with its unit), a comparison and a hedge (a hedged finding is still a
+    finding). A sentence that leans on the one before it or tells the writer's own
+    story or method loses most of its score: as a claim it would not stand alone.
+    """
+    if _FIRST_PERSON.search(text) or _METHODS.match(text):
+        return 0.0
+    score = 0.0
+    if _EFFECT.search(text) or _JA_EFFECT.search(text):
+        score += 0.4
+    elif _COPULA.search(text) or _JAPANESE_PREDICATE.search(text.strip()):
+        score += 0.15
+    if _NUMBER.search(text):
+        score += 0.2
+        if _NUMBER_UNIT.search(text):
+            score += 0.1
+    if _COMPARISON.search(text):
+        score += 0.1
+    if _HEDGE.search(text):
+        score += 0.05
+    if _ANAPHORIC_START.match(text):
+        score -= 0.35
+    return max(0.0, min(1.0, score))
+
+
+# A sentence must assert at least this much (a copula is 0.15) to be a claim, and score
+# this much overall with its topicality.
+MIN_INFORMATIVENESS: Final = 0.1
+MIN_CLAIM_SCORE: Final = 0.2
+_FOCUS_WEIGHT: Final = 0.35
+_INFO_WEIGHT: Final = 0.65
+# Overlap with the focus saturates at this many shared content words.
+_FOCUS_SATURATION: Final = 3
 
 
 def extract_claims_extractive(
-    fragment_text: str, question: str, max_claims: int = DEFAULT_MAX_CLAIMS
+    fragment_text: str,
+    question: str,
+    max_claims: int = DEFAULT_MAX_CLAIMS,
+    *,
+    focus: str | None = None,
 ) -> list[ExtractedClaim]:
-    """Pick up to `max_claims` claim-like sentences, best first (no LLM needed)."""
+    """Pick up to `max_claims` claim-like sentences, best first (no LLM needed).
+
+    A sentence scores by its informativeness and by how many content words it shares
+    with the question and with `focus` (the facet of the question that picked the
+    passage, ``facets.Facet.query``).
+    """
     if max_claims <= 0:
         return []
-    question_words = _content_words(question)
+    focus_words = _content_words(question) | (_content_words(focus) if focus else set())
+    saturation = min(_FOCUS_SATURATION, len(focus_words)) or 1
     candidates: list[tuple[float, int, str]] = []
     for index, (start, end) in enumerate(sentence_spans(fragment_text)):
         sentence = normalize_whitespace(fragment_text[start:end])
         if is_rejected_claim(sentence, question, min_chars=EXTRACTIVE_MIN_CHARS):
             continue
-        words = _content_words(sentence)
-        overlap = len(words & question_words) / len(question_words) if question_words else 0.0
-        score = _OVERLAP_WEIGHT * overlap + _FACTUAL_WEIGHT * _factual_score(sentence)
-        # A sentence with neither topical overlap nor a factual cue is prose, not a claim.
-        if score <= 0.0:
+        info = informativeness(sentence)
+        if info < MIN_INFORMATIVENESS:
+            continue
+        shared = len(_content_words(sentence) & focus_words)
+        on_topic = min(1.0, shared / saturation)
+        score = _FOCUS_WEIGHT * on_topic + _INFO_WEIGHT * info
+        if score < MIN_CLAIM_SCORE:
             continue
         candidates.append((score, index, sentence))
     candidates.sort(key=lambda c: (-c[0], c[1]))
@@ -251,12 +344,19 @@ _MARKER_BRACKETS = re.compile(r"<{2,}|>{2,}")
 
 
 def build_claim_prompt(
-    fragment_text: str, question: str, tag: str, *, max_claims: int = DEFAULT_MAX_CLAIMS
+    fragment_text: str,
+    question: str,
+    tag: str,
+    *,
+    max_claims: int = DEFAULT_MAX_CLAIMS,
+    focus: str = "",
 ) -> tuple[str, str]:
     """(system, user) messages asking the LLM for a JSON list of atomic claims (L2 + L3).
 
-    The passage and the question go through `sanitize_untrusted` here, so no caller
-    can forget it; call it yourself first to collect its warnings (it is idempotent).
+    `focus` is the facet of the question that picked the passage
+    (``facets.Facet.query``); the prompt asks for claims about it. The passage, the
+    question and the focus go through `sanitize_untrusted` here, so no caller can
+    forget it; call it yourself first to collect its warnings (it is idempotent).
     """
     if not is_task_tag(tag):
         raise ValueError("tag must be a task tag made by new_task_tag()")
@@ -266,7 +366,8 @@ def build_claim_prompt(
     asked = _MARKER_BRACKETS.sub(" ", sanitize_untrusted(question, max_chars=1000).text)
     module = load_prompt_module("claims")
     system = str(module.system(tag, max_claims)).strip()
-    user = str(module.user(asked, passage)).strip()
+    aspect = _MARKER_BRACKETS.sub(" ", sanitize_untrusted(focus, max_chars=1000).text)
+    user = str(module.user(asked, passage, aspect.strip())).strip()
     return system, user
 
 

@@ -24,7 +24,9 @@ The rule, for a premise (fragment) and a hypothesis (claim):
      an n't contraction (with or without apostrophe) or "fail(s/ed) to" ("did not",
      "does not", "no evidence", "no significant" are covered by not / no);
    - antonym flip: an axis where every occurrence in one text has the opposite sign of
-     every occurrence in the other;
+     every occurrence in the other, and the sentence shares at least half of the
+     hypothesis's other content words (the flipped axis alone does not make two texts
+     talk about the same thing);
    - numeric mismatch: both attach numbers to the same following unit word ("5 hours"
      vs "12 hours", "12%" vs "30 percent") and some number of the hypothesis is more
      than 10 % (relative to the larger magnitude) away from every number of the sentence
@@ -289,6 +291,20 @@ def _best_sentence(premise: str, hyp_keys: set[str]) -> _Evidence:
     return best
 
 
+def _overlap_beside_axes(hyp_keys: set[str], tokens: Sequence[str]) -> float:
+    """Overlap over the hypothesis's content words other than antonym axes.
+
+    An antonym flip contradicts only when the two texts talk about the same thing: the
+    flipped axis itself is no evidence of that ("filtered coffee reduces serum
+    cholesterol" against "unfiltered coffee contains cafestol, which raises LDL
+    cholesterol" share "raises/reduces" but not what is raised or reduced).
+    """
+    words = {k for k in hyp_keys if not k.startswith("~")}
+    if not words:
+        return 1.0
+    return len(words & content_keys(tokens)) / len(words)
+
+
 def _result(label: NliLabel, confidence: float, evidence: str | None) -> NliResult:
     rest = (1.0 - confidence) / 2.0
     probs = {name: rest for name in ("supports", "refutes", "neutral")}
@@ -310,7 +326,10 @@ def heuristic_nli(premise: str, hypothesis: str) -> NliResult:
         return _result("neutral", 0.7 - 0.4 * overlap, shown)
     contradicts = (
         is_negated(hyp_tokens) != is_negated(evidence.tokens)
-        or antonyms_flip(hyp_tokens, evidence.tokens)
+        or (
+            antonyms_flip(hyp_tokens, evidence.tokens)
+            and _overlap_beside_axes(hyp_keys, evidence.tokens) >= NEUTRAL_BELOW
+        )
         or numbers_disagree(hyp_tokens, evidence.tokens)
     )
     if contradicts:

@@ -1,0 +1,321 @@
+"""Facets of a research question, and passage selection that covers every one of them.
+
+Issue 12 item 3. A single ranking of passages against the question, cut at its knee,
+keeps what sounds most like the question and drops whole aspects a researcher would
+check: for "Does moderate coffee consumption affect cardiovascular health?" the
+half-life, cholesterol and tolerance passages ranked 60th to 90th of 119 on the demo
+corpus. So the question is decomposed first:
+
+- its own aspects: the question itself, and each part of a compound question
+  ("... and does it ...", "; ...");
+- the standard facets for its kind. For an intervention or exposure (does X affect Y,
+  is X safe, effects of X on Y, X for Y): efficacy (the question), safety and adverse
+  effects, dosage and timing, who it is for and against, comparison with alternatives,
+  and how it acts. For any other question: key figures, disagreement and limitations,
+  comparison, causes and consequences.
+
+Each facet gets a query text built from the question's subject (the head of X, with
+modifiers such as "moderate" or "consumption" dropped, so that the subject does not
+swamp the facet's own words). Passages are ranked per facet (BM25 + embeddings, the
+hybrid of ``ranking``), each facet's list is cut at its own Kneedle knee, and the
+facets then take turns picking passages by maximal marginal relevance (Carbonell and
+Goldstein 1998): relevance to the facet minus similarity to what is already picked, so
+a facet adds what the others have not. With an LLM the same facets go into the claim
+prompt (``claims.build_claim_prompt``); without one the extractive path scores
+sentences against the facet that picked their passage.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final, Literal, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+from lyra.pipelines.evidence.ranking import (
+    STOPWORDS,
+    bm25_scores,
+    hybrid_scores,
+    kneedle_cutoff,
+)
+
+QuestionKind = Literal["intervention", "general"]
+T = TypeVar("T")
+
+# Per-facet Kneedle bounds: every facet keeps at least two passages, and no single
+# facet may take more than this share of the overall passage budget.
+FACET_MIN_K: Final = 2
+FACET_MAX_SHARE: Final = 0.5
+# MMR trade-off between relevance to the facet and novelty against the passages
+# already picked; 0.7 is the usual setting for retrieval diversification.
+MMR_LAMBDA: Final = 0.7
+# Passages this similar (cosine) to one already picked are the same text: a
+# syndicated copy or a repeated paragraph.
+NEAR_DUPLICATE: Final = 0.95
+
+
+@dataclass(frozen=True, slots=True)
+class Facet:
+    """One aspect of the question: a name, the query text it is ranked by, its origin."""
+
+    name: str
+    query: str
+    origin: Literal["question", "standard"]
+
+
+_AUX = r"(?:does|do|did|can|could|may|might|will|would|should|is|are|was|were|has|have)"
+# "Does X <verb> Y?": the verbs an intervention or exposure question asks about.
+_EFFECT_VERBS = (
+    r"(?:affect|affects|cause|causes|reduce|reduces|increase|increases|improve|improves|"
+    r"prevent|prevents|protect|protects|help|helps|work|works|raise|raises|lower|lowers|"
+    r"treat|treats|cure|cures|influence|influences|change|changes|worsen|worsens|"
+    r"benefit|benefits|harm|harms|slow|slows|delay|delays|decrease|decreases|"
+    r"lead to|leads to|contribute to|contributes to|impact|impacts|alter|alters|"
+    r"trigger|triggers|relieve|relieves|boost|boosts|damage|damages)"
+)
+_DOES_X_VERB = re.compile(
+    rf"^\s*{_AUX}\s+(?P<x>.+?)\s+(?:really\s+|actually\s+)?{_EFFECT_VERBS}\b(?P<y>.*)$",
+    re.IGNORECASE,
+)
+_IS_X_SAFE = re.compile(
+    rf"^\s*{_AUX}\s+(?P<x>.+?)\s+(?:safe|effective|harmful|dangerous|beneficial|good|bad|"
+    r"healthy|unhealthy|toxic|useful|helpful|risky)\b(?P<y>.*)$",
+    re.IGNORECASE,
+)
+_EFFECT_OF = re.compile(
+    r"\b(?:effects?|impacts?|influence|benefits?|risks?|harms?|safety|efficacy|"
+    r"effectiveness)\s+of\s+(?P<x>.+?)(?:\s+(?:on|for|in|among|against)\s+(?P<y>.+))?$",
+    re.IGNORECASE,
+)
+_X_FOR_Y = re.compile(
+    r"^\s*(?:should|can|could)\s+(?:i|we|you|people|patients|adults|children)\s+"
+    r"(?:take|use|eat|drink|try|avoid|start)\s+(?P<x>.+?)(?:\s+(?:for|to|if|when)\s+(?P<y>.+))?$",
+    re.IGNORECASE,
+)
+# Modifiers and nominalisations around an intervention's name: "moderate coffee
+# consumption" is about coffee, "daily aspirin use" about aspirin.
+# fmt: off
+_MODIFIERS: Final[frozenset[str]] = frozenset((
+    "moderate", "moderately", "regular", "regularly", "daily", "habitual", "heavy",
+    "light", "high", "low", "higher", "lower", "long", "term", "long-term", "short-term",
+    "chronic", "acute", "frequent", "occasional", "excessive", "increased", "reduced",
+    "consumption", "intake", "use", "usage", "supplementation", "supplements",
+    "supplement", "treatment", "therapy", "exposure", "drinking", "eating", "taking",
+    "using", "dose", "doses", "dosing", "amounts", "amount", "level", "levels", "diet",
+    "dietary", "routine", "everyday", "much", "many", "too",
+))
+# fmt: on
+_WORDS = re.compile(r"[\w'-]+", re.UNICODE)
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
+_JA_INTERVENTION = re.compile(r"(効果|影響|安全|副作用|リスク|効く|予防|改善|治療|摂取|服用)")
+# A compound question: "... and does it ...", "...; ..." or several question marks.
+_SPLIT = re.compile(
+    r"\?\s+|;\s*|\s+and\s+(?=(?:does|do|is|are|can|could|how|what|which|who|why|when|"
+    r"should|will)\b)",
+    re.IGNORECASE,
+)
+_MIN_ASPECT_WORDS: Final = 3
+
+# Standard facets. "{x}" is the question's subject.
+_INTERVENTION_FACETS: Final[tuple[tuple[str, str], ...]] = (
+    ("safety", "{x}: safety, adverse effects, side effects, risks and harms"),
+    ("dosage", "{x}: dose and amount per day, timing, duration, half-life"),
+    (
+        "population",
+        "{x}: which people, healthy adults, patients, pregnant women, children, "
+        "older people, regular users",
+    ),
+    (
+        "comparison",
+        "{x} compared with alternatives: other forms, types or ways of preparing it, switching",
+    ),
+    (
+        "mechanism",
+        "{x}: mechanism of action, the substances it contains and their biological effects",
+    ),
+)
+_GENERAL_FACETS: Final[tuple[tuple[str, str], ...]] = (
+    ("figures", "{x}: key figures, numbers, rates and measurements"),
+    ("disagreement", "{x}: criticism, disagreement, limitations and contrary findings"),
+    ("comparison", "{x} compared with alternatives and other cases"),
+    ("causes", "{x}: causes, consequences and effects"),
+)
+_JA_INTERVENTION_FACETS: Final[tuple[tuple[str, str], ...]] = (
+    ("safety", "{x} 安全性 副作用 有害事象 リスク"),
+    ("dosage", "{x} 用量 摂取量 一日 時間 期間 半減期"),
+    ("population", "{x} 対象 成人 患者 妊婦 子ども 高齢者"),
+    ("comparison", "{x} 比較 代替 種類 方法"),
+    ("mechanism", "{x} 作用機序 成分 生物学的 効果"),
+)
+_JA_GENERAL_FACETS: Final[tuple[tuple[str, str], ...]] = (
+    ("figures", "{x} 数値 割合 統計"),
+    ("disagreement", "{x} 批判 異論 限界 反証"),
+    ("comparison", "{x} 比較 代替"),
+    ("causes", "{x} 原因 結果 影響"),
+)
+
+
+def _clean(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip(" \t\n?\uff1f\u3002.!,;:")
+
+
+def _head(phrase: str) -> str:
+    """The phrase without modifiers, articles and function words ("coffee")."""
+    words = _WORDS.findall(phrase)
+    kept = [w for w in words if w.lower() not in _MODIFIERS and w.lower() not in STOPWORDS]
+    return " ".join(kept) if kept else _clean(phrase)
+
+
+def question_subject(question: str) -> tuple[QuestionKind, str]:
+    """The kind of question and its subject (the intervention, or the topic)."""
+    text = _clean(question)
+    if _CJK.search(text):
+        kind: QuestionKind = "intervention" if _JA_INTERVENTION.search(text) else "general"
+        return kind, text
+    # The first part of a compound question names the subject ("Is X safe and does it
+    # ..."); matching the whole would stretch X up to the second clause's verb.
+    for part in question_aspects(text):
+        for pattern in (_DOES_X_VERB, _IS_X_SAFE, _X_FOR_Y, _EFFECT_OF):
+            match = pattern.search(part)
+            if match:
+                subject = _head(match.group("x"))
+                if subject:
+                    return "intervention", subject
+    words = [w for w in _WORDS.findall(text) if w.lower() not in STOPWORDS]
+    return "general", " ".join(words) if words else text
+
+
+def question_aspects(question: str) -> list[str]:
+    """The question's own parts: a compound question split where a new clause starts."""
+    parts = [_clean(p) for p in _SPLIT.split(question)]
+    parts = [p for p in parts if len(_WORDS.findall(p)) >= _MIN_ASPECT_WORDS]
+    return parts if len(parts) > 1 else [_clean(question) or question]
+
+
+def question_facets(question: str) -> list[Facet]:
+    """The question's own aspects, then the standard facets for its kind."""
+    kind, subject = question_subject(question)
+    facets = [
+        Facet("question" if i == 0 else f"question_{i + 1}", aspect, "question")
+        for i, aspect in enumerate(question_aspects(question))
+    ]
+    cjk = _CJK.search(question) is not None
+    if kind == "intervention":
+        templates = _JA_INTERVENTION_FACETS if cjk else _INTERVENTION_FACETS
+    else:
+        templates = _JA_GENERAL_FACETS if cjk else _GENERAL_FACETS
+    facets.extend(Facet(name, t.format(x=subject), "standard") for name, t in templates)
+    return facets
+
+
+@dataclass(frozen=True, slots=True)
+class Selection:
+    """Passages picked across facets: indices in pick order, and the facet of each."""
+
+    indices: list[int]
+    facet_of: dict[int, str]
+    per_facet: dict[str, int]
+
+
+def select_across_facets(
+    facets: Sequence[Facet],
+    texts: Sequence[str],
+    facet_vecs: npt.NDArray[np.float32] | None,
+    passage_vecs: npt.NDArray[np.float32] | None,
+    *,
+    budget: int,
+    min_k: int = FACET_MIN_K,
+    bm25_weight: float = 0.3,
+    embedding_weight: float = 0.7,
+    bias: npt.ArrayLike | None = None,
+    mmr_lambda: float = MMR_LAMBDA,
+) -> Selection:
+    """Up to `budget` passage indices that cover every facet (see the module docstring).
+
+    `facet_vecs` and `passage_vecs` are L2-normalised embeddings (None or zero-width
+    when no embedder is loaded: ranking is then BM25 alone and novelty is not
+    measured). `bias` is added to every facet's hybrid score (the seek_primary boost).
+    """
+    n = len(texts)
+    if n == 0 or budget <= 0 or not facets:
+        return Selection([], {}, {f.name: 0 for f in facets})
+    have_vecs = (
+        facet_vecs is not None
+        and passage_vecs is not None
+        and facet_vecs.ndim == 2
+        and passage_vecs.ndim == 2
+        and facet_vecs.shape[1] > 0
+        and passage_vecs.shape[1] == facet_vecs.shape[1]
+    )
+    extra = np.zeros(n) if bias is None else np.asarray(bias, dtype=np.float64)
+    max_k = max(min_k, int(budget * FACET_MAX_SHARE))
+    # Each facet may go as deep as its fair share of the budget even where its own
+    # curve bends early: a knee says where one ranking's best cluster ends, not where
+    # the facet's relevant passages do.
+    min_k = min(max_k, max(min_k, budget // len(facets)))
+    ranked: list[tuple[list[int], np.ndarray]] = []
+    for i, facet in enumerate(facets):
+        if have_vecs:
+            assert facet_vecs is not None and passage_vecs is not None
+            cosine = np.asarray(passage_vecs @ facet_vecs[i], dtype=np.float64)
+        else:
+            cosine = np.zeros(n)
+        scores = hybrid_scores(
+            bm25_scores(facet.query, texts), cosine, bm25_weight, embedding_weight
+        )
+        scores = scores + extra
+        order = sorted(range(n), key=lambda j: (-scores[j], j))
+        keep = kneedle_cutoff([float(scores[j]) for j in order], min_k, max_k)
+        ranked.append((order[:keep], scores))
+    picked: list[int] = []
+    facet_of: dict[int, str] = {}
+    per_facet = {f.name: 0 for f in facets}
+    pools = [list(order) for order, _ in ranked]
+    while len(picked) < budget and any(pools):
+        for i, facet in enumerate(facets):
+            if len(picked) >= budget:
+                break
+            pool = pools[i]
+            scores = ranked[i][1]
+            best, best_value = -1, -np.inf
+            for j in list(pool):
+                if j in facet_of:
+                    pool.remove(j)
+                    continue
+                novelty_penalty = 0.0
+                if have_vecs and picked:
+                    assert passage_vecs is not None
+                    similarity = float(np.max(passage_vecs[picked] @ passage_vecs[j]))
+                    if similarity >= NEAR_DUPLICATE:
+                        pool.remove(j)
+                        continue
+                    novelty_penalty = similarity
+                value = mmr_lambda * float(scores[j]) - (1.0 - mmr_lambda) * novelty_penalty
+                if value > best_value:
+                    best, best_value = j, value
+            if best < 0:
+                continue
+            pool.remove(best)
+            picked.append(best)
+            facet_of[best] = facet.name
+            per_facet[facet.name] += 1
+    return Selection(picked, facet_of, per_facet)
+
+
+def round_robin(groups: Sequence[Sequence[T]], limit: int) -> list[T]:
+    """Items taken one from each group in turn (best first within each), up to `limit`.
+
+    Used to cap a search's claims so that every facet keeps its best claims, rather
+    than the first facet filling the cap.
+    """
+    out: list[T] = []
+    depth = 0
+    while len(out) < limit and any(depth < len(g) for g in groups):
+        for group in groups:
+            if depth < len(group) and len(out) < limit:
+                out.append(group[depth])
+        depth += 1
+    return out

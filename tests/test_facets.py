@@ -1,0 +1,151 @@
+"""Facets of a question and passage selection across them (issue 12 item 3)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from lyra.pipelines.evidence.facets import (
+    Facet,
+    question_aspects,
+    question_facets,
+    question_subject,
+    round_robin,
+    select_across_facets,
+)
+
+QUESTIONS = [
+    ("Does moderate coffee consumption affect cardiovascular health?", "intervention", "coffee"),
+    ("Does daily aspirin use prevent heart attacks?", "intervention", "aspirin"),
+    (
+        "Is intermittent fasting safe for people with diabetes?",
+        "intervention",
+        "intermittent fasting",
+    ),
+    ("What are the effects of vitamin D on COVID-19 severity?", "intervention", "vitamin D"),
+    ("Should adults take melatonin for jet lag?", "intervention", "melatonin"),
+    (
+        "How did the printing press spread across Europe?",
+        "general",
+        "printing press spread across Europe",
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "kind", "subject"), QUESTIONS)
+def test_question_kind_and_subject(question: str, kind: str, subject: str) -> None:
+    """The intervention is the head of X in "does X affect Y", modifiers dropped."""
+    assert question_subject(question) == (kind, subject)
+
+
+def test_intervention_questions_get_the_standard_facets() -> None:
+    """Efficacy (the question itself), then safety, dosage, population, comparison,
+    mechanism, each ranked by a query built on the subject."""
+    facets = question_facets("Does moderate coffee consumption affect cardiovascular health?")
+    assert [(f.name, f.origin) for f in facets] == [
+        ("question", "question"),
+        ("safety", "standard"),
+        ("dosage", "standard"),
+        ("population", "standard"),
+        ("comparison", "standard"),
+        ("mechanism", "standard"),
+    ]
+    assert facets[0].query == "Does moderate coffee consumption affect cardiovascular health"
+    assert facets[1].query == "coffee: safety, adverse effects, side effects, risks and harms"
+    assert facets[2].query == "coffee: dose and amount per day, timing, duration, half-life"
+
+
+def test_other_questions_get_general_facets() -> None:
+    facets = question_facets("How did the printing press spread across Europe?")
+    assert [f.name for f in facets] == [
+        "question",
+        "figures",
+        "disagreement",
+        "comparison",
+        "causes",
+    ]
+
+
+def test_a_compound_question_keeps_each_of_its_parts() -> None:
+    question = "Is aspirin safe for children and does it reduce fever faster than paracetamol?"
+    assert question_aspects(question) == [
+        "Is aspirin safe for children",
+        "does it reduce fever faster than paracetamol",
+    ]
+    facets = question_facets(question)
+    assert [f.name for f in facets][:3] == ["question", "question_2", "safety"]
+    assert facets[2].query.startswith("aspirin: safety")
+
+
+def test_japanese_questions_get_japanese_facets() -> None:
+    facets = question_facets("コーヒーの摂取は心血管の健康に影響しますか\uff1f")
+    assert [f.name for f in facets] == [
+        "question",
+        "safety",
+        "dosage",
+        "population",
+        "comparison",
+        "mechanism",
+    ]
+    assert (
+        facets[1].query
+        == "コーヒーの摂取は心血管の健康に影響しますか 安全性 副作用 有害事象 リスク"
+    )
+
+
+def _unit(*values: float) -> np.ndarray:
+    v = np.asarray(values, dtype=np.float32)
+    return v / np.linalg.norm(v)
+
+
+def test_every_facet_keeps_passages_a_single_ranking_would_cut() -> None:
+    """Four passages about the question, one about dosage far below them: one ranking
+    keeps the four, the facets keep the dosage passage too, picked second. Each facet
+    may go as deep as its fair share of the budget (10 // 2), so once the dosage
+    passage is taken, the dosage facet takes the next passage new to the selection."""
+    facets = [Facet("question", "coffee heart", "question"), Facet("dosage", "dose", "standard")]
+    texts = ["coffee heart a", "coffee heart b", "coffee heart c", "coffee heart d", "dose hours"]
+    passages = np.stack(
+        [
+            _unit(1, 0.3, 0, 0),
+            _unit(1, -0.3, 0, 0),
+            _unit(1, 0, 0.3, 0),
+            _unit(1, 0, -0.3, 0),
+            _unit(0, 0, 0, 1),
+        ]
+    )
+    facet_vecs = np.stack([_unit(1, 0, 0, 0), _unit(0, 0, 0, 1)])
+    picked = select_across_facets(facets, texts, facet_vecs, passages, budget=10, min_k=1)
+    assert 4 in picked.indices
+    assert picked.facet_of[4] == "dosage"
+    assert picked.indices[:2] == [0, 4]
+    assert sorted(picked.indices) == [0, 1, 2, 3, 4]
+    assert picked.per_facet == {"question": 3, "dosage": 2}
+
+
+def test_near_duplicate_passages_are_picked_once() -> None:
+    """A syndicated copy (cosine >= 0.95 to a picked passage) is skipped."""
+    facets = [Facet("question", "coffee", "question")]
+    texts = ["coffee heart", "coffee heart copy", "coffee dose"]
+    passages = np.stack([_unit(1, 0, 0), _unit(1, 0.01, 0), _unit(0.7, 0.7, 0)])
+    picked = select_across_facets(
+        facets, texts, np.stack([_unit(1, 0, 0)]), passages, budget=5, min_k=3
+    )
+    assert picked.indices == [0, 2]
+
+
+def test_the_budget_caps_the_selection_and_bm25_works_alone() -> None:
+    """Without an embedder the facets rank by BM25 alone; the budget is a hard cap."""
+    facets = [Facet("question", "coffee", "question"), Facet("dosage", "dose", "standard")]
+    texts = ["coffee one", "coffee two", "dose one", "dose two", "nothing"]
+    picked = select_across_facets(facets, texts, None, None, budget=3, min_k=2)
+    assert picked.indices == [0, 2, 1]
+    assert picked.per_facet == {"question": 2, "dosage": 1}
+    empty = select_across_facets(facets, [], None, None, budget=3)
+    assert (empty.indices, empty.per_facet) == ([], {"question": 0, "dosage": 0})
+
+
+def test_round_robin_takes_each_group_in_turn() -> None:
+    assert round_robin([[1, 2, 3], [10], [20, 21]], 5) == [1, 10, 20, 2, 21]
+    assert round_robin([[1, 2, 3], [10], [20, 21]], 99) == [1, 10, 20, 2, 21, 3]
+    assert round_robin([[], []], 3) == []
