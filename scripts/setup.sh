@@ -58,3 +58,23 @@ fi
 # again, about 0.25 s of CPU per worker (docs/decisions/0013-standby-workers.md).
 # Workers import them through the link tree, so that is where the bytecode must be.
 .venv/bin/python -m compileall -q -j 0 build/__editable__.lyra_research-*/lyra >/dev/null
+# Models (issue 12, decision 0015): Lyra runs on its packaged offline models; the
+# researcher's choices (a DeBERTa-v3 NLI cross-encoder, bge-m3, a reranker) are one
+# command away. Setup pulls them only when asked, since that reaches the Hugging Face
+# hub (or HF_ENDPOINT); offline it says so and goes on with the packaged models.
+if [ "${LYRA_PULL_MODELS:-0}" = 1 ]; then
+  rc=0
+  .venv/bin/lyra models pull all || rc=$?
+  if [ "$rc" = 0 ]; then
+    echo "setup: models pulled; the InferenceActor uses them from its next start" >&2
+  elif [ "$rc" = 3 ]; then
+    echo "setup: offline: no model pulled; Lyra uses its packaged offline models" \
+      "(retry with: .venv/bin/lyra models pull all)" >&2
+  else
+    echo "setup: model pull failed (exit $rc, see above); Lyra uses its packaged" \
+      "offline models" >&2
+  fi
+else
+  echo "setup: models: packaged offline defaults; for stronger ones run" \
+    ".venv/bin/lyra models pull all (or LYRA_PULL_MODELS=1 scripts/setup.sh)" >&2
+fi
