@@ -23,6 +23,27 @@ REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO / "examples" / "corpus"
 SHARED = REPO.parent / "shared"
 DEMO_QUESTION = "Does moderate coffee consumption affect cardiovascular health?"
+# The contradictions view after one search of the demo question over examples/corpus:
+# (refuted claim, domain of the refuting page), the three planted contradictions of
+# examples/corpus/EXPECTED.md §4 (C2's "5 hours" claim is one claim for both pages).
+DEMO_CONTRADICTIONS = {
+    ("Moderate coffee consumption raises long-term blood pressure in healthy adults.", "nih.gov"),
+    (
+        "Moderate coffee consumption does not raise long-term blood pressure in healthy adults.",
+        "healthblog.example",
+    ),
+    ("The half-life of caffeine in healthy adults is about 12 hours.", "nih.gov"),
+    ("The half-life of caffeine in healthy adults is about 12 hours.", "en.wikipedia.org"),
+    ("The half-life of caffeine in healthy adults is about 5 hours.", "healthblog.example"),
+    (
+        "Switching from unfiltered to filtered coffee reduces serum cholesterol levels.",
+        "healthblog.example",
+    ),
+    (
+        "Switching from unfiltered to filtered coffee increases serum cholesterol levels.",
+        "cochranelibrary.com",
+    ),
+}
 
 os.environ.setdefault("RAY_AUTH_MODE", "disabled")
 

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from mcp import Client, StdioServerParameters
 
-from tests.conftest import CORPUS, DEMO_QUESTION, REPO
+from tests.conftest import CORPUS, DEMO_CONTRADICTIONS, DEMO_QUESTION, REPO
 
 LYRA = str(Path(sys.executable).with_name("lyra"))
 BP_RAISES = "Moderate coffee consumption raises long-term blood pressure in healthy adults."
@@ -133,7 +133,7 @@ async def test_stdio_session_with_the_official_client(cli_env: dict[str, str]) -
                 {"sql": f"SELECT count(*) FROM contradictions WHERE task_id = '{task['task_id']}'"},
             )
         ).structured_content
-        assert q["rows"] == [[2]]
+        assert q["rows"] == [[len(DEMO_CONTRADICTIONS)]]
         v = (
             await client.call_tool(
                 "vector_search", {"query": BP_RAISES, "task_id": task["task_id"], "top_k": 1}

@@ -14,7 +14,7 @@ from mcp import Client
 from lyra.actors.orchestrator import Orchestrator
 from lyra.config.settings import Settings
 from lyra.mcp_bridge.server import build_server
-from tests.conftest import DEMO_QUESTION, make_settings
+from tests.conftest import DEMO_CONTRADICTIONS, DEMO_QUESTION, make_settings
 
 pytestmark = [pytest.mark.ray, pytest.mark.usefixtures("ray_session")]
 
@@ -151,17 +151,7 @@ async def test_full_session_create_search_status_query_vector_stop(settings: Set
             (row[cols.index("claim_text")], row[cols.index("domain")])
             for row in view.structured_content["rows"]
         }
-        assert pairs == {
-            (
-                "Moderate coffee consumption raises long-term blood pressure in healthy adults.",
-                "nih.gov",
-            ),
-            (
-                "Moderate coffee consumption does not raise long-term blood pressure in healthy "
-                "adults.",
-                "healthblog.example",
-            ),
-        }
+        assert pairs == DEMO_CONTRADICTIONS
 
         vec = await client.call_tool(
             "vector_search",

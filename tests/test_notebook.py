@@ -12,18 +12,12 @@ import ray
 
 from lyra.mcp_bridge.notebook import Lyra
 from lyra.pipelines.errors import LyraError
-from tests.conftest import make_settings
+from tests.conftest import DEMO_CONTRADICTIONS, make_settings
 
 pytestmark = [pytest.mark.ray, pytest.mark.usefixtures("ray_session")]
 
 ROOT = Path(__file__).resolve().parents[1]
-CONTRADICTIONS = {
-    ("Moderate coffee consumption raises long-term blood pressure in healthy adults.", "nih.gov"),
-    (
-        "Moderate coffee consumption does not raise long-term blood pressure in healthy adults.",
-        "healthblog.example",
-    ),
-}
+CONTRADICTIONS = DEMO_CONTRADICTIONS
 
 
 def readme_notebook_example() -> list[str]:
