@@ -33,7 +33,7 @@ from lyra.pipelines.evidence.claims import (
     is_rejected_claim,
     parse_claims_response,
 )
-from lyra.pipelines.evidence.embedding import load_default_embedder
+from lyra.pipelines.evidence.embedding import load_default_embedder, load_pulled_embedder
 from lyra.pipelines.evidence.model_registry import active_model
 from lyra.pipelines.evidence.nli import CrossEncoderNli
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
@@ -58,6 +58,10 @@ DEGRADED_LLM = (
     "relevance, no language mirror queries"
 )
 DEGRADED_EMBEDDER = "embedder: embedding model unavailable; BM25-only ranking"
+DEGRADED_PULLED_EMBEDDER = (
+    "embedder: the pulled embedding model did not load (see `lyra doctor`); the packaged "
+    "all-MiniLM-L6-v2 serves"
+)
 
 
 @ray.remote(max_restarts=3, max_task_retries=1)
@@ -71,16 +75,32 @@ class InferenceActor:
         providers = ["CUDAExecutionProvider", "CPUExecutionProvider"] if use_gpu else None
         self._embedder: Any | None = None
         self._embedder_error: str | None = None
-        try:
-            self._embedder = load_default_embedder(
-                settings.home_dir,
-                max_length=inf.max_sequence_length,
-                batch_size=inf.embedding_batch_size,
-                providers=providers,
-            )
-        except Exception as exc:  # any failure to load degrades to BM25-only ranking
-            log.exception("embedder failed to load")
-            self._embedder_error = f"{type(exc).__name__}: {exc}"
+        # `lyra models pull embedder` (bge-m3 by default) serves from the next start; a
+        # pulled model that does not load falls back to the packaged one, flagged.
+        self._pulled_embedder_error: str | None = None
+        pulled_embedder = active_model(settings.home_dir, "embedder")
+        if pulled_embedder is not None:
+            try:
+                self._embedder = load_pulled_embedder(
+                    pulled_embedder,
+                    max_length=inf.max_sequence_length,
+                    batch_size=inf.embedding_batch_size,
+                    providers=providers,
+                )
+            except Exception as exc:
+                log.exception("pulled embedder failed to load; the packaged one serves")
+                self._pulled_embedder_error = f"{type(exc).__name__}: {exc}"
+        if self._embedder is None:
+            try:
+                self._embedder = load_default_embedder(
+                    settings.home_dir,
+                    max_length=inf.max_sequence_length,
+                    batch_size=inf.embedding_batch_size,
+                    providers=providers,
+                )
+            except Exception as exc:  # any failure to load degrades to BM25-only ranking
+                log.exception("embedder failed to load")
+                self._embedder_error = f"{type(exc).__name__}: {exc}"
         self._nli: CrossEncoderNli | PackagedStance | None = None
         self._nli_packaged = False
         self._nli_error: str | None = None
@@ -125,6 +145,8 @@ class InferenceActor:
         degraded: list[str] = []
         if self._embedder is None:
             degraded.append(DEGRADED_EMBEDDER)
+        if self._pulled_embedder_error is not None:
+            degraded.append(f"{DEGRADED_PULLED_EMBEDDER}: {self._pulled_embedder_error}")
         if self._nli is None:
             degraded.append(DEGRADED_NLI)
         elif self._nli_packaged:

@@ -36,6 +36,7 @@ from lyra.config.settings import load_settings
 from lyra.jobs.models_pull import pull_model
 from lyra.mcp_bridge.doctor import run_doctor
 from lyra.pipelines.evidence import model_checks
+from lyra.pipelines.evidence.embedding import load_pulled_embedder
 from lyra.pipelines.evidence.model_registry import (
     REGISTRY_FILENAME,
     DownloadInterrupted,
@@ -281,6 +282,62 @@ def test_embedder_pull_keeps_the_declared_pooling(fresh: StandInHub, tmp_path: P
     with torch.inference_mode():
         torch_cls = model(**{k: torch.from_numpy(v) for k, v in feed.items()}).last_hidden_state
     np.testing.assert_allclose(onnx_cls, torch_cls[0, 0].numpy(), atol=1e-4)
+
+
+def test_a_pulled_embedder_serves_with_its_pooling(fresh: StandInHub, tmp_path: Path) -> None:
+    """`load_pulled_embedder`: the registered folder, CLS pooling, vectors stored under
+    the hub id and revision, equal to PyTorch's first-token vectors."""
+    entry = _pull(fresh, tmp_path, "embedder", model_id=ENCODER, revision=ENCODER_COMMIT)
+    registered = active_model(tmp_path, "embedder")
+    assert registered is not None
+    embedder = load_pulled_embedder(registered)
+    assert embedder.model_id == f"{ENCODER}@{ENCODER_COMMIT[:12]}"
+    assert embedder.dims == 32
+    texts = ["Coffee does not improve long term memory.", "Tea is a drink."]
+    got = embedder.embed(texts)
+    tok = PreTrainedTokenizerFast(tokenizer_file=str(entry.path / "tokenizer.json"))
+    model = BertModel.from_pretrained(str(entry.path)).eval()
+    with torch.inference_mode():
+        for row, text in enumerate(texts):
+            batch = tok(text, return_tensors="pt")
+            cls = model(**batch).last_hidden_state[0, 0].numpy()
+            np.testing.assert_allclose(got[row], cls / np.linalg.norm(cls), atol=1e-4)
+
+
+@pytest.mark.ray
+@pytest.mark.usefixtures("ray_session")
+def test_the_inference_actor_embeds_with_the_pulled_model(
+    fresh: StandInHub, tmp_path: Path
+) -> None:
+    """From its next start the InferenceActor embeds with the pulled model; a broken
+    pulled model falls back to the packaged one and says so."""
+    import ray
+
+    from lyra.actors.inference import DEGRADED_PULLED_EMBEDDER, InferenceActor
+    from tests.conftest import make_settings
+
+    _pull(fresh, tmp_path, "embedder", model_id=ENCODER, revision=ENCODER_COMMIT)
+    settings = make_settings(tmp_path)
+    actor = InferenceActor.remote(settings)
+    try:
+        status = ray.get(actor.status.remote())
+        vectors = ray.get(actor.embed.remote(["Coffee does not improve memory."]))
+    finally:
+        ray.kill(actor)
+    assert status["embedding_model"] == f"{ENCODER}@{ENCODER_COMMIT[:12]}"
+    assert len(vectors[0]) == 32
+    entry = active_model(tmp_path, "embedder")
+    assert entry is not None
+    (entry.path / "model.onnx").write_bytes(b"not an onnx model")
+    actor = InferenceActor.remote(settings)
+    try:
+        status = ray.get(actor.status.remote())
+    finally:
+        ray.kill(actor)
+    assert status["embedding_model"] == "all-MiniLM-L6-v2"
+    assert [d.split(": InvalidProtobuf")[0] for d in status["degraded"] if "pulled" in d] == [
+        DEGRADED_PULLED_EMBEDDER
+    ]
 
 
 def _seed_registry(fresh: StandInHub, home: Path) -> bytes:

@@ -26,14 +26,17 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Literal
 
 import numpy as np
 import onnxruntime as ort
 from onnxruntime.capi import onnxruntime_pybind11_state as ort_state
 from tokenizers import Encoding, Tokenizer
 
+from lyra.pipelines.evidence.model_registry import RegistryEntry
 from lyra.pipelines.evidence.onnx_export import (
     MINILM_MODEL_ID,
+    ONNX_FILENAME,
     TOKENIZER_FILENAME,
     export_minilm_onnx,
 )
@@ -99,7 +102,7 @@ def l2_normalise(vectors: np.ndarray) -> np.ndarray:
 
 
 class OnnxEmbedder:
-    """A sentence encoder served by ONNX Runtime with mean pooling and L2 norm."""
+    """A sentence encoder served by ONNX Runtime with mean (or CLS) pooling and L2 norm."""
 
     def __init__(
         self,
@@ -112,7 +115,10 @@ class OnnxEmbedder:
         *,
         min_max_length: int = MIN_RETRY_MAX_LENGTH,
         intra_op_threads: int | None = None,
+        pooling: Literal["mean", "cls"] = "mean",
     ) -> None:
+        if pooling not in ("mean", "cls"):
+            raise ValueError(f"pooling must be 'mean' or 'cls', got {pooling!r}")
         if batch_size < 1:
             raise ValueError(f"batch_size must be >= 1, got {batch_size}")
         if max_length < 2:
@@ -130,7 +136,10 @@ class OnnxEmbedder:
         self._tokenizer_json = tokenizer_path.read_text(encoding="utf-8")
         self._tokenizers: dict[int, Tokenizer] = {}
         base = self._tokenizer(max_length)
-        self._pad_id = int(base.token_to_id("[PAD]") or 0)
+        # BERT vocabularies pad with [PAD] (0); XLM-R ones such as bge-m3 with <pad> (1).
+        pad = base.token_to_id("[PAD]")
+        self._pad_id = int(pad if pad is not None else base.token_to_id("<pad>") or 0)
+        self._pooling = pooling
 
         options = ort.SessionOptions()
         if intra_op_threads is not None:
@@ -222,6 +231,8 @@ class OnnxEmbedder:
         encodings = self._tokenizer(max_length).encode_batch(list(texts))
         feed = self._feed(encodings)
         hidden = self._session.run([self._output_name], feed)[0]
+        if self._pooling == "cls":
+            return l2_normalise(hidden[:, 0, :])
         return l2_normalise(mean_pool(hidden, feed["attention_mask"]))
 
     def _embed_chunk(self, texts: list[str], max_length: int) -> np.ndarray:
@@ -283,4 +294,30 @@ def load_default_embedder(
         batch_size=batch_size,
         providers=providers,
         intra_op_threads=intra_op_threads,
+    )
+
+
+def load_pulled_embedder(
+    entry: RegistryEntry,
+    *,
+    max_length: int = DEFAULT_MAX_LENGTH,
+    batch_size: int = DEFAULT_BATCH_SIZE,
+    providers: Sequence[str] | None = None,
+    intra_op_threads: int | None = None,
+) -> OnnxEmbedder:
+    """The embedder ``lyra models pull embedder`` registered (bge-m3 by default).
+
+    Its pooling is the one the repository declares (``1_Pooling/config.json``: CLS for
+    bge-m3), recorded at pull time; its vectors are stored under
+    ``<hub id>@<revision>``, apart from the packaged model's.
+    """
+    return OnnxEmbedder(
+        f"{entry.model_id}@{entry.revision[:12]}",
+        entry.path / ONNX_FILENAME,
+        entry.path / TOKENIZER_FILENAME,
+        max_length=max_length,
+        batch_size=batch_size,
+        providers=providers,
+        intra_op_threads=intra_op_threads,
+        pooling=entry.pooling or "mean",
     )
