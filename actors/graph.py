@@ -203,6 +203,7 @@ class GraphActor:
                         page_id=e["page_id"],
                         domain=e["domain"],
                         dup_of=e["dup_of"],
+                        dup_domain=e["dup_domain"],
                     )
                     for e in rows
                 ]

@@ -1,9 +1,10 @@
 """InferenceActor: the one owner of the models (and of the GPU when there is one).
 
-Holds the embedder (all-MiniLM-L6-v2 on ONNX Runtime), the NLI judge (the cross-encoder
-``inference.nli_model_path`` names, or Lyra's packaged MiniLM stance model when it says
-``packaged``, or the model ``lyra models pull nli`` registered; else the documented
-lexical heuristic) and the LLM client
+Holds the embedder (all-MiniLM-L6-v2 on ONNX Runtime), the NLI judge (in this order: the
+cross-encoder folder ``inference.nli_model_path`` names, the model ``lyra models pull
+nli`` registered, Lyra's packaged stance model (the offline default, also chosen by
+``nli_model_path: packaged``), and only when that fails to load the documented lexical
+heuristic) and the LLM client
 (Ollama when it answers, else extractive claims). Every fallback
 in use is listed by :meth:`status` and travels to clients in ``_lyra_meta.degraded``.
 
@@ -37,6 +38,7 @@ from lyra.pipelines.evidence.embedding import load_default_embedder, load_pulled
 from lyra.pipelines.evidence.model_registry import active_model
 from lyra.pipelines.evidence.nli import CrossEncoderNli
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
+from lyra.pipelines.evidence.onnx_export import MINILM_MODEL_ID
 from lyra.pipelines.evidence.stance_model import (
     PACKAGED,
     STANCE_MODEL_ID,
@@ -48,11 +50,21 @@ from lyra.pipelines.llm.sanitize import check_llm_output, sanitize_untrusted
 
 log = logging.getLogger(__name__)
 
+# The packaged model is the offline default, and still reported: a MiniLM-sized model
+# reads stance less well than a DeBERTa-v3 NLI cross-encoder (docs/stance-model.md).
 DEGRADED_NLI_PACKAGED = (
     f"nli: packaged MiniLM stance model ({STANCE_MODEL_ID}); a DeBERTa-v3 NLI cross-encoder "
-    "(`lyra models pull nli`, then inference.nli_model_path) reads better"
+    "(`lyra models pull nli`) reads better"
 )
-DEGRADED_NLI = "nli: no NLI model configured (inference.nli_model_path); lexical heuristic stance"
+DEGRADED_NLI_PACKAGED_CROSS = (
+    f"nli: packaged MiniLM stance model ({STANCE_MODEL_ID}) without the embedder's "
+    "features (cross-encoder head only, weaker); a DeBERTa-v3 NLI cross-encoder "
+    "(`lyra models pull nli`) reads better"
+)
+DEGRADED_NLI = (
+    "nli: lexical heuristic stance (the packaged stance model did not load, see nli_error; "
+    "or set inference.nli_model_path)"
+)
 DEGRADED_LLM = (
     "llm: Ollama not reachable; extractive claim fallback, embedding-only citation "
     "relevance, no language mirror queries"
@@ -102,23 +114,9 @@ class InferenceActor:
                 log.exception("embedder failed to load")
                 self._embedder_error = f"{type(exc).__name__}: {exc}"
         self._nli: CrossEncoderNli | PackagedStance | None = None
-        self._nli_packaged = False
         self._nli_error: str | None = None
         pulled = None if inf.nli_model_path else active_model(settings.home_dir, "nli")
-        if inf.nli_model_path == PACKAGED:
-            # Lyra's own MiniLM stance model (issue 12), opted into until it beats the
-            # heuristic's precision on contradictions (docs/stance-model.md).
-            try:
-                self._nli = load_packaged_stance(
-                    max_length=inf.max_sequence_length,
-                    batch_size=inf.nli_batch_size,
-                    use_gpu=use_gpu,
-                )
-                self._nli_packaged = True
-            except Exception as exc:  # a broken install: the heuristic, flagged
-                log.exception("packaged stance model failed to load")
-                self._nli_error = f"{type(exc).__name__}: {exc}"
-        elif inf.nli_model_path:
+        if inf.nli_model_path and inf.nli_model_path != PACKAGED:
             # A configured model that does not load is an error, never a silent fallback.
             self._nli = CrossEncoderNli(
                 Path(inf.nli_model_path).expanduser(),
@@ -135,10 +133,45 @@ class InferenceActor:
                 use_gpu=use_gpu,
                 model_id=f"{pulled.model_id}@{pulled.revision[:12]}",
             )
+        else:
+            # The offline default (issue 12, decision 0018): Lyra's packaged stance model,
+            # reading the embedder's vectors when the embedder loaded.
+            try:
+                self._nli = load_packaged_stance(
+                    embed=self._stance_embed(settings, providers),
+                    max_length=inf.max_sequence_length,
+                    batch_size=inf.nli_batch_size,
+                    use_gpu=use_gpu,
+                )
+            except Exception as exc:  # a broken install: the heuristic, flagged
+                log.exception("packaged stance model failed to load")
+                self._nli_error = f"{type(exc).__name__}: {exc}"
         self._llm = OllamaLLM(
             settings.llm.ollama_host, settings.llm.model, settings.llm.timeout_seconds
         )
         self._llm_ok = settings.llm.enabled and self._llm.available()
+
+    def _stance_embed(self, settings: Settings, providers: list[str] | None) -> Any:
+        """The all-MiniLM-L6-v2 ``embed`` the packaged stance head was fitted on, or None.
+
+        The serving embedder when it is that model; when a pulled one (bge-m3) serves, a
+        second, packaged MiniLM for the stance features only (its vectors mean nothing
+        to the head); None when that does not load (the cross-encoder-only head judges,
+        reported as degraded).
+        """
+        if self._embedder is not None and self._embedder.model_id == MINILM_MODEL_ID:
+            return self._embedder.embed
+        try:
+            minilm = load_default_embedder(
+                settings.home_dir,
+                max_length=settings.inference.max_sequence_length,
+                batch_size=settings.inference.embedding_batch_size,
+                providers=providers,
+            )
+        except Exception:
+            log.exception("packaged MiniLM for the stance model failed to load")
+            return None
+        return minilm.embed
 
     def status(self) -> dict[str, Any]:
         """Models in use and every fallback (idempotent)."""
@@ -149,8 +182,10 @@ class InferenceActor:
             degraded.append(f"{DEGRADED_PULLED_EMBEDDER}: {self._pulled_embedder_error}")
         if self._nli is None:
             degraded.append(DEGRADED_NLI)
-        elif self._nli_packaged:
-            degraded.append(DEGRADED_NLI_PACKAGED)
+        elif isinstance(self._nli, PackagedStance):
+            degraded.append(
+                DEGRADED_NLI_PACKAGED if self._nli.uses_embedder else DEGRADED_NLI_PACKAGED_CROSS
+            )
         if not self._llm_ok:
             degraded.append(DEGRADED_LLM)
         return {

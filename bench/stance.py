@@ -11,14 +11,18 @@ is measured out of fold, twice:
 - **grouped by topic**: no topic either, so no evidence passage is shared (grouping by
   claim alone lets shared passages leak and reads about 0.14 macro-F1 higher).
 
-Judges: the majority class of the training folds (the floor), the offline default
-(today the lexical heuristic, `pipelines/evidence/nli_heuristic.py`), and a
-cross-encoder NLI model folder with `--nli-model`. Judges that learn nothing from the
-training folds are run once over all pairs; their figures are the same under both
-groupings. Reported per judge: macro-F1, precision / recall / F1 per class, the
-confusion matrix (rows true, columns predicted), the predicted neutral share against
-the true one, top-label ECE (15 bins) with a reliability diagram PNG (matplotlib, from
-`scripts/setup.sh bench`), and pairs/s on this machine's CPU.
+Judges: the majority class of the training folds (the floor), the old lexical heuristic
+(`pipelines/evidence/nli_heuristic.py`, now the last fallback), the offline default
+(Lyra's packaged stance model v2 with the embedder's vectors, `stance_model.py`; on
+HealthVer, the set its head was fitted on, the head and temperature are refitted on the
+training folds only), and a cross-encoder NLI model folder with `--nli-model`. The
+embedder is the one the InferenceActor runs, exported under LYRA_HOME on first use.
+Judges that learn nothing from the training folds are run once over all pairs; their
+figures are the same under both groupings. Reported per judge: macro-F1, precision /
+recall / F1 per class, the confusion matrix (rows true, columns predicted), the
+predicted neutral share against the true one, top-label ECE (15 bins) with a reliability
+diagram PNG (matplotlib, from `scripts/setup.sh bench`), and pairs/s on this machine's
+CPU (for the packaged model: from a cold embedding cache, embeddings included).
 
 Targets (issue 12, offline default): macro-F1 ≥ 0.62 by claim and ≥ 0.50 by topic,
 neutral share within 10 points of the true one, ECE ≤ 0.05, ≥ 150 pairs/s.
@@ -39,7 +43,9 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from lyra.pipelines.evidence.nli import CrossEncoderNli, NliResult, results_from_logits
+from lyra.config.settings import get_settings
+from lyra.pipelines.evidence.embedding import load_default_embedder
+from lyra.pipelines.evidence.nli import NLI_LABELS, CrossEncoderNli, NliResult, results_from_logits
 from lyra.pipelines.evidence.nli_heuristic import HeuristicNli
 from lyra.pipelines.evidence.stance_eval import (
     STANCE_LABELS,
@@ -50,10 +56,16 @@ from lyra.pipelines.evidence.stance_eval import (
     macro_f1,
     reliability_bins,
 )
-from lyra.pipelines.evidence.stance_head import LinearHead, fit_linear_head, fit_temperature
+from lyra.pipelines.evidence.stance_head import (
+    CalibratedHead,
+    fit_calibrated_head,
+    unrelated_pairs,
+)
 from lyra.pipelines.evidence.stance_model import (
     STANCE_MODEL_ID,
+    Embed,
     PackagedStance,
+    load_packaged_stance,
     packaged_stance_dir,
     veto_refutations,
 )
@@ -61,6 +73,9 @@ from lyra.pipelines.evidence.stance_model import (
 ROOT = Path(__file__).resolve().parents[1]
 EVIDENCE_DIR = ROOT.parent / "shared" / "evidence"
 HEALTHVER_LABELS = {"Supports": "supports", "Refutes": "refutes", "Neutral": "neutral"}
+# As scripts/train_stance.py head-v2 builds the shipped head (docs/stance-model.md).
+UNRELATED_PER_CLAIM = 2
+SEED = 13
 TARGETS = {"macro_f1_claim": 0.62, "macro_f1_topic": 0.50, "neutral_gap": 0.10, "ece": 0.05}
 
 
@@ -103,52 +118,96 @@ class Majority:
 
 
 class RefitHead:
-    """A stance model whose classifier layer is refitted on the training folds.
+    """Lyra's packaged stance model with its head refitted on the training folds.
 
-    Lyra's packaged stance model is an encoder trained on other labelled sets plus a
-    linear layer fitted on HealthVer dev; to score it on HealthVer dev without leaking,
-    the layer (and the temperature) are refitted here on the training folds only,
-    exactly as ``scripts/train_stance.py head`` fits the shipped one on all of dev. The
-    encoder's pooled vectors are computed once and reused across folds.
+    The shipped head (``scripts/train_stance.py head-v2``) was fitted on all of HealthVer
+    dev; to score it on HealthVer dev without leaking, the head and its temperature are
+    refitted here on the training folds only, the way the script fits the shipped one:
+    the same features (the int8 cross-encoder's ``features`` output and the embedder's
+    vectors), the same penalty, the same unrelated-claim neutral pairs, of which only
+    those touching no held-out claim or passage are used. The features are computed
+    once and reused across folds.
     """
 
     learns = True
 
-    def __init__(self, name: str, model: CrossEncoderNli, pairs: Sequence[Pair]) -> None:
+    def __init__(
+        self, name: str, stance: PackagedStance, embed: Embed, pairs: Sequence[Pair], l2: float
+    ) -> None:
         self.name = name
-        self.model = model
-        vectors = model.pooled([(p.evidence, p.claim) for p in pairs])
-        self._index = {(p.evidence, p.claim): i for i, p in enumerate(pairs)}
-        self._vectors = vectors
-        self._head: LinearHead | None = None
-        self._temperature = 1.0
+        self._embed = embed
+        self._l2 = l2
+        claim_topics: dict[str, set[str]] = {}
+        evidence_topics: dict[str, set[str]] = {}
+        for p in pairs:
+            claim_topics.setdefault(p.claim, set()).add(p.topic_group)
+            evidence_topics.setdefault(p.evidence, set()).add(p.topic_group)
+        self._extra = unrelated_pairs(claim_topics, evidence_topics, UNRELATED_PER_CLAIM, SEED)
+        labelled = [(p.evidence, p.claim) for p in pairs]
+        features = stance.features(labelled + self._extra)
+        self._index = {pair: i for i, pair in enumerate(labelled)}
+        self._vectors = features[: len(labelled)]
+        self._extra_vectors = features[len(labelled) :]
+        self._all_keys = {key for pair in labelled for key in pair}
+        self._head: CalibratedHead | None = None
 
     def _features(self, pairs: Sequence[Pair]) -> np.ndarray:
         return self._vectors[[self._index[(p.evidence, p.claim)] for p in pairs]]
 
     def fit(self, train: Sequence[Pair]) -> None:
-        x = self._features(train)
-        y = np.array([STANCE_LABELS.index(p.label) for p in train])
-        # The temperature comes from inner out-of-fold logits of the training folds.
-        inner = np.zeros((len(train), len(STANCE_LABELS)))
-        for held in grouped_folds([p.topic_group for p in train], 5, 0):
-            rest = np.setdiff1d(np.arange(len(train)), held)
-            inner[held] = fit_linear_head(x[rest], y[rest], len(STANCE_LABELS)).logits(x[held])
-        self._temperature = fit_temperature(inner, y)
-        self._head = fit_linear_head(x, y, len(STANCE_LABELS))
+        train_keys = {key for p in train for key in (p.evidence, p.claim)}
+        held_keys = self._all_keys - train_keys
+        # Unrelated pairs that touch a held-out claim or passage are left out.
+        usable = [j for j, pair in enumerate(self._extra) if not (set(pair) & held_keys)]
+        self._head, _ = fit_calibrated_head(
+            self._features(train),
+            np.array([STANCE_LABELS.index(p.label) for p in train]),
+            [p.topic_group for p in train],
+            [{p.evidence, p.claim} for p in train],
+            (
+                self._extra_vectors[usable],
+                STANCE_LABELS.index("neutral"),
+                [set(self._extra[j]) for j in usable],
+            ),
+            l2=self._l2,
+        )
 
     def predict(self, pairs: Sequence[Pair]) -> list[tuple[str, float]]:
         if self._head is None:
             raise RuntimeError("fit before predict")
-        logits = self._head.logits(self._features(pairs)) / self._temperature
-        judged = results_from_logits(logits, list(STANCE_LABELS))
+        judged = results_from_logits(self._head.logits(self._features(pairs)), NLI_LABELS)
         # The lexical refutation veto, as PackagedStance applies it in Lyra.
         vetoed = veto_refutations([(p.evidence, p.claim) for p in pairs], judged)
         return [(r.label, float(r.confidence)) for r in vetoed]
 
     def judge_all(self, pairs: Sequence[Pair]) -> None:
-        """The shipped model as it runs in Lyra (for the throughput figure)."""
-        PackagedStance(self.model).judge([(p.evidence, p.claim) for p in pairs])
+        """The shipped model as it runs in Lyra, embeddings included (throughput figure)."""
+        fresh = load_packaged_stance(embed=self._embed)
+        fresh.judge([(p.evidence, p.claim) for p in pairs])
+
+
+class PackagedJudge:
+    """The shipped stance model as it runs in Lyra, on a set it was never fitted on."""
+
+    learns = False
+
+    def __init__(self, name: str, embed: Embed) -> None:
+        self.name = name
+        self._embed = embed
+
+    def fit(self, train: Sequence[Pair]) -> None:
+        """Nothing is learned from the folds."""
+
+    def predict(self, pairs: Sequence[Pair]) -> list[tuple[str, float]]:
+        stance = load_packaged_stance(embed=self._embed)
+        return [
+            (r.label, float(r.confidence))
+            for r in stance.judge([(p.evidence, p.claim) for p in pairs])
+        ]
+
+    def judge_all(self, pairs: Sequence[Pair]) -> None:
+        """Every pair from a cold embedding cache (throughput figure)."""
+        self.predict(pairs)
 
 
 class NliJudgeAdapter:
@@ -235,7 +294,7 @@ def throughput(judge: Judge, pairs: Sequence[Pair]) -> float:
     """Pairs judged per second over every pair (after fitting on all of them)."""
     judge.fit(pairs)
     started = time.perf_counter()
-    if isinstance(judge, RefitHead):
+    if isinstance(judge, RefitHead | PackagedJudge):
         judge.judge_all(pairs)
     else:
         judge.predict(pairs)
@@ -312,19 +371,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     for extra in args.extra_set:
         sets[extra.stem] = load_jsonl_set(extra)
     out: dict[str, Any] = {"folds": args.folds, "seed": args.seed, "targets": TARGETS, "sets": {}}
+    # The embedder the InferenceActor runs, exported under LYRA_HOME on first use.
+    embed = load_default_embedder(get_settings().home_dir).embed
+    training = json.loads((packaged_stance_dir() / "TRAINING.json").read_text())
     for set_name, pairs in sets.items():
         judges: list[Judge] = [
             Majority(),
             NliJudgeAdapter("old heuristic (last fallback)", HeuristicNli()),
         ]
-        packaged = CrossEncoderNli(packaged_stance_dir(), model_id=STANCE_MODEL_ID)
+        name = f"offline default ({STANCE_MODEL_ID})"
         if set_name == "healthver_dev":
-            # Its layer was fitted on this set: refit on training folds only.
-            judges.append(RefitHead(f"offline default ({STANCE_MODEL_ID})", packaged, pairs))
+            # Its head was fitted on this set: refit on training folds only.
+            stance = load_packaged_stance(embed=embed)
+            judges.append(RefitHead(name, stance, embed, pairs, training["head"]["l2"]))
         else:
-            judges.append(
-                NliJudgeAdapter(f"offline default ({STANCE_MODEL_ID})", PackagedStance(packaged))
-            )
+            judges.append(PackagedJudge(name, embed))
         if args.nli_model is not None:
             model = CrossEncoderNli(args.nli_model)
             judges.append(NliJudgeAdapter(f"nli:{args.nli_model.name}", model))

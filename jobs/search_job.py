@@ -894,10 +894,13 @@ class SearchJob:
                 frag_ids,
             )
             meta = await ctx.call("graph", "texts_for", "fragment", [h[0] for h in hits])
+            # A heading or a title states nothing: it can neither support nor refute.
             cands = [
                 rs.Candidate(fid, sim, meta[fid]["domain"], meta[fid]["page_id"])
                 for fid, sim in hits
-                if fid in meta and (fid, claim["id"]) not in judged
+                if fid in meta
+                and meta[fid].get("fragment_type") != "heading"
+                and (fid, claim["id"]) not in judged
             ]
             exclude = {claim.get("origin_page_id")} - {None}
             chosen = rs.order_stance_candidates(

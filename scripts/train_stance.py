@@ -44,6 +44,16 @@ LABELS = ("supports", "refutes", "neutral")
 ID2LABEL = {0: "entailment", 1: "contradiction", 2: "neutral"}
 HEALTHVER_LABELS = {"Supports": 0, "Refutes": 1, "Neutral": 2}
 SEED = 13
+# What the v2 graph's ``features`` output holds, in order (384 dims each, then 3 logits).
+FEATURE_LAYOUT = [
+    "pooled",
+    "mean of all tokens",
+    "mean of claim tokens (c)",
+    "mean of premise tokens (p)",
+    "c * p",
+    "|c - p|",
+    "NLI logits (entailment, contradiction, neutral)",
+]
 
 
 def packaged_minilm() -> Path:
@@ -457,6 +467,233 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
+class _WithFeatures:
+    """Factory for the v2 graph: the encoder's NLI logits and the head's pair features."""
+
+    @staticmethod
+    def build(model: Any) -> Any:
+        import torch
+
+        class WithFeatures(torch.nn.Module):
+            def __init__(self) -> None:
+                super().__init__()
+                self.model = model
+
+            def forward(
+                self,
+                input_ids: torch.Tensor,
+                attention_mask: torch.Tensor,
+                token_type_ids: torch.Tensor,
+            ) -> tuple[torch.Tensor, torch.Tensor]:
+                out = self.model.bert(
+                    input_ids=input_ids,
+                    attention_mask=attention_mask,
+                    token_type_ids=token_type_ids,
+                )
+                hidden = out.last_hidden_state
+                mask = attention_mask.unsqueeze(-1).to(hidden.dtype)
+                segment = token_type_ids.unsqueeze(-1).to(hidden.dtype)
+                # Segment 1 is the claim, segment 0 the premise (and [CLS]).
+                claim_mask, premise_mask = mask * segment, mask * (1 - segment)
+                mean = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1)
+                claim = (hidden * claim_mask).sum(1) / claim_mask.sum(1).clamp(min=1)
+                premise = (hidden * premise_mask).sum(1) / premise_mask.sum(1).clamp(min=1)
+                logits = self.model.classifier(out.pooler_output)
+                features = torch.cat(
+                    [
+                        out.pooler_output,
+                        mean,
+                        claim,
+                        premise,
+                        claim * premise,
+                        (claim - premise).abs(),
+                        logits,
+                    ],
+                    dim=-1,
+                )
+                return logits, features
+
+        return WithFeatures()
+
+
+def cmd_export_features(args: argparse.Namespace) -> int:
+    """v2: the fine-tuned encoder (NLI layer, not refitted) with a ``features`` output."""
+    import onnx
+    import onnxruntime as ort
+    import torch
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    from lyra.pipelines.evidence.nli import FEATURES_OUTPUT
+
+    tokenizer, model = load_model(args.work / "encoder")
+    model.eval()
+    wrapper = _WithFeatures.build(model).eval()
+    out: Path = args.out
+    out.mkdir(parents=True, exist_ok=True)
+    sample = tokenizer(
+        ["A premise sentence about aspirin."] * 2,
+        ["Aspirin helps."] * 2,
+        return_tensors="pt",
+        padding=True,
+    )
+    names = ["input_ids", "attention_mask", "token_type_ids"]
+    axes = {n: {0: "batch", 1: "sequence"} for n in names}
+    axes.update({"logits": {0: "batch"}, FEATURES_OUTPUT: {0: "batch"}})
+    fp32 = args.work / "features.fp32.onnx"
+    torch.onnx.export(
+        wrapper,
+        tuple(sample[n] for n in names),
+        str(fp32),
+        input_names=names,
+        output_names=["logits", FEATURES_OUTPUT],
+        dynamic_axes=axes,
+        opset_version=17,
+        dynamo=False,
+    )
+    graph = onnx.load(str(fp32)).graph
+    head_nodes = [n.name for n in graph.node if "pooler" in n.name or "classifier" in n.name]
+    quantize_dynamic(
+        str(fp32),
+        str(out / "model.onnx"),
+        weight_type=QuantType.QInt8,
+        per_channel=True,
+        nodes_to_exclude=head_nodes,
+    )
+    rows = read_healthver(args.healthver)
+    pairs = [(r["evidence"], r["claim"]) for r in rows]
+    enc = tokenizer(
+        [p for p, _ in pairs],
+        [c for _, c in pairs],
+        truncation=True,
+        max_length=args.max_length,
+        padding=True,
+        return_tensors="pt",
+    )
+    with torch.inference_mode():
+        reference = np.concatenate(
+            [
+                wrapper(*(enc[n][i : i + 64] for n in names))[1].numpy()
+                for i in range(0, len(pairs), 64)
+            ]
+        )
+    parity: dict[str, Any] = {}
+    for label, path in (("fp32", fp32), ("int8", out / "model.onnx")):
+        session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+        feats = np.concatenate(
+            [
+                session.run([FEATURES_OUTPUT], {n: enc[n][i : i + 64].numpy() for n in names})[0]
+                for i in range(0, len(pairs), 64)
+            ]
+        )
+        cosine = (feats * reference).sum(1) / (
+            np.linalg.norm(feats, axis=1) * np.linalg.norm(reference, axis=1)
+        )
+        parity[label] = {
+            "max_feature_difference": float(np.abs(feats - reference).max()),
+            "min_feature_cosine": float(cosine.min()),
+            "mean_feature_cosine": float(cosine.mean()),
+        }
+    log(f"feature parity against PyTorch: {parity}")
+    tokenizer.backend_tokenizer.save(str(out / "tokenizer.json"))
+    config = {
+        "model_type": "bert",
+        "id2label": {str(k): v for k, v in ID2LABEL.items()},
+        "max_length": args.max_length,
+        "base_model": "sentence-transformers/all-MiniLM-L6-v2",
+        "features": FEATURE_LAYOUT,
+    }
+    (out / "config.json").write_text(json.dumps(config, indent=2) + "\n")
+    (args.work / "export_features.json").write_text(
+        json.dumps({"parity": parity, "size_bytes": (out / "model.onnx").stat().st_size}, indent=2)
+        + "\n"
+    )
+    log(f"wrote {out / 'model.onnx'} ({(out / 'model.onnx').stat().st_size / 1e6:.1f} MB)")
+    return 0
+
+
+def cmd_head_v2(args: argparse.Namespace) -> int:
+    """v2: heads over the shipped int8 graph's features (+ the embedder's), on HealthVer
+    dev plus unrelated claim/passage pairs as neutral; temperatures out of fold by topic."""
+    from lyra.pipelines.evidence.embedding import load_default_embedder
+    from lyra.pipelines.evidence.nli import FEATURES_OUTPUT, CrossEncoderNli, softmax
+    from lyra.pipelines.evidence.stance_head import (
+        bi_encoder_features,
+        fit_calibrated_head,
+        unrelated_pairs,
+    )
+    from lyra.pipelines.evidence.stance_model import HEAD_FILENAME, STANCE_MODEL_ID
+
+    out: Path = args.out
+    rows = read_healthver(args.healthver)
+    pairs = [(r["evidence"], r["claim"]) for r in rows]
+    truth = np.array([HEALTHVER_LABELS[r["label"]] for r in rows])
+    claim_topics: dict[str, set[str]] = defaultdict(set)
+    evidence_topics: dict[str, set[str]] = defaultdict(set)
+    for r in rows:
+        claim_topics[r["claim"]].add(r["topic_ip"])
+        evidence_topics[r["evidence"]].add(r["topic_ip"])
+    extra = unrelated_pairs(claim_topics, evidence_topics, args.unrelated_per_claim, SEED)
+    model = CrossEncoderNli(out, max_length=args.max_length, model_id=STANCE_MODEL_ID)
+    started = time.monotonic()
+    cross = model.output(FEATURES_OUTPUT, pairs + extra)
+    log(f"cross-encoder features of {len(pairs) + len(extra)} pairs: "
+        f"{time.monotonic() - started:.0f} s")  # fmt: skip
+    embedder = load_default_embedder(args.home)
+    texts = sorted({t for pair in pairs + extra for t in pair})
+    vectors = dict(zip(texts, embedder.embed(texts), strict=True))
+    bi = bi_encoder_features(
+        np.stack([vectors[p] for p, _ in pairs + extra]),
+        np.stack([vectors[c] for _, c in pairs + extra]),
+    )
+    keys = [{p, c} for p, c in pairs]
+    extra_keys = [{p, c} for p, c in extra]
+    n = len(pairs)
+    report: dict[str, Any] = {
+        "l2": args.l2,
+        "unrelated_pairs": len(extra),
+        "unrelated_per_claim": args.unrelated_per_claim,
+    }
+    arrays: dict[str, np.ndarray] = {}
+    for name, x in (("full", np.hstack([cross, bi])), ("cross", cross)):
+        figures = {}
+        for grouping in ("claim", "topic_ip"):
+            calibrated, oof = fit_calibrated_head(
+                x[:n],
+                truth,
+                [r[grouping] for r in rows],
+                keys,
+                (x[n:], HEALTHVER_LABELS["Neutral"], extra_keys),
+                l2=args.l2,
+                seed=SEED,
+            )
+            figures[grouping] = score(truth.tolist(), oof / calibrated.temperature)
+            figures[grouping]["temperature"] = calibrated.temperature
+            log(f"{name} head, out of fold by {grouping}: {figures[grouping]}")
+        # The shipped head: every row; its temperature from folds grouped by topic.
+        arrays[f"{name}_weight"] = calibrated.head.weight.astype(np.float32)
+        arrays[f"{name}_bias"] = calibrated.head.bias.astype(np.float32)
+        arrays[f"{name}_temperature"] = np.array(calibrated.temperature, dtype=np.float32)
+        probs = softmax(calibrated.logits(x[n:]))
+        report[name] = {
+            "dims": int(x.shape[1]),
+            "out_of_fold": figures,
+            "unrelated_pairs_called_refutes_in_fit": float((probs.argmax(1) == 1).mean()),
+        }
+    np.savez_compressed(out / HEAD_FILENAME, **arrays)
+    exported = json.loads((args.work / "export_features.json").read_text())
+    training = {
+        "model_id": STANCE_MODEL_ID,
+        "seed": SEED,
+        "encoder": json.loads((args.work / "encoder.json").read_text()),
+        "features_parity": exported["parity"],
+        "head": report,
+        "size_bytes": sum(p.stat().st_size for p in out.iterdir()),
+    }
+    (out / "TRAINING.json").write_text(json.dumps(training, indent=2) + "\n")
+    log(f"wrote {out / HEAD_FILENAME}; folder {training['size_bytes'] / 1e6:.1f} MB")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -473,16 +710,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     head.add_argument("--l2-grid", type=float, nargs="+", default=[1.0, 10.0, 100.0, 1000.0])
     export = sub.add_parser("export")
     export.add_argument("--out", type=Path, default=ROOT / "pipelines/evidence/stance-minilm")
-    for p in (enc, head, export):
+    export_features = sub.add_parser("export-features")
+    export_features.add_argument(
+        "--out", type=Path, default=ROOT / "pipelines/evidence/stance-minilm"
+    )
+    head_v2 = sub.add_parser("head-v2")
+    head_v2.add_argument("--out", type=Path, default=ROOT / "pipelines/evidence/stance-minilm")
+    head_v2.add_argument("--home", type=Path, required=True, help="LYRA_HOME for the embedder")
+    head_v2.add_argument("--l2", type=float, default=500.0)
+    head_v2.add_argument("--unrelated-per-claim", type=int, default=2)
+    for p in (enc, head, export, export_features, head_v2):
         p.add_argument("--work", type=Path, required=True)
         p.add_argument("--max-length", type=int, default=128)
         p.add_argument("--threads", type=int, default=2)
-    for p in (head, export):
+    for p in (head, export, export_features, head_v2):
         p.add_argument(
             "--healthver", type=Path, default=ROOT.parent / "shared/evidence/healthver_dev.csv"
         )
     args = parser.parse_args(argv)
-    commands = {"encoder": cmd_encoder, "head": cmd_head, "export": cmd_export}
+    commands = {
+        "encoder": cmd_encoder,
+        "head": cmd_head,
+        "export": cmd_export,
+        "export-features": cmd_export_features,
+        "head-v2": cmd_head_v2,
+    }
     return commands[args.command](args)
 
 

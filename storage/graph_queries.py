@@ -65,11 +65,13 @@ def stance_evidence_for_task(
     cur = con.cursor().execute(
         """
         SELECT e.target_id AS claim_id, e.relation, e.nli_confidence,
-               p.id AS page_id, p.domain, p.dup_of, p.url, p.trust_level
+               p.id AS page_id, p.domain, p.dup_of, canon.domain AS dup_domain, p.url,
+               p.trust_level
         FROM edges e
         JOIN claims c ON c.id = e.target_id
         JOIN fragments f ON f.id = e.source_id
         JOIN pages p ON p.id = f.page_id
+        LEFT JOIN pages canon ON canon.id = p.dup_of
         WHERE c.task_id = ? AND e.source_type = 'fragment' AND e.target_type = 'claim'
           AND e.relation IN ('supports', 'refutes', 'neutral')
         ORDER BY e.target_id, e.id
@@ -98,7 +100,7 @@ def texts_for(
     else:
         cur.execute(
             "SELECT f.id, f.text_content AS text, NULL AS task_id, p.url, p.domain, "
-            "p.id AS page_id, f.heading_context, f.page_number FROM fragments f "
+            "p.id AS page_id, f.heading_context, f.page_number, f.fragment_type FROM fragments f "
             "JOIN pages p ON p.id = f.page_id WHERE f.id IN (SELECT unnest(?))",
             [ids],
         )

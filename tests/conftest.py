@@ -23,9 +23,10 @@ REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO / "examples" / "corpus"
 SHARED = REPO.parent / "shared"
 DEMO_QUESTION = "Does moderate coffee consumption affect cardiovascular health?"
-# The contradictions view after one search of the demo question over examples/corpus:
-# (refuted claim, domain of the refuting page), the three planted contradictions of
-# examples/corpus/EXPECTED.md §4 (C2's "5 hours" claim is one claim for both pages).
+# The sure rows of the contradictions view after one search of the demo question over
+# examples/corpus: (refuted claim, domain of the refuting page), the three planted
+# contradictions of examples/corpus/EXPECTED.md §4 (C2's "5 hours" claim is one claim
+# for both pages).
 DEMO_CONTRADICTIONS = {
     ("Moderate coffee consumption raises long-term blood pressure in healthy adults.", "nih.gov"),
     (
@@ -44,6 +45,22 @@ DEMO_CONTRADICTIONS = {
         "cochranelibrary.com",
     ),
 }
+
+# The packaged stance model also calls some loosely related hedges "refutes", with
+# confidence well below this; the planted contradictions (lexical veto, 0.9) are the
+# only rows at or above it (docs/stance-model.md, "On examples/corpus").
+SURE_REFUTATION = 0.8
+
+
+def sure_contradictions(columns: list[str], rows: list[list[Any]]) -> set[tuple[str, str]]:
+    """(claim, refuting domain) of the contradictions view's rows at SURE_REFUTATION+."""
+    at = {name: columns.index(name) for name in ("claim_text", "domain", "nli_confidence")}
+    return {
+        (r[at["claim_text"]], r[at["domain"]])
+        for r in rows
+        if r[at["nli_confidence"]] >= SURE_REFUTATION
+    }
+
 
 os.environ.setdefault("RAY_AUTH_MODE", "disabled")
 

@@ -139,6 +139,24 @@ def test_independent_sources_group_by_canonical_page_first() -> None:
     assert independent_sources(edges) == 2
 
 
+def test_a_copy_counts_as_its_canonical_pages_domain_when_that_is_known() -> None:
+    """A syndicated copy of a newsdaily page (not itself among the edges) beside another
+    newsdaily page is one source, as the claim_evidence_summary view counts it."""
+    edges = [
+        EvidenceEdge("supports", 0.7, "p1", "newsdaily.example"),
+        EvidenceEdge(
+            "supports",
+            0.7,
+            "p2",
+            "newsaggregator.example",
+            dup_of="p3",
+            dup_domain="newsdaily.example",
+        ),
+        EvidenceEdge("supports", 0.7, "p4", "who.int"),
+    ]
+    assert independent_sources(edges) == 2
+
+
 def test_corpus_domains_are_kept_as_given() -> None:
     """Local corpus sources ('local', folder names) have no public suffix."""
     assert registrable_domain("local") == "local"

@@ -11,7 +11,6 @@ import ray
 
 from lyra.actors.inference import (
     DEGRADED_LLM,
-    DEGRADED_NLI,
     DEGRADED_NLI_PACKAGED,
     InferenceActor,
 )
@@ -37,7 +36,9 @@ def test_llm_claims_when_ollama_answers(lyra_home: Path) -> None:
         try:
             status = ray.get(actor.status.remote())
             assert status["llm"] == "ollama:qwen2.5:3b"
-            assert status["degraded"] == [DEGRADED_NLI]
+            # The packaged stance model is the offline default, reported as such.
+            assert status["degraded"] == [DEGRADED_NLI_PACKAGED]
+            assert (status["nli"], status["nli_error"]) == (STANCE_MODEL_ID, None)
             out = ray.get(
                 actor.extract_claims.remote(
                     [{"id": "f1", "text": FRAGMENT}],
@@ -77,7 +78,7 @@ def test_extractive_fallback_is_reported_when_no_llm(lyra_home: Path) -> None:
     finally:
         ray.kill(actor)
     assert (mirror, relevance) == (None, None)
-    assert status["degraded"] == [DEGRADED_NLI, DEGRADED_LLM]
+    assert status["degraded"] == [DEGRADED_NLI_PACKAGED, DEGRADED_LLM]
     assert status["embedding_model"] == "all-MiniLM-L6-v2"
     assert out["llm"] is False
     assert [c["method"] for c in out["claims"]] == ["extractive"]
@@ -86,7 +87,7 @@ def test_extractive_fallback_is_reported_when_no_llm(lyra_home: Path) -> None:
     assert float(vecs[0] @ vecs[1]) == pytest.approx(1.0, abs=1e-5)
     assert float(vecs[0] @ vecs[2]) < 0.6
     assert stance[0]["label"] == "supports"
-    assert stance[0]["method"] == "heuristic"
+    assert stance[0]["method"] == "nli_model"
 
 
 def _mirror_and_relevance(path: str, body: dict[str, object]) -> str:
@@ -144,7 +145,9 @@ def test_inference_actors_hold_no_cpu_so_other_actors_still_start(lyra_home: Pat
     finally:
         for actor in actors:
             ray.kill(actor)
-    assert [s["degraded"] for s in statuses] == [[DEGRADED_NLI, DEGRADED_LLM]] * len(actors)
+    assert [s["degraded"] for s in statuses] == [[DEGRADED_NLI_PACKAGED, DEGRADED_LLM]] * len(
+        actors
+    )
 
 
 def test_the_packaged_stance_model_is_chosen_by_name_and_flagged(lyra_home: Path) -> None:

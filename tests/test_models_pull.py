@@ -241,9 +241,10 @@ def test_int8_effect_is_measured_and_a_harmful_variant_is_not_used(
     entry = _pull(fresh, tmp_path, int8=True)
     folder = tmp_path / "models" / entry.folder
     assert entry.int8 is not None
-    # The tiny model's wide random weights quantise badly: 2 of the 10 probe decisions
-    # flip, so the variant is recorded, deleted, and fp32 is what gets served.
-    assert entry.int8.agreement == 0.8
+    # The tiny model's wide random weights quantise badly: 2 or 3 of the 10 probe
+    # decisions flip (int8 kernels differ between CPU generations), so the variant is
+    # recorded, deleted, and fp32 is what gets served.
+    assert entry.int8.agreement in (0.7, 0.8)
     assert entry.int8.accepted is False
     assert entry.uses_int8 is False
     assert entry.path == folder
@@ -256,7 +257,7 @@ def test_int8_effect_is_measured_and_a_harmful_variant_is_not_used(
     reference = model_checks.run_torch(folder, feed, classifier=True)
     quantised = model_checks.run_onnx(again, feed)
     assert entry.int8.max_abs_diff == pytest.approx(float(np.abs(quantised - reference).max()))
-    assert model_checks.decision_agreement(reference, quantised) == 0.8
+    assert model_checks.decision_agreement(reference, quantised) == entry.int8.agreement
     assert entry.int8.bytes == again.stat().st_size
     assert entry.int8.fp32_bytes == (folder / "model.onnx").stat().st_size
     assert entry.int8.bytes < entry.int8.fp32_bytes
@@ -313,19 +314,32 @@ def test_the_inference_actor_embeds_with_the_pulled_model(
     pulled model falls back to the packaged one and says so."""
     import ray
 
-    from lyra.actors.inference import DEGRADED_PULLED_EMBEDDER, InferenceActor
+    from lyra.actors.inference import (
+        DEGRADED_NLI_PACKAGED,
+        DEGRADED_PULLED_EMBEDDER,
+        InferenceActor,
+    )
     from tests.conftest import make_settings
 
     _pull(fresh, tmp_path, "embedder", model_id=ENCODER, revision=ENCODER_COMMIT)
     settings = make_settings(tmp_path)
     actor = InferenceActor.remote(settings)
+    pair = (
+        "The half-life of caffeine in healthy adults is about 5 hours.",
+        "The half-life of caffeine in healthy adults is about 5 hours.",
+    )
     try:
         status = ray.get(actor.status.remote())
         vectors = ray.get(actor.embed.remote(["Coffee does not improve memory."]))
+        judged = ray.get(actor.nli.remote([pair]))
     finally:
         ray.kill(actor)
     assert status["embedding_model"] == f"{ENCODER}@{ENCODER_COMMIT[:12]}"
     assert len(vectors[0]) == 32
+    # The stance model keeps reading the MiniLM vectors its head was fitted on: the
+    # full head judges (not the weaker cross-encoder-only one) beside the pulled model.
+    assert [d for d in status["degraded"] if d.startswith("nli:")] == [DEGRADED_NLI_PACKAGED]
+    assert judged[0]["label"] == "supports"
     entry = active_model(tmp_path, "embedder")
     assert entry is not None
     (entry.path / "model.onnx").write_bytes(b"not an onnx model")

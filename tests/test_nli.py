@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 import torch
+from onnxruntime.capi import onnxruntime_pybind11_state as ort_state
 from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, processors, trainers
 from transformers import BertConfig, BertForSequenceClassification, PreTrainedTokenizerFast
 
 from lyra.pipelines.evidence.nli import (
+    FEATURES_OUTPUT,
     CrossEncoderNli,
     NliModelError,
     NliResult,
@@ -33,6 +36,7 @@ from lyra.pipelines.evidence.nli_heuristic import (
     tokenize,
 )
 from lyra.pipelines.evidence.onnx_export import export_classifier_onnx, read_manifest
+from lyra.pipelines.evidence.stance_model import PackagedStance
 
 CORPUS = [
     "Aspirin reduces the risk of heart attack in adults.",
@@ -157,6 +161,57 @@ def test_batching_keeps_input_order(model_dirs: tuple[Path, Path]) -> None:
         assert left.confidence == pytest.approx(right.confidence, abs=1e-5)
 
 
+class _FailingSession:
+    """Wraps a real ORT session; fails like an exhausted allocator above a batch size."""
+
+    def __init__(self, real: Any, max_batch: int) -> None:
+        self.real = real
+        self.max_batch = max_batch
+        self.batch_sizes: list[int] = []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.real, name)
+
+    def run(self, outputs: list[str], feed: dict[str, np.ndarray]) -> list[np.ndarray]:
+        self.batch_sizes.append(int(feed["input_ids"].shape[0]))
+        if feed["input_ids"].shape[0] > self.max_batch:
+            raise ort_state.RuntimeException("Failed to allocate memory for requested buffer")
+        return list(self.real.run(outputs, feed))
+
+
+def test_a_batch_out_of_memory_is_judged_again_in_halves(
+    model_dirs: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Out of memory, a batch is split in two and the batch size stays lowered; the
+    results are those of an unconstrained run, in input order."""
+    expected = CrossEncoderNli(model_dirs[0], batch_size=8).judge(PAIRS)
+    nli = CrossEncoderNli(model_dirs[0], batch_size=8)
+    failing = _FailingSession(nli._impl.session, max_batch=2)  # type: ignore[union-attr]
+    monkeypatch.setattr(nli._impl, "session", failing)
+
+    results = nli.judge(PAIRS)
+
+    # 5 fails; its halves: 2 fits, 3 fails; that one's halves: 1 and 2 fit.
+    assert failing.batch_sizes == [5, 2, 3, 1, 2]
+    assert nli.oom_retries == 2
+    assert nli.batch_size == 1
+    assert [r.label for r in results] == [r.label for r in expected]
+    np.testing.assert_allclose(
+        [r.confidence for r in results], [r.confidence for r in expected], atol=1e-5
+    )
+
+
+def test_one_pair_out_of_memory_is_a_clear_error(
+    model_dirs: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A single pair that does not fit is an NliModelError naming what to lower."""
+    nli = CrossEncoderNli(model_dirs[0], batch_size=4)
+    monkeypatch.setattr(nli._impl, "session", _FailingSession(nli._impl.session, max_batch=0))  # type: ignore[union-attr]
+
+    with pytest.raises(NliModelError, match=r"lower inference\.max_sequence_length"):
+        nli.judge(PAIRS[:2])
+
+
 def test_empty_input_gives_no_results(model_dirs: tuple[Path, Path]) -> None:
     """Boundary: no pairs, no results."""
     assert CrossEncoderNli(model_dirs[0]).judge([]) == []
@@ -180,6 +235,19 @@ def test_classifier_export_manifest(model_dirs: tuple[Path, Path]) -> None:
     assert manifest.dims == 3
     assert manifest.input_names == ["input_ids", "attention_mask", "token_type_ids"]
     assert manifest.parity_max_abs_diff < 1e-4
+
+
+def test_a_model_without_extra_outputs_is_refused_by_the_stance_head(
+    model_dirs: tuple[Path, Path],
+) -> None:
+    """A plain classifier has logits only: no pooled or features output for a head."""
+    nli = CrossEncoderNli(model_dirs[0])
+    assert (nli.has_output("logits"), nli.has_output(FEATURES_OUTPUT)) == (True, False)
+    assert CrossEncoderNli(model_dirs[1]).has_output("logits") is False  # PyTorch path
+    with pytest.raises(NliModelError, match="has no 'features' output"):
+        nli.output(FEATURES_OUTPUT, PAIRS)
+    with pytest.raises(NliModelError, match="has no 'features' output"):
+        PackagedStance(nli, {})
 
 
 def test_missing_folder_is_a_clear_error(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ import ray
 
 from lyra.mcp_bridge.notebook import Lyra
 from lyra.pipelines.errors import LyraError
-from tests.conftest import DEMO_CONTRADICTIONS, make_settings
+from tests.conftest import DEMO_CONTRADICTIONS, make_settings, sure_contradictions
 
 pytestmark = [pytest.mark.ray, pytest.mark.usefixtures("ray_session")]
 
@@ -30,8 +30,7 @@ def readme_notebook_example() -> list[str]:
 
 
 def _pairs(result: dict[str, Any]) -> set[tuple[str, str]]:
-    cols = result["columns"]
-    return {(r[cols.index("claim_text")], r[cols.index("domain")]) for r in result["rows"]}
+    return sure_contradictions(result["columns"], result["rows"])
 
 
 def test_readme_example_runs_in_five_lines_and_finds_the_planted_contradiction(
@@ -53,9 +52,7 @@ def test_readme_example_runs_in_five_lines_and_finds_the_planted_contradiction(
         assert lyra.settings.ray.namespace == f"lyra-nb-{tag}"
         assert namespace["task"]["status"] == "created"
         cols = lyra.query_graph(view="contradictions")["columns"]
-        assert {(r[cols.index("claim_text")], r[cols.index("domain")]) for r in last} == (
-            CONTRADICTIONS
-        )
+        assert sure_contradictions(cols, last) == CONTRADICTIONS
         status = lyra.get_status(task_id=namespace["task"]["task_id"])
         assert [s["status"] for s in status["searches"]] == ["satisfied"]
     finally:

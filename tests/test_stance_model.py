@@ -1,10 +1,12 @@
-"""Lyra's packaged stance model: what ships, how it reads, and bad input (issue 12).
+"""Lyra's packaged stance model (v2, the offline default): what ships, how it reads, and
+bad input (issue 12).
 
 The figures of record come from ``bench/stance.py`` on third-party pairs; these tests
-hold what a user's install relies on: the folder is complete and small, labels and
-temperature are read from it, plain medical statements get the stance a reader would
-give, and hostile input (empty, 1 MB, binary, another language) gets an answer, not a
-crash.
+hold what a user's install relies on: the folder is complete and small, labels, heads
+and temperatures are read from it, plain medical statements get the stance a reader
+would give (with and without the embedder), loosely related sentences are not called
+contradictions, and hostile input (empty, 1 MB, binary, another language) gets an
+answer, not a crash.
 """
 
 from __future__ import annotations
@@ -16,10 +18,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from lyra.pipelines.evidence.nli import CrossEncoderNli, NliModelError, softmax
+from lyra.pipelines.evidence.embedding import OnnxEmbedder, load_default_embedder
+from lyra.pipelines.evidence.nli import FEATURES_OUTPUT, CrossEncoderNli, NliModelError, softmax
 from lyra.pipelines.evidence.stance_model import (
+    HEAD_FILENAME,
     STANCE_MODEL_ID,
     PackagedStance,
+    load_heads,
     load_packaged_stance,
     packaged_stance_dir,
 )
@@ -42,6 +47,12 @@ NEUTRAL = (
     "The hospital opened a new car park with 400 spaces in March.",
     "The drug lowers blood pressure.",
 )
+# examples/corpus: the same subject, not the same question (v1 called this "refutes").
+RELATED = (
+    "Blood pressure is among the strongest modifiable risk factors for stroke and coronary "
+    "disease, so any common dietary habit that shifts it deserves attention.",
+    "A common belief holds that coffee dries the body out.",
+)
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +61,17 @@ def model() -> CrossEncoderNli:
 
 
 @pytest.fixture(scope="module")
-def stance() -> PackagedStance:
+def embedder(lyra_home: Path) -> OnnxEmbedder:
+    return load_default_embedder(lyra_home)
+
+
+@pytest.fixture(scope="module")
+def stance(embedder: OnnxEmbedder) -> PackagedStance:
+    return load_packaged_stance(embed=embedder.embed)
+
+
+@pytest.fixture(scope="module")
+def cross_only() -> PackagedStance:
     return load_packaged_stance()
 
 
@@ -59,31 +80,58 @@ def test_the_packaged_folder_is_complete_and_small() -> None:
     names = sorted(p.name for p in folder.iterdir())
     assert names == [
         "TRAINING.json",
-        "calibration.json",
         "config.json",
         "model.onnx",
+        "stance_head.npz",
         "tokenizer.json",
     ]
     assert sum(p.stat().st_size for p in folder.iterdir()) <= 30 * 1024 * 1024
     training = json.loads((folder / "TRAINING.json").read_text())
-    assert training["seed"] == 13
+    assert (training["seed"], training["model_id"]) == (13, STANCE_MODEL_ID)
+    assert training["head"]["unrelated_per_claim"] == 2
 
 
-def test_labels_and_temperature_come_from_the_folder(model: CrossEncoderNli) -> None:
-    calibration = json.loads((packaged_stance_dir() / "calibration.json").read_text())
+def test_labels_heads_and_temperatures_come_from_the_folder(model: CrossEncoderNli) -> None:
+    folder = packaged_stance_dir()
+    training = json.loads((folder / "TRAINING.json").read_text())
+    heads = load_heads(folder / HEAD_FILENAME)
     assert model.labels == ["supports", "refutes", "neutral"]
-    assert model.temperature == calibration["temperature"]
     assert model.backend == "onnx"
-    assert model.degraded is False
     assert model.model_id == STANCE_MODEL_ID
+    # 6 x 384 encoder means and products + 3 NLI logits; + 4 x 384 embedder features.
+    assert heads["cross"].head.weight.shape == (3, 2307)
+    assert heads["full"].head.weight.shape == (3, 2307 + 1536)
+    for name in ("full", "cross"):
+        fitted = training["head"][name]["out_of_fold"]["topic_ip"]["temperature"]
+        assert heads[name].temperature == pytest.approx(fitted, rel=1e-6)
 
 
-def test_probabilities_are_the_tempered_softmax(model: CrossEncoderNli) -> None:
-    (result,) = model.judge([SUPPORTS])
-    logits = model._impl.logits([SUPPORTS])  # the raw scores behind the judgement
-    expected = softmax(logits / model.temperature)[0]
-    assert [result.probs[label] for label in model.labels] == pytest.approx(expected.tolist())
+def test_probabilities_are_the_tempered_softmax_of_the_head(stance: PackagedStance) -> None:
+    (result,) = stance.judge([SUPPORTS])
+    head = load_heads(packaged_stance_dir() / HEAD_FILENAME)["full"]
+    expected = softmax(head.head.logits(stance.features([SUPPORTS])) / head.temperature)[0]
+    assert [result.probs[label] for label in ("supports", "refutes", "neutral")] == (
+        pytest.approx(expected.tolist())
+    )
     assert result.confidence == pytest.approx(float(expected.max()))
+
+
+@pytest.mark.parametrize(
+    ("pair", "label"),
+    [
+        (SUPPORTS, "supports"),
+        (REFUTES, "refutes"),
+        (NUMBER, "refutes"),
+        (NEUTRAL, "neutral"),
+        (RELATED, "neutral"),
+    ],
+    ids=["supports", "negation", "number", "unrelated", "related-subject"],
+)
+def test_plain_statements_get_the_stance_a_reader_gives(
+    stance: PackagedStance, pair: tuple[str, str], label: str
+) -> None:
+    (result,) = stance.judge([pair])
+    assert result.label == label
 
 
 @pytest.mark.parametrize(
@@ -91,11 +139,26 @@ def test_probabilities_are_the_tempered_softmax(model: CrossEncoderNli) -> None:
     [(SUPPORTS, "supports"), (REFUTES, "refutes"), (NUMBER, "refutes"), (NEUTRAL, "neutral")],
     ids=["supports", "negation", "number", "unrelated"],
 )
-def test_plain_statements_get_the_stance_a_reader_gives(
-    stance: PackagedStance, pair: tuple[str, str], label: str
+def test_without_the_embedder_the_cross_encoder_head_judges(
+    cross_only: PackagedStance, pair: tuple[str, str], label: str
 ) -> None:
-    (result,) = stance.judge([pair])
+    assert cross_only.uses_embedder is False
+    (result,) = cross_only.judge([pair])
     assert result.label == label
+
+
+def test_each_text_is_embedded_once(embedder: OnnxEmbedder) -> None:
+    seen: list[str] = []
+
+    def counting(texts: list[str]) -> np.ndarray:
+        seen.extend(texts)
+        return embedder.embed(texts)
+
+    stance = load_packaged_stance(embed=counting)
+    stance.judge([SUPPORTS, REFUTES, NEUTRAL])
+    stance.judge([SUPPORTS, NUMBER])
+    assert sorted(seen) == sorted({*SUPPORTS, *REFUTES, *NEUTRAL, *NUMBER})
+    assert stance.judge([]) == []
 
 
 def test_results_keep_input_order_across_length_sorted_batches(model: CrossEncoderNli) -> None:
@@ -108,10 +171,12 @@ def test_results_keep_input_order_across_length_sorted_batches(model: CrossEncod
         assert a.confidence == pytest.approx(b.confidence, abs=0.06)
 
 
-def test_pooled_vectors_feed_the_bench(model: CrossEncoderNli) -> None:
-    vectors = model.pooled([SUPPORTS, REFUTES, NEUTRAL])
-    assert vectors.shape == (3, 384)
+def test_features_feed_the_head_and_the_bench(model: CrossEncoderNli) -> None:
+    vectors = model.output(FEATURES_OUTPUT, [SUPPORTS, REFUTES, NEUTRAL])
+    assert vectors.shape == (3, 2307)
     assert np.isfinite(vectors).all()
+    with pytest.raises(NliModelError, match="has no 'pooled' output"):
+        model.pooled([SUPPORTS])
 
 
 @pytest.mark.parametrize(
@@ -119,24 +184,44 @@ def test_pooled_vectors_feed_the_bench(model: CrossEncoderNli) -> None:
     ["", "word " * 200_000, "\x00\xff\ufffd" * 1000, "".join(chr(i) for i in range(32, 2000))],
     ids=["empty", "one-megabyte", "binary", "every-codepoint"],
 )
-def test_hostile_premises_get_an_answer(model: CrossEncoderNli, premise: str) -> None:
-    (result,) = model.judge([(premise, "The drug lowers blood pressure.")])
+def test_hostile_premises_get_an_answer(stance: PackagedStance, premise: str) -> None:
+    (result,) = stance.judge([(premise, "The drug lowers blood pressure.")])
     assert result.label in {"supports", "refutes", "neutral"}
     assert sum(result.probs.values()) == pytest.approx(1.0)
 
 
-def test_a_claim_in_another_language_gets_an_answer(model: CrossEncoderNli) -> None:
-    (result,) = model.judge([(SUPPORTS[0], "この薬は血圧を下げる。")])
+def test_a_claim_in_another_language_gets_an_answer(stance: PackagedStance) -> None:
+    (result,) = stance.judge([(SUPPORTS[0], "この薬は血圧を下げる。")])
     assert sum(result.probs.values()) == pytest.approx(1.0)
     assert 0.0 < result.confidence <= 1.0
 
 
-def test_a_bad_temperature_is_refused(tmp_path: Path) -> None:
-    folder = tmp_path / "model"
-    shutil.copytree(packaged_stance_dir(), folder)
-    (folder / "calibration.json").write_text(json.dumps({"temperature": -1}))
-    with pytest.raises(NliModelError, match="positive number under 'temperature'"):
-        CrossEncoderNli(folder)
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"full_temperature": np.array(-1.0)}, "full head has temperature -1.0"),
+        ({"cross_weight": np.zeros((2, 2307))}, r"cross head has shape \(2, 2307\)"),
+        ({"drop": "full_bias"}, "lacks 'full_bias is not a file in the archive'"),
+    ],
+    ids=["negative-temperature", "two-classes", "missing-array"],
+)
+def test_a_broken_head_file_is_refused(
+    tmp_path: Path, change: dict[str, object], message: str
+) -> None:
+    with np.load(packaged_stance_dir() / HEAD_FILENAME) as data:
+        arrays = {k: data[k] for k in data.files}
+    if "drop" in change:
+        del arrays[str(change["drop"])]
+    else:
+        arrays.update({k: np.asarray(v) for k, v in change.items()})
+    np.savez(tmp_path / HEAD_FILENAME, **arrays)
+    with pytest.raises(NliModelError, match=message):
+        load_heads(tmp_path / HEAD_FILENAME)
+
+
+def test_a_folder_without_its_head_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(NliModelError, match=r"has no stance_head\.npz"):
+        load_heads(tmp_path / HEAD_FILENAME)
 
 
 def test_a_folder_without_its_tokenizer_is_refused(tmp_path: Path) -> None:

@@ -38,6 +38,8 @@ class EvidenceEdge:
     page_id: str
     domain: str
     dup_of: str | None = None
+    # The canonical page's domain, when the page is a near-duplicate and it is known.
+    dup_domain: str | None = None
 
     def __post_init__(self) -> None:
         """Reject relations and confidences the formula has no meaning for."""
@@ -88,13 +90,15 @@ def independent_sources(edges: Iterable[EvidenceEdge]) -> int:
 
     Supporting edges are grouped by canonical page (`dup_of` when set, else the page
     itself); a group takes the domain of its canonical page when any edge names that
-    page, else the domain of the group's first edge. Then distinct registrable
-    domains are counted.
+    page or an edge carries it (``dup_domain``), else the domain of the group's first
+    edge. Then distinct registrable domains are counted.
     """
     domain_of_page: dict[str, str] = {}
     group_domain: dict[str, str] = {}
     for edge in edges:
         domain_of_page.setdefault(edge.page_id, edge.domain)
+        if edge.dup_of and edge.dup_domain:
+            domain_of_page.setdefault(edge.dup_of, edge.dup_domain)
         if edge.relation == "supports":
             group_domain.setdefault(edge.dup_of or edge.page_id, edge.domain)
     domains = {

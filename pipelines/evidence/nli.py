@@ -20,8 +20,10 @@ on held-out pairs, as Lyra's packaged stance model ships it) divides the logits 
 first; without it T is 1. A ``max_length`` in ``config.json`` (the length the model was
 trained at) caps the configured one.
 
-When no model is configured the actor uses ``pipelines/evidence/nli_heuristic.py`` instead and
-reports it in ``_lyra_meta.degraded``.
+When no model is configured or pulled the actor uses Lyra's packaged stance model
+(``stance_model.py``), which reads this class's ``features`` output; only when that
+fails to load does ``pipelines/evidence/nli_heuristic.py`` judge, reported in
+``_lyra_meta.degraded``.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from typing import Any, Literal, Protocol
 
 import numpy as np
 import onnxruntime as ort
+from onnxruntime.capi import onnxruntime_pybind11_state as ort_state
 from tokenizers import Encoding, Tokenizer
 
 log = logging.getLogger(__name__)
@@ -47,10 +50,21 @@ Backend = Literal["auto", "onnx", "transformers"]
 ONNX_FILENAME = "model.onnx"
 TOKENIZER_FILENAME = "tokenizer.json"
 CALIBRATION_FILENAME = "calibration.json"
-# The optional second ONNX output: the pooled vector the classifier layer reads.
+# Optional further ONNX outputs: the pooled vector the classifier layer reads (v1 of
+# Lyra's stance model), and the pair features its v2 head reads (stance_model.py).
 POOLED_OUTPUT = "pooled"
+FEATURES_OUTPUT = "features"
 DEFAULT_MAX_LENGTH = 256
 DEFAULT_BATCH_SIZE = 16
+# Allocation failures worth a smaller batch: ORT reports them as these types (CUDA:
+# RuntimeException "Failed to allocate memory"; CPU arena: Fail); PyTorch's CUDA one
+# is added when that backend loads.
+RETRYABLE_ERRORS: tuple[type[BaseException], ...] = (
+    MemoryError,
+    ort_state.RuntimeException,
+    ort_state.Fail,
+    ort_state.EPFail,
+)
 
 # Spellings of the three NLI classes seen in published cross-encoders' id2label.
 _LABEL_ALIASES: dict[str, NliLabel] = {
@@ -192,9 +206,8 @@ class _OnnxBackend:
             providers.insert(0, "CUDAExecutionProvider")
         self.session = ort.InferenceSession(str(model_dir / ONNX_FILENAME), providers=providers)
         self.input_names = [i.name for i in self.session.get_inputs()]
-        outputs = [o.name for o in self.session.get_outputs()]
-        self.output_name = outputs[0]
-        self.has_pooled = POOLED_OUTPUT in outputs
+        self.outputs = [o.name for o in self.session.get_outputs()]
+        self.output_name = self.outputs[0]
 
     def _feed(self, encodings: Sequence[Encoding]) -> dict[str, np.ndarray]:
         width = max(len(e.ids) for e in encodings)
@@ -216,10 +229,10 @@ class _OnnxBackend:
         encodings = self.tokenizer.encode_batch([(p, h) for p, h in pairs])
         return np.asarray(self.session.run([self.output_name], self._feed(encodings))[0])
 
-    def pooled(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
-        """The pooled vectors the classifier layer reads, shape (len(pairs), hidden)."""
+    def output(self, name: str, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
+        """One named output of the graph for ``pairs``, shape (len(pairs), width)."""
         encodings = self.tokenizer.encode_batch([(p, h) for p, h in pairs])
-        return np.asarray(self.session.run([POOLED_OUTPUT], self._feed(encodings))[0])
+        return np.asarray(self.session.run([name], self._feed(encodings))[0])
 
 
 class _TransformersBackend:
@@ -281,7 +294,8 @@ class CrossEncoderNli:
             raise NliModelError(
                 f"NLI model folder {model_dir} does not exist; set inference.nli_model_path "
                 "to a folder with config.json and model.onnx + tokenizer.json (or PyTorch "
-                "weights), or to null for the heuristic fallback"
+                "weights), or to null for the offline default (a pulled model, else Lyra's "
+                "packaged stance model)"
             )
         config_path = model_dir / "config.json"
         if not config_path.is_file():
@@ -309,6 +323,11 @@ class CrossEncoderNli:
         self._backend = chosen
         self._model_id = model_id or model_dir.name
         self._batch_size = batch_size
+        self._retryable = RETRYABLE_ERRORS
+        if isinstance(self._impl, _TransformersBackend):
+            self._retryable += (self._impl.torch.cuda.OutOfMemoryError,)
+        # Batches that failed for memory and were judged again in halves.
+        self.oom_retries = 0
         log.info("NLI model %s loaded from %s (%s)", self._model_id, model_dir, chosen)
 
     @property
@@ -336,18 +355,53 @@ class CrossEncoderNli:
         """Stance label of each logit column, from config.json id2label."""
         return list(self._order)
 
+    @property
+    def batch_size(self) -> int:
+        """Pairs per batch now (lowered for good after a batch ran out of memory)."""
+        return self._batch_size
+
     def _batched(self, pairs: Sequence[tuple[str, str]], run: Any) -> np.ndarray:
         """``run`` over length-sorted batches (they pad less), rows back in input order."""
         order = sorted(range(len(pairs)), key=lambda i: len(pairs[i][0]) + len(pairs[i][1]))
-        parts = [
-            np.asarray(run([pairs[i] for i in order[start : start + self._batch_size]]))
-            for start in range(0, len(order), self._batch_size)
-        ]
+        parts = []
+        start = 0
+        while start < len(order):
+            # The batch size may have dropped while the previous batch was retried.
+            chunk = [pairs[i] for i in order[start : start + self._batch_size]]
+            parts.append(self._run_chunk(chunk, run))
+            start += len(chunk)
         if not parts:
             return np.zeros((0, len(self._order)))
         out = np.empty((len(pairs), parts[0].shape[1]), dtype=parts[0].dtype)
         out[order] = np.concatenate(parts)
         return out
+
+    def _run_chunk(self, chunk: list[tuple[str, str]], run: Any) -> np.ndarray:
+        """``run`` on one batch; out of memory, the two halves (and smaller batches after).
+
+        One pair that still does not fit is an :class:`NliModelError` naming the settings
+        to lower, never a silent skip.
+        """
+        try:
+            return np.asarray(run(chunk))
+        except self._retryable as exc:
+            if len(chunk) == 1:
+                raise NliModelError(
+                    f"judging one pair with {self._model_id} failed ({type(exc).__name__}: "
+                    f"{exc}); lower inference.max_sequence_length or free accelerator memory"
+                ) from exc
+            half = len(chunk) // 2
+            self._batch_size = min(self._batch_size, half)
+            self.oom_retries += 1
+            log.warning(
+                "NLI batch of %d pairs failed (%s); retrying as batches of %d",
+                len(chunk),
+                type(exc).__name__,
+                half,
+            )
+            return np.concatenate(
+                [self._run_chunk(chunk[:half], run), self._run_chunk(chunk[half:], run)]
+            )
 
     def judge(self, pairs: Sequence[tuple[str, str]]) -> list[NliResult]:
         """Stance of each hypothesis (claim) given its premise (fragment), in order."""
@@ -357,12 +411,21 @@ class CrossEncoderNli:
             self._batched(pairs, self._impl.logits), self._order, self._temperature
         )
 
-    def pooled(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
-        """Pooled vectors of each pair, in order (ONNX models with a ``pooled`` output).
+    def has_output(self, name: str) -> bool:
+        """True for an ONNX model whose graph has an output called ``name``."""
+        return isinstance(self._impl, _OnnxBackend) and name in self._impl.outputs
 
-        ``bench/stance.py`` refits the classifier layer on training folds from these.
+    def output(self, name: str, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
+        """A named extra output of the graph for each pair, in order (ONNX models only).
+
+        ``pooled`` (v1) or ``features`` (v2): what Lyra's stance heads read, and what
+        ``bench/stance.py`` refits them from on training folds.
         """
         impl = self._impl
-        if not isinstance(impl, _OnnxBackend) or not impl.has_pooled:
-            raise NliModelError(f"model {self._model_id} has no '{POOLED_OUTPUT}' output")
-        return self._batched(pairs, impl.pooled)
+        if not isinstance(impl, _OnnxBackend) or name not in impl.outputs:
+            raise NliModelError(f"model {self._model_id} has no '{name}' output")
+        return self._batched(pairs, lambda chunk: impl.output(name, chunk))
+
+    def pooled(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
+        """Pooled vectors of each pair, in order (ONNX models with a ``pooled`` output)."""
+        return self.output(POOLED_OUTPUT, pairs)

@@ -1,11 +1,11 @@
 """The stance model's last layer, fitted on labelled pairs: a linear head and a temperature.
 
-Lyra's default stance model (``pipelines/evidence/stance_model/``, issue 12) is a MiniLM
-cross-encoder trained on third-party NLI and claim-verification pairs; its classifier
-layer is then refitted on HealthVer's labelled claim/evidence pairs, whose "Neutral"
-means "this passage does not settle the claim" rather than NLI's "unrelated". The
-refit is a multinomial logistic regression over the encoder's pooled vector, so the
-result is again an ordinary linear classifier layer and the ONNX graph stays standard.
+Lyra's packaged stance model (``stance_model.py``, issue 12) reads each (premise, claim)
+pair with a MiniLM cross-encoder trained on third-party NLI and claim-verification pairs
+and with the embedder's sentence vectors; a linear head over both is fitted on
+HealthVer's labelled claim/evidence pairs, whose "Neutral" means "this passage does not
+settle the claim" rather than NLI's "unrelated", plus claims paired with passages of
+other topics as neutral (``unrelated_pairs``).
 
 The same functions serve the training script (``scripts/train_stance.py``) and the
 measure of record (``bench/stance.py``), which refits the head on training folds only:
@@ -15,16 +15,23 @@ measure of record (``bench/stance.py``), which refits the head on training folds
   the rarer "refutes" is not drowned by "neutral";
 - `fit_temperature`: the single temperature T that minimises the negative
   log-likelihood of held-out logits (Guo et al., 2017); probabilities are
-  softmax(logits / T).
+  softmax(logits / T);
+- `fit_calibrated_head`: both, the temperature from grouped out-of-fold logits, with
+  training-only extra rows kept out of every fold whose held-out rows they touch;
+- `bi_encoder_features`, `unrelated_pairs`: the embedder's pair features and the
+  neutral training pairs.
 """
 
 from __future__ import annotations
 
+import random
+from collections.abc import Hashable, Mapping, Sequence, Set
 from dataclasses import dataclass
 
 import numpy as np
 
 from lyra.pipelines.evidence.nli import softmax
+from lyra.pipelines.evidence.stance_eval import grouped_folds
 
 DEFAULT_L2 = 1.0
 DEFAULT_STEPS = 400
@@ -86,8 +93,11 @@ def fit_linear_head(
         weights = np.ones(n)
     weights = weights / weights.sum()
     penalty = l2 / n
-    # Softmax cross-entropy is 1/2-smooth in the logits; |z| bounds the rest.
-    lipschitz = 0.5 * (float(np.max((z**2).sum(axis=1))) + 1.0) + penalty
+    # Softmax cross-entropy is 1/2-smooth in the logits, so the loss is L-smooth with
+    # L = 1/2 * the largest eigenvalue of the weighted Gram matrix of [z, 1] (+ the
+    # penalty). The eigenvalue, not the largest row norm: with thousands of standardised
+    # features the row norm overstates it many times and the steps crawl.
+    lipschitz = 0.5 * _largest_eigenvalue(z, weights) + penalty
     step = 1.0 / lipschitz
     if prior is None:
         w0 = np.zeros((classes, dims))
@@ -112,6 +122,22 @@ def fit_linear_head(
     weight = w / scale
     bias = b - weight @ mean
     return LinearHead(weight=weight, bias=bias)
+
+
+def _largest_eigenvalue(z: np.ndarray, weights: np.ndarray, iterations: int = 50) -> float:
+    """Top eigenvalue of ``[z, 1].T @ diag(weights) @ [z, 1]`` by power iteration, +5 %."""
+    v = np.ones(z.shape[1] + 1) / np.sqrt(z.shape[1] + 1)
+    value = 0.0
+    for _ in range(iterations):
+        zv = z @ v[:-1] + v[-1]
+        weighted = weights * zv
+        w = np.append(z.T @ weighted, weighted.sum())
+        value = float(np.linalg.norm(w))
+        if value == 0.0:
+            return 1.0
+        v = w / value
+    # Power iteration approaches the eigenvalue from below; the margin keeps 1/L safe.
+    return 1.05 * value
 
 
 def negative_log_likelihood(logits: np.ndarray, labels: np.ndarray, temperature: float) -> float:
@@ -140,3 +166,93 @@ def fit_temperature(logits: np.ndarray, labels: np.ndarray) -> float:
             b = lo + ratio * (hi - lo)
             fb = negative_log_likelihood(logits, labels, float(np.exp(b)))
     return float(np.exp((lo + hi) / 2.0))
+
+
+@dataclass(frozen=True)
+class CalibratedHead:
+    """A linear head and the temperature its logits are divided by."""
+
+    head: LinearHead
+    temperature: float
+
+    def logits(self, features: np.ndarray) -> np.ndarray:
+        """Tempered class scores: softmax of these is the calibrated probability."""
+        return self.head.logits(features) / self.temperature
+
+
+def bi_encoder_features(premise: np.ndarray, claim: np.ndarray) -> np.ndarray:
+    """[u, v, |u - v|, u * v] of unit premise vectors u and claim vectors v (Conneau et al.,
+    2017, InferSent's pair features), one row per pair."""
+    u = np.asarray(premise, dtype=np.float32)
+    v = np.asarray(claim, dtype=np.float32)
+    return np.hstack([u, v, np.abs(u - v), u * v])
+
+
+def unrelated_pairs(
+    claim_topics: Mapping[str, Set[str]],
+    evidence_topics: Mapping[str, Set[str]],
+    per_claim: int,
+    seed: int,
+) -> list[tuple[str, str]]:
+    """(evidence, claim) pairs that do not bear on each other: every claim with
+    ``per_claim`` evidence passages drawn (seeded) from topics the claim is not in.
+
+    Labelled neutral, they teach the head what Lyra's stance step mostly sees: a claim
+    against a fragment of another page that shares words and subject but not the
+    question. They are training rows only, never scored.
+    """
+    rng = random.Random(seed)
+    evidence = sorted(evidence_topics)
+    out: list[tuple[str, str]] = []
+    for claim in sorted(claim_topics):
+        topics = claim_topics[claim]
+        others = [e for e in evidence if not (evidence_topics[e] & topics)]
+        out.extend((e, claim) for e in rng.sample(others, min(per_claim, len(others))))
+    return out
+
+
+def fit_calibrated_head(
+    features: np.ndarray,
+    labels: np.ndarray,
+    groups: Sequence[Hashable],
+    keys: Sequence[Set[Hashable]],
+    extra: tuple[np.ndarray, int, Sequence[Set[Hashable]]] | None = None,
+    *,
+    classes: int = 3,
+    l2: float = DEFAULT_L2,
+    steps: int = DEFAULT_STEPS,
+    folds: int = 5,
+    seed: int = 0,
+) -> tuple[CalibratedHead, np.ndarray]:
+    """A head fitted on every row, and its temperature from out-of-fold logits.
+
+    ``groups`` keeps related rows in one fold; ``keys`` are the texts each row touches.
+    ``extra`` = (features, label, keys) of training-only rows (``unrelated_pairs``): an
+    extra row joins a fit only when none of its keys is touched by a held-out row, so
+    no held-out claim or passage is ever seen in training. Returns the head and the
+    out-of-fold logits (before the temperature) it was calibrated on.
+    """
+    x = np.asarray(features, dtype=np.float64)
+    y = np.asarray(labels, dtype=np.int64)
+    extra_x = np.zeros((0, x.shape[1])) if extra is None else np.asarray(extra[0])
+    extra_label = 0 if extra is None else extra[1]
+    extra_keys: Sequence[Set[Hashable]] = [] if extra is None else extra[2]
+
+    def fit(rows: np.ndarray, held_keys: Set[Hashable]) -> LinearHead:
+        use = [j for j, k in enumerate(extra_keys) if not (k & held_keys)]
+        return fit_linear_head(
+            np.vstack([x[rows], extra_x[use]]),
+            np.concatenate([y[rows], np.full(len(use), extra_label, dtype=np.int64)]),
+            classes,
+            l2=l2,
+            steps=steps,
+        )
+
+    out_of_fold = np.zeros((len(y), classes))
+    for held in grouped_folds(groups, folds, seed):
+        rest = np.setdiff1d(np.arange(len(y)), held)
+        held_keys: set[Hashable] = set().union(*(keys[i] for i in held))
+        out_of_fold[held] = fit(rest, held_keys).logits(x[held])
+    temperature = fit_temperature(out_of_fold, y)
+    head = fit(np.arange(len(y)), set())
+    return CalibratedHead(head, temperature), out_of_fold

@@ -1,50 +1,109 @@
-"""Lyra's packaged stance model: where it lives and what it is called.
+"""Lyra's packaged stance model, the offline default: where it lives and how it judges.
 
-A MiniLM-L6 cross-encoder (premise, claim) → supports / refutes / neutral, trained by
-``scripts/train_stance.py`` on third-party labelled pairs (data list, licences, seed
-and figures: docs/stance-model.md), int8 ONNX with a calibration temperature, shipped
-inside the package (``stance-minilm/``). Selected with ``inference.nli_model_path:
-packaged`` and reported in ``_lyra_meta.degraded`` (ARCHITECTURE §7). Not yet the
-default: on examples/corpus it calls many merely related sentences "refutes"
-(docs/stance-model.md has the figures).
+``lyra-stance-minilm-l6-v2`` (issue 12; data, seed and figures in docs/stance-model.md,
+decision 0018). Two MiniLM-L6 encoders read each (premise, claim) pair:
+
+- a cross-encoder fine-tuned by ``scripts/train_stance.py`` on third-party NLI and
+  claim-verification pairs, int8 ONNX in ``stance-minilm/``, whose ``features`` output
+  holds its pooled vector, token means over the pair, the claim and the premise, their
+  product and difference, and its NLI logits (``config.json`` lists the layout);
+- the embedder the InferenceActor already runs (all-MiniLM-L6-v2), whose unit vectors
+  u (premise) and v (claim) give [u, v, |u - v|, u * v].
+
+A linear head over both (``stance_head.npz``: weights, bias, temperature), fitted on
+HealthVer dev plus claims paired with passages of other topics as neutral, gives
+calibrated supports / refutes / neutral. Without the embedder the head fitted on the
+cross-encoder's features alone is used, and the actor reports that as degraded. The
+lexical refutation rules override either (``veto_refutations``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from lyra.pipelines.evidence.nli import CrossEncoderNli, NliResult
-from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
+import numpy as np
 
-STANCE_MODEL_ID = "lyra-stance-minilm-l6-v1"
-# The value of inference.nli_model_path that selects this model.
+from lyra.pipelines.evidence.nli import (
+    FEATURES_OUTPUT,
+    NLI_LABELS,
+    CrossEncoderNli,
+    NliModelError,
+    NliResult,
+    results_from_logits,
+)
+from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
+from lyra.pipelines.evidence.stance_head import (
+    CalibratedHead,
+    LinearHead,
+    bi_encoder_features,
+)
+
+STANCE_MODEL_ID = "lyra-stance-minilm-l6-v2"
+# The value of inference.nli_model_path that selects this model explicitly (it is also
+# what the actor loads when nothing is configured or pulled).
 PACKAGED = "packaged"
+HEAD_FILENAME = "stance_head.npz"
 # A hyphen keeps the data folder from looking like an importable package to setuptools.
 _FOLDER = "stance-minilm"
+# Texts whose embedder vectors are kept between calls: the stance step pairs each claim
+# with up to 8 fragments, and each fragment with many claims.
+EMBEDDING_CACHE = 4096
+
+Embed = Callable[[Sequence[str]], np.ndarray]
 
 
 def packaged_stance_dir() -> Path:
-    """The folder holding config.json, tokenizer.json, model.onnx and calibration.json."""
+    """The folder holding config.json, tokenizer.json, model.onnx and stance_head.npz."""
     return Path(__file__).resolve().parent / _FOLDER
 
 
-class PackagedStance:
-    """The packaged cross-encoder, with the lexical contradiction rules as a veto.
+def load_heads(path: Path) -> dict[str, CalibratedHead]:
+    """The heads in ``stance_head.npz``: "full" (cross + embedder) and "cross" (alone)."""
+    if not path.is_file():
+        raise NliModelError(f"stance model folder {path.parent} has no {path.name}")
+    heads = {}
+    with np.load(path, allow_pickle=False) as data:
+        for name in ("full", "cross"):
+            try:
+                weight = np.asarray(data[f"{name}_weight"], dtype=np.float64)
+                bias = np.asarray(data[f"{name}_bias"], dtype=np.float64)
+                temperature = float(data[f"{name}_temperature"])
+            except KeyError as exc:
+                raise NliModelError(f"{path} lacks {exc}") from exc
+            if weight.ndim != 2 or weight.shape[0] != len(NLI_LABELS) or bias.shape != (3,):
+                raise NliModelError(f"{path}: {name} head has shape {weight.shape}")
+            if not temperature > 0:
+                raise NliModelError(f"{path}: {name} head has temperature {temperature}")
+            heads[name] = CalibratedHead(LinearHead(weight, bias), temperature)
+    return heads
 
-    The MiniLM model trained here misses some plain contradictions a reader sees at
-    once ("does not raise" against "raises", "reduces" against "increases"): its
-    HealthVer-fitted layer weighs topical overlap heavily. The heuristic's refutation
-    rules (``nli_heuristic``: high content overlap plus a negation difference, an
-    antonym flip or a different number before the same unit) are precise on exactly
-    those, so where they fire the pair is "refutes" with the heuristic's probabilities
-    (``method`` stays the model's: the edge records ``stance_model_id``). Everything
-    else is the model's calibrated judgement. ``bench/stance.py`` measures the two
-    together, as they run.
+
+class PackagedStance:
+    """The packaged stance model, with the lexical contradiction rules as a veto.
+
+    The model misses some plain contradictions a reader sees at once ("does not raise"
+    against "raises", 5 hours against 12 hours): its HealthVer-fitted head weighs
+    topical overlap heavily. The heuristic's refutation rules (``nli_heuristic``: high
+    content overlap plus a negation difference, an antonym flip or a different number
+    before the same unit) are precise on exactly those, so where they fire the pair is
+    "refutes" with the heuristic's probabilities. Everything else is the model's
+    calibrated judgement. ``bench/stance.py`` measures the two together, as they run.
     """
 
-    def __init__(self, model: CrossEncoderNli) -> None:
+    def __init__(
+        self,
+        model: CrossEncoderNli,
+        heads: dict[str, CalibratedHead],
+        embed: Embed | None = None,
+    ) -> None:
+        if not model.has_output(FEATURES_OUTPUT):
+            raise NliModelError(f"model {model.model_id} has no '{FEATURES_OUTPUT}' output")
         self._model = model
+        self._heads = heads
+        self._embed = embed
+        self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
 
     @property
     def model_id(self) -> str:
@@ -57,13 +116,43 @@ class PackagedStance:
         return False
 
     @property
+    def uses_embedder(self) -> bool:
+        """True when the full head (cross-encoder + embedder features) judges."""
+        return self._embed is not None
+
+    @property
     def model(self) -> CrossEncoderNli:
         """The cross-encoder underneath."""
         return self._model
 
+    def _embedded(self, texts: Sequence[str]) -> np.ndarray:
+        """Embedder vectors of ``texts`` (each distinct text embedded once, then cached)."""
+        assert self._embed is not None
+        missing = [t for t in dict.fromkeys(texts) if t not in self._vectors]
+        if missing:
+            for text, vector in zip(missing, np.asarray(self._embed(missing)), strict=True):
+                self._vectors[text] = vector
+        for text in texts:
+            self._vectors.move_to_end(text)
+        while len(self._vectors) > max(EMBEDDING_CACHE, len(texts)):
+            self._vectors.popitem(last=False)
+        return np.stack([self._vectors[t] for t in texts])
+
+    def features(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
+        """What the head reads for each pair (cross-encoder, then embedder features)."""
+        cross = self._model.output(FEATURES_OUTPUT, pairs)
+        if self._embed is None:
+            return cross
+        vectors = self._embedded([p for p, _ in pairs] + [c for _, c in pairs])
+        return np.hstack([cross, bi_encoder_features(vectors[: len(pairs)], vectors[len(pairs) :])])
+
     def judge(self, pairs: Sequence[tuple[str, str]]) -> list[NliResult]:
         """One result per (premise, claim) pair, in order."""
-        return veto_refutations(pairs, self._model.judge(pairs))
+        if not pairs:
+            return []
+        head = self._heads["full" if self._embed is not None else "cross"]
+        results = results_from_logits(head.logits(self.features(pairs)), NLI_LABELS)
+        return veto_refutations(pairs, results)
 
 
 def veto_refutations(
@@ -78,15 +167,24 @@ def veto_refutations(
 
 
 def load_packaged_stance(
-    *, max_length: int = 256, batch_size: int = 16, use_gpu: bool = False
+    *,
+    embed: Embed | None = None,
+    max_length: int = 256,
+    batch_size: int = 16,
+    use_gpu: bool = False,
 ) -> PackagedStance:
-    """The offline default stance judge (raises NliModelError when the folder is broken)."""
+    """The offline default stance judge (raises NliModelError when the folder is broken).
+
+    ``embed`` is the embedder's ``embed`` (unit all-MiniLM-L6-v2 vectors); without it
+    the cross-encoder-only head judges.
+    """
+    folder = packaged_stance_dir()
     model = CrossEncoderNli(
-        packaged_stance_dir(),
+        folder,
         max_length=max_length,
         batch_size=batch_size,
         backend="onnx",
         use_gpu=use_gpu,
         model_id=STANCE_MODEL_ID,
     )
-    return PackagedStance(model)
+    return PackagedStance(model, load_heads(folder / HEAD_FILENAME), embed)
