@@ -16,6 +16,7 @@ from lyra.pipelines.evidence.claims import (
     ExtractedClaim,
     build_claim_prompt,
     extract_claims_extractive,
+    informativeness,
     is_rejected_claim,
     parse_claims_response,
     repeats_question,
@@ -76,6 +77,20 @@ def test_extractive_prefers_informative_self_contained_sentences() -> None:
         (6, 0.4765),  # copula 0.15 + number 0.2; shares fever, adults
         (2, 0.3985),  # effect 0.4 + comparison 0.1 - anaphora 0.35
     ]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "In this randomized crossover trial, caffeinated coffee did not change arterial "
+        "stiffness in healthy volunteers after eight weeks of daily drinking.",
+        "Decaffeinated coffee altered sleep onset in older adults.",
+        "The diet modified fasting insulin levels.",
+    ],
+)
+def test_a_change_or_no_change_is_an_effect(sentence: str) -> None:
+    """A null result ("did not change") is a finding a reader can check: an effect."""
+    assert informativeness(sentence) == 0.4
 
 
 def test_extractive_focus_adds_the_facet_words() -> None:

@@ -61,7 +61,8 @@ _EFFECT = re.compile(
     r"extend|shorten|doubl|halv|cut|eliminat|produc|lead|result|link|associat|correlat|"
     r"predict|kill|cur|treat|relie|aggravat|elevat|depress|stimulat|suppress|induc|"
     r"accelerat|delay|interact|bind|activat|absorb|metaboli[sz]|excret|clear|exceed|"
-    r"halt|rever[st]|protect|promot|impair|enhanc|diminish|lessen|exacerbat|mitigat)"
+    r"halt|rever[st]|protect|promot|impair|enhanc|diminish|lessen|exacerbat|mitigat|"
+    r"chang|alter|modif|influenc|shift)"
     r"(e|es|ed|ing|s|y|ies|ied|ion|ions)?\b",
     re.IGNORECASE,
 )
