@@ -115,6 +115,8 @@ class InferenceActor:
                 self._embedder_error = f"{type(exc).__name__}: {exc}"
         self._nli: CrossEncoderNli | PackagedStance | None = None
         self._nli_error: str | None = None
+        # True when the packaged stance model reads the serving embedder's vectors.
+        self._stance_reads_embedder = False
         pulled = None if inf.nli_model_path else active_model(settings.home_dir, "nli")
         if inf.nli_model_path and inf.nli_model_path != PACKAGED:
             # A configured model that does not load is an error, never a silent fallback.
@@ -160,6 +162,7 @@ class InferenceActor:
         reported as degraded).
         """
         if self._embedder is not None and self._embedder.model_id == MINILM_MODEL_ID:
+            self._stance_reads_embedder = True
             return self._embedder.embed
         try:
             minilm = load_default_embedder(
@@ -205,7 +208,12 @@ class InferenceActor:
         """L2-normalised float32 vectors, one row per text (idempotent)."""
         if self._embedder is None:
             raise RuntimeError("no embedding model loaded: " + (self._embedder_error or ""))
-        return np.asarray(self._embedder.embed(texts), dtype=np.float32)
+        vectors = np.asarray(self._embedder.embed(texts), dtype=np.float32)
+        if self._stance_reads_embedder and isinstance(self._nli, PackagedStance):
+            # The search embeds its fragments and claims before the stance step: the
+            # packaged stance model reads these same vectors (decision 0018).
+            self._nli.remember(texts, vectors)
+        return vectors
 
     def nli(self, pairs: list[tuple[str, str]]) -> list[dict[str, Any]]:
         """Stance of each (premise fragment, hypothesis claim) pair (idempotent)."""

@@ -161,6 +161,29 @@ def test_each_text_is_embedded_once(embedder: OnnxEmbedder) -> None:
     assert stance.judge([]) == []
 
 
+def test_vectors_made_elsewhere_are_not_embedded_again(embedder: OnnxEmbedder) -> None:
+    """What the InferenceActor hands over (``remember``) is read, not recomputed, and
+    judges exactly as vectors the stance model made itself."""
+    seen: list[str] = []
+
+    def counting(texts: list[str]) -> np.ndarray:
+        seen.extend(texts)
+        return embedder.embed(texts)
+
+    texts = [*SUPPORTS, *REFUTES]
+    warm = load_packaged_stance(embed=counting)
+    warm.remember(texts, embedder.embed(texts))
+    judged = warm.judge([SUPPORTS, REFUTES, NEUTRAL])
+    assert sorted(seen) == sorted(set(NEUTRAL) - set(texts))
+    cold = load_packaged_stance(embed=embedder.embed).judge([SUPPORTS, REFUTES, NEUTRAL])
+    assert [r.label for r in judged] == [r.label for r in cold]
+    for a, b in zip(judged, cold, strict=True):
+        assert a.probs == pytest.approx(b.probs, abs=1e-6)
+    cross_only = load_packaged_stance(embed=None)
+    cross_only.remember(texts, embedder.embed(texts))  # nothing to keep: no embedder
+    assert cross_only.uses_embedder is False
+
+
 def test_results_keep_input_order_across_length_sorted_batches(model: CrossEncoderNli) -> None:
     pairs = [NEUTRAL, SUPPORTS, REFUTES, NUMBER] * 9  # 36 pairs: three batches of 16
     one_by_one = [model.judge([p])[0] for p in pairs[:4]]

@@ -47,9 +47,11 @@ PACKAGED = "packaged"
 HEAD_FILENAME = "stance_head.npz"
 # A hyphen keeps the data folder from looking like an importable package to setuptools.
 _FOLDER = "stance-minilm"
-# Texts whose embedder vectors are kept between calls: the stance step pairs each claim
-# with up to 8 fragments, and each fragment with many claims.
-EMBEDDING_CACHE = 4096
+# Texts whose embedder vectors are kept between calls (about 1.5 KB each): the stance
+# step pairs each claim with up to 8 fragments, and each fragment with many claims, and
+# the InferenceActor hands over the vectors it has just made for a search's fragments
+# and claims (``remember``), so the stance step rarely embeds anything itself.
+EMBEDDING_CACHE = 16384
 
 Embed = Callable[[Sequence[str]], np.ndarray]
 
@@ -137,6 +139,21 @@ class PackagedStance:
         while len(self._vectors) > max(EMBEDDING_CACHE, len(texts)):
             self._vectors.popitem(last=False)
         return np.stack([self._vectors[t] for t in texts])
+
+    def remember(self, texts: Sequence[str], vectors: np.ndarray) -> None:
+        """Keep the embedder's ``vectors`` of ``texts`` (made elsewhere by the same model).
+
+        The InferenceActor calls this with what its ``embed`` returned, when the embedder
+        it serves is the one this head reads: the search embeds every fragment and claim
+        before the stance step, which then needs only the cross-encoder.
+        """
+        if self._embed is None:
+            return
+        for text, vector in zip(texts, np.asarray(vectors), strict=True):
+            self._vectors[text] = vector
+            self._vectors.move_to_end(text)
+        while len(self._vectors) > EMBEDDING_CACHE:
+            self._vectors.popitem(last=False)
 
     def features(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
         """What the head reads for each pair (cross-encoder, then embedder features)."""
