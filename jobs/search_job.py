@@ -281,8 +281,12 @@ class SearchJob:
         named = ctx.options.get("academic_apis")
         if named is not None:
             return list(named)
-        web = [e for e in ctx.options.get("engines") or [] if e != "local"]
-        online = bool(web or ctx.options.get("dois"))
+        engines = ctx.options.get("engines")
+        web = [e for e in engines or [] if e != "local"]
+        # `engines: []` with nothing else to read (no URLs, no DOIs) is an academic-only
+        # search: the client turned the corpus and the web engines off (decision 0020).
+        academic_only = engines == [] and not ctx.options.get("urls")
+        online = bool(web or ctx.options.get("dois") or academic_only)
         return list(APIS) if online and ctx.fetch_api is not None else []
 
     async def _collect(self) -> list[Document]:
@@ -311,8 +315,10 @@ class SearchJob:
             if academic_first:
                 ctx.progress("collect", 0.06, "searching the academic APIs")
                 await self.discovery.search_apis()
-        # Given URLs replace the engines unless the client also names engines.
-        if "local" in (named or ["local"]) and (named or not ctx.options.get("urls")):
+        # Given URLs replace the engines unless the client also names engines; an empty
+        # list names none, the local corpus included.
+        default_local = named is None and not ctx.options.get("urls")
+        if default_local or "local" in (named or []):
             paths = [Path(p).expanduser() for p in ctx.settings.engine("local").paths]
             if not paths:
                 raise ValueError(

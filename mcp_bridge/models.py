@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 
 class _In(BaseModel):
@@ -76,13 +76,13 @@ class SearchOptions(_In):
         None,
         description="Engines to query: 'local' (the default) and web engines such as "
         "'duckduckgo', 'mojeek', 'marginalia', 'wikipedia'. Naming a web engine takes the "
-        "search online.",
+        "search online; [] queries no engine (with no urls: an academic-APIs-only search).",
     )
     academic_apis: list[str] | None = Field(
         None,
         max_length=2,
         description="'semantic_scholar' and/or 'openalex'; default both when the search is "
-        "online (web engines or dois), [] for none.",
+        "online (web engines or dois) or academic-only (engines [] and no urls), [] for none.",
     )
     max_pages: int | None = Field(None, ge=1, le=500)
     seek_primary: bool = Field(
@@ -96,6 +96,16 @@ class SearchOptions(_In):
         None, max_length=100, description="Resolve these papers and take them through the pipeline."
     )
     wait_seconds: float | None = Field(None, ge=0, le=110)
+
+    @model_validator(mode="after")
+    def _has_a_source(self) -> SearchOptions:
+        """No engine, no API, no URL and no DOI leaves nothing to read: say so up front."""
+        if self.engines == [] and self.academic_apis == [] and not self.urls and not self.dois:
+            raise ValueError(
+                "nothing to search: engines and academic_apis are both empty and no urls or "
+                "dois are given"
+            )
+        return self
 
 
 class ClaimOut(_Out):
