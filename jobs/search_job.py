@@ -281,12 +281,8 @@ class SearchJob:
         named = ctx.options.get("academic_apis")
         if named is not None:
             return list(named)
-        engines = ctx.options.get("engines")
-        web = [e for e in engines or [] if e != "local"]
-        # `engines: []` with nothing else to read (no URLs, no DOIs) is an academic-only
-        # search: the client turned the corpus and the web engines off (decision 0020).
-        academic_only = engines == [] and not ctx.options.get("urls")
-        online = bool(web or ctx.options.get("dois") or academic_only)
+        web = [e for e in ctx.options.get("engines") or [] if e != "local"]
+        online = bool(web or ctx.options.get("dois"))
         return list(APIS) if online and ctx.fetch_api is not None else []
 
     async def _collect(self) -> list[Document]:

@@ -76,13 +76,14 @@ class SearchOptions(_In):
         None,
         description="Engines to query: 'local' (the default) and web engines such as "
         "'duckduckgo', 'mojeek', 'marginalia', 'wikipedia'. Naming a web engine takes the "
-        "search online; [] queries no engine (with no urls: an academic-APIs-only search).",
+        "search online; [] queries no engine, the local corpus included (with "
+        "academic_apis: a search of the academic APIs only).",
     )
     academic_apis: list[str] | None = Field(
         None,
         max_length=2,
         description="'semantic_scholar' and/or 'openalex'; default both when the search is "
-        "online (web engines or dois) or academic-only (engines [] and no urls), [] for none.",
+        "online (web engines or dois), [] for none.",
     )
     max_pages: int | None = Field(None, ge=1, le=500)
     seek_primary: bool = Field(
@@ -99,11 +100,15 @@ class SearchOptions(_In):
 
     @model_validator(mode="after")
     def _has_a_source(self) -> SearchOptions:
-        """No engine, no API, no URL and no DOI leaves nothing to read: say so up front."""
-        if self.engines == [] and self.academic_apis == [] and not self.urls and not self.dois:
+        """No engine, no API, no URL and no DOI leaves nothing to read: say so up front.
+
+        An empty engine list is never a silent fallback to the local corpus (decision
+        0020): it must come with academic_apis, urls or dois.
+        """
+        if self.engines == [] and not self.academic_apis and not self.urls and not self.dois:
             raise ValueError(
-                "nothing to search: engines and academic_apis are both empty and no urls or "
-                "dois are given"
+                "nothing to search: engines is empty and no academic_apis, urls or dois are "
+                "given (name academic_apis for a search of the academic APIs only)"
             )
         return self
 

@@ -1,10 +1,10 @@
-"""A literature search with no engine at all: `engines: []` reads the academic APIs only.
+"""A literature search with no engine at all: `engines: []` with academic APIs only.
 
 Issue 13: `options.engines: []` used to fall back to the local corpus engine (and, with
 no corpus configured, fail with PIPELINE_ERROR). An empty list names no engine: the
-corpus is not read even when one is configured, the two APIs are asked (the default for
-an academic-only search, decision 0020), and a search with no source at all is refused
-up front.
+corpus is not read even when one is configured, only the named academic APIs are
+asked, and an empty list with nothing else to read (no academic_apis, urls or dois) is
+refused up front (decision 0020).
 """
 
 from __future__ import annotations
@@ -55,7 +55,12 @@ async def test_no_engines_reads_the_academic_apis_only(lyra_home: Path) -> None:
                 {
                     "task_id": task_id,
                     "query": QUERY,
-                    "options": {"engines": [], "max_pages": 20, "wait_seconds": 110},
+                    "options": {
+                        "engines": [],
+                        "academic_apis": ["semantic_scholar", "openalex"],
+                        "max_pages": 20,
+                        "wait_seconds": 110,
+                    },
                 },
             )
             assert res.is_error is False, res.content[0].text
@@ -68,14 +73,12 @@ async def test_no_engines_reads_the_academic_apis_only(lyra_home: Path) -> None:
             corpus_pages = await _sql(
                 client, "SELECT count(*) FROM pages WHERE url LIKE '%/corpus/%'"
             )
-            refused = await client.call_tool(
-                "search",
-                {
-                    "task_id": task_id,
-                    "query": QUERY,
-                    "options": {"engines": [], "academic_apis": []},
-                },
-            )
+            refused = [
+                await client.call_tool(
+                    "search", {"task_id": task_id, "query": QUERY, "options": options}
+                )
+                for options in ({"engines": []}, {"engines": [], "academic_apis": []})
+            ]
     finally:
         s2.close()
         openalex.close()
@@ -90,10 +93,12 @@ async def test_no_engines_reads_the_academic_apis_only(lyra_home: Path) -> None:
     assert len(openalex.requests) >= 1
     assert trial[:2] == [["api_search:openalex"], ["api_search:semantic_scholar"]]
     assert corpus_pages == [[0]]
-    assert refused.is_error is True
-    error = json.loads(refused.content[0].text)["error"]
-    assert error["code"] == "INVALID_PARAMS"
-    assert error["message"] == (
-        "invalid arguments (options: Value error, nothing to search: engines and "
-        "academic_apis are both empty and no urls or dois are given)"
-    )
+    for answer in refused:
+        assert answer.is_error is True
+        error = json.loads(answer.content[0].text)["error"]
+        assert error["code"] == "INVALID_PARAMS"
+        assert error["message"] == (
+            "invalid arguments (options: Value error, nothing to search: engines is empty and "
+            "no academic_apis, urls or dois are given (name academic_apis for a search of the "
+            "academic APIs only))"
+        )
