@@ -141,6 +141,16 @@ class SearchJob:
         # Sources cited in the references of fetched Wikipedia articles (LOW trust
         # themselves): fetched next, ahead of anything else (seed 000 §3.4).
         self.wiki_refs: list[str] = []
+        # Documents of the client's own `urls`: kept first, whatever the ranking says.
+        self._given: set[str] = set()
+        # Pages this search may still fetch from engines and cited sources (set in
+        # `_collect`): the pipeline never fetches more than it can keep (issue 13).
+        self._fetch_room = 0
+
+    def _page_budget(self) -> int:
+        """Pages this search may keep: its max_pages, within what the task has left."""
+        want = int(self.ctx.options.get("max_pages") or self.ctx.settings.search.default_max_pages)
+        return max(0, min(want, self.ctx.pages_left))
 
     def _check(self, stage: str) -> None:
         if self.ctx.stop_requested():
@@ -331,18 +341,40 @@ class SearchJob:
                 ctx.corpus_cache[key] = scan
             ctx.warnings.extend(scan.warnings)
             docs.extend(scan.documents)
-        for engine in named or []:
-            if engine != "local":
-                urls_from_serp = await self._search_engine(engine)
-                docs.extend(await self._fetch_documents(urls_from_serp))
+        # The client's URLs are all kept, within what the task has left, and count
+        # against this search's pages first; engines and cited sources fetch only into
+        # the room that leaves (never more than can be kept).
         urls = list(dict.fromkeys(ctx.options.get("urls") or []))
-        docs.extend(await self._fetch_documents(urls))
-        if self.wiki_refs:
-            known = {d.url for d in docs} | set(urls)
-            want = int(ctx.options.get("max_pages") or ctx.settings.search.default_max_pages)
-            refs = [u for u in dict.fromkeys(self.wiki_refs) if u not in known][:want]
+        if len(urls) > ctx.pages_left:
+            ctx.warnings.append(
+                f"urls: {len(urls) - ctx.pages_left} not fetched (the task has "
+                f"{ctx.pages_left} pages left)"
+            )
+            urls = urls[: ctx.pages_left]
+        given = await self._fetch_documents(urls)
+        self._given = {d.url for d in given}
+        docs.extend(given)
+        self._fetch_room = max(0, self._page_budget() - len(given))
+        fetched_urls = set(urls) | self._given
+        for engine in named or []:
+            if engine != "local" and not self._fetch_room:
+                ctx.warnings.append(f"{engine}: not asked (the given urls fill max_pages)")
+            elif engine != "local":
+                urls_from_serp = [
+                    u for u in await self._search_engine(engine) if u not in fetched_urls
+                ]
+                found = await self._fetch_documents(urls_from_serp[: self._fetch_room])
+                fetched_urls.update(urls_from_serp[: self._fetch_room])
+                self._fetch_room = max(0, self._fetch_room - len(found))
+                docs.extend(found)
+        if self.wiki_refs and self._fetch_room:
+            known = {d.url for d in docs} | fetched_urls
+            refs = [u for u in dict.fromkeys(self.wiki_refs) if u not in known]
+            refs = refs[: self._fetch_room]
             ctx.progress("collect", 0.08, f"fetching {len(refs)} sources Wikipedia cites")
-            docs.extend(await self._fetch_documents(refs))
+            found = await self._fetch_documents(refs)
+            self._fetch_room = max(0, self._fetch_room - len(found))
+            docs.extend(found)
         if self.discovery is not None:
             if not academic_first:
                 ctx.progress("collect", 0.1, "searching the academic APIs")
@@ -402,16 +434,13 @@ class SearchJob:
         its other sources. SERPs are not escalated to the browser (seed 003 §4.3.5:
         engines are governed by their circuit breaker).
         """
-        ctx = self.ctx
         urls: list[str] = []
         for query in await self._engine_queries():
             items = await self._serp(engine, query)
             if items is None:
                 break
             urls.extend(item.url for item in items)
-        want = int(ctx.options.get("max_pages") or ctx.settings.search.default_max_pages)
-        take = max(0, min(want, ctx.pages_left))
-        return list(dict.fromkeys(urls))[:take]
+        return list(dict.fromkeys(urls))[: self._page_budget()]
 
     async def _serp(self, engine: str, query: str) -> list[SerpItem] | None:
         """One SERP of `engine` for `query`, stored and health-counted; None when blocked."""
@@ -520,12 +549,18 @@ class SearchJob:
             levels = [trust_level_for(d.domain, self.ctx.domain_rules) for d in docs]
             scores = seek_primary_scores(scores, levels)
         order = sorted(range(len(docs)), key=lambda i: (-scores[i], docs[i].url))
-        on_topic = [i for i in order if bm25[i] > 0 or cos[i] >= OFF_TOPIC_SIMILARITY]
+        # The client's URLs first, whatever their score; then the best on-topic others.
+        given = [i for i in order if docs[i].url in self._given]
+        on_topic = [
+            i
+            for i in order
+            if docs[i].url not in self._given and (bm25[i] > 0 or cos[i] >= OFF_TOPIC_SIMILARITY)
+        ]
         want = int(self.ctx.options.get("max_pages") or self.ctx.settings.search.default_max_pages)
-        take = min(want, self.ctx.pages_left)
+        take = max(0, min(want, self.ctx.pages_left) - len(given))
         if len(on_topic) > take:
-            self.budget_exhausted = take < want
-        kept = [docs[i] for i in on_topic[:take]]
+            self.budget_exhausted = self.ctx.pages_left < want
+        kept = [docs[i] for i in given + on_topic[:take]]
         serp = [
             {
                 "id": rs.serp_item_id(self.ctx.search_id, "local", d.url),

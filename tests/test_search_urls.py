@@ -3,6 +3,7 @@ archives the response as WARC and runs the rest of the pipeline on it."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from lyra.mcp_bridge.server import build_server
 from lyra.storage.warc import verify
 from tests.conftest import make_settings
 from tests.conftest_web import FixtureServer
+from tests.test_search_engines import serp_page
 
 pytestmark = [pytest.mark.ray, pytest.mark.usefixtures("ray_session")]
 
@@ -97,3 +99,146 @@ async def test_urls_and_named_engines_are_searched_together(lyra_home: Path) -> 
         assert res.structured_content["pages_fetched"] == 16
     finally:
         server.close()
+
+
+_WORDS = [
+    "caffeine",
+    "sleep",
+    "latency",
+    "adenosine",
+    "cortisol",
+    "melatonin",
+    "evening",
+    "dose",
+    "trial",
+    "cohort",
+    "adults",
+    "insomnia",
+    "wakefulness",
+    "alertness",
+    "tolerance",
+    "metabolism",
+    "clearance",
+    "liver",
+    "genotype",
+    "coffee",
+    "tea",
+    "espresso",
+    "decaf",
+    "bedtime",
+    "circadian",
+    "rhythm",
+    "shift",
+    "workers",
+    "students",
+    "athletes",
+    "elderly",
+    "pregnancy",
+    "heart",
+    "rate",
+    "anxiety",
+    "jitter",
+    "withdrawal",
+    "headache",
+    "nap",
+    "duration",
+    "efficiency",
+    "rem",
+    "deep",
+    "stage",
+    "polysomnography",
+    "actigraphy",
+    "diary",
+    "survey",
+    "placebo",
+    "crossover",
+    "blinded",
+    "dosage",
+]
+
+
+def _page(title: str, seed: int) -> bytes:
+    """An on-topic page whose wording differs from every other one (no near-duplicates)."""
+    rng = random.Random(seed)
+    paragraphs = "".join(
+        f"<p>Caffeine and sleep: {' '.join(rng.sample(_WORDS, 24))}.</p>" for _ in range(3)
+    )
+    return (
+        f"<html><head><title>{title}</title></head><body><article><h1>{title}</h1>"
+        f"{paragraphs}</article></body></html>"
+    ).encode()
+
+
+def _serps(engine: FixtureServer) -> int:
+    """Results pages the stand-in engine has served (robots.txt not counted)."""
+    return sum(p.startswith("/html/") for p in engine.paths())
+
+
+async def test_given_urls_are_all_kept_and_nothing_is_fetched_that_cannot_be_kept(
+    lyra_home: Path,
+) -> None:
+    """Issue 13: the client's URLs count against max_pages first and are all kept; an
+    engine fetches only into the room they leave, and is not asked when there is none."""
+    site = FixtureServer("127.0.0.81")
+    other = FixtureServer("127.0.0.82")
+    engine = FixtureServer("127.0.0.83")
+    try:
+        for server in (site, other):
+            server.route(
+                "/robots.txt", body=b"User-agent: *\nAllow: /\n", content_type="text/plain"
+            )
+        given = []
+        for i in range(25):
+            site.route(f"/u{i}.html", body=_page(f"Caffeine study {i}", i))
+            given.append(site.url(f"/u{i}.html"))
+        results = []
+        for j in range(10):
+            other.route(f"/e{j}.html", body=_page(f"Sleep review {j}", 100 + j))
+            results.append((f"Sleep review {j}", other.url(f"/e{j}.html"), "caffeine and sleep"))
+        engine.route("/html/", body=serp_page(results, other.url("/ad.html")))
+        settings = make_settings(
+            lyra_home,
+            corpus=None,
+            fetch={"default_qps": 20.0},
+            engines={
+                "local": {"enabled": False},
+                "duckduckgo": {"enabled": True, "base_url": engine.url("/html/"), "qps": 10.0},
+            },
+        )
+        query = "Does caffeine affect sleep?"
+        async with Client(build_server(settings)) as client:
+            outs = []
+            for max_pages in (30, 20):
+                task = await client.call_tool(
+                    "create_task", {"query": query, "config": {"budget": {"max_pages": 200}}}
+                )
+                serps_before = _serps(engine)
+                res = await client.call_tool(
+                    "search",
+                    {
+                        "task_id": task.structured_content["task_id"],
+                        "query": query,
+                        "options": {
+                            "urls": given,
+                            "engines": ["duckduckgo"],
+                            "max_pages": max_pages,
+                            "wait_seconds": 110,
+                        },
+                    },
+                )
+                assert res.is_error is False, res.content[0].text
+                outs.append((res.structured_content, _serps(engine) - serps_before))
+        page_hits = [p for p in other.paths() if p.startswith("/e")]
+    finally:
+        for server in (site, other, engine):
+            server.close()
+    (roomy, serps_roomy), (full, serps_full) = outs
+    # max_pages 30: the 25 given URLs, then 5 of the engine's 10 results, fetched once each.
+    assert roomy["pages_fetched"] == 30
+    assert serps_roomy == 1
+    assert sorted(set(page_hits)) == sorted(page_hits)
+    assert len(page_hits) == 5
+    # max_pages 20: all 25 given URLs are kept; no room is left, so the engine is not asked.
+    assert full["pages_fetched"] == 25
+    assert serps_full == 0
+    assert "duckduckgo: not asked (the given urls fill max_pages)" in full["warnings"]
