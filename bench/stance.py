@@ -187,10 +187,6 @@ class RefitHead:
         fresh = load_packaged_stance(embed=self._embed)
         fresh.judge([(p.evidence, p.claim) for p in pairs])
 
-    def judge_all_warm(self, pairs: Sequence[Pair]) -> float:
-        """Pairs/s with the texts' vectors already made (see ``warm_throughput``)."""
-        return warm_throughput(self._embed, pairs)
-
 
 class PackagedJudge:
     """The shipped stance model as it runs in Lyra, on a set it was never fitted on."""
@@ -214,10 +210,6 @@ class PackagedJudge:
     def judge_all(self, pairs: Sequence[Pair]) -> None:
         """Every pair from a cold embedding cache (throughput figure)."""
         self.predict(pairs)
-
-    def judge_all_warm(self, pairs: Sequence[Pair]) -> float:
-        """Pairs/s with the texts' vectors already made (see ``warm_throughput``)."""
-        return warm_throughput(self._embed, pairs)
 
 
 def warm_throughput(embed: Embed, pairs: Sequence[Pair]) -> float:
@@ -426,7 +418,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 speed = throughput(judge, pairs)
                 figures["pairs_per_s"] = round(speed, 1)
                 if isinstance(judge, RefitHead | PackagedJudge):
-                    warm = judge.judge_all_warm(pairs)
+                    warm = warm_throughput(embed, pairs)
                     figures["pairs_per_s_warm"] = round(warm, 1)
                     print(f"  {judge.name}: {warm:,.0f} pairs/s with vectors already made")
                 per_set.setdefault(judge.name, {})[grouping] = figures

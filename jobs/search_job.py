@@ -557,8 +557,9 @@ class SearchJob:
             if docs[i].url not in self._given and (bm25[i] > 0 or cos[i] >= OFF_TOPIC_SIMILARITY)
         ]
         want = int(self.ctx.options.get("max_pages") or self.ctx.settings.search.default_max_pages)
-        take = max(0, min(want, self.ctx.pages_left) - len(given))
+        take = max(0, self._page_budget() - len(given))
         if len(on_topic) > take:
+            # Cut by the task's budget rather than by this search's own max_pages.
             self.budget_exhausted = self.ctx.pages_left < want
         kept = [docs[i] for i in given + on_topic[:take]]
         serp = [

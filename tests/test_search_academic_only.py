@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 from mcp import Client
@@ -19,18 +18,12 @@ from mcp import Client
 from lyra.mcp_bridge.server import build_server
 from tests.academic_servers import OpenAlexServer, S2Server, sample_world
 from tests.conftest import make_settings
+from tests.test_search_academic import _sql
 
 pytestmark = [pytest.mark.ray, pytest.mark.usefixtures("ray_session")]
 
 QUERY = "randomized trial of caffeinated coffee and arterial stiffness"
 TRIAL_DOI = "10.5555/trial.2015.002"
-
-
-async def _sql(client: Client, sql: str) -> list[list[Any]]:
-    res = await client.call_tool("query_graph", {"sql": sql})
-    assert res.is_error is False, res.content[0].text
-    rows: list[list[Any]] = res.structured_content["rows"]
-    return rows
 
 
 async def test_no_engines_reads_the_academic_apis_only(lyra_home: Path) -> None:
