@@ -6,12 +6,15 @@ Every actor lives in the ``lyra`` namespace under a fixed name (ARCHITECTURE §2
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
+from pathlib import Path
 from typing import Any
 
 import ray
 
+from lyra.actors.instance import Instance, attach_or_start, choose_port, live_clients
 from lyra.config.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -25,15 +28,23 @@ BROWSER = "browser"
 PRELOADED_MODULES = ["lyra.actors.preload"]
 
 
-def ensure_ray(settings: Settings) -> None:
-    """Join the configured cluster or start a local Ray bound to 127.0.0.1 (idempotent).
+# The shared instance this process joined (actors/instance.py), None otherwise.
+_joined: Instance | None = None
 
-    A local Ray gets no runtime_env: its workers inherit this process's environment
-    (the LYRA_* variables included), and a job runtime_env would send every worker
-    start through Ray's runtime-env agent, which doubled a fetcher's start-up and made
-    the raylet's idle workers unusable for actors (docs/decisions/0013). Its workers
-    import `PRELOADED_MODULES` as they start.
+
+def ensure_ray(settings: Settings, role: str = "client", match_settings: bool = True) -> None:
+    """Join Ray (idempotent): the cluster `RAY_ADDRESS` / `ray.address` names; else the
+    local Ray shared by every Lyra process of this LYRA_HOME, started when none runs
+    (actors/instance.py); else (`ray.share_instance: false`) a private local Ray.
+
+    A local Ray gets no runtime_env: its workers inherit the environment of the process
+    that started it (the LYRA_* variables included), and a job runtime_env would send
+    every worker start through Ray's runtime-env agent, which doubled a fetcher's
+    start-up and made the raylet's idle workers unusable for actors
+    (docs/decisions/0013). Its workers import `PRELOADED_MODULES` as they start.
+    ``match_settings`` false: join a shared instance whatever settings it runs with.
     """
+    global _joined
     if ray.is_initialized():
         return
     address = os.environ.get("RAY_ADDRESS") or settings.ray.address
@@ -50,6 +61,16 @@ def ensure_ray(settings: Settings) -> None:
         runtime_env = {"env_vars": env_vars} if env_vars else None
         ray.init(address=address, runtime_env=runtime_env, **common)
         return
+    if settings.ray.share_instance:
+        instance = attach_or_start(
+            settings.home_dir,
+            shared_ray_options(settings),
+            role,
+            settings_fingerprint(settings) if match_settings else None,
+        )
+        ray.init(address=instance.gcs_address, **common)
+        _joined = instance
+        return
     ray.init(
         # "local": a new instance even when `ray start` left one running (Ray would
         # otherwise join that one, without this process's environment or settings).
@@ -57,11 +78,67 @@ def ensure_ray(settings: Settings) -> None:
         num_cpus=settings.ray.num_cpus,
         include_dashboard=settings.ray.include_dashboard,
         dashboard_host="127.0.0.1",
-        dashboard_port=settings.ray.dashboard_port,
+        dashboard_port=choose_port(settings.ray.dashboard_port, "Ray dashboard"),
         _node_ip_address="127.0.0.1",
         _system_config={"preload_python_modules": PRELOADED_MODULES},
         **common,
     )
+
+
+def settings_fingerprint(settings: Settings) -> str:
+    """A short hash of every setting: two processes with the same one run the same Lyra."""
+    return hashlib.sha256(settings.model_dump_json().encode()).hexdigest()[:16]
+
+
+def shared_ray_options(settings: Settings) -> dict[str, Any]:
+    """The `ray` settings the host of a shared instance starts Ray with."""
+    return {
+        "namespace": settings.ray.namespace,
+        "num_cpus": settings.ray.num_cpus,
+        "include_dashboard": settings.ray.include_dashboard,
+        "dashboard_port": settings.ray.dashboard_port,
+        "idle_shutdown_seconds": settings.ray.idle_shutdown_seconds,
+    }
+
+
+def joined_instance() -> Instance | None:
+    """The shared local Ray this process joined, None for a private Ray or a cluster."""
+    return _joined
+
+
+def actor_lifetime() -> str | None:
+    """``"detached"`` in a shared instance: the orchestrator must outlive the client
+    process that happened to create it (the others keep using it); the host stops the
+    whole instance when the last client has gone. None (owned by this process)
+    otherwise."""
+    return "detached" if _joined is not None else None
+
+
+def orchestrator_options(settings: Settings) -> dict[str, Any]:
+    """Options of the named orchestrator: found when it runs, created when it does not."""
+    return {
+        "name": ORCHESTRATOR,
+        "namespace": settings.ray.namespace,
+        "get_if_exists": True,
+        "lifetime": actor_lifetime(),
+    }
+
+
+def instance_info() -> dict[str, Any]:
+    """Where this process's Ray is and which ports it uses (doctor, get_status, log)."""
+    if _joined is not None:
+        info: dict[str, Any] = {"mode": "shared", "home": _joined.home}
+        info |= _joined.ports()
+        info["lyra_processes"] = len(live_clients(Path(_joined.home)))
+        return info
+    if not ray.is_initialized():
+        return {"mode": "not started"}
+    context = ray.get_runtime_context()
+    node = ray._private.worker._global_node
+    info = {"mode": "cluster" if node is None else "private", "ray_address": context.gcs_address}
+    if node is not None:
+        info["metrics_export_port"] = node.metrics_export_port
+    return info
 
 
 def gpus_for_inference(settings: Settings) -> int:

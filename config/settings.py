@@ -33,7 +33,22 @@ class RaySettings(_Section):
     include_dashboard: bool = Field(
         True, description="Start the Ray dashboard (bound to 127.0.0.1)."
     )
-    dashboard_port: int = Field(8265, description="Port of the local Ray dashboard.")
+    dashboard_port: int = Field(
+        8265,
+        ge=0,
+        le=65535,
+        description="Preferred port of the local Ray dashboard; taken: a free one; 0: any.",
+    )
+    share_instance: bool = Field(
+        True,
+        description="Processes with the same LYRA_HOME share one local Ray (false: each "
+        "process starts its own, which stops with it).",
+    )
+    idle_shutdown_seconds: float = Field(
+        30.0,
+        ge=0,
+        description="The shared local Ray stops this long after its last client exits.",
+    )
     log_to_driver: bool = Field(
         False, description="Forward actor logs to the driver (off: stdio carries MCP)."
     )

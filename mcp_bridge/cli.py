@@ -14,6 +14,8 @@ from typing import Any
 
 from lyra.config.settings import Settings, load_settings
 
+DEFAULT_HTTP_PORT = 8765
+
 
 def _settings_with_corpus(corpus: str | None) -> Settings:
     if corpus is None:
@@ -38,11 +40,21 @@ def cmd_serve(args: argparse.Namespace) -> int:
         stream=sys.stderr,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    server = build_server(_settings_with_corpus(args.corpus))
-    if args.http:
-        server.run("streamable-http", host="127.0.0.1", port=args.port)
+    settings = _settings_with_corpus(args.corpus)
+    if not args.http:
+        build_server(settings).run("stdio")
+        return 0
+    from lyra.actors.instance import choose_port, port_free
+
+    if args.port is None:
+        port = choose_port(DEFAULT_HTTP_PORT, "MCP HTTP")
+    elif args.port and not port_free(args.port):
+        print(f"lyra: port {args.port} of 127.0.0.1 is in use; pass another", file=sys.stderr)
+        return 2
     else:
-        server.run("stdio")
+        port = args.port or choose_port(0, "MCP HTTP")
+    logging.getLogger("lyra.mcp").info("MCP over streamable HTTP at http://127.0.0.1:%d/mcp", port)
+    build_server(settings, http_port=port).run("streamable-http", host="127.0.0.1", port=port)
     return 0
 
 
@@ -218,6 +230,11 @@ def cmd_sql(args: argparse.Namespace) -> int:
     if not settings.db_path.exists():
         print(f"lyra: no database at {settings.db_path} yet (run a search first)", file=sys.stderr)
         return 1
+    from lyra.actors.instance import live_record
+
+    if settings.ray.share_instance and live_record(settings.home_dir) is not None:
+        # The running Lyra holds the database file: ask its graph actor instead.
+        return _sql_through_instance(settings, args)
     try:
         con = open_database(
             settings.db_path,
@@ -241,28 +258,96 @@ def cmd_sql(args: argparse.Namespace) -> int:
         return 2
     finally:
         con.close()
-    if args.json:
+    _print_rows(res.columns, res.rows, res.row_count, res.truncated, args.json)
+    return 0
+
+
+def _sql_through_instance(settings: Settings, args: argparse.Namespace) -> int:
+    from lyra.mcp_bridge.errors import to_lyra_error
+    from lyra.mcp_bridge.server import LyraRuntime
+
+    rt = LyraRuntime(settings, match_settings=False)
+    limit = min(args.limit, settings.query_graph.max_limit)
+    timeout = settings.query_graph.max_timeout_ms
+    try:
+        res = asyncio.run(rt.call("query_graph", args.query, None, {}, limit, timeout, False))
+    except Exception as exc:  # the sandbox's refusal or time limit, as query_graph says it
+        err = to_lyra_error(exc)
+        print(f"lyra: {err.code}: {err.message}", file=sys.stderr)
+        return 2
+    _print_rows(res["columns"], res["rows"], res["row_count"], res["truncated"], args.json)
+    return 0
+
+
+def _print_rows(
+    columns: list[str], rows: list[Any], row_count: int, truncated: bool, as_json: bool
+) -> None:
+    if as_json:
         print(
             json.dumps(
-                {
-                    "columns": res.columns,
-                    "rows": res.rows,
-                    "row_count": res.row_count,
-                    "truncated": res.truncated,
-                },
+                {"columns": columns, "rows": rows, "row_count": row_count, "truncated": truncated},
                 default=str,
             )
         )
-        return 0
+        return
     from rich.table import Table
 
-    table = Table(*res.columns)
-    for row in res.rows:
+    table = Table(*columns)
+    for row in rows:
         table.add_row(*["" if v is None else str(v) for v in row])
     _console().print(table)
-    if res.truncated:
-        print(f"(truncated at {res.row_count} rows)")
+    if truncated:
+        print(f"(truncated at {row_count} rows)")
+
+
+def cmd_instances(args: argparse.Namespace) -> int:
+    """Every Lyra instance running on this machine: home, ports, client processes."""
+    from lyra.actors.instance import list_instances
+
+    rows = list_instances()
+    if args.json:
+        print(json.dumps(rows))
+        return 0
+    if not rows:
+        print("no Lyra instance runs on this machine")
+        return 0
+    for row in rows:
+        clients = row.get("clients", [])
+        print(
+            f"{row['home']}  host pid {row['host_pid']}  ray {row.get('ray_address', '-')}  "
+            f"dashboard {row.get('dashboard_url') or '-'}  "
+            f"metrics :{row.get('metrics_export_port', '-')}  "
+            f"clients {len(clients)} ({', '.join(str(c['pid']) for c in clients) or 'none'})"
+        )
     return 0
+
+
+def cmd_down(args: argparse.Namespace) -> int:
+    """Stop this LYRA_HOME's instance (or every one with --all): its actors and Ray."""
+    from lyra.actors.instance import host_processes, live_clients, stop_instance
+
+    homes = (
+        sorted({home for _pid, home in host_processes()})
+        if args.all
+        else [load_settings().home_dir]
+    )
+    refused = 0
+    for home in homes:
+        clients = live_clients(home)
+        if clients and not args.force:
+            pids = ", ".join(str(c["pid"]) for c in clients)
+            print(
+                f"lyra: {home}: {len(clients)} Lyra process(es) still use it (pid {pids}); "
+                "stop them first or pass --force",
+                file=sys.stderr,
+            )
+            refused += 1
+            continue
+        if stop_instance(home):
+            print(f"stopped the Lyra instance of {home}")
+        else:
+            print(f"no Lyra instance runs for {home}")
+    return 1 if refused else 0
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
@@ -387,7 +472,12 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
     s = sub.add_parser("serve", help="MCP server over stdio (or --http on 127.0.0.1)")
     s.add_argument("--http", action="store_true", help="streamable HTTP on 127.0.0.1")
-    s.add_argument("--port", type=int, default=8765)
+    s.add_argument(
+        "--port",
+        type=int,
+        default=None,
+        help=f"HTTP port (default {DEFAULT_HTTP_PORT}, or a free one when it is taken; 0: any)",
+    )
     s.add_argument("--corpus", help="folder for the local engine (overrides engines.local.paths)")
     s.set_defaults(func=cmd_serve)
     r = sub.add_parser("research", help="run one question offline and print the claims")
@@ -404,6 +494,17 @@ def build_parser() -> argparse.ArgumentParser:
     d = sub.add_parser("doctor", help="check Ray, DuckDB, Chromium, models, Ollama, Tor")
     d.add_argument("--json", action="store_true")
     d.set_defaults(func=cmd_doctor)
+    i = sub.add_parser(
+        "instances", aliases=["ps"], help="the Lyra instances running on this machine"
+    )
+    i.add_argument("--json", action="store_true")
+    i.set_defaults(func=cmd_instances)
+    dn = sub.add_parser(
+        "down", aliases=["stop"], help="stop this LYRA_HOME's Lyra (its actors and Ray)"
+    )
+    dn.add_argument("--all", action="store_true", help="every Lyra instance on this machine")
+    dn.add_argument("--force", action="store_true", help="even while Lyra processes use it")
+    dn.set_defaults(func=cmd_down)
     a = sub.add_parser("archive", help="the WARC archive of every fetch")
     archive = a.add_subparsers(dest="archive_command", required=True)
     v = archive.add_parser("verify", help="read every WARC back; exit 1 if any is damaged")

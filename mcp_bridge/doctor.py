@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -16,10 +17,34 @@ Check = tuple[str, bool, str]
 def _ray(settings: Settings) -> Check:
     try:
         import ray
-
-        return ("ray", True, f"ray {ray.__version__} importable (local cluster starts on demand)")
     except ImportError:
         return ("ray", False, "pip install 'ray[default]'")
+    from lyra.actors.instance import live_record
+
+    address = os.environ.get("RAY_ADDRESS") or settings.ray.address
+    if address:
+        return ("ray", True, f"ray {ray.__version__}; joins the Ray cluster at {address}")
+    if not settings.ray.share_instance:
+        return ("ray", True, f"ray {ray.__version__}; each Lyra process starts its own Ray")
+    running = live_record(settings.home_dir)
+    if running is None:
+        port = settings.ray.dashboard_port or "a free port"
+        return (
+            "ray",
+            True,
+            f"ray {ray.__version__}; no Lyra runs for {settings.home_dir} (one starts on "
+            f"demand; dashboard on 127.0.0.1:{port}, or a free port when it is taken)",
+        )
+    ports = running.ports()
+    pids = ", ".join(str(c["pid"]) for c in running.clients) or "none"
+    return (
+        "ray",
+        True,
+        f"ray {ray.__version__}; Lyra runs for {settings.home_dir}: Ray {ports['ray_address']}, "
+        f"dashboard {ports['dashboard_url'] or 'off'}, metrics (Prometheus) "
+        f"127.0.0.1:{ports['metrics_export_port']}, host pid {running.host_pid}, "
+        f"{len(running.clients)} Lyra process(es) ({pids})",
+    )
 
 
 def _duckdb(settings: Settings) -> Check:

@@ -14,8 +14,9 @@ private event loop in a helper thread, so the methods block and work the same in
 plain script and inside Jupyter's own running loop.
 
 For Ray itself: `orchestrator`, `graph()`, `inference()` and `browser()` are the actor
-handles (`ray.get(lyra.graph().query_graph.remote(...))`). The actors are not detached:
-they live while this object (or another handle) does; `close()` lets them go.
+handles (`ray.get(lyra.graph().query_graph.remote(...))`). With a local Ray the
+actors belong to the Lyra instance of this LYRA_HOME (actors/instance.py), shared with
+any `lyra serve` of the same home; they run until its last Lyra process has exited.
 Reference: docs/api.md.
 """
 
@@ -32,7 +33,7 @@ import ray
 from mcp import Client
 from mcp_types import TextContent
 
-from lyra.actors.runtime import ORCHESTRATOR, ensure_ray, get_actor
+from lyra.actors.runtime import ORCHESTRATOR, ensure_ray, get_actor, orchestrator_options
 from lyra.config.settings import Settings, load_settings
 from lyra.mcp_bridge.server import build_server
 from lyra.pipelines.errors import LyraError
@@ -111,11 +112,11 @@ class Lyra:
             engines["local"] = {**engines.get("local", {}), **local}
             overrides["engines"] = engines
         resolved = load_settings(**overrides)
-        ensure_ray(resolved)
+        ensure_ray(resolved, role="notebook")
         from lyra.actors.orchestrator import Orchestrator  # Ray actors only once Ray is up
 
         handle = Orchestrator.options(  # type: ignore[attr-defined]
-            name=ORCHESTRATOR, namespace=resolved.ray.namespace, get_if_exists=True
+            **orchestrator_options(resolved)
         ).remote(resolved)
         return cls(resolved, handle)
 

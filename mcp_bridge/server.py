@@ -21,7 +21,7 @@ from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from mcp_types import CallToolResult, LoggingLevel, TextContent, ToolAnnotations
 from pydantic import Field
 
-from lyra.actors.runtime import ORCHESTRATOR, ensure_ray
+from lyra.actors.runtime import ensure_ray, instance_info, orchestrator_options
 from lyra.config.settings import Settings, get_settings
 from lyra.mcp_bridge import models as m
 from lyra.mcp_bridge.errors import error_payload, unwrap
@@ -35,18 +35,31 @@ PROGRESS_POLL_SECONDS = 1.0
 class LyraRuntime:
     """Handles to Ray, held in the server's lifespan context."""
 
-    def __init__(self, settings: Settings, orchestrator: Any | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        orchestrator: Any | None = None,
+        http_port: int | None = None,
+        match_settings: bool = True,
+    ) -> None:
         self.settings = settings
         self._orch: Any | None = orchestrator
+        self.http_port = http_port
+        self._match_settings = match_settings
+
+    def instance(self) -> dict[str, Any]:
+        """This Lyra's Ray and ports (get_status metrics `instance`)."""
+        return {**instance_info(), "http_port": self.http_port}
 
     def orchestrator(self) -> Any:
         """The named orchestrator, starting Ray and the actor on first use."""
         if self._orch is None:
             from lyra.actors.orchestrator import Orchestrator
 
-            ensure_ray(self.settings)
+            ensure_ray(self.settings, role="mcp", match_settings=self._match_settings)
+            log.info("Ray: %s", json.dumps(instance_info()))
             self._orch = Orchestrator.options(  # type: ignore[attr-defined]
-                name=ORCHESTRATOR, namespace=self.settings.ray.namespace, get_if_exists=True
+                **orchestrator_options(self.settings)
             ).remote(self.settings)
         return self._orch
 
@@ -160,15 +173,18 @@ async def _log_to_client(ctx: Context[LyraRuntime, Any], level: LoggingLevel, te
 
 
 def build_server(
-    settings: Settings | None = None, orchestrator: Any | None = None
+    settings: Settings | None = None,
+    orchestrator: Any | None = None,
+    http_port: int | None = None,
 ) -> LyraMCPServer:
     """The MCP server with its nine tools; `orchestrator`: a live handle to use (the
-    notebook API's), else the named one is found or started on first use."""
+    notebook API's), else the named one is found or started on first use; `http_port`:
+    the port of `lyra serve --http` (reported by get_status)."""
     settings = settings or get_settings()
 
     @asynccontextmanager
     async def lifespan(_: MCPServer[LyraRuntime]) -> AsyncIterator[LyraRuntime]:
-        yield LyraRuntime(settings, orchestrator)
+        yield LyraRuntime(settings, orchestrator, http_port)
 
     server = LyraMCPServer(
         name="lyra",
@@ -324,6 +340,7 @@ def build_server(
             if totals["pages_fetched"]
             else 0.0
         )
+        totals["instance"] = rt.instance()
         claims = (
             st["claims"]
             if detail == "full"

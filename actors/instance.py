@@ -1,0 +1,580 @@
+"""One local Ray per LYRA_HOME, shared by every Lyra process that uses that home.
+
+Two MCP clients (Cursor and Claude Desktop, say) each start `lyra serve`; a notebook
+and the `lyra` CLI start more. With the same LYRA_HOME they must share one graph (the
+DuckDB file allows one writer) and one `DomainFetcher` per site (politeness is a
+promise across clients). So the first process does not start Ray inside itself: it
+spawns a small **host** process (`python -m lyra.actors.instance host`) that starts a
+local Ray bound to 127.0.0.1 and writes its address to ``LYRA_HOME/run/ray.json``.
+Every Lyra process of that home, the first included, is then a Ray driver of that
+instance and registers itself under ``LYRA_HOME/run/clients/``. The named actors are
+detached, so they outlive the process that created them; the host stops the instance
+``ray.idle_shutdown_seconds`` after the last registered client has gone (a client
+killed with SIGKILL counts as gone: its pid is checked, not trusted).
+
+- A record whose host is dead, whose Ray does not answer, that names another home or
+  that does not parse is stale: it is replaced, with a warning in the log.
+- Different homes get independent instances; the dashboard takes the configured port
+  when it is free and another free port otherwise; Ray chooses the GCS and metrics
+  ports itself (free ones). The record, `lyra doctor`, `lyra instances` and
+  `get_status`'s metrics say which.
+- `lyra down` stops the home's instance (`--all`: every one on this machine).
+
+docs/decisions/0021-shared-local-ray.md records the choices.
+"""
+
+from __future__ import annotations
+
+import argparse
+import atexit
+import contextlib
+import fcntl
+import json
+import logging
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+RUN_DIR = "run"
+RECORD = "ray.json"
+LOCK = "ray.lock"
+CLIENTS = "clients"
+HOST_LOG = "ray-host.log"
+HOST_MODULE = "lyra.actors.instance"
+RECORD_VERSION = 1
+# How long a new process waits for the host's Ray to come up (cold start with the
+# dashboard takes 5-10 s on two cores; a loaded machine several times that).
+START_TIMEOUT_S = 120.0
+HOST_POLL_S = 0.5
+
+
+class InstanceError(RuntimeError):
+    """The shared Ray of this LYRA_HOME could not be started or joined."""
+
+
+@dataclass(frozen=True)
+class Instance:
+    """The record of one running shared Ray (``LYRA_HOME/run/ray.json``)."""
+
+    home: str
+    host_pid: int
+    gcs_address: str
+    namespace: str
+    auth_mode: str
+    metrics_export_port: int
+    dashboard_port: int | None = None
+    dashboard_url: str | None = None
+    session_dir: str = ""
+    started_at: float = 0.0
+    idle_shutdown_seconds: float = 0.0
+    settings_fingerprint: str = ""
+    version: int = RECORD_VERSION
+    clients: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def ports(self) -> dict[str, Any]:
+        """The ports a person or a scraper needs, as `get_status` and doctor report them."""
+        return {
+            "ray_address": self.gcs_address,
+            "gcs_port": int(self.gcs_address.rsplit(":", 1)[1]),
+            "dashboard_url": self.dashboard_url,
+            "dashboard_port": self.dashboard_port,
+            "metrics_export_port": self.metrics_export_port,
+        }
+
+
+# --- files under LYRA_HOME/run ------------------------------------------------------
+
+
+def run_dir(home: Path) -> Path:
+    return Path(home) / RUN_DIR
+
+
+def record_path(home: Path) -> Path:
+    return run_dir(home) / RECORD
+
+
+def read_record(home: Path) -> Instance | None:
+    """The record under ``home``, None when there is none; ValueError when it is damaged."""
+    path = record_path(home)
+    try:
+        raw = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    data = json.loads(raw)
+    if not isinstance(data, dict) or data.get("version") != RECORD_VERSION:
+        raise ValueError(f"{path}: not a Lyra instance record (version {RECORD_VERSION})")
+    data.pop("clients", None)
+    return Instance(**data)
+
+
+def _write_record(home: Path, instance: Instance) -> None:
+    path = record_path(home)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}")
+    tmp.write_text(json.dumps(instance.to_json(), indent=2), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+@contextlib.contextmanager
+def _locked(home: Path) -> Iterator[None]:
+    """Serialise start, attach and shutdown of one home's instance across processes."""
+    run = run_dir(home)
+    run.mkdir(parents=True, exist_ok=True)
+    with open(run / LOCK, "a+") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def pid_alive(pid: int) -> bool:
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    # A zombie (exited, not yet reaped by its parent) is not alive.
+    try:
+        with open(f"/proc/{pid}/stat", encoding="utf-8") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return True
+
+
+def _is_host_process(pid: int, home: Path) -> bool:
+    """Whether ``pid`` is a Lyra host process of ``home`` (not a recycled pid)."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            argv = [a.decode(errors="replace") for a in f.read().split(b"\0") if a]
+    except OSError:
+        return False
+    return HOST_MODULE in argv and "host" in argv and str(Path(home).resolve()) in argv
+
+
+def _port_answers(address: str, timeout: float = 1.0) -> bool:
+    host, _, port = address.rpartition(":")
+    try:
+        with socket.create_connection((host, int(port)), timeout=timeout):
+            return True
+    except (OSError, ValueError):
+        return False
+
+
+def instance_alive(home: Path, instance: Instance) -> bool:
+    """The record's host runs for this home and its Ray answers."""
+    return (
+        Path(instance.home) == Path(home).resolve()
+        and pid_alive(instance.host_pid)
+        and _is_host_process(instance.host_pid, home)
+        and _port_answers(instance.gcs_address)
+    )
+
+
+def live_record(home: Path) -> Instance | None:
+    """The running instance of ``home`` with its live clients, or None."""
+    try:
+        instance = read_record(home)
+    except (ValueError, TypeError, OSError):
+        return None
+    if instance is None or not instance_alive(home, instance):
+        return None
+    return Instance(**{**instance.to_json(), "clients": live_clients(home)})
+
+
+# --- clients ------------------------------------------------------------------------
+
+
+def _client_file(home: Path, pid: int) -> Path:
+    return run_dir(home) / CLIENTS / f"{pid}.json"
+
+
+def register_client(home: Path, role: str) -> None:
+    """Count this process as a client of the home's instance until it exits."""
+    path = _client_file(home, os.getpid())
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(
+        json.dumps({"pid": os.getpid(), "role": role, "since": time.time(), "argv": sys.argv}),
+        encoding="utf-8",
+    )
+    atexit.register(_unregister, path)
+
+
+def _unregister(path: Path) -> None:
+    with contextlib.suppress(OSError):
+        path.unlink()
+
+
+def live_clients(home: Path) -> list[dict[str, Any]]:
+    """The registered clients whose process still runs; the files of dead ones go."""
+    folder = run_dir(home) / CLIENTS
+    out: list[dict[str, Any]] = []
+    for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+        try:
+            entry = json.loads(path.read_text(encoding="utf-8"))
+            pid = int(entry["pid"])
+        except (OSError, ValueError, KeyError, TypeError):
+            _unregister(path)
+            continue
+        if pid_alive(pid):
+            out.append({"pid": pid, "role": entry.get("role"), "since": entry.get("since")})
+        else:
+            _unregister(path)
+    return out
+
+
+# --- ports --------------------------------------------------------------------------
+
+
+def port_free(port: int, host: str = "127.0.0.1") -> bool:
+    with socket.socket() as s:
+        try:
+            s.bind((host, port))
+        except OSError:
+            return False
+    return True
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    with socket.socket() as s:
+        s.bind((host, 0))
+        port: int = s.getsockname()[1]
+    return port
+
+
+def choose_port(preferred: int, what: str) -> int:
+    """``preferred`` when it is free (0: any), else a free one, with a log line saying so."""
+    if preferred and port_free(preferred):
+        return preferred
+    chosen = free_port()
+    if preferred:
+        log.warning("%s port %d is taken; using free port %d", what, preferred, chosen)
+    return chosen
+
+
+# --- attach or start ----------------------------------------------------------------
+
+
+def _auth_mode() -> str:
+    return os.environ.get("RAY_AUTH_MODE", "").lower() or "token"
+
+
+def _use_auth_mode(mode: str) -> None:
+    """Speak the instance's authentication mode (Ray reads it from the environment)."""
+    if os.environ.get("RAY_AUTH_MODE", "").lower() == mode:
+        return
+    os.environ["RAY_AUTH_MODE"] = mode
+    from ray._raylet import Config  # type: ignore[attr-defined]
+
+    Config.initialize("")  # Ray caches its configuration; re-read it (as Ray itself does)
+
+
+def attach_or_start(
+    home: Path, ray_options: dict[str, Any], role: str, fingerprint: str | None = None
+) -> Instance:
+    """Join the running instance of ``home``, starting one when there is none.
+
+    ``ray_options``: namespace, num_cpus, include_dashboard, dashboard_port,
+    idle_shutdown_seconds (the `ray` settings). ``fingerprint``: of this process's
+    settings; an instance that outlived its clients (the idle grace) with other
+    settings (another corpus, say) is replaced rather than joined, since its actors run
+    with the settings of the process that started them. None: any settings do (a
+    query of the running Lyra). Registers this process as a client.
+    """
+    home = Path(home).resolve()
+    with _locked(home):
+        try:
+            instance = read_record(home)
+        except (ValueError, TypeError, OSError) as exc:
+            log.warning("replacing an unreadable Ray record under %s: %s", home, exc)
+            instance = None
+        if instance is not None and not instance_alive(home, instance):
+            log.warning(
+                "replacing a stale Ray record under %s (host %d, %s no longer runs)",
+                home,
+                instance.host_pid,
+                instance.gcs_address,
+            )
+            instance = None
+        if (
+            instance is not None
+            and fingerprint is not None
+            and instance.settings_fingerprint != fingerprint
+        ):
+            if live_clients(home):
+                log.warning(
+                    "joining Lyra's running Ray for %s although its settings differ from "
+                    "this process's: its actors keep the settings of the process that "
+                    "started them",
+                    home,
+                )
+            else:
+                log.info("restarting Lyra's idle Ray for %s with this process's settings", home)
+                _stop_host(home, instance.host_pid)
+                instance = None
+        if instance is None:
+            with contextlib.suppress(FileNotFoundError):
+                record_path(home).unlink()
+            options = {**ray_options, "settings_fingerprint": fingerprint or ""}
+            instance = _start_host(home, options)
+            log.info("started Lyra's Ray for %s at %s", home, instance.gcs_address)
+        else:
+            log.info("joining Lyra's running Ray for %s at %s", home, instance.gcs_address)
+        register_client(home, role)
+    _use_auth_mode(instance.auth_mode)
+    return instance
+
+
+def _start_host(home: Path, ray_options: dict[str, Any]) -> Instance:
+    logs = home / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    env = dict(os.environ)
+    env["LYRA_HOME"] = str(home)
+    with open(logs / HOST_LOG, "ab") as out:
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                HOST_MODULE,
+                "host",
+                "--home",
+                str(home),
+                "--options",
+                json.dumps(ray_options),
+            ],
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env=env,
+            start_new_session=True,  # not in the client's process group: outlives it
+            close_fds=True,
+        )
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while time.monotonic() < deadline:
+        code = proc.poll()
+        if code is not None:
+            raise InstanceError(
+                f"Lyra's Ray host exited with code {code} before Ray came up; "
+                f"see {logs / HOST_LOG}: {_tail(logs / HOST_LOG)}"
+            )
+        try:
+            instance = read_record(home)
+        except (ValueError, TypeError, OSError):
+            instance = None
+        if instance is not None and instance.host_pid == proc.pid:
+            return instance
+        time.sleep(HOST_POLL_S)
+    proc.kill()
+    raise InstanceError(
+        f"Lyra's Ray did not come up within {START_TIMEOUT_S:.0f} s; see {logs / HOST_LOG}"
+    )
+
+
+def _tail(path: Path, lines: int = 5) -> str:
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace").strip().splitlines()
+    except OSError:
+        return ""
+    return " | ".join(text[-lines:])
+
+
+# --- the host process ---------------------------------------------------------------
+
+
+def host_main(home: Path, options: dict[str, Any]) -> int:
+    """Start a local Ray, publish its record, stop it when no client is left."""
+    import ray
+
+    from lyra.actors.runtime import PRELOADED_MODULES
+
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    home = Path(home).resolve()
+    stopping = False
+
+    def stop(signum: int, _frame: Any) -> None:
+        nonlocal stopping
+        log.info("signal %d: stopping", signum)
+        stopping = True
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    include_dashboard = bool(options.get("include_dashboard", True))
+    dashboard_port = (
+        choose_port(int(options.get("dashboard_port") or 0), "Ray dashboard")
+        if include_dashboard
+        else None
+    )
+    metrics_port = free_port()
+    mode = _auth_mode()
+    ctx = ray.init(
+        address="local",
+        namespace=options.get("namespace") or "lyra",
+        num_cpus=options.get("num_cpus"),
+        include_dashboard=include_dashboard,
+        dashboard_host="127.0.0.1",
+        dashboard_port=dashboard_port or 8265,
+        _node_ip_address="127.0.0.1",
+        _metrics_export_port=metrics_port,
+        _system_config={"preload_python_modules": PRELOADED_MODULES},
+        log_to_driver=False,
+    )
+    node = ray._private.worker._global_node
+    if node is None:
+        raise InstanceError("ray.init returned without a local node")
+    dashboard_url = ctx.dashboard_url or None
+    instance = Instance(
+        home=str(home),
+        host_pid=os.getpid(),
+        gcs_address=node.gcs_address,
+        namespace=options.get("namespace") or "lyra",
+        auth_mode=mode,
+        metrics_export_port=int(node.metrics_export_port),
+        dashboard_port=dashboard_port,
+        dashboard_url=f"http://{dashboard_url}" if dashboard_url else None,
+        session_dir=str(node.get_session_dir_path()),
+        started_at=time.time(),
+        idle_shutdown_seconds=float(options.get("idle_shutdown_seconds", 30.0)),
+        settings_fingerprint=str(options.get("settings_fingerprint") or ""),
+    )
+    _write_record(home, instance)
+    log.info("Ray for %s: %s", home, json.dumps(instance.ports()))
+    grace = instance.idle_shutdown_seconds
+    idle_since: float | None = None
+    try:
+        while not stopping:
+            time.sleep(HOST_POLL_S)
+            if not home.is_dir():
+                log.info("%s is gone: stopping", home)
+                break
+            try:
+                current = read_record(home)
+            except (ValueError, TypeError, OSError):
+                current = None
+            if current is None or current.host_pid != os.getpid():
+                log.info("the record no longer names this host: stopping")
+                break
+            if live_clients(home):
+                idle_since = None
+                continue
+            idle_since = idle_since or time.monotonic()
+            if time.monotonic() - idle_since < grace:
+                continue
+            with _locked(home):  # no client may join while the instance goes
+                if live_clients(home):
+                    idle_since = None
+                    continue
+                _remove_own_record(home)
+                log.info("no client for %.0f s: stopping", grace)
+                break
+    finally:
+        # Without the lock: a process that stops this host may hold it while it waits.
+        _remove_own_record(home)
+        ray.shutdown()
+    return 0
+
+
+def _remove_own_record(home: Path) -> None:
+    try:
+        current = read_record(home)
+    except (ValueError, TypeError, OSError):
+        return
+    if current is not None and current.host_pid == os.getpid():
+        with contextlib.suppress(OSError):
+            record_path(home).unlink(missing_ok=True)
+
+
+def _stop_host(home: Path, pid: int, timeout: float = 60.0) -> None:
+    """SIGTERM a host of ``home`` and wait until it has exited (SIGKILL at the end)."""
+    if not (pid_alive(pid) and _is_host_process(pid, home)):
+        return
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + timeout
+    while pid_alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    if pid_alive(pid):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+
+# --- every instance on this machine -------------------------------------------------
+
+
+def host_processes() -> list[tuple[int, Path]]:
+    """(pid, home) of every Lyra host process of this user on this machine."""
+    out: list[tuple[int, Path]] = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            argv = [
+                a.decode(errors="replace")
+                for a in (entry / "cmdline").read_bytes().split(b"\0")
+                if a
+            ]
+        except OSError:
+            continue
+        if HOST_MODULE in argv and "host" in argv and "--home" in argv:
+            index = argv.index("--home") + 1
+            if index < len(argv) and pid_alive(int(entry.name)):
+                out.append((int(entry.name), Path(argv[index])))
+    return sorted(out)
+
+
+def list_instances() -> list[dict[str, Any]]:
+    """Every running Lyra instance: home, host pid, ports, clients."""
+    out = []
+    for pid, home in host_processes():
+        instance = live_record(home)
+        row: dict[str, Any] = {"home": str(home), "host_pid": pid}
+        if instance is not None and instance.host_pid == pid:
+            row |= instance.ports() | {"clients": instance.clients}
+        else:
+            row |= {"state": "starting or stopping (no live record)"}
+        out.append(row)
+    return out
+
+
+def stop_instance(home: Path, timeout: float = 60.0) -> bool:
+    """Stop the host of ``home`` (SIGTERM, then SIGKILL); False when none ran."""
+    home = Path(home).resolve()
+    pids = [pid for pid, h in host_processes() if h.resolve() == home]
+    for pid in pids:
+        _stop_host(home, pid, timeout)
+    with contextlib.suppress(OSError), _locked(home):
+        instance = None
+        with contextlib.suppress(ValueError, TypeError, OSError):
+            instance = read_record(home)
+        if instance is not None and not instance_alive(home, instance):
+            record_path(home).unlink(missing_ok=True)
+    return bool(pids)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog=f"python -m {HOST_MODULE}")
+    sub = p.add_subparsers(dest="command", required=True)
+    h = sub.add_parser("host", help="run the shared Ray of one LYRA_HOME (started by Lyra)")
+    h.add_argument("--home", required=True)
+    h.add_argument("--options", default="{}", help="the `ray` settings as JSON")
+    args = p.parse_args(argv)
+    return host_main(Path(args.home), json.loads(args.options))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,289 @@
+"""Many Lyra processes on one machine (issue 13 item 1), through the real entry points.
+
+Same LYRA_HOME: two `lyra serve`, each driven by the official MCP client over stdio,
+share one Ray, one graph and one `DomainFetcher` per site; the loopback site's own log
+shows one politeness schedule across both; the first exits (and a third Lyra process
+is killed with SIGKILL) while the second searches, and the second still answers.
+Different LYRA_HOMEs: independent instances on different ports, a port held by
+another program and stale or foreign records under LYRA_HOME included.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from mcp import Client, StdioServerParameters
+
+from lyra.actors.instance import pid_alive as alive
+from lyra.actors.instance import read_record, record_path, stop_instance
+from tests.conftest import CORPUS, REPO
+from tests.conftest_web import FixtureServer
+
+LYRA = str(Path(sys.executable).with_name("lyra"))
+QPS = 2.0
+# The allowance for two clocks (fetcher worker, server thread), as in test_politeness.
+MIN_GAP = 1 / QPS - 0.05
+PAGES = 4
+
+PAGE = """<!doctype html><html><head><title>{title}</title></head><body><article>
+<h1>{title}</h1>
+<p>In a randomised trial of {n} adults, daily coffee intake of three cups lowered the risk
+of type 2 diabetes by about {pct} percent over ten years compared with no coffee.</p>
+<p>Participants who drank decaffeinated coffee showed a similar reduction of {pct2} percent,
+which suggests that compounds other than caffeine are responsible.</p>
+</article></body></html>"""
+
+
+def page(i: int, side: str) -> bytes:
+    title = f"Coffee and diabetes, report {side}{i}"
+    return PAGE.format(title=title, n=100 + i, pct=10 + i, pct2=5 + i).encode()
+
+
+def lyra_env(home: Path, config: str) -> dict[str, str]:
+    """The environment of a user's MCP client: no Ray or Lyra variables but these."""
+    home.mkdir(parents=True, exist_ok=True)
+    cfg = home / "user.yaml"
+    cfg.write_text(config)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("LYRA_", "RAY_"))}
+    env.update({"LYRA_HOME": str(home), "LYRA_CONFIG": str(cfg)})
+    return env
+
+
+def serve(env: dict[str, str], *extra: str) -> StdioServerParameters:
+    return StdioServerParameters(command=LYRA, args=["serve", *extra], env=env, cwd=str(REPO))
+
+
+def lyra(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [LYRA, *args], env=env, capture_output=True, text=True, timeout=120, check=False
+    )
+
+
+def clients(home: Path) -> dict[int, dict[str, Any]]:
+    folder = home / "run" / "clients"
+    return {int(p.stem): json.loads(p.read_text()) for p in folder.glob("*.json")}
+
+
+def wait_until(predicate: Any, timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"not within {timeout}s: {what}")
+        time.sleep(0.2)
+
+
+async def call(client: Client, tool: str, args: dict[str, Any]) -> dict[str, Any]:
+    res = await client.call_tool(tool, args)
+    assert res.is_error is False, res.content[0].text
+    out: dict[str, Any] = res.structured_content
+    return out
+
+
+SHARED_CONFIG = f"""
+ray:
+  include_dashboard: false
+  idle_shutdown_seconds: 2
+network:
+  allow_private_targets: true
+  allowed_hosts: ["127.0.0.0/8"]
+fetch:
+  default_qps: {QPS}
+  standby_workers: 1
+llm:
+  ollama_host: http://127.0.0.1:9
+"""
+
+
+async def test_two_serves_with_one_home_share_ray_graph_and_politeness(tmp_path: Path) -> None:
+    site = FixtureServer("127.0.0.1")
+    site.route("/robots.txt", body=b"User-agent: *\nAllow: /\n", content_type="text/plain")
+    for i, side in itertools.product(range(PAGES), "abc"):
+        site.route(f"/{side}{i}.html", body=page(i, side))
+    home = tmp_path / "home"
+    env = lyra_env(home, SHARED_CONFIG)
+    try:
+        async with Client(serve(env), read_timeout_seconds=300) as second:
+            async with Client(serve(env), read_timeout_seconds=300) as first:
+                task_a = await call(first, "create_task", {"query": "coffee and diabetes"})
+                task_b = await call(second, "create_task", {"query": "coffee and diabetes"})
+                registered = clients(home)
+                assert sorted(c["role"] for c in registered.values()) == ["mcp", "mcp"]
+                first_pid = min(registered, key=lambda pid: registered[pid]["since"])
+
+                def search(client: Client, task: dict[str, Any], side: str) -> Any:
+                    urls = [site.url(f"/{side}{i}.html") for i in range(PAGES)]
+                    args = {"urls": urls, "engines": [], "wait_seconds": 110}
+                    return call(
+                        client,
+                        "search",
+                        {"task_id": task["task_id"], "query": "coffee diabetes", "options": args},
+                    )
+
+                found_a, found_b = await asyncio.gather(
+                    search(first, task_a, "a"), search(second, task_b, "b")
+                )
+                # One site is one independent source: "partial" (3 make "satisfied").
+                assert (found_a["status"], found_a["pages_fetched"]) == ("partial", PAGES)
+                assert (found_b["status"], found_b["pages_fetched"]) == ("partial", PAGES)
+                st_a = await call(first, "get_status", {"task_id": task_a["task_id"]})
+                st_b = await call(second, "get_status", {"task_id": task_b["task_id"]})
+                inst_a, inst_b = st_a["metrics"]["instance"], st_b["metrics"]["instance"]
+                assert inst_a["mode"] == inst_b["mode"] == "shared"
+                assert inst_a["ray_address"] == inst_b["ray_address"]
+                assert inst_a["lyra_processes"] == 2
+
+            # The first client has closed its `lyra serve`; that process exits.
+            wait_until(lambda: not alive(first_pid), 30, "the first lyra serve exits")
+            # A third Lyra process of the same home is killed with SIGKILL while the
+            # second searches again.
+            third = subprocess.Popen(
+                [LYRA, "research", "--corpus", str(CORPUS), "coffee"],
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            try:
+                wait_until(lambda: third.pid in clients(home), 60, "the third process joins")
+                urls = [site.url(f"/c{i}.html") for i in range(PAGES)]
+                running = await call(
+                    second,
+                    "search",
+                    {
+                        "task_id": task_b["task_id"],
+                        "query": "decaffeinated coffee",
+                        "options": {"urls": urls, "engines": [], "wait_seconds": 0},
+                    },
+                )
+                os.kill(third.pid, signal.SIGKILL)
+            finally:
+                third.wait(timeout=30)
+            assert third.returncode == -signal.SIGKILL
+            done = await call(
+                second,
+                "get_status",
+                {"task_id": task_b["task_id"], "wait_seconds": 110},
+            )
+            by_id = {s["search_id"]: s for s in done["searches"]}
+            assert by_id[running["search_id"]]["status"] == "partial"
+            assert by_id[running["search_id"]]["metrics"]["pages_fetched"] == PAGES
+            # One graph: the second client sees the pages the first one's search stored.
+            rows = await call(
+                second,
+                "query_graph",
+                {
+                    "sql": f"SELECT count(*), count(DISTINCT url) FROM pages "
+                    f"WHERE url LIKE '{site.origin}/%'"
+                },
+            )
+            assert rows["rows"] == [[3 * PAGES, 3 * PAGES]]
+    finally:
+        site.close()
+    # One DomainFetcher for the site across both clients: one politeness schedule.
+    times = sorted(r.at for r in site.requests)
+    gaps = [later - earlier for earlier, later in itertools.pairwise(times)]
+    assert len(times) == 3 * PAGES + 1  # every page once, robots.txt once
+    assert min(gaps) >= MIN_GAP, sorted(gaps)[:3]
+    # With no client left the instance stops after its idle grace.
+    wait_until(lambda: not record_path(home).exists(), 60, "the shared Ray stops")
+
+
+def listening_socket() -> socket.socket:
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    s.listen()
+    return s
+
+
+async def test_two_homes_run_independent_instances_on_free_ports(tmp_path: Path) -> None:
+    held = listening_socket()  # "another program" on the configured dashboard port
+    port = held.getsockname()[1]
+    config = f"""
+ray:
+  dashboard_port: {port}
+  idle_shutdown_seconds: 600
+fetch:
+  standby_workers: 0
+llm:
+  ollama_host: http://127.0.0.1:9
+"""
+    env1, env2 = lyra_env(tmp_path / "one", config), lyra_env(tmp_path / "two", config)
+    # A damaged record and the record of a Lyra that died: both stale, both replaced.
+    record_path(tmp_path / "one").parent.mkdir(parents=True)
+    record_path(tmp_path / "one").write_text("{not json")
+    stale = {
+        "home": str((tmp_path / "two").resolve()),
+        "host_pid": 2**22 + 17,  # above Linux's largest pid: a process that is gone
+        "gcs_address": "127.0.0.1:9",
+        "namespace": "lyra",
+        "auth_mode": "token",
+        "metrics_export_port": 9,
+        "version": 1,
+    }
+    record_path(tmp_path / "two").parent.mkdir(parents=True)
+    record_path(tmp_path / "two").write_text(json.dumps(stale))
+    try:
+        async with (
+            Client(serve(env1), read_timeout_seconds=300) as one,
+            Client(serve(env2), read_timeout_seconds=300) as two,
+        ):
+            tasks = await asyncio.gather(
+                call(one, "create_task", {"query": "q one"}),
+                call(two, "create_task", {"query": "q two"}),
+            )
+            st1 = await call(one, "get_status", {"task_id": tasks[0]["task_id"]})
+            st2 = await call(two, "get_status", {"task_id": tasks[1]["task_id"]})
+            i1, i2 = st1["metrics"]["instance"], st2["metrics"]["instance"]
+            assert (i1["home"], i2["home"]) == (
+                str((tmp_path / "one").resolve()),
+                str((tmp_path / "two").resolve()),
+            )
+            for key in ("gcs_port", "dashboard_port", "metrics_export_port"):
+                assert i1[key] != i2[key], key
+            assert port not in (i1["dashboard_port"], i2["dashboard_port"])
+            for info in (i1, i2):
+                with urllib.request.urlopen(info["dashboard_url"], timeout=10) as resp:
+                    assert resp.status == 200
+                metrics = f"http://127.0.0.1:{info['metrics_export_port']}/metrics"
+                with urllib.request.urlopen(metrics, timeout=10) as resp:
+                    assert resp.status == 200
+            # Each home's task lives in its own graph.
+            other = await one.call_tool("get_status", {"task_id": tasks[1]["task_id"]})
+            assert other.is_error is True
+            assert "TASK_NOT_FOUND" in other.content[0].text
+            doctor = json.loads(lyra(["doctor", "--json"], env1).stdout)
+            ray_row = next(r for r in doctor if r["component"] == "ray")
+            assert f"dashboard {i1['dashboard_url']}" in ray_row["detail"]
+            listed = json.loads(lyra(["instances", "--json"], env1).stdout)
+            mine = {r["home"]: r for r in listed if r["home"] in (i1["home"], i2["home"])}
+            assert {h: r["dashboard_port"] for h, r in mine.items()} == {
+                i1["home"]: i1["dashboard_port"],
+                i2["home"]: i2["dashboard_port"],
+            }
+            refused = lyra(["down"], env1)
+            assert refused.returncode == 1
+            assert "1 Lyra process(es) still use it" in refused.stderr
+        record = read_record(tmp_path / "one")
+        assert record is not None
+        down = lyra(["down"], env1)
+        assert down.returncode == 0, down.stderr
+        assert down.stdout.strip() == f"stopped the Lyra instance of {i1['home']}"
+        assert not alive(record.host_pid)
+        assert not record_path(tmp_path / "one").exists()
+        assert lyra(["stop"], env2).returncode == 0
+        running = {r["home"] for r in json.loads(lyra(["instances", "--json"], env2).stdout)}
+        assert running & {i1["home"], i2["home"]} == set()
+    finally:
+        held.close()
+        for home in (tmp_path / "one", tmp_path / "two"):
+            stop_instance(home)  # nothing lingers after a failure (idle grace 600 s)
