@@ -102,7 +102,14 @@ def test_the_import_contract_fails_on_an_upward_import(
 def test_pipelines_top_holds_only_shared_modules_and_actors_only_actors() -> None:
     top = sorted(p.name for p in (ROOT / "pipelines").glob("*.py"))
     assert top == ["__init__.py", "errors.py"]
-    runtime = {"__init__.py", "runtime.py", "instance.py", "fetch_pool.py", "standby.py", "preload.py"}
+    runtime = {
+        "__init__.py",
+        "runtime.py",
+        "instance.py",
+        "fetch_pool.py",
+        "standby.py",
+        "preload.py",
+    }
     for path in (ROOT / "actors").glob("*.py"):
         if path.name in runtime:
             continue
