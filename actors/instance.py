@@ -449,7 +449,7 @@ def host_main(home: Path, options: dict[str, Any]) -> int:
         dashboard_url=f"http://{dashboard_url}" if dashboard_url else None,
         session_dir=str(node.get_session_dir_path()),
         started_at=time.time(),
-        idle_shutdown_seconds=float(options.get("idle_shutdown_seconds", 30.0)),
+        idle_shutdown_seconds=float(options.get("idle_shutdown_seconds", 10.0)),
         settings_fingerprint=str(options.get("settings_fingerprint") or ""),
     )
     _write_record(home, instance)

@@ -14,7 +14,13 @@ from typing import Any
 
 import ray
 
-from lyra.actors.instance import Instance, attach_or_start, choose_port, live_clients
+from lyra.actors.instance import (
+    Instance,
+    InstanceError,
+    attach_or_start,
+    choose_port,
+    live_clients,
+)
 from lyra.config.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -62,15 +68,21 @@ def ensure_ray(settings: Settings, role: str = "client", match_settings: bool = 
         ray.init(address=address, runtime_env=runtime_env, **common)
         return
     if settings.ray.share_instance:
-        instance = attach_or_start(
-            settings.home_dir,
-            shared_ray_options(settings),
-            role,
-            settings_fingerprint(settings) if match_settings else None,
-        )
-        ray.init(address=instance.gcs_address, **common)
-        _joined = instance
-        return
+        try:
+            instance = attach_or_start(
+                settings.home_dir,
+                shared_ray_options(settings),
+                role,
+                settings_fingerprint(settings) if match_settings else None,
+            )
+        except (InstanceError, OSError) as exc:
+            # Lyra still runs, on a Ray of its own (other processes of this home
+            # cannot share it): the log says why.
+            log.warning("no shared Ray for %s (%s); starting a private one", settings.home, exc)
+        else:
+            ray.init(address=instance.gcs_address, **common)
+            _joined = instance
+            return
     ray.init(
         # "local": a new instance even when `ray start` left one running (Ray would
         # otherwise join that one, without this process's environment or settings).

@@ -45,7 +45,7 @@ class RaySettings(_Section):
         "process starts its own, which stops with it).",
     )
     idle_shutdown_seconds: float = Field(
-        30.0,
+        10.0,
         ge=0,
         description="The shared local Ray stops this long after its last client exits.",
     )
