@@ -7,6 +7,7 @@ GCS client fails when initialised from a helper thread), so ``initialize`` and
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -30,6 +31,23 @@ from lyra.pipelines.evidence.research import PRIMARY_LEVELS
 
 log = logging.getLogger("lyra.mcp")
 PROGRESS_POLL_SECONDS = 1.0
+# Orchestrator methods that only read: safe to send again after a crash.
+IDEMPOTENT_METHODS = frozenset(
+    {
+        "ping",
+        "status",
+        "get_status",
+        "wait_search",
+        "query_graph",
+        "vector_search",
+        "get_auth_queue",
+        "search_summary",
+    }
+)
+# How long a read waits for a restarting orchestrator (its start reads DuckDB back
+# and starts its children: seconds), and the first pause between tries.
+RESTART_WAIT_SECONDS = 60.0
+RESTART_BACKOFF_SECONDS = 0.2
 
 
 class LyraRuntime:
@@ -64,12 +82,35 @@ class LyraRuntime:
         return self._orch
 
     async def call(self, method: str, *args: Any) -> Any:
-        """Call the orchestrator; the original exception is re-raised."""
-        handle = self.orchestrator()
-        try:
-            return await getattr(handle, method).remote(*args)
-        except ray.exceptions.RayTaskError as exc:
-            raise unwrap(exc) from None
+        """Call the orchestrator; the original exception is re-raised.
+
+        A read (``IDEMPOTENT_METHODS``) that meets an orchestrator being restarted, or
+        one dead for good (then the named one is found or created again, and it reads
+        its state back from DuckDB), is tried again with backoff for up to
+        ``RESTART_WAIT_SECONDS`` instead of failing. Other calls are not repeated: an
+        orchestrator that died while handling one may or may not have done it.
+        """
+        delay = RESTART_BACKOFF_SECONDS
+        deadline = time.monotonic() + RESTART_WAIT_SECONDS
+        while True:
+            handle = self.orchestrator()
+            try:
+                return await getattr(handle, method).remote(*args)
+            except ray.exceptions.RayTaskError as exc:
+                raise unwrap(exc) from None
+            except ray.exceptions.RayActorError as exc:
+                if isinstance(exc, ray.exceptions.ActorDiedError) and self._orch is handle:
+                    self._orch = None  # found again, or re-created, on the next try
+                if method not in IDEMPOTENT_METHODS or time.monotonic() + delay > deadline:
+                    raise
+                log.warning(
+                    "orchestrator unavailable for %s (%s); trying again in %.1f s",
+                    method,
+                    type(exc).__name__,
+                    delay,
+                )
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 2.0)
 
     async def meta(
         self,
