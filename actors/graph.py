@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import ray
 
+import lyra.actors.telemetry as telemetry
 from lyra.actors.runtime import setup_actor_logging
 from lyra.config.settings import Settings
 from lyra.pipelines.discover import engine_health as eh
@@ -98,10 +99,13 @@ class GraphActor:
     def insert_serp_items(self, rows: list[dict[str, Any]]) -> None:
         """Store SERP rows (idempotent by id)."""
         repo.insert_serp_items(self._con, rows)
+        telemetry.graph_rows_written("serp_items", len(rows))
 
     def upsert_pages(self, rows: list[dict[str, Any]]) -> dict[str, str]:
         """Store pages once per URL; returns url → page id."""
-        return repo.upsert_pages(self._con, rows)
+        out = repo.upsert_pages(self._con, rows)
+        telemetry.graph_rows_written("pages", len(rows))
+        return out
 
     def page_simhashes(self) -> list[tuple[str, int, str | None]]:
         """(page id, simhash, dup_of) of every stored page, for near-duplicate checks."""
@@ -110,6 +114,7 @@ class GraphActor:
     def insert_fragments(self, rows: list[dict[str, Any]]) -> int:
         """Store fragments (idempotent by id); returns rows offered."""
         repo.insert_fragments(self._con, rows)
+        telemetry.graph_rows_written("fragments", len(rows))
         return len(rows)
 
     def fragments_for_pages(self, page_ids: list[str]) -> list[dict[str, Any]]:
@@ -119,10 +124,12 @@ class GraphActor:
     def insert_claims(self, rows: list[dict[str, Any]]) -> None:
         """Store claims (idempotent by id)."""
         repo.insert_claims(self._con, rows)
+        telemetry.graph_rows_written("claims", len(rows))
 
     def insert_edges(self, rows: list[dict[str, Any]]) -> None:
         """Store edges (idempotent by id)."""
         repo.insert_edges(self._con, rows)
+        telemetry.graph_rows_written("edges", len(rows))
 
     def claims_for_task(self, task_id: str) -> list[dict[str, Any]]:
         """Active claims of a task."""
@@ -135,6 +142,7 @@ class GraphActor:
     def log_event(self, **fields: Any) -> None:
         """Append an event_log row."""
         repo.log_event(self._con, **fields)
+        telemetry.graph_rows_written("event_log", 1)
 
     # --- embeddings ---------------------------------------------------------------
     def embeddings_by_text_hash(
@@ -152,6 +160,7 @@ class GraphActor:
             return
         arr = [(tid, th, np.asarray(vec, dtype=np.float32)) for tid, th, vec in rows]
         repo.put_embeddings(self._con, target_type, model_id, arr)
+        telemetry.graph_rows_written("embeddings", len(arr))
         index = self._indexes.get((target_type, model_id))
         if index is not None:
             index.add([r[0] for r in arr], np.stack([r[2] for r in arr]))

@@ -17,12 +17,14 @@ every restart. ``__init__`` reloads the models; there is no other state.
 from __future__ import annotations
 
 import logging
+import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import ray
 
+import lyra.actors.telemetry as telemetry
 from lyra.actors.runtime import setup_actor_logging
 from lyra.config.settings import Settings
 from lyra.pipelines.discover.citations import build_relevance_prompt, parse_relevance
@@ -208,7 +210,9 @@ class InferenceActor:
         """L2-normalised float32 vectors, one row per text (idempotent)."""
         if self._embedder is None:
             raise RuntimeError("no embedding model loaded: " + (self._embedder_error or ""))
+        started = time.perf_counter()
         vectors = np.asarray(self._embedder.embed(texts), dtype=np.float32)
+        telemetry.inference_batch("embed", len(texts), time.perf_counter() - started)
         if self._stance_reads_embedder and isinstance(self._nli, PackagedStance):
             # The search embeds its fragments and claims before the stance step: the
             # packaged stance model reads these same vectors (decision 0018).
@@ -217,12 +221,14 @@ class InferenceActor:
 
     def nli(self, pairs: list[tuple[str, str]]) -> list[dict[str, Any]]:
         """Stance of each (premise fragment, hypothesis claim) pair (idempotent)."""
+        started = time.perf_counter()
         if self._nli is not None:
             results = self._nli.judge(pairs)
             method = "nli_model"
         else:
             results = [heuristic_nli(p, h) for p, h in pairs]
             method = "heuristic"
+        telemetry.inference_batch("nli", len(pairs), time.perf_counter() - started)
         return [
             {"label": r.label, "confidence": float(r.confidence), "method": method} for r in results
         ]

@@ -25,6 +25,7 @@ from typing import Any
 import ray
 from ray.exceptions import ActorDiedError, ActorUnavailableError, RayActorError, RayTaskError
 
+import lyra.actors.telemetry as telemetry
 from lyra.actors.graph import GraphActor
 from lyra.actors.inference import InferenceActor
 from lyra.actors.runtime import (
@@ -130,6 +131,7 @@ class Orchestrator:
                 raise (cause if isinstance(cause, Exception) else exc) from None
             except (ActorDiedError, ActorUnavailableError, RayActorError) as exc:
                 self._restarts[name] = self._restarts.get(name, 0) + 1
+                telemetry.actor_restart(name)
                 log.warning(
                     "%s.%s failed (%s); attempt %d", name, method, type(exc).__name__, attempt
                 )
@@ -245,9 +247,7 @@ class Orchestrator:
             query=query,
             options=options,
             call=self._call,
-            progress=lambda stage, p, msg: self._progress.__setitem__(
-                search_id, {"stage": stage, "progress": round(p, 3), "message": msg}
-            ),
+            progress=functools.partial(self._report_progress, task_id, search_id),
             stop_requested=lambda: self._stop_flags.get(task_id, False),
             pages_left=budget["pages_remaining"],
             deadline=time.monotonic() + budget["seconds_remaining"],
@@ -262,6 +262,7 @@ class Orchestrator:
             ),
         )
         self._jobs[search_id] = asyncio.create_task(self._run_job(search_id, ctx))
+        telemetry.searches_running(sum(not j.done() for j in self._jobs.values()))
         return search_id
 
     async def _live_circuit(self, domain: str) -> dict[str, Any] | None:
@@ -360,6 +361,16 @@ class Orchestrator:
         level = trust_level_for(domain, self._rules.current())
         return "high" if level in HIGH_PRIORITY_TRUST else "normal"
 
+    def _report_progress(
+        self, task_id: str, search_id: str, stage: str, progress: float, message: str
+    ) -> None:
+        self._progress[search_id] = {
+            "stage": stage,
+            "progress": round(progress, 3),
+            "message": message,
+        }
+        telemetry.search_progress(task_id, search_id, progress)
+
     async def _run_job(self, search_id: str, ctx: SearchContext) -> dict[str, Any]:
         result = await SearchJob(ctx).outcome()
         result["search_id"] = search_id
@@ -372,7 +383,11 @@ class Orchestrator:
             error=result.get("error"),
             finished=True,
         )
-        self._progress[search_id] = {"stage": "done", "progress": 1.0, "message": result["status"]}
+        self._report_progress(ctx.task["id"], search_id, "done", 1.0, result["status"])
+        # This job is still running (it returns next): count the others.
+        telemetry.searches_running(
+            sum(not j.done() for sid, j in self._jobs.items() if sid != search_id)
+        )
         self._results[search_id] = result
         return result
 

@@ -99,6 +99,14 @@ class _Metrics:
             description="Challenge, CAPTCHA, login or consent pages detected.",
             tag_keys=("domain", "auth_type"),
         )
+        self.queue = Gauge(
+            "lyra_fetch_queue_depth",
+            description="Fetches waiting for the site's politeness slot.",
+            tag_keys=("domain",),
+        )
+
+    def queue_depth(self, waiting: int) -> None:
+        self.queue.set(float(waiting), tags={"domain": self.domain})
 
     def request(self, path: str, status: int | None, size: int) -> None:
         status_class = f"{status // 100}xx" if status is not None else "error"
@@ -169,6 +177,7 @@ class SiteFetcher(HttpPath):
         self._last_used = time.monotonic()
         self._loaded = False
         self._metrics: _Metrics | None = None
+        self._waiting = 0  # fetch calls waiting for the lock (the politeness slot)
         self._sessions: OrderedDict[tuple[Any, ...], AsyncSession[Any]] = OrderedDict()
         self._graph_handle: Any = None
         self._graph_retry_at = 0.0
@@ -198,7 +207,11 @@ class SiteFetcher(HttpPath):
             raise ValueError(f"method must be GET or POST, got {method!r}")
         spec = RequestSpec(method, tuple((headers or {}).items()), json_body, api)
         budget = self.settings.fetch.max_redirects if redirects_left is None else redirects_left
+        self._waiting += 1
+        self._metrics_().queue_depth(self._waiting)
         async with self._lock:
+            self._waiting -= 1
+            self._metrics_().queue_depth(self._waiting)
             self._last_used = time.monotonic()
             await self._ensure_loaded()
             try:

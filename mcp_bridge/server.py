@@ -22,6 +22,7 @@ from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from mcp_types import CallToolResult, LoggingLevel, TextContent, ToolAnnotations
 from pydantic import Field
 
+import lyra.actors.telemetry as telemetry
 from lyra.actors.runtime import ensure_ray, instance_info, orchestrator_options
 from lyra.config.settings import Settings, get_settings
 from lyra.mcp_bridge import models as m
@@ -99,6 +100,7 @@ class LyraRuntime:
             except ray.exceptions.RayTaskError as exc:
                 raise unwrap(exc) from None
             except ray.exceptions.RayActorError as exc:
+                telemetry.actor_restart("orchestrator")
                 if isinstance(exc, ray.exceptions.ActorDiedError) and self._orch is handle:
                     self._orch = None  # found again, or re-created, on the next try
                 if method not in IDEMPOTENT_METHODS or time.monotonic() + delay > deadline:

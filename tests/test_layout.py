@@ -106,6 +106,7 @@ def test_pipelines_top_holds_only_shared_modules_and_actors_only_actors() -> Non
         "__init__.py",
         "runtime.py",
         "instance.py",
+        "telemetry.py",
         "fetch_pool.py",
         "standby.py",
         "preload.py",

@@ -1,0 +1,113 @@
+"""Lyra's metrics on Ray's Prometheus endpoint (issue 13 item 6).
+
+A search over a loopback site runs through the MCP tools; then Ray's metrics endpoint
+(the node's `metrics_export_port`, what `get_status`'s `metrics.instance` names) is
+scraped until each of Lyra's metrics is there, with the values this search implies.
+Ray exports a worker's records every few seconds, so the scrape polls.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+import ray
+from mcp import Client
+
+from lyra.mcp_bridge.server import build_server
+from tests.conftest import make_settings
+from tests.conftest_web import FixtureServer
+
+pytestmark = [pytest.mark.ray, pytest.mark.usefixtures("ray_session")]
+
+PAGE = """<!doctype html><html><head><title>Tea and sleep {i}</title></head><body><article>
+<h1>Tea and sleep {i}</h1><p>In a crossover study of {n} adults, two cups of black tea in
+the evening delayed sleep onset by about {m} minutes compared with water.</p>
+</article></body></html>"""
+WANTED = [
+    "ray_lyra_search_progress",
+    "ray_lyra_searches_running",
+    "ray_lyra_inference_batch_size_bucket",
+    "ray_lyra_inference_latency_seconds_bucket",
+    "ray_lyra_inference_items_total",
+    "ray_lyra_graph_rows_written_total",
+    "ray_lyra_fetch_requests_total",
+    "ray_lyra_fetch_queue_depth",
+]
+
+
+def scrape(port: int) -> str:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as resp:
+        text: str = resp.read().decode()
+    return text
+
+
+def sample(text: str, name: str, **labels: str) -> float:
+    """The value of the one sample of `name` carrying `labels`."""
+    found = []
+    for line in text.splitlines():
+        if not line.startswith(name + "{"):
+            continue
+        if all(f'{k}="{v}"' in line for k, v in labels.items()):
+            found.append(float(line.rsplit(" ", 1)[1]))
+    assert len(found) == 1, (name, labels, found)
+    return found[0]
+
+
+async def test_search_metrics_reach_the_prometheus_endpoint(lyra_home: Path) -> None:
+    site = FixtureServer("127.0.0.1")
+    site.route("/robots.txt", body=b"User-agent: *\nAllow: /\n", content_type="text/plain")
+    for i in range(3):
+        site.route(f"/t{i}.html", body=PAGE.format(i=i, n=40 + i, m=10 + i).encode())
+    settings = make_settings(lyra_home, corpus=None, fetch={"default_qps": 10.0})
+    try:
+        async with Client(build_server(settings)) as client:
+            task = await client.call_tool("create_task", {"query": "tea and sleep"})
+            task_id = task.structured_content["task_id"]
+            res = await client.call_tool(
+                "search",
+                {
+                    "task_id": task_id,
+                    "query": "Does evening tea delay sleep?",
+                    "options": {
+                        "urls": [site.url(f"/t{i}.html") for i in range(3)],
+                        "engines": [],
+                        "wait_seconds": 110,
+                    },
+                },
+            )
+            assert res.is_error is False, res.content[0].text
+            search_id = res.structured_content["search_id"]
+    finally:
+        site.close()
+    node = ray._private.worker._global_node
+    port = node.metrics_export_port
+    progress = re.compile(
+        rf'^ray_lyra_search_progress{{[^}}]*search_id="{search_id}"[^}}]*}} 1\.0$', re.M
+    )
+
+    def complete(text: str) -> bool:
+        # Ray exports a worker's records every few seconds: the last progress may lag.
+        names = all(re.search(f"^{name}{{", text, re.M) for name in WANTED)
+        return names and progress.search(text) is not None
+
+    deadline = time.monotonic() + 90
+    text = scrape(port)
+    while not complete(text):
+        assert time.monotonic() < deadline, [n for n in WANTED if f"{n}{{" not in text]
+        time.sleep(2)
+        text = scrape(port)
+    assert sample(text, "ray_lyra_search_progress", task_id=task_id, search_id=search_id) == 1.0
+    domain = "127.0.0.1"
+    assert (
+        sample(
+            text, "ray_lyra_fetch_requests_total", domain=domain, path="http", status_class="2xx"
+        )
+        >= 3.0
+    )
+    assert sample(text, "ray_lyra_fetch_queue_depth", domain=domain) == 0.0
+    assert sample(text, "ray_lyra_graph_rows_written_total", table="pages") >= 3.0
+    assert sample(text, "ray_lyra_inference_items_total", kind="embed") >= 3.0
