@@ -48,7 +48,13 @@ from typing import Any
 
 import ray
 
-from lyra.actors.runtime import BROWSER, GRAPH, ORCHESTRATOR, setup_actor_logging
+from lyra.actors.runtime import (
+    BROWSER,
+    GRAPH,
+    ORCHESTRATOR,
+    fetcher_scheduling,
+    setup_actor_logging,
+)
 from lyra.config.settings import Settings
 from lyra.jobs.fetch_http import FetchResult
 from lyra.jobs.site_fetcher import SiteFetcher
@@ -223,6 +229,7 @@ def get_fetcher(
         namespace=settings.ray.namespace,
         get_if_exists=True,
         lifetime=None,
+        **fetcher_scheduling(),
     ).remote(registrable, settings, rate, None, tor)
 
 

@@ -32,6 +32,7 @@ from lyra.actors.runtime import (
     BROWSER,
     GRAPH,
     INFERENCE,
+    head_node_options,
     inference_actor_options,
     setup_actor_logging,
 )
@@ -61,6 +62,10 @@ HIGH_PRIORITY_TRUST = frozenset({"PRIMARY", "GOVERNMENT", "ACADEMIC"})
 RETIRE_CHECK_SECONDS = 30.0
 
 
+# How often the orchestrator looks for lost cluster nodes.
+NODE_WATCH_SECONDS = 2.0
+
+
 @ray.remote(max_restarts=3, max_task_retries=0)
 class Orchestrator:
     """Supervises the other actors and runs searches."""
@@ -76,6 +81,7 @@ class Orchestrator:
         # Idle workers for the fetchers of new domains, started once the server is up.
         self._standby = StandbyWorkers(settings.fetch.standby_workers)
         self._standby_task: asyncio.Task[int] | None = None
+        self._nodes_task: asyncio.Task[None] | None = None
         self._tor_process: Any = None
         self._last_retire_check = time.monotonic()
         self._auth_depth: Any = None
@@ -102,7 +108,9 @@ class Orchestrator:
     def _spawn(self, name: str) -> Any:
         opts: dict[str, Any] = {"name": name, "namespace": self._ns, "get_if_exists": True}
         if name == GRAPH:
-            return GraphActor.options(**opts).remote(self._settings)  # type: ignore[attr-defined]
+            return GraphActor.options(**opts, **head_node_options()).remote(  # type: ignore[attr-defined]
+                self._settings
+            )
         if name == INFERENCE:
             resources = inference_actor_options(self._settings)
             return InferenceActor.options(**resources, **opts).remote(  # type: ignore[attr-defined]
@@ -156,8 +164,43 @@ class Orchestrator:
                 log.warning("%d searches were interrupted by a restart", n)
             self._ready = True
             self._standby_task = asyncio.create_task(self._warm_up_fetching())
+            self._nodes_task = asyncio.create_task(self._watch_nodes())
         status = await self._call(INFERENCE, "status")
         return {"inference": status}
+
+    async def _watch_nodes(self) -> None:
+        """When a node of the cluster is lost, place the inference and browser actors again.
+
+        Their Ray restart would wait for the lost node's resources (a GPU) that may be
+        gone for good, and the search with them. Killed here for good, they are
+        re-created by `_call` on the next use with the resources the cluster has now
+        (`inference_actor_options`: no GPU left, the CPU). Fetchers need nothing
+        special: Ray restarts them on another node.
+        """
+        seen: set[str] | None = None
+        while True:
+            try:
+                alive = {n["NodeID"] for n in ray.nodes() if n.get("Alive")}
+            except Exception:  # the GCS is briefly unreachable: look again later
+                log.warning("could not list the cluster's nodes", exc_info=True)
+                alive = seen or set()
+            lost = (seen or set()) - alive
+            if lost:
+                log.warning(
+                    "lost %d node(s): %s; re-placing inference and browser", len(lost), sorted(lost)
+                )
+                for name in (INFERENCE, BROWSER):
+                    handle = self._handles.pop(name, None)
+                    if handle is None:
+                        continue
+                    self._restarts[name] = self._restarts.get(name, 0) + 1
+                    telemetry.actor_restart(name)
+                    try:
+                        ray.kill(handle, no_restart=True)
+                    except Exception:  # already gone
+                        log.debug("kill of %s failed", name, exc_info=True)
+            seen = alive
+            await asyncio.sleep(NODE_WATCH_SECONDS)
 
     async def _warm_up_fetching(self) -> int:
         """What the first fetch of new domains would otherwise wait for (FetcherPool.warm_up)."""

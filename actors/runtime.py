@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,8 @@ GRAPH = "graph"
 INFERENCE = "inference"
 ORCHESTRATOR = "orchestrator"
 BROWSER = "browser"
+# Custom resource of the node that holds the DuckDB file (ray_cluster.yaml).
+GRAPH_RESOURCE = "lyra_graph"
 
 # Imported by every worker of a local Ray as it starts, before it takes work.
 PRELOADED_MODULES = ["lyra.actors.preload"]
@@ -36,6 +39,8 @@ PRELOADED_MODULES = ["lyra.actors.preload"]
 
 # The shared instance this process joined (actors/instance.py), None otherwise.
 _joined: Instance | None = None
+# Whether this process joined a cluster that RAY_ADDRESS / ray.address named.
+_cluster = False
 
 
 def ensure_ray(settings: Settings, role: str = "client", match_settings: bool = True) -> None:
@@ -50,7 +55,7 @@ def ensure_ray(settings: Settings, role: str = "client", match_settings: bool = 
     (docs/decisions/0013). Its workers import `PRELOADED_MODULES` as they start.
     ``match_settings`` false: join a shared instance whatever settings it runs with.
     """
-    global _joined
+    global _joined, _cluster
     if ray.is_initialized():
         return
     address = os.environ.get("RAY_ADDRESS") or settings.ray.address
@@ -66,6 +71,7 @@ def ensure_ray(settings: Settings, role: str = "client", match_settings: bool = 
         log.info("joining Ray cluster at %s", address)
         runtime_env = {"env_vars": env_vars} if env_vars else None
         ray.init(address=address, runtime_env=runtime_env, **common)
+        _cluster = True
         return
     if settings.ray.share_instance:
         try:
@@ -133,6 +139,7 @@ def orchestrator_options(settings: Settings) -> dict[str, Any]:
         "namespace": settings.ray.namespace,
         "get_if_exists": True,
         "lifetime": actor_lifetime(),
+        **head_node_options(),
     }
 
 
@@ -147,7 +154,7 @@ def instance_info() -> dict[str, Any]:
         return {"mode": "not started"}
     context = ray.get_runtime_context()
     node = ray._private.worker._global_node
-    info = {"mode": "cluster" if node is None else "private", "ray_address": context.gcs_address}
+    info = {"mode": "cluster" if _cluster else "private", "ray_address": context.gcs_address}
     if node is not None:
         info["metrics_export_port"] = node.metrics_export_port
     return info
@@ -176,6 +183,47 @@ def inference_actor_options(settings: Settings) -> dict[str, Any]:
     threads are the OS scheduler's business, not Ray's.
     """
     return {"num_gpus": gpus_for_inference(settings), "num_cpus": 0}
+
+
+def head_node_options() -> dict[str, Any]:
+    """The graph actor stays on the node that holds the database file (ARCHITECTURE §8),
+    and the orchestrator, which holds the running searches, beside it.
+
+    A cluster marks that node with the custom resource ``lyra_graph``
+    (ray_cluster.yaml); each actor asks for a sliver of it, so that a re-created actor
+    can be placed while the old one is still being torn down. A local Ray has no such
+    resource and no such choice.
+    """
+    if ray.cluster_resources().get(GRAPH_RESOURCE, 0) > 0:
+        return {"resources": {GRAPH_RESOURCE: 0.01}}
+    return {}
+
+
+# (when, alive node ids) as last asked, asked again after NODES_TTL_S: a fetcher's
+# creation should not wait on the GCS each time.
+_nodes_seen: tuple[float, list[str]] | None = None
+_placed = 0
+NODES_TTL_S = 10.0
+
+
+def fetcher_scheduling() -> dict[str, Any]:
+    """Fetchers spread across the nodes of a cluster (ARCHITECTURE §8), in turn: each
+    new one prefers the next alive node (soft, so that a fetcher whose node is lost is
+    restarted on another). On one node Ray's default placement keeps them on the
+    standby workers (actors/standby.py)."""
+    global _nodes_seen, _placed
+    now = time.monotonic()
+    if _nodes_seen is None or now - _nodes_seen[0] > NODES_TTL_S:
+        alive = sorted(node["NodeID"] for node in ray.nodes() if node.get("Alive"))
+        _nodes_seen = (now, alive)
+    nodes = _nodes_seen[1]
+    if len(nodes) < 2:
+        return {}
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+    node = nodes[_placed % len(nodes)]
+    _placed += 1
+    return {"scheduling_strategy": NodeAffinitySchedulingStrategy(node, soft=True)}
 
 
 def warm_serialization() -> bool:

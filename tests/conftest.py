@@ -70,6 +70,9 @@ def ray_session() -> Iterator[None]:
     """One local Ray for the whole session (ARCHITECTURE §9)."""
     if not ray.is_initialized():
         ray.init(
+            # "local": a new Ray even if `ray start` left a cluster address behind in
+            # /tmp/ray (the two-node test starts one), as ensure_ray does.
+            address="local",
             num_cpus=2,
             include_dashboard=False,
             namespace="lyra-tests",
