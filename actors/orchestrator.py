@@ -32,6 +32,7 @@ from lyra.actors.runtime import (
     BROWSER,
     GRAPH,
     INFERENCE,
+    ORCHESTRATOR,
     head_node_options,
     inference_actor_options,
     setup_actor_logging,
@@ -129,10 +130,14 @@ class Orchestrator:
 
     async def _call(self, name: str, method: str, *args: Any, **kwargs: Any) -> Any:
         """Call a child actor; re-create it once if it is dead for good."""
+        failures: list[str] = []
         for attempt in range(3):
             handle = self._handle(name)
             try:
-                return await getattr(handle, method).remote(*args, **kwargs)
+                result = await getattr(handle, method).remote(*args, **kwargs)
+                if failures:
+                    self._note_restart(name, method, failures)
+                return result
             except RayTaskError as exc:
                 # An exception inside the method, not a crash: re-raise the original.
                 cause = getattr(exc, "cause", None)
@@ -140,6 +145,7 @@ class Orchestrator:
             except (ActorDiedError, ActorUnavailableError, RayActorError) as exc:
                 self._restarts[name] = self._restarts.get(name, 0) + 1
                 telemetry.actor_restart(name)
+                failures.append(type(exc).__name__)
                 log.warning(
                     "%s.%s failed (%s); attempt %d", name, method, type(exc).__name__, attempt
                 )
@@ -154,6 +160,31 @@ class Orchestrator:
                     await asyncio.sleep(0.5)
         raise LyraError("PIPELINE_ERROR", f"the {name} actor is unavailable after restarts")
 
+    def _note_restart(self, name: str, method: str, failures: list[str]) -> None:
+        """An `actor_restart` event for each running search (or one without a task)."""
+        payload = {"actor": name, "method": method, "errors": failures}
+        running = [sid for sid, job in self._jobs.items() if not job.done()]
+        targets: list[tuple[str | None, str | None]] = [
+            (self._search_task.get(sid), sid) for sid in running
+        ] or [(None, None)]
+        for task_id, search_id in targets:
+            # Not awaited: the event must not hold up the call it describes.
+            asyncio.get_running_loop().create_task(
+                self._log_quietly(
+                    kind="actor_restart",
+                    actor=name,
+                    task_id=task_id,
+                    search_id=search_id,
+                    payload=payload,
+                )
+            )
+
+    async def _log_quietly(self, **fields: Any) -> None:
+        try:
+            await self._call(GRAPH, "log_event", **fields)
+        except Exception:  # an audit row must never fail the work it records
+            log.warning("could not log %s", fields.get("kind"), exc_info=True)
+
     async def ensure_ready(self) -> dict[str, Any]:
         """Start children; mark searches orphaned by an earlier process as failed."""
         if not self._ready:
@@ -162,6 +193,12 @@ class Orchestrator:
             )
             if n:
                 log.warning("%d searches were interrupted by a restart", n)
+            if ray.get_runtime_context().was_current_actor_reconstructed:
+                await self._log_quietly(
+                    kind="actor_restart",
+                    actor=ORCHESTRATOR,
+                    payload={"actor": ORCHESTRATOR, "interrupted_searches": n},
+                )
             self._ready = True
             self._standby_task = asyncio.create_task(self._warm_up_fetching())
             self._nodes_task = asyncio.create_task(self._watch_nodes())

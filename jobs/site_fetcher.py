@@ -349,6 +349,9 @@ class SiteFetcher(HttpPath):
         graph = self._graph()
         if graph is None:
             return
+        if self._restarted:
+            # The actor came back after a crash (its politeness state follows).
+            self._log_event("actor_restart", None, {"actor": f"fetch:{self.domain}"})
         try:
             state = await asyncio.wait_for(
                 graph.load_domain_state.remote(self.domain), _STATE_LOAD_TIMEOUT

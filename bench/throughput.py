@@ -1,0 +1,296 @@
+"""Whole-pipeline throughput: K concurrent searches over a loopback frozen web.
+
+    .venv/bin/python bench/throughput.py [--pages 100] [--domains 5] [--qps 2]
+                                         [--k 1 4 16] [--json PATH]
+
+The frozen web is bench/fetch.py's mini-web (D loopback sites 127.0.0.2, ...; each
+logs every request on its own clock) serving short articles with varied, informative
+sentences, so every stage has real work: fetch → extract → embed → claims → stance →
+graph. For each K, N pages (spread evenly over the sites) are split round-robin over K
+searches, each in its own task, started together through the MCP tools of an
+in-process server (the same code as `lyra serve`) on a local Ray of 2 CPUs.
+
+Printed per K:
+- wall time from the first `search` call to the last search's end, and whole-pipeline
+  pages/min against the politeness bound: no polite crawler fetches N pages from D
+  sites at q requests/s in less than N/(D·q) seconds (robots.txt adds one request per
+  site), so bound pages/min = 60·D·q; the ratio bound time / wall time is the figure
+  of record (issue 13: ≥ 0.9 at K = 4);
+- `get_status` and `query_graph` latency (p50 / p95 over calls every 0.25 s while the
+  searches run);
+- inference: texts embedded and pairs judged per second of inference time, and the
+  mean batch size of each (from Lyra's metrics on Ray's Prometheus endpoint);
+- peak PSS of this process and every process it started (Ray and its workers);
+- the smallest gap between two requests on any site (must be at least 1/q - 50 ms).
+
+Between runs the bench waits for Ray to export the metrics (about 10 s) and for the
+sites' politeness gap; the fetchers stay, as they would on a server.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import statistics
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import psutil
+import ray
+from mcp import Client
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import fetch as mini_web
+
+from lyra.actors.runtime import ensure_ray
+from lyra.config.settings import load_settings
+from lyra.mcp_bridge.server import build_server
+
+SUBJECTS = ["coffee", "green tea", "daily walking", "vitamin D", "intermittent fasting"]
+OUTCOMES = ["blood pressure", "sleep duration", "type 2 diabetes", "bone density", "LDL"]
+EXPORT_WAIT_S = 12.0  # Ray exports workers' metrics every few seconds
+POLL_S = 0.25
+
+
+def article(host: str, path: str) -> bytes:
+    """A short article of informative, varied sentences (seeded by host and path)."""
+    rng = random.Random(f"{host}{path}")
+    sentences = []
+    for _ in range(8):
+        subject, outcome = rng.choice(SUBJECTS), rng.choice(OUTCOMES)
+        n, pct = rng.randint(40, 4000), rng.randint(3, 40)
+        verb = rng.choice(["lowered", "raised", "did not change", "slightly reduced"])
+        sentences.append(
+            f"In a trial of {n} adults, {subject} {verb} {outcome} by {pct} percent "
+            f"over {rng.randint(2, 20)} weeks compared with placebo."
+        )
+    body = "".join(f"<p>{s}</p>" for s in sentences)
+    head = f"<!doctype html><html><head><title>{subject} and {outcome}</title></head>"
+    title = f"<h1>{subject} and {outcome}</h1>"
+    return f"{head}<body><article>{title}{body}</article></body></html>".encode()
+
+
+def scrape(port: int) -> dict[tuple[str, str], float]:
+    """(metric, kind) → value of Lyra's inference counters on the metrics endpoint."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as resp:
+        text = resp.read().decode()
+    out: dict[tuple[str, str], float] = {}
+    for line in text.splitlines():
+        for name in (
+            "ray_lyra_inference_items_total",
+            "ray_lyra_inference_latency_seconds_sum",
+            "ray_lyra_inference_latency_seconds_count",
+        ):
+            if line.startswith(name + "{") and 'kind="' in line:
+                kind = line.split('kind="', 1)[1].split('"', 1)[0]
+                key = (name, kind)
+                out[key] = out.get(key, 0.0) + float(line.rsplit(" ", 1)[1])
+    return out
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+class PeakPss:
+    """Peak summed PSS of this process and its descendants, sampled in a thread."""
+
+    def __init__(self) -> None:
+        me = psutil.Process()
+        self._sampler = mini_web._PssSampler(lambda: [me, *me.children(recursive=True)])
+
+    def __enter__(self) -> PeakPss:
+        self._sampler.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._sampler.__exit__(*exc)
+
+    @property
+    def peak_mib(self) -> float:
+        return self._sampler.peak / mini_web.MiB
+
+
+async def run_k(client: Client, sites: list[Any], pages: int, k: int, qps: float) -> dict[str, Any]:
+    urls = mini_web._urls(sites, pages)
+    chunks = [urls[j::k] for j in range(k)]
+    tasks = []
+    for j in range(k):
+        created = await client.call_tool(
+            "create_task",
+            {"query": f"throughput {k}/{j}", "config": {"budget": {"max_pages": pages}}},
+        )
+        tasks.append(created.structured_content["task_id"])
+    latencies: dict[str, list[float]] = {"get_status": [], "query_graph": []}
+    running = True
+
+    async def poll() -> None:
+        while running:
+            started = time.perf_counter()
+            await client.call_tool("get_status", {"task_id": tasks[0]})
+            latencies["get_status"].append(time.perf_counter() - started)
+            started = time.perf_counter()
+            await client.call_tool("query_graph", {"sql": "SELECT count(*) FROM pages"})
+            latencies["query_graph"].append(time.perf_counter() - started)
+            await asyncio.sleep(POLL_S)
+
+    async def search(task_id: str, chunk: list[str]) -> dict[str, Any]:
+        res = await client.call_tool(
+            "search",
+            {
+                "task_id": task_id,
+                "query": "What do trials say about these habits and health outcomes?",
+                "options": {
+                    "urls": chunk,
+                    "engines": [],
+                    "max_pages": len(chunk),
+                    "wait_seconds": 0,
+                },
+            },
+        )
+        if res.is_error:
+            raise RuntimeError(res.content[0].text)
+        search_id = res.structured_content["search_id"]
+        while True:
+            st = await client.call_tool("get_status", {"task_id": task_id, "wait_seconds": 30})
+            found = next(
+                s for s in st.structured_content["searches"] if s["search_id"] == search_id
+            )
+            if found["status"] != "running":
+                return dict(found)
+
+    poller = asyncio.create_task(poll())
+    started = time.perf_counter()
+    results = await asyncio.gather(*(search(t, c) for t, c in zip(tasks, chunks, strict=True)))
+    wall = time.perf_counter() - started
+    running = False
+    await poller
+    fetched = sum(int(r["metrics"].get("pages_fetched", 0)) for r in results)
+    bound = pages / (len(sites) * qps)
+    return {
+        "k": k,
+        "pages": pages,
+        "pages_fetched": fetched,
+        "statuses": sorted({r["status"] for r in results}),
+        "wall_s": round(wall, 2),
+        "bound_s": round(bound, 2),
+        "pages_per_min": round(fetched / wall * 60, 1),
+        "bound_pages_per_min": round(len(sites) * qps * 60, 1),
+        "ratio_to_bound": round(bound / wall, 3),
+        "get_status_ms": {
+            "p50": round(1000 * statistics.median(latencies["get_status"]), 1),
+            "p95": round(1000 * percentile(latencies["get_status"], 0.95), 1),
+            "calls": len(latencies["get_status"]),
+        },
+        "query_graph_ms": {
+            "p50": round(1000 * statistics.median(latencies["query_graph"]), 1),
+            "p95": round(1000 * percentile(latencies["query_graph"], 0.95), 1),
+            "calls": len(latencies["query_graph"]),
+        },
+    }
+
+
+def inference_figures(before: dict[Any, float], after: dict[Any, float]) -> dict[str, Any]:
+    out = {}
+    for kind in ("embed", "nli"):
+
+        def delta(name: str, kind: str = kind) -> float:
+            return after.get((name, kind), 0.0) - before.get((name, kind), 0.0)
+
+        items = delta("ray_lyra_inference_items_total")
+        seconds = delta("ray_lyra_inference_latency_seconds_sum")
+        calls = delta("ray_lyra_inference_latency_seconds_count")
+        out[kind] = {
+            "items": int(items),
+            "per_s": round(items / seconds, 1) if seconds else None,
+            "mean_batch": round(items / calls, 1) if calls else None,
+        }
+    return out
+
+
+async def main_async(args: argparse.Namespace) -> list[dict[str, Any]]:
+    mini_web._page = article  # the mini-web serves articles instead of filler pages
+    home = Path(tempfile.mkdtemp(prefix="lyra-bench-throughput-"))
+    settings = load_settings(
+        home=home,
+        ray={
+            "namespace": "lyra-throughput",
+            "num_cpus": 2,
+            "include_dashboard": False,
+            "share_instance": False,
+        },
+        network={"allow_private_targets": True, "allowed_hosts": ["127.0.0.0/8"]},
+        fetch={"default_qps": args.qps},
+        llm={"ollama_host": "http://127.0.0.1:9"},
+        task={"default_max_pages": args.pages},
+    )
+    ensure_ray(settings)
+    port = ray._private.worker._global_node.metrics_export_port
+    figures = []
+    async with Client(build_server(settings)) as client:
+        # Warm the actors and models as a server that has answered before would be.
+        warm = await client.call_tool("create_task", {"query": "warm up"})
+        assert warm.is_error is False, warm.content[0].text
+        for k in args.k:
+            sites = mini_web._start_sites(args.domains)
+            try:
+                time.sleep(EXPORT_WAIT_S)
+                before = scrape(port)
+                with PeakPss() as pss:
+                    run = await run_k(client, sites, args.pages, k, args.qps)
+                time.sleep(EXPORT_WAIT_S)
+                run["inference"] = inference_figures(before, scrape(port))
+                run["peak_pss_mib"] = round(pss.peak_mib, 1)
+                run["min_gap_s"] = round(min(s.min_gap() for s in sites), 4)
+            finally:
+                for s in sites:
+                    s.close()
+            figures.append(run)
+            gs, qg = run["get_status_ms"], run["query_graph_ms"]
+            inf = run["inference"]
+            print(
+                f"K={k:2d}: {run['pages_fetched']}/{args.pages} pages in {run['wall_s']:.1f} s "
+                f"(bound {run['bound_s']:.1f} s): {run['pages_per_min']:.0f} pages/min, "
+                f"{run['ratio_to_bound']:.2f} of the bound; get_status p50/p95 "
+                f"{gs['p50']:.0f}/{gs['p95']:.0f} ms, "
+                f"query_graph {qg['p50']:.0f}/{qg['p95']:.0f} ms; "
+                f"embed {inf['embed']['per_s']} texts/s (batch {inf['embed']['mean_batch']}), "
+                f"nli {inf['nli']['per_s']} pairs/s (batch {inf['nli']['mean_batch']}); "
+                f"peak PSS {run['peak_pss_mib']:.0f} MiB; min gap {run['min_gap_s']:.3f} s; "
+                f"status {run['statuses']}",
+                flush=True,
+            )
+            if run["min_gap_s"] < 1 / args.qps - mini_web.GAP_SLACK_S:
+                raise SystemExit(f"politeness violated: min gap {run['min_gap_s']} s")
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--pages", type=int, default=100)
+    parser.add_argument("--domains", type=int, default=5)
+    parser.add_argument("--qps", type=float, default=2.0)
+    parser.add_argument("--k", type=int, nargs="+", default=[1, 4, 16])
+    parser.add_argument("--json", type=Path, default=None)
+    args = parser.parse_args()
+    print(
+        f"{args.pages} pages over {args.domains} loopback sites at {args.qps:g} req/s per "
+        f"site; politeness bound {args.pages / (args.domains * args.qps):.1f} s "
+        f"({args.domains * args.qps * 60:.0f} pages/min)",
+        flush=True,
+    )
+    figures = asyncio.run(main_async(args))
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(figures, indent=2))
+
+
+if __name__ == "__main__":
+    main()
