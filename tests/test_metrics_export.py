@@ -39,26 +39,49 @@ WANTED = [
 ]
 
 
+HOST = "127.0.0.213"  # a loopback site no other test uses: its fetcher is this test's
+EXPORT_S = 12.0  # Ray exports a worker's records every few seconds
+
+
 def scrape(port: int) -> str:
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as resp:
         text: str = resp.read().decode()
     return text
 
 
-def sample(text: str, name: str, **labels: str) -> float:
-    """The value of the one sample of `name` carrying `labels`."""
-    found = []
-    for line in text.splitlines():
-        if not line.startswith(name + "{"):
-            continue
-        if all(f'{k}="{v}"' in line for k, v in labels.items()):
-            found.append(float(line.rsplit(" ", 1)[1]))
-    assert len(found) == 1, (name, labels, found)
-    return found[0]
+def total(text: str, name: str, **labels: str) -> float:
+    """Sum of the samples of `name` carrying `labels` (one series per worker process)."""
+    values = [
+        float(line.rsplit(" ", 1)[1])
+        for line in text.splitlines()
+        if line.startswith(name + "{") and all(f'{k}="{v}"' in line for k, v in labels.items())
+    ]
+    return sum(values)
+
+
+# Counters this test compares before and after its search.
+SETTLING = [
+    ("ray_lyra_graph_rows_written_total", {"table": "pages"}),
+    ("ray_lyra_inference_items_total", {"kind": "embed"}),
+]
+
+
+def steady(port: int) -> str:
+    """A scrape that the next export does not change: every earlier record is in it."""
+    text = scrape(port)
+    for _ in range(10):
+        time.sleep(EXPORT_S)
+        again = scrape(port)
+        if all(total(again, n, **tags) == total(text, n, **tags) for n, tags in SETTLING):
+            return again
+        text = again
+    raise AssertionError("Ray's metrics never settled")
 
 
 async def test_search_metrics_reach_the_prometheus_endpoint(lyra_home: Path) -> None:
-    site = FixtureServer("127.0.0.1")
+    port = ray._private.worker._global_node.metrics_export_port
+    before = steady(port)
+    site = FixtureServer(HOST)
     site.route("/robots.txt", body=b"User-agent: *\nAllow: /\n", content_type="text/plain")
     for i in range(3):
         site.route(f"/t{i}.html", body=PAGE.format(i=i, n=40 + i, m=10 + i).encode())
@@ -81,16 +104,21 @@ async def test_search_metrics_reach_the_prometheus_endpoint(lyra_home: Path) -> 
             )
             assert res.is_error is False, res.content[0].text
             search_id = res.structured_content["search_id"]
+            fragments = await client.call_tool(
+                "query_graph",
+                {
+                    "sql": "SELECT count(*) FROM fragments f JOIN pages p ON p.id = f.page_id "
+                    f"WHERE p.domain = '{HOST}'"
+                },
+            )
+            stored_fragments = fragments.structured_content["rows"][0][0]
     finally:
         site.close()
-    node = ray._private.worker._global_node
-    port = node.metrics_export_port
     progress = re.compile(
         rf'^ray_lyra_search_progress{{[^}}]*search_id="{search_id}"[^}}]*}} 1\.0$', re.M
     )
 
     def complete(text: str) -> bool:
-        # Ray exports a worker's records every few seconds: the last progress may lag.
         names = all(re.search(f"^{name}{{", text, re.M) for name in WANTED)
         return names and progress.search(text) is not None
 
@@ -100,14 +128,18 @@ async def test_search_metrics_reach_the_prometheus_endpoint(lyra_home: Path) -> 
         assert time.monotonic() < deadline, [n for n in WANTED if f"{n}{{" not in text]
         time.sleep(2)
         text = scrape(port)
-    assert sample(text, "ray_lyra_search_progress", task_id=task_id, search_id=search_id) == 1.0
-    domain = "127.0.0.1"
-    assert (
-        sample(
-            text, "ray_lyra_fetch_requests_total", domain=domain, path="http", status_class="2xx"
-        )
-        >= 3.0
+    text = steady(port)
+    assert total(text, "ray_lyra_search_progress", task_id=task_id, search_id=search_id) == 1.0
+    # robots.txt and the three pages, all answered 200.
+    assert total(text, "ray_lyra_fetch_requests_total", domain=HOST, status_class="2xx") == 4.0
+    assert total(text, "ray_lyra_fetch_queue_depth", domain=HOST) == 0.0
+    written = total(text, "ray_lyra_graph_rows_written_total", table="pages") - total(
+        before, "ray_lyra_graph_rows_written_total", table="pages"
     )
-    assert sample(text, "ray_lyra_fetch_queue_depth", domain=domain) == 0.0
-    assert sample(text, "ray_lyra_graph_rows_written_total", table="pages") >= 3.0
-    assert sample(text, "ray_lyra_inference_items_total", kind="embed") >= 3.0
+    assert written == 3.0
+    embedded = total(text, "ray_lyra_inference_items_total", kind="embed") - total(
+        before, "ray_lyra_inference_items_total", kind="embed"
+    )
+    # Every new fragment's text was embedded (and the claims and the query with them).
+    assert stored_fragments == 6  # per page: the heading and the paragraph
+    assert embedded >= stored_fragments

@@ -57,15 +57,24 @@ PAGE = """<!doctype html><html><head><title>{title}</title></head><body><article
 walked less than four thousand steps.</p></article></body></html>"""
 
 PROBE = """
-import json, ray
+import json, sys, time, ray
 from ray.util.state import list_actors
 ray.init(address=%r, namespace="lyra", log_to_driver=False)
 nodes = {n["NodeID"]: n["Resources"] for n in ray.nodes() if n["Alive"]}
-actors = [
-    {"name": a.name, "cls": a.class_name, "node": a.node_id}
-    for a in list_actors(filters=[("state", "=", "ALIVE")], limit=1000)
-    if a.ray_namespace == "lyra"
-]
+actors = None
+deadline = time.monotonic() + 60
+while %r and actors is None:
+    try:  # the state API answers once the head's dashboard is up
+        actors = [
+            {"name": a.name, "cls": a.class_name, "node": a.node_id}
+            for a in list_actors(filters=[("state", "=", "ALIVE")], limit=1000)
+            if a.ray_namespace == "lyra"
+        ]
+    except Exception as exc:
+        if time.monotonic() > deadline:
+            raise
+        print(f"state API not ready: {exc}", file=sys.stderr)
+        time.sleep(1)
 print(json.dumps({"nodes": nodes, "actors": actors}))
 """
 
@@ -110,17 +119,34 @@ class Node:
             self.proc.wait(timeout=30)
 
 
-def probe(address: str) -> dict[str, Any]:
+def probe(address: str, actors: bool = True) -> dict[str, Any]:
+    """Alive nodes (id → resources) and, with `actors`, Lyra's live actors and their node."""
     out = subprocess.run(
-        [sys.executable, "-c", PROBE % address],
+        [sys.executable, "-c", PROBE % (address, actors)],
         env=cluster_env(),
         capture_output=True,
         text=True,
-        timeout=120,
-        check=True,
+        timeout=180,
+        check=False,
     )
+    assert out.returncode == 0, out.stderr[-3000:]
     result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
     return result
+
+
+def alive_nodes(address: str) -> int:
+    """Alive nodes, 0 while the cluster does not answer yet."""
+    out = subprocess.run(
+        [sys.executable, "-c", PROBE % (address, False)],
+        env=cluster_env(),
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
+    )
+    if out.returncode != 0:
+        return 0
+    return len(json.loads(out.stdout.strip().splitlines()[-1])["nodes"])
 
 
 def wait_for(predicate: Any, timeout: float, what: str) -> Any:
@@ -156,7 +182,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]
         # nothing else on this machine should join this cluster by accident.
         Path("/tmp/ray/ray_current_cluster").unlink(missing_ok=True)
         worker = Node(worker_argv, logs / "worker.log")
-        wait_for(lambda: len(probe(address)["nodes"]) == 2, 120, "two nodes alive")
+        wait_for(lambda: alive_nodes(address) == 2, 180, "two nodes alive")
         yield {"address": address, "head": head, "worker": worker, "logs": logs}
     finally:
         if worker is not None:
