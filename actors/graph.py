@@ -87,6 +87,10 @@ class GraphActor:
         """Update a search's status, metrics, error or finish time (idempotent)."""
         repo.update_search(self._con, search_id, **fields)
 
+    def get_search(self, search_id: str) -> dict[str, Any] | None:
+        """One search row, or None."""
+        return repo.get_search(self._con, search_id)
+
     def list_searches(self, task_id: str) -> list[dict[str, Any]]:
         """All searches of a task, oldest first."""
         return repo.list_searches(self._con, task_id)

@@ -104,6 +104,7 @@ class Orchestrator:
         self._auth = AuthService(settings, functools.partial(self._call, GRAPH))
         self._started = time.monotonic()
         self._ready = False
+        self._ready_lock = asyncio.Lock()
 
     # --- supervision -----------------------------------------------------------------
     def _spawn(self, name: str) -> Any:
@@ -187,7 +188,17 @@ class Orchestrator:
 
     async def ensure_ready(self) -> dict[str, Any]:
         """Start children; mark searches orphaned by an earlier process as failed."""
-        if not self._ready:
+        await self._settle_orphans()
+        status = await self._call(INFERENCE, "status")
+        return {"inference": status}
+
+    async def _settle_orphans(self) -> None:
+        """Once per orchestrator life, before anything reads or starts a search: searches
+        left ``running`` by an earlier process (this actor before a crash, or another
+        server) are marked failed, so a reader never waits on a search nobody runs."""
+        async with self._ready_lock:
+            if self._ready:
+                return
             n = await self._call(
                 GRAPH, "fail_running_searches", "interrupted: the server restarted"
             )
@@ -202,8 +213,6 @@ class Orchestrator:
             self._ready = True
             self._standby_task = asyncio.create_task(self._warm_up_fetching())
             self._nodes_task = asyncio.create_task(self._watch_nodes())
-        status = await self._call(INFERENCE, "status")
-        return {"inference": status}
 
     async def _watch_nodes(self) -> None:
         """When a node of the cluster is lost, place the inference and browser actors again.
@@ -477,7 +486,7 @@ class Orchestrator:
             return {"done": True, "result": self._results[search_id]}
         job = self._jobs.get(search_id)
         if job is None:
-            raise LyraError("INVALID_PARAMS", f"no running search {search_id!r}", field="search_id")
+            return await self._stored_search(search_id)
         done, _ = await asyncio.wait({job}, timeout=max(0.0, timeout))
         if done and search_id in self._results:
             return {"done": True, "result": self._results[search_id]}
@@ -487,6 +496,27 @@ class Orchestrator:
             raise LyraError("PIPELINE_ERROR", f"search {search_id} failed: {type(exc).__name__}")
         return {"done": False, "progress": self._progress.get(search_id, {})}
 
+    async def _stored_search(self, search_id: str) -> dict[str, Any]:
+        """A search this process does not run: its stored row (after a restart, the
+        searches it interrupted are failed with the reason)."""
+        await self._settle_orphans()
+        row = await self._call(GRAPH, "get_search", search_id)
+        if row is None:
+            raise LyraError("INVALID_PARAMS", f"no search {search_id!r}", field="search_id")
+        if row["status"] == "running":  # another server's search (a shared database)
+            progress = {"stage": "elsewhere", "progress": 0.0, "message": "running elsewhere"}
+            return {"done": False, "progress": progress}
+        self._search_task.setdefault(search_id, row["task_id"])
+        result = {
+            "search_id": search_id,
+            "status": row["status"],
+            "metrics": row.get("metrics") or {},
+            "error": row.get("error"),
+            "claims": [],
+            "warnings": [],
+        }
+        return {"done": True, "result": result}
+
     async def search_summary(self, search_id: str) -> dict[str, Any]:
         """Budget and task totals to attach to a search result."""
         task = await self._task(self._search_task[search_id])
@@ -495,6 +525,7 @@ class Orchestrator:
     # --- status ----------------------------------------------------------------------
     async def get_status(self, task_id: str, wait_seconds: float) -> dict[str, Any]:
         """Task, searches, metrics, budget, auth queue, blocked domains, evidence summary."""
+        await self._settle_orphans()
         task = await self._task(task_id)
         running = [
             j

@@ -132,6 +132,7 @@ async def run_chaos(
     failed_calls: list[str] = []
     acknowledged_claims: set[str] = set()
     killed: list[dict[str, Any]] = []
+    progress: dict[str, Any] = {}
     searches = 0
     try:
         async with Client(build_server(settings)) as client:
@@ -140,6 +141,7 @@ async def run_chaos(
                 res = await client.call_tool(name, args)
                 if res.is_error:
                     failed_calls.append(f"{name}: {res.content[0].text[:200]}")
+                    say(f"  failed: {failed_calls[-1]}")
                     return None
                 out: dict[str, Any] = res.structured_content
                 return out
@@ -177,15 +179,24 @@ async def run_chaos(
                         continue
                     while True:
                         await asyncio.sleep(POLL_S)
-                        st = await tool("get_status", {"task_id": task_id})
+                        st = await tool("get_status", {"task_id": task_id, "detail": "full"})
                         if st is None:
                             continue
                         acknowledged_claims.update(c["id"] for c in st["claims"])
                         mine = [s for s in st["searches"] if s["search_id"] == started["search_id"]]
+                        progress["last"] = mine[0] if mine else None
                         if mine and mine[0]["status"] != "running":
+                            say(
+                                f"  search {searches}: {mine[0]['status']} "
+                                f"({(mine[0].get('error') or {}).get('message', '')}), "
+                                f"{mine[0]['metrics'].get('pages_fetched', 0)} pages"
+                            )
                             break
 
             async def killer() -> None:
+                # The kills begin once the first search runs (actors up, models loaded).
+                while not (progress.get("last") or {}).get("progress"):
+                    await asyncio.sleep(0.1)
                 order = [KINDS[i % len(KINDS)] for i in range(kills)]
                 rng.shuffle(order)
                 spacing = 1.5 * bound / max(kills, 1)
@@ -194,7 +205,9 @@ async def run_chaos(
                     method = "ray.kill" if i % 2 else "sigkill"
                     name = await asyncio.to_thread(kill_one, kind, method, namespace, rng)
                     killed.append({"kind": kind, "method": method, "name": name})
-                    say(f"  kill {i + 1:2d}/{kills}: {kind:12s} {method:8s} {name}")
+                    last = progress.get("last") or {}
+                    stage = (last.get("progress") or {}).get("stage")
+                    say(f"  kill {i + 1:2d}/{kills}: {kind:12s} {method:8s} {name} ({stage})")
 
             started_at = time.perf_counter()
             await asyncio.gather(client_loop(), killer())

@@ -18,6 +18,7 @@ from mcp import Client
 from lyra.actors.runtime import ORCHESTRATOR
 from lyra.mcp_bridge.server import build_server
 from tests.conftest import make_settings
+from tests.conftest_web import FixtureServer
 
 pytestmark = [pytest.mark.ray, pytest.mark.usefixtures("ray_session")]
 
@@ -40,4 +41,42 @@ async def test_a_read_waits_for_the_orchestrator_to_come_back(
             "query_graph", {"sql": f"SELECT query FROM tasks WHERE id = '{task_id}'"}
         )
         assert rows.structured_content["rows"] == [["coffee and sleep"]]
+    ray.kill(ray.get_actor(ORCHESTRATOR, namespace=settings.ray.namespace), no_restart=True)
+
+
+async def test_a_search_interrupted_by_a_crash_is_failed_with_the_reason(
+    lyra_home: Path,
+) -> None:
+    site = FixtureServer("127.0.0.1")
+    site.route("/robots.txt", body=b"User-agent: *\nAllow: /\n", content_type="text/plain")
+    for i in range(6):
+        site.route(f"/slow{i}.html", body=b"<html><body><p>slow</p></body></html>", delay=2.0)
+    settings = make_settings(lyra_home, corpus=None, fetch={"default_qps": 1.0})
+    try:
+        async with Client(build_server(settings)) as client:
+            created = await client.call_tool("create_task", {"query": "slow pages"})
+            task_id = created.structured_content["task_id"]
+            urls = [site.url(f"/slow{i}.html") for i in range(6)]
+            started = await client.call_tool(
+                "search",
+                {
+                    "task_id": task_id,
+                    "query": "slow pages",
+                    "options": {"urls": urls, "engines": [], "wait_seconds": 0},
+                },
+            )
+            assert started.is_error is False, started.content[0].text
+            search_id = started.structured_content["search_id"]
+            site.wait_for(lambda reqs: any(r.path == "/slow0.html" for r in reqs), timeout=60)
+            orch = ray.get_actor(ORCHESTRATOR, namespace=settings.ray.namespace)
+            ray.kill(orch, no_restart=False)
+            # The restarted orchestrator does not run that search: it says so at once.
+            res = await client.call_tool("get_status", {"task_id": task_id, "wait_seconds": 30})
+            assert res.is_error is False, res.content[0].text
+            [search] = res.structured_content["searches"]
+            assert search["search_id"] == search_id
+            assert search["status"] == "failed"
+            assert search["error"]["message"] == "interrupted: the server restarted"
+    finally:
+        site.close()
     ray.kill(ray.get_actor(ORCHESTRATOR, namespace=settings.ray.namespace), no_restart=True)
