@@ -80,11 +80,16 @@ def _pid_of(handle: Any) -> int:
 
 def _handle(kind: str, namespace: str, rng: random.Random) -> tuple[str, Any] | None:
     if kind == "fetcher":
-        names = [
-            a["name"]
-            for a in ray.util.list_named_actors(all_namespaces=True)
-            if a["namespace"] == namespace and a["name"].startswith("fetch:")
-        ]
+        deadline = time.monotonic() + 15  # the search may not have reached a site yet
+        while True:
+            names = [
+                a["name"]
+                for a in ray.util.list_named_actors(all_namespaces=True)
+                if a["namespace"] == namespace and a["name"].startswith("fetch:")
+            ]
+            if names or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
         if not names:
             return None
         name = rng.choice(sorted(names))
@@ -152,7 +157,9 @@ async def run_chaos(
             task_id = created["task_id"]
 
             async def stored_urls() -> set[str]:
-                got = await tool("query_graph", {"sql": "SELECT url FROM pages", "limit": 200})
+                got = await tool(
+                    "query_graph", {"sql": "SELECT url FROM pages", "options": {"limit": 200}}
+                )
                 return {row[0] for row in got["rows"]} if got else set()
 
             async def client_loop() -> None:
@@ -223,7 +230,10 @@ async def run_chaos(
                 ids = ",".join(f"'{c}'" for c in ack[i : i + 100])
                 got = await tool(
                     "query_graph",
-                    {"sql": f"SELECT id FROM claims WHERE id IN ({ids})", "limit": 200},
+                    {
+                        "sql": f"SELECT id FROM claims WHERE id IN ({ids})",
+                        "options": {"limit": 200},
+                    },
                 )
                 found |= {r[0] for r in got["rows"]} if got else set()
             dup = await tool(
