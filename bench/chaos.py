@@ -79,26 +79,25 @@ def _pid_of(handle: Any) -> int:
 
 
 def _handle(kind: str, namespace: str, rng: random.Random) -> tuple[str, Any] | None:
-    if kind == "fetcher":
-        deadline = time.monotonic() + 15  # the search may not have reached a site yet
-        while True:
-            names = [
-                a["name"]
-                for a in ray.util.list_named_actors(all_namespaces=True)
-                if a["namespace"] == namespace and a["name"].startswith("fetch:")
-            ]
-            if names or time.monotonic() > deadline:
-                break
-            time.sleep(0.2)
-        if not names:
+    """A live actor of `kind`, waiting up to 15 s for one: a search may not have reached
+    a site yet, and an orchestrator's children come back on their next use."""
+    deadline = time.monotonic() + 15
+    while True:
+        names = sorted(
+            a["name"]
+            for a in ray.util.list_named_actors(all_namespaces=True)
+            if a["namespace"] == namespace
+            and (a["name"].startswith("fetch:") if kind == "fetcher" else a["name"] == kind)
+        )
+        if names:
+            name = rng.choice(names)
+            try:
+                return name, ray.get_actor(name, namespace=namespace)
+            except ValueError:
+                pass  # gone between listing and lookup
+        if time.monotonic() > deadline:
             return None
-        name = rng.choice(sorted(names))
-    else:
-        name = kind
-    try:
-        return name, ray.get_actor(name, namespace=namespace)
-    except ValueError:
-        return None
+        time.sleep(0.2)
 
 
 def kill_one(kind: str, method: str, namespace: str, rng: random.Random) -> str | None:
@@ -122,12 +121,18 @@ def kill_one(kind: str, method: str, namespace: str, rng: random.Random) -> str 
 
 
 async def run_chaos(
-    pages: int, domains: int, qps: float, kills: int, seed: int, say: Any = print
+    pages: int,
+    domains: int,
+    qps: float,
+    kills: int,
+    seed: int,
+    say: Any = print,
+    home: Path | None = None,
 ) -> dict[str, Any]:
     """The whole run; returns the figures (see the module docstring)."""
     mini_web._page = throughput.article
     namespace = f"lyra-chaos-{seed}-{os.getpid()}"
-    home = Path(tempfile.mkdtemp(prefix="lyra-chaos-"))
+    home = home or Path(tempfile.mkdtemp(prefix="lyra-chaos-"))
     settings = settings_for(home, qps, pages, namespace)
     ensure_ray(settings)
     rng = random.Random(seed)
