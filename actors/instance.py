@@ -207,16 +207,29 @@ def register_client(home: Path, role: str) -> None:
     """Count this process as a client of the home's instance until it exits."""
     path = _client_file(home, os.getpid())
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(
-        json.dumps({"pid": os.getpid(), "role": role, "since": time.time(), "argv": sys.argv}),
-        encoding="utf-8",
-    )
+    entry = {
+        "pid": os.getpid(),
+        "role": role,
+        "since": time.time(),
+        "started": _start_time(os.getpid()),
+        "argv": sys.argv,
+    }
+    path.write_text(json.dumps(entry), encoding="utf-8")
     atexit.register(_unregister, path)
 
 
 def _unregister(path: Path) -> None:
     with contextlib.suppress(OSError):
         path.unlink()
+
+
+def _start_time(pid: int) -> int | None:
+    """The process's start time in clock ticks since boot (/proc/PID/stat field 22)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="utf-8") as stat:
+            return int(stat.read().rsplit(")", 1)[1].split()[19])
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 def live_clients(home: Path) -> list[dict[str, Any]]:
@@ -230,7 +243,9 @@ def live_clients(home: Path) -> list[dict[str, Any]]:
         except (OSError, ValueError, KeyError, TypeError):
             _unregister(path)
             continue
-        if pid_alive(pid):
+        # A pid that runs but started after the client registered is another process.
+        same = entry.get("started") in (None, _start_time(pid))
+        if pid_alive(pid) and same:
             out.append({"pid": pid, "role": entry.get("role"), "since": entry.get("since")})
         else:
             _unregister(path)

@@ -144,7 +144,7 @@ async def test_two_serves_with_one_home_share_ray_graph_and_politeness(tmp_path:
                 assert inst_a["lyra_processes"] == 2
 
             # The first client has closed its `lyra serve`; that process exits.
-            wait_until(lambda: not alive(first_pid), 30, "the first lyra serve exits")
+            wait_until(lambda: not alive(first_pid), 60, "the first lyra serve exits")
             # A third Lyra process of the same home is killed with SIGKILL while the
             # second searches again.
             third = subprocess.Popen(
