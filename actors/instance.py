@@ -139,6 +139,32 @@ def _locked(home: Path) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
+def _proc_stat(pid: int) -> list[str] | None:
+    """Fields of /proc/PID/stat after the command name (state first), None if unreadable."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="utf-8") as stat:
+            return stat.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+
+
+def _cmdline(pid: int) -> list[str]:
+    """The process's argv ([] when it is gone or unreadable)."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return [a.decode(errors="replace") for a in f.read().split(b"\0") if a]
+    except OSError:
+        return []
+
+
+def _host_home(argv: list[str]) -> Path | None:
+    """The home a Lyra host command line serves, None for any other command line."""
+    if HOST_MODULE not in argv or "host" not in argv or "--home" not in argv:
+        return None
+    index = argv.index("--home") + 1
+    return Path(argv[index]) if index < len(argv) else None
+
+
 def pid_alive(pid: int) -> bool:
     if pid <= 0:
         return False
@@ -149,21 +175,23 @@ def pid_alive(pid: int) -> bool:
     except PermissionError:
         return True
     # A zombie (exited, not yet reaped by its parent) is not alive.
+    fields = _proc_stat(pid)
+    return fields is None or fields[0] != "Z"
+
+
+def _start_time(pid: int) -> int | None:
+    """The process's start time in clock ticks since boot (/proc/PID/stat field 22)."""
+    fields = _proc_stat(pid)
     try:
-        with open(f"/proc/{pid}/stat", encoding="utf-8") as stat:
-            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except (OSError, IndexError):
-        return True
+        return int(fields[19]) if fields else None
+    except (IndexError, ValueError):
+        return None
 
 
 def _is_host_process(pid: int, home: Path) -> bool:
     """Whether ``pid`` is a Lyra host process of ``home`` (not a recycled pid)."""
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as f:
-            argv = [a.decode(errors="replace") for a in f.read().split(b"\0") if a]
-    except OSError:
-        return False
-    return HOST_MODULE in argv and "host" in argv and str(Path(home).resolve()) in argv
+    served = _host_home(_cmdline(pid))
+    return served is not None and served.resolve() == Path(home).resolve()
 
 
 def _port_answers(address: str, timeout: float = 1.0) -> bool:
@@ -221,15 +249,6 @@ def register_client(home: Path, role: str) -> None:
 def _unregister(path: Path) -> None:
     with contextlib.suppress(OSError):
         path.unlink()
-
-
-def _start_time(pid: int) -> int | None:
-    """The process's start time in clock ticks since boot (/proc/PID/stat field 22)."""
-    try:
-        with open(f"/proc/{pid}/stat", encoding="utf-8") as stat:
-            return int(stat.read().rsplit(")", 1)[1].split()[19])
-    except (OSError, IndexError, ValueError):
-        return None
 
 
 def live_clients(home: Path) -> list[dict[str, Any]]:
@@ -537,18 +556,9 @@ def host_processes() -> list[tuple[int, Path]]:
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
-        try:
-            argv = [
-                a.decode(errors="replace")
-                for a in (entry / "cmdline").read_bytes().split(b"\0")
-                if a
-            ]
-        except OSError:
-            continue
-        if HOST_MODULE in argv and "host" in argv and "--home" in argv:
-            index = argv.index("--home") + 1
-            if index < len(argv) and pid_alive(int(entry.name)):
-                out.append((int(entry.name), Path(argv[index])))
+        home = _host_home(_cmdline(int(entry.name)))
+        if home is not None and pid_alive(int(entry.name)):
+            out.append((int(entry.name), home))
     return sorted(out)
 
 

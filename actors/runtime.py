@@ -41,6 +41,8 @@ PRELOADED_MODULES = ["lyra.actors.preload"]
 _joined: Instance | None = None
 # Whether this process joined a cluster that RAY_ADDRESS / ray.address named.
 _cluster = False
+# Why the shared local Ray could not be started or joined (a private one runs instead).
+_share_failure: str | None = None
 
 
 def ensure_ray(settings: Settings, role: str = "client", match_settings: bool = True) -> None:
@@ -55,7 +57,7 @@ def ensure_ray(settings: Settings, role: str = "client", match_settings: bool = 
     (docs/decisions/0013). Its workers import `PRELOADED_MODULES` as they start.
     ``match_settings`` false: join a shared instance whatever settings it runs with.
     """
-    global _joined, _cluster
+    global _joined, _cluster, _share_failure
     if ray.is_initialized():
         return
     address = os.environ.get("RAY_ADDRESS") or settings.ray.address
@@ -85,6 +87,7 @@ def ensure_ray(settings: Settings, role: str = "client", match_settings: bool = 
             # Lyra still runs, on a Ray of its own (other processes of this home
             # cannot share it): the log says why.
             log.warning("no shared Ray for %s (%s); starting a private one", settings.home, exc)
+            _share_failure = f"{type(exc).__name__}: {exc}"
         else:
             ray.init(address=instance.gcs_address, **common)
             _joined = instance
@@ -117,6 +120,17 @@ def shared_ray_options(settings: Settings) -> dict[str, Any]:
         "dashboard_port": settings.ray.dashboard_port,
         "idle_shutdown_seconds": settings.ray.idle_shutdown_seconds,
     }
+
+
+def degraded_notes() -> list[str]:
+    """This process's own fallbacks, for `_lyra_meta.degraded`."""
+    if _share_failure is None:
+        return []
+    return [
+        f"ray: the shared Ray of this LYRA_HOME could not be used ({_share_failure}); this "
+        "process runs its own, so other Lyra processes of this home do not share its graph "
+        "or fetchers (see LYRA_HOME/logs/ray-host.log)"
+    ]
 
 
 def joined_instance() -> Instance | None:

@@ -23,7 +23,12 @@ from mcp_types import CallToolResult, LoggingLevel, TextContent, ToolAnnotations
 from pydantic import Field
 
 import lyra.actors.telemetry as telemetry
-from lyra.actors.runtime import ensure_ray, instance_info, orchestrator_options
+from lyra.actors.runtime import (
+    degraded_notes,
+    ensure_ray,
+    instance_info,
+    orchestrator_options,
+)
 from lyra.config.settings import Settings, get_settings
 from lyra.mcp_bridge import models as m
 from lyra.mcp_bridge.errors import error_payload, unwrap
@@ -138,7 +143,7 @@ class LyraRuntime:
             kind, _, detail = w.partition(":")
             found.append(m.SecurityWarning(kind=kind, detail=detail or kind))
         return m.LyraMeta(
-            degraded=status["degraded"],
+            degraded=[*status["degraded"], *degraded_notes()],
             security_warnings=found,
             unverified_domains=unverified,
         )

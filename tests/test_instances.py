@@ -287,3 +287,34 @@ llm:
         held.close()
         for home in (tmp_path / "one", tmp_path / "two"):
             stop_instance(home)  # nothing lingers after a failure (idle grace 600 s)
+
+
+def test_a_host_that_cannot_start_falls_back_to_a_private_ray_and_says_so(
+    tmp_path: Path,
+) -> None:
+    """In its own process: the shared Ray cannot start, Lyra runs on a private one and
+    every response's `_lyra_meta.degraded` says why."""
+    script = (
+        "import json\n"
+        "import lyra.actors.instance as inst\n"
+        "import lyra.actors.runtime as rt\n"
+        "from lyra.config.settings import load_settings\n"
+        "def refuse(*args, **kwargs):\n"
+        "    raise inst.InstanceError('host exited with code 1')\n"
+        "rt.attach_or_start = refuse\n"
+        "rt.ensure_ray(load_settings(ray={'include_dashboard': False, 'num_cpus': 1}))\n"
+        "print(json.dumps([rt.instance_info()['mode'], rt.degraded_notes()]))\n"
+    )
+    env = lyra_env(tmp_path / "home", "llm:\n  ollama_host: http://127.0.0.1:9\n")
+    proc = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    mode, notes = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert mode == "private"
+    assert len(notes) == 1
+    assert notes[0].startswith(
+        "ray: the shared Ray of this LYRA_HOME could not be used "
+        "(InstanceError: host exited with code 1)"
+    )
+    assert not record_path(tmp_path / "home").exists()

@@ -119,9 +119,8 @@ class Node:
             self.proc.wait(timeout=30)
 
 
-def probe(address: str, actors: bool = True) -> dict[str, Any]:
-    """Alive nodes (id → resources) and, with `actors`, Lyra's live actors and their node."""
-    out = subprocess.run(
+def _run_probe(address: str, actors: bool) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
         [sys.executable, "-c", PROBE % (address, actors)],
         env=cluster_env(),
         capture_output=True,
@@ -129,6 +128,11 @@ def probe(address: str, actors: bool = True) -> dict[str, Any]:
         timeout=180,
         check=False,
     )
+
+
+def probe(address: str) -> dict[str, Any]:
+    """Alive nodes (id → resources) and Lyra's live actors with their node."""
+    out = _run_probe(address, actors=True)
     assert out.returncode == 0, out.stderr[-3000:]
     result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
     return result
@@ -136,14 +140,7 @@ def probe(address: str, actors: bool = True) -> dict[str, Any]:
 
 def alive_nodes(address: str) -> int:
     """Alive nodes, 0 while the cluster does not answer yet."""
-    out = subprocess.run(
-        [sys.executable, "-c", PROBE % (address, False)],
-        env=cluster_env(),
-        capture_output=True,
-        text=True,
-        timeout=180,
-        check=False,
-    )
+    out = _run_probe(address, actors=False)
     if out.returncode != 0:
         return 0
     return len(json.loads(out.stdout.strip().splitlines()[-1])["nodes"])
