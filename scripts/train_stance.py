@@ -19,6 +19,12 @@
    ``bench/stance.py``), int8 dynamic quantisation, parity checks, and the model
    folder Lyra loads (config.json, tokenizer.json, calibration.json, TRAINING.json).
 
+v2 (the shipped model): ``encoder``, then ``export-features --work W`` (the int8 graph with
+a ``features`` output) and ``head-v2 --work W --home H`` (the linear head over those
+features and the embedder's vectors). ``dequantize --work W`` rebuilds W/encoder from
+the shipped int8 graph, so the shipped model can be re-exported without its training
+checkpoint (how the current graph, with plain attention, was made).
+
 Needs the ``dev`` extra (torch, transformers). The data list, licences, seed and figures
 are in docs/stance-model.md.
 """
@@ -27,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import hashlib
 import json
 import random
 import sys
@@ -94,7 +101,13 @@ def split_heldout(rows: list[dict[str, str]], share: float) -> tuple[list[int], 
     return train, test
 
 
-def load_model(path: Path) -> tuple[Any, Any]:
+def load_model(path: Path, *, eager: bool = False) -> tuple[Any, Any]:
+    """Tokenizer and 3-class model from ``path``.
+
+    ``eager`` selects the plain attention (MatMul, Softmax) for ONNX export: the SDPA
+    attention exports with extra masking (Where, IsNaN) that took about 15 % of the
+    int8 graph's CPU time (HealthVer pairs: 152-157 against 182-186 pairs/s).
+    """
     from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
     tokenizer = AutoTokenizer.from_pretrained(str(path), local_files_only=True)
@@ -104,6 +117,7 @@ def load_model(path: Path) -> tuple[Any, Any]:
         num_labels=3,
         id2label=ID2LABEL,
         label2id={v: k for k, v in ID2LABEL.items()},
+        **({"attn_implementation": "eager"} if eager else {}),
     )
     return tokenizer, model
 
@@ -525,7 +539,7 @@ def cmd_export_features(args: argparse.Namespace) -> int:
 
     from lyra.pipelines.evidence.nli import FEATURES_OUTPUT
 
-    tokenizer, model = load_model(args.work / "encoder")
+    tokenizer, model = load_model(args.work / "encoder", eager=True)
     model.eval()
     wrapper = _WithFeatures.build(model).eval()
     out: Path = args.out
@@ -603,11 +617,76 @@ def cmd_export_features(args: argparse.Namespace) -> int:
         "features": FEATURE_LAYOUT,
     }
     (out / "config.json").write_text(json.dumps(config, indent=2) + "\n")
-    (args.work / "export_features.json").write_text(
-        json.dumps({"parity": parity, "size_bytes": (out / "model.onnx").stat().st_size}, indent=2)
-        + "\n"
-    )
+    exported = {
+        "parity": parity,
+        "attention": "eager",
+        "size_bytes": (out / "model.onnx").stat().st_size,
+    }
+    rebuilt = args.work / "dequantized.json"
+    if rebuilt.is_file():  # the encoder came from `dequantize`, not from training
+        exported["encoder_rebuilt_from"] = json.loads(rebuilt.read_text())
+    (args.work / "export_features.json").write_text(json.dumps(exported, indent=2) + "\n")
     log(f"wrote {out / 'model.onnx'} ({(out / 'model.onnx').stat().st_size / 1e6:.1f} MB)")
+    return 0
+
+
+def cmd_dequantize(args: argparse.Namespace) -> int:
+    """The shipped int8 graph's encoder back as a PyTorch model (``W/encoder``).
+
+    Each int8 weight becomes scale * (q - zero point), the value the int8 graph computes
+    with; ``export-features`` then quantises those values back to the same int8 numbers
+    (checked: every weight equal). This lets the shipped model be re-exported (another
+    opset, another attention graph) without the training checkpoint, which is not kept.
+    Writes ``W/encoder`` (weights, config, tokenizer) and ``W/encoder.json`` (the
+    encoder's training record, from the shipped TRAINING.json).
+    """
+    import onnx
+    import torch
+    from onnx import numpy_helper
+    from transformers import AutoTokenizer, BertConfig, BertForSequenceClassification
+
+    source: Path = args.source
+    graph = onnx.load(str(source / "model.onnx")).graph
+    arrays = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
+
+    def dequantized(name: str) -> np.ndarray:
+        q = arrays[f"{name}_quantized"].astype(np.float32)
+        zero = arrays[f"{name}_zero_point"].astype(np.float32)
+        return (q - zero) * arrays[f"{name}_scale"]  # per channel: the last axis
+
+    state: dict[str, Any] = {}
+    for node in graph.node:
+        if node.op_type == "MatMulInteger":
+            # /bert/encoder/layer.0/attention/self/query/MatMul_quant -> that Linear
+            module = ".".join(node.name.split("/")[1:-1])
+            weight = dequantized(node.input[1].removesuffix("_quantized"))
+            state[f"{module}.weight"] = torch.tensor(weight.T.copy())  # ONNX: (in, out)
+    for table in ("word_embeddings", "position_embeddings", "token_type_embeddings"):
+        weight = dequantized(f"model.bert.embeddings.{table}.weight")
+        state[f"bert.embeddings.{table}.weight"] = torch.tensor(weight)
+    for name, value in arrays.items():
+        if name.startswith("model.") and not name.endswith(("_quantized", "_scale", "_zero_point")):
+            state[name.removeprefix("model.")] = torch.tensor(value.copy())
+    config = BertConfig.from_pretrained(
+        str(packaged_minilm()),
+        num_labels=3,
+        id2label=ID2LABEL,
+        label2id={v: k for k, v in ID2LABEL.items()},
+    )
+    model = BertForSequenceClassification(config)
+    missing, unexpected = model.load_state_dict(state, strict=False)
+    if missing or unexpected:
+        raise SystemExit(f"weights do not match BERT: missing {missing}, unexpected {unexpected}")
+    work: Path = args.work
+    model.save_pretrained(str(work / "encoder"))
+    AutoTokenizer.from_pretrained(str(packaged_minilm())).save_pretrained(str(work / "encoder"))
+    record = json.loads((source / "TRAINING.json").read_text())
+    (work / "encoder.json").write_text(json.dumps(record["encoder"], indent=2) + "\n")
+    digest = hashlib.sha256((source / "model.onnx").read_bytes()).hexdigest()
+    (work / "dequantized.json").write_text(
+        json.dumps({"model_id": record["model_id"], "int8_graph_sha256": digest}, indent=2) + "\n"
+    )
+    log(f"wrote {work / 'encoder'} ({len(state)} tensors from {source / 'model.onnx'})")
     return 0
 
 
@@ -686,6 +765,7 @@ def cmd_head_v2(args: argparse.Namespace) -> int:
         "seed": SEED,
         "encoder": json.loads((args.work / "encoder.json").read_text()),
         "features_parity": exported["parity"],
+        "export": {k: v for k, v in exported.items() if k != "parity"},
         "head": report,
         "size_bytes": sum(p.stat().st_size for p in out.iterdir()),
     }
@@ -714,12 +794,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     export_features.add_argument(
         "--out", type=Path, default=ROOT / "pipelines/evidence/stance-minilm"
     )
+    dequantize = sub.add_parser("dequantize")
+    dequantize.add_argument(
+        "--source", type=Path, default=ROOT / "pipelines/evidence/stance-minilm"
+    )
     head_v2 = sub.add_parser("head-v2")
     head_v2.add_argument("--out", type=Path, default=ROOT / "pipelines/evidence/stance-minilm")
     head_v2.add_argument("--home", type=Path, required=True, help="LYRA_HOME for the embedder")
     head_v2.add_argument("--l2", type=float, default=500.0)
     head_v2.add_argument("--unrelated-per-claim", type=int, default=2)
-    for p in (enc, head, export, export_features, head_v2):
+    for p in (enc, head, export, export_features, dequantize, head_v2):
         p.add_argument("--work", type=Path, required=True)
         p.add_argument("--max-length", type=int, default=128)
         p.add_argument("--threads", type=int, default=2)
@@ -733,6 +817,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "head": cmd_head,
         "export": cmd_export,
         "export-features": cmd_export_features,
+        "dequantize": cmd_dequantize,
         "head-v2": cmd_head_v2,
     }
     return commands[args.command](args)
