@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import itertools
 import logging
 import time
 from datetime import UTC, datetime
@@ -65,6 +66,8 @@ RETIRE_CHECK_SECONDS = 30.0
 
 # How often the orchestrator looks for lost cluster nodes.
 NODE_WATCH_SECONDS = 2.0
+# How long a call waits for a crashed child actor to be back before PIPELINE_ERROR.
+CALL_RECOVERY_SECONDS = 60.0
 
 
 @ray.remote(max_restarts=3, max_task_retries=0)
@@ -130,9 +133,21 @@ class Orchestrator:
         return self._handles[name]
 
     async def _call(self, name: str, method: str, *args: Any, **kwargs: Any) -> Any:
-        """Call a child actor; re-create it once if it is dead for good."""
+        """Call a child actor; when it crashed, wait for it to come back, up to a bound.
+
+        A child dead for good (``ActorDiedError``) is re-created at once. One that keeps
+        answering "unavailable" is re-created after its second failure in a row: its
+        node may be lost, and Ray's own restart would wait on resources (a GPU) that
+        are gone; until the cluster marks that node dead, a re-created actor may be
+        placed there too, and `_watch_nodes` kills it once the loss is known. Retried
+        with backoff for ``CALL_RECOVERY_SECONDS`` (a node is marked dead after about
+        15 s of missed heartbeats), then a PIPELINE_ERROR; a child whose constructor
+        fails twice is not waited for.
+        """
         failures: list[str] = []
-        for attempt in range(3):
+        deadline: float | None = None
+        init_failures = 0
+        for attempt in itertools.count():
             handle = self._handle(name)
             try:
                 result = await getattr(handle, method).remote(*args, **kwargs)
@@ -144,22 +159,31 @@ class Orchestrator:
                 cause = getattr(exc, "cause", None)
                 raise (cause if isinstance(cause, Exception) else exc) from None
             except (ActorDiedError, ActorUnavailableError, RayActorError) as exc:
-                self._restarts[name] = self._restarts.get(name, 0) + 1
-                telemetry.actor_restart(name)
+                now = time.monotonic()
+                if deadline is None:
+                    deadline = now + CALL_RECOVERY_SECONDS
+                    self._restarts[name] = self._restarts.get(name, 0) + 1
+                    telemetry.actor_restart(name)
                 failures.append(type(exc).__name__)
                 log.warning(
                     "%s.%s failed (%s); attempt %d", name, method, type(exc).__name__, attempt
                 )
-                if isinstance(exc, ActorDiedError) or attempt == 1:
-                    self._handles.pop(name, None)
+                if isinstance(exc, ActorDiedError) and exc.actor_init_failed:
+                    init_failures += 1
+                if init_failures >= 2 or now >= deadline:
+                    raise LyraError(
+                        "PIPELINE_ERROR",
+                        f"the {name} actor is unavailable after restarts ({', '.join(failures)})",
+                    ) from None
+                if isinstance(exc, ActorDiedError) or attempt % 2 == 1:
+                    if self._handles.get(name) is handle:
+                        self._handles.pop(name)
                     try:
                         ray.kill(handle, no_restart=True)
                     except Exception:  # already gone: nothing to kill
                         log.debug("kill of dead %s failed", name, exc_info=True)
-                    await asyncio.sleep(0.2)
-                else:
-                    await asyncio.sleep(0.5)
-        raise LyraError("PIPELINE_ERROR", f"the {name} actor is unavailable after restarts")
+                await asyncio.sleep(min(0.2 * 2**attempt, 4.0))
+        raise AssertionError("unreachable")
 
     def _note_restart(self, name: str, method: str, failures: list[str]) -> None:
         """An `actor_restart` event for each running search (or one without a task)."""
