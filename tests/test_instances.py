@@ -2,8 +2,8 @@
 
 Same LYRA_HOME: two `lyra serve`, each driven by the official MCP client over stdio,
 share one Ray, one graph and one `DomainFetcher` per site; the loopback site's own log
-shows one politeness schedule across both; the first exits and the second still
-answers and searches.
+shows one politeness schedule across both; the first exits, a third is killed with
+SIGKILL while the second searches, and the second still answers and completes.
 Different LYRA_HOMEs: independent instances on different ports, a port held by
 another program and stale or foreign records under LYRA_HOME included.
 """
@@ -14,6 +14,7 @@ import asyncio
 import itertools
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -119,6 +120,7 @@ async def test_two_serves_with_one_home_share_ray_graph_and_politeness(tmp_path:
                 registered = clients(home)
                 assert sorted(c["role"] for c in registered.values()) == ["mcp", "mcp"]
                 first_pid = min(registered, key=lambda pid: registered[pid]["since"])
+                second_pid = max(registered, key=lambda pid: registered[pid]["since"])
 
                 def search(client: Client, task: dict[str, Any], side: str) -> Any:
                     urls = [site.url(f"/{side}{i}.html") for i in range(PAGES)]
@@ -144,17 +146,23 @@ async def test_two_serves_with_one_home_share_ray_graph_and_politeness(tmp_path:
 
             # The first client has closed its `lyra serve`; that process exits.
             wait_until(lambda: not alive(first_pid), 60, "the first lyra serve exits")
-            # The second searches again on its own.
-            urls = [site.url(f"/c{i}.html") for i in range(PAGES)]
-            running = await call(
-                second,
-                "search",
-                {
-                    "task_id": task_b["task_id"],
-                    "query": "decaffeinated coffee",
-                    "options": {"urls": urls, "engines": [], "wait_seconds": 0},
-                },
-            )
+            # A third `lyra serve` joins, and is killed with SIGKILL while the second
+            # searches again.
+            async with Client(serve(env), read_timeout_seconds=300) as third:
+                await call(third, "create_task", {"query": "decaffeinated coffee"})
+                (third_pid,) = set(clients(home)) - {second_pid}
+                urls = [site.url(f"/c{i}.html") for i in range(PAGES)]
+                running = await call(
+                    second,
+                    "search",
+                    {
+                        "task_id": task_b["task_id"],
+                        "query": "decaffeinated coffee",
+                        "options": {"urls": urls, "engines": [], "wait_seconds": 0},
+                    },
+                )
+                os.kill(third_pid, signal.SIGKILL)
+                wait_until(lambda: not alive(third_pid), 30, "the third lyra serve is gone")
             done = await call(
                 second,
                 "get_status",
