@@ -1,15 +1,15 @@
 """Chaos: a search of N pages over D loopback sites while every kind of actor is killed.
 
     .venv/bin/python bench/chaos.py [--pages 100] [--domains 5] [--qps 2] [--kills 20]
-                                    [--seed 7] [--json PATH]
+                                    [--seed 7] [--max-searches 10] [--json PATH]
 
 A client (the MCP tools of an in-process server, the code of `lyra serve`, on a local
 Ray of 2 CPUs) creates a task and searches the N URLs, polling `get_status` every
 0.3 s. When a search ends without every page stored (an orchestrator killed in the
 middle ends its searches "failed: interrupted", as a restarted server must), the
 client searches again for the URLs not yet stored, as a researcher's client would, up
-to 10 searches. Meanwhile, at seeded moments, `--kills` kills cycle over the five actor
-kinds (DomainFetcher of a random site, BrowserActor, InferenceActor, GraphActor,
+to `--max-searches` (10) searches. Meanwhile, at seeded moments, `--kills` kills cycle
+over the five actor kinds (DomainFetcher of a random site, BrowserActor, InferenceActor, GraphActor,
 Orchestrator), alternating `ray.kill(no_restart=False)` and SIGKILL of the actor's
 worker process.
 
@@ -55,6 +55,7 @@ from lyra.mcp_bridge.server import build_server
 KINDS = ["fetcher", "browser", "inference", "graph", "orchestrator"]
 POLL_S = 0.3
 MAX_SEARCHES = 10
+MAX_URLS_PER_SEARCH = 100
 
 
 def settings_for(home: Path, qps: float, pages: int, namespace: str) -> Settings:
@@ -103,9 +104,18 @@ def _handle(kind: str, namespace: str, rng: random.Random) -> tuple[str, Any] | 
 def kill_one(kind: str, method: str, namespace: str, rng: random.Random) -> str | None:
     """Kill one actor of `kind`; the name killed, None when none runs."""
     if kind == "browser":
-        # The searches never need a browser; start it so that it can be killed.
-        orch = ray.get_actor("orchestrator", namespace=namespace)
-        ray.get(orch.browser_handle.remote(), timeout=60)
+        # The searches never need a browser; start it so that it can be killed. The
+        # orchestrator may itself be restarting (killed just before): wait for it.
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                orch = ray.get_actor("orchestrator", namespace=namespace)
+                ray.get(orch.browser_handle.remote(), timeout=60)
+                break
+            except (ray.exceptions.RayActorError, ValueError):
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.5)
     found = _handle(kind, namespace, rng)
     if found is None:
         return None
@@ -128,6 +138,7 @@ async def run_chaos(
     seed: int,
     say: Any = print,
     home: Path | None = None,
+    max_searches: int = MAX_SEARCHES,
 ) -> dict[str, Any]:
     """The whole run; returns the figures (see the module docstring)."""
     mini_web._page = throughput.article
@@ -162,15 +173,24 @@ async def run_chaos(
             task_id = created["task_id"]
 
             async def stored_urls() -> set[str]:
-                got = await tool(
-                    "query_graph", {"sql": "SELECT url FROM pages", "options": {"limit": 200}}
-                )
-                return {row[0] for row in got["rows"]} if got else set()
+                out: set[str] = set()
+                for offset in range(0, len(urls), 200):  # query_graph answers 200 rows at most
+                    got = await tool(
+                        "query_graph",
+                        {
+                            "sql": f"SELECT url FROM pages ORDER BY url LIMIT 200 OFFSET {offset}",
+                            "options": {"limit": 200},
+                        },
+                    )
+                    out |= {row[0] for row in got["rows"]} if got else set()
+                return out
 
             async def client_loop() -> None:
                 nonlocal searches
-                while searches < MAX_SEARCHES:
-                    missing = [u for u in urls if u not in await stored_urls()]
+                while searches < max_searches:
+                    stored = await stored_urls()
+                    # A search takes 100 URLs at most (the search tool's limit).
+                    missing = [u for u in urls if u not in stored][:MAX_URLS_PER_SEARCH]
                     if not missing:
                         return
                     searches += 1
@@ -292,6 +312,12 @@ def main() -> None:
     parser.add_argument("--qps", type=float, default=2.0)
     parser.add_argument("--kills", type=int, default=20)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument(
+        "--max-searches",
+        type=int,
+        default=MAX_SEARCHES,
+        help="searches the client may start (each orchestrator kill can end one)",
+    )
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
     print(
@@ -299,7 +325,16 @@ def main() -> None:
         f"{args.kills} kills (seed {args.seed})",
         flush=True,
     )
-    out = asyncio.run(run_chaos(args.pages, args.domains, args.qps, args.kills, args.seed))
+    out = asyncio.run(
+        run_chaos(
+            args.pages,
+            args.domains,
+            args.qps,
+            args.kills,
+            args.seed,
+            max_searches=args.max_searches,
+        )
+    )
     out["kills"] = dict(out["kills"])
     print(json.dumps(out, indent=2))
     if args.json:

@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import statistics
 import sys
@@ -116,6 +117,36 @@ class PeakPss:
     @property
     def peak_mib(self) -> float:
         return self._sampler.peak / mini_web.MiB
+
+
+def tree_cpu_seconds() -> dict[int, float]:
+    """CPU seconds (user + system) so far of this process and each descendant, by pid."""
+    me = psutil.Process()
+    out: dict[int, float] = {}
+    for proc in [me, *me.children(recursive=True)]:
+        try:
+            times = proc.cpu_times()
+        except psutil.Error:  # exited while listed
+            continue
+        out[proc.pid] = times.user + times.system
+    return out
+
+
+def cpu_figures(
+    before: dict[int, float], after: dict[int, float], bound_s: float
+) -> dict[str, Any]:
+    """CPU the run used in every process (Lyra, Ray, the in-process sites), and the best
+    ratio to the bound these cores allow even with perfect overlap: bound / (cpu / cores).
+    A process that exited during the run is not counted, so this is a lower bound."""
+    used = sum(t - before.get(pid, 0.0) for pid, t in after.items())
+    cores = len(os.sched_getaffinity(0))
+    floor = used / cores
+    return {
+        "cpu_s": round(used, 1),
+        "cores": cores,
+        "cpu_floor_s": round(floor, 1),
+        "best_ratio_on_these_cores": round(min(1.0, bound_s / floor), 3) if floor else 1.0,
+    }
 
 
 async def run_k(client: Client, sites: list[Any], pages: int, k: int, qps: float) -> dict[str, Any]:
@@ -243,8 +274,10 @@ async def main_async(args: argparse.Namespace) -> list[dict[str, Any]]:
             try:
                 time.sleep(EXPORT_WAIT_S)
                 before = scrape(port)
+                cpu_before = tree_cpu_seconds()
                 with PeakPss() as pss:
                     run = await run_k(client, sites, args.pages, k, args.qps)
+                run["cpu"] = cpu_figures(cpu_before, tree_cpu_seconds(), run["bound_s"])
                 time.sleep(EXPORT_WAIT_S)
                 run["inference"] = inference_figures(before, scrape(port))
                 run["peak_pss_mib"] = round(pss.peak_mib, 1)
@@ -264,6 +297,8 @@ async def main_async(args: argparse.Namespace) -> list[dict[str, Any]]:
                 f"embed {inf['embed']['per_s']} texts/s (batch {inf['embed']['mean_batch']}), "
                 f"nli {inf['nli']['per_s']} pairs/s (batch {inf['nli']['mean_batch']}); "
                 f"peak PSS {run['peak_pss_mib']:.0f} MiB; min gap {run['min_gap_s']:.3f} s; "
+                f"CPU {run['cpu']['cpu_s']:.0f} s on {run['cpu']['cores']} cores, so at best "
+                f"{run['cpu']['best_ratio_on_these_cores']:.2f} of the bound here; "
                 f"status {run['statuses']}",
                 flush=True,
             )
