@@ -738,7 +738,9 @@ class Orchestrator:
         return self._handle(GRAPH)
 
     async def browser_handle(self) -> Any:
-        """The browser actor's handle, launched on first use (for notebooks)."""
+        """The browser actor's handle, launched on first use (for notebooks); a browser
+        that died for good is re-created first, so the handle answers."""
+        await self._call(BROWSER, "status")
         return self._handle(BROWSER)
 
     async def inference_handle(self) -> Any:
