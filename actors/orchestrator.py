@@ -1,9 +1,10 @@
 """Orchestrator: tasks, searches as background jobs, budgets, supervision.
 
 The MCP bridge talks only to this actor. It creates the graph and inference actors
-(tree of actors), calls them through :meth:`Orchestrator._call`, which re-creates a
-child whose restarts are spent and retries once, and runs each search as an asyncio
-job whose progress the bridge polls.
+(tree of actors), calls them through :meth:`Orchestrator._call`, which waits for a
+crashed child (re-creating one that is dead for good or keeps answering "unavailable")
+for up to ``CALL_RECOVERY_SECONDS``, and runs each search as an asyncio job whose
+progress the bridge polls.
 
 Fault behaviour: ``max_restarts=3``, ``max_task_retries=0`` (starting a search is
 not idempotent). Tasks, searches and everything a job wrote live in DuckDB; on
