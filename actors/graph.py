@@ -5,15 +5,23 @@ file, whose committed rows DuckDB recovers from its WAL, and rebuilds the in-mem
 vector indexes from the ``embeddings`` table. Every write method is idempotent:
 ids are deterministic and inserts are ``ON CONFLICT DO NOTHING``, so Ray may retry
 them after a crash (``max_task_retries=2``). Read methods are idempotent by nature.
+
+Concurrency (decision 0026): writes run one at a time on the actor's default thread,
+on the connection that opened the file; reads run in the ``read`` concurrency group
+(``READ_THREADS`` threads), each thread on its own DuckDB cursor, so a tool call's reads
+are answered while a bulk write is in progress and never see half of a write (each
+write is one transaction). The vector indexes are guarded by a lock.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
+import duckdb
 import numpy as np
 import ray
 
@@ -38,7 +46,16 @@ from lyra.storage.views import list_views, render_view
 log = logging.getLogger(__name__)
 
 
-@ray.remote(max_restarts=5, max_task_retries=2)
+# Reads run on their own threads, each with its own DuckDB cursor, so a get_status or a
+# query_graph never waits behind a bulk write; writes stay one at a time in the default
+# group, in the order they arrive (decision 0026).
+READ_GROUP = "read"
+READ_THREADS = 4
+
+
+@ray.remote(  # type: ignore[call-overload]  # Ray's stubs lack concurrency_groups
+    max_restarts=5, max_task_retries=2, concurrency_groups={READ_GROUP: READ_THREADS}
+)
 class GraphActor:
     """Owns the DuckDB file: batched writes, the query_graph sandbox, vector search."""
 
@@ -51,25 +68,44 @@ class GraphActor:
             db_path, memory_limit=settings.storage.memory_limit, threads=settings.storage.threads
         )
         self._indexes: dict[tuple[str, str], VectorIndex] = {}
+        # One lock for the vector indexes (added to by writes, searched by reads), one
+        # for the making of cursors.
+        self._index_lock = threading.Lock()
+        self._cursor_lock = threading.Lock()
+        self._local = threading.local()
+
+    def _reader(self) -> duckdb.DuckDBPyConnection:
+        """This thread's cursor on the database (DuckDB connections are not shared
+        between threads; a cursor is a connection of its own to the same database and
+        sees every committed write)."""
+        con: duckdb.DuckDBPyConnection | None = getattr(self._local, "con", None)
+        if con is None:
+            with self._cursor_lock:
+                con = self._con.cursor()
+            self._local.con = con
+        return con
 
     # --- health -----------------------------------------------------------------
+    @ray.method(concurrency_group=READ_GROUP)
     def ping(self) -> str:
         """Liveness probe (idempotent)."""
         return "ok"
 
+    @ray.method(concurrency_group=READ_GROUP)
     def table_counts(self) -> dict[str, int]:
         """Row counts of the main tables (idempotent)."""
-        return repo.table_counts(self._con)
+        return repo.table_counts(self._reader())
 
     # --- tasks and searches -----------------------------------------------------
     def create_task(self, task_id: str, query: str, config: dict[str, Any]) -> dict[str, Any]:
         """Insert a task row (idempotent by id)."""
         repo.create_task(self._con, task_id=task_id, query=query, config=config)
-        return self.get_task(task_id) or {}
+        return repo.get_task(self._con, task_id) or {}
 
+    @ray.method(concurrency_group=READ_GROUP)
     def get_task(self, task_id: str) -> dict[str, Any] | None:
         """The task row, or None."""
-        return repo.get_task(self._con, task_id)
+        return repo.get_task(self._reader(), task_id)
 
     def update_task_status(self, task_id: str, status: str) -> None:
         """Set a task's status (idempotent)."""
@@ -87,13 +123,15 @@ class GraphActor:
         """Update a search's status, metrics, error or finish time (idempotent)."""
         repo.update_search(self._con, search_id, **fields)
 
+    @ray.method(concurrency_group=READ_GROUP)
     def get_search(self, search_id: str) -> dict[str, Any] | None:
         """One search row, or None."""
-        return repo.get_search(self._con, search_id)
+        return repo.get_search(self._reader(), search_id)
 
+    @ray.method(concurrency_group=READ_GROUP)
     def list_searches(self, task_id: str) -> list[dict[str, Any]]:
         """All searches of a task, oldest first."""
-        return repo.list_searches(self._con, task_id)
+        return repo.list_searches(self._reader(), task_id)
 
     def fail_running_searches(self, reason: str) -> int:
         """Mark searches left running by a dead orchestrator as failed (idempotent)."""
@@ -111,9 +149,10 @@ class GraphActor:
         telemetry.graph_rows_written("pages", len(rows))
         return out
 
+    @ray.method(concurrency_group=READ_GROUP)
     def page_simhashes(self) -> list[tuple[str, int, str | None]]:
         """(page id, simhash, dup_of) of every stored page, for near-duplicate checks."""
-        return gq.page_simhashes(self._con)
+        return gq.page_simhashes(self._reader())
 
     def insert_fragments(self, rows: list[dict[str, Any]]) -> int:
         """Store fragments (idempotent by id); returns rows offered."""
@@ -121,9 +160,10 @@ class GraphActor:
         telemetry.graph_rows_written("fragments", len(rows))
         return len(rows)
 
+    @ray.method(concurrency_group=READ_GROUP)
     def fragments_for_pages(self, page_ids: list[str]) -> list[dict[str, Any]]:
         """Fragments of the given pages with their page's url, domain and trust level."""
-        return repo.fragments_for_pages(self._con, page_ids)
+        return repo.fragments_for_pages(self._reader(), page_ids)
 
     def insert_claims(self, rows: list[dict[str, Any]]) -> None:
         """Store claims (idempotent by id)."""
@@ -135,13 +175,15 @@ class GraphActor:
         repo.insert_edges(self._con, rows)
         telemetry.graph_rows_written("edges", len(rows))
 
+    @ray.method(concurrency_group=READ_GROUP)
     def claims_for_task(self, task_id: str) -> list[dict[str, Any]]:
         """Active claims of a task."""
-        return repo.claims_for_task(self._con, task_id)
+        return repo.claims_for_task(self._reader(), task_id)
 
+    @ray.method(concurrency_group=READ_GROUP)
     def existing_stance_pairs(self, task_id: str) -> list[tuple[str, str]]:
         """(fragment id, claim id) pairs already judged in this task."""
-        return gq.existing_stance_pairs(self._con, task_id)
+        return gq.existing_stance_pairs(self._reader(), task_id)
 
     def log_event(self, **fields: Any) -> None:
         """Append an event_log row."""
@@ -149,11 +191,12 @@ class GraphActor:
         telemetry.graph_rows_written("event_log", 1)
 
     # --- embeddings ---------------------------------------------------------------
+    @ray.method(concurrency_group=READ_GROUP)
     def embeddings_by_text_hash(
         self, model_id: str, text_hashes: list[str]
     ) -> dict[str, list[float]]:
         """Stored vectors for these text hashes, so the same text is never embedded twice."""
-        found = repo.find_embeddings_by_text_hash(self._con, model_id, text_hashes)
+        found = repo.find_embeddings_by_text_hash(self._reader(), model_id, text_hashes)
         return {h: v.tolist() for h, v in found.items()}
 
     def put_embeddings(
@@ -165,16 +208,12 @@ class GraphActor:
         arr = [(tid, th, np.asarray(vec, dtype=np.float32)) for tid, th, vec in rows]
         repo.put_embeddings(self._con, target_type, model_id, arr)
         telemetry.graph_rows_written("embeddings", len(arr))
-        index = self._indexes.get((target_type, model_id))
-        if index is not None:
-            index.add([r[0] for r in arr], np.stack([r[2] for r in arr]))
+        with self._index_lock:
+            index = self._indexes.get((target_type, model_id))
+            if index is not None:
+                index.add([r[0] for r in arr], np.stack([r[2] for r in arr]))
 
-    def _index(self, target_type: str, model_id: str) -> VectorIndex:
-        key = (target_type, model_id)
-        if key not in self._indexes:
-            self._indexes[key] = VectorIndex.load(self._con, target_type, model_id)
-        return self._indexes[key]
-
+    @ray.method(concurrency_group=READ_GROUP)
     def vector_search(
         self,
         query_vector: list[float],
@@ -185,26 +224,36 @@ class GraphActor:
         allowed_ids: list[str] | None = None,
     ) -> list[tuple[str, float]]:
         """Cosine top-k over claims or fragments (brute force over a cached matrix)."""
-        index = self._index(target, model_id)
         allowed = set(allowed_ids) if allowed_ids is not None else None
-        return index.search(
-            np.asarray(query_vector, dtype=np.float32), top_k, min_similarity, allowed
-        )
+        key = (target, model_id)
+        con = self._reader()
+        with self._index_lock:
+            # Loaded once, under the lock, so that no write's add() falls between the
+            # load and the index's entry in the table.
+            if key not in self._indexes:
+                self._indexes[key] = VectorIndex.load(con, target, model_id)
+            return self._indexes[key].search(
+                np.asarray(query_vector, dtype=np.float32), top_k, min_similarity, allowed
+            )
 
+    @ray.method(concurrency_group=READ_GROUP)
     def fragment_ids_for_task(self, task_id: str) -> list[str]:
         """Fragments of the pages a task's searches took."""
-        return gq.fragment_ids_for_task(self._con, task_id)
+        return gq.fragment_ids_for_task(self._reader(), task_id)
 
+    @ray.method(concurrency_group=READ_GROUP)
     def texts_for(self, target: str, ids: list[str]) -> dict[str, dict[str, Any]]:
         """Text and provenance of claims or fragments by id."""
-        return gq.texts_for(self._con, target, ids)
+        return gq.texts_for(self._reader(), target, ids)
 
     # --- confidence -----------------------------------------------------------------
+    @ray.method(concurrency_group=READ_GROUP)
     def claim_confidences(self, task_id: str) -> list[dict[str, Any]]:
         """Every active claim of a task with its Bayesian confidence (ARCHITECTURE §4)."""
-        claims = repo.claims_for_task(self._con, task_id)
-        evidence = gq.stance_evidence_for_task(self._con, task_id)
-        origins = gq.claim_origins(self._con, task_id)
+        con = self._reader()
+        claims = repo.claims_for_task(con, task_id)
+        evidence = gq.stance_evidence_for_task(con, task_id)
+        origins = gq.claim_origins(con, task_id)
         out: list[dict[str, Any]] = []
         for claim in claims:
             rows = evidence.get(claim["id"], [])
@@ -254,26 +303,29 @@ class GraphActor:
             )
         return out
 
+    @ray.method(concurrency_group=READ_GROUP)
     def embeddings_for(
         self, target_type: str, model_id: str, ids: list[str]
     ) -> dict[str, list[float]]:
         """Stored vectors of these targets (idempotent)."""
-        found = repo.get_embeddings(self._con, target_type, model_id, ids)
+        found = repo.get_embeddings(self._reader(), target_type, model_id, ids)
         return {k: v.tolist() for k, v in found.items()}
 
+    @ray.method(concurrency_group=READ_GROUP)
     def status_extras(self, task_id: str | None) -> dict[str, Any]:
         """Blocked domains and the auth queue summary for get_status (idempotent)."""
         return {
-            "blocked_domains": gq.blocked_domains(self._con),
-            "auth_queue": self.auth_summary(task_id),
+            "blocked_domains": gq.blocked_domains(self._reader()),
+            "auth_queue": self._auth_summary(task_id),
             "reference_candidates": (
-                pp.reference_candidates(self._con, task_id, 50) if task_id else []
+                pp.reference_candidates(self._reader(), task_id, 50) if task_id else []
             ),
         }
 
+    @ray.method(concurrency_group=READ_GROUP)
     def evidence_summary(self, task_id: str) -> dict[str, Any]:
         """Edge counts by relation and the top domains of a task's evidence."""
-        return gq.evidence_summary(self._con, task_id)
+        return gq.evidence_summary(self._reader(), task_id)
 
     # --- auth queue (seed 003 §3.6.1) and domain state ------------------------------
     def enqueue_auth(self, item: dict[str, Any]) -> dict[str, Any]:
@@ -294,11 +346,12 @@ class GraphActor:
         )
         return {**aq.public_item(row), "created": created}
 
+    @ray.method(concurrency_group=READ_GROUP)
     def auth_items(
         self, task_id: str | None, priority_filter: str, group_by: str
     ) -> dict[str, Any]:
         """Pending items as get_auth_queue reports them, grouped (idempotent)."""
-        items = aq.list_pending(self._con, task_id=task_id, priority_filter=priority_filter)
+        items = aq.list_pending(self._reader(), task_id=task_id, priority_filter=priority_filter)
         if group_by == "domain":
             domains = aq.group_by_domain(items)
             return {"domains": domains, "total_domains": len(domains), "total_pending": len(items)}
@@ -308,9 +361,13 @@ class GraphActor:
             return {"queue": [aq.public_item(i) for i in items], "total_pending": len(items)}
         raise ValueError(f"group_by must be none, domain or type, not {group_by!r}")
 
+    @ray.method(concurrency_group=READ_GROUP)
     def auth_summary(self, task_id: str | None) -> dict[str, Any]:
         """The get_status auth_queue object with its threshold warnings (idempotent)."""
-        summary = gq.auth_queue_summary(self._con, task_id)
+        return self._auth_summary(task_id)
+
+    def _auth_summary(self, task_id: str | None) -> dict[str, Any]:
+        summary = gq.auth_queue_summary(self._reader(), task_id)
         limits = self._settings.auth
         summary["warnings"] = queue_warnings(
             summary["pending_count"],
@@ -321,9 +378,10 @@ class GraphActor:
         )
         return summary
 
+    @ray.method(concurrency_group=READ_GROUP)
     def get_auth_item(self, auth_id: str) -> dict[str, Any] | None:
         """One item in any status, or None (idempotent)."""
-        row = aq.get_item(self._con, auth_id)
+        row = aq.get_item(self._reader(), auth_id)
         return aq.public_item(row) if row is not None else None
 
     def resolve_auth_items(
@@ -342,13 +400,15 @@ class GraphActor:
             raise ValueError(f"target_kind must be item or domain, not {target_kind!r}")
         return [aq.public_item(r) for r in rows]
 
+    @ray.method(concurrency_group=READ_GROUP)
     def pending_auth_for_domain(self, domain: str) -> list[dict[str, Any]]:
         """Pending items of a domain, all tasks (idempotent)."""
-        return [aq.public_item(r) for r in aq.list_pending(self._con, domain=domain)]
+        return [aq.public_item(r) for r in aq.list_pending(self._reader(), domain=domain)]
 
+    @ray.method(concurrency_group=READ_GROUP)
     def load_domain_state(self, domain: str) -> dict[str, Any] | None:
         """A DomainFetcher's persisted state, or None (idempotent)."""
-        return ds.load_domain_state(self._con, domain)
+        return ds.load_domain_state(self._reader(), domain)
 
     def save_domain_state(
         self, domain: str, state: dict[str, Any], qps: float | None = None
@@ -361,14 +421,10 @@ class GraphActor:
         return ds.save_domain_states(self._con, rows)
 
     # --- engine health (issue 4) --------------------------------------------------------
+    @ray.method(concurrency_group=READ_GROUP)
     def engine_health(self, engines: list[str]) -> dict[str, dict[str, Any]]:
         """Stored health rows of the given engines (idempotent)."""
-        cur = self._con.execute(
-            "SELECT * FROM engine_health WHERE engine IN (SELECT unnest(?::VARCHAR[]))",
-            [engines],
-        )
-        names = [d[0] for d in cur.description or ()]
-        return {row[0]: dict(zip(names, row, strict=True)) for row in cur.fetchall()}
+        return _engine_health(self._reader(), engines)
 
     def record_engine_outcome(
         self,
@@ -383,7 +439,7 @@ class GraphActor:
         of this actor only replays calls lost with a crashed process.
         """
         now = time.time()
-        old = self.engine_health([engine]).get(engine)
+        old = _engine_health(self._con, [engine]).get(engine)
         record = eh.update(
             None if old is None else eh.EngineHealth.from_row(old),
             engine,
@@ -398,7 +454,7 @@ class GraphActor:
 
     def record_last_resort_use(self, engine: str) -> dict[str, Any]:
         """Count one last-mile query of a last-resort engine now (its hourly limit)."""
-        old = self.engine_health([engine]).get(engine)
+        old = _engine_health(self._con, [engine]).get(engine)
         record = eh.record_last_resort_use(
             None if old is None else eh.EngineHealth.from_row(old), engine, time.time()
         )
@@ -430,17 +486,19 @@ class GraphActor:
         """How a search met papers (idempotent)."""
         return pp.record_sightings(self._con, rows)
 
+    @ray.method(concurrency_group=READ_GROUP)
     def papers_by_ids(self, paper_ids: list[str]) -> list[dict[str, Any]]:
         """Rows of the given papers (idempotent)."""
-        return pp.papers_by_ids(self._con, paper_ids)
+        return pp.papers_by_ids(self._reader(), paper_ids)
 
     def insert_citation_candidates(self, rows: list[dict[str, Any]]) -> int:
         """Citation-tracking candidates of a search (idempotent)."""
         return pp.insert_citation_candidates(self._con, rows)
 
+    @ray.method(concurrency_group=READ_GROUP)
     def reference_candidates(self, task_id: str, limit: int = 50) -> list[dict[str, Any]]:
         """A task's citation candidates, kept ones first (idempotent)."""
-        return pp.reference_candidates(self._con, task_id, limit)
+        return pp.reference_candidates(self._reader(), task_id, limit)
 
     def mark_pages_retracted(self, page_ids: list[str]) -> None:
         """Flag pages whose paper is retracted (idempotent)."""
@@ -451,6 +509,7 @@ class GraphActor:
             )
 
     # --- query_graph ------------------------------------------------------------------
+    @ray.method(concurrency_group=READ_GROUP)
     def query_graph(
         self,
         sql: str | None,
@@ -469,7 +528,7 @@ class GraphActor:
         else:
             text = validate_select(sql or "")
         result = run_sandboxed(
-            self._con,
+            self._reader(),
             text,
             limit=limit,
             timeout_ms=timeout_ms,
@@ -483,9 +542,18 @@ class GraphActor:
             "elapsed_ms": result.elapsed_ms,
         }
         if include_schema:
-            out["schema"] = schema_snapshot(self._con)
+            out["schema"] = schema_snapshot(self._reader())
         return out
 
+    @ray.method(concurrency_group=READ_GROUP)
     def views(self) -> list[str]:
         """Names of the analysis views."""
         return [v.name for v in list_views()]
+
+
+def _engine_health(con: duckdb.DuckDBPyConnection, engines: list[str]) -> dict[str, dict[str, Any]]:
+    cur = con.execute(
+        "SELECT * FROM engine_health WHERE engine IN (SELECT unnest(?::VARCHAR[]))", [engines]
+    )
+    names = [d[0] for d in cur.description or ()]
+    return {row[0]: dict(zip(names, row, strict=True)) for row in cur.fetchall()}

@@ -17,6 +17,7 @@ every restart. ``__init__`` reloads the models; there is no other state.
 from __future__ import annotations
 
 import logging
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -52,6 +53,16 @@ from lyra.pipelines.llm.sanitize import check_llm_output, sanitize_untrusted
 
 log = logging.getLogger(__name__)
 
+# The InferenceActor's CPU work (embedding, stance) is batch work: on a machine whose
+# cores it fills, the processes that answer tool calls and pace the fetches come first
+# (decision 0026). A niceness of 10 only matters while the CPU is contended.
+INFERENCE_NICENESS = 10
+
+# Every tool response's _lyra_meta asks for status(): it has a thread of its own, so
+# it is answered while a long embedding or stance batch runs (decision 0026). It reads
+# attributes only; the model calls stay one at a time in the default group.
+STATUS_GROUP = "status"
+
 # The packaged model is the offline default, and still reported: a MiniLM-sized model
 # reads stance less well than a DeBERTa-v3 NLI cross-encoder (docs/stance-model.md).
 DEGRADED_NLI_PACKAGED = (
@@ -78,12 +89,16 @@ DEGRADED_PULLED_EMBEDDER = (
 )
 
 
-@ray.remote(max_restarts=3, max_task_retries=1)
+@ray.remote(  # type: ignore[call-overload]  # Ray's stubs lack concurrency_groups
+    max_restarts=3, max_task_retries=1, concurrency_groups={STATUS_GROUP: 1}
+)
 class InferenceActor:
     """Embeddings, NLI and the LLM client behind one serialised actor."""
 
     def __init__(self, settings: Settings, use_gpu: bool = False) -> None:
         setup_actor_logging()
+        if hasattr(os, "nice"):
+            os.nice(INFERENCE_NICENESS)
         self._settings = settings
         inf = settings.inference
         providers = ["CUDAExecutionProvider", "CPUExecutionProvider"] if use_gpu else None
@@ -178,6 +193,7 @@ class InferenceActor:
             return None
         return minilm.embed
 
+    @ray.method(concurrency_group=STATUS_GROUP)
     def status(self) -> dict[str, Any]:
         """Models in use and every fallback (idempotent)."""
         degraded: list[str] = []

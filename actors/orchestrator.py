@@ -310,9 +310,12 @@ class Orchestrator:
             raise LyraError("TASK_NOT_FOUND", f"no task with id {task_id!r}", field="task_id")
         return task
 
-    async def _budget(self, task: dict[str, Any]) -> dict[str, Any]:
+    async def _budget(
+        self, task: dict[str, Any], searches: list[dict[str, Any]] | None = None
+    ) -> dict[str, Any]:
         budget = (task.get("config") or {}).get("budget") or {}
-        searches = await self._call(GRAPH, "list_searches", task["id"])
+        if searches is None:
+            searches = await self._call(GRAPH, "list_searches", task["id"])
         used_pages = sum(int((s.get("metrics") or {}).get("pages_fetched", 0)) for s in searches)
         created = task["created_at"]
         # TIMESTAMP columns hold naive UTC (storage.repository.utcnow).
@@ -562,17 +565,22 @@ class Orchestrator:
                 set(running), timeout=wait_seconds, return_when=asyncio.FIRST_COMPLETED
             )
             task = await self._task(task_id)
-        searches = await self._call(GRAPH, "list_searches", task_id)
+        # Independent reads, sent together: the GraphActor answers them on its read
+        # threads side by side (decision 0026).
+        searches, claims, extras, summary = await asyncio.gather(
+            self._call(GRAPH, "list_searches", task_id),
+            self._call(GRAPH, "claim_confidences", task_id),
+            self._call(GRAPH, "status_extras", task_id),
+            self._call(GRAPH, "evidence_summary", task_id),
+        )
+        budget = await self._budget(task, searches)
         for s in searches:
             if s["status"] == "running" and s["id"] in self._progress:
                 s["progress"] = self._progress[s["id"]]
-        claims = await self._call(GRAPH, "claim_confidences", task_id)
-        extras = await self._call(GRAPH, "status_extras", task_id)
-        summary = await self._call(GRAPH, "evidence_summary", task_id)
         return {
             "task": task,
             "searches": searches,
-            "budget": await self._budget(task),
+            "budget": budget,
             "claims": claims,
             "evidence_summary": summary,
             **extras,
@@ -624,8 +632,9 @@ class Orchestrator:
         timeout_ms: int,
         include_schema: bool,
     ) -> dict[str, Any]:
-        """Sandboxed read-only SQL (idempotent)."""
-        await self.ensure_ready()
+        """Sandboxed read-only SQL (idempotent). Needs no model: it does not wait for the
+        InferenceActor, which may be in the middle of a batch (decision 0026)."""
+        await self._settle_orphans()
         result: dict[str, Any] = await self._call(
             GRAPH, "query_graph", sql, view, params, limit, timeout_ms, include_schema
         )
@@ -661,7 +670,7 @@ class Orchestrator:
         self, task_id: str | None, group_by: str, priority_filter: str
     ) -> dict[str, Any]:
         """Pending auth items, by item, domain or type (idempotent)."""
-        await self.ensure_ready()
+        await self._settle_orphans()
         if task_id is not None:
             await self._task(task_id)
         return await self._auth.queue(task_id, group_by, priority_filter)

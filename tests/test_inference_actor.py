@@ -175,3 +175,26 @@ def test_the_packaged_stance_model_is_chosen_by_name_and_flagged(lyra_home: Path
     assert status["nli_error"] is None
     assert status["degraded"] == [DEGRADED_NLI_PACKAGED, DEGRADED_LLM]
     assert [(s["label"], s["method"]) for s in stance] == [("refutes", "nli_model")]
+
+
+def test_status_is_answered_while_a_long_batch_runs(lyra_home: Path) -> None:
+    """Every tool response's _lyra_meta asks for status(): it must not wait for the
+    stance batch in progress (decision 0026)."""
+    settings = make_settings(
+        lyra_home, llm={"enabled": False}, inference={"nli_model_path": PACKAGED}
+    )
+    actor = InferenceActor.remote(settings)
+    try:
+        assert ray.get(actor.status.remote())["nli"] == STANCE_MODEL_ID
+        pairs = [
+            (f"Trial {i} found that caffeine raised blood pressure by {i % 9} mmHg.", CLAIMS[0])
+            for i in range(800)
+        ]
+        batch = actor.nli.remote(pairs)
+        status = ray.get(actor.status.remote())
+        finished, _ = ray.wait([batch], timeout=0)
+        assert status["nli"] == STANCE_MODEL_ID
+        assert finished == []
+        assert len(ray.get(batch)) == 800
+    finally:
+        ray.kill(actor)
