@@ -146,6 +146,14 @@ class SearchJob:
         # Pages this search may still fetch from engines and cited sources (set in
         # `_collect`): the pipeline never fetches more than it can keep (issue 13).
         self._fetch_room = 0
+        # Text hash -> vector of what fetched documents hold, embedded as each document
+        # arrives, while the other fetches wait on their sites' politeness (decision
+        # 0027); the embedding stages take their vectors from here first.
+        self._early: dict[str, np.ndarray] = {}
+        # Texts waiting for the one early-embedding loop, which takes all that wait
+        # (up to a batch) on each call, so that the batches grow while it is busy.
+        self._early_queue: dict[str, str] = {}
+        self._early_job: asyncio.Task[None] | None = None
 
     def _page_budget(self) -> int:
         """Pages this search may keep: its max_pages, within what the task has left."""
@@ -201,7 +209,7 @@ class SearchJob:
         """
         started = time.monotonic()
         try:
-            result = await self.run()
+            result = await self._run_then_settle()
         except SearchStopped as stop:
             result = await self.finish()
             result["status"] = stop.status
@@ -222,6 +230,14 @@ class SearchJob:
             result = self._failed("PIPELINE_ERROR", f"search failed: {type(exc).__name__}")
         result["metrics"]["elapsed_seconds"] = round(time.monotonic() - started, 2)
         return result
+
+    async def _run_then_settle(self) -> dict[str, Any]:
+        try:
+            return await self.run()
+        finally:
+            # Embeddings started ahead and not needed any more (a stop, an error).
+            if self._early_job is not None:
+                self._early_job.cancel()
 
     def _failed(self, code: str, message: str) -> dict[str, Any]:
         return {
@@ -530,7 +546,52 @@ class SearchJob:
             "fetched_at": result.get("fetched_at"),
             "screenshot_path": result.get("screenshot_path"),
         }
+        if self.model_id is not None and doc.fragments:
+            # The texts the ranking and embedding stages will ask for (`_rank_documents`,
+            # `_embed_targets`), embedded now rather than after the last fetch.
+            texts = [f"{doc.title or ''}\n{doc.text[:2000]}", *(f.text for f in doc.fragments)]
+            for text in texts:
+                h = rs.text_hash(text)
+                if h not in self._early:
+                    self._early_queue[h] = text
+            if self._early_job is None or self._early_job.done():
+                self._early_job = asyncio.create_task(self._embed_early())
         return doc
+
+    async def _embed_early(self) -> None:
+        """Drain ``self._early_queue`` into ``self._early``: stored vectors from the
+        graph, the rest from the InferenceActor, a batch at a time."""
+        while self._early_queue:
+            chunk = dict(list(self._early_queue.items())[:EMBED_BATCH])
+            for h in chunk:
+                del self._early_queue[h]
+            stored = await self.ctx.call(
+                "graph", "embeddings_by_text_hash", self.model_id, sorted(chunk)
+            )
+            for h, v in stored.items():
+                self._early[h] = np.asarray(v, dtype=np.float32)
+            todo = [(h, t) for h, t in chunk.items() if h not in self._early]
+            if todo:
+                vecs = await self.ctx.call("inference", "embed", [t for _, t in todo])
+                for (h, _), v in zip(todo, vecs, strict=True):
+                    self._early[h] = np.asarray(v, dtype=np.float32)
+
+    async def _settle_early(self) -> None:
+        """Wait for the embeddings started ahead. A failure is only logged: the texts
+        left are embedded by the stage that needs them."""
+        job, self._early_job = self._early_job, None
+        self._early_queue.clear()
+        if job is None:
+            return
+        try:
+            await job
+        except Exception as exc:
+            log.warning(
+                "search %s: early embedding failed (%s: %s); embedding in the stage",
+                self.ctx.search_id,
+                type(exc).__name__,
+                exc,
+            )
 
     # --- rank documents ---------------------------------------------------------------
     async def _rank_documents(self, docs: list[Document]) -> list[Document]:
@@ -689,13 +750,16 @@ class SearchJob:
 
     # --- embeddings --------------------------------------------------------------------
     async def _embed_texts(self, texts: list[str]) -> np.ndarray:
-        """Vectors for texts, reusing any stored vector of the same text and model."""
+        """Vectors for texts, reusing any stored vector of the same text and model and
+        any embedded ahead as the documents arrived."""
+        await self._settle_early()
         hashes = [rs.text_hash(t) for t in texts]
-        stored = await self.ctx.call("graph", "embeddings_by_text_hash", self.model_id, hashes)
-        missing = sorted({h for h in hashes if h not in stored})
-        by_hash: dict[str, np.ndarray] = {
-            h: np.asarray(v, dtype=np.float32) for h, v in stored.items()
-        }
+        by_hash: dict[str, np.ndarray] = {h: self._early[h] for h in hashes if h in self._early}
+        ask = sorted({h for h in hashes if h not in by_hash})
+        if ask:
+            stored = await self.ctx.call("graph", "embeddings_by_text_hash", self.model_id, ask)
+            by_hash.update({h: np.asarray(v, dtype=np.float32) for h, v in stored.items()})
+        missing = sorted({h for h in hashes if h not in by_hash})
         todo = {h: t for h, t in zip(hashes, texts, strict=True) if h in set(missing)}
         items = list(todo.items())
         for start in range(0, len(items), EMBED_BATCH):
