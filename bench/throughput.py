@@ -119,30 +119,42 @@ class PeakPss:
         return self._sampler.peak / mini_web.MiB
 
 
-def tree_cpu_seconds() -> dict[int, float]:
-    """CPU seconds (user + system) so far of this process and each descendant, by pid."""
+def tree_cpu_seconds() -> dict[int, tuple[str, float]]:
+    """(kind, CPU seconds so far, user + system) of this process and each descendant, by
+    pid. The kind is Ray's process title up to the method (``ray::InferenceActor``),
+    else the executable's name; this process (MCP server, client, loopback sites) is
+    ``bench``."""
     me = psutil.Process()
-    out: dict[int, float] = {}
+    out: dict[int, tuple[str, float]] = {}
     for proc in [me, *me.children(recursive=True)]:
         try:
             times = proc.cpu_times()
+            title = " ".join(proc.cmdline()[:1]) if proc.pid != me.pid else "bench"
         except psutil.Error:  # exited while listed
             continue
-        out[proc.pid] = times.user + times.system
+        kind = title.split(".")[0] if title.startswith("ray::") else Path(title).name
+        out[proc.pid] = (kind or "?", times.user + times.system)
     return out
 
 
 def cpu_figures(
-    before: dict[int, float], after: dict[int, float], bound_s: float
+    before: dict[int, tuple[str, float]], after: dict[int, tuple[str, float]], bound_s: float
 ) -> dict[str, Any]:
-    """CPU the run used in every process (Lyra, Ray, the in-process sites), and the best
-    ratio to the bound these cores allow even with perfect overlap: bound / (cpu / cores).
-    A process that exited during the run is not counted, so this is a lower bound."""
-    used = sum(t - before.get(pid, 0.0) for pid, t in after.items())
+    """CPU the run used in every process (Lyra, Ray, the in-process sites), by kind of
+    process, and the best ratio to the bound these cores allow even with perfect overlap:
+    bound / (cpu / cores). A process that exited during the run is not counted, so this
+    is a lower bound."""
+    by_kind: dict[str, float] = {}
+    for pid, (kind, t) in after.items():
+        by_kind[kind] = by_kind.get(kind, 0.0) + t - before.get(pid, ("", 0.0))[1]
+    used = sum(by_kind.values())
     cores = len(os.sched_getaffinity(0))
     floor = used / cores
     return {
         "cpu_s": round(used, 1),
+        "cpu_s_by_process": {
+            k: round(v, 1) for k, v in sorted(by_kind.items(), key=lambda kv: -kv[1]) if v >= 0.05
+        },
         "cores": cores,
         "cpu_floor_s": round(floor, 1),
         "best_ratio_on_these_cores": round(min(1.0, bound_s / floor), 3) if floor else 1.0,
@@ -302,6 +314,8 @@ async def main_async(args: argparse.Namespace) -> list[dict[str, Any]]:
                 f"status {run['statuses']}",
                 flush=True,
             )
+            top = list(run["cpu"]["cpu_s_by_process"].items())[:6]
+            print("       CPU s by process: " + ", ".join(f"{k} {v:.1f}" for k, v in top))
             if run["min_gap_s"] < 1 / args.qps - mini_web.GAP_SLACK_S:
                 raise SystemExit(f"politeness violated: min gap {run['min_gap_s']} s")
     return figures

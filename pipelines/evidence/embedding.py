@@ -142,6 +142,7 @@ class OnnxEmbedder:
         self._pooling = pooling
 
         options = ort.SessionOptions()
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         if intra_op_threads is not None:
             options.intra_op_num_threads = intra_op_threads
         self._session = ort.InferenceSession(

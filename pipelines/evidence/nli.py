@@ -204,7 +204,11 @@ class _OnnxBackend:
         providers = ["CPUExecutionProvider"]
         if use_gpu and "CUDAExecutionProvider" in ort.get_available_providers():
             providers.insert(0, "CUDAExecutionProvider")
-        self.session = ort.InferenceSession(str(model_dir / ONNX_FILENAME), providers=providers)
+        options = ort.SessionOptions()
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        self.session = ort.InferenceSession(
+            str(model_dir / ONNX_FILENAME), sess_options=options, providers=providers
+        )
         self.input_names = [i.name for i in self.session.get_inputs()]
         self.outputs = [o.name for o in self.session.get_outputs()]
         self.output_name = self.outputs[0]
