@@ -55,13 +55,16 @@ from lyra.mcp_bridge.server import build_server
 
 SUBJECTS = ["coffee", "green tea", "daily walking", "vitamin D", "intermittent fasting"]
 OUTCOMES = ["blood pressure", "sleep duration", "type 2 diabetes", "bone density", "LDL"]
+# Each run serves articles of its own: a run that found the texts of an earlier one
+# would take their stored vectors and measure a cache, not the pipeline.
+RUN = {"salt": ""}
 EXPORT_WAIT_S = 12.0  # Ray exports workers' metrics every few seconds
 POLL_S = 0.25
 
 
 def article(host: str, path: str) -> bytes:
     """A short article of informative, varied sentences (seeded by host and path)."""
-    rng = random.Random(f"{host}{path}")
+    rng = random.Random(f"{RUN['salt']}{host}{path}")
     sentences = []
     for _ in range(8):
         subject, outcome = rng.choice(SUBJECTS), rng.choice(OUTCOMES)
@@ -282,6 +285,7 @@ async def main_async(args: argparse.Namespace) -> list[dict[str, Any]]:
         warm = await client.call_tool("create_task", {"query": "warm up"})
         assert warm.is_error is False, warm.content[0].text
         for k in args.k:
+            RUN["salt"] = f"K={k} "
             sites = mini_web._start_sites(args.domains)
             try:
                 time.sleep(EXPORT_WAIT_S)

@@ -231,7 +231,8 @@ def test_failed_batch_is_retried_halved_and_shortened(
     long_text = "The guitarist tuned his acoustic guitar before the concert. " * 3 + (
         "Stock markets crashed as investors sold their shares in panic. " * 20
     )
-    texts = [f"short sentence number {i}." for i in range(7)] + [long_text]
+    # Eight texts past 256 tokens: one batch of 8 at 256 tokens to begin with.
+    texts = [f"Concert number {i}. {long_text}" for i in range(8)]
     subject = _fresh(export_dir, max_length=256, batch_size=8)
     failing = _FailingSession(subject._session, max_batch=2, error=ort_state.RuntimeException)
     monkeypatch.setattr(subject, "_session", failing)
@@ -243,11 +244,41 @@ def test_failed_batch_is_retried_halved_and_shortened(
     assert subject.batch_size == 2
     assert subject.shortened_texts == 8
     assert subject.degraded is True
-    assert [n for n, _ in failing.batch_shapes] == [8, 4, 2, 2, 4, 2, 2]
-    np.testing.assert_allclose(vectors[:7], embedder.embed(texts[:7]), atol=1e-5)
-    at_64 = _fresh(export_dir, max_length=64).embed([long_text])
-    np.testing.assert_allclose(vectors[7], at_64[0], atol=1e-5)
-    assert float(vectors[7] @ embedder.embed([long_text])[0]) < 0.99
+    assert failing.batch_shapes == [
+        (8, 256),
+        (4, 128),
+        (2, 64),
+        (2, 64),
+        (4, 128),
+        (2, 64),
+        (2, 64),
+    ]
+    np.testing.assert_allclose(vectors, _fresh(export_dir, max_length=64).embed(texts), atol=1e-5)
+    assert float(vectors[7] @ embedder.embed(texts[7:])[0]) < 0.99
+
+
+def test_batches_split_where_lengths_jump(
+    export_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Sentences are never padded to a page's 256 tokens because they share a call.
+
+    The early-embedding loop (decision 0027) sends each document's page text with its
+    sentences; run as one batch, every sentence cost as much as the page (decision 0028).
+    """
+    page = "Coffee lowered blood pressure in a trial of adults over twelve weeks. " * 30
+    sentences = [f"Trial {i} found that green tea changed sleep duration." for i in range(20)]
+    texts = [page + "A.", *sentences[:10], page + "B.", *sentences[10:], page + "C.", page]
+    subject = _fresh(export_dir, max_length=256, batch_size=32)
+    recording = _FailingSession(subject._session, max_batch=32, error=ort_state.Fail)
+    monkeypatch.setattr(subject, "_session", recording)
+
+    vectors = subject.embed(texts)
+
+    sentence_tokens = len(subject._tokenizer(256).encode(sentences[0]).ids)
+    assert recording.batch_shapes == [(20, sentence_tokens), (4, 256)]
+    one_by_one = _fresh(export_dir)
+    alone = np.stack([one_by_one.embed([t])[0] for t in texts])
+    np.testing.assert_allclose(vectors, alone, atol=1e-5)
 
 
 def test_failure_at_smallest_size_raises(export_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
