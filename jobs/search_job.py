@@ -559,22 +559,12 @@ class SearchJob:
         return doc
 
     async def _embed_early(self) -> None:
-        """Drain ``self._early_queue`` into ``self._early``: stored vectors from the
-        graph, the rest from the InferenceActor, a batch at a time."""
+        """Drain ``self._early_queue`` into ``self._early``, a batch at a time."""
         while self._early_queue:
             chunk = dict(list(self._early_queue.items())[:EMBED_BATCH])
             for h in chunk:
                 del self._early_queue[h]
-            stored = await self.ctx.call(
-                "graph", "embeddings_by_text_hash", self.model_id, sorted(chunk)
-            )
-            for h, v in stored.items():
-                self._early[h] = np.asarray(v, dtype=np.float32)
-            todo = [(h, t) for h, t in chunk.items() if h not in self._early]
-            if todo:
-                vecs = await self.ctx.call("inference", "embed", [t for _, t in todo])
-                for (h, _), v in zip(todo, vecs, strict=True):
-                    self._early[h] = np.asarray(v, dtype=np.float32)
+            self._early.update(await self._vectors_for(chunk))
 
     async def _settle_early(self) -> None:
         """Wait for the embeddings started ahead. A failure is only logged: the texts
@@ -749,26 +739,32 @@ class SearchJob:
         return fragments
 
     # --- embeddings --------------------------------------------------------------------
-    async def _embed_texts(self, texts: list[str]) -> np.ndarray:
-        """Vectors for texts, reusing any stored vector of the same text and model and
-        any embedded ahead as the documents arrived."""
-        await self._settle_early()
-        hashes = [rs.text_hash(t) for t in texts]
-        by_hash: dict[str, np.ndarray] = {h: self._early[h] for h in hashes if h in self._early}
-        ask = sorted({h for h in hashes if h not in by_hash})
-        if ask:
-            stored = await self.ctx.call("graph", "embeddings_by_text_hash", self.model_id, ask)
-            by_hash.update({h: np.asarray(v, dtype=np.float32) for h, v in stored.items()})
-        missing = sorted({h for h in hashes if h not in by_hash})
-        todo = {h: t for h, t in zip(hashes, texts, strict=True) if h in set(missing)}
-        items = list(todo.items())
-        for start in range(0, len(items), EMBED_BATCH):
-            chunk = items[start : start + EMBED_BATCH]
+    async def _vectors_for(self, texts: dict[str, str]) -> dict[str, np.ndarray]:
+        """Vector of each text (keyed by text hash): the graph's stored vector of the same
+        text and model where there is one, else the InferenceActor's, in batches."""
+        stored = await self.ctx.call(
+            "graph", "embeddings_by_text_hash", self.model_id, sorted(texts)
+        )
+        out = {h: np.asarray(v, dtype=np.float32) for h, v in stored.items()}
+        todo = [(h, t) for h, t in texts.items() if h not in out]
+        for start in range(0, len(todo), EMBED_BATCH):
+            chunk = todo[start : start + EMBED_BATCH]
             vecs = await self.ctx.call("inference", "embed", [t for _, t in chunk])
             for (h, _), v in zip(chunk, vecs, strict=True):
-                by_hash[h] = np.asarray(v, dtype=np.float32)
+                out[h] = np.asarray(v, dtype=np.float32)
+        return out
+
+    async def _embed_texts(self, texts: list[str]) -> np.ndarray:
+        """Vectors for texts, reusing any embedded ahead as the documents arrived and any
+        stored vector of the same text and model."""
+        await self._settle_early()
         if not texts:
             return np.zeros((0, 384), dtype=np.float32)
+        hashes = [rs.text_hash(t) for t in texts]
+        by_hash = {h: self._early[h] for h in hashes if h in self._early}
+        missing = {h: t for h, t in zip(hashes, texts, strict=True) if h not in by_hash}
+        if missing:
+            by_hash.update(await self._vectors_for(missing))
         return np.stack([by_hash[h] for h in hashes])
 
     async def _embed_targets(
