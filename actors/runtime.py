@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import socket
 import time
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ from lyra.actors.instance import (
     live_clients,
 )
 from lyra.config.settings import Settings
+from lyra.pipelines.errors import LyraError
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +37,9 @@ GRAPH_RESOURCE = "lyra_graph"
 
 # Imported by every worker of a local Ray as it starts, before it takes work.
 PRELOADED_MODULES = ["lyra.actors.preload"]
+# How long a cluster address may take to accept a connection before Lyra says so
+# (Ray itself retries a dead address for as long as the caller waits).
+RAY_PROBE_SECONDS = 5.0
 
 
 # The shared instance this process joined (actors/instance.py), None otherwise.
@@ -67,6 +72,14 @@ def ensure_ray(settings: Settings, role: str = "client", match_settings: bool = 
         "ignore_reinit_error": True,
     }
     if address:
+        unreachable = probe_ray_address(address)
+        if unreachable is not None:
+            raise LyraError(
+                "INTERNAL_ERROR",
+                f"the Ray cluster that RAY_ADDRESS / ray.address names ({address}) does not "
+                f"answer ({unreachable}): start it (`ray start --head`) or unset the address "
+                "to run Lyra on a local Ray",
+            )
         # Actors read the same settings as the driver: pass the sources on explicitly,
         # because a joined cluster's workers do not inherit this process's environment.
         env_vars = {k: v for k, v in os.environ.items() if k.startswith("LYRA_")}
@@ -104,6 +117,24 @@ def ensure_ray(settings: Settings, role: str = "client", match_settings: bool = 
         _system_config={"preload_python_modules": PRELOADED_MODULES},
         **common,
     )
+
+
+def probe_ray_address(address: str, timeout: float = RAY_PROBE_SECONDS) -> str | None:
+    """Why nothing accepts a connection at a cluster ``address``, or None when something
+    does (or the address is not a host and port: ``auto`` and ``local`` are Ray's own).
+
+    ``ray.init`` on an address where nothing listens retries without end, so a tool call
+    would hang; a TCP connection with a timeout tells first.
+    """
+    target = address.removeprefix("ray://")
+    host, sep, port = target.rpartition(":")
+    if not sep or not port.isdigit():
+        return None
+    try:
+        with socket.create_connection((host.strip("[]") or "127.0.0.1", int(port)), timeout):
+            return None
+    except OSError as exc:
+        return f"{type(exc).__name__}: {exc.strerror or exc}"
 
 
 def settings_fingerprint(settings: Settings) -> str:

