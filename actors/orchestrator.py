@@ -56,6 +56,7 @@ from lyra.pipelines.net.domains import (
     registrable_domain,
     trust_level_for,
 )
+from lyra.storage.disk import disk_full_error
 
 log = logging.getLogger(__name__)
 
@@ -172,6 +173,9 @@ class Orchestrator:
                 if isinstance(exc, ActorDiedError) and exc.actor_init_failed:
                     init_failures += 1
                 if init_failures >= 2 or now >= deadline:
+                    full = disk_full_error(exc)
+                    if full is not None:  # its constructor could not write: say why
+                        raise full from None
                     raise LyraError(
                         "PIPELINE_ERROR",
                         f"the {name} actor is unavailable after restarts ({', '.join(failures)})",

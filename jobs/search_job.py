@@ -51,6 +51,7 @@ from lyra.pipelines.extract.extract_html import extract_html
 from lyra.pipelines.extract.extract_pdf import extract_pdf
 from lyra.pipelines.extract.injection import Detection, find_instructions, guard_text
 from lyra.pipelines.net.domains import registrable_domain, trust_level_for
+from lyra.storage.disk import disk_full_error
 
 log = logging.getLogger(__name__)
 
@@ -227,7 +228,9 @@ class SearchJob:
             result = self._failed(exc.code, exc.message)
         except Exception as exc:  # the job must always end with a recorded status
             log.exception("search %s failed", self.ctx.search_id)
-            result = self._failed("PIPELINE_ERROR", f"search failed: {type(exc).__name__}")
+            full = disk_full_error(exc)
+            message = full.message if full else f"search failed: {type(exc).__name__}"
+            result = self._failed("PIPELINE_ERROR", message)
         result["metrics"]["elapsed_seconds"] = round(time.monotonic() - started, 2)
         return result
 

@@ -15,6 +15,7 @@ from pydantic import ValidationError
 from ray.exceptions import RayActorError, RayTaskError
 
 from lyra.pipelines.errors import LyraError
+from lyra.storage.disk import disk_full_error
 from lyra.storage.sql_guard import QueryTimeout, SqlRefused
 
 log = logging.getLogger("lyra.mcp")
@@ -62,6 +63,9 @@ def to_lyra_error(exc: BaseException) -> LyraError:
         )
     if isinstance(found, RayActorError):
         return LyraError("PIPELINE_ERROR", "an actor died while handling the call; retry")
+    full = disk_full_error(exc)
+    if full is not None:
+        return full
     text = str(exc)
     if text.startswith("Unknown tool"):
         return LyraError("INVALID_PARAMS", text, field="name")

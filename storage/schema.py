@@ -21,9 +21,14 @@ a change of schema is a new version appended to ``MIGRATIONS``.
 
 from __future__ import annotations
 
+import logging
+
 import duckdb
 
+from lyra.storage.disk import disk_full_error
 from lyra.storage.views import create_views
+
+log = logging.getLogger(__name__)
 
 SCHEMA_VERSION_DDL = """
 CREATE TABLE IF NOT EXISTS schema_version (
@@ -347,6 +352,13 @@ def migrate(con: duckdb.DuckDBPyConnection) -> int:
             con.execute("ROLLBACK")
             raise
     # Views are derived objects: recreated on every open so that an edited template in
-    # config/views/ takes effect without a schema version.
-    create_views(con)
+    # config/views/ takes effect without a schema version. On a full disk the ones
+    # stored last time serve: the graph still opens and answers reads, and each write
+    # says the disk is full (storage/disk.py).
+    try:
+        create_views(con)
+    except duckdb.Error as exc:
+        if disk_full_error(exc) is None:
+            raise
+        log.warning("views not recreated (the disk is full): %s", exc)
     return max(applied_versions(con))
