@@ -44,7 +44,8 @@ from lyra.config.settings import Settings
 from lyra.jobs.auth_service import AuthService
 from lyra.jobs.discovery import validate_discovery_options
 from lyra.jobs.engine_choice import EngineChoice
-from lyra.jobs.search_job import SearchContext, SearchJob
+from lyra.jobs.search_context import SearchContext
+from lyra.jobs.search_job import SearchJob
 from lyra.pipelines.discover.engines import load_engines
 from lyra.pipelines.discover.local_corpus import CorpusScan
 from lyra.pipelines.errors import LyraError

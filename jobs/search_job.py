@@ -4,7 +4,9 @@ Collect documents (local engine, given URLs) → rank documents → store pages 
 fragments → embed → rank fragments (BM25 + embeddings, Kneedle) → extract claims →
 judge stance against fragments of other pages → Bayesian confidence → metrics.
 The work is done by the graph and inference actors and by pure functions in
-``lyra.pipelines``; this module only sequences it.
+``lyra.pipelines``; this module only sequences it (the claims and stance steps are in
+``jobs/evidence_steps.py``, what the orchestrator gives a job in
+``jobs/search_context.py``).
 """
 
 from __future__ import annotations
@@ -12,23 +14,21 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import numpy as np
 
-from lyra.config.settings import Settings
 from lyra.jobs.academic import APIS, AcademicClient
 from lyra.jobs.discovery import PaperDiscovery, ids_from_options
+from lyra.jobs.evidence_steps import extract_claims, judge_stance
+from lyra.jobs.search_context import SearchContext, SearchStopped
 from lyra.pipelines.discover import engine_health as eh
 from lyra.pipelines.discover.citations import is_academic_query
-from lyra.pipelines.discover.engines import EngineSpec, build_request, parse_serp, serp_blocked
+from lyra.pipelines.discover.engines import build_request, parse_serp, serp_blocked
 from lyra.pipelines.discover.local_corpus import (
     CorpusError,
-    CorpusScan,
     corpus_fingerprint,
     scan_corpus,
 )
@@ -37,8 +37,7 @@ from lyra.pipelines.discover.serp_parsers import SerpItem
 from lyra.pipelines.discover.wikipedia import is_wikipedia, reference_urls
 from lyra.pipelines.errors import LyraError
 from lyra.pipelines.evidence import research as rs
-from lyra.pipelines.evidence.facets import Facet, question_facets, round_robin, select_across_facets
-from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
+from lyra.pipelines.evidence.facets import Facet, question_facets, select_across_facets
 from lyra.pipelines.evidence.ranking import (
     bm25_scores,
     hybrid_scores,
@@ -49,20 +48,17 @@ from lyra.pipelines.extract.dedup import hamming
 from lyra.pipelines.extract.documents import Document
 from lyra.pipelines.extract.extract_html import extract_html
 from lyra.pipelines.extract.extract_pdf import extract_pdf
-from lyra.pipelines.extract.injection import Detection, find_instructions, guard_text
+from lyra.pipelines.extract.injection import Detection, guard_text
 from lyra.pipelines.net.domains import registrable_domain, trust_level_for
 from lyra.storage.disk import disk_full_error
 
 log = logging.getLogger(__name__)
 
-Call = Callable[..., Awaitable[Any]]
 # Pages whose 64-bit simhash (word 3-shingles) differs by at most this many bits are
 # near-duplicates. The web-scale figure of 3 bits assumes long pages; on short ones a
 # single changed word moves several bits (the syndicated copy in examples/corpus: 7),
 # while distinct pages on the same topic stay far apart (nearest there: 21).
 NEAR_DUP_BITS = 10
-# A new claim this close (cosine) to a claim the task already has is the same claim.
-SAME_CLAIM_SIMILARITY = 0.92
 # Documents with no query term and an embedding similarity below this are off topic.
 OFF_TOPIC_SIMILARITY = 0.15
 EMBED_BATCH = 64
@@ -70,43 +66,6 @@ EMBED_BATCH = 64
 INGESTED_MARKUP = frozenset({"text/html", "application/xhtml+xml", "text/plain", ""})
 # Security warnings one search reports at most (one per page, kind and detail).
 MAX_SECURITY_WARNINGS = 200
-
-
-def same_claim(a: str, b: str) -> bool:
-    """Two close claims are the same only if they agree: "X raises Y" and "X does not
-    raise Y" embed almost identically, so similarity alone would merge a contradiction."""
-    return heuristic_nli(a, b).label == "supports" and heuristic_nli(b, a).label == "supports"
-
-
-class SearchStopped(Exception):
-    """The task was stopped or its budget ran out between two stages."""
-
-    def __init__(self, status: str, reason: str) -> None:
-        super().__init__(reason)
-        self.status = status
-
-
-@dataclass
-class SearchContext:
-    """What a job needs from its orchestrator."""
-
-    settings: Settings
-    task: dict[str, Any]
-    search_id: str
-    query: str
-    options: dict[str, Any]
-    call: Call  # await call(actor_name, method, *args)
-    progress: Callable[[str, float, str], None]
-    stop_requested: Callable[[], bool]
-    pages_left: int
-    deadline: float  # time.monotonic() when the task's time budget ends
-    domain_rules: dict[str, Any]
-    corpus_cache: dict[str, CorpusScan]
-    fetch_url: Callable[..., Awaitable[dict[str, Any]]]
-    engines: dict[str, EngineSpec] = field(default_factory=dict)
-    warnings: list[str] = field(default_factory=list)
-    # An academic API call through the fetch layer (None: the search uses no API).
-    fetch_api: Callable[..., Awaitable[dict[str, Any]]] | None = None
 
 
 class SearchJob:
@@ -161,7 +120,7 @@ class SearchJob:
         want = int(self.ctx.options.get("max_pages") or self.ctx.settings.search.default_max_pages)
         return max(0, min(want, self.ctx.pages_left))
 
-    def _check(self, stage: str) -> None:
+    def check(self, stage: str) -> None:
         if self.ctx.stop_requested():
             raise SearchStopped("cancelled", f"task stopped before {stage}")
         if time.monotonic() > self.ctx.deadline:
@@ -179,25 +138,25 @@ class SearchJob:
             self._facet_vecs = np.asarray(got[1:], dtype=np.float32)
         ctx.progress("collect", 0.05, "collecting documents")
         docs = await self._collect()
-        self._check("ranking")
+        self.check("ranking")
         ctx.progress("rank", 0.15, f"ranking {len(docs)} documents")
         docs = await self._rank_documents(docs)
-        self._check("storing")
+        self.check("storing")
         ctx.progress("store", 0.25, f"storing {len(docs)} pages")
         fragments = await self._store(docs)
         if self.discovery is not None:
             fragments += await self._track_citations()
-        self._check("embedding")
+        self.check("embedding")
         ctx.progress("embed", 0.35, f"embedding {len(fragments)} fragments")
-        frag_vecs = await self._embed_targets("fragment", fragments)
-        self._check("fragment ranking")
+        frag_vecs = await self.embed_targets("fragment", fragments)
+        self.check("fragment ranking")
         useful = self._rank_fragments(fragments, frag_vecs)
-        self._check("claim extraction")
+        self.check("claim extraction")
         ctx.progress("claims", 0.5, f"extracting claims from {len(useful)} fragments")
-        await self._extract_claims(useful)
-        self._check("stance")
+        await extract_claims(self, useful)
+        self.check("stance")
         ctx.progress("stance", 0.7, "judging stance")
-        await self._judge_stance()
+        await judge_stance(self)
         ctx.progress("confidence", 0.95, "computing confidence")
         return await self.finish()
 
@@ -636,7 +595,7 @@ class SearchJob:
     async def _query_cosines(self, texts: list[str]) -> np.ndarray:
         if self.model_id is None:
             return np.zeros(len(texts), dtype=np.float32)
-        vecs = await self._embed_texts(texts)
+        vecs = await self.embed_texts(texts)
         return np.asarray(vecs @ self._query_vec, dtype=np.float32)
 
     # --- store -----------------------------------------------------------------------
@@ -728,10 +687,10 @@ class SearchJob:
         """Pages for the most relevant references and citations, with `cites` edges."""
         disc = self.discovery
         assert disc is not None
-        self._check("citation tracking")
+        self.check("citation tracking")
         self.ctx.progress("citations", 0.3, "tracking citations")
         query_vec = self._query_vec if self.model_id is not None else None
-        docs = await disc.track_citations(self._embed_texts, query_vec)
+        docs = await disc.track_citations(self.embed_texts, query_vec)
         self._note_paper_sources()
         room = max(0, self.ctx.pages_left - self.metrics["pages_fetched"])
         if len(docs) > room:
@@ -757,7 +716,7 @@ class SearchJob:
                 out[h] = np.asarray(v, dtype=np.float32)
         return out
 
-    async def _embed_texts(self, texts: list[str]) -> np.ndarray:
+    async def embed_texts(self, texts: list[str]) -> np.ndarray:
         """Vectors for texts, reusing any embedded ahead as the documents arrived and any
         stored vector of the same text and model."""
         await self._settle_early()
@@ -770,13 +729,13 @@ class SearchJob:
             by_hash.update(await self._vectors_for(missing))
         return np.stack([by_hash[h] for h in hashes])
 
-    async def _embed_targets(
+    async def embed_targets(
         self, target_type: str, rows: list[dict[str, Any]], text_key: str = "text_content"
     ) -> np.ndarray:
         if self.model_id is None or not rows:
             return np.zeros((len(rows), 0), dtype=np.float32)
         texts = [r[text_key] for r in rows]
-        vecs = await self._embed_texts(texts)
+        vecs = await self.embed_texts(texts)
         await self.ctx.call(
             "graph",
             "put_embeddings",
@@ -829,217 +788,3 @@ class SearchJob:
         return useful
 
     _query_vec: np.ndarray
-
-    # --- claims ------------------------------------------------------------------------
-    async def _extract_claims(self, useful: list[dict[str, Any]]) -> None:
-        ctx = self.ctx
-        s = ctx.settings.search
-        # The facet that picked a passage focuses the claims drawn from it; the
-        # question's own facet needs no focus beyond the question.
-        focus = {f.name: f.query for f in self.facets if f.origin == "standard"}
-        got = await ctx.call(
-            "inference",
-            "extract_claims",
-            [
-                {"id": f["id"], "text": f["text_content"], "focus": focus.get(f["_facet"], "")}
-                for f in useful
-            ],
-            ctx.query,
-            ctx.task["tag"],
-            s.claims_per_fragment,
-        )
-        ctx.warnings.extend(got["warnings"])
-        by_frag = {f["id"]: f for f in useful}
-        extracted = []
-        # Fragments are masked at extraction and both claim paths reject instructions;
-        # this last check holds whatever the inference actor's path did.
-        for c in got["claims"]:
-            names = find_instructions(c["text"])
-            if names:
-                url = by_frag[c["fragment_id"]]["_url"]
-                self.note_detections(
-                    url, [Detection("instruction", f"{n} in claim") for n in names]
-                )
-                continue
-            extracted.append(c)
-        self.metrics["claims_extracted"] = len(extracted)
-        existing = await ctx.call("graph", "claims_for_task", ctx.task["id"])
-        existing_ids = {c["id"] for c in existing}
-        candidates: list[dict[str, Any]] = []
-        seen_ids: set[str] = set()
-        for c in extracted:
-            cid = rs.claim_id(ctx.task["id"], c["text"])
-            if cid in existing_ids or cid in seen_ids:
-                continue
-            seen_ids.add(cid)
-            candidates.append({**c, "id": cid})
-        # The cap keeps each facet's best claims in turn, so a facet with many passages
-        # cannot crowd out the others.
-        by_facet: dict[str, list[dict[str, Any]]] = {f.name: [] for f in self.facets}
-        for c in candidates:
-            by_facet.setdefault(by_frag[c["fragment_id"]].get("_facet", ""), []).append(c)
-        for group in by_facet.values():
-            group.sort(key=lambda c: -float(c["confidence"]))
-        candidates = round_robin(list(by_facet.values()), s.max_claims_per_search)
-        if self.model_id is not None and candidates:
-            vecs = await self._embed_texts([c["text"] for c in candidates])
-            kept: list[dict[str, Any]] = []
-            kept_vecs: list[np.ndarray] = []
-            existing_text = {e["id"]: e["claim_text"] for e in existing}
-            for c, v in zip(candidates, vecs, strict=True):
-                if any(
-                    float(v @ kv) >= SAME_CLAIM_SIMILARITY and same_claim(c["text"], kc["text"])
-                    for kc, kv in zip(kept, kept_vecs, strict=True)
-                ):
-                    continue
-                if existing_ids:
-                    near = await ctx.call(
-                        "graph",
-                        "vector_search",
-                        v.tolist(),
-                        "claim",
-                        self.model_id,
-                        3,
-                        SAME_CLAIM_SIMILARITY,
-                        sorted(existing_ids),
-                    )
-                    if any(same_claim(c["text"], existing_text[n[0]]) for n in near):
-                        continue
-                kept.append(c)
-                kept_vecs.append(v)
-            candidates = kept
-        now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-        claim_rows = [
-            {
-                "id": c["id"],
-                "task_id": ctx.task["id"],
-                "search_id": ctx.search_id,
-                "claim_text": c["text"],
-                "created_at": now,
-                "extraction_method": c["method"],
-                "extraction_confidence": c["confidence"],
-                "status": "active",
-            }
-            for c in candidates
-        ]
-        await ctx.call("graph", "insert_claims", claim_rows)
-        origin_rows = []
-        for c in candidates:
-            frag = by_frag[c["fragment_id"]]
-            origin_rows.append(
-                {
-                    "id": rs.edge_id(c["fragment_id"], c["id"], "origin"),
-                    "task_id": ctx.task["id"],
-                    "source_type": "fragment",
-                    "source_id": c["fragment_id"],
-                    "target_type": "claim",
-                    "target_id": c["id"],
-                    "relation": "origin",
-                    "nli_label": None,
-                    "nli_confidence": None,
-                    "source_trust_level": trust_level_for(frag["_domain"], ctx.domain_rules),
-                    "target_trust_level": None,
-                    "method": c["method"],
-                }
-            )
-        await ctx.call("graph", "insert_edges", origin_rows)
-        await self._embed_targets(
-            "claim",
-            [{"id": r["id"], "claim_text": r["claim_text"]} for r in claim_rows],
-            text_key="claim_text",
-        )
-        self.metrics["new_claims"] = len(claim_rows)
-        per_facet: dict[str, int] = {}
-        for c in candidates:
-            name = by_frag[c["fragment_id"]].get("_facet", "")
-            per_facet[name] = per_facet.get(name, 0) + 1
-        self.metrics["facets"] = [
-            {
-                "name": f.name,
-                "query": f.query,
-                "fragments": self.facet_fragments.get(f.name, 0),
-                "new_claims": per_facet.get(f.name, 0),
-            }
-            for f in self.facets
-        ]
-
-    # --- stance ------------------------------------------------------------------------
-    async def _judge_stance(self) -> None:
-        ctx = self.ctx
-        s = ctx.settings.search
-        if self.model_id is None:
-            ctx.warnings.append("stance skipped: no embedding model to find candidate fragments")
-            return
-        task_id = ctx.task["id"]
-        claims = await ctx.call("graph", "claim_confidences", task_id)
-        if not claims:
-            return
-        frag_ids = await ctx.call("graph", "fragment_ids_for_task", task_id)
-        judged = {tuple(p) for p in await ctx.call("graph", "existing_stance_pairs", task_id)}
-        claim_vecs = await ctx.call(
-            "graph", "embeddings_for", "claim", self.model_id, [c["id"] for c in claims]
-        )
-        pairs: list[tuple[dict[str, Any], dict[str, Any]]] = []
-        for claim in claims:
-            vec = claim_vecs.get(claim["id"])
-            if vec is None:
-                continue
-            hits = await ctx.call(
-                "graph",
-                "vector_search",
-                vec,
-                "fragment",
-                self.model_id,
-                s.stance_candidates * 4,
-                s.stance_min_similarity,
-                frag_ids,
-            )
-            meta = await ctx.call("graph", "texts_for", "fragment", [h[0] for h in hits])
-            # A heading or a title states nothing: it can neither support nor refute.
-            cands = [
-                rs.Candidate(fid, sim, meta[fid]["domain"], meta[fid]["page_id"])
-                for fid, sim in hits
-                if fid in meta
-                and meta[fid].get("fragment_type") != "heading"
-                and (fid, claim["id"]) not in judged
-            ]
-            exclude = {claim.get("origin_page_id")} - {None}
-            chosen = rs.order_stance_candidates(
-                cands, claim.get("source_domain") or "", exclude, s.stance_candidates
-            )
-            pairs.extend((claim, meta[c.fragment_id]) for c in chosen)
-        if not pairs:
-            return
-        results: list[dict[str, Any]] = []
-        batch = ctx.settings.inference.nli_batch_size
-        for start in range(0, len(pairs), batch):
-            self._check("stance")
-            chunk = pairs[start : start + batch]
-            results.extend(
-                await ctx.call("inference", "nli", [(f["text"], c["claim_text"]) for c, f in chunk])
-            )
-            ctx.progress(
-                "stance",
-                0.7 + 0.25 * (start + len(chunk)) / len(pairs),
-                f"judged {start + len(chunk)}/{len(pairs)} claim-fragment pairs",
-            )
-        edges = []
-        for (claim, frag), res in zip(pairs, results, strict=True):
-            edges.append(
-                {
-                    "id": rs.edge_id(frag["id"], claim["id"], "stance"),
-                    "task_id": task_id,
-                    "source_type": "fragment",
-                    "source_id": frag["id"],
-                    "target_type": "claim",
-                    "target_id": claim["id"],
-                    "relation": res["label"],
-                    "nli_label": res["label"],
-                    "nli_confidence": res["confidence"],
-                    "source_trust_level": trust_level_for(frag["domain"], ctx.domain_rules),
-                    "target_trust_level": claim.get("source_trust_level"),
-                    "method": res["method"],
-                }
-            )
-        await ctx.call("graph", "insert_edges", edges)
-        self.metrics["edges_added"] = len(edges)

@@ -10,7 +10,8 @@ from typing import Any
 
 import numpy as np
 
-from lyra.jobs.search_job import SearchContext, SearchJob
+from lyra.jobs.search_context import SearchContext
+from lyra.jobs.search_job import SearchJob
 from tests.conftest import make_settings
 
 ARTICLE = """<html><head><title>{title}</title></head><body><article>
@@ -73,7 +74,7 @@ def test_texts_are_embedded_while_the_last_fetch_still_waits(lyra_home: Path) ->
         docs = await job._fetch_documents(["http://127.0.0.1:9/fast", "http://127.0.0.1:9/slow"])
         texts = [f.text for d in docs for f in d.fragments]
         calls_before_stage = len(embedded)
-        vectors = await job._embed_texts(texts)
+        vectors = await job.embed_texts(texts)
         return docs, calls_before_stage, vectors, texts
 
     docs, calls_before_stage, vectors, texts = asyncio.run(scenario())

@@ -1,0 +1,266 @@
+"""The evidence steps of a search: atomic claims from the chosen passages, then the
+stance of every claim against passages of other sources (ARCHITECTURE §3, issue 12).
+
+Both read and write through the job's actors (``job.ctx.call``); the judging itself is
+the InferenceActor's and the rules are pure functions in ``lyra.pipelines.evidence``.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Protocol
+
+import numpy as np
+
+from lyra.jobs.search_context import SearchContext
+from lyra.pipelines.evidence import research as rs
+from lyra.pipelines.evidence.facets import Facet, round_robin
+from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
+from lyra.pipelines.extract.injection import Detection, find_instructions
+from lyra.pipelines.net.domains import trust_level_for
+
+# A new claim this close (cosine) to a claim the task already has is the same claim.
+SAME_CLAIM_SIMILARITY = 0.92
+
+
+class EvidenceJob(Protocol):
+    """What the steps use of the search job that runs them."""
+
+    ctx: SearchContext
+    model_id: str | None
+    facets: list[Facet]
+    facet_fragments: dict[str, int]
+    metrics: dict[str, Any]
+
+    async def embed_texts(self, texts: list[str]) -> np.ndarray: ...
+
+    async def embed_targets(
+        self, target_type: str, rows: list[dict[str, Any]], text_key: str = ...
+    ) -> np.ndarray: ...
+
+    def note_detections(self, url: str, detections: list[Detection]) -> None: ...
+
+    def check(self, stage: str) -> None: ...
+
+
+def same_claim(a: str, b: str) -> bool:
+    """Two close claims are the same only if they agree: "X raises Y" and "X does not
+    raise Y" embed almost identically, so similarity alone would merge a contradiction."""
+    return heuristic_nli(a, b).label == "supports" and heuristic_nli(b, a).label == "supports"
+
+
+async def extract_claims(job: EvidenceJob, useful: list[dict[str, Any]]) -> None:
+    """Claims of the chosen passages (``useful``, each with the ``_facet`` that chose it),
+    new to the task and not near-duplicates, capped per search, facet by facet; stored
+    with their origin edges and vectors. Sets the job's claim metrics."""
+    ctx = job.ctx
+    s = ctx.settings.search
+    # The facet that picked a passage focuses the claims drawn from it; the
+    # question's own facet needs no focus beyond the question.
+    focus = {f.name: f.query for f in job.facets if f.origin == "standard"}
+    got = await ctx.call(
+        "inference",
+        "extract_claims",
+        [
+            {"id": f["id"], "text": f["text_content"], "focus": focus.get(f["_facet"], "")}
+            for f in useful
+        ],
+        ctx.query,
+        ctx.task["tag"],
+        s.claims_per_fragment,
+    )
+    ctx.warnings.extend(got["warnings"])
+    by_frag = {f["id"]: f for f in useful}
+    extracted = []
+    # Fragments are masked at extraction and both claim paths reject instructions;
+    # this last check holds whatever the inference actor's path did.
+    for c in got["claims"]:
+        names = find_instructions(c["text"])
+        if names:
+            url = by_frag[c["fragment_id"]]["_url"]
+            job.note_detections(url, [Detection("instruction", f"{n} in claim") for n in names])
+            continue
+        extracted.append(c)
+    job.metrics["claims_extracted"] = len(extracted)
+    existing = await ctx.call("graph", "claims_for_task", ctx.task["id"])
+    existing_ids = {c["id"] for c in existing}
+    candidates: list[dict[str, Any]] = []
+    seen_ids: set[str] = set()
+    for c in extracted:
+        cid = rs.claim_id(ctx.task["id"], c["text"])
+        if cid in existing_ids or cid in seen_ids:
+            continue
+        seen_ids.add(cid)
+        candidates.append({**c, "id": cid})
+    # The cap keeps each facet's best claims in turn, so a facet with many passages
+    # cannot crowd out the others.
+    by_facet: dict[str, list[dict[str, Any]]] = {f.name: [] for f in job.facets}
+    for c in candidates:
+        by_facet.setdefault(by_frag[c["fragment_id"]].get("_facet", ""), []).append(c)
+    for group in by_facet.values():
+        group.sort(key=lambda c: -float(c["confidence"]))
+    candidates = round_robin(list(by_facet.values()), s.max_claims_per_search)
+    if job.model_id is not None and candidates:
+        vecs = await job.embed_texts([c["text"] for c in candidates])
+        kept: list[dict[str, Any]] = []
+        kept_vecs: list[np.ndarray] = []
+        existing_text = {e["id"]: e["claim_text"] for e in existing}
+        for c, v in zip(candidates, vecs, strict=True):
+            if any(
+                float(v @ kv) >= SAME_CLAIM_SIMILARITY and same_claim(c["text"], kc["text"])
+                for kc, kv in zip(kept, kept_vecs, strict=True)
+            ):
+                continue
+            if existing_ids:
+                near = await ctx.call(
+                    "graph",
+                    "vector_search",
+                    v.tolist(),
+                    "claim",
+                    job.model_id,
+                    3,
+                    SAME_CLAIM_SIMILARITY,
+                    sorted(existing_ids),
+                )
+                if any(same_claim(c["text"], existing_text[n[0]]) for n in near):
+                    continue
+            kept.append(c)
+            kept_vecs.append(v)
+        candidates = kept
+    now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    claim_rows = [
+        {
+            "id": c["id"],
+            "task_id": ctx.task["id"],
+            "search_id": ctx.search_id,
+            "claim_text": c["text"],
+            "created_at": now,
+            "extraction_method": c["method"],
+            "extraction_confidence": c["confidence"],
+            "status": "active",
+        }
+        for c in candidates
+    ]
+    await ctx.call("graph", "insert_claims", claim_rows)
+    origin_rows = []
+    for c in candidates:
+        frag = by_frag[c["fragment_id"]]
+        origin_rows.append(
+            {
+                "id": rs.edge_id(c["fragment_id"], c["id"], "origin"),
+                "task_id": ctx.task["id"],
+                "source_type": "fragment",
+                "source_id": c["fragment_id"],
+                "target_type": "claim",
+                "target_id": c["id"],
+                "relation": "origin",
+                "nli_label": None,
+                "nli_confidence": None,
+                "source_trust_level": trust_level_for(frag["_domain"], ctx.domain_rules),
+                "target_trust_level": None,
+                "method": c["method"],
+            }
+        )
+    await ctx.call("graph", "insert_edges", origin_rows)
+    await job.embed_targets(
+        "claim",
+        [{"id": r["id"], "claim_text": r["claim_text"]} for r in claim_rows],
+        text_key="claim_text",
+    )
+    job.metrics["new_claims"] = len(claim_rows)
+    per_facet: dict[str, int] = {}
+    for c in candidates:
+        name = by_frag[c["fragment_id"]].get("_facet", "")
+        per_facet[name] = per_facet.get(name, 0) + 1
+    job.metrics["facets"] = [
+        {
+            "name": f.name,
+            "query": f.query,
+            "fragments": job.facet_fragments.get(f.name, 0),
+            "new_claims": per_facet.get(f.name, 0),
+        }
+        for f in job.facets
+    ]
+
+
+async def judge_stance(job: EvidenceJob) -> None:
+    """Each claim of the task against its top fragments of other pages (not yet judged),
+    in batches through the InferenceActor; the edges stored. Sets ``edges_added``."""
+    ctx = job.ctx
+    s = ctx.settings.search
+    if job.model_id is None:
+        ctx.warnings.append("stance skipped: no embedding model to find candidate fragments")
+        return
+    task_id = ctx.task["id"]
+    claims = await ctx.call("graph", "claim_confidences", task_id)
+    if not claims:
+        return
+    frag_ids = await ctx.call("graph", "fragment_ids_for_task", task_id)
+    judged = {tuple(p) for p in await ctx.call("graph", "existing_stance_pairs", task_id)}
+    claim_vecs = await ctx.call(
+        "graph", "embeddings_for", "claim", job.model_id, [c["id"] for c in claims]
+    )
+    pairs: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    for claim in claims:
+        vec = claim_vecs.get(claim["id"])
+        if vec is None:
+            continue
+        hits = await ctx.call(
+            "graph",
+            "vector_search",
+            vec,
+            "fragment",
+            job.model_id,
+            s.stance_candidates * 4,
+            s.stance_min_similarity,
+            frag_ids,
+        )
+        meta = await ctx.call("graph", "texts_for", "fragment", [h[0] for h in hits])
+        # A heading or a title states nothing: it can neither support nor refute.
+        cands = [
+            rs.Candidate(fid, sim, meta[fid]["domain"], meta[fid]["page_id"])
+            for fid, sim in hits
+            if fid in meta
+            and meta[fid].get("fragment_type") != "heading"
+            and (fid, claim["id"]) not in judged
+        ]
+        exclude = {claim.get("origin_page_id")} - {None}
+        chosen = rs.order_stance_candidates(
+            cands, claim.get("source_domain") or "", exclude, s.stance_candidates
+        )
+        pairs.extend((claim, meta[c.fragment_id]) for c in chosen)
+    if not pairs:
+        return
+    results: list[dict[str, Any]] = []
+    batch = ctx.settings.inference.nli_batch_size
+    for start in range(0, len(pairs), batch):
+        job.check("stance")
+        chunk = pairs[start : start + batch]
+        results.extend(
+            await ctx.call("inference", "nli", [(f["text"], c["claim_text"]) for c, f in chunk])
+        )
+        ctx.progress(
+            "stance",
+            0.7 + 0.25 * (start + len(chunk)) / len(pairs),
+            f"judged {start + len(chunk)}/{len(pairs)} claim-fragment pairs",
+        )
+    edges = []
+    for (claim, frag), res in zip(pairs, results, strict=True):
+        edges.append(
+            {
+                "id": rs.edge_id(frag["id"], claim["id"], "stance"),
+                "task_id": task_id,
+                "source_type": "fragment",
+                "source_id": frag["id"],
+                "target_type": "claim",
+                "target_id": claim["id"],
+                "relation": res["label"],
+                "nli_label": res["label"],
+                "nli_confidence": res["confidence"],
+                "source_trust_level": trust_level_for(frag["domain"], ctx.domain_rules),
+                "target_trust_level": claim.get("source_trust_level"),
+                "method": res["method"],
+            }
+        )
+    await ctx.call("graph", "insert_edges", edges)
+    job.metrics["edges_added"] = len(edges)

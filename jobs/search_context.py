@@ -1,0 +1,44 @@
+"""What a search job is given by its orchestrator, and how a stage stops it."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from lyra.config.settings import Settings
+from lyra.pipelines.discover.engines import EngineSpec
+from lyra.pipelines.discover.local_corpus import CorpusScan
+
+Call = Callable[..., Awaitable[Any]]
+
+
+class SearchStopped(Exception):
+    """The task was stopped or its budget ran out between two stages."""
+
+    def __init__(self, status: str, reason: str) -> None:
+        super().__init__(reason)
+        self.status = status
+
+
+@dataclass
+class SearchContext:
+    """What a job needs from its orchestrator."""
+
+    settings: Settings
+    task: dict[str, Any]
+    search_id: str
+    query: str
+    options: dict[str, Any]
+    call: Call  # await call(actor_name, method, *args)
+    progress: Callable[[str, float, str], None]
+    stop_requested: Callable[[], bool]
+    pages_left: int
+    deadline: float  # time.monotonic() when the task's time budget ends
+    domain_rules: dict[str, Any]
+    corpus_cache: dict[str, CorpusScan]
+    fetch_url: Callable[..., Awaitable[dict[str, Any]]]
+    engines: dict[str, EngineSpec] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    # An academic API call through the fetch layer (None: the search uses no API).
+    fetch_api: Callable[..., Awaitable[dict[str, Any]]] | None = None
