@@ -50,6 +50,7 @@ from lyra.pipelines.extract.extract_html import extract_html
 from lyra.pipelines.extract.extract_pdf import extract_pdf
 from lyra.pipelines.extract.injection import Detection, guard_text
 from lyra.pipelines.net.domains import registrable_domain, trust_level_for
+from lyra.pipelines.net.net_guard import TargetRefused, split_url
 from lyra.storage.disk import disk_full_error
 
 log = logging.getLogger(__name__)
@@ -475,6 +476,13 @@ class SearchJob:
         return items
 
     async def _fetch_document(self, url: str) -> Document | None:
+        try:
+            # A URL no fetcher would take (no host: file:///…) is refused here, as the
+            # fetcher refuses the others, rather than failing the search.
+            split_url(url)
+        except TargetRefused as exc:
+            self.ctx.warnings.append(f"{url}: not fetched (target_refused:{exc.reason})")
+            return None
         result = await self.ctx.fetch_url(url)
         if result.get("error"):
             note = f"{url}: not fetched ({result['error']})"

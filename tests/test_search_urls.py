@@ -45,7 +45,13 @@ async def test_search_fetches_given_urls_politely_and_archives_them(lyra_home: P
                     "task_id": task_id,
                     "query": "Does caffeine shorten sleep?",
                     "options": {
-                        "urls": [server.url("/sleep.html"), server.url("/private/secret.html")],
+                        "urls": [
+                            server.url("/sleep.html"),
+                            server.url("/private/secret.html"),
+                            # No host: refused like any URL no fetcher takes, the
+                            # search goes on (it used to fail the whole search).
+                            "file:///etc/passwd",
+                        ],
                         "wait_seconds": 110,
                     },
                 },
@@ -54,6 +60,7 @@ async def test_search_fetches_given_urls_politely_and_archives_them(lyra_home: P
             out = res.structured_content
             assert out["pages_fetched"] == 1
             assert any("robots_disallowed" in w for w in out["warnings"])
+            assert "file:///etc/passwd: not fetched (target_refused:scheme)" in out["warnings"]
             rows = (
                 await client.call_tool(
                     "query_graph",
