@@ -1,14 +1,19 @@
 """Whole-pipeline throughput: K concurrent searches over a loopback frozen web.
 
     .venv/bin/python bench/throughput.py [--pages 100] [--domains 5] [--qps 2]
-                                         [--k 1 4 16] [--json PATH]
+                                         [--k 1 4 16] [--server stdio|inprocess]
+                                         [--json PATH]
 
 The frozen web is bench/fetch.py's mini-web (D loopback sites 127.0.0.2, ...; each
 logs every request on its own clock) serving short articles with varied, informative
 sentences, so every stage has real work: fetch → extract → embed → claims → stance →
 graph. For each K, N pages (spread evenly over the sites) are split round-robin over K
-searches, each in its own task, started together through the MCP tools of an
-in-process server (the same code as `lyra serve`) on a local Ray of 2 CPUs.
+searches, each in its own task, started together through the MCP tools of `lyra
+serve`, run in its own process and driven over stdio by the official client as an MCP
+client runs it (`--server inprocess`: the same server code in this process, sharing
+the interpreter with the client and the sites), on a local Ray of 2 CPUs. Each run
+serves articles of its own, so no run finds an earlier run's texts (and their stored
+vectors) in the graph.
 
 Printed per K:
 - wall time from the first `search` call to the last search's end, and whole-pipeline
@@ -31,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -39,12 +45,14 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import psutil
 import ray
-from mcp import Client
+import yaml
+from mcp import Client, StdioServerParameters
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import fetch as mini_web
@@ -261,40 +269,71 @@ def inference_figures(before: dict[Any, float], after: dict[Any, float]) -> dict
     return out
 
 
-async def main_async(args: argparse.Namespace) -> list[dict[str, Any]]:
-    mini_web._page = article  # the mini-web serves articles instead of filler pages
+@contextlib.asynccontextmanager
+async def lyra_client(args: argparse.Namespace) -> AsyncIterator[tuple[Client, int]]:
+    """An MCP client on a warmed Lyra, and the Prometheus port of its Ray.
+
+    ``--server stdio`` (the default): `lyra serve` in its own process, driven over stdio
+    as an MCP client runs it, with LYRA_HOME and LYRA_CONFIG; ``inprocess``: the same
+    server code in this process (it then shares the interpreter with the client and the
+    loopback sites, which adds to the tool latency measured).
+    """
     home = Path(tempfile.mkdtemp(prefix="lyra-bench-throughput-"))
-    settings = load_settings(
-        home=home,
-        ray={
+    config: dict[str, Any] = {
+        "ray": {
             "namespace": "lyra-throughput",
             "num_cpus": 2,
             "include_dashboard": False,
             "share_instance": False,
         },
-        network={"allow_private_targets": True, "allowed_hosts": ["127.0.0.0/8"]},
-        fetch={"default_qps": args.qps},
-        llm={"ollama_host": "http://127.0.0.1:9"},
-        task={"default_max_pages": args.pages},
-    )
-    ensure_ray(settings)
-    port = ray._private.worker._global_node.metrics_export_port
+        "network": {"allow_private_targets": True, "allowed_hosts": ["127.0.0.0/8"]},
+        "fetch": {"default_qps": args.qps},
+        "llm": {"ollama_host": "http://127.0.0.1:9"},
+        "task": {"default_max_pages": args.pages},
+    }
+    if args.server == "inprocess":
+        settings = load_settings(home=home, **config)
+        ensure_ray(settings)
+        async with Client(build_server(settings)) as client:
+            yield await _warm(client), ray._private.worker._global_node.metrics_export_port
+        return
+    user = home / "user.yaml"
+    user.write_text(yaml.safe_dump(config))
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("LYRA_", "RAY_ADDRESS"))}
+    env.update({"LYRA_HOME": str(home), "LYRA_CONFIG": str(user)})
+    lyra = str(Path(sys.executable).with_name("lyra"))
+    params = StdioServerParameters(command=lyra, args=["serve"], env=env)
+    async with Client(params, read_timeout_seconds=300) as client:
+        await _warm(client)
+        task = await client.call_tool("create_task", {"query": "metrics port"})
+        status = await client.call_tool(
+            "get_status", {"task_id": task.structured_content["task_id"]}
+        )
+        yield client, int(status.structured_content["metrics"]["instance"]["metrics_export_port"])
+
+
+async def _warm(client: Client) -> Client:
+    """Start the actors and load the models, as a server that has answered before."""
+    warm = await client.call_tool("create_task", {"query": "warm up"})
+    assert warm.is_error is False, warm.content[0].text
+    return client
+
+
+async def main_async(args: argparse.Namespace) -> list[dict[str, Any]]:
+    mini_web._page = article  # the mini-web serves articles instead of filler pages
     figures = []
-    async with Client(build_server(settings)) as client:
-        # Warm the actors and models as a server that has answered before would be.
-        warm = await client.call_tool("create_task", {"query": "warm up"})
-        assert warm.is_error is False, warm.content[0].text
+    async with lyra_client(args) as (client, port):
         for k in args.k:
             RUN["salt"] = f"K={k} "
             sites = mini_web._start_sites(args.domains)
             try:
-                time.sleep(EXPORT_WAIT_S)
+                await asyncio.sleep(EXPORT_WAIT_S)
                 before = scrape(port)
                 cpu_before = tree_cpu_seconds()
                 with PeakPss() as pss:
                     run = await run_k(client, sites, args.pages, k, args.qps)
                 run["cpu"] = cpu_figures(cpu_before, tree_cpu_seconds(), run["bound_s"])
-                time.sleep(EXPORT_WAIT_S)
+                await asyncio.sleep(EXPORT_WAIT_S)
                 run["inference"] = inference_figures(before, scrape(port))
                 run["peak_pss_mib"] = round(pss.peak_mib, 1)
                 run["min_gap_s"] = round(min(s.min_gap() for s in sites), 4)
@@ -332,6 +371,7 @@ def main() -> None:
     parser.add_argument("--qps", type=float, default=2.0)
     parser.add_argument("--k", type=int, nargs="+", default=[1, 4, 16])
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--server", choices=["stdio", "inprocess"], default="stdio")
     args = parser.parse_args()
     print(
         f"{args.pages} pages over {args.domains} loopback sites at {args.qps:g} req/s per "
