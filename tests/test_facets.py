@@ -123,6 +123,31 @@ def test_every_facet_keeps_passages_a_single_ranking_would_cut() -> None:
     assert picked.per_facet == {"question": 3, "dosage": 2}
 
 
+def test_when_every_passage_fits_the_budget_none_is_cut() -> None:
+    """A passage that ranks low on every facet (it leaves the subject implicit: "Adults
+    usually start on 500 mg ...", under a heading "Dosage") is still kept when all the
+    passages fit the budget; with a smaller budget the knees cut it, as before. Found on
+    a planted corpus the demo never saw: 4 of 22 facts were never offered to the claim
+    step."""
+    facets = [
+        Facet("question", "coffee heart", "question"),
+        Facet("dosage", "coffee dose", "standard"),
+    ]
+    texts = [f"coffee heart {c}" for c in "abcdef"] + ["adults start low"]
+    dims = np.eye(10, dtype=np.float32)
+    # Six distinct passages about the question (pairwise cosine 0.61), one far off.
+    passages = np.stack(
+        [_unit(*(dims[0] + 0.8 * dims[4 + k])) for k in range(6)]
+        + [_unit(*(dims[3] + 0.1 * dims[0]))]
+    )
+    facet_vecs = np.stack([_unit(*dims[0]), _unit(*(dims[0] + dims[2]))])
+    fits = select_across_facets(facets, texts, facet_vecs, passages, budget=7, min_k=1)
+    assert sorted(fits.indices) == [0, 1, 2, 3, 4, 5, 6]
+    # Over the budget, each facet keeps its share (3) and both keep the same three.
+    cut = select_across_facets(facets, texts, facet_vecs, passages, budget=6, min_k=1)
+    assert sorted(cut.indices) == [0, 1, 2]
+
+
 def test_near_duplicate_passages_are_picked_once() -> None:
     """A syndicated copy (cosine >= 0.95 to a picked passage) is skipped."""
     facets = [Facet("question", "coffee", "question")]

@@ -17,10 +17,11 @@ corpus. So the question is decomposed first:
 Each facet gets a query text built from the question's subject (the head of X, with
 modifiers such as "moderate" or "consumption" dropped, so that the subject does not
 swamp the facet's own words). Passages are ranked per facet (BM25 + embeddings, the
-hybrid of ``ranking``), each facet's list is cut at its own Kneedle knee, and the
-facets then take turns picking passages by maximal marginal relevance (Carbonell and
-Goldstein 1998): relevance to the facet minus similarity to what is already picked, so
-a facet adds what the others have not. With an LLM the same facets go into the claim
+hybrid of ``ranking``), each facet's list is cut at its own Kneedle knee (unless every
+passage fits the budget: then none is cut), and the facets then take turns picking
+passages by maximal marginal relevance (Carbonell and Goldstein 1998): relevance to the
+facet minus similarity to what is already picked, so a facet adds what the others have
+not. With an LLM the same facets go into the claim
 prompt (``claims.build_claim_prompt``); without one the extractive path scores
 sentences against the facet that picked their passage.
 """
@@ -268,7 +269,10 @@ def select_across_facets(
         )
         scores = scores + extra
         order = sorted(range(n), key=lambda j: (-scores[j], j))
-        keep = kneedle_cutoff([float(scores[j]) for j in order], min_k, max_k)
+        # A knee says where a long ranking may be cut to fit the budget; when every
+        # passage fits, none is cut (a small corpus keeps every fact, whichever facet
+        # it answers), and the facets still take turns in MMR order.
+        keep = n if n <= budget else kneedle_cutoff([float(scores[j]) for j in order], min_k, max_k)
         ranked.append((order[:keep], scores))
     picked: list[int] = []
     facet_of: dict[int, str] = {}
