@@ -7,7 +7,9 @@ models folder so it is exported once per session.
 
 from __future__ import annotations
 
+import json
 import os
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -89,6 +91,26 @@ def ray_session() -> Iterator[None]:
 def lyra_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A LYRA_HOME shared by the session (holds the exported embedding model)."""
     return tmp_path_factory.mktemp("lyra-home")
+
+
+def serve_env(home: Path) -> dict[str, str]:
+    """The environment a user's `lyra serve` or `lyra` CLI runs with: LYRA_HOME and a
+    LYRA_CONFIG of its own (no dashboard, no LLM), nothing inherited from this run."""
+    cfg = home / "user.yaml"
+    cfg.write_text("ray:\n  include_dashboard: false\nllm:\n  ollama_host: http://127.0.0.1:9\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("LYRA_", "RAY_ADDRESS"))}
+    env.update({"LYRA_HOME": str(home), "LYRA_CONFIG": str(cfg), "RAY_AUTH_MODE": "disabled"})
+    return env
+
+
+async def refused_create_task(client: Any, within_s: float) -> dict[str, str]:
+    """The error object of a `create_task` the server refuses, answered within `within_s`."""
+    started = time.monotonic()
+    res = await client.call_tool("create_task", {"query": "does coffee raise blood pressure"})
+    assert time.monotonic() - started < within_s
+    assert res.is_error is True
+    error: dict[str, str] = json.loads(res.content[0].text)["error"]
+    return error
 
 
 def make_settings(home: Path, corpus: Path | None = CORPUS, **over: Any) -> Settings:

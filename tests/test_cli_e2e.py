@@ -5,18 +5,24 @@ LYRA_HOME set, as a user or an MCP client runs them."""
 from __future__ import annotations
 
 import json
-import os
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from mcp import Client, StdioServerParameters
 
-from tests.conftest import CORPUS, DEMO_CONTRADICTIONS, DEMO_QUESTION, REPO, SURE_REFUTATION
+from tests.conftest import (
+    CORPUS,
+    DEMO_CONTRADICTIONS,
+    DEMO_QUESTION,
+    REPO,
+    SURE_REFUTATION,
+    refused_create_task,
+    serve_env,
+)
 
 LYRA = str(Path(sys.executable).with_name("lyra"))
 BP_RAISES = "Moderate coffee consumption raises long-term blood pressure in healthy adults."
@@ -26,12 +32,7 @@ BP_NOT = "Moderate coffee consumption does not raise long-term blood pressure in
 @pytest.fixture(scope="module")
 def cli_env(lyra_home: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     """A LYRA_HOME of its own: the database file is locked by its owner process."""
-    home = tmp_path_factory.mktemp("cli-home")
-    cfg = home / "user.yaml"
-    cfg.write_text("ray:\n  include_dashboard: false\nllm:\n  ollama_host: http://127.0.0.1:9\n")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("LYRA_", "RAY_ADDRESS"))}
-    env.update({"LYRA_HOME": str(home), "LYRA_CONFIG": str(cfg), "RAY_AUTH_MODE": "disabled"})
-    return env
+    return serve_env(tmp_path_factory.mktemp("cli-home"))
 
 
 def run(
@@ -132,14 +133,10 @@ async def test_ray_address_where_nothing_answers_is_a_clear_error(
 
     params = StdioServerParameters(command=LYRA, args=["serve"], env=env, cwd=str(REPO))
     async with Client(params, read_timeout_seconds=60) as client:
-        started = time.monotonic()
-        res = await client.call_tool("create_task", {"query": "q"})
-        assert time.monotonic() - started < 30
-        assert res.is_error is True
-        payload = json.loads(res.content[0].text)
-        assert payload["error"]["code"] == "INTERNAL_ERROR"
-        assert f"names ({address}) does not answer" in payload["error"]["message"]
-        assert "ray start --head" in payload["error"]["message"]
+        error = await refused_create_task(client, within_s=30)
+    assert error["code"] == "INTERNAL_ERROR"
+    assert f"names ({address}) does not answer" in error["message"]
+    assert "ray start --head" in error["message"]
 
 
 async def test_stdio_session_with_the_official_client(cli_env: dict[str, str]) -> None:

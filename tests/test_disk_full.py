@@ -8,10 +8,8 @@ each commit to the log first).
 
 from __future__ import annotations
 
-import json
 import os
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -21,7 +19,7 @@ from mcp import Client, StdioServerParameters
 from lyra.actors.graph import GraphActor
 from lyra.mcp_bridge.errors import to_lyra_error
 from lyra.storage.connection import open_database
-from tests.conftest import REPO, make_settings
+from tests.conftest import REPO, make_settings, refused_create_task, serve_env
 
 LYRA = str(Path(sys.executable).with_name("lyra"))
 
@@ -83,19 +81,12 @@ async def test_tools_on_a_full_disk_answer_a_clear_error(tmp_path: Path) -> None
     reason, `query_graph` still answers."""
     home = tmp_path / "home"
     home.mkdir()
-    cfg = home / "user.yaml"
-    cfg.write_text("ray:\n  include_dashboard: false\nllm:\n  ollama_host: http://127.0.0.1:9\n")
+    env = serve_env(home)
     wal = _full_disk_database(home / "lyra.duckdb")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("LYRA_", "RAY_ADDRESS"))}
-    env.update({"LYRA_HOME": str(home), "LYRA_CONFIG": str(cfg), "RAY_AUTH_MODE": "disabled"})
     params = StdioServerParameters(command=LYRA, args=["serve"], env=env, cwd=str(REPO))
     async with Client(params, read_timeout_seconds=120) as client:
-        started = time.monotonic()
-        res = await client.call_tool("create_task", {"query": "does coffee raise blood pressure"})
-        assert time.monotonic() - started < 60
-        assert res.is_error is True
-        payload = json.loads(res.content[0].text)
-        assert payload["error"] == {"code": "PIPELINE_ERROR", "message": _message(wal)}
+        error = await refused_create_task(client, within_s=60)
+        assert error == {"code": "PIPELINE_ERROR", "message": _message(wal)}
         read = await client.call_tool("query_graph", {"sql": "SELECT count(*) AS n FROM tasks"})
         assert read.is_error is False, read.content[0].text
         assert read.structured_content["rows"] == [[0]]
