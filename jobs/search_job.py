@@ -62,11 +62,25 @@ log = logging.getLogger(__name__)
 NEAR_DUP_BITS = 10
 # Documents with no query term and an embedding similarity below this are off topic.
 OFF_TOPIC_SIMILARITY = 0.15
+# A page's vector for ranking is the mean of the vectors of the passages that begin
+# in its first this many characters (about the 256 tokens the
+# embedder reads of one text). The passages are embedded anyway, so ranking a fetched
+# page costs no embedding of its own (decision 0030).
+PAGE_VECTOR_CHARS = 1000
 EMBED_BATCH = 64
 # Fetched bodies of these types go through the HTML extractor (text/plain included).
 INGESTED_MARKUP = frozenset({"text/html", "application/xhtml+xml", "text/plain", ""})
 # Security warnings one search reports at most (one per page, kind and detail).
 MAX_SECURITY_WARNINGS = 200
+
+
+def page_vector_texts(doc: Document) -> list[str]:
+    """The texts whose mean vector stands for ``doc`` when pages are ranked: its passages
+    beginning in the first `PAGE_VECTOR_CHARS` characters (at least one; headings are
+    passages, so a page's own heading is among them, and the site-branded ``<title>``
+    is left out); a page without passages falls back to its title and leading text."""
+    lead = [f.text for f in doc.fragments if f.char_start < PAGE_VECTOR_CHARS]
+    return lead or [f.text for f in doc.fragments[:1]] or [f"{doc.title or ''}\n{doc.text[:2000]}"]
 
 
 class SearchJob:
@@ -519,7 +533,7 @@ class SearchJob:
         if self.model_id is not None and doc.fragments:
             # The texts the ranking and embedding stages will ask for (`_rank_documents`,
             # `_embed_targets`), embedded now rather than after the last fetch.
-            texts = [f"{doc.title or ''}\n{doc.text[:2000]}", *(f.text for f in doc.fragments)]
+            texts = [*page_vector_texts(doc), *(f.text for f in doc.fragments)]
             for text in texts:
                 h = rs.text_hash(text)
                 if h not in self._early:
@@ -559,7 +573,7 @@ class SearchJob:
             return []
         texts = [f"{d.title or ''}\n{d.text[:2000]}" for d in docs]
         bm25 = bm25_scores(self.ctx.query, texts)
-        cos = await self._query_cosines(texts)
+        cos = await self._page_cosines(docs)
         scores = hybrid_scores(
             bm25,
             cos,
@@ -600,11 +614,18 @@ class SearchJob:
             await self.ctx.call("graph", "insert_serp_items", serp)
         return kept
 
-    async def _query_cosines(self, texts: list[str]) -> np.ndarray:
+    async def _page_cosines(self, docs: list[Document]) -> np.ndarray:
+        """Cosine of each page's vector (`page_vector_texts`, averaged) to the query's."""
         if self.model_id is None:
-            return np.zeros(len(texts), dtype=np.float32)
-        vecs = await self.embed_texts(texts)
-        return np.asarray(vecs @ self._query_vec, dtype=np.float32)
+            return np.zeros(len(docs), dtype=np.float32)
+        per_doc = [page_vector_texts(d) for d in docs]
+        vecs = await self.embed_texts([t for texts in per_doc for t in texts])
+        ends = np.cumsum([len(texts) for texts in per_doc])
+        pages = np.stack(
+            [vecs[end - len(t) : end].mean(axis=0) for t, end in zip(per_doc, ends, strict=True)]
+        )
+        pages /= np.maximum(np.linalg.norm(pages, axis=1, keepdims=True), 1e-9)
+        return np.asarray(pages @ self._query_vec, dtype=np.float32)
 
     # --- store -----------------------------------------------------------------------
     async def _store(self, docs: list[Document]) -> list[dict[str, Any]]:
