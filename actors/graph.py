@@ -39,6 +39,8 @@ from lyra.storage import graph_queries as gq
 from lyra.storage import papers as pp
 from lyra.storage import repository as repo
 from lyra.storage.connection import open_database
+from lyra.storage.export import render
+from lyra.storage.export.pack import evidence_pack
 from lyra.storage.sql_guard import run_sandboxed, schema_snapshot, validate_select
 from lyra.storage.vectors import VectorIndex
 from lyra.storage.views import list_views, render_view
@@ -250,6 +252,9 @@ class GraphActor:
     @ray.method(concurrency_group=READ_GROUP)
     def claim_confidences(self, task_id: str) -> list[dict[str, Any]]:
         """Every active claim of a task with its Bayesian confidence (ARCHITECTURE §4)."""
+        return self._claim_confidences(task_id)
+
+    def _claim_confidences(self, task_id: str) -> list[dict[str, Any]]:
         con = self._reader()
         claims = repo.claims_for_task(con, task_id)
         evidence = gq.stance_evidence_for_task(con, task_id)
@@ -321,6 +326,17 @@ class GraphActor:
                 pp.reference_candidates(self._reader(), task_id, 50) if task_id else []
             ),
         }
+
+    @ray.method(concurrency_group=READ_GROUP)
+    def export(self, task_id: str, fmt: str) -> dict[str, Any]:
+        """A task's evidence in one export format (storage/export); a task without
+        claims gives a valid empty file."""
+        con = self._reader()
+        task = repo.get_task(con, task_id)
+        if task is None:
+            raise LyraError("TASK_NOT_FOUND", f"no task with id {task_id!r}", field="task_id")
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        return render(evidence_pack(con, task, self._claim_confidences(task_id), stamp), fmt)
 
     @ray.method(concurrency_group=READ_GROUP)
     def evidence_summary(self, task_id: str) -> dict[str, Any]:

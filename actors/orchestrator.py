@@ -10,7 +10,7 @@ Fault behaviour: ``max_restarts=3``, ``max_task_retries=0`` (starting a search i
 not idempotent). Tasks, searches and everything a job wrote live in DuckDB; on
 (re)start ``__init__`` marks searches left ``running`` by a dead process as failed,
 so nothing acknowledged is lost and nothing claims to run that does not.
-Idempotent methods: ``ping``, ``get_status``, ``wait_search``, ``query_graph``,
+Idempotent methods: ``ping``, ``get_status``, ``wait_search``, ``query_graph``, ``export_task``,
 ``vector_search``, ``status``.
 """
 
@@ -58,6 +58,7 @@ from lyra.pipelines.net.domains import (
     trust_level_for,
 )
 from lyra.storage.disk import disk_full_error
+from lyra.storage.export import FORMATS as EXPORT_FORMATS
 
 log = logging.getLogger(__name__)
 
@@ -628,6 +629,19 @@ class Orchestrator:
         }
 
     # --- exploration -----------------------------------------------------------------
+    async def export_task(self, task_id: str, fmt: str) -> dict[str, Any]:
+        """A task's evidence as BibTeX, RIS, CSL-JSON, JSON lines or Markdown (idempotent;
+        decision 0031). Needs no model."""
+        if fmt not in EXPORT_FORMATS:
+            raise LyraError(
+                "INVALID_PARAMS",
+                f"unknown export format {fmt!r}; one of {', '.join(EXPORT_FORMATS)}",
+                field="format",
+            )
+        await self._task(task_id)
+        result: dict[str, Any] = await self._call(GRAPH, "export", task_id, fmt)
+        return result
+
     async def query_graph(
         self,
         sql: str | None,

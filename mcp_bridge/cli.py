@@ -262,6 +262,30 @@ def cmd_sql(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_export(args: argparse.Namespace) -> int:
+    """Write a task's evidence as BibTeX, RIS, CSL-JSON, JSON lines or Markdown."""
+    from lyra.mcp_bridge.errors import to_lyra_error
+    from lyra.mcp_bridge.server import LyraRuntime
+
+    settings = load_settings()
+    if not settings.db_path.exists():
+        print(f"lyra: no database at {settings.db_path} yet (run a search first)", file=sys.stderr)
+        return 1
+    rt = LyraRuntime(settings, match_settings=False)
+    try:
+        out = asyncio.run(rt.call("export_task", args.task, args.format))
+    except Exception as exc:
+        err = to_lyra_error(exc)
+        print(f"lyra: {err.code}: {err.message}", file=sys.stderr)
+        return 2 if err.code in ("TASK_NOT_FOUND", "INVALID_PARAMS") else 1
+    if args.output is None:
+        sys.stdout.write(out["content"])
+        return 0
+    Path(args.output).write_text(out["content"], encoding="utf-8")
+    print(f"{args.output}: {out['format']}, {out['sources']} sources, {out['claims']} claims")
+    return 0
+
+
 def _sql_through_instance(settings: Settings, args: argparse.Namespace) -> int:
     from lyra.mcp_bridge.errors import to_lyra_error
     from lyra.mcp_bridge.server import LyraRuntime
@@ -491,6 +515,15 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--limit", type=int, default=50)
     q.add_argument("--json", action="store_true")
     q.set_defaults(func=cmd_sql)
+    e = sub.add_parser("export", help="a task's evidence as a bibliography or a report")
+    e.add_argument("task", help="task id (create_task, lyra research --json)")
+    e.add_argument(
+        "--format",
+        required=True,
+        choices=["bibtex", "ris", "csl-json", "jsonl", "markdown"],
+    )
+    e.add_argument("--output", "-o", help="write here instead of standard output")
+    e.set_defaults(func=cmd_export)
     d = sub.add_parser("doctor", help="check Ray, DuckDB, Chromium, models, Ollama, Tor")
     d.add_argument("--json", action="store_true")
     d.set_defaults(func=cmd_doctor)

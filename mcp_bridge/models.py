@@ -240,6 +240,16 @@ class QueryGraphResult(_Result):
     schema_snapshot: dict[str, Any] | None = Field(None, alias="schema")
 
 
+class ExportResult(_Result):
+    task_id: str
+    format: str
+    media_type: str
+    content: str
+    claims: int
+    sources: int
+    resource_uri: str
+
+
 class VectorHit(_Out):
     id: str
     text_preview: str

@@ -178,6 +178,16 @@ class Lyra:
         """Stop a task's searches; a later search reopens it."""
         return self._tool("stop_task", task_id=task_id, reason=reason, mode=mode)
 
+    def export(
+        self,
+        *,
+        task_id: str,
+        format: Literal["bibtex", "ris", "csl-json", "jsonl", "markdown"],
+    ) -> dict[str, Any]:
+        """A task's evidence as a bibliography or a report: {content, media_type, ...}
+        (decision 0031)."""
+        return self._tool("export", task_id=task_id, format=format)
+
     def query_graph(
         self,
         *,

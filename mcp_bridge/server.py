@@ -45,6 +45,7 @@ IDEMPOTENT_METHODS = frozenset(
         "get_status",
         "wait_search",
         "query_graph",
+        "export_task",
         "vector_search",
         "get_auth_queue",
         "search_summary",
@@ -502,6 +503,47 @@ def build_server(
             ],
             lyra_meta=await rt.meta(),
         )
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=True))
+    async def export(
+        task_id: Annotated[str, Field(min_length=1, description="Task from create_task.")],
+        format: Annotated[
+            Literal["bibtex", "ris", "csl-json", "jsonl", "markdown"],
+            Field(
+                description="bibtex / ris / csl-json: one entry per cited source, the claims "
+                "it supports or refutes in the note; jsonl: one line per claim with its "
+                "edges, quotes and their places; markdown: an evidence report."
+            ),
+        ],
+        ctx: Context[LyraRuntime, Any],
+    ) -> m.ExportResult:
+        """A task's evidence as a bibliography or a report, as text in `content`.
+
+        The same text is the resource lyra://tasks/{task_id}/export/{format} for
+        clients that read resources, and `lyra export TASK --format F` on the command
+        line. Sources are the pages and papers that a claim was
+        extracted from or that support or refute one (neutral ones cite nothing);
+        citation keys are stable (author or site, year, first title word).
+        """
+        rt = _rt(ctx)
+        out = await rt.call("export_task", task_id, format)
+        return m.ExportResult(
+            task_id=task_id,
+            resource_uri=f"lyra://tasks/{task_id}/export/{format}",
+            **out,
+            lyra_meta=await rt.meta(),
+        )
+
+    @server.resource(
+        "lyra://tasks/{task_id}/export/{format}",
+        name="task_export",
+        description="A task's evidence as bibtex, ris, csl-json, jsonl or markdown "
+        "(the export tool returns the same text).",
+    )
+    async def task_export(task_id: str, format: str, ctx: Context[LyraRuntime, Any]) -> str:
+        out: dict[str, Any] = await _rt(ctx).call("export_task", task_id, format)
+        content: str = out["content"]
+        return content
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=True))
     async def get_auth_queue(

@@ -80,6 +80,15 @@ def test_research_json_then_sql(cli_env: dict[str, str]) -> None:
     assert refused.returncode == 2
     assert "refused" in refused.stderr.lower()
 
+    exported = run(["export", out["task_id"], "--format", "csl-json"], cli_env, timeout=120)
+    assert exported.returncode == 0, exported.stderr[-2000:]
+    items = json.loads(exported.stdout)
+    assert len(items) == 15
+    assert {i["type"] for i in items} == {"webpage"}
+    missing = run(["export", "task_missing", "--format", "ris"], cli_env, timeout=120)
+    assert missing.returncode == 2
+    assert "TASK_NOT_FOUND" in missing.stderr
+
 
 def test_research_missing_and_empty_corpus_say_so(cli_env: dict[str, str], tmp_path: Path) -> None:
     missing = run(["research", "--corpus", str(tmp_path / "nope"), "q"], cli_env, timeout=60)
@@ -147,6 +156,7 @@ async def test_stdio_session_with_the_official_client(cli_env: dict[str, str]) -
         tools = await client.list_tools()
         assert sorted(t.name for t in tools.tools) == [
             "create_task",
+            "export",
             "get_auth_queue",
             "get_status",
             "notify_user",

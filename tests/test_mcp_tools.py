@@ -24,6 +24,7 @@ BLOOD_PRESSURE_PAIR = {
 }
 TOOLS = [
     "create_task",
+    "export",
     "get_auth_queue",
     "get_status",
     "notify_user",
@@ -56,7 +57,7 @@ def _error(result: Any) -> dict[str, Any]:
     return payload["error"]
 
 
-async def test_lists_exactly_the_six_tools(settings: Settings) -> None:
+async def test_lists_exactly_the_contract_tools(settings: Settings) -> None:
     async with Client(build_server(settings)) as client:
         tools = await client.list_tools()
     assert sorted(t.name for t in tools.tools) == TOOLS

@@ -97,6 +97,9 @@ def test_methods_take_keywords_and_answer_as_the_mcp_tools(lyra: Lyra) -> None:
     )
     assert len(hits["results"]) == 3
     assert hits["results"][0]["similarity"] >= 0.5
+    exported = lyra.export(task_id=task["task_id"], format="jsonl")
+    assert exported["media_type"] == "application/jsonl"
+    assert exported["content"].count("\n") == exported["claims"] == counted["rows"][0][0]
     stopped = lyra.stop_task(task_id=task["task_id"], reason="done")
     assert stopped["task_id"] == task["task_id"]
 

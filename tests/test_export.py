@@ -1,0 +1,431 @@
+"""`lyra export` / the `export` tool / lyra://tasks/{task_id}/export/{format} (issue 15,
+decision 0031): BibTeX, RIS and CSL-JSON read back by the parsers reference managers
+use, with every field intact; the JSON-lines pack and the Markdown report; a real task
+over examples/corpus through a real MCP client session."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import bibtexparser
+import jsonschema
+import pytest
+import ray
+import rispy
+from bibtexparser.middlewares import LatexDecodingMiddleware
+from mcp import Client
+
+from lyra.actors.orchestrator import Orchestrator
+from lyra.config.settings import Settings
+from lyra.mcp_bridge.server import build_server
+from lyra.storage.export import render
+from lyra.storage.export.bibliography import latex_escape
+from lyra.storage.export.report import md_escape
+from tests.conftest import DEMO_QUESTION, make_settings
+
+# Pages of examples/corpus that a claim of the demo search was extracted from or that
+# support or refute one: all 15.
+CITED_PAGES = 15
+# LaTeX specials, braces, non-Latin scripts and emoji. "^" is escaped as
+# \textasciicircum{} too, which the LaTeX decoder reads back as U+02C6 (checked apart).
+SCHEMA = json.loads(
+    (Path(__file__).resolve().parents[1] / "docs" / "evidence-pack.schema.json").read_text()
+)
+HARD_TITLE = "Café & tea: 50% of {braced} $x_1$ #1 ~ \\ ☕ 咖啡 — кофе"
+
+
+def _source(key: str, **over: Any) -> dict[str, Any]:
+    base: dict[str, Any] = {
+        "key": key,
+        "page_id": f"page_{key}",
+        "kind": "web",
+        "title": "Coffee and health",
+        "authors": [],
+        "year": 2024,
+        "published_date": "2024-03-01",
+        "venue": None,
+        "doi": None,
+        "pmid": None,
+        "arxiv": None,
+        "url": f"https://example.org/{key}",
+        "domain": "example.org",
+        "accessed": "2026-11-26T05:00:00",
+        "archive": f"/home/u/.lyra/warc/{key}.warc.gz",
+        "trust_level": "UNVERIFIED",
+        "dup_of": None,
+        "is_retracted": False,
+        "origin_of": [],
+        "supports": [],
+        "refutes": [],
+    }
+    return {**base, **over}
+
+
+def _pack() -> dict[str, Any]:
+    paper = _source(
+        "muller2021cafe",
+        kind="paper",
+        title=HARD_TITLE,
+        authors=[
+            {"family": "Müller", "given": "Hans"},
+            {"family": "李", "given": "小龙"},
+            {"literal": "World Health Organization"},
+        ],
+        year=2021,
+        published_date=None,
+        venue="Journal of Coffee & Health",
+        doi="10.1000/xyz{1}",
+        pmid="123456",
+        supports=["claim_a"],
+        refutes=["claim_b"],
+    )
+    web_a = _source("example2024coffeea", origin_of=["claim_a"])
+    web_b = _source("example2024coffeeb", origin_of=["claim_b"], supports=["claim_a"])
+    claims = [
+        {
+            "id": "claim_a",
+            "text": "Coffee *lowers* risk [by 15%] 🙂",
+            "confidence": 0.81,
+            "uncertainty": 0.12,
+            "alpha": 2.7,
+            "beta": 1.0,
+            "supporting": 2,
+            "refuting": 0,
+            "neutral": 1,
+            "independent_sources": 2,
+            "extraction_method": "extractive",
+            "evidence": [
+                {
+                    "edge_id": "edge_1",
+                    "relation": "origin",
+                    "confidence": None,
+                    "method": "extractive",
+                    "source_key": "example2024coffeea",
+                    "page_id": "page_example2024coffeea",
+                    "fragment_id": "frag_1",
+                    "quote": "Coffee *lowers* risk [by 15%] 🙂 in a cohort of 1,000.",
+                    "char_start": 10,
+                    "char_end": 64,
+                    "page_number": None,
+                    "heading_context": "Results",
+                    "url": "https://example.org/example2024coffeea",
+                    "title": "Coffee and health",
+                    "archive": "/home/u/.lyra/warc/example2024coffeea.warc.gz",
+                    "accessed": "2026-11-26T05:00:00",
+                },
+                {
+                    "edge_id": "edge_2",
+                    "relation": "supports",
+                    "confidence": 0.85,
+                    "method": "nli",
+                    "source_key": "muller2021cafe",
+                    "page_id": "page_muller2021cafe",
+                    "fragment_id": "frag_2",
+                    "quote": "x " * 200,
+                    "char_start": 0,
+                    "char_end": 400,
+                    "page_number": 3,
+                    "heading_context": None,
+                    "url": "https://example.org/muller2021cafe",
+                    "title": "Coffee and health",
+                    "archive": "/home/u/.lyra/warc/muller2021cafe.warc.gz",
+                    "accessed": "2026-11-26T05:00:00",
+                },
+            ],
+        },
+        {
+            "id": "claim_b",
+            "text": "Coffee raises blood pressure.",
+            "confidence": 0.35,
+            "uncertainty": 0.2,
+            "alpha": 1.0,
+            "beta": 1.9,
+            "supporting": 0,
+            "refuting": 1,
+            "neutral": 0,
+            "independent_sources": 0,
+            "extraction_method": "extractive",
+            "evidence": [
+                {
+                    "edge_id": "edge_3",
+                    "relation": "origin",
+                    "confidence": None,
+                    "method": "extractive",
+                    "source_key": "example2024coffeeb",
+                    "page_id": "page_example2024coffeeb",
+                    "fragment_id": "frag_3",
+                    "quote": "Coffee raises blood pressure.",
+                    "char_start": 0,
+                    "char_end": 29,
+                    "page_number": None,
+                    "heading_context": None,
+                    "url": "https://example.org/example2024coffeeb",
+                    "title": "Coffee and health",
+                    "archive": "/home/u/.lyra/warc/example2024coffeeb.warc.gz",
+                    "accessed": "2026-11-26T05:00:00",
+                },
+                {
+                    "edge_id": "edge_4",
+                    "relation": "refutes",
+                    "confidence": 0.9,
+                    "method": "nli",
+                    "source_key": "muller2021cafe",
+                    "page_id": "page_muller2021cafe",
+                    "fragment_id": "frag_4",
+                    "quote": "Coffee does not raise blood pressure.",
+                    "char_start": 500,
+                    "char_end": 537,
+                    "page_number": 4,
+                    "heading_context": None,
+                    "url": "https://example.org/muller2021cafe",
+                    "title": "Coffee and health",
+                    "archive": "/home/u/.lyra/warc/muller2021cafe.warc.gz",
+                    "accessed": "2026-11-26T05:00:00",
+                },
+            ],
+        },
+    ]
+    return {
+        "task": {
+            "id": "task_x",
+            "query": "Is coffee healthy?",
+            "status": "created",
+            "created_at": None,
+        },
+        "exported_at": "2026-11-26T05:00:00Z",
+        "claims": claims,
+        "sources": [paper, web_a, web_b],
+    }
+
+
+def test_bibtex_reads_back_with_every_field_intact() -> None:
+    out = render(_pack(), "bibtex")
+    assert (out["format"], out["sources"], out["claims"]) == ("bibtex", 3, 2)
+    lib = bibtexparser.parse_string(out["content"], append_middleware=[LatexDecodingMiddleware()])
+    assert lib.failed_blocks == []
+    by_key = {e.key: e for e in lib.entries}
+    assert sorted(by_key) == ["example2024coffeea", "example2024coffeeb", "muller2021cafe"]
+    paper = {k: f.value for k, f in by_key["muller2021cafe"].fields_dict.items()}
+    assert by_key["muller2021cafe"].entry_type == "article"
+    assert paper["title"] == HARD_TITLE
+    assert paper["author"] == "Müller, Hans and 李, 小龙 and World Health Organization"
+    assert paper["journal"] == "Journal of Coffee & Health"
+    assert paper["year"] == "2021"
+    # URL and DOI are verbatim fields: read without LaTeX decoding (% is no comment there).
+    raw = {e.key: e for e in bibtexparser.parse_string(out["content"]).entries}
+    assert raw["muller2021cafe"].fields_dict["doi"].value == "10.1000/xyz%7B1%7D"
+    assert paper["note"] == (
+        "Lyra supports: Coffee *lowers* risk [by 15%] 🙂 [claim_a]; "
+        "Lyra refutes: Coffee raises blood pressure. [claim_b]"
+    )
+    web = {k: f.value for k, f in by_key["example2024coffeeb"].fields_dict.items()}
+    assert by_key["example2024coffeeb"].entry_type == "online"
+    assert raw["example2024coffeeb"].fields_dict["url"].value == (
+        "https://example.org/example2024coffeeb"
+    )
+    assert web["urldate"] == "2026-11-26"
+    assert web["date"] == "2024-03-01"
+    assert web["organization"] == "example.org"
+    assert web["file"] == "/home/u/.lyra/warc/example2024coffeeb.warc.gz"
+
+
+def test_latex_specials_are_escaped() -> None:
+    assert latex_escape("^ ~ \\ { } & % $ # _") == (
+        r"\textasciicircum{} \textasciitilde{} \textbackslash{} \{ \} \& \% \$ \# \_"
+    )
+
+
+def test_ris_reads_back_with_every_field_intact() -> None:
+    records = rispy.loads(render(_pack(), "ris")["content"])
+    assert [r["id"] for r in records] == [
+        "muller2021cafe",
+        "example2024coffeea",
+        "example2024coffeeb",
+    ]
+    paper = records[0]
+    assert paper["type_of_reference"] == "JOUR"
+    assert paper["title"] == HARD_TITLE
+    assert paper["authors"] == ["Müller, Hans", "李, 小龙", "World Health Organization"]
+    assert paper["secondary_title"] == "Journal of Coffee & Health"
+    assert paper["year"] == "2021"
+    assert paper["doi"] == "10.1000/xyz{1}"
+    assert paper["urls"] == ["https://example.org/muller2021cafe"]
+    assert paper["notes"] == [
+        "Lyra supports: Coffee *lowers* risk [by 15%] 🙂 [claim_a]",
+        "Lyra refutes: Coffee raises blood pressure. [claim_b]",
+    ]
+    web = records[2]
+    assert web["type_of_reference"] == "ELEC"
+    assert web["access_date"] == "2026/11/26"
+    assert web["date"] == "2024/03/01"
+    assert web["name_of_database"] == "example.org"
+
+
+def test_csl_json_items_carry_the_csl_fields() -> None:
+    items = json.loads(render(_pack(), "csl-json")["content"])
+    paper = items[0]
+    assert paper == {
+        "id": "muller2021cafe",
+        "type": "article-journal",
+        "title": HARD_TITLE,
+        "author": [
+            {"family": "Müller", "given": "Hans"},
+            {"family": "李", "given": "小龙"},
+            {"literal": "World Health Organization"},
+        ],
+        "container-title": "Journal of Coffee & Health",
+        "issued": {"date-parts": [[2021]]},
+        "accessed": {"date-parts": [[2026, 11, 26]]},
+        "DOI": "10.1000/xyz{1}",
+        "PMID": "123456",
+        "URL": "https://example.org/muller2021cafe",
+        "archive_location": "/home/u/.lyra/warc/muller2021cafe.warc.gz",
+        "note": "Lyra supports: Coffee *lowers* risk [by 15%] 🙂 [claim_a]\n"
+        "Lyra refutes: Coffee raises blood pressure. [claim_b]",
+    }
+    assert [i["type"] for i in items[1:]] == ["webpage", "webpage"]
+    assert items[1]["issued"] == {"date-parts": [[2024, 3, 1]]}
+
+
+def test_jsonl_has_one_line_per_claim_with_its_quotes_and_places() -> None:
+    lines = [json.loads(x) for x in render(_pack(), "jsonl")["content"].splitlines()]
+    for line in lines:
+        jsonschema.validate(line, SCHEMA)
+    assert [x["id"] for x in lines] == ["claim_a", "claim_b"]
+    first = lines[0]
+    assert first["task_id"] == "task_x"
+    assert first["confidence"] == 0.81
+    origin, support = first["evidence"]
+    assert origin["quote"] == "Coffee *lowers* risk [by 15%] 🙂 in a cohort of 1,000."
+    assert (origin["char_start"], origin["char_end"]) == (10, 64)
+    assert origin["url"] == "https://example.org/example2024coffeea"
+    assert origin["archive"] == "/home/u/.lyra/warc/example2024coffeea.warc.gz"
+    assert support["page_number"] == 3
+    assert [e["relation"] for e in lines[1]["evidence"]] == ["origin", "refutes"]
+    assert lines[1]["evidence"][1]["url"] == "https://example.org/muller2021cafe"
+
+
+def test_markdown_report_puts_contradictions_first_and_says_why_a_claim_is_not_adopted() -> None:
+    text = render(_pack(), "markdown")["content"]
+    assert text.startswith("# Evidence report: Is coffee healthy?\n")
+    sections = [line for line in text.splitlines() if line.startswith("## ")]
+    assert sections == ["## Contradictions", "## Claims", "## Not adopted", "## Sources"]
+    contradictions = text.split("## Contradictions")[1].split("## Claims")[0]
+    assert contradictions.strip() == "None."
+    claims = text.split("## Claims")[1].split("## Not adopted")[0]
+    assert f"### 1. {md_escape('Coffee *lowers* risk [by 15%] 🙂')}" in claims
+    assert "Confidence 0.81 ± 0.12" in claims
+    assert "- [1] (0.85): “" + "x " * 119 + "x …”" in claims
+    not_adopted = text.split("## Not adopted")[1].split("## Sources")[0]
+    assert not_adopted.strip() == (
+        "- Coffee raises blood pressure. [3]: refuted, and no source supports it."
+    )
+    sources = text.split("## Sources")[1].strip().splitlines()
+    assert len(sources) == 3
+    assert sources[0].startswith("[1] Müller, H., 李, 小., World Health Organization (2021).")
+
+
+def test_an_empty_task_exports_valid_empty_files() -> None:
+    empty = {**_pack(), "claims": [], "sources": []}
+    assert render(empty, "bibtex")["content"] == ""
+    assert bibtexparser.parse_string(render(empty, "bibtex")["content"]).entries == []
+    assert render(empty, "ris")["content"] == ""
+    assert json.loads(render(empty, "csl-json")["content"]) == []
+    assert render(empty, "jsonl")["content"] == ""
+    report = render(empty, "markdown")["content"]
+    assert report.count("None.") == 4
+
+
+def test_an_unknown_format_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown export format 'docx'"):
+        render(_pack(), "docx")
+
+
+# --- a real task through a real MCP client session -------------------------------------
+
+
+@pytest.fixture(scope="module")
+def settings(lyra_home: Path) -> Iterator[Settings]:
+    settings = make_settings(lyra_home)
+    orch = Orchestrator.options(
+        name="orchestrator", namespace=settings.ray.namespace, get_if_exists=True
+    ).remote(settings)
+    yield settings
+    ray.kill(orch)
+
+
+def _error(result: Any) -> dict[str, Any]:
+    assert result.is_error is True
+    payload: dict[str, Any] = json.loads(result.content[0].text)
+    return payload["error"]
+
+
+@pytest.mark.ray
+@pytest.mark.usefixtures("ray_session")
+async def test_a_researched_task_exports_every_cited_source(settings: Settings) -> None:
+    async with Client(build_server(settings)) as client:
+        task = (await client.call_tool("create_task", {"query": DEMO_QUESTION})).structured_content
+        tid = task["task_id"]
+        found = await client.call_tool(
+            "search", {"task_id": tid, "query": DEMO_QUESTION, "options": {"wait_seconds": 110}}
+        )
+        assert found.is_error is False, found.content[0].text
+        active = await client.call_tool(
+            "query_graph",
+            {"sql": f"SELECT count(*) FROM claims WHERE task_id = '{tid}' AND status = 'active'"},
+        )
+        claim_count = active.structured_content["rows"][0][0]
+        cited = await client.call_tool(
+            "query_graph",
+            {
+                "sql": "SELECT DISTINCT p.url FROM edges e JOIN claims c ON c.id = e.target_id "
+                "JOIN fragments f ON f.id = e.source_id JOIN pages p ON p.id = f.page_id "
+                f"WHERE c.task_id = '{tid}' AND c.status = 'active' "
+                "AND e.relation IN ('origin', 'supports', 'refutes') ORDER BY 1"
+            },
+        )
+        urls = [r[0] for r in cited.structured_content["rows"]]
+        quotes = await client.call_tool(
+            "query_graph",
+            {
+                "sql": "SELECT f.id, f.text_content FROM fragments f WHERE f.id IN "
+                "(SELECT e.source_id FROM edges e JOIN claims c ON c.id = e.target_id "
+                f"WHERE c.task_id = '{tid}')",
+                "options": {"limit": 200},
+            },
+        )
+        assert quotes.structured_content["truncated"] is False
+        fragment_text = dict(quotes.structured_content["rows"])
+        exports = {}
+        for fmt in ("bibtex", "ris", "csl-json", "jsonl", "markdown"):
+            res = await client.call_tool("export", {"task_id": tid, "format": fmt})
+            assert res.is_error is False, res.content[0].text
+            exports[fmt] = res.structured_content
+            read = await client.read_resource(f"lyra://tasks/{tid}/export/{fmt}")
+            assert read.contents[0].text == exports[fmt]["content"]
+        bad = _error(await client.call_tool("export", {"task_id": "task_nope", "format": "ris"}))
+        assert bad["code"] == "TASK_NOT_FOUND"
+        wrong = _error(await client.call_tool("export", {"task_id": tid, "format": "docx"}))
+        assert wrong["code"] == "INVALID_PARAMS"
+    assert len(urls) == CITED_PAGES
+    lib = bibtexparser.parse_string(exports["bibtex"]["content"])
+    assert lib.failed_blocks == []
+    assert sorted(e.fields_dict["url"].value for e in lib.entries) == urls
+    assert len({e.key for e in lib.entries}) == len(urls)
+    records = rispy.loads(exports["ris"]["content"])
+    assert sorted(r["urls"][0] for r in records) == urls
+    items = json.loads(exports["csl-json"]["content"])
+    assert [i["id"] for i in items] == [e.key for e in lib.entries]
+    lines = [json.loads(x) for x in exports["jsonl"]["content"].splitlines()]
+    for line in lines:
+        jsonschema.validate(line, SCHEMA)
+    assert len(lines) == exports["jsonl"]["claims"] == claim_count
+    for line in lines:
+        for e in line["evidence"]:
+            assert e["quote"] == fragment_text[e["fragment_id"]]
+    report = exports["markdown"]["content"]
+    for line in lines:
+        assert md_escape(line["text"]) in report
