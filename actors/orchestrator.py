@@ -630,7 +630,7 @@ class Orchestrator:
 
     # --- exploration -----------------------------------------------------------------
     async def export_task(self, task_id: str, fmt: str) -> dict[str, Any]:
-        """A task's evidence as BibTeX, RIS, CSL-JSON, JSON lines or Markdown (idempotent;
+        """A task's evidence as BibTeX, RIS, CSL-JSON, GraphML, JSON lines or Markdown (idempotent;
         decision 0031). Needs no model."""
         if fmt not in EXPORT_FORMATS:
             raise LyraError(

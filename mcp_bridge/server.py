@@ -508,10 +508,12 @@ def build_server(
     async def export(
         task_id: Annotated[str, Field(min_length=1, description="Task from create_task.")],
         format: Annotated[
-            Literal["bibtex", "ris", "csl-json", "jsonl", "markdown"],
+            Literal["bibtex", "ris", "csl-json", "graphml", "jsonl", "markdown"],
             Field(
                 description="bibtex / ris / csl-json: one entry per cited source, the claims "
-                "it supports or refutes in the note; jsonl: one line per claim with its "
+                "it supports or refutes in the note; graphml: the evidence graph (claims, "
+                "fragments, pages; stance, part_of and cites edges); jsonl: one line per "
+                "claim with its "
                 "edges, quotes and their places; markdown: an evidence report."
             ),
         ],
@@ -537,7 +539,7 @@ def build_server(
     @server.resource(
         "lyra://tasks/{task_id}/export/{format}",
         name="task_export",
-        description="A task's evidence as bibtex, ris, csl-json, jsonl or markdown "
+        description="A task's evidence as bibtex, ris, csl-json, graphml, jsonl or markdown "
         "(the export tool returns the same text).",
     )
     async def task_export(task_id: str, format: str, ctx: Context[LyraRuntime, Any]) -> str:

@@ -5,13 +5,16 @@ over examples/corpus through a real MCP client session."""
 
 from __future__ import annotations
 
+import io
 import json
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import bibtexparser
 import jsonschema
+import networkx as nx
 import pytest
 import ray
 import rispy
@@ -189,6 +192,17 @@ def _pack() -> dict[str, Any]:
         },
     ]
     return {
+        "citations": [
+            {
+                "edge_id": "edge_cites",
+                "source_page_id": "page_muller2021cafe",
+                "source_url": "https://example.org/muller2021cafe",
+                "source_title": HARD_TITLE,
+                "target_page_id": "page_older",
+                "target_url": "https://doi.org/10.1000/older",
+                "target_title": "An older cohort",
+            }
+        ],
         "task": {
             "id": "task_x",
             "query": "Is coffee healthy?",
@@ -290,6 +304,31 @@ def test_csl_json_items_carry_the_csl_fields() -> None:
     assert items[1]["issued"] == {"date-parts": [[2024, 3, 1]]}
 
 
+def test_graphml_reads_back_with_its_nodes_edges_and_attributes() -> None:
+    g = nx.read_graphml(io.StringIO(render(_pack(), "graphml")["content"]))
+    kinds = Counter(d["kind"] for _, d in g.nodes(data=True))
+    assert kinds == {"claim": 2, "fragment": 4, "web": 3, "paper": 1}
+    relations = Counter(d["relation"] for _, _, d in g.edges(data=True))
+    assert relations == {"part_of": 4, "origin": 2, "supports": 1, "refutes": 1, "cites": 1}
+    assert g.nodes["claim:claim_a"]["confidence"] == 0.81
+    assert g.nodes["claim:claim_a"]["label"] == "Coffee *lowers* risk [by 15%] 🙂"
+    paper = g.nodes["page:page_muller2021cafe"]
+    assert (paper["label"], paper["citation_key"], paper["doi"], paper["year"]) == (
+        HARD_TITLE,
+        "muller2021cafe",
+        "10.1000/xyz{1}",
+        2021,
+    )
+    assert g.nodes["page:page_older"] == {
+        "kind": "web",
+        "label": "An older cohort",
+        "url": "https://doi.org/10.1000/older",
+    }
+    assert g.edges["fragment:frag_4", "claim:claim_b"]["confidence"] == 0.9
+    assert g.nodes["fragment:frag_4"]["page_number"] == 4
+    assert ("page:page_muller2021cafe", "page:page_older") in g.edges
+
+
 def test_jsonl_has_one_line_per_claim_with_its_quotes_and_places() -> None:
     lines = [json.loads(x) for x in render(_pack(), "jsonl")["content"].splitlines()]
     for line in lines:
@@ -334,6 +373,10 @@ def test_an_empty_task_exports_valid_empty_files() -> None:
     assert bibtexparser.parse_string(render(empty, "bibtex")["content"]).entries == []
     assert render(empty, "ris")["content"] == ""
     assert json.loads(render(empty, "csl-json")["content"]) == []
+    empty_graph = nx.read_graphml(
+        io.StringIO(render({**empty, "citations": []}, "graphml")["content"])
+    )
+    assert (empty_graph.number_of_nodes(), empty_graph.number_of_edges()) == (0, 0)
     assert render(empty, "jsonl")["content"] == ""
     report = render(empty, "markdown")["content"]
     assert report.count("None.") == 4
@@ -400,7 +443,7 @@ async def test_a_researched_task_exports_every_cited_source(settings: Settings) 
         assert quotes.structured_content["truncated"] is False
         fragment_text = dict(quotes.structured_content["rows"])
         exports = {}
-        for fmt in ("bibtex", "ris", "csl-json", "jsonl", "markdown"):
+        for fmt in ("bibtex", "ris", "csl-json", "graphml", "jsonl", "markdown"):
             res = await client.call_tool("export", {"task_id": tid, "format": fmt})
             assert res.is_error is False, res.content[0].text
             exports[fmt] = res.structured_content
@@ -426,6 +469,14 @@ async def test_a_researched_task_exports_every_cited_source(settings: Settings) 
     for line in lines:
         for e in line["evidence"]:
             assert e["quote"] == fragment_text[e["fragment_id"]]
+    g = nx.read_graphml(io.StringIO(exports["graphml"]["content"]))
+    kinds = Counter(d["kind"] for _, d in g.nodes(data=True))
+    fragments = {e["fragment_id"] for line in lines for e in line["evidence"]}
+    pages = {e["page_id"] for line in lines for e in line["evidence"]}
+    assert kinds == {"claim": claim_count, "fragment": len(fragments), "web": len(pages)}
+    stance = Counter(d["relation"] for _, _, d in g.edges(data=True))
+    edges = Counter(e["relation"] for line in lines for e in line["evidence"])
+    assert stance == {**edges, "part_of": len(fragments)}
     report = exports["markdown"]["content"]
     for line in lines:
         assert md_escape(line["text"]) in report

@@ -2,8 +2,8 @@
 
 ``pack.evidence_pack`` gathers one task's claims, their edges and quotes, and the
 sources they cite into one plain dict; ``bibliography`` writes it as BibTeX, RIS or
-CSL-JSON (one entry per cited source), ``report`` as a JSON-lines evidence pack or a
-Markdown evidence report. ``render`` picks the writer by format name.
+CSL-JSON (one entry per cited source), ``graph`` as GraphML, ``report`` as a
+JSON-lines evidence pack or a Markdown evidence report. ``render`` picks the writer by format name.
 """
 
 from __future__ import annotations
@@ -11,12 +11,14 @@ from __future__ import annotations
 from typing import Any
 
 from lyra.storage.export.bibliography import bibtex, csl_json, ris
+from lyra.storage.export.graph import graphml
 from lyra.storage.export.report import jsonl, markdown
 
 FORMATS: dict[str, tuple[str, Any]] = {
     "bibtex": ("application/x-bibtex", bibtex),
     "ris": ("application/x-research-info-systems", ris),
     "csl-json": ("application/vnd.citationstyles.csl+json", csl_json),
+    "graphml": ("application/graphml+xml", graphml),
     "jsonl": ("application/jsonl", jsonl),
     "markdown": ("text/markdown", markdown),
 }

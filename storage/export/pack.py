@@ -49,6 +49,18 @@ ORDER BY p.url
 """
 
 
+_CITES_SQL = """
+SELECT e.id AS edge_id, a.id AS source_page_id, a.url AS source_url, a.title AS source_title,
+       b.id AS target_page_id, b.url AS target_url, b.title AS target_title
+FROM edges e
+JOIN pages a ON a.id = e.source_id
+JOIN pages b ON b.id = e.target_id
+WHERE e.task_id = ? AND e.relation = 'cites'
+  AND e.source_type = 'page' AND e.target_type = 'page'
+ORDER BY a.url, b.url
+"""
+
+
 def _rows(cur: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
     cols = [d[0] for d in cur.description]
     return [dict(zip(cols, row, strict=True)) for row in cur.fetchall()]
@@ -205,6 +217,7 @@ def evidence_pack(
             }
         )
     return {
+        "citations": _rows(con.cursor().execute(_CITES_SQL, [task["id"]])),
         "task": {
             "id": task["id"],
             "query": task["query"],
