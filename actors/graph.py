@@ -38,6 +38,7 @@ from lyra.storage import domain_state as ds
 from lyra.storage import graph_queries as gq
 from lyra.storage import papers as pp
 from lyra.storage import repository as repo
+from lyra.storage.cleanup import apply_cleanup, plan_cleanup
 from lyra.storage.connection import open_database
 from lyra.storage.export import render
 from lyra.storage.export.pack import evidence_pack
@@ -326,6 +327,23 @@ class GraphActor:
                 pp.reference_candidates(self._reader(), task_id, 50) if task_id else []
             ),
         }
+
+    def cleanup(self, task_id: str, hard: bool, dry_run: bool) -> dict[str, Any]:
+        """Soft or hard cleanup of one task (storage/cleanup); a dry run only plans."""
+        plan = plan_cleanup(self._con, task_id, hard=hard, home=self._settings.home_dir)
+        if dry_run:
+            return {**plan.summary(), "dry_run": True, "files_not_removed": []}
+        done = apply_cleanup(self._con, plan)
+        with self._index_lock:
+            self._indexes.clear()  # vectors of removed claims and fragments are gone
+        repo.log_event(
+            self._con,
+            kind="task_cleanup",
+            actor="graph",
+            task_id=task_id,
+            payload={k: v for k, v in done.items() if k not in ("pages", "files", "pages_kept")},
+        )
+        return {**done, "dry_run": False}
 
     @ray.method(concurrency_group=READ_GROUP)
     def export(self, task_id: str, fmt: str) -> dict[str, Any]:

@@ -642,6 +642,31 @@ class Orchestrator:
         result: dict[str, Any] = await self._call(GRAPH, "export", task_id, fmt)
         return result
 
+    async def cleanup_task(self, task_id: str, hard: bool, dry_run: bool) -> dict[str, Any]:
+        """Remove a task's claims and edges (soft) and what only it used (hard; decision
+        0032). Refused while a search of the task runs."""
+        await self._task(task_id)
+        running = sorted(sid for sid, job in self._jobs.items() if not job.done())
+        own = [sid for sid in running if self._search_task.get(sid) == task_id]
+        if own and not dry_run:
+            raise LyraError(
+                "INVALID_PARAMS",
+                f"task {task_id} has a running search ({', '.join(own)}): call "
+                "stop_task or wait for it to end, then clean up",
+                field="task_id",
+            )
+        if running and hard and not dry_run:
+            # A WARC file holds a site's fetches of a day, for every task: a search that
+            # runs may have archived into it a page it has not stored yet.
+            raise LyraError(
+                "INVALID_PARAMS",
+                f"a hard cleanup removes archive files that running searches may be "
+                f"writing to ({', '.join(running)}): wait for them to end, then clean up",
+                field="mode",
+            )
+        result: dict[str, Any] = await self._call(GRAPH, "cleanup", task_id, hard, dry_run)
+        return result
+
     async def query_graph(
         self,
         sql: str | None,

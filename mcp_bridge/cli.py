@@ -286,6 +286,39 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_cleanup(args: argparse.Namespace) -> int:
+    """Remove a task's claims and edges (--hard: also what only it used)."""
+    from lyra.mcp_bridge.errors import to_lyra_error
+    from lyra.mcp_bridge.server import LyraRuntime
+
+    settings = load_settings()
+    if not settings.db_path.exists():
+        print(f"lyra: no database at {settings.db_path} yet (run a search first)", file=sys.stderr)
+        return 1
+    rt = LyraRuntime(settings, match_settings=False)
+    try:
+        out = asyncio.run(rt.call("cleanup_task", args.task, args.hard, args.dry_run))
+    except Exception as exc:
+        err = to_lyra_error(exc)
+        print(f"lyra: {err.code}: {err.message}", file=sys.stderr)
+        return 2 if err.code in ("TASK_NOT_FOUND", "INVALID_PARAMS") else 1
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    verb = "would remove" if out["dry_run"] else "removed"
+    print(
+        f"{args.task}: {verb} {out['claims']} claims, {out['edges']} edges, "
+        f"{out['serp_items']} SERP rows, {out['fragments']} fragments, "
+        f"{len(out['pages'])} pages, {len(out['files'])} files"
+        f"; {len(out['pages_kept'])} pages kept (other tasks use them)"
+    )
+    for path in out["files"]:
+        print(f"  {path}")
+    for failure in out["files_not_removed"]:
+        print(f"lyra: not removed: {failure}", file=sys.stderr)
+    return 0
+
+
 def _sql_through_instance(settings: Settings, args: argparse.Namespace) -> int:
     from lyra.mcp_bridge.errors import to_lyra_error
     from lyra.mcp_bridge.server import LyraRuntime
@@ -524,6 +557,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     e.add_argument("--output", "-o", help="write here instead of standard output")
     e.set_defaults(func=cmd_export)
+    c = sub.add_parser("cleanup", help="remove a task's claims and edges (--hard: orphans too)")
+    c.add_argument("task", help="task id")
+    c.add_argument(
+        "--hard",
+        action="store_true",
+        help="also pages, fragments and archives that no other task uses",
+    )
+    c.add_argument("--dry-run", action="store_true", help="list what would go, change nothing")
+    c.add_argument("--json", action="store_true")
+    c.set_defaults(func=cmd_cleanup)
     d = sub.add_parser("doctor", help="check Ray, DuckDB, Chromium, models, Ollama, Tor")
     d.add_argument("--json", action="store_true")
     d.set_defaults(func=cmd_doctor)

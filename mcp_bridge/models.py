@@ -250,6 +250,20 @@ class ExportResult(_Result):
     resource_uri: str
 
 
+class CleanupResult(_Result):
+    task_id: str
+    hard: bool
+    dry_run: bool
+    claims: int
+    edges: int
+    serp_items: int
+    fragments: int
+    pages: list[str]
+    files: list[str]
+    pages_kept: list[str]
+    files_not_removed: list[str]
+
+
 class VectorHit(_Out):
     id: str
     text_preview: str

@@ -188,6 +188,13 @@ class Lyra:
         (decision 0031)."""
         return self._tool("export", task_id=task_id, format=format)
 
+    def cleanup_task(
+        self, *, task_id: str, mode: Literal["soft", "hard"] = "soft", dry_run: bool = True
+    ) -> dict[str, Any]:
+        """Remove a task's claims and edges (hard: also what only it used); a dry run
+        (the default) only lists what would go (decision 0032)."""
+        return self._tool("cleanup_task", task_id=task_id, mode=mode, dry_run=dry_run)
+
     def query_graph(
         self,
         *,

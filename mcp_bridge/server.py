@@ -547,6 +547,37 @@ def build_server(
         content: str = out["content"]
         return content
 
+    @server.tool(
+        annotations=ToolAnnotations(
+            read_only_hint=False, destructive_hint=True, idempotent_hint=True
+        )
+    )
+    async def cleanup_task(
+        task_id: Annotated[str, Field(min_length=1, description="Task from create_task.")],
+        ctx: Context[LyraRuntime, Any],
+        mode: Annotated[
+            Literal["soft", "hard"],
+            Field(
+                description="soft: the task's claims and their edges; hard: also the pages, "
+                "fragments and archive files that only this task used."
+            ),
+        ] = "soft",
+        dry_run: Annotated[
+            bool, Field(description="true (default): only list what would be removed.")
+        ] = True,
+    ) -> m.CleanupResult:
+        """Remove a task's evidence. Destructive unless dry_run (the default).
+
+        Never removes what another task still uses (a page another task's search took,
+        or that an edge of another task cites); the task itself and its searches stay.
+        Refused (INVALID_PARAMS) while a search of the task runs: stop_task first.
+        Returns counts of claims, edges, SERP rows and fragments, the page ids and
+        files removed (or that would be), and the pages kept because others use them.
+        """
+        rt = _rt(ctx)
+        out = await rt.call("cleanup_task", task_id, mode == "hard", dry_run)
+        return m.CleanupResult(**out, lyra_meta=await rt.meta())
+
     @server.tool(annotations=ToolAnnotations(read_only_hint=True))
     async def get_auth_queue(
         ctx: Context[LyraRuntime, Any],

@@ -89,6 +89,20 @@ def test_research_json_then_sql(cli_env: dict[str, str]) -> None:
     assert missing.returncode == 2
     assert "TASK_NOT_FOUND" in missing.stderr
 
+    planned = run(["cleanup", out["task_id"], "--dry-run", "--json"], cli_env, timeout=120)
+    assert planned.returncode == 0, planned.stderr[-2000:]
+    plan = json.loads(planned.stdout)
+    assert (plan["dry_run"], plan["hard"], plan["claims"]) == (True, False, len(out["claims"]))
+    cleaned = run(["cleanup", out["task_id"]], cli_env, timeout=120)
+    assert cleaned.returncode == 0, cleaned.stderr[-2000:]
+    assert f"removed {len(out['claims'])} claims" in cleaned.stdout
+    left = run(
+        ["sql", "--json", f"SELECT count(*) FROM claims WHERE task_id = '{out['task_id']}'"],
+        cli_env,
+        timeout=60,
+    )
+    assert json.loads(left.stdout)["rows"] == [[0]]
+
 
 def test_research_missing_and_empty_corpus_say_so(cli_env: dict[str, str], tmp_path: Path) -> None:
     missing = run(["research", "--corpus", str(tmp_path / "nope"), "q"], cli_env, timeout=60)
@@ -155,6 +169,7 @@ async def test_stdio_session_with_the_official_client(cli_env: dict[str, str]) -
     async with Client(params, read_timeout_seconds=300) as client:
         tools = await client.list_tools()
         assert sorted(t.name for t in tools.tools) == [
+            "cleanup_task",
             "create_task",
             "export",
             "get_auth_queue",

@@ -23,6 +23,7 @@ BLOOD_PRESSURE_PAIR = {
     "Moderate coffee consumption does not raise long-term blood pressure in healthy adults.",
 }
 TOOLS = [
+    "cleanup_task",
     "create_task",
     "export",
     "get_auth_queue",
