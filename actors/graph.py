@@ -353,8 +353,10 @@ class GraphActor:
         task = repo.get_task(con, task_id)
         if task is None:
             raise LyraError("TASK_NOT_FOUND", f"no task with id {task_id!r}", field="task_id")
-        stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-        return render(evidence_pack(con, task, self._claim_confidences(task_id), stamp), fmt)
+        return render(
+            evidence_pack(con, task, self._claim_confidences(task_id), repo.task_as_of(con, task)),
+            fmt,
+        )
 
     @ray.method(concurrency_group=READ_GROUP)
     def evidence_summary(self, task_id: str) -> dict[str, Any]:

@@ -263,7 +263,8 @@ def cmd_sql(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    """Write a task's evidence as BibTeX, RIS, CSL-JSON, GraphML, JSON lines or Markdown."""
+    """Write a task's evidence as BibTeX, RIS, CSL-JSON, GraphML, JSON lines, Markdown or
+    a self-contained HTML report."""
     from lyra.mcp_bridge.errors import to_lyra_error
     from lyra.mcp_bridge.server import LyraRuntime
 
@@ -553,7 +554,7 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument(
         "--format",
         required=True,
-        choices=["bibtex", "ris", "csl-json", "graphml", "jsonl", "markdown"],
+        choices=["bibtex", "ris", "csl-json", "graphml", "jsonl", "markdown", "html"],
     )
     e.add_argument("--output", "-o", help="write here instead of standard output")
     e.set_defaults(func=cmd_export)

@@ -182,7 +182,7 @@ class Lyra:
         self,
         *,
         task_id: str,
-        format: Literal["bibtex", "ris", "csl-json", "graphml", "jsonl", "markdown"],
+        format: Literal["bibtex", "ris", "csl-json", "graphml", "jsonl", "markdown", "html"],
     ) -> dict[str, Any]:
         """A task's evidence as a bibliography or a report: {content, media_type, ...}
         (decision 0031)."""

@@ -508,13 +508,14 @@ def build_server(
     async def export(
         task_id: Annotated[str, Field(min_length=1, description="Task from create_task.")],
         format: Annotated[
-            Literal["bibtex", "ris", "csl-json", "graphml", "jsonl", "markdown"],
+            Literal["bibtex", "ris", "csl-json", "graphml", "jsonl", "markdown", "html"],
             Field(
                 description="bibtex / ris / csl-json: one entry per cited source, the claims "
                 "it supports or refutes in the note; graphml: the evidence graph (claims, "
                 "fragments, pages; stance, part_of and cites edges); jsonl: one line per "
-                "claim with its "
-                "edges, quotes and their places; markdown: an evidence report."
+                "claim with its edges, quotes and their places; markdown: an evidence "
+                "report; html: the same report with a drawing of the graph, one "
+                "self-contained file."
             ),
         ],
         ctx: Context[LyraRuntime, Any],
@@ -539,7 +540,7 @@ def build_server(
     @server.resource(
         "lyra://tasks/{task_id}/export/{format}",
         name="task_export",
-        description="A task's evidence as bibtex, ris, csl-json, graphml, jsonl or markdown "
+        description="A task's evidence as bibtex, ris, csl-json, graphml, jsonl, markdown or html "
         "(the export tool returns the same text).",
     )
     async def task_export(task_id: str, format: str, ctx: Context[LyraRuntime, Any]) -> str:

@@ -501,6 +501,19 @@ def fragments_for_pages(con: duckdb.DuckDBPyConnection, page_ids: Iterable[str])
     )
 
 
+def task_as_of(con: duckdb.DuckDBPyConnection, task: Row) -> str:
+    """When the task's evidence last changed: its last search's end (or start, while it
+    runs), else the task's creation; UTC, ISO 8601 with a Z."""
+    row = con.execute(
+        "SELECT max(coalesce(finished_at, created_at)) FROM searches WHERE task_id = ?",
+        [task["id"]],
+    ).fetchone()
+    stamp = (row[0] if row else None) or task.get("created_at")
+    if stamp is None:
+        return ""
+    return f"{stamp.isoformat(timespec='seconds')}Z" if hasattr(stamp, "isoformat") else str(stamp)
+
+
 def claims_for_task(
     con: duckdb.DuckDBPyConnection, task_id: str, *, status: str | None = "active"
 ) -> list[Row]:

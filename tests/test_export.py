@@ -5,6 +5,7 @@ over examples/corpus through a real MCP client session."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 from collections import Counter
@@ -209,7 +210,7 @@ def _pack() -> dict[str, Any]:
             "status": "created",
             "created_at": None,
         },
-        "exported_at": "2026-11-26T05:00:00Z",
+        "as_of": "2026-11-26T05:00:00Z",
         "claims": claims,
         "sources": [paper, web_a, web_b],
     }
@@ -367,6 +368,67 @@ def test_markdown_report_puts_contradictions_first_and_says_why_a_claim_is_not_a
     assert sources[0].startswith("[1] Müller, H., 李, 小., World Health Organization (2021).")
 
 
+def _open_offline(html: str, tmp_path: Path, shot: str) -> dict[str, Any]:
+    """Open the report in real Chromium with every request but the file itself blocked;
+    what the DOM shows, the requests it tried, and a screenshot."""
+    from playwright.sync_api import sync_playwright
+
+    from lyra.jobs.chromium import CHROMIUM_ARGS
+
+    path = tmp_path / "report.html"
+    path.write_text(html, encoding="utf-8")
+    tried: list[str] = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path="/usr/bin/chromium",
+            headless=True,
+            args=[*CHROMIUM_ARGS, "--headless=new"],
+        )
+        try:
+            page = browser.new_page()
+
+            def block(route: Any) -> None:
+                if route.request.url != path.as_uri():
+                    tried.append(route.request.url)
+                    route.abort()
+                else:
+                    route.continue_()
+
+            page.route("**/*", block)
+            page.goto(path.as_uri())
+            seen = page.evaluate(
+                """() => ({
+                    claims: [...document.querySelectorAll('[data-claim-id] .claim-text')]
+                        .map(e => e.textContent),
+                    claimNodes: document.querySelectorAll('#evidence-graph .claim-node').length,
+                    sourceNodes: document.querySelectorAll('#evidence-graph .source-node').length,
+                    edges: [...document.querySelectorAll('#evidence-graph line')]
+                        .map(e => e.getAttribute('class')),
+                    graphWidth: document.querySelector('#evidence-graph')
+                        .getBoundingClientRect().width,
+                    sources: document.querySelectorAll('li.source').length,
+                })"""
+            )
+            page.screenshot(path=str(tmp_path / shot), full_page=True)
+        finally:
+            browser.close()
+    return {**seen, "tried": tried}
+
+
+def test_html_report_shows_every_claim_and_draws_the_graph_offline(tmp_path: Path) -> None:
+    seen = _open_offline(render(_pack(), "html")["content"], tmp_path, "report.png")
+    assert seen["tried"] == []
+    assert seen["claims"] == ["Coffee *lowers* risk [by 15%] 🙂", "Coffee raises blood pressure."]
+    assert (seen["claimNodes"], seen["sourceNodes"], seen["sources"]) == (2, 3, 3)
+    assert Counter(seen["edges"]) == {
+        "edge origin": 2,
+        "edge supports": 1,
+        "edge refutes": 1,
+    }
+    assert seen["graphWidth"] == 960
+    assert (tmp_path / "report.png").stat().st_size > 10_000
+
+
 def test_an_empty_task_exports_valid_empty_files() -> None:
     empty = {**_pack(), "claims": [], "sources": []}
     assert render(empty, "bibtex")["content"] == ""
@@ -380,6 +442,7 @@ def test_an_empty_task_exports_valid_empty_files() -> None:
     assert render(empty, "jsonl")["content"] == ""
     report = render(empty, "markdown")["content"]
     assert report.count("None.") == 4
+    assert render(empty, "html")["content"].count("<p>None.</p>") == 4
 
 
 def test_an_unknown_format_is_refused() -> None:
@@ -408,7 +471,9 @@ def _error(result: Any) -> dict[str, Any]:
 
 @pytest.mark.ray
 @pytest.mark.usefixtures("ray_session")
-async def test_a_researched_task_exports_every_cited_source(settings: Settings) -> None:
+async def test_a_researched_task_exports_every_cited_source(
+    settings: Settings, tmp_path: Path
+) -> None:
     async with Client(build_server(settings)) as client:
         task = (await client.call_tool("create_task", {"query": DEMO_QUESTION})).structured_content
         tid = task["task_id"]
@@ -443,7 +508,7 @@ async def test_a_researched_task_exports_every_cited_source(settings: Settings) 
         assert quotes.structured_content["truncated"] is False
         fragment_text = dict(quotes.structured_content["rows"])
         exports = {}
-        for fmt in ("bibtex", "ris", "csl-json", "graphml", "jsonl", "markdown"):
+        for fmt in ("bibtex", "ris", "csl-json", "graphml", "jsonl", "markdown", "html"):
             res = await client.call_tool("export", {"task_id": tid, "format": fmt})
             assert res.is_error is False, res.content[0].text
             exports[fmt] = res.structured_content
@@ -480,3 +545,9 @@ async def test_a_researched_task_exports_every_cited_source(settings: Settings) 
     report = exports["markdown"]["content"]
     for line in lines:
         assert md_escape(line["text"]) in report
+    seen = await asyncio.to_thread(
+        _open_offline, exports["html"]["content"], tmp_path, "demo-report.png"
+    )
+    assert seen["tried"] == []
+    assert sorted(seen["claims"]) == sorted(line["text"] for line in lines)
+    assert (seen["claimNodes"], seen["sourceNodes"]) == (claim_count, CITED_PAGES)

@@ -3,7 +3,8 @@
 ``pack.evidence_pack`` gathers one task's claims, their edges and quotes, and the
 sources they cite into one plain dict; ``bibliography`` writes it as BibTeX, RIS or
 CSL-JSON (one entry per cited source), ``graph`` as GraphML, ``report`` as a
-JSON-lines evidence pack or a Markdown evidence report. ``render`` picks the writer by format name.
+JSON-lines evidence pack or a Markdown evidence report, ``html`` as a self-contained
+HTML report with a drawing of the evidence graph. ``render`` picks the writer by format name.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 
 from lyra.storage.export.bibliography import bibtex, csl_json, ris
 from lyra.storage.export.graph import graphml
+from lyra.storage.export.html import html_report
 from lyra.storage.export.report import jsonl, markdown
 
 FORMATS: dict[str, tuple[str, Any]] = {
@@ -21,6 +23,7 @@ FORMATS: dict[str, tuple[str, Any]] = {
     "graphml": ("application/graphml+xml", graphml),
     "jsonl": ("application/jsonl", jsonl),
     "markdown": ("text/markdown", markdown),
+    "html": ("text/html", html_report),
 }
 
 

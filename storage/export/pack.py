@@ -130,7 +130,7 @@ def evidence_pack(
     con: duckdb.DuckDBPyConnection,
     task: dict[str, Any],
     claims: list[dict[str, Any]],
-    exported_at: str,
+    as_of: str,
 ) -> dict[str, Any]:
     """The task's evidence; ``claims`` as the GraphActor's ``claim_confidences`` gives
     them (confidence, uncertainty and counts of each active claim)."""
@@ -224,7 +224,7 @@ def evidence_pack(
             "status": task.get("status"),
             "created_at": _iso(task.get("created_at")),
         },
-        "exported_at": exported_at,
+        "as_of": as_of,
         "claims": out_claims,
         "sources": sources,
     }

@@ -20,7 +20,7 @@ def jsonl(pack: dict[str, Any]) -> str:
     head = {
         "task_id": pack["task"]["id"],
         "query": pack["task"]["query"],
-        "exported_at": pack["exported_at"],
+        "as_of": pack["as_of"],
     }
     return "".join(
         json.dumps({**head, **claim}, ensure_ascii=False, default=str) + "\n"
@@ -127,7 +127,7 @@ def markdown(pack: dict[str, Any]) -> str:
     lines = [
         f"# Evidence report: {md_escape(task['query'])}",
         "",
-        f"Task `{task['id']}`, exported {pack['exported_at']}: {len(claims)} claims, "
+        f"Task `{task['id']}`, evidence as of {pack['as_of']}: {len(claims)} claims, "
         f"{len(pack['sources'])} sources. Confidence is the mean of a Beta posterior over "
         "the stance edges (supports add to alpha, refutes to beta), ± its standard deviation.",
         "",
