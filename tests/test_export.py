@@ -25,10 +25,11 @@ from mcp import Client
 from lyra.actors.orchestrator import Orchestrator
 from lyra.config.settings import Settings
 from lyra.mcp_bridge.server import build_server
+from lyra.pipelines.discover.local_corpus import scan_corpus
 from lyra.storage.export import render
 from lyra.storage.export.bibliography import latex_escape
 from lyra.storage.export.report import md_escape
-from tests.conftest import DEMO_QUESTION, make_settings
+from tests.conftest import CORPUS, DEMO_QUESTION, make_settings
 
 # Pages of examples/corpus that a claim of the demo search was extracted from or that
 # support or refute one: all 15.
@@ -486,6 +487,16 @@ async def test_a_researched_task_exports_every_cited_source(
             {"sql": f"SELECT count(*) FROM claims WHERE task_id = '{tid}' AND status = 'active'"},
         )
         claim_count = active.structured_content["rows"][0][0]
+        edge_count = (
+            await client.call_tool(
+                "query_graph",
+                {
+                    "sql": "SELECT count(*) FROM edges e JOIN claims c ON c.id = e.target_id "
+                    f"WHERE c.task_id = '{tid}' AND c.status = 'active' "
+                    "AND e.source_type = 'fragment'"
+                },
+            )
+        ).structured_content["rows"][0][0]
         cited = await client.call_tool(
             "query_graph",
             {
@@ -531,9 +542,18 @@ async def test_a_researched_task_exports_every_cited_source(
     for line in lines:
         jsonschema.validate(line, SCHEMA)
     assert len(lines) == exports["jsonl"]["claims"] == claim_count
+    # Every quote is verbatim at its offsets in the text extracted again from the
+    # archived copy (for the shipped corpus: the file itself).
+    archived = {d.url: d for d in scan_corpus([CORPUS], settings.search.max_file_bytes).documents}
+    checked = 0
     for line in lines:
         for e in line["evidence"]:
             assert e["quote"] == fragment_text[e["fragment_id"]]
+            doc = archived[e["url"]]
+            assert e["archive"] == doc.source_path
+            assert doc.text[e["char_start"] : e["char_end"]] == e["quote"]
+            checked += 1
+    assert checked == edge_count
     g = nx.read_graphml(io.StringIO(exports["graphml"]["content"]))
     kinds = Counter(d["kind"] for _, d in g.nodes(data=True))
     fragments = {e["fragment_id"] for line in lines for e in line["evidence"]}
