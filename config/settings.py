@@ -207,6 +207,15 @@ class InferenceSettings(_Section):
     nli_batch_size: int = Field(16, description="Pairs per NLI batch.")
 
 
+class HttpSettings(_Section):
+    host: str = Field("127.0.0.1", description="Address `lyra serve --http` binds.")
+    allow_non_loopback: bool = Field(
+        False,
+        description="Let `http.host` (or --host) be an address other than loopback; every "
+        "request still needs the bearer token in LYRA_HOME/run/http_token.",
+    )
+
+
 class LLMSettings(_Section):
     enabled: bool = Field(True, description="Use Ollama for claim extraction when it answers.")
     ollama_host: str = Field("http://127.0.0.1:11434", description="Ollama server (loopback only).")
@@ -339,6 +348,7 @@ class Settings(BaseSettings):
     auth: AuthSettings = AuthSettings()
     inference: InferenceSettings = InferenceSettings()
     llm: LLMSettings = LLMSettings()
+    http: HttpSettings = HttpSettings()
     engines: dict[str, EngineSettings] = Field(default_factory=dict)
     academic: AcademicSettings = AcademicSettings()
     task: TaskSettings = TaskSettings()

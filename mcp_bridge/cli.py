@@ -44,8 +44,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if not args.http:
         build_server(settings).run("stdio")
         return 0
-    from lyra.actors.instance import choose_port, port_free
+    import uvicorn
 
+    from lyra.actors.instance import choose_port, port_free
+    from lyra.mcp_bridge.http_auth import BearerTokenApp, ensure_token, is_loopback, token_path
+
+    host = args.host or settings.http.host
+    if not is_loopback(host) and not settings.http.allow_non_loopback:
+        print(
+            f"lyra: refusing to serve HTTP on {host}: only loopback unless "
+            "http.allow_non_loopback is true in the configuration",
+            file=sys.stderr,
+        )
+        return 2
     if args.port is None:
         port = choose_port(DEFAULT_HTTP_PORT, "MCP HTTP")
     elif args.port and not port_free(args.port):
@@ -53,8 +64,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return 2
     else:
         port = args.port or choose_port(0, "MCP HTTP")
-    logging.getLogger("lyra.mcp").info("MCP over streamable HTTP at http://127.0.0.1:%d/mcp", port)
-    build_server(settings, http_port=port).run("streamable-http", host="127.0.0.1", port=port)
+    token = ensure_token(settings.home_dir)
+    logging.getLogger("lyra.mcp").info(
+        "MCP over streamable HTTP at http://%s:%d/mcp (bearer token in %s)",
+        host,
+        port,
+        token_path(settings.home_dir),
+    )
+    app = build_server(settings, http_port=port).streamable_http_app(host=host)
+    uvicorn.run(BearerTokenApp(app, token), host=host, port=port, log_level="warning")
     return 0
 
 
@@ -535,6 +553,12 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=None,
         help=f"HTTP port (default {DEFAULT_HTTP_PORT}, or a free one when it is taken; 0: any)",
+    )
+    s.add_argument(
+        "--host",
+        default=None,
+        help="HTTP bind address (default http.host, 127.0.0.1; another needs "
+        "http.allow_non_loopback)",
     )
     s.add_argument("--corpus", help="folder for the local engine (overrides engines.local.paths)")
     s.set_defaults(func=cmd_serve)
