@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -44,6 +45,7 @@ from lyra.pipelines.evidence.ranking import (
     seek_primary_scores,
 )
 from lyra.pipelines.extract.content_sniff import decode_text, sniff_content_type
+from lyra.pipelines.extract.dates import last_modified_date
 from lyra.pipelines.extract.dedup import hamming
 from lyra.pipelines.extract.documents import Document
 from lyra.pipelines.extract.extract_html import extract_html
@@ -520,6 +522,11 @@ class SearchJob:
         else:
             self.ctx.warnings.append(f"{url}: not ingested (content type {ctype})")
             return None
+        if doc.published_date is None:
+            # The weakest date: when the server's file last changed.
+            modified = last_modified_date(headers.get("last-modified"))
+            if modified is not None:
+                doc = replace(doc, published_date=modified.date, date_source=modified.source)
         if self.discovery is not None:
             self.discovery.note_page(html, doc.text, final)
         if html is not None and is_wikipedia(final):
@@ -663,6 +670,8 @@ class SearchJob:
                     "simhash": d.simhash,
                     "dup_of": dup_of,
                     "http_status": self.fetched.get(d.url, {}).get("http_status"),
+                    "published_date": d.published_date,
+                    "published_date_source": d.date_source,
                     "final_url": d.url,
                     "source_path": d.source_path,
                     "byte_size": d.byte_size,

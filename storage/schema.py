@@ -297,7 +297,10 @@ _V2: tuple[str, ...] = (
     "ALTER TABLE engine_health ADD COLUMN IF NOT EXISTS last_resort_uses DOUBLE[]",
 )
 
-MIGRATIONS: dict[int, tuple[str, ...]] = {1: _V1, 2: _V2}
+# Publication dates (issue 15): where each page's date was read (pipelines/extract/dates).
+_V3: tuple[str, ...] = ("ALTER TABLE pages ADD COLUMN IF NOT EXISTS published_date_source VARCHAR",)
+
+MIGRATIONS: dict[int, tuple[str, ...]] = {1: _V1, 2: _V2, 3: _V3}
 """Statements of each schema version, applied in ascending order."""
 
 LATEST_VERSION: int = max(MIGRATIONS)

@@ -36,6 +36,34 @@ from tests.conftest import CORPUS, DEMO_QUESTION, make_settings
 CITED_PAGES = 15
 # LaTeX specials, braces, non-Latin scripts and emoji. "^" is escaped as
 # \textasciicircum{} too, which the LaTeX decoder reads back as U+02C6 (checked apart).
+VIEW_COLUMNS = {
+    "citation_flow": [
+        "citing_page_id", "citing_url", "cited_page_id", "cited_url", "citation_source",
+        "hop_distance",
+    ],
+    "citation_clusters": ["cluster_id", "page_ids", "internal_citations", "cluster_size"],
+    "evidence_timeline": ["year", "fragment_count", "claim_count", "avg_confidence"],
+    "claim_temporal_support": [
+        "claim_id", "claim_text", "earliest_year", "latest_year", "year_span",
+        "temporal_consistency",
+    ],
+    "emerging_consensus": ["claim_id", "claim_text", "support_trend", "years_observed"],
+    "outdated_evidence": [
+        "claim_id", "claim_text", "newest_evidence_year", "years_since_update",
+    ],
+    "source_authority": [
+        "page_id", "title", "url", "authority_score", "citation_count", "cited_by_count",
+        "year",
+    ],
+    "controversy_by_era": [
+        "decade", "controversial_claims", "consensus_claims", "shift_detected",
+    ],
+    "citation_age_gap": ["citing_year", "cited_year", "age_gap", "frequency"],
+    "evidence_freshness": [
+        "claim_id", "claim_text", "avg_evidence_age", "has_recent_support",
+        "has_recent_refutation",
+    ],
+}  # fmt: skip
 SCHEMA = json.loads(
     (Path(__file__).resolve().parents[1] / "docs" / "evidence-pack.schema.json").read_text()
 )
@@ -559,11 +587,18 @@ async def test_a_researched_task_exports_every_cited_source(
             exports[fmt] = res.structured_content
             read = await client.read_resource(f"lyra://tasks/{tid}/export/{fmt}")
             assert read.contents[0].text == exports[fmt]["content"]
+        # Every analysis view of the contract answers through query_graph(view=...).
+        view_columns = {}
+        for name in VIEW_COLUMNS:
+            res = await client.call_tool("query_graph", {"view": name, "params": {"task_id": tid}})
+            assert res.is_error is False, res.content[0].text
+            view_columns[name] = res.structured_content["columns"]
         bad = _error(await client.call_tool("export", {"task_id": "task_nope", "format": "ris"}))
         assert bad["code"] == "TASK_NOT_FOUND"
         wrong = _error(await client.call_tool("export", {"task_id": tid, "format": "docx"}))
         assert wrong["code"] == "INVALID_PARAMS"
     assert len(urls) == CITED_PAGES
+    assert view_columns == VIEW_COLUMNS
     lib = bibtexparser.parse_string(exports["bibtex"]["content"])
     assert lib.failed_blocks == []
     assert sorted(e.fields_dict["url"].value for e in lib.entries) == urls

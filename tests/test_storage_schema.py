@@ -56,7 +56,7 @@ EXPECTED_COLUMNS: dict[str, list[str]] = {
     "pages": ["id", "url", "domain", "title", "trust_level", "fetched_at", "warc_path",
               "screenshot_path", "content_type", "content_hash", "simhash", "dup_of",
               "http_status", "final_url", "source_path", "byte_size", "is_retracted", "doi",
-              "published_date", "language"],
+              "published_date", "language", "published_date_source"],
     "fragments": ["id", "page_id", "position", "text_content", "heading_context",
                   "fragment_type", "char_start", "char_end", "page_number", "text_hash",
                   "created_at"],
@@ -118,11 +118,11 @@ def test_migrate_is_idempotent(db_path: Path) -> None:
     con = open_database(db_path, memory_limit="256MB", threads=1)
     assert migrate(con) == LATEST_VERSION
     versions = "SELECT version FROM schema_version ORDER BY version"
-    assert con.execute(versions).fetchall() == [(1,), (2,)]
+    assert con.execute(versions).fetchall() == [(1,), (2,), (3,)]
     con.execute("INSERT INTO tasks (id, query) VALUES ('t1', 'q')")
     con.close()
     con = open_database(db_path, memory_limit="256MB", threads=1)
-    assert con.execute(versions).fetchall() == [(1,), (2,)]
+    assert con.execute(versions).fetchall() == [(1,), (2,), (3,)]
     assert con.execute("SELECT id, query, status FROM tasks").fetchall() == [("t1", "q", "created")]
     con.close()
 
@@ -255,8 +255,11 @@ def test_threads_must_be_positive(db_path: Path) -> None:
 def test_list_views() -> None:
     views = {v.name: v for v in list_views()}
     assert sorted(views) == [
-        "claim_evidence_summary", "contradictions", "evidence_chain", "hub_pages",
-        "orphan_sources", "unsupported_claims",
+        "citation_age_gap", "citation_clusters", "citation_flow", "claim_evidence_summary",
+        "claim_temporal_support", "contradictions", "controversy_by_era",
+        "emerging_consensus", "evidence_chain", "evidence_freshness", "evidence_timeline",
+        "hub_pages", "orphan_sources", "outdated_evidence", "source_authority",
+        "unsupported_claims",
     ]  # fmt: skip
     assert views["evidence_chain"].params == ("claim_id", "task_id")
     assert views["orphan_sources"].params == ()
@@ -346,5 +349,6 @@ def test_a_version_1_database_gains_the_paper_index_and_keeps_its_rows(db_path: 
     con = open_database(db_path, memory_limit="256MB", threads=1)
     assert con.execute("SELECT id, url FROM pages").fetchall() == [("p1", "https://a.org/")]
     assert con.execute("SELECT count(*) FROM papers").fetchone() == (0,)
-    assert con.execute("SELECT max(version) FROM schema_version").fetchone() == (2,)
+    assert con.execute("SELECT max(version) FROM schema_version").fetchone() == (3,)
+    assert con.execute("SELECT published_date_source FROM pages").fetchall() == [(None,)]
     con.close()

@@ -405,11 +405,14 @@ def test_schema_snapshot_lists_tables_and_views_with_types(
     assert snapshot["unsupported_claims"][0] == {"name": "claim_id", "type": "VARCHAR"}
     assert {"name": "vector", "type": "FLOAT[]"} in snapshot["embeddings"]
     assert sorted(snapshot) == [
-        "auth_queue", "calibration_params", "calibration_samples", "citation_candidates",
-        "claim_evidence_summary", "claims", "contradictions", "domains", "edges", "embeddings",
-        "engine_health", "event_log", "evidence_chain", "fragments", "hub_pages",
-        "orphan_sources", "pages", "paper_sightings", "papers", "schema_version", "searches",
-        "serp_items", "tasks", "unsupported_claims",
+        "auth_queue", "calibration_params", "calibration_samples", "citation_age_gap",
+        "citation_candidates", "citation_clusters", "citation_flow", "claim_evidence_summary",
+        "claim_temporal_support", "claims", "contradictions", "controversy_by_era", "domains",
+        "edges", "embeddings", "emerging_consensus", "engine_health", "event_log",
+        "evidence_chain", "evidence_freshness", "evidence_timeline", "fragments", "hub_pages",
+        "orphan_sources", "outdated_evidence", "pages", "paper_sightings", "papers",
+        "schema_version", "searches", "serp_items", "source_authority", "tasks",
+        "unsupported_claims",
     ]  # fmt: skip
 
 

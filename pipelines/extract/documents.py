@@ -76,6 +76,10 @@ class Document:
     # What the injection guard found and removed (hidden text, instructions to AI
     # readers, invisible characters); the search job reports it with the URL.
     detections: list[Detection] = field(default_factory=list)
+    # When the page was published and how we know (pipelines/extract/dates.py): an ISO
+    # date and its source (jsonld, meta, htmldate, last_modified), or None.
+    published_date: str | None = None
+    date_source: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,6 +8,7 @@ plain lxml walk over the block elements of the whole page stands in, with a warn
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Final
 
@@ -15,6 +16,7 @@ import lxml.etree
 import lxml.html
 import trafilatura
 
+from lyra.pipelines.extract.dates import html_publication_date
 from lyra.pipelines.extract.documents import Block, Document, HeadingTracker, assemble_document
 from lyra.pipelines.extract.hidden_html import strip_hidden
 
@@ -265,7 +267,7 @@ def extract_html(html: str, url: str, domain: str, *, byte_size: int | None = No
         if not warnings:
             warnings.append("trafilatura found no main text; used the whole-page fallback")
         blocks = _fallback_blocks(tree)
-    return assemble_document(
+    doc = assemble_document(
         blocks,
         url=url,
         domain=domain,
@@ -275,3 +277,7 @@ def extract_html(html: str, url: str, domain: str, *, byte_size: int | None = No
         warnings=warnings,
         detections=scan.detections,
     )
+    dated = html_publication_date(html, url)
+    if dated is None:
+        return doc
+    return dataclasses.replace(doc, published_date=dated.date, date_source=dated.source)
