@@ -151,7 +151,10 @@ def test_two_403s_open_the_circuit_and_a_half_open_probe_closes_it(
     assert state["circuit_state"] == "closed"
     events = ray.get(
         graph.query_graph.remote(
-            "SELECT payload FROM event_log WHERE kind = 'circuit_transition' ORDER BY ts",
+            # Ordered by the transition's own time: the fetcher sends each event without
+            # waiting, and the graph actor may write two sent in one instant either way.
+            "SELECT payload FROM event_log WHERE kind = 'circuit_transition' "
+            "ORDER BY CAST(payload->>'at' AS DOUBLE)",
             None,
             {},
             50,
