@@ -10,7 +10,12 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from lyra.storage.export.report import not_adopted_reason, short_quote
+from lyra.storage.export.report import (
+    author_line,
+    claim_groups,
+    not_adopted_reason,
+    short_quote,
+)
 
 ROW = 30
 WIDTH = 960
@@ -103,9 +108,7 @@ def _claim_html(n: int, claim: dict[str, Any], css: str, numbers: dict[str, int]
 
 
 def _source_html(n: int, s: dict[str, Any]) -> str:
-    people = ", ".join(
-        a.get("literal") or f"{a['family']}, {a['given'][:1]}." for a in s["authors"][:3]
-    )
+    people = author_line(s)
     bits = [f'<li id="source-{n}" class="source">[{n}] ']
     if people:
         bits.append(f"{escape(people)} ")
@@ -134,10 +137,7 @@ def html_report(pack: dict[str, Any]) -> str:
     task = pack["task"]
     numbers = {s["key"]: i for i, s in enumerate(pack["sources"], start=1)}
     claims = pack["claims"]
-    contested = [c for c in claims if c["refuting"] > 0 and c["supporting"] > 0]
-    others = [c for c in claims if c not in contested]
-    adopted = [c for c in others if not_adopted_reason(c) is None]
-    rejected = [c for c in others if not_adopted_reason(c) is not None]
+    contested, adopted, rejected = claim_groups(claims)
     body = [
         f"<h1>Evidence report: {escape(task['query'])}</h1>",
         f'<p class="meta">Task <code>{escape(task["id"])}</code>, evidence as of '

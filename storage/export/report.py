@@ -54,12 +54,27 @@ def not_adopted_reason(claim: dict[str, Any]) -> str | None:
     return None
 
 
-def _citation(number: int, source: dict[str, Any]) -> str:
+def claim_groups(
+    claims: list[dict[str, Any]],
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
+    """(contradictions: sources on both sides, adopted, not adopted), report order."""
+    contested = [c for c in claims if c["refuting"] > 0 and c["supporting"] > 0]
+    others = [c for c in claims if c not in contested]
+    adopted = [c for c in others if not_adopted_reason(c) is None]
+    rejected = [c for c in others if not_adopted_reason(c) is not None]
+    return contested, adopted, rejected
+
+
+def author_line(source: dict[str, Any]) -> str:
+    """Up to three authors as "Family, G.", then "et al." ('' when none is known)."""
     authors = ", ".join(
         a.get("literal") or f"{a['family']}, {a['given'][:1]}." for a in source["authors"][:3]
     )
-    if len(source["authors"]) > 3:
-        authors += " et al."
+    return authors + " et al." if len(source["authors"]) > 3 else authors
+
+
+def _citation(number: int, source: dict[str, Any]) -> str:
+    authors = author_line(source)
     parts = [f"[{number}]"]
     if authors:
         parts.append(md_escape(authors))
@@ -119,11 +134,7 @@ def markdown(pack: dict[str, Any]) -> str:
     task = pack["task"]
     numbers = {s["key"]: i for i, s in enumerate(pack["sources"], start=1)}
     claims = pack["claims"]
-    # A contradiction: sources on both sides. The rest are adopted or not (and why).
-    contested = [c for c in claims if c["refuting"] > 0 and c["supporting"] > 0]
-    others = [c for c in claims if c not in contested]
-    adopted = [c for c in others if not_adopted_reason(c) is None]
-    rejected = [c for c in others if not_adopted_reason(c) is not None]
+    contested, adopted, rejected = claim_groups(claims)
     lines = [
         f"# Evidence report: {md_escape(task['query'])}",
         "",
