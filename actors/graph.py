@@ -346,6 +346,16 @@ class GraphActor:
         return {**done, "dry_run": False}
 
     @ray.method(concurrency_group=READ_GROUP)
+    def replay_sources(self, task_id: str) -> list[dict[str, Any]]:
+        """A task's finished searches with the pages each kept (jobs/replay.py)."""
+        return gq.replay_sources(self._reader(), task_id)
+
+    @ray.method(concurrency_group=READ_GROUP)
+    def replay_diff(self, original: str, replay: str) -> dict[str, Any]:
+        """Claims and stance edges a replay changed."""
+        return gq.replay_diff(self._reader(), original, replay)
+
+    @ray.method(concurrency_group=READ_GROUP)
     def export(self, task_id: str, fmt: str) -> dict[str, Any]:
         """A task's evidence in one export format (storage/export); a task without
         claims gives a valid empty file."""

@@ -44,12 +44,14 @@ from lyra.config.settings import Settings
 from lyra.jobs.auth_service import AuthService
 from lyra.jobs.discovery import validate_discovery_options
 from lyra.jobs.engine_choice import EngineChoice
+from lyra.jobs.replay import archived_documents
 from lyra.jobs.search_context import SearchContext
 from lyra.jobs.search_job import SearchJob
 from lyra.pipelines.discover.engines import load_engines
 from lyra.pipelines.discover.local_corpus import CorpusScan
 from lyra.pipelines.errors import LyraError
 from lyra.pipelines.evidence import research as rs
+from lyra.pipelines.extract.documents import Document
 from lyra.pipelines.llm.sanitize import new_task_tag
 from lyra.pipelines.net.domains import (
     USER_DOMAINS_FILENAME,
@@ -341,8 +343,17 @@ class Orchestrator:
         }
 
     # --- searches --------------------------------------------------------------------
-    async def start_search(self, task_id: str, query: str, options: dict[str, Any]) -> str:
-        """Write the search row and start its job; returns the search id."""
+    async def start_search(
+        self,
+        task_id: str,
+        query: str,
+        options: dict[str, Any],
+        replay_documents: list[Document] | None = None,
+    ) -> str:
+        """Write the search row and start its job; returns the search id.
+
+        ``replay_documents`` (``replay_task``): the job takes these documents and asks no
+        engine, API or site."""
         await self.ensure_ready()
         task = await self._task(task_id)
         budget = await self._budget(task)
@@ -352,9 +363,10 @@ class Orchestrator:
                 f"task {task_id} has no budget left (pages {budget['pages_used']}/"
                 f"{budget['max_pages']}); create a new task or raise config.budget",
             )
-        self._engines.check_named(options.get("engines") or ["local"])
-        options = validate_discovery_options(options)
-        options = await self._engines.select(options)
+        if replay_documents is None:
+            self._engines.check_named(options.get("engines") or ["local"])
+            options = validate_discovery_options(options)
+            options = await self._engines.select(options)
         if task["status"] != "active":
             await self._call(GRAPH, "update_task_status", task_id, "active")
         search_id = rs.new_search_id()
@@ -383,6 +395,7 @@ class Orchestrator:
             fetch_api=functools.partial(
                 self._fetch_url, cause_id=search_id, escalate=False, api=True
             ),
+            replay_documents=replay_documents,
         )
         self._jobs[search_id] = asyncio.create_task(self._run_job(search_id, ctx))
         telemetry.searches_running(sum(not j.done() for j in self._jobs.values()))
@@ -666,6 +679,66 @@ class Orchestrator:
             )
         result: dict[str, Any] = await self._call(GRAPH, "cleanup", task_id, hard, dry_run)
         return result
+
+    async def replay_task(self, task_id: str) -> dict[str, Any]:
+        """Rebuild a task's evidence from its archives, with no request, into a new task
+        (same searches, same pages, the models installed now); what changed (decision
+        0035)."""
+        await self.ensure_ready()
+        task = await self._task(task_id)
+        if any(
+            self._search_task.get(sid) == task_id and not job.done()
+            for sid, job in self._jobs.items()
+        ):
+            raise LyraError(
+                "INVALID_PARAMS", f"task {task_id} has a running search", field="task_id"
+            )
+        sources = await self._call(GRAPH, "replay_sources", task_id)
+        if not sources:
+            raise LyraError(
+                "INVALID_PARAMS",
+                f"task {task_id} has no finished search to replay",
+                field="task_id",
+            )
+        pages = sum(len(src["pages"]) for src in sources)
+        replay = await self.create_task(task["query"], {"budget": {"max_pages": pages}})
+        warnings: list[str] = []
+        statuses = []
+        for src in sources:
+            docs, notes = await asyncio.to_thread(
+                archived_documents, src["pages"], self._settings.search.max_file_bytes
+            )
+            warnings.extend(notes)
+            if not docs:
+                continue
+            options = {"max_pages": len(docs), "academic_apis": [], "replay_of": src["search_id"]}
+            search_id = await self.start_search(replay["id"], src["query"], options, docs)
+            result = await self._jobs[search_id]
+            statuses.append(result.get("status"))
+            warnings.extend(result.get("warnings") or [])
+        diff = await self._call(GRAPH, "replay_diff", task_id, replay["id"])
+        await self._call(
+            GRAPH,
+            "log_event",
+            kind="task_replay",
+            actor="orchestrator",
+            task_id=task_id,
+            payload={
+                "replay_task_id": replay["id"],
+                "claims_added": len(diff["claims_added"]),
+                "claims_dropped": len(diff["claims_dropped"]),
+                "edges_moved": len(diff["edges_moved"]),
+            },
+        )
+        return {
+            "task_id": task_id,
+            "replay_task_id": replay["id"],
+            "searches": len(sources),
+            "pages_replayed": pages - sum("not replayed" in w for w in warnings),
+            "statuses": statuses,
+            "warnings": warnings,
+            **diff,
+        }
 
     async def query_graph(
         self,

@@ -9,6 +9,7 @@ from typing import Any
 from lyra.config.settings import Settings
 from lyra.pipelines.discover.engines import EngineSpec
 from lyra.pipelines.discover.local_corpus import CorpusScan
+from lyra.pipelines.extract.documents import Document
 
 Call = Callable[..., Awaitable[Any]]
 
@@ -42,3 +43,6 @@ class SearchContext:
     warnings: list[str] = field(default_factory=list)
     # An academic API call through the fetch layer (None: the search uses no API).
     fetch_api: Callable[..., Awaitable[dict[str, Any]]] | None = None
+    # Replay (jobs/replay.py): the documents re-extracted from a search's archives; the
+    # job takes them as its documents and asks no engine, API or site.
+    replay_documents: list[Document] | None = None

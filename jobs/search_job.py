@@ -292,6 +292,11 @@ class SearchJob:
 
     async def _collect(self) -> list[Document]:
         ctx = self.ctx
+        if ctx.replay_documents is not None:
+            # A replay keeps every document the original search kept, as given URLs.
+            self._given = {d.url for d in ctx.replay_documents}
+            self._fetch_room = 0
+            return list(ctx.replay_documents)
         named = ctx.options.get("engines")
         docs: list[Document] = []
         for name, reason in sorted((ctx.options.get("engines_skipped") or {}).items()):

@@ -338,6 +338,49 @@ def cmd_cleanup(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Rebuild a task's evidence from its archives, offline, and say what changed."""
+    from lyra.mcp_bridge.errors import to_lyra_error
+    from lyra.mcp_bridge.server import LyraRuntime
+
+    settings = load_settings()
+    if not settings.db_path.exists():
+        print(f"lyra: no database at {settings.db_path} yet (run a search first)", file=sys.stderr)
+        return 1
+    rt = LyraRuntime(settings, match_settings=False)
+    try:
+        out = asyncio.run(rt.call("replay_task", args.task))
+    except Exception as exc:
+        err = to_lyra_error(exc)
+        print(f"lyra: {err.code}: {err.message}", file=sys.stderr)
+        return 2 if err.code in ("TASK_NOT_FOUND", "INVALID_PARAMS") else 1
+    if args.json:
+        print(json.dumps(out, default=str))
+        return 0
+    print(
+        f"{args.task}: replayed {out['searches']} searches over {out['pages_replayed']} "
+        f"archived pages into {out['replay_task_id']} (no request sent)"
+    )
+    print(
+        f"claims: {len(out['claims_added'])} added, {len(out['claims_dropped'])} dropped; "
+        f"stance edges: {out['edges_unchanged']} unchanged, {len(out['edges_moved'])} moved, "
+        f"{out['edges_added']} added, {out['edges_dropped']} dropped"
+    )
+    for text in out["claims_added"]:
+        print(f"  + {text}")
+    for text in out["claims_dropped"]:
+        print(f"  - {text}")
+    for move in out["edges_moved"]:
+        before, after = move["before"], move["after"]
+        print(
+            f"  ~ {move['claim'][:70]} / {move['fragment_id']}: {before['relation']} "
+            f"{before['confidence'] or 0:.2f} -> {after['relation']} {after['confidence'] or 0:.2f}"
+        )
+    for warning in out["warnings"]:
+        print(f"lyra: {warning}", file=sys.stderr)
+    return 0
+
+
 def _sql_through_instance(settings: Settings, args: argparse.Namespace) -> int:
     from lyra.mcp_bridge.errors import to_lyra_error
     from lyra.mcp_bridge.server import LyraRuntime
@@ -592,6 +635,10 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--dry-run", action="store_true", help="list what would go, change nothing")
     c.add_argument("--json", action="store_true")
     c.set_defaults(func=cmd_cleanup)
+    rp = sub.add_parser("replay", help="rebuild a task's evidence from its archives, offline")
+    rp.add_argument("task", help="task id")
+    rp.add_argument("--json", action="store_true")
+    rp.set_defaults(func=cmd_replay)
     d = sub.add_parser("doctor", help="check Ray, DuckDB, Chromium, models, Ollama, Tor")
     d.add_argument("--json", action="store_true")
     d.set_defaults(func=cmd_doctor)

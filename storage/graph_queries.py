@@ -189,3 +189,80 @@ def auth_queue_summary(con: duckdb.DuckDBPyConnection, task_id: str | None) -> d
     GraphActor adds the threshold warnings, whose limits are settings.
     """
     return auth_queue.summary(con, task_id)
+
+
+def replay_sources(con: duckdb.DuckDBPyConnection, task_id: str) -> list[dict[str, Any]]:
+    """The finished searches of a task, oldest first, each with the pages it kept (by the
+    rank it gave them): what a replay reads again from the archives."""
+    searches = _dicts(
+        con.cursor().execute(
+            "SELECT id AS search_id, query FROM searches WHERE task_id = ? "
+            "AND status <> 'running' ORDER BY created_at, id",
+            [task_id],
+        )
+    )
+    for search in searches:
+        search["pages"] = _dicts(
+            con.cursor().execute(
+                """
+                SELECT p.url, p.final_url, p.domain, p.warc_path, p.source_path
+                FROM (SELECT url, min(rank) AS rank FROM serp_items WHERE search_id = ?
+                      GROUP BY url) AS s
+                JOIN pages AS p ON p.url = s.url
+                ORDER BY s.rank, p.url
+                """,
+                [search["search_id"]],
+            )
+        )
+    return [s for s in searches if s["pages"]]
+
+
+def _stance_rows(con: duckdb.DuckDBPyConnection, task_id: str) -> dict[tuple[str, str], Any]:
+    rows = con.cursor().execute(
+        """
+        SELECT c.claim_text, e.source_id, e.relation, e.nli_confidence
+        FROM edges AS e
+        JOIN claims AS c ON c.id = e.target_id
+        WHERE c.task_id = ? AND c.status = 'active' AND e.source_type = 'fragment'
+          AND e.relation IN ('supports', 'refutes', 'neutral')
+        """,
+        [task_id],
+    )
+    return {(r[0], r[1]): (r[2], r[3]) for r in rows.fetchall()}
+
+
+def replay_diff(
+    con: duckdb.DuckDBPyConnection, original: str, replay: str, tolerance: float = 0.005
+) -> dict[str, Any]:
+    """What a replay changed: claims (by text) added and dropped; stance edges (by claim
+    text and fragment) added, dropped, and moved (another relation, or a confidence that
+    differs by more than ``tolerance``)."""
+
+    def claims(task_id: str) -> set[str]:
+        rows = con.cursor().execute(
+            "SELECT claim_text FROM claims WHERE task_id = ? AND status = 'active'", [task_id]
+        )
+        return {r[0] for r in rows.fetchall()}
+
+    before, after = claims(original), claims(replay)
+    old, new = _stance_rows(con, original), _stance_rows(con, replay)
+    moved = []
+    for key in sorted(old.keys() & new.keys()):
+        (r0, c0), (r1, c1) = old[key], new[key]
+        if r0 != r1 or abs(float(c0 or 0.0) - float(c1 or 0.0)) > tolerance:
+            moved.append(
+                {
+                    "claim": key[0],
+                    "fragment_id": key[1],
+                    "before": {"relation": r0, "confidence": c0},
+                    "after": {"relation": r1, "confidence": c1},
+                }
+            )
+    return {
+        "claims_added": sorted(after - before),
+        "claims_dropped": sorted(before - after),
+        "edges_added": len(new.keys() - old.keys()),
+        "edges_dropped": len(old.keys() - new.keys()),
+        "edges_moved": moved,
+        "edges_unchanged": len(old.keys() & new.keys()) - len(moved),
+    }

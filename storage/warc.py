@@ -428,6 +428,24 @@ def read_response(path: Path, offset: int) -> StoredResponse:
     raise ValueError(f"no record at {path}:{offset}")
 
 
+def find_archived(path: Path, url: str) -> tuple[bytes, list[tuple[str, str]]] | None:
+    """The body and headers of the last exchange archived for ``url`` in a WARC file: a
+    response record, or the rendered HTML of a browser capture; None when there is none."""
+    found: tuple[bytes, list[tuple[str, str]]] | None = None
+    with open(path, "rb") as stream:
+        for record in ArchiveIterator(stream):
+            if record.rec_headers.get_header("WARC-Target-URI") != url:
+                continue
+            if record.rec_type == "response" and record.http_headers is not None:
+                found = (record.content_stream().read(), list(record.http_headers.headers))
+            elif record.rec_type == "resource" and (
+                record.rec_headers.get_header("Content-Type") or ""
+            ).startswith("text/html"):
+                body = record.content_stream().read()
+                found = (body, [("Content-Type", "text/html; charset=utf-8")])
+    return found
+
+
 def read_capture(path: Path, offset: int) -> StoredCapture:
     """The browser capture starting at `offset` (as `write_browser_capture` returns it)."""
     with open(path, "rb") as stream:

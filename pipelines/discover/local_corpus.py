@@ -163,6 +163,16 @@ def _scan_file(root: Path, path: Path, max_file_bytes: int, scan: CorpusScan) ->
     )
 
 
+def rescan_file(path: Path, domain: str, max_file_bytes: int) -> tuple[Document | None, list[str]]:
+    """One corpus file read and extracted again, as a scan reads it (replay, issue 15):
+    the document (None when it cannot be read now) and the warnings."""
+    scan = CorpusScan(documents=[])
+    document = _scan_file(path.parent, path, max_file_bytes, scan)
+    if document is None:
+        return None, scan.warnings or [f"{path}: {reason}" for _, reason in scan.skipped]
+    return dataclasses.replace(document, domain=domain), scan.warnings
+
+
 def scan_corpus(paths: Sequence[Path], max_file_bytes: int) -> CorpusScan:
     """Extract every supported file under `paths`; raise `CorpusError` for a bad path."""
     if max_file_bytes <= 0:

@@ -1,0 +1,69 @@
+"""Replay (issue 15): a task's evidence rebuilt from its own archives, with no request.
+
+For each search of the task, in order, the pages it kept are read again from what Lyra
+archived: a local corpus file from its path, a fetched page from the last exchange for
+its URL in its WARC file (a response record, or a browser capture's rendered HTML). They
+are extracted again and go through the same pipeline as a search (fragments, ranking,
+claims, stance) in a new task with the models installed now; then the two tasks are
+compared (storage/graph_queries.replay_diff). Decision 0035.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from lyra.pipelines.discover.local_corpus import rescan_file
+from lyra.pipelines.extract.content_sniff import decode_text, sniff_content_type
+from lyra.pipelines.extract.dates import last_modified_date
+from lyra.pipelines.extract.documents import Document
+from lyra.pipelines.extract.extract_html import extract_html
+from lyra.pipelines.extract.extract_pdf import extract_pdf
+from lyra.storage.warc import find_archived
+
+
+def _from_warc(page: dict[str, Any]) -> tuple[Document | None, str | None]:
+    path = Path(page["warc_path"])
+    if not path.is_file():
+        return None, f"{page['url']}: archive {path} is gone; not replayed"
+    url = page["final_url"] or page["url"]
+    found = find_archived(path, url)
+    if found is None:
+        return None, f"{page['url']}: no record of it in {path}; not replayed"
+    body, header_items = found
+    headers = {k.lower(): v for k, v in header_items}
+    ctype = sniff_content_type(headers.get("content-type", ""), body, url)
+    if ctype == "application/pdf":
+        doc = extract_pdf(body, url, page["domain"])
+    else:
+        html, _codec = decode_text(body, headers.get("content-type"))
+        doc = extract_html(html, url, page["domain"])
+    if doc.published_date is None:
+        modified = last_modified_date(headers.get("last-modified"))
+        if modified is not None:
+            doc = replace(doc, published_date=modified.date, date_source=modified.source)
+    return doc, None
+
+
+def archived_documents(
+    pages: list[dict[str, Any]], max_file_bytes: int
+) -> tuple[list[Document], list[str]]:
+    """The documents of ``pages`` (rows of pages) re-extracted from their archives, and
+    a warning for each page that could not be read again."""
+    docs: list[Document] = []
+    warnings: list[str] = []
+    for page in pages:
+        if page.get("source_path"):
+            doc, notes = rescan_file(Path(page["source_path"]), page["domain"], max_file_bytes)
+            warnings.extend(notes)
+        elif page.get("warc_path"):
+            doc, note = _from_warc(page)
+            if note:
+                warnings.append(note)
+        else:
+            doc = None
+            warnings.append(f"{page['url']}: no archived copy; not replayed")
+        if doc is not None:
+            docs.append(doc)
+    return docs, warnings

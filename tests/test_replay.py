@@ -1,0 +1,146 @@
+"""`lyra replay TASK` (issue 15, decision 0035): a finished task's evidence rebuilt from
+its own archives (local corpus files, WARC records) with the models installed now and
+no request to any site; with unchanged models the same claims and stance edges come
+back; the diff names what moved."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+import ray
+
+from lyra.actors.orchestrator import Orchestrator
+from lyra.config.settings import Settings
+from lyra.storage import graph_queries as gq
+from lyra.storage import repository as repo
+from lyra.storage.connection import open_database
+from tests.conftest import DEMO_QUESTION, make_settings
+from tests.conftest_web import FixtureServer
+from tests.test_cleanup import OTHER_PAGE
+from tests.test_search_urls import PAGE
+
+
+@pytest.fixture(scope="module")
+def orch(lyra_home: Path) -> Iterator[Any]:
+    settings: Settings = make_settings(lyra_home, fetch={"default_qps": 5.0})
+    handle = Orchestrator.options(
+        name="orchestrator", namespace=settings.ray.namespace, get_if_exists=True
+    ).remote(settings)
+    yield handle
+    ray.kill(handle)
+
+
+def _search(orch: Any, query: str, options: dict[str, Any], status: str) -> str:
+    task = ray.get(orch.create_task.remote(query, {}))
+    sid = ray.get(orch.start_search.remote(task["id"], query, options))
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
+        polled = ray.get(orch.wait_search.remote(sid, 5.0))
+        if polled["done"]:
+            assert polled["result"]["status"] == status
+            return str(task["id"])
+    raise AssertionError("search did not finish")
+
+
+def _stance_edges(orch: Any, task_id: str) -> int:
+    sql = (
+        "SELECT count(*) FROM edges e JOIN claims c ON c.id = e.target_id "
+        f"WHERE c.task_id = '{task_id}' AND e.relation IN ('supports', 'refutes', 'neutral')"
+    )
+    return int(ray.get(orch.query_graph.remote(sql, None, {}, 5, 2000, False))["rows"][0][0])
+
+
+@pytest.mark.ray
+@pytest.mark.usefixtures("ray_session")
+def test_replaying_a_corpus_task_reproduces_its_claims_and_edges(orch: Any) -> None:
+    task_id = _search(orch, DEMO_QUESTION, {}, "satisfied")
+    out = ray.get(orch.replay_task.remote(task_id))
+    assert (out["searches"], out["pages_replayed"], out["warnings"]) == (1, 15, [])
+    assert (out["claims_added"], out["claims_dropped"], out["edges_moved"]) == ([], [], [])
+    assert (out["edges_added"], out["edges_dropped"]) == (0, 0)
+    assert (
+        out["edges_unchanged"]
+        == _stance_edges(orch, task_id)
+        == _stance_edges(orch, out["replay_task_id"])
+    )
+
+
+@pytest.mark.ray
+@pytest.mark.usefixtures("ray_session")
+def test_replaying_fetched_pages_sends_no_request(orch: Any) -> None:
+    server = FixtureServer("127.0.0.1")
+    try:
+        server.route("/robots.txt", body=b"User-agent: *\nAllow: /\n", content_type="text/plain")
+        server.route("/sleep.html", body=PAGE.encode())
+        server.route("/heart.html", body=OTHER_PAGE.encode())
+        urls = [server.url("/sleep.html"), server.url("/heart.html")]
+        task_id = _search(orch, "What does caffeine do?", {"urls": urls}, "partial")
+        before = len(server.requests)
+        out = ray.get(orch.replay_task.remote(task_id))
+        assert len(server.requests) == before
+    finally:
+        server.close()
+    assert (out["pages_replayed"], out["warnings"]) == (2, [])
+    assert (out["claims_added"], out["claims_dropped"], out["edges_moved"]) == ([], [], [])
+    assert out["edges_unchanged"] == _stance_edges(orch, task_id)
+
+
+def test_the_diff_names_claims_added_and_dropped_and_edges_moved(tmp_path: Path) -> None:
+    con: duckdb.DuckDBPyConnection = open_database(
+        tmp_path / "lyra.duckdb", memory_limit="256MB", threads=1
+    )
+    repo.insert_claims(
+        con,
+        [
+            {"id": "a1", "task_id": "old", "claim_text": "kept"},
+            {"id": "a2", "task_id": "old", "claim_text": "dropped"},
+            {"id": "b1", "task_id": "new", "claim_text": "kept"},
+            {"id": "b2", "task_id": "new", "claim_text": "added"},
+        ],
+    )
+
+    def edge(claim: str, frag: str, relation: str, conf: float) -> dict[str, Any]:
+        return {"source_type": "fragment", "source_id": frag, "target_type": "claim",
+                "target_id": claim, "relation": relation, "nli_confidence": conf}  # fmt: skip
+
+    repo.insert_edges(
+        con,
+        [
+            edge("a1", "f1", "supports", 0.8),
+            edge("a1", "f2", "supports", 0.7),
+            edge("a1", "f3", "neutral", 0.5),
+            edge("a2", "f1", "refutes", 0.9),
+            edge("b1", "f1", "supports", 0.8),
+            edge("b1", "f2", "refutes", 0.6),
+            edge("b1", "f3", "neutral", 0.52),
+            edge("b2", "f4", "supports", 0.9),
+        ],
+    )
+    diff = gq.replay_diff(con, "old", "new")
+    con.close()
+    assert diff == {
+        "claims_added": ["added"],
+        "claims_dropped": ["dropped"],
+        "edges_added": 1,
+        "edges_dropped": 1,
+        "edges_moved": [
+            {
+                "claim": "kept",
+                "fragment_id": "f2",
+                "before": {"relation": "supports", "confidence": 0.7},
+                "after": {"relation": "refutes", "confidence": 0.6},
+            },
+            {
+                "claim": "kept",
+                "fragment_id": "f3",
+                "before": {"relation": "neutral", "confidence": 0.5},
+                "after": {"relation": "neutral", "confidence": 0.52},
+            },
+        ],
+        "edges_unchanged": 1,
+    }
