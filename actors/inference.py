@@ -159,6 +159,7 @@ class InferenceActor:
                 self._nli = load_packaged_stance(
                     embed=self._stance_embed(settings, providers),
                     max_length=inf.max_sequence_length,
+                    batch_size=inf.nli_batch_size,
                     use_gpu=use_gpu,
                 )
             except Exception as exc:  # a broken install: the heuristic, flagged

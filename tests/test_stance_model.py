@@ -184,17 +184,6 @@ def test_vectors_made_elsewhere_are_not_embedded_again(embedder: OnnxEmbedder) -
     assert cross_only.uses_embedder is False
 
 
-def test_a_pair_is_judged_the_same_whatever_is_judged_beside_it(
-    stance: PackagedStance,
-) -> None:
-    # The int8 graph quantises activations per run: the packaged judge runs one pair at
-    # a time, so a pair's probabilities do not depend on its batch-mates (decision 0035).
-    alone = stance.judge([SUPPORTS])[0]
-    long_premise = (" ".join([SUPPORTS[0]] * 12), REFUTES[1])
-    crowded = stance.judge([NEUTRAL, long_premise, SUPPORTS, NUMBER, REFUTES])[2]
-    assert crowded.probs == pytest.approx(alone.probs, abs=1e-9)
-
-
 def test_results_keep_input_order_across_length_sorted_batches(model: CrossEncoderNli) -> None:
     pairs = [NEUTRAL, SUPPORTS, REFUTES, NUMBER] * 9  # 36 pairs: three batches of 16
     one_by_one = [model.judge([p])[0] for p in pairs[:4]]

@@ -45,12 +45,6 @@ STANCE_MODEL_ID = "lyra-stance-minilm-l6-v2"
 # what the actor loads when nothing is configured or pulled).
 PACKAGED = "packaged"
 HEAD_FILENAME = "stance_head.npz"
-# The graph quantises its activations dynamically, one scale per tensor and run: in a
-# batch, a pair's scores moved with its batch-mates (up to 0.08 in confidence, 7 labels
-# of 400 HealthVer pairs between batches of 16 and single pairs), so the same pair could
-# be judged differently in two searches. One pair per run makes each judgment a function
-# of the pair alone, and on 2 CPU cores it is not slower (no padding). Decision 0035.
-PACKAGED_BATCH_SIZE = 1
 # A hyphen keeps the data folder from looking like an importable package to setuptools.
 _FOLDER = "stance-minilm"
 # Texts whose embedder vectors are kept between calls (about 1.5 KB each): the stance
@@ -193,19 +187,21 @@ def load_packaged_stance(
     *,
     embed: Embed | None = None,
     max_length: int = 256,
+    batch_size: int = 16,
     use_gpu: bool = False,
 ) -> PackagedStance:
     """The offline default stance judge (raises NliModelError when the folder is broken).
 
     ``embed`` is the embedder's ``embed`` (unit all-MiniLM-L6-v2 vectors); without it
-    the cross-encoder-only head judges. The int8 graph runs one pair at a time
-    (`PACKAGED_BATCH_SIZE`, decision 0035).
+    the cross-encoder-only head judges. The int8 graph quantises its activations per
+    run, so a pair's scores move a little with the other pairs of its batch (decision
+    0035); callers that must reproduce a judgment send the same pairs in the same order.
     """
     folder = packaged_stance_dir()
     model = CrossEncoderNli(
         folder,
         max_length=max_length,
-        batch_size=PACKAGED_BATCH_SIZE,
+        batch_size=batch_size,
         backend="onnx",
         use_gpu=use_gpu,
         model_id=STANCE_MODEL_ID,
