@@ -704,11 +704,13 @@ class Orchestrator:
         replay = await self.create_task(task["query"], {"budget": {"max_pages": pages}})
         warnings: list[str] = []
         statuses = []
+        replayed = 0
         for src in sources:
             docs, notes = await asyncio.to_thread(
                 archived_documents, src["pages"], self._settings.search.max_file_bytes
             )
             warnings.extend(notes)
+            replayed += len(docs)
             if not docs:
                 continue
             options = {"max_pages": len(docs), "academic_apis": [], "replay_of": src["search_id"]}
@@ -734,7 +736,7 @@ class Orchestrator:
             "task_id": task_id,
             "replay_task_id": replay["id"],
             "searches": len(sources),
-            "pages_replayed": pages - sum("not replayed" in w for w in warnings),
+            "pages_replayed": replayed,
             "statuses": statuses,
             "warnings": warnings,
             **diff,
