@@ -280,9 +280,10 @@ def cmd_sql(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_export(args: argparse.Namespace) -> int:
-    """Write a task's evidence as BibTeX, RIS, CSL-JSON, GraphML, JSON lines, Markdown or
-    a self-contained HTML report."""
+def _task_call(method: str, *args: Any) -> dict[str, Any] | int:
+    """One orchestrator call on a task for the CLI (the running Lyra of this home, or one
+    started for it): its result, or the exit status after printing the error (2 for an
+    unknown task or a refused argument)."""
     from lyra.mcp_bridge.errors import to_lyra_error
     from lyra.mcp_bridge.server import LyraRuntime
 
@@ -292,11 +293,20 @@ def cmd_export(args: argparse.Namespace) -> int:
         return 1
     rt = LyraRuntime(settings, match_settings=False)
     try:
-        out = asyncio.run(rt.call("export_task", args.task, args.format))
+        out: dict[str, Any] = asyncio.run(rt.call(method, *args))
     except Exception as exc:
         err = to_lyra_error(exc)
         print(f"lyra: {err.code}: {err.message}", file=sys.stderr)
         return 2 if err.code in ("TASK_NOT_FOUND", "INVALID_PARAMS") else 1
+    return out
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """Write a task's evidence as BibTeX, RIS, CSL-JSON, GraphML, JSON lines, Markdown or
+    a self-contained HTML report."""
+    out = _task_call("export_task", args.task, args.format)
+    if isinstance(out, int):
+        return out
     if args.output is None:
         sys.stdout.write(out["content"])
         return 0
@@ -307,20 +317,9 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_cleanup(args: argparse.Namespace) -> int:
     """Remove a task's claims and edges (--hard: also what only it used)."""
-    from lyra.mcp_bridge.errors import to_lyra_error
-    from lyra.mcp_bridge.server import LyraRuntime
-
-    settings = load_settings()
-    if not settings.db_path.exists():
-        print(f"lyra: no database at {settings.db_path} yet (run a search first)", file=sys.stderr)
-        return 1
-    rt = LyraRuntime(settings, match_settings=False)
-    try:
-        out = asyncio.run(rt.call("cleanup_task", args.task, args.hard, args.dry_run))
-    except Exception as exc:
-        err = to_lyra_error(exc)
-        print(f"lyra: {err.code}: {err.message}", file=sys.stderr)
-        return 2 if err.code in ("TASK_NOT_FOUND", "INVALID_PARAMS") else 1
+    out = _task_call("cleanup_task", args.task, args.hard, args.dry_run)
+    if isinstance(out, int):
+        return out
     if args.json:
         print(json.dumps(out))
         return 0
@@ -340,20 +339,9 @@ def cmd_cleanup(args: argparse.Namespace) -> int:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     """Rebuild a task's evidence from its archives, offline, and say what changed."""
-    from lyra.mcp_bridge.errors import to_lyra_error
-    from lyra.mcp_bridge.server import LyraRuntime
-
-    settings = load_settings()
-    if not settings.db_path.exists():
-        print(f"lyra: no database at {settings.db_path} yet (run a search first)", file=sys.stderr)
-        return 1
-    rt = LyraRuntime(settings, match_settings=False)
-    try:
-        out = asyncio.run(rt.call("replay_task", args.task))
-    except Exception as exc:
-        err = to_lyra_error(exc)
-        print(f"lyra: {err.code}: {err.message}", file=sys.stderr)
-        return 2 if err.code in ("TASK_NOT_FOUND", "INVALID_PARAMS") else 1
+    out = _task_call("replay_task", args.task)
+    if isinstance(out, int):
+        return out
     if args.json:
         print(json.dumps(out, default=str))
         return 0

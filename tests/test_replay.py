@@ -5,7 +5,6 @@ back; the diff names what moved."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,6 +21,7 @@ from lyra.storage.connection import open_database
 from tests.conftest import DEMO_QUESTION, make_settings
 from tests.conftest_web import FixtureServer
 from tests.test_cleanup import OTHER_PAGE
+from tests.test_corpus_evidence import wait_done
 from tests.test_search_urls import PAGE
 
 
@@ -38,13 +38,8 @@ def orch(lyra_home: Path) -> Iterator[Any]:
 def _search(orch: Any, query: str, options: dict[str, Any], status: str) -> str:
     task = ray.get(orch.create_task.remote(query, {}))
     sid = ray.get(orch.start_search.remote(task["id"], query, options))
-    deadline = time.monotonic() + 300
-    while time.monotonic() < deadline:
-        polled = ray.get(orch.wait_search.remote(sid, 5.0))
-        if polled["done"]:
-            assert polled["result"]["status"] == status
-            return str(task["id"])
-    raise AssertionError("search did not finish")
+    assert wait_done(orch, sid)["status"] == status
+    return str(task["id"])
 
 
 def _stance_edges(orch: Any, task_id: str) -> int:
