@@ -11,7 +11,8 @@ in use is listed by :meth:`status` and travels to clients in ``_lyra_meta.degrad
 Fault behaviour: ``max_restarts=3``, ``max_task_retries=1``. Every method is a pure
 function of its arguments (idempotent), so one retry after a crash is safe; retries
 are finite because a call that crashes the process (GPU OOM) would otherwise burn
-every restart. ``__init__`` reloads the models; there is no other state.
+every restart. ``__init__`` loads the models (``reload_models`` again after a pull);
+there is no other state.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from lyra.pipelines.evidence.claims import (
     parse_claims_response,
 )
 from lyra.pipelines.evidence.embedding import load_default_embedder, load_pulled_embedder
-from lyra.pipelines.evidence.model_registry import active_model
+from lyra.pipelines.evidence.model_registry import active_model, registry_fingerprint
 from lyra.pipelines.evidence.nli import CrossEncoderNli
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
 from lyra.pipelines.evidence.onnx_export import MINILM_MODEL_ID
@@ -100,8 +101,20 @@ class InferenceActor:
         if hasattr(os, "nice"):
             os.nice(INFERENCE_NICENESS)
         self._settings = settings
+        self._use_gpu = use_gpu
+        self._load_models()
+        self._llm = OllamaLLM(
+            settings.llm.ollama_host, settings.llm.model, settings.llm.timeout_seconds
+        )
+        self._llm_ok = settings.llm.enabled and self._llm.available()
+
+    def _load_models(self) -> None:
+        """Load the embedder and the stance judge the configuration and the registry
+        name now (at start, and on ``reload_models``)."""
+        settings, use_gpu = self._settings, self._use_gpu
         inf = settings.inference
         providers = ["CUDAExecutionProvider", "CPUExecutionProvider"] if use_gpu else None
+        self._registry_key = registry_fingerprint(settings.home_dir)
         self._embedder: Any | None = None
         self._embedder_error: str | None = None
         # `lyra models pull embedder` (bge-m3 by default) serves from the next start; a
@@ -165,10 +178,18 @@ class InferenceActor:
             except Exception as exc:  # a broken install: the heuristic, flagged
                 log.exception("packaged stance model failed to load")
                 self._nli_error = f"{type(exc).__name__}: {exc}"
-        self._llm = OllamaLLM(
-            settings.llm.ollama_host, settings.llm.model, settings.llm.timeout_seconds
-        )
-        self._llm_ok = settings.llm.enabled and self._llm.available()
+
+    def reload_models(self) -> bool:
+        """Load the models installed now if a pull (or an edit of the registry) changed
+        them since they were loaded; True when it did (idempotent). ``lyra replay``
+        asks this first: a replay judges with the models installed now (decision 0036).
+        Calls queued behind it wait; a search already running continues with the new
+        models from its next batch."""
+        if registry_fingerprint(self._settings.home_dir) == self._registry_key:
+            return False
+        log.info("the model registry changed: loading the models installed now")
+        self._load_models()
+        return True
 
     def _stance_embed(self, settings: Settings, providers: list[str] | None) -> Any:
         """The all-MiniLM-L6-v2 ``embed`` the packaged stance head was fitted on, or None.

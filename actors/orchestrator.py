@@ -44,7 +44,7 @@ from lyra.config.settings import Settings
 from lyra.jobs.auth_service import AuthService
 from lyra.jobs.discovery import validate_discovery_options
 from lyra.jobs.engine_choice import EngineChoice
-from lyra.jobs.replay import archived_documents
+from lyra.jobs.replay import replay_searches
 from lyra.jobs.search_context import SearchContext
 from lyra.jobs.search_job import SearchJob
 from lyra.pipelines.discover.engines import load_engines
@@ -701,23 +701,18 @@ class Orchestrator:
                 field="task_id",
             )
         pages = sum(len(src["pages"]) for src in sources)
+        # "The models installed now": a model pulled since the InferenceActor started.
+        reloaded = await self._call(INFERENCE, "reload_models")
+        models = await self._call(INFERENCE, "status")
         replay = await self.create_task(task["query"], {"budget": {"max_pages": pages}})
-        warnings: list[str] = []
-        statuses = []
-        replayed = 0
-        for src in sources:
-            docs, notes = await asyncio.to_thread(
-                archived_documents, src["pages"], self._settings.search.max_file_bytes
-            )
-            warnings.extend(notes)
-            replayed += len(docs)
-            if not docs:
-                continue
-            options = {"max_pages": len(docs), "academic_apis": [], "replay_of": src["search_id"]}
-            search_id = await self.start_search(replay["id"], src["query"], options, docs)
-            result = await self._jobs[search_id]
-            statuses.append(result.get("status"))
-            warnings.extend(result.get("warnings") or [])
+
+        async def run(query: str, options: dict[str, Any], docs: list[Document]) -> Any:
+            search_id = await self.start_search(replay["id"], query, options, docs)
+            return await self._jobs[search_id]
+
+        replayed, statuses, warnings = await replay_searches(
+            sources, run, self._settings.search.max_file_bytes
+        )
         diff = await self._call(GRAPH, "replay_diff", task_id, replay["id"])
         await self._call(
             GRAPH,
@@ -739,6 +734,11 @@ class Orchestrator:
             "pages_replayed": replayed,
             "statuses": statuses,
             "warnings": warnings,
+            "models": {
+                "nli": models["nli"],
+                "embedding": models["embedding_model"],
+                "reloaded": reloaded,
+            },
             **diff,
         }
 

@@ -10,6 +10,8 @@ compared (storage/graph_queries.replay_diff). Decision 0035.
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -67,3 +69,30 @@ def archived_documents(
         if doc is not None:
             docs.append(doc)
     return docs, warnings
+
+
+# Runs one search of the replay task over given documents and returns the job's result.
+RunSearch = Callable[[str, dict[str, Any], list[Document]], Awaitable[dict[str, Any]]]
+
+
+async def replay_searches(
+    sources: list[dict[str, Any]], run: RunSearch, max_file_bytes: int
+) -> tuple[int, list[Any], list[str]]:
+    """Each search of ``sources`` (``graph_queries.replay_sources``), oldest first, run
+    again by ``run`` over its pages read back from the archives: the number of pages
+    read back, each search's status, and the warnings (pages not read back, and the
+    searches' own)."""
+    replayed = 0
+    statuses: list[Any] = []
+    warnings: list[str] = []
+    for src in sources:
+        docs, notes = await asyncio.to_thread(archived_documents, src["pages"], max_file_bytes)
+        warnings.extend(notes)
+        replayed += len(docs)
+        if not docs:
+            continue
+        options = {"max_pages": len(docs), "academic_apis": [], "replay_of": src["search_id"]}
+        result = await run(src["query"], options, docs)
+        statuses.append(result.get("status"))
+        warnings.extend(result.get("warnings") or [])
+    return replayed, statuses, warnings

@@ -349,6 +349,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
         f"{args.task}: replayed {out['searches']} searches over {out['pages_replayed']} "
         f"archived pages into {out['replay_task_id']} (no request sent)"
     )
+    models = out["models"]
+    print(
+        f"models: stance {models['nli']}, embedder {models['embedding']}"
+        + (" (loaded now: the registry changed since the last start)" if models["reloaded"] else "")
+    )
     print(
         f"claims: {len(out['claims_added'])} added, {len(out['claims_dropped'])} dropped; "
         f"stance edges: {out['edges_unchanged']} unchanged, {len(out['edges_moved'])} moved, "

