@@ -9,6 +9,7 @@ import asyncio
 import importlib.metadata
 import io
 import json
+import warnings
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,6 +22,7 @@ import pytest
 import ray
 import rispy
 from bibtexparser.middlewares import LatexDecodingMiddleware
+from markdown_it import MarkdownIt
 from mcp import Client
 
 from lyra.actors.orchestrator import Orchestrator
@@ -29,7 +31,7 @@ from lyra.mcp_bridge.server import build_server
 from lyra.pipelines.discover.local_corpus import scan_corpus
 from lyra.storage.export import render
 from lyra.storage.export.bibliography import latex_escape
-from lyra.storage.export.report import md_escape
+from lyra.storage.export.report import claim_groups, md_escape
 from tests.conftest import CORPUS, DEMO_QUESTION, make_settings
 
 # Pages of examples/corpus that a claim of the demo search was extracted from or that
@@ -437,6 +439,42 @@ def test_jsonl_has_one_line_per_claim_with_its_quotes_and_places() -> None:
     assert lines[1]["evidence"][1]["url"] == "https://example.org/muller2021cafe"
 
 
+def read_markdown(text: str) -> tuple[list[tuple[str, str]], list[str]]:
+    """The report as a CommonMark reader sees it (markdown-it-py, any warning an
+    error): each heading (tag, plain text) and the plain text of every other block."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        tokens = MarkdownIt("commonmark").parse(text)
+    headings, blocks = [], []
+    for i, tok in enumerate(tokens):
+        if tok.type != "inline":
+            continue
+        plain = "".join(c.content if c.type != "softbreak" else "\n" for c in tok.children or [])
+        opened = tokens[i - 1]
+        if opened.type == "heading_open":
+            headings.append((opened.tag, plain))
+        else:
+            blocks.append(plain)
+    return headings, blocks
+
+
+def test_markdown_report_reads_back_as_commonmark_with_its_text_intact() -> None:
+    headings, blocks = read_markdown(render(_pack(), "markdown")["content"])
+    assert headings == [
+        ("h1", "Evidence report: Is coffee healthy?"),
+        ("h2", "Contradictions"),
+        ("h2", "Claims"),
+        ("h3", "1. Coffee *lowers* risk [by 15%] 🙂"),
+        ("h2", "Not adopted"),
+        ("h2", "Sources"),
+    ]
+    assert "[2]: “Coffee *lowers* risk [by 15%] 🙂 in a cohort of 1,000.”" in blocks
+    assert blocks[-1].startswith(
+        "[1] Müller, H., 李, 小., World Health Organization (2021). "
+        "Café & tea: 50% of {braced} $x_1$ #1 ~ \\ ☕ 咖啡 — кофе. Journal of Coffee & Health."
+    )
+
+
 def test_markdown_report_puts_contradictions_first_and_says_why_a_claim_is_not_adopted() -> None:
     text = render(_pack(), "markdown")["content"]
     assert text.startswith("# Evidence report: Is coffee healthy?\n")
@@ -663,6 +701,11 @@ async def test_a_researched_task_exports_every_cited_source(
     report = exports["markdown"]["content"]
     for line in lines:
         assert md_escape(line["text"]) in report
+    headings, _ = read_markdown(report)
+    claim_headings = [text.split(". ", 1)[1] for tag, text in headings if tag == "h3"]
+    contested, adopted, rejected = claim_groups(lines)
+    assert claim_headings == [c["text"] for c in contested + adopted]
+    assert len(claim_headings) + len(rejected) == claim_count
     seen = await asyncio.to_thread(
         _open_offline, exports["html"]["content"], tmp_path, "demo-report.png"
     )
