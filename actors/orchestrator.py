@@ -47,6 +47,7 @@ from lyra.jobs.engine_choice import EngineChoice
 from lyra.jobs.replay import replay_searches
 from lyra.jobs.search_context import SearchContext
 from lyra.jobs.search_job import SearchJob
+from lyra.jobs.status_cache import StatusCache
 from lyra.pipelines.discover.engines import load_engines
 from lyra.pipelines.discover.local_corpus import CorpusScan
 from lyra.pipelines.errors import LyraError
@@ -74,6 +75,16 @@ RETIRE_CHECK_SECONDS = 30.0
 NODE_WATCH_SECONDS = 2.0
 # How long a call waits for a crashed child actor to be back before PIPELINE_ERROR.
 CALL_RECOVERY_SECONDS = 60.0
+# How old the InferenceActor's status may be before it is asked again, in the background
+# (jobs/status_cache.py; a restart or a reload drops it at once).
+INFERENCE_STATUS_FRESH_SECONDS = 2.0
+
+
+def _found(task: dict[str, Any] | None, task_id: str) -> dict[str, Any]:
+    """The task row, or TASK_NOT_FOUND."""
+    if task is None:
+        raise LyraError("TASK_NOT_FOUND", f"no task with id {task_id!r}", field="task_id")
+    return task
 
 
 @ray.remote(max_restarts=3, max_task_retries=0)
@@ -110,6 +121,10 @@ class Orchestrator:
         )
         self._rules = DomainRulesWatcher(user_path=settings.home_dir / USER_DOMAINS_FILENAME)
         self._restarts: dict[str, int] = {}
+        # _lyra_meta of every tool response, from memory (decision 0037).
+        self._inference_status = StatusCache(
+            functools.partial(self._call, INFERENCE, "status"), INFERENCE_STATUS_FRESH_SECONDS
+        )
         self._auth = AuthService(settings, functools.partial(self._call, GRAPH))
         self._started = time.monotonic()
         self._ready = False
@@ -170,6 +185,8 @@ class Orchestrator:
                     deadline = now + CALL_RECOVERY_SECONDS
                     self._restarts[name] = self._restarts.get(name, 0) + 1
                     telemetry.actor_restart(name)
+                    if name == INFERENCE:
+                        self._inference_status.forget()
                 failures.append(type(exc).__name__)
                 log.warning(
                     "%s.%s failed (%s); attempt %d", name, method, type(exc).__name__, attempt
@@ -222,7 +239,7 @@ class Orchestrator:
     async def ensure_ready(self) -> dict[str, Any]:
         """Start children; mark searches orphaned by an earlier process as failed."""
         await self._settle_orphans()
-        status = await self._call(INFERENCE, "status")
+        status = await self._inference_status.get()
         return {"inference": status}
 
     async def _settle_orphans(self) -> None:
@@ -274,6 +291,8 @@ class Orchestrator:
                         continue
                     self._restarts[name] = self._restarts.get(name, 0) + 1
                     telemetry.actor_restart(name)
+                    if name == INFERENCE:
+                        self._inference_status.forget()
                     try:
                         ray.kill(handle, no_restart=True)
                     except Exception:  # already gone
@@ -296,7 +315,7 @@ class Orchestrator:
 
     async def status(self) -> dict[str, Any]:
         """Models, fallbacks and actor restarts (for _lyra_meta and `lyra doctor`)."""
-        inf = await self._call(INFERENCE, "status")
+        inf = await self._inference_status.get()
         return {"inference": inf, "restarts": dict(self._restarts), "degraded": inf["degraded"]}
 
     # --- tasks -----------------------------------------------------------------------
@@ -313,10 +332,7 @@ class Orchestrator:
         return task
 
     async def _task(self, task_id: str) -> dict[str, Any]:
-        task: dict[str, Any] | None = await self._call(GRAPH, "get_task", task_id)
-        if task is None:
-            raise LyraError("TASK_NOT_FOUND", f"no task with id {task_id!r}", field="task_id")
-        return task
+        return _found(await self._call(GRAPH, "get_task", task_id), task_id)
 
     async def _budget(
         self, task: dict[str, Any], searches: list[dict[str, Any]] | None = None
@@ -573,25 +589,26 @@ class Orchestrator:
     async def get_status(self, task_id: str, wait_seconds: float) -> dict[str, Any]:
         """Task, searches, metrics, budget, auth queue, blocked domains, evidence summary."""
         await self._settle_orphans()
-        task = await self._task(task_id)
         running = [
             j
             for sid, j in self._jobs.items()
             if self._search_task.get(sid) == task_id and not j.done()
         ]
-        if running and wait_seconds > 0:
+        if running and wait_seconds > 0:  # a task with a search here exists
             await asyncio.wait(
                 set(running), timeout=wait_seconds, return_when=asyncio.FIRST_COMPLETED
             )
-            task = await self._task(task_id)
         # Independent reads, sent together: the GraphActor answers them on its read
-        # threads side by side (decision 0026).
-        searches, claims, extras, summary = await asyncio.gather(
+        # threads side by side (decision 0026); the task row among them, so a call costs
+        # one round trip (decision 0037).
+        found, searches, claims, extras, summary = await asyncio.gather(
+            self._call(GRAPH, "get_task", task_id),
             self._call(GRAPH, "list_searches", task_id),
             self._call(GRAPH, "claim_confidences", task_id),
             self._call(GRAPH, "status_extras", task_id),
             self._call(GRAPH, "evidence_summary", task_id),
         )
+        task = _found(found, task_id)
         budget = await self._budget(task, searches)
         for s in searches:
             if s["status"] == "running" and s["id"] in self._progress:
@@ -703,7 +720,9 @@ class Orchestrator:
         pages = sum(len(src["pages"]) for src in sources)
         # "The models installed now": a model pulled since the InferenceActor started.
         reloaded = await self._call(INFERENCE, "reload_models")
-        models = await self._call(INFERENCE, "status")
+        if reloaded:
+            self._inference_status.forget()
+        models = await self._inference_status.get()
         replay = await self.create_task(task["query"], {"budget": {"max_pages": pages}})
 
         async def run(query: str, options: dict[str, Any], docs: list[Document]) -> Any:

@@ -13,6 +13,8 @@ An actor owns a resource; what it does with it lives here:
     chromium         the BrowserActor's work: renders, pages for a person, cookies
     guard_proxy      the proxy Chromium must use for every connection
     virtual_display  a private Xvfb for headful Chromium
+    replay           a task's evidence rebuilt from its own archives
+    status_cache     the models' status for every tool response, from memory
 
 Jobs reach actors only through handles and callables they are given; they never import
 `lyra.actors` (import-linter checks it). They may import `lyra.storage`,

@@ -15,7 +15,6 @@ import pytest
 from mcp import Client, StdioServerParameters
 
 from lyra.pipelines.evidence.stance_model import STANCE_MODEL_ID
-
 from tests.conftest import (
     CORPUS,
     DEMO_CONTRADICTIONS,
