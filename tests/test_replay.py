@@ -5,6 +5,7 @@ back; the diff names what moved."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ from lyra.actors.orchestrator import Orchestrator
 from lyra.actors.runtime import INFERENCE
 from lyra.config.settings import Settings
 from lyra.jobs.models_pull import pull_model
+from lyra.jobs.replay import archived_documents
 from lyra.pipelines.evidence.model_registry import REGISTRY_FILENAME, models_dir
 from lyra.pipelines.evidence.nli import CrossEncoderNli
 from lyra.pipelines.evidence.stance_model import STANCE_MODEL_ID
@@ -153,6 +155,23 @@ def test_replaying_fetched_pages_sends_no_request(orch: Any) -> None:
     assert (out["pages_replayed"], out["warnings"]) == (2, [])
     assert (out["claims_added"], out["claims_dropped"], out["edges_moved"]) == ([], [], [])
     assert out["edges_unchanged"] == _stance_edges(orch, task_id)
+    # Every quote the evidence pack exports for these fetched pages is verbatim at its
+    # offsets in the text extracted again from the page's WARC record.
+    pack = ray.get(orch.export_task.remote(task_id, "jsonl"))["content"]
+    evidence = [e for line in pack.splitlines() for e in json.loads(line)["evidence"]]
+    sql = "SELECT url, final_url, domain, warc_path, source_path FROM pages WHERE url IN (?, ?)"
+    result = ray.get(orch.query_graph.remote(sql.replace("?", "'{}'").format(*urls), None,
+                                             {}, 5, 2000, False))  # fmt: skip
+    pages = [dict(zip(result["columns"], row, strict=True)) for row in result["rows"]]
+    docs, notes = archived_documents(pages, 10_000_000)
+    texts = {doc.url: doc.text for doc in docs}
+    assert (notes, sorted(texts)) == ([], sorted(urls))
+    assert {e["archive"] for e in evidence} == {p["warc_path"] for p in pages}
+    assert [texts[e["url"]][e["char_start"] : e["char_end"]] for e in evidence] == [
+        e["quote"] for e in evidence
+    ]
+    stance = [e for e in evidence if e["relation"] != "origin"]
+    assert len(stance) == out["edges_unchanged"]
 
 
 def test_the_diff_names_claims_added_and_dropped_and_edges_moved(tmp_path: Path) -> None:
