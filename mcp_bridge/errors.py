@@ -11,6 +11,8 @@ import logging
 import uuid
 from typing import Any
 
+from mcp.shared.exceptions import MCPError
+from mcp_types.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS
 from pydantic import ValidationError
 from ray.exceptions import RayActorError, RayTaskError
 
@@ -86,3 +88,18 @@ def error_payload(exc: BaseException, tool: str) -> dict[str, Any]:
 def error_text(exc: BaseException, tool: str) -> str:
     """error_payload as compact JSON text."""
     return json.dumps(error_payload(exc, tool), ensure_ascii=False)
+
+
+# Lyra's codes that mean "the request names something wrong" (JSON-RPC invalid params,
+# which the SDK also uses for a resource that does not exist); the others are internal.
+_CLIENT_CODES = frozenset({"INVALID_PARAMS", "TASK_NOT_FOUND"})
+
+
+def resource_error(exc: BaseException, uri: str) -> MCPError:
+    """A failed resource read as the JSON-RPC error a client sees: Lyra's code leads the
+    message and is in ``data`` with the field, instead of the SDK's generic "Error
+    creating resource from template"."""
+    err = to_lyra_error(exc)
+    payload = error_payload(exc, f"resource {uri}")
+    code = INVALID_PARAMS if err.code in _CLIENT_CODES else INTERNAL_ERROR
+    return MCPError(code, f"{err.code}: {err.message}", {**payload, "uri": uri})

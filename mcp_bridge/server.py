@@ -31,7 +31,7 @@ from lyra.actors.runtime import (
 )
 from lyra.config.settings import Settings, get_settings
 from lyra.mcp_bridge import models as m
-from lyra.mcp_bridge.errors import error_payload, unwrap
+from lyra.mcp_bridge.errors import error_payload, resource_error, unwrap
 from lyra.pipelines.errors import LyraError
 from lyra.pipelines.evidence.research import PRIMARY_LEVELS
 
@@ -544,7 +544,10 @@ def build_server(
         "(the export tool returns the same text).",
     )
     async def task_export(task_id: str, format: str, ctx: Context[LyraRuntime, Any]) -> str:
-        out: dict[str, Any] = await _rt(ctx).call("export_task", task_id, format)
+        try:
+            out: dict[str, Any] = await _rt(ctx).call("export_task", task_id, format)
+        except Exception as exc:  # a typed JSON-RPC error, not the SDK's generic one
+            raise resource_error(exc, f"lyra://tasks/{task_id}/export/{format}") from None
         content: str = out["content"]
         return content
 

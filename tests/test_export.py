@@ -24,6 +24,8 @@ import rispy
 from bibtexparser.middlewares import LatexDecodingMiddleware
 from markdown_it import MarkdownIt
 from mcp import Client
+from mcp.shared.exceptions import MCPError
+from mcp_types.jsonrpc import INVALID_PARAMS
 
 from lyra.actors.orchestrator import Orchestrator
 from lyra.config.settings import Settings
@@ -661,6 +663,17 @@ async def test_a_researched_task_exports_every_cited_source(
         assert bad["code"] == "TASK_NOT_FOUND"
         wrong = _error(await client.call_tool("export", {"task_id": tid, "format": "docx"}))
         assert wrong["code"] == "INVALID_PARAMS"
+        # The resource says the same, as a JSON-RPC invalid-params error.
+        for uri, code in (
+            ("lyra://tasks/task_nope/export/ris", "TASK_NOT_FOUND"),
+            (f"lyra://tasks/{tid}/export/docx", "INVALID_PARAMS"),
+        ):
+            with pytest.raises(MCPError) as refused:
+                await client.read_resource(uri)
+            assert refused.value.code == INVALID_PARAMS
+            assert refused.value.message.startswith(f"{code}: ")
+            data = refused.value.error.data
+            assert (data["error"]["code"], data["uri"]) == (code, uri)
     assert len(urls) == CITED_PAGES
     assert view_columns == VIEW_COLUMNS
     lib = bibtexparser.parse_string(exports["bibtex"]["content"])
