@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, MutableMapping
+from collections.abc import AsyncIterator, Callable, MutableMapping
 from typing import Any
 
 import ray
@@ -109,9 +109,13 @@ class FetcherPool:
         qps: dict[str, float] | None = None,
         api_qps: dict[str, float] | None = None,
         standby: StandbyWorkers | None = None,
+        busy: Callable[[], bool] | None = None,
     ) -> None:
         self.settings = settings
         self.standby = standby or StandbyWorkers(settings.fetch.standby_workers)
+        # True while work other than fetching runs (the Orchestrator: a search is
+        # running): a refill waits for it too (decision 0038).
+        self._busy = busy or (lambda: False)
         self._top_up: asyncio.Task[int] | None = None
         self._created_since_refill = False
         self.tor = tor
@@ -145,9 +149,8 @@ class FetcherPool:
                 self._in_use[domain] -= 1
                 self._last_used[domain] = time.monotonic()
                 self._changed.notify_all()
-            if self._created_since_refill and self.quiet():
-                self._created_since_refill = False
-                self.top_up_standby(after=REFILL_QUIET_S)
+            if self.quiet():
+                self.refill_later()
 
     async def _acquire(self, domain: str) -> Any:
         cap = self.settings.fetch.max_live_actors
@@ -178,13 +181,27 @@ class FetcherPool:
                     return self.live[domain]
             await self._retire(*victim)
 
+    def refill_later(self) -> None:
+        """After new fetchers took standby workers: refill the standby once the pool is
+        quiet and nothing else is busy (called when a lease ends, and when a search
+        ends)."""
+        if self._created_since_refill:
+            self._created_since_refill = False
+            self.top_up_standby(after=REFILL_QUIET_S)
+
+    def idle(self) -> bool:
+        """No request in flight and no other work running: a refill may start workers."""
+        return self.quiet() and not self._busy()
+
     def top_up_standby(self, after: float = 0.0) -> asyncio.Task[int] | None:
         """Refill the idle standby workers in the background, `after` seconds from now.
 
-        Refills run only while the pool is quiet (no request in flight): a starting
-        worker keeps a core busy, and fetchers that are working must wake on time.
-        So a burst of new sites takes the standby, and the pool refills it once the
-        burst is over. One refill runs at a time.
+        Refills run only while the pool is quiet (no request in flight) and nothing
+        else is busy (no search running): a starting worker keeps a core busy, fetchers
+        that are working must wake on time, and a search's extraction and models must
+        not share the cores with worker start-ups (decision 0038). So a burst of new
+        sites takes the standby, and the pool refills it once the searches are over.
+        One refill runs at a time.
         """
         if not self.standby.enabled:
             return None
@@ -200,8 +217,8 @@ class FetcherPool:
 
     async def _refill(self, after: float) -> int:
         await asyncio.sleep(after)
-        idle = await self.standby.top_up(keep_going=self.quiet) if self.quiet() else 0
-        if not self.quiet():
+        idle = await self.standby.top_up(keep_going=self.idle) if self.idle() else 0
+        if not self.idle():
             self._created_since_refill = True  # interrupted: the next quiet moment refills
         return idle
 

@@ -444,8 +444,13 @@ class Orchestrator:
                 qps=self._engines.engine_qps(),
                 api_qps=self._engines.api_qps(),
                 standby=self._standby,
+                busy=self._searching,
             )
         return self._pool
+
+    def _searching(self) -> bool:
+        """A search is running in this process."""
+        return any(not job.done() for job in self._jobs.values())
 
     async def _fetch_url(
         self, url: str, cause_id: str | None = None, escalate: bool = True, **request: Any
@@ -541,6 +546,10 @@ class Orchestrator:
             sum(not j.done() for sid, j in self._jobs.items() if sid != search_id)
         )
         self._results[search_id] = result
+        if self._pool is not None:
+            # Once this was the last search, the fetchers it created get their standby
+            # replacements (the refill waits REFILL_QUIET_S, by then this job is done).
+            self._pool.refill_later()
         return result
 
     async def wait_search(self, search_id: str, timeout: float) -> dict[str, Any]:

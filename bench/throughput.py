@@ -5,13 +5,14 @@
                                          [--json PATH]
 
 The frozen web is bench/fetch.py's mini-web (D loopback sites 127.0.0.2, ...; each
-logs every request on its own clock) serving short articles with varied, informative
+logs every request on its own clock), run in a child process of its own so that this
+process is only the MCP client, serving short articles with varied, informative
 sentences, so every stage has real work: fetch → extract → embed → claims → stance →
 graph. For each K, N pages (spread evenly over the sites) are split round-robin over K
 searches, each in its own task, started together through the MCP tools of `lyra
 serve`, run in its own process and driven over stdio by the official client as an MCP
 client runs it (`--server inprocess`: the same server code in this process, sharing
-the interpreter with the client and the sites), on a local Ray of 2 CPUs. Each run
+the interpreter with the client), on a local Ray of 2 CPUs. Each run
 serves articles of its own, so no run finds an earlier run's texts (and their stored
 vectors) in the graph.
 
@@ -25,7 +26,8 @@ Printed per K:
   searches run);
 - inference: texts embedded and pairs judged per second of inference time, and the
   mean batch size of each (from Lyra's metrics on Ray's Prometheus endpoint);
-- peak PSS of this process and every process it started (Ray and its workers);
+- peak PSS of this process and every process it started (Ray and its workers, the
+  sites' process), sampled twice a second by the sites' process;
 - the smallest gap between two requests on any site (must be at least 1/q - 50 ms).
 
 Between runs the bench waits for Ray to export the metrics (about 10 s) and for the
@@ -38,6 +40,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import multiprocessing
 import os
 import random
 import statistics
@@ -46,6 +49,8 @@ import tempfile
 import time
 import urllib.request
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +73,9 @@ OUTCOMES = ["blood pressure", "sleep duration", "type 2 diabetes", "bone density
 RUN = {"salt": ""}
 EXPORT_WAIT_S = 12.0  # Ray exports workers' metrics every few seconds
 POLL_S = 0.25
+# Reading every process's smaps costs CPU (about 2 s of a K = 4 run at 0.5 s): the peak of
+# a run whose processes live for its whole length is found at a coarser step.
+PSS_INTERVAL_S = 2.0
 
 
 def article(host: str, path: str) -> bytes:
@@ -111,30 +119,84 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-class PeakPss:
-    """Peak summed PSS of this process and its descendants, sampled in a thread."""
+def _web_child(conn: Connection, domains: int, salt: str, watched: int) -> None:
+    """The loopback sites and the PSS sampler, in a process of their own: the bench's
+    process is then only the MCP client, as a user's client is, and its tool latencies
+    do not include the sites' threads or the sampler's reads of every process's smaps
+    (a third to half of the slow calls' time when they shared the interpreter)."""
+    mini_web._page = article
+    RUN["salt"] = salt
+    sites = mini_web._start_sites(domains)
+    root = psutil.Process(watched)
+    sampler = mini_web._PssSampler(
+        lambda: [root, *root.children(recursive=True)], interval=PSS_INTERVAL_S
+    )
+    conn.send([(s.host, s.port) for s in sites])
+    try:
+        while True:
+            command = conn.recv()
+            if command == "pss_start":
+                sampler.__enter__()
+                conn.send(None)
+            elif command == "pss_stop":
+                sampler.__exit__()
+                conn.send(sampler.peak / mini_web.MiB)
+            elif command == "min_gap":
+                conn.send(min(s.min_gap() for s in sites))
+            else:
+                conn.send(None)
+                return
+    finally:
+        for site in sites:
+            site.close()
 
-    def __init__(self) -> None:
-        me = psutil.Process()
-        self._sampler = mini_web._PssSampler(lambda: [me, *me.children(recursive=True)])
 
-    def __enter__(self) -> PeakPss:
-        self._sampler.__enter__()
-        return self
+class LoopbackWeb:
+    """D loopback sites serving this run's articles, and a sampler of the peak summed
+    PSS of the bench's process tree, run by a child process (`_web_child`)."""
 
-    def __exit__(self, *exc: object) -> None:
-        self._sampler.__exit__(*exc)
+    def __init__(self, domains: int, salt: str) -> None:
+        ctx = multiprocessing.get_context("spawn")
+        self._conn, child = ctx.Pipe()
+        self._proc = ctx.Process(
+            target=_web_child, args=(child, domains, salt, os.getpid()), daemon=True
+        )
+        self._proc.start()
+        self.sites = [_SiteAddress(host, port) for host, port in self._conn.recv()]
 
-    @property
-    def peak_mib(self) -> float:
-        return self._sampler.peak / mini_web.MiB
+    def _ask(self, command: str) -> Any:
+        self._conn.send(command)
+        return self._conn.recv()
+
+    def start_pss(self) -> None:
+        self._ask("pss_start")
+
+    def peak_pss_mib(self) -> float:
+        return float(self._ask("pss_stop"))
+
+    def min_gap(self) -> float:
+        """Smallest time between two requests on one site, on the sites' own clocks."""
+        return float(self._ask("min_gap"))
+
+    def close(self) -> None:
+        self._ask("close")
+        self._proc.join(timeout=10)
+
+
+@dataclass(frozen=True)
+class _SiteAddress:
+    host: str
+    port: int
+
+    def url(self, path: str) -> str:
+        return f"http://{self.host}:{self.port}{path}"
 
 
 def tree_cpu_seconds() -> dict[int, tuple[str, float]]:
     """(kind, CPU seconds so far, user + system) of this process and each descendant, by
     pid. The kind is Ray's process title up to the method (``ray::InferenceActor``),
-    else the executable's name; this process (MCP server, client, loopback sites) is
-    ``bench``."""
+    else the executable's name (``python``: the loopback sites' process); this process
+    (the MCP client, and with ``--server inprocess`` the server) is ``bench``."""
     me = psutil.Process()
     out: dict[int, tuple[str, float]] = {}
     for proc in [me, *me.children(recursive=True)]:
@@ -151,7 +213,7 @@ def tree_cpu_seconds() -> dict[int, tuple[str, float]]:
 def cpu_figures(
     before: dict[int, tuple[str, float]], after: dict[int, tuple[str, float]], bound_s: float
 ) -> dict[str, Any]:
-    """CPU the run used in every process (Lyra, Ray, the in-process sites), by kind of
+    """CPU the run used in every process (Lyra, Ray, the sites, the client), by kind of
     process, and the best ratio to the bound these cores allow even with perfect overlap:
     bound / (cpu / cores). A process that exited during the run is not counted, so this
     is a lower bound."""
@@ -320,26 +382,23 @@ async def _warm(client: Client) -> Client:
 
 
 async def main_async(args: argparse.Namespace) -> list[dict[str, Any]]:
-    mini_web._page = article  # the mini-web serves articles instead of filler pages
     figures = []
     async with lyra_client(args) as (client, port):
         for k in args.k:
-            RUN["salt"] = f"K={k} "
-            sites = mini_web._start_sites(args.domains)
+            web = LoopbackWeb(args.domains, f"K={k} ")
             try:
                 await asyncio.sleep(EXPORT_WAIT_S)
                 before = scrape(port)
                 cpu_before = tree_cpu_seconds()
-                with PeakPss() as pss:
-                    run = await run_k(client, sites, args.pages, k, args.qps)
+                web.start_pss()
+                run = await run_k(client, web.sites, args.pages, k, args.qps)
+                run["peak_pss_mib"] = round(web.peak_pss_mib(), 1)
                 run["cpu"] = cpu_figures(cpu_before, tree_cpu_seconds(), run["bound_s"])
                 await asyncio.sleep(EXPORT_WAIT_S)
                 run["inference"] = inference_figures(before, scrape(port))
-                run["peak_pss_mib"] = round(pss.peak_mib, 1)
-                run["min_gap_s"] = round(min(s.min_gap() for s in sites), 4)
+                run["min_gap_s"] = round(web.min_gap(), 4)
             finally:
-                for s in sites:
-                    s.close()
+                web.close()
             figures.append(run)
             gs, qg = run["get_status_ms"], run["query_graph_ms"]
             inf = run["inference"]

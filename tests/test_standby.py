@@ -126,6 +126,44 @@ def test_a_new_fetcher_runs_in_a_standby_worker_and_the_pool_refills(lyra_home: 
     assert idle_after >= TARGET
 
 
+def test_the_refill_waits_until_no_search_runs(lyra_home: Path) -> None:
+    """A search's extraction and models do not share the cores with worker start-ups
+    (decision 0038): the refill after a lease waits while the pool's owner is busy, and
+    runs once the owner says the search ended (`refill_later`)."""
+    settings = make_settings(lyra_home, fetch={"standby_workers": TARGET, "default_qps": 5.0})
+    server = FixtureServer("127.0.0.3")
+    server.route("/robots.txt", body=b"User-agent: *\nAllow: /\n", content_type="text/plain")
+    server.route("/b.html", body=b"<html><body><p>busy</p></body></html>")
+    searching = {"now": True}
+
+    async def scenario() -> tuple[set[int], int, set[int], int]:
+        pool = FetcherPool(settings, busy=lambda: searching["now"])
+        await pool.warm_up()
+        idle_before = _idle_pids()
+        await pool.fetch(server.url("/b.html"))
+        handle = pool.live["127.0.0.3"]
+        first = pool.refill
+        assert first is not None
+        started_while_busy = await first
+        idle_while_busy = _idle_pids()
+        searching["now"] = False
+        pool.refill_later()  # the search ended
+        second = pool.refill
+        assert second is not None and second is not first
+        idle_after = await second
+        ray.kill(handle, no_restart=True)
+        return idle_before, started_while_busy, idle_while_busy, idle_after
+
+    try:
+        idle_before, started_while_busy, idle_while_busy, idle_after = asyncio.run(scenario())
+    finally:
+        server.close()
+    # While busy no worker was started: every idle worker then was one from before.
+    assert started_while_busy == 0
+    assert idle_while_busy - idle_before == set()
+    assert idle_after >= TARGET
+
+
 def _run_fresh_driver(script: str, home: Path) -> tuple[int, Any]:
     """Run `script` in a new Python process (its own Ray): exit code, last line as JSON."""
     env = {**os.environ, "LYRA_HOME": str(home), "RAY_AUTH_MODE": "disabled"}
