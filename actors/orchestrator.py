@@ -1,10 +1,10 @@
 """Orchestrator: tasks, searches as background jobs, budgets, supervision.
 
 The MCP bridge talks only to this actor. It creates the graph and inference actors
-(tree of actors), calls them through :meth:`Orchestrator._call`, which waits for a
-crashed child (re-creating one that is dead for good or keeps answering "unavailable")
-for up to ``CALL_RECOVERY_SECONDS``, and runs each search as an asyncio job whose
-progress the bridge polls.
+(tree of actors) and calls them through ``ChildActors.call`` (actors/children.py), which
+waits for a crashed child (re-creating one that is dead for good or keeps answering
+"unavailable") for up to ``CALL_RECOVERY_SECONDS``, and runs each search as an asyncio
+job whose progress the bridge polls.
 
 Fault behaviour: ``max_restarts=3``, ``max_task_retries=0`` (starting a search is
 not idempotent). Tasks, searches and everything a job wrote live in DuckDB; on
@@ -18,27 +18,17 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import itertools
 import logging
 import time
 from datetime import UTC, datetime
 from typing import Any
 
 import ray
-from ray.exceptions import ActorDiedError, ActorUnavailableError, RayActorError, RayTaskError
+from ray.exceptions import RayActorError, RayTaskError
 
 import lyra.actors.telemetry as telemetry
-from lyra.actors.graph import GraphActor
-from lyra.actors.inference import InferenceActor
-from lyra.actors.runtime import (
-    BROWSER,
-    GRAPH,
-    INFERENCE,
-    ORCHESTRATOR,
-    head_node_options,
-    inference_actor_options,
-    setup_actor_logging,
-)
+from lyra.actors.children import ChildActors
+from lyra.actors.runtime import BROWSER, GRAPH, INFERENCE, ORCHESTRATOR, setup_actor_logging
 from lyra.actors.standby import StandbyWorkers
 from lyra.config.settings import Settings
 from lyra.jobs.auth_service import AuthService
@@ -47,7 +37,6 @@ from lyra.jobs.engine_choice import EngineChoice
 from lyra.jobs.replay import replay_searches
 from lyra.jobs.search_context import SearchContext
 from lyra.jobs.search_job import SearchJob
-from lyra.jobs.status_cache import StatusCache
 from lyra.pipelines.discover.engines import load_engines
 from lyra.pipelines.discover.local_corpus import CorpusScan
 from lyra.pipelines.errors import LyraError
@@ -60,7 +49,6 @@ from lyra.pipelines.net.domains import (
     registrable_domain,
     trust_level_for,
 )
-from lyra.storage.disk import disk_full_error
 from lyra.storage.export import FORMATS as EXPORT_FORMATS
 
 log = logging.getLogger(__name__)
@@ -69,15 +57,6 @@ FINAL_STATES = frozenset({"satisfied", "partial", "exhausted", "failed", "cancel
 HIGH_PRIORITY_TRUST = frozenset({"PRIMARY", "GOVERNMENT", "ACADEMIC"})
 # How often a fetch checks for fetchers idle longer than fetch.idle_retire_seconds.
 RETIRE_CHECK_SECONDS = 30.0
-
-
-# How often the orchestrator looks for lost cluster nodes.
-NODE_WATCH_SECONDS = 2.0
-# How long a call waits for a crashed child actor to be back before PIPELINE_ERROR.
-CALL_RECOVERY_SECONDS = 60.0
-# How old the InferenceActor's status may be before it is asked again, in the background
-# (jobs/status_cache.py; a restart or a reload drops it at once).
-INFERENCE_STATUS_FRESH_SECONDS = 2.0
 
 
 def _found(task: dict[str, Any] | None, task_id: str) -> dict[str, Any]:
@@ -94,8 +73,7 @@ class Orchestrator:
     def __init__(self, settings: Settings) -> None:
         setup_actor_logging()
         self._settings = settings
-        self._ns = settings.ray.namespace
-        self._handles: dict[str, Any] = {}
+        self._children = ChildActors(settings, self._note_restart)
         # Live DomainFetcher handles (at most fetch.max_live_actors), created on the
         # first URL fetch; Tor is started then too, and only if tor.enabled.
         self._pool: Any = None
@@ -120,96 +98,15 @@ class Orchestrator:
             self._live_circuit,
         )
         self._rules = DomainRulesWatcher(user_path=settings.home_dir / USER_DOMAINS_FILENAME)
-        self._restarts: dict[str, int] = {}
-        # _lyra_meta of every tool response, from memory (decision 0037).
-        self._inference_status = StatusCache(
-            functools.partial(self._call, INFERENCE, "status"), INFERENCE_STATUS_FRESH_SECONDS
-        )
         self._auth = AuthService(settings, functools.partial(self._call, GRAPH))
         self._started = time.monotonic()
         self._ready = False
         self._ready_lock = asyncio.Lock()
 
-    # --- supervision -----------------------------------------------------------------
-    def _spawn(self, name: str) -> Any:
-        opts: dict[str, Any] = {"name": name, "namespace": self._ns, "get_if_exists": True}
-        if name == GRAPH:
-            return GraphActor.options(**opts, **head_node_options()).remote(  # type: ignore[attr-defined]
-                self._settings
-            )
-        if name == INFERENCE:
-            resources = inference_actor_options(self._settings)
-            return InferenceActor.options(**resources, **opts).remote(  # type: ignore[attr-defined]
-                self._settings, use_gpu=resources["num_gpus"] > 0
-            )
-        if name == BROWSER:
-            from lyra.actors.browser import BrowserActor  # Playwright only when needed
-
-            return BrowserActor.options(**opts).remote(self._settings)  # type: ignore[attr-defined]
-        raise KeyError(name)
-
-    def _handle(self, name: str) -> Any:
-        if name not in self._handles:
-            self._handles[name] = self._spawn(name)
-        return self._handles[name]
-
+    # --- supervision (actors/children.py) ------------------------------------------------
     async def _call(self, name: str, method: str, *args: Any, **kwargs: Any) -> Any:
-        """Call a child actor; when it crashed, wait for it to come back, up to a bound.
-
-        A child dead for good (``ActorDiedError``) is re-created at once. One that keeps
-        answering "unavailable" is re-created after its second failure in a row: its
-        node may be lost, and Ray's own restart would wait on resources (a GPU) that
-        are gone; until the cluster marks that node dead, a re-created actor may be
-        placed there too, and `_watch_nodes` kills it once the loss is known. Retried
-        with backoff for ``CALL_RECOVERY_SECONDS`` (a node is marked dead after about
-        15 s of missed heartbeats), then a PIPELINE_ERROR; a child whose constructor
-        fails twice is not waited for.
-        """
-        failures: list[str] = []
-        deadline: float | None = None
-        init_failures = 0
-        for attempt in itertools.count():
-            handle = self._handle(name)
-            try:
-                result = await getattr(handle, method).remote(*args, **kwargs)
-                if failures:
-                    self._note_restart(name, method, failures)
-                return result
-            except RayTaskError as exc:
-                # An exception inside the method, not a crash: re-raise the original.
-                cause = getattr(exc, "cause", None)
-                raise (cause if isinstance(cause, Exception) else exc) from None
-            except (ActorDiedError, ActorUnavailableError, RayActorError) as exc:
-                now = time.monotonic()
-                if deadline is None:
-                    deadline = now + CALL_RECOVERY_SECONDS
-                    self._restarts[name] = self._restarts.get(name, 0) + 1
-                    telemetry.actor_restart(name)
-                    if name == INFERENCE:
-                        self._inference_status.forget()
-                failures.append(type(exc).__name__)
-                log.warning(
-                    "%s.%s failed (%s); attempt %d", name, method, type(exc).__name__, attempt
-                )
-                if isinstance(exc, ActorDiedError) and exc.actor_init_failed:
-                    init_failures += 1
-                if init_failures >= 2 or now >= deadline:
-                    full = disk_full_error(exc)
-                    if full is not None:  # its constructor could not write: say why
-                        raise full from None
-                    raise LyraError(
-                        "PIPELINE_ERROR",
-                        f"the {name} actor is unavailable after restarts ({', '.join(failures)})",
-                    ) from None
-                if isinstance(exc, ActorDiedError) or attempt % 2 == 1:
-                    if self._handles.get(name) is handle:
-                        self._handles.pop(name)
-                    try:
-                        ray.kill(handle, no_restart=True)
-                    except Exception:  # already gone: nothing to kill
-                        log.debug("kill of dead %s failed", name, exc_info=True)
-                await asyncio.sleep(min(0.2 * 2**attempt, 4.0))
-        raise AssertionError("unreachable")
+        """Call a child actor, waiting for it when it crashed (``ChildActors.call``)."""
+        return await self._children.call(name, method, *args, **kwargs)
 
     def _note_restart(self, name: str, method: str, failures: list[str]) -> None:
         """An `actor_restart` event for each running search (or one without a task)."""
@@ -239,7 +136,7 @@ class Orchestrator:
     async def ensure_ready(self) -> dict[str, Any]:
         """Start children; mark searches orphaned by an earlier process as failed."""
         await self._settle_orphans()
-        status = await self._inference_status.get()
+        status = await self._children.inference_status.get()
         return {"inference": status}
 
     async def _settle_orphans(self) -> None:
@@ -262,43 +159,7 @@ class Orchestrator:
                 )
             self._ready = True
             self._standby_task = asyncio.create_task(self._warm_up_fetching())
-            self._nodes_task = asyncio.create_task(self._watch_nodes())
-
-    async def _watch_nodes(self) -> None:
-        """When a node of the cluster is lost, place the inference and browser actors again.
-
-        Their Ray restart would wait for the lost node's resources (a GPU) that may be
-        gone for good, and the search with them. Killed here for good, they are
-        re-created by `_call` on the next use with the resources the cluster has now
-        (`inference_actor_options`: no GPU left, the CPU). Fetchers need nothing
-        special: Ray restarts them on another node.
-        """
-        seen: set[str] | None = None
-        while True:
-            try:
-                alive = {n["NodeID"] for n in ray.nodes() if n.get("Alive")}
-            except Exception:  # the GCS is briefly unreachable: look again later
-                log.warning("could not list the cluster's nodes", exc_info=True)
-                alive = seen or set()
-            lost = (seen or set()) - alive
-            if lost:
-                log.warning(
-                    "lost %d node(s): %s; re-placing inference and browser", len(lost), sorted(lost)
-                )
-                for name in (INFERENCE, BROWSER):
-                    handle = self._handles.pop(name, None)
-                    if handle is None:
-                        continue
-                    self._restarts[name] = self._restarts.get(name, 0) + 1
-                    telemetry.actor_restart(name)
-                    if name == INFERENCE:
-                        self._inference_status.forget()
-                    try:
-                        ray.kill(handle, no_restart=True)
-                    except Exception:  # already gone
-                        log.debug("kill of %s failed", name, exc_info=True)
-            seen = alive
-            await asyncio.sleep(NODE_WATCH_SECONDS)
+            self._nodes_task = asyncio.create_task(self._children.watch_nodes())
 
     async def _warm_up_fetching(self) -> int:
         """What the first fetch of new domains would otherwise wait for (FetcherPool.warm_up)."""
@@ -315,8 +176,12 @@ class Orchestrator:
 
     async def status(self) -> dict[str, Any]:
         """Models, fallbacks and actor restarts (for _lyra_meta and `lyra doctor`)."""
-        inf = await self._inference_status.get()
-        return {"inference": inf, "restarts": dict(self._restarts), "degraded": inf["degraded"]}
+        inf = await self._children.inference_status.get()
+        return {
+            "inference": inf,
+            "restarts": dict(self._children.restarts),
+            "degraded": inf["degraded"],
+        }
 
     # --- tasks -----------------------------------------------------------------------
     async def create_task(self, query: str, config: dict[str, Any]) -> dict[str, Any]:
@@ -730,8 +595,8 @@ class Orchestrator:
         # "The models installed now": a model pulled since the InferenceActor started.
         reloaded = await self._call(INFERENCE, "reload_models")
         if reloaded:
-            self._inference_status.forget()
-        models = await self._inference_status.get()
+            self._children.inference_status.forget()
+        models = await self._children.inference_status.get()
         replay = await self.create_task(task["query"], {"budget": {"max_pages": pages}})
 
         async def run(query: str, options: dict[str, Any], docs: list[Document]) -> Any:
@@ -892,14 +757,14 @@ class Orchestrator:
 
     async def graph_handle(self) -> Any:
         """The graph actor's handle (for tests and notebooks)."""
-        return self._handle(GRAPH)
+        return self._children.handle(GRAPH)
 
     async def browser_handle(self) -> Any:
         """The browser actor's handle, launched on first use (for notebooks); a browser
         that died for good is re-created first, so the handle answers."""
         await self._call(BROWSER, "status")
-        return self._handle(BROWSER)
+        return self._children.handle(BROWSER)
 
     async def inference_handle(self) -> Any:
         """The inference actor's handle (for tests and notebooks)."""
-        return self._handle(INFERENCE)
+        return self._children.handle(INFERENCE)
