@@ -17,11 +17,13 @@ there is no other state.
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import ray
@@ -54,6 +56,8 @@ from lyra.pipelines.llm.sanitize import check_llm_output, sanitize_untrusted
 
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
+
 # The InferenceActor's CPU work (embedding, stance) is batch work: on a machine whose
 # cores it fills, the processes that answer tool calls and pace the fetches come first
 # (decision 0026). A niceness of 10 only matters while the CPU is contended.
@@ -84,10 +88,23 @@ DEGRADED_LLM = (
     "relevance, no language mirror queries"
 )
 DEGRADED_EMBEDDER = "embedder: embedding model unavailable; BM25-only ranking"
+DEGRADED_PULLED_NLI = (
+    "nli: the pulled NLI model did not load (see `lyra doctor`); the packaged stance model serves"
+)
 DEGRADED_PULLED_EMBEDDER = (
     "embedder: the pulled embedding model did not load (see `lyra doctor`); the packaged "
     "all-MiniLM-L6-v2 serves"
 )
+
+
+def _attempt(what: str, load: Callable[[], T]) -> tuple[T | None, str | None]:
+    """``load()``, or None and the error (logged) when it fails: a fallback serves, and
+    :meth:`InferenceActor.status` names the error."""
+    try:
+        return load(), None
+    except Exception as exc:
+        log.exception("%s failed to load; falling back", what)
+        return None, f"{type(exc).__name__}: {exc}"
 
 
 @ray.remote(  # type: ignore[call-overload]  # Ray's stubs lack concurrency_groups
@@ -115,69 +132,69 @@ class InferenceActor:
         inf = settings.inference
         providers = ["CUDAExecutionProvider", "CPUExecutionProvider"] if use_gpu else None
         self._registry_key = registry_fingerprint(settings.home_dir)
-        self._embedder: Any | None = None
-        self._embedder_error: str | None = None
         # `lyra models pull embedder` (bge-m3 by default) serves from the next start; a
-        # pulled model that does not load falls back to the packaged one, flagged.
+        # pulled model that does not load falls back to the packaged one, flagged; the
+        # packaged one failing leaves BM25-only ranking, flagged.
+        self._embedder: Any | None = None
         self._pulled_embedder_error: str | None = None
         pulled_embedder = active_model(settings.home_dir, "embedder")
         if pulled_embedder is not None:
-            try:
-                self._embedder = load_pulled_embedder(
+            self._embedder, self._pulled_embedder_error = _attempt(
+                "pulled embedder",
+                lambda: load_pulled_embedder(
                     pulled_embedder,
                     max_length=inf.max_sequence_length,
                     batch_size=inf.embedding_batch_size,
                     providers=providers,
-                )
-            except Exception as exc:
-                log.exception("pulled embedder failed to load; the packaged one serves")
-                self._pulled_embedder_error = f"{type(exc).__name__}: {exc}"
+                ),
+            )
+        self._embedder_error: str | None = None
         if self._embedder is None:
-            try:
-                self._embedder = load_default_embedder(
+            self._embedder, self._embedder_error = _attempt(
+                "embedder",
+                lambda: load_default_embedder(
                     settings.home_dir,
                     max_length=inf.max_sequence_length,
                     batch_size=inf.embedding_batch_size,
                     providers=providers,
-                )
-            except Exception as exc:  # any failure to load degrades to BM25-only ranking
-                log.exception("embedder failed to load")
-                self._embedder_error = f"{type(exc).__name__}: {exc}"
+                ),
+            )
         self._nli: CrossEncoderNli | PackagedStance | None = None
         self._nli_error: str | None = None
+        self._pulled_nli_error: str | None = None
         # True when the packaged stance model reads the serving embedder's vectors.
         self._stance_reads_embedder = False
-        pulled = None if inf.nli_model_path else active_model(settings.home_dir, "nli")
+        nli_at = functools.partial(
+            CrossEncoderNli,
+            max_length=inf.max_sequence_length,
+            batch_size=inf.nli_batch_size,
+            use_gpu=use_gpu,
+        )
         if inf.nli_model_path and inf.nli_model_path != PACKAGED:
             # A configured model that does not load is an error, never a silent fallback.
-            self._nli = CrossEncoderNli(
-                Path(inf.nli_model_path).expanduser(),
-                max_length=inf.max_sequence_length,
-                batch_size=inf.nli_batch_size,
-                use_gpu=use_gpu,
+            self._nli = nli_at(Path(inf.nli_model_path).expanduser())
+            return
+        # `lyra models pull nli` (registry under LYRA_HOME), from the next start on; one
+        # that does not load falls back to the packaged model, flagged.
+        pulled = None if inf.nli_model_path else active_model(settings.home_dir, "nli")
+        if pulled is not None:
+            self._nli, self._pulled_nli_error = _attempt(
+                "pulled NLI model",
+                lambda: nli_at(pulled.path, model_id=f"{pulled.model_id}@{pulled.revision[:12]}"),
             )
-        elif pulled is not None:
-            # `lyra models pull nli` (registry under LYRA_HOME), from the next start on.
-            self._nli = CrossEncoderNli(
-                pulled.path,
-                max_length=inf.max_sequence_length,
-                batch_size=inf.nli_batch_size,
-                use_gpu=use_gpu,
-                model_id=f"{pulled.model_id}@{pulled.revision[:12]}",
-            )
-        else:
+        if self._nli is None:
             # The offline default (issue 12, decision 0018): Lyra's packaged stance model,
-            # reading the embedder's vectors when the embedder loaded.
-            try:
-                self._nli = load_packaged_stance(
+            # reading the embedder's vectors when the embedder loaded; a broken install
+            # leaves the heuristic, flagged.
+            self._nli, self._nli_error = _attempt(
+                "packaged stance model",
+                lambda: load_packaged_stance(
                     embed=self._stance_embed(settings, providers),
                     max_length=inf.max_sequence_length,
                     batch_size=inf.nli_batch_size,
                     use_gpu=use_gpu,
-                )
-            except Exception as exc:  # a broken install: the heuristic, flagged
-                log.exception("packaged stance model failed to load")
-                self._nli_error = f"{type(exc).__name__}: {exc}"
+                ),
+            )
 
     def reload_models(self) -> bool:
         """Load the models installed now if a pull (or an edit of the registry) changed
@@ -222,6 +239,8 @@ class InferenceActor:
             degraded.append(DEGRADED_EMBEDDER)
         if self._pulled_embedder_error is not None:
             degraded.append(f"{DEGRADED_PULLED_EMBEDDER}: {self._pulled_embedder_error}")
+        if self._pulled_nli_error is not None:
+            degraded.append(f"{DEGRADED_PULLED_NLI}: {self._pulled_nli_error}")
         if self._nli is None:
             degraded.append(DEGRADED_NLI)
         elif isinstance(self._nli, PackagedStance):
@@ -266,8 +285,10 @@ class InferenceActor:
             results = [heuristic_nli(p, h) for p, h in pairs]
             method = "heuristic"
         telemetry.inference_batch("nli", len(pairs), time.perf_counter() - started)
+        model = self._nli.model_id if self._nli is not None else "heuristic"
         return [
-            {"label": r.label, "confidence": float(r.confidence), "method": method} for r in results
+            {"label": r.label, "confidence": float(r.confidence), "method": method, "model": model}
+            for r in results
         ]
 
     def relevance(

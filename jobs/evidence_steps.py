@@ -264,6 +264,7 @@ async def judge_stance(job: EvidenceJob) -> None:
                 "source_trust_level": trust_level_for(frag["domain"], ctx.domain_rules),
                 "target_trust_level": claim.get("source_trust_level"),
                 "method": res["method"],
+                "nli_model": res.get("model"),
             }
         )
     await ctx.call("graph", "insert_edges", edges)

@@ -349,9 +349,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
         f"{args.task}: replayed {out['searches']} searches over {out['pages_replayed']} "
         f"archived pages into {out['replay_task_id']} (no request sent)"
     )
-    models = out["models"]
+    models, before = out["models"], ", ".join(out["nli_models"]["before"]) or "unrecorded"
     print(
-        f"models: stance {models['nli']}, embedder {models['embedding']}"
+        f"models: stance {before} -> {models['nli']}, embedder {models['embedding']}"
         + (" (loaded now: the registry changed since the last start)" if models["reloaded"] else "")
     )
     print(

@@ -234,9 +234,9 @@ def _stance_rows(con: duckdb.DuckDBPyConnection, task_id: str) -> dict[tuple[str
 def replay_diff(
     con: duckdb.DuckDBPyConnection, original: str, replay: str, tolerance: float = 0.005
 ) -> dict[str, Any]:
-    """What a replay changed: claims (by text) added and dropped; stance edges (by claim
-    text and fragment) added, dropped, and moved (another relation, or a confidence that
-    differs by more than ``tolerance``)."""
+    """What a replay changed: the stance models that judged each task; claims (by text)
+    added and dropped; stance edges (by claim text and fragment) added, dropped, and
+    moved (another relation, or a confidence that differs by more than ``tolerance``)."""
 
     def claims(task_id: str) -> set[str]:
         rows = con.cursor().execute(
@@ -258,7 +258,18 @@ def replay_diff(
                     "after": {"relation": r1, "confidence": c1},
                 }
             )
+
+    def models(task_id: str) -> list[str]:
+        rows = con.cursor().execute(
+            "SELECT DISTINCT e.nli_model FROM edges AS e JOIN claims AS c ON c.id = e.target_id "
+            "WHERE c.task_id = ? AND e.relation IN ('supports', 'refutes', 'neutral') "
+            "AND e.nli_model IS NOT NULL ORDER BY 1",
+            [task_id],
+        )
+        return [r[0] for r in rows.fetchall()]
+
     return {
+        "nli_models": {"before": models(original), "after": models(replay)},
         "claims_added": sorted(after - before),
         "claims_dropped": sorted(before - after),
         "edges_added": len(new.keys() - old.keys()),

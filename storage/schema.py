@@ -300,7 +300,12 @@ _V2: tuple[str, ...] = (
 # Publication dates (issue 15): where each page's date was read (pipelines/extract/dates).
 _V3: tuple[str, ...] = ("ALTER TABLE pages ADD COLUMN IF NOT EXISTS published_date_source VARCHAR",)
 
-MIGRATIONS: dict[int, tuple[str, ...]] = {1: _V1, 2: _V2, 3: _V3}
+# The model that judged each stance edge (decision 0036): `<hub id>@<revision[:12]>` for
+# a pulled model, the packaged stance model's id, or "heuristic"; NULL for edges made
+# before v4 and for edges no model made (origin, cites).
+_V4: tuple[str, ...] = ("ALTER TABLE edges ADD COLUMN IF NOT EXISTS nli_model VARCHAR",)
+
+MIGRATIONS: dict[int, tuple[str, ...]] = {1: _V1, 2: _V2, 3: _V3, 4: _V4}
 """Statements of each schema version, applied in ascending order."""
 
 LATEST_VERSION: int = max(MIGRATIONS)

@@ -100,7 +100,7 @@ def test_research_json_then_sql(cli_env: dict[str, str]) -> None:
     lines = replayed.stdout.splitlines()
     assert lines[0].startswith(f"{out['task_id']}: replayed 1 searches over 15 archived pages")
     assert lines[1:] == [
-        f"models: stance {STANCE_MODEL_ID}, embedder all-MiniLM-L6-v2",
+        f"models: stance {STANCE_MODEL_ID} -> {STANCE_MODEL_ID}, embedder all-MiniLM-L6-v2",
         f"claims: 0 added, 0 dropped; stance edges: {edges} unchanged, 0 moved, 0 added, 0 dropped",
     ]
 

@@ -107,6 +107,7 @@ def test_pipelines_top_holds_only_shared_modules_and_actors_only_actors() -> Non
         "runtime.py",
         "instance.py",
         "telemetry.py",
+        "children.py",
         "fetch_pool.py",
         "standby.py",
         "preload.py",

@@ -354,6 +354,34 @@ def test_the_inference_actor_embeds_with_the_pulled_model(
     ]
 
 
+@pytest.mark.ray
+@pytest.mark.usefixtures("ray_session")
+def test_a_pulled_nli_model_that_does_not_load_falls_back_to_the_packaged_one(
+    fresh: StandInHub, tmp_path: Path
+) -> None:
+    """A pulled NLI model whose graph is damaged does not stop the InferenceActor: the
+    packaged stance model judges, and every response says why."""
+    import ray
+
+    from lyra.actors.inference import DEGRADED_NLI_PACKAGED, DEGRADED_PULLED_NLI, InferenceActor
+    from lyra.pipelines.evidence.stance_model import STANCE_MODEL_ID
+    from tests.conftest import make_settings
+
+    entry = _pull(fresh, tmp_path)
+    (entry.path / "model.onnx").write_bytes(b"not an onnx model")
+    actor = InferenceActor.remote(make_settings(tmp_path))
+    pair = ("Coffee does not improve memory.", "Coffee improves memory.")
+    try:
+        status = ray.get(actor.status.remote())
+        judged = ray.get(actor.nli.remote([pair]))
+    finally:
+        ray.kill(actor)
+    assert status["nli"] == STANCE_MODEL_ID
+    notes = [d.split(": InvalidProtobuf")[0] for d in status["degraded"] if d.startswith("nli")]
+    assert notes == [DEGRADED_PULLED_NLI, DEGRADED_NLI_PACKAGED]
+    assert (judged[0]["label"], judged[0]["method"]) == ("refutes", "nli_model")
+
+
 def _seed_registry(fresh: StandInHub, home: Path) -> bytes:
     """Install the encoder so that a failed NLI pull has a registry to leave alone."""
     _pull(fresh, home, "embedder", model_id=ENCODER, revision=ENCODER_COMMIT)

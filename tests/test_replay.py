@@ -88,6 +88,8 @@ def test_replaying_a_corpus_task_reproduces_its_claims_and_edges(
         "embedding": "all-MiniLM-L6-v2",
         "reloaded": False,
     }
+    # Every stance edge of both tasks records the model that judged it.
+    assert out["nli_models"] == {"before": [STANCE_MODEL_ID], "after": [STANCE_MODEL_ID]}
 
 
 @pytest.mark.ray
@@ -116,6 +118,7 @@ def test_a_replay_after_a_model_pull_judges_with_the_new_model_and_reports_the_m
         assert ray.get(inference.reload_models.remote()) is True
     model_id = f"{NLI}@{NLI_COMMIT[:12]}"
     assert out["models"] == {"nli": model_id, "embedding": "all-MiniLM-L6-v2", "reloaded": True}
+    assert out["nli_models"] == {"before": [STANCE_MODEL_ID], "after": [model_id]}
     # Same pages, same embedder: the same claims and the same (claim, fragment) pairs.
     assert (out["warnings"], out["claims_added"], out["claims_dropped"]) == ([], [], [])
     assert (out["edges_added"], out["edges_dropped"]) == (0, 0)
@@ -189,8 +192,10 @@ def test_the_diff_names_claims_added_and_dropped_and_edges_moved(tmp_path: Path)
     )
 
     def edge(claim: str, frag: str, relation: str, conf: float) -> dict[str, Any]:
+        model = "m-old" if claim.startswith("a") else "m-new"
         return {"source_type": "fragment", "source_id": frag, "target_type": "claim",
-                "target_id": claim, "relation": relation, "nli_confidence": conf}  # fmt: skip
+                "target_id": claim, "relation": relation, "nli_confidence": conf,
+                "nli_model": model}  # fmt: skip
 
     repo.insert_edges(
         con,
@@ -208,6 +213,7 @@ def test_the_diff_names_claims_added_and_dropped_and_edges_moved(tmp_path: Path)
     diff = gq.replay_diff(con, "old", "new")
     con.close()
     assert diff == {
+        "nli_models": {"before": ["m-old"], "after": ["m-new"]},
         "claims_added": ["added"],
         "claims_dropped": ["dropped"],
         "edges_added": 1,

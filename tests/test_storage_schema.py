@@ -22,7 +22,7 @@ from lyra.storage.schema import (
     migrate,
 )
 from lyra.storage.sql_guard import validate_select
-from lyra.storage.views import ViewInfo, list_views, render_view, sql_literal
+from lyra.storage.views import ViewInfo, create_views, list_views, render_view, sql_literal
 
 
 @pytest.fixture
@@ -64,7 +64,7 @@ EXPECTED_COLUMNS: dict[str, list[str]] = {
                "extraction_confidence", "status"],
     "edges": ["id", "task_id", "source_type", "source_id", "target_type", "target_id",
               "relation", "nli_label", "nli_confidence", "source_trust_level",
-              "target_trust_level", "method", "created_at"],
+              "target_trust_level", "method", "created_at", "nli_model"],
     "embeddings": ["target_type", "target_id", "model_id", "dims", "text_hash", "vector",
                    "created_at"],
     "domains": ["domain", "trust_level", "qps", "blocked", "block_reason", "blocked_at",
@@ -118,11 +118,11 @@ def test_migrate_is_idempotent(db_path: Path) -> None:
     con = open_database(db_path, memory_limit="256MB", threads=1)
     assert migrate(con) == LATEST_VERSION
     versions = "SELECT version FROM schema_version ORDER BY version"
-    assert con.execute(versions).fetchall() == [(1,), (2,), (3,)]
+    assert con.execute(versions).fetchall() == [(1,), (2,), (3,), (4,)]
     con.execute("INSERT INTO tasks (id, query) VALUES ('t1', 'q')")
     con.close()
     con = open_database(db_path, memory_limit="256MB", threads=1)
-    assert con.execute(versions).fetchall() == [(1,), (2,), (3,)]
+    assert con.execute(versions).fetchall() == [(1,), (2,), (3,), (4,)]
     assert con.execute("SELECT id, query, status FROM tasks").fetchall() == [("t1", "q", "created")]
     con.close()
 
@@ -349,6 +349,29 @@ def test_a_version_1_database_gains_the_paper_index_and_keeps_its_rows(db_path: 
     con = open_database(db_path, memory_limit="256MB", threads=1)
     assert con.execute("SELECT id, url FROM pages").fetchall() == [("p1", "https://a.org/")]
     assert con.execute("SELECT count(*) FROM papers").fetchone() == (0,)
-    assert con.execute("SELECT max(version) FROM schema_version").fetchone() == (3,)
+    assert con.execute("SELECT max(version) FROM schema_version").fetchone() == (4,)
     assert con.execute("SELECT published_date_source FROM pages").fetchall() == [(None,)]
+    con.close()
+
+
+def test_a_version_3_database_with_views_gains_the_edge_model_and_keeps_its_edges(
+    db_path: Path,
+) -> None:
+    db_path.parent.mkdir(parents=True, exist_ok=True)
+    con = duckdb.connect(str(db_path))
+    con.execute(SCHEMA_VERSION_DDL)
+    for version in (1, 2, 3):
+        for statement in MIGRATIONS[version]:
+            con.execute(statement)
+        con.execute("INSERT INTO schema_version (version) VALUES (?)", [version])
+    create_views(con)  # views that read edges exist when the column is added
+    con.execute(
+        "INSERT INTO edges (id, source_type, source_id, target_type, target_id, relation, "
+        "nli_confidence) VALUES ('e1', 'fragment', 'f1', 'claim', 'c1', 'supports', 0.9)"
+    )
+    con.close()
+    con = open_database(db_path, memory_limit="256MB", threads=1)
+    rows = con.execute("SELECT id, relation, nli_confidence, nli_model FROM edges").fetchall()
+    assert rows == [("e1", "supports", 0.9, None)]
+    assert con.execute("SELECT max(version) FROM schema_version").fetchone() == (4,)
     con.close()
