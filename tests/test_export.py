@@ -31,6 +31,7 @@ from lyra.actors.orchestrator import Orchestrator
 from lyra.config.settings import Settings
 from lyra.mcp_bridge.server import build_server
 from lyra.pipelines.discover.local_corpus import scan_corpus
+from lyra.pipelines.evidence.stance_model import STANCE_MODEL_ID
 from lyra.storage.export import render
 from lyra.storage.export.bibliography import latex_escape
 from lyra.storage.export.report import claim_groups, md_escape
@@ -141,6 +142,7 @@ def _pack() -> dict[str, Any]:
                     "relation": "origin",
                     "confidence": None,
                     "method": "extractive",
+                    "model": None,
                     "source_key": "example2024coffeea",
                     "page_id": "page_example2024coffeea",
                     "fragment_id": "frag_1",
@@ -159,6 +161,7 @@ def _pack() -> dict[str, Any]:
                     "relation": "supports",
                     "confidence": 0.85,
                     "method": "nli",
+                    "model": "lyra-stance-minilm-l6-v2",
                     "source_key": "muller2021cafe",
                     "page_id": "page_muller2021cafe",
                     "fragment_id": "frag_2",
@@ -192,6 +195,7 @@ def _pack() -> dict[str, Any]:
                     "relation": "origin",
                     "confidence": None,
                     "method": "extractive",
+                    "model": None,
                     "source_key": "example2024coffeeb",
                     "page_id": "page_example2024coffeeb",
                     "fragment_id": "frag_3",
@@ -210,6 +214,7 @@ def _pack() -> dict[str, Any]:
                     "relation": "refutes",
                     "confidence": 0.9,
                     "method": "nli",
+                    "model": "lyra-stance-minilm-l6-v2",
                     "source_key": "muller2021cafe",
                     "page_id": "page_muller2021cafe",
                     "fragment_id": "frag_4",
@@ -691,6 +696,9 @@ async def test_a_researched_task_exports_every_cited_source(
     for line in lines:
         jsonschema.validate(line, SCHEMA)
     assert len(lines) == exports["jsonl"]["claims"] == claim_count
+    # Each judgment names its model; an origin edge is no judgment.
+    models = {(e["relation"] == "origin", e["model"]) for line in lines for e in line["evidence"]}
+    assert models == {(True, None), (False, STANCE_MODEL_ID)}
     # Every quote is verbatim at its offsets in the text extracted again from the
     # archived copy (for the shipped corpus: the file itself).
     archived = {d.url: d for d in scan_corpus([CORPUS], settings.search.max_file_bytes).documents}

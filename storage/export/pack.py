@@ -21,7 +21,8 @@ CITING = ("origin", "supports", "refutes")
 
 _EDGES_SQL = """
 SELECT e.id AS edge_id, e.target_id AS claim_id, e.relation, e.nli_confidence,
-       e.method, f.id AS fragment_id, f.text_content AS quote, f.char_start, f.char_end,
+       e.method, e.nli_model, f.id AS fragment_id, f.text_content AS quote, f.char_start,
+       f.char_end,
        f.page_number, f.heading_context, p.id AS page_id, p.url, p.title,
        coalesce(p.warc_path, p.source_path) AS archive, p.fetched_at AS accessed
 FROM edges e
@@ -186,6 +187,7 @@ def evidence_pack(
                     "relation": e["relation"],
                     "confidence": e["nli_confidence"],
                     "method": e["method"],
+                    "model": e["nli_model"],
                     "source_key": source["key"] if source else None,
                     "page_id": e["page_id"],
                     "fragment_id": e["fragment_id"],
