@@ -124,6 +124,8 @@ def _source_html(n: int, s: dict[str, Any]) -> str:
         extra.append(f"accessed {escape(s['accessed'][:10])}")
     if s["archive"]:
         extra.append(f"archived copy <code>{escape(s['archive'])}</code>")
+    if s["dup_of"]:
+        extra.append("near-duplicate of another source")
     if s["is_retracted"]:
         extra.append("<strong>retracted</strong>")
     if extra:
