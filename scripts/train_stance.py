@@ -23,7 +23,10 @@ v2 (the shipped model): ``encoder``, then ``export-features --work W`` (the int8
 a ``features`` output) and ``head-v2 --work W --home H`` (the linear head over those
 features and the embedder's vectors). ``dequantize --work W`` rebuilds W/encoder from
 the shipped int8 graph, so the shipped model can be re-exported without its training
-checkpoint (how the current graph, with plain attention, was made).
+checkpoint (how the graph with plain attention was made). ``rows --work W`` quantises the
+shipped graph's activations per row (decision 0039; ``export-features`` does it too),
+then ``head-v2`` refits the head on the new graph's features: how the current one was
+made.
 
 Needs the ``dev`` extra (torch, transformers). The data list, licences, seed and figures
 are in docs/stance-model.md.
@@ -538,6 +541,7 @@ def cmd_export_features(args: argparse.Namespace) -> int:
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
     from lyra.pipelines.evidence.nli import FEATURES_OUTPUT
+    from lyra.pipelines.evidence.row_quantisation import quantise_rows_file
 
     tokenizer, model = load_model(args.work / "encoder", eager=True)
     model.eval()
@@ -573,6 +577,8 @@ def cmd_export_features(args: argparse.Namespace) -> int:
         per_channel=True,
         nodes_to_exclude=head_nodes,
     )
+    # Activations quantised per row, so each pair's features depend on that pair alone.
+    quantise_rows_file(out / "model.onnx", out / "model.onnx")
     rows = read_healthver(args.healthver)
     pairs = [(r["evidence"], r["claim"]) for r in rows]
     enc = tokenizer(
@@ -690,6 +696,63 @@ def cmd_dequantize(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_rows(args: argparse.Namespace) -> int:
+    """The shipped int8 graph with its activations quantised per row (decision 0039).
+
+    Rewrites ``OUT/model.onnx`` in place (`pipelines/evidence/row_quantisation.py`; the
+    int8 weights are untouched) and records, in ``W/export_features.json``, the new
+    graph's feature parity against ``W/features.fp32.onnx`` on HealthVer dev and the
+    largest difference between a pair's features in batches of 16 and alone. How the
+    current graph was made from the previous one; ``export-features`` does the same.
+    """
+    from lyra.pipelines.evidence.nli import FEATURES_OUTPUT, CrossEncoderNli
+    from lyra.pipelines.evidence.row_quantisation import quantise_rows_file
+    from lyra.pipelines.evidence.stance_model import STANCE_MODEL_ID
+
+    out: Path = args.out
+    before = hashlib.sha256((out / "model.onnx").read_bytes()).hexdigest()
+    count = quantise_rows_file(out / "model.onnx", out / "model.onnx")
+    if not count:
+        raise SystemExit(f"{out / 'model.onnx'}: no dynamic quantiser to rewrite")
+    rows = read_healthver(args.healthver)
+    pairs = [(r["evidence"], r["claim"]) for r in rows]
+
+    def features(folder: Path, batch_size: int, subset: list[tuple[str, str]]) -> np.ndarray:
+        model = CrossEncoderNli(
+            folder, max_length=args.max_length, batch_size=batch_size, model_id=STANCE_MODEL_ID
+        )
+        return model.output(FEATURES_OUTPUT, subset)
+
+    got = features(out, 16, pairs)
+    reference_dir = args.work / "fp32"
+    reference_dir.mkdir(exist_ok=True)
+    for name in ("config.json", "tokenizer.json"):
+        (reference_dir / name).write_bytes((out / name).read_bytes())
+    (reference_dir / "model.onnx").unlink(missing_ok=True)
+    (reference_dir / "model.onnx").symlink_to((args.work / "features.fp32.onnx").resolve())
+    reference = features(reference_dir, 16, pairs)
+    cosine = (got * reference).sum(1) / (
+        np.linalg.norm(got, axis=1) * np.linalg.norm(reference, axis=1)
+    )
+    alone = features(out, 1, pairs[:400])
+    exported = json.loads((args.work / "export_features.json").read_text())
+    exported["parity"]["int8"] = {
+        "max_feature_difference": float(np.abs(got - reference).max()),
+        "min_feature_cosine": float(cosine.min()),
+        "mean_feature_cosine": float(cosine.mean()),
+    }
+    exported["activations"] = {
+        "quantised": "per row (symmetric int8)",
+        "quantisers_rewritten": count,
+        "from_graph_sha256": before,
+        "max_difference_batch_16_vs_alone_400_pairs": float(np.abs(alone - got[:400]).max()),
+    }
+    exported["size_bytes"] = (out / "model.onnx").stat().st_size
+    (args.work / "export_features.json").write_text(json.dumps(exported, indent=2) + "\n")
+    log(f"rewrote {count} quantisers; {exported['parity']['int8']}; {exported['activations']}")
+    return 0
+
+
 def cmd_head_v2(args: argparse.Namespace) -> int:
     """v2: heads over the shipped int8 graph's features (+ the embedder's), on HealthVer
     dev plus unrelated claim/passage pairs as neutral; temperatures out of fold by topic."""
@@ -798,16 +861,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     dequantize.add_argument(
         "--source", type=Path, default=ROOT / "pipelines/evidence/stance-minilm"
     )
+    rows = sub.add_parser("rows")
+    rows.add_argument("--out", type=Path, default=ROOT / "pipelines/evidence/stance-minilm")
     head_v2 = sub.add_parser("head-v2")
     head_v2.add_argument("--out", type=Path, default=ROOT / "pipelines/evidence/stance-minilm")
     head_v2.add_argument("--home", type=Path, required=True, help="LYRA_HOME for the embedder")
     head_v2.add_argument("--l2", type=float, default=500.0)
     head_v2.add_argument("--unrelated-per-claim", type=int, default=2)
-    for p in (enc, head, export, export_features, dequantize, head_v2):
+    for p in (enc, head, export, export_features, dequantize, rows, head_v2):
         p.add_argument("--work", type=Path, required=True)
         p.add_argument("--max-length", type=int, default=128)
         p.add_argument("--threads", type=int, default=2)
-    for p in (head, export, export_features, head_v2):
+    for p in (head, export, export_features, rows, head_v2):
         p.add_argument(
             "--healthver", type=Path, default=ROOT.parent / "shared/evidence/healthver_dev.csv"
         )
@@ -818,6 +883,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "export": cmd_export,
         "export-features": cmd_export_features,
         "dequantize": cmd_dequantize,
+        "rows": cmd_rows,
         "head-v2": cmd_head_v2,
     }
     return commands[args.command](args)

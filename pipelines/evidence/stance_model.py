@@ -194,8 +194,8 @@ def load_packaged_stance(
 
     ``embed`` is the embedder's ``embed`` (unit all-MiniLM-L6-v2 vectors); without it
     the cross-encoder-only head judges. The int8 graph quantises its activations per
-    run, so a pair's scores move a little with the other pairs of its batch (decision
-    0035); callers that must reproduce a judgment send the same pairs in the same order.
+    row (decision 0039), so a pair's judgment does not depend on the other pairs of its
+    batch.
     """
     folder = packaged_stance_dir()
     model = CrossEncoderNli(
