@@ -195,10 +195,10 @@ async def judge_stance(job: EvidenceJob) -> None:
     claims = await ctx.call("graph", "claim_confidences", task_id)
     if not claims:
         return
-    # In claim-text order, not id order: ids carry the task. The packaged model judges
-    # each pair alone (decision 0039), but a pulled int8 model's scores still depend a
-    # little on the other pairs of a batch (decision 0035), so the same claims judged
-    # again (a replay) meet the same batch-mates.
+    # In claim-text order, not id order: ids carry the task. int8 models judge each pair
+    # alone (decision 0039), but a pulled one stored with external data (> 2 GiB) keeps
+    # per-batch activation scales (decision 0035): the same claims judged again (a
+    # replay) then meet the same batch-mates.
     claims.sort(key=lambda c: (c["claim_text"], c["id"]))
     frag_ids = await ctx.call("graph", "fragment_ids_for_task", task_id)
     judged = {tuple(p) for p in await ctx.call("graph", "existing_stance_pairs", task_id)}

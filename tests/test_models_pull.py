@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
+import onnx
 import onnxruntime as ort
 import pytest
 import torch
@@ -259,6 +260,10 @@ def test_int8_effect_is_measured_and_a_harmful_variant_is_not_used(
     assert entry.int8.max_abs_diff == pytest.approx(float(np.abs(quantised - reference).max()))
     assert model_checks.decision_agreement(reference, quantised) == entry.int8.agreement
     assert entry.int8.bytes == again.stat().st_size
+    # Activations are quantised per row (decision 0039), not per tensor.
+    ops = {node.op_type for node in onnx.load(str(again)).graph.node}
+    assert "DynamicQuantizeLinear" not in ops
+    assert "MatMulIntegerToFloat" in ops
     assert entry.int8.fp32_bytes == (folder / "model.onnx").stat().st_size
     assert entry.int8.bytes < entry.int8.fp32_bytes
 

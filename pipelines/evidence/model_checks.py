@@ -158,9 +158,14 @@ def encoder_parity(
 
 
 def quantize_int8(onnx_path: Path, out_path: Path) -> Path:
-    """Dynamic int8 quantisation of the weights (activations stay float)."""
+    """int8 weights, and activations quantised per row at run time (decision 0039), so a
+    text's vector or a pair's judgment does not depend on the rest of its batch. A graph
+    stored with external data (over 2 GiB in fp32) keeps onnxruntime's per-tensor
+    activation quantisation: the rewrite loads the whole graph into memory."""
     import onnx
     from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    from lyra.pipelines.evidence.row_quantisation import quantise_rows_file
 
     out_path.parent.mkdir(parents=True, exist_ok=True)
     # Models over protobuf's 2 GiB (bge-m3 in fp32) are exported with external data;
@@ -175,6 +180,8 @@ def quantize_int8(onnx_path: Path, out_path: Path) -> Path:
             weight_type=QuantType.QInt8,
             use_external_data_format=external,
         )
+    if not external:
+        quantise_rows_file(out_path, out_path)
     return out_path
 
 
