@@ -1,8 +1,9 @@
 """Replay (issue 15): a task's evidence rebuilt from its own archives, with no request.
 
 For each search of the task, in order, the pages it kept are read again from what Lyra
-archived: a local corpus file from its path, a fetched page from the last exchange for
-its URL in its WARC file (a response record, or a browser capture's rendered HTML). They
+archived: a local corpus file from its path, a fetched page from its own record in its
+WARC file (`pages.warc_offset`: the response record, or a browser capture's rendered
+HTML; for a page stored before schema v5, the last exchange for its URL). They
 are extracted again and go through the same pipeline as a search (fragments, ranking,
 claims, stance) in a new task with the models installed now; then the two tasks are
 compared (storage/graph_queries.replay_diff). Decision 0035.
@@ -22,7 +23,25 @@ from lyra.pipelines.extract.dates import last_modified_date
 from lyra.pipelines.extract.documents import Document
 from lyra.pipelines.extract.extract_html import extract_html
 from lyra.pipelines.extract.extract_pdf import extract_pdf
-from lyra.storage.warc import find_archived
+from lyra.storage.warc import find_archived, read_capture, read_response
+
+
+def _record_at(path: Path, offset: int, url: str) -> tuple[bytes, list[tuple[str, str]]] | None:
+    """Body and headers of the page's own record: a response, or a browser capture's
+    rendered HTML; None when the record there is neither, or is of another URL."""
+    try:
+        stored = read_response(path, offset)
+    except ValueError:
+        try:
+            capture = read_capture(path, offset)
+        except ValueError:
+            return None
+        if capture.target_uri != url:
+            return None
+        return capture.html.encode("utf-8"), [("Content-Type", "text/html; charset=utf-8")]
+    if stored.target_uri != url:
+        return None
+    return stored.body, stored.headers
 
 
 def _from_warc(page: dict[str, Any]) -> tuple[Document | None, str | None]:
@@ -30,9 +49,12 @@ def _from_warc(page: dict[str, Any]) -> tuple[Document | None, str | None]:
     if not path.is_file():
         return None, f"{page['url']}: archive {path} is gone; not replayed"
     url = page["final_url"] or page["url"]
-    found = find_archived(path, url)
+    offset = page.get("warc_offset")
+    # A page stored before schema v5 has no offset: the last exchange for its URL.
+    found = find_archived(path, url) if offset is None else _record_at(path, int(offset), url)
     if found is None:
-        return None, f"{page['url']}: no record of it in {path}; not replayed"
+        where = path if offset is None else f"{path} at offset {offset}"
+        return None, f"{page['url']}: no record of it in {where}; not replayed"
     body, header_items = found
     headers = {k.lower(): v for k, v in header_items}
     ctype = sniff_content_type(headers.get("content-type", ""), body, url)

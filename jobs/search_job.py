@@ -536,8 +536,11 @@ class SearchJob:
             self.discovery.note_page(html, doc.text, final)
         if html is not None and is_wikipedia(final):
             self.wiki_refs.extend(reference_urls(html, final))
+        # A 304's body is the stored one: the page is what that earlier record holds.
+        stored = bool(result.get("not_modified"))
         self.fetched[doc.url] = {
-            "warc_path": result.get("warc_path"),
+            "warc_path": result.get("stored_warc_path" if stored else "warc_path"),
+            "warc_offset": result.get("stored_warc_offset" if stored else "warc_offset"),
             "http_status": result.get("status"),
             "fetched_at": result.get("fetched_at"),
             "screenshot_path": result.get("screenshot_path"),
@@ -669,6 +672,7 @@ class SearchJob:
                     "trust_level": trust_level_for(d.domain, ctx.domain_rules),
                     "fetched_at": self.fetched.get(d.url, {}).get("fetched_at") or fetched_at,
                     "warc_path": self.fetched.get(d.url, {}).get("warc_path"),
+                    "warc_offset": self.fetched.get(d.url, {}).get("warc_offset"),
                     "screenshot_path": self.fetched.get(d.url, {}).get("screenshot_path"),
                     "content_type": d.content_type,
                     "content_hash": d.content_hash,

@@ -205,7 +205,7 @@ def replay_sources(con: duckdb.DuckDBPyConnection, task_id: str) -> list[dict[st
         search["pages"] = _dicts(
             con.cursor().execute(
                 """
-                SELECT p.url, p.final_url, p.domain, p.warc_path, p.source_path
+                SELECT p.url, p.final_url, p.domain, p.warc_path, p.warc_offset, p.source_path
                 FROM (SELECT url, min(rank) AS rank FROM serp_items WHERE search_id = ?
                       GROUP BY url) AS s
                 JOIN pages AS p ON p.url = s.url

@@ -305,7 +305,13 @@ _V3: tuple[str, ...] = ("ALTER TABLE pages ADD COLUMN IF NOT EXISTS published_da
 # before v4 and for edges no model made (origin, cites).
 _V4: tuple[str, ...] = ("ALTER TABLE edges ADD COLUMN IF NOT EXISTS nli_model VARCHAR",)
 
-MIGRATIONS: dict[int, tuple[str, ...]] = {1: _V1, 2: _V2, 3: _V3, 4: _V4}
+# Where in its WARC file each fetched page's record starts (the response record, or a
+# browser capture's HTML record; for a 304 the stored record whose body the page shows),
+# so that a page leads to the exact exchange it was built from. NULL for corpus files,
+# API-built paper pages and pages stored before v5.
+_V5: tuple[str, ...] = ("ALTER TABLE pages ADD COLUMN IF NOT EXISTS warc_offset BIGINT",)
+
+MIGRATIONS: dict[int, tuple[str, ...]] = {1: _V1, 2: _V2, 3: _V3, 4: _V4, 5: _V5}
 """Statements of each schema version, applied in ascending order."""
 
 LATEST_VERSION: int = max(MIGRATIONS)

@@ -154,6 +154,7 @@ def _pack() -> dict[str, Any]:
                     "url": "https://example.org/example2024coffeea",
                     "title": "Coffee and health",
                     "archive": "/home/u/.lyra/warc/example2024coffeea.warc.gz",
+                    "archive_offset": 1024,
                     "accessed": "2026-11-26T05:00:00",
                 },
                 {
@@ -173,6 +174,7 @@ def _pack() -> dict[str, Any]:
                     "url": "https://example.org/muller2021cafe",
                     "title": "Coffee and health",
                     "archive": "/home/u/.lyra/warc/muller2021cafe.warc.gz",
+                    "archive_offset": 2048,
                     "accessed": "2026-11-26T05:00:00",
                 },
             ],
@@ -207,6 +209,7 @@ def _pack() -> dict[str, Any]:
                     "url": "https://example.org/example2024coffeeb",
                     "title": "Coffee and health",
                     "archive": "/home/u/.lyra/warc/example2024coffeeb.warc.gz",
+                    "archive_offset": 3072,
                     "accessed": "2026-11-26T05:00:00",
                 },
                 {
@@ -226,6 +229,7 @@ def _pack() -> dict[str, Any]:
                     "url": "https://example.org/muller2021cafe",
                     "title": "Coffee and health",
                     "archive": "/home/u/.lyra/warc/muller2021cafe.warc.gz",
+                    "archive_offset": 4096,
                     "accessed": "2026-11-26T05:00:00",
                 },
             ],
@@ -441,6 +445,7 @@ def test_jsonl_has_one_line_per_claim_with_its_quotes_and_places() -> None:
     assert (origin["char_start"], origin["char_end"]) == (10, 64)
     assert origin["url"] == "https://example.org/example2024coffeea"
     assert origin["archive"] == "/home/u/.lyra/warc/example2024coffeea.warc.gz"
+    assert origin["archive_offset"] == 1024
     assert support["page_number"] == 3
     assert [e["relation"] for e in lines[1]["evidence"]] == ["origin", "refutes"]
     assert lines[1]["evidence"][1]["url"] == "https://example.org/muller2021cafe"
@@ -707,7 +712,7 @@ async def test_a_researched_task_exports_every_cited_source(
         for e in line["evidence"]:
             assert e["quote"] == fragment_text[e["fragment_id"]]
             doc = archived[e["url"]]
-            assert e["archive"] == doc.source_path
+            assert (e["archive"], e["archive_offset"]) == (doc.source_path, None)
             assert doc.text[e["char_start"] : e["char_end"]] == e["quote"]
             checked += 1
     assert checked == edge_count

@@ -25,6 +25,7 @@ from lyra.pipelines.evidence.stance_model import STANCE_MODEL_ID
 from lyra.storage import graph_queries as gq
 from lyra.storage import repository as repo
 from lyra.storage.connection import open_database
+from lyra.storage.warc import read_response
 from tests.conftest import DEMO_QUESTION, make_settings
 from tests.conftest_web import FixtureServer
 from tests.stand_in_hub import Repo, StandInHub, serve_hub
@@ -162,14 +163,28 @@ def test_replaying_fetched_pages_sends_no_request(orch: Any) -> None:
     # offsets in the text extracted again from the page's WARC record.
     pack = ray.get(orch.export_task.remote(task_id, "jsonl"))["content"]
     evidence = [e for line in pack.splitlines() for e in json.loads(line)["evidence"]]
-    sql = "SELECT url, final_url, domain, warc_path, source_path FROM pages WHERE url IN (?, ?)"
+    sql = (
+        "SELECT url, final_url, domain, warc_path, warc_offset, source_path FROM pages "
+        "WHERE url IN (?, ?)"
+    )
     result = ray.get(orch.query_graph.remote(sql.replace("?", "'{}'").format(*urls), None,
                                              {}, 5, 2000, False))  # fmt: skip
     pages = [dict(zip(result["columns"], row, strict=True)) for row in result["rows"]]
+    # Each page names its own response record: its URL, the body the server sent.
+    served = {urls[0]: PAGE.encode(), urls[1]: OTHER_PAGE.encode()}
+    for page in pages:
+        record = read_response(Path(page["warc_path"]), page["warc_offset"])
+        assert (record.target_uri, record.status, record.body) == (
+            page["url"],
+            200,
+            served[page["url"]],
+        )
     docs, notes = archived_documents(pages, 10_000_000)
     texts = {doc.url: doc.text for doc in docs}
     assert (notes, sorted(texts)) == ([], sorted(urls))
     assert {e["archive"] for e in evidence} == {p["warc_path"] for p in pages}
+    by_url = {p["url"]: (p["warc_path"], p["warc_offset"]) for p in pages}
+    assert all((e["archive"], e["archive_offset"]) == by_url[e["url"]] for e in evidence)
     assert [texts[e["url"]][e["char_start"] : e["char_end"]] for e in evidence] == [
         e["quote"] for e in evidence
     ]

@@ -56,7 +56,7 @@ EXPECTED_COLUMNS: dict[str, list[str]] = {
     "pages": ["id", "url", "domain", "title", "trust_level", "fetched_at", "warc_path",
               "screenshot_path", "content_type", "content_hash", "simhash", "dup_of",
               "http_status", "final_url", "source_path", "byte_size", "is_retracted", "doi",
-              "published_date", "language", "published_date_source"],
+              "published_date", "language", "published_date_source", "warc_offset"],
     "fragments": ["id", "page_id", "position", "text_content", "heading_context",
                   "fragment_type", "char_start", "char_end", "page_number", "text_hash",
                   "created_at"],
@@ -118,11 +118,11 @@ def test_migrate_is_idempotent(db_path: Path) -> None:
     con = open_database(db_path, memory_limit="256MB", threads=1)
     assert migrate(con) == LATEST_VERSION
     versions = "SELECT version FROM schema_version ORDER BY version"
-    assert con.execute(versions).fetchall() == [(1,), (2,), (3,), (4,)]
+    assert con.execute(versions).fetchall() == [(1,), (2,), (3,), (4,), (5,)]
     con.execute("INSERT INTO tasks (id, query) VALUES ('t1', 'q')")
     con.close()
     con = open_database(db_path, memory_limit="256MB", threads=1)
-    assert con.execute(versions).fetchall() == [(1,), (2,), (3,), (4,)]
+    assert con.execute(versions).fetchall() == [(1,), (2,), (3,), (4,), (5,)]
     assert con.execute("SELECT id, query, status FROM tasks").fetchall() == [("t1", "q", "created")]
     con.close()
 
@@ -349,7 +349,7 @@ def test_a_version_1_database_gains_the_paper_index_and_keeps_its_rows(db_path: 
     con = open_database(db_path, memory_limit="256MB", threads=1)
     assert con.execute("SELECT id, url FROM pages").fetchall() == [("p1", "https://a.org/")]
     assert con.execute("SELECT count(*) FROM papers").fetchone() == (0,)
-    assert con.execute("SELECT max(version) FROM schema_version").fetchone() == (4,)
+    assert con.execute("SELECT max(version) FROM schema_version").fetchone() == (5,)
     assert con.execute("SELECT published_date_source FROM pages").fetchall() == [(None,)]
     con.close()
 
@@ -373,5 +373,27 @@ def test_a_version_3_database_with_views_gains_the_edge_model_and_keeps_its_edge
     con = open_database(db_path, memory_limit="256MB", threads=1)
     rows = con.execute("SELECT id, relation, nli_confidence, nli_model FROM edges").fetchall()
     assert rows == [("e1", "supports", 0.9, None)]
-    assert con.execute("SELECT max(version) FROM schema_version").fetchone() == (4,)
+    assert con.execute("SELECT max(version) FROM schema_version").fetchone() == (5,)
+    con.close()
+
+
+def test_a_version_4_database_with_views_gains_the_warc_offset_and_keeps_its_pages(
+    db_path: Path,
+) -> None:
+    db_path.parent.mkdir(parents=True, exist_ok=True)
+    con = duckdb.connect(str(db_path))
+    con.execute(SCHEMA_VERSION_DDL)
+    for version in (1, 2, 3, 4):
+        for statement in MIGRATIONS[version]:
+            con.execute(statement)
+        con.execute("INSERT INTO schema_version (version) VALUES (?)", [version])
+    create_views(con)  # views that read pages exist when the column is added
+    con.execute(
+        "INSERT INTO pages (id, url, warc_path) VALUES ('p1', 'https://a.org/', '/w/a.warc.gz')"
+    )
+    con.close()
+    con = open_database(db_path, memory_limit="256MB", threads=1)
+    rows = con.execute("SELECT id, url, warc_path, warc_offset FROM pages").fetchall()
+    assert rows == [("p1", "https://a.org/", "/w/a.warc.gz", None)]
+    assert con.execute("SELECT max(version) FROM schema_version").fetchone() == (5,)
     con.close()

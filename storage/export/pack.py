@@ -24,7 +24,8 @@ SELECT e.id AS edge_id, e.target_id AS claim_id, e.relation, e.nli_confidence,
        e.method, e.nli_model, f.id AS fragment_id, f.text_content AS quote, f.char_start,
        f.char_end,
        f.page_number, f.heading_context, p.id AS page_id, p.url, p.title,
-       coalesce(p.warc_path, p.source_path) AS archive, p.fetched_at AS accessed
+       coalesce(p.warc_path, p.source_path) AS archive, p.warc_offset AS archive_offset,
+       p.fetched_at AS accessed
 FROM edges e
 JOIN claims c ON c.id = e.target_id
 JOIN fragments f ON f.id = e.source_id
@@ -199,6 +200,7 @@ def evidence_pack(
                     "url": e["url"],
                     "title": e["title"],
                     "archive": e["archive"],
+                    "archive_offset": e["archive_offset"],
                     "accessed": _iso(e["accessed"]),
                 }
             )
