@@ -27,7 +27,7 @@ from lyra.storage import repository as repo
 from lyra.storage.connection import open_database
 from lyra.storage.warc import read_response
 from tests.conftest import DEMO_QUESTION, make_settings
-from tests.conftest_web import FixtureServer
+from tests.conftest_web import FixtureServer, Route
 from tests.stand_in_hub import Repo, StandInHub, serve_hub
 from tests.test_cleanup import OTHER_PAGE
 from tests.test_corpus_evidence import wait_done
@@ -190,6 +190,41 @@ def test_replaying_fetched_pages_sends_no_request(orch: Any) -> None:
     ]
     stance = [e for e in evidence if e["relation"] != "origin"]
     assert len(stance) == out["edges_unchanged"]
+
+
+@pytest.mark.ray
+@pytest.mark.usefixtures("ray_session")
+def test_a_page_confirmed_by_a_304_names_the_record_that_holds_its_body(orch: Any) -> None:
+    """Fetched again with its validator, a page comes back 304 with no body; its row
+    points at the earlier 200 record whose body it shows, and a replay reads that."""
+    server = FixtureServer("127.0.0.1")
+    etag = '"v1-sleep"'
+
+    def answer(record: Any) -> Route:
+        if record.headers.get("If-None-Match") == etag:
+            return Route(status=304, body=b"", headers={"ETag": etag})
+        return Route(body=PAGE.encode(), headers={"ETag": etag})
+
+    try:
+        server.route("/robots.txt", body=b"User-agent: *\nAllow: /\n", content_type="text/plain")
+        server.route("/sleep304.html", handler=answer)
+        url = server.url("/sleep304.html")
+        _search(orch, "What does caffeine do?", {"urls": [url]}, "partial")
+        second = _search(orch, "Does caffeine affect sleep?", {"urls": [url]}, "partial")
+        page = [r for r in server.requests if r.path == "/sleep304.html"]
+        asked = [r.headers.get("If-None-Match") for r in page]
+        assert asked == [None, etag]
+        before = len(server.requests)
+        out = ray.get(orch.replay_task.remote(second))
+        assert len(server.requests) == before
+    finally:
+        server.close()
+    sql = f"SELECT warc_path, warc_offset FROM pages WHERE url = '{url}'"
+    row = ray.get(orch.query_graph.remote(sql, None, {}, 5, 2000, False))["rows"]
+    assert len(row) == 1
+    record = read_response(Path(row[0][0]), row[0][1])
+    assert (record.target_uri, record.status, record.body) == (url, 200, PAGE.encode())
+    assert (out["pages_replayed"], out["warnings"]) == (1, [])
 
 
 def test_the_diff_names_claims_added_and_dropped_and_edges_moved(tmp_path: Path) -> None:
