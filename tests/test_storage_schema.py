@@ -354,17 +354,23 @@ def test_a_version_1_database_gains_the_paper_index_and_keeps_its_rows(db_path: 
     con.close()
 
 
-def test_a_version_3_database_with_views_gains_the_edge_model_and_keeps_its_edges(
-    db_path: Path,
-) -> None:
+def _database_at(db_path: Path, last: int) -> duckdb.DuckDBPyConnection:
+    """A database as schema versions 1..``last`` left it, views included."""
     db_path.parent.mkdir(parents=True, exist_ok=True)
     con = duckdb.connect(str(db_path))
     con.execute(SCHEMA_VERSION_DDL)
-    for version in (1, 2, 3):
+    for version in range(1, last + 1):
         for statement in MIGRATIONS[version]:
             con.execute(statement)
         con.execute("INSERT INTO schema_version (version) VALUES (?)", [version])
-    create_views(con)  # views that read edges exist when the column is added
+    create_views(con)
+    return con
+
+
+def test_a_version_3_database_with_views_gains_the_edge_model_and_keeps_its_edges(
+    db_path: Path,
+) -> None:
+    con = _database_at(db_path, 3)  # views that read edges exist when the column is added
     con.execute(
         "INSERT INTO edges (id, source_type, source_id, target_type, target_id, relation, "
         "nli_confidence) VALUES ('e1', 'fragment', 'f1', 'claim', 'c1', 'supports', 0.9)"
@@ -380,14 +386,7 @@ def test_a_version_3_database_with_views_gains_the_edge_model_and_keeps_its_edge
 def test_a_version_4_database_with_views_gains_the_warc_offset_and_keeps_its_pages(
     db_path: Path,
 ) -> None:
-    db_path.parent.mkdir(parents=True, exist_ok=True)
-    con = duckdb.connect(str(db_path))
-    con.execute(SCHEMA_VERSION_DDL)
-    for version in (1, 2, 3, 4):
-        for statement in MIGRATIONS[version]:
-            con.execute(statement)
-        con.execute("INSERT INTO schema_version (version) VALUES (?)", [version])
-    create_views(con)  # views that read pages exist when the column is added
+    con = _database_at(db_path, 4)  # views that read pages exist when the column is added
     con.execute(
         "INSERT INTO pages (id, url, warc_path) VALUES ('p1', 'https://a.org/', '/w/a.warc.gz')"
     )
