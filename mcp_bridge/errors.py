@@ -99,7 +99,7 @@ def resource_error(exc: BaseException, uri: str) -> MCPError:
     """A failed resource read as the JSON-RPC error a client sees: Lyra's code leads the
     message and is in ``data`` with the field, instead of the SDK's generic "Error
     creating resource from template"."""
-    err = to_lyra_error(exc)
     payload = error_payload(exc, f"resource {uri}")
-    code = INVALID_PARAMS if err.code in _CLIENT_CODES else INTERNAL_ERROR
-    return MCPError(code, f"{err.code}: {err.message}", {**payload, "uri": uri})
+    error = payload["error"]
+    code = INVALID_PARAMS if error["code"] in _CLIENT_CODES else INTERNAL_ERROR
+    return MCPError(code, f"{error['code']}: {error['message']}", {**payload, "uri": uri})
