@@ -433,6 +433,16 @@ def upsert_pages(con: duckdb.DuckDBPyConnection, rows: Sequence[Row]) -> dict[st
         # Keyed by url: a URL is stored once (ADR-0005); a page already known keeps its
         # id and its values where the new row says nothing (NULL).
         _bulk_write(con, "pages", prepared, key=["url"])
+        # An offset belongs to its file: a row naming a new WARC file without an offset
+        # (a page built from an API answer) must not keep the old file's offset.
+        unplaced = [
+            r["url"] for r in prepared if r.get("warc_path") and r.get("warc_offset") is None
+        ]
+        if unplaced:
+            con.execute(
+                "UPDATE pages SET warc_offset = NULL WHERE url IN (SELECT unnest(?::VARCHAR[]))",
+                [unplaced],
+            )
         found = con.execute(
             "SELECT url, id FROM pages WHERE url IN (SELECT unnest(?::VARCHAR[]))",
             [[r["url"] for r in prepared]],

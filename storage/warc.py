@@ -408,7 +408,15 @@ def _gzip_errors(path: Path) -> list[str]:
 
 
 def read_response(path: Path, offset: int) -> StoredResponse:
-    """The response record at `offset` of a WARC file (as returned by `write_exchange`)."""
+    """The response record at `offset` of a WARC file (as returned by `write_exchange`);
+    ValueError when there is no response record there."""
+    try:
+        return _read_response(path, offset)
+    except ArchiveLoadFailed as exc:  # the bytes there are not a record
+        raise ValueError(f"no WARC record at {path}:{offset} ({exc})") from exc
+
+
+def _read_response(path: Path, offset: int) -> StoredResponse:
     with open(path, "rb") as stream:
         stream.seek(offset)
         for record in ArchiveIterator(stream):
@@ -447,7 +455,15 @@ def find_archived(path: Path, url: str) -> tuple[bytes, list[tuple[str, str]]] |
 
 
 def read_capture(path: Path, offset: int) -> StoredCapture:
-    """The browser capture starting at `offset` (as `write_browser_capture` returns it)."""
+    """The browser capture starting at `offset` (as `write_browser_capture` returns it);
+    ValueError when there is no capture there."""
+    try:
+        return _read_capture(path, offset)
+    except ArchiveLoadFailed as exc:  # the bytes there are not a record
+        raise ValueError(f"no WARC record at {path}:{offset} ({exc})") from exc
+
+
+def _read_capture(path: Path, offset: int) -> StoredCapture:
     with open(path, "rb") as stream:
         stream.seek(offset)
         records = iter(ArchiveIterator(stream))

@@ -203,6 +203,20 @@ def test_unknown_columns_and_tables_are_refused(db: duckdb.DuckDBPyConnection) -
         repo.upsert_rows(db, "domains", [{"domain": "a.org"}], key=["domain) DO NOTHING; --"])
 
 
+def test_a_page_in_a_new_warc_file_does_not_keep_the_old_offset(
+    db: duckdb.DuckDBPyConnection,
+) -> None:
+    url = "https://a.org/paper"
+    repo.upsert_pages(db, [{"url": url, "warc_path": "/w/a.warc.gz", "warc_offset": 4096}])
+    repo.upsert_pages(db, [{"url": url, "title": "Paper"}])  # says nothing of its archive
+    where = f"SELECT warc_path, warc_offset FROM pages WHERE url = '{url}'"
+    assert db.execute(where).fetchall() == [("/w/a.warc.gz", 4096)]
+    repo.upsert_pages(db, [{"url": url, "warc_path": "/w/api.warc.gz"}])  # an API answer
+    assert db.execute(where).fetchall() == [("/w/api.warc.gz", None)]
+    repo.upsert_pages(db, [{"url": url, "warc_path": "/w/b.warc.gz", "warc_offset": 0}])
+    assert db.execute(where).fetchall() == [("/w/b.warc.gz", 0)]
+
+
 def test_generic_upsert_rows(db: duckdb.DuckDBPyConnection) -> None:
     repo.upsert_rows(db, "domains", [{"domain": "a.org", "trust_level": "LOW", "qps": 0.2}],
                      key=["domain"])  # fmt: skip

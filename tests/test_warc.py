@@ -99,6 +99,16 @@ def test_appends_keep_every_exchange_addressable(tmp_path: Path) -> None:
     assert verify(written[0][0]) == []
 
 
+def test_an_offset_that_is_no_record_is_a_value_error(tmp_path: Path) -> None:
+    store = WarcStore(tmp_path, prefix="site")
+    path, offset = store.write_exchange("https://site.test/a", {}, 200, {}, BODY, fetched_at=WHEN)
+    for read in (read_response, read_capture):
+        with pytest.raises(ValueError, match="no WARC record at"):
+            read(path, offset + 7)  # inside a gzip member: no record starts there
+    with pytest.raises(ValueError, match="is not a browser capture"):
+        read_capture(path, offset)  # a response record
+
+
 def test_decoded_payload_headers_are_rewritten(tmp_path: Path) -> None:
     store = WarcStore(tmp_path)
     path, offset = store.write_exchange(
