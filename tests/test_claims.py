@@ -93,6 +93,34 @@ def test_a_change_or_no_change_is_an_effect(sentence: str) -> None:
     assert informativeness(sentence) == 0.4
 
 
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "People with sarcoidosis or other granulomatous diseases should not take vitamin D "
+        "supplements without medical advice.",
+        "The authors concluded that infrequent very high doses of vitamin D should be avoided "
+        "in older women.",
+        "Metformin is contraindicated in patients with severe kidney disease.",
+    ],
+)
+def test_a_recommendation_or_warning_is_a_finding(sentence: str) -> None:
+    """Who should not take it, what to avoid: the facts of the safety and population
+    facets, worth as much as an effect (they scored 0 or a copula's 0.15 before)."""
+    assert informativeness(sentence) == 0.4
+    assert [c.text for c in extract_claims_extractive(sentence, QUESTION, 3)] == [sentence]
+
+
+def test_irregular_past_forms_are_verbs_and_effects() -> None:
+    """ "rose", "fell", "found" are verbs (a sentence with no other verb was rejected as
+    "no_verb"), and a rise or a fall is an effect; a capitalised name is not."""
+    risen = "Blood levels of vitamin D rose sharply within a month of each dose and then fell back."
+    found = "The trial found fewer hip fractures in the group given vitamin D daily."
+    assert is_rejected_claim(risen, QUESTION) is None
+    assert is_rejected_claim(found, QUESTION) is None
+    assert informativeness(risen) == 0.4
+    assert informativeness("Rose hips are a traditional remedy in the region.") == 0.15
+
+
 def test_extractive_focus_adds_the_facet_words() -> None:
     """A facet's words count as topical: with a focus on how fever is measured, the
     definition (fever, adults, temperature, degrees: 1.0) overtakes the side effect."""

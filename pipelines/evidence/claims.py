@@ -62,8 +62,19 @@ _EFFECT = re.compile(
     r"predict|kill|cur|treat|relie|aggravat|elevat|depress|stimulat|suppress|induc|"
     r"accelerat|delay|interact|bind|activat|absorb|metaboli[sz]|excret|clear|exceed|"
     r"halt|rever[st]|protect|promot|impair|enhanc|diminish|lessen|exacerbat|mitigat|"
-    r"chang|alter|modif|influenc|shift)"
-    r"(e|es|ed|ing|s|y|ies|ied|ion|ions)?\b",
+    r"chang|alter|modif|influenc|shift|drop)"
+    r"(e|es|ed|ing|s|y|ies|ied|ion|ions|ped|ping)?\b"
+    # irregular forms that no stem catches ("levels rose", "it led to"), lower case only
+    # ("Rose hips", a name, is not a rise)
+    r"|\b(?-i:rose|risen|fell|fallen|grew|grown|led|shrank|shrunk)\b",
+    re.IGNORECASE,
+)
+# A recommendation or a warning is a finding too, and the one a reader of the safety and
+# population facets needs ("People with sarcoidosis should not take vitamin D", "is
+# contraindicated in", "should be avoided"): it counts as much as an effect.
+_RECOMMENDATION = re.compile(
+    r"\b(should|must|ought to|needs? to|(is|are) (not )?(recommended|advised)|"
+    r"recommends?|advises?|avoid(s|ed)?|contraindicated|unsuitable|not suitable)\b",
     re.IGNORECASE,
 )
 # The same relations in Japanese (the other language the product reads).
@@ -133,6 +144,14 @@ _COMMON_VERBS: Final[frozenset[str]] = frozenset((
     "develops", "removes", "carries", "contributes", "differs", "varies", "tends",
     "seems", "becomes", "limits", "slows", "boosts", "damages", "harms", "benefits",
 ))
+# Past forms that the suffix rule misses ("Blood levels rose", "the trial found").
+_IRREGULAR_PAST: Final[frozenset[str]] = frozenset((
+    "rose", "fell", "grew", "led", "took", "gave", "made", "found", "saw", "became",
+    "kept", "began", "brought", "got", "held", "ran", "went", "came", "left", "lost",
+    "paid", "thought", "knew", "told", "said", "met", "sent", "spent", "built", "felt",
+    "meant", "stood", "chose", "drove", "wrote", "broke", "shrank", "sank", "sought",
+    "underwent", "taught", "bought", "fought", "won", "forgot", "threw", "drew", "shook",
+))
 # fmt: on
 _BASE_VERBS: Final[frozenset[str]] = frozenset(
     w[:-2]
@@ -192,7 +211,10 @@ def _has_verb(text: str) -> bool:
     if not any(w in _ENGLISH_MARKERS for w in words):
         return True
     return (
-        any(w in _AUXILIARIES or w in _COMMON_VERBS or _VERB_SUFFIX.match(w) for w in words)
+        any(
+            w in _AUXILIARIES or w in _COMMON_VERBS or w in _IRREGULAR_PAST or _VERB_SUFFIX.match(w)
+            for w in words
+        )
         # a plural subject takes the base form: "Paper filters remove", "drinkers develop"
         or any(w in _BASE_VERBS for w in words)
     )
@@ -263,7 +285,8 @@ def is_rejected_claim(
 def informativeness(text: str) -> float:
     """0..1: how much a sentence asserts that a reader could check.
 
-    An effect or relation ("raises", "is associated with") counts most, then a number
+    An effect or relation ("raises", "is associated with") or a recommendation or warning
+    ("should not be taken by", "is contraindicated in") counts most, then a number
     (more with its unit), a comparison and a hedge (a hedged finding is still a
     finding). A sentence that leans on the one before it or tells the writer's own
     story or method loses most of its score: as a claim it would not stand alone.
@@ -271,7 +294,7 @@ def informativeness(text: str) -> float:
     if _FIRST_PERSON.search(text) or _METHODS.match(text):
         return 0.0
     score = 0.0
-    if _EFFECT.search(text) or _JA_EFFECT.search(text):
+    if _EFFECT.search(text) or _JA_EFFECT.search(text) or _RECOMMENDATION.search(text):
         score += 0.4
     elif _COPULA.search(text) or _JAPANESE_PREDICATE.search(text.strip()):
         score += 0.15
