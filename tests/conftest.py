@@ -133,6 +133,16 @@ def make_settings(home: Path, corpus: Path | None = CORPUS, **over: Any) -> Sett
     return load_settings(**base)
 
 
+def finished_search(orch: Any, sid: str, timeout: float = 300.0) -> dict[str, Any]:
+    """The result of search ``sid`` on orchestrator ``orch``, polled until it ends."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        polled = ray.get(orch.wait_search.remote(sid, 5.0))
+        if polled["done"]:
+            return dict(polled["result"])
+    raise AssertionError(f"search {sid} did not finish in {timeout:.0f} s")
+
+
 @pytest.fixture(scope="module")
 def stack_settings(lyra_home: Path) -> Settings:
     """Settings of the module's stack over the demo corpus."""

@@ -7,7 +7,6 @@ view, and the syndicated near-duplicate counted once among independent sources.
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +15,7 @@ import ray
 
 from lyra.actors.orchestrator import Orchestrator
 from lyra.config.settings import Settings
-from tests.conftest import DEMO_QUESTION, make_settings
+from tests.conftest import DEMO_QUESTION, finished_search, make_settings
 
 pytestmark = [pytest.mark.ray, pytest.mark.usefixtures("ray_session")]
 
@@ -40,15 +39,6 @@ C3 = (
 A1 = "three to four cups of coffee"
 
 
-def wait_done(orch: Any, search_id: str, limit_s: float = 300) -> dict[str, Any]:
-    deadline = time.monotonic() + limit_s
-    while time.monotonic() < deadline:
-        polled = ray.get(orch.wait_search.remote(search_id, 5.0))
-        if polled["done"]:
-            return dict(polled["result"])
-    raise AssertionError(f"search {search_id} did not finish in {limit_s} s")
-
-
 @pytest.fixture(scope="module")
 def researched(lyra_home: Path) -> dict[str, Any]:
     settings: Settings = make_settings(lyra_home)
@@ -59,7 +49,7 @@ def researched(lyra_home: Path) -> dict[str, Any]:
     results = []
     for q in QUERIES:
         sid = ray.get(orch.start_search.remote(task["id"], q, {}))
-        results.append(wait_done(orch, sid))
+        results.append(finished_search(orch, sid))
     status = ray.get(orch.get_status.remote(task["id"], 0))
     claims = {c["claim_text"]: c for c in status["claims"]}
     out = {"orch": orch, "task": task, "results": results, "claims": claims}

@@ -8,7 +8,6 @@ question cut away (examples/corpus/EXPECTED.md lists them).
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +16,7 @@ import ray
 
 from lyra.actors.orchestrator import Orchestrator
 from lyra.config.settings import Settings
-from tests.conftest import DEMO_QUESTION, make_settings
+from tests.conftest import DEMO_QUESTION, finished_search, make_settings
 
 pytestmark = [pytest.mark.ray, pytest.mark.usefixtures("ray_session")]
 
@@ -64,14 +63,7 @@ def demo(lyra_home: Path) -> dict[str, Any]:
     )
     task = ray.get(orch.create_task.remote(DEMO_QUESTION, {"budget": {"max_pages": 100}}))
     sid = ray.get(orch.start_search.remote(task["id"], DEMO_QUESTION, {}))
-    deadline = time.monotonic() + 300
-    result: dict[str, Any] | None = None
-    while time.monotonic() < deadline:
-        polled = ray.get(orch.wait_search.remote(sid, 5.0))
-        if polled["done"]:
-            result = dict(polled["result"])
-            break
-    assert result is not None, f"search {sid} did not finish in 300 s"
+    result = finished_search(orch, sid)
     status = ray.get(orch.get_status.remote(task["id"], 0))
     yield {
         "orch": orch,

@@ -10,7 +10,6 @@ The two contradictions found by no rule today are listed in the corpus's README.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,7 +18,7 @@ import pytest
 import ray
 
 from lyra.actors.orchestrator import Orchestrator
-from tests.conftest import make_settings
+from tests.conftest import finished_search, make_settings
 
 pytestmark = [pytest.mark.ray, pytest.mark.usefixtures("ray_session")]
 
@@ -68,14 +67,7 @@ def search(lyra_home: Path) -> Iterator[dict[str, Any]]:
     )
     task = ray.get(orch.create_task.remote(QUESTION, {}))
     sid = ray.get(orch.start_search.remote(task["id"], QUESTION, {}))
-    deadline = time.monotonic() + 300
-    result: dict[str, Any] | None = None
-    while time.monotonic() < deadline:
-        polled = ray.get(orch.wait_search.remote(sid, 5.0))
-        if polled["done"]:
-            result = dict(polled["result"])
-            break
-    assert result is not None, f"search {sid} did not finish in 300 s"
+    result = finished_search(orch, sid)
     status = ray.get(orch.get_status.remote(task["id"], 0))
     yield {"result": result, "claims": status["claims"]}
     ray.kill(orch)
