@@ -406,6 +406,37 @@ HEURISTIC_CASES = [
         "Patients didnt improve after surgery.",
         id="contraction-without-apostrophe",
     ),
+    # "falls" after "of", "more", a verb of change ... is the accident, not a decrease:
+    # before, "falls" counted as a fall on the amount axis, so "increase the risk of falls"
+    # carried both signs and no flip was seen.
+    pytest.param(
+        "Sedatives increase the risk of falls in older adults.",
+        "Sedatives reduce the risk of falls in older adults.",
+        "refutes",
+        "Sedatives increase the risk of falls in older adults.",
+        id="risk-of-falls-flips",
+    ),
+    pytest.param(
+        "Women given the annual dose had 15 percent more falls than women given placebo.",
+        "Annual doses reduced the number of falls in women over 70.",
+        "refutes",
+        "Women given the annual dose had 15 percent more falls than women given placebo.",
+        id="more-falls-against-fewer",
+    ),
+    pytest.param(
+        "Sedatives increase the risk of falls in older adults.",
+        "Sedatives increase the risk of falls in older adults.",
+        "supports",
+        "Sedatives increase the risk of falls in older adults.",
+        id="risk-of-falls-agrees",
+    ),
+    pytest.param(
+        "Blood pressure falls after the first dose.",
+        "Blood pressure rises after the first dose.",
+        "refutes",
+        "Blood pressure falls after the first dose.",
+        id="falls-as-a-verb-stays-a-decrease",
+    ),
 ]
 
 

@@ -26,11 +26,10 @@ from lyra.storage import graph_queries as gq
 from lyra.storage import repository as repo
 from lyra.storage.connection import open_database
 from lyra.storage.warc import read_response
-from tests.conftest import DEMO_QUESTION, make_settings
+from tests.conftest import DEMO_QUESTION, finished_search, make_settings
 from tests.conftest_web import FixtureServer, Route
 from tests.stand_in_hub import Repo, StandInHub, serve_hub
 from tests.test_cleanup import OTHER_PAGE
-from tests.test_corpus_evidence import wait_done
 from tests.test_models_pull import NLI, NLI_COMMIT, NLI_LABELS, _classifier
 from tests.test_search_urls import PAGE
 
@@ -52,7 +51,7 @@ def orch(settings: Settings) -> Iterator[Any]:
 def _search(orch: Any, query: str, options: dict[str, Any], status: str) -> str:
     task = ray.get(orch.create_task.remote(query, {}))
     sid = ray.get(orch.start_search.remote(task["id"], query, options))
-    assert wait_done(orch, sid)["status"] == status
+    assert finished_search(orch, sid)["status"] == status
     return str(task["id"])
 
 

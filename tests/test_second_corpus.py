@@ -5,7 +5,7 @@ claim and stance rules are not only measured on the corpus they were developed o
 (examples/corpus). One search of its question: every planted fact (efficacy, safety,
 dosage, who should not take it, comparison with alternatives) becomes a claim, and the
 contradictions the rules can see are refuted by a source other than the claim's own.
-The two contradictions found by no rule today are listed in the corpus's README.txt.
+The one contradiction found by no rule today is listed in the corpus's README.txt.
 """
 
 from __future__ import annotations
@@ -56,6 +56,8 @@ REFUTED = {
     "800 IU": ("adults over 70 is 800 IU", "pharmacist.example"),
     "400 IU": ("adults over 70 is 400 IU", "ods.nih.gov"),
     "kidneys": ("safe for the kidneys", "dailynews.example"),
+    "falls, trial": ("had 15 percent more falls", "bonehealth.example"),
+    "falls, blog": ("reduced the number of falls", "trials.example"),
 }
 
 

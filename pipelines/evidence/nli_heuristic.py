@@ -13,6 +13,8 @@ The rule, for a premise (fragment) and a hypothesis (claim):
    "reduces", "reduced", "reducing" and "reduce" share the stem "reduc". Antonyms are
    folded onto one key per axis (increase/decrease, improve/worsen, safe/unsafe, ...):
    "X increases Y" and "X reduces Y" talk about the same thing with opposite sign.
+   "falls" right after "of", "more", "fewer", a number or a verb of change ("the risk of
+   falls", "prevents falls") is the accident, an ordinary content word, not a decrease.
    Numbers are not content words; they are compared separately (step 4).
 2. The premise is split into sentences; the one with the highest content overlap
    ``|H ∩ S| / |H|`` (over stems of the hypothesis H and sentence S) is the evidence.
@@ -49,7 +51,7 @@ result is flagged as degraded and why a real NLI model is preferred when configu
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from lyra.pipelines.evidence.nli import NliLabel, NliResult
@@ -193,26 +195,70 @@ def is_negated(tokens: Sequence[str]) -> bool:
     return False
 
 
-def content_keys(tokens: Iterable[str]) -> set[str]:
+# "falls" after one of these words (or a number) is the accident, not a decrease: "the
+# risk of falls", "15 percent more falls", "prevents falls", "recurrent falls".
+_FALLS_NOUN_AFTER = frozenset(
+    [
+        "of",
+        "more",
+        "fewer",
+        "less",
+        "the",
+        "and",
+        "or",
+        "no",
+        "any",
+        "had",
+        "recurrent",
+        "serious",
+        "injurious",
+        "frequent",
+        "prevent",
+        "prevents",
+        "prevented",
+        "preventing",
+        "reduce",
+        "reduces",
+        "reduced",
+        "reducing",
+        "increase",
+        "increases",
+        "increased",
+        "increasing",
+        "cause",
+        "causes",
+        "caused",
+    ]
+)
+
+
+def _axis(tokens: Sequence[str], i: int) -> tuple[str, int] | None:
+    """The antonym axis and sign of ``tokens[i]``, None for a word on no axis."""
+    tok = tokens[i]
+    if tok == "falls" and i > 0 and (tokens[i - 1] in _FALLS_NOUN_AFTER or _number(tokens[i - 1])):
+        return None
+    return _AXIS_OF.get(stem(tok))
+
+
+def content_keys(tokens: Sequence[str]) -> set[str]:
     """Stems of content words, antonyms folded onto their axis ("~amount")."""
     keys = set()
-    for tok in tokens:
+    for i, tok in enumerate(tokens):
         if not tok.isalpha() or tok in STOPWORDS or tok in NEGATION_WORDS:
             continue
         if tok in NEGATED_CONTRACTIONS or tok in FAIL_WORDS or tok in _PERCENT_WORDS:
             # Cues and units are compared by their own rules, not as shared content.
             continue
-        stemmed = stem(tok)
-        axis = _AXIS_OF.get(stemmed)
-        keys.add(f"~{axis[0]}" if axis else stemmed)
+        axis = _axis(tokens, i)
+        keys.add(f"~{axis[0]}" if axis else stem(tok))
     return keys
 
 
-def antonym_signs(tokens: Iterable[str]) -> dict[str, set[int]]:
+def antonym_signs(tokens: Sequence[str]) -> dict[str, set[int]]:
     """For each antonym axis mentioned, the signs it is mentioned with."""
     signs: dict[str, set[int]] = {}
-    for tok in tokens:
-        axis = _AXIS_OF.get(stem(tok)) if tok.isalpha() else None
+    for i, tok in enumerate(tokens):
+        axis = _axis(tokens, i) if tok.isalpha() else None
         if axis:
             signs.setdefault(axis[0], set()).add(axis[1])
     return signs
