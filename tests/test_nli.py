@@ -29,6 +29,7 @@ from lyra.pipelines.evidence.nli import (
 )
 from lyra.pipelines.evidence.nli_heuristic import (
     HeuristicNli,
+    antonym_signs,
     content_keys,
     heuristic_nli,
     quantities,
@@ -437,7 +438,92 @@ HEURISTIC_CASES = [
         "Blood pressure falls after the first dose.",
         id="falls-as-a-verb-stays-a-decrease",
     ),
+    # Axes added after a probe of common medical contradictions that the rules read as
+    # "supports" at 0.8-0.9 (docs/stance-model.md).
+    pytest.param(
+        "Side effects of the drug are common in older adults.",
+        "Side effects of the drug are rare in older adults.",
+        "refutes",
+        "Side effects of the drug are common in older adults.",
+        id="common-against-rare",
+    ),
+    pytest.param(
+        "Regular exercise prevents type 2 diabetes in adults.",
+        "Regular exercise causes type 2 diabetes in adults.",
+        "refutes",
+        "Regular exercise prevents type 2 diabetes in adults.",
+        id="prevents-against-causes",
+    ),
+    pytest.param(
+        "The drug doubles the risk of stroke.",
+        "The drug halves the risk of stroke.",
+        "refutes",
+        "The drug doubles the risk of stroke.",
+        id="doubles-against-halves",
+    ),
+    pytest.param(
+        "Zinc shortens the duration of colds.",
+        "Zinc prolongs the duration of colds.",
+        "refutes",
+        "Zinc shortens the duration of colds.",
+        id="shortens-against-prolongs",
+    ),
+    pytest.param(
+        "High doses are dangerous for the liver.",
+        "High doses are harmless for the liver.",
+        "refutes",
+        "High doses are dangerous for the liver.",
+        id="dangerous-against-harmless",
+    ),
+    pytest.param(
+        "Antibiotics are useless against viral infections.",
+        "Antibiotics are useful against viral infections.",
+        "refutes",
+        "Antibiotics are useless against viral infections.",
+        id="useless-against-useful",
+    ),
+    pytest.param(
+        "The supplement impaired memory in older adults.",
+        "The supplement improved memory in older adults.",
+        "refutes",
+        "The supplement impaired memory in older adults.",
+        id="impaired-against-improved",
+    ),
+    pytest.param(
+        "Smoking accelerates bone loss in older women.",
+        "Smoking slows bone loss in older women.",
+        "refutes",
+        "Smoking accelerates bone loss in older women.",
+        id="accelerates-against-slows",
+    ),
+    pytest.param(
+        "Exercise cuts the risk of falls in older adults.",
+        "Exercise increases the risk of falls in older adults.",
+        "refutes",
+        "Exercise cuts the risk of falls in older adults.",
+        id="cuts-against-increases",
+    ),
 ]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "signs"),
+    [
+        ("Sedatives increase the risk of falls.", {"amount": {1}}),
+        ("Blood pressure falls after the first dose.", {"amount": {-1}}),
+        # what causes the disease, not a causing by the subject
+        ("COVID-19, caused by SARS-CoV-2, is a rapidly spreading pandemic.", {}),
+        ("All-cause mortality was lower.", {"amount": {-1}}),
+        ("Smoking is a cause of lung cancer.", {}),
+        ("Smoking causes lung cancer.", {"causation": {1}}),
+        ("Zinc is rarely used against the common cold.", {"frequency": {-1}}),
+    ],
+)
+def test_antonym_signs_skip_uses_without_direction(
+    sentence: str, signs: dict[str, set[int]]
+) -> None:
+    """A word on an axis used as a plain noun carries no sign."""
+    assert antonym_signs(tokenize(sentence)) == signs
 
 
 @pytest.mark.parametrize(("premise", "hypothesis", "label", "evidence"), HEURISTIC_CASES)

@@ -11,10 +11,13 @@ The rule, for a premise (fragment) and a hypothesis (claim):
    "n't" stays on its verb), stopwords and negation words dropped, and lightly stemmed
    (one suffix of -ingly -edly -ies -ing -ed -es -ly -s, then a final e, y → i), so that
    "reduces", "reduced", "reducing" and "reduce" share the stem "reduc". Antonyms are
-   folded onto one key per axis (increase/decrease, improve/worsen, safe/unsafe, ...):
-   "X increases Y" and "X reduces Y" talk about the same thing with opposite sign.
-   "falls" right after "of", "more", "fewer", a number or a verb of change ("the risk of
-   falls", "prevents falls") is the accident, an ordinary content word, not a decrease.
+   folded onto one key per axis (increase/cut, doubles/halves, improve/worsen,
+   safe/unsafe, common/rare, causes/prevents, prolongs/shortens, accelerates/slows, ...):
+   "X increases Y" and "X reduces Y" talk about the same thing with opposite sign. A use
+   of an axis word without a direction carries no sign (it still counts as the shared
+   word): "falls" right after "of", "more", "fewer", a number or a verb of change ("the
+   risk of falls") is the accident, "the common cold" no frequency, "caused by", "the
+   cause of" and "all-cause" no causing by the subject.
    Numbers are not content words; they are compared separately (step 4).
 2. The premise is split into sentences; the one with the highest content overlap
    ``|H ∩ S| / |H|`` (over stems of the hypothesis H and sentence S) is the evidence.
@@ -51,7 +54,7 @@ result is flagged as degraded and why a real NLI model is preferred when configu
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from lyra.pipelines.evidence.nli import NliLabel, NliResult
@@ -101,6 +104,12 @@ _ANTONYM_AXES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             "gains",
             "greater",
             "elevated",
+            "double",
+            "doubles",
+            "triple",
+            "triples",
+            "boost",
+            "boosts",
         ),
         (
             "decrease",
@@ -117,14 +126,29 @@ _ANTONYM_AXES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             "fewer",
             "diminish",
             "diminishes",
+            "halve",
+            "halves",
+            "cut",
+            "cuts",
         ),
     ),
-    "quality": (("improve", "improves"), ("worsen", "worsens")),
-    "efficacy": (("effective", "efficacious"), ("ineffective",)),
-    "safety": (("safe",), ("unsafe",)),
+    "quality": (("improve", "improves"), ("worsen", "worsens", "impair", "impairs")),
+    "efficacy": (
+        ("effective", "efficacious", "useful", "helpful"),
+        ("ineffective", "useless", "unhelpful", "futile"),
+    ),
+    "safety": (("safe", "harmless"), ("unsafe", "dangerous", "hazardous")),
     "benefit": (("benefit", "beneficial", "protective", "protects"), ("harm", "harmful", "harms")),
     "sign": (("positive",), ("negative",)),
     "association": (("associated", "linked"), ("unassociated", "unlinked")),
+    # how often: "side effects are common" against "side effects are rare"
+    "frequency": (
+        ("common", "commonly", "frequent", "frequently", "often", "usually"),
+        ("rare", "rarely", "uncommon", "uncommonly", "infrequent", "infrequently", "seldom"),
+    ),
+    "causation": (("cause", "causes", "trigger", "triggers"), ("prevent", "prevents")),
+    "duration": (("lengthen", "lengthens", "prolong", "prolongs"), ("shorten", "shortens")),
+    "speed": (("accelerate", "accelerates", "hasten", "hastens"), ("slow", "slows")),
 }
 
 _TOKEN_RE = re.compile(r"\d+(?:[.,]\d+)*\s?%?|[a-z]+(?:'[a-z]+)*")
@@ -233,24 +257,40 @@ _FALLS_NOUN_AFTER = frozenset(
 
 
 def _axis(tokens: Sequence[str], i: int) -> tuple[str, int] | None:
-    """The antonym axis and sign of ``tokens[i]``, None for a word on no axis."""
+    """The antonym axis and sign of ``tokens[i]``, None for a word on no axis or a use
+    of it that has no direction (the accident in "the risk of falls")."""
     tok = tokens[i]
-    if tok == "falls" and i > 0 and (tokens[i - 1] in _FALLS_NOUN_AFTER or _number(tokens[i - 1])):
+    before = tokens[i - 1] if i > 0 else ""
+    after = tokens[i + 1] if i + 1 < len(tokens) else ""
+    if tok == "falls" and (before in _FALLS_NOUN_AFTER or _number(before)):
         return None
-    return _AXIS_OF.get(stem(tok))
+    # not a frequency or a causing: "the common cold", "the cause of", "all-cause",
+    # "caused by SARS-CoV-2" (what causes the disease, not what the subject causes),
+    # "human-caused"
+    if tok == "common" and after in ("cold", "colds"):
+        return None
+    stemmed = stem(tok)
+    if stemmed == "caus" and (after in ("of", "by") or before == "-" or before == "all"):
+        return None
+    return _AXIS_OF.get(stemmed)
 
 
-def content_keys(tokens: Sequence[str]) -> set[str]:
-    """Stems of content words, antonyms folded onto their axis ("~amount")."""
+def content_keys(tokens: Iterable[str]) -> set[str]:
+    """Stems of content words, antonyms folded onto their axis ("~amount").
+
+    Every use of an axis word folds (the noun uses that ``_axis`` sets apart included), so
+    "the cause of" and "causes" still count as one shared word.
+    """
     keys = set()
-    for i, tok in enumerate(tokens):
+    for tok in tokens:
         if not tok.isalpha() or tok in STOPWORDS or tok in NEGATION_WORDS:
             continue
         if tok in NEGATED_CONTRACTIONS or tok in FAIL_WORDS or tok in _PERCENT_WORDS:
             # Cues and units are compared by their own rules, not as shared content.
             continue
-        axis = _axis(tokens, i)
-        keys.add(f"~{axis[0]}" if axis else stem(tok))
+        stemmed = stem(tok)
+        axis = _AXIS_OF.get(stemmed)
+        keys.add(f"~{axis[0]}" if axis else stemmed)
     return keys
 
 
