@@ -110,6 +110,36 @@ def test_a_recommendation_or_warning_is_a_finding(sentence: str) -> None:
     assert [c.text for c in extract_claims_extractive(sentence, QUESTION, 3)] == [sentence]
 
 
+@pytest.mark.parametrize(
+    ("sentence", "score"),
+    [
+        ("Heat pumps need a dedicated electrical circuit in most older homes.", 0.4),
+        ("Older adults need 800 IU of vitamin D a day.", 0.7),  # + number and unit
+        ("The outdoor unit needed defrosting several times a day in humid cold weather.", 0.4),
+        ("The drug requires monitoring of kidney function in older adults.", 0.4),
+        # "needs" as a noun is no requirement
+        ("Coffee contributes to daily fluid needs in much the same way as water.", 0.0),
+    ],
+)
+def test_a_requirement_is_a_finding(sentence: str, score: float) -> None:
+    """What a thing needs or requires is checkable, like a recommendation."""
+    assert informativeness(sentence) == pytest.approx(score)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "reason"),
+    [
+        # "cost", "need", "use" are verbs after a plural noun or a subject pronoun ...
+        ("Ground-source heat pumps cost about twice as much to install as air models.", None),
+        ("Ground-source models are dearer to install, but they use less electricity.", None),
+        # ... and nouns after an article
+        ("The need for a new circuit and the cost of the upgrade in an old flat.", "no_verb"),
+    ],
+)
+def test_nouns_that_are_also_verbs(sentence: str, reason: str | None) -> None:
+    assert is_rejected_claim(sentence, QUESTION) == reason
+
+
 def test_irregular_past_forms_are_verbs_and_effects() -> None:
     """ "rose", "fell", "found" are verbs (a sentence with no other verb was rejected as
     "no_verb"), and a rise or a fall is an effect; a capitalised name is not."""

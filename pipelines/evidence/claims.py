@@ -11,6 +11,7 @@ instruction to AI readers or a mask of one (`is_rejected_claim`).
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import unicodedata
@@ -73,7 +74,10 @@ _EFFECT = re.compile(
 # population facets needs ("People with sarcoidosis should not take vitamin D", "is
 # contraindicated in", "should be avoided"): it counts as much as an effect.
 _RECOMMENDATION = re.compile(
-    r"\b(should|must|ought to|needs? to|(is|are) (not )?(recommended|advised)|"
+    r"\bneeds? \d|"
+    r"\b(should|must|ought to|needs? (to|a|an|the|at least|more|less)|needed|requires?|"
+    r"required|"
+    r"(is|are) (not )?(recommended|advised)|"
     r"recommends?|advises?|avoid(s|ed)?|contraindicated|unsuitable|not suitable)\b",
     re.IGNORECASE,
 )
@@ -153,12 +157,21 @@ _IRREGULAR_PAST: Final[frozenset[str]] = frozenset((
     "underwent", "taught", "bought", "fought", "won", "forgot", "threw", "drew", "shook",
 ))
 # fmt: on
-_BASE_VERBS: Final[frozenset[str]] = frozenset(
-    w[:-2]
-    if w.endswith(("shes", "ches", "sses", "xes"))
-    else (w[:-3] + "y" if w.endswith("ies") else w[:-1])
-    for w in _COMMON_VERBS
-) - frozenset(("mean", "work", "act", "cost", "need", "result", "cut", "change", "drop"))
+# Base forms that are nouns as often as verbs ("the need for", "the cost of"): a verb
+# only after a plural noun or a subject pronoun ("heat pumps need", "they cost").
+_NOUN_OR_VERB: Final = frozenset(
+    ("mean", "work", "act", "cost", "need", "result", "cut", "change", "drop", "use")
+)
+_SUBJECT_PRONOUNS: Final = frozenset(("they", "we", "you", "i"))
+_BASE_VERBS: Final[frozenset[str]] = (
+    frozenset(
+        w[:-2]
+        if w.endswith(("shes", "ches", "sses", "xes"))
+        else (w[:-3] + "y" if w.endswith("ies") else w[:-1])
+        for w in _COMMON_VERBS
+    )
+    - _NOUN_OR_VERB
+)
 _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
 _JAPANESE_PREDICATE = re.compile(
@@ -217,6 +230,13 @@ def _has_verb(text: str) -> bool:
         )
         # a plural subject takes the base form: "Paper filters remove", "drinkers develop"
         or any(w in _BASE_VERBS for w in words)
+        or any(
+            w in _NOUN_OR_VERB
+            and (
+                before in _SUBJECT_PRONOUNS or (before.endswith("s") and not before.endswith("ss"))
+            )
+            for before, w in itertools.pairwise(words)
+        )
     )
 
 
