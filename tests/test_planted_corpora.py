@@ -1,0 +1,189 @@
+"""Planted corpora on other questions: every fact on every facet is a claim (issue 12).
+
+Two corpora written so that the claim and stance rules are not only measured on the
+corpus they were developed on (examples/corpus): tests/corpora/vitamin_d (medicine:
+vitamin D and fractures) and tests/corpora/heat_pumps (another field: heat pumps in
+cold climates). One search of each question: every planted fact (efficacy, safety,
+dosage or sizing, who it is for and against, comparison with alternatives) becomes a
+claim, and the contradictions the rules can see are refuted by a source other than the
+claim's own. What no rule finds today is listed in each corpus's README.txt.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+import ray
+
+from lyra.actors.orchestrator import Orchestrator
+from tests.conftest import finished_search, make_settings
+
+pytestmark = [pytest.mark.ray, pytest.mark.usefixtures("ray_session")]
+
+CORPORA = Path(__file__).parent / "corpora"
+
+
+@dataclass(frozen=True)
+class Planted:
+    question: str
+    domains: frozenset[str]
+    # a piece of each planted fact's claim text
+    facts: tuple[str, ...]
+    # (a piece of the claim, the domain whose fragment must refute it)
+    refuted: tuple[tuple[str, str], ...]
+
+
+PLANTED = {
+    "vitamin_d": Planted(
+        question="Does vitamin D supplementation prevent fractures in older adults?",
+        domains=frozenset(
+            (
+                "ods.nih.gov",
+                "trials.example",
+                "bonehealth.example",
+                "dailynews.example",
+                "pharmacist.example",
+                "nice.org.uk",
+            )
+        ),
+        facts=(
+            "vitamin D at 800 IU or more reduced hip fractures by 30 percent",
+            "reduced hip fractures by 43 percent",
+            "did not reduce hip fractures in people aged 65 and older",
+            "had no effect on the risk of fracture",
+            "lowered the risk of any fracture by 12 percent",
+            "had 15 percent more falls than women given placebo",
+            "Fractures were also 26 percent more frequent",
+            "Too much vitamin D causes hypercalcaemia",
+            "raised the risk of kidney stones by 17 percent",
+            "safe for the kidneys and do not cause kidney stones",
+            "Thiazide diuretics taken with vitamin D and calcium",
+            "The recommended daily intake of vitamin D for adults over 70 is 800 IU",
+            "The recommended daily intake of vitamin D for adults over 70 is 400 IU",
+            "The tolerable upper intake level for adults is 4,000 IU per day",
+            "Take vitamin D with a meal that contains some fat",
+            "reduced the number of falls in women over 70",
+            "People with sarcoidosis or other granulomatous diseases should not",
+            "Residents of nursing homes benefit most from supplements",
+            "not recommended for fracture prevention in healthy adults",
+            "Bisphosphonates such as alendronate reduce hip fractures",
+            "Vitamin D3 (colecalciferol) raises blood levels more than",
+            "Vitamin D drops are cheaper than most prescription medicines",
+        ),
+        refuted=(
+            ("did not reduce hip fractures in people aged 65", "ods.nih.gov"),
+            ("reduced hip fractures by 30 percent", "bonehealth.example"),
+            ("adults over 70 is 800 IU", "pharmacist.example"),
+            ("adults over 70 is 400 IU", "ods.nih.gov"),
+            ("safe for the kidneys", "dailynews.example"),
+            ("had 15 percent more falls", "bonehealth.example"),
+            ("reduced the number of falls", "trials.example"),
+        ),
+    ),
+    "heat_pumps": Planted(
+        question="Do heat pumps reduce household heating costs in cold climates?",
+        domains=frozenset(
+            (
+                "energy.gov",
+                "heatpumpblog.example",
+                "consumerreport.example",
+                "installer.example",
+                "engineering.example",
+                "citynews.example",
+            )
+        ),
+        facts=(
+            "keep working at outdoor temperatures as low as minus 25",
+            "delivers about 3 units of heat for every unit of electricity",
+            "1.8 units of heat per unit of electricity at minus 15",
+            "cut their annual heating bills by 35 percent",
+            "needs backup resistance heating",
+            "stop working below minus 5 degrees",
+            "heating bills rise by 20 percent",
+            "quieter than most window air conditioners",
+            "costs between 12,000 and 18,000 dollars",
+            "Ground-source heat pumps cost about twice as much",
+            "rarely save money by switching",
+            "needed defrosting several times a day",
+            "should be sized to cover the full heating load",
+            "not suitable for a heat pump until the insulation",
+            "R-32 used in many new heat pumps is mildly flammable",
+            "Heat pumps need a dedicated electrical circuit",
+            "supplied 90 percent of the heating demand",
+            "efficiency of the heat pumps was 2.6 units",
+            "60 percent less carbon dioxide",
+            "peak winter electricity demand would double",
+            "only when the house is well insulated",
+            "but not compared with cheap natural gas",
+        ),
+        refuted=(
+            ("heating bills rise by 20 percent", "energy.gov"),
+            ("cut their annual heating bills by 35 percent", "heatpumpblog.example"),
+            ("1.8 units of heat per unit of electricity", "engineering.example"),
+            ("stop working below minus 5 degrees", "engineering.example"),
+        ),
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def searched(lyra_home: Path) -> Iterator[Callable[[str], list[dict[str, Any]]]]:
+    """The claims of one search of a corpus's question (each corpus searched once)."""
+    done: dict[str, list[dict[str, Any]]] = {}
+    actors = []
+
+    def claims(name: str) -> list[dict[str, Any]]:
+        if name not in done:
+            settings = make_settings(lyra_home, corpus=CORPORA / name)
+            orch = Orchestrator.options(
+                name="orchestrator", namespace=settings.ray.namespace
+            ).remote(settings)
+            actors.append(orch)
+            question = PLANTED[name].question
+            task = ray.get(orch.create_task.remote(question, {}))
+            sid = ray.get(orch.start_search.remote(task["id"], question, {}))
+            assert finished_search(orch, sid)["status"] == "satisfied"
+            done[name] = ray.get(orch.get_status.remote(task["id"], 0))["claims"]
+        return done[name]
+
+    yield claims
+    for orch in actors:
+        ray.kill(orch)
+
+
+def _claim(claims: list[dict[str, Any]], piece: str) -> dict[str, Any]:
+    found = [c for c in claims if piece in c["claim_text"]]
+    assert len(found) == 1, f"{piece!r}: {len(found)} claims"
+    return found[0]
+
+
+@pytest.mark.parametrize("name", list(PLANTED))
+def test_every_source_is_read(searched: Callable[[str], list[dict[str, Any]]], name: str) -> None:
+    assert {c["source_domain"] for c in searched(name)} == PLANTED[name].domains
+
+
+@pytest.mark.parametrize(
+    ("name", "piece"), [(name, piece) for name, p in PLANTED.items() for piece in p.facts]
+)
+def test_every_planted_fact_is_a_claim(
+    searched: Callable[[str], list[dict[str, Any]]], name: str, piece: str
+) -> None:
+    assert piece in _claim(searched(name), piece)["claim_text"]
+
+
+@pytest.mark.parametrize(
+    ("name", "piece", "domain"),
+    [(name, piece, domain) for name, p in PLANTED.items() for piece, domain in p.refuted],
+)
+def test_planted_contradictions_are_refuted_by_the_other_source(
+    searched: Callable[[str], list[dict[str, Any]]], name: str, piece: str, domain: str
+) -> None:
+    claim = _claim(searched(name), piece)
+    # a local page's URL ends in <domain>/<file>
+    refuting_domains = {u.split("/")[-2] for u in claim["refuting_urls"]}
+    assert domain in refuting_domains
+    assert claim["source_domain"] != domain
