@@ -503,6 +503,43 @@ HEURISTIC_CASES = [
         "Exercise cuts the risk of falls in older adults.",
         id="cuts-against-increases",
     ),
+    # "Without calcium" on both sides is the condition both state; "no effect" is the
+    # difference (tests/corpora/vitamin_d). Attribution ("the researchers said that")
+    # is not content, so the reverse direction shares enough words too.
+    pytest.param(
+        "The researchers said that vitamin D given alone, without calcium, had no effect "
+        "on the risk of fracture in their analysis.",
+        "Vitamin D taken without calcium lowered the risk of any fracture by 12 percent "
+        "in adults living at home.",
+        "refutes",
+        "The researchers said that vitamin D given alone, without calcium, had no effect "
+        "on the risk of fracture in their analysis.",
+        id="shared-without-then-no-effect",
+    ),
+    pytest.param(
+        "Vitamin D taken without calcium lowered the risk of any fracture by 12 percent "
+        "in adults living at home.",
+        "The researchers said that vitamin D given alone, without calcium, had no effect "
+        "on the risk of fracture in their analysis.",
+        "refutes",
+        "Vitamin D taken without calcium lowered the risk of any fracture by 12 percent "
+        "in adults living at home.",
+        id="attribution-is-not-content",
+    ),
+    pytest.param(
+        "Patients given the drug without food absorbed half the dose.",
+        "Patients given the drug with food absorbed half the dose.",
+        "refutes",
+        "Patients given the drug without food absorbed half the dose.",
+        id="without-on-one-side-still-negates",
+    ),
+    pytest.param(
+        "Taken without food, the drug lowered blood pressure in adults.",
+        "Taken without food, the drug lowered blood pressure in older adults.",
+        "supports",
+        "Taken without food, the drug lowered blood pressure in adults.",
+        id="without-on-both-sides-is-no-contradiction",
+    ),
 ]
 
 

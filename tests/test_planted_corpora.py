@@ -82,6 +82,8 @@ PLANTED = {
             ("safe for the kidneys", "dailynews.example"),
             ("had 15 percent more falls", "bonehealth.example"),
             ("reduced the number of falls", "trials.example"),
+            ("lowered the risk of any fracture by 12 percent", "dailynews.example"),
+            ("had no effect on the risk of fracture", "bonehealth.example"),
         ),
     ),
     "heat_pumps": Planted(

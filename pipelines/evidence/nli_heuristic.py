@@ -8,7 +8,8 @@ at 0.9 because word matching is never as sure as a trained model.
 The rule, for a premise (fragment) and a hypothesis (claim):
 
 1. Words are lower-cased, split on non-letters (numbers kept whole, "12%" is one token,
-   "n't" stays on its verb), stopwords and negation words dropped, and lightly stemmed
+   "n't" stays on its verb), stopwords, attribution words ("said", "according",
+   "researchers") and negation words dropped, and lightly stemmed
    (one suffix of -ingly -edly -ies -ing -ed -es -ly -s, then a final e, y → i), so that
    "reduces", "reduced", "reducing" and "reduce" share the stem "reduc". Antonyms are
    folded onto one key per axis (increase/cut, doubles/halves, improve/worsen,
@@ -27,7 +28,9 @@ The rule, for a premise (fragment) and a hypothesis (claim):
    refutes, confidence min(0.9, 0.55 + 0.4 * overlap). Cues:
    - negation differs: one side has not, no, never, none, neither, nor, without, cannot,
      an n't contraction (with or without apostrophe) or "fail(s/ed) to" ("did not",
-     "does not", "no evidence", "no significant" are covered by not / no);
+     "does not", "no evidence", "no significant" are covered by not / no); "without X"
+     on both sides (the same first content word after it) is a condition both state
+     and is not counted;
    - antonym flip: an axis where every occurrence in one text has the opposite sign of
      every occurrence in the other, and the sentence shares at least half of the
      hypothesis's other content words (the flipped axis alone does not make two texts
@@ -77,7 +80,12 @@ _STOPWORDS_TEXT = """
     too under until up upon us very via was we were what when where whether which
     while who whom whose why will with within would yet you your
 """
-STOPWORDS = frozenset(_STOPWORDS_TEXT.split())
+# Attribution ("the researchers said that", "according to the authors") says who states a
+# finding, not what it is: two reports of one finding share it whoever reports it.
+_ATTRIBUTION_TEXT = """
+    said says say told according researchers researcher authors investigators
+"""
+STOPWORDS = frozenset(_STOPWORDS_TEXT.split()) | frozenset(_ATTRIBUTION_TEXT.split())
 
 NEGATION_WORDS = frozenset({"not", "no", "never", "none", "neither", "nor", "without", "cannot"})
 # Contractions typed without the apostrophe still negate.
@@ -209,14 +217,43 @@ def _number(token: str) -> float | None:
         return None
 
 
+def _is_cue(tokens: Sequence[str], i: int) -> bool:
+    tok = tokens[i]
+    if tok in NEGATION_WORDS or tok in NEGATED_CONTRACTIONS or tok.endswith("n't"):
+        return True
+    return tok in FAIL_WORDS and i + 1 < len(tokens) and tokens[i + 1] == "to"
+
+
 def is_negated(tokens: Sequence[str]) -> bool:
     """True when the token list carries a negation cue."""
-    for i, tok in enumerate(tokens):
-        if tok in NEGATION_WORDS or tok in NEGATED_CONTRACTIONS or tok.endswith("n't"):
-            return True
-        if tok in FAIL_WORDS and i + 1 < len(tokens) and tokens[i + 1] == "to":
-            return True
-    return False
+    return any(_is_cue(tokens, i) for i in range(len(tokens)))
+
+
+def _scope(tokens: Sequence[str], i: int) -> str:
+    """The first content word after position ``i`` ("" when none follows)."""
+    return next((min(keys) for keys in map(content_keys, tokens[i + 1 :]) if keys), "")
+
+
+def negations_differ(hypothesis: Sequence[str], sentence: Sequence[str]) -> bool:
+    """One side carries a negation and the other does not.
+
+    "Without X" on both sides is a condition both state, not a finding either negates:
+    "vitamin D without calcium had no effect" against "vitamin D without calcium lowered
+    the risk" differ by "no effect" alone.
+    """
+
+    def withouts(tokens: Sequence[str]) -> set[str]:
+        return {_scope(tokens, i) for i, tok in enumerate(tokens) if tok == "without"} - {""}
+
+    shared = withouts(hypothesis) & withouts(sentence)
+
+    def negated(tokens: Sequence[str]) -> bool:
+        return any(
+            _is_cue(tokens, i) and not (tok == "without" and _scope(tokens, i) in shared)
+            for i, tok in enumerate(tokens)
+        )
+
+    return negated(hypothesis) != negated(sentence)
 
 
 # "falls" after one of these words (or a number) is the accident, not a decrease: "the
@@ -411,7 +448,7 @@ def heuristic_nli(premise: str, hypothesis: str) -> NliResult:
         shown = evidence.sentence if overlap > 0 else None
         return _result("neutral", 0.7 - 0.4 * overlap, shown)
     contradicts = (
-        is_negated(hyp_tokens) != is_negated(evidence.tokens)
+        negations_differ(hyp_tokens, evidence.tokens)
         or (
             antonyms_flip(hyp_tokens, evidence.tokens)
             and _overlap_beside_axes(hyp_keys, evidence.tokens) >= NEUTRAL_BELOW
