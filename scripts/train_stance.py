@@ -777,6 +777,11 @@ def cmd_head_v2(args: argparse.Namespace) -> int:
         claim_topics[r["claim"]].add(r["topic_ip"])
         evidence_topics[r["evidence"]].add(r["topic_ip"])
     extra = unrelated_pairs(claim_topics, evidence_topics, args.unrelated_per_claim, SEED)
+    # The longest (premise, claim) the model reads: config.json's max_length caps what
+    # Lyra asks for, so the head is fitted on exactly the features Lyra computes.
+    config = json.loads((out / "config.json").read_text())
+    config["max_length"] = args.max_length
+    (out / "config.json").write_text(json.dumps(config, indent=2) + "\n")
     model = CrossEncoderNli(out, max_length=args.max_length, model_id=STANCE_MODEL_ID)
     started = time.monotonic()
     cross = model.output(FEATURES_OUTPUT, pairs + extra)
@@ -793,6 +798,7 @@ def cmd_head_v2(args: argparse.Namespace) -> int:
     extra_keys = [{p, c} for p, c in extra]
     n = len(pairs)
     report: dict[str, Any] = {
+        "max_length": args.max_length,
         "l2": args.l2,
         "unrelated_pairs": len(extra),
         "unrelated_per_claim": args.unrelated_per_claim,
@@ -875,7 +881,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     head_v2.add_argument("--unrelated-per-claim", type=int, default=2)
     for p in (enc, head, export, export_features, dequantize, rows, head_v2):
         p.add_argument("--work", type=Path, required=True)
-        p.add_argument("--max-length", type=int, default=128)
+        # The encoder was trained on pairs cut at 128 tokens; the shipped head reads up
+        # to 256 (a fragment of 1,200 characters is about 250), decision 0042.
+        p.add_argument("--max-length", type=int, default=256 if p is head_v2 else 128)
         p.add_argument("--threads", type=int, default=2)
     for p in (head, export, export_features, rows, head_v2):
         p.add_argument(

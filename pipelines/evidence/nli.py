@@ -17,8 +17,8 @@ refutes, neutral → neutral (case-insensitive). A model whose labels do not nam
 three is refused rather than guessed at. Confidence is the softmax probability of the
 chosen label. A ``calibration.json`` beside the model with ``{"temperature": T}`` (fitted
 on held-out pairs, as Lyra's packaged stance model ships it) divides the logits by T
-first; without it T is 1. A ``max_length`` in ``config.json`` (the length the model was
-trained at) caps the configured one.
+first; without it T is 1. A ``max_length`` in ``config.json`` (the longest pair the model
+was trained or fitted on) caps the configured one.
 
 When no model is configured or pulled the actor uses Lyra's packaged stance model
 (``stance_model.py``), which reads this class's ``features`` output; only when that
