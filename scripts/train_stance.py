@@ -21,8 +21,9 @@
 
 v2 (the shipped model): ``encoder``, then ``export-features --work W`` (the int8 graph with
 a ``features`` output) and ``head-v2 --work W --home H`` (the linear head over those
-features and the embedder's vectors; pairs cut at 256 tokens, decision 0042). ``dequantize --work W`` rebuilds W/encoder from
-the shipped int8 graph, so the shipped model can be re-exported without its training
+features and the embedder's vectors; pairs cut at 256 tokens, decision 0042).
+``dequantize --work W`` rebuilds W/encoder from the shipped int8 graph, so the shipped
+model can be re-exported without its training
 checkpoint (how the graph with plain attention was made). ``rows --work W`` quantises the
 shipped graph's activations per row (decision 0039; ``export-features`` does it too),
 then ``head-v2`` refits the head on the new graph's features: how the current one was
