@@ -67,6 +67,8 @@ from lyra.pipelines.evidence.stance_model import (
     STANCE_MODEL_ID,
     Embed,
     PackagedStance,
+    VetoCalibration,
+    fit_veto,
     load_packaged_stance,
     packaged_stance_dir,
     veto_refutations,
@@ -134,8 +136,9 @@ class RefitHead:
     refitted here on the training folds only, the way the script fits the shipped one:
     the same features (the int8 cross-encoder's ``features`` output and the embedder's
     vectors), the same penalty, the same unrelated-claim neutral pairs, of which only
-    those touching no held-out claim or passage are used. The features are computed
-    once and reused across folds.
+    those touching no held-out claim or passage are used; the lexical veto's Platt
+    scaling is fitted on the training folds too. The features are computed once and reused
+    across folds.
     """
 
     learns = True
@@ -158,6 +161,7 @@ class RefitHead:
         self._all_keys = {key for pair in self._labelled for key in pair}
         self._computed: np.ndarray | None = None
         self._head: CalibratedHead | None = None
+        self._veto = VetoCalibration(0.0, 1.0)
 
     def _all_features(self) -> np.ndarray:
         """Features of every labelled pair, then of every unrelated pair (made once)."""
@@ -189,13 +193,16 @@ class RefitHead:
             ),
             l2=self._l2,
         )
+        self._veto, _, _ = fit_veto(
+            [(p.evidence, p.claim) for p in train], [p.label for p in train]
+        )
 
     def predict(self, pairs: Sequence[Pair]) -> list[tuple[str, float]]:
         if self._head is None:
             raise RuntimeError("fit before predict")
         judged = results_from_logits(self._head.logits(self._features(pairs)), NLI_LABELS)
         # The lexical refutation veto, as PackagedStance applies it in Lyra.
-        vetoed = veto_refutations([(p.evidence, p.claim) for p in pairs], judged)
+        vetoed = veto_refutations([(p.evidence, p.claim) for p in pairs], judged, self._veto)
         return [(r.label, float(r.confidence)) for r in vetoed]
 
     def judge_all(self, pairs: Sequence[Pair]) -> None:

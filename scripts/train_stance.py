@@ -766,7 +766,12 @@ def cmd_head_v2(args: argparse.Namespace) -> int:
         fit_calibrated_head,
         unrelated_pairs,
     )
-    from lyra.pipelines.evidence.stance_model import HEAD_FILENAME, STANCE_MODEL_ID
+    from lyra.pipelines.evidence.stance_model import (
+        HEAD_FILENAME,
+        STANCE_MODEL_ID,
+        VETO_KEY,
+        fit_veto,
+    )
 
     out: Path = args.out
     rows = read_healthver(args.healthver)
@@ -830,6 +835,14 @@ def cmd_head_v2(args: argparse.Namespace) -> int:
             "out_of_fold": figures,
             "unrelated_pairs_called_refutes_in_fit": float((probs.argmax(1) == 1).mean()),
         }
+    # The lexical veto's probability: its confidence Platt-scaled on the labelled pairs
+    # (decision 0043).
+    veto, fired, right = fit_veto(pairs, [r["label"].lower() for r in rows])
+    arrays[VETO_KEY] = np.array([veto.a, veto.b], dtype=np.float64)
+    at = {f"{c:.2f}": veto.probability(c) for c in (0.75, 0.8, 0.85, 0.9)}
+    report["veto"] = {"fired": fired, "right": right, "a": veto.a, "b": veto.b, "at": at}
+    log(f"lexical veto: fires on {fired} pairs, {right} right; a {veto.a:.4f}, b {veto.b:.4f}, "
+        f"probability at rule confidence {at}")  # fmt: skip
     np.savez_compressed(out / HEAD_FILENAME, **arrays)
     exported = json.loads((args.work / "export_features.json").read_text())
     training = {

@@ -37,7 +37,7 @@ from lyra.pipelines.evidence.nli_heuristic import (
     tokenize,
 )
 from lyra.pipelines.evidence.onnx_export import export_classifier_onnx, read_manifest
-from lyra.pipelines.evidence.stance_model import PackagedStance
+from lyra.pipelines.evidence.stance_model import PackagedStance, VetoCalibration
 
 CORPUS = [
     "Aspirin reduces the risk of heart attack in adults.",
@@ -248,7 +248,7 @@ def test_a_model_without_extra_outputs_is_refused_by_the_stance_head(
     with pytest.raises(NliModelError, match="has no 'features' output"):
         nli.output(FEATURES_OUTPUT, PAIRS)
     with pytest.raises(NliModelError, match="has no 'features' output"):
-        PackagedStance(nli, {})
+        PackagedStance(nli, {}, veto=VetoCalibration(0.0, 1.0))
 
 
 def test_missing_folder_is_a_clear_error(tmp_path: Path) -> None:

@@ -20,12 +20,18 @@ import pytest
 
 from lyra.pipelines.evidence.embedding import OnnxEmbedder, load_default_embedder
 from lyra.pipelines.evidence.nli import FEATURES_OUTPUT, CrossEncoderNli, NliModelError, softmax
+from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
 from lyra.pipelines.evidence.stance_model import (
     HEAD_FILENAME,
     STANCE_MODEL_ID,
+    VETO_FLOOR,
+    VETO_KEY,
     PackagedStance,
+    VetoCalibration,
+    fit_veto,
     load_heads,
     load_packaged_stance,
+    load_veto_calibration,
     packaged_stance_dir,
 )
 
@@ -132,6 +138,65 @@ def test_plain_statements_get_the_stance_a_reader_gives(
 ) -> None:
     (result,) = stance.judge([pair])
     assert result.label == label
+
+
+def test_vetoed_pairs_get_the_rules_calibrated_probability(stance: PackagedStance) -> None:
+    """Where the lexical rules overrule the head, the pair is "refutes" with the rules'
+    confidence Platt-scaled on HealthVer dev (decision 0043: they are right on 19 of
+    the 39 pairs they fire on), not with the confidence of their word overlap."""
+    training = json.loads((packaged_stance_dir() / "TRAINING.json").read_text())
+    fitted = training["head"]["veto"]
+    assert (fitted["fired"], fitted["right"]) == (39, 19)
+    veto = load_veto_calibration(packaged_stance_dir() / HEAD_FILENAME)
+    assert (veto.a, veto.b) == (fitted["a"], fitted["b"])
+    for pair in (NUMBER, REFUTES):
+        rule = heuristic_nli(*pair)
+        (result,) = stance.judge([pair])
+        p = veto.probability(rule.confidence)
+        assert (result.label, result.confidence) == ("refutes", p)
+        assert result.probs == {"supports": (1 - p) / 2, "refutes": p, "neutral": (1 - p) / 2}
+        assert result.evidence_sentence == rule.evidence_sentence
+        assert VETO_FLOOR < p < rule.confidence
+    (supported,) = stance.judge([SUPPORTS])
+    assert supported.evidence_sentence is None  # the model's own judgement
+    # More word overlap never lowers it.
+    assert veto.probability(0.75) < veto.probability(0.8) < veto.probability(0.9)
+
+
+def test_the_veto_calibration_follows_what_the_rules_get_right() -> None:
+    pairs = [NUMBER, REFUTES] * 10 + [SUPPORTS, NEUTRAL]
+    always = fit_veto(pairs, ["refutes"] * 22)
+    never = fit_veto(pairs, ["neutral"] * 22)
+    untouched = fit_veto([SUPPORTS, NEUTRAL], ["refutes", "refutes"])
+    assert (always[1:], never[1:], untouched[1:]) == ((20, 20), (20, 0), (0, 0))
+    # With nothing to learn from, the rules' own confidence (a = 0, b = 1).
+    assert untouched[0] == VetoCalibration(0.0, 1.0)
+    assert untouched[0].probability(0.9) == pytest.approx(0.9)
+    # Always right: above the rules' own 0.8; never right: the floor.
+    assert always[0].probability(0.8) == pytest.approx(0.9374, abs=1e-4)
+    assert never[0].probability(0.9) == VETO_FLOOR
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        (None, "lacks 'veto_platt'"),
+        ([0.0, -1.0], r"veto_platt must be two finite numbers \(a, b ≥ 0\)"),
+        ([np.nan, 1.0], r"veto_platt must be two finite numbers"),
+        ([0.5], r"veto_platt must be two finite numbers"),
+    ],
+    ids=["missing", "decreasing", "not-a-number", "one-number"],
+)
+def test_a_head_file_with_a_bad_veto_calibration_is_refused(
+    tmp_path: Path, value: list[float] | None, message: str
+) -> None:
+    with np.load(packaged_stance_dir() / HEAD_FILENAME) as data:
+        arrays = {k: data[k] for k in data.files if k != VETO_KEY}
+    if value is not None:
+        arrays[VETO_KEY] = np.array(value)
+    np.savez(tmp_path / HEAD_FILENAME, **arrays)
+    with pytest.raises(NliModelError, match=message):
+        load_veto_calibration(tmp_path / HEAD_FILENAME)
 
 
 @pytest.mark.parametrize(

@@ -16,6 +16,8 @@ measure of record (``bench/stance.py``), which refits the head on training folds
 - `fit_temperature`: the single temperature T that minimises the negative
   log-likelihood of held-out logits (Guo et al., 2017); probabilities are
   softmax(logits / T);
+- `fit_platt`: Platt scaling of one score against 0/1 outcomes (the lexical veto's
+  confidence against whether the pair really is a refutation);
 - `fit_calibrated_head`: both, the temperature from grouped out-of-fold logits, with
   training-only extra rows kept out of every fold whose held-out rows they touch;
 - `bi_encoder_features`, `unrelated_pairs`: the embedder's pair features and the
@@ -166,6 +168,30 @@ def fit_temperature(logits: np.ndarray, labels: np.ndarray) -> float:
             b = lo + ratio * (hi - lo)
             fb = negative_log_likelihood(logits, labels, float(np.exp(b)))
     return float(np.exp((lo + hi) / 2.0))
+
+
+def fit_platt(
+    scores: np.ndarray,
+    outcomes: np.ndarray,
+    *,
+    prior: tuple[float, float] = (0.0, 1.0),
+    l2: float = 1.0,
+    steps: int = 50,
+) -> tuple[float, float]:
+    """(a, b) of p = sigmoid(a + b * score) fitted to 0/1 ``outcomes`` (Platt, 1999) by
+    Newton's method, with an L2 pull of strength ``l2`` toward ``prior``: with no rows
+    the prior itself, with a few rows only as far as they show."""
+    z = np.asarray(scores, dtype=np.float64)
+    y = np.asarray(outcomes, dtype=np.float64)
+    x = np.stack([np.ones_like(z), z], axis=1)
+    centre = np.asarray(prior, dtype=np.float64)
+    w = centre.copy()
+    for _ in range(steps):
+        p = 1.0 / (1.0 + np.exp(-(x @ w)))
+        gradient = x.T @ (p - y) + l2 * (w - centre)
+        hessian = (x * (p * (1.0 - p))[:, None]).T @ x + l2 * np.eye(2)
+        w = w - np.linalg.solve(hessian, gradient)
+    return float(w[0]), float(w[1])
 
 
 @dataclass(frozen=True)

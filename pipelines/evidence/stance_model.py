@@ -14,13 +14,16 @@ A linear head over both (``stance_head.npz``: weights, bias, temperature), fitte
 HealthVer dev plus claims paired with passages of other topics as neutral, gives
 calibrated supports / refutes / neutral. Without the embedder the head fitted on the
 cross-encoder's features alone is used, and the actor reports that as degraded. The
-lexical refutation rules override either (``veto_refutations``).
+lexical refutation rules override either (``veto_refutations``), with their own
+confidence Platt-scaled on the head's training pairs (``veto_platt`` in the same file).
 """
 
 from __future__ import annotations
 
+import math
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -38,6 +41,7 @@ from lyra.pipelines.evidence.stance_head import (
     CalibratedHead,
     LinearHead,
     bi_encoder_features,
+    fit_platt,
 )
 
 STANCE_MODEL_ID = "lyra-stance-minilm-l6-v2"
@@ -45,6 +49,11 @@ STANCE_MODEL_ID = "lyra-stance-minilm-l6-v2"
 # what the actor loads when nothing is configured or pulled).
 PACKAGED = "packaged"
 HEAD_FILENAME = "stance_head.npz"
+# The array of HEAD_FILENAME holding the veto's Platt scaling (a, b) (decision 0043).
+VETO_KEY = "veto_platt"
+# The least probability a vetoed pair gets: over 1/3, so that "refutes" stays the most
+# likely label when the other two share the rest.
+VETO_FLOOR = 0.34
 # A hyphen keeps the data folder from looking like an importable package to setuptools.
 _FOLDER = "stance-minilm"
 # Texts whose embedder vectors are kept between calls (about 1.5 KB each): the stance
@@ -82,6 +91,52 @@ def load_heads(path: Path) -> dict[str, CalibratedHead]:
     return heads
 
 
+@dataclass(frozen=True)
+class VetoCalibration:
+    """The probability that a pair the lexical refutation rules call "refutes" is one:
+    sigmoid(a + b * logit(rule confidence)), at least VETO_FLOOR. The rules' own
+    confidence (0.75 to 0.9, from word overlap) is a ranking, not a probability: on
+    HealthVer dev they are right on 19 of the 39 pairs they fire on."""
+
+    a: float
+    b: float
+
+    def probability(self, rule_confidence: float) -> float:
+        """The calibrated probability for a pair the rules gave ``rule_confidence``."""
+        c = min(max(rule_confidence, 1e-6), 1.0 - 1e-6)
+        z = self.a + self.b * math.log(c / (1.0 - c))
+        return max(VETO_FLOOR, 1.0 / (1.0 + math.exp(-z)))
+
+
+def load_veto_calibration(path: Path) -> VetoCalibration:
+    """The veto's Platt scaling from the head file (monotone: ``b`` ≥ 0, both finite)."""
+    if not path.is_file():
+        raise NliModelError(f"stance model folder {path.parent} has no {path.name}")
+    with np.load(path, allow_pickle=False) as data:
+        if VETO_KEY not in data.files:
+            raise NliModelError(f"{path} lacks {VETO_KEY!r}")
+        values = np.asarray(data[VETO_KEY], dtype=np.float64)
+    if values.shape != (2,) or not np.isfinite(values).all() or values[1] < 0:
+        raise NliModelError(f"{path}: {VETO_KEY} must be two finite numbers (a, b ≥ 0)")
+    return VetoCalibration(float(values[0]), float(values[1]))
+
+
+def fit_veto(
+    pairs: Sequence[tuple[str, str]], labels: Sequence[str]
+) -> tuple[VetoCalibration, int, int]:
+    """The veto's Platt scaling on labelled (premise, claim) pairs, with how many pairs
+    the rules fire on and how many of those are labelled "refutes". Pulled toward the
+    rules' own confidence (a = 0, b = 1), so a handful of pairs moves it little."""
+    scores, outcomes = [], []
+    for (premise, claim), label in zip(pairs, labels, strict=True):
+        rule = heuristic_nli(premise, claim)
+        if rule.label == "refutes":
+            scores.append(math.log(rule.confidence / (1.0 - rule.confidence)))
+            outcomes.append(label == "refutes")
+    a, b = fit_platt(np.array(scores), np.array(outcomes, dtype=np.float64))
+    return VetoCalibration(a, b), len(outcomes), sum(outcomes)
+
+
 class PackagedStance:
     """The packaged stance model, with the lexical contradiction rules as a veto.
 
@@ -89,9 +144,11 @@ class PackagedStance:
     against "raises", 5 hours against 12 hours): its HealthVer-fitted head weighs
     topical overlap heavily. The heuristic's refutation rules (``nli_heuristic``: high
     content overlap plus a negation difference, an antonym flip or a different number
-    before the same unit) are precise on exactly those, so where they fire the pair is
-    "refutes" with the heuristic's probabilities. Everything else is the model's
-    calibrated judgement. ``bench/stance.py`` measures the two together, as they run.
+    before the same unit) catch exactly those, so where they fire the pair is "refutes",
+    with the probability ``veto`` gives their confidence (Platt-scaled on the head's
+    training pairs: their own word-overlap confidence overstates how often they are
+    right). Everything else is the model's calibrated judgement.
+    ``bench/stance.py`` measures the two together, as they run.
     """
 
     def __init__(
@@ -99,11 +156,14 @@ class PackagedStance:
         model: CrossEncoderNli,
         heads: dict[str, CalibratedHead],
         embed: Embed | None = None,
+        *,
+        veto: VetoCalibration,
     ) -> None:
         if not model.has_output(FEATURES_OUTPUT):
             raise NliModelError(f"model {model.model_id} has no '{FEATURES_OUTPUT}' output")
         self._model = model
         self._heads = heads
+        self._veto = veto
         self._embed = embed
         self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
 
@@ -169,17 +229,25 @@ class PackagedStance:
             return []
         head = self._heads["full" if self._embed is not None else "cross"]
         results = results_from_logits(head.logits(self.features(pairs)), NLI_LABELS)
-        return veto_refutations(pairs, results)
+        return veto_refutations(pairs, results, self._veto)
 
 
 def veto_refutations(
-    pairs: Sequence[tuple[str, str]], results: Sequence[NliResult]
+    pairs: Sequence[tuple[str, str]], results: Sequence[NliResult], veto: VetoCalibration
 ) -> list[NliResult]:
-    """``results`` with every pair the lexical rules call "refutes" set to theirs."""
+    """``results`` with every pair the lexical rules call "refutes" set to "refutes" at
+    the probability ``veto`` gives (the other two labels share the rest evenly)."""
     out = []
     for (premise, claim), result in zip(pairs, results, strict=True):
         rule = heuristic_nli(premise, claim)
-        out.append(rule if rule.label == "refutes" else result)
+        if rule.label == "refutes":
+            confidence = veto.probability(rule.confidence)
+            rest = (1.0 - confidence) / 2.0
+            probs: dict[str, float] = {
+                label: (confidence if label == "refutes" else rest) for label in NLI_LABELS
+            }
+            result = NliResult("refutes", confidence, probs, rule.evidence_sentence)
+        out.append(result)
     return out
 
 
@@ -206,4 +274,7 @@ def load_packaged_stance(
         use_gpu=use_gpu,
         model_id=STANCE_MODEL_ID,
     )
-    return PackagedStance(model, load_heads(folder / HEAD_FILENAME), embed)
+    head_file = folder / HEAD_FILENAME
+    return PackagedStance(
+        model, load_heads(head_file), embed, veto=load_veto_calibration(head_file)
+    )
