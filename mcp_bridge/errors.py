@@ -18,7 +18,7 @@ from ray.exceptions import RayActorError, RayTaskError
 
 from lyra.pipelines.errors import LyraError
 from lyra.storage.disk import disk_full_error
-from lyra.storage.sql_guard import QueryTimeout, SqlRefused
+from lyra.storage.sql_guard import QueryFailed, QueryTimeout, SqlRefused
 
 log = logging.getLogger("lyra.mcp")
 
@@ -49,11 +49,18 @@ def _find(exc: BaseException, kinds: tuple[type[BaseException], ...]) -> BaseExc
 
 def to_lyra_error(exc: BaseException) -> LyraError:
     """Classify an exception; unknown ones become INTERNAL_ERROR."""
-    found = _find(exc, (LyraError, SqlRefused, QueryTimeout, ValidationError, RayActorError))
+    found = _find(
+        exc, (LyraError, SqlRefused, QueryFailed, QueryTimeout, ValidationError, RayActorError)
+    )
     if isinstance(found, LyraError):
         return found
     if isinstance(found, SqlRefused):
         return LyraError("INVALID_PARAMS", f"query refused: {found}", field="sql")
+    if isinstance(found, QueryFailed):
+        # The client's own query is wrong (unknown column, type error, bad syntax):
+        # DuckDB's first line says what to fix.
+        first = str(found).splitlines()[0] if str(found) else "the query failed"
+        return LyraError("INVALID_PARAMS", f"query failed: {first}", field="sql")
     if isinstance(found, QueryTimeout):
         return LyraError("TIMEOUT", str(found))
     if isinstance(found, ValidationError):

@@ -225,6 +225,23 @@ async def test_bad_input_is_a_typed_error(
     assert err["message"]
 
 
+async def test_a_query_duckdb_rejects_says_what_to_fix(settings: Settings) -> None:
+    """Unknown columns, tables and functions are the client's to fix: INVALID_PARAMS on
+    `sql` with DuckDB's first line, not an internal error."""
+    async with Client(build_server(settings)) as client:
+        column = _error(
+            await client.call_tool("query_graph", {"sql": "SELECT no_such_column FROM claims"})
+        )
+        table = _error(await client.call_tool("query_graph", {"sql": "SELECT * FROM nowhere"}))
+        ok = await client.call_tool("query_graph", {"sql": "SELECT 41 + 1 AS n"})
+    assert (column["code"], column["field"]) == ("INVALID_PARAMS", "sql")
+    assert column["message"].startswith("query failed: Binder Error:")
+    assert "no_such_column" in column["message"]
+    assert (table["code"], table["field"]) == ("INVALID_PARAMS", "sql")
+    assert "nowhere" in table["message"]
+    assert ok.structured_content["rows"] == [[42]]
+
+
 async def test_query_graph_timeout_is_typed(settings: Settings) -> None:
     async with Client(build_server(settings)) as client:
         err = _error(
