@@ -85,6 +85,8 @@ class Orchestrator:
         self._last_retire_check = time.monotonic()
         self._auth_depth: Any = None
         self._jobs: dict[str, asyncio.Task[dict[str, Any]]] = {}
+        # The pipelines of the searches running now, for their partial metrics.
+        self._running: dict[str, SearchJob] = {}
         self._progress: dict[str, dict[str, Any]] = {}
         self._results: dict[str, dict[str, Any]] = {}
         self._search_task: dict[str, str] = {}
@@ -278,7 +280,10 @@ class Orchestrator:
             ),
             replay_documents=replay_documents,
         )
-        self._jobs[search_id] = asyncio.create_task(self._run_job(search_id, ctx))
+        self._running[search_id] = SearchJob(ctx)
+        job = self._jobs[search_id] = asyncio.create_task(self._run_job(search_id, ctx))
+        # Also when cancelled before it ever ran.
+        job.add_done_callback(lambda _: self._running.pop(search_id, None))
         telemetry.searches_running(sum(not j.done() for j in self._jobs.values()))
         return search_id
 
@@ -394,7 +399,7 @@ class Orchestrator:
         telemetry.search_progress(task_id, search_id, progress)
 
     async def _run_job(self, search_id: str, ctx: SearchContext) -> dict[str, Any]:
-        result = await SearchJob(ctx).outcome()
+        result = await self._running[search_id].outcome()
         result["search_id"] = search_id
         await self._call(
             GRAPH,
@@ -418,7 +423,8 @@ class Orchestrator:
         return result
 
     async def wait_search(self, search_id: str, timeout: float) -> dict[str, Any]:
-        """The result if the search ends within timeout, else its progress (idempotent)."""
+        """The result if the search ends within timeout, else its progress and partial
+        metrics (idempotent)."""
         if search_id in self._results:
             return {"done": True, "result": self._results[search_id]}
         job = self._jobs.get(search_id)
@@ -431,7 +437,12 @@ class Orchestrator:
             exc = job.exception()
             log.error("search %s ended without a result", search_id, exc_info=exc)
             raise LyraError("PIPELINE_ERROR", f"search {search_id} failed: {type(exc).__name__}")
-        return {"done": False, "progress": self._progress.get(search_id, {})}
+        running = self._running.get(search_id)
+        return {
+            "done": False,
+            "progress": self._progress.get(search_id, {}),
+            "metrics": running.partial_metrics() if running is not None else {},
+        }
 
     async def _stored_search(self, search_id: str) -> dict[str, Any]:
         """A search this process does not run: its stored row (after a restart, the
@@ -442,7 +453,7 @@ class Orchestrator:
             raise LyraError("INVALID_PARAMS", f"no search {search_id!r}", field="search_id")
         if row["status"] == "running":  # another server's search (a shared database)
             progress = {"stage": "elsewhere", "progress": 0.0, "message": "running elsewhere"}
-            return {"done": False, "progress": progress}
+            return {"done": False, "progress": progress, "metrics": row.get("metrics") or {}}
         self._search_task.setdefault(search_id, row["task_id"])
         result = {
             "search_id": search_id,
@@ -487,6 +498,8 @@ class Orchestrator:
         for s in searches:
             if s["status"] == "running" and s["id"] in self._progress:
                 s["progress"] = self._progress[s["id"]]
+            if s["status"] == "running" and s["id"] in self._running:
+                s["metrics"] = self._running[s["id"]].partial_metrics()
         return {
             "task": task,
             "searches": searches,

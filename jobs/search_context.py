@@ -12,6 +12,9 @@ from lyra.pipelines.discover.local_corpus import CorpusScan
 from lyra.pipelines.extract.documents import Document
 
 Call = Callable[..., Awaitable[Any]]
+# A search warning that names a fallback in use; the bridge lists it, without the
+# prefix, in `_lyra_meta.degraded` as well.
+DEGRADED_PREFIX = "degraded: "
 
 
 class SearchStopped(Exception):

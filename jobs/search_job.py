@@ -24,7 +24,7 @@ import numpy as np
 from lyra.jobs.academic import APIS, AcademicClient
 from lyra.jobs.discovery import PaperDiscovery, ids_from_options
 from lyra.jobs.evidence_steps import extract_claims, judge_stance
-from lyra.jobs.search_context import SearchContext, SearchStopped
+from lyra.jobs.search_context import DEGRADED_PREFIX, SearchContext, SearchStopped
 from lyra.pipelines.discover import engine_health as eh
 from lyra.pipelines.discover.citations import is_academic_query
 from lyra.pipelines.discover.engines import build_request, parse_serp, serp_blocked
@@ -131,6 +131,12 @@ class SearchJob:
         # (up to a batch) on each call, so that the batches grow while it is busy.
         self._early_queue: dict[str, str] = {}
         self._early_job: asyncio.Task[None] | None = None
+
+    def partial_metrics(self) -> dict[str, Any]:
+        """The metrics so far, for a client asking while the search runs: pages count
+        once stored (after ranking); `urls_fetched` counts every URL the fetch layer
+        has answered for, from the first fetch on."""
+        return {**self.metrics, "urls_fetched": len(self.fetched)}
 
     def _page_budget(self) -> int:
         """Pages this search may keep: its max_pages, within what the task has left."""
@@ -241,7 +247,7 @@ class SearchJob:
             m["api_calls"] = self.discovery.api_calls()
             self.ctx.warnings.extend(self.discovery.client.warnings)
             self.ctx.warnings.extend(self.discovery.warnings)
-            self.ctx.warnings.extend(f"degraded: {d}" for d in self.discovery.degraded)
+            self.ctx.warnings.extend(DEGRADED_PREFIX + d for d in self.discovery.degraded)
         # In the metrics too, so that get_status (which reads the stored searches)
         # reports them as well as this search's result.
         m["security_warnings"] = self.security_warnings()

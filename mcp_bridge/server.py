@@ -30,6 +30,7 @@ from lyra.actors.runtime import (
     orchestrator_options,
 )
 from lyra.config.settings import Settings, get_settings
+from lyra.jobs.search_context import DEGRADED_PREFIX
 from lyra.mcp_bridge import models as m
 from lyra.mcp_bridge.errors import error_payload, resource_error, unwrap
 from lyra.pipelines.errors import LyraError
@@ -129,7 +130,8 @@ class LyraRuntime:
         """_lyra_meta: fallbacks in use, security warnings, unverified and blocked domains.
 
         Security warnings are the search's detections in page text (`security`, one
-        per page, kind and detail) and the L2 danger phrases named in `warnings`.
+        per page, kind and detail) and the L2 danger phrases named in `warnings`; the
+        fallbacks a search noted in `warnings` ("degraded: ...") join the models'.
         """
         status = await self.call("status")
         unverified = sorted(
@@ -143,8 +145,15 @@ class LyraRuntime:
         for w in sorted({w for w in warnings or [] if w.startswith("danger")}):
             kind, _, detail = w.partition(":")
             found.append(m.SecurityWarning(kind=kind, detail=detail or kind))
+        noted = sorted(
+            {
+                w.removeprefix(DEGRADED_PREFIX)
+                for w in warnings or []
+                if w.startswith(DEGRADED_PREFIX)
+            }
+        )
         return m.LyraMeta(
-            degraded=[*status["degraded"], *degraded_notes()],
+            degraded=[*status["degraded"], *degraded_notes(), *noted],
             security_warnings=found,
             unverified_domains=unverified,
         )
@@ -285,8 +294,10 @@ def build_server(
     ) -> m.SearchResult:
         """Run the pipeline (search, fetch, extract, claims, stance, confidence).
 
-        Returns when done, or after wait_seconds (default 50) with status `running`;
-        then poll get_status. Progress notifications are sent while it runs.
+        Returns when done, or after wait_seconds (default 50) with status `running`,
+        its progress and partial metrics (urls_fetched from the first fetch on; pages
+        once stored); then poll get_status. Progress notifications are sent while it
+        runs.
         """
         rt = _rt(ctx)
         opts = options or m.SearchOptions()
@@ -311,10 +322,18 @@ def build_server(
             await ctx.report_progress(float(prog.get("progress", 0.0)), 1.0, prog.get("message"))
             if time.monotonic() >= deadline:
                 summary = await rt.call("search_summary", search_id)
+                partial = {
+                    k: v
+                    for k, v in (polled.get("metrics") or {}).items()
+                    if k != "security_warnings"
+                }
                 return m.SearchResult(
                     search_id=search_id,
                     task_id=task_id,
                     status="running",
+                    pages_fetched=int(partial.get("pages_fetched", 0)),
+                    useful_fragments=int(partial.get("useful_fragments", 0)),
+                    metrics=partial,
                     progress=prog,
                     budget_remaining=summary["budget"],
                     lyra_meta=await rt.meta(),

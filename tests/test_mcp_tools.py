@@ -268,6 +268,26 @@ async def test_search_answers_running_and_get_status_long_polls(settings: Settin
         assert started["status"] == "running"
         assert started["claims_found"] == []
         assert started["progress"]["stage"] in {"queued", "collect", "rank", "store", "embed"}
+        # Partial metrics (ARCHITECTURE §5): the search's own, plus URLs fetched so far.
+        assert set(started["metrics"]) == {
+            "pages_fetched",
+            "fragments_total",
+            "useful_fragments",
+            "claims_extracted",
+            "new_claims",
+            "edges_added",
+            "harvest_rate",
+            "novelty",
+            "satisfaction",
+            "urls_fetched",
+        }
+        assert started["pages_fetched"] == started["metrics"]["pages_fetched"]
+        assert started["metrics"]["urls_fetched"] <= 15
+        now = (
+            await client.call_tool("get_status", {"task_id": task_id, "wait_seconds": 0})
+        ).structured_content
+        assert now["searches"][0]["status"] == "running"
+        assert set(now["searches"][0]["metrics"]) == set(started["metrics"])
         st = (
             await client.call_tool("get_status", {"task_id": task_id, "wait_seconds": 100})
         ).structured_content

@@ -174,6 +174,9 @@ async def test_a_paper_met_by_serp_doi_and_api_search_is_stored_once_with_its_ci
         True,
     )
     assert out["metrics"]["cites_edges"] == len(cites)
+    # Citation relevance without an LLM is a fallback, named where every fallback is.
+    assert "degraded: citation relevance: embedding only (no LLM)" in out["warnings"]
+    assert "citation relevance: embedding only (no LLM)" in out["_lyra_meta"]["degraded"]
     # A paper no query matched came in only through citation tracking, as a page of its own.
     assert out["metrics"]["citation_pages"] == 1
     assert pmid_page == [["Caffeine intake and blood pressure in older adults", "citation"]]
