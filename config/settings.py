@@ -8,16 +8,37 @@ Sources, strongest first (ARCHITECTURE §2, configuration contract):
 
 from __future__ import annotations
 
+import json
 import os
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field
-from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic_settings import (
+    BaseSettings,
+    NoDecode,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+)
 
 DEFAULTS_FILE = Path(__file__).with_name("settings.yaml")
+
+
+def _env_list(value: Any) -> Any:
+    """A list setting given as one string (an environment override): a JSON list, or
+    comma-separated items (``LYRA_NETWORK__ALLOWED_HOSTS=127.0.0.0/8``)."""
+    if not isinstance(value, str):
+        return value
+    text = value.strip()
+    if text.startswith("["):
+        return json.loads(text)
+    return [item.strip() for item in text.split(",") if item.strip()]
+
+
+# A list of strings that an environment variable may also give as "a,b" (or JSON).
+StrList = Annotated[list[str], NoDecode, BeforeValidator(_env_list)]
 
 
 class _Section(BaseModel):
@@ -74,7 +95,7 @@ class NetworkSettings(_Section):
     allow_private_targets: bool = Field(
         False, description="Allow fetching loopback/private addresses (tests only)."
     )
-    allowed_hosts: list[str] = Field(
+    allowed_hosts: StrList = Field(
         default_factory=list,
         description="If set, the only hosts contacted: names, *.wildcards or CIDR ranges.",
     )
@@ -147,7 +168,7 @@ class BrowserSettings(_Section):
     profile_dir: str | None = Field(
         None, description="Research profile directory (none: LYRA_HOME/browser-profile)."
     )
-    block_resources: list[str] = Field(
+    block_resources: StrList = Field(
         default_factory=lambda: ["image", "media", "font"],
         description="Playwright resource types not loaded (ads and trackers are always blocked).",
     )
@@ -230,7 +251,7 @@ class EngineSettings(_Section):
     parser: str | None = Field(None, description="Parser name in lyra.pipelines.")
     qps: float = Field(0.25, description="Requests per second to this engine.")
     weight: float = Field(1.0, description="Ranking weight of this engine's results.")
-    paths: list[str] = Field(default_factory=list, description="local engine only: corpus folders.")
+    paths: StrList = Field(default_factory=list, description="local engine only: corpus folders.")
 
 
 class AcademicAPISettings(_Section):

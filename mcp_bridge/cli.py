@@ -24,7 +24,8 @@ def _settings_with_corpus(corpus: str | None) -> Settings:
     if not path.is_dir():
         raise SystemExit(f"lyra: corpus folder {path} does not exist")
     base = load_settings()
-    engines = {k: v.model_dump() for k, v in base.engines.items()}
+    # Only the keys the user named: engines.yaml fills in the rest (load_engines).
+    engines = {k: v.model_dump(exclude_unset=True) for k, v in base.engines.items()}
     engines.setdefault("local", {})
     engines["local"] = {**engines["local"], "enabled": True, "paths": [str(path)]}
     # Actors get the corpus through the settings object passed to them.

@@ -8,6 +8,8 @@ import pytest
 from pydantic import ValidationError
 
 from lyra.config.settings import Settings, load_settings
+from lyra.mcp_bridge.cli import _settings_with_corpus
+from lyra.pipelines.discover.engines import load_engines
 
 
 @pytest.fixture(autouse=True)
@@ -74,6 +76,39 @@ def test_environment_wins_over_the_user_file(
 
 
 @pytest.mark.parametrize(
+    ("value", "hosts"),
+    [
+        ("127.0.0.0/8", ["127.0.0.0/8"]),
+        ("127.0.0.0/8, localhost,", ["127.0.0.0/8", "localhost"]),
+        ('["127.0.0.0/8", "*.example"]', ["127.0.0.0/8", "*.example"]),
+    ],
+    ids=["one", "commas", "json"],
+)
+def test_list_settings_come_from_the_environment_as_text(
+    monkeypatch: pytest.MonkeyPatch, value: str, hosts: list[str]
+) -> None:
+    """`LYRA_NETWORK__ALLOWED_HOSTS=127.0.0.0/8` (ARCHITECTURE §2: env vars override
+    single keys; tests set 127.0.0.0/8): a list setting takes comma-separated items or
+    a JSON list; the local engine's corpus folders too, keeping its other keys."""
+    monkeypatch.setenv("LYRA_NETWORK__ALLOWED_HOSTS", value)
+    monkeypatch.setenv("LYRA_ENGINES__LOCAL__PATHS", "/corpus/a,/corpus/b")
+    monkeypatch.setenv("LYRA_BROWSER__BLOCK_RESOURCES", "image")
+    s = load_settings()
+    assert s.network.allowed_hosts == hosts
+    assert s.engines["local"].paths == ["/corpus/a", "/corpus/b"]
+    assert s.engines["local"].enabled is True
+    assert s.browser.block_resources == ["image"]
+
+
+def test_a_malformed_json_list_in_the_environment_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("LYRA_NETWORK__ALLOWED_HOSTS", '["127.0.0.0/8"')
+    with pytest.raises(ValidationError, match="allowed_hosts"):
+        load_settings()
+
+
+@pytest.mark.parametrize(
     ("yaml_text", "field"),
     [
         ("fetch:\n  default_qps: fast\n", "fetch.default_qps"),
@@ -102,3 +137,25 @@ def test_settings_are_frozen() -> None:
     s = load_settings()
     with pytest.raises(ValidationError):
         s.fetch.default_qps = 9  # type: ignore[misc]
+
+
+def test_a_corpus_flag_keeps_the_engines_of_the_user_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`lyra serve --corpus DIR` adds the folder to the local engine and changes
+    nothing else: an engine the user's file names keeps engines.yaml's keys for
+    what the file does not name (it used to reset them to the generic defaults)."""
+    cfg = tmp_path / "lyra.yaml"
+    cfg.write_text("engines:\n  duckduckgo:\n    base_url: http://127.0.0.1:9/html/\n")
+    monkeypatch.setenv("LYRA_CONFIG", str(cfg))
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    without = load_engines(load_settings())
+    with_corpus = load_engines(_settings_with_corpus(str(corpus)))
+    assert with_corpus["duckduckgo"] == without["duckduckgo"]
+    assert with_corpus["duckduckgo"].base_url == "http://127.0.0.1:9/html/"
+    assert with_corpus["local"].paths == (str(corpus.resolve()),)
+    assert (with_corpus["local"].parser, with_corpus["local"].qps) == (
+        without["local"].parser,
+        without["local"].qps,
+    )
