@@ -222,7 +222,8 @@ class InferenceSettings(_Section):
         None,
         description=(
             "Directory of a cross-encoder NLI model, or 'packaged' for Lyra's MiniLM stance "
-            "model; none: the model `lyra models pull nli` installed, else the heuristic."
+            "model; none: the model `lyra models pull nli` installed, else the packaged "
+            "stance model (the lexical heuristic only when that fails to load, flagged)."
         ),
     )
     nli_batch_size: int = Field(16, description="Pairs per NLI batch.")
