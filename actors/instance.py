@@ -48,6 +48,8 @@ RUN_DIR = "run"
 RECORD = "ray.json"
 LOCK = "ray.lock"
 CLIENTS = "clients"
+# `lyra serve --http` processes of the home: pid and port (doctor, `lyra instances`).
+HTTP_SERVERS = "http"
 HOST_LOG = "ray-host.log"
 HOST_MODULE = "lyra.actors.instance"
 RECORD_VERSION = 1
@@ -231,19 +233,30 @@ def _client_file(home: Path, pid: int) -> Path:
     return run_dir(home) / CLIENTS / f"{pid}.json"
 
 
-def register_client(home: Path, role: str) -> None:
-    """Count this process as a client of the home's instance until it exits."""
-    path = _client_file(home, os.getpid())
+def _register(path: Path, **entry: Any) -> None:
+    """Write this process's entry at ``path``, removed when the process exits."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    entry = {
-        "pid": os.getpid(),
-        "role": role,
-        "since": time.time(),
-        "started": _start_time(os.getpid()),
-        "argv": sys.argv,
-    }
+    entry |= {"pid": os.getpid(), "since": time.time(), "started": _start_time(os.getpid())}
     path.write_text(json.dumps(entry), encoding="utf-8")
     atexit.register(_unregister, path)
+
+
+def register_client(home: Path, role: str) -> None:
+    """Count this process as a client of the home's instance until it exits."""
+    _register(_client_file(home, os.getpid()), role=role, argv=sys.argv)
+
+
+def register_http_server(home: Path, port: int) -> None:
+    """Record that this process serves MCP over HTTP on 127.0.0.1:``port``."""
+    _register(run_dir(home) / HTTP_SERVERS / f"{os.getpid()}.json", port=port)
+
+
+def http_servers(home: Path) -> list[dict[str, Any]]:
+    """The home's live `lyra serve --http` processes: pid and port."""
+    return [
+        {"pid": e["pid"], "port": e.get("port")}
+        for e in _live_entries(run_dir(home) / HTTP_SERVERS)
+    ]
 
 
 def _unregister(path: Path) -> None:
@@ -253,7 +266,14 @@ def _unregister(path: Path) -> None:
 
 def live_clients(home: Path) -> list[dict[str, Any]]:
     """The registered clients whose process still runs; the files of dead ones go."""
-    folder = run_dir(home) / CLIENTS
+    return [
+        {"pid": e["pid"], "role": e.get("role"), "since": e.get("since")}
+        for e in _live_entries(run_dir(home) / CLIENTS)
+    ]
+
+
+def _live_entries(folder: Path) -> list[dict[str, Any]]:
+    """The entries in ``folder`` whose process still runs; the files of dead ones go."""
     out: list[dict[str, Any]] = []
     for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
         try:
@@ -265,7 +285,7 @@ def live_clients(home: Path) -> list[dict[str, Any]]:
         # A pid that runs but started after the client registered is another process.
         same = entry.get("started") in (None, _start_time(pid))
         if pid_alive(pid) and same:
-            out.append({"pid": pid, "role": entry.get("role"), "since": entry.get("since")})
+            out.append({**entry, "pid": pid})
         else:
             _unregister(path)
     return out
@@ -570,6 +590,7 @@ def list_instances() -> list[dict[str, Any]]:
         row: dict[str, Any] = {"home": str(home), "host_pid": pid}
         if instance is not None and instance.host_pid == pid:
             row |= instance.ports() | {"clients": instance.clients}
+            row["http"] = http_servers(home)
         else:
             row |= {"state": "starting or stopping (no live record)"}
         out.append(row)

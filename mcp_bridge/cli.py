@@ -47,7 +47,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return 0
     import uvicorn
 
-    from lyra.actors.instance import choose_port, port_free
+    from lyra.actors.instance import choose_port, port_free, register_http_server
     from lyra.mcp_bridge.http_auth import BearerTokenApp, ensure_token, is_loopback, token_path
 
     host = args.host or settings.http.host
@@ -72,6 +72,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         port,
         token_path(settings.home_dir),
     )
+    register_http_server(settings.home_dir, port)  # for `lyra doctor` and `lyra instances`
     app = build_server(settings, http_port=port).streamable_http_app(host=host)
     uvicorn.run(BearerTokenApp(app, token), host=host, port=port, log_level="warning")
     return 0
@@ -426,10 +427,12 @@ def cmd_instances(args: argparse.Namespace) -> int:
         return 0
     for row in rows:
         clients = row.get("clients", [])
+        http = ", ".join(f"127.0.0.1:{h['port']}" for h in row.get("http", []))
         print(
             f"{row['home']}  host pid {row['host_pid']}  ray {row.get('ray_address', '-')}  "
             f"dashboard {row.get('dashboard_url') or '-'}  "
             f"metrics :{row.get('metrics_export_port', '-')}  "
+            f"http {http or '-'}  "
             f"clients {len(clients)} ({', '.join(str(c['pid']) for c in clients) or 'none'})"
         )
     return 0

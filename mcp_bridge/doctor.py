@@ -19,7 +19,7 @@ def _ray(settings: Settings) -> Check:
         import ray
     except ImportError:
         return ("ray", False, "pip install 'ray[default]'")
-    from lyra.actors.instance import live_record
+    from lyra.actors.instance import http_servers, live_record
     from lyra.actors.runtime import probe_ray_address
 
     address = os.environ.get("RAY_ADDRESS") or settings.ray.address
@@ -46,13 +46,17 @@ def _ray(settings: Settings) -> Check:
         )
     ports = running.ports()
     pids = ", ".join(str(c["pid"]) for c in running.clients) or "none"
+    http = "".join(
+        f", MCP HTTP 127.0.0.1:{h['port']} (pid {h['pid']})"
+        for h in http_servers(settings.home_dir)
+    )
     return (
         "ray",
         True,
         f"ray {ray.__version__}; Lyra runs for {settings.home_dir}: Ray {ports['ray_address']}, "
         f"dashboard {ports['dashboard_url'] or 'off'}, metrics (Prometheus) "
         f"127.0.0.1:{ports['metrics_export_port']}, host pid {running.host_pid}, "
-        f"{len(running.clients)} Lyra process(es) ({pids})",
+        f"{len(running.clients)} Lyra process(es) ({pids}){http}",
     )
 
 

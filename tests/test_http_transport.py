@@ -5,6 +5,7 @@ refused unless the configuration allows it."""
 
 from __future__ import annotations
 
+import json
 import socket
 import stat
 import subprocess
@@ -96,6 +97,24 @@ async def test_an_sdk_client_over_http_completes_a_search(served: dict[str, str]
             await client.call_tool("get_status", {"task_id": task["task_id"]})
         ).structured_content
         assert status["metrics"]["instance"]["http_port"] == int(served["url"].split(":")[2][:-4])
+
+
+def test_doctor_and_instances_name_the_http_port(served: dict[str, str]) -> None:
+    """Issue 13: the `--http` port is reported in `lyra doctor` and `lyra instances`
+    (after the search above, the home's instance runs)."""
+    env = {k: v for k, v in served.items() if k not in ("url", "home")}
+    port = int(served["url"].split(":")[2][: -len("/mcp")])
+    listed = subprocess.run(
+        [LYRA, "instances", "--json"], env=env, cwd=REPO, capture_output=True, text=True,
+        timeout=60, check=True,
+    )  # fmt: skip
+    (row,) = [r for r in json.loads(listed.stdout) if r["home"] == served["home"]]
+    assert [h["port"] for h in row["http"]] == [port]
+    doctor = subprocess.run(
+        [LYRA, "doctor"], env=env, cwd=REPO, capture_output=True, text=True, timeout=300,
+        check=False,
+    )  # fmt: skip
+    assert f"MCP HTTP 127.0.0.1:{port} (pid {row['http'][0]['pid']})" in doctor.stdout
 
 
 def test_a_non_loopback_bind_is_refused(served: dict[str, str]) -> None:
