@@ -31,8 +31,10 @@ crawl left running, as a server that has met these sites before would; it starts
 1/q after the first crawl, because the sites' politeness spans both.
 
 Memory: a second mini-web of `--memory-domains` sites (default 50), fetched the same
-way by both; for Lyra the peak of the summed PSS of every Ray worker process (the
-fetcher actors, sampled every 0.5 s) and each live fetcher's PSS at the end; for
+way by both; for Lyra the peak of the summed PSS of every Ray worker process but the
+graph actor's (the fetcher actors and idle workers, sampled every 0.5 s) and each live
+fetcher's PSS at the end, with a graph actor running as in `lyra serve` (each fetcher
+looks it up and stores its politeness state there, decision 0044); for
 Scrapy the peak PSS of its process, sampled the same way. Fetched with Lyra's default
 `fetch.max_live_actors` (16) unless `--max-live` says otherwise, so with 50 sites
 fetchers are retired and re-created, as in production.
@@ -245,6 +247,12 @@ class _PssSampler:
                 self.peak, self.peak_processes = total, len(procs)
 
 
+def fetch_workers() -> list[psutil.Process]:
+    """This run's Ray workers but the graph actor's: the fetchers and idle workers."""
+    graph = {p.pid for p in ray_workers("GraphActor")}
+    return [p for p in ray_workers() if p.pid not in graph]
+
+
 def ray_workers(kind: str = "") -> list[psutil.Process]:
     """This run's Ray worker processes (titled ``ray::<Actor>``), optionally of one class.
 
@@ -293,6 +301,8 @@ def lyra_crawl(
     first crawl pays for starting one actor process per site ("cold").
     """
     from lyra.actors.fetch_pool import FetcherPool
+    from lyra.actors.graph import GraphActor
+    from lyra.actors.runtime import GRAPH
 
     batches = [(urls, sites)] + ([again] if again is not None else [])
     with tempfile.TemporaryDirectory(prefix="lyra-bench-fetch-") as home:
@@ -313,6 +323,12 @@ def lyra_crawl(
         )
 
         async def run() -> tuple[list[tuple[list[dict[str, Any]], float, int]], dict[str, float]]:
+            # As in `lyra serve`, a graph actor is there: each fetcher looks it up and
+            # stores its politeness state in it (what that costs a fetcher is counted).
+            graph = GraphActor.options(name=GRAPH, namespace=settings.ray.namespace).remote(
+                settings
+            )
+            await graph.ping.remote()
             pool = FetcherPool(settings)
             outcomes = []
             for i, (batch_urls, _sites) in enumerate(batches):
@@ -326,7 +342,7 @@ def lyra_crawl(
                 results = await asyncio.gather(*(pool.fetch(u) for u in batch_urls))
                 outcomes.append((list(results), time.perf_counter() - started, standby))
             pss = [p.memory_full_info().pss for p in ray_workers("DomainFetcher")]
-            for handle in list(pool.live.values()):
+            for handle in [*pool.live.values(), graph]:
                 ray.kill(handle)
             memory = {
                 "live_fetchers": len(pss),
@@ -336,7 +352,7 @@ def lyra_crawl(
             return outcomes, memory
 
         _wait_for_no_fetchers()
-        with _PssSampler(ray_workers, enabled=memory) as sampler:
+        with _PssSampler(fetch_workers, enabled=memory) as sampler:
             outcomes, memory = asyncio.run(run())
         _wait_for_no_fetchers()
     crawls = []
