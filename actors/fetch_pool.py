@@ -288,6 +288,7 @@ class FetcherPool:
         url: str,
         *,
         cause_id: str | None = None,
+        cause_since: float | None = None,
         escalate: bool = True,
         **request: Any,
     ) -> FetchResult:
@@ -301,7 +302,12 @@ class FetcherPool:
                 async with self.lease(domain) as handle:
                     try:
                         result: FetchResult = await handle.fetch.remote(
-                            current, remaining, escalate=escalate, cause_id=cause_id, **request
+                            current,
+                            remaining,
+                            escalate=escalate,
+                            cause_id=cause_id,
+                            cause_since=cause_since,
+                            **request,
                         )
                         return result
                     except (ray.exceptions.ActorDiedError, ray.exceptions.RayActorError):

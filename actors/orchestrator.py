@@ -258,6 +258,8 @@ class Orchestrator:
         self._stop_flags[task_id] = False
         self._search_task[search_id] = task_id
         self._progress[search_id] = {"stage": "queued", "progress": 0.0, "message": "queued"}
+        # Sites serve the searches that began first first (pipelines/net/turns.py).
+        began = time.time()
         ctx = SearchContext(
             settings=self._settings,
             task={**task, "tag": tag},
@@ -272,11 +274,11 @@ class Orchestrator:
             domain_rules=self._rules.current(),
             corpus_cache=self._corpus_cache,
             fetch_url=functools.partial(
-                self._fetch_for_search, search_id=search_id, task_id=task_id
+                self._fetch_for_search, search_id=search_id, task_id=task_id, since=began
             ),
             engines=self._engines.engines,
             fetch_api=functools.partial(
-                self._fetch_url, cause_id=search_id, escalate=False, api=True
+                self._fetch_url, cause_id=search_id, cause_since=began, escalate=False, api=True
             ),
             replay_documents=replay_documents,
         )
@@ -323,7 +325,12 @@ class Orchestrator:
         return any(not job.done() for job in self._jobs.values())
 
     async def _fetch_url(
-        self, url: str, cause_id: str | None = None, escalate: bool = True, **request: Any
+        self,
+        url: str,
+        cause_id: str | None = None,
+        escalate: bool = True,
+        cause_since: float | None = None,
+        **request: Any,
     ) -> dict[str, Any]:
         """Fetch through the per-domain fetchers, following cross-domain redirects.
 
@@ -336,17 +343,24 @@ class Orchestrator:
             await pool.retire_idle()
         try:
             result: dict[str, Any] = dict(
-                await pool.fetch(url, cause_id=cause_id, escalate=escalate, **request)
+                await pool.fetch(
+                    url, cause_id=cause_id, cause_since=cause_since, escalate=escalate, **request
+                )
             )
         except (RayActorError, RayTaskError) as exc:
             return {"error": f"fetcher failed: {type(exc).__name__}", "url": url}
         return result
 
     async def _fetch_for_search(
-        self, url: str, *, search_id: str, task_id: str, escalate: bool = True
+        self, url: str, *, search_id: str, task_id: str, since: float, escalate: bool = True
     ) -> dict[str, Any]:
-        """A search's fetch: a page blocked by a challenge goes to the auth queue."""
-        result = await self._fetch_url(url, cause_id=search_id, escalate=escalate)
+        """A search's fetch: a page blocked by a challenge goes to the auth queue.
+
+        `since`: when the search began (the sites serve earlier searches first).
+        """
+        result = await self._fetch_url(
+            url, cause_id=search_id, escalate=escalate, cause_since=since
+        )
         error = str(result.get("error") or "")
         challenge = result.get("challenge")
         domain = str(result.get("domain") or "")

@@ -7,6 +7,7 @@ the InferenceActor's and the rules are pure functions in ``lyra.pipelines.eviden
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import Any, Protocol
 
@@ -192,7 +193,11 @@ async def judge_stance(job: EvidenceJob) -> None:
         ctx.warnings.append("stance skipped: no embedding model to find candidate fragments")
         return
     task_id = ctx.task["id"]
-    claims = await ctx.call("graph", "claim_confidences", task_id)
+    claims, frag_ids, judged_pairs = await asyncio.gather(
+        ctx.call("graph", "claim_confidences", task_id),
+        ctx.call("graph", "fragment_ids_for_task", task_id),
+        ctx.call("graph", "existing_stance_pairs", task_id),
+    )
     if not claims:
         return
     # In claim-text order, not id order: ids carry the task. int8 models judge each pair
@@ -200,16 +205,15 @@ async def judge_stance(job: EvidenceJob) -> None:
     # per-batch activation scales (decision 0035): the same claims judged again (a
     # replay) then meet the same batch-mates.
     claims.sort(key=lambda c: (c["claim_text"], c["id"]))
-    frag_ids = await ctx.call("graph", "fragment_ids_for_task", task_id)
-    judged = {tuple(p) for p in await ctx.call("graph", "existing_stance_pairs", task_id)}
+    judged = {tuple(p) for p in judged_pairs}
     claim_vecs = await ctx.call(
         "graph", "embeddings_for", "claim", job.model_id, [c["id"] for c in claims]
     )
-    pairs: list[tuple[dict[str, Any], dict[str, Any]]] = []
-    for claim in claims:
+
+    async def candidates(claim: dict[str, Any]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
         vec = claim_vecs.get(claim["id"])
         if vec is None:
-            continue
+            return []
         hits = await ctx.call(
             "graph",
             "vector_search",
@@ -229,11 +233,19 @@ async def judge_stance(job: EvidenceJob) -> None:
             and meta[fid].get("fragment_type") != "heading"
             and (fid, claim["id"]) not in judged
         ]
-        exclude = {claim.get("origin_page_id")} - {None}
+        origin = claim.get("origin_page_id")
         chosen = rs.order_stance_candidates(
-            cands, claim.get("source_domain") or "", exclude, s.stance_candidates
+            cands,
+            claim.get("source_domain") or "",
+            {origin} if origin else set(),
+            s.stance_candidates,
         )
-        pairs.extend((claim, meta[c.fragment_id]) for c in chosen)
+        return [(claim, meta[c.fragment_id]) for c in chosen]
+
+    # All claims' lookups at once: the graph answers reads on several threads, and one
+    # after another they were a fifth of a search's stance stage (decision 0045).
+    found = await asyncio.gather(*(candidates(c) for c in claims))
+    pairs = [pair for per_claim in found for pair in per_claim]
     if not pairs:
         return
     results: list[dict[str, Any]] = []

@@ -155,12 +155,16 @@ class SearchJob:
         ctx = self.ctx
         self.model_id = await ctx.call("inference", "embedding_model_id")
         self.facets = question_facets(ctx.query)
-        if self.model_id is not None:
-            got = await ctx.call("inference", "embed", [ctx.query, *(f.query for f in self.facets)])
-            self._query_vec = np.asarray(got[0], dtype=np.float32)
-            self._facet_vecs = np.asarray(got[1:], dtype=np.float32)
+        # The question's vectors are first needed once the documents are in: they are
+        # made while the sites are asked (decision 0045).
+        question = asyncio.create_task(self._embed_question())
         ctx.progress("collect", 0.05, "collecting documents")
-        docs = await self._collect()
+        try:
+            docs = await self._collect()
+            await question
+        except BaseException:
+            question.cancel()
+            raise
         self.check("ranking")
         ctx.progress("rank", 0.15, f"ranking {len(docs)} documents")
         docs = await self._rank_documents(docs)
@@ -182,6 +186,15 @@ class SearchJob:
         await judge_stance(self)
         ctx.progress("confidence", 0.95, "computing confidence")
         return await self.finish()
+
+    async def _embed_question(self) -> None:
+        """The question's and its facets' vectors (none without an embedding model)."""
+        if self.model_id is None:
+            return
+        texts = [self.ctx.query, *(f.query for f in self.facets)]
+        got = await self.ctx.call("inference", "embed", texts)
+        self._query_vec = np.asarray(got[0], dtype=np.float32)
+        self._facet_vecs = np.asarray(got[1:], dtype=np.float32)
 
     async def outcome(self) -> dict[str, Any]:
         """`run` to its end, whatever ends it: the result always carries a status.

@@ -51,6 +51,7 @@ from lyra.pipelines.net.cookies import CookieJar
 from lyra.pipelines.net.domains import registrable_domain
 from lyra.pipelines.net.robots import RobotsPolicy, origin_of
 from lyra.pipelines.net.token_bucket import TokenBucket
+from lyra.pipelines.net.turns import SiteTurns
 from lyra.storage.warc import WarcStore
 
 log = logging.getLogger(__name__)
@@ -170,14 +171,14 @@ class SiteFetcher(HttpPath):
         self._tor = tor
         self._tor_usage: Any = None
         self._not_before = 0.0  # wall time before which Retry-After forbids a request
-        self._lock = asyncio.Lock()
+        # One request at a time; the next turn to the search with the least left here.
+        self._turns = SiteTurns()
         self._warc = WarcStore(settings.home_dir / "warc", prefix=self.domain)
         self._requests_made = 0
         self._last_request_at: float | None = None
         self._last_used = time.monotonic()
         self._loaded = False
         self._metrics: _Metrics | None = None
-        self._waiting = 0  # fetch calls waiting for the lock (the politeness slot)
         self._sessions: OrderedDict[tuple[Any, ...], AsyncSession[Any]] = OrderedDict()
         self._graph_handle: Any = None
         self._graph_retry_at = 0.0
@@ -193,6 +194,7 @@ class SiteFetcher(HttpPath):
         *,
         escalate: bool = True,
         cause_id: str | None = None,
+        cause_since: float | None = None,
         method: str = "GET",
         headers: dict[str, str] | None = None,
         json_body: Any = None,
@@ -201,17 +203,17 @@ class SiteFetcher(HttpPath):
         """Fetch `url` under every rule of this module (keys: see `_result`). Not idempotent.
 
         `method`, `headers` (added to Lyra's own), `json_body` and `api` describe an API
-        call (see `RequestSpec`); a plain call is a GET of a page.
+        call (see `RequestSpec`); a plain call is a GET of a page. `cause_since`: when
+        the cause (a search) began; the site serves the causes that began first first
+        (`SiteTurns`).
         """
         if method not in ("GET", "POST"):
             raise ValueError(f"method must be GET or POST, got {method!r}")
         spec = RequestSpec(method, tuple((headers or {}).items()), json_body, api)
         budget = self.settings.fetch.max_redirects if redirects_left is None else redirects_left
-        self._waiting += 1
-        self._metrics_().queue_depth(self._waiting)
-        async with self._lock:
-            self._waiting -= 1
-            self._metrics_().queue_depth(self._waiting)
+        self._metrics_().queue_depth(self._turns.waiting() + 1)
+        async with self._turns.turn(cause_id, cause_since):
+            self._metrics_().queue_depth(self._turns.waiting())
             self._last_used = time.monotonic()
             await self._ensure_loaded()
             try:
@@ -224,7 +226,7 @@ class SiteFetcher(HttpPath):
 
     async def robots_policy(self, url: str) -> dict[str, Any]:
         """The robots.txt policy of `url`'s origin (fetched if not cached) as a summary dict."""
-        async with self._lock:
+        async with self._turns.turn():
             await self._ensure_loaded()
             policy = await self._policy_for(url)
         ua = self.settings.fetch.robots_user_agent
@@ -246,7 +248,7 @@ class SiteFetcher(HttpPath):
         `reset_circuit`: a person has just cleared the domain's challenge, so the
         breaker opened by it closes (a Retry-After the server sent still holds).
         """
-        async with self._lock:
+        async with self._turns.turn():
             await self._ensure_loaded()
             mine = [c for c in cookies if _cookie_domain_is(c, self.domain)]
             added = self._cookies.add(mine)
@@ -276,7 +278,7 @@ class SiteFetcher(HttpPath):
 
     async def idle_seconds(self) -> float:
         """Seconds since the last call finished; 0 while one runs. Idempotent."""
-        if self._lock.locked():
+        if self._turns.locked():
             return 0.0
         return time.monotonic() - self._last_used
 
