@@ -92,6 +92,37 @@ def test_qps_is_honoured_on_the_server_clock(
     assert min(gaps) >= 0.2, gaps
 
 
+def test_the_search_that_began_first_is_served_first(
+    make_fetcher: Callable[..., Any], fixture_server: FixtureServer, tmp_path: Path
+) -> None:
+    # Two searches' calls submitted interleaved, the later-begun one's first (decision
+    # 0045): the site serves all of the earlier search's pages, then the later's.
+    for i in range(3):
+        fixture_server.route(f"/early-{i}", body=PAGE)
+        fixture_server.route(f"/late-{i}", body=PAGE)
+    fetcher = make_fetcher("127.0.0.1", fetch_settings(tmp_path), qps=2.0)
+    ray.get(fetcher.fetch.remote(fixture_server.url("/early-0")))
+    began = {"early": 100.0, "late": 200.0}
+
+    refs = [
+        fetcher.fetch.remote(
+            fixture_server.url(f"/{cause}-{i}"), cause_id=cause, cause_since=began[cause]
+        )
+        for i in (1, 2)
+        for cause in ("late", "early")
+    ]
+    results = ray.get(refs)
+
+    assert [r["status"] for r in results] == [200, 200, 200, 200]
+    served = [r.path for r in fixture_server.requests][2:]  # after robots.txt and early-0
+    assert sorted(served) == ["/early-1", "/early-2", "/late-1", "/late-2"]
+    # Whichever call reached the actor first took the free slot and waited there for
+    # its token (0.5 s); the other three queued meanwhile and no "late" call went
+    # before an "early" one.
+    queued = [path.split("-")[0].strip("/") for path in served[1:]]
+    assert queued == sorted(queued, key=began.__getitem__)
+
+
 def test_robots_disallow_refuses_without_contacting_the_path(
     make_fetcher: Callable[..., Any], fixture_server: FixtureServer, tmp_path: Path
 ) -> None:
