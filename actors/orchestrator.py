@@ -186,16 +186,23 @@ class Orchestrator:
         }
 
     # --- tasks -----------------------------------------------------------------------
-    async def create_task(self, query: str, config: dict[str, Any]) -> dict[str, Any]:
-        """Create a task with its budget; returns the task row."""
+    async def create_task(
+        self, query: str, config: dict[str, Any], task_id: str | None = None
+    ) -> dict[str, Any]:
+        """Create a task with its budget; returns the task row.
+
+        `task_id` (the caller's, from `new_task_id`): a call sent again with the same id
+        returns the task the first one made, so a caller may repeat it after an
+        orchestrator crash (the bridge does).
+        """
         await self.ensure_ready()
         budget = dict(config.get("budget") or {})
         budget.setdefault("max_pages", self._settings.task.default_max_pages)
         budget.setdefault("max_seconds", self._settings.task.default_max_seconds)
         cfg = {**config, "budget": budget}
-        task_id = rs.new_task_id()
+        task_id = task_id or rs.new_task_id()
         task: dict[str, Any] = await self._call(GRAPH, "create_task", task_id, query, cfg)
-        self._tags[task_id] = new_task_tag()
+        self._tags.setdefault(task_id, new_task_tag())
         return task
 
     async def _task(self, task_id: str) -> dict[str, Any]:
@@ -232,12 +239,21 @@ class Orchestrator:
         query: str,
         options: dict[str, Any],
         replay_documents: list[Document] | None = None,
+        search_id: str | None = None,
     ) -> str:
         """Write the search row and start its job; returns the search id.
 
         ``replay_documents`` (``replay_task``): the job takes these documents and asks no
-        engine, API or site."""
+        engine, API or site. ``search_id`` (the caller's, from `new_search_id`): a call
+        sent again with an id this instance has already stored starts nothing and
+        returns it, so a caller may repeat it after an orchestrator crash (the bridge
+        does); the search's own status then says how it went.
+        """
         await self.ensure_ready()
+        if search_id is not None and (
+            search_id in self._jobs or await self._call(GRAPH, "get_search", search_id)
+        ):
+            return search_id
         task = await self._task(task_id)
         budget = await self._budget(task)
         if budget["pages_remaining"] <= 0 or budget["seconds_remaining"] <= 0:
@@ -252,7 +268,7 @@ class Orchestrator:
             options = await self._engines.select(options)
         if task["status"] != "active":
             await self._call(GRAPH, "update_task_status", task_id, "active")
-        search_id = rs.new_search_id()
+        search_id = search_id or rs.new_search_id()
         await self._call(GRAPH, "create_search", search_id, task_id, query, options)
         tag = self._tags.setdefault(task_id, new_task_tag())
         self._stop_flags[task_id] = False

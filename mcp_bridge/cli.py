@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from lyra.config.settings import Settings, load_settings
+from lyra.pipelines.evidence.research import new_search_id, new_task_id
 
 DEFAULT_HTTP_PORT = 8765
 
@@ -87,9 +88,11 @@ async def _research(
     rt = LyraRuntime(settings)
     budget = {"max_pages": max_pages} if max_pages else {}
     try:
-        task = await rt.call("create_task", question, {"budget": budget} if budget else {})
+        task = await rt.call(
+            "create_task", question, {"budget": budget} if budget else {}, new_task_id()
+        )
         opts: dict[str, Any] = {"max_pages": max_pages} if max_pages else {}
-        search_id = await rt.call("start_search", task["id"], question, opts)
+        search_id = await rt.call("start_search", task["id"], question, opts, None, new_search_id())
         result = await _wait_with_progress(rt, search_id, quiet=as_json)
         claims = await rt.call("get_status", task["id"], 0)
         meta = await rt.meta(claims["claims"], result.get("warnings"))

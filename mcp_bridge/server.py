@@ -34,7 +34,7 @@ from lyra.jobs.search_context import DEGRADED_PREFIX
 from lyra.mcp_bridge import models as m
 from lyra.mcp_bridge.errors import error_payload, resource_error, unwrap
 from lyra.pipelines.errors import LyraError
-from lyra.pipelines.evidence.research import PRIMARY_LEVELS
+from lyra.pipelines.evidence.research import PRIMARY_LEVELS, new_search_id, new_task_id
 
 log = logging.getLogger("lyra.mcp")
 PROGRESS_POLL_SECONDS = 1.0
@@ -52,6 +52,9 @@ IDEMPOTENT_METHODS = frozenset(
         "search_summary",
     }
 )
+# Writes whose caller names what they make (the bridge passes a new task or search id):
+# sent again after a crash, they return what the first call made (decision 0046).
+REPEATABLE_WRITES = frozenset({"create_task", "start_search"})
 # How long a read waits for a restarting orchestrator (its start reads DuckDB back
 # and starts its children: seconds), and the first pause between tries.
 RESTART_WAIT_SECONDS = 60.0
@@ -92,9 +95,10 @@ class LyraRuntime:
     async def call(self, method: str, *args: Any) -> Any:
         """Call the orchestrator; the original exception is re-raised.
 
-        A read (``IDEMPOTENT_METHODS``) that meets an orchestrator being restarted, or
-        one dead for good (then the named one is found or created again, and it reads
-        its state back from DuckDB), is tried again with backoff for up to
+        A read (``IDEMPOTENT_METHODS``) or a write that names what it makes
+        (``REPEATABLE_WRITES``, called with the id) that meets an orchestrator being
+        restarted, or one dead for good (then the named one is found or created again,
+        and it reads its state back from DuckDB), is tried again with backoff for up to
         ``RESTART_WAIT_SECONDS`` instead of failing. Other calls are not repeated: an
         orchestrator that died while handling one may or may not have done it.
         """
@@ -110,7 +114,8 @@ class LyraRuntime:
                 telemetry.actor_restart("orchestrator")
                 if isinstance(exc, ray.exceptions.ActorDiedError) and self._orch is handle:
                     self._orch = None  # found again, or re-created, on the next try
-                if method not in IDEMPOTENT_METHODS or time.monotonic() + delay > deadline:
+                repeatable = method in IDEMPOTENT_METHODS or method in REPEATABLE_WRITES
+                if not repeatable or time.monotonic() + delay > deadline:
                     raise
                 log.warning(
                     "orchestrator unavailable for %s (%s); trying again in %.1f s",
@@ -270,7 +275,7 @@ def build_server(
         """Create a research task with a budget; returns its task_id."""
         rt = _rt(ctx)
         cfg = config.model_dump(exclude_none=True) if config else {}
-        task = await rt.call("create_task", query, cfg)
+        task = await rt.call("create_task", query, cfg, new_task_id())
         return m.CreateTaskResult(
             task_id=task["id"],
             query=task["query"],
@@ -308,7 +313,12 @@ def build_server(
         )
         wait = min(wait, rt.settings.search.max_wait_seconds)
         search_id = await rt.call(
-            "start_search", task_id, query, opts.model_dump(exclude_none=True)
+            "start_search",
+            task_id,
+            query,
+            opts.model_dump(exclude_none=True),
+            None,
+            new_search_id(),
         )
         deadline = time.monotonic() + wait
         while True:

@@ -1,0 +1,101 @@
+"""Writes sent while the orchestrator restarts wait for it and happen once (decision 0046).
+
+The bridge names what `create_task` and `start_search` make (a new task or search id);
+a call that meets an orchestrator killed a moment before is sent again once it is back,
+and a call sent again with an id already stored returns what the first one made.
+Driven through the SDK's client, as a user's MCP client would.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from pathlib import Path
+from typing import Any
+
+import pytest
+import ray
+from mcp import Client
+
+from lyra.actors.orchestrator import Orchestrator
+from lyra.actors.runtime import ORCHESTRATOR
+from lyra.mcp_bridge.server import build_server
+from lyra.pipelines.evidence.research import new_search_id, new_task_id
+from tests.conftest import make_settings
+
+pytestmark = [pytest.mark.ray, pytest.mark.usefixtures("ray_session")]
+
+QUESTION = "Does green tea lower blood pressure in adults?"
+
+
+def kill_orchestrator(namespace: str) -> int:
+    """SIGKILL the orchestrator's process (Ray restarts it); the pid killed."""
+    orch = ray.get_actor(ORCHESTRATOR, namespace=namespace)
+    pid: int = ray.get(orch.__ray_call__.remote(lambda _self: os.getpid()), timeout=30)
+    os.kill(pid, signal.SIGKILL)
+    return pid
+
+
+def rows(namespace: str, sql: str) -> list[Any]:
+    orch = ray.get_actor(ORCHESTRATOR, namespace=namespace)
+    out = ray.get(orch.query_graph.remote(sql, None, {}, 100, 5000, False), timeout=120)
+    return list(out["rows"])
+
+
+async def test_create_task_and_search_sent_just_after_a_kill_succeed_once(
+    lyra_home: Path,
+) -> None:
+    settings = make_settings(lyra_home)
+    ns = settings.ray.namespace
+    try:
+        async with Client(build_server(settings)) as client:
+            warm = await client.call_tool("create_task", {"query": "warm up"})
+            assert warm.is_error is False
+            first_pid = kill_orchestrator(ns)
+            created = await client.call_tool("create_task", {"query": QUESTION})
+            assert created.is_error is False, created.content
+            task_id = created.structured_content["task_id"]
+
+            second_pid = kill_orchestrator(ns)
+            searched = await client.call_tool(
+                "search",
+                {"task_id": task_id, "query": QUESTION, "options": {"wait_seconds": 0}},
+            )
+            assert searched.is_error is False, searched.content
+            search_id = searched.structured_content["search_id"]
+            stopped = await client.call_tool("stop_task", {"task_id": task_id, "mode": "immediate"})
+            assert stopped.is_error is False
+        assert first_pid != second_pid  # the second kill met the restarted process
+        assert rows(ns, f"SELECT query FROM tasks WHERE query = '{QUESTION}'") == [[QUESTION]]
+        assert rows(ns, f"SELECT id FROM searches WHERE task_id = '{task_id}'") == [[search_id]]
+    finally:
+        ray.kill(ray.get_actor(ORCHESTRATOR, namespace=ns))
+
+
+def test_the_same_ids_sent_again_return_what_the_first_call_made(lyra_home: Path) -> None:
+    settings = make_settings(lyra_home)
+    orch = Orchestrator.options(name=ORCHESTRATOR, namespace=settings.ray.namespace).remote(
+        settings
+    )
+    try:
+        task_id = new_task_id()
+        task = ray.get(orch.create_task.remote(QUESTION, {}, task_id), timeout=120)
+        again = ray.get(orch.create_task.remote("another question", {}, task_id))
+        assert (task["id"], again["id"], again["query"]) == (task_id, task_id, QUESTION)
+        assert again["created_at"] == task["created_at"]
+
+        search_id = new_search_id()
+        started = [
+            ray.get(orch.start_search.remote(task_id, QUESTION, {}, None, search_id))
+            for _ in range(2)
+        ]
+        assert started == [search_id, search_id]
+        ray.get(orch.stop_task.remote(task_id, None, "immediate"))
+        searches = ray.get(
+            orch.query_graph.remote(
+                f"SELECT id FROM searches WHERE task_id = '{task_id}'", None, {}, 10, 5000, False
+            )
+        )
+        assert searches["rows"] == [[search_id]]
+    finally:
+        ray.kill(orch)
