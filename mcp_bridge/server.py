@@ -474,7 +474,13 @@ def build_server(
         view: Annotated[
             str | None, Field(max_length=100, description="A named analysis view instead of sql.")
         ] = None,
-        params: Annotated[dict[str, Any] | None, Field(description="Parameters of a view.")] = None,
+        params: Annotated[
+            dict[str, Any] | None,
+            Field(
+                description="Parameters of a view, or values for $name placeholders in sql "
+                '(e.g. sql "... WHERE task_id = $task_id" with {"task_id": "task_..."}).'
+            ),
+        ] = None,
         options: Annotated[
             m.QueryOptions | None,
             Field(description="limit (<=200), timeout_ms (<=2000), include_schema"),

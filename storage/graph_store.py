@@ -38,7 +38,12 @@ from lyra.storage.cleanup import apply_cleanup, plan_cleanup
 from lyra.storage.connection import open_database
 from lyra.storage.export import render
 from lyra.storage.export.pack import evidence_pack
-from lyra.storage.sql_guard import run_sandboxed, schema_snapshot, validate_select
+from lyra.storage.sql_guard import (
+    bindable_params,
+    run_sandboxed,
+    schema_snapshot,
+    validate_select,
+)
 from lyra.storage.vectors import VectorIndex
 from lyra.storage.views import list_views, render_view
 
@@ -466,6 +471,7 @@ class GraphStore:
             limit=limit,
             timeout_ms=timeout_ms,
             max_bytes=self._settings.query_graph.max_result_bytes,
+            params=None if view else bindable_params(params),
         )
         out: dict[str, Any] = {
             "columns": result.columns,

@@ -32,11 +32,13 @@ import re
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import duckdb
+
+from lyra.pipelines.errors import LyraError
 
 MAX_SQL_CHARS = 20_000
 """Longest SQL text accepted; longer text is refused before parsing."""
@@ -297,6 +299,40 @@ def _interrupt_after(cursor: duckdb.DuckDBPyConnection, timeout_ms: int) -> thre
     return timer
 
 
+# What a query_graph parameter may hold: DuckDB binds these as plain values.
+_SCALARS = (str, int, float, bool, type(None))
+MAX_PARAMS = 50
+
+
+def bindable_params(params: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """`params` of a query_graph call with `sql`, checked: names usable as ``$name``
+    placeholders, values scalars or lists of scalars. None when there are none.
+
+    Raises LyraError INVALID_PARAMS (field ``params``) naming the offending entry.
+    """
+    if not params:
+        return None
+    if len(params) > MAX_PARAMS:
+        raise LyraError(
+            "INVALID_PARAMS", f"at most {MAX_PARAMS} parameters, got {len(params)}", field="params"
+        )
+    for name, value in params.items():
+        if not (isinstance(name, str) and name.isidentifier() and name.isascii()):
+            raise LyraError(
+                "INVALID_PARAMS",
+                f"parameter name {name!r} is not a $name placeholder (letters, digits, _)",
+                field="params",
+            )
+        items = value if isinstance(value, list) else [value]
+        if not all(isinstance(v, _SCALARS) for v in items):
+            raise LyraError(
+                "INVALID_PARAMS",
+                f"parameter {name!r} must be a string, number, boolean, null or a list of them",
+                field="params",
+            )
+    return dict(params)
+
+
 def run_sandboxed(
     con: duckdb.DuckDBPyConnection,
     sql: str,
@@ -304,8 +340,13 @@ def run_sandboxed(
     limit: int,
     timeout_ms: int,
     max_bytes: int,
+    params: Mapping[str, Any] | None = None,
 ) -> QueryResult:
-    """Validate and run one SELECT read-only with row, byte and time caps."""
+    """Validate and run one SELECT read-only with row, byte and time caps.
+
+    `params`: values DuckDB binds to the query's ``$name`` placeholders (never pasted
+    into the text).
+    """
     if limit < 1 or timeout_ms < 1 or max_bytes < 1:
         raise ValueError("limit, timeout_ms and max_bytes must be positive")
     body = validate_select(sql)
@@ -319,7 +360,10 @@ def run_sandboxed(
         cursor.execute("BEGIN TRANSACTION READ ONLY")
         timer = _interrupt_after(cursor, timeout_ms)
         try:
-            cursor.execute(wrapped)
+            if params:
+                cursor.execute(wrapped, dict(params))
+            else:
+                cursor.execute(wrapped)
             description = cursor.description or []
             fetched = cursor.fetchall()
         except duckdb.InterruptException as exc:

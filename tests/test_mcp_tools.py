@@ -207,6 +207,13 @@ async def test_full_session_create_search_status_query_vector_stop(settings: Set
         ("vector_search", {"query": "q", "top_k": 0}, "INVALID_PARAMS", "top_k"),
         ("query_graph", {"sql": "DELETE FROM claims"}, "INVALID_PARAMS", "sql"),
         ("query_graph", {}, "INVALID_PARAMS", "sql"),
+        ("query_graph", {"sql": "SELECT $x", "params": {"x y": 1}}, "INVALID_PARAMS", "params"),
+        (
+            "query_graph",
+            {"sql": "SELECT $x", "params": {"x": {"nested": 1}}},
+            "INVALID_PARAMS",
+            "params",
+        ),
         (
             "query_graph",
             {"sql": "SELECT 1", "options": {"limit": 500}},
@@ -240,6 +247,34 @@ async def test_a_query_duckdb_rejects_says_what_to_fix(settings: Settings) -> No
     assert (table["code"], table["field"]) == ("INVALID_PARAMS", "sql")
     assert "nowhere" in table["message"]
     assert ok.structured_content["rows"] == [[42]]
+
+
+async def test_query_graph_binds_params_to_sql_placeholders(settings: Settings) -> None:
+    async with Client(build_server(settings)) as client:
+        created = await client.call_tool("create_task", {"query": "bound parameters"})
+        task_id = created.structured_content["task_id"]
+        sql = "SELECT id, query FROM tasks WHERE id = $task_id"
+        bound = await client.call_tool("query_graph", {"sql": sql, "params": {"task_id": task_id}})
+        hostile = await client.call_tool(
+            "query_graph",
+            {
+                "sql": "SELECT count(*) FROM tasks WHERE id = $task_id",
+                "params": {"task_id": "x' OR '1'='1"},
+            },
+        )
+        listed = await client.call_tool(
+            "query_graph",
+            {
+                "sql": "SELECT count(*) FROM tasks WHERE id = ANY($ids)",
+                "params": {"ids": [task_id, "task_0000000000000000"]},
+            },
+        )
+        missing = _error(await client.call_tool("query_graph", {"sql": sql}))
+    assert bound.structured_content["rows"] == [[task_id, "bound parameters"]]
+    assert hostile.structured_content["rows"] == [[0]]  # a value, never SQL
+    assert listed.structured_content["rows"] == [[1]]
+    assert (missing["code"], missing["field"]) == ("INVALID_PARAMS", "sql")
+    assert "task_id" in missing["message"]
 
 
 async def test_query_graph_timeout_is_typed(settings: Settings) -> None:

@@ -9,16 +9,19 @@ import pickle
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pytest
 
+from lyra.pipelines.errors import LyraError
 from lyra.storage import repository as repo
 from lyra.storage.connection import open_database
 from lyra.storage.sql_guard import (
     QueryFailed,
     QueryTimeout,
     SqlRefused,
+    bindable_params,
     run_sandboxed,
     schema_snapshot,
     validate_select,
@@ -374,6 +377,48 @@ def test_sql_errors_are_reported(db: duckdb.DuckDBPyConnection) -> None:
     with pytest.raises(QueryFailed, match="no_such_column"):
         _run(db, "SELECT no_such_column FROM claims")
     assert _run(db, "SELECT count(*) FROM claims") == [[2]]
+
+
+def test_params_are_bound_as_values(db: duckdb.DuckDBPyConnection) -> None:
+    def run(sql: str, params: dict[str, Any]) -> list[list[object]]:
+        out = run_sandboxed(
+            db, sql, limit=LIMIT, timeout_ms=TIMEOUT_MS, max_bytes=MAX_BYTES, params=params
+        )
+        return out.rows
+
+    before = _checksum(db)
+    assert run("SELECT id FROM claims WHERE id = $id", {"id": "c2"}) == [["c2"]]
+    assert run("SELECT count(*) FROM claims WHERE id = $id", {"id": "c1' OR '1'='1"}) == [[0]]
+    assert run("SELECT id FROM claims WHERE id = ANY($ids) ORDER BY 1", {"ids": ["c1", "c2"]}) == [
+        ["c1"],
+        ["c2"],
+    ]
+    with pytest.raises(QueryFailed, match="id"):
+        run("SELECT id FROM claims WHERE id = $id", {})
+    assert _checksum(db) == before
+
+
+BAD_PARAMS: list[tuple[dict[str, Any], str]] = [
+    ({"x y": 1}, "not a \\$name placeholder"),
+    ({"1x": 1}, "not a \\$name placeholder"),
+    ({"x;drop": 1}, "not a \\$name placeholder"),
+    ({"x": {"nested": 1}}, "must be a string"),
+    ({"x": [1, [2]]}, "must be a string"),
+    ({f"p{i}": i for i in range(51)}, "at most 50"),
+]
+
+
+@pytest.mark.parametrize(("params", "message"), BAD_PARAMS)
+def test_bad_params_are_refused_with_the_field(params: dict[str, Any], message: str) -> None:
+    with pytest.raises(LyraError, match=message) as caught:
+        bindable_params(params)
+    assert (caught.value.code, caught.value.field) == ("INVALID_PARAMS", "params")
+
+
+def test_good_params_pass_and_none_means_none() -> None:
+    good = {"task_id": "task_1", "n": 3, "x": 0.5, "flag": True, "none": None, "ids": ["a", 1]}
+    assert bindable_params(good) == good
+    assert (bindable_params({}), bindable_params(None)) == (None, None)
 
 
 def test_invalid_caps_are_refused(db: duckdb.DuckDBPyConnection) -> None:
