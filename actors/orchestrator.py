@@ -87,6 +87,8 @@ class Orchestrator:
         self._jobs: dict[str, asyncio.Task[dict[str, Any]]] = {}
         # The pipelines of the searches running now, for their partial metrics.
         self._running: dict[str, SearchJob] = {}
+        # Searches being started under a caller's id (start_search may be repeated).
+        self._starting: dict[str, asyncio.Future[str]] = {}
         self._progress: dict[str, dict[str, Any]] = {}
         self._results: dict[str, dict[str, Any]] = {}
         self._search_task: dict[str, str] = {}
@@ -247,13 +249,52 @@ class Orchestrator:
         engine, API or site. ``search_id`` (the caller's, from `new_search_id`): a call
         sent again with an id this instance has already stored starts nothing and
         returns it, so a caller may repeat it after an orchestrator crash (the bridge
-        does); the search's own status then says how it went.
+        does); the search's own status then says how it went. A call repeated while the
+        first is still starting the search waits for the first and answers as it does.
         """
+        if search_id is None:
+            return await self._start_search(task_id, query, options, replay_documents)
+        if search_id in self._starting:
+            return await asyncio.shield(self._starting[search_id])
+        # Taken before the first await, so that no repeat slips between check and start.
+        starting = self._starting[search_id] = asyncio.get_running_loop().create_future()
+        try:
+            started = await self._start_search(task_id, query, options, replay_documents, search_id)
+        except asyncio.CancelledError:
+            starting.cancel()
+            raise
+        except Exception as exc:
+            starting.set_exception(exc)
+            starting.exception()  # retrieved here; a repeat waiting on it gets it too
+            raise
+        else:
+            starting.set_result(started)
+            return started
+        finally:
+            del self._starting[search_id]
+
+    async def _start_search(
+        self,
+        task_id: str,
+        query: str,
+        options: dict[str, Any],
+        replay_documents: list[Document] | None,
+        search_id: str | None = None,
+    ) -> str:
         await self.ensure_ready()
-        if search_id is not None and (
-            search_id in self._jobs or await self._call(GRAPH, "get_search", search_id)
-        ):
-            return search_id
+        if search_id is not None:
+            owner = self._search_task.get(search_id)
+            if owner is None:
+                row = await self._call(GRAPH, "get_search", search_id)
+                owner = row["task_id"] if row else None
+            if owner is not None:
+                if owner != task_id:
+                    raise LyraError(
+                        "INVALID_PARAMS",
+                        f"search {search_id} belongs to another task",
+                        field="search_id",
+                    )
+                return search_id
         task = await self._task(task_id)
         budget = await self._budget(task)
         if budget["pages_remaining"] <= 0 or budget["seconds_remaining"] <= 0:

@@ -20,6 +20,9 @@ from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
 from lyra.pipelines.extract.injection import Detection, find_instructions
 from lyra.pipelines.net.domains import trust_level_for
 
+# Graph reads a stance stage keeps in flight: the GraphActor's read threads
+# (actors/graph.py READ_THREADS), so one crash of it fails a handful of calls, not hundreds.
+GRAPH_READS_AT_ONCE = 4
 # A new claim this close (cosine) to a claim the task already has is the same claim.
 SAME_CLAIM_SIMILARITY = 0.92
 
@@ -210,10 +213,18 @@ async def judge_stance(job: EvidenceJob) -> None:
         "graph", "embeddings_for", "claim", job.model_id, [c["id"] for c in claims]
     )
 
+    reads = asyncio.Semaphore(GRAPH_READS_AT_ONCE)
+
     async def candidates(claim: dict[str, Any]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
         vec = claim_vecs.get(claim["id"])
         if vec is None:
             return []
+        async with reads:
+            return await candidates_of(claim, vec)
+
+    async def candidates_of(
+        claim: dict[str, Any], vec: list[float]
+    ) -> list[tuple[dict[str, Any], dict[str, Any]]]:
         hits = await ctx.call(
             "graph",
             "vector_search",
@@ -242,8 +253,8 @@ async def judge_stance(job: EvidenceJob) -> None:
         )
         return [(claim, meta[c.fragment_id]) for c in chosen]
 
-    # All claims' lookups at once: the graph answers reads on several threads, and one
-    # after another they were a fifth of a search's stance stage (decision 0045).
+    # The claims' lookups side by side, as many as the graph has read threads (decision
+    # 0026): one after another they were a fifth of a search's stance stage (0045).
     found = await asyncio.gather(*(candidates(c) for c in claims))
     pairs = [pair for per_claim in found for pair in per_claim]
     if not pairs:

@@ -158,6 +158,8 @@ class SearchJob:
         # The question's vectors are first needed once the documents are in: they are
         # made while the sites are asked (decision 0045).
         question = asyncio.create_task(self._embed_question())
+        # Its failure is raised by the await below, or dropped with a failed collection.
+        question.add_done_callback(lambda t: t.cancelled() or t.exception())
         ctx.progress("collect", 0.05, "collecting documents")
         try:
             docs = await self._collect()

@@ -171,7 +171,7 @@ class SiteFetcher(HttpPath):
         self._tor = tor
         self._tor_usage: Any = None
         self._not_before = 0.0  # wall time before which Retry-After forbids a request
-        # One request at a time; the next turn to the search with the least left here.
+        # One request at a time; the next turn to the search that began first.
         self._turns = SiteTurns()
         self._warc = WarcStore(settings.home_dir / "warc", prefix=self.domain)
         self._requests_made = 0

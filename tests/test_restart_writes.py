@@ -20,6 +20,7 @@ from mcp import Client
 from lyra.actors.orchestrator import Orchestrator
 from lyra.actors.runtime import ORCHESTRATOR
 from lyra.mcp_bridge.server import build_server
+from lyra.pipelines.errors import LyraError
 from lyra.pipelines.evidence.research import new_search_id, new_task_id
 from tests.conftest import make_settings
 
@@ -85,11 +86,16 @@ def test_the_same_ids_sent_again_return_what_the_first_call_made(lyra_home: Path
         assert again["created_at"] == task["created_at"]
 
         search_id = new_search_id()
+        # Two at once (the second while the first is still starting), then once more.
+        both = [orch.start_search.remote(task_id, QUESTION, {}, None, search_id) for _ in "ab"]
         started = [
-            ray.get(orch.start_search.remote(task_id, QUESTION, {}, None, search_id))
-            for _ in range(2)
+            *ray.get(both),
+            ray.get(orch.start_search.remote(task_id, QUESTION, {}, None, search_id)),
         ]
-        assert started == [search_id, search_id]
+        assert started == [search_id, search_id, search_id]
+        other = ray.get(orch.create_task.remote("another task", {}, new_task_id()))
+        with pytest.raises(LyraError, match="belongs to another task"):
+            ray.get(orch.start_search.remote(other["id"], QUESTION, {}, None, search_id))
         ray.get(orch.stop_task.remote(task_id, None, "immediate"))
         searches = ray.get(
             orch.query_graph.remote(

@@ -170,3 +170,44 @@ def test_every_site_serves_the_search_that_began_first_first() -> None:
     one_site = asyncio.run(_serve(SiteTurns(), [("b", "b"), ("a", "a")], began))
     other_site = asyncio.run(_serve(SiteTurns(), [("a", "a"), ("b", "b")], began))
     assert (one_site, other_site) == (["a", "b"], ["a", "b"])
+
+
+def test_a_waiter_cancelled_as_the_holder_leaves_is_skipped() -> None:
+    async def main() -> tuple[list[str], bool, int]:
+        turns = SiteTurns()
+        served: list[str] = []
+
+        async def holder() -> None:
+            async with turns.turn("h"):
+                await asyncio.Event().wait()
+
+        async def call(name: str) -> None:
+            async with turns.turn(name):
+                served.append(name)
+
+        held = asyncio.create_task(holder())
+        await asyncio.sleep(0)
+        doomed = asyncio.create_task(call("a"))
+        await asyncio.sleep(0)
+        kept = asyncio.create_task(call("b"))
+        await asyncio.sleep(0)
+        # In one step: the holder leaves first, while "a", next in line, is cancelled.
+        held.cancel()
+        doomed.cancel()
+        await asyncio.wait_for(kept, 5)
+        for task in (held, doomed):
+            with pytest.raises(asyncio.CancelledError):
+                await task
+        return served, turns.locked(), turns.waiting()
+
+    assert asyncio.run(main()) == (["b"], False, 0)
+
+
+def test_a_start_given_later_replaces_the_first_seen_time() -> None:
+    async def main() -> list[str]:
+        turns = SiteTurns()
+        async with turns.turn("late"):  # first seen without a start: "now"
+            pass
+        return await _serve(turns, [("late", "late"), ("early", "early")], {"late": 1.0})
+
+    assert asyncio.run(main()) == ["late", "early"]

@@ -37,8 +37,8 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
-# Causes remembered with the order they came in; an older one forgotten and seen again
-# queues as new. Far more than the searches that overlap on one site.
+# Causes remembered (least recently used forgotten first); one forgotten and seen again
+# without a start queues as new. Far more than the searches that overlap on one site.
 REMEMBERED_CAUSES = 256
 
 
@@ -84,10 +84,8 @@ class SiteTurns:
 
     async def _acquire(self, cause: str | None, since: float | None) -> None:
         seq = next(self._seq)
-        if cause is not None and cause not in self._came:
-            self._came[cause] = time.time() if since is None else since
-            if len(self._came) > REMEMBERED_CAUSES:
-                self._came.popitem(last=False)
+        if cause is not None:
+            self._remember(cause, since)
         if not self._held and not self._waiters:
             self._held = True
             return
@@ -98,11 +96,25 @@ class SiteTurns:
         except asyncio.CancelledError:
             if waiter.granted.done() and not waiter.granted.cancelled():
                 self._release()  # the turn came with the cancellation: pass it on
-            else:
+            elif waiter in self._waiters:  # a release may have dropped it already
                 self._waiters.remove(waiter)
             raise
 
+    def _remember(self, cause: str, since: float | None) -> None:
+        """When `cause` began: as given (the caller knows best), else its first call here.
+        Causes in use stay remembered; the least recently used is forgotten first."""
+        if since is not None:
+            self._came[cause] = since
+        elif cause not in self._came:
+            self._came[cause] = time.time()
+        self._came.move_to_end(cause)
+        if len(self._came) > REMEMBERED_CAUSES:
+            self._came.popitem(last=False)
+
     def _release(self) -> None:
+        # A waiter cancelled while it waited has a done future; it leaves the queue here
+        # or in its own clean-up, whichever runs first, and is never handed the turn.
+        self._waiters = [w for w in self._waiters if not w.granted.done()]
         if not self._waiters:
             self._held = False
             return
