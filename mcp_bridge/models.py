@@ -195,6 +195,36 @@ class ReferenceCandidate(_Out):
     is_retracted: bool = False
 
 
+class ClaimRecovery(_Out):
+    is_recoverable: bool = Field(
+        True, description="Always true: a later search of this task judges the claim again."
+    )
+    conditions: list[str]
+    support_needed: float = Field(
+        description="Supporting NLI confidence (summed over new supporting edges) that would "
+        "bring the claim's confidence to 0.5."
+    )
+    sources_needed: int = Field(description="Supporting sources it lacks (1 when none supports it).")
+    refuted_by: list[str] = Field(default_factory=list, description="URLs of the refuting sources.")
+
+
+class NotAdoptedClaim(_Out):
+    claim_id: str
+    text: str
+    status: Literal["pending", "rejected"] = Field(
+        description="pending: no other source took a side; rejected: refuted or outweighed."
+    )
+    reason: str
+    confidence: float
+    supports: int
+    refutes: int
+    source_url: str | None = None
+    source_domain: str | None = None
+    source_trust_level: str | None = None
+    created_at: str | None = None
+    recovery: ClaimRecovery
+
+
 class GetStatusResult(_Result):
     task_id: str
     query: str
@@ -206,6 +236,11 @@ class GetStatusResult(_Result):
     blocked_domains: list[dict[str, Any]] = Field(default_factory=list)
     evidence_summary: dict[str, Any] = Field(default_factory=dict)
     claims: list[ClaimOut] = Field(default_factory=list)
+    not_adopted: list[NotAdoptedClaim] = Field(
+        default_factory=list,
+        description="Claims not adopted (no other source took a side, refuted, or outweighed) "
+        "with what would adopt them; summary: the 20 with most evidence, full: all.",
+    )
     reference_candidates: list[ReferenceCandidate] = Field(
         default_factory=list,
         description="Citation-tracking candidates (references and citations of the "

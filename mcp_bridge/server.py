@@ -11,6 +11,7 @@ import asyncio
 import json
 import logging
 import time
+import math
 import warnings
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -34,6 +35,7 @@ from lyra.jobs.search_context import DEGRADED_PREFIX
 from lyra.mcp_bridge import models as m
 from lyra.mcp_bridge.errors import error_payload, resource_error, unwrap
 from lyra.pipelines.errors import LyraError
+from lyra.pipelines.evidence.confidence import not_adopted
 from lyra.pipelines.evidence.research import PRIMARY_LEVELS, new_search_id, new_task_id
 
 log = logging.getLogger("lyra.mcp")
@@ -222,6 +224,45 @@ def claim_out(c: dict[str, Any]) -> m.ClaimOut:
         primary=c.get("source_trust_level") in PRIMARY_LEVELS,
         extraction_method=c.get("extraction_method"),
         source_retracted=bool(c.get("source_retracted")),
+    )
+
+
+RECHECK = "a later search in this task (same task_id) judges the claim against every new page"
+
+
+def not_adopted_out(c: dict[str, Any]) -> m.NotAdoptedClaim | None:
+    """A claim that is not adopted, with why and what would adopt it; None if adopted."""
+    found = not_adopted(c["supporting"], c["refuting"], c["alpha"], c["beta"])
+    if found is None:
+        return None
+    needed = math.ceil(found.support_needed * 100) / 100  # "above 0.00" would mislead
+    if found.sources_needed:
+        condition = "a source on another site that supports it"
+        if found.support_needed > 0:
+            condition += f", with supporting NLI confidence of at least {needed:.2f}"
+    else:
+        condition = (
+            f"more supporting evidence: NLI confidence of at least {needed:.2f} "
+            "in all from supporting sources"
+        )
+    return m.NotAdoptedClaim(
+        claim_id=c["id"],
+        text=c["claim_text"],
+        status=found.status,
+        reason=found.reason,
+        confidence=round(c["confidence"], 4),
+        supports=c["supporting"],
+        refutes=c["refuting"],
+        source_url=c.get("source_url"),
+        source_domain=c.get("source_domain"),
+        source_trust_level=c.get("source_trust_level"),
+        created_at=_iso(c.get("created_at")),
+        recovery=m.ClaimRecovery(
+            conditions=[condition, RECHECK],
+            support_needed=round(found.support_needed, 4),
+            sources_needed=found.sources_needed,
+            refuted_by=list(c.get("refuting_urls") or []),
+        ),
     )
 
 
@@ -419,11 +460,12 @@ def build_server(
             else 0.0
         )
         totals["instance"] = rt.instance()
-        claims = (
-            st["claims"]
-            if detail == "full"
-            else sorted(st["claims"], key=lambda c: (-c["evidence_count"], c["id"]))[:20]
-        )
+        by_evidence = sorted(st["claims"], key=lambda c: (-c["evidence_count"], c["id"]))
+        not_adopted_claims = [n for n in map(not_adopted_out, by_evidence) if n is not None]
+        totals["not_adopted"] = len(not_adopted_claims)
+        claims = st["claims"] if detail == "full" else by_evidence[:20]
+        if detail != "full":
+            not_adopted_claims = not_adopted_claims[:20]
         return m.GetStatusResult(
             task_id=st["task"]["id"],
             query=st["task"]["query"],
@@ -435,6 +477,7 @@ def build_server(
             blocked_domains=st["blocked_domains"],
             evidence_summary=st["evidence_summary"],
             claims=[claim_out(c) for c in claims],
+            not_adopted=not_adopted_claims,
             reference_candidates=[
                 m.ReferenceCandidate(**r) for r in st.get("reference_candidates") or []
             ],

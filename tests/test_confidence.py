@@ -10,9 +10,11 @@ import pytest
 from lyra.pipelines.evidence.confidence import (
     ClaimConfidence,
     EvidenceEdge,
+    NotAdopted,
     beta_stats,
     claim_confidence,
     independent_sources,
+    not_adopted,
     registrable_domain,
 )
 
@@ -192,3 +194,42 @@ def test_beta_stats_rejects_non_positive_parameters() -> None:
     assert beta_stats(2.0, 1.0) == exact((2 / 3, math.sqrt(2 / 36), 0.0))
     with pytest.raises(ValueError, match="positive"):
         beta_stats(0.0, 1.0)
+
+
+@pytest.mark.parametrize(
+    ("supporting", "refuting", "alpha", "beta", "expected"),
+    [
+        # No other source took a side: pending, one supporting source adopts it.
+        (0, 0, 1.0, 1.0, NotAdopted("pending", "no other source supports or refutes it", 0.0, 1)),
+        # Refuted only: it needs a supporting source and 0.8 of supporting weight.
+        (0, 1, 1.0, 1.8, NotAdopted("rejected", "refuted, and no source supports it", 0.8, 1)),
+        # Outweighed: two refutations at 0.9 against one support at 0.7.
+        (
+            1,
+            2,
+            1.7,
+            2.8,
+            NotAdopted(
+                "rejected", "the refuting evidence outweighs the supporting evidence", 1.1, 0
+            ),
+        ),
+    ],
+)
+def test_not_adopted_says_why_and_what_would_adopt_the_claim(
+    supporting: int, refuting: int, alpha: float, beta: float, expected: NotAdopted
+) -> None:
+    found = not_adopted(supporting, refuting, alpha, beta)
+    assert found == NotAdopted(
+        expected.status, expected.reason, exact(expected.support_needed), expected.sources_needed
+    )
+
+
+@pytest.mark.parametrize(
+    ("supporting", "refuting", "alpha", "beta"),
+    # Supported and not outweighed (confidence exactly 0.5 counts).
+    [(1, 1, 1.7, 1.7), (2, 0, 2.6, 1.0), (3, 1, 3.4, 1.9)],
+)
+def test_a_supported_claim_that_is_not_outweighed_is_adopted(
+    supporting: int, refuting: int, alpha: float, beta: float
+) -> None:
+    assert not_adopted(supporting, refuting, alpha, beta) is None

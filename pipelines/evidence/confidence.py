@@ -136,3 +136,38 @@ def claim_confidence(edges: Sequence[EvidenceEdge]) -> ClaimConfidence:
         evidence_count=supporting + refuting + neutral,
         independent_sources=independent_sources(edges),
     )
+
+
+# A claim is adopted when another source supports it and the evidence leans its way.
+ADOPTED_CONFIDENCE: Final = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class NotAdopted:
+    """Why a claim is not adopted and what would adopt it (seed 000 §4.3).
+
+    `status` is "pending" (no other source has taken a side) or "rejected" (refuted,
+    unsupported or outweighed). `support_needed` is the supporting NLI confidence, summed
+    over new supporting edges, that would bring the posterior to `ADOPTED_CONFIDENCE`;
+    `sources_needed` the supporting sources it still lacks (1 when none supports it).
+    """
+
+    status: Literal["pending", "rejected"]
+    reason: str
+    support_needed: float
+    sources_needed: int
+
+
+def not_adopted(supporting: int, refuting: int, alpha: float, beta: float) -> NotAdopted | None:
+    """None for an adopted claim; else its status, reason and what would adopt it."""
+    confidence = alpha / (alpha + beta)
+    needed = max(0.0, beta - alpha)
+    if supporting == 0 and refuting == 0:
+        return NotAdopted("pending", "no other source supports or refutes it", needed, 1)
+    if supporting == 0:
+        return NotAdopted("rejected", "refuted, and no source supports it", needed, 1)
+    if confidence < ADOPTED_CONFIDENCE:
+        return NotAdopted(
+            "rejected", "the refuting evidence outweighs the supporting evidence", needed, 0
+        )
+    return None

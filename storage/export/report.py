@@ -11,6 +11,8 @@ import json
 import re
 from typing import Any
 
+from lyra.pipelines.evidence.confidence import not_adopted
+
 QUOTE_CHARS = 240
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>#|~])")
 
@@ -43,15 +45,10 @@ def short_quote(text: str) -> str:
 
 
 def not_adopted_reason(claim: dict[str, Any]) -> str | None:
-    """Why a claim is not adopted, or None: adopted claims have a supporting source
-    and a confidence of at least 0.5."""
-    if claim["supporting"] == 0 and claim["refuting"] == 0:
-        return "no other source supports or refutes it"
-    if claim["supporting"] == 0:
-        return "refuted, and no source supports it"
-    if claim["confidence"] < 0.5:
-        return "the refuting evidence outweighs the supporting evidence"
-    return None
+    """Why a claim is not adopted, or None (`confidence.not_adopted`: adopted claims have
+    a supporting source and a confidence of at least 0.5)."""
+    found = not_adopted(claim["supporting"], claim["refuting"], claim["alpha"], claim["beta"])
+    return found.reason if found else None
 
 
 def claim_groups(
