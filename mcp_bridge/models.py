@@ -25,8 +25,9 @@ class SecurityWarning(_Out):
 
     kind: str = Field(
         description="hidden_text, hidden_instruction, instruction, encoded_instruction, "
-        "invisible_characters, homoglyphs (page text, decision 0016), or danger_phrase "
-        "(a prompt's L2 check)."
+        "invisible_characters, homoglyphs (page text, decision 0016), danger_phrase "
+        "(a prompt's L2 check), or masked_instruction (text this response returns holds "
+        "masked sentences)."
     )
     detail: str = Field(description="The rule that fired: a pattern, a hiding method, a channel.")
     url: str | None = Field(None, description="The page it was found on.")

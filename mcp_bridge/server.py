@@ -10,10 +10,11 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import time
 import math
+import time
 import warnings
-from collections.abc import AsyncIterator
+from collections import Counter
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, Literal
 
@@ -37,6 +38,7 @@ from lyra.mcp_bridge.errors import error_payload, resource_error, unwrap
 from lyra.pipelines.errors import LyraError
 from lyra.pipelines.evidence.confidence import not_adopted
 from lyra.pipelines.evidence.research import PRIMARY_LEVELS, new_search_id, new_task_id
+from lyra.pipelines.extract.injection import MASK
 
 log = logging.getLogger("lyra.mcp")
 PROGRESS_POLL_SECONDS = 1.0
@@ -204,6 +206,28 @@ def _task_security(searches: list[dict[str, Any]]) -> list[dict[str, Any]]:
             if key not in merged or w.get("count", 1) > merged[key].get("count", 1):
                 merged[key] = w
     return [merged[k] for k in sorted(merged)]
+
+
+PREVIEW_CHARS = 300  # vector_search's text_preview
+MASKED_DETAIL = "the returned text holds a sentence addressed to AI readers, masked when read"
+
+
+def masked_text_warnings(texts: Iterable[tuple[str | None, Any]]) -> list[dict[str, Any]]:
+    """One security warning per URL whose returned text holds masked sentences.
+
+    Page text is masked when it is read (`injection.MASK` replaces each instruction to AI
+    readers); a tool that returns page text (fragments, quotes, exports) names what it
+    carries in `_lyra_meta.security_warnings`, as search and get_status name what the
+    pages held.
+    """
+    counts: Counter[str | None] = Counter()
+    for url, text in texts:
+        if isinstance(text, str) and MASK in text:
+            counts[url] += text.count(MASK)
+    return [
+        {"kind": "masked_instruction", "detail": MASKED_DETAIL, "url": url, "count": n}
+        for url, n in sorted(counts.items(), key=lambda kv: kv[0] or "")
+    ]
 
 
 def claim_out(c: dict[str, Any]) -> m.ClaimOut:
@@ -545,7 +569,15 @@ def build_server(
         out = await rt.call(
             "query_graph", sql, view, params or {}, limit, timeout, opts.include_schema
         )
-        return m.QueryGraphResult(**out, lyra_meta=await rt.meta())
+        url_at = out["columns"].index("url") if "url" in out["columns"] else None
+        cells = [
+            (row[url_at] if url_at is not None else None, cell)
+            for row in out["rows"]
+            for cell in row
+        ]
+        return m.QueryGraphResult(
+            **out, lyra_meta=await rt.meta(security=masked_text_warnings(cells))
+        )
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=True))
     async def vector_search(
@@ -570,7 +602,7 @@ def build_server(
             results=[
                 m.VectorHit(
                     id=h["id"],
-                    text_preview=(h.get("text") or "")[:300],
+                    text_preview=(h.get("text") or "")[:PREVIEW_CHARS],
                     similarity=h["similarity"],
                     url=h.get("url"),
                     domain=h.get("domain"),
@@ -579,7 +611,11 @@ def build_server(
                 )
                 for h in hits
             ],
-            lyra_meta=await rt.meta(),
+            lyra_meta=await rt.meta(
+                security=masked_text_warnings(
+                    (h.get("url"), (h.get("text") or "")[:PREVIEW_CHARS]) for h in hits
+                )
+            ),
         )
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=True))
@@ -612,7 +648,7 @@ def build_server(
             task_id=task_id,
             resource_uri=f"lyra://tasks/{task_id}/export/{format}",
             **out,
-            lyra_meta=await rt.meta(),
+            lyra_meta=await rt.meta(security=masked_text_warnings([(None, out["content"])])),
         )
 
     @server.resource(

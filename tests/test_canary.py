@@ -188,11 +188,32 @@ async def searched(settings: Settings) -> dict[str, Any]:
             "query_graph", {"sql": "SELECT text_content FROM fragments", "options": {"limit": 200}}
         )
         pages = await client.call_tool("query_graph", {"sql": "SELECT url FROM pages"})
+        masked = await client.call_tool(
+            "query_graph",
+            {
+                "sql": "SELECT p.url, f.text_content FROM fragments f JOIN pages p "
+                "ON p.id = f.page_id WHERE f.text_content LIKE '%' || $mask || '%'",
+                "params": {"mask": MASK},
+                "options": {"limit": 200},
+            },
+        )
+        near = await client.call_tool(
+            "vector_search",
+            {
+                "query": masked.structured_content["rows"][0][1][:2000],
+                "target": "fragments",
+                "top_k": 3,
+            },
+        )
+        report = await client.call_tool("export", {"task_id": task_id, "format": "markdown"})
     return {
         "search": again.structured_content,
         "status": status.structured_content,
         "fragments": [row[0] for row in fragments.structured_content["rows"]],
         "pages": {row[0] for row in pages.structured_content["rows"]},
+        "masked": masked.structured_content,
+        "near": near.structured_content,
+        "report": report.structured_content,
     }
 
 
@@ -226,3 +247,36 @@ def test_search_over_mcp_reports_and_keeps_out_every_planting(
         }
         assert expected <= reported
         assert {w[0] for w in reported} == {_url(corpus, page) for page in fetched}
+
+
+def _masked_warnings(meta: dict[str, Any]) -> dict[str | None, int]:
+    return {
+        w["url"]: w["count"] for w in meta["security_warnings"] if w["kind"] == "masked_instruction"
+    }
+
+
+@pytest.mark.ray
+@pytest.mark.timeout(E2E_LIMIT_S + 300)
+@pytest.mark.usefixtures("ray_session")
+def test_tools_that_return_masked_page_text_say_so(searched: dict[str, Any]) -> None:
+    """query_graph, vector_search and export name the masked sentences they return."""
+    masked = searched["masked"]
+    per_url: dict[str | None, int] = {}
+    for url, text in masked["rows"]:
+        per_url[url] = per_url.get(url, 0) + text.count(MASK)
+    # Most masked sentences leave nothing else in their block, which is then dropped;
+    # the table cell's row keeps its honest cells beside the mask.
+    assert list(per_url.values()) == [1]
+    assert next(iter(per_url)).endswith("/table-cell.example/index.html")
+    assert _masked_warnings(masked["_lyra_meta"]) == per_url
+    # vector_search of that fragment's own text finds it first, mask in its preview.
+    near = searched["near"]
+    assert MASK in near["results"][0]["text_preview"]
+    shown: dict[str | None, int] = {}
+    for hit in near["results"]:
+        shown[hit["url"]] = shown.get(hit["url"], 0) + hit["text_preview"].count(MASK)
+    assert _masked_warnings(near["_lyra_meta"]) == {u: n for u, n in shown.items() if n}
+    # Claims never carry masked text, so neither does the report.
+    report = searched["report"]
+    assert MASK not in report["content"]
+    assert _masked_warnings(report["_lyra_meta"]) == {}
