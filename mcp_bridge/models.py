@@ -205,7 +205,9 @@ class ClaimRecovery(_Out):
         description="Supporting NLI confidence (summed over new supporting edges) that would "
         "bring the claim's confidence to 0.5."
     )
-    sources_needed: int = Field(description="Supporting sources it lacks (1 when none supports it).")
+    sources_needed: int = Field(
+        description="Supporting sources it lacks (1 when none supports it)."
+    )
     refuted_by: list[str] = Field(default_factory=list, description="URLs of the refuting sources.")
 
 

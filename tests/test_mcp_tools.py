@@ -134,18 +134,26 @@ async def test_full_session_create_search_status_query_vector_stop(settings: Set
         assert st["auth_queue"]["pending_count"] == 0
         # Not adopted: exactly the claims no other source supports or that the refuting
         # evidence outweighs, each with what would adopt it.
-        not_adopted = {n["claim_id"]: n for n in st["not_adopted"]}
-        assert set(not_adopted) == {
-            c["id"] for c in st["claims"] if c["supports"] == 0 or c["confidence"] < 0.5
+        not_adopted = {
+            n["claim_id"]: (
+                n["text"],
+                n["status"],
+                n["recovery"]["sources_needed"],
+                bool(n["recovery"]["refuted_by"]),
+            )
+            for n in st["not_adopted"]
         }
-        assert st["metrics"]["not_adopted"] == len(not_adopted)
-        for c in st["claims"]:
-            if c["id"] in not_adopted:
-                n = not_adopted[c["id"]]
-                assert n["text"] == c["text"]
-                assert n["status"] == ("pending" if c["supports"] + c["refutes"] == 0 else "rejected")
-                assert n["recovery"]["sources_needed"] == (1 if c["supports"] == 0 else 0)
-                assert bool(n["recovery"]["refuted_by"]) == (c["refutes"] > 0)
+        assert not_adopted == {
+            c["id"]: (
+                c["text"],
+                "pending" if c["supports"] + c["refutes"] == 0 else "rejected",
+                1 if c["supports"] == 0 else 0,
+                c["refutes"] > 0,
+            )
+            for c in st["claims"]
+            if c["supports"] == 0 or c["confidence"] < 0.5
+        }
+        assert st["metrics"]["not_adopted"] == len(not_adopted) >= 1
 
         rows = await client.call_tool(
             "query_graph",
