@@ -45,6 +45,7 @@ from lyra.pipelines.evidence.model_registry import active_model, registry_finger
 from lyra.pipelines.evidence.nli import CrossEncoderNli
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
 from lyra.pipelines.evidence.onnx_export import MINILM_MODEL_ID
+from lyra.pipelines.evidence.reranker import CrossEncoderReranker
 from lyra.pipelines.evidence.stance_model import (
     PACKAGED,
     STANCE_MODEL_ID,
@@ -86,6 +87,9 @@ DEGRADED_NLI = (
 DEGRADED_LLM = (
     "llm: Ollama not reachable; extractive claim fallback, embedding-only citation "
     "relevance, no language mirror queries"
+)
+DEGRADED_PULLED_RERANKER = (
+    "reranker: the pulled reranker did not load (see `lyra doctor`); passages are ranked without it"
 )
 DEGRADED_EMBEDDER = "embedder: embedding model unavailable; BM25-only ranking"
 DEGRADED_PULLED_NLI = (
@@ -157,6 +161,23 @@ class InferenceActor:
                     max_length=inf.max_sequence_length,
                     batch_size=inf.embedding_batch_size,
                     providers=providers,
+                ),
+            )
+        # `lyra models pull reranker` (bge-reranker-v2-m3 by default): re-orders each
+        # facet's best passages from the next start (decision 0047); none is packaged,
+        # so without one the hybrid ranking serves, as it always has (not a fallback).
+        self._reranker: CrossEncoderReranker | None = None
+        self._pulled_reranker_error: str | None = None
+        pulled_reranker = active_model(settings.home_dir, "reranker")
+        if pulled_reranker is not None:
+            self._reranker, self._pulled_reranker_error = _attempt(
+                "pulled reranker",
+                lambda: CrossEncoderReranker(
+                    pulled_reranker.path,
+                    max_length=inf.max_sequence_length,
+                    batch_size=inf.nli_batch_size,
+                    use_gpu=use_gpu,
+                    model_id=f"{pulled_reranker.model_id}@{pulled_reranker.revision[:12]}",
                 ),
             )
         self._nli: CrossEncoderNli | PackagedStance | None = None
@@ -241,6 +262,8 @@ class InferenceActor:
             degraded.append(f"{DEGRADED_PULLED_EMBEDDER}: {self._pulled_embedder_error}")
         if self._pulled_nli_error is not None:
             degraded.append(f"{DEGRADED_PULLED_NLI}: {self._pulled_nli_error}")
+        if self._pulled_reranker_error is not None:
+            degraded.append(f"{DEGRADED_PULLED_RERANKER}: {self._pulled_reranker_error}")
         if self._nli is None:
             degraded.append(DEGRADED_NLI)
         elif isinstance(self._nli, PackagedStance):
@@ -254,6 +277,7 @@ class InferenceActor:
             "embedding_error": self._embedder_error,
             "nli": (self._nli.model_id if self._nli else "heuristic"),
             "nli_error": self._nli_error,
+            "reranker": self._reranker.model_id if self._reranker else None,
             "llm": f"ollama:{self._settings.llm.model}" if self._llm_ok else "extractive",
             "degraded": degraded,
         }
@@ -274,6 +298,21 @@ class InferenceActor:
             # packaged stance model reads these same vectors (decision 0018).
             self._nli.remember(texts, vectors)
         return vectors
+
+    def reranker_model_id(self) -> str | None:
+        """The pulled reranker serving, or None (idempotent)."""
+        return self._reranker.model_id if self._reranker else None
+
+    def rerank(self, pairs: list[tuple[str, str]]) -> list[float]:
+        """The pulled reranker's relevance logit of each (query, passage) pair (idempotent)."""
+        if self._reranker is None:
+            raise RuntimeError(
+                "no reranker loaded: " + (self._pulled_reranker_error or "none pulled")
+            )
+        started = time.perf_counter()
+        scores = self._reranker.score(pairs)
+        telemetry.inference_batch("rerank", len(pairs), time.perf_counter() - started)
+        return [float(x) for x in scores]
 
     def nli(self, pairs: list[tuple[str, str]]) -> list[dict[str, Any]]:
         """Stance of each (premise fragment, hypothesis claim) pair (idempotent)."""

@@ -301,6 +301,11 @@ class SearchSettings(_Section):
     )
     kneedle_min: int = Field(3, description="Kneedle cutoff keeps at least this many.")
     kneedle_max: int = Field(50, description="Kneedle cutoff keeps at most this many.")
+    rerank_depth: int = Field(
+        20,
+        ge=0,
+        description="Best passages per facet a pulled reranker re-orders (0: never rerank).",
+    )
     claims_per_fragment: int = Field(2, description="Most claims taken from one fragment.")
     max_claims_per_search: int = Field(40, description="Most new claims one search adds.")
     stance_candidates: int = Field(

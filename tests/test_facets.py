@@ -10,6 +10,8 @@ from lyra.pipelines.evidence.facets import (
     question_aspects,
     question_facets,
     question_subject,
+    rerank_heads,
+    reranked,
     round_robin,
     select_across_facets,
 )
@@ -168,6 +170,29 @@ def test_the_budget_caps_the_selection_and_bm25_works_alone() -> None:
     assert picked.per_facet == {"question": 2, "dosage": 1}
     empty = select_across_facets(facets, [], None, None, budget=3)
     assert (empty.indices, empty.per_facet) == ([], {"question": 0, "dosage": 0})
+
+
+def test_a_reranker_reorders_each_facets_head_within_its_span() -> None:
+    """The head's passages take the reranker's order over the span of hybrid scores
+    they had; passages below the head keep their scores."""
+    scores = np.array([0.9, 0.5, 0.7, 0.1])
+    assert rerank_heads([scores], 3) == [[0, 2, 1]]
+    out = reranked(scores, {0: -2.0, 2: 0.0, 1: 3.0})
+    assert out.tolist() == pytest.approx([0.5, 0.9, 0.5 + 0.4 * 0.4, 0.1])
+    assert reranked(scores, {}) is scores
+
+
+def test_the_reranker_decides_the_order_in_which_passages_are_taken() -> None:
+    """BM25 ties "coffee one", "two" and "three" and keeps their input order; with the
+    reranker preferring the third, it is picked first, even from the tie."""
+    facets = [Facet("question", "coffee", "question")]
+    texts = ["coffee one", "coffee two", "coffee three", "tea"]
+    plain = select_across_facets(facets, texts, None, None, budget=4, min_k=1)
+    assert plain.indices == [0, 1, 2, 3]
+    assert rerank_heads([np.array([1.0, 1.0, 1.0, 0.0])], 3) == [[0, 1, 2]]
+    logits = [{0: 0.0, 1: -1.0, 2: 5.0}]
+    picked = select_across_facets(facets, texts, None, None, budget=4, min_k=1, rerank=logits)
+    assert picked.indices == [2, 0, 1, 3]
 
 
 def test_round_robin_takes_each_group_in_turn() -> None:

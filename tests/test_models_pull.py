@@ -61,6 +61,8 @@ NLI = "lyra-test/tiny-nli"
 ENCODER = "lyra-test/tiny-encoder"
 WRONG_LABELS = "lyra-test/tiny-sentiment"
 NO_TOKENIZER = "lyra-test/tiny-nli-no-tokenizer"
+RERANKER = "lyra-test/tiny-reranker"
+RERANKER_COMMIT = hashlib.sha1(b"tiny-reranker", usedforsecurity=False).hexdigest()
 NLI_COMMIT = hashlib.sha1(b"tiny-nli", usedforsecurity=False).hexdigest()
 ENCODER_COMMIT = hashlib.sha1(b"tiny-encoder", usedforsecurity=False).hexdigest()
 CORPUS = [
@@ -126,6 +128,17 @@ def _classifier(folder: Path, labels: dict[int, str], tokenizer: bool = True) ->
     return folder
 
 
+def reranker_folder(folder: Path) -> Path:
+    """A tiny one-logit cross-encoder that reads pairs as long as the search's passages."""
+    tok = _tokenizer()
+    torch.manual_seed(7)
+    config = _config(len(tok), {0: "LABEL_0"})
+    config.max_position_embeddings = 512
+    BertForSequenceClassification(config).save_pretrained(folder)
+    tok.save_pretrained(folder)
+    return folder
+
+
 def _encoder(folder: Path) -> Path:
     tok = _tokenizer()
     torch.manual_seed(5)
@@ -144,6 +157,7 @@ def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StandInHub]:
     stand_in = StandInHub()
     stand_in.repos[NLI] = Repo.from_folder(_classifier(root / "nli", NLI_LABELS), NLI_COMMIT)
     stand_in.repos[ENCODER] = Repo.from_folder(_encoder(root / "enc"), ENCODER_COMMIT)
+    stand_in.repos[RERANKER] = Repo.from_folder(reranker_folder(root / "rr"), RERANKER_COMMIT)
     sentiment = {0: "negative", 1: "neutral", 2: "positive"}
     stand_in.repos[WRONG_LABELS] = Repo.from_folder(
         _classifier(root / "sentiment", sentiment), NLI_COMMIT
@@ -357,6 +371,54 @@ def test_the_inference_actor_embeds_with_the_pulled_model(
     assert [d.split(": InvalidProtobuf")[0] for d in status["degraded"] if "pulled" in d] == [
         DEGRADED_PULLED_EMBEDDER
     ]
+
+
+@pytest.mark.ray
+@pytest.mark.usefixtures("ray_session")
+def test_the_inference_actor_reranks_with_the_pulled_reranker(
+    fresh: StandInHub, tmp_path: Path
+) -> None:
+    """From its next start the InferenceActor scores (query, passage) pairs with the
+    pulled reranker, as its PyTorch weights do; a damaged one is reported, not used."""
+    import ray
+
+    from lyra.actors.inference import DEGRADED_PULLED_RERANKER, InferenceActor
+    from lyra.pipelines.evidence.reranker import CrossEncoderReranker
+    from tests.conftest import make_settings
+
+    entry = _pull(fresh, tmp_path, "reranker", model_id=RERANKER, revision=RERANKER_COMMIT)
+    settings = make_settings(tmp_path)
+    pairs = [(claim, premise) for premise, claim in PAIRS]
+    actor = InferenceActor.remote(settings)
+    try:
+        status = ray.get(actor.status.remote())
+        scores = ray.get(actor.rerank.remote(pairs))
+    finally:
+        ray.kill(actor)
+    reference = CrossEncoderReranker(entry.path, backend="transformers").score(pairs)
+    assert status["reranker"] == f"{RERANKER}@{RERANKER_COMMIT[:12]}"
+    assert [d for d in status["degraded"] if d.startswith("reranker")] == []
+    assert scores == pytest.approx(reference.tolist(), abs=1e-4)
+    # Three different pairs, three different scores: the order is the model's own.
+    assert len({round(x, 4) for x in scores}) == 3
+    (entry.path / "model.onnx").write_bytes(b"not an onnx model")
+    actor = InferenceActor.remote(settings)
+    try:
+        status = ray.get(actor.status.remote())
+    finally:
+        ray.kill(actor)
+    assert status["reranker"] is None
+    assert [d.split(": InvalidProtobuf")[0] for d in status["degraded"] if "reranker" in d] == [
+        DEGRADED_PULLED_RERANKER
+    ]
+
+
+def test_an_nli_model_is_not_a_reranker(fresh: StandInHub, tmp_path: Path) -> None:
+    from lyra.pipelines.evidence.reranker import CrossEncoderReranker, RerankerModelError
+
+    entry = _pull(fresh, tmp_path)
+    with pytest.raises(RerankerModelError, match="declares 3 labels; a reranker has one"):
+        CrossEncoderReranker(entry.path)
 
 
 @pytest.mark.ray

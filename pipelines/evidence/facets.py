@@ -29,7 +29,7 @@ sentences against the facet that picked their passage.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal, TypeVar
 
@@ -41,6 +41,7 @@ from lyra.pipelines.evidence.ranking import (
     bm25_scores,
     hybrid_scores,
     kneedle_cutoff,
+    min_max,
 )
 
 QuestionKind = Literal["intervention", "general"]
@@ -56,6 +57,8 @@ MMR_LAMBDA: Final = 0.7
 # Passages this similar (cosine) to one already picked are the same text: a
 # syndicated copy or a repeated paragraph.
 NEAR_DUPLICATE: Final = 0.95
+# The span a reranker spreads a head over when its hybrid scores all tie.
+TIE_SPREAD: Final = 1e-6
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,6 +224,81 @@ class Selection:
     per_facet: dict[str, int]
 
 
+def facet_scores(
+    facets: Sequence[Facet],
+    texts: Sequence[str],
+    facet_vecs: npt.NDArray[np.float32] | None,
+    passage_vecs: npt.NDArray[np.float32] | None,
+    *,
+    bm25_weight: float = 0.3,
+    embedding_weight: float = 0.7,
+    bias: npt.ArrayLike | None = None,
+) -> list[npt.NDArray[np.float64]]:
+    """Each facet's hybrid score of every passage (BM25 + cosine, plus ``bias``).
+
+    `facet_vecs` and `passage_vecs` are L2-normalised embeddings (None or zero-width
+    when no embedder is loaded: the score is then BM25 alone).
+    """
+    n = len(texts)
+    have_vecs = _have_vecs(facet_vecs, passage_vecs)
+    extra = np.zeros(n) if bias is None else np.asarray(bias, dtype=np.float64)
+    out = []
+    for i, facet in enumerate(facets):
+        if have_vecs:
+            assert facet_vecs is not None and passage_vecs is not None
+            cosine = np.asarray(passage_vecs @ facet_vecs[i], dtype=np.float64)
+        else:
+            cosine = np.zeros(n)
+        scores = hybrid_scores(
+            bm25_scores(facet.query, texts), cosine, bm25_weight, embedding_weight
+        )
+        out.append(scores + extra)
+    return out
+
+
+def _have_vecs(
+    facet_vecs: npt.NDArray[np.float32] | None, passage_vecs: npt.NDArray[np.float32] | None
+) -> bool:
+    return (
+        facet_vecs is not None
+        and passage_vecs is not None
+        and facet_vecs.ndim == 2
+        and passage_vecs.ndim == 2
+        and facet_vecs.shape[1] > 0
+        and passage_vecs.shape[1] == facet_vecs.shape[1]
+    )
+
+
+def rerank_heads(scores: Sequence[npt.NDArray[np.float64]], depth: int) -> list[list[int]]:
+    """The `depth` best passages of each facet by its hybrid score, best first: what a
+    reranker re-orders (decision 0047)."""
+    return [sorted(range(len(s)), key=lambda j: (-s[j], j))[: max(0, depth)] for s in scores]
+
+
+def reranked(
+    scores: npt.NDArray[np.float64], logits: Mapping[int, float]
+) -> npt.NDArray[np.float64]:
+    """`scores` with the passages in `logits` re-ordered by the reranker's logits.
+
+    They keep the span of hybrid scores they had (lowest to highest among them), spread
+    over it in the reranker's order, so they stay ahead of every passage below them
+    and the facet's Kneedle cut and MMR read a curve of the same scale (a span of
+    `TIE_SPREAD` when they all tie).
+    """
+    if not logits:
+        return scores
+    head = list(logits)
+    low = float(min(scores[j] for j in head))
+    high = float(max(scores[j] for j in head))
+    spread = min_max([logits[j] for j in head])
+    # Passages the hybrid scores tie still take the reranker's order.
+    width = max(high - low, TIE_SPREAD)
+    out = scores.copy()
+    for j, value in zip(head, spread, strict=True):
+        out[j] = low + width * float(value)
+    return out
+
+
 def select_across_facets(
     facets: Sequence[Facet],
     texts: Sequence[str],
@@ -233,41 +311,38 @@ def select_across_facets(
     embedding_weight: float = 0.7,
     bias: npt.ArrayLike | None = None,
     mmr_lambda: float = MMR_LAMBDA,
+    rerank: Sequence[Mapping[int, float]] | None = None,
 ) -> Selection:
     """Up to `budget` passage indices that cover every facet (see the module docstring).
 
     `facet_vecs` and `passage_vecs` are L2-normalised embeddings (None or zero-width
     when no embedder is loaded: ranking is then BM25 alone and novelty is not
     measured). `bias` is added to every facet's hybrid score (the seek_primary boost).
+    `rerank`, one mapping per facet from passage index to a reranker's logit, re-orders
+    each facet's head (`reranked`).
     """
     n = len(texts)
     if n == 0 or budget <= 0 or not facets:
         return Selection([], {}, {f.name: 0 for f in facets})
-    have_vecs = (
-        facet_vecs is not None
-        and passage_vecs is not None
-        and facet_vecs.ndim == 2
-        and passage_vecs.ndim == 2
-        and facet_vecs.shape[1] > 0
-        and passage_vecs.shape[1] == facet_vecs.shape[1]
-    )
-    extra = np.zeros(n) if bias is None else np.asarray(bias, dtype=np.float64)
+    have_vecs = _have_vecs(facet_vecs, passage_vecs)
     max_k = max(min_k, int(budget * FACET_MAX_SHARE))
     # Each facet may go as deep as its fair share of the budget even where its own
     # curve bends early: a knee says where one ranking's best cluster ends, not where
     # the facet's relevant passages do.
     min_k = min(max_k, max(min_k, budget // len(facets)))
+    all_scores = facet_scores(
+        facets,
+        texts,
+        facet_vecs,
+        passage_vecs,
+        bm25_weight=bm25_weight,
+        embedding_weight=embedding_weight,
+        bias=bias,
+    )
     ranked: list[tuple[list[int], np.ndarray]] = []
-    for i, facet in enumerate(facets):
-        if have_vecs:
-            assert facet_vecs is not None and passage_vecs is not None
-            cosine = np.asarray(passage_vecs @ facet_vecs[i], dtype=np.float64)
-        else:
-            cosine = np.zeros(n)
-        scores = hybrid_scores(
-            bm25_scores(facet.query, texts), cosine, bm25_weight, embedding_weight
-        )
-        scores = scores + extra
+    for i, scores in enumerate(all_scores):
+        if rerank is not None:
+            scores = reranked(scores, rerank[i])
         order = sorted(range(n), key=lambda j: (-scores[j], j))
         # A knee says where a long ranking may be cut to fit the budget; when every
         # passage fits, none is cut (a small corpus keeps every fact, whichever facet

@@ -278,8 +278,13 @@ class _TransformersBackend:
         return np.asarray(out.float().cpu().numpy())
 
 
-class CrossEncoderNli:
-    """A sequence-classification cross-encoder judging (premise, hypothesis) pairs."""
+class PairModel:
+    """A cross-encoder over text pairs: loading, length-sorted batches and the
+    out-of-memory retry, shared by the NLI judge and the reranker.
+
+    A subclass checks ``config.json`` in ``_check_config`` (before any weights load) and
+    says what is missing in ``_missing_folder``.
+    """
 
     def __init__(
         self,
@@ -295,24 +300,15 @@ class CrossEncoderNli:
         if batch_size < 1:
             raise ValueError(f"batch_size must be >= 1, got {batch_size}")
         if not model_dir.is_dir():
-            raise NliModelError(
-                f"NLI model folder {model_dir} does not exist; set inference.nli_model_path "
-                "to a folder with config.json and model.onnx + tokenizer.json (or PyTorch "
-                "weights), or to null for the offline default (a pulled model, else Lyra's "
-                "packaged stance model)"
-            )
+            raise NliModelError(self._missing_folder(model_dir))
         config_path = model_dir / "config.json"
         if not config_path.is_file():
-            raise NliModelError(f"NLI model folder {model_dir} has no config.json")
+            raise NliModelError(f"model folder {model_dir} has no config.json")
         config = _read_json(config_path)
-        id2label = config.get("id2label")
-        if not isinstance(id2label, dict):
-            raise NliModelError(f"{config_path} has no id2label mapping")
-        self._order = label_order(id2label)
+        self._check_config(config_path, config)
         trained_length = config.get("max_length")
         if isinstance(trained_length, int) and trained_length > 0:
             max_length = min(max_length, trained_length)
-        self._temperature = _read_temperature(model_dir / CALIBRATION_FILENAME)
         has_onnx = (model_dir / ONNX_FILENAME).is_file()
         if backend == "onnx" and not has_onnx:
             raise NliModelError(f"backend 'onnx' asked, but {model_dir} has no {ONNX_FILENAME}")
@@ -330,19 +326,109 @@ class CrossEncoderNli:
         self._retryable = RETRYABLE_ERRORS
         if isinstance(self._impl, _TransformersBackend):
             self._retryable += (self._impl.torch.cuda.OutOfMemoryError,)
-        # Batches that failed for memory and were judged again in halves.
+        # Batches that failed for memory and were run again in halves.
         self.oom_retries = 0
-        log.info("NLI model %s loaded from %s (%s)", self._model_id, model_dir, chosen)
+        log.info(
+            "%s %s loaded from %s (%s)", type(self).__name__, self._model_id, model_dir, chosen
+        )
+
+    def _missing_folder(self, model_dir: Path) -> str:
+        return f"model folder {model_dir} does not exist"
+
+    def _check_config(self, path: Path, config: dict[str, Any]) -> None:
+        """Refuse a model whose config says it cannot serve here (default: accept)."""
 
     @property
     def model_id(self) -> str:
-        """Name recorded with the edges this model produces (default: folder name)."""
+        """Name recorded with what this model produces (default: folder name)."""
         return self._model_id
 
     @property
     def backend(self) -> Literal["onnx", "transformers"]:
         """Which loading path is in use."""
         return self._backend
+
+    @property
+    def batch_size(self) -> int:
+        """Pairs per batch now (lowered for good after a batch ran out of memory)."""
+        return self._batch_size
+
+    def _batched(self, pairs: Sequence[tuple[str, str]], run: Any, width: int) -> np.ndarray:
+        """``run`` over length-sorted batches (they pad less), rows back in input order;
+        ``width`` columns when there is no pair."""
+        order = sorted(range(len(pairs)), key=lambda i: len(pairs[i][0]) + len(pairs[i][1]))
+        parts = []
+        start = 0
+        while start < len(order):
+            # The batch size may have dropped while the previous batch was retried.
+            chunk = [pairs[i] for i in order[start : start + self._batch_size]]
+            parts.append(self._run_chunk(chunk, run))
+            start += len(chunk)
+        if not parts:
+            return np.zeros((0, width))
+        out = np.empty((len(pairs), parts[0].shape[1]), dtype=parts[0].dtype)
+        out[order] = np.concatenate(parts)
+        return out
+
+    def _run_chunk(self, chunk: list[tuple[str, str]], run: Any) -> np.ndarray:
+        """``run`` on one batch; out of memory, the two halves (and smaller batches after).
+
+        One pair that still does not fit is an :class:`NliModelError` naming the settings
+        to lower, never a silent skip.
+        """
+        try:
+            return np.asarray(run(chunk))
+        except self._retryable as exc:
+            if len(chunk) == 1:
+                raise NliModelError(
+                    f"scoring one pair with {self._model_id} failed ({type(exc).__name__}: "
+                    f"{exc}); lower inference.max_sequence_length or free accelerator memory"
+                ) from exc
+            half = len(chunk) // 2
+            self._batch_size = min(self._batch_size, half)
+            self.oom_retries += 1
+            log.warning(
+                "batch of %d pairs failed (%s); retrying as batches of %d",
+                len(chunk),
+                type(exc).__name__,
+                half,
+            )
+            return np.concatenate(
+                [self._run_chunk(chunk[:half], run), self._run_chunk(chunk[half:], run)]
+            )
+
+
+class CrossEncoderNli(PairModel):
+    """A sequence-classification cross-encoder judging (premise, hypothesis) pairs."""
+
+    def __init__(
+        self,
+        model_dir: Path,
+        max_length: int = DEFAULT_MAX_LENGTH,
+        batch_size: int = DEFAULT_BATCH_SIZE,
+        *,
+        backend: Backend = "auto",
+        use_gpu: bool = False,
+        model_id: str | None = None,
+    ) -> None:
+        self._temperature = _read_temperature(Path(model_dir).expanduser() / CALIBRATION_FILENAME)
+        super().__init__(
+            model_dir, max_length, batch_size, backend=backend, use_gpu=use_gpu, model_id=model_id
+        )
+
+    def _missing_folder(self, model_dir: Path) -> str:
+        return (
+            f"NLI model folder {model_dir} does not exist; set inference.nli_model_path "
+            "to a folder with config.json and model.onnx + tokenizer.json (or PyTorch "
+            "weights), or to null for the offline default (a pulled model, else Lyra's "
+            "packaged stance model)"
+        )
+
+    def _check_config(self, path: Path, config: dict[str, Any]) -> None:
+        id2label = config.get("id2label")
+        if not isinstance(id2label, dict):
+            raise NliModelError(f"{path} has no id2label mapping")
+        self._order = label_order(id2label)
 
     @property
     def degraded(self) -> bool:
@@ -359,60 +445,14 @@ class CrossEncoderNli:
         """Stance label of each logit column, from config.json id2label."""
         return list(self._order)
 
-    @property
-    def batch_size(self) -> int:
-        """Pairs per batch now (lowered for good after a batch ran out of memory)."""
-        return self._batch_size
-
-    def _batched(self, pairs: Sequence[tuple[str, str]], run: Any) -> np.ndarray:
-        """``run`` over length-sorted batches (they pad less), rows back in input order."""
-        order = sorted(range(len(pairs)), key=lambda i: len(pairs[i][0]) + len(pairs[i][1]))
-        parts = []
-        start = 0
-        while start < len(order):
-            # The batch size may have dropped while the previous batch was retried.
-            chunk = [pairs[i] for i in order[start : start + self._batch_size]]
-            parts.append(self._run_chunk(chunk, run))
-            start += len(chunk)
-        if not parts:
-            return np.zeros((0, len(self._order)))
-        out = np.empty((len(pairs), parts[0].shape[1]), dtype=parts[0].dtype)
-        out[order] = np.concatenate(parts)
-        return out
-
-    def _run_chunk(self, chunk: list[tuple[str, str]], run: Any) -> np.ndarray:
-        """``run`` on one batch; out of memory, the two halves (and smaller batches after).
-
-        One pair that still does not fit is an :class:`NliModelError` naming the settings
-        to lower, never a silent skip.
-        """
-        try:
-            return np.asarray(run(chunk))
-        except self._retryable as exc:
-            if len(chunk) == 1:
-                raise NliModelError(
-                    f"judging one pair with {self._model_id} failed ({type(exc).__name__}: "
-                    f"{exc}); lower inference.max_sequence_length or free accelerator memory"
-                ) from exc
-            half = len(chunk) // 2
-            self._batch_size = min(self._batch_size, half)
-            self.oom_retries += 1
-            log.warning(
-                "NLI batch of %d pairs failed (%s); retrying as batches of %d",
-                len(chunk),
-                type(exc).__name__,
-                half,
-            )
-            return np.concatenate(
-                [self._run_chunk(chunk[:half], run), self._run_chunk(chunk[half:], run)]
-            )
-
     def judge(self, pairs: Sequence[tuple[str, str]]) -> list[NliResult]:
         """Stance of each hypothesis (claim) given its premise (fragment), in order."""
         if not pairs:
             return []
         return results_from_logits(
-            self._batched(pairs, self._impl.logits), self._order, self._temperature
+            self._batched(pairs, self._impl.logits, len(self._order)),
+            self._order,
+            self._temperature,
         )
 
     def has_output(self, name: str) -> bool:
@@ -428,7 +468,7 @@ class CrossEncoderNli:
         impl = self._impl
         if not isinstance(impl, _OnnxBackend) or name not in impl.outputs:
             raise NliModelError(f"model {self._model_id} has no '{name}' output")
-        return self._batched(pairs, lambda chunk: impl.output(name, chunk))
+        return self._batched(pairs, lambda chunk: impl.output(name, chunk), 0)
 
     def pooled(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
         """Pooled vectors of each pair, in order (ONNX models with a ``pooled`` output)."""
