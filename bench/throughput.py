@@ -375,17 +375,25 @@ async def lyra_client(args: argparse.Namespace) -> AsyncIterator[tuple[Client, i
 
 
 async def _warm(client: Client) -> Client:
-    """Start the actors and load the models, as a server that has answered before."""
+    """Start the actors and load the models, as a server that has answered before.
+
+    create_task starts the actors; vector_search embeds its query, so it returns once
+    the InferenceActor has loaded its models (a fresh LYRA_HOME exports the packaged
+    embedder first, about 5 s of CPU that a server which has answered before has paid).
+    """
     warm = await client.call_tool("create_task", {"query": "warm up"})
     assert warm.is_error is False, warm.content[0].text
+    ready = await client.call_tool("vector_search", {"query": "warm up"})
+    assert ready.is_error is False, ready.content[0].text
     return client
 
 
 async def main_async(args: argparse.Namespace) -> list[dict[str, Any]]:
     figures = []
     async with lyra_client(args) as (client, port):
-        for k in args.k:
-            web = LoopbackWeb(args.domains, f"K={k} ")
+        for i, k in enumerate(args.k):
+            # The salt makes every run's articles its own, repeated K values included.
+            web = LoopbackWeb(args.domains, f"run {i} K={k} ")
             try:
                 await asyncio.sleep(EXPORT_WAIT_S)
                 before = scrape(port)
