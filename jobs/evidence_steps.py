@@ -1,5 +1,6 @@
-"""The evidence steps of a search: atomic claims from the chosen passages, then the
-stance of every claim against passages of other sources (ARCHITECTURE §3, issue 12).
+"""The evidence steps of a search: the passages chosen across the question's facets,
+atomic claims from them, then the stance of every claim against passages of other
+sources (ARCHITECTURE §3, issue 12).
 
 Both read and write through the job's actors (``job.ctx.call``); the judging itself is
 the InferenceActor's and the rules are pure functions in ``lyra.pipelines.evidence``.
@@ -15,8 +16,15 @@ import numpy as np
 
 from lyra.jobs.search_context import SearchContext
 from lyra.pipelines.evidence import research as rs
-from lyra.pipelines.evidence.facets import Facet, round_robin
+from lyra.pipelines.evidence.facets import (
+    Facet,
+    facet_scores,
+    rerank_heads,
+    round_robin,
+    select_across_facets,
+)
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
+from lyra.pipelines.evidence.ranking import seek_primary_scores
 from lyra.pipelines.extract.injection import Detection, find_instructions
 from lyra.pipelines.net.domains import trust_level_for
 
@@ -51,6 +59,75 @@ def same_claim(a: str, b: str) -> bool:
     """Two close claims are the same only if they agree: "X raises Y" and "X does not
     raise Y" embed almost identically, so similarity alone would merge a contradiction."""
     return heuristic_nli(a, b).label == "supports" and heuristic_nli(b, a).label == "supports"
+
+
+async def choose_passages(
+    job: EvidenceJob,
+    fragments: list[dict[str, Any]],
+    vecs: np.ndarray,
+    facet_vecs: np.ndarray | None,
+) -> list[dict[str, Any]]:
+    """The passages claims are drawn from, each with the ``_facet`` that chose it.
+
+    Every facet of the question ranks the passages and keeps its own knee; the facets
+    then take turns by MMR (pipelines/evidence/facets.py), so no aspect of the question
+    is cut away by one ranking's knee. A pulled reranker re-orders each facet's head
+    first (decision 0047). Sets ``useful_fragments`` and ``job.facet_fragments``.
+    """
+    if not fragments:
+        return []
+    ctx = job.ctx
+    s = ctx.settings.search
+    # Headings are context for the passages under them, not passages themselves.
+    keep = [i for i, f in enumerate(fragments) if f["fragment_type"] != "heading"]
+    fragments = [fragments[i] for i in keep]
+    vecs = vecs[keep] if vecs.shape[1] else np.zeros((len(keep), 0), dtype=np.float32)
+    if not fragments:
+        return []
+    texts = [f"{f.get('heading_context') or ''}\n{f['text_content']}" for f in fragments]
+    bias = None
+    if ctx.options.get("seek_primary"):
+        levels = [trust_level_for(f["_domain"], ctx.domain_rules) for f in fragments]
+        bias = seek_primary_scores(np.zeros(len(fragments)), levels)
+    passage_vecs = vecs.astype(np.float32) if vecs.shape[1] else None
+    rank: dict[str, Any] = {
+        "bm25_weight": s.bm25_weight,
+        "embedding_weight": s.embedding_weight,
+        "bias": bias,
+    }
+
+    async def rerank() -> list[dict[int, float]] | None:
+        """The pulled reranker's logits for each facet's ``rerank_depth`` best passages
+        (one call for every facet), or None when no reranker serves."""
+        if s.rerank_depth == 0 or len(texts) < 2:
+            return None
+        model = await ctx.call("inference", "reranker_model_id")
+        if model is None:
+            return None
+        scores = facet_scores(job.facets, texts, facet_vecs, passage_vecs, **rank)
+        heads = rerank_heads(scores, s.rerank_depth)
+        pairs = [
+            (f.query, texts[j]) for f, head in zip(job.facets, heads, strict=True) for j in head
+        ]
+        logits = iter(await ctx.call("inference", "rerank", pairs))
+        job.metrics["reranker"] = model
+        job.metrics["reranked_pairs"] = len(pairs)
+        return [{j: next(logits) for j in head} for head in heads]
+
+    selection = select_across_facets(
+        job.facets,
+        texts,
+        facet_vecs,
+        passage_vecs,
+        budget=s.kneedle_max,
+        min_k=s.kneedle_min,
+        rerank=await rerank(),
+        **rank,
+    )
+    useful = [{**fragments[i], "_facet": selection.facet_of[i]} for i in selection.indices]
+    job.metrics["useful_fragments"] = len(useful)
+    job.facet_fragments = selection.per_facet
+    return useful
 
 
 async def extract_claims(job: EvidenceJob, useful: list[dict[str, Any]]) -> None:

@@ -4,7 +4,8 @@ Collect documents (local engine, given URLs) → rank documents → store pages 
 fragments → embed → rank fragments (BM25 + embeddings, Kneedle) → extract claims →
 judge stance against fragments of other pages → Bayesian confidence → metrics.
 The work is done by the graph and inference actors and by pure functions in
-``lyra.pipelines``; this module only sequences it (the claims and stance steps are in
+``lyra.pipelines``; this module only sequences it (the passage choice, claims and stance
+steps are in
 ``jobs/evidence_steps.py``, what the orchestrator gives a job in
 ``jobs/search_context.py``).
 """
@@ -23,7 +24,7 @@ import numpy as np
 
 from lyra.jobs.academic import APIS, AcademicClient
 from lyra.jobs.discovery import PaperDiscovery, ids_from_options
-from lyra.jobs.evidence_steps import extract_claims, judge_stance
+from lyra.jobs.evidence_steps import choose_passages, extract_claims, judge_stance
 from lyra.jobs.search_context import DEGRADED_PREFIX, SearchContext, SearchStopped
 from lyra.pipelines.discover import engine_health as eh
 from lyra.pipelines.discover.citations import is_academic_query
@@ -40,10 +41,7 @@ from lyra.pipelines.errors import LyraError
 from lyra.pipelines.evidence import research as rs
 from lyra.pipelines.evidence.facets import (
     Facet,
-    facet_scores,
     question_facets,
-    rerank_heads,
-    select_across_facets,
 )
 from lyra.pipelines.evidence.ranking import (
     bm25_scores,
@@ -185,7 +183,7 @@ class SearchJob:
         ctx.progress("embed", 0.35, f"embedding {len(fragments)} fragments")
         frag_vecs = await self.embed_targets("fragment", fragments)
         self.check("fragment ranking")
-        useful = await self._rank_fragments(fragments, frag_vecs)
+        useful = await choose_passages(self, fragments, frag_vecs, self._facet_vecs)
         self.check("claim extraction")
         ctx.progress("claims", 0.5, f"extracting claims from {len(useful)} fragments")
         await extract_claims(self, useful)
@@ -821,76 +819,5 @@ class SearchJob:
             ],
         )
         return vecs
-
-    # --- fragment ranking ---------------------------------------------------------------
-    async def _rank_fragments(
-        self, fragments: list[dict[str, Any]], vecs: np.ndarray
-    ) -> list[dict[str, Any]]:
-        if not fragments:
-            return []
-        s = self.ctx.settings.search
-        # Headings are context for the passages under them, not passages themselves.
-        keep = [i for i, f in enumerate(fragments) if f["fragment_type"] != "heading"]
-        fragments = [fragments[i] for i in keep]
-        vecs = vecs[keep] if vecs.shape[1] else np.zeros((len(keep), 0), dtype=np.float32)
-        if not fragments:
-            return []
-        texts = [f"{f.get('heading_context') or ''}\n{f['text_content']}" for f in fragments]
-        bias = None
-        if self.ctx.options.get("seek_primary"):
-            levels = [trust_level_for(f["_domain"], self.ctx.domain_rules) for f in fragments]
-            bias = seek_primary_scores(np.zeros(len(fragments)), levels)
-        passage_vecs = vecs.astype(np.float32) if vecs.shape[1] else None
-        # Every facet of the question ranks the passages and keeps its own knee; the
-        # facets then take turns by MMR (pipelines/evidence/facets.py), so no aspect of
-        # the question is cut away by one ranking's knee. A pulled reranker re-orders
-        # each facet's head first (decision 0047).
-        selection = select_across_facets(
-            self.facets,
-            texts,
-            self._facet_vecs,
-            passage_vecs,
-            budget=s.kneedle_max,
-            min_k=s.kneedle_min,
-            bm25_weight=s.bm25_weight,
-            embedding_weight=s.embedding_weight,
-            bias=bias,
-            rerank=await self._rerank(texts, passage_vecs, bias),
-        )
-        useful = []
-        for i in selection.indices:
-            useful.append({**fragments[i], "_facet": selection.facet_of[i]})
-        self.metrics["useful_fragments"] = len(useful)
-        self.facet_fragments = selection.per_facet
-        return useful
-
-    async def _rerank(
-        self, texts: list[str], passage_vecs: np.ndarray | None, bias: np.ndarray | None
-    ) -> list[dict[int, float]] | None:
-        """The pulled reranker's logits for each facet's `rerank_depth` best passages
-        (one call for every facet), or None when no reranker serves."""
-        s = self.ctx.settings.search
-        if s.rerank_depth == 0 or len(texts) < 2:
-            return None
-        model = await self.ctx.call("inference", "reranker_model_id")
-        if model is None:
-            return None
-        scores = facet_scores(
-            self.facets,
-            texts,
-            self._facet_vecs,
-            passage_vecs,
-            bm25_weight=s.bm25_weight,
-            embedding_weight=s.embedding_weight,
-            bias=bias,
-        )
-        heads = rerank_heads(scores, s.rerank_depth)
-        pairs = [
-            (f.query, texts[j]) for f, head in zip(self.facets, heads, strict=True) for j in head
-        ]
-        logits = iter(await self.ctx.call("inference", "rerank", pairs))
-        self.metrics["reranker"] = model
-        self.metrics["reranked_pairs"] = len(pairs)
-        return [{j: next(logits) for j in head} for head in heads]
 
     _query_vec: np.ndarray
