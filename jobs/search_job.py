@@ -4,9 +4,8 @@ Collect documents (local engine, given URLs) → rank documents → store pages 
 fragments → embed → rank fragments (BM25 + embeddings, Kneedle) → extract claims →
 judge stance against fragments of other pages → Bayesian confidence → metrics.
 The work is done by the graph and inference actors and by pure functions in
-``lyra.pipelines``; this module only sequences it (the passage choice, claims and stance
-steps are in
-``jobs/evidence_steps.py``, what the orchestrator gives a job in
+``lyra.pipelines``; this module only sequences it (the passage choice, claims and
+stance steps are in ``jobs/evidence_steps.py``, what the orchestrator gives a job in
 ``jobs/search_context.py``).
 """
 
