@@ -10,7 +10,8 @@ and the runtime that starts them: `runtime` (starting or joining Ray, names,
 resources), `instance` (the local Ray shared by the processes of one LYRA_HOME),
 `telemetry` (Lyra's metrics on Ray's Prometheus endpoint), `children` (the
 orchestrator's graph, inference and browser actors: made, called, waited for and
-re-placed), `fetch_pool` (creating, leasing and retiring fetchers), `standby` (idle
+re-placed), `fetch_routing` (the orchestrator's fetcher pool and the auth queue's share
+of fetching), `fetch_pool` (creating, leasing and retiring fetchers), `standby` (idle
 workers for new fetchers) and `preload` (what each worker imports as it starts). The
 work itself is in `lyra.jobs` and `lyra.pipelines`. Modules that lived here before the
 layout change (docs/decisions/0014) are still importable under their old names, with a

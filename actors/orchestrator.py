@@ -24,10 +24,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 import ray
-from ray.exceptions import RayActorError, RayTaskError
 
 import lyra.actors.telemetry as telemetry
 from lyra.actors.children import ChildActors
+from lyra.actors.fetch_routing import FetchRouting
 from lyra.actors.runtime import BROWSER, GRAPH, INFERENCE, ORCHESTRATOR, setup_actor_logging
 from lyra.actors.standby import StandbyWorkers
 from lyra.config.settings import Settings
@@ -47,16 +47,12 @@ from lyra.pipelines.net.domains import (
     USER_DOMAINS_FILENAME,
     DomainRulesWatcher,
     registrable_domain,
-    trust_level_for,
 )
 from lyra.storage.export import FORMATS as EXPORT_FORMATS
 
 log = logging.getLogger(__name__)
 
 FINAL_STATES = frozenset({"satisfied", "partial", "exhausted", "failed", "cancelled"})
-HIGH_PRIORITY_TRUST = frozenset({"PRIMARY", "GOVERNMENT", "ACADEMIC"})
-# How often a fetch checks for fetchers idle longer than fetch.idle_retire_seconds.
-RETIRE_CHECK_SECONDS = 30.0
 
 
 def _found(task: dict[str, Any] | None, task_id: str) -> dict[str, Any]:
@@ -74,16 +70,10 @@ class Orchestrator:
         setup_actor_logging()
         self._settings = settings
         self._children = ChildActors(settings, self._note_restart)
-        # Live DomainFetcher handles (at most fetch.max_live_actors), created on the
-        # first URL fetch; Tor is started then too, and only if tor.enabled.
-        self._pool: Any = None
         # Idle workers for the fetchers of new domains, started once the server is up.
         self._standby = StandbyWorkers(settings.fetch.standby_workers)
         self._standby_task: asyncio.Task[int] | None = None
         self._nodes_task: asyncio.Task[None] | None = None
-        self._tor_process: Any = None
-        self._last_retire_check = time.monotonic()
-        self._auth_depth: Any = None
         self._jobs: dict[str, asyncio.Task[dict[str, Any]]] = {}
         # The pipelines of the searches running now, for their partial metrics.
         self._running: dict[str, SearchJob] = {}
@@ -95,14 +85,25 @@ class Orchestrator:
         self._stop_flags: dict[str, bool] = {}
         self._tags: dict[str, str] = {}
         self._corpus_cache: dict[str, CorpusScan] = {}
+        self._rules = DomainRulesWatcher(user_path=settings.home_dir / USER_DOMAINS_FILENAME)
+        self._auth = AuthService(settings, functools.partial(self._call, GRAPH))
+        # The DomainFetcher pool (made on the first fetch) and the auth queue's share of
+        # fetching (actors/fetch_routing.py).
+        self._fetching = FetchRouting(
+            settings,
+            rules=self._rules,
+            rates=self._site_rates,
+            standby=self._standby,
+            auth=self._auth,
+            graph=functools.partial(self._call, GRAPH),
+            searching=self._searching,
+        )
         self._engines = EngineChoice(
             settings,
             load_engines(settings),
             functools.partial(self._call, GRAPH),
-            self._live_circuit,
+            self._fetching.live_circuit,
         )
-        self._rules = DomainRulesWatcher(user_path=settings.home_dir / USER_DOMAINS_FILENAME)
-        self._auth = AuthService(settings, functools.partial(self._call, GRAPH))
         self._started = time.monotonic()
         self._ready = False
         self._ready_lock = asyncio.Lock()
@@ -170,9 +171,7 @@ class Orchestrator:
         from lyra.actors.fetch_pool import prepare_fetcher_creation
 
         prepare_fetcher_creation()
-        return await self._standby.top_up(
-            keep_going=lambda: self._pool is None or self._pool.quiet()
-        )
+        return await self._standby.top_up(keep_going=self._fetching.quiet)
 
     async def ping(self) -> str:
         """Liveness probe."""
@@ -331,11 +330,15 @@ class Orchestrator:
             domain_rules=self._rules.current(),
             corpus_cache=self._corpus_cache,
             fetch_url=functools.partial(
-                self._fetch_for_search, search_id=search_id, task_id=task_id, since=began
+                self._fetching.fetch_for_search, search_id=search_id, task_id=task_id, since=began
             ),
             engines=self._engines.engines,
             fetch_api=functools.partial(
-                self._fetch_url, cause_id=search_id, cause_since=began, escalate=False, api=True
+                self._fetching.fetch_url,
+                cause_id=search_id,
+                cause_since=began,
+                escalate=False,
+                api=True,
             ),
             replay_documents=replay_documents,
         )
@@ -346,118 +349,13 @@ class Orchestrator:
         telemetry.searches_running(sum(not j.done() for j in self._jobs.values()))
         return search_id
 
-    async def _live_circuit(self, domain: str) -> dict[str, Any] | None:
-        """The circuit state of `domain`'s live fetcher; None when it has none (or it died)."""
-        pool = self._pool
-        if pool is None or domain not in pool.live:
-            return None
-        try:
-            state: dict[str, Any] = (await pool.live[domain].state.remote())["circuit"]
-        except (RayActorError, RayTaskError):
-            return None
-        return state
-
-    def _fetcher_pool(self) -> Any:
-        """The pool of DomainFetchers, made on first use (and Tor with it, if enabled)."""
-        if self._pool is None:
-            from lyra.actors.fetch_pool import FetcherPool  # heavy imports on first fetch
-            from lyra.pipelines.net.tor import tor_endpoint_if_enabled
-
-            self._tor_process, endpoint = tor_endpoint_if_enabled(
-                self._settings, self._settings.home_dir / "tor"
-            )
-            self._pool = FetcherPool(
-                self._settings,
-                tor=endpoint,
-                rules=self._rules,
-                qps=self._engines.engine_qps(),
-                api_qps=self._engines.api_qps(),
-                standby=self._standby,
-                busy=self._searching,
-            )
-        return self._pool
+    def _site_rates(self) -> tuple[dict[str, float], dict[str, float]]:
+        """The request rates of the engines' and the academic APIs' sites."""
+        return self._engines.engine_qps(), self._engines.api_qps()
 
     def _searching(self) -> bool:
         """A search is running in this process."""
         return any(not job.done() for job in self._jobs.values())
-
-    async def _fetch_url(
-        self,
-        url: str,
-        cause_id: str | None = None,
-        escalate: bool = True,
-        cause_since: float | None = None,
-        **request: Any,
-    ) -> dict[str, Any]:
-        """Fetch through the per-domain fetchers, following cross-domain redirects.
-
-        `request`: method, headers, json_body, api (an academic API call).
-        """
-        pool = self._fetcher_pool()
-        now = time.monotonic()
-        if now - self._last_retire_check >= RETIRE_CHECK_SECONDS:
-            self._last_retire_check = now
-            await pool.retire_idle()
-        try:
-            result: dict[str, Any] = dict(
-                await pool.fetch(
-                    url, cause_id=cause_id, cause_since=cause_since, escalate=escalate, **request
-                )
-            )
-        except (RayActorError, RayTaskError) as exc:
-            return {"error": f"fetcher failed: {type(exc).__name__}", "url": url}
-        return result
-
-    async def _fetch_for_search(
-        self, url: str, *, search_id: str, task_id: str, since: float, escalate: bool = True
-    ) -> dict[str, Any]:
-        """A search's fetch: a page blocked by a challenge goes to the auth queue.
-
-        `since`: when the search began (the sites serve earlier searches first).
-        """
-        result = await self._fetch_url(
-            url, cause_id=search_id, escalate=escalate, cause_since=since
-        )
-        error = str(result.get("error") or "")
-        challenge = result.get("challenge")
-        domain = str(result.get("domain") or "")
-        auth_type: str | None = None
-        if error.startswith("challenge:") and challenge:
-            auth_type = str(challenge["auth_type"])
-        elif error == "circuit_open" and domain:
-            # The domain's breaker opened on a challenge a person has not cleared yet:
-            # this URL waits for the same person.
-            pending = await self._call(GRAPH, "pending_auth_for_domain", domain)
-            if pending:
-                auth_type = str(pending[0]["auth_type"])
-        if auth_type is not None:
-            item = await self._auth.enqueue(
-                task_id=task_id,
-                search_id=search_id,
-                url=str(result.get("final_url") or url),
-                domain=domain,
-                auth_type=auth_type,
-                priority=self._auth_priority(domain),
-            )
-            result["auth_item"] = item
-            await self._auth_gauge()
-        return result
-
-    async def _auth_gauge(self) -> None:
-        """Pending auth items (all tasks) on the Ray dashboard."""
-        summary = await self._call(GRAPH, "auth_summary", None)
-        if self._auth_depth is None:
-            from ray.util.metrics import Gauge
-
-            self._auth_depth = Gauge(
-                "lyra_auth_queue_pending", description="Pending auth queue items (all tasks)."
-            )
-        self._auth_depth.set(float(summary["pending_count"]))
-
-    def _auth_priority(self, domain: str) -> str:
-        """Primary, government and academic sources first (seed 003 §3.6.1)."""
-        level = trust_level_for(domain, self._rules.current())
-        return "high" if level in HIGH_PRIORITY_TRUST else "normal"
 
     def _report_progress(
         self, task_id: str, search_id: str, stage: str, progress: float, message: str
@@ -487,10 +385,10 @@ class Orchestrator:
             sum(not j.done() for sid, j in self._jobs.items() if sid != search_id)
         )
         self._results[search_id] = result
-        if self._pool is not None:
+        if self._fetching.pool is not None:
             # Once this was the last search, the fetchers it created get their standby
             # replacements (the refill waits REFILL_QUIET_S, by then this job is done).
-            self._pool.refill_later()
+            self._fetching.pool.refill_later()
         return result
 
     async def wait_search(self, search_id: str, timeout: float) -> dict[str, Any]:
@@ -775,7 +673,7 @@ class Orchestrator:
         """Mark an item or a domain resolved / skipped / failed; resolved work is re-queued."""
         await self.ensure_ready()
         out = await self._auth.resolve(target, data, on_resolved=self._after_auth_resolved)
-        await self._auth_gauge()
+        await self._fetching.auth_gauge()
         return out
 
     async def notify_user(self, event: str, payload: dict[str, Any]) -> dict[str, Any]:
@@ -807,7 +705,7 @@ class Orchestrator:
             cookies = await self._call(BROWSER, "cookies_for", domain)
         except LyraError:
             log.warning("no browser to take the session of %s from", domain)
-        fetcher = await self._fetcher_pool().handle(domain)
+        fetcher = await self._fetching.fetcher_pool().handle(domain)
         await fetcher.add_cookies.remote(cookies, reset_circuit=True)
         by_task: dict[str, list[dict[str, Any]]] = {}
         for item in items:

@@ -169,7 +169,7 @@ def test_politeness_holds_for_concurrent_searches_retirement_and_a_killed_fetche
         )
         kill_live_fetcher(f"fetch:{KILLED}", ns)
         results = [wait_search(orch, sid) for sid in search_ids]
-        retired = ray.get(orch.__ray_call__.remote(lambda actor: actor._pool.retired))
+        retired = ray.get(orch.__ray_call__.remote(lambda actor: actor._fetching.pool.retired))
     finally:
         ray.kill(orch)
 
