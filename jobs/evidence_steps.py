@@ -9,12 +9,13 @@ the InferenceActor's and the rules are pure functions in ``lyra.pipelines.eviden
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from typing import Any, Protocol
 
 import numpy as np
 
-from lyra.jobs.search_context import SearchContext
+from lyra.jobs.search_context import DEGRADED_PREFIX, SearchContext
 from lyra.pipelines.evidence import research as rs
 from lyra.pipelines.evidence.facets import (
     Facet,
@@ -27,6 +28,8 @@ from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
 from lyra.pipelines.evidence.ranking import seek_primary_scores
 from lyra.pipelines.extract.injection import Detection, find_instructions
 from lyra.pipelines.net.domains import trust_level_for
+
+log = logging.getLogger(__name__)
 
 # Graph reads a stance stage keeps in flight: the GraphActor's read threads
 # (actors/graph.py READ_THREADS), so one crash of it fails a handful of calls, not hundreds.
@@ -109,7 +112,15 @@ async def choose_passages(
         pairs = [
             (f.query, texts[j]) for f, head in zip(job.facets, heads, strict=True) for j in head
         ]
-        logits = iter(await ctx.call("inference", "rerank", pairs))
+        try:
+            logits = iter(await ctx.call("inference", "rerank", pairs))
+        except Exception as exc:  # the reranker is optional: rank without it, and say so
+            log.warning("reranking failed; ranking without it", exc_info=True)
+            ctx.warnings.append(
+                f"{DEGRADED_PREFIX}reranker: {model} failed ({type(exc).__name__}); "
+                "passages ranked without it"
+            )
+            return None
         job.metrics["reranker"] = model
         job.metrics["reranked_pairs"] = len(pairs)
         return [{j: next(logits) for j in head} for head in heads]

@@ -39,6 +39,7 @@ from lyra.pipelines.errors import LyraError
 from lyra.pipelines.evidence.confidence import not_adopted
 from lyra.pipelines.evidence.research import PRIMARY_LEVELS, new_search_id, new_task_id
 from lyra.pipelines.extract.injection import MASK
+from lyra.storage.export.report import md_escape
 
 log = logging.getLogger("lyra.mcp")
 PROGRESS_POLL_SECONDS = 1.0
@@ -230,6 +231,11 @@ def masked_text_warnings(texts: Iterable[tuple[str | None, Any]]) -> list[dict[s
     ]
 
 
+def export_warnings(content: str) -> list[dict[str, Any]]:
+    """The masked sentences an export carries (Markdown escapes the mask's brackets)."""
+    return masked_text_warnings([(None, content.replace(md_escape(MASK), MASK))])
+
+
 def claim_out(c: dict[str, Any]) -> m.ClaimOut:
     """A claim row with its confidence, as the client sees it."""
     return m.ClaimOut(
@@ -259,15 +265,20 @@ def not_adopted_out(c: dict[str, Any]) -> m.NotAdoptedClaim | None:
     found = not_adopted(c["supporting"], c["refuting"], c["alpha"], c["beta"])
     if found is None:
         return None
-    needed = math.ceil(found.support_needed * 100) / 100  # "above 0.00" would mislead
+    # Rounded up to the cent ("at least 0.00" would mislead); the inner round drops the
+    # float noise that would push 0.01 to 0.02.
+    needed = math.ceil(round(found.support_needed * 100, 9)) / 100
     if found.sources_needed:
-        condition = "a source on another site that supports it"
+        condition = "a passage of another page that supports it"
         if found.support_needed > 0:
-            condition += f", with supporting NLI confidence of at least {needed:.2f}"
+            condition += (
+                f", with supporting NLI confidence of at least {needed:.2f} summed over the "
+                "supporting passages (each gives at most 1)"
+            )
     else:
         condition = (
-            f"more supporting evidence: NLI confidence of at least {needed:.2f} "
-            "in all from supporting sources"
+            f"more supporting evidence: NLI confidence of at least {needed:.2f} summed over "
+            "new supporting passages (each gives at most 1)"
         )
     return m.NotAdoptedClaim(
         claim_id=c["id"],
@@ -648,7 +659,7 @@ def build_server(
             task_id=task_id,
             resource_uri=f"lyra://tasks/{task_id}/export/{format}",
             **out,
-            lyra_meta=await rt.meta(security=masked_text_warnings([(None, out["content"])])),
+            lyra_meta=await rt.meta(security=export_warnings(str(out["content"]))),
         )
 
     @server.resource(

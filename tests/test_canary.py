@@ -23,7 +23,7 @@ from mcp import Client
 
 from lyra.actors.orchestrator import Orchestrator
 from lyra.config.settings import Settings
-from lyra.mcp_bridge.server import build_server
+from lyra.mcp_bridge.server import MASKED_DETAIL, build_server, export_warnings
 from lyra.pipelines.discover.local_corpus import scan_corpus
 from lyra.pipelines.evidence.claims import (
     extract_claims_extractive,
@@ -32,6 +32,7 @@ from lyra.pipelines.evidence.claims import (
 )
 from lyra.pipelines.extract.documents import Document
 from lyra.pipelines.extract.injection import MASK, find_instructions
+from lyra.storage.export.report import md_escape
 from tests.canary_pages import CANARY_PAGES, CONTROL, QUESTION, CanaryPage, write_corpus
 from tests.conftest import make_settings
 
@@ -276,7 +277,19 @@ def test_tools_that_return_masked_page_text_say_so(searched: dict[str, Any]) -> 
     for hit in near["results"]:
         shown[hit["url"]] = shown.get(hit["url"], 0) + hit["text_preview"].count(MASK)
     assert _masked_warnings(near["_lyra_meta"]) == {u: n for u, n in shown.items() if n}
-    # Claims never carry masked text, so neither does the report.
+    # The report quotes claims and their evidence, never that fragment: no mask, raw or
+    # as Markdown escapes it, and no warning.
     report = searched["report"]
-    assert MASK not in report["content"]
+    assert (report["content"].count(MASK), report["content"].count(md_escape(MASK))) == (0, 0)
     assert _masked_warnings(report["_lyra_meta"]) == {}
+
+
+def test_an_export_names_masks_markdown_escaped() -> None:
+    quote = f"Coffee lowers risk. {md_escape(MASK)} More text. {md_escape(MASK)}"
+    assert export_warnings(f"# Report\n\n> {quote}\n") == [
+        {"kind": "masked_instruction", "detail": MASKED_DETAIL, "url": None, "count": 2}
+    ]
+    assert export_warnings(f"plain {MASK}") == [
+        {"kind": "masked_instruction", "detail": MASKED_DETAIL, "url": None, "count": 1}
+    ]
+    assert export_warnings("nothing removed here") == []

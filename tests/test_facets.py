@@ -180,6 +180,9 @@ def test_a_reranker_reorders_each_facets_head_within_its_span() -> None:
     out = reranked(scores, {0: -2.0, 2: 0.0, 1: 3.0})
     assert out.tolist() == pytest.approx([0.5, 0.9, 0.5 + 0.4 * 0.4, 0.1])
     assert reranked(scores, {}) is scores
+    # A reranker that scores the head all alike (or NaN) orders nothing.
+    assert reranked(scores, {0: 1.5, 2: 1.5, 1: 1.5}) is scores
+    assert reranked(scores, {0: float("nan"), 2: float("nan")}) is scores
 
 
 def test_the_reranker_decides_the_order_in_which_passages_are_taken() -> None:

@@ -414,11 +414,19 @@ def test_the_inference_actor_reranks_with_the_pulled_reranker(
 
 
 def test_an_nli_model_is_not_a_reranker(fresh: StandInHub, tmp_path: Path) -> None:
+    """Refused when pulled as a reranker (before its weights), and when a folder of
+    one is handed to the reranker."""
     from lyra.pipelines.evidence.reranker import CrossEncoderReranker, RerankerModelError
 
+    with pytest.raises(ModelRefused, match="declares 3 labels; a reranker has one"):
+        _pull(fresh, tmp_path / "as-reranker", "reranker")
+    assert _installed(tmp_path / "as-reranker") == [".staging"]  # empty: nothing installed
+    assert fresh.downloads(NLI) == ["config.json"]
     entry = _pull(fresh, tmp_path)
     with pytest.raises(RerankerModelError, match="declares 3 labels; a reranker has one"):
         CrossEncoderReranker(entry.path)
+    with pytest.raises(RerankerModelError, match="does not exist; run `lyra models pull"):
+        CrossEncoderReranker(tmp_path / "nowhere")
 
 
 @pytest.mark.ray

@@ -163,19 +163,23 @@ def test_batching_keeps_input_order(model_dirs: tuple[Path, Path]) -> None:
 
 
 class _FailingSession:
-    """Wraps a real ORT session; fails like an exhausted allocator above a batch size."""
+    """Wraps a real ORT session; fails like an exhausted allocator above a batch size
+    (or above a number of tokens per pair)."""
 
-    def __init__(self, real: Any, max_batch: int) -> None:
+    def __init__(self, real: Any, max_batch: int, max_tokens: int = 10**6) -> None:
         self.real = real
         self.max_batch = max_batch
+        self.max_tokens = max_tokens
         self.batch_sizes: list[int] = []
+        self.widths: list[int] = []
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.real, name)
 
     def run(self, outputs: list[str], feed: dict[str, np.ndarray]) -> list[np.ndarray]:
         self.batch_sizes.append(int(feed["input_ids"].shape[0]))
-        if feed["input_ids"].shape[0] > self.max_batch:
+        self.widths.append(int(feed["input_ids"].shape[1]))
+        if feed["input_ids"].shape[0] > self.max_batch or self.widths[-1] > self.max_tokens:
             raise ort_state.RuntimeException("Failed to allocate memory for requested buffer")
         return list(self.real.run(outputs, feed))
 
@@ -196,6 +200,32 @@ def test_a_batch_out_of_memory_is_judged_again_in_halves(
     assert failing.batch_sizes == [5, 2, 3, 1, 2]
     assert nli.oom_retries == 2
     assert nli.batch_size == 1
+    assert [r.label for r in results] == [r.label for r in expected]
+    np.testing.assert_allclose(
+        [r.confidence for r in results], [r.confidence for r in expected], atol=1e-5
+    )
+
+
+def test_one_pair_out_of_memory_is_read_shorter(
+    model_dirs: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The test model reads 126 tokens (its 128 positions, less 2); a single pair that
+    does not fit at that length is cut to half, and every later pair is read that short:
+    the results are those of a model reading 63 tokens."""
+    long_pair = (" ".join(["Aspirin reduces the risk of heart attack in adults."] * 20), "x")
+    pairs = [long_pair, *PAIRS[:2]]
+    expected = CrossEncoderNli(model_dirs[0], max_length=63, batch_size=1).judge(pairs)
+    nli = CrossEncoderNli(model_dirs[0], max_length=256, batch_size=1)
+    assert nli.max_length == 126
+    failing = _FailingSession(nli._impl.session, max_batch=1, max_tokens=64)  # type: ignore[union-attr]
+    monkeypatch.setattr(nli._impl, "session", failing)
+
+    results = nli.judge(pairs)
+
+    assert (nli.max_length, nli.shortened) == (63, 1)
+    # Shortest first: the two short pairs, then the long one at 126 tokens and at 63.
+    assert failing.widths[2:] == [126, 63]
+    assert max(failing.widths[:2]) < 63
     assert [r.label for r in results] == [r.label for r in expected]
     np.testing.assert_allclose(
         [r.confidence for r in results], [r.confidence for r in expected], atol=1e-5

@@ -283,10 +283,11 @@ def reranked(
     They keep the span of hybrid scores they had (lowest to highest among them), spread
     over it in the reranker's order, so they stay ahead of every passage below them
     and the facet's Kneedle cut and MMR read a curve of the same scale (a span of
-    `TIE_SPREAD` when they all tie).
+    `TIE_SPREAD` when their hybrid scores all tie). Logits that all tie change nothing.
     """
-    if not logits:
-        return scores
+    values = np.nan_to_num(np.asarray(list(logits.values()), dtype=np.float64), nan=0.0)
+    if values.size == 0 or float(np.ptp(values)) == 0.0:
+        return scores  # a reranker that tells the passages apart in nothing orders nothing
     head = list(logits)
     low = float(min(scores[j] for j in head))
     high = float(max(scores[j] for j in head))

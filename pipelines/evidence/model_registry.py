@@ -402,7 +402,16 @@ def select_files(
 def check_config(
     kind: ModelKind, config: Mapping[str, Any], model_id: str, revision: str
 ) -> list[str] | None:
-    """The stance labels of an NLI model (or None for other kinds); refuse wrong labels."""
+    """The stance labels of an NLI model (or None for other kinds); refuse wrong labels,
+    and a reranker that does not have exactly one (relevance) logit."""
+    if kind == "reranker":
+        id2label = config.get("id2label")
+        labels = len(id2label) if isinstance(id2label, dict) else config.get("num_labels")
+        if labels != 1:
+            raise ModelRefused(
+                model_id, revision, f"config.json declares {labels} labels; a reranker has one"
+            )
+        return None
     if kind != "nli":
         return None
     id2label = config.get("id2label")

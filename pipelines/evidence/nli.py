@@ -56,6 +56,8 @@ POOLED_OUTPUT = "pooled"
 FEATURES_OUTPUT = "features"
 DEFAULT_MAX_LENGTH = 256
 DEFAULT_BATCH_SIZE = 16
+# The shortest a pair is cut to when one pair alone runs out of memory.
+MIN_PAIR_TOKENS = 32
 # Allocation failures worth a smaller batch: ORT reports them as these types (CUDA:
 # RuntimeException "Failed to allocate memory"; CPU arena: Fail); PyTorch's CUDA one
 # is added when that backend loads.
@@ -213,6 +215,10 @@ class _OnnxBackend:
         self.outputs = [o.name for o in self.session.get_outputs()]
         self.output_name = self.outputs[0]
 
+    def set_max_length(self, max_length: int) -> None:
+        """Cut every later pair to ``max_length`` tokens."""
+        self.tokenizer.enable_truncation(max_length=max_length, strategy="longest_first")
+
     def _feed(self, encodings: Sequence[Encoding]) -> dict[str, np.ndarray]:
         width = max(len(e.ids) for e in encodings)
         shape = (len(encodings), width)
@@ -259,6 +265,10 @@ class _TransformersBackend:
         self.model = model.to(self.device).eval()
         self.accepted = set(inspect.signature(self.model.forward).parameters)
 
+    def set_max_length(self, max_length: int) -> None:
+        """Cut every later pair to ``max_length`` tokens."""
+        self.max_length = max_length
+
     def logits(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
         """Raw class scores, shape (len(pairs), num_labels)."""
         batch = self.tokenizer(
@@ -286,6 +296,9 @@ class PairModel:
     says what is missing in ``_missing_folder``.
     """
 
+    # What a missing folder or config raises (a subclass's own error type).
+    error_type: type[NliModelError] = NliModelError
+
     def __init__(
         self,
         model_dir: Path,
@@ -300,18 +313,23 @@ class PairModel:
         if batch_size < 1:
             raise ValueError(f"batch_size must be >= 1, got {batch_size}")
         if not model_dir.is_dir():
-            raise NliModelError(self._missing_folder(model_dir))
+            raise self.error_type(self._missing_folder(model_dir))
         config_path = model_dir / "config.json"
         if not config_path.is_file():
-            raise NliModelError(f"model folder {model_dir} has no config.json")
+            raise self.error_type(f"model folder {model_dir} has no config.json")
         config = _read_json(config_path)
         self._check_config(config_path, config)
         trained_length = config.get("max_length")
         if isinstance(trained_length, int) and trained_length > 0:
             max_length = min(max_length, trained_length)
+        # A pair longer than the position table cannot be read at all (RoBERTa-style
+        # tables also hold two offset rows, hence the 2 kept free).
+        positions = config.get("max_position_embeddings")
+        if isinstance(positions, int) and positions > 2:
+            max_length = min(max_length, positions - 2)
         has_onnx = (model_dir / ONNX_FILENAME).is_file()
         if backend == "onnx" and not has_onnx:
-            raise NliModelError(f"backend 'onnx' asked, but {model_dir} has no {ONNX_FILENAME}")
+            raise self.error_type(f"backend 'onnx' asked, but {model_dir} has no {ONNX_FILENAME}")
         chosen: Literal["onnx", "transformers"] = (
             "onnx" if backend == "onnx" or (backend == "auto" and has_onnx) else "transformers"
         )
@@ -323,11 +341,14 @@ class PairModel:
         self._backend = chosen
         self._model_id = model_id or model_dir.name
         self._batch_size = batch_size
+        self._max_length = max_length
         self._retryable = RETRYABLE_ERRORS
         if isinstance(self._impl, _TransformersBackend):
             self._retryable += (self._impl.torch.cuda.OutOfMemoryError,)
-        # Batches that failed for memory and were run again in halves.
+        # Batches that failed for memory and were run again in halves, and the times one
+        # pair that still failed was cut to half its tokens (for good, like the batch).
         self.oom_retries = 0
+        self.shortened = 0
         log.info(
             "%s %s loaded from %s (%s)", type(self).__name__, self._model_id, model_dir, chosen
         )
@@ -353,6 +374,11 @@ class PairModel:
         """Pairs per batch now (lowered for good after a batch ran out of memory)."""
         return self._batch_size
 
+    @property
+    def max_length(self) -> int:
+        """Tokens read of a pair now (lowered for good after one pair ran out of memory)."""
+        return self._max_length
+
     def _batched(self, pairs: Sequence[tuple[str, str]], run: Any, width: int) -> np.ndarray:
         """``run`` over length-sorted batches (they pad less), rows back in input order;
         ``width`` columns when there is no pair."""
@@ -371,7 +397,9 @@ class PairModel:
         return out
 
     def _run_chunk(self, chunk: list[tuple[str, str]], run: Any) -> np.ndarray:
-        """``run`` on one batch; out of memory, the two halves (and smaller batches after).
+        """``run`` on one batch; out of memory, the two halves (and smaller batches after),
+        then one pair cut to half its tokens (and shorter pairs after), down to
+        ``MIN_PAIR_TOKENS``.
 
         One pair that still does not fit is an :class:`NliModelError` naming the settings
         to lower, never a silent skip.
@@ -379,6 +407,16 @@ class PairModel:
         try:
             return np.asarray(run(chunk))
         except self._retryable as exc:
+            if len(chunk) == 1 and self._max_length > MIN_PAIR_TOKENS:
+                self._max_length = max(MIN_PAIR_TOKENS, self._max_length // 2)
+                self._impl.set_max_length(self._max_length)
+                self.shortened += 1
+                log.warning(
+                    "one pair failed (%s); reading pairs to %d tokens from now on",
+                    type(exc).__name__,
+                    self._max_length,
+                )
+                return self._run_chunk(chunk, run)
             if len(chunk) == 1:
                 raise NliModelError(
                     f"scoring one pair with {self._model_id} failed ({type(exc).__name__}: "

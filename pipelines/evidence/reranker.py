@@ -21,11 +21,14 @@ from lyra.pipelines.evidence.nli import NliModelError, PairModel
 
 
 class RerankerModelError(NliModelError):
-    """The reranker folder is missing, incomplete or not a one-logit model."""
+    """The reranker folder or its config.json is missing, or it is not a one-logit model
+    (a missing tokenizer or unreadable weights raise the base NliModelError)."""
 
 
 class CrossEncoderReranker(PairModel):
     """Scores (query, passage) pairs; higher is more relevant (raw logits)."""
+
+    error_type = RerankerModelError
 
     def _missing_folder(self, model_dir: Path) -> str:
         return f"reranker folder {model_dir} does not exist; run `lyra models pull reranker`"
