@@ -439,21 +439,6 @@ class PairModel:
 class CrossEncoderNli(PairModel):
     """A sequence-classification cross-encoder judging (premise, hypothesis) pairs."""
 
-    def __init__(
-        self,
-        model_dir: Path,
-        max_length: int = DEFAULT_MAX_LENGTH,
-        batch_size: int = DEFAULT_BATCH_SIZE,
-        *,
-        backend: Backend = "auto",
-        use_gpu: bool = False,
-        model_id: str | None = None,
-    ) -> None:
-        self._temperature = _read_temperature(Path(model_dir).expanduser() / CALIBRATION_FILENAME)
-        super().__init__(
-            model_dir, max_length, batch_size, backend=backend, use_gpu=use_gpu, model_id=model_id
-        )
-
     def _missing_folder(self, model_dir: Path) -> str:
         return (
             f"NLI model folder {model_dir} does not exist; set inference.nli_model_path "
@@ -467,6 +452,7 @@ class CrossEncoderNli(PairModel):
         if not isinstance(id2label, dict):
             raise NliModelError(f"{path} has no id2label mapping")
         self._order = label_order(id2label)
+        self._temperature = _read_temperature(path.parent / CALIBRATION_FILENAME)
 
     @property
     def degraded(self) -> bool:
