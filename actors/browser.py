@@ -33,7 +33,7 @@ class BrowserActor:
     """
 
     def __init__(self, settings: Settings) -> None:
-        setup_actor_logging()
+        setup_actor_logging(settings.home_dir)
         self.settings = settings
         self._chromium = Chromium(settings)
 

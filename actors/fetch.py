@@ -88,7 +88,7 @@ class DomainFetcher:
         bucket_state: dict[str, Any] | None = None,
         tor: Any = None,
     ) -> None:
-        setup_actor_logging()
+        setup_actor_logging(settings.home_dir)
         self._site = SiteFetcher(
             domain,
             settings,

@@ -46,7 +46,7 @@ class GraphActor:
     """Owns the DuckDB file: batched writes, the query_graph sandbox, vector search."""
 
     def __init__(self, settings: Settings) -> None:
-        setup_actor_logging()
+        setup_actor_logging(settings.home_dir)
         # Imported here, in the actor's own process only (see the module docstring).
         from lyra.storage.graph_store import GraphStore
 

@@ -118,7 +118,7 @@ class InferenceActor:
     """Embeddings, NLI and the LLM client behind one serialised actor."""
 
     def __init__(self, settings: Settings, use_gpu: bool = False) -> None:
-        setup_actor_logging()
+        setup_actor_logging(settings.home_dir)
         if hasattr(os, "nice"):
             os.nice(INFERENCE_NICENESS)
         self._settings = settings

@@ -67,7 +67,7 @@ class Orchestrator:
     """Supervises the other actors and runs searches."""
 
     def __init__(self, settings: Settings) -> None:
-        setup_actor_logging()
+        setup_actor_logging(settings.home_dir)
         self._settings = settings
         self._children = ChildActors(settings, self._note_restart)
         # Idle workers for the fetchers of new domains, started once the server is up.

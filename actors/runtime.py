@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import logging.handlers
 import os
 import socket
 import time
@@ -295,8 +296,48 @@ def get_actor(name: str, namespace: str) -> Any | None:
         return None
 
 
-def setup_actor_logging() -> None:
-    """Actor logs go to Ray's per-worker log files (visible on the dashboard)."""
-    logging.basicConfig(
-        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+# In a file several processes may write, each line names its process.
+FILE_LOG_FORMAT = "%(asctime)s %(process)d %(levelname)s %(name)s: %(message)s"
+# Warnings and errors of every actor process, appended to one file under LYRA_HOME/logs
+# (no rotation: several processes write it, and only what went wrong goes there).
+ACTORS_LOG = "actors.log"
+# `lyra serve`'s own log (INFO and above; tool errors with their error_id).
+SERVE_LOG = "serve.log"
+
+
+def log_to_home(home: Path, filename: str, level: int, *, rotate: bool) -> Path:
+    """Also write this process's log records of ``level`` and above to
+    ``LYRA_HOME/logs/filename`` (ARCHITECTURE §2: the logs live under LYRA_HOME, and an
+    error's details are found there under its ``error_id``). Idempotent per file.
+
+    ``rotate``: 10 MB files, three kept (only for a file one process writes).
+    """
+    logs = Path(home) / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    path = (logs / filename).resolve()
+    root = logging.getLogger()
+    for handler in root.handlers:
+        if isinstance(handler, logging.FileHandler) and Path(handler.baseFilename) == path:
+            return path
+    handler = (
+        logging.handlers.RotatingFileHandler(
+            path, maxBytes=10_000_000, backupCount=3, encoding="utf-8", delay=True
+        )
+        if rotate
+        else logging.FileHandler(path, encoding="utf-8", delay=True)
     )
+    handler.setLevel(level)
+    handler.setFormatter(logging.Formatter(FILE_LOG_FORMAT))
+    root.addHandler(handler)
+    return path
+
+
+def setup_actor_logging(home: Path) -> None:
+    """Actor logs go to Ray's per-worker log files (visible on the dashboard); their
+    warnings and errors also to LYRA_HOME/logs/actors.log."""
+    logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
+    try:
+        log_to_home(home, ACTORS_LOG, logging.WARNING, rotate=False)
+    except OSError:  # an unwritable home must not keep the actor from starting
+        log.warning("cannot write %s under %s/logs", ACTORS_LOG, home, exc_info=True)

@@ -35,6 +35,7 @@ def _settings_with_corpus(corpus: str | None) -> Settings:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """Run the MCP server on stdio (or streamable HTTP on 127.0.0.1)."""
+    from lyra.actors.runtime import SERVE_LOG, log_to_home
     from lyra.mcp_bridge.server import build_server
 
     logging.basicConfig(
@@ -43,6 +44,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     settings = _settings_with_corpus(args.corpus)
+    # Tool errors' details, under their error_id, where a person can find them: an MCP
+    # client often keeps the server's stderr out of sight.
+    log_to_home(settings.home_dir, SERVE_LOG, logging.INFO, rotate=True)
     if not args.http:
         build_server(settings).run("stdio")
         return 0

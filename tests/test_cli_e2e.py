@@ -230,4 +230,8 @@ async def test_stdio_session_with_the_official_client(cli_env: dict[str, str]) -
         assert stop["status"] == "stopped"
         bad = await client.call_tool("get_status", {"task_id": "task_missing"})
         assert bad.is_error is True
-        assert json.loads(bad.content[0].text)["error"]["code"] == "TASK_NOT_FOUND"
+        payload = json.loads(bad.content[0].text)
+        assert payload["error"]["code"] == "TASK_NOT_FOUND"
+    # The error's details are in the server's log under LYRA_HOME, by its error_id.
+    serve_log = (Path(cli_env["LYRA_HOME"]) / "logs" / "serve.log").read_text()
+    assert f"tool get_status: TASK_NOT_FOUND [{payload['error_id']}]" in serve_log
