@@ -109,6 +109,7 @@ def test_pipelines_top_holds_only_shared_modules_and_actors_only_actors() -> Non
         "telemetry.py",
         "children.py",
         "fetch_pool.py",
+        "fetch_routing.py",
         "standby.py",
         "preload.py",
     }
