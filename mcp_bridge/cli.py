@@ -46,7 +46,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
     settings = _settings_with_corpus(args.corpus)
     # Tool errors' details, under their error_id, where a person can find them: an MCP
     # client often keeps the server's stderr out of sight.
-    log_to_home(settings.home_dir, SERVE_LOG, logging.INFO, rotate=True)
+    try:
+        log_to_home(settings.home_dir, SERVE_LOG, logging.INFO, rotate=True)
+    except OSError as exc:  # the server still answers; its log stays on stderr
+        logging.getLogger("lyra.mcp").warning(
+            "cannot write logs under %s: %s", settings.home_dir, exc
+        )
     if not args.http:
         build_server(settings).run("stdio")
         return 0
