@@ -4,8 +4,8 @@ Holds the embedder (all-MiniLM-L6-v2 on ONNX Runtime), the NLI judge (in this or
 cross-encoder folder ``inference.nli_model_path`` names, the model ``lyra models pull
 nli`` registered, Lyra's packaged stance model (the offline default, also chosen by
 ``nli_model_path: packaged``), and only when that fails to load the documented lexical
-heuristic) and the LLM client
-(Ollama when it answers, else extractive claims). Every fallback
+heuristic), the reranker ``lyra models pull reranker`` registered (if any; decision
+0047) and the LLM client (Ollama when it answers, else extractive claims). Every fallback
 in use is listed by :meth:`status` and travels to clients in ``_lyra_meta.degraded``.
 
 Fault behaviour: ``max_restarts=3``, ``max_task_retries=1``. Every method is a pure
