@@ -177,7 +177,7 @@ class InferenceActor:
                     max_length=inf.max_sequence_length,
                     batch_size=inf.nli_batch_size,
                     use_gpu=use_gpu,
-                    model_id=f"{pulled_reranker.model_id}@{pulled_reranker.revision[:12]}",
+                    model_id=pulled_reranker.served_id,
                 ),
             )
         self._nli: CrossEncoderNli | PackagedStance | None = None
@@ -201,7 +201,7 @@ class InferenceActor:
         if pulled is not None:
             self._nli, self._pulled_nli_error = _attempt(
                 "pulled NLI model",
-                lambda: nli_at(pulled.path, model_id=f"{pulled.model_id}@{pulled.revision[:12]}"),
+                lambda: nli_at(pulled.path, model_id=pulled.served_id),
             )
         if self._nli is None:
             # The offline default (issue 12, decision 0018): Lyra's packaged stance model,

@@ -538,7 +538,7 @@ def cmd_archive_verify(args: argparse.Namespace) -> int:
 def _entry_line(entry: Any) -> str:
     int8 = "-" if entry.int8 is None else ("used" if entry.int8.accepted else "rejected")
     return (
-        f"{entry.kind:9s} {entry.model_id}@{entry.revision[:12]}  dims {entry.dims}  "
+        f"{entry.kind:9s} {entry.served_id}  dims {entry.dims}  "
         f"parity {entry.probe_parity_max_abs_diff:.1e}  int8 {int8}  {entry.path}"
     )
 

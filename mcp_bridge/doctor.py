@@ -116,7 +116,7 @@ def _nli(settings: Settings) -> str:
         return f"{configured} (inference.nli_model_path)"
     pulled = None if configured else active_model(settings.home_dir, "nli")
     if pulled is not None:
-        return f"{pulled.model_id}@{pulled.revision[:12]} (pulled)"
+        return f"{pulled.served_id} (pulled)"
     folder = packaged_stance_dir()
     missing = [n for n in ("model.onnx", "stance_head.npz") if not (folder / n).is_file()]
     if missing:
@@ -149,7 +149,7 @@ def _pulled(settings: Settings) -> str:
         int8 = ", int8" if entry.uses_int8 else ""
         missing = "" if (entry.path / "model.onnx").is_file() else ", files missing: pull again"
         parts.append(
-            f"{kind} {entry.model_id}@{entry.revision[:12]} "
+            f"{kind} {entry.served_id} "
             f"(parity {entry.probe_parity_max_abs_diff:.1e}{int8}{missing})"
         )
     return "pulled: " + ", ".join(parts)

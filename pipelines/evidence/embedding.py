@@ -330,7 +330,7 @@ def load_pulled_embedder(
     ``<hub id>@<revision>``, apart from the packaged model's.
     """
     return OnnxEmbedder(
-        f"{entry.model_id}@{entry.revision[:12]}",
+        entry.served_id,
         entry.path / ONNX_FILENAME,
         entry.path / TOKENIZER_FILENAME,
         max_length=max_length,

@@ -207,6 +207,11 @@ class RegistryEntry:
     path: Path = field(default=Path(), compare=False)
 
     @property
+    def served_id(self) -> str:
+        """The id stored with what the model produces: hub id @ 12 characters of commit."""
+        return f"{self.model_id}@{self.revision[:12]}"
+
+    @property
     def uses_int8(self) -> bool:
         """True when the folder to load is the accepted int8 variant."""
         return self.int8 is not None and self.int8.accepted
