@@ -56,9 +56,15 @@ from lyra.actors.runtime import (
     setup_actor_logging,
 )
 from lyra.config.settings import Settings
-from lyra.jobs.fetch_http import FetchResult
+from lyra.jobs.fetch_http import FetchResult, blocked_result
 from lyra.jobs.site_fetcher import SiteFetcher
-from lyra.pipelines.net.domains import DomainRulesWatcher, qps_for, registrable_domain
+from lyra.pipelines.net.domains import (
+    USER_DOMAINS_FILENAME,
+    DomainRulesWatcher,
+    block_rule,
+    qps_for,
+    registrable_domain,
+)
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +95,10 @@ class DomainFetcher:
         tor: Any = None,
     ) -> None:
         setup_actor_logging(settings.home_dir)
+        # A BLOCKED domain (domains.yaml, re-read when it changes) gets no request,
+        # whoever asks: the pool checks first, this is the fetcher's own word on it.
+        self._rules = DomainRulesWatcher(user_path=settings.home_dir / USER_DOMAINS_FILENAME)
+        self._domain = domain
         self._site = SiteFetcher(
             domain,
             settings,
@@ -118,6 +128,9 @@ class DomainFetcher:
         `method`, `headers` (added to Lyra's own), `json_body` and `api` describe an API
         call (see `RequestSpec`); a plain call is a GET of a page. Not idempotent.
         """
+        rule = block_rule(url, self._rules.current())
+        if rule is not None:
+            return blocked_result(url, self._domain, rule)
         return await self._site.fetch(
             url,
             redirects_left,

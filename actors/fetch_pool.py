@@ -22,9 +22,11 @@ from lyra.actors.fetch import _name_released, export_fetcher_class, get_fetcher
 from lyra.actors.runtime import warm_serialization
 from lyra.actors.standby import StandbyWorkers
 from lyra.config.settings import Settings
-from lyra.jobs.fetch_http import FetchResult
+from lyra.jobs.fetch_http import FetchResult, blocked_result
 from lyra.pipelines.net.domains import (
+    USER_DOMAINS_FILENAME,
     DomainRulesWatcher,
+    block_rule,
     qps_for,
     registrable_domain,
     warm_suffix_list,
@@ -56,8 +58,11 @@ async def fetch_url(
 
     `fetchers` maps registrable domain -> handle; handles created here are added to it,
     so a caller that keeps the mapping keeps those actors (and their buckets) alive.
+    A BLOCKED domain (domains.yaml, the user's layer under LYRA_HOME included) is
+    never asked.
     """
     registry: MutableMapping[str, Any] = {} if fetchers is None else fetchers
+    rules = DomainRulesWatcher(user_path=settings.home_dir / USER_DOMAINS_FILENAME)
 
     async def one(domain: str, current: str, remaining: int) -> FetchResult:
         if domain not in registry:
@@ -65,15 +70,28 @@ async def fetch_url(
         result: FetchResult = await registry[domain].fetch.remote(current, remaining)
         return result
 
-    return await _follow(url, settings, max_redirects, one)
+    return await _follow(url, settings, max_redirects, one, rules.current)
 
 
-async def _follow(url: str, settings: Settings, max_redirects: int | None, one: Any) -> FetchResult:
+async def _follow(
+    url: str,
+    settings: Settings,
+    max_redirects: int | None,
+    one: Any,
+    rules: Callable[[], dict[str, Any]],
+) -> FetchResult:
     remaining = settings.fetch.max_redirects if max_redirects is None else max_redirects
     chain: list[str] = []
     current = url
     while True:
-        result: FetchResult = await one(registrable_domain(current), current, remaining)
+        domain = registrable_domain(current)
+        rule = block_rule(current, rules())
+        if rule is not None:
+            # Not even a fetcher is made for it: no request reaches a blocked site,
+            # whether it was asked for or redirected to.
+            result = blocked_result(current, domain, rule)
+        else:
+            result = await one(domain, current, remaining)
         chain.extend(result["redirects"])
         remaining -= len(result["redirects"])
         if result["error"] != "cross_domain_redirect" or result["redirect_to"] is None:
@@ -318,7 +336,7 @@ class FetcherPool:
                 await self._forget_dead(domain, dead)
             raise AssertionError("unreachable")
 
-        return await _follow(url, self.settings, None, one)
+        return await _follow(url, self.settings, None, one, self.rules.current)
 
     async def _forget_dead(self, domain: str, dead: Any) -> None:
         """Drop a dead fetcher's handle, unless another caller already replaced it.

@@ -280,6 +280,17 @@ class GraphActor:
         """Persist several {domain, state, qps?} rows in one transaction (idempotent)."""
         return self._store.save_domain_states(rows)
 
+    def record_blocked_domains(
+        self, rows: list[dict[str, Any]], task_id: str | None, search_id: str | None
+    ) -> list[str]:
+        """Mark the {domain, rule} a search left out as BLOCKED; an event for each new
+        one (idempotent: a domain already blocked gets no second event)."""
+        return self._store.record_blocked_domains(rows, task_id, search_id)
+
+    def lift_domain_blocks(self, levels: dict[str, str]) -> list[str]:
+        """Clear the blocks domains.yaml no longer makes (idempotent)."""
+        return self._store.lift_domain_blocks(levels)
+
     @ray.method(concurrency_group=READ_GROUP)
     def engine_health(self, engines: list[str]) -> dict[str, dict[str, Any]]:
         """Stored health rows of the given engines (idempotent)."""

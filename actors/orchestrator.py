@@ -46,6 +46,7 @@ from lyra.pipelines.llm.sanitize import new_task_tag
 from lyra.pipelines.net.domains import (
     USER_DOMAINS_FILENAME,
     DomainRulesWatcher,
+    blocked_listing,
     registrable_domain,
 )
 from lyra.storage.export import FORMATS as EXPORT_FORMATS
@@ -463,6 +464,10 @@ class Orchestrator:
             self._call(GRAPH, "evidence_summary", task_id),
         )
         task = _found(found, task_id)
+        blocked, lifted = blocked_listing(extras.pop("blocked_domains"), self._rules.current())
+        if lifted:
+            # domains.yaml no longer blocks them: recorded as lifted, not listed.
+            await self._call(GRAPH, "lift_domain_blocks", lifted)
         budget = await self._budget(task, searches)
         for s in searches:
             if s["status"] == "running" and s["id"] in self._progress:
@@ -475,6 +480,7 @@ class Orchestrator:
             "budget": budget,
             "claims": claims,
             "evidence_summary": summary,
+            "blocked_domains": blocked,
             **extras,
         }
 

@@ -131,6 +131,39 @@ def _header_dict(headers: list[tuple[str, str]]) -> dict[str, str]:
     return merged
 
 
+def blocked_result(url: str, domain: str, rule: str) -> FetchResult:
+    """What a fetch of a BLOCKED domain returns: no request made (ARCHITECTURE §4).
+
+    The keys of every FetchResult, status None and an empty body, ``error``
+    ``domain_blocked`` and ``block_rule`` the domains.yaml rule that blocks it.
+    """
+    return {
+        "url": url,
+        "final_url": url,
+        "domain": domain,
+        "status": None,
+        "headers": {},
+        "body": b"",
+        "content_type": "",
+        "truncated": False,
+        "warc_path": None,
+        "warc_offset": None,
+        "fetched_at": datetime.now(UTC).isoformat(),
+        "elapsed_ms": 0.0,
+        "redirects": [],
+        "redirect_to": None,
+        "error": "domain_blocked",
+        "block_rule": rule,
+        "not_modified": False,
+        "retry_after": None,
+        "sent_headers": {},
+        "attempts": [],
+        "path": "http",
+        "challenge": None,
+        "circuit_state": None,
+    }
+
+
 async def _read_body(response: Any, reader: BodyReader, exchange: _Exchange) -> None:
     """Read and decode a streamed body up to the reader's cap (then stop the transfer)."""
     parts: list[bytes] = []

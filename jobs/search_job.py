@@ -54,7 +54,7 @@ from lyra.pipelines.extract.documents import Document
 from lyra.pipelines.extract.extract_html import extract_html
 from lyra.pipelines.extract.extract_pdf import extract_pdf
 from lyra.pipelines.extract.injection import Detection, guard_text
-from lyra.pipelines.net.domains import registrable_domain, trust_level_for
+from lyra.pipelines.net.domains import block_rule, registrable_domain, trust_level_for
 from lyra.pipelines.net.net_guard import TargetRefused, split_url
 from lyra.storage.disk import disk_full_error
 
@@ -134,6 +134,10 @@ class SearchJob:
         # (up to a batch) on each call, so that the batches grow while it is busy.
         self._early_queue: dict[str, str] = {}
         self._early_job: asyncio.Task[None] | None = None
+        # Registrable domain -> the domains.yaml rule that blocks it, for the domains
+        # this search left out (ARCHITECTURE §4: never fetched, never cited).
+        self.blocked: dict[str, str] = {}
+        self.blocked_urls = 0
 
     def partial_metrics(self) -> dict[str, Any]:
         """The metrics so far, for a client asking while the search runs: pages count
@@ -269,13 +273,42 @@ class SearchJob:
         # In the metrics too, so that get_status (which reads the stored searches)
         # reports them as well as this search's result.
         m["security_warnings"] = self.security_warnings()
+        blocked = self.blocked_domains()
+        if blocked:
+            m["blocked_urls"] = self.blocked_urls
+            await self.ctx.call(
+                "graph", "record_blocked_domains", blocked, self.ctx.task["id"], self.ctx.search_id
+            )
         return {
             "status": status,
             "claims": mine,
             "metrics": m,
             "warnings": self.ctx.warnings,
             "security_warnings": m["security_warnings"],
+            "blocked_domains": blocked,
         }
+
+    def blocked_domains(self) -> list[dict[str, str]]:
+        """The BLOCKED domains this search left out, `{domain, rule}`, by domain."""
+        return [{"domain": d, "rule": r} for d, r in sorted(self.blocked.items())]
+
+    def _unblocked(self, urls: list[str]) -> list[str]:
+        """`urls` without those of BLOCKED domains, which are noted (one warning per domain)."""
+        kept: list[str] = []
+        for url in urls:
+            rule = block_rule(url, self.ctx.domain_rules)
+            if rule is None:
+                kept.append(url)
+            else:
+                self._note_blocked(url, rule)
+        return kept
+
+    def _note_blocked(self, url: str, rule: str) -> None:
+        domain = registrable_domain(url)
+        if domain not in self.blocked:
+            self.blocked[domain] = rule
+            self.ctx.warnings.append(f"{domain}: not fetched or cited (domain_blocked by {rule})")
+        self.blocked_urls += 1
 
     def note_detections(self, url: str, detections: list[Detection]) -> None:
         """Record what the injection guard found on `url` for `_lyra_meta`."""
@@ -368,7 +401,7 @@ class SearchJob:
         # The client's URLs are all kept, within what the task has left, and count
         # against this search's pages first; engines and cited sources fetch only into
         # the room that leaves (never more than can be kept).
-        urls = list(dict.fromkeys(ctx.options.get("urls") or []))
+        urls = self._unblocked(list(dict.fromkeys(ctx.options.get("urls") or [])))
         if len(urls) > ctx.pages_left:
             ctx.warnings.append(
                 f"urls: {len(urls) - ctx.pages_left} not fetched (the task has "
@@ -385,7 +418,9 @@ class SearchJob:
                 ctx.warnings.append(f"{engine}: not asked (the given urls fill max_pages)")
             elif engine != "local":
                 urls_from_serp = [
-                    u for u in await self._search_engine(engine) if u not in fetched_urls
+                    u
+                    for u in self._unblocked(await self._search_engine(engine))
+                    if u not in fetched_urls
                 ]
                 found = await self._fetch_documents(urls_from_serp[: self._fetch_room])
                 fetched_urls.update(urls_from_serp[: self._fetch_room])
@@ -393,7 +428,8 @@ class SearchJob:
                 docs.extend(found)
         if self.wiki_refs and self._fetch_room:
             known = {d.url for d in docs} | fetched_urls
-            refs = [u for u in dict.fromkeys(self.wiki_refs) if u not in known]
+            cited = self._unblocked(list(dict.fromkeys(self.wiki_refs)))
+            refs = [u for u in cited if u not in known]
             refs = refs[: self._fetch_room]
             ctx.progress("collect", 0.08, f"fetching {len(refs)} sources Wikipedia cites")
             found = await self._fetch_documents(refs)
@@ -410,9 +446,16 @@ class SearchJob:
         seen: set[str] = set()
         unique = []
         for d in docs:
-            if d.url not in seen and d.fragments:
-                seen.add(d.url)
-                unique.append(d)
+            if d.url in seen or not d.fragments:
+                continue
+            # Corpus files and papers the APIs described are cited by their URL:
+            # a BLOCKED domain's are left out like its pages.
+            rule = block_rule(d.url, ctx.domain_rules)
+            if rule is not None:
+                self._note_blocked(d.url, rule)
+                continue
+            seen.add(d.url)
+            unique.append(d)
         return unique
 
     async def _fetch_documents(self, urls: list[str]) -> list[Document]:
@@ -529,6 +572,10 @@ class SearchJob:
             self.ctx.warnings.append(f"{url}: not fetched (target_refused:{exc.reason})")
             return None
         result = await self.ctx.fetch_url(url)
+        if result.get("error") == "domain_blocked":
+            # Redirected to a blocked site: the fetch layer asked nothing of it.
+            self._note_blocked(str(result.get("final_url") or url), str(result["block_rule"]))
+            return None
         if result.get("error"):
             note = f"{url}: not fetched ({result['error']})"
             if result.get("auth_item"):

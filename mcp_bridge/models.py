@@ -228,6 +228,19 @@ class NotAdoptedClaim(_Out):
     recovery: ClaimRecovery
 
 
+class BlockedDomain(_Out):
+    """A domain Lyra never fetches or cites (ARCHITECTURE §4), and how to restore it."""
+
+    domain: str
+    trust_level: str = "BLOCKED"
+    reason: str | None = Field(None, description="The rule that blocks it.")
+    cause: str = Field(description="domains.yaml, or recorded (a block kept in the database).")
+    blocked_at: str | None = Field(
+        None, description="When a search first left it out; None while none has met it."
+    )
+    restore: str = Field(description="How to lift the block.")
+
+
 class GetStatusResult(_Result):
     task_id: str
     query: str
@@ -236,7 +249,7 @@ class GetStatusResult(_Result):
     metrics: dict[str, Any]
     budget: dict[str, Any]
     auth_queue: AuthQueueSummary
-    blocked_domains: list[dict[str, Any]] = Field(default_factory=list)
+    blocked_domains: list[BlockedDomain] = Field(default_factory=list)
     evidence_summary: dict[str, Any] = Field(default_factory=dict)
     claims: list[ClaimOut] = Field(default_factory=list)
     not_adopted: list[NotAdoptedClaim] = Field(

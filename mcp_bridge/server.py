@@ -136,6 +136,7 @@ class LyraRuntime:
         claims: list[dict[str, Any]] | None = None,
         warnings: list[str] | None = None,
         security: list[dict[str, Any]] | None = None,
+        blocked: list[dict[str, Any]] | None = None,
     ) -> m.LyraMeta:
         """_lyra_meta: fallbacks in use, security warnings, unverified and blocked domains.
 
@@ -166,6 +167,7 @@ class LyraRuntime:
             degraded=[*status["degraded"], *degraded_notes(), *noted],
             security_warnings=found,
             unverified_domains=unverified,
+            blocked_domains=sorted({str(b["domain"]) for b in blocked or []}),
         )
 
 
@@ -448,7 +450,10 @@ def build_server(
             metrics={k: v for k, v in met.items() if k != "security_warnings"},
             warnings=result.get("warnings", [])[:50],
             lyra_meta=await rt.meta(
-                result["claims"], result.get("warnings"), result.get("security_warnings")
+                result["claims"],
+                result.get("warnings"),
+                result.get("security_warnings"),
+                blocked=result.get("blocked_domains"),
             ),
         )
 
@@ -509,14 +514,21 @@ def build_server(
             metrics=totals,
             budget=st["budget"],
             auth_queue=m.AuthQueueSummary(**st["auth_queue"]),
-            blocked_domains=st["blocked_domains"],
+            blocked_domains=[
+                m.BlockedDomain(**{**b, "blocked_at": _iso(b.get("blocked_at"))})
+                for b in st["blocked_domains"]
+            ],
             evidence_summary=st["evidence_summary"],
             claims=[claim_out(c) for c in claims],
             not_adopted=not_adopted_claims,
             reference_candidates=[
                 m.ReferenceCandidate(**r) for r in st.get("reference_candidates") or []
             ],
-            lyra_meta=await rt.meta(st["claims"], security=_task_security(st["searches"])),
+            lyra_meta=await rt.meta(
+                st["claims"],
+                security=_task_security(st["searches"]),
+                blocked=st["blocked_domains"],
+            ),
         )
 
     @server.tool(

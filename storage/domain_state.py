@@ -75,3 +75,52 @@ def save_domain_state(
 ) -> None:
     """Upsert one domain's state (and qps unless None)."""
     save_domain_states(con, [{"domain": domain, "state": state, "qps": qps}])
+
+
+def record_blocks(con: duckdb.DuckDBPyConnection, rows: Sequence[dict[str, Any]]) -> list[str]:
+    """Mark domains blocked, `{domain, reason}` each; returns those not blocked before.
+
+    trust_level becomes BLOCKED and block_reason the reason; blocked_at stays the
+    time the domain was first found blocked (a reason that changes keeps it).
+    """
+    if not rows:
+        return []
+    domains = [str(r["domain"]) for r in rows]
+    before = {
+        str(d)
+        for (d,) in con.execute(
+            "SELECT domain FROM domains WHERE blocked AND domain IN "
+            f"({', '.join('?' for _ in domains)})",
+            domains,
+        ).fetchall()
+    }
+    now = utcnow()
+    con.executemany(
+        """
+        INSERT INTO domains (domain, trust_level, blocked, block_reason, blocked_at, updated_at)
+        VALUES (?, 'BLOCKED', true, ?, ?, ?)
+        ON CONFLICT (domain) DO UPDATE SET
+            trust_level = 'BLOCKED',
+            blocked = true,
+            block_reason = excluded.block_reason,
+            blocked_at = CASE WHEN domains.blocked THEN domains.blocked_at
+                              ELSE excluded.blocked_at END,
+            updated_at = excluded.updated_at
+        """,
+        [[str(r["domain"]), str(r["reason"]), now, now] for r in rows],
+    )
+    return [d for d in dict.fromkeys(domains) if d not in before]
+
+
+def lift_blocks(con: duckdb.DuckDBPyConnection, levels: dict[str, str]) -> list[str]:
+    """Unblock domains (domain -> the trust level they have now); returns those unblocked."""
+    lifted: list[str] = []
+    for domain, level in levels.items():
+        row = con.execute(
+            "UPDATE domains SET blocked = false, trust_level = ?, block_reason = NULL, "
+            "blocked_at = NULL, updated_at = ? WHERE domain = ? AND blocked RETURNING domain",
+            [level, utcnow(), domain],
+        ).fetchone()
+        if row is not None:
+            lifted.append(domain)
+    return lifted

@@ -28,6 +28,7 @@ from lyra.pipelines.discover import engine_health as eh
 from lyra.pipelines.errors import LyraError
 from lyra.pipelines.evidence.confidence import ClaimConfidence, EvidenceEdge, claim_confidence
 from lyra.pipelines.evidence.research import PRIMARY_LEVELS
+from lyra.pipelines.net.domains import config_block_reason
 from lyra.pipelines.net.notify import queue_warnings
 from lyra.storage import auth_queue as aq
 from lyra.storage import domain_state as ds
@@ -380,6 +381,38 @@ class GraphStore:
 
     def save_domain_states(self, rows: list[dict[str, Any]]) -> int:
         return ds.save_domain_states(self._con, rows)
+
+    def record_blocked_domains(
+        self, rows: list[dict[str, Any]], task_id: str | None, search_id: str | None
+    ) -> list[str]:
+        """Domains a search left out as BLOCKED (`{domain, rule}`): marked in `domains`,
+        an event_log row for each one newly blocked."""
+        reasons = [{"domain": r["domain"], "reason": config_block_reason(r["rule"])} for r in rows]
+        newly = ds.record_blocks(self._con, reasons)
+        by_domain = {r["domain"]: r["reason"] for r in reasons}
+        for domain in newly:
+            repo.log_event(
+                self._con,
+                kind="domain_blocked",
+                actor="graph",
+                task_id=task_id,
+                search_id=search_id,
+                payload={"domain": domain, "reason": by_domain[domain], "cause": "domains.yaml"},
+            )
+        self._rows_written("domains", len(rows))
+        return newly
+
+    def lift_domain_blocks(self, levels: dict[str, str]) -> list[str]:
+        """Domains whose domains.yaml block was removed (domain -> its level now)."""
+        lifted = ds.lift_blocks(self._con, levels)
+        for domain in lifted:
+            repo.log_event(
+                self._con,
+                kind="domain_unblocked",
+                actor="graph",
+                payload={"domain": domain, "trust_level": levels[domain], "cause": "domains.yaml"},
+            )
+        return lifted
 
     # --- engine health (issue 4) --------------------------------------------------------
     def engine_health(self, engines: list[str]) -> dict[str, dict[str, Any]]:

@@ -188,8 +188,12 @@ def _specificity(pattern: str) -> int:
     return len(pattern.replace("*", "").replace("?", ""))
 
 
-def trust_level_for(domain: str, rules: Mapping[str, Any]) -> str:
-    """Trust level of a host under `rules`: user override, else the most specific pattern."""
+def trust_rule_for(domain: str, rules: Mapping[str, Any]) -> tuple[str, str | None]:
+    """Trust level of a host under `rules` and the rule that set it (None: the default).
+
+    A user override wins, else the most specific pattern. The rule reads as
+    ``user_overrides: spam.example`` or ``patterns.BLOCKED: *.spam.example``.
+    """
     host = host_of(domain)
     candidates = [host]
     if host:
@@ -199,17 +203,49 @@ def trust_level_for(domain: str, rules: Mapping[str, Any]) -> str:
     overrides: Mapping[str, str] = rules.get("user_overrides") or {}
     for name in candidates:
         if name in overrides:
-            return overrides[name]
-    best: tuple[int, int, str] | None = None
+            return overrides[name], f"user_overrides: {name}"
+    best: tuple[int, int, str, str] | None = None
     patterns: Mapping[str, list[str]] = rules.get("patterns") or {}
     for level, items in patterns.items():
         for pattern in items:
             if any(fnmatch.fnmatchcase(name, pattern) for name in candidates):
                 # Longer literal part first; on a tie the stricter level (lower index).
-                key = (_specificity(pattern), -TRUST_LEVELS.index(level), level)
-                if best is None or key > best:
+                key = (_specificity(pattern), -TRUST_LEVELS.index(level), level, pattern)
+                if best is None or key[:3] > best[:3]:
                     best = key
-    return best[2] if best is not None else DEFAULT_TRUST_LEVEL
+    if best is None:
+        return DEFAULT_TRUST_LEVEL, None
+    return best[2], f"patterns.{best[2]}: {best[3]}"
+
+
+def trust_level_for(domain: str, rules: Mapping[str, Any]) -> str:
+    """Trust level of a host under `rules`: user override, else the most specific pattern."""
+    return trust_rule_for(domain, rules)[0]
+
+
+# How a block that domains.yaml made is named in the `domains` table and get_status.
+CONFIG_BLOCK_PREFIX = "domains.yaml "
+
+
+def config_block_reason(rule: str) -> str:
+    """The stored reason of a domains.yaml block: ``domains.yaml <rule>``."""
+    return CONFIG_BLOCK_PREFIX + rule
+
+
+def block_rule(host_or_url: str, rules: Mapping[str, Any]) -> str | None:
+    """The domains.yaml rule that makes `host_or_url` BLOCKED, or None when it is not.
+
+    ARCHITECTURE §4: a BLOCKED domain is never fetched, searched or cited. A URL
+    without a host is not a domain this applies to (None).
+    """
+    try:
+        host = host_of(host_or_url)
+    except ValueError:
+        return None
+    if not host:
+        return None
+    level, rule = trust_rule_for(host, rules)
+    return rule if level == "BLOCKED" else None
 
 
 def qps_for(domain: str, rules: Mapping[str, Any], default_qps: float) -> float:
@@ -222,3 +258,64 @@ def qps_for(domain: str, rules: Mapping[str, Any], default_qps: float) -> float:
     if registrable in table:
         return float(table[registrable])
     return default_qps
+
+
+def blocked_listing(
+    rows: list[dict[str, Any]], rules: Mapping[str, Any]
+) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    """Blocked domains as `get_status` lists them, and the recorded blocks lifted since.
+
+    `rows`: the `domains` rows marked blocked (domain, trust_level, block_reason,
+    blocked_at). A block that domains.yaml made holds while a rule still says BLOCKED
+    (both files are re-read on change); one no rule makes any more is returned in the
+    second value (domain -> its level now) for the caller to clear. Domains named
+    exactly in a BLOCKED rule that no search has met yet are listed too, with
+    ``blocked_at`` None. Each entry: domain, trust_level, reason, cause, blocked_at,
+    restore.
+    """
+    out: list[dict[str, Any]] = []
+    lifted: dict[str, str] = {}
+    for row in rows:
+        domain = str(row["domain"])
+        reason = str(row.get("block_reason") or "")
+        if reason.startswith(CONFIG_BLOCK_PREFIX):
+            rule = block_rule(domain, rules)
+            if rule is None:
+                lifted[domain] = trust_level_for(domain, rules)
+                continue
+            out.append(_config_block(domain, rule, row.get("blocked_at")))
+        else:
+            out.append(
+                {
+                    "domain": domain,
+                    "trust_level": "BLOCKED",
+                    "reason": reason or None,
+                    "cause": "recorded",
+                    "blocked_at": row.get("blocked_at"),
+                    "restore": "recorded in the domains table, outside domains.yaml",
+                }
+            )
+    listed = {e["domain"] for e in out} | set(lifted)
+    overrides: Mapping[str, str] = rules.get("user_overrides") or {}
+    named = [d for d, level in overrides.items() if level == "BLOCKED"]
+    literal = [p for p in (rules.get("patterns") or {}).get("BLOCKED") or [] if "*" not in p]
+    named += [p for p in literal if "?" not in p and "[" not in p]
+    for domain in dict.fromkeys(named):
+        rule = block_rule(domain, rules)
+        if domain not in listed and rule is not None:
+            out.append(_config_block(domain, rule, None))
+    return sorted(out, key=lambda e: e["domain"]), lifted
+
+
+def _config_block(domain: str, rule: str, blocked_at: Any) -> dict[str, Any]:
+    return {
+        "domain": domain,
+        "trust_level": "BLOCKED",
+        "reason": config_block_reason(rule),
+        "cause": "domains.yaml",
+        "blocked_at": blocked_at,
+        "restore": (
+            f"remove `{rule}` from $LYRA_HOME/domains.yaml (or config/domains.yaml); "
+            "the file is re-read without a restart"
+        ),
+    }
