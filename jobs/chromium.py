@@ -86,6 +86,7 @@ from lyra.pipelines.net.browser_rules import (
     domain_of,
     research_profile,
 )
+from lyra.pipelines.net.domains import USER_DOMAINS_FILENAME, DomainRulesWatcher, block_rule
 from lyra.pipelines.net.net_guard import GuardedTarget, TargetRefused, check_url
 from lyra.storage.warc import WarcStore
 
@@ -141,6 +142,7 @@ class Chromium:
         self.settings = settings
         self._playwright: Playwright | None = None
         self._proxy: GuardProxy | None = None
+        self._domain_rules = DomainRulesWatcher(user_path=settings.home_dir / USER_DOMAINS_FILENAME)
         self._proxy_url: str | None = None
         self._contexts: dict[str, BrowserContext] = {}
         self._cdp_browser: Browser | None = None
@@ -326,6 +328,7 @@ class Chromium:
             allow_private=network.allow_private_targets,
             allowed_hosts=list(network.allowed_hosts),
             connect_timeout=self.settings.fetch.connect_timeout_seconds,
+            refuse=self._blocked,
         )
         self._proxy_url = await self._proxy.start()
         self._playwright = await async_playwright().start()
@@ -444,7 +447,15 @@ class Chromium:
 
     # -- one render ----------------------------------------------------------------
 
+    def _blocked(self, url: str) -> str | None:
+        """``domain_blocked`` when domains.yaml (re-read on change) makes `url`'s domain
+        BLOCKED: no page, subresource or redirect hop of a render reaches it."""
+        return "domain_blocked" if block_rule(url, self._domain_rules.current()) else None
+
     def _check(self, url: str) -> GuardedTarget:
+        blocked = self._blocked(url)
+        if blocked is not None:
+            raise TargetRefused(blocked, url)
         network = self.settings.network
         return check_url(
             url,

@@ -2,7 +2,8 @@
 
 It refuses what `net_guard` refuses and connects only to the addresses it checked, so
 redirect hops, preconnects, WebSockets, workers and out-of-process frames, which a
-Playwright route never sees, stay inside the network rules too.
+Playwright route never sees, stay inside the network rules too; so does a BLOCKED
+domain of domains.yaml (`refuse`), which a rendered page never reaches either.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from urllib.parse import urlsplit
 
 from lyra.pipelines.net.net_guard import GuardedTarget, TargetRefused, check_url
@@ -25,9 +27,16 @@ class GuardProxy:
     """A loopback HTTP(S) forward proxy that applies `net_guard.check_url` to every connection."""
 
     def __init__(
-        self, *, allow_private: bool, allowed_hosts: list[str], connect_timeout: float
+        self,
+        *,
+        allow_private: bool,
+        allowed_hosts: list[str],
+        connect_timeout: float,
+        refuse: Callable[[str], str | None] | None = None,
     ) -> None:
         self.allow_private = allow_private
+        # A further refusal (a BLOCKED domain): the reason, or None to let it through.
+        self.refuse = refuse
         self.allowed_hosts = list(allowed_hosts)
         self.connect_timeout = connect_timeout
         self.refused: list[dict[str, str]] = []
@@ -51,6 +60,9 @@ class GuardProxy:
             task.cancel()
 
     def _guard(self, url: str) -> GuardedTarget:
+        reason = self.refuse(url) if self.refuse is not None else None
+        if reason is not None:
+            raise TargetRefused(reason, url)
         return check_url(url, allow_private=self.allow_private, allowed_hosts=self.allowed_hosts)
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:

@@ -679,3 +679,35 @@ def test_refused_start_url_launches_nothing(
     assert result["html"] == ""
     assert status["connected"] is False
     assert fixture_server.requests == []
+
+
+@browser_test
+def test_a_blocked_domain_is_never_reached_by_a_render(
+    make_browser: Callable[[Settings], Any],
+    fixture_server_factory: Callable[[str], FixtureServer],
+    tmp_path: Path,
+) -> None:
+    # Allowed by the network rules, BLOCKED by the user's domains.yaml (decision 0048):
+    # neither a subresource (route) nor a redirect hop (proxy) reaches it.
+    (tmp_path / "domains.yaml").write_text("user_overrides:\n  127.0.0.4: BLOCKED\n")
+    allowed = fixture_server_factory("127.0.0.1")
+    blocked = fixture_server_factory("127.0.0.4")
+    blocked.route("/pixel.png", body=PIXEL, content_type="image/png")
+    blocked.route("/hopped.png", body=PIXEL, content_type="image/png")
+    allowed.route("/hop.png", status=302, headers={"Location": blocked.url("/hopped.png")})
+    page = f"""<!doctype html><html><body><img src="{blocked.url("/pixel.png")}">
+<img src="/hop.png"></body></html>""".encode()
+    allowed.route("/page", body=page)
+    browser = make_browser(browser_settings(tmp_path, ["127.0.0.0/8"]))
+
+    result = ray.get(browser.render.remote(allowed.url("/page")))
+    direct = ray.get(browser.render.remote(blocked.url("/pixel.png")))
+
+    assert result["status"] == 200
+    assert sorted(page_paths(allowed)) == ["/hop.png", "/page"]
+    assert blocked.requests == []
+    assert sorted((b["url"], b["reason"], b["layer"]) for b in result["blocked_requests"]) == [
+        (blocked.url("/hopped.png"), "domain_blocked", "proxy"),
+        (blocked.url("/pixel.png"), "domain_blocked", "route"),
+    ]
+    assert direct["error"] == "target_refused:domain_blocked"
