@@ -109,6 +109,12 @@ class DomainFetcher:
             find_graph=lambda: _named_actor(GRAPH, settings),
             find_browser=lambda: _browser_handle(settings),
         )
+        # Every hop of a fetch and every robots.txt too (a redirect within the site
+        # to a blocked host, a robots.txt redirected to a blocked site).
+        self._site.refuse = self._blocked
+
+    def _blocked(self, url: str) -> str | None:
+        return block_rule(url, self._rules.current())
 
     async def fetch(
         self,
@@ -128,7 +134,7 @@ class DomainFetcher:
         `method`, `headers` (added to Lyra's own), `json_body` and `api` describe an API
         call (see `RequestSpec`); a plain call is a GET of a page. Not idempotent.
         """
-        rule = block_rule(url, self._rules.current())
+        rule = self._blocked(url)
         if rule is not None:
             return blocked_result(url, self._domain, rule)
         return await self._site.fetch(

@@ -99,8 +99,10 @@ class AcademicClient:
             )
             status = result.get("status")
             error = str(result.get("error") or "")
-            if error == "rate_limited" and status is None:
-                retry_after = result.get("retry_after")  # the fetcher held it: no request went out
+            if error in ("rate_limited", "domain_blocked") and status is None:
+                # The fetch layer held it (rate) or refused it (a BLOCKED domain of
+                # domains.yaml): no request went out.
+                retry_after = result.get("retry_after")
             else:
                 self.calls[api] += 1
                 retry_after = result.get("retry_after")
@@ -113,7 +115,7 @@ class AcademicClient:
                     f"{api} unreachable: {error or 'no answer'}",
                     api=api,
                     status=0,
-                    retryable=error != "circuit_open",
+                    retryable=error not in ("circuit_open", "domain_blocked"),
                     retry_after=result.get("retry_after"),
                 )
             if attempt == MAX_ATTEMPTS - 1:

@@ -221,6 +221,9 @@ class HttpPath:
     _robots: dict[str, RobotsPolicy]
     _robots_raw: dict[str, dict[str, Any]]
     _warc: WarcStore
+    # A further refusal before any request (the DomainFetcher's: a BLOCKED domain of
+    # domains.yaml), the rule that refuses `url` or None; every hop and robots.txt.
+    refuse: Callable[[str], str | None] | None = None
     _sessions: OrderedDict[tuple[Any, ...], AsyncSession[Any]]
     _requests_made: int
     _last_request_at: float | None
@@ -338,6 +341,9 @@ class HttpPath:
         return result
 
     async def _guard(self, url: str) -> GuardedTarget:
+        rule = self.refuse(url) if self.refuse is not None else None
+        if rule is not None:
+            raise TargetRefused("domain_blocked", rule)
         network = self.settings.network
         # getaddrinfo blocks; off the event loop so `state` calls still answer.
         return await asyncio.to_thread(

@@ -54,7 +54,7 @@ from lyra.pipelines.extract.documents import Document
 from lyra.pipelines.extract.extract_html import extract_html
 from lyra.pipelines.extract.extract_pdf import extract_pdf
 from lyra.pipelines.extract.injection import Detection, guard_text
-from lyra.pipelines.net.domains import block_rule, registrable_domain, trust_level_for
+from lyra.pipelines.net.domains import block_match, registrable_domain, trust_level_for
 from lyra.pipelines.net.net_guard import TargetRefused, split_url
 from lyra.storage.disk import disk_full_error
 
@@ -137,7 +137,7 @@ class SearchJob:
         # Registrable domain -> the domains.yaml rule that blocks it, for the domains
         # this search left out (ARCHITECTURE §4: never fetched, never cited).
         self.blocked: dict[str, str] = {}
-        self.blocked_urls = 0
+        self.blocked_urls: set[str] = set()
 
     def partial_metrics(self) -> dict[str, Any]:
         """The metrics so far, for a client asking while the search runs: pages count
@@ -275,7 +275,7 @@ class SearchJob:
         m["security_warnings"] = self.security_warnings()
         blocked = self.blocked_domains()
         if blocked:
-            m["blocked_urls"] = self.blocked_urls
+            m["blocked_urls"] = len(self.blocked_urls)
             await self.ctx.call(
                 "graph", "record_blocked_domains", blocked, self.ctx.task["id"], self.ctx.search_id
             )
@@ -294,21 +294,19 @@ class SearchJob:
 
     def _unblocked(self, urls: list[str]) -> list[str]:
         """`urls` without those of BLOCKED domains, which are noted (one warning per domain)."""
-        kept: list[str] = []
-        for url in urls:
-            rule = block_rule(url, self.ctx.domain_rules)
-            if rule is None:
-                kept.append(url)
-            else:
-                self._note_blocked(url, rule)
-        return kept
+        return [u for u in urls if not self._left_out(u)]
 
-    def _note_blocked(self, url: str, rule: str) -> None:
-        domain = registrable_domain(url)
-        if domain not in self.blocked:
-            self.blocked[domain] = rule
-            self.ctx.warnings.append(f"{domain}: not fetched or cited (domain_blocked by {rule})")
-        self.blocked_urls += 1
+    def _left_out(self, url: str) -> bool:
+        """True (and noted) when domains.yaml makes `url`'s domain BLOCKED."""
+        match = block_match(url, self.ctx.domain_rules)
+        if match is None:
+            return False
+        name, rule = match
+        if name not in self.blocked:
+            self.blocked[name] = rule
+            self.ctx.warnings.append(f"{name}: not fetched or cited (domain_blocked by {rule})")
+        self.blocked_urls.add(url)
+        return True
 
     def note_detections(self, url: str, detections: list[Detection]) -> None:
         """Record what the injection guard found on `url` for `_lyra_meta`."""
@@ -418,9 +416,7 @@ class SearchJob:
                 ctx.warnings.append(f"{engine}: not asked (the given urls fill max_pages)")
             elif engine != "local":
                 urls_from_serp = [
-                    u
-                    for u in self._unblocked(await self._search_engine(engine))
-                    if u not in fetched_urls
+                    u for u in await self._search_engine(engine) if u not in fetched_urls
                 ]
                 found = await self._fetch_documents(urls_from_serp[: self._fetch_room])
                 fetched_urls.update(urls_from_serp[: self._fetch_room])
@@ -450,9 +446,7 @@ class SearchJob:
                 continue
             # Corpus files and papers the APIs described are cited by their URL:
             # a BLOCKED domain's are left out like its pages.
-            rule = block_rule(d.url, ctx.domain_rules)
-            if rule is not None:
-                self._note_blocked(d.url, rule)
+            if self._left_out(d.url):
                 continue
             seen.add(d.url)
             unique.append(d)
@@ -507,7 +501,8 @@ class SearchJob:
             if items is None:
                 break
             urls.extend(item.url for item in items)
-        return list(dict.fromkeys(urls))[: self._page_budget()]
+        # A BLOCKED domain's results take none of the room.
+        return self._unblocked(list(dict.fromkeys(urls)))[: self._page_budget()]
 
     async def _serp(self, engine: str, query: str) -> list[SerpItem] | None:
         """One SERP of `engine` for `query`, stored and health-counted; None when blocked."""
@@ -572,9 +567,9 @@ class SearchJob:
             self.ctx.warnings.append(f"{url}: not fetched (target_refused:{exc.reason})")
             return None
         result = await self.ctx.fetch_url(url)
-        if result.get("error") == "domain_blocked":
-            # Redirected to a blocked site: the fetch layer asked nothing of it.
-            self._note_blocked(str(result.get("final_url") or url), str(result["block_rule"]))
+        if result.get("error") in ("domain_blocked", "target_refused:domain_blocked"):
+            # Redirected to a blocked site (or host): the fetch layer asked nothing of it.
+            self._left_out(str(result.get("redirect_to") or result.get("final_url") or url))
             return None
         if result.get("error"):
             note = f"{url}: not fetched ({result['error']})"
@@ -808,7 +803,11 @@ class SearchJob:
         self.check("citation tracking")
         self.ctx.progress("citations", 0.3, "tracking citations")
         query_vec = self._query_vec if self.model_id is not None else None
-        docs = await disc.track_citations(self.embed_texts, query_vec)
+        docs = [
+            d
+            for d in await disc.track_citations(self.embed_texts, query_vec)
+            if not self._left_out(d.url)
+        ]
         self._note_paper_sources()
         room = max(0, self.ctx.pages_left - self.metrics["pages_fetched"])
         if len(docs) > room:

@@ -9,7 +9,6 @@ block without a restart.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -18,9 +17,15 @@ from mcp import Client
 
 from lyra.actors.fetch import get_fetcher
 from lyra.mcp_bridge.server import build_server
-from lyra.pipelines.net.domains import block_rule, blocked_listing, load_domain_rules
+from lyra.pipelines.net.domains import (
+    block_match,
+    block_rule,
+    blocked_listing,
+    load_domain_rules,
+)
 from tests.conftest import make_settings
 from tests.conftest_web import FixtureServer
+from tests.test_domains_reload import _touch_later
 from tests.test_search_urls import PAGE
 
 pytestmark = [pytest.mark.ray, pytest.mark.usefixtures("ray_session")]
@@ -28,13 +33,6 @@ pytestmark = [pytest.mark.ray, pytest.mark.usefixtures("ray_session")]
 BLOCKED_HOST = "127.0.0.3"
 OTHER_PAGE = PAGE.replace("Caffeine and sleep", "Caffeine and naps")
 RULE = f"user_overrides: {BLOCKED_HOST}"
-
-
-def _write_later(path: Path, text: str, bump: int) -> None:
-    path.write_text(text, encoding="utf-8")
-    stat = path.stat()
-    # Coarse file timestamps: make the edit visible to the watchers.
-    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + bump * 1_000_000_000))
 
 
 def test_block_rules_and_listing(tmp_path: Path) -> None:
@@ -47,12 +45,18 @@ def test_block_rules_and_listing(tmp_path: Path) -> None:
     rules = load_domain_rules(user)
     assert block_rule("https://www.spam.org/a", rules) == "user_overrides: spam.org"
     assert block_rule("https://a.b.farm.net/x", rules) == "patterns.BLOCKED: *.farm.net"
+    # Recorded under the name the rule matched: the site, or the one host it names.
+    assert block_match("https://www.spam.org/a", rules) == ("spam.org", "user_overrides: spam.org")
+    assert block_match("https://a.farm.net/x", rules) == (
+        "a.farm.net",
+        "patterns.BLOCKED: *.farm.net",
+    )
     assert block_rule("ok.org", rules) is None
     assert block_rule("file:///etc/passwd", rules) is None
 
     stored = [
         {
-            "domain": "farm.net",
+            "domain": "a.farm.net",
             "block_reason": "domains.yaml patterns.BLOCKED: *.farm.net",
             "blocked_at": "t1",
         },
@@ -64,16 +68,17 @@ def test_block_rules_and_listing(tmp_path: Path) -> None:
         },
     ]
     listed, lifted = blocked_listing(stored, rules)
-    # "*.farm.net" does not match farm.net itself.
-    assert lifted == {"farm.net": "UNVERIFIED", "gone.org": "UNVERIFIED"}
+    assert lifted == {"gone.org": "UNVERIFIED"}
     assert [(e["domain"], e["reason"], e["blocked_at"]) for e in listed] == [
+        ("a.farm.net", "domains.yaml patterns.BLOCKED: *.farm.net", "t1"),
         ("mill.net", "domains.yaml patterns.BLOCKED: mill.net", None),
         ("spam.org", "domains.yaml user_overrides: spam.org", None),
     ]
     assert {e["cause"] for e in listed} == {"domains.yaml"}
-    assert listed[1]["restore"] == (
-        "remove `user_overrides: spam.org` from $LYRA_HOME/domains.yaml "
-        "(or config/domains.yaml); the file is re-read without a restart"
+    assert listed[2]["restore"] == (
+        "remove `user_overrides: spam.org` from $LYRA_HOME/domains.yaml or "
+        "config/domains.yaml, or set `user_overrides: {spam.org: UNVERIFIED}` in "
+        "$LYRA_HOME/domains.yaml; both files are re-read without a restart"
     )
 
 
@@ -81,7 +86,7 @@ async def test_a_blocked_site_gets_no_request_and_is_listed(tmp_path: Path) -> N
     home = tmp_path / "home"
     home.mkdir()
     domains_file = home / "domains.yaml"
-    _write_later(domains_file, f"user_overrides:\n  {BLOCKED_HOST}: BLOCKED\n", 1)
+    _touch_later(domains_file, f"user_overrides:\n  {BLOCKED_HOST}: BLOCKED\n", 1)
     allowed = FixtureServer("127.0.0.1")
     blocked = FixtureServer(BLOCKED_HOST)
     try:
@@ -90,7 +95,7 @@ async def test_a_blocked_site_gets_no_request_and_is_listed(tmp_path: Path) -> N
                 "/robots.txt", body=b"User-agent: *\nAllow: /\n", content_type="text/plain"
             )
         allowed.route("/sleep.html", body=PAGE.encode())
-        allowed.route("/moved", status=302, headers={"Location": blocked.url("/naps.html")})
+        allowed.route("/moved", status=302, headers={"Location": blocked.url("/other.html")})
         blocked.route("/naps.html", body=OTHER_PAGE.encode())
         settings = make_settings(home, corpus=None, fetch={"default_qps": 5.0})
 
@@ -141,13 +146,14 @@ async def test_a_blocked_site_gets_no_request_and_is_listed(tmp_path: Path) -> N
                 "trust_level": "BLOCKED",
                 "reason": f"domains.yaml {RULE}",
                 "cause": "domains.yaml",
-                "restore": f"remove `{RULE}` from $LYRA_HOME/domains.yaml "
-                "(or config/domains.yaml); the file is re-read without a restart",
+                "restore": f"remove `{RULE}` from $LYRA_HOME/domains.yaml or "
+                f"config/domains.yaml, or set `user_overrides: {{{BLOCKED_HOST}: UNVERIFIED}}` "
+                "in $LYRA_HOME/domains.yaml; both files are re-read without a restart",
             }
             assert status["_lyra_meta"]["blocked_domains"] == [BLOCKED_HOST]
 
             # The block lifted in the file: no restart, the next search fetches it.
-            _write_later(domains_file, "user_overrides: {}\n", 2)
+            _touch_later(domains_file, "user_overrides: {}\n", 2)
             status = (await client.call_tool("get_status", {"task_id": task_id})).structured_content
             assert (status["blocked_domains"], status["_lyra_meta"]["blocked_domains"]) == ([], [])
             again = await client.call_tool(

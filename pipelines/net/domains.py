@@ -14,6 +14,7 @@ from __future__ import annotations
 import fnmatch
 import ipaddress
 import logging
+import threading
 from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
@@ -151,6 +152,7 @@ class DomainRulesWatcher:
         self._rules: dict[str, Any] = load_domain_rules(self.path)
         self.version = 0
         self.last_error: str | None = None
+        self._lock = threading.Lock()
         self.current()
 
     def _stat(self) -> tuple[Any, ...]:
@@ -164,7 +166,12 @@ class DomainRulesWatcher:
         return tuple(out)
 
     def current(self) -> dict[str, Any]:
-        """The rules in force now (reloaded first if a file changed)."""
+        """The rules in force now (reloaded first if a file changed); thread-safe (the
+        browser's guard asks from worker threads)."""
+        with self._lock:
+            return self._current()
+
+    def _current(self) -> dict[str, Any]:
         stamp = self._stat()
         if stamp == self._stamp:
             return self._rules
@@ -188,12 +195,8 @@ def _specificity(pattern: str) -> int:
     return len(pattern.replace("*", "").replace("?", ""))
 
 
-def trust_rule_for(domain: str, rules: Mapping[str, Any]) -> tuple[str, str | None]:
-    """Trust level of a host under `rules` and the rule that set it (None: the default).
-
-    A user override wins, else the most specific pattern. The rule reads as
-    ``user_overrides: spam.example`` or ``patterns.BLOCKED: *.spam.example``.
-    """
+def _trust_match(domain: str, rules: Mapping[str, Any]) -> tuple[str, str | None, str]:
+    """(level, rule, the name the rule matched: the host or its registrable domain)."""
     host = host_of(domain)
     candidates = [host]
     if host:
@@ -203,19 +206,37 @@ def trust_rule_for(domain: str, rules: Mapping[str, Any]) -> tuple[str, str | No
     overrides: Mapping[str, str] = rules.get("user_overrides") or {}
     for name in candidates:
         if name in overrides:
-            return overrides[name], f"user_overrides: {name}"
-    best: tuple[int, int, str, str] | None = None
+            return overrides[name], f"user_overrides: {name}", name
+    best: tuple[int, int, str, str, str] | None = None
     patterns: Mapping[str, list[str]] = rules.get("patterns") or {}
     for level, items in patterns.items():
         for pattern in items:
-            if any(fnmatch.fnmatchcase(name, pattern) for name in candidates):
+            # The widest name the pattern covers: the registrable domain if it matches.
+            matched = [n for n in candidates if fnmatch.fnmatchcase(n, pattern)]
+            if matched:
                 # Longer literal part first; on a tie the stricter level (lower index).
-                key = (_specificity(pattern), -TRUST_LEVELS.index(level), level, pattern)
+                key = (
+                    _specificity(pattern),
+                    -TRUST_LEVELS.index(level),
+                    level,
+                    pattern,
+                    matched[-1],
+                )
                 if best is None or key[:3] > best[:3]:
                     best = key
     if best is None:
-        return DEFAULT_TRUST_LEVEL, None
-    return best[2], f"patterns.{best[2]}: {best[3]}"
+        return DEFAULT_TRUST_LEVEL, None, host
+    return best[2], f"patterns.{best[2]}: {best[3]}", best[4]
+
+
+def trust_rule_for(domain: str, rules: Mapping[str, Any]) -> tuple[str, str | None]:
+    """Trust level of a host under `rules` and the rule that set it (None: the default).
+
+    A user override wins, else the most specific pattern. The rule reads as
+    ``user_overrides: spam.example`` or ``patterns.BLOCKED: *.spam.example``.
+    """
+    level, rule, _name = _trust_match(domain, rules)
+    return level, rule
 
 
 def trust_level_for(domain: str, rules: Mapping[str, Any]) -> str:
@@ -232,10 +253,12 @@ def config_block_reason(rule: str) -> str:
     return CONFIG_BLOCK_PREFIX + rule
 
 
-def block_rule(host_or_url: str, rules: Mapping[str, Any]) -> str | None:
-    """The domains.yaml rule that makes `host_or_url` BLOCKED, or None when it is not.
+def block_match(host_or_url: str, rules: Mapping[str, Any]) -> tuple[str, str] | None:
+    """(name, rule) when domains.yaml makes `host_or_url` BLOCKED, else None.
 
-    ARCHITECTURE §4: a BLOCKED domain is never fetched, searched or cited. A URL
+    ARCHITECTURE §4: a BLOCKED domain is never fetched, searched or cited. `name` is
+    what the rule matched (the registrable domain, or the host for a rule on one
+    subdomain), the name under which the block is recorded and listed. A URL
     without a host is not a domain this applies to (None).
     """
     try:
@@ -244,8 +267,14 @@ def block_rule(host_or_url: str, rules: Mapping[str, Any]) -> str | None:
         return None
     if not host:
         return None
-    level, rule = trust_rule_for(host, rules)
-    return rule if level == "BLOCKED" else None
+    level, rule, name = _trust_match(host, rules)
+    return (name, rule) if level == "BLOCKED" and rule is not None else None
+
+
+def block_rule(host_or_url: str, rules: Mapping[str, Any]) -> str | None:
+    """The domains.yaml rule that makes `host_or_url` BLOCKED, or None when it is not."""
+    match = block_match(host_or_url, rules)
+    return match[1] if match is not None else None
 
 
 def qps_for(domain: str, rules: Mapping[str, Any], default_qps: float) -> float:
@@ -315,7 +344,8 @@ def _config_block(domain: str, rule: str, blocked_at: Any) -> dict[str, Any]:
         "cause": "domains.yaml",
         "blocked_at": blocked_at,
         "restore": (
-            f"remove `{rule}` from $LYRA_HOME/domains.yaml (or config/domains.yaml); "
-            "the file is re-read without a restart"
+            f"remove `{rule}` from $LYRA_HOME/domains.yaml or config/domains.yaml, or set "
+            f"`user_overrides: {{{domain}: UNVERIFIED}}` in $LYRA_HOME/domains.yaml; "
+            "both files are re-read without a restart"
         ),
     }
