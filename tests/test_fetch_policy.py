@@ -139,6 +139,9 @@ def test_two_403s_open_the_circuit_and_a_half_open_probe_closes_it(
         time.sleep(1.6)
         probe = ray.get(fetcher.fetch.remote(fixture_server.url("/c")))
         state = ray.get(fetcher.state.remote())
+        # The fetcher sends its events without waiting, and the graph answers reads
+        # beside its queued writes: wait for the three, with the fetcher still alive.
+        moves = _circuit_moves(graph, 3)
     finally:
         ray.kill(fetcher)
     assert first["error"] == "http_error:403"
@@ -149,21 +152,31 @@ def test_two_403s_open_the_circuit_and_a_half_open_probe_closes_it(
     assert 0.0 < refused["retry_after"] <= 1.5
     assert probe["error"] is None and probe["status"] == 200
     assert state["circuit_state"] == "closed"
-    events = ray.get(
-        graph.query_graph.remote(
-            # Ordered by the transition's own time: the fetcher sends each event without
-            # waiting, and the graph actor may write two sent in one instant either way.
-            "SELECT payload FROM event_log WHERE kind = 'circuit_transition' "
-            "ORDER BY CAST(payload->>'at' AS DOUBLE)",
-            None,
-            {},
-            50,
-            2000,
-            False,
-        )
-    )
-    moves = [(r[0]["from"], r[0]["to"]) for r in events["rows"]]
     assert moves == [("closed", "open"), ("open", "half_open"), ("half_open", "closed")]
+
+
+def _circuit_moves(graph: Any, count: int, timeout: float = 10.0) -> list[tuple[str, str]]:
+    """The circuit transitions in event_log, polled until `count` are there (or the time
+    is up: then what is there, for the assertion to show)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        events = ray.get(
+            graph.query_graph.remote(
+                # Ordered by the transition's own time: the graph actor may write two
+                # events sent in one instant either way.
+                "SELECT payload FROM event_log WHERE kind = 'circuit_transition' "
+                "ORDER BY CAST(payload->>'at' AS DOUBLE)",
+                None,
+                {},
+                50,
+                2000,
+                False,
+            )
+        )
+        moves = [(r[0]["from"], r[0]["to"]) for r in events["rows"]]
+        if len(moves) >= count or time.monotonic() > deadline:
+            return moves
+        time.sleep(0.05)
 
 
 def test_retry_after_is_honoured_before_the_next_request(
