@@ -83,7 +83,7 @@ class DomainFetcher:
     the politeness clock file (whichever saw the later request wins); a restart with
     neither starts with an empty bucket, so it never grants a fresh burst.
     Idempotent methods: `state`, `robots_policy` (after its first fetch), `cookies`,
-    `idle_seconds`, `persist`, `add_cookies`. Not idempotent: `fetch`.
+    `drop_cause`, `idle_seconds`, `persist`, `add_cookies`. Not idempotent: `fetch`.
     """
 
     def __init__(
@@ -148,6 +148,11 @@ class DomainFetcher:
             json_body=json_body,
             api=api,
         )
+
+    async def drop_cause(self, cause_id: str) -> int:
+        """Calls of `cause_id` (a stopped search) still waiting for this site end
+        `cancelled` without a request; returns how many (idempotent)."""
+        return self._site.drop_cause(cause_id)
 
     async def robots_policy(self, url: str) -> dict[str, Any]:
         """The robots.txt policy of `url`'s origin (fetched if not cached) as a summary dict."""

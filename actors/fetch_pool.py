@@ -338,6 +338,19 @@ class FetcherPool:
 
         return await _follow(url, self.settings, None, one, self.rules.current)
 
+    async def drop_cause(self, cause_id: str) -> int:
+        """Tell every live fetcher that `cause_id` (a search) stopped: its calls still
+        waiting for a site end `cancelled` without a request. Returns how many."""
+        calls = [h.drop_cause.remote(cause_id) for h in list(self.live.values())]
+        dropped = 0
+        for outcome in await asyncio.gather(*calls, return_exceptions=True):
+            if isinstance(outcome, ray.exceptions.RayError):
+                continue  # a fetcher that died has nothing waiting
+            if isinstance(outcome, BaseException):
+                raise outcome
+            dropped += int(outcome)
+        return dropped
+
     async def _forget_dead(self, domain: str, dead: Any) -> None:
         """Drop a dead fetcher's handle, unless another caller already replaced it.
 

@@ -79,6 +79,10 @@ class FetchRouting:
             )
         return self.pool
 
+    async def drop_cause(self, cause_id: str) -> int:
+        """A stopped search's calls still waiting at sites end unasked (none: no pool)."""
+        return 0 if self.pool is None else int(await self.pool.drop_cause(cause_id))
+
     def quiet(self) -> bool:
         """No fetcher pool yet, or one with nothing in flight (the standby may top up)."""
         return self.pool is None or bool(self.pool.quiet())

@@ -493,14 +493,21 @@ class Orchestrator:
             for sid, j in self._jobs.items()
             if self._search_task.get(sid) == task_id and not j.done()
         ]
+        # What the task's searches still wait for at the sites is not asked (the stop
+        # flag alone is read only before a fetch is sent to its site's queue).
+        for sid, j in list(self._jobs.items()):
+            if self._search_task.get(sid) == task_id and not j.done():
+                await self._fetching.drop_cause(sid)
         if mode == "immediate":
             for j in jobs:
                 j.cancel()
+        ended: set[Any] = set()
         if jobs:
-            await asyncio.wait(set(jobs), timeout=30.0)
+            ended, _ = await asyncio.wait(set(jobs), timeout=30.0)
         await self._call(GRAPH, "update_task_status", task_id, "stopped")
         searches = await self._call(GRAPH, "list_searches", task_id)
         claims = await self._call(GRAPH, "claim_confidences", task_id)
+        budget = await self._budget(task, searches)
         await self._call(
             GRAPH,
             "log_event",
@@ -515,9 +522,12 @@ class Orchestrator:
             "mode": mode,
             "reason": reason,
             "searches": len(searches),
-            "searches_stopped": len(jobs),
+            # Those that ended within the wait; the others end at their next stage.
+            "searches_stopped": len(ended),
             "claims": len(claims),
-            "resumable": True,
+            # A later search resumes the task while its budget lasts (its clock runs
+            # from create_task, stopped or not).
+            "resumable": budget["pages_remaining"] > 0 and budget["seconds_remaining"] > 0,
         }
 
     # --- exploration -----------------------------------------------------------------
@@ -660,10 +670,15 @@ class Orchestrator:
             GRAPH, "vector_search", vec.tolist(), target, model_id, top_k, min_similarity, allowed
         )
         meta = await self._call(GRAPH, "texts_for", target, [h[0] for h in hits])
-        return [
+        found = [
             {"id": hid, "similarity": round(float(sim), 4), **meta.get(hid, {})}
             for hid, sim in hits
         ]
+        if task_id is not None:
+            # A fragment may serve several tasks; within a task's search it is that task's.
+            for hit in found:
+                hit["task_id"] = hit.get("task_id") or task_id
+        return found
 
     # --- auth queue (seed 003 §3.6.1) -------------------------------------------------
     async def get_auth_queue(
@@ -718,6 +733,7 @@ class Orchestrator:
             if item.get("task_id"):
                 by_task.setdefault(str(item["task_id"]), []).append(item)
         requeued: list[str] = []
+        warnings: list[str] = []
         for task_id, task_items in by_task.items():
             urls = list(dict.fromkeys(str(i["url"]) for i in task_items))
             query = await self._query_of(task_items, task_id)
@@ -727,9 +743,14 @@ class Orchestrator:
                 )
             except LyraError as exc:
                 log.warning("could not re-queue %d URLs of %s: %s", len(urls), task_id, exc)
+                warnings.append(f"{len(urls)} URLs of {task_id} not re-queued: {exc.code}")
                 continue
             requeued.append(search_id)
-        return {"session_stored": bool(cookies), "requeued_searches": requeued}
+        return {
+            "session_stored": bool(cookies),
+            "requeued_searches": requeued,
+            "warnings": warnings,
+        }
 
     async def _query_of(self, items: list[dict[str, Any]], task_id: str) -> str:
         """The query of the search that queued these items (else the task's own)."""

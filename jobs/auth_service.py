@@ -183,6 +183,7 @@ class AuthService:
         return {
             "session_stored": bool(hook.get("session_stored", False)),
             "requeued_searches": _unique(hook.get("requeued_searches") or []),
+            "warnings": list(hook.get("warnings") or []),
         }
 
     # --- notify ----------------------------------------------------------------------

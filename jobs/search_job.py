@@ -150,6 +150,11 @@ class SearchJob:
         want = int(self.ctx.options.get("max_pages") or self.ctx.settings.search.default_max_pages)
         return max(0, min(want, self.ctx.pages_left))
 
+    def stopping(self) -> bool:
+        """A stop was asked for or the time budget is over: no new fetch starts (the
+        next stage boundary's `check` then ends the search)."""
+        return self.ctx.stop_requested() or time.monotonic() > self.ctx.deadline
+
     def check(self, stage: str) -> None:
         if self.ctx.stop_requested():
             raise SearchStopped("cancelled", f"task stopped before {stage}")
@@ -264,6 +269,9 @@ class SearchJob:
         m["harvest_rate"] = rs.harvest_rate(m["useful_fragments"], m["pages_fetched"])
         m["novelty"] = rs.novelty(m["new_claims"], m["claims_extracted"])
         m["satisfaction"] = round(satisfaction, 4)
+        # ARCHITECTURE §5's primary-source flag: a claim of the task is supported by a
+        # primary source (PRIMARY, GOVERNMENT or ACADEMIC), which alone satisfies it.
+        m["primary_source"] = any(bool(c.get("primary_support")) for c in claims)
         if self.discovery is not None:
             m.update(self.discovery.metrics)
             m["api_calls"] = self.discovery.api_calls()
@@ -462,6 +470,10 @@ class SearchJob:
 
             async def fetch_one(url: str) -> Document | None:
                 async with gate:
+                    # A site at 0.2 requests/s takes minutes over a long list: a stop
+                    # or the end of the time budget leaves the rest unasked.
+                    if self.stopping():
+                        return None
                     return await self._fetch_document(url)
 
             fetched = await asyncio.gather(*(fetch_one(u) for u in urls))
@@ -497,6 +509,8 @@ class SearchJob:
         """
         urls: list[str] = []
         for query in await self._engine_queries():
+            if self.stopping():
+                break
             items = await self._serp(engine, query)
             if items is None:
                 break
@@ -813,6 +827,24 @@ class SearchJob:
         if len(docs) > room:
             self.budget_exhausted = True
             docs = docs[:room]
+        # Listed as this search's sources like the ranked pages, so that the task's
+        # stance step and its vector_search see their fragments too.
+        serp = [
+            {
+                "id": rs.serp_item_id(self.ctx.search_id, "citation", d.url),
+                "search_id": self.ctx.search_id,
+                "engine": "citation",
+                "rank": rank,
+                "url": d.url,
+                "title": d.title,
+                "snippet": d.text[:240],
+            }
+            for rank, d in enumerate(docs, start=1)
+            if d.url not in self.serp_urls
+        ]
+        if serp:
+            await self.ctx.call("graph", "insert_serp_items", serp)
+            self.serp_urls.update(d.url for d in docs)
         fragments = await self._store(docs) if docs else []
         await disc.cites_edges()
         return fragments

@@ -51,7 +51,7 @@ from lyra.pipelines.net.cookies import CookieJar
 from lyra.pipelines.net.domains import registrable_domain
 from lyra.pipelines.net.robots import RobotsPolicy, origin_of
 from lyra.pipelines.net.token_bucket import TokenBucket
-from lyra.pipelines.net.turns import SiteTurns
+from lyra.pipelines.net.turns import SiteTurns, TurnDropped
 from lyra.storage.warc import WarcStore
 
 log = logging.getLogger(__name__)
@@ -212,17 +212,26 @@ class SiteFetcher(HttpPath):
         spec = RequestSpec(method, tuple((headers or {}).items()), json_body, api)
         budget = self.settings.fetch.max_redirects if redirects_left is None else redirects_left
         self._metrics_().queue_depth(self._turns.waiting() + 1)
-        async with self._turns.turn(cause_id, cause_since):
-            self._metrics_().queue_depth(self._turns.waiting())
-            self._last_used = time.monotonic()
-            await self._ensure_loaded()
-            try:
-                return await self._fetch_escalating(
-                    url, budget, escalate and not api, cause_id, spec
-                )
-            finally:
+        try:
+            async with self._turns.turn(cause_id, cause_since):
+                self._metrics_().queue_depth(self._turns.waiting())
                 self._last_used = time.monotonic()
-                self._persist()
+                await self._ensure_loaded()
+                try:
+                    return await self._fetch_escalating(
+                        url, budget, escalate and not api, cause_id, spec
+                    )
+                finally:
+                    self._last_used = time.monotonic()
+                    self._persist()
+        except TurnDropped:
+            # Its search stopped while it waited for the site: nothing was asked.
+            self._metrics_().queue_depth(self._turns.waiting())
+            return self._bare_result(url, time.monotonic(), error="cancelled")
+
+    def drop_cause(self, cause_id: str) -> int:
+        """The waiting calls of `cause_id` (a stopped search) end `cancelled` unasked."""
+        return self._turns.drop(cause_id)
 
     async def robots_policy(self, url: str) -> dict[str, Any]:
         """The robots.txt policy of `url`'s origin (fetched if not cached) as a summary dict."""

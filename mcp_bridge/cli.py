@@ -16,6 +16,8 @@ from lyra.config.settings import Settings, load_settings
 from lyra.pipelines.evidence.research import new_search_id, new_task_id
 
 DEFAULT_HTTP_PORT = 8765
+# How long `lyra sql` waits for the database file of an instance that is stopping.
+SQL_LOCK_WAIT_S = 30.0
 
 
 def _settings_with_corpus(corpus: str | None) -> Settings:
@@ -262,20 +264,33 @@ def cmd_sql(args: argparse.Namespace) -> int:
     if not settings.db_path.exists():
         print(f"lyra: no database at {settings.db_path} yet (run a search first)", file=sys.stderr)
         return 1
+    import duckdb
+
     from lyra.actors.instance import live_record
 
-    if settings.ray.share_instance and live_record(settings.home_dir) is not None:
-        # The running Lyra holds the database file: ask its graph actor instead.
-        return _sql_through_instance(settings, args)
-    try:
-        con = open_database(
-            settings.db_path,
-            memory_limit=settings.storage.memory_limit,
-            threads=settings.storage.threads,
-        )
-    except Exception as exc:  # most often: another Lyra process holds the file lock
-        print(f"lyra: cannot open {settings.db_path}: {exc}", file=sys.stderr)
-        return 1
+    # An instance that stops (no client for a while) removes its record first and
+    # releases the file when its graph actor exits, moments later: a call in between
+    # waits for the file rather than failing.
+    deadline = time.monotonic() + SQL_LOCK_WAIT_S
+    while True:
+        if settings.ray.share_instance and live_record(settings.home_dir) is not None:
+            # The running Lyra holds the database file: ask its graph actor instead.
+            return _sql_through_instance(settings, args)
+        try:
+            con = open_database(
+                settings.db_path,
+                memory_limit=settings.storage.memory_limit,
+                threads=settings.storage.threads,
+            )
+            break
+        except duckdb.IOException as exc:
+            if "lock" not in str(exc).lower() or time.monotonic() > deadline:
+                print(f"lyra: cannot open {settings.db_path}: {exc}", file=sys.stderr)
+                return 1
+            time.sleep(0.2)
+        except Exception as exc:
+            print(f"lyra: cannot open {settings.db_path}: {exc}", file=sys.stderr)
+            return 1
     try:
         sql = validate_select(args.query)
         res = run_sandboxed(

@@ -92,10 +92,26 @@ def texts_for(
         return {}
     cur = con.cursor()
     if target == "claim":
+        # A claim's source is the page of its first `origin` edge (the fragment it was
+        # extracted from), as `claim_origins` reads it.
         cur.execute(
-            "SELECT id, claim_text AS text, task_id, NULL AS url, NULL AS domain, "
-            "NULL AS page_id FROM claims WHERE id IN (SELECT unnest(?))",
-            [ids],
+            """
+            SELECT c.id, c.claim_text AS text, c.task_id, o.url, o.domain, o.page_id,
+                   o.page_number
+            FROM claims c
+            LEFT JOIN (
+                SELECT e.target_id AS claim_id, p.url, p.domain, p.id AS page_id,
+                       f.page_number,
+                       row_number() OVER (PARTITION BY e.target_id
+                                          ORDER BY e.created_at, e.id) AS n
+                FROM edges e
+                JOIN fragments f ON f.id = e.source_id
+                JOIN pages p ON p.id = f.page_id
+                WHERE e.relation = 'origin' AND e.target_id IN (SELECT unnest(?))
+            ) o ON o.claim_id = c.id AND o.n = 1
+            WHERE c.id IN (SELECT unnest(?))
+            """,
+            [ids, ids],
         )
     else:
         cur.execute(

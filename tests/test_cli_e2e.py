@@ -94,7 +94,9 @@ def test_research_json_then_sql(cli_env: dict[str, str]) -> None:
         "SELECT count(*) FROM edges e JOIN claims c ON c.id = e.target_id WHERE "
         f"c.task_id = '{out['task_id']}' AND e.relation IN ('supports', 'refutes', 'neutral')"
     )
-    edges = json.loads(run(["sql", "--json", edges_sql], cli_env, timeout=60).stdout)["rows"][0][0]
+    counted = run(["sql", "--json", edges_sql], cli_env, timeout=60)
+    assert counted.returncode == 0, counted.stderr[-2000:]
+    edges = json.loads(counted.stdout)["rows"][0][0]
     replayed = run(["replay", out["task_id"]], cli_env, timeout=300)
     assert replayed.returncode == 0, replayed.stderr[-2000:]
     lines = replayed.stdout.splitlines()
@@ -235,3 +237,31 @@ async def test_stdio_session_with_the_official_client(cli_env: dict[str, str]) -
     # The error's details are in the server's log under LYRA_HOME, by its error_id.
     serve_log = (Path(cli_env["LYRA_HOME"]) / "logs" / "serve.log").read_text()
     assert f"tool get_status: TASK_NOT_FOUND [{payload['error_id']}]" in serve_log
+
+
+def test_sql_waits_for_the_file_a_stopping_instance_still_holds(tmp_path: Path) -> None:
+    # An instance that stops removes its record first and lets go of the database file
+    # when its graph actor exits; a `lyra sql` in between waits for the file.
+    env = serve_env(tmp_path)
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import duckdb, sys, time\n"
+            "con = duckdb.connect(sys.argv[1])\n"
+            "print('held', flush=True)\n"
+            "time.sleep(5)\n"
+            "con.close()\n",
+            str(tmp_path / "lyra.duckdb"),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None
+        assert holder.stdout.readline().strip() == "held"
+        out = run(["sql", "--json", "SELECT count(*) AS n FROM pages"], env, timeout=60)
+    finally:
+        holder.wait(timeout=30)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["rows"] == [[0]]

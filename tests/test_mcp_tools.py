@@ -190,6 +190,21 @@ async def test_full_session_create_search_status_query_vector_stop(settings: Set
         assert len(hits) == 3
         assert {hits[0]["text_preview"], hits[1]["text_preview"]} == BLOOD_PRESSURE_PAIR
         assert hits[0]["similarity"] >= hits[1]["similarity"] >= hits[2]["similarity"]
+        # Each claim names the page it was extracted from (its origin edge).
+        ids = ", ".join(f"'{h['id']}'" for h in hits)
+        origins = await client.call_tool(
+            "query_graph",
+            {
+                "sql": "SELECT e.target_id, p.url, p.domain FROM edges e "
+                "JOIN fragments f ON f.id = e.source_id JOIN pages p ON p.id = f.page_id "
+                f"WHERE e.relation = 'origin' AND e.target_id IN ({ids})"
+            },
+        )
+        where = {r[0]: (r[1], r[2]) for r in origins.structured_content["rows"]}
+        assert len(where) == 3
+        assert [(h["url"], h["domain"], h["task_id"]) for h in hits] == [
+            (*where[h["id"]], task["task_id"]) for h in hits
+        ]
 
         stopped = await client.call_tool(
             "stop_task", {"task_id": task["task_id"], "reason": "done"}

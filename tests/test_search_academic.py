@@ -122,6 +122,11 @@ async def test_a_paper_met_by_serp_doi_and_api_search_is_stored_once_with_its_ci
                 "JOIN pages p ON p.id = f.page_id WHERE e.relation = 'origin' "
                 f"AND p.url = '{site.url('/coffee-trial.html')}'",
             )
+            cited_sources = await _sql(
+                client,
+                "SELECT s.engine, s.url FROM serp_items s JOIN searches q ON q.id = s.search_id "
+                f"WHERE q.task_id = '{task_id}' AND s.engine = 'citation'",
+            )
             status = await client.call_tool("get_status", {"task_id": task_id, "detail": "full"})
             assert status.is_error is False, status.content[0].text
             candidates = status.structured_content["reference_candidates"]
@@ -180,6 +185,8 @@ async def test_a_paper_met_by_serp_doi_and_api_search_is_stored_once_with_its_ci
     # A paper no query matched came in only through citation tracking, as a page of its own.
     assert out["metrics"]["citation_pages"] == 1
     assert pmid_page == [["Caffeine intake and blood pressure in older adults", "citation"]]
+    # It is one of the search's sources, so the task's stance step reads its fragments.
+    assert cited_sources == [["citation", "https://pubmed.ncbi.nlm.nih.gov/28000004/"]]
     # The result page of the SERP was fetched, extracted and drew claims.
     assert landing_claims[0][0] >= 1
     assert "/ad.html" not in site.paths()

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from lyra.pipelines.net.turns import REMEMBERED_CAUSES, SiteTurns
+from lyra.pipelines.net.turns import REMEMBERED_CAUSES, SiteTurns, TurnDropped
 
 
 async def _serve(
@@ -211,3 +211,42 @@ def test_a_start_given_later_replaces_the_first_seen_time() -> None:
         return await _serve(turns, [("late", "late"), ("early", "early")], {"late": 1.0})
 
     assert asyncio.run(main()) == ["late", "early"]
+
+
+def test_a_dropped_cause_leaves_the_queue_and_the_others_are_served() -> None:
+    async def scenario() -> tuple[list[str], list[str], int]:
+        turns = SiteTurns()
+        served: list[str] = []
+        dropped: list[str] = []
+        release = asyncio.Event()
+
+        async def holder() -> None:
+            async with turns.turn("stopped"):
+                await release.wait()
+                served.append("stopped-held")
+
+        async def call(cause: str, name: str) -> None:
+            try:
+                async with turns.turn(cause):
+                    served.append(name)
+            except TurnDropped:
+                dropped.append(name)
+
+        first = asyncio.create_task(holder())
+        await asyncio.sleep(0)
+        calls = [("stopped", "stopped-1"), ("other", "other-1"), ("stopped", "stopped-2")]
+        tasks = [asyncio.create_task(call(c, n)) for c, n in calls]
+        await asyncio.sleep(0)
+        count = turns.drop("stopped")
+        release.set()
+        await asyncio.gather(first, *tasks)
+        assert (turns.locked(), turns.waiting()) == (False, 0)
+        return served, dropped, count
+
+    served, dropped, count = asyncio.run(scenario())
+    # The call that held the turn finishes; the waiting ones of the cause never run.
+    assert (served, sorted(dropped), count) == (
+        ["stopped-held", "other-1"],
+        ["stopped-1", "stopped-2"],
+        2,
+    )

@@ -42,6 +42,10 @@ from dataclasses import dataclass, field
 REMEMBERED_CAUSES = 256
 
 
+class TurnDropped(Exception):
+    """The call's cause was dropped (its search stopped) while the call waited."""
+
+
 @dataclass
 class _Waiter:
     seq: int
@@ -99,6 +103,16 @@ class SiteTurns:
             elif waiter in self._waiters:  # a release may have dropped it already
                 self._waiters.remove(waiter)
             raise
+
+    def drop(self, cause: str) -> int:
+        """End the waiting calls of `cause` with `TurnDropped` (its search stopped: what
+        it still wanted from the site is not asked); returns how many waited. A call of
+        it holding the turn finishes; later calls of it queue as before."""
+        dropped = [w for w in self._waiters if w.cause == cause and not w.granted.done()]
+        for waiter in dropped:
+            self._waiters.remove(waiter)
+            waiter.granted.set_exception(TurnDropped(cause))
+        return len(dropped)
 
     def _remember(self, cause: str, since: float | None) -> None:
         """When `cause` began: as given (the caller knows best), else its first call here.
