@@ -54,6 +54,8 @@ from lyra.storage.export import FORMATS as EXPORT_FORMATS
 log = logging.getLogger(__name__)
 
 FINAL_STATES = frozenset({"satisfied", "partial", "exhausted", "failed", "cancelled"})
+# How long stop_task waits for the fetchers to drop a stopped search's queued requests.
+DROP_WAIT_S = 5.0
 
 
 def _found(task: dict[str, Any] | None, task_id: str) -> dict[str, Any]:
@@ -83,7 +85,8 @@ class Orchestrator:
         self._progress: dict[str, dict[str, Any]] = {}
         self._results: dict[str, dict[str, Any]] = {}
         self._search_task: dict[str, str] = {}
-        self._stop_flags: dict[str, bool] = {}
+        # Searches a stop_task asked to stop (a later search of the task is not).
+        self._stopped: set[str] = set()
         self._tags: dict[str, str] = {}
         self._corpus_cache: dict[str, CorpusScan] = {}
         self._rules = DomainRulesWatcher(user_path=settings.home_dir / USER_DOMAINS_FILENAME)
@@ -312,7 +315,6 @@ class Orchestrator:
         search_id = search_id or rs.new_search_id()
         await self._call(GRAPH, "create_search", search_id, task_id, query, options)
         tag = self._tags.setdefault(task_id, new_task_tag())
-        self._stop_flags[task_id] = False
         self._search_task[search_id] = task_id
         self._progress[search_id] = {"stage": "queued", "progress": 0.0, "message": "queued"}
         # Sites serve the searches that began first first (pipelines/net/turns.py).
@@ -325,7 +327,7 @@ class Orchestrator:
             options=options,
             call=self._call,
             progress=functools.partial(self._report_progress, task_id, search_id),
-            stop_requested=lambda: self._stop_flags.get(task_id, False),
+            stop_requested=lambda: search_id in self._stopped,
             pages_left=budget["pages_remaining"],
             deadline=time.monotonic() + budget["seconds_remaining"],
             domain_rules=self._rules.current(),
@@ -487,20 +489,25 @@ class Orchestrator:
     async def stop_task(self, task_id: str, reason: str | None, mode: str) -> dict[str, Any]:
         """Stop a task's searches (graceful: after the current stage; immediate: now)."""
         task = await self._task(task_id)
-        self._stop_flags[task_id] = True
-        jobs = [
-            j
+        running = {
+            sid: j
             for sid, j in self._jobs.items()
             if self._search_task.get(sid) == task_id and not j.done()
-        ]
-        # What the task's searches still wait for at the sites is not asked (the stop
-        # flag alone is read only before a fetch is sent to its site's queue).
-        for sid, j in list(self._jobs.items()):
-            if self._search_task.get(sid) == task_id and not j.done():
-                await self._fetching.drop_cause(sid)
+        }
+        self._stopped.update(running)
+        jobs = list(running.values())
         if mode == "immediate":
             for j in jobs:
                 j.cancel()
+        # What the searches still wait for at the sites is not asked (the stop flag is
+        # read only before a fetch joins its site's queue). A fetcher that restarts
+        # holds its calls until it is back: the stop does not wait on it.
+        drops = [asyncio.create_task(self._fetching.drop_cause(sid)) for sid in running]
+        for drop in drops:
+            # A drop that fails later (its fetcher died) has nothing left to drop.
+            drop.add_done_callback(lambda t: t.cancelled() or t.exception())
+        if drops:
+            await asyncio.wait(drops, timeout=DROP_WAIT_S)
         ended: set[Any] = set()
         if jobs:
             ended, _ = await asyncio.wait(set(jobs), timeout=30.0)

@@ -99,9 +99,9 @@ class AcademicClient:
             )
             status = result.get("status")
             error = str(result.get("error") or "")
-            if error in ("rate_limited", "domain_blocked") and status is None:
-                # The fetch layer held it (rate) or refused it (a BLOCKED domain of
-                # domains.yaml): no request went out.
+            if error in ("rate_limited", "domain_blocked", "cancelled") and status is None:
+                # The fetch layer held it (rate), refused it (a BLOCKED domain of
+                # domains.yaml) or dropped it (its search stopped): no request went out.
                 retry_after = result.get("retry_after")
             else:
                 self.calls[api] += 1
@@ -115,7 +115,7 @@ class AcademicClient:
                     f"{api} unreachable: {error or 'no answer'}",
                     api=api,
                     status=0,
-                    retryable=error not in ("circuit_open", "domain_blocked"),
+                    retryable=error not in ("circuit_open", "domain_blocked", "cancelled"),
                     retry_after=result.get("retry_after"),
                 )
             if attempt == MAX_ATTEMPTS - 1:

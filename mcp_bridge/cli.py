@@ -272,6 +272,7 @@ def cmd_sql(args: argparse.Namespace) -> int:
     # releases the file when its graph actor exits, moments later: a call in between
     # waits for the file rather than failing.
     deadline = time.monotonic() + SQL_LOCK_WAIT_S
+    waited = False
     while True:
         if settings.ray.share_instance and live_record(settings.home_dir) is not None:
             # The running Lyra holds the database file: ask its graph actor instead.
@@ -284,9 +285,14 @@ def cmd_sql(args: argparse.Namespace) -> int:
             )
             break
         except duckdb.IOException as exc:
-            if "lock" not in str(exc).lower() or time.monotonic() > deadline:
+            # Only a shared instance stops by itself; another holder is not waited for.
+            stopping = settings.ray.share_instance and "lock" in str(exc).lower()
+            if not stopping or time.monotonic() > deadline:
                 print(f"lyra: cannot open {settings.db_path}: {exc}", file=sys.stderr)
                 return 1
+            if not waited:
+                print("lyra: waiting for the database a stopping Lyra holds", file=sys.stderr)
+                waited = True
             time.sleep(0.2)
         except Exception as exc:
             print(f"lyra: cannot open {settings.db_path}: {exc}", file=sys.stderr)

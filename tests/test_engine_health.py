@@ -165,6 +165,8 @@ def test_update_stores_the_circuit_state_given() -> None:
         (None, "rate_limited", 0, None),
         (None, "robots_disallowed", 0, None),
         (None, "target_refused:private_address", 0, None),
+        (None, "domain_blocked", 0, None),
+        (None, "cancelled", 0, None),  # the search stopped while the query waited
     ],
 )
 def test_fetch_outcome(

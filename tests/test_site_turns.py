@@ -241,12 +241,44 @@ def test_a_dropped_cause_leaves_the_queue_and_the_others_are_served() -> None:
         release.set()
         await asyncio.gather(first, *tasks)
         assert (turns.locked(), turns.waiting()) == (False, 0)
+        # A call of the dropped cause that comes later is dropped at once; others run.
+        await call("stopped", "stopped-3")
+        await call("other", "other-2")
         return served, dropped, count
 
     served, dropped, count = asyncio.run(scenario())
     # The call that held the turn finishes; the waiting ones of the cause never run.
     assert (served, sorted(dropped), count) == (
-        ["stopped-held", "other-1"],
-        ["stopped-1", "stopped-2"],
+        ["stopped-held", "other-1", "other-2"],
+        ["stopped-1", "stopped-2", "stopped-3"],
         2,
     )
+
+
+def test_a_waiter_cancelled_after_its_drop_hands_on_no_turn() -> None:
+    async def scenario() -> tuple[bool, int]:
+        turns = SiteTurns()
+        release = asyncio.Event()
+
+        async def holder() -> None:
+            async with turns.turn("a"):
+                await release.wait()
+
+        async def waiter() -> None:
+            async with turns.turn("b"):
+                pass
+
+        first = asyncio.create_task(holder())
+        await asyncio.sleep(0)
+        second = asyncio.create_task(waiter())
+        await asyncio.sleep(0)
+        turns.drop("b")
+        second.cancel()  # before it resumes with the drop
+        with pytest.raises(asyncio.CancelledError):
+            await second
+        held = turns.locked()  # "a" still holds it
+        release.set()
+        await first
+        return held, turns.waiting()
+
+    assert asyncio.run(scenario()) == (True, 0)

@@ -72,7 +72,14 @@ LAST_RESORT_WINDOW_S: Final = 3600.0
 # Fetch errors that mean no request reached the engine (our own limits and policy):
 # they say nothing about the engine's health.
 _LOCAL_REFUSALS: Final = frozenset(
-    {"circuit_open", "rate_limited", "robots_disallowed", "wrong_domain"}
+    {
+        "circuit_open",
+        "rate_limited",
+        "robots_disallowed",
+        "wrong_domain",
+        "domain_blocked",  # a BLOCKED domain of domains.yaml (decision 0048)
+        "cancelled",  # the search stopped while the query waited for the site
+    }
 )
 
 

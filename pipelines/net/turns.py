@@ -61,6 +61,9 @@ class SiteTurns:
         self._waiters: list[_Waiter] = []
         self._seq = itertools.count()
         self._came: OrderedDict[str, float] = OrderedDict()  # cause -> when it began
+        # Dropped causes (stopped searches, whose ids never come back): a call of one
+        # that arrives after the drop is dropped at once.
+        self._dropped: OrderedDict[str, None] = OrderedDict()
 
     def locked(self) -> bool:
         """A call holds the turn."""
@@ -88,6 +91,8 @@ class SiteTurns:
 
     async def _acquire(self, cause: str | None, since: float | None) -> None:
         seq = next(self._seq)
+        if cause is not None and cause in self._dropped:
+            raise TurnDropped(cause)
         if cause is not None:
             self._remember(cause, since)
         if not self._held and not self._waiters:
@@ -98,7 +103,12 @@ class SiteTurns:
         try:
             await waiter.granted
         except asyncio.CancelledError:
-            if waiter.granted.done() and not waiter.granted.cancelled():
+            granted = (
+                waiter.granted.done()
+                and not waiter.granted.cancelled()
+                and waiter.granted.exception() is None  # a drop hands no turn
+            )
+            if granted:
                 self._release()  # the turn came with the cancellation: pass it on
             elif waiter in self._waiters:  # a release may have dropped it already
                 self._waiters.remove(waiter)
@@ -106,8 +116,12 @@ class SiteTurns:
 
     def drop(self, cause: str) -> int:
         """End the waiting calls of `cause` with `TurnDropped` (its search stopped: what
-        it still wanted from the site is not asked); returns how many waited. A call of
-        it holding the turn finishes; later calls of it queue as before."""
+        it still wanted from the site is not asked), and its later calls too; returns
+        how many waited. A call of it holding the turn finishes."""
+        self._dropped[cause] = None
+        self._dropped.move_to_end(cause)
+        if len(self._dropped) > REMEMBERED_CAUSES:
+            self._dropped.popitem(last=False)
         dropped = [w for w in self._waiters if w.cause == cause and not w.granted.done()]
         for waiter in dropped:
             self._waiters.remove(waiter)
