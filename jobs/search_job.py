@@ -692,22 +692,31 @@ class SearchJob:
             # Cut by the task's budget rather than by this search's own max_pages.
             self.budget_exhausted = self.ctx.pages_left < want
         kept = [docs[i] for i in given + on_topic[:take]]
-        serp = [
+        await self._list_sources(kept, "local")
+        return kept
+
+    async def _list_sources(self, docs: list[Document], key: str) -> None:
+        """`serp_items` rows for kept documents no engine listed (corpus files, given
+        URLs, cited papers): the task's stance step and its vector_search read the
+        fragments of the pages its searches list. `key`: the id's engine part."""
+        rows = [
             {
-                "id": rs.serp_item_id(self.ctx.search_id, "local", d.url),
+                "id": rs.serp_item_id(self.ctx.search_id, key, d.url),
                 "search_id": self.ctx.search_id,
-                "engine": "local" if d.url.startswith("file://") else "url",
+                "engine": key
+                if key != "local"
+                else ("local" if d.url.startswith("file://") else "url"),
                 "rank": rank,
                 "url": d.url,
                 "title": d.title,
                 "snippet": d.text[:240],
             }
-            for rank, d in enumerate(kept, start=1)
+            for rank, d in enumerate(docs, start=1)
             if d.url not in self.serp_urls
         ]
-        if serp:
-            await self.ctx.call("graph", "insert_serp_items", serp)
-        return kept
+        if rows:
+            await self.ctx.call("graph", "insert_serp_items", rows)
+            self.serp_urls.update(d.url for d in docs)
 
     async def _page_cosines(self, docs: list[Document]) -> np.ndarray:
         """Cosine of each page's vector (`page_vector_texts`, averaged) to the query's."""
@@ -827,24 +836,7 @@ class SearchJob:
         if len(docs) > room:
             self.budget_exhausted = True
             docs = docs[:room]
-        # Listed as this search's sources like the ranked pages, so that the task's
-        # stance step and its vector_search see their fragments too.
-        serp = [
-            {
-                "id": rs.serp_item_id(self.ctx.search_id, "citation", d.url),
-                "search_id": self.ctx.search_id,
-                "engine": "citation",
-                "rank": rank,
-                "url": d.url,
-                "title": d.title,
-                "snippet": d.text[:240],
-            }
-            for rank, d in enumerate(docs, start=1)
-            if d.url not in self.serp_urls
-        ]
-        if serp:
-            await self.ctx.call("graph", "insert_serp_items", serp)
-            self.serp_urls.update(d.url for d in docs)
+        await self._list_sources(docs, "citation")
         fragments = await self._store(docs) if docs else []
         await disc.cites_edges()
         return fragments
