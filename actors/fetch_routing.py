@@ -9,6 +9,7 @@ of the Orchestrator is handed in, so this module holds no actor of its own.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -79,9 +80,19 @@ class FetchRouting:
             )
         return self.pool
 
-    async def drop_cause(self, cause_id: str) -> int:
-        """A stopped search's calls still waiting at sites end unasked (none: no pool)."""
-        return 0 if self.pool is None else int(await self.pool.drop_cause(cause_id))
+    async def drop_causes(self, cause_ids: list[str], timeout: float) -> None:
+        """Stopped searches' calls still waiting at sites end unasked (no pool: none).
+
+        Waits `timeout` at most: a fetcher that restarts holds its calls until it is
+        back, and a stop does not wait on it.
+        """
+        if self.pool is None or not cause_ids:
+            return
+        drops = [asyncio.create_task(self.pool.drop_cause(c)) for c in cause_ids]
+        for drop in drops:
+            # A drop that fails later (its fetcher died) had nothing left to drop.
+            drop.add_done_callback(lambda t: t.cancelled() or t.exception())
+        await asyncio.wait(drops, timeout=timeout)
 
     def quiet(self) -> bool:
         """No fetcher pool yet, or one with nothing in flight (the standby may top up)."""

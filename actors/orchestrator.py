@@ -500,14 +500,8 @@ class Orchestrator:
             for j in jobs:
                 j.cancel()
         # What the searches still wait for at the sites is not asked (the stop flag is
-        # read only before a fetch joins its site's queue). A fetcher that restarts
-        # holds its calls until it is back: the stop does not wait on it.
-        drops = [asyncio.create_task(self._fetching.drop_cause(sid)) for sid in running]
-        for drop in drops:
-            # A drop that fails later (its fetcher died) has nothing left to drop.
-            drop.add_done_callback(lambda t: t.cancelled() or t.exception())
-        if drops:
-            await asyncio.wait(drops, timeout=DROP_WAIT_S)
+        # read only before a fetch joins its site's queue).
+        await self._fetching.drop_causes(list(running), DROP_WAIT_S)
         ended: set[Any] = set()
         if jobs:
             ended, _ = await asyncio.wait(set(jobs), timeout=30.0)

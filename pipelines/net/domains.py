@@ -196,7 +196,12 @@ def _specificity(pattern: str) -> int:
 
 
 def _trust_match(domain: str, rules: Mapping[str, Any]) -> tuple[str, str | None, str]:
-    """(level, rule, the name the rule matched: the host or its registrable domain)."""
+    """(level, rule, the name the rule matched: the host or its registrable domain).
+
+    A user override wins, else the most specific pattern. The rule reads as
+    ``user_overrides: spam.example`` or ``patterns.BLOCKED: *.spam.example`` (None:
+    the default level).
+    """
     host = host_of(domain)
     candidates = [host]
     if host:
@@ -229,19 +234,9 @@ def _trust_match(domain: str, rules: Mapping[str, Any]) -> tuple[str, str | None
     return best[2], f"patterns.{best[2]}: {best[3]}", best[4]
 
 
-def trust_rule_for(domain: str, rules: Mapping[str, Any]) -> tuple[str, str | None]:
-    """Trust level of a host under `rules` and the rule that set it (None: the default).
-
-    A user override wins, else the most specific pattern. The rule reads as
-    ``user_overrides: spam.example`` or ``patterns.BLOCKED: *.spam.example``.
-    """
-    level, rule, _name = _trust_match(domain, rules)
-    return level, rule
-
-
 def trust_level_for(domain: str, rules: Mapping[str, Any]) -> str:
     """Trust level of a host under `rules`: user override, else the most specific pattern."""
-    return trust_rule_for(domain, rules)[0]
+    return _trust_match(domain, rules)[0]
 
 
 # How a block that domains.yaml made is named in the `domains` table and get_status.
