@@ -291,6 +291,22 @@ class GraphActor:
         """Clear the blocks domains.yaml no longer makes (idempotent)."""
         return self._store.lift_domain_blocks(levels)
 
+    def calibrate(self, action: str, data: dict[str, Any]) -> dict[str, Any]:
+        """One action of the calibrate tool: add_sample, get_stats, evaluate,
+        get_evaluations, get_diagram_data (add_sample and evaluate write)."""
+        return self._store.calibrate(action, data)
+
+    def calibrate_rollback(
+        self, source: str, version: int | None, reason: str | None
+    ) -> dict[str, Any]:
+        """Make an earlier calibration version active (an audit row; not idempotent)."""
+        return self._store.calibrate_rollback(source, version, reason)
+
+    @ray.method(concurrency_group=READ_GROUP)
+    def calibration_maps(self) -> dict[str, dict[str, Any]]:
+        """Each source's active calibration version and map (idempotent)."""
+        return self._store.calibration_maps()
+
     @ray.method(concurrency_group=READ_GROUP)
     def engine_health(self, engines: list[str]) -> dict[str, dict[str, Any]]:
         """Stored health rows of the given engines (idempotent)."""

@@ -698,6 +698,22 @@ class Orchestrator:
         await self._fetching.auth_gauge()
         return out
 
+    async def calibrate(self, action: str, data: dict[str, Any]) -> dict[str, Any]:
+        """The calibrate tool's actions, on the graph actor (storage/calibration.py)."""
+        await self.ensure_ready()
+        result: dict[str, Any] = await self._call(GRAPH, "calibrate", action, data)
+        return result
+
+    async def calibrate_rollback(
+        self, source: str, version: int | None, reason: str | None
+    ) -> dict[str, Any]:
+        """Roll a source's calibration back to an earlier version (audit row)."""
+        await self.ensure_ready()
+        result: dict[str, Any] = await self._call(
+            GRAPH, "calibrate_rollback", source, version, reason
+        )
+        return result
+
     async def notify_user(self, event: str, payload: dict[str, Any]) -> dict[str, Any]:
         """Desktop notification; auth_required with a URL opens it in the browser for the person."""
         return await self._auth.notify(event, payload, open_url=self._open_for_human)

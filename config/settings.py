@@ -355,6 +355,19 @@ class _YamlSource(PydanticBaseSettingsSource):
         return self._data
 
 
+class CalibrationSettings(_Section):
+    """Calibration of model probabilities from samples (issue 14; seed 003 §3.3.4)."""
+
+    refit_every: int = Field(
+        10, ge=1, le=100_000, description="A new version after this many new samples."
+    )
+    enable_auto_rollback: bool = Field(
+        False,
+        description="Roll back when an evaluation's Brier is 5 % or more worse than the "
+        "previous one (otherwise only reported: degradation_detected).",
+    )
+
+
 class Settings(BaseSettings):
     """Every setting of Lyra; see config/settings.yaml for the documented defaults."""
 
@@ -380,6 +393,7 @@ class Settings(BaseSettings):
     academic: AcademicSettings = AcademicSettings()
     task: TaskSettings = TaskSettings()
     search: SearchSettings = SearchSettings()
+    calibration: CalibrationSettings = CalibrationSettings()
 
     @classmethod
     def settings_customise_sources(

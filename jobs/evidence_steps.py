@@ -17,6 +17,7 @@ import numpy as np
 
 from lyra.jobs.search_context import DEGRADED_PREFIX, SearchContext
 from lyra.pipelines.evidence import research as rs
+from lyra.pipelines.evidence.calibration import Calibration
 from lyra.pipelines.evidence.facets import (
     Facet,
     facet_scores,
@@ -220,6 +221,7 @@ async def extract_claims(job: EvidenceJob, useful: list[dict[str, Any]]) -> None
             kept_vecs.append(v)
         candidates = kept
     now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    version, calibrate = await active_calibration(ctx, "claims")
     claim_rows = [
         {
             "id": c["id"],
@@ -228,7 +230,11 @@ async def extract_claims(job: EvidenceJob, useful: list[dict[str, Any]]) -> None
             "claim_text": c["text"],
             "created_at": now,
             "extraction_method": c["method"],
-            "extraction_confidence": c["confidence"],
+            "extraction_confidence": (
+                calibrate.apply_one(c["confidence"])
+                if version and c["confidence"] is not None
+                else c["confidence"]
+            ),
             "status": "active",
         }
         for c in candidates
@@ -273,6 +279,13 @@ async def extract_claims(job: EvidenceJob, useful: list[dict[str, Any]]) -> None
         }
         for f in job.facets
     ]
+
+
+async def active_calibration(ctx: SearchContext, source: str) -> tuple[int, Calibration]:
+    """The calibration version the calibrate tool made active for ``source`` (0: none)."""
+    maps = await ctx.call("graph", "calibration_maps")
+    entry = maps[source]
+    return int(entry["version"]), Calibration.from_json(entry["calibration"])
 
 
 async def judge_stance(job: EvidenceJob) -> None:
@@ -360,6 +373,9 @@ async def judge_stance(job: EvidenceJob) -> None:
             0.7 + 0.25 * (start + len(chunk)) / len(pairs),
             f"judged {start + len(chunk)}/{len(pairs)} claim-fragment pairs",
         )
+    # The calibrated probability is what the edge carries (and Bayesian confidence adds);
+    # the model's own is kept beside it with the version that mapped it.
+    version, calibrate = await active_calibration(ctx, "nli")
     edges = []
     for (claim, frag), res in zip(pairs, results, strict=True):
         edges.append(
@@ -372,7 +388,11 @@ async def judge_stance(job: EvidenceJob) -> None:
                 "target_id": claim["id"],
                 "relation": res["label"],
                 "nli_label": res["label"],
-                "nli_confidence": res["confidence"],
+                "nli_confidence": (
+                    calibrate.apply_one(res["confidence"]) if version else res["confidence"]
+                ),
+                "nli_raw_confidence": res["confidence"],
+                "calibration_version": version or None,
                 "source_trust_level": trust_level_for(frag["domain"], ctx.domain_rules),
                 "target_trust_level": claim.get("source_trust_level"),
                 "method": res["method"],

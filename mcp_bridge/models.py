@@ -416,3 +416,85 @@ class NotifyResult(_Result):
     opened_url: str | None = None
     message: str = Field(description="The text shown (redacted).")
     warnings: list[str] = Field(default_factory=list)
+
+
+# --- calibrate / calibrate_rollback (issue 14) -------------------------------------------
+class CalibrateData(_In):
+    source: str | None = Field(
+        None, max_length=40, description="nli (stance confidences) or claims (extraction)."
+    )
+    prediction: float | None = Field(
+        None, description="add_sample: the model's probability for its answer, in [0, 1]."
+    )
+    actual: bool | int | str | None = Field(
+        None,
+        description="add_sample: true / false (1 / 0: was the answer right), or the class "
+        "that is right (nli: supports, refutes, neutral; claims: valid, invalid) with "
+        "predicted_label or edge_id.",
+    )
+    predicted_label: str | None = Field(
+        None, max_length=40, description="add_sample: the class the model answered."
+    )
+    edge_id: str | None = Field(
+        None,
+        max_length=100,
+        description="add_sample (nli): a stance edge; its raw probability and relation are "
+        "the prediction.",
+    )
+    context: dict[str, Any] | None = Field(None, description="add_sample: kept with the sample.")
+    predictions: list[float] | None = Field(
+        None, max_length=100_000, description="evaluate: raw probabilities, each in [0, 1]."
+    )
+    labels: list[bool | int] | None = Field(
+        None, max_length=100_000, description="evaluate: for each prediction, right (1) or not."
+    )
+    limit: int | None = Field(None, description="get_evaluations: at most this many (1-200).")
+    since: str | None = Field(None, max_length=40, description="get_evaluations: ISO 8601 time.")
+    evaluation_id: str | None = Field(
+        None, max_length=100, description="get_diagram_data: this evaluation (default: latest)."
+    )
+
+
+class CalibrateResult(_Result):
+    action: str
+    source: str | None = None
+    sample_id: str | None = None
+    pending_count: int | None = Field(None, description="Samples since the last fitted version.")
+    sample_count: int | None = None
+    refit: dict[str, Any] | None = Field(
+        None, description="add_sample: the version it fitted (or why none was), if any."
+    )
+    current_version: int | None = Field(None, description="0: no calibration is active.")
+    method: str | None = Field(None, description="temperature, platt or identity.")
+    params: dict[str, float] | None = None
+    brier_score: float | None = Field(
+        None, description="get_stats: on the stored samples, calibrated; evaluate: raw."
+    )
+    brier_score_raw: float | None = None
+    ece: float | None = None
+    degradation_detected: bool | None = Field(
+        None, description="The latest evaluation's Brier is 5 % or more worse than the one before."
+    )
+    versions: list[dict[str, Any]] | None = None
+    fitted_brier: float | None = None
+    evaluation_id: str | None = None
+    brier_score_calibrated: float | None = None
+    improvement_ratio: float | None = None
+    expected_calibration_error: float | None = None
+    samples_evaluated: int | None = None
+    calibration_version: int | None = None
+    evaluated_at: str | None = None
+    auto_rolled_back: dict[str, Any] | None = None
+    evaluations: list[dict[str, Any]] | None = None
+    total_count: int | None = None
+    n_bins: int | None = None
+    bins: list[dict[str, Any]] | None = None
+    overall_ece: float | None = None
+    samples: int | None = None
+
+
+class CalibrateRollbackResult(_Result):
+    source: str
+    rolled_back_to: int = Field(description="The version now active (0: no calibration).")
+    previous_version: int
+    reason: str | None = None

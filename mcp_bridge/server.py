@@ -777,6 +777,69 @@ def build_server(
         return m.ResolveAuthResult(**out, lyra_meta=await rt.meta())
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=False, idempotent_hint=False))
+    async def calibrate(
+        action: Annotated[
+            Literal["add_sample", "get_stats", "evaluate", "get_evaluations", "get_diagram_data"],
+            Field(description="add_sample and evaluate write; the others only read."),
+        ],
+        ctx: Context[LyraRuntime, Any],
+        data: Annotated[
+            m.CalibrateData | None,
+            Field(
+                description="add_sample: {source, prediction, actual, predicted_label?, edge_id?, "
+                "context?}; get_stats: {source?}; evaluate: {source, predictions?, labels?} "
+                "(without them: the stored samples); get_evaluations: {source?, limit?, since?}; "
+                "get_diagram_data: {source, evaluation_id?}."
+            ),
+        ] = None,
+    ) -> m.CalibrateResult:
+        """Calibrate the probabilities of a source: nli (stance edge confidences) or claims.
+
+        add_sample stores one prediction (its probability and whether it was right);
+        every `calibration.refit_every` new samples a new version is fitted
+        (temperature or Platt scaling, the lower held-out Brier wins) and used from then
+        on: new stance edges carry the calibrated probability and the version. get_stats:
+        version, method, Brier, ECE, samples, degradation_detected. evaluate: Brier before
+        and after calibration, ECE (10 bins) on a batch, stored. get_evaluations: history.
+        get_diagram_data: reliability bins. Unknown sources and refused fits (fewer than 3
+        samples) are CALIBRATION_ERROR. Rolling back is calibrate_rollback.
+        """
+        rt = _rt(ctx)
+        payload = data.model_dump(exclude_none=True) if data is not None else {}
+        out = await rt.call("calibrate", action, payload)
+        return m.CalibrateResult(action=action, **out, lyra_meta=await rt.meta())
+
+    @server.tool(
+        annotations=ToolAnnotations(
+            read_only_hint=False, destructive_hint=True, idempotent_hint=False
+        )
+    )
+    async def calibrate_rollback(
+        source: Annotated[str, Field(min_length=1, max_length=40, description="nli or claims.")],
+        ctx: Context[LyraRuntime, Any],
+        version: Annotated[
+            int | None,
+            Field(
+                ge=0,
+                description="The version to make active (0: no calibration); default: the one "
+                "before the active version.",
+            ),
+        ] = None,
+        reason: Annotated[
+            str | None, Field(max_length=2000, description="Kept in the audit row.")
+        ] = None,
+    ) -> m.CalibrateRollbackResult:
+        """Make an earlier calibration version of a source the active one (destructive).
+
+        Every version is kept, so the parameters come back exactly; an event_log row
+        (calibration_rollback) records the source, both versions and the reason. Unknown
+        sources or versions, and a source with nothing to roll back, are CALIBRATION_ERROR.
+        """
+        rt = _rt(ctx)
+        out = await rt.call("calibrate_rollback", source, version, reason)
+        return m.CalibrateRollbackResult(**out, lyra_meta=await rt.meta())
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=False, idempotent_hint=False))
     async def notify_user(
         event: Annotated[
             Literal["info", "warning", "auth_required", "decision_required"],

@@ -31,6 +31,7 @@ from lyra.pipelines.evidence.research import PRIMARY_LEVELS
 from lyra.pipelines.net.domains import config_block_reason
 from lyra.pipelines.net.notify import queue_warnings
 from lyra.storage import auth_queue as aq
+from lyra.storage import calibration as cs
 from lyra.storage import domain_state as ds
 from lyra.storage import graph_queries as gq
 from lyra.storage import papers as pp
@@ -413,6 +414,32 @@ class GraphStore:
                 payload={"domain": domain, "trust_level": levels[domain], "cause": "domains.yaml"},
             )
         return lifted
+
+    # --- calibration (issue 14) ----------------------------------------------------------
+    def calibrate(self, action: str, data: dict[str, Any]) -> dict[str, Any]:
+        """One action of the calibrate tool (storage/calibration.py)."""
+        settings = self._settings.calibration
+        if action == "add_sample":
+            return cs.add_sample(self._con, data, settings.refit_every)
+        if action == "get_stats":
+            return cs.stats(self._con, data)
+        if action == "evaluate":
+            return cs.evaluate(self._con, data, settings.enable_auto_rollback)
+        if action == "get_evaluations":
+            return cs.evaluations(self._con, data)
+        if action == "get_diagram_data":
+            return cs.diagram(self._con, data)
+        raise LyraError("INVALID_PARAMS", f"unknown calibrate action {action!r}", field="action")
+
+    def calibrate_rollback(
+        self, source: str, version: int | None, reason: str | None
+    ) -> dict[str, Any]:
+        """Make an earlier calibration version of ``source`` the active one."""
+        return cs.rollback(self._con, source, version, reason)
+
+    def calibration_maps(self) -> dict[str, dict[str, Any]]:
+        """Each source's active calibration version and map (what searches apply)."""
+        return cs.active_maps(self._reader())
 
     # --- engine health (issue 4) --------------------------------------------------------
     def engine_health(self, engines: list[str]) -> dict[str, dict[str, Any]]:

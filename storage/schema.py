@@ -311,7 +311,35 @@ _V4: tuple[str, ...] = ("ALTER TABLE edges ADD COLUMN IF NOT EXISTS nli_model VA
 # API-built paper pages and pages stored before v5.
 _V5: tuple[str, ...] = ("ALTER TABLE pages ADD COLUMN IF NOT EXISTS warc_offset BIGINT",)
 
-MIGRATIONS: dict[int, tuple[str, ...]] = {1: _V1, 2: _V2, 3: _V3, 4: _V4, 5: _V5}
+# Calibration (issue 14, seed 003 §3.3.4): each sample's labels and where it came from;
+# each stance edge's raw model probability beside the calibrated one it carries, and the
+# calibration version that made it (NULL: none was active); one row per evaluation.
+_V6: tuple[str, ...] = (
+    "ALTER TABLE calibration_samples ADD COLUMN IF NOT EXISTS predicted_label VARCHAR",
+    "ALTER TABLE calibration_samples ADD COLUMN IF NOT EXISTS actual_label VARCHAR",
+    "ALTER TABLE calibration_samples ADD COLUMN IF NOT EXISTS edge_id VARCHAR",
+    "ALTER TABLE calibration_samples ADD COLUMN IF NOT EXISTS context JSON",
+    "ALTER TABLE edges ADD COLUMN IF NOT EXISTS nli_raw_confidence DOUBLE",
+    "ALTER TABLE edges ADD COLUMN IF NOT EXISTS calibration_version INTEGER",
+    """
+    CREATE TABLE IF NOT EXISTS calibration_evaluations (
+        id VARCHAR PRIMARY KEY,
+        source VARCHAR NOT NULL,
+        brier_score DOUBLE NOT NULL,
+        brier_score_calibrated DOUBLE,
+        improvement_ratio DOUBLE,
+        expected_calibration_error DOUBLE NOT NULL,
+        samples_evaluated INTEGER NOT NULL,
+        bins_json JSON NOT NULL,
+        calibration_version INTEGER,
+        degradation_detected BOOLEAN NOT NULL DEFAULT false,
+        evaluated_at TIMESTAMP NOT NULL,
+        created_at TIMESTAMP NOT NULL DEFAULT current_timestamp
+    )
+    """,
+)
+
+MIGRATIONS: dict[int, tuple[str, ...]] = {1: _V1, 2: _V2, 3: _V3, 4: _V4, 5: _V5, 6: _V6}
 """Statements of each schema version, applied in ascending order."""
 
 LATEST_VERSION: int = max(MIGRATIONS)
@@ -334,6 +362,7 @@ TABLES: tuple[str, ...] = (
     "papers",
     "paper_sightings",
     "citation_candidates",
+    "calibration_evaluations",
 )
 """Tables of the current schema, in creation order (schema_version excluded)."""
 

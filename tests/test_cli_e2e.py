@@ -186,6 +186,8 @@ async def test_stdio_session_with_the_official_client(cli_env: dict[str, str]) -
     async with Client(params, read_timeout_seconds=300) as client:
         tools = await client.list_tools()
         assert sorted(t.name for t in tools.tools) == [
+            "calibrate",
+            "calibrate_rollback",
             "cleanup_task",
             "create_task",
             "export",

@@ -23,6 +23,8 @@ BLOOD_PRESSURE_PAIR = {
     "Moderate coffee consumption does not raise long-term blood pressure in healthy adults.",
 }
 TOOLS = [
+    "calibrate",
+    "calibrate_rollback",
     "cleanup_task",
     "create_task",
     "export",

@@ -64,7 +64,8 @@ EXPECTED_COLUMNS: dict[str, list[str]] = {
                "extraction_confidence", "status"],
     "edges": ["id", "task_id", "source_type", "source_id", "target_type", "target_id",
               "relation", "nli_label", "nli_confidence", "source_trust_level",
-              "target_trust_level", "method", "created_at", "nli_model"],
+              "target_trust_level", "method", "created_at", "nli_model", "nli_raw_confidence",
+              "calibration_version"],
     "embeddings": ["target_type", "target_id", "model_id", "dims", "text_hash", "vector",
                    "created_at"],
     "domains": ["domain", "trust_level", "qps", "blocked", "block_reason", "blocked_at",
@@ -74,7 +75,8 @@ EXPECTED_COLUMNS: dict[str, list[str]] = {
     "engine_health": ["engine", "success_ema_1h", "success_ema_24h", "captcha_ema",
                       "http_error_ema", "latency_ema_ms", "circuit_state", "updated_at",
                       "samples", "last_resort_uses"],
-    "calibration_samples": ["id", "source", "predicted", "label", "created_at"],
+    "calibration_samples": ["id", "source", "predicted", "label", "created_at",
+                            "predicted_label", "actual_label", "edge_id", "context"],
     "calibration_params": ["source", "version", "method", "params", "brier", "ece",
                            "created_at", "active"],
     "event_log": ["id", "ts", "kind", "actor", "task_id", "search_id", "cause_id", "payload"],
@@ -86,6 +88,10 @@ EXPECTED_COLUMNS: dict[str, list[str]] = {
     "citation_candidates": ["id", "task_id", "search_id", "anchor_paper_id", "paper_id",
                             "direction", "is_influential", "similarity", "llm_relevance",
                             "score", "kept", "apis", "created_at"],
+    "calibration_evaluations": ["id", "source", "brier_score", "brier_score_calibrated",
+                                "improvement_ratio", "expected_calibration_error",
+                                "samples_evaluated", "bins_json", "calibration_version",
+                                "degradation_detected", "evaluated_at", "created_at"],
 }  # fmt: skip
 
 
@@ -118,11 +124,11 @@ def test_migrate_is_idempotent(db_path: Path) -> None:
     con = open_database(db_path, memory_limit="256MB", threads=1)
     assert migrate(con) == LATEST_VERSION
     versions = "SELECT version FROM schema_version ORDER BY version"
-    assert con.execute(versions).fetchall() == [(1,), (2,), (3,), (4,), (5,)]
+    assert con.execute(versions).fetchall() == [(1,), (2,), (3,), (4,), (5,), (6,)]
     con.execute("INSERT INTO tasks (id, query) VALUES ('t1', 'q')")
     con.close()
     con = open_database(db_path, memory_limit="256MB", threads=1)
-    assert con.execute(versions).fetchall() == [(1,), (2,), (3,), (4,), (5,)]
+    assert con.execute(versions).fetchall() == [(1,), (2,), (3,), (4,), (5,), (6,)]
     assert con.execute("SELECT id, query, status FROM tasks").fetchall() == [("t1", "q", "created")]
     con.close()
 
@@ -349,7 +355,7 @@ def test_a_version_1_database_gains_the_paper_index_and_keeps_its_rows(db_path: 
     con = open_database(db_path, memory_limit="256MB", threads=1)
     assert con.execute("SELECT id, url FROM pages").fetchall() == [("p1", "https://a.org/")]
     assert con.execute("SELECT count(*) FROM papers").fetchone() == (0,)
-    assert con.execute("SELECT max(version) FROM schema_version").fetchone() == (5,)
+    assert con.execute("SELECT max(version) FROM schema_version").fetchone() == (6,)
     assert con.execute("SELECT published_date_source FROM pages").fetchall() == [(None,)]
     con.close()
 
@@ -379,7 +385,7 @@ def test_a_version_3_database_with_views_gains_the_edge_model_and_keeps_its_edge
     con = open_database(db_path, memory_limit="256MB", threads=1)
     rows = con.execute("SELECT id, relation, nli_confidence, nli_model FROM edges").fetchall()
     assert rows == [("e1", "supports", 0.9, None)]
-    assert con.execute("SELECT max(version) FROM schema_version").fetchone() == (5,)
+    assert con.execute("SELECT max(version) FROM schema_version").fetchone() == (6,)
     con.close()
 
 
@@ -394,5 +400,26 @@ def test_a_version_4_database_with_views_gains_the_warc_offset_and_keeps_its_pag
     con = open_database(db_path, memory_limit="256MB", threads=1)
     rows = con.execute("SELECT id, url, warc_path, warc_offset FROM pages").fetchall()
     assert rows == [("p1", "https://a.org/", "/w/a.warc.gz", None)]
-    assert con.execute("SELECT max(version) FROM schema_version").fetchone() == (5,)
+    assert con.execute("SELECT max(version) FROM schema_version").fetchone() == (6,)
+    con.close()
+
+
+def test_a_version_5_database_with_views_gains_calibration_and_keeps_its_edges(
+    db_path: Path,
+) -> None:
+    con = _database_at(db_path, 5)  # views that read edges exist when the columns are added
+    con.execute(
+        "INSERT INTO edges (id, source_type, source_id, target_type, target_id, relation, "
+        "nli_confidence) VALUES ('e1', 'fragment', 'f1', 'claim', 'c1', 'refutes', 0.7)"
+    )
+    con.execute("INSERT INTO calibration_samples (id, source, predicted, label) "
+                "VALUES ('s1', 'nli', 0.7, '1')")  # fmt: skip
+    con.close()
+    con = open_database(db_path, memory_limit="256MB", threads=1)
+    edges = "SELECT id, nli_confidence, nli_raw_confidence, calibration_version FROM edges"
+    assert con.execute(edges).fetchall() == [("e1", 0.7, None, None)]
+    samples = "SELECT id, predicted, label, predicted_label, edge_id FROM calibration_samples"
+    assert con.execute(samples).fetchall() == [("s1", 0.7, "1", None, None)]
+    assert con.execute("SELECT count(*) FROM calibration_evaluations").fetchone() == (0,)
+    assert con.execute("SELECT max(version) FROM schema_version").fetchone() == (6,)
     con.close()

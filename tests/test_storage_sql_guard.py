@@ -450,7 +450,8 @@ def test_schema_snapshot_lists_tables_and_views_with_types(
     assert snapshot["unsupported_claims"][0] == {"name": "claim_id", "type": "VARCHAR"}
     assert {"name": "vector", "type": "FLOAT[]"} in snapshot["embeddings"]
     assert sorted(snapshot) == [
-        "auth_queue", "calibration_params", "calibration_samples", "citation_age_gap",
+        "auth_queue", "calibration_evaluations", "calibration_params", "calibration_samples",
+        "citation_age_gap",
         "citation_candidates", "citation_clusters", "citation_flow", "claim_evidence_summary",
         "claim_temporal_support", "claims", "contradictions", "controversy_by_era", "domains",
         "edges", "embeddings", "emerging_consensus", "engine_health", "event_log",
