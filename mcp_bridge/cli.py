@@ -564,6 +564,27 @@ def _entry_line(entry: Any) -> str:
     )
 
 
+def cmd_calibration_plot(args: argparse.Namespace) -> int:
+    """Write the reliability diagram of a calibration source (get_diagram_data) as a PNG."""
+    from lyra.mcp_bridge.calibration_plot import PlotUnavailable, draw_reliability
+
+    data: dict[str, Any] = {"source": args.source}
+    if args.evaluation:
+        data["evaluation_id"] = args.evaluation
+    out = _task_call("calibrate", "get_diagram_data", data)
+    if isinstance(out, int):
+        return out
+    path = Path(args.out or f"calibration-{args.source}.png")
+    try:
+        draw_reliability(out, path)
+    except PlotUnavailable as exc:
+        print(f"lyra: {exc}", file=sys.stderr)
+        return 1
+    print(f"{path} (ECE {out['overall_ece']:.4f}, {out['samples']} predictions, "
+          f"calibration version {out['calibration_version']})")  # fmt: skip
+    return 0
+
+
 def cmd_models_pull(args: argparse.Namespace) -> int:
     """Download, verify, export and register models; exit 3 when offline, 2 when refused."""
     from lyra.jobs.models_pull import pull_error_exit_code, pull_model
@@ -688,6 +709,13 @@ def build_parser() -> argparse.ArgumentParser:
     v = archive.add_parser("verify", help="read every WARC back; exit 1 if any is damaged")
     v.add_argument("--home", help="LYRA_HOME to check (default: the configured one)")
     v.set_defaults(func=cmd_archive_verify)
+    cal = sub.add_parser("calibration", help="calibration of model probabilities")
+    calibration = cal.add_subparsers(dest="calibration_command", required=True)
+    cp = calibration.add_parser("plot", help="the reliability diagram of a source, as a PNG")
+    cp.add_argument("--source", default="nli", help="nli (default) or claims")
+    cp.add_argument("--evaluation", help="this evaluation's bins (default: the latest)")
+    cp.add_argument("--out", help="PNG path (default: ./calibration-SOURCE.png)")
+    cp.set_defaults(func=cmd_calibration_plot)
     m = sub.add_parser("models", help="pulled models: NLI, multilingual embedder, reranker")
     models = m.add_subparsers(dest="models_command", required=True)
     mp = models.add_parser("pull", help="download at a pinned revision, verify, export to ONNX")

@@ -267,3 +267,29 @@ def test_sql_waits_for_the_file_a_stopping_instance_still_holds(tmp_path: Path) 
         holder.wait(timeout=30)
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["rows"] == [[0]]
+
+
+def test_calibration_plot_writes_the_reliability_diagram(tmp_path: Path) -> None:
+    from lyra.storage import calibration as cs
+    from lyra.storage.connection import open_database
+
+    env = serve_env(tmp_path)
+    con = open_database(tmp_path / "lyra.duckdb", memory_limit="256MB", threads=1)
+    for p, right in zip([0.95, 0.9, 0.92, 0.85, 0.97, 0.88, 0.93, 0.9, 0.86, 0.94],
+                        [1, 0, 1, 1, 0, 1, 0, 1, 1, 0], strict=True):  # fmt: skip
+        cs.add_sample(con, {"source": "nli", "prediction": p, "actual": bool(right)}, 10)
+    evaluation = cs.evaluate(con, {"source": "nli"}, False)
+    con.close()
+    png = tmp_path / "plots" / "nli.png"
+    out = run(["calibration", "plot", "--source", "nli", "--out", str(png)], env, timeout=180)
+    assert out.returncode == 0, out.stderr[-2000:]
+    ece = evaluation["expected_calibration_error"]
+    assert out.stdout.strip() == (f"{png} (ECE {ece:.4f}, 10 predictions, calibration version 1)")
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert png.stat().st_size > 10_000
+    unknown = run(["calibration", "plot", "--source", "weather"], env, timeout=180)
+    assert unknown.returncode == 1
+    # (Ray's own lines come first when the call attaches to the instance the first started.)
+    assert unknown.stderr.strip().splitlines()[-1] == (
+        "lyra: CALIBRATION_ERROR: unknown calibration source 'weather'; known: nli, claims"
+    )
