@@ -59,9 +59,9 @@ from lyra.config.settings import Settings
 from lyra.jobs.fetch_http import FetchResult, blocked_result
 from lyra.jobs.site_fetcher import SiteFetcher
 from lyra.pipelines.net.domains import (
-    USER_DOMAINS_FILENAME,
     DomainRulesWatcher,
     block_rule,
+    home_rules_watcher,
     qps_for,
     registrable_domain,
 )
@@ -97,7 +97,7 @@ class DomainFetcher:
         setup_actor_logging(settings.home_dir)
         # A BLOCKED domain (domains.yaml, re-read when it changes) gets no request,
         # whoever asks: the pool checks first, this is the fetcher's own word on it.
-        self._rules = DomainRulesWatcher(user_path=settings.home_dir / USER_DOMAINS_FILENAME)
+        self._rules = home_rules_watcher(settings.home_dir)
         self._domain = domain
         self._site = SiteFetcher(
             domain,

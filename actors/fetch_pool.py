@@ -24,9 +24,9 @@ from lyra.actors.standby import StandbyWorkers
 from lyra.config.settings import Settings
 from lyra.jobs.fetch_http import FetchResult, blocked_result
 from lyra.pipelines.net.domains import (
-    USER_DOMAINS_FILENAME,
     DomainRulesWatcher,
     block_rule,
+    home_rules_watcher,
     qps_for,
     registrable_domain,
     warm_suffix_list,
@@ -62,7 +62,7 @@ async def fetch_url(
     never asked.
     """
     registry: MutableMapping[str, Any] = {} if fetchers is None else fetchers
-    rules = DomainRulesWatcher(user_path=settings.home_dir / USER_DOMAINS_FILENAME)
+    rules = home_rules_watcher(settings.home_dir)
 
     async def one(domain: str, current: str, remaining: int) -> FetchResult:
         if domain not in registry:

@@ -302,6 +302,11 @@ class GraphActor:
         """Make an earlier calibration version active (an audit row; not idempotent)."""
         return self._store.calibrate_rollback(source, version, reason)
 
+    def feedback(self, action: str, args: dict[str, Any]) -> dict[str, Any]:
+        """One action of the feedback tool: a site blocked or unblocked, a claim rejected
+        or restored, an edge's relation corrected (each an event_log row)."""
+        return self._store.feedback(action, args)
+
     @ray.method(concurrency_group=READ_GROUP)
     def calibration_maps(self) -> dict[str, dict[str, Any]]:
         """Each source's active calibration version and map (idempotent)."""

@@ -44,9 +44,8 @@ from lyra.pipelines.evidence import research as rs
 from lyra.pipelines.extract.documents import Document
 from lyra.pipelines.llm.sanitize import new_task_tag
 from lyra.pipelines.net.domains import (
-    USER_DOMAINS_FILENAME,
-    DomainRulesWatcher,
     blocked_listing,
+    home_rules_watcher,
     registrable_domain,
 )
 from lyra.storage.export import FORMATS as EXPORT_FORMATS
@@ -89,7 +88,7 @@ class Orchestrator:
         self._stopped: set[str] = set()
         self._tags: dict[str, str] = {}
         self._corpus_cache: dict[str, CorpusScan] = {}
-        self._rules = DomainRulesWatcher(user_path=settings.home_dir / USER_DOMAINS_FILENAME)
+        self._rules = home_rules_watcher(settings.home_dir)
         self._auth = AuthService(settings, functools.partial(self._call, GRAPH))
         # The DomainFetcher pool (made on the first fetch) and the auth queue's share of
         # fetching (actors/fetch_routing.py).
@@ -697,6 +696,12 @@ class Orchestrator:
         out = await self._auth.resolve(target, data, on_resolved=self._after_auth_resolved)
         await self._fetching.auth_gauge()
         return out
+
+    async def feedback(self, action: str, args: dict[str, Any]) -> dict[str, Any]:
+        """The feedback tool's actions, on the graph actor (storage/feedback.py)."""
+        await self.ensure_ready()
+        result: dict[str, Any] = await self._call(GRAPH, "feedback", action, args)
+        return result
 
     async def calibrate(self, action: str, data: dict[str, Any]) -> dict[str, Any]:
         """The calibrate tool's actions, on the graph actor (storage/calibration.py)."""

@@ -5,25 +5,25 @@
 What `calibrate` does for a user, measured: the stance model's confidence in its answer
 and whether the answer was right are the samples; Lyra's fit (temperature or Platt
 scaling, whichever has the lower held-out Brier, `pipelines/evidence/calibration.py`,
-the code the tool runs) is made on one half of a set and scored on the other half, then
-the halves swap (two-fold cross-fitting), so no pair is scored by a map fitted on it.
-The halves split by topic (HealthVer: ``topic_ip``; other sets: their topic or group),
-so no claim or passage is on both sides.
+the code the tool runs) is made on the pairs of all folds but one and scored on that
+one, for each of the folds (cross-fitting), so no pair is scored by a map fitted on it.
+The folds group by topic (HealthVer: ``topic_ip``; other sets: their topic or group),
+so no claim or passage is on both sides. The same fold draw as the predictions'
+(``--folds``, ``--seed``).
 
 - HealthVer dev: the stance model's predictions out of fold, exactly as
   ``bench/stance.py`` makes them (the shipped head was fitted on this set, so its head
   and temperature are refitted on the training folds, grouped by topic).
 - Every ``--extra-set`` (e.g. Climate-FEVER, COVID-Fact): the shipped model as it runs.
 
-Prints Brier and ECE (10 bins) before and after, per half and pooled, the method each
-half chose, and writes one reliability diagram per set (before and after) under
+Prints Brier and ECE (10 bins) before and after, per fold and pooled, the method each
+fold chose, and writes one reliability diagram per set (before and after) under
 ``--out-dir``. Target: ECE ≤ 0.05 after calibration.
 """
 
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import sys
 from collections.abc import Sequence
@@ -48,6 +48,7 @@ from stance import (
 from lyra.config.settings import get_settings
 from lyra.pipelines.evidence import calibration as cal
 from lyra.pipelines.evidence.embedding import load_default_embedder
+from lyra.pipelines.evidence.stance_eval import grouped_folds
 from lyra.pipelines.evidence.stance_model import (
     STANCE_MODEL_ID,
     load_packaged_stance,
@@ -58,27 +59,24 @@ ROOT = Path(__file__).resolve().parents[1]
 TARGET_ECE = 0.05
 
 
-def half_of(topic: str) -> int:
-    """0 or 1, fixed by the topic's text (the same split every run, every machine)."""
-    return hashlib.sha256(topic.encode("utf-8")).digest()[0] % 2
-
-
-def cross_fit(pairs: Sequence[Pair], predictions: Sequence[tuple[str, float]]) -> dict[str, Any]:
-    """Fit on one half, score the other, swap; figures per half and pooled."""
+def cross_fit(
+    pairs: Sequence[Pair], predictions: Sequence[tuple[str, float]], folds: int, seed: int
+) -> dict[str, Any]:
+    """Fit on all folds of topics but one, score that one, for each fold; figures per
+    fold and pooled."""
     confidence = np.array([c for _, c in predictions], dtype=np.float64)
     labels = [label for label, _ in predictions]
     right = np.array([int(p.label == label) for p, label in zip(pairs, labels, strict=True)])
-    half = np.array([half_of(p.topic_group) for p in pairs])
     after = np.zeros_like(confidence)
-    halves = []
-    for scored in (0, 1):
-        fit_on = half != scored
-        report = cal.choose(confidence[fit_on], right[fit_on])
-        mask = half == scored
+    per_fold = []
+    for held in grouped_folds([p.topic_group for p in pairs], folds, seed):
+        mask = np.zeros(len(pairs), dtype=bool)
+        mask[held] = True
+        report = cal.choose(confidence[~mask], right[~mask])
         after[mask] = report.calibration.apply(confidence[mask])
-        halves.append(
+        per_fold.append(
             {
-                "fitted_on_pairs": int(fit_on.sum()),
+                "fitted_on_pairs": int((~mask).sum()),
                 "scored_pairs": int(mask.sum()),
                 "method": report.calibration.method,
                 "params": {k: round(v, 4) for k, v in report.calibration.params.items()},
@@ -96,7 +94,7 @@ def cross_fit(pairs: Sequence[Pair], predictions: Sequence[tuple[str, float]]) -
         "brier_after": round(cal.brier(after, right), 4),
         "ece_before": round(cal.ece(confidence, right), 4),
         "ece_after": round(cal.ece(after, right), 4),
-        "halves": halves,
+        "folds": per_fold,
         "bins_before": cal.diagram_bins(confidence, right),
         "bins_after": cal.diagram_bins(after, right),
     }
@@ -129,15 +127,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             judge = PackagedJudge(STANCE_MODEL_ID, embed)
         predictions = out_of_fold(judge, pairs, "topic", args.folds, args.seed)
-        figures = cross_fit(pairs, predictions)
+        figures = cross_fit(pairs, predictions, args.folds, args.seed)
         out["sets"][name] = figures
         met = "met" if figures["ece_after"] <= TARGET_ECE else "NOT met"
         print(f"{name}: {figures['pairs']} pairs, accuracy {figures['accuracy']:.3f}")
         print(f"  Brier {figures['brier_before']:.4f} -> {figures['brier_after']:.4f}   "
               f"ECE {figures['ece_before']:.4f} -> {figures['ece_after']:.4f} "
               f"(target <= {TARGET_ECE}: {met})")  # fmt: skip
-        for i, h in enumerate(figures["halves"]):
-            print(f"  half {i} scored ({h['scored_pairs']} pairs; fitted on the other "
+        for i, h in enumerate(figures["folds"]):
+            print(f"  fold {i} scored ({h['scored_pairs']} pairs; fitted on the other "
                   f"{h['fitted_on_pairs']}): {h['method']} {h['params']}, Brier "
                   f"{h['brier_before']:.4f} -> {h['brier_after']:.4f}, ECE "
                   f"{h['ece_before']:.4f} -> {h['ece_after']:.4f}")  # fmt: skip

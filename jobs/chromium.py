@@ -86,7 +86,7 @@ from lyra.pipelines.net.browser_rules import (
     domain_of,
     research_profile,
 )
-from lyra.pipelines.net.domains import USER_DOMAINS_FILENAME, DomainRulesWatcher, block_rule
+from lyra.pipelines.net.domains import block_rule, home_rules_watcher
 from lyra.pipelines.net.net_guard import GuardedTarget, TargetRefused, check_url
 from lyra.storage.warc import WarcStore
 
@@ -142,7 +142,7 @@ class Chromium:
         self.settings = settings
         self._playwright: Playwright | None = None
         self._proxy: GuardProxy | None = None
-        self._domain_rules = DomainRulesWatcher(user_path=settings.home_dir / USER_DOMAINS_FILENAME)
+        self._domain_rules = home_rules_watcher(settings.home_dir)
         self._proxy_url: str | None = None
         self._contexts: dict[str, BrowserContext] = {}
         self._cdp_browser: Browser | None = None

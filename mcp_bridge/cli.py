@@ -564,6 +564,32 @@ def _entry_line(entry: Any) -> str:
     )
 
 
+def cmd_feedback(args: argparse.Namespace) -> int:
+    """The feedback tool's actions from the command line (same checks, same event rows)."""
+    data = {
+        "domain": args.domain,
+        "claim_id": args.claim,
+        "edge_id": args.edge,
+        "relation": args.relation,
+        "reason": args.reason,
+    }
+    out = _task_call("feedback", args.action, {k: v for k, v in data.items() if v is not None})
+    if isinstance(out, int):
+        return out
+    if args.json:
+        print(json.dumps(out, indent=2, default=str))
+        return 0
+    subject = out.get("domain") or out.get("claim_id") or out.get("edge_id")
+    state = (
+        out.get("status") or out.get("relation") or ("blocked" if "block" in args.action else "")
+    )
+    if args.action == "domain_unblock":
+        state = "unblocked"
+    note = "" if out["changed"] else " (already so)"
+    print(f"{args.action}: {subject} {state}{note}")
+    return 0
+
+
 def cmd_calibration_plot(args: argparse.Namespace) -> int:
     """Write the reliability diagram of a calibration source (get_diagram_data) as a PNG."""
     from lyra.mcp_bridge.calibration_plot import PlotUnavailable, draw_reliability
@@ -709,6 +735,18 @@ def build_parser() -> argparse.ArgumentParser:
     v = archive.add_parser("verify", help="read every WARC back; exit 1 if any is damaged")
     v.add_argument("--home", help="LYRA_HOME to check (default: the configured one)")
     v.set_defaults(func=cmd_archive_verify)
+    fb = sub.add_parser("feedback", help="block a site, reject a claim, correct an edge")
+    fb.add_argument(
+        "action",
+        choices=["domain_block", "domain_unblock", "claim_reject", "claim_restore", "edge_correct"],
+    )
+    fb.add_argument("--domain", help="domain_block / domain_unblock: a domain or URL")
+    fb.add_argument("--claim", help="claim_reject / claim_restore: the claim id")
+    fb.add_argument("--edge", help="edge_correct: the edge id")
+    fb.add_argument("--relation", choices=["supports", "refutes", "neutral"])
+    fb.add_argument("--reason", help="kept with the change and in event_log")
+    fb.add_argument("--json", action="store_true", help="print the result as JSON")
+    fb.set_defaults(func=cmd_feedback)
     cal = sub.add_parser("calibration", help="calibration of model probabilities")
     calibration = cal.add_subparsers(dest="calibration_command", required=True)
     cp = calibration.add_parser("plot", help="the reliability diagram of a source, as a PNG")

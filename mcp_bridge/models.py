@@ -498,3 +498,25 @@ class CalibrateRollbackResult(_Result):
     rolled_back_to: int = Field(description="The version now active (0: no calibration).")
     previous_version: int
     reason: str | None = None
+
+
+# --- feedback (issue 14) -------------------------------------------------------------------
+class FeedbackResult(_Result):
+    action: str
+    changed: bool = Field(description="false: it already was so (the call is still logged).")
+    reason: str | None = None
+    domain: str | None = Field(None, description="domain_*: the site (registrable domain).")
+    pages_affected: int | None = Field(
+        None, description="domain_*: stored pages of the site (out of confidence while blocked)."
+    )
+    claim_id: str | None = None
+    task_id: str | None = None
+    status: str | None = Field(None, description="claim_*: active or rejected.")
+    previous_status: str | None = None
+    edge_id: str | None = None
+    relation: str | None = Field(None, description="edge_correct: the relation now.")
+    previous_relation: str | None = None
+    model_label: str | None = Field(None, description="edge_correct: what the model answered.")
+    calibration_sample: dict[str, Any] | None = Field(
+        None, description="edge_correct: the nli calibration sample it added (add_sample's result)."
+    )

@@ -777,6 +777,58 @@ def build_server(
         return m.ResolveAuthResult(**out, lyra_meta=await rt.meta())
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=False, idempotent_hint=False))
+    async def feedback(
+        action: Annotated[
+            Literal[
+                "domain_block", "domain_unblock", "claim_reject", "claim_restore", "edge_correct"
+            ],
+            Field(description="What the person says."),
+        ],
+        ctx: Context[LyraRuntime, Any],
+        domain: Annotated[
+            str | None,
+            Field(
+                max_length=2000,
+                description="domain_block / domain_unblock: a domain name or URL (its whole "
+                "site, the registrable domain, is meant).",
+            ),
+        ] = None,
+        claim_id: Annotated[
+            str | None, Field(max_length=100, description="claim_reject / claim_restore.")
+        ] = None,
+        edge_id: Annotated[str | None, Field(max_length=100, description="edge_correct.")] = None,
+        relation: Annotated[
+            Literal["supports", "refutes", "neutral"] | None,
+            Field(description="edge_correct: the relation that is right."),
+        ] = None,
+        reason: Annotated[
+            str | None, Field(max_length=2000, description="Kept with the change.")
+        ] = None,
+    ) -> m.FeedbackResult:
+        """Correct Lyra: block or unblock a site, reject or restore a claim, correct an edge.
+
+        domain_block: the site is never fetched again (every fetcher, the browser and the
+        searches re-read the rules; it holds across restarts), its pages leave confidence,
+        and get_status / _lyra_meta list it; domain_unblock restores it. claim_reject:
+        the claim leaves search results, get_status, the views and confidence, and stays
+        in the database with the reason; claim_restore brings it back. edge_correct: the
+        stance edge gets the relation the person gives (confidence 1; the model's label
+        and probability are kept) and the pair becomes an nli calibration sample. Each
+        action is an event_log row (kind feedback). Unknown ids: INVALID_PARAMS.
+        """
+        rt = _rt(ctx)
+        args = {
+            "domain": domain,
+            "claim_id": claim_id,
+            "edge_id": edge_id,
+            "relation": relation,
+            "reason": reason,
+        }
+        out = await rt.call("feedback", action, {k: v for k, v in args.items() if v is not None})
+        blocked = [{"domain": out["domain"]}] if action == "domain_block" else []
+        return m.FeedbackResult(**out, lyra_meta=await rt.meta(blocked=blocked))
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=False, idempotent_hint=False))
     async def calibrate(
         action: Annotated[
             Literal["add_sample", "get_stats", "evaluate", "get_evaluations", "get_diagram_data"],

@@ -161,7 +161,10 @@ def add_sample(
             raise _invalid("edge_id samples are stance (nli) samples", "data.edge_id")
         found = _rows(
             con,
-            "SELECT relation, coalesce(nli_raw_confidence, nli_confidence) AS p FROM edges "
+            # The model's answer (nli_label; a person's correction changes only relation)
+            # and its own probability.
+            "SELECT coalesce(nli_label, relation) AS relation, "
+            "coalesce(nli_raw_confidence, nli_confidence) AS p FROM edges "
             "WHERE id = ? AND relation IN ('supports', 'refutes', 'neutral')",
             [edge_id],
         )

@@ -102,7 +102,10 @@ def record_blocks(con: duckdb.DuckDBPyConnection, rows: Sequence[dict[str, Any]]
         ON CONFLICT (domain) DO UPDATE SET
             trust_level = 'BLOCKED',
             blocked = true,
-            block_reason = excluded.block_reason,
+            -- A block the feedback tool made keeps its reason (a search meets it as a
+            -- rule of the merged layers).
+            block_reason = CASE WHEN domains.blocked AND domains.block_reason LIKE 'feedback%'
+                                THEN domains.block_reason ELSE excluded.block_reason END,
             blocked_at = CASE WHEN domains.blocked THEN domains.blocked_at
                               ELSE excluded.blocked_at END,
             updated_at = excluded.updated_at

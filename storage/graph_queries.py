@@ -72,8 +72,11 @@ def stance_evidence_for_task(
         JOIN fragments f ON f.id = e.source_id
         JOIN pages p ON p.id = f.page_id
         LEFT JOIN pages canon ON canon.id = p.dup_of
+        -- A blocked site's pages are no evidence (decision 0050).
+        LEFT JOIN domains bd ON bd.domain = p.domain
         WHERE c.task_id = ? AND e.source_type = 'fragment' AND e.target_type = 'claim'
           AND e.relation IN ('supports', 'refutes', 'neutral')
+          AND NOT coalesce(bd.blocked, false)
         ORDER BY e.target_id, e.id
         """,
         [task_id],

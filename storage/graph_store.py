@@ -28,11 +28,17 @@ from lyra.pipelines.discover import engine_health as eh
 from lyra.pipelines.errors import LyraError
 from lyra.pipelines.evidence.confidence import ClaimConfidence, EvidenceEdge, claim_confidence
 from lyra.pipelines.evidence.research import PRIMARY_LEVELS
-from lyra.pipelines.net.domains import config_block_reason
+from lyra.pipelines.net.domains import (
+    USER_DOMAINS_FILENAME,
+    DomainRulesWatcher,
+    config_block_reason,
+    trust_level_for,
+)
 from lyra.pipelines.net.notify import queue_warnings
 from lyra.storage import auth_queue as aq
 from lyra.storage import calibration as cs
 from lyra.storage import domain_state as ds
+from lyra.storage import feedback as fb
 from lyra.storage import graph_queries as gq
 from lyra.storage import papers as pp
 from lyra.storage import repository as repo
@@ -436,6 +442,31 @@ class GraphStore:
     ) -> dict[str, Any]:
         """Make an earlier calibration version of ``source`` the active one."""
         return cs.rollback(self._con, source, version, reason)
+
+    def feedback(self, action: str, args: dict[str, Any]) -> dict[str, Any]:
+        """One action of the feedback tool (storage/feedback.py)."""
+        home = self._settings.home_dir
+        reason = args.get("reason")
+        if action == "domain_block":
+            return fb.block_domain(self._con, home, args.get("domain"), reason)
+        if action == "domain_unblock":
+            # The level the site has under the domains.yaml files once the block is gone.
+            site = fb.site_of(args.get("domain"))
+            base = DomainRulesWatcher(user_path=home / USER_DOMAINS_FILENAME).current()
+            level = trust_level_for(site, base)
+            return fb.unblock_domain(self._con, home, site, reason, level)
+        if action in ("claim_reject", "claim_restore"):
+            reject = action == "claim_reject"
+            return fb.set_claim_status(self._con, args.get("claim_id"), reject, reason)
+        if action == "edge_correct":
+            return fb.correct_edge(
+                self._con,
+                args.get("edge_id"),
+                args.get("relation"),
+                reason,
+                self._settings.calibration.refit_every,
+            )
+        raise LyraError("INVALID_PARAMS", f"unknown feedback action {action!r}", field="action")
 
     def calibration_maps(self) -> dict[str, dict[str, Any]]:
         """Each source's active calibration version and map (what searches apply)."""

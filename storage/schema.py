@@ -321,6 +321,9 @@ _V6: tuple[str, ...] = (
     "ALTER TABLE calibration_samples ADD COLUMN IF NOT EXISTS context JSON",
     "ALTER TABLE edges ADD COLUMN IF NOT EXISTS nli_raw_confidence DOUBLE",
     "ALTER TABLE edges ADD COLUMN IF NOT EXISTS calibration_version INTEGER",
+    # The feedback tool (decision 0050): why a claim was rejected or restored, and when.
+    "ALTER TABLE claims ADD COLUMN IF NOT EXISTS status_reason VARCHAR",
+    "ALTER TABLE claims ADD COLUMN IF NOT EXISTS status_changed_at TIMESTAMP",
     """
     CREATE TABLE IF NOT EXISTS calibration_evaluations (
         id VARCHAR PRIMARY KEY,

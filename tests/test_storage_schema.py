@@ -61,7 +61,7 @@ EXPECTED_COLUMNS: dict[str, list[str]] = {
                   "fragment_type", "char_start", "char_end", "page_number", "text_hash",
                   "created_at"],
     "claims": ["id", "task_id", "search_id", "claim_text", "created_at", "extraction_method",
-               "extraction_confidence", "status"],
+               "extraction_confidence", "status", "status_reason", "status_changed_at"],
     "edges": ["id", "task_id", "source_type", "source_id", "target_type", "target_id",
               "relation", "nli_label", "nli_confidence", "source_trust_level",
               "target_trust_level", "method", "created_at", "nli_model", "nli_raw_confidence",

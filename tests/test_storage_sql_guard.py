@@ -446,6 +446,8 @@ def test_schema_snapshot_lists_tables_and_views_with_types(
         {"name": "extraction_method", "type": "VARCHAR"},
         {"name": "extraction_confidence", "type": "DOUBLE"},
         {"name": "status", "type": "VARCHAR"},
+        {"name": "status_reason", "type": "VARCHAR"},
+        {"name": "status_changed_at", "type": "TIMESTAMP"},
     ]
     assert snapshot["unsupported_claims"][0] == {"name": "claim_id", "type": "VARCHAR"}
     assert {"name": "vector", "type": "FLOAT[]"} in snapshot["embeddings"]

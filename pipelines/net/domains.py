@@ -26,6 +26,9 @@ import yaml
 
 DOMAINS_FILE = Path(__file__).resolve().parents[2] / "config" / "domains.yaml"
 USER_DOMAINS_FILENAME = "domains.yaml"  # under LYRA_HOME: the user's own layer
+# Under LYRA_HOME: the blocks the `feedback` tool made (Lyra writes it; decision 0050).
+# Merged last, so a person's latest word on a site wins over both domains.yaml files.
+FEEDBACK_DOMAINS_FILENAME = "feedback_domains.yaml"
 
 log = logging.getLogger(__name__)
 
@@ -145,9 +148,15 @@ class DomainRulesWatcher:
     hand-edited file must not reset every domain to the defaults mid-task.
     """
 
-    def __init__(self, path: Path | None = None, user_path: Path | None = None) -> None:
+    def __init__(
+        self,
+        path: Path | None = None,
+        user_path: Path | None = None,
+        feedback_path: Path | None = None,
+    ) -> None:
         self.path = path or DOMAINS_FILE
         self.user_path = user_path
+        self.feedback_path = feedback_path
         self._stamp: tuple[Any, ...] | None = None
         self._rules: dict[str, Any] = load_domain_rules(self.path)
         self.version = 0
@@ -157,12 +166,14 @@ class DomainRulesWatcher:
 
     def _stat(self) -> tuple[Any, ...]:
         out: list[Any] = []
-        for p in (self.path, self.user_path):
+        for p in (self.path, self.user_path, self.feedback_path):
             try:
                 st = p.stat() if p is not None else None
             except FileNotFoundError:
                 st = None
-            out.append((st.st_mtime_ns, st.st_size) if st is not None else None)
+            # The inode too: the feedback tool replaces its file in one rename, and two
+            # writes of the same size within the clock's resolution would look alike.
+            out.append((st.st_ino, st.st_mtime_ns, st.st_size) if st is not None else None)
         return tuple(out)
 
     def current(self) -> dict[str, Any]:
@@ -178,8 +189,9 @@ class DomainRulesWatcher:
         self._stamp = stamp
         try:
             rules = load_domain_rules(self.path)
-            if self.user_path is not None and self.user_path.is_file():
-                rules = merge_domain_rules(rules, load_domain_rules(self.user_path))
+            for layer in (self.user_path, self.feedback_path):
+                if layer is not None and layer.is_file():
+                    rules = merge_domain_rules(rules, load_domain_rules(layer))
         except (OSError, ValueError, yaml.YAMLError) as exc:
             self.last_error = str(exc)
             log.error("domains.yaml not reloaded, keeping the previous rules: %s", exc)
@@ -189,6 +201,14 @@ class DomainRulesWatcher:
             self._rules = rules
             self.version += 1
         return self._rules
+
+
+def home_rules_watcher(home: Path) -> DomainRulesWatcher:
+    """The rules a Lyra under ``home`` runs with: config/domains.yaml, then the user's
+    ``LYRA_HOME/domains.yaml``, then the feedback tool's blocks."""
+    return DomainRulesWatcher(
+        user_path=home / USER_DOMAINS_FILENAME, feedback_path=home / FEEDBACK_DOMAINS_FILENAME
+    )
 
 
 def _specificity(pattern: str) -> int:
@@ -241,6 +261,8 @@ def trust_level_for(domain: str, rules: Mapping[str, Any]) -> str:
 
 # How a block that domains.yaml made is named in the `domains` table and get_status.
 CONFIG_BLOCK_PREFIX = "domains.yaml "
+# How a block that the feedback tool made is named there ("feedback: <reason>").
+FEEDBACK_BLOCK_PREFIX = "feedback"
 
 
 def config_block_reason(rule: str) -> str:
@@ -308,6 +330,21 @@ def blocked_listing(
                 lifted[domain] = trust_level_for(domain, rules)
                 continue
             out.append(_config_block(domain, rule, row.get("blocked_at")))
+        elif reason.startswith(FEEDBACK_BLOCK_PREFIX):
+            if block_rule(domain, rules) is None:  # its line was taken out of the file
+                lifted[domain] = trust_level_for(domain, rules)
+                continue
+            out.append(
+                {
+                    "domain": domain,
+                    "trust_level": "BLOCKED",
+                    "reason": reason,
+                    "cause": "feedback",
+                    "blocked_at": row.get("blocked_at"),
+                    "restore": f"feedback(action='domain_unblock', domain='{domain}') or "
+                    f"`lyra feedback domain_unblock --domain {domain}`",
+                }
+            )
         else:
             out.append(
                 {
