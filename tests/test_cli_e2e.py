@@ -191,6 +191,7 @@ async def test_stdio_session_with_the_official_client(cli_env: dict[str, str]) -
             "cleanup_task",
             "create_task",
             "export",
+            "feedback",
             "get_auth_queue",
             "get_status",
             "notify_user",

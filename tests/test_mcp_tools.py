@@ -28,6 +28,7 @@ TOOLS = [
     "cleanup_task",
     "create_task",
     "export",
+    "feedback",
     "get_auth_queue",
     "get_status",
     "notify_user",
