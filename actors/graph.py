@@ -131,9 +131,9 @@ class GraphActor:
         self._store.insert_edges(rows)
 
     @ray.method(concurrency_group=READ_GROUP)
-    def claims_for_task(self, task_id: str) -> list[dict[str, Any]]:
-        """Active claims of a task."""
-        return self._store.claims_for_task(task_id)
+    def claims_for_task(self, task_id: str, status: str | None = "active") -> list[dict[str, Any]]:
+        """Claims of a task with ``status`` (default active; None: all, rejected too)."""
+        return self._store.claims_for_task(task_id, status)
 
     @ray.method(concurrency_group=READ_GROUP)
     def existing_stance_pairs(self, task_id: str) -> list[tuple[str, str]]:
@@ -291,17 +291,20 @@ class GraphActor:
         """Clear the blocks domains.yaml no longer makes (idempotent)."""
         return self._store.lift_domain_blocks(levels)
 
+    @ray.method(max_task_retries=0)  # not idempotent: a retry would act twice
     def calibrate(self, action: str, data: dict[str, Any]) -> dict[str, Any]:
         """One action of the calibrate tool: add_sample, get_stats, evaluate,
         get_evaluations, get_diagram_data (add_sample and evaluate write)."""
         return self._store.calibrate(action, data)
 
+    @ray.method(max_task_retries=0)  # not idempotent: a retry would act twice
     def calibrate_rollback(
         self, source: str, version: int | None, reason: str | None
     ) -> dict[str, Any]:
         """Make an earlier calibration version active (an audit row; not idempotent)."""
         return self._store.calibrate_rollback(source, version, reason)
 
+    @ray.method(max_task_retries=0)  # not idempotent: a retry would act twice
     def feedback(self, action: str, args: dict[str, Any]) -> dict[str, Any]:
         """One action of the feedback tool: a site blocked or unblocked, a claim rejected
         or restored, an edge's relation corrected (each an event_log row)."""

@@ -175,7 +175,9 @@ async def extract_claims(job: EvidenceJob, useful: list[dict[str, Any]]) -> None
             continue
         extracted.append(c)
     job.metrics["claims_extracted"] = len(extracted)
-    existing = await ctx.call("graph", "claims_for_task", ctx.task["id"])
+    # Rejected claims too: a claim a person rejected is not extracted again, nor a
+    # paraphrase of it.
+    existing = await ctx.call("graph", "claims_for_task", ctx.task["id"], None)
     existing_ids = {c["id"] for c in existing}
     candidates: list[dict[str, Any]] = []
     seen_ids: set[str] = set()
@@ -235,6 +237,8 @@ async def extract_claims(job: EvidenceJob, useful: list[dict[str, Any]]) -> None
                 if version and c["confidence"] is not None
                 else c["confidence"]
             ),
+            "extraction_raw_confidence": c["confidence"],
+            "calibration_version": version or None,
             "status": "active",
         }
         for c in candidates

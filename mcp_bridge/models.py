@@ -484,6 +484,12 @@ class CalibrateResult(_Result):
     samples_evaluated: int | None = None
     calibration_version: int | None = None
     evaluated_at: str | None = None
+    previous_version: int | None = Field(
+        None, description="evaluate: the version before the active one (0: raw)."
+    )
+    previous_version_brier: float | None = Field(
+        None, description="evaluate: that version's Brier on the same batch."
+    )
     auto_rolled_back: dict[str, Any] | None = None
     evaluations: list[dict[str, Any]] | None = None
     total_count: int | None = None
@@ -508,6 +514,9 @@ class FeedbackResult(_Result):
     domain: str | None = Field(None, description="domain_*: the site (registrable domain).")
     pages_affected: int | None = Field(
         None, description="domain_*: stored pages of the site (out of confidence while blocked)."
+    )
+    still_blocked_by: str | None = Field(
+        None, description="domain_unblock: a domains.yaml rule that still blocks the site."
     )
     claim_id: str | None = None
     task_id: str | None = None

@@ -852,9 +852,12 @@ def build_server(
         (temperature or Platt scaling, the lower held-out Brier wins) and used from then
         on: new stance edges carry the calibrated probability and the version. get_stats:
         version, method, Brier, ECE, samples, degradation_detected. evaluate: Brier before
-        and after calibration, ECE (10 bins) on a batch, stored. get_evaluations: history.
-        get_diagram_data: reliability bins. Unknown sources and refused fits (fewer than 3
-        samples) are CALIBRATION_ERROR. Rolling back is calibrate_rollback.
+        and after calibration, ECE (10 bins) on a batch, stored; degradation_detected when
+        the active version scores 5 % or more worse than the version before it on the same
+        batch. get_evaluations: history. get_diagram_data: reliability bins. Unknown
+        sources and evaluations of fewer than 3 samples are CALIBRATION_ERROR; a fit the
+        samples cannot support is reported in add_sample's refit.refused and the active
+        version stays. Rolling back is calibrate_rollback.
         """
         rt = _rt(ctx)
         payload = data.model_dump(exclude_none=True) if data is not None else {}

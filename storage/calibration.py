@@ -170,8 +170,16 @@ def add_sample(
         )
         if not found:
             raise _invalid(f"no stance edge {edge_id!r}", "data.edge_id")
-        fields.setdefault("prediction", found[0]["p"])
-        fields.setdefault("predicted_label", found[0]["relation"])
+        own = {"prediction": found[0]["p"], "predicted_label": found[0]["relation"]}
+        for key, value in own.items():
+            # The edge's own raw answer, never a calibrated number a caller copied.
+            if fields.get(key) is not None and fields[key] != value:
+                raise _invalid(
+                    f"{key} {fields[key]!r} differs from the edge's own ({value!r}); leave it "
+                    "out with edge_id",
+                    f"data.{key}",
+                )
+            fields[key] = value
     prediction = fields.get("prediction")
     if isinstance(prediction, bool) or not isinstance(prediction, int | float):
         raise _invalid("prediction must be a probability in [0, 1]", "data.prediction")
@@ -187,6 +195,8 @@ def add_sample(
     outcome, predicted, actual = _outcome(source, fields)
     sample_id = uuid.uuid4().hex
     with transaction(con):
+        if edge_id is not None:  # one judgement per edge: the latest replaces the earlier
+            con.execute("DELETE FROM calibration_samples WHERE edge_id = ?", [edge_id])
         insert_rows(
             con,
             "calibration_samples",
@@ -322,9 +332,9 @@ def evaluate(
 
     ``data``: {source, predictions?, labels?}: raw model probabilities and whether each
     prediction was right. Without them the source's stored samples are evaluated.
-    Degradation: a calibrated Brier 5 % or more worse than the previous evaluation's.
-    With ``auto_rollback`` a degraded evaluation made under a newer version than the
-    previous evaluation rolls back to that one, and says so.
+    Degradation: the active version's Brier on the batch 5 % or more worse than the
+    version before it (version 0: the raw probabilities) on the same batch. With
+    ``auto_rollback`` a degraded evaluation rolls back to that version, and says so.
     """
     source = check_source(data.get("source"))
     preds, labels = data.get("predictions"), data.get("labels")
@@ -357,16 +367,16 @@ def evaluate(
     calibrated = mapping.apply(probs) if version else probs
     raw_brier = round(cal.brier(probs, outcome), 6)
     cal_brier = round(cal.brier(calibrated, outcome), 6) if version else None
-    now_brier = cal_brier if cal_brier is not None else raw_brier
-    previous = _rows(
-        con,
-        "SELECT coalesce(brier_score_calibrated, brier_score) AS b, calibration_version "
-        "FROM calibration_evaluations WHERE source = ? ORDER BY evaluated_at DESC, "
-        "created_at DESC LIMIT 1",
-        [source],
-    )
-    prev_brier = float(previous[0]["b"]) if previous else None
-    degraded = cal.degraded(prev_brier, now_brier)
+    # Degradation (issue 14): this version against the one before it on the same batch
+    # (the raw probabilities when version 1 is active); none while no version is active.
+    previous_version: int | None = None
+    previous_brier: float | None = None
+    if version:
+        older = [int(r["version"]) for r in versions(con, source) if int(r["version"]) < version]
+        previous_version = older[-1] if older else 0
+        earlier = _version_map(con, source, previous_version)
+        previous_brier = round(cal.brier(earlier.apply(probs), outcome), 6)
+    degraded = cal_brier is not None and cal.degraded(previous_brier, cal_brier)
     evaluation_id = "eval_" + uuid.uuid4().hex[:16]
     row = {
         "id": evaluation_id,
@@ -395,18 +405,35 @@ def evaluate(
             cause_id=evaluation_id,
             payload={k: v for k, v in row.items() if k not in ("bins_json", "evaluated_at")},
         )
-        if degraded and auto_rollback and previous:
-            target = int(previous[0]["calibration_version"] or 0)
-            if target != version:
-                rolled_back = rollback(
-                    con,
-                    source,
-                    target,
-                    f"automatic: evaluation {evaluation_id} Brier {now_brier} is 5 % or more "
-                    f"worse than the previous evaluation's {prev_brier}",
-                    allow_zero=True,
-                )
-    return {**_evaluation_out(row), "auto_rolled_back": rolled_back}
+        if degraded and auto_rollback and previous_version is not None:
+            rolled_back = rollback(
+                con,
+                source,
+                previous_version,
+                f"automatic: on evaluation {evaluation_id} version {version} scores Brier "
+                f"{cal_brier}, 5 % or more worse than version {previous_version}'s "
+                f"{previous_brier} on the same samples",
+            )
+    return {
+        **_evaluation_out(row),
+        "previous_version": previous_version,
+        "previous_version_brier": previous_brier,
+        "auto_rolled_back": rolled_back,
+    }
+
+
+def _version_map(con: duckdb.DuckDBPyConnection, source: str, version: int) -> cal.Calibration:
+    """The map of one stored version (0: the identity)."""
+    if version == 0:
+        return cal.IDENTITY
+    rows = _rows(
+        con,
+        "SELECT params FROM calibration_params WHERE source = ? AND version = ?",
+        [source, version],
+    )
+    params = rows[0]["params"]
+    data = json.loads(params) if isinstance(params, str) else params
+    return cal.Calibration.from_json(data["calibration"])
 
 
 def _evaluation_out(row: Row) -> dict[str, Any]:
@@ -558,8 +585,6 @@ def rollback(
     source: str,
     version: int | None,
     reason: str | None,
-    *,
-    allow_zero: bool = True,
 ) -> dict[str, Any]:
     """Make ``version`` (default: the one before the active one) the active version.
 
@@ -582,8 +607,6 @@ def rollback(
             raise _error(
                 f"{source} has no calibration version {version} (versions: {listed}; 0 = raw)"
             )
-        if version == 0 and not allow_zero:
-            raise _error("version 0 (no calibration) is not allowed here")
         if version == current:
             raise _error(f"{source} version {version} is already the active one")
         target = version

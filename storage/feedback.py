@@ -31,6 +31,7 @@ from lyra.pipelines.errors import LyraError
 from lyra.pipelines.net.domains import (
     FEEDBACK_BLOCK_PREFIX,
     FEEDBACK_DOMAINS_FILENAME,
+    config_block_reason,
     host_of,
     registrable_domain,
 )
@@ -149,7 +150,11 @@ def unblock_domain(
     domain: str | None,
     reason: str | None,
     level_now: str,
+    config_rule: str | None = None,
 ) -> dict[str, Any]:
+    """Lift the feedback block of a site. ``level_now``: its level under the domains.yaml
+    files; ``config_rule``: the rule there that still blocks it, if any (then it stays
+    blocked, recorded as that rule's block, and the answer says so)."""
     site = site_of(domain)
     path = home / FEEDBACK_DOMAINS_FILENAME
     with _FILE_LOCK:
@@ -161,24 +166,40 @@ def unblock_domain(
                 "domain",
             )
         with transaction(con):
-            con.execute(
-                "UPDATE domains SET blocked = false, trust_level = ?, block_reason = NULL, "
-                "blocked_at = NULL, updated_at = ? WHERE domain = ?",
-                [level_now, utcnow(), site],
-            )
-            payload = {"domain": site, "reason": reason, "cause": "feedback"}
-            log_event(con, "domain_unblocked", actor="graph", payload=payload)
+            if config_rule is None:
+                con.execute(
+                    "UPDATE domains SET blocked = false, trust_level = ?, block_reason = NULL, "
+                    "blocked_at = NULL, updated_at = ? WHERE domain = ?",
+                    [level_now, utcnow(), site],
+                )
+                log_event(
+                    con,
+                    "domain_unblocked",
+                    actor="graph",
+                    payload={"domain": site, "reason": reason, "cause": "feedback"},
+                )
+            else:  # domains.yaml blocks it too: still blocked, as that rule's block
+                con.execute(
+                    "UPDATE domains SET block_reason = ?, updated_at = ? WHERE domain = ?",
+                    [config_block_reason(config_rule), utcnow(), site],
+                )
             log_event(
-                con, "feedback", actor="graph", payload={"action": "domain_unblock", **payload}
-            )
-        del data["user_overrides"][site]
-        _write(path, data)
+                con,
+                "feedback",
+                actor="graph",
+                payload={"action": "domain_unblock", "domain": site, "reason": reason,
+                         "still_blocked_by": config_rule},
+            )  # fmt: skip
+            del data["user_overrides"][site]
+            # Last, inside the transaction: a failed write leaves the row blocked too.
+            _write(path, data)
     return {
         "action": "domain_unblock",
         "domain": site,
         "reason": reason,
         "changed": True,
         "pages_affected": _pages_on(con, site),
+        "still_blocked_by": config_rule,
     }
 
 
@@ -254,14 +275,13 @@ def correct_edge(
     with transaction(con):
         if model_p is not None and (model_label or before) in STANCE_RELATIONS:
             # The model's own answer and probability against the person's: a sample.
+            # (The edge's earlier sample, if any, is replaced: one judgement per edge.)
             sample = cs.add_sample(
                 con,
                 {
                     "source": "nli",
-                    "prediction": float(model_p),
-                    "predicted_label": model_label or before,
-                    "actual": relation,
                     "edge_id": edge_id,
+                    "actual": relation,
                     "context": {"feedback": "edge_correct", "reason": reason},
                 },
                 refit_every,
@@ -269,7 +289,7 @@ def correct_edge(
         con.execute(
             "UPDATE edges SET relation = ?, nli_label = coalesce(nli_label, ?), "
             "nli_raw_confidence = coalesce(nli_raw_confidence, nli_confidence), "
-            "nli_confidence = 1.0 WHERE id = ?",
+            "nli_confidence = 1.0, calibration_version = NULL WHERE id = ?",
             [relation, before, edge_id],
         )
         log_event(

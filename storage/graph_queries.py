@@ -148,18 +148,32 @@ def fragment_ids_for_task(con: duckdb.DuckDBPyConnection, task_id: str) -> list[
 def evidence_summary(con: duckdb.DuckDBPyConnection, task_id: str) -> dict[str, Any]:
     """Edge counts by relation and the top evidence domains of a task."""
     cur = con.cursor()
+    # Edges of claims a person rejected, and stance edges from blocked sites, are left
+    # out (decision 0050), as confidence leaves them out.
     by_relation = dict(
         cur.execute(
-            "SELECT relation, count(*) FROM edges WHERE task_id = ? GROUP BY relation "
-            "ORDER BY relation",
+            """
+            SELECT e.relation, count(*) FROM edges e
+            LEFT JOIN claims c ON e.target_type = 'claim' AND c.id = e.target_id
+            LEFT JOIN fragments f ON e.source_type = 'fragment' AND f.id = e.source_id
+            LEFT JOIN pages p ON p.id = f.page_id
+            LEFT JOIN domains bd ON bd.domain = p.domain
+            WHERE e.task_id = ? AND coalesce(c.status, '') <> 'rejected'
+              AND NOT (e.relation IN ('supports', 'refutes', 'neutral')
+                       AND coalesce(bd.blocked, false))
+            GROUP BY e.relation ORDER BY e.relation
+            """,
             [task_id],
         ).fetchall()
     )
     top = cur.execute(
         """
         SELECT p.domain, count(*) AS n FROM edges e
+        JOIN claims c ON c.id = e.target_id
         JOIN fragments f ON f.id = e.source_id JOIN pages p ON p.id = f.page_id
+        LEFT JOIN domains bd ON bd.domain = p.domain
         WHERE e.task_id = ? AND e.relation IN ('supports', 'refutes')
+          AND c.status <> 'rejected' AND NOT coalesce(bd.blocked, false)
         GROUP BY p.domain ORDER BY n DESC, p.domain LIMIT 10
         """,
         [task_id],
@@ -239,7 +253,10 @@ def replay_sources(con: duckdb.DuckDBPyConnection, task_id: str) -> list[dict[st
 def _stance_rows(con: duckdb.DuckDBPyConnection, task_id: str) -> dict[tuple[str, str], Any]:
     rows = con.cursor().execute(
         """
-        SELECT c.claim_text, e.source_id, e.relation, e.nli_confidence
+        -- The model's own answers (a calibration or a person's correction changes
+        -- relation and nli_confidence, not what the model said).
+        SELECT c.claim_text, e.source_id, coalesce(e.nli_label, e.relation),
+               coalesce(e.nli_raw_confidence, e.nli_confidence)
         FROM edges AS e
         JOIN claims AS c ON c.id = e.target_id
         WHERE c.task_id = ? AND c.status = 'active' AND e.source_type = 'fragment'

@@ -31,6 +31,7 @@ from lyra.pipelines.evidence.research import PRIMARY_LEVELS
 from lyra.pipelines.net.domains import (
     USER_DOMAINS_FILENAME,
     DomainRulesWatcher,
+    block_rule,
     config_block_reason,
     trust_level_for,
 )
@@ -154,8 +155,8 @@ class GraphStore:
         repo.insert_edges(self._con, rows)
         self._rows_written("edges", len(rows))
 
-    def claims_for_task(self, task_id: str) -> list[dict[str, Any]]:
-        return repo.claims_for_task(self._reader(), task_id)
+    def claims_for_task(self, task_id: str, status: str | None = "active") -> list[dict[str, Any]]:
+        return repo.claims_for_task(self._reader(), task_id, status=status)
 
     def existing_stance_pairs(self, task_id: str) -> list[tuple[str, str]]:
         return gq.existing_stance_pairs(self._reader(), task_id)
@@ -196,6 +197,17 @@ class GraphStore:
         allowed = set(allowed_ids) if allowed_ids is not None else None
         key = (target, model_id)
         con = self._reader()
+        if target == "claim":
+            # A claim a person rejected (the feedback tool) is never a hit.
+            rejected = {r[0] for r in con.execute(
+                "SELECT id FROM claims WHERE status = 'rejected'"
+            ).fetchall()}  # fmt: skip
+            if rejected and allowed is None:
+                allowed = {r[0] for r in con.execute(
+                    "SELECT id FROM claims WHERE status <> 'rejected'"
+                ).fetchall()}  # fmt: skip
+            elif rejected and allowed is not None:
+                allowed -= rejected
         with self._index_lock:
             # Loaded once, under the lock, so that no write's add() falls between the
             # load and the index's entry in the table.
@@ -454,7 +466,8 @@ class GraphStore:
             site = fb.site_of(args.get("domain"))
             base = DomainRulesWatcher(user_path=home / USER_DOMAINS_FILENAME).current()
             level = trust_level_for(site, base)
-            return fb.unblock_domain(self._con, home, site, reason, level)
+            rule = block_rule(site, base)
+            return fb.unblock_domain(self._con, home, site, reason, level, rule)
         if action in ("claim_reject", "claim_restore"):
             reject = action == "claim_reject"
             return fb.set_claim_status(self._con, args.get("claim_id"), reject, reason)

@@ -324,6 +324,9 @@ _V6: tuple[str, ...] = (
     # The feedback tool (decision 0050): why a claim was rejected or restored, and when.
     "ALTER TABLE claims ADD COLUMN IF NOT EXISTS status_reason VARCHAR",
     "ALTER TABLE claims ADD COLUMN IF NOT EXISTS status_changed_at TIMESTAMP",
+    # The extractor's own confidence beside the calibrated one, and the version (decision 0049).
+    "ALTER TABLE claims ADD COLUMN IF NOT EXISTS extraction_raw_confidence DOUBLE",
+    "ALTER TABLE claims ADD COLUMN IF NOT EXISTS calibration_version INTEGER",
     """
     CREATE TABLE IF NOT EXISTS calibration_evaluations (
         id VARCHAR PRIMARY KEY,

@@ -117,3 +117,13 @@ def test_a_map_survives_its_json() -> None:
     assert cal.Calibration.from_json({"method": "identity"}).apply_one(0.37) == 0.37
     with pytest.raises(ValueError, match="unknown calibration method 'isotonic'"):
         cal.Calibration.from_json({"method": "isotonic"})
+
+
+def test_a_platt_fit_never_reverses_the_order() -> None:
+    # Higher probabilities right less often: the map keeps the order, only the base rate.
+    p = [0.95, 0.9, 0.85, 0.3, 0.25, 0.2]
+    y = [0, 0, 0, 1, 1, 1]
+    fitted = cal.fit("platt", p * 20, y * 20)
+    assert fitted.params["a"] == 1e-3
+    assert fitted.apply_one(0.9) >= fitted.apply_one(0.2)
+    assert fitted.apply_one(0.5) == pytest.approx(0.5, abs=0.01)

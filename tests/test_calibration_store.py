@@ -233,21 +233,30 @@ def test_evaluate_stores_brier_before_and_after_and_the_bins(
     assert diagram["overall_ece"] == raw["expected_calibration_error"]
 
 
-def test_a_degraded_evaluation_is_flagged_and_auto_rollback_undoes_the_new_version(
+def test_degradation_compares_the_version_with_the_one_before_on_the_same_batch(
     db: duckdb.DuckDBPyConnection,
 ) -> None:
-    _fill(db)
-    good = cs.evaluate(db, {"source": "nli", "predictions": [0.6, 0.62, 0.58, 0.61],
-                            "labels": [1, 1, 0, 1]}, True)  # fmt: skip
-    assert good["calibration_version"] == 1
-    for p in PREDICTIONS:  # version 2, fitted on samples that are now right
+    batch = {"predictions": [0.9, 0.92, 0.88, 0.95, 0.6], "labels": [0, 0, 1, 0, 1]}
+    _fill(db)  # version 1: overconfident 0.9s come down
+    v1 = cs.evaluate(db, {"source": "nli", **batch}, True)
+    assert (v1["calibration_version"], v1["previous_version"]) == (1, 0)
+    assert v1["previous_version_brier"] == v1["brier_score"]  # version 0 is the raw
+    assert v1["brier_score_calibrated"] < v1["brier_score"]
+    assert (v1["degradation_detected"], v1["auto_rolled_back"]) == (False, None)
+    for p in PREDICTIONS:  # version 2, fitted on samples that are now nearly all right
         _add(db, p, 1 if p < 0.96 else 0)
     assert cs.active(db, "nli")[0] == 2
-    bad = cs.evaluate(db, {"source": "nli", "predictions": [0.6, 0.62, 0.58, 0.61],
-                           "labels": [0, 0, 1, 0]}, True)  # fmt: skip
-    assert bad["degradation_detected"] is True
-    assert bad["auto_rolled_back"]["rolled_back_to"] == 1
-    assert bad["auto_rolled_back"]["previous_version"] == 2
+    # The same batch: version 2 trusts the 0.9s again and scores worse than version 1.
+    v2 = cs.evaluate(db, {"source": "nli", **batch}, False)
+    assert (v2["previous_version"], v2["previous_version_brier"]) == (
+        1, v1["brier_score_calibrated"]
+    )  # fmt: skip
+    assert v2["brier_score_calibrated"] >= 1.05 * v1["brier_score_calibrated"]
+    assert (v2["degradation_detected"], v2["auto_rolled_back"]) == (True, None)
+    assert cs.active(db, "nli")[0] == 2  # reported only: auto-rollback is off
+    again = cs.evaluate(db, {"source": "nli", **batch}, True)
+    assert again["auto_rolled_back"]["rolled_back_to"] == 1
+    assert again["auto_rolled_back"]["previous_version"] == 2
     assert cs.active(db, "nli")[0] == 1
     stats = cs.stats(db, {"source": "nli"})
     assert (stats["current_version"], stats["degradation_detected"]) == (1, True)

@@ -162,12 +162,63 @@ def test_a_corrected_edge_keeps_the_model_answer_and_becomes_a_sample(
         "SELECT predicted, label, predicted_label, actual_label, edge_id FROM calibration_samples"
     ).fetchone()
     assert sample == (0.72, "0", "refutes", "supports", "e1")
-    # Corrected back: the model's answer (refutes) was right after all.
+    # Corrected back: the model's answer (refutes) was right after all. One judgement
+    # per edge: the new sample replaces the first.
     again = fb.correct_edge(db, "e1", "refutes", None, refit_every=10)
-    assert again["calibration_sample"]["sample_count"] == 2
-    assert db.execute("SELECT label FROM calibration_samples ORDER BY created_at").fetchall() == [
-        ("0",),
-        ("1",),
+    assert again["calibration_sample"]["sample_count"] == 1
+    assert db.execute(
+        "SELECT predicted, label, predicted_label, actual_label FROM calibration_samples"
+    ).fetchall() == [(0.72, "1", "refutes", "refutes")]
+    assert db.execute(
+        "SELECT relation, nli_label, nli_confidence, calibration_version FROM edges WHERE id = 'e1'"
+    ).fetchone() == ("refutes", "refutes", 1.0, None)
+
+
+def test_an_edge_sample_never_takes_a_copied_calibrated_number(
+    db: duckdb.DuckDBPyConnection,
+) -> None:
+    from lyra.storage import calibration as cs
+
+    with pytest.raises(LyraError) as exc:
+        cs.add_sample(db, {"source": "nli", "edge_id": "e1", "prediction": 0.58,
+                           "actual": "supports"}, 10)  # fmt: skip
+    assert (exc.value.field, exc.value.message) == (
+        "data.prediction",
+        "prediction 0.58 differs from the edge's own (0.72); leave it out with edge_id",
+    )
+    assert db.execute("SELECT count(*) FROM calibration_samples").fetchone() == (0,)
+
+
+def test_unblocking_a_site_domains_yaml_also_blocks_keeps_it_blocked(
+    db: duckdb.DuckDBPyConnection, tmp_path: Path
+) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "domains.yaml").write_text("user_overrides:\n  spam.org: BLOCKED\n")
+    fb.block_domain(db, home, "spam.org", "farm")
+    out = fb.unblock_domain(db, home, "spam.org", None, "BLOCKED", "user_overrides: spam.org")
+    assert out["still_blocked_by"] == "user_overrides: spam.org"
+    row = db.execute(
+        "SELECT trust_level, blocked, block_reason FROM domains WHERE domain = 'spam.org'"
+    ).fetchone()
+    assert row == ("BLOCKED", True, "domains.yaml user_overrides: spam.org")
+    rules = home_rules_watcher(home).current()
+    assert block_rule("spam.org", rules) == "user_overrides: spam.org"
+    listed, lifted = blocked_listing(
+        [{"domain": "spam.org", "block_reason": row[2], "blocked_at": "t"}], rules
+    )
+    assert ([e["cause"] for e in listed], lifted) == (["domains.yaml"], {})
+    kinds = db.execute("SELECT kind FROM event_log ORDER BY ts, kind").fetchall()
+    assert kinds == [("domain_blocked",), ("feedback",), ("feedback",)]
+
+
+def test_a_feedback_line_not_yet_recorded_is_listed_as_feedback(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / FEEDBACK_DOMAINS_FILENAME).write_text("user_overrides:\n  farm.net: BLOCKED\n")
+    listed, _ = blocked_listing([], home_rules_watcher(home).current())
+    assert [(e["domain"], e["cause"], e["reason"]) for e in listed] == [
+        ("farm.net", "feedback", "feedback")
     ]
 
 
@@ -276,6 +327,8 @@ async def test_feedback_through_the_mcp_client(tmp_path: Path) -> None:
                 "params": {"t": task_id, "d": BLOCKED_HOST},
             }))[0]["n"]  # fmt: skip
             assert counted == kept
+            top = {d["domain"] for d in status["evidence_summary"]["top_domains"]}
+            assert BLOCKED_HOST not in top
             summary = _rows(await client.call_tool("query_graph", {
                 "view": "claim_evidence_summary", "params": {"task_id": task_id},
             }))  # fmt: skip
@@ -301,6 +354,10 @@ async def test_feedback_through_the_mcp_client(tmp_path: Path) -> None:
             assert claim["id"] not in {r["claim_id"] for r in _rows(await client.call_tool(
                 "query_graph", {"view": "claim_evidence_summary", "params": {"task_id": task_id}}
             ))}  # fmt: skip
+            hits = _ok(await client.call_tool("vector_search", {
+                "query": claim["text"], "target": "claims", "top_k": 20,
+            }))["results"]  # fmt: skip
+            assert hits and claim["id"] not in {h["id"] for h in hits}
             stored = _rows(await client.call_tool("query_graph", {
                 "sql": "SELECT status, status_reason FROM claims WHERE id = $c",
                 "params": {"c": claim["id"]},

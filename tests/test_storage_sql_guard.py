@@ -448,6 +448,8 @@ def test_schema_snapshot_lists_tables_and_views_with_types(
         {"name": "status", "type": "VARCHAR"},
         {"name": "status_reason", "type": "VARCHAR"},
         {"name": "status_changed_at", "type": "TIMESTAMP"},
+        {"name": "extraction_raw_confidence", "type": "DOUBLE"},
+        {"name": "calibration_version", "type": "INTEGER"},
     ]
     assert snapshot["unsupported_claims"][0] == {"name": "claim_id", "type": "VARCHAR"}
     assert {"name": "vector", "type": "FLOAT[]"} in snapshot["embeddings"]

@@ -165,7 +165,12 @@ def fit(method: str, p: Sequence[float] | np.ndarray, y: Sequence[int] | np.ndar
     if method == "platt":
         design = np.stack([z, np.ones_like(z)], axis=1)
         a, b = _newton(labels, np.array([1.0, 0.0]), design, np.array([1.0, 0.0]))
-        return Calibration("platt", {"a": float(max(a, 1e-3)), "b": float(b)})
+        if a < 1e-3:
+            # Samples where a higher probability means less often right: the map may not
+            # reverse the order, so it keeps the slope's floor and only the base rate.
+            rate = float(np.clip(labels.mean(), _EPS, 1.0 - _EPS))
+            return Calibration("platt", {"a": 1e-3, "b": float(np.log(rate / (1.0 - rate)))})
+        return Calibration("platt", {"a": float(a), "b": float(b)})
     raise ValueError(f"unknown calibration method {method!r}")
 
 

@@ -29,6 +29,7 @@ USER_DOMAINS_FILENAME = "domains.yaml"  # under LYRA_HOME: the user's own layer
 # Under LYRA_HOME: the blocks the `feedback` tool made (Lyra writes it; decision 0050).
 # Merged last, so a person's latest word on a site wins over both domains.yaml files.
 FEEDBACK_DOMAINS_FILENAME = "feedback_domains.yaml"
+FEEDBACK_RULES_KEY = "feedback_blocks"  # the sites that layer blocks, in the merged rules
 
 log = logging.getLogger(__name__)
 
@@ -189,9 +190,16 @@ class DomainRulesWatcher:
         self._stamp = stamp
         try:
             rules = load_domain_rules(self.path)
-            for layer in (self.user_path, self.feedback_path):
-                if layer is not None and layer.is_file():
-                    rules = merge_domain_rules(rules, load_domain_rules(layer))
+            if self.user_path is not None and self.user_path.is_file():
+                rules = merge_domain_rules(rules, load_domain_rules(self.user_path))
+            feedback: list[str] = []
+            if self.feedback_path is not None and self.feedback_path.is_file():
+                layer = load_domain_rules(self.feedback_path)
+                rules = merge_domain_rules(rules, layer)
+                overrides = layer["user_overrides"].items()
+                feedback = sorted(d for d, level in overrides if level == "BLOCKED")
+            # Which blocks the feedback tool made, for get_status's listing.
+            rules[FEEDBACK_RULES_KEY] = feedback
         except (OSError, ValueError, yaml.YAMLError) as exc:
             self.last_error = str(exc)
             log.error("domains.yaml not reloaded, keeping the previous rules: %s", exc)
@@ -334,17 +342,7 @@ def blocked_listing(
             if block_rule(domain, rules) is None:  # its line was taken out of the file
                 lifted[domain] = trust_level_for(domain, rules)
                 continue
-            out.append(
-                {
-                    "domain": domain,
-                    "trust_level": "BLOCKED",
-                    "reason": reason,
-                    "cause": "feedback",
-                    "blocked_at": row.get("blocked_at"),
-                    "restore": f"feedback(action='domain_unblock', domain='{domain}') or "
-                    f"`lyra feedback domain_unblock --domain {domain}`",
-                }
-            )
+            out.append(_feedback_block(domain, reason, row.get("blocked_at")))
         else:
             out.append(
                 {
@@ -361,11 +359,28 @@ def blocked_listing(
     named = [d for d, level in overrides.items() if level == "BLOCKED"]
     literal = [p for p in (rules.get("patterns") or {}).get("BLOCKED") or [] if "*" not in p]
     named += [p for p in literal if "?" not in p and "[" not in p]
+    feedback = set(rules.get(FEEDBACK_RULES_KEY) or [])
     for domain in dict.fromkeys(named):
         rule = block_rule(domain, rules)
-        if domain not in listed and rule is not None:
+        if domain in listed or rule is None:
+            continue
+        if domain in feedback:  # the feedback file's own line, not yet recorded
+            out.append(_feedback_block(domain, FEEDBACK_BLOCK_PREFIX, None))
+        else:
             out.append(_config_block(domain, rule, None))
     return sorted(out, key=lambda e: e["domain"]), lifted
+
+
+def _feedback_block(domain: str, reason: str, blocked_at: Any) -> dict[str, Any]:
+    return {
+        "domain": domain,
+        "trust_level": "BLOCKED",
+        "reason": reason,
+        "cause": "feedback",
+        "blocked_at": blocked_at,
+        "restore": f"feedback(action='domain_unblock', domain='{domain}') or "
+        f"`lyra feedback domain_unblock --domain {domain}`",
+    }
 
 
 def _config_block(domain: str, rule: str, blocked_at: Any) -> dict[str, Any]:

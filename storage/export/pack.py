@@ -30,8 +30,11 @@ FROM edges e
 JOIN claims c ON c.id = e.target_id
 JOIN fragments f ON f.id = e.source_id
 JOIN pages p ON p.id = f.page_id
+LEFT JOIN domains bd ON bd.domain = p.domain
 WHERE c.task_id = ? AND e.target_type = 'claim' AND e.source_type = 'fragment'
   AND e.relation IN ('origin', 'supports', 'refutes', 'neutral')
+  -- A blocked site is no evidence (decision 0050); a claim's origin stays its provenance.
+  AND (e.relation = 'origin' OR NOT coalesce(bd.blocked, false))
 ORDER BY e.target_id,
          CASE e.relation WHEN 'origin' THEN 0 WHEN 'supports' THEN 1
                          WHEN 'refutes' THEN 2 ELSE 3 END,
