@@ -37,6 +37,7 @@ from lyra.jobs.engine_choice import EngineChoice
 from lyra.jobs.replay import replay_searches
 from lyra.jobs.search_context import SearchContext
 from lyra.jobs.search_job import SearchJob
+from lyra.jobs.user_prompts import PromptRegistry
 from lyra.pipelines.discover.engines import load_engines
 from lyra.pipelines.discover.local_corpus import CorpusScan
 from lyra.pipelines.errors import LyraError
@@ -90,6 +91,7 @@ class Orchestrator:
         self._corpus_cache: dict[str, CorpusScan] = {}
         self._rules = home_rules_watcher(settings.home_dir)
         self._auth = AuthService(settings, functools.partial(self._call, GRAPH))
+        self._prompts = PromptRegistry()
         # The DomainFetcher pool (made on the first fetch) and the auth queue's share of
         # fetching (actors/fetch_routing.py).
         self._fetching = FetchRouting(
@@ -702,6 +704,48 @@ class Orchestrator:
         await self.ensure_ready()
         result: dict[str, Any] = await self._call(GRAPH, "feedback", action, args)
         return result
+
+    # --- wait_for_user's fallback (issue 14) --------------------------------------------
+    async def open_prompt(
+        self, prompt: str, choices: list[str] | None, timeout_s: float
+    ) -> dict[str, Any]:
+        """A question for the person: on the desktop, answered with `lyra answer`. Returns
+        its id and how to answer; `await_prompt` waits for the answer."""
+        entry = self._prompts.create(prompt, choices, timeout_s)
+        pid = entry["prompt_id"]
+        listed = (
+            " Choices: " + "; ".join(f"{i + 1}. {c}" for i, c in enumerate(choices)) + "."
+            if choices
+            else ""
+        )
+        how = f'lyra answer {pid} "..."'
+        note = await self._auth.notify(
+            "decision_required",
+            {"message": f"{prompt}{listed} Answer with: {how}"[:2000]},
+            open_url=None,
+        )
+        return {"prompt_id": pid, "how_to_answer": how, "channels": note["channels"]}
+
+    async def await_prompt(self, prompt_id: str) -> dict[str, Any]:
+        """The answer to an open question, or timed_out (an event_log row either way)."""
+        out = await self._prompts.wait(prompt_id)
+        await self._call(
+            GRAPH,
+            "log_event",
+            kind="user_prompt_timed_out" if out["timed_out"] else "user_answered",
+            actor="orchestrator",
+            cause_id=prompt_id,
+            payload=out,
+        )
+        return out
+
+    async def answer_prompt(self, prompt_id: str, response: str) -> dict[str, Any]:
+        """The person's answer to a waiting question (`lyra answer`); the first one wins."""
+        return self._prompts.answer(prompt_id, response)
+
+    async def pending_prompts(self) -> list[dict[str, Any]]:
+        """Questions waiting for an answer (idempotent)."""
+        return self._prompts.pending()
 
     async def calibrate(self, action: str, data: dict[str, Any]) -> dict[str, Any]:
         """The calibrate tool's actions, on the graph actor (storage/calibration.py)."""

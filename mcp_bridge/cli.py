@@ -564,6 +564,32 @@ def _entry_line(entry: Any) -> str:
     )
 
 
+def cmd_answer(args: argparse.Namespace) -> int:
+    """Answer a question wait_for_user asked (or, without an id, list those waiting)."""
+    if args.prompt_id is None:
+        waiting: Any = _task_call("pending_prompts")
+        if isinstance(waiting, int):
+            return waiting
+        if args.json:
+            print(json.dumps(waiting, indent=2))
+            return 0
+        if not waiting:
+            print("no question is waiting")
+        for q in waiting:
+            choices = q["choices"] or []
+            listed = "".join(f"\n    {i + 1}. {c}" for i, c in enumerate(choices))
+            print(f"{q['prompt_id']}  {q['prompt']}{listed}")
+        return 0
+    if args.response is None:
+        print('lyra: give the answer after the id: lyra answer ID "TEXT"', file=sys.stderr)
+        return 2
+    out = _task_call("answer_prompt", args.prompt_id, args.response)
+    if isinstance(out, int):
+        return out
+    print(json.dumps(out) if args.json else f"{out['prompt_id']}: {out['response']}")
+    return 0
+
+
 def cmd_feedback(args: argparse.Namespace) -> int:
     """The feedback tool's actions from the command line (same checks, same event rows)."""
     data = {
@@ -735,6 +761,11 @@ def build_parser() -> argparse.ArgumentParser:
     v = archive.add_parser("verify", help="read every WARC back; exit 1 if any is damaged")
     v.add_argument("--home", help="LYRA_HOME to check (default: the configured one)")
     v.set_defaults(func=cmd_archive_verify)
+    an = sub.add_parser("answer", help="answer a question Lyra asks (wait_for_user)")
+    an.add_argument("prompt_id", nargs="?", help="the question's id (none: list the waiting)")
+    an.add_argument("response", nargs="?", help="the answer: text, or a choice or its number")
+    an.add_argument("--json", action="store_true")
+    an.set_defaults(func=cmd_answer)
     fb = sub.add_parser("feedback", help="block a site, reject a claim, correct an edge")
     fb.add_argument(
         "action",

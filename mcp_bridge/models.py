@@ -7,9 +7,9 @@ are dropped, so nothing internal leaks by accident.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 
 class _In(BaseModel):
@@ -529,3 +529,39 @@ class FeedbackResult(_Result):
     calibration_sample: dict[str, Any] | None = Field(
         None, description="edge_correct: the nli calibration sample it added (add_sample's result)."
     )
+
+
+# --- wait_for_user (issue 14) ---------------------------------------------------------------
+class WaitOptions(_In):
+    timeout_seconds: float = Field(
+        300, ge=1, le=3600, description="How long to wait for the answer (default 300)."
+    )
+    choices: list[Annotated[str, Field(min_length=1, max_length=200)]] | None = Field(
+        None, max_length=50, description="The answers to choose from (default: free text)."
+    )
+
+    @field_validator("choices")
+    @classmethod
+    def _distinct(cls, value: list[str] | None) -> list[str] | None:
+        if value is not None:
+            if not value:
+                raise ValueError("give at least one choice, or leave choices out")
+            seen = [" ".join(v.split()).casefold() for v in value]
+            if len(set(seen)) != len(seen):
+                raise ValueError("the choices must differ from each other")
+        return value
+
+
+class WaitResult(_Result):
+    prompt_id: str | None = Field(None, description="The question's id (command-line path).")
+    response: str | None = Field(None, description="The answer; null when none came.")
+    choice_index: int | None = Field(None, description="Index of the chosen choice (0-based).")
+    timed_out: bool
+    channel: Literal["elicitation", "command_line"] = Field(
+        description="elicitation: the client showed a form; command_line: the desktop and "
+        "`lyra answer`."
+    )
+    action: Literal["accept", "decline", "cancel"] | None = Field(
+        None, description="elicitation: what the person did with the form."
+    )
+    how_to_answer: str | None = None

@@ -19,10 +19,12 @@ from contextlib import asynccontextmanager
 from typing import Annotated, Any, Literal
 
 import ray
+from mcp.server.elicitation import AcceptedElicitation, ElicitationResult
 from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.resolve import Elicit, Resolve
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from mcp_types import CallToolResult, LoggingLevel, TextContent, ToolAnnotations
-from pydantic import Field
+from pydantic import BaseModel, Field, create_model
 
 import lyra.actors.telemetry as telemetry
 from lyra.actors.runtime import (
@@ -311,6 +313,25 @@ async def _log_to_client(ctx: Context[LyraRuntime, Any], level: LoggingLevel, te
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", MCPDeprecationWarning)
         await ctx.log(level, text, logger_name="lyra.notify")
+
+
+def _form_for(
+    prompt: str, options: m.WaitOptions | None, ctx: Context[Any, Any]
+) -> Elicit[BaseModel] | None:
+    """wait_for_user's question as an elicitation form (a choice among the options, or
+    free text), when the client declared it can show one; None: it cannot."""
+    caps = ctx.client_capabilities
+    if caps is None or caps.elicitation is None:
+        return None
+    choices = options.choices if options is not None else None
+    if choices:
+        kind: Any = Literal[tuple(choices)]
+        pick: type[BaseModel] = create_model("Choice", answer=(kind, Field(title="Your choice")))
+        return Elicit(prompt, pick)
+    text: type[BaseModel] = create_model(
+        "Answer", answer=(str, Field(title="Your answer", min_length=1))
+    )
+    return Elicit(prompt, text)
 
 
 def build_server(
@@ -775,6 +796,50 @@ def build_server(
         rt = _rt(ctx)
         out = await rt.call("resolve_auth", target, data.model_dump(exclude_none=True))
         return m.ResolveAuthResult(**out, lyra_meta=await rt.meta())
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=False, idempotent_hint=False))
+    async def wait_for_user(
+        prompt: Annotated[
+            str, Field(min_length=1, max_length=2000, description="The question for the person.")
+        ],
+        ctx: Context[LyraRuntime, Any],
+        form: Annotated[ElicitationResult[BaseModel], Resolve(_form_for)],
+        options: Annotated[
+            m.WaitOptions | None,
+            Field(description="{timeout_seconds? (default 300), choices? (default: free text)}"),
+        ] = None,
+    ) -> m.WaitResult:
+        """Ask the person at the machine and wait for the answer.
+
+        A client that can show forms (MCP elicitation) shows the question, with the
+        choices as a list. Otherwise the question goes to the desktop (notify-send) and to
+        this client's log with its id, and the person answers on the command line:
+        `lyra answer ID "TEXT"` (a choice by its text or number; `lyra answer` lists the
+        waiting questions). timed_out: true when no answer came within timeout_seconds.
+        Several questions can wait at once; the first answer to one wins.
+        """
+        rt = _rt(ctx)
+        choices = options.choices if options is not None else None
+        if isinstance(form, AcceptedElicitation) and form.data is not None:
+            answer = str(getattr(form.data, "answer", ""))
+            index = choices.index(answer) if choices and answer in choices else None
+            return m.WaitResult(response=answer, choice_index=index, timed_out=False,
+                                channel="elicitation", action="accept",
+                                lyra_meta=await rt.meta())  # fmt: skip
+        if not isinstance(form, AcceptedElicitation):  # the person declined or cancelled it
+            return m.WaitResult(response=None, choice_index=None, timed_out=False,
+                                channel="elicitation", action=form.action,
+                                lyra_meta=await rt.meta())  # fmt: skip
+        timeout = options.timeout_seconds if options is not None else 300.0
+        opened = await rt.call("open_prompt", prompt, choices, timeout)
+        how = opened["how_to_answer"]
+        # The question and how to answer it, in this client's log while it waits.
+        await _log_to_client(ctx, "warning", f"Lyra asks: {prompt} Answer with: {how}")
+        out = await rt.call("await_prompt", opened["prompt_id"])
+        return m.WaitResult(response=out["response"], choice_index=out["choice_index"],
+                            timed_out=out["timed_out"], prompt_id=opened["prompt_id"],
+                            channel="command_line", how_to_answer=how,
+                            lyra_meta=await rt.meta())  # fmt: skip
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=False, idempotent_hint=False))
     async def feedback(

@@ -4,6 +4,7 @@ LYRA_HOME set, as a user or an MCP client runs them."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import socket
 import subprocess
@@ -200,6 +201,7 @@ async def test_stdio_session_with_the_official_client(cli_env: dict[str, str]) -
             "search",
             "stop_task",
             "vector_search",
+            "wait_for_user",
         ]
         task = (await client.call_tool("create_task", {"query": DEMO_QUESTION})).structured_content
         res = await client.call_tool(
@@ -294,3 +296,52 @@ def test_calibration_plot_writes_the_reliability_diagram(tmp_path: Path) -> None
     assert unknown.stderr.strip().splitlines()[-1] == (
         "lyra: CALIBRATION_ERROR: unknown calibration source 'weather'; known: nli, claims"
     )
+
+
+async def _lyra(env: dict[str, str], *args: str) -> tuple[int, str, str]:
+    """The CLI in its own process, without blocking the event loop the client runs on."""
+    proc = await asyncio.create_subprocess_exec(
+        LYRA, *args, env=env, cwd=str(REPO),
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    out, err = await proc.communicate()
+    return int(proc.returncode or 0), out.decode(), err.decode()
+
+
+async def test_wait_for_user_is_answered_with_lyra_answer(tmp_path: Path) -> None:
+    # A client without forms (no elicitation): the person answers on the command line.
+    env = serve_env(tmp_path)
+    params = StdioServerParameters(command=LYRA, args=["serve"], env=env, cwd=str(REPO))
+    async with Client(params, read_timeout_seconds=300) as client:
+        task = await client.call_tool("create_task", {"query": "a question for the person"})
+        assert task.is_error is False, task.content[0].text  # Lyra and its database are up
+        asked = asyncio.ensure_future(client.call_tool(
+            "wait_for_user",
+            {"prompt": "Which way?", "options": {"choices": ["Stop", "Go on"],
+                                                  "timeout_seconds": 240}},
+        ))  # fmt: skip
+        waiting: list[dict[str, Any]] = []
+        for _ in range(60):
+            rc, out, _ = await _lyra(env, "answer", "--json")
+            waiting = json.loads(out) if rc == 0 else []
+            if waiting:
+                break
+            await asyncio.sleep(0.5)
+        [question] = waiting
+        assert (question["prompt"], question["choices"]) == ("Which way?", ["Stop", "Go on"])
+        pid = question["prompt_id"]
+        rc, out, err = await _lyra(env, "answer", pid, "2")
+        assert rc == 0, err[-2000:]
+        assert out.strip() == f"{pid}: Go on"
+        again = await _lyra(env, "answer", pid, "Stop")
+        assert again[0] == 2
+        assert again[2].strip().splitlines()[-1] == (
+            f"lyra: INVALID_PARAMS: question {pid} was already answered: 'Go on'"
+        )
+        result = await asyncio.wait_for(asked, 60)
+        assert result.is_error is False, result.content[0].text
+        answer = result.structured_content
+        assert (answer["response"], answer["choice_index"], answer["channel"]) == (
+            "Go on", 1, "command_line"
+        )  # fmt: skip
+        assert answer["prompt_id"] == pid

@@ -37,6 +37,7 @@ TOOLS = [
     "search",
     "stop_task",
     "vector_search",
+    "wait_for_user",
 ]
 
 

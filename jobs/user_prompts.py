@@ -1,0 +1,131 @@
+"""Questions waiting for the person at the machine: wait_for_user's fallback (issue 14).
+
+When the MCP client cannot show a form (no elicitation capability), the question goes
+to the desktop and the client's log, and the person answers on the command line:
+``lyra answer ID "TEXT"`` (``lyra answer`` alone lists what is waiting). Each question
+has its own id, so several can wait at once; the first answer wins and a second is
+refused, as is an answer after the question timed out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from lyra.pipelines.errors import LyraError
+
+MAX_ANSWER_CHARS = 10_000
+KEEP_FINISHED_S = 600.0
+"""How long an answered or timed-out question is remembered (to refuse a late answer)."""
+
+
+def _invalid(message: str) -> LyraError:
+    return LyraError("INVALID_PARAMS", message, field="prompt_id")
+
+
+@dataclass
+class _Prompt:
+    id: str
+    prompt: str
+    choices: list[str] | None
+    timeout_s: float
+    created: float = field(default_factory=time.time)
+    status: str = "pending"  # pending, answered, timed_out
+    response: str | None = None
+    choice_index: int | None = None
+    finished: float | None = None
+    done: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def listing(self) -> dict[str, Any]:
+        return {
+            "prompt_id": self.id,
+            "prompt": self.prompt,
+            "choices": self.choices,
+            "asked_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(self.created)),
+            "timeout_seconds": self.timeout_s,
+        }
+
+
+def match_choice(text: str, choices: list[str]) -> int:
+    """The index of the choice ``text`` names: its text (case and spaces aside) or its
+    number (1-based); INVALID_PARAMS listing the choices otherwise."""
+    wanted = " ".join(text.split()).casefold()
+    for i, choice in enumerate(choices):
+        if " ".join(choice.split()).casefold() == wanted:
+            return i
+    if wanted.isdigit() and 1 <= int(wanted) <= len(choices):
+        return int(wanted) - 1
+    listed = "; ".join(f"{i + 1}. {c}" for i, c in enumerate(choices))
+    raise LyraError(
+        "INVALID_PARAMS",
+        f"{text!r} is none of the choices ({listed}); answer with one of them or its number",
+        field="response",
+    )
+
+
+class PromptRegistry:
+    """The questions of one orchestrator; all methods run on its event loop."""
+
+    def __init__(self) -> None:
+        self._prompts: dict[str, _Prompt] = {}
+
+    def _forget_old(self) -> None:
+        now = time.time()
+        for key in [
+            k
+            for k, p in self._prompts.items()
+            if p.finished is not None and now - p.finished > KEEP_FINISHED_S
+        ]:
+            del self._prompts[key]
+
+    def create(self, prompt: str, choices: list[str] | None, timeout_s: float) -> dict[str, Any]:
+        self._forget_old()
+        entry = _Prompt(f"ask_{uuid.uuid4().hex[:12]}", prompt, choices or None, timeout_s)
+        self._prompts[entry.id] = entry
+        return entry.listing()
+
+    def pending(self) -> list[dict[str, Any]]:
+        """Questions still waiting, oldest first."""
+        waiting = [p for p in self._prompts.values() if p.status == "pending"]
+        return [p.listing() for p in sorted(waiting, key=lambda p: p.created)]
+
+    def answer(self, prompt_id: str, text: str) -> dict[str, Any]:
+        """Record the person's answer; the first one wins."""
+        entry = self._prompts.get(prompt_id)
+        if entry is None:
+            raise _invalid(f"no question {prompt_id!r} is waiting (see `lyra answer` for the list)")
+        if entry.status == "answered":
+            raise _invalid(f"question {prompt_id} was already answered: {entry.response!r}")
+        if entry.status == "timed_out":
+            raise _invalid(f"question {prompt_id} timed out before this answer")
+        response = text.strip()
+        if not response:
+            raise LyraError("INVALID_PARAMS", "the answer is empty", field="response")
+        if len(response) > MAX_ANSWER_CHARS:
+            raise LyraError(
+                "INVALID_PARAMS",
+                f"the answer is over {MAX_ANSWER_CHARS} characters",
+                field="response",
+            )
+        if entry.choices:
+            entry.choice_index = match_choice(response, entry.choices)
+            response = entry.choices[entry.choice_index]
+        entry.status, entry.response, entry.finished = "answered", response, time.time()
+        entry.done.set()
+        return {"prompt_id": prompt_id, "response": response, "choice_index": entry.choice_index}
+
+    async def wait(self, prompt_id: str) -> dict[str, Any]:
+        """The answer, or ``timed_out`` once the question's timeout has passed."""
+        entry = self._prompts[prompt_id]
+        try:
+            await asyncio.wait_for(entry.done.wait(), timeout=entry.timeout_s)
+        except TimeoutError:
+            entry.status, entry.finished = "timed_out", time.time()
+            return {"response": None, "choice_index": None, "timed_out": True}
+        except asyncio.CancelledError:  # the client gave up: no one waits for an answer
+            entry.status, entry.finished = "timed_out", time.time()
+            raise
+        return {"response": entry.response, "choice_index": entry.choice_index, "timed_out": False}
