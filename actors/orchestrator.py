@@ -49,6 +49,7 @@ from lyra.pipelines.net.domains import (
     home_rules_watcher,
     registrable_domain,
 )
+from lyra.pipelines.net.notify import MAX_MESSAGE_CHARS
 from lyra.storage.export import FORMATS as EXPORT_FORMATS
 
 log = logging.getLogger(__name__)
@@ -719,10 +720,14 @@ class Orchestrator:
             else ""
         )
         how = f'lyra answer {pid} "..."'
+        # The desktop shows 500 characters at most: the question gives way, never the id.
+        suffix = f" Answer with: {how}"
+        question = f"{prompt}{listed}"
+        room = MAX_MESSAGE_CHARS - 2 - len(suffix)
+        if len(question) > room:
+            question = question[: room - 1].rstrip() + "…"
         note = await self._auth.notify(
-            "decision_required",
-            {"message": f"{prompt}{listed} Answer with: {how}"[:2000]},
-            open_url=None,
+            "decision_required", {"message": question + suffix}, open_url=None
         )
         return {"prompt_id": pid, "how_to_answer": how, "channels": note["channels"]}
 
@@ -738,6 +743,10 @@ class Orchestrator:
             payload=out,
         )
         return out
+
+    async def cancel_prompt(self, prompt_id: str) -> None:
+        """The asking client gave up: the question is no longer listed or answerable."""
+        self._prompts.cancel(prompt_id)
 
     async def answer_prompt(self, prompt_id: str, response: str) -> dict[str, Any]:
         """The person's answer to a waiting question (`lyra answer`); the first one wins."""

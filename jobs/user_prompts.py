@@ -18,6 +18,8 @@ from typing import Any
 from lyra.pipelines.errors import LyraError
 
 MAX_ANSWER_CHARS = 10_000
+MAX_OPEN = 20
+"""Questions waiting at once; each holds a tool call open."""
 KEEP_FINISHED_S = 600.0
 """How long an answered or timed-out question is remembered (to refuse a late answer)."""
 
@@ -33,7 +35,7 @@ class _Prompt:
     choices: list[str] | None
     timeout_s: float
     created: float = field(default_factory=time.time)
-    status: str = "pending"  # pending, answered, timed_out
+    status: str = "pending"  # pending, answered, timed_out, cancelled
     response: str | None = None
     choice_index: int | None = None
     finished: float | None = None
@@ -81,19 +83,36 @@ class PromptRegistry:
         ]:
             del self._prompts[key]
 
+    def _expire(self) -> None:
+        """Questions past their timeout are timed out even if no one waits on them."""
+        now = time.time()
+        for p in self._prompts.values():
+            if p.status == "pending" and now > p.created + p.timeout_s:
+                p.status, p.finished = "timed_out", now
+
     def create(self, prompt: str, choices: list[str] | None, timeout_s: float) -> dict[str, Any]:
         self._forget_old()
+        self._expire()
+        if sum(p.status == "pending" for p in self._prompts.values()) >= MAX_OPEN:
+            raise LyraError(
+                "INVALID_PARAMS",
+                f"{MAX_OPEN} questions are already waiting for an answer (`lyra answer` lists "
+                "them); answer some first",
+                field="prompt",
+            )
         entry = _Prompt(f"ask_{uuid.uuid4().hex[:12]}", prompt, choices or None, timeout_s)
         self._prompts[entry.id] = entry
         return entry.listing()
 
     def pending(self) -> list[dict[str, Any]]:
         """Questions still waiting, oldest first."""
+        self._expire()
         waiting = [p for p in self._prompts.values() if p.status == "pending"]
         return [p.listing() for p in sorted(waiting, key=lambda p: p.created)]
 
     def answer(self, prompt_id: str, text: str) -> dict[str, Any]:
         """Record the person's answer; the first one wins."""
+        self._expire()
         entry = self._prompts.get(prompt_id)
         if entry is None:
             raise _invalid(f"no question {prompt_id!r} is waiting (see `lyra answer` for the list)")
@@ -101,6 +120,8 @@ class PromptRegistry:
             raise _invalid(f"question {prompt_id} was already answered: {entry.response!r}")
         if entry.status == "timed_out":
             raise _invalid(f"question {prompt_id} timed out before this answer")
+        if entry.status == "cancelled":
+            raise _invalid(f"question {prompt_id} is no longer waited for (the client gave up)")
         response = text.strip()
         if not response:
             raise LyraError("INVALID_PARAMS", "the answer is empty", field="response")
@@ -117,6 +138,13 @@ class PromptRegistry:
         entry.done.set()
         return {"prompt_id": prompt_id, "response": response, "choice_index": entry.choice_index}
 
+    def cancel(self, prompt_id: str) -> None:
+        """The client stopped waiting: the question leaves the list, a later answer is refused."""
+        entry = self._prompts.get(prompt_id)
+        if entry is not None and entry.status == "pending":
+            entry.status, entry.finished = "cancelled", time.time()
+            entry.done.set()
+
     async def wait(self, prompt_id: str) -> dict[str, Any]:
         """The answer, or ``timed_out`` once the question's timeout has passed."""
         entry = self._prompts[prompt_id]
@@ -125,7 +153,9 @@ class PromptRegistry:
         except TimeoutError:
             entry.status, entry.finished = "timed_out", time.time()
             return {"response": None, "choice_index": None, "timed_out": True}
-        except asyncio.CancelledError:  # the client gave up: no one waits for an answer
-            entry.status, entry.finished = "timed_out", time.time()
+        except asyncio.CancelledError:  # no one waits for an answer any more
+            self.cancel(prompt_id)
             raise
+        if entry.status == "cancelled":
+            return {"response": None, "choice_index": None, "timed_out": False, "cancelled": True}
         return {"response": entry.response, "choice_index": entry.choice_index, "timed_out": False}

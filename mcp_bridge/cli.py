@@ -566,6 +566,17 @@ def _entry_line(entry: Any) -> str:
 
 def cmd_answer(args: argparse.Namespace) -> int:
     """Answer a question wait_for_user asked (or, without an id, list those waiting)."""
+    from lyra.actors.instance import live_record
+
+    settings = load_settings()
+    if not settings.ray.share_instance or live_record(settings.home_dir) is None:
+        # The questions live in the running Lyra; starting one here would find none.
+        print(
+            f"lyra: no running Lyra shares {settings.home_dir} (the questions are held by "
+            "the `lyra serve` that asked them)",
+            file=sys.stderr,
+        )
+        return 1
     if args.prompt_id is None:
         waiting: Any = _task_call("pending_prompts")
         if isinstance(waiting, int):

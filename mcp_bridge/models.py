@@ -546,6 +546,8 @@ class WaitOptions(_In):
         if value is not None:
             if not value:
                 raise ValueError("give at least one choice, or leave choices out")
+            if any(not v.strip() for v in value):
+                raise ValueError("a choice is blank")
             seen = [" ".join(v.split()).casefold() for v in value]
             if len(set(seen)) != len(seen):
                 raise ValueError("the choices must differ from each other")

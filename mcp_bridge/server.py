@@ -18,6 +18,7 @@ from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, Literal
 
+import anyio
 import ray
 from mcp.server.elicitation import AcceptedElicitation, ElicitationResult
 from mcp.server.mcpserver import Context, MCPServer
@@ -323,10 +324,22 @@ def _form_for(
     caps = ctx.client_capabilities
     if caps is None or caps.elicitation is None:
         return None
+    if caps.elicitation.form is None and caps.elicitation.url is not None:
+        return None  # URL elicitation only: no forms
     choices = options.choices if options is not None else None
     if choices:
+        listed = list(choices)
+
+        def as_enum(schema: dict[str, Any]) -> None:
+            # One choice renders as `const`, which clients show as a text box: an enum.
+            schema.pop("const", None)
+            schema["enum"] = listed
+            schema["type"] = "string"
+
         kind: Any = Literal[tuple(choices)]
-        pick: type[BaseModel] = create_model("Choice", answer=(kind, Field(title="Your choice")))
+        pick: type[BaseModel] = create_model(
+            "Choice", answer=(kind, Field(title="Your choice", json_schema_extra=as_enum))
+        )
         return Elicit(prompt, pick)
     text: type[BaseModel] = create_model(
         "Answer", answer=(str, Field(title="Your answer", min_length=1))
@@ -819,9 +832,11 @@ def build_server(
         Several questions can wait at once; the first answer to one wins.
         """
         rt = _rt(ctx)
+        if not prompt.strip():
+            raise LyraError("INVALID_PARAMS", "prompt is blank", field="prompt")
         choices = options.choices if options is not None else None
         if isinstance(form, AcceptedElicitation) and form.data is not None:
-            answer = str(getattr(form.data, "answer", ""))
+            answer = str(getattr(form.data, "answer", "")).strip() or None
             index = choices.index(answer) if choices and answer in choices else None
             return m.WaitResult(response=answer, choice_index=index, timed_out=False,
                                 channel="elicitation", action="accept",
@@ -833,9 +848,16 @@ def build_server(
         timeout = options.timeout_seconds if options is not None else 300.0
         opened = await rt.call("open_prompt", prompt, choices, timeout)
         how = opened["how_to_answer"]
-        # The question and how to answer it, in this client's log while it waits.
-        await _log_to_client(ctx, "warning", f"Lyra asks: {prompt} Answer with: {how}")
-        out = await rt.call("await_prompt", opened["prompt_id"])
+        try:
+            # The question and how to answer it, in this client's log while it waits.
+            await _log_to_client(ctx, "warning", f"Lyra asks: {prompt} Answer with: {how}")
+            out = await rt.call("await_prompt", opened["prompt_id"])
+        except BaseException:
+            # The client gave up (or the call broke): the question must not stay listed
+            # and answerable with no one to receive the answer.
+            with anyio.CancelScope(shield=True):
+                await rt.call("cancel_prompt", opened["prompt_id"])
+            raise
         return m.WaitResult(response=out["response"], choice_index=out["choice_index"],
                             timed_out=out["timed_out"], prompt_id=opened["prompt_id"],
                             channel="command_line", how_to_answer=how,

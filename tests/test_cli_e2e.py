@@ -345,3 +345,12 @@ async def test_wait_for_user_is_answered_with_lyra_answer(tmp_path: Path) -> Non
             "Go on", 1, "command_line"
         )  # fmt: skip
         assert answer["prompt_id"] == pid
+
+
+def test_lyra_answer_without_a_running_lyra_says_so(tmp_path: Path) -> None:
+    out = run(["answer"], serve_env(tmp_path), timeout=60)
+    assert out.returncode == 1
+    assert out.stderr.strip() == (
+        f"lyra: no running Lyra shares {tmp_path.resolve()} (the questions are held by the "
+        "`lyra serve` that asked them)"
+    )

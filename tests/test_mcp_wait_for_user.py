@@ -149,10 +149,48 @@ async def test_no_answer_in_time_is_timed_out(stack: tuple[Settings, Any]) -> No
     assert await orch.pending_prompts.remote() == []
 
 
+async def test_one_choice_is_still_a_list_to_pick_from(stack: tuple[Settings, Any]) -> None:
+    settings, _ = stack
+    asked: list[types.ElicitRequestParams] = []
+
+    async def pick(context: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
+        asked.append(params)
+        return types.ElicitResult(action="accept", content={"answer": "Go on"})
+
+    async with Client(build_server(settings), elicitation_callback=pick) as client:
+        out = _ok(await client.call_tool(
+            "wait_for_user", {"prompt": "Ready?", "options": {"choices": ["Go on"]}}
+        ))  # fmt: skip
+    assert (out["response"], out["choice_index"]) == ("Go on", 0)
+    answer = asked[0].requested_schema["properties"]["answer"]
+    assert (answer["enum"], answer["type"], "const" in answer) == (["Go on"], "string", False)
+
+
+async def test_a_client_that_gives_up_leaves_no_question_behind(
+    stack: tuple[Settings, Any],
+) -> None:
+    settings, orch = stack
+    async with Client(build_server(settings)) as client:
+        asked = asyncio.ensure_future(client.call_tool("wait_for_user", {"prompt": "Still?"}))
+        [question] = await _wait_pending(orch, 1)
+        asked.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await asked
+        for _ in range(100):
+            if await orch.pending_prompts.remote() == []:
+                break
+            await asyncio.sleep(0.05)
+        assert await orch.pending_prompts.remote() == []
+        with pytest.raises(ray.exceptions.RayTaskError, match="no longer waited for"):
+            await orch.answer_prompt.remote(question["prompt_id"], "yes")
+
+
 @pytest.mark.parametrize(
     ("arguments", "field"),
     [
         ({"prompt": ""}, "prompt"),
+        ({"prompt": "   "}, "prompt"),
+        ({"prompt": "Pick", "options": {"choices": ["Yes", "   "]}}, "options.choices"),
         ({"prompt": "Pick", "options": {"choices": [f"option {i}" for i in range(10_000)]}},
          "options.choices"),
         ({"prompt": "Pick", "options": {"choices": ["Yes", " yes "]}}, "options.choices"),
@@ -167,5 +205,5 @@ async def test_bad_questions_are_refused(
     async with Client(build_server(settings)) as client:
         error = _error(await client.call_tool("wait_for_user", arguments))
     assert error["code"] == "INVALID_PARAMS"
-    assert field in error["message"]
+    assert error["field"] == field
     assert await orch.pending_prompts.remote() == []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 
@@ -80,3 +81,38 @@ def test_answers_that_cannot_be_taken(
         "INVALID_PARAMS", field, message
     )  # fmt: skip
     assert [p["prompt_id"] for p in prompts.pending()] == [q["prompt_id"]]
+
+
+async def test_a_cancelled_question_leaves_the_list_and_refuses_answers() -> None:
+    prompts = PromptRegistry()
+    q = prompts.create("Still?", None, 30)
+    waiting = asyncio.ensure_future(prompts.wait(q["prompt_id"]))
+    await asyncio.sleep(0)
+    prompts.cancel(q["prompt_id"])
+    assert await waiting == {"response": None, "choice_index": None, "timed_out": False,
+                             "cancelled": True}  # fmt: skip
+    assert prompts.pending() == []
+    with pytest.raises(LyraError, match="is no longer waited for"):
+        prompts.answer(q["prompt_id"], "yes")
+
+
+def test_a_question_past_its_timeout_leaves_the_list_unawaited() -> None:
+    prompts = PromptRegistry()
+    q = prompts.create("Anyone?", None, 0.01)
+    time.sleep(0.05)
+    assert prompts.pending() == []
+    with pytest.raises(LyraError, match="timed out before this answer"):
+        prompts.answer(q["prompt_id"], "yes")
+
+
+def test_at_most_twenty_questions_wait() -> None:
+    prompts = PromptRegistry()
+    for i in range(20):
+        prompts.create(f"q{i}", None, 30)
+    with pytest.raises(LyraError, match="20 questions are already waiting"):
+        prompts.create("one more", None, 30)
+
+
+def test_choices_that_are_numbers_are_taken_by_their_text_first() -> None:
+    assert match_choice("2", ["2", "1"]) == 0
+    assert match_choice("1", ["2", "1"]) == 1
