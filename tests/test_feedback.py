@@ -9,10 +9,8 @@ a corrected edge becomes a calibration sample.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import duckdb
 import pytest
@@ -32,6 +30,7 @@ from lyra.storage.connection import open_database
 from lyra.storage.repository import claims_for_task
 from tests.conftest import make_settings
 from tests.conftest_web import FixtureServer
+from tests.test_mcp_calibration import _error, _ok, _rows
 from tests.test_search_urls import PAGE
 
 BLOCKED_HOST = "127.0.0.5"
@@ -251,24 +250,6 @@ def test_edge_corrections_that_cannot_be_made(
 
 
 # --------------------------------------------------------------------------- MCP session
-
-
-def _ok(result: Any) -> dict[str, Any]:
-    assert result.is_error is False, result.content[0].text
-    out: dict[str, Any] = result.structured_content
-    assert out["ok"] is True
-    return out
-
-
-def _rows(result: Any) -> list[dict[str, Any]]:
-    out = _ok(result)
-    return [dict(zip(out["columns"], row, strict=True)) for row in out["rows"]]
-
-
-def _error(result: Any) -> dict[str, Any]:
-    assert result.is_error is True
-    error: dict[str, Any] = json.loads(result.content[0].text)["error"]
-    return error
 
 
 @pytest.mark.ray

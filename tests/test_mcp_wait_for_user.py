@@ -9,7 +9,6 @@ itself: tests/test_cli_e2e.py).
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,7 @@ from lyra.actors.orchestrator import Orchestrator
 from lyra.config.settings import Settings
 from lyra.mcp_bridge.server import build_server
 from tests.conftest import make_settings
+from tests.test_mcp_calibration import _error, _ok
 
 pytestmark = [pytest.mark.ray, pytest.mark.usefixtures("ray_session")]
 
@@ -37,19 +37,6 @@ def stack(lyra_home: Path) -> Iterator[tuple[Settings, Any]]:
     ).remote(settings)
     yield settings, orch
     ray.kill(orch)
-
-
-def _ok(result: Any) -> dict[str, Any]:
-    assert result.is_error is False, result.content[0].text
-    out: dict[str, Any] = result.structured_content
-    assert out["ok"] is True
-    return out
-
-
-def _error(result: Any) -> dict[str, Any]:
-    assert result.is_error is True
-    error: dict[str, Any] = json.loads(result.content[0].text)["error"]
-    return error
 
 
 async def test_a_client_that_shows_forms_gets_the_choices_as_a_form(
