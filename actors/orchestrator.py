@@ -47,6 +47,7 @@ from lyra.pipelines.llm.sanitize import new_task_tag
 from lyra.pipelines.net.domains import (
     blocked_listing,
     home_rules_watcher,
+    host_of,
     registrable_domain,
 )
 from lyra.pipelines.net.notify import MAX_MESSAGE_CHARS
@@ -207,6 +208,18 @@ class Orchestrator:
         budget.setdefault("max_pages", self._settings.task.default_max_pages)
         budget.setdefault("max_seconds", self._settings.task.default_max_seconds)
         cfg = {**config, "budget": budget}
+        # Priority sites by their registrable domain, the name pages are stored under.
+        sites: list[str] = []
+        for given in config.get("priority_domains") or []:
+            host = host_of(str(given).strip())
+            if not host:
+                raise LyraError(
+                    "INVALID_PARAMS",
+                    f"{given!r} is not a domain name or URL",
+                    field="config.priority_domains",
+                )
+            sites.append(registrable_domain(host))
+        cfg["priority_domains"] = list(dict.fromkeys(sites))
         task_id = task_id or rs.new_task_id()
         task: dict[str, Any] = await self._call(GRAPH, "create_task", task_id, query, cfg)
         self._tags.setdefault(task_id, new_task_tag())

@@ -508,15 +508,34 @@ class SearchJob:
         engines are governed by their circuit breaker).
         """
         urls: list[str] = []
-        for query in await self._engine_queries():
+        queries = await self._engine_queries()
+        priority = self._priority_sites()
+        if priority and "site" in self.ctx.engines[engine].operators:
+            # The task's priority sites first, where the engine restricts to a site.
+            queries = [f"site:{site} {self.ctx.query}" for site in priority] + queries
+        for query in queries:
             if self.stopping():
                 break
             items = await self._serp(engine, query)
             if items is None:
                 break
             urls.extend(item.url for item in items)
-        # A BLOCKED domain's results take none of the room.
-        return self._unblocked(list(dict.fromkeys(urls)))[: self._page_budget()]
+        # A BLOCKED domain's results take none of the room; a priority site's come first.
+        kept = self._unblocked(list(dict.fromkeys(urls)))
+        return self._priority_first(kept)[: self._page_budget()]
+
+    def _priority_sites(self) -> list[str]:
+        """The task's priority sites (registrable domains, create_task's config)."""
+        config = self.ctx.task.get("config") or {}
+        return [str(d) for d in config.get("priority_domains") or []]
+
+    def _priority_first(self, urls: list[str]) -> list[str]:
+        """URLs on a priority site first, each group in its own order."""
+        priority = set(self._priority_sites())
+        if not priority:
+            return urls
+        first = [u for u in urls if registrable_domain(u) in priority]
+        return first + [u for u in urls if u not in set(first)]
 
     async def _serp(self, engine: str, query: str) -> list[SerpItem] | None:
         """One SERP of `engine` for `query`, stored and health-counted; None when blocked."""
@@ -524,7 +543,8 @@ class SearchJob:
         spec = ctx.engines[engine]
         rendered = normalize_query(query, spec.operators)
         ctx.warnings.extend(f"{engine}: {w}" for w in rendered.warnings)
-        url, form = build_request(spec, rendered.text)
+        language = (ctx.task.get("config") or {}).get("language")
+        url, form = build_request(spec, rendered.text, language=language)
         if form is not None:
             ctx.warnings.append(f"{engine}: POST engines are not supported by the fetch layer")
             return None

@@ -59,8 +59,18 @@ class Budget(_In):
 
 class TaskConfig(_In):
     budget: Budget | None = None
-    priority_domains: list[str] = Field(default_factory=list)
-    language: str | None = Field(None, max_length=16)
+    priority_domains: list[Annotated[str, Field(min_length=1, max_length=2000)]] = Field(
+        default_factory=list,
+        max_length=20,
+        description="Sites (domain names or URLs) searched first: their results are fetched "
+        "before others', and engines that honour `site:` are asked for them first.",
+    )
+    language: str | None = Field(
+        None,
+        max_length=16,
+        pattern=r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$",
+        description="The task's language (BCP 47, e.g. en, ja, pt-BR); shown in get_status.",
+    )
 
 
 class CreateTaskResult(_Result):
@@ -245,6 +255,10 @@ class GetStatusResult(_Result):
     task_id: str
     query: str
     status: str
+    priority_domains: list[str] = Field(
+        default_factory=list, description="The task's priority sites (registrable domains)."
+    )
+    language: str | None = None
     searches: list[SearchStatus]
     metrics: dict[str, Any]
     budget: dict[str, Any]

@@ -540,10 +540,13 @@ def build_server(
         claims = st["claims"] if detail == "full" else by_evidence[:20]
         if detail != "full":
             not_adopted_claims = not_adopted_claims[:20]
+        task_config = st["task"].get("config") or {}
         return m.GetStatusResult(
             task_id=st["task"]["id"],
             query=st["task"]["query"],
             status=st["task"]["status"],
+            priority_domains=task_config.get("priority_domains") or [],
+            language=task_config.get("language"),
             searches=searches,
             metrics=totals,
             budget=st["budget"],

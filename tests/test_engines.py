@@ -154,6 +154,28 @@ def test_build_request(tmp_path: Path, name: str, page: int, url: str) -> None:
     assert build_request(spec, "ocean pH", page) == (url, None)
 
 
+@pytest.mark.parametrize(
+    ("name", "language", "url"),
+    [
+        ("duckduckgo", "ja", "https://html.duckduckgo.com/html/?q=ocean+pH&kl=jp-jp"),
+        ("duckduckgo", "pt-BR", "https://html.duckduckgo.com/html/?q=ocean+pH&kl=br-pt"),
+        ("duckduckgo", "pt", "https://html.duckduckgo.com/html/?q=ocean+pH&kl=pt-pt"),
+        # A language DuckDuckGo's map does not name: no region sent, never a guess.
+        ("duckduckgo", "eu", "https://html.duckduckgo.com/html/?q=ocean+pH"),
+        ("google", "de-AT", "https://www.google.com/search?gbv=1&q=ocean+pH&hl=de"),
+        ("bing", "fr", "https://www.bing.com/search?q=ocean+pH&setlang=fr"),
+        ("mojeek", "en", "https://www.mojeek.com/search?q=ocean+pH&lb=en"),
+        # An engine with no locale parameter is asked as before.
+        ("marginalia", "ja", "https://search.marginalia.nu/search?query=ocean+pH"),
+    ],
+)
+def test_a_task_language_sets_the_engine_locale(
+    tmp_path: Path, name: str, language: str, url: str
+) -> None:
+    spec = load_engines(make_settings(tmp_path))[name]
+    assert build_request(spec, "ocean pH", 1, language=language) == (url, None)
+
+
 def test_post_engine_sends_a_form() -> None:
     spec = EngineSpec(
         name="x",

@@ -6,6 +6,7 @@ extracts and draws claims from the result pages (through the fetch layer).
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
@@ -109,3 +110,68 @@ async def test_engine_serp_is_stored_in_rank_order_and_its_pages_are_ingested(
     assert "/ad.html" not in site.paths()
     texts = [c["text"] for c in out["claims_found"]]
     assert any(t.startswith("Daily green tea lowered systolic blood pressure") for t in texts)
+
+
+async def test_priority_sites_are_asked_for_first_and_take_the_room_first(
+    lyra_home: Path,
+) -> None:
+    engine = FixtureServer("127.0.0.63")
+    other = FixtureServer("127.0.0.64")
+    preferred = FixtureServer("127.0.0.65")
+    try:
+        for server in (other, preferred):
+            for path, html in ARTICLES.items():
+                server.route(path, body=html.encode())
+        results = [
+            ("Green tea trial", other.url("/tea-trial.html"), "A twelve week trial."),
+            ("Tea review", other.url("/tea-review.html"), "Catechins and blood pressure."),
+            ("Tea review", preferred.url("/tea-review.html"), "The same review."),
+        ]
+        engine.route("/html/", body=serp_page(results, other.url("/ad.html")))
+        settings = make_settings(
+            lyra_home,
+            corpus=None,
+            fetch={"default_qps": 20.0},
+            engines={
+                "local": {"enabled": False},
+                "duckduckgo": {"enabled": True, "base_url": engine.url("/html/"), "qps": 10.0},
+            },
+        )
+        async with Client(build_server(settings)) as client:
+            created = await client.call_tool("create_task", {"query": QUERY, "config": {
+                "priority_domains": [preferred.url("/anything")], "language": "en",
+            }})  # fmt: skip
+            assert created.is_error is False, created.content[0].text
+            task_id = created.structured_content["task_id"]
+            res = await client.call_tool("search", {
+                "task_id": task_id, "query": QUERY,
+                "options": {"engines": ["duckduckgo"], "max_pages": 2, "wait_seconds": 110},
+            })  # fmt: skip
+            assert res.is_error is False, res.content[0].text
+            status = (await client.call_tool("get_status", {"task_id": task_id})).structured_content
+            bad = await client.call_tool(
+                "create_task", {"query": QUERY, "config": {"language": "not a language"}}
+            )
+            no_site = await client.call_tool(
+                "create_task", {"query": QUERY, "config": {"priority_domains": ["   "]}}
+            )
+    finally:
+        engine.close()
+        other.close()
+        preferred.close()
+
+    serps = [r for r in engine.requests if r.path.startswith("/html/")]
+    asked = [parse_qs(urlsplit(r.path).query) for r in serps]
+    assert [q["q"] for q in asked] == [[f"site:127.0.0.65 {QUERY}"], [QUERY]]
+    # The task's language sets the engine's locale (DuckDuckGo's region).
+    assert [q["kl"] for q in asked] == [["us-en"], ["us-en"]]
+    # Two pages of room: the priority site's result first, then the best other one.
+    assert preferred.paths().count("/tea-review.html") == 1
+    assert other.paths().count("/tea-trial.html") == 1
+    assert "/tea-review.html" not in other.paths()
+    assert (status["priority_domains"], status["language"]) == (["127.0.0.65"], "en")
+    assert json.loads(bad.content[0].text)["error"]["code"] == "INVALID_PARAMS"
+    assert json.loads(no_site.content[0].text)["error"] == {
+        "code": "INVALID_PARAMS", "field": "config.priority_domains",
+        "message": "'   ' is not a domain name or URL",
+    }  # fmt: skip

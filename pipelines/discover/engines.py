@@ -59,6 +59,8 @@ class EngineSpec:
     last_resort: bool = False
     operators: tuple[str, ...] = ()
     paths: tuple[str, ...] = ()
+    language_param: str | None = None
+    language_values: dict[str, str] = field(default_factory=dict)
 
     @property
     def host(self) -> str:
@@ -75,8 +77,9 @@ def _coerce(name: str, data: Mapping[str, Any]) -> EngineSpec:
     if unknown:
         raise ValueError(f"engines.{name}: unknown keys {sorted(unknown)}")
     values = dict(data)
-    if "params" in values:
-        values["params"] = {str(k): str(v) for k, v in (values["params"] or {}).items()}
+    for key in ("params", "language_values"):
+        if key in values:
+            values[key] = {str(k): str(v) for k, v in (values[key] or {}).items()}
     for key in ("operators", "paths"):
         if key in values:
             values[key] = tuple(str(v) for v in values[key] or ())
@@ -112,17 +115,39 @@ def page_value(spec: EngineSpec, page: int) -> int:
     return spec.page_start + (page - 1) * spec.page_step
 
 
-def build_request(spec: EngineSpec, query: str, page: int = 1) -> tuple[str, dict[str, str] | None]:
+def language_value(spec: EngineSpec, language: str | None) -> str | None:
+    """The engine's value for a task language (BCP 47), or None when it has none.
+
+    ``language_values`` maps a language (``pt-br``, else its primary subtag ``pt``) to
+    the engine's own code (DuckDuckGo's regions, ``jp-jp``); without a map the primary
+    subtag is sent as it is (``hl=ja``).
+    """
+    if not language or not spec.language_param:
+        return None
+    full = language.lower()
+    primary = full.split("-")[0]
+    if spec.language_values:
+        return spec.language_values.get(full) or spec.language_values.get(primary)
+    return primary
+
+
+def build_request(
+    spec: EngineSpec, query: str, page: int = 1, language: str | None = None
+) -> tuple[str, dict[str, str] | None]:
     """(url, form) for one SERP request; form is None for GET, the body for POST.
 
     The page parameter is only sent from page 2 on: page 1 is the engine's plain
-    query URL, the one a person's first search produces.
+    query URL, the one a person's first search produces. ``language`` (the task's)
+    adds the engine's locale parameter where it has one.
     """
     if not spec.base_url:
         raise ValueError(f"engines.{spec.name}.base_url is not set")
     if page < 1:
         raise ValueError(f"page must be 1 or more, got {page}")
     params: dict[str, str] = {**spec.params, spec.query_param: query}
+    locale = language_value(spec, language)
+    if locale is not None and spec.language_param:
+        params[spec.language_param] = locale
     if page > 1 and spec.page_param:
         params[spec.page_param] = str(page_value(spec, page))
     if spec.method == "POST":
