@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import re
 import time
 from datetime import UTC, datetime
 from typing import Any
@@ -65,6 +66,10 @@ def _found(task: dict[str, Any] | None, task_id: str) -> dict[str, Any]:
     if task is None:
         raise LyraError("TASK_NOT_FOUND", f"no task with id {task_id!r}", field="task_id")
     return task
+
+
+_HOST = re.compile(r"[a-z0-9](?:[a-z0-9.\-]*[a-z0-9])?")
+"""A host name or IPv4 address as host_of gives it (lower case): no spaces, no paths."""
 
 
 @ray.remote(max_restarts=3, max_task_retries=0)
@@ -212,7 +217,7 @@ class Orchestrator:
         sites: list[str] = []
         for given in config.get("priority_domains") or []:
             host = host_of(str(given).strip())
-            if not host:
+            if not host or not _HOST.fullmatch(host):
                 raise LyraError(
                     "INVALID_PARAMS",
                     f"{given!r} is not a domain name or URL",

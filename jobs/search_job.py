@@ -88,6 +88,10 @@ def page_vector_texts(doc: Document) -> list[str]:
     return lead or [f.text for f in doc.fragments[:1]] or [f"{doc.title or ''}\n{doc.text[:2000]}"]
 
 
+MAX_SITE_QUERIES = 3
+"""Priority sites an engine is asked about with `site:` per search (decision 0052)."""
+
+
 class SearchJob:
     """Runs the pipeline of one search and returns its result dict."""
 
@@ -509,9 +513,10 @@ class SearchJob:
         """
         urls: list[str] = []
         queries = await self._engine_queries()
-        priority = self._priority_sites()
+        priority = self._priority_sites()[:MAX_SITE_QUERIES]
         if priority and "site" in self.ctx.engines[engine].operators:
-            # The task's priority sites first, where the engine restricts to a site.
+            # The task's priority sites first, where the engine restricts to a site (the
+            # first few: each is a SERP at the engine's slow rate).
             queries = [f"site:{site} {self.ctx.query}" for site in priority] + queries
         for query in queries:
             if self.stopping():
@@ -534,8 +539,16 @@ class SearchJob:
         priority = set(self._priority_sites())
         if not priority:
             return urls
-        first = [u for u in urls if registrable_domain(u) in priority]
-        return first + [u for u in urls if u not in set(first)]
+
+        def on_priority_site(url: str) -> bool:
+            try:
+                return registrable_domain(url) in priority
+            except ValueError:  # no host: not a priority site's page
+                return False
+
+        first = [u for u in urls if on_priority_site(u)]
+        chosen = set(first)
+        return first + [u for u in urls if u not in chosen]
 
     async def _serp(self, engine: str, query: str) -> list[SerpItem] | None:
         """One SERP of `engine` for `query`, stored and health-counted; None when blocked."""

@@ -155,6 +155,9 @@ async def test_priority_sites_are_asked_for_first_and_take_the_room_first(
             no_site = await client.call_tool(
                 "create_task", {"query": QUERY, "config": {"priority_domains": ["   "]}}
             )
+            two_words = await client.call_tool(
+                "create_task", {"query": QUERY, "config": {"priority_domains": ["nih gov"]}}
+            )
     finally:
         engine.close()
         other.close()
@@ -175,3 +178,6 @@ async def test_priority_sites_are_asked_for_first_and_take_the_room_first(
         "code": "INVALID_PARAMS", "field": "config.priority_domains",
         "message": "'   ' is not a domain name or URL",
     }  # fmt: skip
+    assert json.loads(two_words.content[0].text)["error"]["message"] == (
+        "'nih gov' is not a domain name or URL"
+    )
