@@ -280,6 +280,13 @@ class GraphActor:
         """Persist several {domain, state, qps?} rows in one transaction (idempotent)."""
         return self._store.save_domain_states(rows)
 
+    def verify_sources(
+        self, task_id: str, search_id: str | None, detections: list[dict[str, Any]]
+    ) -> dict[str, Any]:
+        """Source verification (L6) of a task's claims and their sites; an event per
+        transition (idempotent: a second run with nothing new changes nothing)."""
+        return self._store.verify_sources(task_id, search_id, detections)
+
     def record_blocked_domains(
         self, rows: list[dict[str, Any]], task_id: str | None, search_id: str | None
     ) -> list[str]:

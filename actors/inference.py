@@ -353,8 +353,11 @@ class InferenceActor:
             out.append(parse_relevance(check_llm_output(raw, system, max_chars=2000).text))
         return out
 
-    def mirror_query(self, query: str, tag: str) -> str | None:
-        """The query translated ja<->en by the LLM (a mirror query), or None (idempotent).
+    def mirror_query(self, query: str, tag: str, language: str | None = None) -> str | None:
+        """The query translated by the LLM (a mirror query), or None (idempotent).
+
+        Into the task's `language` (into English when the query is visibly written in
+        it already), or ja<->en without one (`query_mirror.mirror_language`).
 
         None without an LLM or when the answer is not a usable translation
         (`query_mirror.parse_mirror`): Lyra never sends a query the client did not ask
@@ -362,14 +365,14 @@ class InferenceActor:
         """
         if not self._llm_ok:
             return None
-        system, user = build_mirror_prompt(query, tag)
+        system, user = build_mirror_prompt(query, tag, language)
         try:
             raw = self._llm.generate(user, system=system, format_json=True)
         except Exception:  # the server went away: no mirror, and no LLM from here
             log.warning("LLM call failed; no mirror query")
             self._llm_ok = False
             return None
-        return parse_mirror(check_llm_output(raw, system, max_chars=2000).text, query)
+        return parse_mirror(check_llm_output(raw, system, max_chars=2000).text, query, language)
 
     def extract_claims(
         self,

@@ -265,7 +265,21 @@ class SearchJob:
         }
 
     async def finish(self) -> dict[str, Any]:
-        """Confidence of the task's claims and the search metrics."""
+        """Source verification, confidence of the task's claims and the search metrics."""
+        found = [
+            {"url": url, "kind": kind, "detail": detail}
+            for (url, kind, detail) in sorted(self.security)
+        ]
+        verified = await self.ctx.call(
+            "graph", "verify_sources", self.ctx.task["id"], self.ctx.search_id, found
+        )
+        self.metrics["verification"] = {
+            "claims": verified["claims"],
+            "sites_changed": [
+                {k: e[k] for k in ("domain", "from", "to", "trust_level")}
+                for e in verified["sites_changed"]
+            ],
+        }
         claims = await self.ctx.call("graph", "claim_confidences", self.ctx.task["id"])
         mine = [c for c in claims if c.get("search_id") == self.ctx.search_id]
         status, satisfaction = rs.search_status(claims, self.budget_exhausted)
@@ -488,12 +502,14 @@ class SearchJob:
         """The query, its language mirror (LLM), then its refutation queries (`refute`).
 
         Computed once per search; the mirror is asked of the LLM, which only
-        translates (no LLM: no mirror, and `_lyra_meta.degraded` says so).
+        translates, into the task's language when it has one (no LLM: no mirror, and
+        `_lyra_meta.degraded` says so).
         """
         if self._queries is None:
             queries = [self.ctx.query]
+            language = (self.ctx.task.get("config") or {}).get("language")
             mirror = await self.ctx.call(
-                "inference", "mirror_query", self.ctx.query, self.ctx.task["tag"]
+                "inference", "mirror_query", self.ctx.query, self.ctx.task["tag"], language
             )
             if mirror is not None:
                 queries.append(mirror)

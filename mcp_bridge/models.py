@@ -124,6 +124,28 @@ class SearchOptions(_In):
         return self
 
 
+class VerificationDetails(_Out):
+    """What a claim's verification rests on (L5/L6, decision 0053)."""
+
+    reason: str = Field(description="Why the claim has its verification status.")
+    independent_sources: int = Field(
+        0,
+        description="Other sites (registrable domains) whose pages support the claim with "
+        "probability >= 0.5; its own site and near-duplicates of its page not counted.",
+    )
+    corroborating_domains: list[str] = Field(default_factory=list)
+    contradicting_domains: list[str] = Field(
+        default_factory=list,
+        description="Sites more trusted than the claim's own whose pages refute it.",
+    )
+    corroborating_claims: list[str] = Field(
+        default_factory=list, description="Claims drawn from the passages that support it."
+    )
+    contradicting_claims: list[str] = Field(
+        default_factory=list, description="Claims drawn from the passages that refute it."
+    )
+
+
 class ClaimOut(_Out):
     id: str
     text: str
@@ -140,6 +162,12 @@ class ClaimOut(_Out):
     primary: bool = False
     extraction_method: str | None = None
     source_retracted: bool = Field(False, description="The claim was drawn from a retracted paper.")
+    verification_status: Literal["pending", "verified", "rejected"] = Field(
+        "pending",
+        description="L6: verified (>= 2 other sites support it), rejected (a more trusted "
+        "site refutes it, or its source addressed AI readers), else pending.",
+    )
+    verification_details: VerificationDetails | None = None
 
 
 class SearchResult(_Result):
@@ -251,6 +279,18 @@ class BlockedDomain(_Out):
     restore: str = Field(description="How to lift the block.")
 
 
+class VerificationAlert(_Out):
+    """A site of the task's sources that source verification rejected (L6)."""
+
+    domain: str
+    trust_level: str | None = None
+    status: str = "rejected"
+    cause: Literal["danger_pattern", "contradiction"]
+    reason: str | None = None
+    changed_at: str | None = None
+    action: str = Field(description="What a person can do about it.")
+
+
 class GetStatusResult(_Result):
     task_id: str
     query: str
@@ -264,6 +304,10 @@ class GetStatusResult(_Result):
     budget: dict[str, Any]
     auth_queue: AuthQueueSummary
     blocked_domains: list[BlockedDomain] = Field(default_factory=list)
+    verification_alerts: list[VerificationAlert] = Field(
+        default_factory=list,
+        description="Sites of this task's sources that source verification rejected.",
+    )
     evidence_summary: dict[str, Any] = Field(default_factory=dict)
     claims: list[ClaimOut] = Field(default_factory=list)
     not_adopted: list[NotAdoptedClaim] = Field(

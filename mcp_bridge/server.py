@@ -259,6 +259,12 @@ def claim_out(c: dict[str, Any]) -> m.ClaimOut:
         primary=c.get("source_trust_level") in PRIMARY_LEVELS,
         extraction_method=c.get("extraction_method"),
         source_retracted=bool(c.get("source_retracted")),
+        verification_status=c.get("verification_status") or "pending",
+        verification_details=(
+            m.VerificationDetails(**c["verification_details"])
+            if c.get("verification_details")
+            else None
+        ),
     )
 
 
@@ -554,6 +560,9 @@ def build_server(
             blocked_domains=[
                 m.BlockedDomain(**{**b, "blocked_at": _iso(b.get("blocked_at"))})
                 for b in st["blocked_domains"]
+            ],
+            verification_alerts=[
+                m.VerificationAlert(**a) for a in st.get("verification_alerts") or []
             ],
             evidence_summary=st["evidence_summary"],
             claims=[claim_out(c) for c in claims],

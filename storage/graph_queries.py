@@ -65,8 +65,8 @@ def stance_evidence_for_task(
     cur = con.cursor().execute(
         """
         SELECT e.target_id AS claim_id, e.relation, e.nli_confidence,
-               p.id AS page_id, p.domain, p.dup_of, canon.domain AS dup_domain, p.url,
-               p.trust_level
+               e.source_id AS fragment_id, p.id AS page_id, p.domain, p.dup_of,
+               canon.domain AS dup_domain, p.url, p.trust_level
         FROM edges e
         JOIN claims c ON c.id = e.target_id
         JOIN fragments f ON f.id = e.source_id

@@ -26,6 +26,7 @@ import numpy as np
 from lyra.config.settings import Settings
 from lyra.pipelines.discover import engine_health as eh
 from lyra.pipelines.errors import LyraError
+from lyra.pipelines.evidence import verification as vf
 from lyra.pipelines.evidence.confidence import ClaimConfidence, EvidenceEdge, claim_confidence
 from lyra.pipelines.evidence.research import PRIMARY_LEVELS
 from lyra.pipelines.net.domains import (
@@ -33,7 +34,9 @@ from lyra.pipelines.net.domains import (
     DomainRulesWatcher,
     block_rule,
     config_block_reason,
+    home_rules_watcher,
     trust_level_for,
+    trust_rule,
 )
 from lyra.pipelines.net.notify import queue_warnings
 from lyra.storage import auth_queue as aq
@@ -43,6 +46,7 @@ from lyra.storage import feedback as fb
 from lyra.storage import graph_queries as gq
 from lyra.storage import papers as pp
 from lyra.storage import repository as repo
+from lyra.storage import verification as sv
 from lyra.storage.cleanup import apply_cleanup, plan_cleanup
 from lyra.storage.connection import open_database
 from lyra.storage.export import render
@@ -80,6 +84,18 @@ class GraphStore:
         self._index_lock = threading.Lock()
         self._cursor_lock = threading.Lock()
         self._local = threading.local()
+        self._domain_rules: DomainRulesWatcher | None = None
+
+    def _rules(self) -> dict[str, Any]:
+        """The domain rules in force (domains.yaml files and feedback blocks), re-read on change."""
+        if self._domain_rules is None:
+            self._domain_rules = home_rules_watcher(self._settings.home_dir)
+        return self._domain_rules.current()
+
+    def _has_rule(self) -> Callable[[str], bool]:
+        """Whether a domains.yaml rule sets a site's level (such a site is out of L6)."""
+        rules = self._rules()
+        return lambda site: trust_rule(site, rules) is not None
 
     def _reader(self) -> duckdb.DuckDBPyConnection:
         """This thread's cursor on the database (DuckDB connections are not shared
@@ -132,6 +148,18 @@ class GraphStore:
         self._rows_written("serp_items", len(rows))
 
     def upsert_pages(self, rows: list[dict[str, Any]]) -> dict[str, str]:
+        promoted = sv.promoted_sites(self._reader())
+        if promoted:
+            has_rule = self._has_rule()
+            promoted = {site for site in promoted if not has_rule(site)}
+        if promoted:  # a site verification made LOW: its new pages are LOW too (L6)
+            rows = [
+                {**r, "trust_level": vf.PROMOTED_LEVEL}
+                if r.get("trust_level") == vf.UNVERIFIED
+                and vf.site_of_page(r.get("domain"), r.get("url")) in promoted
+                else r
+                for r in rows
+            ]
         out = repo.upsert_pages(self._con, rows)
         self._rows_written("pages", len(rows))
         return out
@@ -227,11 +255,35 @@ class GraphStore:
     def claim_confidences(self, task_id: str) -> list[dict[str, Any]]:
         return self._claim_confidences(task_id)
 
+    def verify_sources(
+        self, task_id: str, search_id: str | None, detections: list[dict[str, Any]]
+    ) -> dict[str, Any]:
+        """Source verification (L6, decision 0053) of a task's claims and their sites.
+
+        `detections`: what the injection guard found on the search's pages (`{url,
+        kind, detail}`); its danger patterns reject the page's site. Stores each
+        claim's and site's new state with an event_log row per transition; running it
+        again with nothing new changes nothing.
+        """
+        con = self._con
+        claims = repo.claims_for_task(con, task_id)
+        evidence = gq.stance_evidence_for_task(con, task_id)
+        origins = gq.claim_origins(con, task_id)
+        has_rule = self._has_rule()
+        dangers = {k: v for k, v in sv.danger_by_site(detections).items() if not has_rule(k)}
+        states = sv.site_states(con, has_rule)
+        found = sv.claim_verifications(claims, evidence, origins, states, dangers)
+        return sv.record(
+            con, task_id, search_id, claims, found, origins, dangers, has_rule
+        )  # fmt: skip
+
     def _claim_confidences(self, task_id: str) -> list[dict[str, Any]]:
         con = self._reader()
         claims = repo.claims_for_task(con, task_id)
         evidence = gq.stance_evidence_for_task(con, task_id)
         origins = gq.claim_origins(con, task_id)
+        states = sv.site_states(con, self._has_rule())
+        verified = sv.claim_verifications(claims, evidence, origins, states)
         out: list[dict[str, Any]] = []
         for claim in claims:
             rows = evidence.get(claim["id"], [])
@@ -277,6 +329,8 @@ class GraphStore:
                     "origin_page_id": origin.get("page_id"),
                     "origin_page_number": origin.get("page_number"),
                     "source_retracted": bool(origin.get("is_retracted")),
+                    "verification_status": verified[claim["id"]].status,
+                    "verification_details": verified[claim["id"]].details(),
                 }
             )
         return out
@@ -293,6 +347,9 @@ class GraphStore:
             "auth_queue": self._auth_summary(task_id),
             "reference_candidates": (
                 pp.reference_candidates(self._reader(), task_id, 50) if task_id else []
+            ),
+            "verification_alerts": (
+                sv.alerts(self._reader(), task_id, self._has_rule()) if task_id else []
             ),
         }
 

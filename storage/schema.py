@@ -345,7 +345,20 @@ _V6: tuple[str, ...] = (
     """,
 )
 
-MIGRATIONS: dict[int, tuple[str, ...]] = {1: _V1, 2: _V2, 3: _V3, 4: _V4, 5: _V5, 6: _V6}
+# Source verification, L6 (issue 14, decision 0053): each claim's and each unvouched
+# site's verification state (pending / verified / rejected), why, and since when.
+_V7: tuple[str, ...] = (
+    "ALTER TABLE claims ADD COLUMN IF NOT EXISTS verification_status VARCHAR",
+    "ALTER TABLE claims ADD COLUMN IF NOT EXISTS verification_reason VARCHAR",
+    "ALTER TABLE claims ADD COLUMN IF NOT EXISTS verification_changed_at TIMESTAMP",
+    "ALTER TABLE domains ADD COLUMN IF NOT EXISTS verification_status VARCHAR",
+    "ALTER TABLE domains ADD COLUMN IF NOT EXISTS verification_reason VARCHAR",
+    "ALTER TABLE domains ADD COLUMN IF NOT EXISTS verification_changed_at TIMESTAMP",
+)
+
+MIGRATIONS: dict[int, tuple[str, ...]] = {
+    1: _V1, 2: _V2, 3: _V3, 4: _V4, 5: _V5, 6: _V6, 7: _V7
+}  # fmt: skip
 """Statements of each schema version, applied in ascending order."""
 
 LATEST_VERSION: int = max(MIGRATIONS)

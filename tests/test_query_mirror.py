@@ -39,3 +39,55 @@ def test_only_a_one_line_translation_into_the_other_script_is_accepted() -> None
     assert parse_mirror('{"query": "' + "a" * 100 + '"}', "睡眠") is None
     assert parse_mirror('{"q": "caffeine"}', "カフェイン") is None
     assert parse_mirror("", "カフェイン") is None
+
+
+@pytest.mark.parametrize(
+    ("query", "language", "target"),
+    [
+        ("caffeine and sleep", None, "ja"),
+        ("カフェインと睡眠", None, "en"),
+        ("caffeine and sleep", "de", "de"),
+        ("caffeine and sleep", "pt-BR", "pt"),
+        ("caffeine and sleep", "ja", "ja"),
+        ("カフェインと睡眠", "ja", "en"),  # already in the task's language: the English mirror
+        ("睡眠", "ja-JP", "en"),  # kanji only is Japanese enough
+        ("カフェインと睡眠", "zh", "zh"),  # kana: not Chinese
+        ("咖啡因与睡眠", "zh", "en"),
+        ("кофеин и сон", "ru", "en"),
+        ("кофеин и сон", "de", "de"),
+        ("Koffein und Schlaf", "en", "en"),
+        ("caffeine", "xx", "xx"),
+    ],
+)
+def test_the_mirror_goes_into_the_task_language(
+    query: str, language: str | None, target: str
+) -> None:
+    assert mirror_language(query, language) == target
+
+
+def test_the_prompt_names_the_task_language() -> None:
+    tag = new_task_tag()
+    assert "into German" in build_mirror_prompt("caffeine and sleep", tag, "de")[0]
+    assert "into English" in build_mirror_prompt("カフェインと睡眠", tag, "ja")[0]
+    assert "into the language 'xx'" in build_mirror_prompt("caffeine", tag, "xx")[0]
+
+
+@pytest.mark.parametrize(
+    ("answer", "query", "language", "accepted"),
+    [
+        ('{"query": "Koffein und Schlaf"}', "caffeine and sleep", "de", "Koffein und Schlaf"),
+        ('{"query": "caffeine and sleep"}', "caffeine and sleep", "de", None),  # the query
+        ('{"query": "カフェイン 睡眠"}', "caffeine and sleep", "de", None),  # not Latin
+        ('{"query": "кофеин и сон"}', "caffeine and sleep", "ru", "кофеин и сон"),
+        ('{"query": "Koffein"}', "caffeine", "ru", None),  # not Cyrillic
+        ('{"query": "caffeine and sleep"}', "кофеин и сон", "ru", "caffeine and sleep"),
+        ('{"query": "咖啡因 睡眠"}', "caffeine and sleep", "zh", "咖啡因 睡眠"),
+        ('{"query": "カフェイン 睡眠"}', "caffeine and sleep", "zh", None),  # Japanese
+        ('{"query": "카페인 수면"}', "caffeine and sleep", "ko", "카페인 수면"),
+        ('{"query": "anything else"}', "caffeine", "xx", "anything else"),
+    ],
+)
+def test_a_mirror_must_be_written_in_the_task_language(
+    answer: str, query: str, language: str, accepted: str | None
+) -> None:
+    assert parse_mirror(answer, query, language) == accepted

@@ -16,6 +16,7 @@ from mcp import Client
 from lyra.mcp_bridge.server import build_server
 from tests.conftest import make_settings
 from tests.conftest_web import FixtureServer
+from tests.fake_ollama import FakeOllama
 
 pytestmark = [pytest.mark.ray, pytest.mark.usefixtures("ray_session")]
 
@@ -181,3 +182,52 @@ async def test_priority_sites_are_asked_for_first_and_take_the_room_first(
     assert json.loads(two_words.content[0].text)["error"]["message"] == (
         "'nih gov' is not a domain name or URL"
     )
+
+
+def _german_mirror(path: str, body: dict[str, object]) -> str:
+    system = str(body.get("system") or "")
+    if "translate one web search query into German" in system:
+        return json.dumps({"query": "Senkt grüner Tee den Blutdruck?"})
+    return json.dumps({"claims": []})
+
+
+async def test_the_task_language_chooses_the_mirror_query(lyra_home: Path) -> None:
+    engine = FixtureServer("127.0.0.66")
+    site = FixtureServer("127.0.0.67")
+    try:
+        for path, html in ARTICLES.items():
+            site.route(path, body=html.encode())
+        results = [("Green tea trial", site.url("/tea-trial.html"), "A twelve week trial.")]
+        engine.route("/html/", body=serp_page(results, site.url("/ad.html")))
+        with FakeOllama(models=["qwen2.5:3b"], responder=_german_mirror) as llm:
+            settings = make_settings(
+                lyra_home,
+                corpus=None,
+                fetch={"default_qps": 20.0},
+                llm={"ollama_host": llm.url, "enabled": True},
+                engines={
+                    "local": {"enabled": False},
+                    "duckduckgo": {"enabled": True, "base_url": engine.url("/html/"), "qps": 10.0},
+                },
+            )
+            async with Client(build_server(settings)) as client:
+                created = await client.call_tool(
+                    "create_task", {"query": QUERY, "config": {"language": "de-DE"}}
+                )
+                task_id = created.structured_content["task_id"]
+                res = await client.call_tool("search", {
+                    "task_id": task_id, "query": QUERY,
+                    "options": {"engines": ["duckduckgo"], "max_pages": 1, "wait_seconds": 110},
+                })  # fmt: skip
+                assert res.is_error is False, res.content[0].text
+            prompts = [str(b.get("system")) for p, b in llm.requests if p == "/api/generate"]
+    finally:
+        engine.close()
+        site.close()
+    asked = [
+        parse_qs(urlsplit(r.path).query) for r in engine.requests if r.path.startswith("/html/")
+    ]
+    assert [(q["q"], q["kl"]) for q in asked] == [
+        ([QUERY], ["de-de"]), (["Senkt grüner Tee den Blutdruck?"], ["de-de"])
+    ]  # fmt: skip
+    assert sum("into German" in p for p in prompts) == 1

@@ -62,7 +62,8 @@ EXPECTED_COLUMNS: dict[str, list[str]] = {
                   "created_at"],
     "claims": ["id", "task_id", "search_id", "claim_text", "created_at", "extraction_method",
                "extraction_confidence", "status", "status_reason", "status_changed_at",
-               "extraction_raw_confidence", "calibration_version"],
+               "extraction_raw_confidence", "calibration_version", "verification_status",
+               "verification_reason", "verification_changed_at"],
     "edges": ["id", "task_id", "source_type", "source_id", "target_type", "target_id",
               "relation", "nli_label", "nli_confidence", "source_trust_level",
               "target_trust_level", "method", "created_at", "nli_model", "nli_raw_confidence",
@@ -70,7 +71,8 @@ EXPECTED_COLUMNS: dict[str, list[str]] = {
     "embeddings": ["target_type", "target_id", "model_id", "dims", "text_hash", "vector",
                    "created_at"],
     "domains": ["domain", "trust_level", "qps", "blocked", "block_reason", "blocked_at",
-                "state", "updated_at"],
+                "state", "updated_at", "verification_status", "verification_reason",
+                "verification_changed_at"],
     "auth_queue": ["id", "task_id", "search_id", "url", "domain", "auth_type", "priority",
                    "status", "queued_at", "resolved_at"],
     "engine_health": ["engine", "success_ema_1h", "success_ema_24h", "captcha_ema",
@@ -125,11 +127,11 @@ def test_migrate_is_idempotent(db_path: Path) -> None:
     con = open_database(db_path, memory_limit="256MB", threads=1)
     assert migrate(con) == LATEST_VERSION
     versions = "SELECT version FROM schema_version ORDER BY version"
-    assert con.execute(versions).fetchall() == [(1,), (2,), (3,), (4,), (5,), (6,)]
+    assert con.execute(versions).fetchall() == [(1,), (2,), (3,), (4,), (5,), (6,), (7,)]
     con.execute("INSERT INTO tasks (id, query) VALUES ('t1', 'q')")
     con.close()
     con = open_database(db_path, memory_limit="256MB", threads=1)
-    assert con.execute(versions).fetchall() == [(1,), (2,), (3,), (4,), (5,), (6,)]
+    assert con.execute(versions).fetchall() == [(1,), (2,), (3,), (4,), (5,), (6,), (7,)]
     assert con.execute("SELECT id, query, status FROM tasks").fetchall() == [("t1", "q", "created")]
     con.close()
 
@@ -356,7 +358,7 @@ def test_a_version_1_database_gains_the_paper_index_and_keeps_its_rows(db_path: 
     con = open_database(db_path, memory_limit="256MB", threads=1)
     assert con.execute("SELECT id, url FROM pages").fetchall() == [("p1", "https://a.org/")]
     assert con.execute("SELECT count(*) FROM papers").fetchone() == (0,)
-    assert con.execute("SELECT max(version) FROM schema_version").fetchone() == (6,)
+    assert con.execute("SELECT max(version) FROM schema_version").fetchone() == (LATEST_VERSION,)
     assert con.execute("SELECT published_date_source FROM pages").fetchall() == [(None,)]
     con.close()
 
@@ -386,7 +388,7 @@ def test_a_version_3_database_with_views_gains_the_edge_model_and_keeps_its_edge
     con = open_database(db_path, memory_limit="256MB", threads=1)
     rows = con.execute("SELECT id, relation, nli_confidence, nli_model FROM edges").fetchall()
     assert rows == [("e1", "supports", 0.9, None)]
-    assert con.execute("SELECT max(version) FROM schema_version").fetchone() == (6,)
+    assert con.execute("SELECT max(version) FROM schema_version").fetchone() == (LATEST_VERSION,)
     con.close()
 
 
@@ -401,7 +403,7 @@ def test_a_version_4_database_with_views_gains_the_warc_offset_and_keeps_its_pag
     con = open_database(db_path, memory_limit="256MB", threads=1)
     rows = con.execute("SELECT id, url, warc_path, warc_offset FROM pages").fetchall()
     assert rows == [("p1", "https://a.org/", "/w/a.warc.gz", None)]
-    assert con.execute("SELECT max(version) FROM schema_version").fetchone() == (6,)
+    assert con.execute("SELECT max(version) FROM schema_version").fetchone() == (LATEST_VERSION,)
     con.close()
 
 
@@ -422,5 +424,21 @@ def test_a_version_5_database_with_views_gains_calibration_and_keeps_its_edges(
     samples = "SELECT id, predicted, label, predicted_label, edge_id FROM calibration_samples"
     assert con.execute(samples).fetchall() == [("s1", 0.7, "1", None, None)]
     assert con.execute("SELECT count(*) FROM calibration_evaluations").fetchone() == (0,)
-    assert con.execute("SELECT max(version) FROM schema_version").fetchone() == (6,)
+    assert con.execute("SELECT max(version) FROM schema_version").fetchone() == (LATEST_VERSION,)
+    con.close()
+
+
+def test_a_version_6_database_with_views_gains_verification_and_keeps_its_claims(
+    db_path: Path,
+) -> None:
+    con = _database_at(db_path, 6)  # views that read claims exist when the columns are added
+    con.execute("INSERT INTO claims (id, task_id, claim_text) VALUES ('c1', 't1', 'x')")
+    con.execute("INSERT INTO domains (domain, trust_level) VALUES ('a.org', 'UNVERIFIED')")
+    con.close()
+    con = open_database(db_path, memory_limit="256MB", threads=1)
+    claims = "SELECT id, status, verification_status, verification_reason FROM claims"
+    assert con.execute(claims).fetchall() == [("c1", "active", None, None)]
+    domains = "SELECT domain, trust_level, verification_status FROM domains"
+    assert con.execute(domains).fetchall() == [("a.org", "UNVERIFIED", None)]
+    assert con.execute("SELECT max(version) FROM schema_version").fetchone() == (7,)
     con.close()

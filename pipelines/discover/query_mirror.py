@@ -1,52 +1,150 @@
 """Language mirror queries (ARCHITECTURE §3 step 2; seed 003 §3.1.1, 日⇄英).
 
-A Japanese query is mirrored into English and any other into Japanese, by the LLM
-when one is present: the LLM only translates the client's query, Lyra never designs
-one. The prompt follows the security layers of the claims prompt (L2 sanitising of
-the query, L3 tag fence); the answer is checked before it becomes a SERP request: one
-line, no URL, within a length bound, in the other script, not the query itself.
+Without a task language, a Japanese query is mirrored into English and any other into
+Japanese. With one (`create_task`'s `config.language`, decision 0054), the mirror
+brings the query into that language; a query already written in it (where the script
+shows it: a Japanese query for a Japanese task) is mirrored into English, the seed's
+日⇄英 for every language of its own script. The LLM only translates the client's
+query, Lyra never designs one; no LLM, no mirror. The prompt follows the security
+layers of the claims prompt (L2 sanitising of the query, L3 tag fence); the answer is
+checked before it becomes a SERP request: one line, no URL, within a length bound,
+not the query itself, and written in the target language's script where that script
+tells languages apart (a translation between two Latin-script languages can only be
+told from the query by being different).
 """
 
 from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, Final
 
 from lyra.pipelines.discover.query_normalize import query_language
 from lyra.pipelines.llm.prompts import load_prompt_module
 from lyra.pipelines.llm.sanitize import is_task_tag, sanitize_untrusted
 
 QUERY_MAX_CHARS = 500
-TARGETS = {"ja": "English", "en": "Japanese"}
 _URL = re.compile(r"https?://|www\.", re.IGNORECASE)
 _JSON_OBJECT = re.compile(r"\{.*\}", re.DOTALL)
 _MARKER_BRACKETS = re.compile(r"<{3,}|>{3,}")
 
+# The letters of each script a language is written in (Unicode blocks).
+_SCRIPTS: Final[dict[str, re.Pattern[str]]] = {
+    "latin": re.compile(r"[A-Za-z\u00c0-\u024f]"),
+    "kana": re.compile(r"[\u3040-\u30ff\uff66-\uff9f]"),
+    "han": re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]"),
+    "hangul": re.compile(r"[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]"),
+    "cyrillic": re.compile(r"[\u0400-\u04ff]"),
+    "greek": re.compile(r"[\u0370-\u03ff]"),
+    "arabic": re.compile(r"[\u0600-\u06ff\u0750-\u077f]"),
+    "hebrew": re.compile(r"[\u0590-\u05ff]"),
+    "devanagari": re.compile(r"[\u0900-\u097f]"),
+    "thai": re.compile(r"[\u0e00-\u0e7f]"),
+}
+# ISO 639-1 code -> (English name, the scripts its text shows; Japanese is kana or
+# kanji, and a short query may be kanji only).
+LANGUAGES: Final[dict[str, tuple[str, tuple[str, ...]]]] = {
+    "ja": ("Japanese", ("kana", "han")),
+    "zh": ("Chinese", ("han",)),
+    "ko": ("Korean", ("hangul",)),
+    "ru": ("Russian", ("cyrillic",)),
+    "uk": ("Ukrainian", ("cyrillic",)),
+    "bg": ("Bulgarian", ("cyrillic",)),
+    "sr": ("Serbian", ("cyrillic", "latin")),
+    "el": ("Greek", ("greek",)),
+    "ar": ("Arabic", ("arabic",)),
+    "fa": ("Persian", ("arabic",)),
+    "ur": ("Urdu", ("arabic",)),
+    "he": ("Hebrew", ("hebrew",)),
+    "hi": ("Hindi", ("devanagari",)),
+    "mr": ("Marathi", ("devanagari",)),
+    "ne": ("Nepali", ("devanagari",)),
+    "th": ("Thai", ("thai",)),
+    **{
+        code: (name, ("latin",))
+        for code, name in (
+            ("en", "English"), ("de", "German"), ("fr", "French"), ("es", "Spanish"),
+            ("it", "Italian"), ("pt", "Portuguese"), ("nl", "Dutch"), ("sv", "Swedish"),
+            ("da", "Danish"), ("no", "Norwegian"), ("nb", "Norwegian"), ("fi", "Finnish"),
+            ("pl", "Polish"), ("cs", "Czech"), ("sk", "Slovak"), ("hu", "Hungarian"),
+            ("ro", "Romanian"), ("tr", "Turkish"), ("id", "Indonesian"), ("ms", "Malay"),
+            ("vi", "Vietnamese"), ("ca", "Catalan"), ("hr", "Croatian"), ("sl", "Slovenian"),
+            ("et", "Estonian"), ("lv", "Latvian"), ("lt", "Lithuanian"), ("tl", "Tagalog"),
+        )
+    },
+}  # fmt: skip
 
-def mirror_language(query: str) -> str:
-    """The language a query is mirrored into: en for a Japanese query, else ja."""
-    return "en" if query_language(query) == "ja" else "ja"
+
+def base_language(language: str | None) -> str | None:
+    """The primary subtag of a BCP 47 tag, lower-cased (pt-BR -> pt); None for none."""
+    if not language or not language.strip():
+        return None
+    return language.strip().split("-", 1)[0].lower()
 
 
-def build_mirror_prompt(query: str, tag: str) -> tuple[str, str]:
-    """(system, user) messages asking for `{"query": ...}` in the other language."""
+def _scripts_of(text: str) -> set[str]:
+    return {name for name, pattern in _SCRIPTS.items() if pattern.search(text)}
+
+
+def _written_in(text: str, language: str) -> bool:
+    """Whether `text` shows the script of `language` (True for a language not listed).
+
+    A listed non-Latin language needs a letter of its script; a Latin-script language
+    needs Latin letters and none of a listed non-Latin script.
+    """
+    entry = LANGUAGES.get(language)
+    if entry is None:
+        return True
+    scripts = _scripts_of(text)
+    if language == "zh" and "kana" in scripts:  # kana: Japanese, whatever kanji it holds
+        return False
+    if entry[1] == ("latin",):
+        return "latin" in scripts and not (scripts - {"latin"})
+    return bool(scripts & set(entry[1]))
+
+
+def mirror_language(query: str, language: str | None = None) -> str:
+    """The language code a query is mirrored into.
+
+    No task language: en for a Japanese query, else ja. A task language: that language,
+    unless the query is already visibly written in it (its script is not Latin and the
+    query shows it), then en.
+    """
+    base = base_language(language)
+    if base is None:
+        return "en" if query_language(query) == "ja" else "ja"
+    entry = LANGUAGES.get(base)
+    if base != "en" and entry is not None and entry[1] != ("latin",) and _written_in(query, base):
+        return "en"
+    return base
+
+
+def language_name(code: str) -> str:
+    """The English name of a language code, for the prompt ("the language xx" if unknown)."""
+    entry = LANGUAGES.get(code)
+    return entry[0] if entry is not None else f"the language {code!r}"
+
+
+def build_mirror_prompt(query: str, tag: str, language: str | None = None) -> tuple[str, str]:
+    """(system, user) messages asking for `{"query": ...}` in the mirror language."""
     if not is_task_tag(tag):
         raise ValueError("tag must be a task tag made by new_task_tag()")
     cleaned = sanitize_untrusted(query, max_chars=QUERY_MAX_CHARS).text
     cleaned = " ".join(_MARKER_BRACKETS.sub(" ", cleaned).split())
     module = load_prompt_module("mirror")
-    system = str(module.system(tag, TARGETS[query_language(query)])).strip()
+    target = language_name(mirror_language(query, language))
+    system = str(module.system(tag, target)).strip()
     user = str(module.user(cleaned or "(none)")).strip()
     return system, user
 
 
-def parse_mirror(text: str, query: str) -> str | None:
+def parse_mirror(text: str, query: str, language: str | None = None) -> str | None:
     """The translated query of an LLM answer, or None when it is not a usable mirror.
 
     Accepted: a JSON object with a `query` string (or the bare line), one line, no URL,
-    at most 3x the query's length plus 40 characters, in the other language's script
-    and different from the query. Anything else is dropped, not repaired.
+    at most 3x the query's length plus 40 characters, written in the mirror language's
+    script (`mirror_language(query, language)`) and different from the query. Anything
+    else is dropped, not repaired.
     """
     value: Any = None
     match = _JSON_OBJECT.search(text or "")
@@ -68,6 +166,10 @@ def parse_mirror(text: str, query: str) -> str | None:
         return None
     if mirrored.casefold() == " ".join(query.split()).casefold():
         return None
-    if query_language(mirrored) != mirror_language(query):
+    target = mirror_language(query, language)
+    if base_language(language) is None:
+        if query_language(mirrored) != target:
+            return None
+    elif not _written_in(mirrored, target):
         return None
     return mirrored

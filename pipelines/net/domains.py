@@ -262,6 +262,11 @@ def _trust_match(domain: str, rules: Mapping[str, Any]) -> tuple[str, str | None
     return best[2], f"patterns.{best[2]}: {best[3]}", best[4]
 
 
+def trust_rule(domain: str, rules: Mapping[str, Any]) -> str | None:
+    """The rule that sets a host's trust level, None when it has the default level."""
+    return _trust_match(domain, rules)[1]
+
+
 def trust_level_for(domain: str, rules: Mapping[str, Any]) -> str:
     """Trust level of a host under `rules`: user override, else the most specific pattern."""
     return _trust_match(domain, rules)[0]
