@@ -270,6 +270,68 @@ class Lyra:
         """A desktop notification (and, for auth_required, the page in Lyra's browser)."""
         return self._tool("notify_user", event=event, payload=payload)
 
+    def wait_for_user(
+        self,
+        *,
+        prompt: str,
+        choices: list[str] | None = None,
+        timeout_seconds: float | None = None,
+    ) -> dict[str, Any]:
+        """Ask the person at the machine and block until the answer (or the timeout).
+
+        A notebook's in-process client shows no forms: the question goes to the desktop
+        and the log with its id, and the person answers with `lyra answer ID "TEXT"`.
+        Returns {response, choice_index, timed_out, channel, prompt_id, ...} (decision 0051).
+        """
+        options = {"choices": choices, "timeout_seconds": timeout_seconds}
+        given = {k: v for k, v in options.items() if v is not None}
+        timeout = (timeout_seconds or 300.0) + CALL_TIMEOUT_MARGIN_S
+        return self._tool("wait_for_user", timeout=timeout, prompt=prompt, options=given or None)
+
+    def feedback(
+        self,
+        *,
+        action: Literal[
+            "domain_block", "domain_unblock", "claim_reject", "claim_restore", "edge_correct"
+        ],
+        domain: str | None = None,
+        claim_id: str | None = None,
+        edge_id: str | None = None,
+        relation: Literal["supports", "refutes", "neutral"] | None = None,
+        reason: str | None = None,
+    ) -> dict[str, Any]:
+        """Correct Lyra: block or unblock a site, reject or restore a claim, correct an
+        edge's relation (decision 0050). Every action is an event_log row."""
+        return self._tool(
+            "feedback",
+            action=action,
+            domain=domain,
+            claim_id=claim_id,
+            edge_id=edge_id,
+            relation=relation,
+            reason=reason,
+        )
+
+    def calibrate(
+        self,
+        *,
+        action: Literal[
+            "add_sample", "get_stats", "evaluate", "get_evaluations", "get_diagram_data"
+        ],
+        **data: Any,
+    ) -> dict[str, Any]:
+        """One calibration action with its data as keywords: `calibrate(action="add_sample",
+        source="nli", prediction=0.8, actual=True)`, `calibrate(action="get_stats")`
+        (decision 0049)."""
+        return self._tool("calibrate", action=action, data=data or None)
+
+    def calibrate_rollback(
+        self, *, source: str, version: int | None = None, reason: str | None = None
+    ) -> dict[str, Any]:
+        """Make an earlier calibration version of `source` the active one (the one before
+        the active version by default); an audit row records it."""
+        return self._tool("calibrate_rollback", source=source, version=version, reason=reason)
+
     # --- Ray handles --------------------------------------------------------------------
     def graph(self) -> Any:
         """The GraphActor's handle (the DuckDB evidence graph)."""
@@ -308,11 +370,12 @@ class Lyra:
             self._ready.set()
             await self._closing.wait()
 
-    def _tool(self, name: str, **arguments: Any) -> dict[str, Any]:
+    def _tool(self, name: str, *, timeout: float | None = None, **arguments: Any) -> dict[str, Any]:
         if self._closed or self._client is None:
             raise LyraError("INVALID_PARAMS", "this Lyra object is closed; start or attach again")
         args = {k: v for k, v in arguments.items() if v is not None}
-        timeout = self.settings.search.max_wait_seconds + CALL_TIMEOUT_MARGIN_S
+        if timeout is None:
+            timeout = self.settings.search.max_wait_seconds + CALL_TIMEOUT_MARGIN_S
         result = self._loop.run(self._client.call_tool(name, args), timeout=timeout)
         if result.is_error:
             texts = [c.text for c in result.content if isinstance(c, TextContent)]

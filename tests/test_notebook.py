@@ -13,6 +13,7 @@ import ray
 from lyra.mcp_bridge.notebook import Lyra
 from lyra.pipelines.errors import LyraError
 from tests.conftest import DEMO_CONTRADICTIONS, make_settings, sure_contradictions
+from tests.test_mcp_tools import TOOLS
 
 pytestmark = [pytest.mark.ray, pytest.mark.usefixtures("ray_session")]
 
@@ -150,3 +151,30 @@ def test_a_closed_object_refuses_calls(lyra_home: Path) -> None:
     opened.close()
     with pytest.raises(LyraError, match="closed"):
         opened.get_status(task_id="t")
+
+
+def test_every_mcp_tool_is_a_method(lyra: Lyra) -> None:
+    assert [t for t in TOOLS if not callable(getattr(lyra, t, None))] == []
+
+
+def test_the_researcher_in_the_loop_tools_as_methods(lyra: Lyra) -> None:
+    blocked = lyra.feedback(action="domain_block", domain="https://farm.example.org/x",
+                            reason="a content farm")  # fmt: skip
+    assert (blocked["domain"], blocked["changed"], blocked["pages_affected"]) == (
+        "example.org", True, 0
+    )  # fmt: skip
+    assert lyra.feedback(action="domain_unblock", domain="example.org")["changed"] is True
+    with pytest.raises(LyraError) as unknown:
+        lyra.feedback(action="claim_reject", claim_id="no-such-claim")
+    assert (unknown.value.code, unknown.value.field) == ("INVALID_PARAMS", "claim_id")
+
+    added = lyra.calibrate(action="add_sample", source="claims", prediction=0.8, actual=True)
+    assert added["sample_count"] == 1
+    stats = lyra.calibrate(action="get_stats", source="claims")
+    assert (stats["sample_count"], stats["current_version"]) == (1, 0)
+    with pytest.raises(LyraError) as nothing:
+        lyra.calibrate_rollback(source="claims", reason="nothing to roll back")
+    assert nothing.value.code == "CALIBRATION_ERROR"
+
+    waited = lyra.wait_for_user(prompt="Go on?", choices=["yes", "no"], timeout_seconds=1)
+    assert (waited["timed_out"], waited["response"], waited["channel"]) == (True, None, "command_line")
