@@ -550,19 +550,18 @@ class SearchJob:
         config = self.ctx.task.get("config") or {}
         return [str(d) for d in config.get("priority_domains") or []]
 
+    def _on_priority_site(self, url: str) -> bool:
+        priority = self._priority_sites()
+        if not priority or not url.startswith(("http://", "https://")):
+            return False
+        try:
+            return registrable_domain(url) in priority
+        except ValueError:  # no host: not a priority site's page
+            return False
+
     def _priority_first(self, urls: list[str]) -> list[str]:
         """URLs on a priority site first, each group in its own order."""
-        priority = set(self._priority_sites())
-        if not priority:
-            return urls
-
-        def on_priority_site(url: str) -> bool:
-            try:
-                return registrable_domain(url) in priority
-            except ValueError:  # no host: not a priority site's page
-                return False
-
-        first = [u for u in urls if on_priority_site(u)]
+        first = [u for u in urls if self._on_priority_site(u)]
         chosen = set(first)
         return first + [u for u in urls if u not in chosen]
 
@@ -728,13 +727,16 @@ class SearchJob:
             levels = [trust_level_for(d.domain, self.ctx.domain_rules) for d in docs]
             scores = seek_primary_scores(scores, levels)
         order = sorted(range(len(docs)), key=lambda i: (-scores[i], docs[i].url))
-        # The client's URLs first, whatever their score; then the best on-topic others.
+        # The client's URLs first, whatever their score; then the best on-topic others,
+        # those of the task's priority sites ahead (decision 0052).
         given = [i for i in order if docs[i].url in self._given]
         on_topic = [
             i
             for i in order
             if docs[i].url not in self._given and (bm25[i] > 0 or cos[i] >= OFF_TOPIC_SIMILARITY)
         ]
+        ahead = [i for i in on_topic if self._on_priority_site(docs[i].url)]
+        on_topic = ahead + [i for i in on_topic if i not in set(ahead)]
         want = int(self.ctx.options.get("max_pages") or self.ctx.settings.search.default_max_pages)
         take = max(0, self._page_budget() - len(given))
         if len(on_topic) > take:

@@ -177,4 +177,6 @@ def test_the_researcher_in_the_loop_tools_as_methods(lyra: Lyra) -> None:
     assert nothing.value.code == "CALIBRATION_ERROR"
 
     waited = lyra.wait_for_user(prompt="Go on?", choices=["yes", "no"], timeout_seconds=1)
-    assert (waited["timed_out"], waited["response"], waited["channel"]) == (True, None, "command_line")
+    assert (waited["timed_out"], waited["response"], waited["channel"]) == (
+        True, None, "command_line"
+    )  # fmt: skip

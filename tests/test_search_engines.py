@@ -231,3 +231,55 @@ async def test_the_task_language_chooses_the_mirror_query(lyra_home: Path) -> No
         ([QUERY], ["de-de"]), (["Senkt grüner Tee den Blutdruck?"], ["de-de"])
     ]  # fmt: skip
     assert sum("into German" in p for p in prompts) == 1
+
+
+async def test_a_priority_site_keeps_its_room_against_a_better_scored_corpus_file(
+    lyra_home: Path, tmp_path: Path
+) -> None:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "tea.md").write_text(
+        "# Does green tea lower blood pressure?\n\nGreen tea lowers blood pressure: does green "
+        "tea lower blood pressure in adults with hypertension? Daily green tea lowered "
+        "systolic blood pressure by four mmHg in a randomised trial of green tea.\n",
+        encoding="utf-8",
+    )
+    engine = FixtureServer("127.0.0.68")
+    preferred = FixtureServer("127.0.0.69")
+    try:
+        preferred.route("/tea-review.html", body=ARTICLES["/tea-review.html"].encode())
+        results = [("Tea review", preferred.url("/tea-review.html"), "Catechins.")]
+        engine.route("/html/", body=serp_page(results, preferred.url("/ad.html")))
+        settings = make_settings(
+            lyra_home,
+            corpus=corpus,
+            fetch={"default_qps": 20.0},
+            engines={
+                "duckduckgo": {"enabled": True, "base_url": engine.url("/html/"), "qps": 10.0},
+            },
+        )
+        async with Client(build_server(settings)) as client:
+            outcomes = []
+            for config in ({}, {"priority_domains": [preferred.origin]}):
+                created = await client.call_tool("create_task", {"query": QUERY, "config": config})
+                task_id = created.structured_content["task_id"]
+                res = await client.call_tool("search", {
+                    "task_id": task_id, "query": QUERY,
+                    "options": {"engines": ["local", "duckduckgo"], "max_pages": 1,
+                                "wait_seconds": 110},
+                })  # fmt: skip
+                assert res.is_error is False, res.content[0].text
+                pages = await client.call_tool("query_graph", {
+                    "sql": "SELECT DISTINCT p.url FROM claims c JOIN edges e ON e.target_id "
+                           "= c.id AND e.relation = 'origin' JOIN fragments f ON f.id = "
+                           "e.source_id JOIN pages p ON p.id = f.page_id WHERE c.search_id = $s",
+                    "params": {"s": res.structured_content["search_id"]},
+                })  # fmt: skip
+                outcomes.append([row[0] for row in pages.structured_content["rows"]])
+    finally:
+        engine.close()
+        preferred.close()
+    # Scored alone, the corpus file wins the one page of room; a priority site's page
+    # goes ahead of it (the pages its claims come from).
+    assert outcomes[0] == [(corpus / "tea.md").resolve().as_uri()]
+    assert outcomes[1] == [preferred.url("/tea-review.html")]
