@@ -33,7 +33,11 @@ from lyra.actors.runtime import setup_actor_logging
 from lyra.config.settings import Settings
 from lyra.pipelines.discover.citations import build_relevance_prompt, parse_relevance
 from lyra.pipelines.discover.papers import paper_from_record
-from lyra.pipelines.discover.query_mirror import build_mirror_prompt, parse_mirror
+from lyra.pipelines.discover.query_mirror import (
+    build_mirror_prompt,
+    needs_mirror,
+    parse_mirror,
+)
 from lyra.pipelines.evidence.claims import (
     build_claim_prompt,
     extract_claims_extractive,
@@ -363,7 +367,7 @@ class InferenceActor:
         (`query_mirror.parse_mirror`): Lyra never sends a query the client did not ask
         for in substance.
         """
-        if not self._llm_ok:
+        if not self._llm_ok or not needs_mirror(query, language):
             return None
         system, user = build_mirror_prompt(query, tag, language)
         try:

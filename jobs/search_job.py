@@ -119,6 +119,8 @@ class SearchJob:
         self.serp_urls: set[str] = set()
         # (url, kind, detail) -> count: what the injection guard removed (decision 0016).
         self.security: dict[tuple[str, str, str], int] = {}
+        # The detections in the text of the pages this search stored (source verification).
+        self.page_detections: list[dict[str, str]] = []
         self._serp_ids: set[str] = set()
         self._queries: list[str] | None = None
         self.discovery: PaperDiscovery | None = None
@@ -266,10 +268,8 @@ class SearchJob:
 
     async def finish(self) -> dict[str, Any]:
         """Source verification, confidence of the task's claims and the search metrics."""
-        found = [
-            {"url": url, "kind": kind, "detail": detail}
-            for (url, kind, detail) in sorted(self.security)
-        ]
+        # Only what the text of stored pages held: not a SERP snippet, not a claim.
+        found = sorted(self.page_detections, key=lambda d: (d["url"], d["kind"], d["detail"]))
         verified = await self.ctx.call(
             "graph", "verify_sources", self.ctx.task["id"], self.ctx.search_id, found
         )
@@ -792,6 +792,9 @@ class SearchJob:
             # Only the pages a search stores are reported: a corpus file ranked out
             # never reaches a fragment, a claim or the client.
             self.note_detections(d.url, d.detections)
+            self.page_detections += [
+                {"url": d.url, "kind": x.kind, "detail": x.detail} for x in d.detections
+            ]
             pid = rs.page_id(d.url)
             stored = {k[0]: k[2] for k in known}
             if pid in stored:

@@ -66,7 +66,7 @@ def stance_evidence_for_task(
         """
         SELECT e.target_id AS claim_id, e.relation, e.nli_confidence,
                e.source_id AS fragment_id, p.id AS page_id, p.domain, p.dup_of,
-               canon.domain AS dup_domain, p.url, p.trust_level
+               canon.domain AS dup_domain, canon.url AS dup_url, p.url, p.trust_level
         FROM edges e
         JOIN claims c ON c.id = e.target_id
         JOIN fragments f ON f.id = e.source_id

@@ -149,14 +149,13 @@ class GraphStore:
 
     def upsert_pages(self, rows: list[dict[str, Any]]) -> dict[str, str]:
         promoted = sv.promoted_sites(self._reader())
-        if promoted:
-            has_rule = self._has_rule()
-            promoted = {site for site in promoted if not has_rule(site)}
         if promoted:  # a site verification made LOW: its new pages are LOW too (L6)
+            has_rule = self._has_rule()
             rows = [
                 {**r, "trust_level": vf.PROMOTED_LEVEL}
                 if r.get("trust_level") == vf.UNVERIFIED
                 and vf.site_of_page(r.get("domain"), r.get("url")) in promoted
+                and not has_rule(str(vf.host_of_page(r.get("domain"), r.get("url"))))
                 else r
                 for r in rows
             ]
@@ -270,20 +269,19 @@ class GraphStore:
         evidence = gq.stance_evidence_for_task(con, task_id)
         origins = gq.claim_origins(con, task_id)
         has_rule = self._has_rule()
-        dangers = {k: v for k, v in sv.danger_by_site(detections).items() if not has_rule(k)}
-        states = sv.site_states(con, has_rule)
-        found = sv.claim_verifications(claims, evidence, origins, states, dangers)
-        return sv.record(
-            con, task_id, search_id, claims, found, origins, dangers, has_rule
-        )  # fmt: skip
+        dangers = sv.danger_by_site(detections, has_rule)
+        hostile = sv.hostile_sites(sv.site_states(con), dangers, has_rule)
+        found = sv.claim_verifications(claims, evidence, origins, hostile, has_rule)
+        return sv.record(con, task_id, search_id, claims, found, origins, dangers, has_rule)
 
     def _claim_confidences(self, task_id: str) -> list[dict[str, Any]]:
         con = self._reader()
         claims = repo.claims_for_task(con, task_id)
         evidence = gq.stance_evidence_for_task(con, task_id)
         origins = gq.claim_origins(con, task_id)
-        states = sv.site_states(con, self._has_rule())
-        verified = sv.claim_verifications(claims, evidence, origins, states)
+        has_rule = self._has_rule()
+        hostile = sv.hostile_sites(sv.site_states(con), {}, has_rule)
+        verified = sv.claim_verifications(claims, evidence, origins, hostile, has_rule)
         out: list[dict[str, Any]] = []
         for claim in claims:
             rows = evidence.get(claim["id"], [])

@@ -4,85 +4,105 @@ The rules are pipelines/evidence/verification.py; this module reads the rows the
 and writes what they decide (decision 0053):
 
 - ``claims.verification_status`` / ``verification_reason`` / ``verification_changed_at``:
-  each claim's last verified state (the responses compute it afresh from the edges);
-- ``domains.verification_status`` / ``verification_reason`` / ``verification_changed_at``: each
-  unvouched site's state; a verified site's ``trust_level`` is LOW, and so is every
-  page of it, stored and to come; a rejected one goes back to UNVERIFIED;
+  each claim's state at the last search of its task (the responses compute it afresh
+  from the edges);
+- ``domains.verification_status`` / ``verification_reason`` /
+  ``verification_changed_at``: each unvouched site's state, decided by the stored states
+  of all the site's active claims, every task's; a verified site's ``trust_level`` is
+  LOW, and so is every page of it, stored and to come; a rejected one is UNVERIFIED;
 - an ``event_log`` row for every transition: ``claim_verification`` (claim id, from,
   to, reason) and ``source_verification`` (site, from, to, trust levels, reason, the
   claims behind it).
 
-Only sites whose level no domains.yaml rule sets take part: a person's or the
-packaged configuration's word on a site is never changed by evidence.
+Hosts a domains.yaml rule names take no part: a person's or the packaged
+configuration's word on a site is never changed by evidence. `has_rule(host)` says
+whether a rule names a host (or its registrable domain).
 """
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import duckdb
 
 from lyra.pipelines.evidence import verification as vf
-from lyra.storage.repository import log_event, transaction, utcnow
+from lyra.storage.repository import insert_rows, transaction, utcnow
 
-# Only these kinds of detection are passed in; a detection's "url" names its page.
-Danger = Mapping[str, Any]
+HasRule = Callable[[str], bool]
 
 
-def danger_by_site(dangers: Sequence[Danger]) -> dict[str, list[str]]:
-    """Site -> "kind:detail (url)" for the danger patterns among a search's detections."""
+def danger_by_site(
+    detections: Sequence[Mapping[str, Any]], has_rule: HasRule
+) -> dict[str, list[str]]:
+    """Site -> "kind:detail (url)" for the danger patterns in the text of stored pages
+    (`{url, kind, detail}`), hosts a rule names left out."""
     out: dict[str, list[str]] = {}
-    for d in dangers:
+    for d in detections:
         if d.get("kind") not in vf.DANGER_KINDS:
             continue
-        site = vf.site_of_page(d.get("url"), d.get("url"))
-        if site is not None:
-            out.setdefault(site, []).append(f"{d['kind']}:{d.get('detail')} ({d.get('url')})")
+        url = d.get("url")
+        site = vf.site_of_page(url, url)
+        host = vf.host_of_page(url, url)
+        if site is not None and host is not None and not has_rule(host):
+            out.setdefault(site, []).append(f"{d['kind']}:{d.get('detail')} ({url})")
     return out
 
 
-def site_states(
-    con: duckdb.DuckDBPyConnection, has_rule: Callable[[str], bool]
-) -> dict[str, tuple[str, str | None]]:
-    """Site -> (verification status, reason) for every site that has one and that no
-    domains.yaml rule has taken out of verification since."""
+def site_states(con: duckdb.DuckDBPyConnection) -> dict[str, tuple[str, str | None, str | None]]:
+    """Site -> (verification status, reason, trust level) for every site that has one."""
     rows = con.execute(
-        "SELECT domain, verification_status, verification_reason FROM domains "
+        "SELECT domain, verification_status, verification_reason, trust_level FROM domains "
         "WHERE verification_status IS NOT NULL"
     ).fetchall()
-    return {str(d): (str(s), r) for d, s, r in rows if not has_rule(str(d))}
+    return {str(d): (str(s), r, lv) for d, s, r, lv in rows}
+
+
+def hostile_sites(
+    states: Mapping[str, tuple[str, str | None, str | None]],
+    dangers: Mapping[str, Sequence[str]],
+    has_rule: HasRule,
+) -> dict[str, list[str]]:
+    """Each site that addressed AI readers, with its findings: this pass's, then those
+    its stored state names (a site a rule names since is no longer one)."""
+    hostile = {site: list(found) for site, found in dangers.items()}
+    for site, (status, reason, _) in states.items():
+        if status == "rejected" and vf.is_danger_reason(reason) and not has_rule(site):
+            hostile.setdefault(site, []).append(str(reason).removeprefix(vf.DANGER_SITE_REASON))
+    return hostile
 
 
 def claim_verifications(
     claims: Sequence[Mapping[str, Any]],
     evidence: Mapping[str, Sequence[Mapping[str, Any]]],
     origins: Mapping[str, Mapping[str, Any]],
-    states: Mapping[str, tuple[str, str | None]],
-    dangers: Mapping[str, Sequence[str]] | None = None,
+    hostile: Mapping[str, Sequence[str]],
+    has_rule: HasRule,
 ) -> dict[str, vf.Verification]:
-    """Each claim's verification now.
-
-    `states`: the stored site states (a site rejected for a danger pattern rejects its
-    claims); `dangers`: the danger patterns this pass met, by site.
-    """
+    """Each claim's verification now (`hostile_sites` gives `hostile`)."""
     by_fragment: dict[str, list[str]] = {}
     for claim_id, origin in origins.items():
         if origin.get("fragment_id"):
             by_fragment.setdefault(str(origin["fragment_id"]), []).append(claim_id)
-    # Each hostile site's findings: this pass's, then those its stored state names.
-    hostile: dict[str, list[str]] = {site: list(found) for site, found in (dangers or {}).items()}
-    for site, (status, reason) in states.items():
-        if status == "rejected" and vf.is_danger_reason(reason):
-            hostile.setdefault(site, []).append(str(reason).removeprefix(vf.DANGER_SITE_REASON))
     out: dict[str, vf.Verification] = {}
     for claim in claims:
         cid = str(claim["id"])
         origin = {**origins.get(cid, {}), "claim_id": cid}
-        found = vf.site_of_page(origin.get("domain"), origin.get("url"))
+        found = _judged_site(origin, has_rule)
         danger = hostile.get(found, []) if found is not None else []
-        out[cid] = vf.verify_claim(origin, evidence.get(cid, ()), by_fragment, danger, hostile)
+        out[cid] = vf.verify_claim(
+            origin, evidence.get(cid, ()), by_fragment, danger, set(hostile), has_rule
+        )
     return out
+
+
+def _judged_site(origin: Mapping[str, Any], has_rule: HasRule) -> str | None:
+    """The site an origin page stands for in L6; None for a corpus file or a ruled host."""
+    host = vf.host_of_page(origin.get("domain"), origin.get("url"))
+    if host is None or has_rule(host):
+        return None
+    return vf.site_of_page(origin.get("domain"), origin.get("url"))
 
 
 def record(
@@ -93,51 +113,54 @@ def record(
     verifications: Mapping[str, vf.Verification],
     origins: Mapping[str, Mapping[str, Any]],
     dangers: Mapping[str, Sequence[str]],
-    has_rule: Callable[[str], bool],
+    has_rule: HasRule,
 ) -> dict[str, Any]:
-    """Store the claims' and sites' new states and log each transition; one transaction.
+    """Store the claims' new states, then their sites', and log each transition; one
+    transaction. A site's verdict reads every active claim of it, all tasks'.
 
-    `has_rule(site)`: whether a domains.yaml rule sets the site's level (then its level
-    is left alone). Returns the counts of claims per status and the site transitions.
+    Returns the counts of this task's claims per status and the site transitions.
     """
     now = utcnow()
-    states = site_states(con, has_rule)
-    claim_changes: list[tuple[str, str | None, vf.Verification]] = []
-    for claim in claims:
-        cid = str(claim["id"])
-        v = verifications[cid]
-        before = claim.get("verification_status")
-        if before != v.status:
-            claim_changes.append((cid, before, v))
-    sites = [
-        (str(c["id"]), vf.site_of_page(origins.get(str(c["id"]), {}).get("domain"),
-                                       origins.get(str(c["id"]), {}).get("url")),
-         verifications[str(c["id"])])
+    changed = [
+        (str(c["id"]), c.get("verification_status"), verifications[str(c["id"])])
         for c in claims
-    ]  # fmt: skip
-    verdicts = vf.site_verdicts(sites, dangers)
+        if c.get("verification_status") != verifications[str(c["id"])].status
+    ]
+    touched = {
+        s for c in claims if (s := _judged_site(origins.get(str(c["id"]), {}), has_rule))
+    } | set(dangers)
     site_changes: list[dict[str, Any]] = []
+    events: list[dict[str, Any]] = []
     with transaction(con):
-        for cid, before, v in claim_changes:
+        if changed:
             con.execute(
-                "UPDATE claims SET verification_status = ?, verification_reason = ?, "
-                "verification_changed_at = ? WHERE id = ?",
-                [v.status, v.reason, now, cid],
-            )
-            payload = {"claim_id": cid, "from": before, "to": v.status, "reason": v.reason}
-            log_event(con, "claim_verification", actor="graph", task_id=task_id,
-                      search_id=search_id, payload=payload)  # fmt: skip
+                """
+                UPDATE claims SET verification_status = v.status,
+                    verification_reason = v.reason, verification_changed_at = ?
+                FROM (SELECT unnest(?::VARCHAR[]) AS id, unnest(?::VARCHAR[]) AS status,
+                             unnest(?::VARCHAR[]) AS reason) AS v
+                WHERE claims.id = v.id
+                """,
+                [now, [c[0] for c in changed], [c[2].status for c in changed],
+                 [c[2].reason for c in changed]],
+            )  # fmt: skip
+            events += [
+                _event(now, "claim_verification", task_id, search_id,
+                       {"claim_id": cid, "from": before, "to": v.status, "reason": v.reason})
+                for cid, before, v in changed
+            ]  # fmt: skip
+        states = site_states(con)
+        verdicts = vf.site_verdicts(_stored_claims(con, touched, has_rule), dangers)
         for site, verdict in sorted(verdicts.items()):
-            if has_rule(site):
-                continue
-            before_status, before_reason = states.get(site, (None, None))
-            change = vf.next_site_state(verdict, before_status, before_reason)
+            status_before, reason_before, level_before = states.get(site, (None, None, None))
+            if level_before == "BLOCKED":
+                continue  # a person's block stands; lifting it is theirs
+            if status_before == "verified" and level_before != vf.PROMOTED_LEVEL:
+                status_before = None  # the level was changed since (an unblock)
+            change = vf.next_site_state(verdict, status_before, reason_before)
             if change is None:
                 continue
             status, level = change
-            level_before = _site_level(con, site)
-            if level_before == "BLOCKED":
-                continue  # a person's block stands; its state is theirs
             con.execute(
                 """
                 INSERT INTO domains (domain, trust_level, verification_status,
@@ -151,38 +174,101 @@ def record(
                 """,
                 [site, level, status, verdict.reason, now, now],
             )
-            _set_page_levels(con, site, level)
+            _set_page_levels(con, site, level, has_rule)
             entry = {
                 "domain": site,
-                "from": before_status,
+                "from": status_before,
                 "to": status,
                 "trust_level_from": level_before or vf.UNVERIFIED,
                 "trust_level": level,
                 "reason": verdict.reason,
                 "claim_ids": list(verdict.claim_ids),
             }
-            log_event(con, "source_verification", actor="graph", task_id=task_id,
-                      search_id=search_id, payload=entry)  # fmt: skip
+            events.append(_event(now, "source_verification", task_id, search_id, entry))
             site_changes.append(entry)
+        if events:
+            insert_rows(con, "event_log", events)
     counts = {s: 0 for s in vf.STATUSES}
     for v in verifications.values():
         counts[v.status] += 1
-    return {"claims": counts, "claims_changed": len(claim_changes), "sites_changed": site_changes}
+    return {"claims": counts, "claims_changed": len(changed), "sites_changed": site_changes}
 
 
-def _site_level(con: duckdb.DuckDBPyConnection, site: str) -> str | None:
-    row = con.execute("SELECT trust_level FROM domains WHERE domain = ?", [site]).fetchone()
-    return str(row[0]) if row and row[0] is not None else None
+def _event(
+    ts: Any, kind: str, task_id: str, search_id: str | None, payload: dict[str, Any]
+) -> dict[str, Any]:
+    return {"id": uuid.uuid4().hex, "ts": ts, "kind": kind, "actor": "graph",
+            "task_id": task_id, "search_id": search_id, "cause_id": None,
+            "payload": payload}  # fmt: skip
 
 
-def _set_page_levels(con: duckdb.DuckDBPyConnection, site: str, level: str) -> None:
-    """The site's web pages take its level (only between UNVERIFIED and LOW: a page
-    whose level a rule set when it was stored keeps it)."""
+def _hosts_of(
+    con: duckdb.DuckDBPyConnection, sites: set[str], where: str = "true"
+) -> dict[str, list[str]]:
+    """Site -> the hosts of the stored web pages on it (a SQL prefilter by name, then the
+    site of each host), for pages matching `where`."""
+    if not sites:
+        return {}
+    names = sorted(sites)
     rows = con.execute(
-        "SELECT DISTINCT domain FROM pages WHERE trust_level IN ('UNVERIFIED', 'LOW') "
-        "AND (url LIKE 'http://%' OR url LIKE 'https://%')"
+        f"""
+        SELECT DISTINCT p.domain FROM pages p,
+            (SELECT unnest(?::VARCHAR[]) AS site) AS s
+        WHERE (p.url LIKE 'http://%' OR p.url LIKE 'https://%') AND ({where})
+          AND (p.domain = s.site OR p.domain LIKE '%.' || s.site)
+        """,
+        [names],
     ).fetchall()
-    hosts = [str(d) for (d,) in rows if d and vf.site_of_domain(str(d)) == site]
+    out: dict[str, list[str]] = {}
+    for (host,) in rows:
+        site = vf.site_of_domain(str(host)) if host else None
+        if site in sites:
+            out.setdefault(str(site), []).append(str(host))
+    return out
+
+
+_CLAIM_ORIGINS = """
+    FROM claims c
+    JOIN edges e ON e.target_id = c.id AND e.relation = 'origin'
+    JOIN fragments f ON f.id = e.source_id
+    JOIN pages p ON p.id = f.page_id
+    WHERE c.status = 'active' AND c.verification_status IS NOT NULL
+      AND (p.url LIKE 'http://%' OR p.url LIKE 'https://%')
+"""
+
+
+def _stored_claims(
+    con: duckdb.DuckDBPyConnection, sites: set[str], has_rule: HasRule
+) -> list[tuple[str, str | None, vf.Verification]]:
+    """The stored verification of every active claim drawn from a page of `sites`."""
+    if not sites:
+        return []
+    found = con.execute(f"SELECT DISTINCT p.domain {_CLAIM_ORIGINS}").fetchall()
+    hosts = {
+        str(h): site
+        for (h,) in found
+        if h and (site := vf.site_of_domain(str(h))) in sites and not has_rule(str(h))
+    }
+    if not hosts:
+        return []
+    rows = con.execute(
+        f"SELECT DISTINCT c.id, p.domain, c.verification_status, c.verification_reason "
+        f"{_CLAIM_ORIGINS} AND p.domain IN (SELECT unnest(?::VARCHAR[])) ORDER BY c.id",
+        [sorted(hosts)],
+    ).fetchall()
+    return [
+        (str(cid), hosts[str(host)], vf.Verification(status, reason or ""))
+        for cid, host, status, reason in rows
+    ]
+
+
+def _set_page_levels(
+    con: duckdb.DuckDBPyConnection, site: str, level: str, has_rule: HasRule
+) -> None:
+    """The site's web pages take its level: only between UNVERIFIED and LOW, and not on
+    a host a rule names (a page keeps the level a rule gave it)."""
+    where = "p.trust_level IN ('UNVERIFIED', 'LOW')"
+    hosts = [h for h in _hosts_of(con, {site}, where).get(site, []) if not has_rule(h)]
     if hosts:
         con.execute(
             "UPDATE pages SET trust_level = ? WHERE domain IN (SELECT unnest(?::VARCHAR[])) "
@@ -201,23 +287,23 @@ def promoted_sites(con: duckdb.DuckDBPyConnection) -> set[str]:
     return {str(d) for (d,) in rows}
 
 
-def alerts(
-    con: duckdb.DuckDBPyConnection, task_id: str, has_rule: Callable[[str], bool]
-) -> list[dict[str, Any]]:
+def alerts(con: duckdb.DuckDBPyConnection, task_id: str, has_rule: HasRule) -> list[dict[str, Any]]:
     """The rejected sites among a task's pages, for get_status (seed: verification_alerts);
     a site a domains.yaml rule names since is out of verification and not listed."""
-    rows = con.execute(
-        "SELECT DISTINCT domain, url FROM pages WHERE id IN ("
-        "  SELECT f.page_id FROM fragments f JOIN edges e ON e.source_id = f.id "
-        "  WHERE e.task_id = ?)",
-        [task_id],
-    ).fetchall()
-    sites = {vf.site_of_page(str(d), str(u)) for d, u in rows if d}
     states = con.execute(
         "SELECT domain, trust_level, verification_status, verification_reason, "
         "verification_changed_at FROM domains WHERE verification_status = 'rejected' "
         "ORDER BY domain"
     ).fetchall()
+    if not states:  # the usual case: nothing to look up
+        return []
+    rows = con.execute(
+        "SELECT DISTINCT domain FROM pages WHERE (url LIKE 'http://%' OR url LIKE 'https://%') "
+        "AND id IN (SELECT f.page_id FROM fragments f JOIN edges e ON e.source_id = f.id "
+        "WHERE e.task_id = ?)",
+        [task_id],
+    ).fetchall()
+    sites = {vf.site_of_domain(str(d)) for (d,) in rows if d}
     out = []
     for site, level, status, reason, at in states:
         if site not in sites or has_rule(site):
@@ -236,7 +322,9 @@ def alerts(
                     "citing it; or `user_overrides: {" + site + ": UNVERIFIED}` in "
                     "$LYRA_HOME/domains.yaml to take it out of verification"
                     if danger
-                    else "a later search whose sources corroborate its claims promotes it"
+                    else "it is promoted again once none of its claims is refuted by a more "
+                    "trusted site and one is verified; feedback(action='claim_reject') "
+                    "takes a refuted claim out"
                 ),
             }
         )

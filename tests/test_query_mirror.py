@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from lyra.pipelines.discover.query_mirror import build_mirror_prompt, mirror_language, parse_mirror
+from lyra.pipelines.discover.query_mirror import (
+    build_mirror_prompt,
+    mirror_language,
+    needs_mirror,
+    parse_mirror,
+)
 from lyra.pipelines.llm.sanitize import new_task_tag
 
 
@@ -56,6 +61,9 @@ def test_only_a_one_line_translation_into_the_other_script_is_accepted() -> None
         ("кофеин и сон", "ru", "en"),
         ("кофеин и сон", "de", "de"),
         ("Koffein und Schlaf", "en", "en"),
+        ("population of Belgrade", "sr", "sr"),  # Latin: Serbian or not, asked for in it
+        ("становништво Београда", "sr", "en"),
+        ("上海・北京 人口", "zh", "en"),  # the middle dot is no kana
         ("caffeine", "xx", "xx"),
     ],
 )
@@ -85,9 +93,27 @@ def test_the_prompt_names_the_task_language() -> None:
         ('{"query": "カフェイン 睡眠"}', "caffeine and sleep", "zh", None),  # Japanese
         ('{"query": "카페인 수면"}', "caffeine and sleep", "ko", "카페인 수면"),
         ('{"query": "anything else"}', "caffeine", "xx", "anything else"),
+        # The same words in another order, case or punctuation: not a translation.
+        ('{"query": "Population of Tokyo."}', "population of Tokyo", "de", None),
+        ('{"query": "Tokyo population of"}', "population of Tokyo", "fr", None),
+        (
+            '{"query": "Bevölkerung von Tokio"}',
+            "population of Tokyo",
+            "de",
+            "Bevölkerung von Tokio",
+        ),
     ],
 )
 def test_a_mirror_must_be_written_in_the_task_language(
     answer: str, query: str, language: str, accepted: str | None
 ) -> None:
     assert parse_mirror(answer, query, language) == accepted
+
+
+def test_an_english_task_asks_no_mirror_of_a_plain_english_query() -> None:
+    assert needs_mirror("population of Tokyo", "en") is False
+    assert needs_mirror("population of Tokyo", "en-GB") is False
+    assert needs_mirror("Bevölkerung von Tokio", "en") is True  # not plain ASCII
+    assert needs_mirror("東京の人口", "en") is True
+    assert needs_mirror("population of Tokyo", "de") is True
+    assert needs_mirror("population of Tokyo", None) is True

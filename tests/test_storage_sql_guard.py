@@ -450,6 +450,9 @@ def test_schema_snapshot_lists_tables_and_views_with_types(
         {"name": "status_changed_at", "type": "TIMESTAMP"},
         {"name": "extraction_raw_confidence", "type": "DOUBLE"},
         {"name": "calibration_version", "type": "INTEGER"},
+        {"name": "verification_status", "type": "VARCHAR"},
+        {"name": "verification_reason", "type": "VARCHAR"},
+        {"name": "verification_changed_at", "type": "TIMESTAMP"},
     ]
     assert snapshot["unsupported_claims"][0] == {"name": "claim_id", "type": "VARCHAR"}
     assert {"name": "vector", "type": "FLOAT[]"} in snapshot["embeddings"]

@@ -347,3 +347,94 @@ def test_a_rule_written_later_takes_a_rejected_site_out_of_verification(
     assert store.status_extras("t1")["verification_alerts"] == []
     claims = {c["id"]: c for c in store.claim_confidences("t1")}
     assert claims["c1"]["verification_status"] == "verified"
+
+
+def test_a_local_corpus_file_is_no_independent_site() -> None:
+    files = [
+        edge("supports", "pb", "local", url="file:///corpus/local/b.md"),
+        edge("supports", "pc", "papers", url="file:///corpus/papers/c.md"),
+    ]
+    assert vf.verify_claim(ORIGIN, files, {}).independent_sources == 0
+
+
+def test_each_site_under_a_private_suffix_is_its_own() -> None:
+    v = vf.verify_claim(
+        {**ORIGIN, "domain": "alice.github.io", "url": "https://alice.github.io/a"},
+        [edge("supports", "pb", "bob.github.io"), edge("supports", "pc", "carol.github.io")],
+        {},
+    )
+    assert (v.status, v.corroborating_domains) == ("verified", ("bob.github.io", "carol.github.io"))
+
+
+def test_many_findings_are_named_three_and_counted() -> None:
+    found = [f"instruction:x ({n})" for n in "abcdef"]
+    assert vf.findings_text(found) == (
+        "instruction:x (a), instruction:x (b), instruction:x (c) and 3 more"
+    )
+
+
+def _add_claim(store: GraphStore, task: str, cid: str, pid: str, url: str) -> None:
+    store.upsert_pages([{"id": pid, "url": url, "domain": vf.host_of_page(url, url),
+                         "trust_level": "UNVERIFIED"}])  # fmt: skip
+    store.insert_fragments(
+        [{"id": f"f-{pid}", "page_id": pid, "position": 0, "text_content": f"text {pid}"}]
+    )
+    store.insert_claims([{"id": cid, "task_id": task, "claim_text": f"Claim {cid}."}])
+    store.insert_edges([{**_edge(f"o-{cid}", f"f-{pid}", cid, "origin", None), "task_id": task}])
+
+
+def test_a_site_is_judged_by_all_its_claims_so_tasks_do_not_flip_it(store: GraphStore) -> None:
+    # t1: the claim of 127.0.0.21 is refuted by the ACADEMIC page; t2: another claim
+    # of that site is corroborated by two others.
+    store.insert_edges([_edge("r1", "f-pd", "c1", "refutes", 0.8)])
+    store.create_task("t2", "q", {})
+    _add_claim(store, "t2", "c9", "pz", "http://127.0.0.21:8080/z.html")
+    store.insert_edges([
+        {**_edge("s9", "f-pb", "c9", "supports", 0.9), "task_id": "t2"},
+        {**_edge("s8", "f-pc", "c9", "supports", 0.9), "task_id": "t2"},
+    ])  # fmt: skip
+    for task in ("t1", "t2", "t1", "t2"):
+        store.verify_sources(task, None, [])
+    moves = [(e["from"], e["to"]) for e in _events(store, "source_verification")]
+    assert moves == [(None, "rejected")]
+    # A person takes the refuted claim out: the corroborated one promotes the site.
+    store.feedback("claim_reject", {"claim_id": "c1", "reason": "misread"})
+    out = store.verify_sources("t2", None, [])
+    assert [(e["from"], e["to"]) for e in out["sites_changed"]] == [("rejected", "verified")]
+
+
+def test_rules_on_one_host_keep_it_out_of_its_sites_verification(
+    store: GraphStore, tmp_path: Path
+) -> None:
+    (tmp_path / "home" / "domains.yaml").write_text(
+        "user_overrides:\n  docs.python.org: PRIMARY\n  blog.site-a.com: LOW\n"
+    )
+    _add_claim(store, "t1", "cp", "pp", "https://docs.python.org/3/a.html")
+    store.upsert_pages([{"id": "pl", "url": "https://blog.site-a.com/x", "domain":
+                         "blog.site-a.com", "trust_level": "LOW"}])  # fmt: skip
+    _add_claim(store, "t1", "cs", "ps", "https://www.site-a.com/y")
+    store.insert_edges([_edge("r2", "f-pd", "cs", "refutes", 0.9)])  # ACADEMIC refutes site-a
+    hostile = [{"url": "https://mail.python.org/thread", "kind": "instruction",
+                "detail": "ignore_instructions"}]  # fmt: skip
+    out = store.verify_sources("t1", None, hostile)
+    claims = {c["id"]: c for c in store.claim_confidences("t1")}
+    # The ruled host's claim is not the hostile sibling's.
+    assert claims["cp"]["verification_status"] == "pending"
+    assert {e["domain"]: e["to"] for e in out["sites_changed"]} == {
+        "127.0.0.21": "verified", "python.org": "rejected", "site-a.com": "rejected"
+    }  # fmt: skip
+    # site-a.com is rejected; the page of the host a rule makes LOW keeps its level.
+    assert {k: v for k, v in _levels(store).items() if k in ("pl", "ps", "pp")} == {
+        "pl": "LOW", "ps": "UNVERIFIED", "pp": "UNVERIFIED"
+    }  # fmt: skip
+
+
+def test_a_promoted_site_blocked_and_unblocked_is_promoted_again(store: GraphStore) -> None:
+    store.verify_sources("t1", None, [])
+    store.feedback("domain_block", {"domain": "127.0.0.21", "reason": "test"})
+    assert store.verify_sources("t1", None, [])["sites_changed"] == []  # the block stands
+    store.feedback("domain_unblock", {"domain": "127.0.0.21"})
+    out = store.verify_sources("t1", None, [])
+    assert [(e["from"], e["to"], e["trust_level"]) for e in out["sites_changed"]] == [
+        (None, "verified", "LOW")
+    ]

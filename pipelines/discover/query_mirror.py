@@ -24,15 +24,19 @@ from lyra.pipelines.llm.prompts import load_prompt_module
 from lyra.pipelines.llm.sanitize import is_task_tag, sanitize_untrusted
 
 QUERY_MAX_CHARS = 500
+# Share of shared words (Jaccard) from which an answer counts as the query itself.
+SAME_WORDS = 0.8
 _URL = re.compile(r"https?://|www\.", re.IGNORECASE)
 _JSON_OBJECT = re.compile(r"\{.*\}", re.DOTALL)
 _MARKER_BRACKETS = re.compile(r"<{3,}|>{3,}")
 
 # The letters of each script a language is written in (Unicode blocks).
 _SCRIPTS: Final[dict[str, re.Pattern[str]]] = {
-    "latin": re.compile(r"[A-Za-z\u00c0-\u024f]"),
-    "kana": re.compile(r"[\u3040-\u30ff\uff66-\uff9f]"),
-    "han": re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]"),
+    # Latin letters without the multiplication and division signs that sit among them.
+    "latin": re.compile(r"[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f]"),
+    # Kana without the katakana middle dot (U+30FB), which Chinese text uses too.
+    "kana": re.compile(r"[\u3040-\u309f\u30a0-\u30fa\u30fc-\u30ff\uff66-\uff9f]"),
+    "han": re.compile(r"[\u3005\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002ebef]"),
     "hangul": re.compile(r"[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]"),
     "cyrillic": re.compile(r"[\u0400-\u04ff]"),
     "greek": re.compile(r"[\u0370-\u03ff]"),
@@ -114,9 +118,27 @@ def mirror_language(query: str, language: str | None = None) -> str:
     if base is None:
         return "en" if query_language(query) == "ja" else "ja"
     entry = LANGUAGES.get(base)
-    if base != "en" and entry is not None and entry[1] != ("latin",) and _written_in(query, base):
+    own = set(entry[1]) - {"latin"} if entry is not None else set()
+    scripts = _scripts_of(query)
+    if base != "en" and scripts & own and not (base == "zh" and "kana" in scripts):
         return "en"
     return base
+
+
+_WORD = re.compile(r"\w+")
+
+
+def _words(text: str) -> set[str]:
+    return {w.casefold() for w in _WORD.findall(text)}
+
+
+def needs_mirror(query: str, language: str | None) -> bool:
+    """False when a mirror could only repeat the query: an English task's query in plain
+    ASCII letters (asking the LLM to translate English into English spends a call and
+    risks a paraphrase sent as a query of Lyra's own)."""
+    if base_language(language) != "en" or mirror_language(query, language) != "en":
+        return True
+    return not (_scripts_of(query) <= {"latin"} and query.isascii())
 
 
 def language_name(code: str) -> str:
@@ -171,5 +193,9 @@ def parse_mirror(text: str, query: str, language: str | None = None) -> str | No
         if query_language(mirrored) != target:
             return None
     elif not _written_in(mirrored, target):
+        return None
+    # The same words (in another order, case or punctuation) are the query, not a mirror.
+    asked, answered = _words(query), _words(mirrored)
+    if answered and len(asked & answered) / len(asked | answered) >= SAME_WORDS:
         return None
     return mirrored

@@ -3,7 +3,8 @@
 A claim drawn from a page of a site nobody has vouched for (trust level UNVERIFIED) is
 used provisionally; the evidence graph then says whether other sources bear it out:
 
-- **verified**: at least `MIN_CORROBORATIONS` other registrable domains support it
+- **verified**: at least `MIN_CORROBORATIONS` other sites (owners: registrable domains,
+  each ``*.github.io``-style private suffix's site its own) support it
   (a `supports` edge with calibrated probability of at least `MIN_EDGE_CONFIDENCE`;
   near-duplicates of one page count once, as their canonical page; the claim's own
   site and near-duplicates of its own page never count), and nothing below rejects it;
@@ -13,25 +14,25 @@ used provisionally; the evidence graph then says whether other sources bear it o
   readers (a danger pattern of the injection guard, `DANGER_KINDS`);
 - **pending**: neither.
 
-A site whose level comes from no rule (the default UNVERIFIED) follows its claims:
-one verified claim and none rejected makes it LOW; a rejected claim (or a danger
-pattern on any of its pages) takes it back to UNVERIFIED and keeps it there until a
-later verified claim (a danger pattern only until a person decides: a rule in
-domains.yaml, or `feedback(domain_block)`). Lyra never blocks a site for being
-refuted (ARCHITECTURE §4); a danger pattern is reported for the person to block.
+A site whose level comes from no rule (the default UNVERIFIED) follows its claims, all
+tasks' together: one verified claim and none rejected makes it LOW; a rejected claim
+(or a danger pattern in the text of one of its pages) takes it back to UNVERIFIED and
+keeps it there while the rejected claim stands (a danger pattern until a person
+decides: a rule in domains.yaml, or `feedback(domain_block)`). Lyra never blocks a
+site for being refuted (ARCHITECTURE §4); a danger pattern is reported for the person
+to block. Hosts a domains.yaml rule names are out of all this.
 
 This module is arithmetic on rows; storage/verification.py reads and writes them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 from urllib.parse import urlsplit
 
-from lyra.pipelines.evidence.confidence import registrable_domain
-from lyra.pipelines.net.domains import TRUST_LEVELS
+from lyra.pipelines.net.domains import TRUST_LEVELS, host_of, owner_domain
 
 Status = Literal["pending", "verified", "rejected"]
 STATUSES: Final[tuple[str, ...]] = ("pending", "verified", "rejected")
@@ -49,6 +50,8 @@ PROMOTED_LEVEL: Final = "LOW"
 DANGER_REASON_PREFIX: Final = "danger pattern"
 DANGER_SITE_REASON: Final = DANGER_REASON_PREFIX + " on its pages: "
 UNVERIFIED: Final = "UNVERIFIED"
+# Findings named in a reason; more are counted ("and 12 more").
+MAX_FINDINGS: Final = 3
 
 
 def trust_rank(level: str | None) -> int:
@@ -63,18 +66,36 @@ def is_web_url(url: str | None) -> bool:
 
 
 def site_of_domain(domain: str | None) -> str | None:
-    """The registrable domain of a host (or URL), None when it has none."""
+    """The site (owner domain) of a host or URL, None when it has none."""
     if not domain:
         return None
     try:
-        return registrable_domain(str(domain)) or None
+        return owner_domain(str(domain)) or None
     except ValueError:
         return None
 
 
 def site_of_page(domain: str | None, url: str | None) -> str | None:
-    """The registrable domain a page belongs to, None for a page without a web site."""
+    """The site a page belongs to, None for a page without one (a local corpus file)."""
     return site_of_domain(domain) if is_web_url(url) else None
+
+
+def host_of_page(domain: str | None, url: str | None) -> str | None:
+    """The host a web page was fetched from (rules may name a single host)."""
+    if not is_web_url(url):
+        return None
+    try:
+        return host_of(str(domain or url)) or None
+    except ValueError:
+        return None
+
+
+def findings_text(found: Iterable[str]) -> str:
+    """Distinct findings, the first `MAX_FINDINGS` named and the rest counted."""
+    distinct = sorted(set(found))
+    named = ", ".join(distinct[:MAX_FINDINGS])
+    rest = len(distinct) - MAX_FINDINGS
+    return f"{named} and {rest} more" if rest > 0 else named
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +128,7 @@ def verify_claim(
     claims_by_fragment: Mapping[str, Sequence[str]],
     danger: Sequence[str] = (),
     hostile_sites: Collection[str] = (),
+    has_rule: Callable[[str], bool] | None = None,
 ) -> Verification:
     """The verification of one claim.
 
@@ -116,7 +138,8 @@ def verify_claim(
     out. `claims_by_fragment`: the claims extracted from each fragment (a supporting
     fragment's own claims corroborate this one). `danger`: the danger patterns found on
     the claim's page or site ("kind:detail (url)"), which reject it. `hostile_sites`:
-    the sites that addressed AI readers, whose pages neither corroborate nor contradict.
+    the sites that addressed AI readers, whose pages neither corroborate nor contradict
+    (unless `has_rule` says a rule names the page's host).
     """
     claim_id = str(origin.get("claim_id") or "")
     own_site = site_of_page(origin.get("domain"), origin.get("url")) or origin.get("domain")
@@ -131,8 +154,12 @@ def verify_claim(
             continue
         canonical = e.get("dup_of") or e.get("page_id")
         site = _edge_site(e)
-        if site is None or site == own_site or canonical == own_page or site in hostile_sites:
+        if site is None or site == own_site or canonical == own_page:
             continue
+        if site in hostile_sites:
+            host = host_of_page(e.get("domain"), e.get("url"))
+            if has_rule is None or host is None or not has_rule(host):
+                continue
         others = [c for c in claims_by_fragment.get(str(e.get("fragment_id")), ()) if c != claim_id]
         if e.get("relation") == "supports":
             corroborating.setdefault(str(canonical), site)
@@ -151,7 +178,7 @@ def verify_claim(
     if danger:
         return Verification(
             "rejected",
-            f"its site carried an instruction to AI readers: {', '.join(sorted(set(danger)))}",
+            f"its site carried an instruction to AI readers: {findings_text(danger)}",
             danger=tuple(sorted(danger)),
             **common,  # type: ignore[arg-type]
         )
@@ -177,9 +204,11 @@ def verify_claim(
 
 
 def _edge_site(edge: Mapping[str, Any]) -> str | None:
-    """The site of an evidence page, a near-duplicate's being its canonical page's."""
-    domain = edge.get("dup_domain") if edge.get("dup_of") and edge.get("dup_domain") else None
-    return site_of_domain(domain or edge.get("domain"))
+    """The site of an evidence page, a near-duplicate's being its canonical page's; None
+    for a page without a web site (a local corpus file is no independent site)."""
+    if edge.get("dup_of") and edge.get("dup_domain"):
+        return site_of_page(edge.get("dup_domain"), edge.get("dup_url"))
+    return site_of_page(edge.get("domain"), edge.get("url"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,7 +247,7 @@ def site_verdicts(
         out[site] = SiteVerdict(
             site,
             "rejected",
-            DANGER_SITE_REASON + ", ".join(sorted(set(found))),
+            DANGER_SITE_REASON + findings_text(found),
             tuple(sorted(rejected.get(site, []))),
         )
     for site, ids in rejected.items():

@@ -95,6 +95,28 @@ def registrable_domain(host_or_url: str) -> str:
     return host
 
 
+@lru_cache(maxsize=1)
+def _owner_extractor() -> tldextract.TLDExtract:
+    return tldextract.TLDExtract(
+        suffix_list_urls=(), cache_dir=None, include_psl_private_domains=True
+    )
+
+
+def owner_domain(host_or_url: str) -> str:
+    """The registrable domain under the public suffix list's private section too: each
+    ``*.github.io`` or ``*.blogspot.com`` site is its own owner (source verification
+    judges owners; politeness and blocks keep `registrable_domain`)."""
+    host = host_of(host_or_url)
+    if not host:
+        raise ValueError(f"no host in {host_or_url!r}")
+    if _is_ip(host) or host == "localhost":
+        return host
+    result = _owner_extractor()(host)
+    if result.domain and result.suffix:
+        return f"{result.domain}.{result.suffix}"
+    return host
+
+
 def load_domain_rules(path: str | Path | None = None) -> dict[str, Any]:
     """Load and validate a domains.yaml mapping (the packaged one when no path is given)."""
     source = Path(path) if path is not None else DOMAINS_FILE
