@@ -308,6 +308,10 @@ class GetStatusResult(_Result):
         default_factory=list,
         description="Sites of this task's sources that source verification rejected.",
     )
+    unverified_domains: list[str] = Field(
+        default_factory=list,
+        description="Sites of this task's claims still UNVERIFIED (as in _lyra_meta).",
+    )
     evidence_summary: dict[str, Any] = Field(default_factory=dict)
     claims: list[ClaimOut] = Field(default_factory=list)
     not_adopted: list[NotAdoptedClaim] = Field(

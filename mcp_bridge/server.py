@@ -148,13 +148,7 @@ class LyraRuntime:
         fallbacks a search noted in `warnings` ("degraded: ...") join the models'.
         """
         status = await self.call("status")
-        unverified = sorted(
-            {
-                str(c["source_domain"])
-                for c in claims or []
-                if c.get("source_trust_level") == "UNVERIFIED" and c.get("source_domain")
-            }
-        )
+        unverified = unverified_domains(claims or [])
         found = [m.SecurityWarning(**w) for w in security or []]
         for w in sorted({w for w in warnings or [] if w.startswith("danger")}):
             kind, _, detail = w.partition(":")
@@ -191,6 +185,17 @@ class LyraMCPServer(MCPServer[LyraRuntime]):
                 content=[TextContent(type="text", text=json.dumps(payload))],
                 is_error=True,
             )
+
+
+def unverified_domains(claims: Iterable[dict[str, Any]]) -> list[str]:
+    """The domains of the claims' sources that are still UNVERIFIED (L5, L6)."""
+    return sorted(
+        {
+            str(c["source_domain"])
+            for c in claims
+            if c.get("source_trust_level") == "UNVERIFIED" and c.get("source_domain")
+        }
+    )
 
 
 def _rt(ctx: Context[LyraRuntime, Any]) -> LyraRuntime:
@@ -564,6 +569,7 @@ def build_server(
             verification_alerts=[
                 m.VerificationAlert(**a) for a in st.get("verification_alerts") or []
             ],
+            unverified_domains=unverified_domains(st["claims"]),
             evidence_summary=st["evidence_summary"],
             claims=[claim_out(c) for c in claims],
             not_adopted=not_adopted_claims,

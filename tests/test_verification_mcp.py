@@ -117,6 +117,7 @@ async def test_source_verification_through_the_mcp_client(tmp_path: Path) -> Non
                 f"feedback(action='domain_block', domain='{hostile}')"
             )
             assert status["blocked_domains"] == []  # reported for a person; not blocked
+            assert status["unverified_domains"] == [plain, hostile]
             levels = _rows(await client.call_tool("query_graph", {
                 "sql": "SELECT domain, trust_level FROM pages ORDER BY domain",
             }))  # fmt: skip
