@@ -45,7 +45,11 @@ from lyra.pipelines.evidence.claims import (
     parse_claims_response,
 )
 from lyra.pipelines.evidence.embedding import load_default_embedder, load_pulled_embedder
-from lyra.pipelines.evidence.model_registry import active_model, registry_fingerprint
+from lyra.pipelines.evidence.model_registry import (
+    RegistryEntry,
+    active_model,
+    registry_fingerprint,
+)
 from lyra.pipelines.evidence.nli import CrossEncoderNli
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
 from lyra.pipelines.evidence.onnx_export import MINILM_MODEL_ID
@@ -105,6 +109,34 @@ DEGRADED_PULLED_EMBEDDER = (
 )
 
 
+PACKAGED_EMBEDDERS = ("packaged", "all-MiniLM-L6-v2", "sentence-transformers/all-MiniLM-L6-v2")
+
+
+def choose_embedder(
+    setting: str, pulled: RegistryEntry | None
+) -> tuple[RegistryEntry | None, str | None]:
+    """The pulled embedder to load under ``inference.embedding_model``, and why none is
+    when one was asked for (a degraded note).
+
+    ``auto``: the pulled one when installed, else the packaged all-MiniLM-L6-v2; the
+    packaged model's name (or ``packaged``): that one, even with another pulled; any
+    other name: the pulled model of that id (its last path part matches too, ``bge-m3``
+    for ``BAAI/bge-m3``), else the packaged one, flagged.
+    """
+    wanted = setting.strip()
+    if wanted == "auto":
+        return pulled, None
+    if wanted in PACKAGED_EMBEDDERS:
+        return None, None
+    if pulled is not None and wanted in (pulled.model_id, pulled.model_id.rsplit("/", 1)[-1]):
+        return pulled, None
+    have = f"the pulled one is {pulled.model_id}" if pulled is not None else "none is pulled"
+    return None, (
+        f"inference.embedding_model is {wanted!r} but {have} (`lyra models pull embedder "
+        f"--model {wanted}`)"
+    )
+
+
 def _attempt(what: str, load: Callable[[], T]) -> tuple[T | None, str | None]:
     """``load()``, or None and the error (logged) when it fails: a fallback serves, and
     :meth:`InferenceActor.status` names the error."""
@@ -145,7 +177,9 @@ class InferenceActor:
         # packaged one failing leaves BM25-only ranking, flagged.
         self._embedder: Any | None = None
         self._pulled_embedder_error: str | None = None
-        pulled_embedder = active_model(settings.home_dir, "embedder")
+        pulled_embedder, self._pulled_embedder_error = choose_embedder(
+            inf.embedding_model, active_model(settings.home_dir, "embedder")
+        )
         if pulled_embedder is not None:
             self._embedder, self._pulled_embedder_error = _attempt(
                 "pulled embedder",

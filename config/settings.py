@@ -212,7 +212,10 @@ class InferenceSettings(_Section):
         "auto", description="GPUs of the inference actor; auto: 1 if one is present."
     )
     embedding_model: str = Field(
-        "all-MiniLM-L6-v2", description="Embedder: all-MiniLM-L6-v2 (packaged) or bge-m3 (fetched)."
+        "auto",
+        description="Embedder: auto (the pulled one when installed, else the packaged "
+        "all-MiniLM-L6-v2), all-MiniLM-L6-v2 (the packaged one even with another pulled), or "
+        "a pulled model's id (e.g. BAAI/bge-m3 or bge-m3).",
     )
     embedding_batch_size: int = Field(32, description="Texts per embedding batch.")
     max_sequence_length: int = Field(

@@ -355,6 +355,16 @@ def test_the_inference_actor_embeds_with_the_pulled_model(
         ray.kill(actor)
     assert status["embedding_model"] == f"{ENCODER}@{ENCODER_COMMIT[:12]}"
     assert len(vectors[0]) == 32
+    # inference.embedding_model names the packaged model: it serves, the pulled one waits.
+    packaged = InferenceActor.remote(
+        make_settings(tmp_path, inference={"embedding_model": "all-MiniLM-L6-v2"})
+    )
+    try:
+        chosen = ray.get(packaged.status.remote())
+    finally:
+        ray.kill(packaged)
+    assert chosen["embedding_model"] == "all-MiniLM-L6-v2"
+    assert [d for d in chosen["degraded"] if d.startswith("embedder")] == []
     # The stance model keeps reading the MiniLM vectors its head was fitted on: the
     # full head judges (not the weaker cross-encoder-only one) beside the pulled model.
     assert [d for d in status["degraded"] if d.startswith("nli:")] == [DEGRADED_NLI_PACKAGED]
@@ -682,3 +692,31 @@ def test_cli_pull_list_and_doctor(
         f"; pulled: nli {NLI}@{NLI_COMMIT[:12]} "
         f"(parity {data['nli']['probe_parity_max_abs_diff']:.1e}), embedder none, reranker none"
     )
+
+
+@pytest.mark.parametrize(
+    ("setting", "pulled", "loads", "note"),
+    [
+        ("auto", "BAAI/bge-m3", "BAAI/bge-m3", None),
+        ("auto", None, None, None),
+        ("all-MiniLM-L6-v2", "BAAI/bge-m3", None, None),
+        ("packaged", "BAAI/bge-m3", None, None),
+        ("BAAI/bge-m3", "BAAI/bge-m3", "BAAI/bge-m3", None),
+        ("bge-m3", "BAAI/bge-m3", "BAAI/bge-m3", None),
+        ("bge-m3", None, None, "inference.embedding_model is 'bge-m3' but none is pulled "
+         "(`lyra models pull embedder --model bge-m3`)"),
+        ("intfloat/e5-large", "BAAI/bge-m3", None, "inference.embedding_model is "
+         "'intfloat/e5-large' but the pulled one is BAAI/bge-m3 (`lyra models pull embedder "
+         "--model intfloat/e5-large`)"),
+    ],
+)  # fmt: skip
+def test_the_embedding_model_setting_chooses_the_embedder(
+    setting: str, pulled: str | None, loads: str | None, note: str | None
+) -> None:
+    from types import SimpleNamespace
+
+    from lyra.actors.inference import choose_embedder
+
+    entry = SimpleNamespace(model_id=pulled) if pulled else None
+    chosen, why = choose_embedder(setting, entry)  # type: ignore[arg-type]
+    assert (chosen.model_id if chosen else None, why) == (loads, note)
