@@ -109,7 +109,9 @@ DEGRADED_PULLED_EMBEDDER = (
 )
 
 
-PACKAGED_EMBEDDERS = ("packaged", "all-MiniLM-L6-v2", "sentence-transformers/all-MiniLM-L6-v2")
+# The old default value, which always behaved as `auto`: configuration files that
+# copied it keep the pulled embedder after a pull.
+AUTO_EMBEDDERS = ("auto", "all-MiniLM-L6-v2", "sentence-transformers/all-MiniLM-L6-v2")
 
 
 def choose_embedder(
@@ -118,15 +120,15 @@ def choose_embedder(
     """The pulled embedder to load under ``inference.embedding_model``, and why none is
     when one was asked for (a degraded note).
 
-    ``auto``: the pulled one when installed, else the packaged all-MiniLM-L6-v2; the
-    packaged model's name (or ``packaged``): that one, even with another pulled; any
-    other name: the pulled model of that id (its last path part matches too, ``bge-m3``
-    for ``BAAI/bge-m3``), else the packaged one, flagged.
+    ``auto`` (or the old default, the packaged model's name): the pulled one when
+    installed, else the packaged all-MiniLM-L6-v2; ``packaged``: that one, even with
+    another pulled; any other name: the pulled model of that id (its last path part
+    matches too, ``bge-m3`` for ``BAAI/bge-m3``), else the packaged one, flagged.
     """
     wanted = setting.strip()
-    if wanted == "auto":
+    if wanted in AUTO_EMBEDDERS:
         return pulled, None
-    if wanted in PACKAGED_EMBEDDERS:
+    if wanted == "packaged":
         return None, None
     if pulled is not None and wanted in (pulled.model_id, pulled.model_id.rsplit("/", 1)[-1]):
         return pulled, None

@@ -214,8 +214,8 @@ class InferenceSettings(_Section):
     embedding_model: str = Field(
         "auto",
         description="Embedder: auto (the pulled one when installed, else the packaged "
-        "all-MiniLM-L6-v2), all-MiniLM-L6-v2 (the packaged one even with another pulled), or "
-        "a pulled model's id (e.g. BAAI/bge-m3 or bge-m3).",
+        "all-MiniLM-L6-v2; the old default all-MiniLM-L6-v2 reads the same), packaged (the "
+        "packaged one even with another pulled), or a pulled model's id (BAAI/bge-m3).",
     )
     embedding_batch_size: int = Field(32, description="Texts per embedding batch.")
     max_sequence_length: int = Field(

@@ -355,9 +355,9 @@ def test_the_inference_actor_embeds_with_the_pulled_model(
         ray.kill(actor)
     assert status["embedding_model"] == f"{ENCODER}@{ENCODER_COMMIT[:12]}"
     assert len(vectors[0]) == 32
-    # inference.embedding_model names the packaged model: it serves, the pulled one waits.
+    # inference.embedding_model pins the packaged model: it serves, the pulled one waits.
     packaged = InferenceActor.remote(
-        make_settings(tmp_path, inference={"embedding_model": "all-MiniLM-L6-v2"})
+        make_settings(tmp_path, inference={"embedding_model": "packaged"})
     )
     try:
         chosen = ray.get(packaged.status.remote())
@@ -699,7 +699,7 @@ def test_cli_pull_list_and_doctor(
     [
         ("auto", "BAAI/bge-m3", "BAAI/bge-m3", None),
         ("auto", None, None, None),
-        ("all-MiniLM-L6-v2", "BAAI/bge-m3", None, None),
+        ("all-MiniLM-L6-v2", "BAAI/bge-m3", "BAAI/bge-m3", None),  # the old default: auto
         ("packaged", "BAAI/bge-m3", None, None),
         ("BAAI/bge-m3", "BAAI/bge-m3", "BAAI/bge-m3", None),
         ("bge-m3", "BAAI/bge-m3", "BAAI/bge-m3", None),
