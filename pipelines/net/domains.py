@@ -83,16 +83,7 @@ def _is_ip(host: str) -> bool:
 
 def registrable_domain(host_or_url: str) -> str:
     """The registrable domain (eTLD+1) of a URL or host; IPs, localhost and bare names as is."""
-    host = host_of(host_or_url)
-    if not host:
-        raise ValueError(f"no host in {host_or_url!r}")
-    if _is_ip(host) or host == "localhost":
-        return host
-    result = _extractor()(host)
-    if result.domain and result.suffix:
-        return f"{result.domain}.{result.suffix}"
-    # No public suffix (an intranet name, a bare TLD): the host is its own domain.
-    return host
+    return _domain_under(_extractor(), host_or_url)
 
 
 @lru_cache(maxsize=1)
@@ -106,14 +97,19 @@ def owner_domain(host_or_url: str) -> str:
     """The registrable domain under the public suffix list's private section too: each
     ``*.github.io`` or ``*.blogspot.com`` site is its own owner (source verification
     judges owners; politeness and blocks keep `registrable_domain`)."""
+    return _domain_under(_owner_extractor(), host_or_url)
+
+
+def _domain_under(extractor: tldextract.TLDExtract, host_or_url: str) -> str:
     host = host_of(host_or_url)
     if not host:
         raise ValueError(f"no host in {host_or_url!r}")
     if _is_ip(host) or host == "localhost":
         return host
-    result = _owner_extractor()(host)
+    result = extractor(host)
     if result.domain and result.suffix:
         return f"{result.domain}.{result.suffix}"
+    # No public suffix (an intranet name, a bare TLD): the host is its own domain.
     return host
 
 
