@@ -20,6 +20,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import numpy as np
+import ray
 
 from lyra.jobs.academic import APIS, AcademicClient
 from lyra.jobs.discovery import PaperDiscovery, ids_from_options
@@ -270,16 +271,26 @@ class SearchJob:
         """Source verification, confidence of the task's claims and the search metrics."""
         # Only what the text of stored pages held: not a SERP snippet, not a claim.
         found = sorted(self.page_detections, key=lambda d: (d["url"], d["kind"], d["detail"]))
-        verified = await self.ctx.call(
-            "graph", "verify_sources", self.ctx.task["id"], self.ctx.search_id, found
-        )
-        self.metrics["verification"] = {
-            "claims": verified["claims"],
-            "sites_changed": [
-                {k: e[k] for k in ("domain", "from", "to", "trust_level")}
-                for e in verified["sites_changed"]
-            ],
-        }
+        try:
+            verified = await self.ctx.call(
+                "graph", "verify_sources", self.ctx.task["id"], self.ctx.search_id, found
+            )
+        except (LyraError, ray.exceptions.RayError) as exc:
+            # The search's evidence is stored: a failed verification pass must not lose
+            # the answer. The next search of the task verifies again.
+            log.warning("search %s: source verification failed: %s", self.ctx.search_id, exc)
+            self.ctx.warnings.append(
+                f"{DEGRADED_PREFIX}verification: source verification failed this time "
+                f"({type(exc).__name__}); claims keep their last verification state"
+            )
+        else:
+            self.metrics["verification"] = {
+                "claims": verified["claims"],
+                "sites_changed": [
+                    {k: e[k] for k in ("domain", "from", "to", "trust_level")}
+                    for e in verified["sites_changed"]
+                ],
+            }
         claims = await self.ctx.call("graph", "claim_confidences", self.ctx.task["id"])
         mine = [c for c in claims if c.get("search_id") == self.ctx.search_id]
         status, satisfaction = rs.search_status(claims, self.budget_exhausted)

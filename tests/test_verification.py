@@ -438,3 +438,34 @@ def test_a_promoted_site_blocked_and_unblocked_is_promoted_again(store: GraphSto
     assert [(e["from"], e["to"], e["trust_level"]) for e in out["sites_changed"]] == [
         (None, "verified", "LOW")
     ]
+
+
+def test_a_failed_verification_pass_keeps_the_search_answer(tmp_path: Path) -> None:
+    import asyncio
+    import time
+
+    import ray
+
+    from lyra.jobs.search_context import SearchContext
+    from lyra.jobs.search_job import SearchJob
+
+    async def call(actor: str, method: str, *args: Any) -> Any:
+        if method == "verify_sources":
+            raise ray.exceptions.RayError("the graph actor is restarting")
+        if method == "claim_confidences":
+            return []
+        raise AssertionError(f"unexpected call {actor}.{method}")
+
+    ctx = SearchContext(
+        settings=make_settings(tmp_path, corpus=None), task={"id": "t1", "tag": "tag"},
+        search_id="s1", query="q", options={}, call=call,
+        progress=lambda stage, share, message: None, stop_requested=lambda: False,
+        pages_left=10, deadline=time.monotonic() + 60, domain_rules={}, corpus_cache={},
+        fetch_url=None,  # type: ignore[arg-type]
+    )  # fmt: skip
+    out = asyncio.run(SearchJob(ctx).finish())
+    assert "verification" not in out["metrics"]
+    assert out["warnings"] == [
+        "degraded: verification: source verification failed this time (RayError); claims "
+        "keep their last verification state"
+    ]
