@@ -126,9 +126,9 @@ def choose_embedder(
     matches too, ``bge-m3`` for ``BAAI/bge-m3``), else the packaged one, flagged.
     """
     wanted = setting.strip()
-    if wanted in AUTO_EMBEDDERS:
+    if wanted.lower() in (name.lower() for name in AUTO_EMBEDDERS):
         return pulled, None
-    if wanted == "packaged":
+    if wanted.lower() == "packaged":
         return None, None
     if pulled is not None and wanted in (pulled.model_id, pulled.model_id.rsplit("/", 1)[-1]):
         return pulled, None

@@ -563,7 +563,7 @@ class SearchJob:
 
     def _on_priority_site(self, url: str) -> bool:
         priority = self._priority_sites()
-        if not priority or not url.startswith(("http://", "https://")):
+        if not priority or not url.lower().startswith(("http://", "https://")):
             return False
         try:
             return registrable_domain(url) in priority
@@ -747,7 +747,8 @@ class SearchJob:
             if docs[i].url not in self._given and (bm25[i] > 0 or cos[i] >= OFF_TOPIC_SIMILARITY)
         ]
         ahead = [i for i in on_topic if self._on_priority_site(docs[i].url)]
-        on_topic = ahead + [i for i in on_topic if i not in set(ahead)]
+        first = set(ahead)
+        on_topic = ahead + [i for i in on_topic if i not in first]
         want = int(self.ctx.options.get("max_pages") or self.ctx.settings.search.default_max_pages)
         take = max(0, self._page_budget() - len(given))
         if len(on_topic) > take:

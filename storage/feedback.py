@@ -168,8 +168,10 @@ def unblock_domain(
         with transaction(con):
             if config_rule is None:
                 con.execute(
+                    # Source verification judges the site afresh (decision 0053).
                     "UPDATE domains SET blocked = false, trust_level = ?, block_reason = NULL, "
-                    "blocked_at = NULL, updated_at = ? WHERE domain = ?",
+                    "blocked_at = NULL, verification_status = NULL, "
+                    "verification_reason = NULL, updated_at = ? WHERE domain = ?",
                     [level_now, utcnow(), site],
                 )
                 log_event(

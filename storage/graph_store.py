@@ -84,12 +84,11 @@ class GraphStore:
         self._index_lock = threading.Lock()
         self._cursor_lock = threading.Lock()
         self._local = threading.local()
-        self._domain_rules: DomainRulesWatcher | None = None
+        self._domain_rules = home_rules_watcher(settings.home_dir)
 
     def _rules(self) -> dict[str, Any]:
-        """The domain rules in force (domains.yaml files and feedback blocks), re-read on change."""
-        if self._domain_rules is None:
-            self._domain_rules = home_rules_watcher(self._settings.home_dir)
+        """The domain rules in force (domains.yaml files and feedback blocks), re-read on
+        change (the watcher is thread-safe: reader threads ask it too)."""
         return self._domain_rules.current()
 
     def _has_rule(self) -> Callable[[str], bool]:

@@ -28,6 +28,7 @@ from typing import Any
 import duckdb
 
 from lyra.pipelines.evidence import verification as vf
+from lyra.pipelines.net.domains import registrable_domain
 from lyra.storage.repository import insert_rows, transaction, utcnow
 
 HasRule = Callable[[str], bool]
@@ -124,11 +125,12 @@ def record(
     changed = [
         (str(c["id"]), c.get("verification_status"), verifications[str(c["id"])])
         for c in claims
-        if c.get("verification_status") != verifications[str(c["id"])].status
+        if (c.get("verification_status"), c.get("verification_reason"))
+        != (verifications[str(c["id"])].status, verifications[str(c["id"])].reason)
     ]
-    touched = {
-        s for c in claims if (s := _judged_site(origins.get(str(c["id"]), {}), has_rule))
-    } | set(dangers)
+    # Every site the task drew a claim from, a rejected claim's too (its site may have
+    # lost the claim that promoted or rejected it), and every hostile one met.
+    touched = {s for o in origins.values() if (s := _judged_site(o, has_rule))} | set(dangers)
     site_changes: list[dict[str, Any]] = []
     events: list[dict[str, Any]] = []
     with transaction(con):
@@ -148,9 +150,10 @@ def record(
                 _event(now, "claim_verification", task_id, search_id,
                        {"claim_id": cid, "from": before, "to": v.status, "reason": v.reason})
                 for cid, before, v in changed
+                if before != v.status  # a new reason alone is no transition
             ]  # fmt: skip
         states = site_states(con)
-        verdicts = vf.site_verdicts(_stored_claims(con, touched, has_rule), dangers)
+        verdicts = vf.site_verdicts(_stored_claims(con, touched, has_rule), dangers, touched)
         for site, verdict in sorted(verdicts.items()):
             status_before, reason_before, level_before = states.get(site, (None, None, None))
             if level_before == "BLOCKED":
@@ -191,7 +194,8 @@ def record(
     counts = {s: 0 for s in vf.STATUSES}
     for v in verifications.values():
         counts[v.status] += 1
-    return {"claims": counts, "claims_changed": len(changed), "sites_changed": site_changes}
+    moved = sum(1 for _, before, v in changed if before != v.status)
+    return {"claims": counts, "claims_changed": moved, "sites_changed": site_changes}
 
 
 def _event(
@@ -202,63 +206,61 @@ def _event(
             "payload": payload}  # fmt: skip
 
 
-def _hosts_of(
-    con: duckdb.DuckDBPyConnection, sites: set[str], where: str = "true"
-) -> dict[str, list[str]]:
-    """Site -> the hosts of the stored web pages on it (a SQL prefilter by name, then the
-    site of each host), for pages matching `where`."""
+def _judged_pages(
+    con: duckdb.DuckDBPyConnection, sites: set[str], has_rule: HasRule, where: str = "true"
+) -> list[tuple[str, str]]:
+    """(page id, site) of the stored web pages on `sites` matching `where`, hosts a rule
+    names left out. Pages store their plain registrable domain, the SQL filter; a page's
+    site and host are read from its URL."""
     if not sites:
-        return {}
-    names = sorted(sites)
+        return []
+    registrable = sorted({_registrable(s) for s in sites})
     rows = con.execute(
-        f"""
-        SELECT DISTINCT p.domain FROM pages p,
-            (SELECT unnest(?::VARCHAR[]) AS site) AS s
-        WHERE (p.url LIKE 'http://%' OR p.url LIKE 'https://%') AND ({where})
-          AND (p.domain = s.site OR p.domain LIKE '%.' || s.site)
-        """,
-        [names],
+        f"SELECT p.id, p.url FROM pages p WHERE {_WEB} AND ({where}) "
+        "AND p.domain IN (SELECT unnest(?::VARCHAR[]))",
+        [registrable],
     ).fetchall()
-    out: dict[str, list[str]] = {}
-    for (host,) in rows:
-        site = vf.site_of_domain(str(host)) if host else None
-        if site in sites:
-            out.setdefault(str(site), []).append(str(host))
+    out = []
+    for pid, url in rows:
+        site = vf.site_of_page(None, url)
+        host = vf.host_of_page(None, url)
+        if site in sites and host is not None and not has_rule(host):
+            out.append((str(pid), str(site)))
     return out
 
 
-_CLAIM_ORIGINS = """
-    FROM claims c
-    JOIN edges e ON e.target_id = c.id AND e.relation = 'origin'
-    JOIN fragments f ON f.id = e.source_id
-    JOIN pages p ON p.id = f.page_id
-    WHERE c.status = 'active' AND c.verification_status IS NOT NULL
-      AND (p.url LIKE 'http://%' OR p.url LIKE 'https://%')
-"""
+def _registrable(site: str) -> str:
+    try:
+        return registrable_domain(site)
+    except ValueError:
+        return site
+
+
+_WEB = "(lower(p.url) LIKE 'http://%' OR lower(p.url) LIKE 'https://%')"
 
 
 def _stored_claims(
     con: duckdb.DuckDBPyConnection, sites: set[str], has_rule: HasRule
 ) -> list[tuple[str, str | None, vf.Verification]]:
     """The stored verification of every active claim drawn from a page of `sites`."""
-    if not sites:
-        return []
-    found = con.execute(f"SELECT DISTINCT p.domain {_CLAIM_ORIGINS}").fetchall()
-    hosts = {
-        str(h): site
-        for (h,) in found
-        if h and (site := vf.site_of_domain(str(h))) in sites and not has_rule(str(h))
-    }
-    if not hosts:
+    pages = dict(_judged_pages(con, sites, has_rule))
+    if not pages:
         return []
     rows = con.execute(
-        f"SELECT DISTINCT c.id, p.domain, c.verification_status, c.verification_reason "
-        f"{_CLAIM_ORIGINS} AND p.domain IN (SELECT unnest(?::VARCHAR[])) ORDER BY c.id",
-        [sorted(hosts)],
+        """
+        SELECT DISTINCT c.id, f.page_id, c.verification_status, c.verification_reason
+        FROM claims c
+        JOIN edges e ON e.target_id = c.id AND e.relation = 'origin'
+        JOIN fragments f ON f.id = e.source_id
+        WHERE c.status = 'active' AND c.verification_status IS NOT NULL
+          AND f.page_id IN (SELECT unnest(?::VARCHAR[]))
+        ORDER BY c.id
+        """,
+        [sorted(pages)],
     ).fetchall()
     return [
-        (str(cid), hosts[str(host)], vf.Verification(status, reason or ""))
-        for cid, host, status, reason in rows
+        (str(cid), pages[str(pid)], vf.Verification(status, reason or ""))
+        for cid, pid, status, reason in rows
     ]
 
 
@@ -268,13 +270,11 @@ def _set_page_levels(
     """The site's web pages take its level: only between UNVERIFIED and LOW, and not on
     a host a rule names (a page keeps the level a rule gave it)."""
     where = "p.trust_level IN ('UNVERIFIED', 'LOW')"
-    hosts = [h for h in _hosts_of(con, {site}, where).get(site, []) if not has_rule(h)]
-    if hosts:
+    ids = [pid for pid, _ in _judged_pages(con, {site}, has_rule, where)]
+    if ids:
         con.execute(
-            "UPDATE pages SET trust_level = ? WHERE domain IN (SELECT unnest(?::VARCHAR[])) "
-            "AND trust_level IN ('UNVERIFIED', 'LOW') "
-            "AND (url LIKE 'http://%' OR url LIKE 'https://%')",
-            [level, hosts],
+            "UPDATE pages SET trust_level = ? WHERE id IN (SELECT unnest(?::VARCHAR[]))",
+            [level, ids],
         )
 
 
@@ -297,13 +297,15 @@ def alerts(con: duckdb.DuckDBPyConnection, task_id: str, has_rule: HasRule) -> l
     ).fetchall()
     if not states:  # the usual case: nothing to look up
         return []
+    registrable = sorted({_registrable(str(row[0])) for row in states})
     rows = con.execute(
-        "SELECT DISTINCT domain FROM pages WHERE (url LIKE 'http://%' OR url LIKE 'https://%') "
-        "AND id IN (SELECT f.page_id FROM fragments f JOIN edges e ON e.source_id = f.id "
+        f"SELECT DISTINCT p.url FROM pages p WHERE {_WEB} "
+        "AND p.domain IN (SELECT unnest(?::VARCHAR[])) "
+        "AND p.id IN (SELECT f.page_id FROM fragments f JOIN edges e ON e.source_id = f.id "
         "WHERE e.task_id = ?)",
-        [task_id],
+        [registrable, task_id],
     ).fetchall()
-    sites = {vf.site_of_domain(str(d)) for (d,) in rows if d}
+    sites = {vf.site_of_page(None, u) for (u,) in rows}
     out = []
     for site, level, status, reason, at in states:
         if site not in sites or has_rule(site):
@@ -317,15 +319,22 @@ def alerts(con: duckdb.DuckDBPyConnection, task_id: str, has_rule: HasRule) -> l
                 "cause": "danger_pattern" if danger else "contradiction",
                 "reason": reason,
                 "changed_at": at.isoformat() if at is not None else None,
-                "action": (
-                    f"feedback(action='domain_block', domain='{site}') to stop fetching and "
-                    "citing it; or `user_overrides: {" + site + ": UNVERIFIED}` in "
-                    "$LYRA_HOME/domains.yaml to take it out of verification"
-                    if danger
-                    else "it is promoted again once none of its claims is refuted by a more "
-                    "trusted site and one is verified; feedback(action='claim_reject') "
-                    "takes a refuted claim out"
-                ),
+                "action": _danger_action(site) if danger else CONTRADICTION_ACTION,
             }
         )
     return out
+
+
+CONTRADICTION_ACTION = (
+    "it is promoted again once none of its claims is refuted by a more trusted site and one "
+    "is verified; feedback(action='claim_reject') takes a refuted claim out"
+)
+
+
+def _danger_action(site: str) -> str:
+    return (
+        f"feedback(action='domain_block', domain='{site}') to stop fetching and citing it "
+        f"(the block covers its registrable domain, {_registrable(site)}); or "
+        f"`user_overrides: {{{site}: UNVERIFIED}}` in $LYRA_HOME/domains.yaml to take it out "
+        "of verification"
+    )

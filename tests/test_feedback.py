@@ -382,10 +382,12 @@ async def test_feedback_through_the_mcp_client(tmp_path: Path) -> None:
             assert [k["action"] for k in kinds] == [
                 "domain_block", "claim_reject", "claim_restore", "edge_correct"
             ]  # fmt: skip
+            # Handles taken while the server holds the actors: once the client closes,
+            # nothing else may keep them (a handle looked up then can race their end).
+            orchestrator = ray.get_actor("orchestrator", namespace=settings.ray.namespace)
+            graph = await orchestrator.graph_handle.remote()
 
         # A restart: the orchestrator and its children are killed and made again.
-        orchestrator = ray.get_actor("orchestrator", namespace=settings.ray.namespace)
-        graph = ray.get(orchestrator.graph_handle.remote())
         ray.kill(graph)
         ray.kill(orchestrator)
         async with Client(build_server(settings)) as client:

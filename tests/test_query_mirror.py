@@ -65,6 +65,8 @@ def test_only_a_one_line_translation_into_the_other_script_is_accepted() -> None
         ("становништво Београда", "sr", "en"),
         ("上海・北京 人口", "zh", "en"),  # the middle dot is no kana
         ("caffeine", "xx", "xx"),
+        ("\u03b1-synuclein aggregation", "el", "el"),  # one Greek letter: a term, not Greek
+        ("καφεΐνη και ύπνος", "el", "en"),
     ],
 )
 def test_the_mirror_goes_into_the_task_language(
@@ -102,6 +104,16 @@ def test_the_prompt_names_the_task_language() -> None:
             "de",
             "Bevölkerung von Tokio",
         ),
+        # Letters the query holds too (a Greek letter of a term) are no other language.
+        ('{"query": "β-amyloid aggregation"}', "βアミロイドの凝集", "ja", "β-amyloid aggregation"),
+        ('{"query": "TGF-β-Signalweg"}', "TGF-β signaling", "de", "TGF-β-Signalweg"),
+        (
+            '{"query": "COVID-19 ワクチン 心筋炎"}',
+            "COVID-19 vaccine myocarditis",
+            "ja",
+            "COVID-19 ワクチン 心筋炎",
+        ),
+        ('{"query": "COVID-19 vaccine"}', "COVID-19 myocarditis", "ja", None),  # not Japanese
     ],
 )
 def test_a_mirror_must_be_written_in_the_task_language(

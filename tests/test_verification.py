@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from lyra.pipelines.evidence import verification as vf
+from lyra.pipelines.net.domains import registrable_domain
 from lyra.storage.graph_store import GraphStore
 from tests.conftest import make_settings
 
@@ -374,7 +375,8 @@ def test_many_findings_are_named_three_and_counted() -> None:
 
 
 def _add_claim(store: GraphStore, task: str, cid: str, pid: str, url: str) -> None:
-    store.upsert_pages([{"id": pid, "url": url, "domain": vf.host_of_page(url, url),
+    # As searches store them: a page's domain is its registrable domain.
+    store.upsert_pages([{"id": pid, "url": url, "domain": registrable_domain(url),
                          "trust_level": "UNVERIFIED"}])  # fmt: skip
     store.insert_fragments(
         [{"id": f"f-{pid}", "page_id": pid, "position": 0, "text_content": f"text {pid}"}]
@@ -411,7 +413,7 @@ def test_rules_on_one_host_keep_it_out_of_its_sites_verification(
     )
     _add_claim(store, "t1", "cp", "pp", "https://docs.python.org/3/a.html")
     store.upsert_pages([{"id": "pl", "url": "https://blog.site-a.com/x", "domain":
-                         "blog.site-a.com", "trust_level": "LOW"}])  # fmt: skip
+                         "site-a.com", "trust_level": "LOW"}])  # fmt: skip
     _add_claim(store, "t1", "cs", "ps", "https://www.site-a.com/y")
     store.insert_edges([_edge("r2", "f-pd", "cs", "refutes", 0.9)])  # ACADEMIC refutes site-a
     hostile = [{"url": "https://mail.python.org/thread", "kind": "instruction",
@@ -469,3 +471,70 @@ def test_a_failed_verification_pass_keeps_the_search_answer(tmp_path: Path) -> N
         "degraded: verification: source verification failed this time (RayError); claims "
         "keep their last verification state"
     ]
+
+
+def test_sites_under_a_private_suffix_are_judged_apart_as_searches_store_them(
+    store: GraphStore,
+) -> None:
+    for cid, pid, user in (
+        ("ga", "pga", "alice"),
+        ("gb", "pgb", "bob"),
+        ("gc", "pgc", "carol"),
+        ("ge", "pge", "evil"),
+    ):
+        _add_claim(store, "t1", cid, pid, f"https://{user}.github.io/post")
+    store.insert_edges([
+        _edge("g1", "f-pgb", "ga", "supports", 0.9), _edge("g2", "f-pgc", "ga", "supports", 0.9),
+        _edge("g3", "f-pge", "gb", "supports", 0.9), _edge("g4", "f-pga", "gb", "supports", 0.9),
+    ])  # fmt: skip
+    hostile = [{"url": "https://evil.github.io/post", "kind": "hidden_instruction",
+                "detail": "ignore_instructions in display:none"}]  # fmt: skip
+    out = store.verify_sources("t1", None, hostile)
+    moved = {e["domain"]: (e["to"], e["trust_level"]) for e in out["sites_changed"]}
+    assert {k: v for k, v in moved.items() if k.endswith("github.io")} == {
+        "alice.github.io": ("verified", "LOW"), "evil.github.io": ("rejected", "UNVERIFIED")
+    }  # fmt: skip
+    claims = {c["id"]: c for c in store.claim_confidences("t1")}
+    # bob's claim: evil's page is no corroboration, alice's is one: pending.
+    assert claims["gb"]["verification_details"]["corroborating_domains"] == ["alice.github.io"]
+    assert claims["ge"]["verification_status"] == "rejected"
+    assert {k: v for k, v in _levels(store).items() if k.startswith("pg")} == {
+        "pga": "LOW", "pgb": "UNVERIFIED", "pgc": "UNVERIFIED", "pge": "UNVERIFIED"
+    }  # fmt: skip
+    [alert] = store.status_extras("t1")["verification_alerts"]
+    assert alert["domain"] == "evil.github.io"
+    assert "(the block covers its registrable domain, github.io)" in alert["action"]
+
+
+def test_a_promotion_and_a_rejection_hold_only_while_a_claim_bears_them_out(
+    store: GraphStore,
+) -> None:
+    store.verify_sources("t1", None, [])
+    store.feedback("claim_reject", {"claim_id": "c1", "reason": "misread"})
+    out = store.verify_sources("t1", None, [])
+    assert [(e["domain"], e["from"], e["to"], e["trust_level"]) for e in out["sites_changed"]] == [
+        ("127.0.0.21", "verified", "pending", "UNVERIFIED")
+    ]
+    assert _levels(store)["pa"] == "UNVERIFIED"
+    # Restored and refuted by the ACADEMIC page: rejected; rejected again by a person: pending.
+    store.feedback("claim_restore", {"claim_id": "c1"})
+    store.insert_edges([_edge("r1", "f-pd", "c1", "refutes", 0.8)])
+    assert [e["to"] for e in store.verify_sources("t1", None, [])["sites_changed"]] == ["rejected"]
+    store.feedback("claim_reject", {"claim_id": "c1"})
+    assert [e["to"] for e in store.verify_sources("t1", None, [])["sites_changed"]] == ["pending"]
+    assert store.status_extras("t1")["verification_alerts"] == []
+
+
+def test_a_hostile_site_blocked_and_unblocked_is_judged_afresh(store: GraphStore) -> None:
+    hostile = [{"url": "http://127.0.0.21:8080/pa.html", "kind": "instruction",
+                "detail": "ignore_instructions"}]  # fmt: skip
+    store.verify_sources("t1", None, hostile)
+    store.feedback("domain_block", {"domain": "127.0.0.21"})
+    store.feedback("domain_unblock", {"domain": "127.0.0.21"})
+    out = store.verify_sources("t1", None, [])
+    assert [(e["from"], e["to"]) for e in out["sites_changed"]] == [(None, "verified")]
+
+
+def test_a_malformed_url_has_no_site() -> None:
+    assert (vf.is_web_url("http://[zz/y"), vf.site_of_page("x", "http://[zz/y")) == (False, None)
+    assert vf.site_of_page("example.org", "HTTPS://Docs.Example.org/a") == "example.org"

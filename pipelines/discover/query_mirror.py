@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from typing import Any, Final
 
 from lyra.pipelines.discover.query_normalize import query_language
@@ -90,37 +91,62 @@ def _scripts_of(text: str) -> set[str]:
     return {name for name, pattern in _SCRIPTS.items() if pattern.search(text)}
 
 
-def _written_in(text: str, language: str) -> bool:
-    """Whether `text` shows the script of `language` (True for a language not listed).
+def _letters(text: str) -> Counter[str]:
+    """Letters of each listed script in `text`."""
+    counts: Counter[str] = Counter()
+    for char in text:
+        for name, pattern in _SCRIPTS.items():
+            if pattern.match(char):
+                counts[name] += 1
+                break
+    return counts
 
-    A listed non-Latin language needs a letter of its script; a Latin-script language
-    needs Latin letters and none of a listed non-Latin script.
+
+def _share(counts: Counter[str], scripts: set[str]) -> float:
+    total = sum(counts.values())
+    return sum(counts[s] for s in scripts) / total if total else 0.0
+
+
+def _written_in(text: str, language: str, query: str = "") -> bool:
+    """Whether `text` is written in the script of `language` (True for one not listed).
+
+    Letters that the query holds too (a "β" in "β-amyloid", a term left as it was) do not
+    count. A Latin-script language needs Latin letters for at least 80 % of the others;
+    a listed non-Latin one its own script for at least 30 % (names and acronyms stay in
+    Latin letters); Chinese, no kana.
     """
     entry = LANGUAGES.get(language)
     if entry is None:
         return True
-    scripts = _scripts_of(text)
-    if language == "zh" and "kana" in scripts:  # kana: Japanese, whatever kanji it holds
+    kept = _letters(query)
+    counts = _letters(text)
+    if language == "zh" and counts["kana"]:  # kana: Japanese, whatever kanji it holds
         return False
+    # Keep the letters the query does not have (a script's count minus the query's).
+    counts = Counter({name: n - kept[name] if name != entry[1][0] else n
+                      for name, n in counts.items()})  # fmt: skip
+    counts = +counts  # drop the scripts that only the query's letters made
     if entry[1] == ("latin",):
-        return "latin" in scripts and not (scripts - {"latin"})
-    return bool(scripts & set(entry[1]))
+        return counts["latin"] > 0 and _share(counts, {"latin"}) >= 0.8
+    return _share(counts, set(entry[1])) >= 0.3
 
 
 def mirror_language(query: str, language: str | None = None) -> str:
     """The language code a query is mirrored into.
 
     No task language: en for a Japanese query, else ja. A task language: that language,
-    unless the query is already visibly written in it (its script is not Latin and the
-    query shows it), then en.
+    unless the query is already written in it (at least half its letters in the
+    language's non-Latin script), then en.
     """
     base = base_language(language)
     if base is None:
         return "en" if query_language(query) == "ja" else "ja"
     entry = LANGUAGES.get(base)
     own = set(entry[1]) - {"latin"} if entry is not None else set()
-    scripts = _scripts_of(query)
-    if base != "en" and scripts & own and not (base == "zh" and "kana" in scripts):
+    counts = _letters(query)
+    if base == "zh" and counts["kana"]:
+        return base
+    if base != "en" and own and _share(counts, own) >= 0.5:
         return "en"
     return base
 
@@ -192,7 +218,7 @@ def parse_mirror(text: str, query: str, language: str | None = None) -> str | No
     if base_language(language) is None:
         if query_language(mirrored) != target:
             return None
-    elif not _written_in(mirrored, target):
+    elif not _written_in(mirrored, target, query):
         return None
     # The same words (in another order, case or punctuation) are the query, not a mirror.
     asked, answered = _words(query), _words(mirrored)

@@ -49,6 +49,7 @@ DANGER_KINDS: Final[frozenset[str]] = frozenset(
 PROMOTED_LEVEL: Final = "LOW"
 DANGER_REASON_PREFIX: Final = "danger pattern"
 DANGER_SITE_REASON: Final = DANGER_REASON_PREFIX + " on its pages: "
+PENDING_SITE_REASON: Final = "no claim of it is verified or rejected now"
 UNVERIFIED: Final = "UNVERIFIED"
 # Findings named in a reason; more are counted ("and 12 more").
 MAX_FINDINGS: Final = 3
@@ -62,7 +63,12 @@ def trust_rank(level: str | None) -> int:
 
 def is_web_url(url: str | None) -> bool:
     """Only web pages have a site to verify (a local corpus file has none)."""
-    return bool(url) and urlsplit(str(url)).scheme.lower() in ("http", "https")
+    if not url:
+        return False
+    try:
+        return urlsplit(str(url)).scheme.lower() in ("http", "https")
+    except ValueError:  # a malformed URL (an unclosed IPv6 bracket): no site to judge
+        return False
 
 
 def site_of_domain(domain: str | None) -> str | None:
@@ -76,16 +82,17 @@ def site_of_domain(domain: str | None) -> str | None:
 
 
 def site_of_page(domain: str | None, url: str | None) -> str | None:
-    """The site a page belongs to, None for a page without one (a local corpus file)."""
-    return site_of_domain(domain) if is_web_url(url) else None
+    """The site a page belongs to, read from its URL (``pages.domain`` holds the plain
+    registrable domain); None for a page without one (a local corpus file)."""
+    return site_of_domain(url) if is_web_url(url) else None
 
 
 def host_of_page(domain: str | None, url: str | None) -> str | None:
-    """The host a web page was fetched from (rules may name a single host)."""
+    """The host a web page was fetched from, read from its URL (rules may name one host)."""
     if not is_web_url(url):
         return None
     try:
-        return host_of(str(domain or url)) or None
+        return host_of(str(url)) or None
     except ValueError:
         return None
 
@@ -224,12 +231,14 @@ class SiteVerdict:
 def site_verdicts(
     claims: Iterable[tuple[str, str | None, Verification]],
     danger_sites: Mapping[str, Sequence[str]],
+    touched: Collection[str] = (),
 ) -> dict[str, SiteVerdict]:
     """Per site, the verdict of its claims in one verification pass.
 
     `claims`: (claim id, the claim's site or None, its verification). `danger_sites`:
     site -> the "kind:detail (url)" danger findings met on its pages in this pass.
-    Rejected wins over verified; a site with only pending claims gets no verdict.
+    Rejected wins over verified; a site of `touched` with neither (only pending claims,
+    or none active any more) gets a pending verdict.
     """
     verified: dict[str, list[str]] = {}
     rejected: dict[str, list[str]] = {}
@@ -261,6 +270,9 @@ def site_verdicts(
                 f"{len(ids)} claim(s) corroborated by at least {MIN_CORROBORATIONS} other sites",
                 tuple(sorted(ids)),
             )
+    for site in touched:
+        if site not in out:
+            out[site] = SiteVerdict(site, "pending", PENDING_SITE_REASON, ())
     return out
 
 
@@ -274,17 +286,16 @@ def next_site_state(
     """The site's new (status, trust level), or None when nothing changes.
 
     A rejection for a danger pattern holds until a person decides; a rejection for a
-    contradiction gives way to a later verified claim. A rejected site met with a danger
-    pattern changes too (its reason becomes the danger, which holds).
+    contradiction, and a promotion, hold while a claim bears them out: a pending verdict
+    (no claim verified or rejected any more) takes the site back to UNVERIFIED. A rejected
+    site met with a danger pattern changes too (its reason becomes the danger, which holds).
     """
+    if previous_status == "rejected" and is_danger_reason(previous_reason):
+        return None
+    if verdict.status == "pending":
+        return ("pending", UNVERIFIED) if previous_status in ("verified", "rejected") else None
     if verdict.status == "verified":
-        if previous_status in ("verified", "rejected") and (
-            previous_status == "verified" or is_danger_reason(previous_reason)
-        ):
-            return None
-        return "verified", PROMOTED_LEVEL
-    if previous_status != "rejected" or (
-        is_danger_reason(verdict.reason) and not is_danger_reason(previous_reason)
-    ):
+        return None if previous_status == "verified" else ("verified", PROMOTED_LEVEL)
+    if previous_status != "rejected" or is_danger_reason(verdict.reason):
         return "rejected", UNVERIFIED
     return None
