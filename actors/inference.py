@@ -130,7 +130,8 @@ def choose_embedder(
         return pulled, None
     if wanted.lower() == "packaged":
         return None, None
-    if pulled is not None and wanted in (pulled.model_id, pulled.model_id.rsplit("/", 1)[-1]):
+    names = (pulled.model_id, pulled.model_id.rsplit("/", 1)[-1]) if pulled is not None else ()
+    if pulled is not None and wanted.lower() in (n.lower() for n in names):
         return pulled, None
     have = f"the pulled one is {pulled.model_id}" if pulled is not None else "none is pulled"
     return None, (

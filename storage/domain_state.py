@@ -18,6 +18,7 @@ from typing import Any
 import duckdb
 
 from lyra.storage.repository import upsert_rows, utcnow
+from lyra.storage.verification import forget_verification
 
 _STATE_COLUMNS = ("domain", "state", "qps", "updated_at")
 
@@ -120,12 +121,11 @@ def lift_blocks(con: duckdb.DuckDBPyConnection, levels: dict[str, str]) -> list[
     lifted: list[str] = []
     for domain, level in levels.items():
         row = con.execute(
-            # Verification starts afresh too (decision 0053): the site is judged again.
             "UPDATE domains SET blocked = false, trust_level = ?, block_reason = NULL, "
-            "blocked_at = NULL, verification_status = NULL, verification_reason = NULL, "
-            "updated_at = ? WHERE domain = ? AND blocked RETURNING domain",
+            "blocked_at = NULL, updated_at = ? WHERE domain = ? AND blocked RETURNING domain",
             [level, utcnow(), domain],
         ).fetchone()
         if row is not None:
             lifted.append(domain)
+            forget_verification(con, domain)  # judged afresh (decision 0053)
     return lifted

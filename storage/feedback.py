@@ -37,6 +37,7 @@ from lyra.pipelines.net.domains import (
 )
 from lyra.storage import calibration as cs
 from lyra.storage.repository import log_event, transaction, utcnow
+from lyra.storage.verification import forget_verification
 
 ACTIONS: tuple[str, ...] = (
     "domain_block",
@@ -168,12 +169,11 @@ def unblock_domain(
         with transaction(con):
             if config_rule is None:
                 con.execute(
-                    # Source verification judges the site afresh (decision 0053).
                     "UPDATE domains SET blocked = false, trust_level = ?, block_reason = NULL, "
-                    "blocked_at = NULL, verification_status = NULL, "
-                    "verification_reason = NULL, updated_at = ? WHERE domain = ?",
+                    "blocked_at = NULL, updated_at = ? WHERE domain = ?",
                     [level_now, utcnow(), site],
                 )
+                forget_verification(con, site)
                 log_event(
                     con,
                     "domain_unblocked",

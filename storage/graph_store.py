@@ -270,7 +270,8 @@ class GraphStore:
         has_rule = self._has_rule()
         dangers = sv.danger_by_site(detections, has_rule)
         hostile = sv.hostile_sites(sv.site_states(con), dangers, has_rule)
-        found = sv.claim_verifications(claims, evidence, origins, hostile, has_rule)
+        promoted = sv.promoted_sites(con)
+        found = sv.claim_verifications(claims, evidence, origins, hostile, has_rule, promoted)
         return sv.record(con, task_id, search_id, claims, found, origins, dangers, has_rule)
 
     def _claim_confidences(self, task_id: str) -> list[dict[str, Any]]:
@@ -280,7 +281,8 @@ class GraphStore:
         origins = gq.claim_origins(con, task_id)
         has_rule = self._has_rule()
         hostile = sv.hostile_sites(sv.site_states(con), {}, has_rule)
-        verified = sv.claim_verifications(claims, evidence, origins, hostile, has_rule)
+        promoted = sv.promoted_sites(con)
+        verified = sv.claim_verifications(claims, evidence, origins, hostile, has_rule, promoted)
         out: list[dict[str, Any]] = []
         for claim in claims:
             rows = evidence.get(claim["id"], [])

@@ -22,7 +22,7 @@ whether a rule names a host (or its registrable domain).
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 import duckdb
@@ -80,8 +80,17 @@ def claim_verifications(
     origins: Mapping[str, Mapping[str, Any]],
     hostile: Mapping[str, Sequence[str]],
     has_rule: HasRule,
+    promoted: Collection[str] = (),
 ) -> dict[str, vf.Verification]:
-    """Each claim's verification now (`hostile_sites` gives `hostile`)."""
+    """Each claim's verification now (`hostile_sites` gives `hostile`).
+
+    Trust is compared at the levels the rules give: a page that is LOW only because its
+    site was promoted (`promoted`) counts as UNVERIFIED, so that a verdict never feeds
+    the judgement it came from (a second pass with nothing new decides the same).
+    """
+    if promoted:
+        origins = {k: _unpromoted(o, promoted) for k, o in origins.items()}
+        evidence = {k: [_unpromoted(e, promoted) for e in rows] for k, rows in evidence.items()}
     by_fragment: dict[str, list[str]] = {}
     for claim_id, origin in origins.items():
         if origin.get("fragment_id"):
@@ -96,6 +105,14 @@ def claim_verifications(
             origin, evidence.get(cid, ()), by_fragment, danger, set(hostile), has_rule
         )
     return out
+
+
+def _unpromoted(row: Mapping[str, Any], promoted: Collection[str]) -> Mapping[str, Any]:
+    if row.get("trust_level") == vf.PROMOTED_LEVEL and vf.site_of_page(None, row.get("url")) in (
+        promoted
+    ):
+        return {**row, "trust_level": vf.UNVERIFIED}
+    return row
 
 
 def _judged_site(origin: Mapping[str, Any], has_rule: HasRule) -> str | None:
@@ -137,8 +154,10 @@ def record(
         if changed:
             con.execute(
                 """
-                UPDATE claims SET verification_status = v.status,
-                    verification_reason = v.reason, verification_changed_at = ?
+                UPDATE claims SET verification_changed_at = CASE
+                        WHEN claims.verification_status IS DISTINCT FROM v.status THEN ?
+                        ELSE claims.verification_changed_at END,
+                    verification_status = v.status, verification_reason = v.reason
                 FROM (SELECT unnest(?::VARCHAR[]) AS id, unnest(?::VARCHAR[]) AS status,
                              unnest(?::VARCHAR[]) AS reason) AS v
                 WHERE claims.id = v.id
@@ -276,6 +295,28 @@ def _set_page_levels(
             "UPDATE pages SET trust_level = ? WHERE id IN (SELECT unnest(?::VARCHAR[]))",
             [level, ids],
         )
+
+
+def forget_verification(con: duckdb.DuckDBPyConnection, registrable: str) -> None:
+    """A block on `registrable` was lifted: every site under it (its owners, the private
+    suffix's sites too) and every claim drawn from its pages lose their verification
+    state, to be judged afresh by the next search (decision 0053)."""
+    con.execute(
+        "UPDATE domains SET verification_status = NULL, verification_reason = NULL "
+        "WHERE domain = ? OR domain LIKE '%.' || ?",
+        [registrable, registrable],
+    )
+    con.execute(
+        """
+        UPDATE claims SET verification_status = NULL, verification_reason = NULL
+        WHERE verification_status IS NOT NULL AND id IN (
+            SELECT e.target_id FROM edges e
+            JOIN fragments f ON f.id = e.source_id
+            JOIN pages p ON p.id = f.page_id
+            WHERE e.relation = 'origin' AND p.domain = ?)
+        """,
+        [registrable],
+    )
 
 
 def promoted_sites(con: duckdb.DuckDBPyConnection) -> set[str]:

@@ -67,6 +67,9 @@ def test_only_a_one_line_translation_into_the_other_script_is_accepted() -> None
         ("caffeine", "xx", "xx"),
         ("\u03b1-synuclein aggregation", "el", "el"),  # one Greek letter: a term, not Greek
         ("καφεΐνη και ύπνος", "el", "en"),
+        ("ChatGPT 教育 利用", "ja", "en"),  # a kanji weighs a word, not a letter
+        ("SARS-CoV-2 変異株 BA.2", "ja", "en"),
+        ("GPT-4 성능 평가", "ko", "en"),
     ],
 )
 def test_the_mirror_goes_into_the_task_language(
@@ -114,6 +117,13 @@ def test_the_prompt_names_the_task_language() -> None:
             "COVID-19 ワクチン 心筋炎",
         ),
         ('{"query": "COVID-19 vaccine"}', "COVID-19 myocarditis", "ja", None),  # not Japanese
+        ('{"query": "IL-6"}', "IL-6 受容体", "ja", None),  # only the query's own words
+        (
+            '{"query": "stanovništvo Beograda"}',
+            "population of Belgrade",
+            "sr",
+            "stanovništvo Beograda",
+        ),
     ],
 )
 def test_a_mirror_must_be_written_in_the_task_language(

@@ -299,7 +299,10 @@ def test_a_corroborated_site_becomes_low_and_a_more_trusted_refutation_takes_it_
     assert (alert["domain"], alert["cause"], alert["trust_level"]) == (
         "127.0.0.21", "contradiction", "UNVERIFIED"
     )  # fmt: skip
-    assert alert["reason"] == "refuted by a source more trusted than its own (LOW): 127.0.0.24"
+    # Trust compared at the rules' levels: the promotion itself is no extra trust.
+    assert alert["reason"] == (
+        "refuted by a source more trusted than its own (UNVERIFIED): 127.0.0.24"
+    )
     claims = {c["id"]: c for c in store.claim_confidences("t1")}
     assert claims["c1"]["verification_details"]["contradicting_domains"] == ["127.0.0.24"]
 
@@ -538,3 +541,38 @@ def test_a_hostile_site_blocked_and_unblocked_is_judged_afresh(store: GraphStore
 def test_a_malformed_url_has_no_site() -> None:
     assert (vf.is_web_url("http://[zz/y"), vf.site_of_page("x", "http://[zz/y")) == (False, None)
     assert vf.site_of_page("example.org", "HTTPS://Docs.Example.org/a") == "example.org"
+
+
+def test_unblocking_a_registrable_domain_clears_its_private_sites_and_their_claims(
+    store: GraphStore,
+) -> None:
+    store.create_task("t2", "q", {})
+    _add_claim(store, "t1", "ge", "pge", "https://evil.github.io/post")
+    _add_claim(store, "t2", "gf", "pgf", "https://evil.github.io/other")
+    hostile = [{"url": "https://evil.github.io/post", "kind": "instruction",
+                "detail": "ignore_instructions"}]  # fmt: skip
+    store.verify_sources("t1", None, hostile)
+    store.verify_sources("t2", None, [])
+    assert [a["domain"] for a in store.status_extras("t1")["verification_alerts"]] == [
+        "evil.github.io"
+    ]
+    store.feedback("domain_block", {"domain": "evil.github.io"})  # blocks github.io
+    store.feedback("domain_unblock", {"domain": "github.io"})
+    store.verify_sources("t1", None, [])
+    claims = {c["id"]: c for c in store.claim_confidences("t1")}
+    assert claims["ge"]["verification_status"] == "pending"
+    assert store.status_extras("t1")["verification_alerts"] == []
+
+
+def test_a_second_pass_with_nothing_new_writes_nothing_after_a_demotion(
+    store: GraphStore,
+) -> None:
+    store.verify_sources("t1", None, [])  # 127.0.0.21 promoted
+    store.insert_edges([_edge("r1", "f-pd", "c1", "refutes", 0.8)])
+    store.verify_sources("t1", None, [])  # demoted
+    before = _q(store, "SELECT count(*) AS n FROM event_log")
+    stamps = _q(store, "SELECT id, verification_changed_at FROM claims ORDER BY id")
+    again = store.verify_sources("t1", None, [])
+    assert (again["claims_changed"], again["sites_changed"]) == (0, [])
+    assert _q(store, "SELECT count(*) AS n FROM event_log") == before
+    assert _q(store, "SELECT id, verification_changed_at FROM claims ORDER BY id") == stamps

@@ -102,9 +102,15 @@ def _letters(text: str) -> Counter[str]:
     return counts
 
 
+# One kanji, kana or Hangul syllable carries about a word's worth of a query, as a Latin
+# word carries several letters: "ChatGPT 教育 利用" is a Japanese query.
+_WEIGHT: Final[dict[str, int]] = {"han": 3, "kana": 3, "hangul": 3}
+
+
 def _share(counts: Counter[str], scripts: set[str]) -> float:
-    total = sum(counts.values())
-    return sum(counts[s] for s in scripts) / total if total else 0.0
+    weighted = {name: n * _WEIGHT.get(name, 1) for name, n in counts.items()}
+    total = sum(weighted.values())
+    return sum(weighted.get(s, 0) for s in scripts) / total if total else 0.0
 
 
 def _written_in(text: str, language: str, query: str = "") -> bool:
@@ -123,7 +129,7 @@ def _written_in(text: str, language: str, query: str = "") -> bool:
     if language == "zh" and counts["kana"]:  # kana: Japanese, whatever kanji it holds
         return False
     # Keep the letters the query does not have (a script's count minus the query's).
-    counts = Counter({name: n - kept[name] if name != entry[1][0] else n
+    counts = Counter({name: n - kept[name] if name not in entry[1] else n
                       for name, n in counts.items()})  # fmt: skip
     counts = +counts  # drop the scripts that only the query's letters made
     if entry[1] == ("latin",):
@@ -222,6 +228,6 @@ def parse_mirror(text: str, query: str, language: str | None = None) -> str | No
         return None
     # The same words (in another order, case or punctuation) are the query, not a mirror.
     asked, answered = _words(query), _words(mirrored)
-    if answered and len(asked & answered) / len(asked | answered) >= SAME_WORDS:
-        return None
+    if answered <= asked or len(asked & answered) / len(asked | answered) >= SAME_WORDS:
+        return None  # the query's own words, or most of them: not a translation
     return mirrored
