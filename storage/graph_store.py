@@ -94,7 +94,14 @@ class GraphStore:
     def _has_rule(self) -> Callable[[str], bool]:
         """Whether a domains.yaml rule sets a site's level (such a site is out of L6)."""
         rules = self._rules()
-        return lambda site: trust_rule(site, rules) is not None
+        known: dict[str, bool] = {}  # one answer per host for the call it serves
+
+        def has_rule(host: str) -> bool:
+            if host not in known:
+                known[host] = trust_rule(host, rules) is not None
+            return known[host]
+
+        return has_rule
 
     def _reader(self) -> duckdb.DuckDBPyConnection:
         """This thread's cursor on the database (DuckDB connections are not shared

@@ -99,7 +99,7 @@ def claim_verifications(
     for claim in claims:
         cid = str(claim["id"])
         origin = {**origins.get(cid, {}), "claim_id": cid}
-        found = _judged_site(origin, has_rule)
+        found = _judged_site(origin, has_rule) if hostile else None
         danger = hostile.get(found, []) if found is not None else []
         out[cid] = vf.verify_claim(
             origin, evidence.get(cid, ()), by_fragment, danger, set(hostile), has_rule

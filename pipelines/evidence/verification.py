@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Final, Literal
 from urllib.parse import urlsplit
 
@@ -71,6 +72,8 @@ def is_web_url(url: str | None) -> bool:
         return False
 
 
+# Every claim's evidence names pages over and over: sites are computed once per name.
+@lru_cache(maxsize=65536)
 def site_of_domain(domain: str | None) -> str | None:
     """The site (owner domain) of a host or URL, None when it has none."""
     if not domain:
@@ -81,12 +84,14 @@ def site_of_domain(domain: str | None) -> str | None:
         return None
 
 
+@lru_cache(maxsize=65536)
 def site_of_page(domain: str | None, url: str | None) -> str | None:
     """The site a page belongs to, read from its URL (``pages.domain`` holds the plain
     registrable domain); None for a page without one (a local corpus file)."""
     return site_of_domain(url) if is_web_url(url) else None
 
 
+@lru_cache(maxsize=65536)
 def host_of_page(domain: str | None, url: str | None) -> str | None:
     """The host a web page was fetched from, read from its URL (rules may name one host)."""
     if not is_web_url(url):
