@@ -133,16 +133,20 @@ class VerificationDetails(_Out):
         description="Other sites (registrable domains) whose pages support the claim with "
         "probability >= 0.5; its own site and near-duplicates of its page not counted.",
     )
-    corroborating_domains: list[str] = Field(default_factory=list)
+    corroborating_domains: list[str] = Field(
+        default_factory=list, description="Those sites (sorted, at most 10)."
+    )
     contradicting_domains: list[str] = Field(
         default_factory=list,
-        description="Sites more trusted than the claim's own whose pages refute it.",
+        description="Sites more trusted than the claim's own whose pages refute it (at most 10).",
     )
     corroborating_claims: list[str] = Field(
-        default_factory=list, description="Claims drawn from the passages that support it."
+        default_factory=list,
+        description="Claims drawn from the passages that support it (at most 10).",
     )
     contradicting_claims: list[str] = Field(
-        default_factory=list, description="Claims drawn from the passages that refute it."
+        default_factory=list,
+        description="Claims drawn from the passages that refute it (at most 10).",
     )
 
 

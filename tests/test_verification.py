@@ -576,3 +576,12 @@ def test_a_second_pass_with_nothing_new_writes_nothing_after_a_demotion(
     assert (again["claims_changed"], again["sites_changed"]) == (0, [])
     assert _q(store, "SELECT count(*) AS n FROM event_log") == before
     assert _q(store, "SELECT id, verification_changed_at FROM claims ORDER BY id") == stamps
+
+
+def test_details_list_at_most_ten_sites_and_claims() -> None:
+    many = [edge("supports", f"p{i}", f"site{i:02d}.org") for i in range(14)]
+    v = vf.verify_claim(ORIGIN, many, {f"f-p{i}": [f"c{i:02d}"] for i in range(14)})
+    details = v.details()
+    assert details["independent_sources"] == 14
+    assert details["corroborating_domains"] == [f"site{i:02d}.org" for i in range(10)]
+    assert details["corroborating_claims"] == [f"c{i:02d}" for i in range(10)]

@@ -54,6 +54,8 @@ PENDING_SITE_REASON: Final = "no claim of it is verified or rejected now"
 UNVERIFIED: Final = "UNVERIFIED"
 # Findings named in a reason; more are counted ("and 12 more").
 MAX_FINDINGS: Final = 3
+# Sites and claims listed in a claim's verification details (sorted; the first ones).
+MAX_LISTED: Final = 10
 
 
 def trust_rank(level: str | None) -> int:
@@ -124,13 +126,15 @@ class Verification:
     danger: tuple[str, ...] = field(default=())
 
     def details(self) -> dict[str, Any]:
+        """The response's fields; each list at most `MAX_LISTED` long (a search returns
+        every claim with them)."""
         return {
             "reason": self.reason,
             "independent_sources": self.independent_sources,
-            "corroborating_domains": list(self.corroborating_domains),
-            "contradicting_domains": list(self.contradicting_domains),
-            "corroborating_claims": list(self.corroborating_claims),
-            "contradicting_claims": list(self.contradicting_claims),
+            "corroborating_domains": list(self.corroborating_domains[:MAX_LISTED]),
+            "contradicting_domains": list(self.contradicting_domains[:MAX_LISTED]),
+            "corroborating_claims": list(self.corroborating_claims[:MAX_LISTED]),
+            "contradicting_claims": list(self.contradicting_claims[:MAX_LISTED]),
         }
 
 
