@@ -49,8 +49,20 @@ WINDOW = 900.0
 
 
 def _tor_children() -> list[int]:
-    """PIDs of tor processes started by this test process (other sessions' tors excluded)."""
-    return sorted(p.pid for p in psutil.Process().children(recursive=True) if p.name() == "tor")
+    """PIDs of tor processes started by this test process (other sessions' tors excluded).
+
+    A child that exits between the listing and the reading of its name (a Ray worker of
+    an earlier test) is no tor of this test.
+    """
+    found = []
+    for child in psutil.Process().children(recursive=True):
+        try:
+            name = child.name()
+        except psutil.NoSuchProcess:
+            continue
+        if name == "tor":
+            found.append(child.pid)
+    return sorted(found)
 
 
 def _tor_version() -> str:
