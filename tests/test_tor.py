@@ -54,14 +54,19 @@ def _tor_children() -> list[int]:
     A child that exits between the listing and the reading of its name (a Ray worker of
     an earlier test) is no tor of this test.
     """
+    return _children_named("tor")
+
+
+def _children_named(name: str) -> list[int]:
+    """PIDs of this process's descendants called `name`; one that exits while they are
+    listed is not one of them."""
     found = []
     for child in psutil.Process().children(recursive=True):
         try:
-            name = child.name()
+            if child.name() == name:
+                found.append(child.pid)
         except psutil.NoSuchProcess:
             continue
-        if name == "tor":
-            found.append(child.pid)
     return sorted(found)
 
 
@@ -355,7 +360,7 @@ def test_silent_tor_times_out_and_is_killed(tmp_path: Path) -> None:
     ).tor
     with pytest.raises(TorUnavailable, match=r"within 0\.5 s .*tor\.bootstrap_timeout_seconds"):
         TorProcess.start(settings, tmp_path / "tor")
-    assert [p.name() for p in psutil.Process().children(recursive=True)].count("sleep") == 0
+    assert _children_named("sleep") == []
 
 
 # --- sticky circuits -----------------------------------------------------------------------
