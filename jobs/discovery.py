@@ -40,7 +40,7 @@ from lyra.pipelines.discover.papers import (
 from lyra.pipelines.errors import LyraError
 from lyra.pipelines.evidence import research as rs
 from lyra.pipelines.extract.documents import Document
-from lyra.pipelines.net.domains import registrable_domain, trust_level_for
+from lyra.pipelines.net.domains import page_trust_level, registrable_domain
 
 log = logging.getLogger(__name__)
 
@@ -397,7 +397,7 @@ class PaperDiscovery:
 
     def _trust(self, row: dict[str, Any]) -> str:
         url = paper_page_url(paper_from_record(row)) or ""
-        return trust_level_for(registrable_domain(url), self.domain_rules)
+        return page_trust_level(registrable_domain(url) if url else "", url, self.domain_rules)
 
     def api_calls(self) -> dict[str, int]:
         """Requests sent per API in this search."""

@@ -28,7 +28,7 @@ from lyra.pipelines.evidence.facets import (
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
 from lyra.pipelines.evidence.ranking import seek_primary_scores
 from lyra.pipelines.extract.injection import Detection, find_instructions
-from lyra.pipelines.net.domains import trust_level_for
+from lyra.pipelines.net.domains import page_trust_level
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +91,9 @@ async def choose_passages(
     texts = [f"{f.get('heading_context') or ''}\n{f['text_content']}" for f in fragments]
     bias = None
     if ctx.options.get("seek_primary"):
-        levels = [trust_level_for(f["_domain"], ctx.domain_rules) for f in fragments]
+        levels = [
+            page_trust_level(f["_domain"], f.get("_url"), ctx.domain_rules) for f in fragments
+        ]
         bias = seek_primary_scores(np.zeros(len(fragments)), levels)
     passage_vecs = vecs.astype(np.float32) if vecs.shape[1] else None
     rank: dict[str, Any] = {
@@ -258,7 +260,9 @@ async def extract_claims(job: EvidenceJob, useful: list[dict[str, Any]]) -> None
                 "relation": "origin",
                 "nli_label": None,
                 "nli_confidence": None,
-                "source_trust_level": trust_level_for(frag["_domain"], ctx.domain_rules),
+                "source_trust_level": page_trust_level(
+                    frag["_domain"], frag.get("_url"), ctx.domain_rules
+                ),
                 "target_trust_level": None,
                 "method": c["method"],
             }
@@ -397,7 +401,9 @@ async def judge_stance(job: EvidenceJob) -> None:
                 ),
                 "nli_raw_confidence": res["confidence"],
                 "calibration_version": version or None,
-                "source_trust_level": trust_level_for(frag["domain"], ctx.domain_rules),
+                "source_trust_level": page_trust_level(
+                    frag["domain"], frag.get("url"), ctx.domain_rules
+                ),
                 "target_trust_level": claim.get("source_trust_level"),
                 "method": res["method"],
                 "nli_model": res.get("model"),

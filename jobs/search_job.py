@@ -55,7 +55,7 @@ from lyra.pipelines.extract.documents import Document
 from lyra.pipelines.extract.extract_html import extract_html
 from lyra.pipelines.extract.extract_pdf import extract_pdf
 from lyra.pipelines.extract.injection import Detection, guard_text
-from lyra.pipelines.net.domains import block_match, registrable_domain, trust_level_for
+from lyra.pipelines.net.domains import block_match, page_trust_level, registrable_domain
 from lyra.pipelines.net.net_guard import TargetRefused, split_url
 from lyra.storage.disk import disk_full_error
 
@@ -735,7 +735,7 @@ class SearchJob:
             self.ctx.settings.search.embedding_weight,
         )
         if self.ctx.options.get("seek_primary"):
-            levels = [trust_level_for(d.domain, self.ctx.domain_rules) for d in docs]
+            levels = [page_trust_level(d.domain, d.url, self.ctx.domain_rules) for d in docs]
             scores = seek_primary_scores(scores, levels)
         order = sorted(range(len(docs)), key=lambda i: (-scores[i], docs[i].url))
         # The client's URLs first, whatever their score; then the best on-topic others,
@@ -824,7 +824,7 @@ class SearchJob:
                     "url": d.url,
                     "domain": d.domain,
                     "title": d.title,
-                    "trust_level": trust_level_for(d.domain, ctx.domain_rules),
+                    "trust_level": page_trust_level(d.domain, d.url, ctx.domain_rules),
                     "fetched_at": self.fetched.get(d.url, {}).get("fetched_at") or fetched_at,
                     "warc_path": self.fetched.get(d.url, {}).get("warc_path"),
                     "warc_offset": self.fetched.get(d.url, {}).get("warc_offset"),

@@ -533,7 +533,11 @@ class GraphStore:
             return fb.unblock_domain(self._con, home, site, reason, level, rule)
         if action in ("claim_reject", "claim_restore"):
             reject = action == "claim_reject"
-            return fb.set_claim_status(self._con, args.get("claim_id"), reject, reason)
+            out = fb.set_claim_status(self._con, args.get("claim_id"), reject, reason)
+            # The claim's sites are judged again now (a promotion or a rejection it bore
+            # may go), not at the task's next search.
+            self.verify_sources(str(out["task_id"]), None, [])
+            return out
         if action == "edge_correct":
             return fb.correct_edge(
                 self._con,

@@ -9,6 +9,7 @@ import pytest
 
 from lyra.pipelines.net.domains import (
     load_domain_rules,
+    page_trust_level,
     qps_for,
     registrable_domain,
     trust_level_for,
@@ -290,3 +291,22 @@ def test_refused_without_lookup_never_resolves_an_unlisted_name() -> None:
     )
     assert refused_without_lookup("https://api.openalex.org/works", allowed_hosts=[]) is None
     assert refused_without_lookup("ftp://x.org/", allowed_hosts=loopback) == "scheme"
+
+
+@pytest.mark.parametrize(
+    ("domain", "url", "level"),
+    [
+        # Pages store the registrable domain; a rule on one host reaches them by URL.
+        ("nih.gov", "https://pubmed.ncbi.nlm.nih.gov/123/", "ACADEMIC"),
+        ("nih.gov", "https://www.nih.gov/about", "ACADEMIC"),
+        ("cdc.gov", "HTTPS://www.cdc.gov/x", "PRIMARY"),
+        ("bad.example", "https://x.bad.example/", "BLOCKED"),
+        ("local", "file:///corpus/local/a.md", "UNVERIFIED"),  # a corpus file: its folder
+        ("nih.gov", "http://[zz/y", "GOVERNMENT"),  # a malformed URL: the stored domain
+        (None, None, "UNVERIFIED"),
+    ],
+)
+def test_a_page_is_judged_by_the_host_of_its_url(
+    domain: str | None, url: str | None, level: str
+) -> None:
+    assert page_trust_level(domain, url, RULES) == level

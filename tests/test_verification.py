@@ -402,10 +402,12 @@ def test_a_site_is_judged_by_all_its_claims_so_tasks_do_not_flip_it(store: Graph
         store.verify_sources(task, None, [])
     moves = [(e["from"], e["to"]) for e in _events(store, "source_verification")]
     assert moves == [(None, "rejected")]
-    # A person takes the refuted claim out: the corroborated one promotes the site.
+    # A person takes the refuted claim out: the corroborated one (another task's)
+    # promotes the site at once.
     store.feedback("claim_reject", {"claim_id": "c1", "reason": "misread"})
-    out = store.verify_sources("t2", None, [])
-    assert [(e["from"], e["to"]) for e in out["sites_changed"]] == [("rejected", "verified")]
+    last = _events(store, "source_verification")[-1]
+    assert (last["from"], last["to"], last["claim_ids"]) == ("rejected", "verified", ["c9"])
+    assert store.verify_sources("t2", None, [])["sites_changed"] == []
 
 
 def test_rules_on_one_host_keep_it_out_of_its_sites_verification(
@@ -513,18 +515,19 @@ def test_a_promotion_and_a_rejection_hold_only_while_a_claim_bears_them_out(
     store: GraphStore,
 ) -> None:
     store.verify_sources("t1", None, [])
+    # The feedback itself judges the claim's sites again.
     store.feedback("claim_reject", {"claim_id": "c1", "reason": "misread"})
-    out = store.verify_sources("t1", None, [])
-    assert [(e["domain"], e["from"], e["to"], e["trust_level"]) for e in out["sites_changed"]] == [
-        ("127.0.0.21", "verified", "pending", "UNVERIFIED")
-    ]
+    moves = [(e["domain"], e["from"], e["to"], e["trust_level"])
+             for e in _events(store, "source_verification")]  # fmt: skip
+    assert moves[-1] == ("127.0.0.21", "verified", "pending", "UNVERIFIED")
+    assert store.verify_sources("t1", None, [])["sites_changed"] == []
     assert _levels(store)["pa"] == "UNVERIFIED"
-    # Restored and refuted by the ACADEMIC page: rejected; rejected again by a person: pending.
-    store.feedback("claim_restore", {"claim_id": "c1"})
+    # Refuted by the ACADEMIC page and restored: rejected; rejected again by a person: pending.
     store.insert_edges([_edge("r1", "f-pd", "c1", "refutes", 0.8)])
-    assert [e["to"] for e in store.verify_sources("t1", None, [])["sites_changed"]] == ["rejected"]
+    store.feedback("claim_restore", {"claim_id": "c1"})
+    assert _events(store, "source_verification")[-1]["to"] == "rejected"
     store.feedback("claim_reject", {"claim_id": "c1"})
-    assert [e["to"] for e in store.verify_sources("t1", None, [])["sites_changed"]] == ["pending"]
+    assert _events(store, "source_verification")[-1]["to"] == "pending"
     assert store.status_extras("t1")["verification_alerts"] == []
 
 

@@ -285,6 +285,19 @@ def trust_rule(domain: str, rules: Mapping[str, Any]) -> str | None:
     return _trust_match(domain, rules)[1]
 
 
+def page_trust_level(domain: str | None, url: str | None, rules: Mapping[str, Any]) -> str:
+    """Trust level of a page: by the host of its http(s) URL (a rule may name one host,
+    ``pubmed.ncbi.nlm.nih.gov``; pages store only the registrable domain), else by its
+    stored domain (a corpus file's folder)."""
+    if url and url.lower().startswith(("http://", "https://")):
+        try:
+            if host_of(url):
+                return trust_level_for(url, rules)
+        except ValueError:
+            pass  # a malformed URL: the stored domain decides
+    return trust_level_for(domain or "", rules)
+
+
 def trust_level_for(domain: str, rules: Mapping[str, Any]) -> str:
     """Trust level of a host under `rules`: user override, else the most specific pattern."""
     return _trust_match(domain, rules)[0]
