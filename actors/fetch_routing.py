@@ -163,7 +163,8 @@ class FetchRouting:
                 url=str(result.get("final_url") or url),
                 domain=domain,
                 auth_type=auth_type,
-                priority=self.auth_priority(domain),
+                # By the page's own host: a rule may name one host of the site.
+                priority=self.auth_priority(str(result.get("final_url") or url)),
             )
             result["auth_item"] = item
             await self.auth_gauge()
@@ -181,6 +182,7 @@ class FetchRouting:
         self._auth_depth.set(float(summary["pending_count"]))
 
     def auth_priority(self, domain: str) -> str:
-        """Primary, government and academic sources first (seed 003 §3.6.1)."""
+        """Primary, government and academic sources first (seed 003 §3.6.1); `domain`: a
+        host or a URL."""
         level = trust_level_for(domain, self._rules.current())
         return "high" if level in HIGH_PRIORITY_TRUST else "normal"

@@ -931,7 +931,8 @@ def build_server(
         }
         out = await rt.call("feedback", action, {k: v for k, v in args.items() if v is not None})
         blocked = [{"domain": out["domain"]}] if action == "domain_block" else []
-        return m.FeedbackResult(**out, lyra_meta=await rt.meta(blocked=blocked))
+        noted = [DEGRADED_PREFIX + str(out.pop("degraded"))] if out.get("degraded") else []
+        return m.FeedbackResult(**out, lyra_meta=await rt.meta(warnings=noted, blocked=blocked))
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=False, idempotent_hint=False))
     async def calibrate(

@@ -14,6 +14,7 @@ indexes are guarded by a lock.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable
@@ -59,6 +60,8 @@ from lyra.storage.sql_guard import (
 )
 from lyra.storage.vectors import VectorIndex
 from lyra.storage.views import list_views, render_view
+
+log = logging.getLogger(__name__)
 
 
 class GraphStore:
@@ -535,8 +538,16 @@ class GraphStore:
             reject = action == "claim_reject"
             out = fb.set_claim_status(self._con, args.get("claim_id"), reject, reason)
             # The claim's sites are judged again now (a promotion or a rejection it bore
-            # may go), not at the task's next search.
-            self.verify_sources(str(out["task_id"]), None, [])
+            # may go), not at the task's next search. The change above is stored: a
+            # failure here is said, not raised.
+            try:
+                self.verify_sources(str(out["task_id"]), None, [])
+            except (duckdb.Error, LyraError, ValueError) as exc:
+                log.warning("verification after %s failed: %s", action, exc)
+                out["degraded"] = (
+                    f"verification: the claim's sites were not judged again "
+                    f"({type(exc).__name__}); the task's next search does it"
+                )
             return out
         if action == "edge_correct":
             return fb.correct_edge(

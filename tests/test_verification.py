@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import duckdb
 import pytest
 
 from lyra.pipelines.evidence import verification as vf
@@ -588,3 +589,19 @@ def test_details_list_at_most_ten_sites_and_claims() -> None:
     assert details["independent_sources"] == 14
     assert details["corroborating_domains"] == [f"site{i:02d}.org" for i in range(10)]
     assert details["corroborating_claims"] == [f"c{i:02d}" for i in range(10)]
+
+
+def test_a_claim_change_stands_when_judging_its_sites_again_fails(
+    store: GraphStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*args: Any) -> dict[str, Any]:
+        raise duckdb.IOException("disk went away")
+
+    monkeypatch.setattr(store, "verify_sources", broken)
+    out = store.feedback("claim_reject", {"claim_id": "c1", "reason": "misread"})
+    assert (out["status"], out["changed"]) == ("rejected", True)
+    assert out["degraded"] == (
+        "verification: the claim's sites were not judged again (IOException); the task's "
+        "next search does it"
+    )
+    assert [c["id"] for c in store.claim_confidences("t1")] == ["c2"]
