@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from mcp import Client
 
+from lyra.config.settings import Settings
 from lyra.mcp_bridge.server import build_server
 from tests.conftest import make_settings
 from tests.conftest_web import FixtureServer
@@ -50,6 +52,20 @@ def serp_page(results: list[tuple[str, str, str]], ad: str) -> bytes:
     return ('<html><body><div id="links">' + "".join(blocks) + "</div></body></html>").encode()
 
 
+def ddg_settings(
+    home: Path, engine: FixtureServer, corpus: Path | None = None, **over: Any
+) -> Settings:
+    """DuckDuckGo answered by the loopback `engine`; the local corpus engine only with
+    a `corpus`."""
+    engines: dict[str, Any] = {
+        "duckduckgo": {"enabled": True, "base_url": engine.url("/html/"), "qps": 10.0}
+    }
+    if corpus is None:
+        engines["local"] = {"enabled": False}
+    return make_settings(home, corpus=corpus, fetch={"default_qps": 20.0}, engines=engines,
+                         **over)  # fmt: skip
+
+
 async def test_engine_serp_is_stored_in_rank_order_and_its_pages_are_ingested(
     lyra_home: Path,
 ) -> None:
@@ -63,15 +79,7 @@ async def test_engine_serp_is_stored_in_rank_order_and_its_pages_are_ingested(
             ("Tea review", site.url("/tea-review.html"), "Catechins and blood pressure."),
         ]
         engine.route("/html/", body=serp_page(results, site.url("/ad.html")))
-        settings = make_settings(
-            lyra_home,
-            corpus=None,
-            fetch={"default_qps": 20.0},
-            engines={
-                "local": {"enabled": False},
-                "duckduckgo": {"enabled": True, "base_url": engine.url("/html/"), "qps": 10.0},
-            },
-        )
+        settings = ddg_settings(lyra_home, engine)
         async with Client(build_server(settings)) as client:
             task = await client.call_tool("create_task", {"query": QUERY})
             task_id = task.structured_content["task_id"]
@@ -129,15 +137,7 @@ async def test_priority_sites_are_asked_for_first_and_take_the_room_first(
             ("Tea review", preferred.url("/tea-review.html"), "The same review."),
         ]
         engine.route("/html/", body=serp_page(results, other.url("/ad.html")))
-        settings = make_settings(
-            lyra_home,
-            corpus=None,
-            fetch={"default_qps": 20.0},
-            engines={
-                "local": {"enabled": False},
-                "duckduckgo": {"enabled": True, "base_url": engine.url("/html/"), "qps": 10.0},
-            },
-        )
+        settings = ddg_settings(lyra_home, engine)
         async with Client(build_server(settings)) as client:
             created = await client.call_tool("create_task", {"query": QUERY, "config": {
                 "priority_domains": [preferred.url("/anything")], "language": "en",
@@ -200,15 +200,8 @@ async def test_the_task_language_chooses_the_mirror_query(lyra_home: Path) -> No
         results = [("Green tea trial", site.url("/tea-trial.html"), "A twelve week trial.")]
         engine.route("/html/", body=serp_page(results, site.url("/ad.html")))
         with FakeOllama(models=["qwen2.5:3b"], responder=_german_mirror) as llm:
-            settings = make_settings(
-                lyra_home,
-                corpus=None,
-                fetch={"default_qps": 20.0},
-                llm={"ollama_host": llm.url, "enabled": True},
-                engines={
-                    "local": {"enabled": False},
-                    "duckduckgo": {"enabled": True, "base_url": engine.url("/html/"), "qps": 10.0},
-                },
+            settings = ddg_settings(
+                lyra_home, engine, llm={"ollama_host": llm.url, "enabled": True}
             )
             async with Client(build_server(settings)) as client:
                 created = await client.call_tool(
@@ -250,14 +243,7 @@ async def test_a_priority_site_keeps_its_room_against_a_better_scored_corpus_fil
         preferred.route("/tea-review.html", body=ARTICLES["/tea-review.html"].encode())
         results = [("Tea review", preferred.url("/tea-review.html"), "Catechins.")]
         engine.route("/html/", body=serp_page(results, preferred.url("/ad.html")))
-        settings = make_settings(
-            lyra_home,
-            corpus=corpus,
-            fetch={"default_qps": 20.0},
-            engines={
-                "duckduckgo": {"enabled": True, "base_url": engine.url("/html/"), "qps": 10.0},
-            },
-        )
+        settings = ddg_settings(lyra_home, engine, corpus=corpus)
         async with Client(build_server(settings)) as client:
             outcomes = []
             for config in ({}, {"priority_domains": [preferred.origin]}):
