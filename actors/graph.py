@@ -173,6 +173,21 @@ class GraphActor:
         )
 
     @ray.method(concurrency_group=READ_GROUP)
+    def vector_search_many(
+        self,
+        query_vectors: list[list[float]],
+        target: str,
+        model_id: str,
+        top_k: int,
+        min_similarity: float,
+        allowed_ids: list[str] | None = None,
+    ) -> list[list[tuple[str, float]]]:
+        """`vector_search` for each of several query vectors, in one call."""
+        return self._store.vector_search_many(
+            query_vectors, target, model_id, top_k, min_similarity, allowed_ids
+        )
+
+    @ray.method(concurrency_group=READ_GROUP)
     def fragment_ids_for_task(self, task_id: str) -> list[str]:
         """Fragments of the pages a task's searches took."""
         return self._store.fragment_ids_for_task(task_id)

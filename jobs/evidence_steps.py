@@ -35,6 +35,8 @@ log = logging.getLogger(__name__)
 # Graph reads a stance stage keeps in flight: the GraphActor's read threads
 # (actors/graph.py READ_THREADS), so one crash of it fails a handful of calls, not hundreds.
 GRAPH_READS_AT_ONCE = 4
+# Claims whose candidate fragments one graph call finds.
+STANCE_CLAIMS_PER_CALL = 64
 # A new claim this close (cosine) to a claim the task already has is the same claim.
 SAME_CLAIM_SIMILARITY = 0.92
 
@@ -312,43 +314,47 @@ async def judge_stance(job: EvidenceJob) -> None:
     )
     if not claims:
         return
-    # In claim-text order, not id order: ids carry the task. int8 models judge each pair
-    # alone (decision 0039), but a pulled one stored with external data (> 2 GiB) keeps
-    # per-batch activation scales (decision 0035): the same claims judged again (a
-    # replay) then meet the same batch-mates.
+    # In claim-text order, not id order: ids carry the task.
     claims.sort(key=lambda c: (c["claim_text"], c["id"]))
     judged = {tuple(p) for p in judged_pairs}
     claim_vecs = await ctx.call(
         "graph", "embeddings_for", "claim", job.model_id, [c["id"] for c in claims]
     )
 
+    # The claims' candidates in a few graph calls, not two per claim: one search per
+    # chunk of claims (the task's fragment ids sent once each), then one read of the
+    # texts of every hit. Chunks go side by side, as many as the graph has read threads
+    # (decision 0026), so a crash of it fails a handful of calls.
+    with_vec = [c for c in claims if claim_vecs.get(c["id"]) is not None]
+    chunks = [
+        with_vec[i : i + STANCE_CLAIMS_PER_CALL]
+        for i in range(0, len(with_vec), STANCE_CLAIMS_PER_CALL)
+    ]
     reads = asyncio.Semaphore(GRAPH_READS_AT_ONCE)
 
-    async def candidates(claim: dict[str, Any]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
-        vec = claim_vecs.get(claim["id"])
-        if vec is None:
-            return []
+    async def search(chunk: list[dict[str, Any]]) -> list[list[tuple[str, float]]]:
         async with reads:
-            return await candidates_of(claim, vec)
+            got: list[list[tuple[str, float]]] = await ctx.call(
+                "graph",
+                "vector_search_many",
+                [claim_vecs[c["id"]] for c in chunk],
+                "fragment",
+                job.model_id,
+                s.stance_candidates * 4,
+                s.stance_min_similarity,
+                frag_ids,
+            )
+            return got
 
-    async def candidates_of(
-        claim: dict[str, Any], vec: list[float]
-    ) -> list[tuple[dict[str, Any], dict[str, Any]]]:
-        hits = await ctx.call(
-            "graph",
-            "vector_search",
-            vec,
-            "fragment",
-            job.model_id,
-            s.stance_candidates * 4,
-            s.stance_min_similarity,
-            frag_ids,
-        )
-        meta = await ctx.call("graph", "texts_for", "fragment", [h[0] for h in hits])
+    hits = [h for per_chunk in await asyncio.gather(*map(search, chunks)) for h in per_chunk]
+    hit_ids = sorted({fid for per_claim in hits for fid, _ in per_claim})
+    meta = await ctx.call("graph", "texts_for", "fragment", hit_ids) if hit_ids else {}
+    found = []
+    for claim, per_claim in zip(with_vec, hits, strict=True):
         # A heading or a title states nothing: it can neither support nor refute.
         cands = [
             rs.Candidate(fid, sim, meta[fid]["domain"], meta[fid]["page_id"])
-            for fid, sim in hits
+            for fid, sim in per_claim
             if fid in meta
             and meta[fid].get("fragment_type") != "heading"
             and (fid, claim["id"]) not in judged
@@ -360,12 +366,22 @@ async def judge_stance(job: EvidenceJob) -> None:
             {origin} if origin else set(),
             s.stance_candidates,
         )
-        return [(claim, meta[c.fragment_id]) for c in chosen]
-
-    # The claims' lookups side by side, as many as the graph has read threads (decision
-    # 0026): one after another they were a fifth of a search's stance stage (0045).
-    found = await asyncio.gather(*(candidates(c) for c in claims))
-    pairs = [pair for per_claim in found for pair in per_claim]
+        found.append([(claim, meta[c.fragment_id]) for c in chosen])
+    # Shortest first: each batch then pads to pairs of about its own length. Sent in
+    # claim order, a batch padded every pair to its longest fragment, and real pages'
+    # fragments range from a line to 1,200 characters: up to 40 % of the NLI time was
+    # padding. The order is the pairs' own (texts, not ids): int8 models judge each pair
+    # alone (decision 0039), but a pulled one stored with external data (> 2 GiB) keeps
+    # per-batch activation scales (decision 0035), and a replay then meets the same
+    # batch-mates.
+    pairs = sorted(
+        (pair for per_claim in found for pair in per_claim),
+        key=lambda p: (
+            len(p[1]["text"]) + len(p[0]["claim_text"]),
+            p[0]["claim_text"],
+            p[1]["text"],
+        ),
+    )
     if not pairs:
         return
     results: list[dict[str, Any]] = []

@@ -230,6 +230,20 @@ class GraphStore:
         min_similarity: float,
         allowed_ids: list[str] | None = None,
     ) -> list[tuple[str, float]]:
+        return self.vector_search_many(
+            [query_vector], target, model_id, top_k, min_similarity, allowed_ids
+        )[0]
+
+    def vector_search_many(
+        self,
+        query_vectors: list[list[float]],
+        target: str,
+        model_id: str,
+        top_k: int,
+        min_similarity: float,
+        allowed_ids: list[str] | None = None,
+    ) -> list[list[tuple[str, float]]]:
+        """`vector_search` for each query vector, the allowed ids sent and read once."""
         allowed = set(allowed_ids) if allowed_ids is not None else None
         key = (target, model_id)
         con = self._reader()
@@ -249,9 +263,11 @@ class GraphStore:
             # load and the index's entry in the table.
             if key not in self._indexes:
                 self._indexes[key] = VectorIndex.load(con, target, model_id)
-            return self._indexes[key].search(
-                np.asarray(query_vector, dtype=np.float32), top_k, min_similarity, allowed
-            )
+            index = self._indexes[key]
+            return [
+                index.search(np.asarray(v, dtype=np.float32), top_k, min_similarity, allowed)
+                for v in query_vectors
+            ]
 
     def fragment_ids_for_task(self, task_id: str) -> list[str]:
         return gq.fragment_ids_for_task(self._reader(), task_id)

@@ -1,0 +1,160 @@
+"""The stance step sends its claim-fragment pairs shortest first, so each NLI batch pads
+to pairs of about its own length, and every edge still carries its own pair's judgment."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+
+from lyra.jobs.evidence_steps import judge_stance
+from lyra.jobs.search_context import SearchContext
+from lyra.pipelines.evidence import research as rs
+from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
+from lyra.storage.graph_store import GraphStore
+from tests.conftest import make_settings
+
+CLAIMS = [
+    "Coffee raises blood pressure.",
+    "Green tea lowers LDL cholesterol in adults.",
+    "Daily walking improves sleep duration.",
+]
+# Fragment i of length about 40 + 60·i characters; every claim meets every fragment.
+FRAGMENTS = [
+    "Coffee raises blood pressure." + " In one trial of adults it did." * i for i in range(7)
+] + [
+    "Coffee does not raise blood pressure." + " Regular drinkers saw no change." * i
+    for i in range(7)
+]
+
+
+def _stance_run(
+    lyra_home: Path, claims: list[str]
+) -> tuple[list[list[tuple[str, str]]], list[dict[str, Any]], list[int]]:
+    """judge_stance over the claims (in the order given) against every fragment, with the
+    graph's reads answered from the lists above; the NLI batches it sent, the edges, and
+    the number of claims in each candidate search it asked the graph for."""
+    claim_rows = [
+        {"id": f"c{CLAIMS.index(t)}", "claim_text": t, "origin_page_id": "p-own",
+         "source_domain": "own.example", "source_trust_level": "UNVERIFIED"}
+        for t in claims
+    ]  # fmt: skip
+    meta = {
+        f"f{i}": {"id": f"f{i}", "text": text, "domain": f"site{i}.example",
+                  "page_id": f"p{i}", "fragment_type": "paragraph",
+                  "url": f"http://site{i}.example/a"}
+        for i, text in enumerate(FRAGMENTS)
+    }  # fmt: skip
+    batches: list[list[tuple[str, str]]] = []
+    searches: list[int] = []
+    edges: list[dict[str, Any]] = []
+
+    async def call(actor: str, method: str, *args: Any) -> Any:
+        if (actor, method) == ("graph", "claim_confidences"):
+            return [dict(c) for c in claim_rows]
+        if (actor, method) == ("graph", "fragment_ids_for_task"):
+            return list(meta)
+        if (actor, method) == ("graph", "existing_stance_pairs"):
+            return []
+        if (actor, method) == ("graph", "embeddings_for"):
+            return {c["id"]: [1.0, 0.0] for c in claim_rows}
+        if (actor, method) == ("graph", "vector_search_many"):
+            assert args[-1] == list(meta)  # the task's fragments, once per call
+            searches.append(len(args[0]))
+            return [[(fid, 0.9) for fid in meta] for _ in args[0]]
+        if (actor, method) == ("graph", "texts_for"):
+            return {fid: meta[fid] for fid in args[1]}
+        if (actor, method) == ("graph", "calibration_maps"):
+            return {"nli": {"version": 0, "calibration": {"method": "identity"}}}
+        if (actor, method) == ("inference", "nli"):
+            batches.append(list(args[0]))
+            return [
+                {"label": r.label, "confidence": r.confidence, "method": "heuristic"}
+                for r in (heuristic_nli(p, c) for p, c in args[0])
+            ]
+        if (actor, method) == ("graph", "insert_edges"):
+            edges.extend(args[0])
+            return len(args[0])
+        raise AssertionError(f"unexpected call {actor}.{method}")
+
+    settings = make_settings(lyra_home)
+    settings = settings.model_copy(
+        update={
+            "search": settings.search.model_copy(update={"stance_candidates": len(FRAGMENTS)}),
+            "inference": settings.inference.model_copy(update={"nli_batch_size": 8}),
+        }
+    )
+    ctx = SearchContext(
+        settings=settings, task={"id": "task-1", "tag": "t"}, search_id="s-1",
+        query="coffee and blood pressure", options={}, call=call,
+        progress=lambda *_: None, stop_requested=lambda: False, pages_left=10,
+        deadline=time.monotonic() + 60, domain_rules={}, corpus_cache={}, fetch_url=call,
+    )  # fmt: skip
+    job = SimpleNamespace(ctx=ctx, model_id="test-embedder", metrics={}, check=lambda _: None)
+    asyncio.run(judge_stance(job))  # type: ignore[arg-type]
+    return batches, edges, searches
+
+
+def test_pairs_go_to_the_judge_shortest_first_and_edges_keep_their_own_judgment(
+    lyra_home: Path,
+) -> None:
+    batches, edges, searches = _stance_run(lyra_home, CLAIMS)
+
+    assert searches == [3]  # one graph call finds every claim's candidates
+    sent = [pair for batch in batches for pair in batch]
+    assert [len(b) for b in batches] == [8, 8, 8, 8, 8, 2]  # 3 claims x 14 fragments
+    lengths = [len(p) + len(c) for p, c in sent]
+    assert lengths == sorted(lengths)
+    assert sorted(sent) == sorted((f, c) for c in CLAIMS for f in FRAGMENTS)
+    # Every edge is its own pair's judgment, whatever batch it was judged in.
+    text_of = {f"f{i}": t for i, t in enumerate(FRAGMENTS)}
+    claim_of = {f"c{i}": t for i, t in enumerate(CLAIMS)}
+    assert len(edges) == 42
+    for edge in edges:
+        alone = heuristic_nli(text_of[edge["source_id"]], claim_of[edge["target_id"]])
+        assert (edge["relation"], edge["nli_raw_confidence"]) == (alone.label, alone.confidence)
+        assert edge["id"] == rs.edge_id(edge["source_id"], edge["target_id"], "stance")
+    # The fragments that say the opposite of the first claim refute it.
+    refuted = {
+        e["source_id"] for e in edges if e["target_id"] == "c0" and e["relation"] == "refutes"
+    }
+    assert refuted == {f"f{i}" for i in range(7, 14)}
+
+
+def test_the_same_pairs_meet_the_same_batches_whatever_order_the_claims_come_in(
+    lyra_home: Path,
+) -> None:
+    """A replay judges the same pairs in the same batches (decision 0035)."""
+    first, _, _ = _stance_run(lyra_home, CLAIMS)
+    again, _, _ = _stance_run(lyra_home, list(reversed(CLAIMS)))
+    assert again == first
+
+
+def test_many_searches_in_one_call_answer_as_one_call_each(tmp_path: Path) -> None:
+    """`vector_search_many` is `vector_search` per query vector: the allowed ids, the
+    threshold and a person's rejection of a claim apply to each alike."""
+    home = tmp_path / "home"
+    home.mkdir()
+    store = GraphStore(make_settings(home, corpus=None))
+    store.create_task("t1", "q", {})
+    store.insert_claims(
+        [{"id": f"c{i}", "task_id": "t1", "claim_text": f"Claim {i}."} for i in range(6)]
+    )
+    rng = np.random.default_rng(7)
+    vectors = rng.normal(size=(6, 8)).astype(np.float32)
+    store.put_embeddings(
+        "claim", "m", [(f"c{i}", f"h{i}", v.tolist()) for i, v in enumerate(vectors)]
+    )
+    store._con.execute("UPDATE claims SET status = 'rejected' WHERE id = 'c2'")
+    queries = [vectors[0].tolist(), vectors[2].tolist(), (-vectors[4]).tolist()]
+    for allowed in (None, ["c0", "c2", "c3", "c4"]):
+        many = store.vector_search_many(queries, "claim", "m", 3, -0.5, allowed)
+        one_by_one = [store.vector_search(q, "claim", "m", 3, -0.5, allowed) for q in queries]
+        assert many == one_by_one
+        assert all("c2" not in dict(hits) for hits in many)
+    assert many[0][0][0] == "c0"  # a vector finds itself first
+    assert store.vector_search_many([], "claim", "m", 3, -0.5) == []
