@@ -94,7 +94,7 @@ async def _research(
     settings: Settings, question: str, max_pages: int | None, as_json: bool
 ) -> dict[str, Any]:
     from lyra.mcp_bridge.errors import unwrap
-    from lyra.mcp_bridge.server import LyraRuntime
+    from lyra.mcp_bridge.lyra_runtime import LyraRuntime
 
     rt = LyraRuntime(settings)
     budget = {"max_pages": max_pages} if max_pages else {}
@@ -320,7 +320,7 @@ def _task_call(method: str, *args: Any) -> dict[str, Any] | int:
     started for it): its result, or the exit status after printing the error (2 for an
     unknown task or a refused argument)."""
     from lyra.mcp_bridge.errors import to_lyra_error
-    from lyra.mcp_bridge.server import LyraRuntime
+    from lyra.mcp_bridge.lyra_runtime import LyraRuntime
 
     settings = load_settings()
     if not settings.db_path.exists():
@@ -411,7 +411,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def _sql_through_instance(settings: Settings, args: argparse.Namespace) -> int:
     from lyra.mcp_bridge.errors import to_lyra_error
-    from lyra.mcp_bridge.server import LyraRuntime
+    from lyra.mcp_bridge.lyra_runtime import LyraRuntime
 
     rt = LyraRuntime(settings, match_settings=False)
     limit = min(args.limit, settings.query_graph.max_limit)

@@ -23,7 +23,8 @@ from mcp import Client
 
 from lyra.actors.orchestrator import Orchestrator
 from lyra.config.settings import Settings
-from lyra.mcp_bridge.server import MASKED_DETAIL, build_server, export_warnings
+from lyra.mcp_bridge.responses import MASKED_DETAIL, export_warnings
+from lyra.mcp_bridge.server import build_server
 from lyra.pipelines.discover.local_corpus import scan_corpus
 from lyra.pipelines.evidence.claims import (
     extract_claims_extractive,

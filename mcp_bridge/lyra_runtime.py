@@ -1,0 +1,185 @@
+"""The MCP bridge's side of Ray: the orchestrator handle with its retry rules, the
+_lyra_meta every response carries, and the server class whose tool errors are typed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Iterable
+from typing import Any
+
+import ray
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.shared.exceptions import MCPError
+from mcp_types import CallToolResult, TextContent
+
+import lyra.actors.telemetry as telemetry
+from lyra.actors.runtime import (
+    degraded_notes,
+    ensure_ray,
+    instance_info,
+    orchestrator_options,
+)
+from lyra.config.settings import Settings
+from lyra.jobs.search_context import DEGRADED_PREFIX
+from lyra.mcp_bridge import models as m
+from lyra.mcp_bridge.errors import error_payload, unwrap
+
+log = logging.getLogger("lyra.mcp")
+# Orchestrator methods that only read: safe to send again after a crash.
+IDEMPOTENT_METHODS = frozenset(
+    {
+        "ping",
+        "status",
+        "get_status",
+        "wait_search",
+        "query_graph",
+        "export_task",
+        "vector_search",
+        "get_auth_queue",
+        "search_summary",
+    }
+)
+# Writes whose caller names what they make (the bridge passes a new task or search id):
+# sent again after a crash, they return what the first call made (decision 0046).
+REPEATABLE_WRITES = frozenset({"create_task", "start_search"})
+# How long a read waits for a restarting orchestrator (its start reads DuckDB back
+# and starts its children: seconds), and the first pause between tries.
+RESTART_WAIT_SECONDS = 60.0
+RESTART_BACKOFF_SECONDS = 0.2
+
+
+class LyraRuntime:
+    """Handles to Ray, held in the server's lifespan context."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        orchestrator: Any | None = None,
+        http_port: int | None = None,
+        match_settings: bool = True,
+    ) -> None:
+        self.settings = settings
+        self._orch: Any | None = orchestrator
+        self.http_port = http_port
+        self._match_settings = match_settings
+
+    def instance(self) -> dict[str, Any]:
+        """This Lyra's Ray and ports (get_status metrics `instance`)."""
+        return {**instance_info(), "http_port": self.http_port}
+
+    def orchestrator(self) -> Any:
+        """The named orchestrator, starting Ray and the actor on first use."""
+        if self._orch is None:
+            from lyra.actors.orchestrator import Orchestrator
+
+            ensure_ray(self.settings, role="mcp", match_settings=self._match_settings)
+            log.info("Ray: %s", json.dumps(instance_info()))
+            self._orch = Orchestrator.options(  # type: ignore[attr-defined]
+                **orchestrator_options(self.settings)
+            ).remote(self.settings)
+        return self._orch
+
+    async def call(self, method: str, *args: Any) -> Any:
+        """Call the orchestrator; the original exception is re-raised.
+
+        A read (``IDEMPOTENT_METHODS``) or a write that names what it makes
+        (``REPEATABLE_WRITES``, called with the id) that meets an orchestrator being
+        restarted, or one dead for good (then the named one is found or created again,
+        and it reads its state back from DuckDB), is tried again with backoff for up to
+        ``RESTART_WAIT_SECONDS`` instead of failing. Other calls are not repeated: an
+        orchestrator that died while handling one may or may not have done it.
+        """
+        delay = RESTART_BACKOFF_SECONDS
+        deadline = time.monotonic() + RESTART_WAIT_SECONDS
+        while True:
+            handle = self.orchestrator()
+            try:
+                return await getattr(handle, method).remote(*args)
+            except ray.exceptions.RayTaskError as exc:
+                raise unwrap(exc) from None
+            except ray.exceptions.RayActorError as exc:
+                telemetry.actor_restart("orchestrator")
+                if isinstance(exc, ray.exceptions.ActorDiedError) and self._orch is handle:
+                    self._orch = None  # found again, or re-created, on the next try
+                repeatable = method in IDEMPOTENT_METHODS or method in REPEATABLE_WRITES
+                if not repeatable or time.monotonic() + delay > deadline:
+                    raise
+                log.warning(
+                    "orchestrator unavailable for %s (%s); trying again in %.1f s",
+                    method,
+                    type(exc).__name__,
+                    delay,
+                )
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 2.0)
+
+    async def meta(
+        self,
+        claims: list[dict[str, Any]] | None = None,
+        warnings: list[str] | None = None,
+        security: list[dict[str, Any]] | None = None,
+        blocked: list[dict[str, Any]] | None = None,
+    ) -> m.LyraMeta:
+        """_lyra_meta: fallbacks in use, security warnings, unverified and blocked domains.
+
+        Security warnings are the search's detections in page text (`security`, one
+        per page, kind and detail) and the L2 danger phrases named in `warnings`; the
+        fallbacks a search noted in `warnings` ("degraded: ...") join the models'.
+        """
+        status = await self.call("status")
+        unverified = unverified_domains(claims or [])
+        found = [m.SecurityWarning(**w) for w in security or []]
+        for w in sorted({w for w in warnings or [] if w.startswith("danger")}):
+            kind, _, detail = w.partition(":")
+            found.append(m.SecurityWarning(kind=kind, detail=detail or kind))
+        noted = sorted(
+            {
+                w.removeprefix(DEGRADED_PREFIX)
+                for w in warnings or []
+                if w.startswith(DEGRADED_PREFIX)
+            }
+        )
+        return m.LyraMeta(
+            degraded=[*status["degraded"], *degraded_notes(), *noted],
+            security_warnings=found,
+            unverified_domains=unverified,
+            blocked_domains=sorted({str(b["domain"]) for b in blocked or []}),
+        )
+
+
+class LyraMCPServer(MCPServer[LyraRuntime]):
+    """MCPServer whose tool errors are the JSON error object of §5."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except MCPError:
+            raise
+        except Exception as exc:  # every failure becomes a typed error result (L7)
+            payload = error_payload(exc, name)
+            # No structured_content: clients validate it against the tool's output
+            # schema even on errors (the MCP Inspector does), and the error object is
+            # not that schema.
+            return CallToolResult(
+                content=[TextContent(type="text", text=json.dumps(payload))],
+                is_error=True,
+            )
+
+
+def unverified_domains(claims: Iterable[dict[str, Any]]) -> list[str]:
+    """The domains of the claims' sources that are still UNVERIFIED (L5, L6)."""
+    return sorted(
+        {
+            str(c["source_domain"])
+            for c in claims
+            if c.get("source_trust_level") == "UNVERIFIED" and c.get("source_domain")
+        }
+    )
+
+
+def runtime_of(ctx: Context[LyraRuntime, Any]) -> LyraRuntime:
+    return ctx.request_context.lifespan_context
