@@ -5,8 +5,9 @@ fragments → embed → rank fragments (BM25 + embeddings, Kneedle) → extract 
 judge stance against fragments of other pages → Bayesian confidence → metrics.
 The work is done by the graph and inference actors and by pure functions in
 ``lyra.pipelines``; this module only sequences it (the passage choice, claims and
-stance steps are in ``jobs/evidence_steps.py``, what the orchestrator gives a job in
-``jobs/search_context.py``).
+stance steps are in ``jobs/evidence_steps.py``, the web engines' queries and SERPs in
+``jobs/engine_serps.py``, the stored rows in ``jobs/page_rows.py``, what the
+orchestrator gives a job in ``jobs/search_context.py``).
 """
 
 from __future__ import annotations
@@ -24,18 +25,16 @@ import ray
 
 from lyra.jobs.academic import APIS, AcademicClient
 from lyra.jobs.discovery import PaperDiscovery, ids_from_options
+from lyra.jobs.engine_serps import EngineSerps, on_priority_site
 from lyra.jobs.evidence_steps import choose_passages, extract_claims, judge_stance
+from lyra.jobs.page_rows import canonical_of, fragment_rows, page_row
 from lyra.jobs.search_context import DEGRADED_PREFIX, SearchContext, SearchStopped
-from lyra.pipelines.discover import engine_health as eh
 from lyra.pipelines.discover.citations import is_academic_query
-from lyra.pipelines.discover.engines import build_request, parse_serp, serp_blocked
 from lyra.pipelines.discover.local_corpus import (
     CorpusError,
     corpus_fingerprint,
     scan_corpus,
 )
-from lyra.pipelines.discover.query_normalize import normalize_query, refute_queries
-from lyra.pipelines.discover.serp_parsers import SerpItem
 from lyra.pipelines.discover.wikipedia import is_wikipedia, reference_urls
 from lyra.pipelines.errors import LyraError
 from lyra.pipelines.evidence import research as rs
@@ -50,22 +49,16 @@ from lyra.pipelines.evidence.ranking import (
 )
 from lyra.pipelines.extract.content_sniff import decode_text, sniff_content_type
 from lyra.pipelines.extract.dates import last_modified_date
-from lyra.pipelines.extract.dedup import hamming
 from lyra.pipelines.extract.documents import Document
 from lyra.pipelines.extract.extract_html import extract_html
 from lyra.pipelines.extract.extract_pdf import extract_pdf
-from lyra.pipelines.extract.injection import Detection, guard_text
+from lyra.pipelines.extract.injection import Detection
 from lyra.pipelines.net.domains import block_match, page_trust_level, registrable_domain
 from lyra.pipelines.net.net_guard import TargetRefused, split_url
 from lyra.storage.disk import disk_full_error
 
 log = logging.getLogger(__name__)
 
-# Pages whose 64-bit simhash (word 3-shingles) differs by at most this many bits are
-# near-duplicates. The web-scale figure of 3 bits assumes long pages; on short ones a
-# single changed word moves several bits (the syndicated copy in examples/corpus: 7),
-# while distinct pages on the same topic stay far apart (nearest there: 21).
-NEAR_DUP_BITS = 10
 # Documents with no query term and an embedding similarity below this are off topic.
 OFF_TOPIC_SIMILARITY = 0.15
 # A page's vector for ranking is the mean of the vectors of the passages that begin
@@ -87,10 +80,6 @@ def page_vector_texts(doc: Document) -> list[str]:
     is left out); a page without passages falls back to its title and leading text."""
     lead = [f.text for f in doc.fragments if f.char_start < PAGE_VECTOR_CHARS]
     return lead or [f.text for f in doc.fragments[:1]] or [f"{doc.title or ''}\n{doc.text[:2000]}"]
-
-
-MAX_SITE_QUERIES = 3
-"""Priority sites an engine is asked about with `site:` per search (decision 0052)."""
 
 
 class SearchJob:
@@ -118,12 +107,18 @@ class SearchJob:
         self.fetched: dict[str, dict[str, Any]] = {}
         # URLs an engine's SERP listed (their serp_items rows are the engine's own).
         self.serp_urls: set[str] = set()
+        self.engines = EngineSerps(
+            ctx,
+            self.serp_urls,
+            stopping=self.stopping,
+            unblocked=self._unblocked,
+            page_budget=self._page_budget,
+            note_detections=self.note_detections,
+        )
         # (url, kind, detail) -> count: what the injection guard removed (decision 0016).
         self.security: dict[tuple[str, str, str], int] = {}
         # The detections in the text of the pages this search stored (source verification).
         self.page_detections: list[dict[str, str]] = []
-        self._serp_ids: set[str] = set()
-        self._queries: list[str] | None = None
         self.discovery: PaperDiscovery | None = None
         # Sources cited in the references of fetched Wikipedia articles (LOW trust
         # themselves): fetched next, ahead of anything else (seed 000 §3.4).
@@ -351,14 +346,6 @@ class SearchJob:
             key = (url, d.kind, d.detail)
             self.security[key] = self.security.get(key, 0) + d.count
 
-    def _guarded(self, url: str, text: str | None) -> str | None:
-        """A SERP title or snippet as the guard leaves it (it is returned by query_graph)."""
-        if not text:
-            return text
-        guarded = guard_text(text)
-        self.note_detections(url, list(guarded.detections))
-        return guarded.text
-
     def security_warnings(self) -> list[dict[str, Any]]:
         """The recorded detections as `{url, kind, detail, count}`, by URL then kind."""
         return [
@@ -407,6 +394,7 @@ class SearchJob:
                 max_tracked=ctx.settings.academic.max_tracked_papers,
             )
             self.discovery.note_ids(ids_from_options(ctx.options.get("dois") or []), "doi", None)
+            self.engines.discovery = self.discovery
             # seed 001: an academic query asks the APIs first; any other asks them after
             # the engines. Every paper takes the same path from here on.
             academic_first = is_academic_query(ctx.query)
@@ -453,7 +441,7 @@ class SearchJob:
                 ctx.warnings.append(f"{engine}: not asked (the given urls fill max_pages)")
             elif engine != "local":
                 urls_from_serp = [
-                    u for u in await self._search_engine(engine) if u not in fetched_urls
+                    u for u in await self.engines.result_urls(engine) if u not in fetched_urls
                 ]
                 found = await self._fetch_documents(urls_from_serp[: self._fetch_room])
                 fetched_urls.update(urls_from_serp[: self._fetch_room])
@@ -508,128 +496,6 @@ class SearchJob:
             fetched = await asyncio.gather(*(fetch_one(u) for u in urls))
             docs.extend(d for d in fetched if d is not None)
         return docs
-
-    async def _engine_queries(self) -> list[str]:
-        """The query, its language mirror (LLM), then its refutation queries (`refute`).
-
-        Computed once per search; the mirror is asked of the LLM, which only
-        translates, into the task's language when it has one (no LLM: no mirror, and
-        `_lyra_meta.degraded` says so).
-        """
-        if self._queries is None:
-            queries = [self.ctx.query]
-            language = (self.ctx.task.get("config") or {}).get("language")
-            mirror = await self.ctx.call(
-                "inference", "mirror_query", self.ctx.query, self.ctx.task["tag"], language
-            )
-            if mirror is not None:
-                queries.append(mirror)
-            if self.ctx.options.get("refute"):
-                queries += refute_queries(self.ctx.query)
-            self._queries = list(dict.fromkeys(queries))
-        return self._queries
-
-    async def _search_engine(self, engine: str) -> list[str]:
-        """One engine's SERPs through the fetch layer: rows in `serp_items`, result URLs out.
-
-        One SERP per query of `_engine_queries`; a blocked SERP (CAPTCHA, 403/429) is
-        never parsed as results and ends this engine's turn: the fetch layer queues a
-        challenge for a person, the breaker counts it, and the search goes on with
-        its other sources. SERPs are not escalated to the browser (seed 003 §4.3.5:
-        engines are governed by their circuit breaker).
-        """
-        urls: list[str] = []
-        queries = await self._engine_queries()
-        priority = self._priority_sites()[:MAX_SITE_QUERIES]
-        if priority and "site" in self.ctx.engines[engine].operators:
-            # The task's priority sites first, where the engine restricts to a site (the
-            # first few: each is a SERP at the engine's slow rate).
-            queries = [f"site:{site} {self.ctx.query}" for site in priority] + queries
-        for query in queries:
-            if self.stopping():
-                break
-            items = await self._serp(engine, query)
-            if items is None:
-                break
-            urls.extend(item.url for item in items)
-        # A BLOCKED domain's results take none of the room; a priority site's come first.
-        kept = self._unblocked(list(dict.fromkeys(urls)))
-        return self._priority_first(kept)[: self._page_budget()]
-
-    def _priority_sites(self) -> list[str]:
-        """The task's priority sites (registrable domains, create_task's config)."""
-        config = self.ctx.task.get("config") or {}
-        return [str(d) for d in config.get("priority_domains") or []]
-
-    def _on_priority_site(self, url: str) -> bool:
-        priority = self._priority_sites()
-        if not priority or not url.lower().startswith(("http://", "https://")):
-            return False
-        try:
-            return registrable_domain(url) in priority
-        except ValueError:  # no host: not a priority site's page
-            return False
-
-    def _priority_first(self, urls: list[str]) -> list[str]:
-        """URLs on a priority site first, each group in its own order."""
-        first = [u for u in urls if self._on_priority_site(u)]
-        chosen = set(first)
-        return first + [u for u in urls if u not in chosen]
-
-    async def _serp(self, engine: str, query: str) -> list[SerpItem] | None:
-        """One SERP of `engine` for `query`, stored and health-counted; None when blocked."""
-        ctx = self.ctx
-        spec = ctx.engines[engine]
-        rendered = normalize_query(query, spec.operators)
-        ctx.warnings.extend(f"{engine}: {w}" for w in rendered.warnings)
-        language = (ctx.task.get("config") or {}).get("language")
-        url, form = build_request(spec, rendered.text, language=language)
-        if form is not None:
-            ctx.warnings.append(f"{engine}: POST engines are not supported by the fetch layer")
-            return None
-        result = await ctx.fetch_url(url, escalate=False)
-        body = result.get("body") or b""
-        block = serp_blocked(body, result.get("status"), result.get("headers") or {}, url)
-        error = result.get("error")
-        if error is None and block is not None:
-            error = block.reason if block.challenge is not None else f"http_error:{block.reason}"
-        items = [] if error else parse_serp(spec, body, str(result.get("final_url") or url))
-        outcome = eh.fetch_outcome(result.get("status"), error, len(items))
-        if outcome is not None:
-            await ctx.call(
-                "graph",
-                "record_engine_outcome",
-                engine,
-                outcome,
-                result.get("elapsed_ms"),
-                result.get("circuit_state"),
-            )
-        if error:
-            ctx.warnings.append(f"{engine}: no results ({error})")
-            return None
-        rows: list[dict[str, Any]] = [
-            {
-                "id": rs.serp_item_id(ctx.search_id, engine, item.url),
-                "search_id": ctx.search_id,
-                "engine": engine,
-                "rank": item.rank,
-                "url": item.url,
-                "title": self._guarded(item.url, item.title),
-                "snippet": self._guarded(item.url, item.snippet),
-                "published_date": item.date,
-                "source_tag": item.source_tag,
-            }
-            for item in items
-            if rs.serp_item_id(ctx.search_id, engine, item.url) not in self._serp_ids
-        ]
-        if rows:
-            await ctx.call("graph", "insert_serp_items", rows)
-        self.serp_urls.update(r["url"] for r in rows)
-        self._serp_ids.update(r["id"] for r in rows)
-        if self.discovery is not None:
-            for item in items:
-                self.discovery.note_serp_item(item.url, item.title, item.snippet)
-        return items
 
     async def _fetch_document(self, url: str) -> Document | None:
         try:
@@ -746,7 +612,7 @@ class SearchJob:
             for i in order
             if docs[i].url not in self._given and (bm25[i] > 0 or cos[i] >= OFF_TOPIC_SIMILARITY)
         ]
-        ahead = [i for i in on_topic if self._on_priority_site(docs[i].url)]
+        ahead = [i for i in on_topic if on_priority_site(docs[i].url, self.engines.priority)]
         first = set(ahead)
         on_topic = ahead + [i for i in on_topic if i not in first]
         want = int(self.ctx.options.get("max_pages") or self.ctx.settings.search.default_max_pages)
@@ -797,7 +663,7 @@ class SearchJob:
     # --- store -----------------------------------------------------------------------
     async def _store(self, docs: list[Document]) -> list[dict[str, Any]]:
         ctx = self.ctx
-        known = await ctx.call("graph", "page_simhashes")
+        known = [tuple(k) for k in await ctx.call("graph", "page_simhashes")]
         fetched_at = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         page_rows = []
         for d in docs:
@@ -807,68 +673,25 @@ class SearchJob:
             self.page_detections += [
                 {"url": d.url, "kind": x.kind, "detail": x.detail} for x in d.detections
             ]
-            pid = rs.page_id(d.url)
-            stored = {k[0]: k[2] for k in known}
-            if pid in stored:
-                dup_of = stored[pid]  # a page keeps the canonical it was given first
-            else:
-                dup_of = None
-                for other_id, other_hash, other_dup in known:
-                    if hamming(d.simhash, other_hash) <= NEAR_DUP_BITS:
-                        dup_of = other_dup or other_id
-                        break
-                known.append((pid, d.simhash, dup_of))
             page_rows.append(
-                {
-                    "id": pid,
-                    "url": d.url,
-                    "domain": d.domain,
-                    "title": d.title,
-                    "trust_level": page_trust_level(d.domain, d.url, ctx.domain_rules),
-                    "fetched_at": self.fetched.get(d.url, {}).get("fetched_at") or fetched_at,
-                    "warc_path": self.fetched.get(d.url, {}).get("warc_path"),
-                    "warc_offset": self.fetched.get(d.url, {}).get("warc_offset"),
-                    "screenshot_path": self.fetched.get(d.url, {}).get("screenshot_path"),
-                    "content_type": d.content_type,
-                    "content_hash": d.content_hash,
-                    "simhash": d.simhash,
-                    "dup_of": dup_of,
-                    "http_status": self.fetched.get(d.url, {}).get("http_status"),
-                    "published_date": d.published_date,
-                    "published_date_source": d.date_source,
-                    "final_url": d.url,
-                    "source_path": d.source_path,
-                    "byte_size": d.byte_size,
-                    **(self.discovery.page_columns(d.url) if self.discovery else {}),
-                }
+                page_row(
+                    d,
+                    canonical_of(rs.page_id(d.url), d.simhash, known),
+                    page_trust_level(d.domain, d.url, ctx.domain_rules),
+                    self.fetched.get(d.url, {}),
+                    fetched_at,
+                    self.discovery.page_columns(d.url) if self.discovery else {},
+                )
             )
         ids = await ctx.call("graph", "upsert_pages", page_rows)
         self.metrics["pages_fetched"] += len(docs)
         if self.discovery is not None:
             await self.discovery.attach_pages(ids)
-        frag_rows: list[dict[str, Any]] = []
-        for d, prow in zip(docs, page_rows, strict=True):
-            pid = ids.get(d.url, prow["id"])
-            for f in d.fragments:
-                th = rs.text_hash(f.text)
-                frag_rows.append(
-                    {
-                        "id": rs.fragment_id(pid, f.position, th),
-                        "page_id": pid,
-                        "position": f.position,
-                        "text_content": f.text,
-                        "heading_context": f.heading_context,
-                        "fragment_type": f.fragment_type,
-                        "char_start": f.char_start,
-                        "char_end": f.char_end,
-                        "page_number": f.page_number,
-                        "text_hash": th,
-                        # carried for the pipeline, not stored
-                        "_domain": d.domain,
-                        "_url": d.url,
-                        "_title": d.title,
-                    }
-                )
+        frag_rows = [
+            row
+            for d, prow in zip(docs, page_rows, strict=True)
+            for row in fragment_rows(d, ids.get(d.url, prow["id"]))
+        ]
         await ctx.call(
             "graph",
             "insert_fragments",
