@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urldefrag
 
 from lyra.jobs.discovery import PaperDiscovery
 from lyra.jobs.search_context import SearchContext
@@ -118,7 +119,7 @@ class EngineSerps:
             items = await self.serp(engine, query)
             if items is None:
                 break
-            urls.extend(item.url for item in items)
+            urls.extend(urldefrag(item.url).url for item in items)
         # A BLOCKED domain's results take none of the room; a priority site's come first.
         kept = self._unblocked(list(dict.fromkeys(urls)))
         return priority_first(kept, self.priority)[: self._page_budget()]

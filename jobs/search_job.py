@@ -18,7 +18,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urldefrag, urlsplit
 
 import numpy as np
 import ray
@@ -49,7 +49,7 @@ from lyra.pipelines.evidence.ranking import (
 )
 from lyra.pipelines.extract.content_sniff import decode_text, sniff_content_type
 from lyra.pipelines.extract.dates import last_modified_date
-from lyra.pipelines.extract.documents import Document
+from lyra.pipelines.extract.documents import CUT_WARNING, Document
 from lyra.pipelines.extract.extract_html import extract_html
 from lyra.pipelines.extract.extract_pdf import extract_pdf
 from lyra.pipelines.extract.injection import Detection
@@ -234,6 +234,7 @@ class SearchJob:
                 "warnings": ["stopped immediately"],
             }
         except (CorpusError, ValueError) as exc:
+            log.warning("search %s failed", self.ctx.search_id, exc_info=True)
             result = self._failed("PIPELINE_ERROR", str(exc))
         except LyraError as exc:
             result = self._failed(exc.code, exc.message)
@@ -424,7 +425,9 @@ class SearchJob:
         # The client's URLs are all kept, within what the task has left, and count
         # against this search's pages first; engines and cited sources fetch only into
         # the room that leaves (never more than can be kept).
-        urls = self._unblocked(list(dict.fromkeys(ctx.options.get("urls") or [])))
+        # A URL's #fragment is never sent: `page.html#a` and `page.html` are one page.
+        given_urls = (urldefrag(u).url for u in ctx.options.get("urls") or [])
+        urls = self._unblocked(list(dict.fromkeys(given_urls)))
         if len(urls) > ctx.pages_left:
             ctx.warnings.append(
                 f"urls: {len(urls) - ctx.pages_left} not fetched (the task has "
@@ -449,7 +452,7 @@ class SearchJob:
                 docs.extend(found)
         if self.wiki_refs and self._fetch_room:
             known = {d.url for d in docs} | fetched_urls
-            cited = self._unblocked(list(dict.fromkeys(self.wiki_refs)))
+            cited = self._unblocked(list(dict.fromkeys(urldefrag(u).url for u in self.wiki_refs)))
             refs = [u for u in cited if u not in known]
             refs = refs[: self._fetch_room]
             ctx.progress("collect", 0.08, f"fetching {len(refs)} sources Wikipedia cites")
@@ -520,18 +523,27 @@ class SearchJob:
         body: bytes = result["body"]
         host = urlsplit(result.get("final_url") or url).hostname or ""
         domain = registrable_domain(host)
-        final = result.get("final_url") or url
+        final = urldefrag(result.get("final_url") or url).url
         headers = result.get("headers") or {}
         ctype = sniff_content_type(str(result.get("content_type") or ""), body, final)
         html: str | None = None
-        if ctype == "application/pdf":
-            doc = await asyncio.to_thread(extract_pdf, body, final, domain)
-        elif ctype in INGESTED_MARKUP:
-            html, _codec = decode_text(body, headers.get("content-type"))
-            doc = await asyncio.to_thread(extract_html, html, final, domain)
-        else:
+        if ctype not in INGESTED_MARKUP and ctype != "application/pdf":
             self.ctx.warnings.append(f"{url}: not ingested (content type {ctype})")
             return None
+        try:
+            if ctype == "application/pdf":
+                doc = await asyncio.to_thread(extract_pdf, body, final, domain)
+            else:
+                html, _codec = decode_text(body, headers.get("content-type"))
+                doc = await asyncio.to_thread(extract_html, html, final, domain)
+        except Exception as exc:  # one hostile page must not fail the search
+            log.warning("search %s: extracting %s failed", self.ctx.search_id, url, exc_info=True)
+            self.ctx.warnings.append(
+                f"{url}: not ingested (extraction failed: {type(exc).__name__})"
+            )
+            return None
+        if CUT_WARNING in doc.warnings:
+            self.ctx.warnings.append(f"{url}: {CUT_WARNING}")
         if doc.published_date is None:
             # The weakest date: when the server's file last changed.
             modified = last_modified_date(headers.get("last-modified"))

@@ -263,3 +263,19 @@ def test_latin1_label_on_ascii_body_stays_cp1252() -> None:
         "plain ascii",
         "cp1252",
     )
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        # Random bytes and an image sent as a web page are not read as markup.
+        (bytes(range(256)) * 8, "application/octet-stream"),
+        (b"\x89PNG\r\n\x1a\n" + b"\x00" * 64, "image/png"),
+        (b"PK\x03\x04" + b"\x00" * 64, "application/zip"),
+        # A real page with a stray control byte in its lead is still a page.
+        (b"<!doctype html><html><body>\x01<p>Text</p></body></html>", "text/html"),
+        (b"Plain words, no tags, no control bytes at all.", "text/html"),
+    ],
+)
+def test_binary_bodies_labelled_html_are_not_html(body: bytes, expected: str) -> None:
+    assert sniff_content_type("text/html; charset=utf-8", body, "http://127.0.0.1/page") == expected

@@ -17,6 +17,8 @@ import pytest
 
 from lyra.pipelines.extract.dedup import simhash64
 from lyra.pipelines.extract.documents import (
+    CUT_WARNING,
+    MAX_DOCUMENT_FRAGMENTS,
     MAX_FRAGMENT_CHARS,
     Document,
     ExtractionError,
@@ -131,6 +133,39 @@ def test_html_keeps_the_whole_of_a_long_document() -> None:
         "Paragraph 200 reports that measurement 200 of the fever study was stable."
     )
     assert_offsets(doc)
+
+
+def test_html_a_huge_page_gives_its_first_passages_and_says_so() -> None:
+    """20 MB of near-identical lines gave 221,922 passages: a document keeps the first
+    MAX_DOCUMENT_FRAGMENTS in reading order, with the warning a search repeats."""
+    paragraphs = "".join(
+        f"<p>Reading {n} of the overnight sleep log was within the normal range.</p>"
+        for n in range(1, MAX_DOCUMENT_FRAGMENTS + 501)
+    )
+    html = f"<html><body><article>{paragraphs}</article></body></html>"
+    doc = extract_html(html, "https://x.example/huge", "x.example")
+    assert len(doc.fragments) == MAX_DOCUMENT_FRAGMENTS
+    assert doc.fragments[-1].text == (
+        f"Reading {MAX_DOCUMENT_FRAGMENTS} of the overnight sleep log was within the normal range."
+    )
+    assert CUT_WARNING in doc.warnings
+    assert doc.text.endswith(doc.fragments[-1].text)
+    assert_offsets(doc)
+
+
+def test_html_control_characters_are_dropped_not_fatal() -> None:
+    """A stray control character after a comment made lxml refuse every tree edit."""
+    html = (
+        "<html><head><title>T</title></head><body><article><h1>Melatonin</h1>"
+        "<p>Melatonin reduced jet lag in two trials of long-haul travellers.</p>"
+        "<!-- ad slot -->\x01 Melatonin is a hormone \x0bmade by the pineal gland at night."
+        "</article></body></html>"
+    )
+    doc = extract_html(html, "https://x.example/ctrl", "x.example")
+    texts = [f.text for f in doc.fragments]
+    assert "Melatonin reduced jet lag in two trials of long-haul travellers." in texts
+    assert any("made by the pineal gland at night." in t for t in texts)
+    assert not any(c in doc.text for c in "\x01\x0b")
 
 
 def test_html_long_paragraph_is_split_at_sentence_boundaries() -> None:

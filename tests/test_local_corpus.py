@@ -14,6 +14,7 @@ from typing import Any
 import pymupdf
 import pytest
 
+from lyra.pipelines.discover import local_corpus
 from lyra.pipelines.discover.local_corpus import (
     CorpusError,
     corpus_fingerprint,
@@ -253,3 +254,25 @@ def test_corpus_fingerprint_missing_path_raises(tmp_path: Path) -> None:
     """The fingerprint of a missing corpus is an error, like the scan."""
     with pytest.raises(CorpusError, match="does not exist"):
         corpus_fingerprint([tmp_path / "gone"])
+
+
+def test_scan_corpus_a_file_whose_extraction_breaks_costs_only_itself(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An extractor that raises something unforeseen (lxml refusing a string, say) skips
+    that file with the error's name; the rest of the corpus is read."""
+    (tmp_path / "good.html").write_text(WHO_HTML, encoding="utf-8")
+    (tmp_path / "bad.html").write_text("<html><body><p>bad page text</p></body></html>")
+    real = local_corpus._extract
+
+    def extract(kind: str, data: bytes, url: str, domain: str) -> Any:
+        if url.endswith("/bad.html"):
+            raise ValueError("All strings must be XML compatible")
+        return real(kind, data, url, domain)
+
+    monkeypatch.setattr(local_corpus, "_extract", extract)
+    scan = scan_corpus([tmp_path], max_file_bytes=CAP)
+    assert [d.url for d in scan.documents] == [(tmp_path.resolve() / "good.html").as_uri()]
+    resolved = tmp_path.resolve()
+    assert scan.skipped == [(resolved / "bad.html", "extraction failed (ValueError)")]
+    assert scan.warnings == [f"{resolved / 'bad.html'}: extraction failed (ValueError); skipped"]

@@ -81,6 +81,65 @@ async def test_search_fetches_given_urls_politely_and_archives_them(lyra_home: P
         server.close()
 
 
+# A stray control character after a comment (lxml refused every later tree edit, and
+# the whole search failed with its message).
+CONTROL_PAGE = """<!doctype html><html><head><title>Decaf and sleep</title></head><body>
+<article><h1>Decaffeinated coffee</h1><!-- ad slot -->\x01
+<p>Decaffeinated coffee did not change total sleep time in a crossover trial of
+48 healthy adults who drank two cups every evening for three weeks.</p>
+<p>Participants reported no difference in how rested they felt between the weeks with
+decaffeinated coffee and the weeks with hot water.</p>
+</article></body></html>"""
+
+
+async def test_a_hostile_page_costs_only_itself(lyra_home: Path) -> None:
+    """Random bytes sent as HTML are not ingested, a page with a control character is
+    read, and a URL's #fragment names the page it is in: the search keeps the rest."""
+    server = FixtureServer("127.0.0.1")
+    try:
+        server.route("/robots.txt", body=b"User-agent: *\nAllow: /\n", content_type="text/plain")
+        server.route("/sleep.html", body=PAGE.encode())
+        server.route("/control.html", body=CONTROL_PAGE.encode())
+        server.route("/binary", body=random.Random(3).randbytes(200_000))
+        settings = make_settings(lyra_home, corpus=None, fetch={"default_qps": 5.0})
+        async with Client(build_server(settings)) as client:
+            task = await client.call_tool("create_task", {"query": "caffeine and sleep"})
+            res = await client.call_tool(
+                "search",
+                {
+                    "task_id": task.structured_content["task_id"],
+                    "query": "Does caffeine shorten sleep?",
+                    "options": {
+                        "urls": [
+                            server.url("/binary"),
+                            server.url("/control.html"),
+                            server.url("/sleep.html#method"),
+                            server.url("/sleep.html"),
+                        ],
+                        "wait_seconds": 110,
+                    },
+                },
+            )
+            assert res.is_error is False, res.content[0].text
+            out = res.structured_content
+            pages = (
+                await client.call_tool("query_graph", {"sql": "SELECT url FROM pages ORDER BY url"})
+            ).structured_content["rows"]
+        assert out["status"] != "failed", out
+        assert out["pages_fetched"] == 2
+        assert (
+            f"{server.url('/binary')}: not ingested (content type application/octet-stream)"
+            in (out["warnings"])
+        )
+        assert pages == [[server.url("/control.html")], [server.url("/sleep.html")]]
+        assert server.paths().count("/sleep.html") == 1
+        texts = [c["text"] for c in out["claims_found"]]
+        assert any(t.startswith("Decaffeinated coffee did not change total sleep") for t in texts)
+        assert all("\x01" not in t for t in texts)
+    finally:
+        server.close()
+
+
 async def test_urls_and_named_engines_are_searched_together(lyra_home: Path) -> None:
     server = FixtureServer("127.0.0.1")
     try:

@@ -12,16 +12,19 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import logging
 import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
-from lyra.pipelines.extract.documents import Document, ExtractionError
+from lyra.pipelines.extract.documents import CUT_WARNING, Document, ExtractionError
 from lyra.pipelines.extract.extract_html import extract_html, sniff_html_charset
 from lyra.pipelines.extract.extract_pdf import extract_pdf
 from lyra.pipelines.extract.extract_text import decode_bytes, extract_plain
+
+log = logging.getLogger(__name__)
 
 ROOT_DOMAIN: Final = "local"
 # File suffix (lower case) → extractor kind.
@@ -143,11 +146,19 @@ def _scan_file(root: Path, path: Path, max_file_bytes: int, scan: CorpusScan) ->
         scan.skipped.append((path, str(exc)))
         scan.warnings.append(f"{path}: {exc}; skipped")
         return None
+    except Exception as exc:  # one hostile file must not fail the scan of the corpus
+        log.warning("extracting %s failed", path, exc_info=True)
+        reason = f"extraction failed ({type(exc).__name__})"
+        scan.skipped.append((path, reason))
+        scan.warnings.append(f"{path}: {reason}; skipped")
+        return None
     if not document.fragments:
         scan.skipped.append((path, "no extractable text"))
         scan.warnings.append(f"{path}: no extractable text; skipped")
         return None
     extra: list[str] = []
+    if CUT_WARNING in document.warnings:
+        scan.warnings.append(f"{path}: {CUT_WARNING}")
     if truncated:
         note = (
             f"read only the first {max_file_bytes} of {size} bytes "

@@ -79,6 +79,8 @@ _MAGIC: Final[tuple[tuple[bytes, str], ...]] = (
     (b"PK\x03\x04", "application/zip"),
     (b"WARC/", "application/warc"),
 )
+# Declared types a body is read as markup under (a binary body is not).
+_MARKUP_TYPES: Final = frozenset({"text/html", "application/xhtml+xml"})
 # WHATWG §4.6 "binary data byte": a control character text never contains.
 _BINARY_BYTES: Final = frozenset([*range(0x00, 0x09), 0x0B, *range(0x0E, 0x1B), *range(0x1C, 0x20)])
 # Longest first: the UTF-32-LE BOM starts with the UTF-16-LE one.
@@ -166,8 +168,9 @@ def sniff_content_type(declared: str, body: bytes, url: str = "") -> str:
     """The media type to treat `body` as (lower-case, no parameters).
 
     The declared type wins unless it is uninformative (missing, octet-stream,
-    text/plain) or contradicted: PDF bytes are a PDF whatever the header says, and
-    an HTML document labelled as a PDF is the HTML page it is.
+    text/plain) or contradicted: PDF bytes are a PDF whatever the header says, an
+    HTML document labelled as a PDF is the HTML page it is, and an image, an archive
+    or binary bytes labelled as HTML are not HTML.
     """
     stated = media_type(declared)
     lead = _lead(body)
@@ -176,11 +179,18 @@ def sniff_content_type(declared: str, body: bytes, url: str = "") -> str:
     if stated == "application/pdf":
         # A "PDF" that opens like a web page is an error, login or landing page.
         return "text/html" if _looks_html(lead) else stated
+    magic = next((kind for sig, kind in _MAGIC if body.startswith(sig)), None)
+    if stated in _MARKUP_TYPES and (
+        magic is not None or (_is_binary(body) and not _looks_html(lead))
+    ):
+        # An image, an archive or random bytes sent as a web page: read as markup it
+        # would be pages of garbage fragments. Real pages with a stray control byte
+        # in the middle still open like HTML and stay HTML.
+        return magic or "application/octet-stream"
     if stated not in UNINFORMATIVE_TYPES:
         return stated
-    for magic, kind in _MAGIC:
-        if body.startswith(magic):
-            return kind
+    if magic is not None:
+        return magic
     xml = _xml_type(lead)
     if xml is not None:
         return xml

@@ -36,6 +36,14 @@ MAX_FRAGMENT_CHARS: Final = 1200
 # Non-heading fragments shorter than this are kept only when they look like content
 # (a digit or sentence punctuation); the rest are menu items, buttons, share links.
 MIN_FRAGMENT_CHARS: Final = 30
+# Passages one document gives at most, in reading order (about 2.4 MB of text: a long
+# book). A page of 20 MB of near-identical lines gave 221,922, and its search then
+# spent ten minutes embedding them while its other pages waited.
+MAX_DOCUMENT_FRAGMENTS: Final = 2000
+# The warning a document cut there carries (a search repeats it with the URL).
+CUT_WARNING: Final = (
+    f"more than {MAX_DOCUMENT_FRAGMENTS} passages: kept the first {MAX_DOCUMENT_FRAGMENTS}"
+)
 # Headings longer than this in a chain are shortened; a chain is context, not content.
 MAX_HEADING_CHARS: Final = 120
 HEADING_SEPARATOR: Final = " > "
@@ -261,7 +269,11 @@ def assemble_document(
     found: list[Detection] = list(detections)
     kept: list[Block] = []
     seen: set[str] = set()
+    cut = False
     for block in blocks:
+        if len(kept) >= MAX_DOCUMENT_FRAGMENTS:  # each block is at least one passage
+            cut = True
+            break
         if block.fragment_type not in FRAGMENT_TYPES:
             raise ValueError(f"unknown fragment type {block.fragment_type!r}")
         is_table = block.fragment_type == "table"
@@ -283,10 +295,18 @@ def assemble_document(
     fragments: list[Fragment] = []
     offset = 0
     for block in kept:
+        if len(fragments) >= MAX_DOCUMENT_FRAGMENTS:
+            cut = True
+            break
         if parts:
             offset += len(FRAGMENT_SEPARATOR)
         by_lines = block.fragment_type == "table"
+        text = block.text
         for start, end in split_long_text(block.text, by_lines=by_lines):
+            if len(fragments) >= MAX_DOCUMENT_FRAGMENTS:
+                cut = True
+                text = block.text[:start]
+                break
             fragments.append(
                 Fragment(
                     text=block.text[start:end],
@@ -298,10 +318,12 @@ def assemble_document(
                     position=len(fragments),
                 )
             )
-        parts.append(block.text)
-        offset += len(block.text)
+        parts.append(text)
+        offset += len(text)
     full_text = FRAGMENT_SEPARATOR.join(parts)
     doc_warnings = list(warnings)
+    if cut:
+        doc_warnings.append(CUT_WARNING)
     if not fragments:
         doc_warnings.append("no text extracted")
     if title and title.strip():
