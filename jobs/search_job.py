@@ -99,6 +99,9 @@ class SearchJob:
             "satisfaction": 0.0,
         }
         self.budget_exhausted = False
+        # Set when a stop or the time budget's end came while documents were collected:
+        # the search then processes what it has and ends with that status.
+        self.wound_down: SearchStopped | None = None
         self.model_id: str | None = None
         self.facets: list[Facet] = []
         self._facet_vecs: np.ndarray | None = None
@@ -157,12 +160,22 @@ class SearchJob:
         next stage boundary's `check` then ends the search)."""
         return self.ctx.stop_requested() or time.monotonic() > self.ctx.deadline
 
-    def check(self, stage: str) -> None:
+    def _stop_reason(self, stage: str) -> SearchStopped | None:
         if self.ctx.stop_requested():
-            raise SearchStopped("cancelled", f"task stopped before {stage}")
+            return SearchStopped("cancelled", f"task stopped before {stage}")
         if time.monotonic() > self.ctx.deadline:
             self.budget_exhausted = True
-            raise SearchStopped("exhausted", f"time budget ran out before {stage}")
+            return SearchStopped("exhausted", f"time budget ran out before {stage}")
+        return None
+
+    def check(self, stage: str) -> None:
+        """Raise SearchStopped at a stage boundary after a (graceful) stop or the end of
+        the time budget; never once the search is winding down (`run`)."""
+        if self.wound_down is not None:
+            return
+        stop = self._stop_reason(stage)
+        if stop is not None:
+            raise stop
 
     async def run(self) -> dict[str, Any]:
         """The whole pipeline; raises SearchStopped or a pipeline error."""
@@ -181,7 +194,10 @@ class SearchJob:
         except BaseException:
             question.cancel()
             raise
-        self.check("ranking")
+        # A graceful stop or the end of the time budget while the documents came in
+        # ends the fetching, not the search: the pages already fetched (their sites
+        # asked, their answers archived) are stored and judged like any others.
+        self.wound_down = self._stop_reason("ranking")
         ctx.progress("rank", 0.15, f"ranking {len(docs)} documents")
         docs = await self._rank_documents(docs)
         self.check("storing")
@@ -201,7 +217,14 @@ class SearchJob:
         ctx.progress("stance", 0.7, "judging stance")
         await judge_stance(self)
         ctx.progress("confidence", 0.95, "computing confidence")
-        return await self.finish()
+        result = await self.finish()
+        if self.wound_down is not None:
+            result["status"] = self.wound_down.status
+            result["warnings"].append(
+                f"{self.wound_down}: nothing more was fetched, and the {len(docs)} "
+                "documents in hand were processed"
+            )
+        return result
 
     async def _embed_question(self) -> None:
         """The question's and its facets' vectors (none without an embedding model)."""

@@ -1,8 +1,8 @@
 """`stop_task` (ARCHITECTURE §5: graceful or immediate; summary; resumable).
 
 A graceful stop while a search is still asking a slow site starts no new fetch: the
-search ends at once with what it had, the server sees no further request, and the
-summary counts it among the searches stopped. `resumable` says whether the task's
+search stores and judges the pages it had, the server sees no further request, and
+the summary counts it among the searches stopped. `resumable` says whether the task's
 budget still allows a later search.
 """
 
@@ -71,10 +71,21 @@ async def test_a_graceful_stop_asks_no_further_page(lyra_home: Path) -> None:
             True,
         )
         assert result.is_error is False, result.content[0].text
-        assert result.structured_content["status"] == "cancelled"
+        out = result.structured_content
+        assert out["status"] == "cancelled"
         # At most the fetch in flight when the stop came was answered after it.
         assert len(_pages(server)) - asked <= 1
         assert len(_pages(server)) < PAGES, [(r.path, round(r.at, 2)) for r in server.requests]
+        # Every page the site answered was kept and judged, none fetched for nothing.
+        assert out["pages_fetched"] == len(_pages(server))
+        assert any(
+            c["text"].startswith("Caffeine taken within six hours of bedtime")
+            for c in out["claims_found"]
+        )
+        assert (
+            "task stopped before ranking: nothing more was fetched, and the "
+            f"{len(_pages(server))} documents in hand were processed"
+        ) in out["warnings"]
     finally:
         server.close()
 
