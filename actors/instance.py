@@ -59,6 +59,28 @@ START_TIMEOUT_S = 120.0
 HOST_POLL_S = 0.5
 
 
+@contextlib.contextmanager
+def loopback_only() -> Iterator[None]:
+    """Around a ``ray.init`` that starts a local Ray: it then listens on 127.0.0.1 only.
+
+    Ray reads the node address 127.0.0.1 as "this machine" and swaps in the machine's
+    routable address (``services.resolve_ip_for_localhost``), so the GCS, the raylet
+    and every worker's gRPC port listened on all interfaces, and the metrics endpoint
+    (whose labels name the sites a person researches) on 0.0.0.0. Ray keeps loopback
+    where it holds clusters unsupported (``ray_constants.ENABLE_RAY_CLUSTER``, read
+    when the node address is worked out): off for the start, restored after, so a
+    later connection of this process to a real cluster (``RAY_ADDRESS``) is untouched.
+    """
+    from ray._private import ray_constants
+
+    before = ray_constants.ENABLE_RAY_CLUSTER
+    ray_constants.ENABLE_RAY_CLUSTER = False
+    try:
+        yield
+    finally:
+        ray_constants.ENABLE_RAY_CLUSTER = before
+
+
 class InstanceError(RuntimeError):
     """The shared Ray of this LYRA_HOME could not be started or joined."""
 
@@ -476,18 +498,19 @@ def host_main(home: Path, options: dict[str, Any]) -> int:
     )
     metrics_port = free_port()
     mode = _auth_mode()
-    ctx = ray.init(
-        address="local",
-        namespace=options.get("namespace") or "lyra",
-        num_cpus=options.get("num_cpus"),
-        include_dashboard=include_dashboard,
-        dashboard_host="127.0.0.1",
-        dashboard_port=dashboard_port or 8265,
-        _node_ip_address="127.0.0.1",
-        _metrics_export_port=metrics_port,
-        _system_config={"preload_python_modules": PRELOADED_MODULES},
-        log_to_driver=False,
-    )
+    with loopback_only():
+        ctx = ray.init(
+            address="local",
+            namespace=options.get("namespace") or "lyra",
+            num_cpus=options.get("num_cpus"),
+            include_dashboard=include_dashboard,
+            dashboard_host="127.0.0.1",
+            dashboard_port=dashboard_port or 8265,
+            _node_ip_address="127.0.0.1",
+            _metrics_export_port=metrics_port,
+            _system_config={"preload_python_modules": PRELOADED_MODULES},
+            log_to_driver=False,
+        )
     node = ray._private.worker._global_node
     if node is None:
         raise InstanceError("ray.init returned without a local node")

@@ -23,6 +23,7 @@ from lyra.actors.instance import (
     attach_or_start,
     choose_port,
     live_clients,
+    loopback_only,
 )
 from lyra.config.settings import Settings
 from lyra.pipelines.errors import LyraError
@@ -103,21 +104,23 @@ def ensure_ray(settings: Settings, role: str = "client", match_settings: bool = 
             log.warning("no shared Ray for %s (%s); starting a private one", settings.home, exc)
             _share_failure = f"{type(exc).__name__}: {exc}"
         else:
-            ray.init(address=instance.gcs_address, **common)
+            with loopback_only():  # this machine's own instance, on 127.0.0.1
+                ray.init(address=instance.gcs_address, **common)
             _joined = instance
             return
-    ray.init(
-        # "local": a new instance even when `ray start` left one running (Ray would
-        # otherwise join that one, without this process's environment or settings).
-        address="local",
-        num_cpus=settings.ray.num_cpus,
-        include_dashboard=settings.ray.include_dashboard,
-        dashboard_host="127.0.0.1",
-        dashboard_port=choose_port(settings.ray.dashboard_port, "Ray dashboard"),
-        _node_ip_address="127.0.0.1",
-        _system_config={"preload_python_modules": PRELOADED_MODULES},
-        **common,
-    )
+    with loopback_only():
+        ray.init(
+            # "local": a new instance even when `ray start` left one running (Ray would
+            # otherwise join that one, without this process's environment or settings).
+            address="local",
+            num_cpus=settings.ray.num_cpus,
+            include_dashboard=settings.ray.include_dashboard,
+            dashboard_host="127.0.0.1",
+            dashboard_port=choose_port(settings.ray.dashboard_port, "Ray dashboard"),
+            _node_ip_address="127.0.0.1",
+            _system_config={"preload_python_modules": PRELOADED_MODULES},
+            **common,
+        )
 
 
 def probe_ray_address(address: str, timeout: float = RAY_PROBE_SECONDS) -> str | None:

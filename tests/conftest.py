@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 import ray
 
+from lyra.actors.instance import loopback_only
 from lyra.actors.runtime import PRELOADED_MODULES
 from lyra.config.settings import Settings, load_settings
 
@@ -72,18 +73,19 @@ os.environ.setdefault("RAY_AUTH_MODE", "disabled")
 def ray_session() -> Iterator[None]:
     """One local Ray for the whole session (ARCHITECTURE §9)."""
     if not ray.is_initialized():
-        ray.init(
-            # "local": a new Ray even if `ray start` left a cluster address behind in
-            # /tmp/ray (the two-node test starts one), as ensure_ray does.
-            address="local",
-            num_cpus=2,
-            include_dashboard=False,
-            namespace="lyra-tests",
-            log_to_driver=False,
-            _node_ip_address="127.0.0.1",
-            # As `ensure_ray` starts a local Ray (actors/runtime.py).
-            _system_config={"preload_python_modules": PRELOADED_MODULES},
-        )
+        with loopback_only():
+            ray.init(
+                # "local": a new Ray even if `ray start` left a cluster address behind in
+                # /tmp/ray (the two-node test starts one), as ensure_ray does.
+                address="local",
+                num_cpus=2,
+                include_dashboard=False,
+                namespace="lyra-tests",
+                log_to_driver=False,
+                _node_ip_address="127.0.0.1",
+                # As `ensure_ray` starts a local Ray (actors/runtime.py).
+                _system_config={"preload_python_modules": PRELOADED_MODULES},
+            )
     yield
     ray.shutdown()
 

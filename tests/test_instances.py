@@ -23,6 +23,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+import psutil
 from mcp import Client, StdioServerParameters
 
 from lyra.actors.instance import pid_alive as alive
@@ -199,6 +200,21 @@ def listening_socket() -> socket.socket:
     return s
 
 
+def _listening(home: Path) -> set[tuple[str, int]]:
+    """(address, port) of every socket listening in the Ray instance of `home`."""
+    record = read_record(home)
+    assert record is not None
+    host = psutil.Process(record.host_pid)
+    found = set()
+    for proc in [host, *host.children(recursive=True)]:
+        try:
+            sockets = proc.net_connections(kind="inet")
+        except psutil.NoSuchProcess:  # a worker that exited meanwhile listens nowhere
+            continue
+        found |= {(c.laddr.ip, c.laddr.port) for c in sockets if c.status == psutil.CONN_LISTEN}
+    return found
+
+
 async def test_two_homes_run_independent_instances_on_free_ports(tmp_path: Path) -> None:
     held = listening_socket()  # "another program" on the configured dashboard port
     port = held.getsockname()[1]
@@ -251,6 +267,10 @@ llm:
                 metrics = f"http://127.0.0.1:{info['metrics_export_port']}/metrics"
                 with urllib.request.urlopen(metrics, timeout=10) as resp:
                     assert resp.status == 200
+            # Ray listens on loopback only: its GCS, raylet, workers and metrics.
+            listening = _listening(tmp_path / "one")
+            assert {i1["gcs_port"], i1["metrics_export_port"]} <= {p for _, p in listening}
+            assert {ip for ip, _ in listening} == {"127.0.0.1", "::ffff:127.0.0.1"}
             # Each home's task lives in its own graph.
             other = await one.call_tool("get_status", {"task_id": tasks[1]["task_id"]})
             assert other.is_error is True
