@@ -73,7 +73,11 @@ def loopback_only() -> Iterator[None]:
     """
     from ray._private import ray_constants
 
-    before = ray_constants.ENABLE_RAY_CLUSTER
+    before = getattr(ray_constants, "ENABLE_RAY_CLUSTER", None)
+    if before is None:
+        log.warning("this Ray has no ENABLE_RAY_CLUSTER switch: it may listen on every interface")
+        yield
+        return
     ray_constants.ENABLE_RAY_CLUSTER = False
     try:
         yield
