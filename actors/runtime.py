@@ -42,6 +42,11 @@ PRELOADED_MODULES = ["lyra.actors.preload"]
 # How long a cluster address may take to accept a connection before Lyra says so
 # (Ray itself retries a dead address for as long as the caller waits).
 RAY_PROBE_SECONDS = 5.0
+# The client's side of an HTTP/2 connection start (RFC 9113 §3.4): the preface, then an
+# empty SETTINGS frame; a server's first frame is its own SETTINGS (type 4).
+_H2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
+_H2_EMPTY_SETTINGS = b"\x00\x00\x00\x04\x00\x00\x00\x00\x00"
+_H2_SETTINGS = 4
 
 
 # The shared instance this process joined (actors/instance.py), None otherwise.
@@ -124,21 +129,30 @@ def ensure_ray(settings: Settings, role: str = "client", match_settings: bool = 
 
 
 def probe_ray_address(address: str, timeout: float = RAY_PROBE_SECONDS) -> str | None:
-    """Why nothing accepts a connection at a cluster ``address``, or None when something
-    does (or the address is not a host and port: ``auto`` and ``local`` are Ray's own).
+    """Why nothing at a cluster ``address`` answers as Ray, or None when something does
+    (or the address is not a host and port: ``auto`` and ``local`` are Ray's own).
 
-    ``ray.init`` on an address where nothing listens retries without end, so a tool call
-    would hang; a TCP connection with a timeout tells first.
+    ``ray.init`` on an address where nothing listens, or where a program other than
+    Ray accepts the connection and stays silent, retries without end, so a tool call
+    would hang. Ray's GCS is a gRPC server: it answers the HTTP/2 connection preface
+    with its SETTINGS frame at once, which tells first, within ``timeout``.
     """
     target = address.removeprefix("ray://")
     host, sep, port = target.rpartition(":")
     if not sep or not port.isdigit():
         return None
     try:
-        with socket.create_connection((host.strip("[]") or "127.0.0.1", int(port)), timeout):
-            return None
+        with socket.create_connection((host.strip("[]") or "127.0.0.1", int(port)), timeout) as s:
+            s.settimeout(timeout)
+            s.sendall(_H2_PREFACE + _H2_EMPTY_SETTINGS)
+            head = s.recv(9)
+    except TimeoutError:
+        return f"nothing answered within {timeout:g} s: not a Ray GCS"
     except OSError as exc:
         return f"{type(exc).__name__}: {exc.strerror or exc}"
+    if len(head) < 9 or head[3] != _H2_SETTINGS:
+        return "the program there does not speak gRPC: not a Ray GCS"
+    return None
 
 
 def settings_fingerprint(settings: Settings) -> str:

@@ -5,10 +5,12 @@ LYRA_HOME set, as a user or an MCP client runs them."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import socket
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -154,17 +156,40 @@ def _closed_port() -> int:
         return int(sock.getsockname()[1])
 
 
+@contextlib.contextmanager
+def _silent_listener() -> Iterator[str]:
+    """A loopback port where a program other than Ray accepts connections and never
+    answers (Ray retried such an address for minutes)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        sock.listen(16)
+        yield f"127.0.0.1:{sock.getsockname()[1]}"
+
+
 async def test_ray_address_where_nothing_answers_is_a_clear_error(
     cli_env: dict[str, str],
 ) -> None:
     """Issue 13, bad input: RAY_ADDRESS pointing at nothing. Ray itself retries such an
     address without end; Lyra says so at once, in doctor, the CLI and the tools."""
     address = f"127.0.0.1:{_closed_port()}"
+    await _refused_everywhere(cli_env, address, "ConnectionRefusedError")
+
+
+async def test_ray_address_where_another_program_listens_is_a_clear_error(
+    cli_env: dict[str, str],
+) -> None:
+    """The same for a port where a program that is not Ray accepts the connection and
+    stays silent: Ray retried it for minutes, and the tool call hung."""
+    with _silent_listener() as address:
+        await _refused_everywhere(cli_env, address, "nothing answered within 5 s: not a Ray GCS")
+
+
+async def _refused_everywhere(cli_env: dict[str, str], address: str, why: str) -> None:
     env = {**cli_env, "RAY_ADDRESS": address}
     doctor = run(["doctor", "--json"], env, timeout=60)
     ray_row = next(r for r in json.loads(doctor.stdout) if r["component"] == "ray")
     assert ray_row["ok"] is False
-    assert f"names {address}, where nothing answers (ConnectionRefusedError" in ray_row["detail"]
+    assert f"names {address}, where nothing answers ({why}" in ray_row["detail"]
     assert doctor.returncode == 1
 
     research = run(["research", "--corpus", str(CORPUS), "q"], env, timeout=60)
