@@ -89,6 +89,9 @@ EXPORT_MEMORY_FACTOR = 3.0
 # On disk: the hub weights, the fp32 export, an int8 variant (a quarter) and slack.
 DISK_FACTOR = 2.5
 LOCK_FILENAME = ".pull.lock"
+# Seconds the hub may take to answer the listing of a model (a silent endpoint hung the
+# pull for good); each file's download has huggingface_hub's own read timeout.
+HUB_TIMEOUT_S = 30.0
 # Small files an int8 folder needs beside its model.onnx to be loadable on its own.
 _INT8_COMPANIONS = (CONFIG_FILE, *TOKENIZER_FILES, "1_Pooling/config.json")
 
@@ -162,6 +165,13 @@ def _translate(
             f"cannot reach {hub}: offline (or a wrong HF_ENDPOINT). Lyra keeps its offline "
             "models (MiniLM embeddings, the packaged stance model); run `lyra models pull` "
             "again when online",
+        )
+    if has(httpx2.TimeoutException):
+        return HubUnavailable(
+            model_id,
+            revision,
+            f"{hub} accepted the connection but did not answer within {HUB_TIMEOUT_S:g} s "
+            "(a wrong HF_ENDPOINT, or a proxy that holds requests); run the pull again later",
         )
     if isinstance(exc, OSError) and "Consistency check failed" in str(exc):
         return DownloadInterrupted(
@@ -383,7 +393,9 @@ def pull_model(
         try:
             say(f"{kind}: asking {hub} for {model_id}@{revision}")
             with _hub_errors(model_id, revision, hub, f"{model_id}@{revision}"):
-                info = api.model_info(model_id, revision=revision, files_metadata=True)
+                info = api.model_info(
+                    model_id, revision=revision, files_metadata=True, timeout=HUB_TIMEOUT_S
+                )
             commit = str(info.sha)
             if not is_commit(commit):
                 raise HubError(model_id, revision, f"{hub} gave no commit for it", None)

@@ -34,6 +34,7 @@ from transformers import (
 )
 
 from lyra.config.settings import load_settings
+from lyra.jobs import models_pull
 from lyra.jobs.models_pull import pull_model
 from lyra.mcp_bridge.doctor import run_doctor
 from lyra.pipelines.evidence import model_checks
@@ -632,6 +633,24 @@ def test_no_network_says_offline(tmp_path: Path) -> None:
     assert str(caught.value).startswith(
         "MoritzLaurer/DeBERTa-v3-base-mnli-fever-anli@eb8b17b1983bca679126ea69b12b5d28c5fe9b9a: "
         f"cannot reach {endpoint}: offline"
+    )
+    assert _installed(tmp_path) == [".staging"]
+
+
+def test_a_hub_that_never_answers_says_so_in_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An endpoint that accepts the connection and stays silent hung the pull for good."""
+    monkeypatch.setattr(models_pull, "HUB_TIMEOUT_S", 1.0)
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(4)
+        endpoint = f"http://127.0.0.1:{silent.getsockname()[1]}"
+        with pytest.raises(HubUnavailable) as caught:
+            pull_model(tmp_path, "nli", endpoint=endpoint, token=False, hf_cache=tmp_path / "c")
+    assert str(caught.value).endswith(
+        f"{endpoint} accepted the connection but did not answer within 1 s (a wrong "
+        "HF_ENDPOINT, or a proxy that holds requests); run the pull again later"
     )
     assert _installed(tmp_path) == [".staging"]
 
