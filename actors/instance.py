@@ -36,6 +36,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
@@ -57,6 +58,18 @@ RECORD_VERSION = 1
 # dashboard takes 5-10 s on two cores; a loaded machine several times that).
 START_TIMEOUT_S = 120.0
 HOST_POLL_S = 0.5
+
+
+def home_problem(home: Path) -> str | None:
+    """Why Lyra cannot keep its state under ``home`` (LYRA_HOME), or None when it can:
+    the folder exists or can be made, and a file can be written in it."""
+    try:
+        home.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=home, prefix=".lyra-write-check-"):
+            pass
+    except OSError as exc:
+        return f"{type(exc).__name__}: {exc.strerror or exc}"
+    return None
 
 
 @contextlib.contextmanager

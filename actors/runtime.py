@@ -22,6 +22,7 @@ from lyra.actors.instance import (
     InstanceError,
     attach_or_start,
     choose_port,
+    home_problem,
     live_clients,
     loopback_only,
 )
@@ -72,6 +73,15 @@ def ensure_ray(settings: Settings, role: str = "client", match_settings: bool = 
     global _joined, _cluster, _share_failure
     if ray.is_initialized():
         return
+    # Every actor keeps its state under LYRA_HOME: one that cannot hold it crashed them
+    # one after another, and the caller saw a minute of restarts, then a traceback.
+    problem = home_problem(settings.home_dir)
+    if problem is not None:
+        raise LyraError(
+            "INTERNAL_ERROR",
+            f"LYRA_HOME {settings.home_dir} cannot hold Lyra's state ({problem}): point "
+            "LYRA_HOME at a folder you may write",
+        )
     address = os.environ.get("RAY_ADDRESS") or settings.ray.address
     common: dict[str, Any] = {
         "namespace": settings.ray.namespace,

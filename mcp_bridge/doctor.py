@@ -60,6 +60,20 @@ def _ray(settings: Settings) -> Check:
     )
 
 
+def _home(settings: Settings) -> Check:
+    from lyra.actors.instance import home_problem
+
+    problem = home_problem(settings.home_dir)
+    if problem is not None:
+        return (
+            "home",
+            False,
+            f"LYRA_HOME {settings.home_dir} cannot hold Lyra's state ({problem}): point "
+            "LYRA_HOME at a folder you may write",
+        )
+    return ("home", True, f"{settings.home_dir} (LYRA_HOME) is writable")
+
+
 def _duckdb(settings: Settings) -> Check:
     try:
         from lyra.storage.connection import open_database
@@ -176,16 +190,24 @@ def _tor(settings: Settings) -> Check:
     return ("tor", False, "apt-get install -y tor (optional: escalation path)")
 
 
-CHECKS: list[Callable[[Settings], Check]] = [_ray, _duckdb, _chromium, _models, _ollama, _tor]
+CHECKS: list[Callable[[Settings], Check]] = [
+    _home,
+    _ray,
+    _duckdb,
+    _chromium,
+    _models,
+    _ollama,
+    _tor,
+]
 
 
 def run_doctor(settings: Settings, as_json: bool = False) -> int:
-    """Print every check; exit 1 when a required component (ray, duckdb, models) is missing."""
+    """Print every check; exit 1 when a required one (home, ray, duckdb, models) fails."""
     results = [check(settings) for check in CHECKS]
     if as_json:
         print(json.dumps([{"component": n, "ok": ok, "detail": d} for n, ok, d in results]))
     else:
         for name, ok, detail in results:
             print(f"{'OK     ' if ok else 'MISSING'} {name:9s} {detail}")
-    required = {"ray", "duckdb", "models"}
+    required = {"home", "ray", "duckdb", "models"}
     return 0 if all(ok for n, ok, _ in results if n in required) else 1

@@ -136,10 +136,34 @@ def test_research_missing_and_empty_corpus_say_so(cli_env: dict[str, str], tmp_p
     assert str(empty) in proc.stderr
 
 
+def test_a_lyra_home_that_cannot_hold_state_is_a_clear_error(
+    cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    """A LYRA_HOME that is a file: doctor said OK, and research spent a minute on actor
+    restarts before a traceback. Both now name LYRA_HOME at once."""
+    home = tmp_path / "a-file"
+    home.write_text("not a folder")
+    env = {**cli_env, "LYRA_HOME": str(home)}
+    doctor = run(["doctor", "--json"], env, timeout=60)
+    row = next(r for r in json.loads(doctor.stdout) if r["component"] == "home")
+    assert row["ok"] is False
+    assert row["detail"].startswith(f"LYRA_HOME {home} cannot hold Lyra's state (FileExistsError")
+    assert doctor.returncode == 1
+    research = run(["research", "--corpus", str(CORPUS), "q"], env, timeout=60)
+    assert research.returncode == 1
+    assert f"INTERNAL_ERROR: LYRA_HOME {home} cannot hold Lyra's state" in research.stderr
+    assert "Traceback" not in research.stderr
+
+
 def test_doctor_reports_each_component(cli_env: dict[str, str]) -> None:
     proc = run(["doctor", "--json"], cli_env, timeout=120)
     rows = {r["component"]: r for r in json.loads(proc.stdout)}
-    assert sorted(rows) == ["chromium", "duckdb", "models", "ollama", "ray", "tor"]
+    assert sorted(rows) == ["chromium", "duckdb", "home", "models", "ollama", "ray", "tor"]
+    assert rows["home"] == {
+        "component": "home",
+        "ok": True,
+        "detail": f"{Path(cli_env['LYRA_HOME']).resolve()} (LYRA_HOME) is writable",
+    }
     assert rows["ollama"]["ok"] is False
     assert "ollama pull" in rows["ollama"]["detail"]
     assert rows["duckdb"]["ok"] is True
