@@ -32,6 +32,7 @@ from lyra.pipelines.net.domains import (
     FEEDBACK_BLOCK_PREFIX,
     FEEDBACK_DOMAINS_FILENAME,
     config_block_reason,
+    host_name_problem,
     host_of,
     registrable_domain,
 )
@@ -58,14 +59,22 @@ def _invalid(message: str, field: str) -> LyraError:
     return LyraError("INVALID_PARAMS", message, field=field)
 
 
-def site_of(value: str | None) -> str:
-    """The registrable domain of a domain name or URL; INVALID_PARAMS when there is none."""
+def site_of(value: str | None, *, checked: bool = True) -> str:
+    """The registrable domain of a domain name or URL; INVALID_PARAMS when there is none.
+
+    ``checked``: the host must name a site (`host_name_problem`: not ``com``, not
+    ``-bad-.com``, not ``999.999.999.999``). Unblocking takes any name, so that a block
+    stored before these checks can still be lifted.
+    """
     text = (value or "").strip()
     host = host_of(text) if text else ""
-    site = registrable_domain(host) if host else ""
-    if not site or " " in site or "/" in site:
-        raise _invalid(f"{value!r} is not a domain name or URL", "domain")
-    return site
+    problem = host_name_problem(host) if checked else None
+    if problem is None and (not host or " " in host or "/" in host):
+        problem = "no host"
+    if problem is not None:
+        shown = text if len(text) <= 80 else f"{text[:77]}..."
+        raise _invalid(f"{shown!r} is not a domain name or URL: {problem}", "domain")
+    return registrable_domain(host)
 
 
 # ------------------------------------------------------------------------- the rules file
@@ -156,7 +165,7 @@ def unblock_domain(
     """Lift the feedback block of a site. ``level_now``: its level under the domains.yaml
     files; ``config_rule``: the rule there that still blocks it, if any (then it stays
     blocked, recorded as that rule's block, and the answer says so)."""
-    site = site_of(domain)
+    site = site_of(domain, checked=False)
     path = home / FEEDBACK_DOMAINS_FILENAME
     with _FILE_LOCK:
         data = _read(path)

@@ -545,7 +545,7 @@ class GraphStore:
             return fb.block_domain(self._con, home, args.get("domain"), reason)
         if action == "domain_unblock":
             # The level the site has under the domains.yaml files once the block is gone.
-            site = fb.site_of(args.get("domain"))
+            site = fb.site_of(args.get("domain"), checked=False)
             base = DomainRulesWatcher(user_path=home / USER_DOMAINS_FILENAME).current()
             level = trust_level_for(site, base)
             rule = block_rule(site, base)

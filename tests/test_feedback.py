@@ -24,6 +24,7 @@ from lyra.pipelines.net.domains import (
     block_rule,
     blocked_listing,
     home_rules_watcher,
+    registrable_domain,
 )
 from lyra.storage import feedback as fb
 from lyra.storage.connection import open_database
@@ -72,6 +73,31 @@ def test_a_block_needs_a_domain(given: str | None) -> None:
     with pytest.raises(LyraError) as exc:
         fb.site_of(given)
     assert (exc.value.code, exc.value.field) == ("INVALID_PARAMS", "domain")
+
+
+@pytest.mark.parametrize(
+    ("given", "why"),
+    [
+        ("com", "a public suffix, not a site"),
+        ("co.uk", "a public suffix, not a site"),
+        ("999.999.999.999", "not a host name, nor an IP address"),
+        ("-bad-.com", "not a host name (labels of 1-63 letters, digits and inner hyphens)"),
+        ("a" * 64 + ".com", "not a host name (labels of 1-63 letters, digits and inner hyphens)"),
+        ("a." * 127 + "com", "not a host name (1 to 253 characters)"),
+    ],
+)
+def test_a_block_needs_a_name_that_is_a_site(given: str, why: str) -> None:
+    """Blocking `com` would block every .com site; the others name no host at all."""
+    with pytest.raises(LyraError) as exc:
+        fb.site_of(given)
+    shown = given if len(given) <= 80 else f"{given[:77]}..."
+    assert (exc.value.code, exc.value.field, exc.value.message) == (
+        "INVALID_PARAMS",
+        "domain",
+        f"{shown!r} is not a domain name or URL: {why}",
+    )
+    # A block stored before these checks can still be lifted by its name.
+    assert fb.site_of(given, checked=False) == registrable_domain(given)
 
 
 def test_domain_block_and_unblock_write_the_rules_and_the_record(

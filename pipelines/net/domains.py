@@ -14,6 +14,7 @@ from __future__ import annotations
 import fnmatch
 import ipaddress
 import logging
+import re
 import threading
 from collections.abc import Mapping
 from functools import lru_cache
@@ -79,6 +80,30 @@ def _is_ip(host: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+_LABEL = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?")
+
+
+def host_name_problem(host: str) -> str | None:
+    """Why ``host`` (lower case, as `host_of` gives it) names no site, or None: an IP
+    address, ``localhost``, or a DNS name of 1-63-character labels (letters, digits,
+    inner hyphens; IDNs in their ``xn--`` form), at most 253 characters, whose last
+    label is not all digits and which is not itself a public suffix (``com``,
+    ``co.uk``: blocking one would block every site under it)."""
+    if _is_ip(host) or host == "localhost":
+        return None
+    if not host or len(host) > 253:
+        return "not a host name (1 to 253 characters)"
+    labels = host.split(".")
+    if not all(_LABEL.fullmatch(label) for label in labels):
+        return "not a host name (labels of 1-63 letters, digits and inner hyphens)"
+    if labels[-1].isdigit():
+        return "not a host name, nor an IP address"
+    result = _extractor()(host)
+    if result.suffix and not result.domain:
+        return "a public suffix, not a site"
+    return None
 
 
 def registrable_domain(host_or_url: str) -> str:
