@@ -29,6 +29,13 @@ from lyra.pipelines.evidence.research import new_search_id, new_task_id
 PROGRESS_POLL_SECONDS = 1.0
 
 
+def require_words(text: str, field: str) -> None:
+    """INVALID_PARAMS for a question with no letter or digit ("   ", control characters):
+    it would be stored, searched for and shown as if it asked something."""
+    if not any(ch.isalnum() for ch in text):
+        raise LyraError("INVALID_PARAMS", f"{field} has no words", field=field)
+
+
 def register(server: LyraMCPServer) -> None:
     """Add create_task, search, get_status and stop_task to ``server``."""
 
@@ -44,6 +51,7 @@ def register(server: LyraMCPServer) -> None:
         ] = None,
     ) -> m.CreateTaskResult:
         """Create a research task with a budget; returns its task_id."""
+        require_words(query, "query")
         rt = runtime_of(ctx)
         cfg = config.model_dump(exclude_none=True) if config else {}
         task = await rt.call("create_task", query, cfg, new_task_id())
@@ -75,6 +83,7 @@ def register(server: LyraMCPServer) -> None:
         once stored); then poll get_status. Progress notifications are sent while it
         runs.
         """
+        require_words(query, "query")
         rt = runtime_of(ctx)
         opts = options or m.SearchOptions()
         wait = (

@@ -224,6 +224,9 @@ async def test_full_session_create_search_status_query_vector_stop(settings: Set
         ("search", {"task_id": "task_nope", "query": "x"}, "TASK_NOT_FOUND", "task_id"),
         ("stop_task", {"task_id": "task_nope"}, "TASK_NOT_FOUND", "task_id"),
         ("create_task", {"query": ""}, "INVALID_PARAMS", "query"),
+        ("create_task", {"query": "   "}, "INVALID_PARAMS", "query"),
+        ("create_task", {"query": "\x00\x01 ?"}, "INVALID_PARAMS", "query"),
+        ("search", {"task_id": "t", "query": "\t\n"}, "INVALID_PARAMS", "query"),
         ("create_task", {}, "INVALID_PARAMS", "query"),
         (
             "create_task",
