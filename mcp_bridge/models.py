@@ -6,8 +6,9 @@ are dropped, so nothing internal leaks by accident.
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -458,11 +459,34 @@ class ResolveAuthResult(_Result):
     warnings: list[str] = Field(default_factory=list)
 
 
+_T = TypeVar("_T")
+# Free-form data a tool keeps for the client (a sample's context, a notification's
+# details): a megabyte of it was stored whole.
+MAX_FREE_FORM_CHARS = 16_000
+
+
+def _fits(value: _T, name: str) -> _T:
+    """``value`` unchanged, or ValueError when it is longer than MAX_FREE_FORM_CHARS
+    (as JSON when it is not a string)."""
+    size = len(value) if isinstance(value, str) else len(json.dumps(value, default=str))
+    if value is not None and size > MAX_FREE_FORM_CHARS:
+        raise ValueError(f"{name} is {size} characters; at most {MAX_FREE_FORM_CHARS}")
+    return value
+
+
 class NotifyPayload(_In):
     message: str = Field(min_length=1, max_length=2000, description="The reason, in one line.")
     details: str | dict[str, Any] | None = Field(
-        None, description="For the client's records; never shown on the desktop."
+        None,
+        description="For the client's records; never shown on the desktop (at most 16,000 "
+        "characters, as JSON when an object).",
     )
+
+    @field_validator("details")
+    @classmethod
+    def _details_fit(cls, value: str | dict[str, Any] | None) -> str | dict[str, Any] | None:
+        return _fits(value, "details")
+
     timeout_seconds: float | None = Field(
         None, ge=0, le=3600, description="How long the desktop notification stays."
     )
@@ -507,7 +531,15 @@ class CalibrateData(_In):
         description="add_sample (nli): a stance edge; its raw probability and relation are "
         "the prediction.",
     )
-    context: dict[str, Any] | None = Field(None, description="add_sample: kept with the sample.")
+    context: dict[str, Any] | None = Field(
+        None, description="add_sample: kept with the sample (at most 16,000 characters as JSON)."
+    )
+
+    @field_validator("context")
+    @classmethod
+    def _context_fits(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
+        return _fits(value, "context")
+
     predictions: list[float] | None = Field(
         None, max_length=100_000, description="evaluate: raw probabilities, each in [0, 1]."
     )

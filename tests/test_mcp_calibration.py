@@ -18,6 +18,7 @@ from mcp import Client
 
 from lyra.actors.orchestrator import Orchestrator
 from lyra.config.settings import Settings
+from lyra.mcp_bridge.models import MAX_FREE_FORM_CHARS
 from lyra.mcp_bridge.server import build_server
 from lyra.pipelines.evidence.calibration import Calibration
 from tests.conftest import make_settings
@@ -224,3 +225,21 @@ async def test_an_unknown_action_or_field_is_invalid_params(settings: Settings) 
             "calibrate", {"action": "get_stats", "data": {"source": "nli", "colour": "red"}}
         ))  # fmt: skip
         assert extra["code"] == "INVALID_PARAMS"
+
+
+async def test_free_form_data_has_a_size_limit(settings: Settings) -> None:
+    """A megabyte of a sample's context or a notification's details was stored whole."""
+    big = {"note": "x" * MAX_FREE_FORM_CHARS}
+    async with Client(build_server(settings)) as client:
+        sample = _error(await client.call_tool(
+            "calibrate",
+            {"action": "add_sample", "data": {"source": "nli", "prediction": 0.7,
+                                              "actual": True, "context": big}},
+        ))  # fmt: skip
+        note = _error(await client.call_tool(
+            "notify_user", {"event": "info", "payload": {"message": "m", "details": "y" * 16_001}}
+        ))  # fmt: skip
+    assert (sample["code"], sample["field"]) == ("INVALID_PARAMS", "data.context")
+    assert f"at most {MAX_FREE_FORM_CHARS}" in sample["message"]
+    assert (note["code"], note["field"]) == ("INVALID_PARAMS", "payload.details")
+    assert "details is 16001 characters; at most 16000" in note["message"]
