@@ -145,7 +145,8 @@ def register(server: LyraMCPServer) -> None:
         choices as a list. Otherwise the question goes to the desktop (notify-send) and to
         this client's log with its id, and the person answers on the command line:
         `lyra answer ID "TEXT"` (a choice by its text or number; `lyra answer` lists the
-        waiting questions). timed_out: true when no answer came within timeout_seconds.
+        waiting questions). timed_out: true when no answer came on the command line within
+        timeout_seconds (a form stays as long as the client keeps it open).
         Several questions can wait at once; the first answer to one wins.
         """
         rt = runtime_of(ctx)
