@@ -406,6 +406,11 @@ class SearchJob:
             ctx.warnings.append(f"{name}: skipped ({reason})")
         apis = self._academic_apis()
         academic_first = False
+        if ctx.options.get("dois") and not apis:
+            ctx.warnings.append(
+                f"dois: {len(ctx.options['dois'])} not looked up (no academic API: "
+                "options.academic_apis is empty)"
+            )
         if apis and ctx.fetch_api is not None:
             self.discovery = PaperDiscovery(
                 AcademicClient(ctx.settings, ctx.fetch_api, apis),

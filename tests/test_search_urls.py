@@ -140,6 +140,38 @@ async def test_a_hostile_page_costs_only_itself(lyra_home: Path) -> None:
         server.close()
 
 
+async def test_dois_with_no_academic_api_say_they_were_not_looked_up(lyra_home: Path) -> None:
+    server = FixtureServer("127.0.0.1")
+    try:
+        server.route("/robots.txt", body=b"User-agent: *\nAllow: /\n", content_type="text/plain")
+        server.route("/sleep.html", body=PAGE.encode())
+        settings = make_settings(lyra_home, corpus=None, fetch={"default_qps": 5.0})
+        async with Client(build_server(settings)) as client:
+            task = await client.call_tool("create_task", {"query": "caffeine and sleep"})
+            res = await client.call_tool(
+                "search",
+                {
+                    "task_id": task.structured_content["task_id"],
+                    "query": "Does caffeine shorten sleep?",
+                    "options": {
+                        "urls": [server.url("/sleep.html")],
+                        "dois": ["10.1000/xyz123", "10.1000/xyz124"],
+                        "academic_apis": [],
+                        "wait_seconds": 110,
+                    },
+                },
+            )
+        assert res.is_error is False, res.content[0].text
+        out = res.structured_content
+        assert out["pages_fetched"] == 1
+        assert (
+            "dois: 2 not looked up (no academic API: options.academic_apis is empty)"
+            in out["warnings"]
+        )
+    finally:
+        server.close()
+
+
 async def test_urls_and_named_engines_are_searched_together(lyra_home: Path) -> None:
     server = FixtureServer("127.0.0.1")
     try:
