@@ -78,17 +78,23 @@ class RaySettings(_Section):
 class StorageSettings(_Section):
     db_filename: str = Field("lyra.duckdb", description="DuckDB file name under LYRA_HOME.")
     memory_limit: str = Field("2GB", description="DuckDB memory_limit for the graph database.")
-    threads: int = Field(2, description="DuckDB worker threads.")
+    threads: int = Field(2, gt=0, description="DuckDB worker threads.")
 
 
 class QueryGraphSettings(_Section):
-    default_limit: int = Field(50, description="Rows returned when the client names no limit.")
-    max_limit: int = Field(200, description="Hard row cap of query_graph.")
-    default_timeout_ms: int = Field(
-        2000, description="Query time limit when the client names none."
+    default_limit: int = Field(
+        50, gt=0, description="Rows returned when the client names no limit."
     )
-    max_timeout_ms: int = Field(2000, description="Hard time cap of query_graph, in milliseconds.")
-    max_result_bytes: int = Field(1_000_000, description="Byte cap of one query_graph result.")
+    max_limit: int = Field(200, gt=0, description="Hard row cap of query_graph.")
+    default_timeout_ms: int = Field(
+        2000, gt=0, description="Query time limit when the client names none."
+    )
+    max_timeout_ms: int = Field(
+        2000, gt=0, description="Hard time cap of query_graph, in milliseconds."
+    )
+    max_result_bytes: int = Field(
+        1_000_000, gt=0, description="Byte cap of one query_graph result."
+    )
 
 
 class NetworkSettings(_Section):
@@ -102,51 +108,61 @@ class NetworkSettings(_Section):
 
 
 class FetchSettings(_Section):
-    default_qps: float = Field(0.2, description="Requests per second to one registrable domain.")
-    max_live_actors: int = Field(
-        16, description="Most DomainFetcher actors alive at once; idle ones retire."
+    default_qps: float = Field(
+        0.2, gt=0, description="Requests per second to one registrable domain."
     )
-    idle_retire_seconds: float = Field(300.0, description="A fetcher idle this long may retire.")
+    max_live_actors: int = Field(
+        16, gt=0, description="Most DomainFetcher actors alive at once; idle ones retire."
+    )
+    idle_retire_seconds: float = Field(
+        300.0, gt=0, description="A fetcher idle this long may retire."
+    )
     standby_workers: int = Field(
         8,
         ge=0,
         description="Idle Ray workers kept ready on a local Ray so a new domain's fetcher "
         "starts without starting a process (about 55 MiB each); 0 turns this off.",
     )
-    max_bytes: int = Field(20 * 1024 * 1024, description="Body size cap of one response.")
-    max_pdf_bytes: int = Field(50 * 1024 * 1024, description="Body size cap of one PDF response.")
-    timeout_seconds: float = Field(30.0, description="Total time limit of one request.")
-    connect_timeout_seconds: float = Field(10.0, description="Connect time limit of one request.")
-    max_redirects: int = Field(10, description="Redirects followed, each hop re-checked.")
+    max_bytes: int = Field(20 * 1024 * 1024, gt=0, description="Body size cap of one response.")
+    max_pdf_bytes: int = Field(
+        50 * 1024 * 1024, gt=0, description="Body size cap of one PDF response."
+    )
+    timeout_seconds: float = Field(30.0, gt=0, description="Total time limit of one request.")
+    connect_timeout_seconds: float = Field(
+        10.0, gt=0, description="Connect time limit of one request."
+    )
+    max_redirects: int = Field(10, ge=0, description="Redirects followed, each hop re-checked.")
     impersonate: str = Field("chrome", description="curl_cffi browser impersonation target.")
     user_agent: str | None = Field(
         None, description="User-Agent override (none: the impersonated browser's)."
     )
     robots_cache_seconds: int = Field(
-        86400, description="robots.txt cache lifetime (RFC 9309: at most 24 h)."
+        86400, ge=0, description="robots.txt cache lifetime (RFC 9309: at most 24 h)."
     )
     robots_user_agent: str = Field(
         "LyraResearchBot", description="Product token matched against robots.txt groups."
     )
     circuit_failure_threshold: int = Field(
-        2, description="Consecutive 403/429/timeouts that open a domain's circuit."
+        2, gt=0, description="Consecutive 403/429/timeouts that open a domain's circuit."
     )
     circuit_cooldown_seconds: float = Field(
-        1800.0, description="How long an open circuit refuses requests before a half-open probe."
+        1800.0,
+        gt=0,
+        description="How long an open circuit refuses requests before a half-open probe.",
     )
     network_retries: int = Field(
-        2, description="Retries of a connection error (never of a timeout or an HTTP status)."
+        2, ge=0, description="Retries of a connection error (never of a timeout or an HTTP status)."
     )
-    backoff_base_seconds: float = Field(1.0, description="First backoff delay of a retry.")
-    backoff_max_seconds: float = Field(60.0, description="Longest backoff delay.")
+    backoff_base_seconds: float = Field(1.0, gt=0, description="First backoff delay of a retry.")
+    backoff_max_seconds: float = Field(60.0, gt=0, description="Longest backoff delay.")
     max_retry_after_seconds: float = Field(
-        3600.0, description="Longest Retry-After honoured before the circuit takes over."
+        3600.0, gt=0, description="Longest Retry-After honoured before the circuit takes over."
     )
     max_decompressed_ratio: float = Field(
-        100.0, description="Compressed bodies expanding more than this are cut (bombs)."
+        100.0, gt=0, description="Compressed bodies expanding more than this are cut (bombs)."
     )
     conditional_cache_entries: int = Field(
-        2000, description="ETag / Last-Modified validators kept per domain."
+        2000, gt=0, description="ETag / Last-Modified validators kept per domain."
     )
     escalate_to_browser: bool = Field(
         True, description="Try the browser (headless, then headful) after a block or challenge."
@@ -164,7 +180,7 @@ class BrowserSettings(_Section):
         None, description="Connect to a running Chrome over CDP instead of launching."
     )
     headless: bool = Field(True, description="Headless by default; headful on demand.")
-    navigation_timeout_seconds: float = Field(30.0, description="Page load time limit.")
+    navigation_timeout_seconds: float = Field(30.0, gt=0, description="Page load time limit.")
     profile_dir: str | None = Field(
         None, description="Research profile directory (none: LYRA_HOME/browser-profile)."
     )
@@ -189,11 +205,11 @@ class TorSettings(_Section):
     disable_network: bool = Field(
         True, description="Write DisableNetwork 1 in the launched torrc (set false to use Tor)."
     )
-    sticky_seconds: float = Field(900.0, description="One circuit per domain for this long.")
+    sticky_seconds: float = Field(900.0, gt=0, description="One circuit per domain for this long.")
     max_usage_ratio: float = Field(
         0.2, description="Most share of a domain's requests that may go over Tor."
     )
-    bootstrap_timeout_seconds: float = Field(60.0, description="Wait for the launched tor.")
+    bootstrap_timeout_seconds: float = Field(60.0, gt=0, description="Wait for the launched tor.")
 
 
 class AuthSettings(_Section):
@@ -217,9 +233,9 @@ class InferenceSettings(_Section):
         "all-MiniLM-L6-v2; the old default all-MiniLM-L6-v2 reads the same), packaged (the "
         "packaged one even with another pulled), or a pulled model's id (BAAI/bge-m3).",
     )
-    embedding_batch_size: int = Field(32, description="Texts per embedding batch.")
+    embedding_batch_size: int = Field(32, gt=0, description="Texts per embedding batch.")
     max_sequence_length: int = Field(
-        256, description="Tokens per text given to the embedder / NLI model."
+        256, gt=0, description="Tokens per text given to the embedder / NLI model."
     )
     nli_model_path: str | None = Field(
         None,
@@ -229,7 +245,7 @@ class InferenceSettings(_Section):
             "stance model (the lexical heuristic only when that fails to load, flagged)."
         ),
     )
-    nli_batch_size: int = Field(16, description="Pairs per NLI batch.")
+    nli_batch_size: int = Field(16, gt=0, description="Pairs per NLI batch.")
 
 
 class HttpSettings(_Section):
@@ -245,7 +261,7 @@ class LLMSettings(_Section):
     enabled: bool = Field(True, description="Use Ollama for claim extraction when it answers.")
     ollama_host: str = Field("http://127.0.0.1:11434", description="Ollama server (loopback only).")
     model: str = Field("qwen2.5:3b", description="Ollama model name.")
-    timeout_seconds: float = Field(60.0, description="Time limit of one LLM call.")
+    timeout_seconds: float = Field(60.0, gt=0, description="Time limit of one LLM call.")
 
 
 class EngineSettings(_Section):
@@ -253,8 +269,8 @@ class EngineSettings(_Section):
     enabled: bool = Field(False, description="Query this engine.")
     base_url: str | None = Field(None, description="Engine endpoint (tests point it at loopback).")
     parser: str | None = Field(None, description="Parser name in lyra.pipelines.")
-    qps: float = Field(0.25, description="Requests per second to this engine.")
-    weight: float = Field(1.0, description="Ranking weight of this engine's results.")
+    qps: float = Field(0.25, gt=0, description="Requests per second to this engine.")
+    weight: float = Field(1.0, ge=0, description="Ranking weight of this engine's results.")
     paths: StrList = Field(default_factory=list, description="local engine only: corpus folders.")
 
 
@@ -262,7 +278,7 @@ class AcademicAPISettings(_Section):
     base_url: str = Field(..., description="API endpoint (tests point it at loopback).")
     api_key: str | None = Field(None, description="API key, if any.")
     mailto: str | None = Field(None, description="Contact for polite pools.")
-    qps: float = Field(1.0, description="Requests per second to this API.")
+    qps: float = Field(1.0, gt=0, description="Requests per second to this API.")
 
 
 class AcademicSettings(_Section):
@@ -281,44 +297,46 @@ class AcademicSettings(_Section):
 
 class TaskSettings(_Section):
     default_max_pages: int = Field(
-        50, description="Page budget of a task when create_task names none."
+        50, gt=0, description="Page budget of a task when create_task names none."
     )
     default_max_seconds: float = Field(
-        1800.0, description="Time budget of a task when create_task names none."
+        1800.0, gt=0, description="Time budget of a task when create_task names none."
     )
 
 
 class SearchSettings(_Section):
     default_wait_seconds: float = Field(
-        50.0, description="search waits this long before answering status running."
+        50.0, ge=0, description="search waits this long before answering status running."
     )
     max_wait_seconds: float = Field(
-        110.0, description="Longest wait a client may ask (clients time out near 120 s)."
+        110.0, gt=0, description="Longest wait a client may ask (clients time out near 120 s)."
     )
     default_max_pages: int = Field(
-        20, description="Pages one search takes when the client names none."
+        20, gt=0, description="Pages one search takes when the client names none."
     )
-    bm25_weight: float = Field(0.3, description="Weight of BM25 in hybrid ranking (seed 004).")
+    bm25_weight: float = Field(
+        0.3, ge=0, description="Weight of BM25 in hybrid ranking (seed 004)."
+    )
     embedding_weight: float = Field(
-        0.7, description="Weight of embedding similarity in hybrid ranking."
+        0.7, ge=0, description="Weight of embedding similarity in hybrid ranking."
     )
-    kneedle_min: int = Field(3, description="Kneedle cutoff keeps at least this many.")
-    kneedle_max: int = Field(50, description="Kneedle cutoff keeps at most this many.")
+    kneedle_min: int = Field(3, ge=0, description="Kneedle cutoff keeps at least this many.")
+    kneedle_max: int = Field(50, gt=0, description="Kneedle cutoff keeps at most this many.")
     rerank_depth: int = Field(
         20,
         ge=0,
         description="Best passages per facet a pulled reranker re-orders (0: never rerank).",
     )
-    claims_per_fragment: int = Field(2, description="Most claims taken from one fragment.")
-    max_claims_per_search: int = Field(40, description="Most new claims one search adds.")
+    claims_per_fragment: int = Field(2, gt=0, description="Most claims taken from one fragment.")
+    max_claims_per_search: int = Field(40, gt=0, description="Most new claims one search adds.")
     stance_candidates: int = Field(
-        8, description="Fragments of other pages paired with each claim for NLI."
+        8, gt=0, description="Fragments of other pages paired with each claim for NLI."
     )
     stance_min_similarity: float = Field(
         0.35, description="Cosine floor for a stance candidate fragment."
     )
     max_file_bytes: int = Field(
-        50 * 1024 * 1024, description="Local engine: bytes read from one file."
+        50 * 1024 * 1024, gt=0, description="Local engine: bytes read from one file."
     )
 
 

@@ -114,6 +114,12 @@ def test_a_malformed_json_list_in_the_environment_is_refused(
         ("fetch:\n  default_qps: fast\n", "fetch.default_qps"),
         ("fetch:\n  no_such_key: 1\n", "fetch.no_such_key"),
         ("nonsense_section: {}\n", "nonsense_section"),
+        # Out of range: every query_graph call failed with INTERNAL_ERROR, and a zero
+        # rate would make a site's fetcher wait for ever.
+        ("query_graph:\n  max_limit: -5\n", "query_graph.max_limit"),
+        ("fetch:\n  default_qps: 0\n", "fetch.default_qps"),
+        ("inference:\n  nli_batch_size: 0\n", "inference.nli_batch_size"),
+        ("search:\n  stance_candidates: -1\n", "search.stance_candidates"),
     ],
 )
 def test_bad_user_file_is_a_clear_error(
