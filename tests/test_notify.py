@@ -221,3 +221,9 @@ def test_queue_warning_message_names_the_counts() -> None:
     assert nt.queue_warnings(3, 0, **AUTH_SETTINGS) == [
         {"level": "warning", "message": "3 pages wait for authentication (0 high priority)"}
     ]
+
+
+def test_notification_text_carries_no_control_characters() -> None:
+    """NUL and terminal escapes from the client's text never reach the desktop."""
+    _, body = nt.notification_text("info", "line1\x00 line2\x1b]0;PWNED\x07\x1b[31mRED")
+    assert body == "line1 line2 ]0;PWNED [31mRED"

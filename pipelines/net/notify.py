@@ -41,6 +41,7 @@ MAX_MESSAGE_CHARS = 500
 """Desktop notifications show a few lines; longer text is cut with an ellipsis."""
 
 REDACTED = "[redacted]"
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
 
 # Query parameter names that carry credentials, matched case-insensitively. Distinctive
 # words count anywhere in the name (csrfToken, PHPSESSID, JSESSIONID); short or common
@@ -126,7 +127,9 @@ def notification_text(
     """(title, body) of a notification: the reason, then the URL and auth type, redacted."""
     if event not in EVENTS:
         raise ValueError(f"event must be one of {list(EVENTS)}, not {event!r}")
-    body = redact(" ".join(message.split()))
+    # Control characters (NUL, terminal escapes) never reach a desktop or a terminal:
+    # the AI client wrote this text, and page text may have shaped it.
+    body = redact(" ".join(_CONTROL.sub(" ", message).split()))
     if len(body) > MAX_MESSAGE_CHARS:
         body = body[: MAX_MESSAGE_CHARS - 1].rstrip() + "…"
     lines = [body]
