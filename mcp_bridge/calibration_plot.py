@@ -7,7 +7,7 @@ diagonal of perfect calibration, and the ECE in the title.
 
 from __future__ import annotations
 
-from pathlib import Path
+import io
 from typing import Any
 
 
@@ -15,8 +15,9 @@ class PlotUnavailable(RuntimeError):
     """matplotlib is not installed."""
 
 
-def draw_reliability(diagram: dict[str, Any], path: Path) -> Path:
-    """Write ``diagram`` (get_diagram_data's result) as a PNG at ``path``."""
+def render_reliability(diagram: dict[str, Any]) -> bytes:
+    """``diagram`` (get_diagram_data's result) as the bytes of a PNG; the caller writes
+    them, whole or not at all."""
     try:
         import matplotlib
 
@@ -58,7 +59,7 @@ def draw_reliability(diagram: dict[str, Any], path: Path) -> Path:
     )
     axes.legend(loc="upper left", fontsize=8)
     figure.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    figure.savefig(path, dpi=120)
+    png = io.BytesIO()
+    figure.savefig(png, format="png", dpi=120)
     plt.close(figure)
-    return path
+    return png.getvalue()

@@ -10,10 +10,27 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lyra.config.settings import Settings, load_settings
+from lyra.mcp_bridge import models as tool_models
+from lyra.mcp_bridge.cli_home import cmd_archive_verify, cmd_models_list, cmd_models_pull
+from lyra.mcp_bridge.cli_input import (
+    UserInputError,
+    cannot_write,
+    int_between,
+    json_text,
+    model_bounds,
+    research_question,
+    rich_text,
+    settings_problem,
+    terminal_safe,
+    write_whole,
+)
 from lyra.pipelines.evidence.research import new_search_id, new_task_id
+
+if TYPE_CHECKING:
+    pass
 
 DEFAULT_HTTP_PORT = 8765
 # How long `lyra sql` waits for the database file of an instance that is stopping.
@@ -24,8 +41,12 @@ def _settings_with_corpus(corpus: str | None) -> Settings:
     if corpus is None:
         return load_settings()
     path = Path(corpus).expanduser().resolve()
-    if not path.is_dir():
-        raise SystemExit(f"lyra: corpus folder {path} does not exist")
+    # The scanner takes a folder (each subfolder one source) or one document
+    # (pipelines/discover/local_corpus.py).
+    if not path.exists():
+        raise UserInputError(f"corpus path {path} does not exist")
+    if not (path.is_dir() or path.is_file()):
+        raise UserInputError(f"corpus path {path} is neither a folder nor a file")
     base = load_settings()
     # Only the keys the user named: engines.yaml fills in the rest (load_engines).
     engines = {k: v.model_dump(exclude_unset=True) for k, v in base.engines.items()}
@@ -97,12 +118,13 @@ async def _research(
     from lyra.mcp_bridge.lyra_runtime import LyraRuntime
 
     rt = LyraRuntime(settings)
-    budget = {"max_pages": max_pages} if max_pages else {}
+    # None: the settings' defaults (task.default_max_pages, search.default_max_pages).
+    given = {} if max_pages is None else {"max_pages": max_pages}
     try:
         task = await rt.call(
-            "create_task", question, {"budget": budget} if budget else {}, new_task_id()
+            "create_task", question, {"budget": given} if given else {}, new_task_id()
         )
-        opts: dict[str, Any] = {"max_pages": max_pages} if max_pages else {}
+        opts: dict[str, Any] = dict(given)
         search_id = await rt.call("start_search", task["id"], question, opts, None, new_search_id())
         result = await _wait_with_progress(rt, search_id, quiet=as_json)
         claims = await rt.call("get_status", task["id"], 0)
@@ -121,7 +143,8 @@ async def _wait_with_progress(rt: Any, search_id: str, quiet: bool) -> dict[str,
             if polled["done"]:
                 return dict(polled["result"])
     with Progress(
-        TextColumn("{task.description}"),
+        # The progress message can quote a page (its title, its URL): no markup.
+        TextColumn("{task.description}", markup=False),
         BarColumn(),
         TimeElapsedColumn(),
         console=_console(stderr=True),
@@ -135,7 +158,9 @@ async def _wait_with_progress(rt: Any, search_id: str, quiet: bool) -> dict[str,
                 return dict(polled["result"])
             prog = polled["progress"]
             bar.update(
-                tid, completed=prog.get("progress", 0.0), description=prog.get("message", "")
+                tid,
+                completed=prog.get("progress", 0.0),
+                description=terminal_safe(str(prog.get("message", ""))),
             )
 
 
@@ -180,7 +205,7 @@ def cmd_research(args: argparse.Namespace) -> int:
     try:
         out = asyncio.run(_research(settings, args.question, args.max_pages, args.json))
     except LyraError as exc:
-        print(f"lyra: {exc.code}: {exc.message}", file=sys.stderr)
+        print(f"lyra: {exc.code}: {terminal_safe(exc.message)}", file=sys.stderr)
         return 1
     search = out["search"]
     # Claims with evidence for or against them first, the most debated first.
@@ -190,11 +215,12 @@ def cmd_research(args: argparse.Namespace) -> int:
     )
     if search["status"] == "failed":
         err = search.get("error") or {}
-        print(f"lyra: search failed: {err.get('code')}: {err.get('message')}", file=sys.stderr)
+        said = terminal_safe(f"{err.get('code')}: {err.get('message')}")
+        print(f"lyra: search failed: {said}", file=sys.stderr)
         return 1
     if args.json:
         print(
-            json.dumps(
+            json_text(
                 {
                     "task_id": out["task"]["id"],
                     "search_id": search["search_id"],
@@ -202,8 +228,7 @@ def cmd_research(args: argparse.Namespace) -> int:
                     "metrics": search["metrics"],
                     "claims": [_claim_json(c) for c in claims],
                     "_lyra_meta": out["meta"].model_dump(mode="json"),
-                },
-                ensure_ascii=False,
+                }
             )
         )
         return 0
@@ -222,10 +247,12 @@ def _domains(urls: list[str]) -> list[str]:
 
 
 def _print_table(out: dict[str, Any], claims: list[dict[str, Any]], elapsed: float) -> None:
+    from rich.markup import escape
     from rich.table import Table
 
     console = _console()
-    table = Table(title=f"Claims for: {out['task']['query']}", show_lines=True, expand=True)
+    title = rich_text(f"Claims for: {out['task']['query']}")
+    table = Table(title=title, show_lines=True, expand=True)
     table.add_column("#", justify="right", width=3)
     table.add_column("claim", ratio=5)
     table.add_column("confidence", justify="center", width=13)
@@ -239,10 +266,10 @@ def _print_table(out: dict[str, Any], claims: list[dict[str, Any]], elapsed: flo
             lines.append("refutes: " + ", ".join(_domains(c["refuting_urls"])))
         table.add_row(
             str(i),
-            c["claim_text"],
+            rich_text(c["claim_text"]),
             f"{c['confidence']:.2f} ± {c['uncertainty']:.2f}",
             f"{c['supporting']}/{c['refuting']}",
-            "\n".join(lines),
+            rich_text("\n".join(lines)),
         )
     console.print(table)
     met = out["search"]["metrics"]
@@ -252,13 +279,20 @@ def _print_table(out: dict[str, Any], claims: list[dict[str, Any]], elapsed: flo
         f"  useful fragments {met.get('useful_fragments')}  claims {len(claims)}  {elapsed:.1f}s"
     )
     for d in out["meta"].degraded:
-        console.print(f"[yellow]degraded:[/yellow] {d}")
+        console.print(f"[yellow]degraded:[/yellow] {escape(terminal_safe(d))}")
 
 
 def cmd_sql(args: argparse.Namespace) -> int:
     """Run one read-only query in the query_graph sandbox against the database file."""
+    from lyra.mcp_bridge.errors import to_lyra_error
     from lyra.storage.connection import open_database
-    from lyra.storage.sql_guard import QueryTimeout, SqlRefused, run_sandboxed, validate_select
+    from lyra.storage.sql_guard import (
+        QueryFailed,
+        QueryTimeout,
+        SqlRefused,
+        run_sandboxed,
+        validate_select,
+    )
 
     settings = load_settings()
     if not settings.db_path.exists():
@@ -306,8 +340,10 @@ def cmd_sql(args: argparse.Namespace) -> int:
             timeout_ms=settings.query_graph.max_timeout_ms,
             max_bytes=settings.query_graph.max_result_bytes,
         )
-    except (SqlRefused, QueryTimeout) as exc:
-        print(f"lyra: {exc}", file=sys.stderr)
+    except (SqlRefused, QueryFailed, QueryTimeout) as exc:
+        # Said as query_graph says it when the running Lyra answers (_sql_through_instance).
+        err = to_lyra_error(exc)
+        print(f"lyra: {err.code}: {terminal_safe(err.message)}", file=sys.stderr)
         return 2
     finally:
         con.close()
@@ -331,7 +367,7 @@ def _task_call(method: str, *args: Any) -> dict[str, Any] | int:
         out: dict[str, Any] = asyncio.run(rt.call(method, *args))
     except Exception as exc:
         err = to_lyra_error(exc)
-        print(f"lyra: {err.code}: {err.message}", file=sys.stderr)
+        print(f"lyra: {err.code}: {terminal_safe(err.message)}", file=sys.stderr)
         return 2 if err.code in ("TASK_NOT_FOUND", "INVALID_PARAMS") else 1
     return out
 
@@ -339,14 +375,27 @@ def _task_call(method: str, *args: Any) -> dict[str, Any] | int:
 def cmd_export(args: argparse.Namespace) -> int:
     """Write a task's evidence as BibTeX, RIS, CSL-JSON, GraphML, JSON lines, Markdown or
     a self-contained HTML report."""
+    target = None if args.output is None else Path(args.output).expanduser()
+    # Said before the export runs (it may start Lyra), not after it has run for nothing;
+    # exit 2 for the path given, as for any bad argument, 1 for a write that fails later.
+    unwritable = None if target is None else cannot_write(target)
+    if unwritable is not None:
+        print(f"lyra: cannot write {target}: {unwritable}", file=sys.stderr)
+        return 2
     out = _task_call("export_task", args.task, args.format)
     if isinstance(out, int):
         return out
-    if args.output is None:
-        sys.stdout.write(out["content"])
+    if target is None:
+        # A terminal shows the page text the export quotes; a pipe gets the bytes as is.
+        content = out["content"]
+        sys.stdout.write(terminal_safe(content) if sys.stdout.isatty() else content)
         return 0
-    Path(args.output).write_text(out["content"], encoding="utf-8")
-    print(f"{args.output}: {out['format']}, {out['sources']} sources, {out['claims']} claims")
+    try:
+        write_whole(target, out["content"].encode("utf-8"))
+    except OSError as exc:
+        print(f"lyra: cannot write {target}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    print(f"{target}: {out['format']}, {out['sources']} sources, {out['claims']} claims")
     return 0
 
 
@@ -366,9 +415,9 @@ def cmd_cleanup(args: argparse.Namespace) -> int:
         f"; {len(out['pages_kept'])} pages kept (other tasks use them)"
     )
     for path in out["files"]:
-        print(f"  {path}")
+        print(f"  {terminal_safe(path)}")
     for failure in out["files_not_removed"]:
-        print(f"lyra: not removed: {failure}", file=sys.stderr)
+        print(f"lyra: not removed: {terminal_safe(failure)}", file=sys.stderr)
     return 0
 
 
@@ -394,18 +443,20 @@ def cmd_replay(args: argparse.Namespace) -> int:
         f"stance edges: {out['edges_unchanged']} unchanged, {len(out['edges_moved'])} moved, "
         f"{out['edges_added']} added, {out['edges_dropped']} dropped"
     )
+    # Claim texts come from pages.
     for text in out["claims_added"]:
-        print(f"  + {text}")
+        print(f"  + {terminal_safe(text)}")
     for text in out["claims_dropped"]:
-        print(f"  - {text}")
+        print(f"  - {terminal_safe(text)}")
     for move in out["edges_moved"]:
         before, after = move["before"], move["after"]
         print(
-            f"  ~ {move['claim'][:70]} / {move['fragment_id']}: {before['relation']} "
+            f"  ~ {terminal_safe(move['claim'][:70])} / {move['fragment_id']}: "
+            f"{before['relation']} "
             f"{before['confidence'] or 0:.2f} -> {after['relation']} {after['confidence'] or 0:.2f}"
         )
     for warning in out["warnings"]:
-        print(f"lyra: {warning}", file=sys.stderr)
+        print(f"lyra: {terminal_safe(warning)}", file=sys.stderr)
     return 0
 
 
@@ -420,7 +471,7 @@ def _sql_through_instance(settings: Settings, args: argparse.Namespace) -> int:
         res = asyncio.run(rt.call("query_graph", args.query, None, {}, limit, timeout, False))
     except Exception as exc:  # the sandbox's refusal or time limit, as query_graph says it
         err = to_lyra_error(exc)
-        print(f"lyra: {err.code}: {err.message}", file=sys.stderr)
+        print(f"lyra: {err.code}: {terminal_safe(err.message)}", file=sys.stderr)
         return 2
     _print_rows(res["columns"], res["rows"], res["row_count"], res["truncated"], args.json)
     return 0
@@ -439,9 +490,12 @@ def _print_rows(
         return
     from rich.table import Table
 
-    table = Table(*columns)
+    # Cells hold page text (fragments, titles): shown, never acted on by the terminal.
+    table = Table()
+    for name in columns:
+        table.add_column(rich_text(name))
     for row in rows:
-        table.add_row(*["" if v is None else str(v) for v in row])
+        table.add_row(*[rich_text("" if v is None else v) for v in row])
     _console().print(table)
     if truncated:
         print(f"(truncated at {row_count} rows)")
@@ -506,64 +560,6 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     return run_doctor(load_settings(), as_json=args.json)
 
 
-def _warc_files(root: Path) -> list[Path]:
-    """Every WARC file under `root` (any depth), gzip or plain, in name order."""
-    if not root.is_dir():
-        return []
-    return sorted(
-        p for p in root.rglob("*") if p.is_file() and p.name.endswith((".warc", ".warc.gz"))
-    )
-
-
-def _count_records(path: Path) -> int:
-    """Records warcio can read from `path`; damage stops the count (verify reports it)."""
-    from warcio.archiveiterator import ArchiveIterator
-    from warcio.exceptions import ArchiveLoadFailed
-
-    count = 0
-    try:
-        with open(path, "rb") as stream:
-            for _record in ArchiveIterator(stream):
-                count += 1
-    except (ArchiveLoadFailed, OSError, EOFError, ValueError):
-        return count  # the records before the damage; the error itself is verify's to name
-    return count
-
-
-def _printable(text: str, limit: int = 300) -> str:
-    """One terminal-safe line: a damaged record's bytes can end up in an error message."""
-    safe = "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in text)
-    return safe if len(safe) <= limit else safe[: limit - 3] + "..."
-
-
-def cmd_archive_verify(args: argparse.Namespace) -> int:
-    """Read every WARC under LYRA_HOME/warc back: record counts and errors; exit 1 on any error."""
-    from lyra.storage.warc import verify
-
-    home = Path(args.home).expanduser() if args.home else load_settings().home_dir
-    root = home / "warc"
-    files = _warc_files(root)
-    total_records = total_errors = 0
-    for path in files:
-        errors = verify(path)
-        records = _count_records(path)
-        total_records += records
-        total_errors += len(errors)
-        print(f"{path.relative_to(root)}: {records} records, {len(errors)} errors")
-        for error in errors:
-            print(f"  {_printable(error)}")
-    print(f"{len(files)} files, {total_records} records, {total_errors} errors")
-    return 0 if total_errors == 0 else 1
-
-
-def _entry_line(entry: Any) -> str:
-    int8 = "-" if entry.int8 is None else ("used" if entry.int8.accepted else "rejected")
-    return (
-        f"{entry.kind:9s} {entry.served_id}  dims {entry.dims}  "
-        f"parity {entry.probe_parity_max_abs_diff:.1e}  int8 {int8}  {entry.path}"
-    )
-
-
 def cmd_answer(args: argparse.Namespace) -> int:
     """Answer a question wait_for_user asked (or, without an id, list those waiting)."""
     from lyra.actors.instance import live_record
@@ -586,10 +582,11 @@ def cmd_answer(args: argparse.Namespace) -> int:
             return 0
         if not waiting:
             print("no question is waiting")
+        # The prompt and its choices are an MCP client's text (which may quote a page).
         for q in waiting:
             choices = q["choices"] or []
-            listed = "".join(f"\n    {i + 1}. {c}" for i, c in enumerate(choices))
-            print(f"{q['prompt_id']}  {q['prompt']}{listed}")
+            listed = "".join(f"\n    {i + 1}. {terminal_safe(c)}" for i, c in enumerate(choices))
+            print(f"{q['prompt_id']}  {terminal_safe(q['prompt'])}{listed}")
         return 0
     if args.response is None:
         print('lyra: give the answer after the id: lyra answer ID "TEXT"', file=sys.stderr)
@@ -597,7 +594,8 @@ def cmd_answer(args: argparse.Namespace) -> int:
     out = _task_call("answer_prompt", args.prompt_id, args.response)
     if isinstance(out, int):
         return out
-    print(json.dumps(out) if args.json else f"{out['prompt_id']}: {out['response']}")
+    said = f"{out['prompt_id']}: {terminal_safe(str(out['response']))}"
+    print(json.dumps(out) if args.json else said)
     return 0
 
 
@@ -623,91 +621,63 @@ def cmd_feedback(args: argparse.Namespace) -> int:
     if args.action == "domain_unblock":
         state = "unblocked"
     note = "" if out["changed"] else " (already so)"
-    print(f"{args.action}: {subject} {state}{note}")
+    print(f"{args.action}: {terminal_safe(str(subject))} {state}{note}")
     return 0
 
 
 def cmd_calibration_plot(args: argparse.Namespace) -> int:
     """Write the reliability diagram of a calibration source (get_diagram_data) as a PNG."""
-    from lyra.mcp_bridge.calibration_plot import PlotUnavailable, draw_reliability
+    from lyra.mcp_bridge.calibration_plot import PlotUnavailable, render_reliability
 
+    path = _plot_path(args.out, args.source)
+    # Said before the call (it may start Lyra); missing folders above it are made.
+    unwritable = cannot_write(path, make_parents=True)
+    if unwritable is not None:
+        print(f"lyra: cannot write {path}: {unwritable}", file=sys.stderr)
+        return 2
     data: dict[str, Any] = {"source": args.source}
     if args.evaluation:
         data["evaluation_id"] = args.evaluation
     out = _task_call("calibrate", "get_diagram_data", data)
     if isinstance(out, int):
         return out
-    path = Path(args.out or f"calibration-{args.source}.png")
     try:
-        draw_reliability(out, path)
+        write_whole(path, render_reliability(out), make_parents=True)
     except PlotUnavailable as exc:
         print(f"lyra: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"lyra: cannot write {path}: {exc.strerror or exc}", file=sys.stderr)
         return 1
     print(f"{path} (ECE {out['overall_ece']:.4f}, {out['samples']} predictions, "
           f"calibration version {out['calibration_version']})")  # fmt: skip
     return 0
 
 
-def cmd_models_pull(args: argparse.Namespace) -> int:
-    """Download, verify, export and register models; exit 3 when offline, 2 when refused."""
-    from lyra.jobs.models_pull import pull_error_exit_code, pull_model
-    from lyra.pipelines.evidence.model_registry import KINDS, HubUnavailable, ModelPullError
-
-    if args.kind == "all" and (args.model or args.revision):
-        print("lyra: --model and --revision name one model; give a kind, not all", file=sys.stderr)
-        return 2
-    home = Path(args.home).expanduser() if args.home else load_settings().home_dir
-    kinds = list(KINDS) if args.kind == "all" else [args.kind]
-    rc = 0
-    pulled = []
-    for kind in kinds:
-        try:
-            entry = pull_model(
-                home,
-                kind,
-                model_id=args.model,
-                revision=args.revision,
-                int8=args.int8,
-                say=lambda message: print(f"lyra: {message}", file=sys.stderr),
-            )
-        except ModelPullError as exc:
-            print(f"lyra: models pull {kind}: {type(exc).__name__}: {exc}", file=sys.stderr)
-            rc = rc or pull_error_exit_code(exc)
-            if isinstance(exc, HubUnavailable):
-                break  # the other kinds would meet the same closed door
-            continue
-        pulled.append(entry)
-        if not args.json:
-            print(_entry_line(entry))
-    if args.json:
-        print(json.dumps([e.to_json() | {"path": str(e.path)} for e in pulled]))
-    return rc
-
-
-def cmd_models_list(args: argparse.Namespace) -> int:
-    """The active pulled model of each kind (none: the offline default serves)."""
-    from lyra.pipelines.evidence.model_registry import KINDS, read_registry
-
-    home = Path(args.home).expanduser() if args.home else load_settings().home_dir
-    entries = read_registry(home)
-    if args.json:
-        print(json.dumps({k: e.to_json() | {"path": str(e.path)} for k, e in entries.items()}))
-        return 0
-    for kind in KINDS:
-        entry = entries.get(kind)
-        print(_entry_line(entry) if entry else f"{kind:9s} none (offline default)")
-    return 0
+def _plot_path(out: str | None, source: str) -> Path:
+    """Where `lyra calibration plot` writes: --out as given, or calibration-SOURCE.png in
+    the folder --out names (the current one without --out)."""
+    name = f"calibration-{source}.png"
+    if out is None:
+        return Path(name)
+    given = Path(out).expanduser()
+    return given / name if given.is_dir() else given
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of `lyra`."""
     p = argparse.ArgumentParser(prog="lyra", description="Local-first research server on Ray.")
+    # As the MCP tools bound them: the CLI accepts what a client may ask, and no more.
+    pages_low, pages_high = model_bounds(
+        (tool_models.Budget, "max_pages"), (tool_models.SearchOptions, "max_pages")
+    )
+    limit_low, limit_high = model_bounds((tool_models.QueryOptions, "limit"))
     sub = p.add_subparsers(dest="command", required=True)
     s = sub.add_parser("serve", help="MCP server over stdio (or --http on 127.0.0.1)")
     s.add_argument("--http", action="store_true", help="streamable HTTP on 127.0.0.1")
     s.add_argument(
         "--port",
-        type=int,
+        type=int_between(0, 65535),
         default=None,
         help=f"HTTP port (default {DEFAULT_HTTP_PORT}, or a free one when it is taken; 0: any)",
     )
@@ -720,14 +690,28 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--corpus", help="folder for the local engine (overrides engines.local.paths)")
     s.set_defaults(func=cmd_serve)
     r = sub.add_parser("research", help="run one question offline and print the claims")
-    r.add_argument("question")
-    r.add_argument("--corpus", help="folder of documents; each subfolder is one source")
-    r.add_argument("--max-pages", type=int, default=None)
+    r.add_argument("question", type=research_question)
+    r.add_argument(
+        "--corpus",
+        help="folder of documents (each subfolder is one source), or one document",
+    )
+    r.add_argument(
+        "--max-pages",
+        type=int_between(pages_low, pages_high),
+        default=None,
+        help=f"pages to fetch, {pages_low} to {pages_high} (default: the settings' "
+        "task.default_max_pages and search.default_max_pages)",
+    )
     r.add_argument("--json", action="store_true", help="print one JSON object")
     r.set_defaults(func=cmd_research)
     q = sub.add_parser("sql", help="read-only SQL over the evidence graph")
     q.add_argument("query")
-    q.add_argument("--limit", type=int, default=50)
+    q.add_argument(
+        "--limit",
+        type=int_between(limit_low, limit_high),
+        default=50,
+        help=f"rows to show, {limit_low} to {limit_high} (default 50)",
+    )
     q.add_argument("--json", action="store_true")
     q.set_defaults(func=cmd_sql)
     e = sub.add_parser("export", help="a task's evidence as a bibliography or a report")
@@ -794,7 +778,11 @@ def build_parser() -> argparse.ArgumentParser:
     cp = calibration.add_parser("plot", help="the reliability diagram of a source, as a PNG")
     cp.add_argument("--source", default="nli", help="nli (default) or claims")
     cp.add_argument("--evaluation", help="this evaluation's bins (default: the latest)")
-    cp.add_argument("--out", help="PNG path (default: ./calibration-SOURCE.png)")
+    cp.add_argument(
+        "--out",
+        help="PNG path, or a folder to write calibration-SOURCE.png in "
+        "(default: ./calibration-SOURCE.png)",
+    )
     cp.set_defaults(func=cmd_calibration_plot)
     m = sub.add_parser("models", help="pulled models: NLI, multilingual embedder, reranker")
     models = m.add_subparsers(dest="models_command", required=True)
@@ -818,7 +806,15 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the `lyra` console script."""
     args = build_parser().parse_args(argv)
-    rc: int = args.func(args)
+    problem = settings_problem()
+    if problem is not None:
+        print(f"lyra: {problem}", file=sys.stderr)
+        return 2
+    try:
+        rc: int = args.func(args)
+    except UserInputError as exc:
+        print(f"lyra: {exc}", file=sys.stderr)
+        return 2
     return rc
 
 

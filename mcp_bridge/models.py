@@ -459,6 +459,8 @@ class ResolveAuthResult(_Result):
     warnings: list[str] = Field(default_factory=list)
 
 
+# The longest research question or search query a tool takes (the CLI takes the same).
+QUERY_MAX_CHARS = 2000
 _T = TypeVar("_T")
 # Free-form data a tool keeps for the client (a sample's context, a notification's
 # details): a megabyte of it was stored whole.

@@ -42,7 +42,8 @@ def register(server: LyraMCPServer) -> None:
     @server.tool(annotations=ToolAnnotations(read_only_hint=False, idempotent_hint=False))
     async def create_task(
         query: Annotated[
-            str, Field(min_length=1, max_length=2000, description="The research question.")
+            str,
+            Field(min_length=1, max_length=m.QUERY_MAX_CHARS, description="The research question."),
         ],
         ctx: Context[LyraRuntime, Any],
         config: Annotated[
@@ -69,7 +70,11 @@ def register(server: LyraMCPServer) -> None:
         task_id: Annotated[str, Field(min_length=1, description="Task from create_task.")],
         query: Annotated[
             str,
-            Field(min_length=1, max_length=2000, description="The query, designed by the client."),
+            Field(
+                min_length=1,
+                max_length=m.QUERY_MAX_CHARS,
+                description="The query, designed by the client.",
+            ),
         ],
         ctx: Context[LyraRuntime, Any],
         options: Annotated[
