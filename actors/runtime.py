@@ -44,10 +44,9 @@ PRELOADED_MODULES = ["lyra.actors.preload"]
 # (Ray itself retries a dead address for as long as the caller waits).
 RAY_PROBE_SECONDS = 5.0
 # The client's side of an HTTP/2 connection start (RFC 9113 §3.4): the preface, then an
-# empty SETTINGS frame; a server's first frame is its own SETTINGS (type 4).
+# empty SETTINGS frame, which a gRPC server answers with its own SETTINGS at once.
 _H2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
 _H2_EMPTY_SETTINGS = b"\x00\x00\x00\x04\x00\x00\x00\x00\x00"
-_H2_SETTINGS = 4
 
 
 # The shared instance this process joined (actors/instance.py), None otherwise.
@@ -145,23 +144,27 @@ def probe_ray_address(address: str, timeout: float = RAY_PROBE_SECONDS) -> str |
     ``ray.init`` on an address where nothing listens, or where a program other than
     Ray accepts the connection and stays silent, retries without end, so a tool call
     would hang. Ray's GCS is a gRPC server: it answers the HTTP/2 connection preface
-    with its SETTINGS frame at once, which tells first, within ``timeout``.
+    with its SETTINGS frame at once (a Ray with TLS closes the connection), so only
+    silence for ``timeout`` is taken for "not Ray".
     """
     target = address.removeprefix("ray://")
     host, sep, port = target.rpartition(":")
     if not sep or not port.isdigit():
         return None
     try:
-        with socket.create_connection((host.strip("[]") or "127.0.0.1", int(port)), timeout) as s:
-            s.settimeout(timeout)
-            s.sendall(_H2_PREFACE + _H2_EMPTY_SETTINGS)
-            head = s.recv(9)
-    except TimeoutError:
-        return f"nothing answered within {timeout:g} s: not a Ray GCS"
+        sock = socket.create_connection((host.strip("[]") or "127.0.0.1", int(port)), timeout)
     except OSError as exc:
         return f"{type(exc).__name__}: {exc.strerror or exc}"
-    if len(head) < 9 or head[3] != _H2_SETTINGS:
-        return "the program there does not speak gRPC: not a Ray GCS"
+    with sock:
+        try:
+            sock.settimeout(timeout)
+            sock.sendall(_H2_PREFACE + _H2_EMPTY_SETTINGS)
+            sock.recv(9)
+        except TimeoutError:
+            return f"it accepted the connection and said nothing for {timeout:g} s: not Ray"
+        except OSError:
+            # It answered by closing: a Ray with TLS (RAY_USE_TLS) ends a plaintext start.
+            return None
     return None
 
 

@@ -188,7 +188,10 @@ async def citation_calls(size: int, anchors: int) -> dict[str, Any]:
 
     world = _world(size)
     s2_server, oa_server = S2Server(world, "127.0.0.90"), OpenAlexServer(world, "127.0.0.91")
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, namespace="bench-disc")
+    from lyra.actors.instance import loopback_only
+
+    with loopback_only():
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, namespace="bench-disc")
     try:
         with tempfile.TemporaryDirectory(prefix="lyra-bench-discovery-") as home:
             qps = 50.0

@@ -10,6 +10,7 @@ injection guard's record) is handed in.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 from urllib.parse import urldefrag
 
@@ -119,7 +120,7 @@ class EngineSerps:
             items = await self.serp(engine, query)
             if items is None:
                 break
-            urls.extend(urldefrag(item.url).url for item in items)
+            urls.extend(item.url for item in items)
         # A BLOCKED domain's results take none of the room; a priority site's come first.
         kept = self._unblocked(list(dict.fromkeys(urls)))
         return priority_first(kept, self.priority)[: self._page_budget()]
@@ -142,6 +143,12 @@ class EngineSerps:
         if error is None and block is not None:
             error = block.reason if block.challenge is not None else f"http_error:{block.reason}"
         items = [] if error else parse_serp(spec, body, str(result.get("final_url") or url))
+        # A result's #fragment is never sent: its row names the page as it is stored,
+        # and two results that differ only there are one.
+        by_url: dict[str, SerpItem] = {}
+        for item in items:
+            by_url.setdefault(urldefrag(item.url).url, item)
+        items = [replace(item, url=url) for url, item in by_url.items()]
         outcome = eh.fetch_outcome(result.get("status"), error, len(items))
         if outcome is not None:
             await ctx.call(

@@ -170,9 +170,12 @@ class SearchJob:
 
     def check(self, stage: str) -> None:
         """Raise SearchStopped at a stage boundary after a (graceful) stop or the end of
-        the time budget; never once the search is winding down (`run`)."""
+        the time budget. A search winding down (`run`) goes on, unless a stop comes
+        after the budget's end began it: the person's stop then ends it here."""
         if self.wound_down is not None:
-            return
+            if self.wound_down.status == "cancelled" or not self.ctx.stop_requested():
+                return
+            self.wound_down = None
         stop = self._stop_reason(stage)
         if stop is not None:
             raise stop
@@ -203,7 +206,8 @@ class SearchJob:
         self.check("storing")
         ctx.progress("store", 0.25, f"storing {len(docs)} pages")
         fragments = await self._store(docs)
-        if self.discovery is not None:
+        if self.discovery is not None and self.wound_down is None:
+            # Citations are new requests to the APIs: none after a stop or the budget.
             fragments += await self._track_citations()
         self.check("embedding")
         ctx.progress("embed", 0.35, f"embedding {len(fragments)} fragments")

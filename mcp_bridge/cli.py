@@ -803,10 +803,19 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _reads_settings(args: argparse.Namespace) -> bool:
+    """Whether the command reads the settings: `instances`, `down --all` and a command
+    given `--home` do not, and must work whatever LYRA_CONFIG holds (stopping every
+    Lyra is how a person recovers from a bad one)."""
+    if args.func is cmd_instances or getattr(args, "home", None):
+        return False
+    return not (args.func is cmd_down and args.all)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the `lyra` console script."""
     args = build_parser().parse_args(argv)
-    problem = settings_problem()
+    problem = settings_problem() if _reads_settings(args) else None
     if problem is not None:
         print(f"lyra: {problem}", file=sys.stderr)
         return 2

@@ -97,8 +97,8 @@ def research_question(text: str) -> str:
     """An argparse type: the question without surrounding blanks; none or an overlong
     one is refused, as create_task refuses it."""
     question = text.strip()
-    if not question:
-        raise argparse.ArgumentTypeError("the question is empty; ask something")
+    if not any(ch.isalnum() for ch in question):
+        raise argparse.ArgumentTypeError("the question has no words; ask something")
     limit = tool_models.QUERY_MAX_CHARS
     if len(question) > limit:
         raise argparse.ArgumentTypeError(
@@ -185,6 +185,10 @@ def cannot_write(path: Path, make_parents: bool = False) -> str | None:
     its content; with `make_parents` the missing folders above it count as creatable."""
     if path.is_dir():
         return os.strerror(errno.EISDIR)
+    if path.exists() and not path.is_file():
+        # A device, a pipe, /dev/stdout, a process substitution: written into as it is
+        # (write_whole), so its own open says whether it can be.
+        return None
     folder = path.parent
     while make_parents and not folder.exists() and folder != folder.parent:
         folder = folder.parent
@@ -206,6 +210,12 @@ def write_whole(path: Path, data: bytes, make_parents: bool = False) -> None:
     """Write `data` at `path` whole or not at all: a failure (disk full, a folder in the
     way) leaves neither a partial file nor a damaged earlier one; raises the OSError."""
     target = path.resolve() if path.is_symlink() else path  # write where the link points
+    if target.exists() and not target.is_file():
+        # Never renamed over: /dev/null or a pipe replaced by a regular file would break
+        # the system or the reader waiting on it.
+        with target.open("wb") as handle:
+            handle.write(data)
+        return
     if make_parents:
         target.parent.mkdir(parents=True, exist_ok=True)
     # Beside the target, so the rename stays on one file system and is atomic.

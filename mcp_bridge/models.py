@@ -470,7 +470,8 @@ MAX_FREE_FORM_CHARS = 16_000
 def _fits(value: _T, name: str) -> _T:
     """``value`` unchanged, or ValueError when it is longer than MAX_FREE_FORM_CHARS
     (as JSON when it is not a string)."""
-    size = len(value) if isinstance(value, str) else len(json.dumps(value, default=str))
+    text = value if isinstance(value, str) else json.dumps(value, default=str, ensure_ascii=False)
+    size = len(text)
     if value is not None and size > MAX_FREE_FORM_CHARS:
         raise ValueError(f"{name} is {size} characters; at most {MAX_FREE_FORM_CHARS}")
     return value

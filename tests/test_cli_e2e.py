@@ -205,7 +205,9 @@ async def test_ray_address_where_another_program_listens_is_a_clear_error(
     """The same for a port where a program that is not Ray accepts the connection and
     stays silent: Ray retried it for minutes, and the tool call hung."""
     with _silent_listener() as address:
-        await _refused_everywhere(cli_env, address, "nothing answered within 5 s: not a Ray GCS")
+        await _refused_everywhere(
+            cli_env, address, "it accepted the connection and said nothing for 5 s: not Ray"
+        )
 
 
 async def _refused_everywhere(cli_env: dict[str, str], address: str, why: str) -> None:

@@ -109,7 +109,6 @@ EVERY_COMMAND = [
     ["cleanup", "task_x"],
     ["replay", "task_x"],
     ["doctor"],
-    ["instances"],
     ["down"],
     ["archive", "verify"],
     ["answer"],
@@ -118,6 +117,23 @@ EVERY_COMMAND = [
     ["models", "pull", "nli"],
     ["models", "list"],
 ]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    # (`down --all` too, not run here: it would stop every Lyra on the machine.)
+    [["instances", "--json"], ["models", "list", "--home", "HOME"]],
+    ids=lambda argv: " ".join(argv[:2]),
+)
+def test_commands_that_read_no_settings_work_with_a_bad_config(
+    home: Path, argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Listing every Lyra and a command told its LYRA_HOME need no settings: a bad
+    LYRA_CONFIG must not lock a person out of them."""
+    (home / "user.yaml").write_text("fetch:\n  politeness: high\n")
+    code = main([str(home) if a == "HOME" else a for a in argv])
+    assert code == 0
+    assert "LYRA_CONFIG" not in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(("content", "problem"), CONFIG_PROBLEMS)
@@ -319,11 +335,12 @@ def test_research_max_pages_outside_the_search_tools_range(
 @pytest.mark.parametrize(
     ("question", "said"),
     [
-        ("", "the question is empty; ask something"),
-        (" \t\n ", "the question is empty; ask something"),
+        ("", "the question has no words; ask something"),
+        (" \t\n ", "the question has no words; ask something"),
+        ("\x01 ???", "the question has no words; ask something"),
         ("q" * 2001, "the question is 2001 characters long; at most 2000"),
     ],
-    ids=["empty", "blank", "too-long"],
+    ids=["empty", "blank", "no-words", "too-long"],
 )
 def test_research_question_create_task_would_refuse(
     question: str, said: str, capsys: pytest.CaptureFixture[str]

@@ -275,7 +275,15 @@ def test_latin1_label_on_ascii_body_stays_cp1252() -> None:
         # A real page with a stray control byte in its lead is still a page.
         (b"<!doctype html><html><body>\x01<p>Text</p></body></html>", "text/html"),
         (b"Plain words, no tags, no control bytes at all.", "text/html"),
+        # UTF-16 and UTF-32 pages: their zero bytes are text there, not binary.
+        (codecs.BOM_UTF16_LE + "<p>Hi</p>".encode("utf-16-le"), "text/html"),
+        (codecs.BOM_UTF32_BE + "<p>Hi</p>".encode("utf-32-be"), "text/html"),
     ],
 )
 def test_binary_bodies_labelled_html_are_not_html(body: bytes, expected: str) -> None:
     assert sniff_content_type("text/html; charset=utf-8", body, "http://127.0.0.1/page") == expected
+
+
+def test_a_page_declared_utf16_without_a_bom_is_html() -> None:
+    body = "<!doctype html><p>Hello</p>".encode("utf-16-le")
+    assert sniff_content_type("text/html; charset=UTF-16", body) == "text/html"

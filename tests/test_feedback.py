@@ -62,6 +62,9 @@ def db(tmp_path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
         ("https://www.content-farm.co.uk/page?x=1", "content-farm.co.uk"),
         ("Spam.ORG.", "spam.org"),
         ("127.0.0.5", "127.0.0.5"),
+        # An internationalised name and a label with an underscore are sites too.
+        ("bücher.de", "bücher.de"),
+        ("my_host.example.com", "example.com"),
     ],
 )
 def test_a_block_names_the_whole_site(given: str, site: str) -> None:

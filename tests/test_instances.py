@@ -270,7 +270,7 @@ llm:
             # Ray listens on loopback only: its GCS, raylet, workers and metrics.
             listening = _listening(tmp_path / "one")
             assert {i1["gcs_port"], i1["metrics_export_port"]} <= {p for _, p in listening}
-            assert {ip for ip, _ in listening} == {"127.0.0.1", "::ffff:127.0.0.1"}
+            assert {ip for ip, _ in listening} <= {"127.0.0.1", "::ffff:127.0.0.1"}
             # Each home's task lives in its own graph.
             other = await one.call_tool("get_status", {"task_id": tasks[1]["task_id"]})
             assert other.is_error is True

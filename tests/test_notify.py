@@ -225,5 +225,9 @@ def test_queue_warning_message_names_the_counts() -> None:
 
 def test_notification_text_carries_no_control_characters() -> None:
     """NUL and terminal escapes from the client's text never reach the desktop."""
-    _, body = nt.notification_text("info", "line1\x00 line2\x1b]0;PWNED\x07\x1b[31mRED")
-    assert body == "line1 line2 ]0;PWNED [31mRED"
+    _, body = nt.notification_text(
+        "auth_required",
+        "line1\x00 line2\x1b]0;PWNED\x07\x1b[31mRED \u202eevil",
+        url="https://ex.com/a\x1b]0;PWN\x07b",
+    )
+    assert body == "line1 line2 ]0;PWNED [31mRED evil\nhttps://ex.com/a]0;PWNb"

@@ -74,9 +74,12 @@ async def test_engine_serp_is_stored_in_rank_order_and_its_pages_are_ingested(
     try:
         for path, html in ARTICLES.items():
             site.route(path, body=html.encode())
+        # A #fragment is never sent: the second result is the first page, and the
+        # review's row names the page as it is stored.
         results = [
             ("Green tea trial", site.url("/tea-trial.html"), "A twelve week trial."),
-            ("Tea review", site.url("/tea-review.html"), "Catechins and blood pressure."),
+            ("Trial results", site.url("/tea-trial.html#results"), "Its results."),
+            ("Tea review", site.url("/tea-review.html#abstract"), "Catechins and pressure."),
         ]
         engine.route("/html/", body=serp_page(results, site.url("/ad.html")))
         settings = ddg_settings(lyra_home, engine)
@@ -111,8 +114,12 @@ async def test_engine_serp_is_stored_in_rank_order_and_its_pages_are_ingested(
     assert parse_qs(urlsplit(serp_requests[0].path).query)["q"] == [QUERY]
     assert rows == [
         ["duckduckgo", 1, site.url("/tea-trial.html"), "Green tea trial"],
-        ["duckduckgo", 2, site.url("/tea-review.html"), "Tea review"],
+        ["duckduckgo", 3, site.url("/tea-review.html"), "Tea review"],
     ]
+    assert (site.paths().count("/tea-trial.html"), site.paths().count("/tea-review.html")) == (
+        1,
+        1,
+    )
     assert [p[0] for p in pages] == [site.url("/tea-review.html"), site.url("/tea-trial.html")]
     assert out["pages_fetched"] == 2
     # The ad was dropped, never fetched.

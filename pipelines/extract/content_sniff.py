@@ -79,6 +79,12 @@ _MAGIC: Final[tuple[tuple[bytes, str], ...]] = (
     (b"PK\x03\x04", "application/zip"),
     (b"WARC/", "application/warc"),
 )
+_WIDE_BOMS: Final = (
+    codecs.BOM_UTF16_LE,
+    codecs.BOM_UTF16_BE,
+    codecs.BOM_UTF32_LE,
+    codecs.BOM_UTF32_BE,
+)
 # Declared types a body is read as markup under (a binary body is not).
 _MARKUP_TYPES: Final = frozenset({"text/html", "application/xhtml+xml"})
 # WHATWG §4.6 "binary data byte": a control character text never contains.
@@ -164,6 +170,15 @@ def _from_url(url: str) -> str | None:
     return guessed
 
 
+def _wide_text(body: bytes, declared: str) -> bool:
+    """UTF-16 or UTF-32 text (by its BOM or its declared charset): its ASCII letters
+    come with zero bytes, which are not binary there."""
+    if body.startswith(_WIDE_BOMS):
+        return True
+    charset = (charset_param(declared) or "").lower().replace("_", "-")
+    return charset.startswith(("utf-16", "utf-32"))
+
+
 def sniff_content_type(declared: str, body: bytes, url: str = "") -> str:
     """The media type to treat `body` as (lower-case, no parameters).
 
@@ -181,7 +196,8 @@ def sniff_content_type(declared: str, body: bytes, url: str = "") -> str:
         return "text/html" if _looks_html(lead) else stated
     magic = next((kind for sig, kind in _MAGIC if body.startswith(sig)), None)
     if stated in _MARKUP_TYPES and (
-        magic is not None or (_is_binary(body) and not _looks_html(lead))
+        magic is not None
+        or (_is_binary(body) and not _looks_html(lead) and not _wide_text(body, declared))
     ):
         # An image, an archive or random bytes sent as a web page: read as markup it
         # would be pages of garbage fragments. Real pages with a stray control byte

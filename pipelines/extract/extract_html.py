@@ -39,7 +39,9 @@ _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
 # Characters no reader sees and lxml refuses in any string it builds (C0 controls but
 # tab, newline and carriage return; DEL; the two noncharacters XML forbids): one stray
 # \x01 after a comment made every tree edit raise, and the page was lost.
-_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff]")
+_CONTROL = re.compile("[\x00-\x08\x0e-\x1f\x7f\ufffe\uffff]")
+# Vertical tab and form feed separate words (form feed is HTML whitespace): spaces.
+_SPACING_CONTROL = re.compile("[\x0b\x0c]")
 _META_CHARSET = re.compile(
     rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9._:-]+)""", re.IGNORECASE
 )
@@ -254,7 +256,7 @@ def extract_html(html: str, url: str, domain: str, *, byte_size: int | None = No
     """
     warnings: list[str] = []
     size = byte_size if byte_size is not None else len(html.encode("utf-8", errors="replace"))
-    scan = strip_hidden(_CONTROL.sub("", html))
+    scan = strip_hidden(_SPACING_CONTROL.sub(" ", _CONTROL.sub("", html)))
     html = scan.html
     blocks: list[Block] = []
     title: str | None = None

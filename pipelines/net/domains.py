@@ -82,17 +82,25 @@ def _is_ip(host: str) -> bool:
     return True
 
 
-_LABEL = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?")
+# A DNS label as sites use them: letters, digits, inner hyphens; underscores too (some
+# hosts have them, and browsers reach them).
+_LABEL = re.compile(r"[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?")
 
 
 def host_name_problem(host: str) -> str | None:
     """Why ``host`` (lower case, as `host_of` gives it) names no site, or None: an IP
     address, ``localhost``, or a DNS name of 1-63-character labels (letters, digits,
-    inner hyphens; IDNs in their ``xn--`` form), at most 253 characters, whose last
+    inner hyphens or underscores; an IDN checked in its ``xn--`` form), at most 253
+    characters, whose last
     label is not all digits and which is not itself a public suffix (``com``,
     ``co.uk``: blocking one would block every site under it)."""
     if _is_ip(host) or host == "localhost":
         return None
+    if not host.isascii():
+        try:  # an internationalised name is checked in the form DNS carries (xn--)
+            host = host.encode("idna").decode("ascii")
+        except UnicodeError:
+            return "not a host name (an internationalised name IDNA cannot encode)"
     if not host or len(host) > 253:
         return "not a host name (1 to 253 characters)"
     labels = host.split(".")

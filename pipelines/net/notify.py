@@ -41,7 +41,8 @@ MAX_MESSAGE_CHARS = 500
 """Desktop notifications show a few lines; longer text is cut with an ellipsis."""
 
 REDACTED = "[redacted]"
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+# C0/C1 controls (NUL, terminal escapes) and bidi overrides, which reorder what is read.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 # Query parameter names that carry credentials, matched case-insensitively. Distinctive
 # words count anywhere in the name (csrfToken, PHPSESSID, JSESSIONID); short or common
@@ -135,7 +136,7 @@ def notification_text(
     lines = [body]
     if url:
         lines.append(safe_url(url) + (f" ({auth_type})" if auth_type else ""))
-    return TITLES[event], "\n".join(lines)
+    return TITLES[event], "\n".join(_CONTROL.sub("", line) for line in lines)
 
 
 def queue_warnings(
