@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from mcp import Client
@@ -92,46 +93,46 @@ decaffeinated coffee and the weeks with hot water.</p>
 </article></body></html>"""
 
 
+async def _search_given(
+    lyra_home: Path, server: FixtureServer, urls: list[str], **options: Any
+) -> tuple[dict[str, Any], list[str]]:
+    """One search of `urls` on `server` (robots.txt allows all) in a new task: its result
+    and the URL of every page stored."""
+    server.route("/robots.txt", body=b"User-agent: *\nAllow: /\n", content_type="text/plain")
+    settings = make_settings(lyra_home, corpus=None, fetch={"default_qps": 5.0})
+    async with Client(build_server(settings)) as client:
+        task = await client.call_tool("create_task", {"query": "caffeine and sleep"})
+        res = await client.call_tool(
+            "search",
+            {
+                "task_id": task.structured_content["task_id"],
+                "query": "Does caffeine shorten sleep?",
+                "options": {"urls": urls, "wait_seconds": 110, **options},
+            },
+        )
+        assert res.is_error is False, res.content[0].text
+        rows = (
+            await client.call_tool("query_graph", {"sql": "SELECT url FROM pages ORDER BY url"})
+        ).structured_content["rows"]
+    return res.structured_content, [row[0] for row in rows]
+
+
 async def test_a_hostile_page_costs_only_itself(lyra_home: Path) -> None:
     """Random bytes sent as HTML are not ingested, a page with a control character is
     read, and a URL's #fragment names the page it is in: the search keeps the rest."""
     server = FixtureServer("127.0.0.1")
     try:
-        server.route("/robots.txt", body=b"User-agent: *\nAllow: /\n", content_type="text/plain")
         server.route("/sleep.html", body=PAGE.encode())
         server.route("/control.html", body=CONTROL_PAGE.encode())
         server.route("/binary", body=random.Random(3).randbytes(200_000))
-        settings = make_settings(lyra_home, corpus=None, fetch={"default_qps": 5.0})
-        async with Client(build_server(settings)) as client:
-            task = await client.call_tool("create_task", {"query": "caffeine and sleep"})
-            res = await client.call_tool(
-                "search",
-                {
-                    "task_id": task.structured_content["task_id"],
-                    "query": "Does caffeine shorten sleep?",
-                    "options": {
-                        "urls": [
-                            server.url("/binary"),
-                            server.url("/control.html"),
-                            server.url("/sleep.html#method"),
-                            server.url("/sleep.html"),
-                        ],
-                        "wait_seconds": 110,
-                    },
-                },
-            )
-            assert res.is_error is False, res.content[0].text
-            out = res.structured_content
-            pages = (
-                await client.call_tool("query_graph", {"sql": "SELECT url FROM pages ORDER BY url"})
-            ).structured_content["rows"]
-        assert out["status"] != "failed", out
-        assert out["pages_fetched"] == 2
+        urls = ["/binary", "/control.html", "/sleep.html#method", "/sleep.html"]
+        out, pages = await _search_given(lyra_home, server, [server.url(u) for u in urls])
+        assert (out["status"], out["pages_fetched"]) == ("partial", 2)
         assert (
             f"{server.url('/binary')}: not ingested (content type application/octet-stream)"
-            in (out["warnings"])
+            in out["warnings"]
         )
-        assert pages == [[server.url("/control.html")], [server.url("/sleep.html")]]
+        assert pages == [server.url("/control.html"), server.url("/sleep.html")]
         assert server.paths().count("/sleep.html") == 1
         texts = [c["text"] for c in out["claims_found"]]
         assert any(t.startswith("Decaffeinated coffee did not change total sleep") for t in texts)
@@ -143,27 +144,12 @@ async def test_a_hostile_page_costs_only_itself(lyra_home: Path) -> None:
 async def test_dois_with_no_academic_api_say_they_were_not_looked_up(lyra_home: Path) -> None:
     server = FixtureServer("127.0.0.1")
     try:
-        server.route("/robots.txt", body=b"User-agent: *\nAllow: /\n", content_type="text/plain")
         server.route("/sleep.html", body=PAGE.encode())
-        settings = make_settings(lyra_home, corpus=None, fetch={"default_qps": 5.0})
-        async with Client(build_server(settings)) as client:
-            task = await client.call_tool("create_task", {"query": "caffeine and sleep"})
-            res = await client.call_tool(
-                "search",
-                {
-                    "task_id": task.structured_content["task_id"],
-                    "query": "Does caffeine shorten sleep?",
-                    "options": {
-                        "urls": [server.url("/sleep.html")],
-                        "dois": ["10.1000/xyz123", "10.1000/xyz124"],
-                        "academic_apis": [],
-                        "wait_seconds": 110,
-                    },
-                },
-            )
-        assert res.is_error is False, res.content[0].text
-        out = res.structured_content
-        assert out["pages_fetched"] == 1
+        dois = ["10.1000/xyz123", "10.1000/xyz124"]
+        out, pages = await _search_given(
+            lyra_home, server, [server.url("/sleep.html")], dois=dois, academic_apis=[]
+        )
+        assert pages == [server.url("/sleep.html")]
         assert (
             "dois: 2 not looked up (no academic API: options.academic_apis is empty)"
             in out["warnings"]

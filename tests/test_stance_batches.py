@@ -34,10 +34,10 @@ FRAGMENTS = [
 
 def _stance_run(
     lyra_home: Path, claims: list[str]
-) -> tuple[list[list[tuple[str, str]]], list[dict[str, Any]], list[int]]:
+) -> tuple[list[list[tuple[str, str]]], list[dict[str, Any]], list[tuple[int, list[str]]]]:
     """judge_stance over the claims (in the order given) against every fragment, with the
     graph's reads answered from the lists above; the NLI batches it sent, the edges, and
-    the number of claims in each candidate search it asked the graph for."""
+    each candidate search it asked the graph for (claims in it, fragment ids allowed)."""
     claim_rows = [
         {"id": f"c{CLAIMS.index(t)}", "claim_text": t, "origin_page_id": "p-own",
          "source_domain": "own.example", "source_trust_level": "UNVERIFIED"}
@@ -50,7 +50,7 @@ def _stance_run(
         for i, text in enumerate(FRAGMENTS)
     }  # fmt: skip
     batches: list[list[tuple[str, str]]] = []
-    searches: list[int] = []
+    searches: list[tuple[int, list[str]]] = []
     edges: list[dict[str, Any]] = []
 
     async def call(actor: str, method: str, *args: Any) -> Any:
@@ -63,8 +63,7 @@ def _stance_run(
         if (actor, method) == ("graph", "embeddings_for"):
             return {c["id"]: [1.0, 0.0] for c in claim_rows}
         if (actor, method) == ("graph", "vector_search_many"):
-            assert args[-1] == list(meta)  # the task's fragments, once per call
-            searches.append(len(args[0]))
+            searches.append((len(args[0]), list(args[-1])))
             return [[(fid, 0.9) for fid in meta] for _ in args[0]]
         if (actor, method) == ("graph", "texts_for"):
             return {fid: meta[fid] for fid in args[1]}
@@ -104,7 +103,8 @@ def test_pairs_go_to_the_judge_shortest_first_and_edges_keep_their_own_judgment(
 ) -> None:
     batches, edges, searches = _stance_run(lyra_home, CLAIMS)
 
-    assert searches == [3]  # one graph call finds every claim's candidates
+    # One graph call finds every claim's candidates, the task's fragments sent once.
+    assert searches == [(3, [f"f{i}" for i in range(len(FRAGMENTS))])]
     sent = [pair for batch in batches for pair in batch]
     assert [len(b) for b in batches] == [8, 8, 8, 8, 8, 2]  # 3 claims x 14 fragments
     lengths = [len(p) + len(c) for p, c in sent]
