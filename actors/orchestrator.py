@@ -32,13 +32,14 @@ from lyra.actors.fetch_routing import FetchRouting
 from lyra.actors.runtime import BROWSER, GRAPH, INFERENCE, ORCHESTRATOR, setup_actor_logging
 from lyra.actors.standby import StandbyWorkers
 from lyra.config.settings import Settings
+from lyra.jobs.auth_requeue import SessionHandOver
 from lyra.jobs.auth_service import AuthService
 from lyra.jobs.discovery import validate_discovery_options
 from lyra.jobs.engine_choice import EngineChoice
-from lyra.jobs.replay import replay_searches
+from lyra.jobs.replay import replay_into
 from lyra.jobs.search_context import SearchContext
 from lyra.jobs.search_job import SearchJob
-from lyra.jobs.user_prompts import PromptRegistry
+from lyra.jobs.user_prompts import PromptRegistry, desktop_question
 from lyra.pipelines.discover.engines import load_engines
 from lyra.pipelines.discover.local_corpus import CorpusScan
 from lyra.pipelines.errors import LyraError
@@ -51,7 +52,6 @@ from lyra.pipelines.net.domains import (
     host_of,
     registrable_domain,
 )
-from lyra.pipelines.net.notify import MAX_MESSAGE_CHARS
 from lyra.storage.export import FORMATS as EXPORT_FORMATS
 
 log = logging.getLogger(__name__)
@@ -109,6 +109,12 @@ class Orchestrator:
             auth=self._auth,
             graph=functools.partial(self._call, GRAPH),
             searching=self._searching,
+        )
+        self._hand_over = SessionHandOver(
+            graph=functools.partial(self._call, GRAPH),
+            browser=functools.partial(self._call, BROWSER),
+            fetcher_of=lambda domain: self._fetching.fetcher_pool().handle(domain),
+            start_search=self.start_search,
         )
         self._engines = EngineChoice(
             settings,
@@ -622,37 +628,19 @@ class Orchestrator:
             search_id = await self.start_search(replay["id"], query, options, docs)
             return await self._jobs[search_id]
 
-        replayed, statuses, warnings = await replay_searches(
-            sources, run, self._settings.search.max_file_bytes
-        )
-        diff = await self._call(GRAPH, "replay_diff", task_id, replay["id"])
-        await self._call(
-            GRAPH,
-            "log_event",
-            kind="task_replay",
-            actor="orchestrator",
-            task_id=task_id,
-            payload={
-                "replay_task_id": replay["id"],
-                "claims_added": len(diff["claims_added"]),
-                "claims_dropped": len(diff["claims_dropped"]),
-                "edges_moved": len(diff["edges_moved"]),
-            },
-        )
-        return {
-            "task_id": task_id,
-            "replay_task_id": replay["id"],
-            "searches": len(sources),
-            "pages_replayed": replayed,
-            "statuses": statuses,
-            "warnings": warnings,
-            "models": {
+        return await replay_into(
+            task_id,
+            replay["id"],
+            sources,
+            run,
+            graph=functools.partial(self._call, GRAPH),
+            models={
                 "nli": models["nli"],
                 "embedding": models["embedding_model"],
                 "reloaded": reloaded,
             },
-            **diff,
-        }
+            max_file_bytes=self._settings.search.max_file_bytes,
+        )
 
     async def query_graph(
         self,
@@ -714,7 +702,7 @@ class Orchestrator:
     async def resolve_auth(self, target: str, data: dict[str, Any]) -> dict[str, Any]:
         """Mark an item or a domain resolved / skipped / failed; resolved work is re-queued."""
         await self.ensure_ready()
-        out = await self._auth.resolve(target, data, on_resolved=self._after_auth_resolved)
+        out = await self._auth.resolve(target, data, on_resolved=self._hand_over)
         await self._fetching.auth_gauge()
         return out
 
@@ -732,21 +720,8 @@ class Orchestrator:
         its id and how to answer; `await_prompt` waits for the answer."""
         entry = self._prompts.create(prompt, choices, timeout_s)
         pid = entry["prompt_id"]
-        listed = (
-            " Choices: " + "; ".join(f"{i + 1}. {c}" for i, c in enumerate(choices)) + "."
-            if choices
-            else ""
-        )
-        how = f'lyra answer {pid} "..."'
-        # The desktop shows 500 characters at most: the question gives way, never the id.
-        suffix = f" Answer with: {how}"
-        question = f"{prompt}{listed}"
-        room = MAX_MESSAGE_CHARS - 2 - len(suffix)
-        if len(question) > room:
-            question = question[: room - 1].rstrip() + "…"
-        note = await self._auth.notify(
-            "decision_required", {"message": question + suffix}, open_url=None
-        )
+        message, how = desktop_question(prompt, choices, pid)
+        note = await self._auth.notify("decision_required", {"message": message}, open_url=None)
         return {"prompt_id": pid, "how_to_answer": how, "channels": note["channels"]}
 
     async def await_prompt(self, prompt_id: str) -> dict[str, Any]:
@@ -802,60 +777,6 @@ class Orchestrator:
                 f"the browser could not open {url}: {result.get('error') or 'unknown error'}",
             )
         return result
-
-    async def _after_auth_resolved(
-        self, domain: str, items: list[dict[str, Any]]
-    ) -> dict[str, Any]:
-        """Session transfer (browser cookies → the domain's fetcher) and re-queue of the items.
-
-        The cookies the person's browser now holds for the domain move into the HTTP
-        client (same registrable domain only), the domain's circuit closes, and the
-        items' URLs are fetched again in a new search per task (same query as the
-        search that queued them), which runs the rest of the pipeline on them.
-        """
-        domain = registrable_domain(domain)
-        cookies: list[dict[str, Any]] = []
-        try:
-            cookies = await self._call(BROWSER, "cookies_for", domain)
-        except LyraError:
-            log.warning("no browser to take the session of %s from", domain)
-        fetcher = await self._fetching.fetcher_pool().handle(domain)
-        await fetcher.add_cookies.remote(cookies, reset_circuit=True)
-        by_task: dict[str, list[dict[str, Any]]] = {}
-        for item in items:
-            if item.get("task_id"):
-                by_task.setdefault(str(item["task_id"]), []).append(item)
-        requeued: list[str] = []
-        warnings: list[str] = []
-        for task_id, task_items in by_task.items():
-            urls = list(dict.fromkeys(str(i["url"]) for i in task_items))
-            query = await self._query_of(task_items, task_id)
-            try:
-                search_id = await self.start_search(
-                    task_id, query, {"urls": urls, "max_pages": len(urls), "engines": []}
-                )
-            except LyraError as exc:
-                log.warning("could not re-queue %d URLs of %s: %s", len(urls), task_id, exc)
-                warnings.append(f"{len(urls)} URLs of {task_id} not re-queued: {exc.code}")
-                continue
-            requeued.append(search_id)
-        return {
-            "session_stored": bool(cookies),
-            "requeued_searches": requeued,
-            "warnings": warnings,
-        }
-
-    async def _query_of(self, items: list[dict[str, Any]], task_id: str) -> str:
-        """The query of the search that queued these items (else the task's own)."""
-        for item in items:
-            search_id = item.get("search_id")
-            if search_id:
-                searches = await self._call(GRAPH, "list_searches", task_id)
-                for s in searches:
-                    if s["id"] == search_id:
-                        return str(s["query"])
-        task = await self._task(task_id)
-        return str(task["query"])
 
     async def graph_handle(self) -> Any:
         """The graph actor's handle (for tests and notebooks)."""

@@ -118,3 +118,42 @@ async def replay_searches(
         statuses.append(result.get("status"))
         warnings.extend(result.get("warnings") or [])
     return replayed, statuses, warnings
+
+
+async def replay_into(
+    task_id: str,
+    replay_task_id: str,
+    sources: list[dict[str, Any]],
+    run: RunSearch,
+    *,
+    graph: Callable[..., Awaitable[Any]],
+    models: dict[str, Any],
+    max_file_bytes: int,
+) -> dict[str, Any]:
+    """``replay_searches`` into the new task ``replay_task_id``, then what changed
+    against ``task_id`` (``replay_diff``), logged on the old task; ``models`` are the
+    models the replay judged with."""
+    replayed, statuses, warnings = await replay_searches(sources, run, max_file_bytes)
+    diff = await graph("replay_diff", task_id, replay_task_id)
+    await graph(
+        "log_event",
+        kind="task_replay",
+        actor="orchestrator",
+        task_id=task_id,
+        payload={
+            "replay_task_id": replay_task_id,
+            "claims_added": len(diff["claims_added"]),
+            "claims_dropped": len(diff["claims_dropped"]),
+            "edges_moved": len(diff["edges_moved"]),
+        },
+    )
+    return {
+        "task_id": task_id,
+        "replay_task_id": replay_task_id,
+        "searches": len(sources),
+        "pages_replayed": replayed,
+        "statuses": statuses,
+        "warnings": warnings,
+        "models": models,
+        **diff,
+    }

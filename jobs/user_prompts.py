@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lyra.pipelines.errors import LyraError
+from lyra.pipelines.net.notify import MAX_MESSAGE_CHARS
 
 MAX_ANSWER_CHARS = 10_000
 MAX_OPEN = 20
@@ -66,6 +67,23 @@ def match_choice(text: str, choices: list[str]) -> int:
         f"{text!r} is none of the choices ({listed}); answer with one of them or its number",
         field="response",
     )
+
+
+def desktop_question(prompt: str, choices: list[str] | None, prompt_id: str) -> tuple[str, str]:
+    """The notification's text for a question, and the command that answers it. The
+    desktop shows MAX_MESSAGE_CHARS at most: the question gives way, never the id."""
+    listed = (
+        " Choices: " + "; ".join(f"{i + 1}. {c}" for i, c in enumerate(choices)) + "."
+        if choices
+        else ""
+    )
+    how = f'lyra answer {prompt_id} "..."'
+    suffix = f" Answer with: {how}"
+    question = f"{prompt}{listed}"
+    room = MAX_MESSAGE_CHARS - 2 - len(suffix)
+    if len(question) > room:
+        question = question[: room - 1].rstrip() + "…"
+    return question + suffix, how
 
 
 class PromptRegistry:

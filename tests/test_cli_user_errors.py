@@ -21,14 +21,9 @@ from typing import Any
 import pytest
 from mcp import Client, StdioServerParameters
 
-from lyra.mcp_bridge.cli import (
-    _plot_path,
-    _print_table,
-    _settings_with_corpus,
-    build_parser,
-    main,
-)
+from lyra.mcp_bridge.cli import _plot_path, build_parser, main
 from lyra.mcp_bridge.cli_input import json_text, terminal_safe, write_whole
+from lyra.mcp_bridge.cli_research import print_table, settings_with_corpus
 from lyra.mcp_bridge.models import LyraMeta
 from lyra.storage.connection import open_database
 from tests.conftest import REPO, serve_env
@@ -375,7 +370,7 @@ def test_research_corpus_may_be_one_document(home: Path) -> None:
     document = home / "summary.md"
     document.write_text("# Coffee\n\nModerate coffee intake is common.\n")
 
-    settings = _settings_with_corpus(str(document))
+    settings = settings_with_corpus(str(document))
 
     assert settings.engine("local").paths == [str(document.resolve())]
     assert settings.engine("local").enabled is True
@@ -427,7 +422,7 @@ def test_claims_table_shows_page_text_without_obeying_it(
         "meta": LyraMeta(degraded=["nli: [/]fallback\x1b[0m"]),
     }
 
-    _print_table(out, [claim], 1.0)
+    print_table(out, [claim], 1.0)
 
     shown = capsys.readouterr().out
     assert "\x1b" not in shown

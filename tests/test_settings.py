@@ -8,7 +8,7 @@ import pytest
 from pydantic import ValidationError
 
 from lyra.config.settings import Settings, load_settings
-from lyra.mcp_bridge.cli import _settings_with_corpus
+from lyra.mcp_bridge.cli_research import settings_with_corpus
 from lyra.pipelines.discover.engines import load_engines
 
 
@@ -157,7 +157,7 @@ def test_a_corpus_flag_keeps_the_engines_of_the_user_file(
     corpus = tmp_path / "corpus"
     corpus.mkdir()
     without = load_engines(load_settings())
-    with_corpus = load_engines(_settings_with_corpus(str(corpus)))
+    with_corpus = load_engines(settings_with_corpus(str(corpus)))
     assert with_corpus["duckduckgo"] == without["duckduckgo"]
     assert with_corpus["duckduckgo"].base_url == "http://127.0.0.1:9/html/"
     assert with_corpus["local"].paths == (str(corpus.resolve()),)
