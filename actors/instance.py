@@ -637,6 +637,25 @@ def list_instances() -> list[dict[str, Any]]:
     return out
 
 
+def stop_clients(home: Path, timeout: float = 10.0) -> list[int]:
+    """SIGTERM the Lyra processes that use ``home``'s instance (`lyra down --force`),
+    SIGKILL after ``timeout``; their pids. Without this, a client whose Ray is stopped
+    under it blocks on its next call until Ray's driver gives the GCS up (60 s) and
+    then exits anyway."""
+    pids = [int(c["pid"]) for c in live_clients(home) if int(c["pid"]) != os.getpid()]
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + timeout
+    while any(pid_alive(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    for pid in pids:
+        if pid_alive(pid):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+    return pids
+
+
 def stop_instance(home: Path, timeout: float = 60.0) -> bool:
     """Stop the host of ``home`` (SIGTERM, then SIGKILL); False when none ran."""
     home = Path(home).resolve()

@@ -332,7 +332,7 @@ def cmd_instances(args: argparse.Namespace) -> int:
 
 def cmd_down(args: argparse.Namespace) -> int:
     """Stop this LYRA_HOME's instance (or every one with --all): its actors and Ray."""
-    from lyra.actors.instance import host_processes, live_clients, stop_instance
+    from lyra.actors.instance import host_processes, live_clients, stop_clients, stop_instance
 
     homes = (
         sorted({home for _pid, home in host_processes()})
@@ -351,6 +351,11 @@ def cmd_down(args: argparse.Namespace) -> int:
             )
             refused += 1
             continue
+        if clients:
+            # --force: its clients go first, so none is left blocking on a Ray that is gone.
+            stopped = stop_clients(home)
+            pids = ", ".join(str(p) for p in stopped)
+            print(f"stopped {len(stopped)} Lyra process(es) that used {home} (pid {pids})")
         if stop_instance(home):
             print(f"stopped the Lyra instance of {home}")
         else:

@@ -111,6 +111,46 @@ def test_a_recommendation_or_warning_is_a_finding(sentence: str) -> None:
 
 
 @pytest.mark.parametrize(
+    "sentence",
+    [
+        "Air-source heat pumps work efficiently in climates with long, cold winters.",
+        "Air-source heat pumps do not work efficiently in climates with long, cold winters.",
+        "Short-term use of melatonin is not safe for healthy adults.",
+        "Bright morning light is as effective as melatonin for eastward flights.",
+    ],
+)
+def test_a_verdict_on_the_subject_is_a_finding(sentence: str) -> None:
+    """A verdict ("X works", "X is not safe") is the direct answer to an efficacy or safety question
+    and what its contradictions negate (it scored 0, or a copula's 0.15, before)."""
+    assert informativeness(sentence) == 0.4
+    question = "Do air-source heat pumps work well in cold climates?"
+    assert [c.text for c in extract_claims_extractive(sentence, question, 3)] == [sentence]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "score"),
+    [
+        # advice to the reader is no finding
+        ("Look for models listed as cold-climate on the manufacturer's list.", 0.0),
+        ("If your furnace is young, keep it and consider a heat pump as a supplement.", 0.0),
+        ("Before you rip out a working furnace, here is what our readers told us.", 0.0),
+        ("Most travellers do well on less, and you should start with the lowest dose.", 0.25),
+        # the same finding told to the reader keeps its number
+        ("Without treatment, your body clock shifts by about 3 hours per day.", 0.45),
+        ("Without treatment, the body clock shifts by about 1 hour per day.", 0.7),
+    ],
+)
+def test_advice_to_the_reader_scores_below_the_finding(sentence: str, score: float) -> None:
+    assert informativeness(sentence) == pytest.approx(score)
+
+
+def test_reference_markers_leave_the_claim() -> None:
+    text = "A heat pump can also work in reverse to cool the building in summer.[1][2] Next."
+    [claim] = extract_claims_extractive(text, "Do heat pumps work in cold climates?", 3)
+    assert claim.text == "A heat pump can also work in reverse to cool the building in summer."
+
+
+@pytest.mark.parametrize(
     ("sentence", "score"),
     [
         ("Heat pumps need a dedicated electrical circuit in most older homes.", 0.4),

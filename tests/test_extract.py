@@ -498,9 +498,19 @@ def test_decode_bytes_never_raises_on_binary() -> None:
         ("He said \"it works.\" Then he left.", ["He said \"it works.\"", "Then he left."]),
         ("発熱は一般的です。アスピリンは有効です\uff01",
          ["発熱は一般的です。", "アスピリンは有効です\uff01"]),
+        # a unit after a degree sign or a number is no initial
+        ("A COP of 2.0 at -15 °C. Output fell below that. It ran at 300 K. Then it cooled.",
+         ["A COP of 2.0 at -15 °C.", "Output fell below that.", "It ran at 300 K.",
+          "Then it cooled."]),
+        # reference markers after the full stop stay with the sentence they cite
+        ("It can cool in summer.[1] When the coil frosts, it stops.[2][3] Next.",
+         ["It can cool in summer.[1]", "When the coil frosts, it stops.[2][3]", "Next."]),
+        ("Sales rose.[4\u20136] Prices fell.[citation needed] Fine.",
+         ["Sales rose.[4\u20136]", "Prices fell.[citation needed]", "Fine."]),
         ("", []),
     ],
 )  # fmt: skip
 def test_split_sentences(text: str, sentences: list[str]) -> None:
-    """Sentence boundaries: abbreviations, initials, decimals, quotes, CJK full stops."""
+    """Sentence boundaries: abbreviations, initials, units, decimals, quotes, reference
+    markers, CJK full stops."""
     assert split_sentences(text) == sentences

@@ -54,7 +54,13 @@ def test_intervention_questions_get_the_standard_facets() -> None:
     ]
     assert facets[0].query == "Does moderate coffee consumption affect cardiovascular health"
     assert facets[1].query == "coffee: safety, adverse effects, side effects, risks and harms"
-    assert facets[2].query == "coffee: dose and amount per day, timing, duration, half-life"
+    assert facets[2].query == (
+        "coffee: dose, how much and how often, amount per day, timing, duration, half-life"
+    )
+    assert facets[4].query == (
+        "coffee compared with alternatives: other treatments, options, forms or types, "
+        "placebo, as effective as, better or worse than, switching"
+    )
 
 
 def test_other_questions_get_general_facets() -> None:

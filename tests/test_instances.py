@@ -287,6 +287,15 @@ llm:
             refused = lyra(["down"], env1)
             assert refused.returncode == 1
             assert "1 Lyra process(es) still use it" in refused.stderr
+            # --force stops the home's clients first: none is left blocking on its Ray.
+            [serve_two] = clients(tmp_path / "two")
+            forced = lyra(["down", "--force"], env2)
+            assert forced.returncode == 0, forced.stderr
+            assert forced.stdout.splitlines() == [
+                f"stopped 1 Lyra process(es) that used {i2['home']} (pid {serve_two})",
+                f"stopped the Lyra instance of {i2['home']}",
+            ]
+            assert not alive(serve_two)
         record = read_record(tmp_path / "one")
         assert record is not None
         down = lyra(["down"], env1)
@@ -294,7 +303,7 @@ llm:
         assert down.stdout.strip() == f"stopped the Lyra instance of {i1['home']}"
         assert not alive(record.host_pid)
         assert not record_path(tmp_path / "one").exists()
-        assert lyra(["stop"], env2).returncode == 0
+        assert lyra(["stop"], env2).stdout.strip() == f"no Lyra instance runs for {i2['home']}"
         running = {r["home"] for r in json.loads(lyra(["instances", "--json"], env2).stdout)}
         assert running & {i1["home"], i2["home"]} == set()
     finally:

@@ -21,7 +21,7 @@ from typing import Any, Final
 from lyra.pipelines.evidence.ranking import tokenize
 from lyra.pipelines.extract.documents import normalize_whitespace
 from lyra.pipelines.extract.injection import MASK, find_instructions
-from lyra.pipelines.extract.sentences import sentence_spans
+from lyra.pipelines.extract.sentences import REFERENCE_MARKER, sentence_spans
 from lyra.pipelines.llm.prompts import load_prompt_module
 from lyra.pipelines.llm.sanitize import is_task_tag, sanitize_untrusted
 
@@ -110,6 +110,27 @@ _ANAPHORIC_START = re.compile(
     re.IGNORECASE,
 )
 _FIRST_PERSON = re.compile(r"\b(i|i'm|i've|i'd|my|me|mine)\b", re.IGNORECASE)
+# A verdict on the thing asked about ("heat pumps work efficiently in cold climates",
+# "melatonin is effective for jet lag", "is not safe"): the direct answer to an
+# efficacy or safety question, and what its contradictions negate.
+_VERDICT = re.compile(
+    r"\b(works?|worked|effective|ineffective|efficient|inefficient|efficiently|"
+    r"inefficiently|safe|unsafe|beneficial|harmful|useful|useless|reliable|unreliable|"
+    r"dangerous|toxic)\b",
+    re.IGNORECASE,
+)
+# Advice to the reader is no finding a source could support or refute: the sentence
+# speaks to "you" ("you should start with the lowest dose", "If your furnace is young,
+# keep it"), or opens with a bare imperative ("Look for models listed as ...").
+_SECOND_PERSON = re.compile(r"\b(you|your|yours|you're|you've|you'll|you'd)\b", re.IGNORECASE)
+_IMPERATIVE_START = re.compile(
+    r"^(look|ask|check|talk|consider|start|try|keep|choose|make sure|remember|see|call|"
+    r"contact|visit|read|find out|learn|buy|get|stop|speak|seek|tell|let|click|sign|join|"
+    r"compare|don't|do not|never|always|be sure|treat|enjoy|switch to|limit)\b",
+    re.IGNORECASE,
+)
+# Reference markers a sentence keeps from its page ("... in summer.[1]").
+_REFERENCE_MARKERS = re.compile(rf"(?:{REFERENCE_MARKER})+")
 # A study describing its own method ("We included ...", "This review gathered ...").
 _METHODS = re.compile(
     r"^(we|our|this (study|review|paper|article|analysis))\b.*\b(includ|gather|analy[sz]|"
@@ -147,6 +168,8 @@ _COMMON_VERBS: Final[frozenset[str]] = frozenset((
     "explains", "changes", "extends", "delays", "triggers", "worsens", "shortens",
     "develops", "removes", "carries", "contributes", "differs", "varies", "tends",
     "seems", "becomes", "limits", "slows", "boosts", "damages", "harms", "benefits",
+    "shifts", "moves", "adjusts", "finds", "reports", "states", "recommends", "warns",
+    "advises", "notes", "stays", "recovers", "persists", "fades",
 ))
 # Past forms that the suffix rule misses ("Blood levels rose", "the trial found").
 _IRREGULAR_PAST: Final[frozenset[str]] = frozenset((
@@ -160,7 +183,24 @@ _IRREGULAR_PAST: Final[frozenset[str]] = frozenset((
 # Base forms that are nouns as often as verbs ("the need for", "the cost of"): a verb
 # only after a plural noun or a subject pronoun ("heat pumps need", "they cost").
 _NOUN_OR_VERB: Final = frozenset(
-    ("mean", "work", "act", "cost", "need", "result", "cut", "change", "drop", "use")
+    (
+        "mean",
+        "work",
+        "act",
+        "cost",
+        "need",
+        "result",
+        "cut",
+        "change",
+        "drop",
+        "use",
+        "shift",
+        "move",
+        "report",
+        "state",
+        "note",
+        "stay",
+    )
 )
 _SUBJECT_PRONOUNS: Final = frozenset(("they", "we", "you", "i"))
 _BASE_VERBS: Final[frozenset[str]] = (
@@ -308,13 +348,20 @@ def informativeness(text: str) -> float:
     An effect or relation ("raises", "is associated with") or a recommendation or warning
     ("should not be taken by", "is contraindicated in") counts most, then a number
     (more with its unit), a comparison and a hedge (a hedged finding is still a
-    finding). A sentence that leans on the one before it or tells the writer's own
-    story or method loses most of its score: as a claim it would not stand alone.
+    finding); a verdict on the thing asked about ("works", "is not safe") counts as an
+    effect. A sentence that leans on the one before it or tells the writer's own
+    story or method loses most of its score: as a claim it would not stand alone; so
+    does advice to the reader ("you should", "Look for ...").
     """
-    if _FIRST_PERSON.search(text) or _METHODS.match(text):
+    if _FIRST_PERSON.search(text) or _METHODS.match(text) or _IMPERATIVE_START.match(text):
         return 0.0
     score = 0.0
-    if _EFFECT.search(text) or _JA_EFFECT.search(text) or _RECOMMENDATION.search(text):
+    if (
+        _EFFECT.search(text)
+        or _JA_EFFECT.search(text)
+        or _RECOMMENDATION.search(text)
+        or _VERDICT.search(text)
+    ):
         score += 0.4
     elif _COPULA.search(text) or _JAPANESE_PREDICATE.search(text.strip()):
         score += 0.15
@@ -328,6 +375,8 @@ def informativeness(text: str) -> float:
         score += 0.05
     if _ANAPHORIC_START.match(text):
         score -= 0.35
+    if _SECOND_PERSON.search(text):
+        score -= 0.25
     return max(0.0, min(1.0, score))
 
 
@@ -360,7 +409,7 @@ def extract_claims_extractive(
     saturation = min(_FOCUS_SATURATION, len(focus_words)) or 1
     candidates: list[tuple[float, int, str]] = []
     for index, (start, end) in enumerate(sentence_spans(fragment_text)):
-        sentence = normalize_whitespace(fragment_text[start:end])
+        sentence = normalize_whitespace(_REFERENCE_MARKERS.sub("", fragment_text[start:end]))
         if is_rejected_claim(sentence, question, min_chars=EXTRACTIVE_MIN_CHARS):
             continue
         info = informativeness(sentence)

@@ -126,15 +126,16 @@ _MIN_ASPECT_WORDS: Final = 3
 # Standard facets. "{x}" is the question's subject.
 _INTERVENTION_FACETS: Final[tuple[tuple[str, str], ...]] = (
     ("safety", "{x}: safety, adverse effects, side effects, risks and harms"),
-    ("dosage", "{x}: dose and amount per day, timing, duration, half-life"),
+    ("dosage", "{x}: dose, how much and how often, amount per day, timing, duration, half-life"),
     (
         "population",
-        "{x}: which people, healthy adults, patients, pregnant women, children, "
-        "older people, regular users",
+        "{x}: who it is for and who should avoid it: healthy adults, patients, pregnant "
+        "women, children, older people, people taking other medicines, regular users",
     ),
     (
         "comparison",
-        "{x} compared with alternatives: other forms, types or ways of preparing it, switching",
+        "{x} compared with alternatives: other treatments, options, forms or types, "
+        "placebo, as effective as, better or worse than, switching",
     ),
     (
         "mechanism",

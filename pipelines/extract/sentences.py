@@ -22,11 +22,17 @@ _ABBREVIATIONS: Final[frozenset[str]] = frozenset(
 )  # fmt: skip
 # A sentence ends at . ! ? (with closing quotes or brackets) before whitespace and a
 # capital, digit or opening quote; or at the CJK full stops, which need no space.
+# A reference marker ("[1]", "[2-4]", "[a]", "[citation needed]"). After the full stop
+# ("... in summer.[1] When ...") it stays with the sentence it cites.
+REFERENCE_MARKER: Final = r"\[(?:\d{1,3}(?:[,\u2013-]\s*\d{1,3})*|[a-z]|citation needed)\]"
 _SENTENCE_END = re.compile(
-    r"[.!?…]+[\"'\u201d\u2019)\]]*(?=\s+[\"'\u201c\u2018(\[]?[\dA-Z\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff])"
+    rf"[.!?…]+[\"'\u201d\u2019)\]]*(?:{REFERENCE_MARKER})*"
+    r"(?=\s+[\"'\u201c\u2018(\[]?[\dA-Z\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff])"
     r"|[\u3002\uff01\uff1f]+[\u300d\u300f\uff09]*"
 )
 _WORD_BEFORE = re.compile(r"([\w.]+)\.$")
+# A unit letter after a degree sign or a number ("-15 °C.", "300 K.") is no initial.
+_UNIT_BEFORE = re.compile(r"(?:°\s?|\d\s?)[A-Za-z]\.$")
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
@@ -35,7 +41,7 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     start = 0
     for match in _SENTENCE_END.finditer(text):
         end = match.end()
-        if match.group().startswith(".") and _is_abbreviation(text[start:end]):
+        if match.group().startswith(".") and _is_abbreviation(text[start : match.start() + 1]):
             continue
         append_stripped(text, start, end, spans)
         start = end
@@ -44,6 +50,8 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
 
 
 def _is_abbreviation(sentence: str) -> bool:
+    if _UNIT_BEFORE.search(sentence):
+        return False
     found = _WORD_BEFORE.search(sentence.rstrip("\"'\u201d\u2019)]"))
     if found is None:
         return False
