@@ -559,7 +559,11 @@ def build_parser() -> argparse.ArgumentParser:
         "down", aliases=["stop"], help="stop this LYRA_HOME's Lyra (its actors and Ray)"
     )
     dn.add_argument("--all", action="store_true", help="every Lyra instance on this machine")
-    dn.add_argument("--force", action="store_true", help="even while Lyra processes use it")
+    dn.add_argument(
+        "--force",
+        action="store_true",
+        help="even while Lyra processes use it: they are stopped first",
+    )
     dn.set_defaults(func=cmd_down)
     a = sub.add_parser("archive", help="the WARC archive of every fetch")
     archive = a.add_subparsers(dest="archive_command", required=True)
