@@ -17,7 +17,9 @@ Layers, each sufficient against some attack and all applied together:
    configuration locked); a timer calls ``interrupt``; row and byte caps.
 
 Decision on configuration functions: ``duckdb_settings()``, ``current_setting()`` and
-``duckdb_databases()`` are refused. They cannot change anything, but they reveal file
+``duckdb_databases()`` are refused, and so are the views over the same state
+(``duckdb_databases``, ``pg_catalog.pg_settings``, ``pragma_database_list``,
+``duckdb_logs`` ...). They cannot change anything, but they reveal file
 system paths (the database file, its spill directory, the home directory) that the
 client does not need; ``schema_snapshot`` gives it the structure it does need.
 """
@@ -78,6 +80,16 @@ ALLOWED_TABLE_FUNCTIONS = frozenset(
     }
 )  # fmt: skip
 """Table functions a query may use: generators and catalog listings, nothing that reads files."""
+
+# DuckDB's views over the same state as the refused functions: as tables they would
+# give the database's path, the settings (temp and secret directories) and the logs.
+_DENIED_TABLES = frozenset(
+    {
+        "duckdb_databases", "duckdb_settings", "duckdb_logs", "duckdb_secrets",
+        "duckdb_extensions", "duckdb_temporary_files", "duckdb_memory",
+        "pragma_database_list", "pg_settings",
+    }
+)  # fmt: skip
 
 _READ_ONLY_NODES = frozenset(
     {"SELECT_NODE", "SET_OPERATION_NODE", "RECURSIVE_CTE_NODE", "CTE_NODE"}
@@ -221,6 +233,9 @@ def _check_tree(tree: dict[str, Any]) -> None:
             if name in _DENIED_FUNCTIONS:
                 raise SqlRefused("denied_function", f"function {name}() is not allowed")
         elif node_type == "BASE_TABLE":
+            if str(node.get("table_name", "")).lower() in _DENIED_TABLES:
+                name = str(node.get("table_name", "")).lower()
+                raise SqlRefused("denied_table", f"{name} is not a table of the graph")
             for key in ("table_name", "schema_name", "catalog_name"):
                 name = str(node.get(key, ""))
                 if name and not _TABLE_NAME_RE.match(name):

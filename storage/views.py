@@ -62,7 +62,10 @@ def sql_literal(value: Any) -> str:
         # DuckDB strings are standard-conforming: a backslash is literal, so doubling
         # the single quote is the whole escape.
         return "'" + value.replace("'", "''") + "'"
-    raise TypeError(f"view parameter of type {type(value).__name__} is not a scalar")
+    # A ValueError, as for the other bad values: the client's argument, INVALID_PARAMS.
+    raise ValueError(
+        f"view parameters must be a string, number, boolean or null, not {type(value).__name__}"
+    )
 
 
 @lru_cache(maxsize=1)

@@ -416,6 +416,45 @@ def test_markdown_title_is_first_h1_without_front_matter() -> None:
     assert doc.title == "Fever notes"
 
 
+def test_markdown_and_text_site_furniture_is_no_fragment() -> None:
+    """Menus, breadcrumbs, adverts and footers as a Markdown or text file writes them
+    (trafilatura removes them from HTML; nothing did from these)."""
+    page = """[HomeAdvice](/) | [Renovate](/renovate) | [Energy](/energy) | [Deals](/deals)
+
+[Building Science Lab](/) \u203a [Research](/research) \u203a [Reports](/reports) \u203a Field study
+
+*Advertisement: Compare furnace quotes from local pros in 60 seconds.*
+
+> Cookie notice: PharmacyGuide uses essential cookies only. [Learn more](/cookies)
+
+# Heat pumps up north
+
+Replacing an oil furnace with a heat pump cut annual heating costs by about 30 percent.
+
+| model | COP at -15 °C |
+|---|---|
+| A | 2.0 |
+
+Did you find this article useful? [Share](#) · [Print](#) · Related: [Best heaters](#)
+"""
+    doc = extract_plain(page, "file:///advice.md", "local", markdown=True)
+    assert [f.text for f in doc.fragments] == [
+        "Heat pumps up north",
+        "Replacing an oil furnace with a heat pump cut annual heating costs by about 30 percent.",
+        "model | COP at -15 °C\nA | 2.0",
+    ]
+    text = (
+        "Home > Travelers' Health > Yellow Book > Jet Lag\n\n"
+        "Doses between 0.5 mg and 5 mg taken close to bedtime are effective for jet lag.\n\n"
+        "Page last updated: 3 May 2025\n\n"
+        "Contact Us | Accessibility | Privacy | Policies | FOIA | No Fear Act\n"
+    )
+    doc = extract_plain(text, "file:///jet-lag.txt", "local", markdown=False)
+    assert [f.text for f in doc.fragments] == [
+        "Doses between 0.5 mg and 5 mg taken close to bedtime are effective for jet lag."
+    ]
+
+
 def test_plain_text_paragraphs_split_on_blank_lines() -> None:
     """Hard-wrapped lines join; blank lines separate paragraphs; CRLF is normalised."""
     text = (

@@ -264,8 +264,12 @@ async def test_full_session_create_search_status_query_vector_stop(settings: Set
             "INVALID_PARAMS",
             "options.limit",
         ),
+        ("query_graph", {"view": "hub_pages", "params": {"task_id": ["a", "b"]}},
+         "INVALID_PARAMS", "view"),
+        ("query_graph", {"view": "outdated_evidence", "params": {"as_of_year": {"a": 1}}},
+         "INVALID_PARAMS", "view"),
     ],
-)
+)  # fmt: skip
 async def test_bad_input_is_a_typed_error(
     settings: Settings, tool: str, args: dict[str, Any], code: str, field: str
 ) -> None:

@@ -328,7 +328,12 @@ def test_sql_literal(value: object, literal: str) -> None:
 
 @pytest.mark.parametrize(
     ("value", "error"),
-    [(float("nan"), ValueError), ("a\x00b", ValueError), ([1, 2], TypeError)],
+    [
+        (float("nan"), ValueError),
+        ("a\x00b", ValueError),
+        ([1, 2], ValueError),
+        ({"a": 1}, ValueError),
+    ],
 )
 def test_sql_literal_refuses(value: object, error: type[Exception]) -> None:
     with pytest.raises(error):

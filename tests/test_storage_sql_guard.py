@@ -159,6 +159,12 @@ HOSTILE: list[tuple[str, str]] = [
     ("SELECT * FROM duckdb_settings()", "denied_function"),
     ("SELECT current_setting('temp_directory')", "denied_function"),
     ("SELECT * FROM duckdb_databases()", "denied_function"),
+    # the same state as views: the database path, temp and secret directories, logs
+    ("SELECT database_name, path FROM duckdb_databases", "denied_table"),
+    ("SELECT name, setting FROM pg_catalog.pg_settings", "denied_table"),
+    ("SELECT * FROM main.pragma_database_list", "denied_table"),
+    ('SELECT * FROM "DUCKDB_LOGS"', "denied_table"),
+    ("SELECT * FROM claims WHERE id IN (SELECT name FROM duckdb_settings)", "denied_table"),
     ("SELECT * FROM pragma_database_size()", "table_function"),
     ("SELECT nextval('seq')", "denied_function"),
     ("ATTACH '{dir}/other.duckdb' AS other", "not_select"),

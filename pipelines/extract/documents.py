@@ -196,9 +196,16 @@ _STRONG_BOILERPLATE = re.compile(
     r"all rights reserved|©|\(c\) ?(19|20)\d\d|copyright (19|20)\d\d|we use cookies|"
     r"cookie (policy|settings|preferences|consent)|accept (all )?cookies|subscribe to our|"
     r"sign up for (our|the) newsletter|click here|privacy policy|terms of (use|service)|"
-    r"skip to (main )?content|back to top|enable javascript|javascript is (disabled|required)",
+    r"skip to (main )?content|back to top|enable javascript|javascript is (disabled|required)|"
+    r"jump to (main )?content|cookie notice|uses (only )?(essential )?cookies|contact us|"
+    r"advertise with us|^advertisement\b|^sponsored\b|page last (updated|reviewed)|"
+    r"(did you find|was) this (article|page|information) (useful|helpful)",
     re.IGNORECASE,
 )
+# Menus, breadcrumbs and footers as a text file or Markdown writes them: links between
+# separators ("Home | Current issue | Archive", "Home > Travelers' Health > Jet Lag").
+_SEPARATOR = re.compile(r"(?<=\s)[|\u203a\u00bb\u00b7\u2022>](?=\s)")
+_WORDS = re.compile(r"\w+")
 # Words that are navigation only when they make up nearly the whole fragment.
 _WEAK_BOILERPLATE = re.compile(
     r"\b(read more|share (this|on)|follow us|related (articles|posts|stories)|"
@@ -225,6 +232,10 @@ def is_boilerplate(text: str, fragment_type: str) -> bool:
         return True
     if len(text) < _WEAK_MAX_CHARS and _WEAK_BOILERPLATE.search(text):
         return True
+    if fragment_type != "table":
+        separators = len(_SEPARATOR.findall(text))
+        if separators >= 2 and separators * 5 >= len(_WORDS.findall(text)):
+            return True
     if fragment_type == "heading" or _display_length(text) >= MIN_FRAGMENT_CHARS:
         return False
     # A short crumb is content only if it carries a number or reads as a sentence
