@@ -52,6 +52,7 @@ from lyra.pipelines.net.domains import (
     host_of,
     registrable_domain,
 )
+from lyra.pipelines.net.notify import redact, safe_url
 from lyra.storage.export import FORMATS as EXPORT_FORMATS
 
 log = logging.getLogger(__name__)
@@ -772,9 +773,10 @@ class Orchestrator:
     async def _open_for_human(self, url: str) -> dict[str, Any]:
         result: dict[str, Any] = await self._call(BROWSER, "open_for_human", url)
         if not result.get("opened"):
+            # No credential or token of the URL in the message: it is logged, and shown.
+            why = redact(str(result.get("error") or "unknown error"))
             raise LyraError(
-                "CHROME_NOT_READY",
-                f"the browser could not open {url}: {result.get('error') or 'unknown error'}",
+                "CHROME_NOT_READY", f"the browser could not open {safe_url(url)} ({why})"
             )
         return result
 

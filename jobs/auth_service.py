@@ -262,6 +262,7 @@ class AuthService:
         except Exception as exc:
             # The notification went out already; say the page did not open.
             log.warning("could not open %s for the person", nt.safe_url(url), exc_info=True)
-            detail = nt.redact(exc.message) if isinstance(exc, LyraError) else type(exc).__name__
-            return None, f"the browser could not open the page: {detail}"
+            if isinstance(exc, LyraError):  # it names the page (redacted) and why
+                return None, nt.redact(exc.message)
+            return None, f"the browser could not open the page: {type(exc).__name__}"
         return url, None

@@ -170,11 +170,21 @@ def unblock_domain(
     with _FILE_LOCK:
         data = _read(path)
         if data["user_overrides"].get(site) != "BLOCKED":
-            raise _invalid(
-                f"{site} is not blocked by feedback (a block in domains.yaml is lifted by "
-                "editing that file)",
-                "domain",
-            )
+            if config_rule is not None:
+                raise _invalid(
+                    f"{site} is not blocked by feedback (a block in domains.yaml is lifted "
+                    "by editing that file)",
+                    "domain",
+                )
+            # Not blocked at all (never, or unblocked before): it already is so.
+            return {
+                "action": "domain_unblock",
+                "domain": site,
+                "reason": reason,
+                "changed": False,
+                "pages_affected": _pages_on(con, site),
+                "still_blocked_by": None,
+            }
         with transaction(con):
             if config_rule is None:
                 con.execute(

@@ -148,13 +148,23 @@ def test_domain_block_and_unblock_write_the_rules_and_the_record(
         ("domain_blocked", None), ("feedback", "domain_block"), ("feedback", "domain_block"),
         ("domain_unblocked", None), ("feedback", "domain_unblock"),
     ]  # fmt: skip
+    # Unblocked already, or never blocked: it already is so.
+    for site in ("content-farm.net", "never-blocked.example"):
+        again = fb.unblock_domain(db, home, site, None, "UNVERIFIED")
+        assert again == {"action": "domain_unblock", "domain": site, "reason": None,
+                         "changed": False, "pages_affected": 0,
+                         "still_blocked_by": None}  # fmt: skip
+    # Blocked only by domains.yaml: feedback cannot lift it.
     with pytest.raises(LyraError) as exc:
-        fb.unblock_domain(db, home, "content-farm.net", None, "UNVERIFIED")
+        fb.unblock_domain(
+            db, home, "content-farm.net", None, "BLOCKED", config_rule="patterns: *farm*"
+        )
     assert exc.value.message == (
         "content-farm.net is not blocked by feedback (a block in domains.yaml is lifted by "
         "editing that file)"
     )
     assert (home / FEEDBACK_DOMAINS_FILENAME).read_text().endswith("user_overrides: {}\n")
+    assert db.execute("SELECT count(*) FROM event_log").fetchone() == (5,)
 
 
 def test_a_rejected_claim_leaves_the_lists_and_stays_stored(db: duckdb.DuckDBPyConnection) -> None:
@@ -399,7 +409,7 @@ async def test_feedback_through_the_mcp_client(tmp_path: Path) -> None:
                 ({"action": "edge_correct", "edge_id": edge["id"]}, "relation"),
                 ({"action": "edge_correct", "edge_id": edge["id"], "relation": "maybe"},
                  "relation"),
-                ({"action": "domain_unblock", "domain": "never-blocked.example"}, "domain"),
+                ({"action": "domain_unblock", "domain": "http://"}, "domain"),
                 ({"action": "domain_block"}, "domain"),
             ):  # fmt: skip
                 error = _error(await client.call_tool("feedback", arguments))

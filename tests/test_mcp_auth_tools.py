@@ -349,12 +349,26 @@ async def test_notify_user_reaches_desktop_and_the_client_log(
         assert auth.structured_content["channels"] == ["desktop", "mcp_log"]
         assert auth.structured_content["message"] == "Sign-in needed; Authorization: [redacted]"
 
-    assert [(p.level, p.logger, p.data) for p in logs] == [
+        # A URL with a password and a token: neither in the answer nor in any log.
+        secret_url = "http://user:hunter2@127.0.0.1:9/login?token=SECRETTOKEN&next=/x"
+        refused = await client.call_tool(
+            "notify_user",
+            {"event": "auth_required", "payload": {"message": "Sign in", "url": secret_url}},
+        )
+        assert refused.structured_content["warnings"] == [
+            "the browser could not open http://127.0.0.1:9/login?token=[redacted]&next=%2Fx "
+            "(target_refused:userinfo)"
+        ]
+    logged = "".join(p.read_text() for p in (settings.home_dir / "logs").glob("*.log*"))
+    assert "could not open http://127.0.0.1:9/login?token=[redacted]" in logged
+    assert ("hunter2" in logged, "SECRETTOKEN" in logged) == (False, False)
+
+    assert [(p.level, p.logger, p.data) for p in logs][:2] == [
         ("info", "lyra.notify", "Lyra: All 3 searches finished"),
         ("warning", "lyra.notify",
          "Lyra: authentication needed: Sign-in needed; Authorization: [redacted]"),
     ]  # fmt: skip
-    tail = recorded(notifier)[-2:]
+    tail = recorded(notifier)[-3:-1]
     assert tail == [
         ["--app-name=Lyra", "--urgency=low", "--", "Lyra", "All 3 searches finished"],
         ["--app-name=Lyra", "--urgency=critical", "--expire-time=20000", "--",

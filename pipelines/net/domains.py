@@ -142,7 +142,13 @@ def _domain_under(extractor: tldextract.TLDExtract, host_or_url: str) -> str:
     result = extractor(host)
     if result.domain and result.suffix:
         return f"{result.domain}.{result.suffix}"
-    # No public suffix (an intranet name, a bare TLD): the host is its own domain.
+    labels = host.rstrip(".").split(".")
+    if len(labels) >= 2 and all(labels[-2:]):
+        # A suffix the list does not know (".example", ".test", ".internal"): the
+        # list's default rule "*" makes its last label the suffix, so the site is
+        # the last two labels ("www.healthblog.example" is "healthblog.example").
+        return ".".join(labels[-2:])
+    # A bare name ("intranet", "localhost"): the host is its own domain.
     return host
 
 
