@@ -356,9 +356,10 @@ class SearchJob:
         """`urls` without those of BLOCKED domains, which are noted (one warning per domain)."""
         return [u for u in urls if not self._left_out(u)]
 
-    def _left_out(self, url: str) -> bool:
-        """True (and noted) when domains.yaml makes `url`'s domain BLOCKED."""
-        match = block_match(url, self.ctx.domain_rules)
+    def _left_out(self, url: str, domain: str | None = None) -> bool:
+        """True (and noted) when the domain rules make `url`'s domain (or `domain`, the
+        site a corpus folder names) BLOCKED."""
+        match = block_match(domain or url, self.ctx.domain_rules)
         if match is None:
             return False
         name, rule = match
@@ -453,7 +454,8 @@ class SearchJob:
                 ctx.corpus_cache.clear()
                 ctx.corpus_cache[key] = scan
             ctx.warnings.extend(scan.warnings)
-            docs.extend(scan.documents)
+            # A corpus folder names its site: a blocked site's files are left out too.
+            docs.extend(d for d in scan.documents if not self._left_out(d.url, d.domain))
         # The client's URLs are all kept, within what the task has left, and count
         # against this search's pages first; engines and cited sources fetch only into
         # the room that leaves (never more than can be kept).

@@ -182,3 +182,33 @@ async def test_a_blocked_site_gets_no_request_and_is_listed(tmp_path: Path) -> N
     finally:
         allowed.close()
         blocked.close()
+
+
+async def test_a_blocked_sites_corpus_files_are_left_out(tmp_path: Path) -> None:
+    """A corpus folder names its site: the files of a blocked one are not read, and the
+    search says so as it does for a blocked URL."""
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "domains.yaml").write_text("user_overrides:\n  naps.example: BLOCKED\n")
+    corpus = tmp_path / "corpus"
+    for site, page in (("sleep.example", PAGE), ("www.naps.example", OTHER_PAGE)):
+        (corpus / site).mkdir(parents=True)
+        (corpus / site / "page.html").write_text(page)
+    settings = make_settings(home, corpus=corpus)
+    async with Client(build_server(settings)) as client:
+        task = await client.call_tool("create_task", {"query": "caffeine and sleep"})
+        res = await client.call_tool(
+            "search",
+            {
+                "task_id": task.structured_content["task_id"],
+                "query": "Does caffeine shorten sleep?",
+                "options": {"engines": ["local"], "wait_seconds": 110},
+            },
+        )
+    assert res.is_error is False, res.content[0].text
+    out = res.structured_content
+    assert (out["pages_fetched"], out["metrics"]["blocked_urls"]) == (1, 1)
+    assert out["_lyra_meta"]["blocked_domains"] == ["naps.example"]
+    rule = "user_overrides: naps.example"
+    assert f"naps.example: not fetched or cited (domain_blocked by {rule})" in out["warnings"]
+    assert {c["source_domain"] for c in out["claims_found"]} == {"sleep.example"}
