@@ -27,6 +27,7 @@ from lyra.config.settings import Settings
 from lyra.jobs.search_context import DEGRADED_PREFIX
 from lyra.mcp_bridge import models as m
 from lyra.mcp_bridge.errors import error_payload, unwrap
+from lyra.pipelines.errors import LyraError
 
 log = logging.getLogger("lyra.mcp")
 # Orchestrator methods that only read: safe to send again after a crash.
@@ -151,23 +152,40 @@ class LyraRuntime:
         )
 
 
+# wait_for_user asks through an elicitation; the SDK's words for an accept without data.
+ELICITING_TOOL = "wait_for_user"
+ELICITATION_NO_CONTENT = "accepted elicitation with no content"
+
+
+def elicitation_failed(why: str) -> LyraError:
+    return LyraError(
+        "INVALID_PARAMS",
+        f"the client could not take the question ({why}); a client without forms gets "
+        "it on the desktop and answers with `lyra answer`",
+    )
+
+
 class LyraMCPServer(MCPServer[LyraRuntime]):
     """MCPServer whose tool errors are the JSON error object of §5."""
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
         try:
             return await super().call_tool(name, arguments, context)
-        except MCPError:
-            raise
+        except MCPError as exc:
+            if name != ELICITING_TOOL:
+                raise
+            # The client answered wait_for_user's question (an elicitation) with a
+            # JSON-RPC error: the tool's error object, not the client's own error back.
+            payload = error_payload(elicitation_failed(f"error {exc.code}: {exc.message}"), name)
         except Exception as exc:  # every failure becomes a typed error result (L7)
+            if name == ELICITING_TOOL and ELICITATION_NO_CONTENT in str(exc):
+                exc = elicitation_failed("it accepted the question but sent no answer")
             payload = error_payload(exc, name)
-            # No structured_content: clients validate it against the tool's output
-            # schema even on errors (the MCP Inspector does), and the error object is
-            # not that schema.
-            return CallToolResult(
-                content=[TextContent(type="text", text=json.dumps(payload))],
-                is_error=True,
-            )
+        # No structured_content: clients validate it against the tool's output schema
+        # even on errors (the MCP Inspector does), and the error object is not that schema.
+        return CallToolResult(
+            content=[TextContent(type="text", text=json.dumps(payload))], is_error=True
+        )
 
 
 def unverified_domains(claims: Iterable[dict[str, Any]]) -> list[str]:

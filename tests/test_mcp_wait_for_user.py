@@ -9,6 +9,7 @@ itself: tests/test_cli_e2e.py).
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,8 @@ import mcp_types as types
 import pytest
 import ray
 from mcp import Client
+from mcp.server.mcpserver import MCPServer
+from mcp.shared.exceptions import MCPError
 
 from lyra.actors.orchestrator import Orchestrator
 from lyra.config.settings import Settings
@@ -73,6 +76,30 @@ async def test_a_declined_form_is_no_answer(stack: tuple[Settings, Any]) -> None
     async with Client(build_server(settings), elicitation_callback=decline) as client:
         out = _ok(await client.call_tool("wait_for_user", {"prompt": "Why this source?"}))
     assert (out["response"], out["timed_out"], out["action"]) == (None, False, "decline")
+
+
+async def test_a_form_accepted_without_an_answer_is_a_typed_error(
+    stack: tuple[Settings, Any],
+) -> None:
+    """An accept with no answer: the tool's typed error, not INTERNAL_ERROR. (A client
+    that answers the form with a JSON-RPC error: the same error object, where the
+    server receives it; this client raises it on its own side first.)"""
+    settings, _ = stack
+
+    async def empty(context: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
+        return types.ElicitResult(action="accept")
+
+    async with Client(build_server(settings), elicitation_callback=empty) as client:
+        error = _error(await client.call_tool("wait_for_user", {"prompt": "Which way?"}))
+        # The session goes on.
+        out = _ok(await client.call_tool("query_graph", {"sql": "SELECT 42 AS n"}))
+    assert (error["code"], error["message"]) == (
+        "INVALID_PARAMS",
+        "the client could not take the question (it accepted the question but sent no "
+        "answer); a client without forms gets it on the desktop and answers with "
+        "`lyra answer`",
+    )
+    assert out["rows"] == [[42]]
 
 
 async def _wait_pending(orch: Any, count: int) -> list[dict[str, Any]]:
@@ -194,3 +221,28 @@ async def test_bad_questions_are_refused(
     assert error["code"] == "INVALID_PARAMS"
     assert error["field"] == field
     assert await orch.pending_prompts.remote() == []
+
+
+async def test_a_json_rpc_error_in_place_of_the_answer_is_the_error_object(
+    stack: tuple[Settings, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A client on the older protocol answers the server's elicitation request with a
+    JSON-RPC error, which the SDK raises in the server as MCPError: wait_for_user then
+    gives its error object; other tools' MCPErrors stay protocol errors."""
+    settings, _ = stack
+    server = build_server(settings)
+
+    async def client_refuses(self: Any, name: str, arguments: Any, context: Any = None) -> Any:
+        raise MCPError(-32600, "client refuses")
+
+    monkeypatch.setattr(MCPServer, "call_tool", client_refuses)
+    result = await server.call_tool("wait_for_user", {"prompt": "Which way?"})
+    assert result.is_error is True
+    error = json.loads(result.content[0].text)["error"]
+    assert (error["code"], error["message"]) == (
+        "INVALID_PARAMS",
+        "the client could not take the question (error -32600: client refuses); a client "
+        "without forms gets it on the desktop and answers with `lyra answer`",
+    )
+    with pytest.raises(MCPError, match="client refuses"):
+        await server.call_tool("get_status", {"task_id": "t"})
