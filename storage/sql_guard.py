@@ -242,6 +242,91 @@ def _check_tree(tree: dict[str, Any]) -> None:
                     raise SqlRefused("file_path", f"{name!r} is not a table of the graph")
 
 
+# Functions whose result grows with an argument: a list of that many elements, a string
+# of that many characters. DuckDB builds such a value whole, out of reach of both the
+# interrupt and memory_limit: `list_sort(range(150000000))` ran 35 s past a 2 s limit at
+# 14 GB. Their sizes must be literals of at most MAX_GENERATED (columns of the graph
+# are small counts), MAX_GENERATED_TOTAL over the query, and none inside a lambda, where
+# it would be repeated per element. Table functions stream and are interrupted: not these.
+_SIZED_FUNCTIONS = frozenset(
+    {"range", "generate_series", "repeat", "list_resize", "array_resize", "lpad", "rpad"}
+)
+_FORMATTING = frozenset({"printf", "format"})
+_WIDE_FORMAT = re.compile(r"\d{7,}")
+MAX_GENERATED = 1_000_000
+MAX_GENERATED_TOTAL = 10_000_000
+
+
+def _literal_size(node: dict[str, Any]) -> float | None:
+    """The number a size argument holds: a numeric literal, possibly cast or negated;
+    None for a column; inf for anything computed (arithmetic, a subquery, a call)."""
+    if node.get("class") == "CONSTANT":
+        literal = node.get("literal") or {}
+        if literal.get("kind") in ("INTEGER", "NUMERIC"):
+            try:
+                return abs(float(str(literal.get("text", ""))))
+            except ValueError:
+                return math.inf
+        return 0.0  # a string, NULL: no size
+    if node.get("class") == "CAST":
+        child = node.get("child")
+        return _literal_size(child) if isinstance(child, dict) else math.inf
+    if node.get("class") == "COLUMN_REF":
+        return None
+    return math.inf
+
+
+def _check_sizes(tree: dict[str, Any]) -> None:
+    streamed = {
+        id(node["function"])
+        for node in _walk(tree)
+        if node.get("type") == "TABLE_FUNCTION" and isinstance(node.get("function"), dict)
+    }
+    in_lambda = {
+        id(inner)
+        for node in _walk(tree)
+        if node.get("class") == "LAMBDA"
+        for inner in _walk(node.get("expr"))
+    }
+    total = 0.0
+    for node in _walk(tree):
+        if node.get("class") != "FUNCTION" or id(node) in streamed:
+            continue
+        name = str(node.get("function_name", "")).lower()
+        args = [
+            a["expression"]
+            for a in node.get("arguments") or []
+            if isinstance(a, dict) and isinstance(a.get("expression"), dict)
+        ]
+        if name in _FORMATTING:
+            for arg in args:
+                text = str((arg.get("literal") or {}).get("text", ""))
+                if arg.get("class") == "CONSTANT" and _WIDE_FORMAT.search(text):
+                    raise SqlRefused("too_large", f"{name}() with a width of a million or more")
+            continue
+        if name not in _SIZED_FUNCTIONS:
+            continue
+        if id(node) in in_lambda:
+            raise SqlRefused("too_large", f"{name}() inside a lambda (built once per element)")
+        sizes = [_literal_size(a) for a in args]
+        largest = max((x for x in sizes if x is not None), default=0.0)
+        if largest > MAX_GENERATED:
+            hint = (
+                " (for more rows, select FROM the table function, which streams)"
+                if name in ("range", "generate_series")
+                else ""
+            )
+            raise SqlRefused(
+                "too_large",
+                f"{name}() with a size that is computed or over {MAX_GENERATED:,}{hint}",
+            )
+        total += largest
+        if total > MAX_GENERATED_TOTAL:
+            raise SqlRefused(
+                "too_large", f"lists and strings of over {MAX_GENERATED_TOTAL:,} elements in all"
+            )
+
+
 def _strip_trailing_semicolons(sql: str, tokens: list[tuple[int, str, str]]) -> str:
     # With one statement, a ';' operator token can only be the terminator: cut the
     # text there so the statement can be wrapped in a subquery.
@@ -272,7 +357,9 @@ def validate_select(sql: str) -> str:
         raise SqlRefused("not_select", f"{kind.name} statements are not allowed; send a SELECT")
     tokens = _tokens(sql)
     _check_tokens(tokens)
-    _check_tree(_syntax_tree(sql))
+    tree = _syntax_tree(sql)
+    _check_tree(tree)
+    _check_sizes(tree)
     return _strip_trailing_semicolons(sql, tokens)
 
 

@@ -164,6 +164,17 @@ HOSTILE: list[tuple[str, str]] = [
     ("SELECT name, setting FROM pg_catalog.pg_settings", "denied_table"),
     ("SELECT * FROM main.pragma_database_list", "denied_table"),
     ('SELECT * FROM "DUCKDB_LOGS"', "denied_table"),
+    # a list or a string built whole, past the interrupt and memory_limit (35 s, 14 GB)
+    ("SELECT len(list_sort(range(150000000)))", "too_large"),
+    ("SELECT range(1000 * 1000 * 1000)", "too_large"),
+    ("SELECT range(1e9::BIGINT)", "too_large"),
+    ("SELECT * FROM unnest(generate_series(1, 2000000000))", "too_large"),
+    ("SELECT list_transform(range(1000), x -> range(1000000))", "too_large"),
+    ("SELECT [range(1000000) FOR x IN range(1000)]", "too_large"),
+    ("SELECT repeat('x', 2000000000)", "too_large"),
+    ("SELECT rpad('x', 2000000000, 'y')", "too_large"),
+    ("SELECT printf('%1000000000d', 1)", "too_large"),
+    ("SELECT list_concat(" + ", ".join(["range(1000000)"] * 11) + ")", "too_large"),
     ("SELECT * FROM claims WHERE id IN (SELECT name FROM duckdb_settings)", "denied_table"),
     ("SELECT * FROM pragma_database_size()", "table_function"),
     ("SELECT nextval('seq')", "denied_function"),
@@ -291,6 +302,13 @@ GOOD: list[tuple[str, list[list[object]]]] = [
     ),
     ("FROM claims SELECT id ORDER BY id DESC", [["c2"], ["c1"]]),
     ("SELECT sum(range) FROM range(5)", [[10]]),
+    # the table functions stream and are interrupted: any size
+    ("SELECT count(*) FROM range(3000000)", [[3000000]]),
+    (
+        "SELECT len(range(1000000)), repeat('-', 3), generate_series(2024, 2026)",
+        [[1000000, "---", [2024, 2025, 2026]]],
+    ),
+    ("SELECT lpad(id, 4, '_') FROM claims ORDER BY 1", [["__c1"], ["__c2"]]),
     ("SELECT unnest([1, 2]) AS x", [[1], [2]]),
     (
         "SELECT column_name FROM (DESCRIBE claims) LIMIT 3",
