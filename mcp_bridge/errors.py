@@ -55,7 +55,7 @@ def to_lyra_error(exc: BaseException) -> LyraError:
     if isinstance(found, LyraError):
         return found
     if isinstance(found, SqlRefused):
-        return LyraError("INVALID_PARAMS", f"query refused: {found}", field="sql")
+        return LyraError("INVALID_PARAMS", str(found), field="sql")
     if isinstance(found, QueryFailed):
         # The client's own query is wrong (unknown column, type error, bad syntax):
         # DuckDB's first line says what to fix.

@@ -22,6 +22,7 @@ from lyra.mcp_bridge.responses import (
     export_warnings,
     masked_text_warnings,
 )
+from lyra.mcp_bridge.tools_research import require_words
 from lyra.pipelines.errors import LyraError
 
 
@@ -93,6 +94,7 @@ def register(server: LyraMCPServer) -> None:
         min_similarity: Annotated[float, Field(ge=-1.0, le=1.0)] = 0.3,
     ) -> m.VectorSearchResult:
         """Semantic search over claims or fragments by embedding similarity."""
+        require_words(query, "query")
         rt = runtime_of(ctx)
         hits = await rt.call(
             "vector_search", query, target.rstrip("s"), task_id, top_k, min_similarity

@@ -46,7 +46,10 @@ def _invalid(message: str, field: str) -> LyraError:
 
 
 def check_source(source: Any) -> str:
-    """A known source name, or CALIBRATION_ERROR naming the known ones."""
+    """A known source name, or CALIBRATION_ERROR naming the known ones (INVALID_PARAMS
+    when none is given: the argument is missing, not unknown)."""
+    if source is None:
+        raise _invalid(f"data.source is required: one of {', '.join(cal.SOURCES)}", "data.source")
     if source not in cal.SOURCES:
         raise _error(f"unknown calibration source {source!r}; known: {', '.join(cal.SOURCES)}")
     return str(source)

@@ -204,6 +204,11 @@ async def test_samples_fit_a_version_that_new_stance_edges_carry_and_rollback_re
          "CALIBRATION_ERROR", "an evaluation needs at least 3 samples; 2 given"),
         ("calibrate", {"action": "get_diagram_data", "data": {"source": "claims"}},
          "CALIBRATION_ERROR", "no evaluation and no samples for source 'claims' yet"),
+        # no source at all: the argument is missing, not unknown
+        ("calibrate", {"action": "add_sample"}, "INVALID_PARAMS",
+         "data.source is required: one of nli, claims"),
+        ("calibrate", {"action": "evaluate", "data": {"predictions": [0.5]}},
+         "INVALID_PARAMS", "data.source is required: one of nli, claims"),
     ],
 )  # fmt: skip
 async def test_bad_calls_get_a_clear_error(

@@ -249,6 +249,7 @@ async def test_full_session_create_search_status_query_vector_stop(settings: Set
         ),
         ("vector_search", {"query": "q", "target": "pages"}, "INVALID_PARAMS", "target"),
         ("vector_search", {"query": "q", "top_k": 0}, "INVALID_PARAMS", "top_k"),
+        ("vector_search", {"query": " \t\x00 "}, "INVALID_PARAMS", "query"),
         ("query_graph", {"sql": "DELETE FROM claims"}, "INVALID_PARAMS", "sql"),
         ("query_graph", {}, "INVALID_PARAMS", "sql"),
         ("query_graph", {"sql": "SELECT $x", "params": {"x y": 1}}, "INVALID_PARAMS", "params"),

@@ -224,10 +224,11 @@ def test_queue_warning_message_names_the_counts() -> None:
 
 
 def test_notification_text_carries_no_control_characters() -> None:
-    """NUL and terminal escapes from the client's text never reach the desktop."""
+    """NUL and terminal escapes from the client's text never reach the desktop: an
+    escape sequence goes whole, not only its ESC."""
     _, body = nt.notification_text(
         "auth_required",
-        "line1\x00 line2\x1b]0;PWNED\x07\x1b[31mRED \u202eevil",
+        "line1\x00 line2\x1b]0;PWNED\x07\x1b[31mRED\x1b[0m \u202eevil \x1bc\x9b2J[1] kept",
         url="https://ex.com/a\x1b]0;PWN\x07b",
     )
-    assert body == "line1 line2 ]0;PWNED [31mRED evil\nhttps://ex.com/a]0;PWNb"
+    assert body == "line1 line2 RED evil [1] kept\nhttps://ex.com/a]0;PWNb"

@@ -43,6 +43,14 @@ MAX_MESSAGE_CHARS = 500
 REDACTED = "[redacted]"
 # C0/C1 controls (NUL, terminal escapes) and bidi overrides, which reorder what is read.
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# A terminal escape sequence whole (CSI "ESC [ 31 m", OSC "ESC ] 0 ; title BEL"), so that
+# no "[31m" is left behind when its ESC goes.
+_ESCAPE_SEQUENCE = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]"  # CSI: colours, cursor moves, clearing
+    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"  # OSC: window titles, links
+    r"|\x1b[@-~]"  # two-character sequences (ESC c resets the terminal)
+    r"|\x9b[0-?]*[ -/]*[@-~]"  # the 8-bit CSI
+)
 
 # Query parameter names that carry credentials, matched case-insensitively. Distinctive
 # words count anywhere in the name (csrfToken, PHPSESSID, JSESSIONID); short or common
@@ -130,7 +138,7 @@ def notification_text(
         raise ValueError(f"event must be one of {list(EVENTS)}, not {event!r}")
     # Control characters (NUL, terminal escapes) never reach a desktop or a terminal:
     # the AI client wrote this text, and page text may have shaped it.
-    body = redact(" ".join(_CONTROL.sub(" ", message).split()))
+    body = redact(" ".join(_CONTROL.sub(" ", _ESCAPE_SEQUENCE.sub(" ", message)).split()))
     if len(body) > MAX_MESSAGE_CHARS:
         body = body[: MAX_MESSAGE_CHARS - 1].rstrip() + "…"
     lines = [body]
