@@ -242,38 +242,62 @@ def _check_tree(tree: dict[str, Any]) -> None:
                     raise SqlRefused("file_path", f"{name!r} is not a table of the graph")
 
 
-# Functions whose result grows with an argument: a list of that many elements, a string
-# of that many characters. DuckDB builds such a value whole, out of reach of both the
-# interrupt and memory_limit: `list_sort(range(150000000))` ran 35 s past a 2 s limit at
-# 14 GB. Their sizes must be literals of at most MAX_GENERATED (columns of the graph
-# are small counts), MAX_GENERATED_TOTAL over the query, and none inside a lambda, where
-# it would be repeated per element. Table functions stream and are interrupted: not these.
-_SIZED_FUNCTIONS = frozenset(
-    {"range", "generate_series", "repeat", "list_resize", "array_resize", "lpad", "rpad"}
-)
+# Functions whose result grows with their arguments: a list of that many elements, a
+# string of that many characters. DuckDB builds such a value whole, out of reach of both
+# the interrupt and memory_limit: `list_sort(range(150000000))` ran 35 s past a 2 s
+# limit at 14 GB. Their sizes must be literals (a column or a subquery could hold any
+# number), at most MAX_GENERATED each and MAX_GENERATED_TOTAL over the query, and none
+# may be inside a lambda, where it would be built once per element. The table functions
+# range() and generate_series() stream and are interrupted: any size.
+_SERIES = frozenset({"range", "generate_series"})
+_SIZE_ARGUMENT = {"repeat": 1, "lpad": 1, "rpad": 1, "list_resize": 1, "array_resize": 1}
 _FORMATTING = frozenset({"printf", "format"})
 _WIDE_FORMAT = re.compile(r"\d{7,}")
+# What a string argument of unknown length (a column: a fragment, a claim) may count as.
+_TEXT_CHARS = 10_000
 MAX_GENERATED = 1_000_000
 MAX_GENERATED_TOTAL = 10_000_000
 
 
-def _literal_size(node: dict[str, Any]) -> float | None:
-    """The number a size argument holds: a numeric literal, possibly cast or negated;
-    None for a column; inf for anything computed (arithmetic, a subquery, a call)."""
-    if node.get("class") == "CONSTANT":
-        literal = node.get("literal") or {}
-        if literal.get("kind") in ("INTEGER", "NUMERIC"):
-            try:
-                return abs(float(str(literal.get("text", ""))))
-            except ValueError:
-                return math.inf
-        return 0.0  # a string, NULL: no size
-    if node.get("class") == "CAST":
-        child = node.get("child")
-        return _literal_size(child) if isinstance(child, dict) else math.inf
-    if node.get("class") == "COLUMN_REF":
+def _literal(node: dict[str, Any]) -> float | str | None:
+    """A literal argument's value (a number, or a string's text, through casts); None for
+    anything else (a column, arithmetic, a subquery, a call)."""
+    if node.get("class") == "CAST" and isinstance(node.get("child"), dict):
+        return _literal(node["child"])
+    if node.get("class") != "CONSTANT":
         return None
-    return math.inf
+    literal = node.get("literal") or {}
+    text = str(literal.get("text", ""))
+    if literal.get("kind") in ("INTEGER", "NUMERIC"):
+        try:
+            return float(text)
+        except ValueError:
+            return None
+    return text
+
+
+def _generated(name: str, args: list[dict[str, Any]]) -> float:
+    """Elements (or characters) a sized function builds; inf when not known from literals."""
+    values = [_literal(a) for a in args]
+    if name in _SERIES:
+        numbers = [v for v in values if isinstance(v, float)]
+        if len(numbers) != len(values) or not 1 <= len(numbers) <= 3:
+            return math.inf  # dates and intervals, columns, arithmetic
+        if len(numbers) == 1:
+            return abs(numbers[0])
+        step = abs(numbers[2]) if len(numbers) == 3 else 1.0
+        if step == 0:
+            return math.inf
+        # generate_series includes its stop, range does not
+        return abs(numbers[1] - numbers[0]) / step + (1 if name == "generate_series" else 0)
+    position = _SIZE_ARGUMENT[name]
+    count = values[position] if position < len(values) else None
+    if not isinstance(count, float):
+        return math.inf
+    if name == "repeat":
+        unit = values[0] if values else None
+        return abs(count) * (len(unit) if isinstance(unit, str) else _TEXT_CHARS)
+    return abs(count)
 
 
 def _check_sizes(tree: dict[str, Any]) -> None:
@@ -304,23 +328,19 @@ def _check_sizes(tree: dict[str, Any]) -> None:
                 if arg.get("class") == "CONSTANT" and _WIDE_FORMAT.search(text):
                     raise SqlRefused("too_large", f"{name}() with a width of a million or more")
             continue
-        if name not in _SIZED_FUNCTIONS:
+        if name not in _SERIES and name not in _SIZE_ARGUMENT:
             continue
         if id(node) in in_lambda:
             raise SqlRefused("too_large", f"{name}() inside a lambda (built once per element)")
-        sizes = [_literal_size(a) for a in args]
-        largest = max((x for x in sizes if x is not None), default=0.0)
-        if largest > MAX_GENERATED:
-            hint = (
-                " (for more rows, select FROM the table function, which streams)"
-                if name in ("range", "generate_series")
-                else ""
-            )
+        size = _generated(name, args)
+        if size > MAX_GENERATED:
+            hint = " (for more rows, select FROM the table function, which streams)"
             raise SqlRefused(
                 "too_large",
-                f"{name}() with a size that is computed or over {MAX_GENERATED:,}{hint}",
+                f"{name}() building over {MAX_GENERATED:,} elements, or a number of them "
+                f"that is not a literal{hint if name in _SERIES else ''}",
             )
-        total += largest
+        total += size
         if total > MAX_GENERATED_TOTAL:
             raise SqlRefused(
                 "too_large", f"lists and strings of over {MAX_GENERATED_TOTAL:,} elements in all"
