@@ -197,12 +197,15 @@ class Orchestrator:
         return "ok"
 
     async def status(self) -> dict[str, Any]:
-        """Models, fallbacks and actor restarts (for _lyra_meta and `lyra doctor`)."""
+        """Models, fallbacks, actor restarts and the sites the user blocked by name (in
+        LYRA_HOME/domains.yaml or with feedback), for _lyra_meta and `lyra doctor`."""
         inf = await self._children.inference_status.get()
+        overrides = self._rules.current().get("user_overrides") or {}
         return {
             "inference": inf,
             "restarts": dict(self._children.restarts),
             "degraded": inf["degraded"],
+            "blocked_domains": sorted(n for n, level in overrides.items() if level == "BLOCKED"),
         }
 
     # --- tasks -----------------------------------------------------------------------

@@ -148,7 +148,10 @@ class LyraRuntime:
             degraded=[*status["degraded"], *degraded_notes(), *noted],
             security_warnings=found,
             unverified_domains=unverified,
-            blocked_domains=sorted({str(b["domain"]) for b in blocked or []}),
+            # Those the call met, and every site the user blocked by name.
+            blocked_domains=sorted(
+                {str(b["domain"]) for b in blocked or []} | set(status.get("blocked_domains", []))
+            ),
         )
 
 

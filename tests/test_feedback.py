@@ -337,6 +337,9 @@ async def test_feedback_through_the_mcp_client(tmp_path: Path) -> None:
                 BLOCKED_HOST, "feedback", "feedback: a content farm"
             )  # fmt: skip
             assert status["_lyra_meta"]["blocked_domains"] == [BLOCKED_HOST]
+            # Every response names it, a graph query's too.
+            graph = _ok(await client.call_tool("query_graph", {"sql": "SELECT 1 AS one"}))
+            assert graph["_lyra_meta"]["blocked_domains"] == [BLOCKED_HOST]
             # Its pages leave confidence: the counts are those of the other site's edges.
             counted = sum(c["supports"] + c["refutes"] + c["neutral"] for c in status["claims"])
             kept = _rows(await client.call_tool("query_graph", {
@@ -443,7 +446,7 @@ async def test_feedback_through_the_mcp_client(tmp_path: Path) -> None:
             }))  # fmt: skip
             assert unblocked["changed"] is True
             status = _ok(await client.call_tool("get_status", {"task_id": task_id}))
-            assert status["blocked_domains"] == []
+            assert (status["blocked_domains"], status["_lyra_meta"]["blocked_domains"]) == ([], [])
             restored = _ok(await client.call_tool("search", {
                 "task_id": task_id, "query": "Does caffeine shorten naps?",
                 "options": {"urls": [blocked.url("/later.html")], "wait_seconds": 110},
