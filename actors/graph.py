@@ -21,6 +21,7 @@ So this module names nothing heavier than Ray and the metrics.
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, Any
 
 import ray
@@ -35,6 +36,8 @@ if TYPE_CHECKING:
 # Reads run on their own threads, each with its own DuckDB cursor, so a get_status or a
 # query_graph never waits behind a bulk write; writes stay one at a time in the default
 # group, in the order they arrive (decision 0026).
+log = logging.getLogger(__name__)
+
 READ_GROUP = "read"
 READ_THREADS = 4
 
@@ -48,9 +51,15 @@ class GraphActor:
     def __init__(self, settings: Settings) -> None:
         setup_actor_logging(settings.home_dir)
         # Imported here, in the actor's own process only (see the module docstring).
+        from lyra.storage.connection import MIN_ADDRESS_HEADROOM, cap_address_space, size_bytes
         from lyra.storage.graph_store import GraphStore
 
         self._store: GraphStore = GraphStore(settings, telemetry.graph_rows_written)
+        # A query that builds a huge value fails here instead of taking the machine's
+        # memory (decision 0060).
+        headroom = max(MIN_ADDRESS_HEADROOM, 4 * size_bytes(settings.storage.memory_limit))
+        limit = cap_address_space(headroom)
+        log.info("graph process address space capped at %s bytes", limit)
 
     # --- health -----------------------------------------------------------------
     @ray.method(concurrency_group=READ_GROUP)

@@ -27,6 +27,8 @@ database file keep working.
 
 from __future__ import annotations
 
+import os
+import re
 from pathlib import Path
 
 import duckdb
@@ -111,3 +113,45 @@ def verify_safety(con: duckdb.DuckDBPyConnection) -> None:
     }
     if wrong:
         raise UnsafeDatabaseError(f"DuckDB safety settings did not apply: {wrong}")
+
+
+# What the graph process may map beyond what it holds when it starts: several times the
+# database's memory_limit, and never less than this. DuckDB builds a list or a string
+# value whole, outside memory_limit and the interrupt (`list_sort(range(150000000))` took
+# 14 GB); the ceiling makes such a query fail with DuckDB's "Out of Memory Error" instead
+# of taking the machine's memory (decision 0060).
+MIN_ADDRESS_HEADROOM = 8 * 2**30
+_SIZE = re.compile(r"^\s*([\d.]+)\s*([KMGT]?I?B)?\s*$", re.IGNORECASE)
+_UNITS = {"": 1, "B": 1, "KB": 1000, "MB": 1000**2, "GB": 1000**3, "TB": 1000**4,
+          "KIB": 2**10, "MIB": 2**20, "GIB": 2**30, "TIB": 2**40}  # fmt: skip
+
+
+def size_bytes(text: str) -> int:
+    """A DuckDB size setting ("2GB", "512MiB") in bytes."""
+    match = _SIZE.match(text)
+    if match is None:
+        raise ValueError(f"not a size: {text!r}")
+    return int(float(match.group(1)) * _UNITS[(match.group(2) or "").upper()])
+
+
+def cap_address_space(headroom: int) -> int | None:
+    """Limit this process's address space (RLIMIT_AS, soft) to what it maps now plus
+    ``headroom`` bytes; the limit set, or None where the platform has none. A lower
+    limit already in place is kept."""
+    try:
+        import resource
+    except ImportError:  # not on POSIX
+        return None
+    try:
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            mapped = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except OSError:  # no /proc (macOS): no measure to start from
+        return None
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    limit = mapped + headroom
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    if soft != resource.RLIM_INFINITY and soft <= limit:
+        return soft
+    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+    return limit

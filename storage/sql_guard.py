@@ -252,7 +252,13 @@ def _check_tree(tree: dict[str, Any]) -> None:
 _SERIES = frozenset({"range", "generate_series"})
 _SIZE_ARGUMENT = {"repeat": 1, "lpad": 1, "rpad": 1, "list_resize": 1, "array_resize": 1}
 _FORMATTING = frozenset({"printf", "format"})
-_WIDE_FORMAT = re.compile(r"\d{7,}")
+# Widths in a format string: printf's "%10d", "%1$10d", "%*d"; format's "{:>10}", "{:{}}".
+_PRINTF_WIDTH = re.compile(r"%(?:\d+\$)?[-+ #0']*(\*|\d+)")
+_FORMAT_SPEC = re.compile(r"\{[^{}]*:([^{}]*)\}")
+_NESTED_SPEC = re.compile(r"\{[^{}]*:[^{}]*\{")
+# Reducers whose lambda can double the accumulator with each element.
+_REDUCERS = frozenset({"list_reduce", "array_reduce", "reduce"})
+_REPLACERS = frozenset({"replace", "regexp_replace"})
 # What a string argument of unknown length (a column: a fragment, a claim) may count as.
 _TEXT_CHARS = 10_000
 MAX_GENERATED = 1_000_000
@@ -300,6 +306,48 @@ def _generated(name: str, args: list[dict[str, Any]]) -> float:
     return abs(count)
 
 
+def _format_widths(name: str, args: list[dict[str, Any]]) -> float:
+    """Characters the widths of a printf()/format() string ask for; SqlRefused for a
+    format string that is not a literal or a width that is not written in it."""
+    form = _literal(args[0]) if args else None
+    if not isinstance(form, str):
+        raise SqlRefused("too_large", f"the format string of {name}() must be a literal")
+    if name == "printf":
+        widths = _PRINTF_WIDTH.findall(form)
+    else:
+        if _NESTED_SPEC.search(form):
+            raise SqlRefused("too_large", f"{name}() with a width that is not a literal")
+        widths = [
+            max(re.findall(r"\d+", spec), key=len, default="0")
+            for spec in _FORMAT_SPEC.findall(form)
+        ]
+    if "*" in widths:
+        raise SqlRefused("too_large", f"{name}() with a width that is not a literal")
+    size = float(sum(int(w) for w in widths))
+    if size > MAX_GENERATED:
+        raise SqlRefused("too_large", f"{name}() widths of over {MAX_GENERATED:,} characters")
+    return size
+
+
+def _check_lambdas(tree: dict[str, Any]) -> None:
+    """A lambda may read its own parameters only: one that reads a column from outside
+    builds that column's value again for every element (a list of a million lists)."""
+    lambdas = [node for node in _walk(tree) if node.get("class") == "LAMBDA"]
+    params = {
+        str(ref["column_names"][-1]).lower()
+        for node in lambdas
+        for ref in _walk(node.get("lhs"))
+        if ref.get("class") == "COLUMN_REF" and ref.get("column_names")
+    }
+    for node in lambdas:
+        for ref in _walk(node.get("expr")):
+            names = ref.get("column_names") if ref.get("class") == "COLUMN_REF" else None
+            if names and str(names[-1]).lower() not in params:
+                raise SqlRefused(
+                    "too_large", f"a lambda that reads the column {names[-1]!r} from outside it"
+                )
+
+
 def _check_sizes(tree: dict[str, Any]) -> None:
     streamed = {
         id(node["function"])
@@ -322,11 +370,20 @@ def _check_sizes(tree: dict[str, Any]) -> None:
             for a in node.get("arguments") or []
             if isinstance(a, dict) and isinstance(a.get("expression"), dict)
         ]
+        if name in _REDUCERS:
+            raise SqlRefused("too_large", f"{name}() can double its value with each element")
+        if name in _REPLACERS and any(
+            inner.get("class") == "FUNCTION"
+            and str(inner.get("function_name", "")).lower() in _SIZE_ARGUMENT
+            for arg in args
+            for inner in _walk(arg)
+        ):
+            # every match of a built string replaced by a built string: their product
+            raise SqlRefused("too_large", f"{name}() over a string built by repeat() or a pad")
         if name in _FORMATTING:
-            for arg in args:
-                text = str((arg.get("literal") or {}).get("text", ""))
-                if arg.get("class") == "CONSTANT" and _WIDE_FORMAT.search(text):
-                    raise SqlRefused("too_large", f"{name}() with a width of a million or more")
+            total += _format_widths(name, args)
+            if total > MAX_GENERATED_TOTAL:
+                raise SqlRefused("too_large", f"{name}() widths of over {MAX_GENERATED:,}")
             continue
         if name not in _SERIES and name not in _SIZE_ARGUMENT:
             continue
@@ -379,6 +436,7 @@ def validate_select(sql: str) -> str:
     _check_tokens(tokens)
     tree = _syntax_tree(sql)
     _check_tree(tree)
+    _check_lambdas(tree)
     _check_sizes(tree)
     return _strip_trailing_semicolons(sql, tokens)
 

@@ -6,6 +6,8 @@ import datetime as dt
 import hashlib
 import os
 import pickle
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -169,11 +171,21 @@ HOSTILE: list[tuple[str, str]] = [
     ("SELECT range(1000 * 1000 * 1000)", "too_large"),
     ("SELECT range(1e9::BIGINT)", "too_large"),
     ("SELECT * FROM unnest(generate_series(1, 2000000000))", "too_large"),
-    ("SELECT list_transform(range(1000), x -> range(1000000))", "too_large"),
+    ("SELECT list_transform(range(1000), lambda x: range(1000000))", "too_large"),
     ("SELECT [range(1000000) FOR x IN range(1000)]", "too_large"),
     ("SELECT repeat('x', 2000000000)", "too_large"),
     ("SELECT rpad('x', 2000000000, 'y')", "too_large"),
     ("SELECT printf('%1000000000d', 1)", "too_large"),
+    ("SELECT printf('%*d', 2000000000::BIGINT, 1)", "too_large"),
+    ("SELECT format('{:>{}}', 'a', CAST(99999999 AS BIGINT))", "too_large"),
+    ("SELECT printf(repeat('%1$999999d', 1000), 1)", "too_large"),
+    ("SELECT printf('" + "%1$999999d" * 2 + "', 1)", "too_large"),
+    (
+        "SELECT list_reduce(list_transform(range(40), lambda x: 'x'), lambda a, b: a || a)",
+        "too_large",
+    ),
+    ("SELECT flatten([r FOR x IN range(1000000)]) FROM (SELECT range(1000000) AS r)", "too_large"),
+    ("SELECT replace(repeat('a', 1000000), 'a', repeat('b', 1000000))", "too_large"),
     ("SELECT range(-1000000, 1000000)", "too_large"),
     ("SELECT generate_series(0, 1000000)", "too_large"),
     ("SELECT repeat('xxxxxxxxxx', 200000)", "too_large"),
@@ -315,6 +327,12 @@ GOOD: list[tuple[str, list[list[object]]]] = [
         [[1000000, "---", [2024, 2025, 2026]]],
     ),
     ("SELECT lpad(id, 4, '_') FROM claims ORDER BY 1", [["__c1"], ["__c2"]]),
+    # numbers and PMIDs in a format are no widths; a lambda over its own parameter
+    (
+        "SELECT printf('PMID 12345678: %d items', 10000000), format('{:>4}', 7)",
+        [["PMID 12345678: 10000000 items", "   7"]],
+    ),
+    ("SELECT list_transform([1, 2], lambda x: x * 2), [y + 1 FOR y IN [1, 2]]", [[[2, 4], [2, 3]]]),
     ("SELECT unnest([1, 2]) AS x", [[1], [2]]),
     (
         "SELECT column_name FROM (DESCRIBE claims) LIMIT 3",
@@ -518,3 +536,31 @@ def test_errors_survive_pickling_between_actors() -> None:
     assert str(timeout) == str(QueryTimeout(300))
     failed = pickle.loads(pickle.dumps(QueryFailed("Binder Error: no column x")))
     assert str(failed) == "Binder Error: no column x"
+
+
+def test_the_address_space_ceiling_stops_a_value_built_whole(tmp_path: Path) -> None:
+    """A value built whole past the ceiling (a list of 200 million integers, 1.6 GB, that
+    DuckDB allocates at once) fails with DuckDB's out-of-memory error, and the sandbox
+    answers the next query (decision 0060). In its own process: the ceiling is
+    process-wide."""
+    script = f"""
+from pathlib import Path
+from lyra.storage.connection import cap_address_space, open_database
+from lyra.storage.sql_guard import run_sandboxed
+import duckdb
+con = open_database(Path({str(tmp_path / "g.duckdb")!r}), memory_limit="256MB", threads=1)
+print(cap_address_space(1024 * 2**20) is not None)
+try:
+    con.execute("SELECT len(range(200000000))").fetchall()
+except duckdb.OutOfMemoryException as exc:
+    print(str(exc).splitlines()[0])
+print(run_sandboxed(con, "SELECT 42 AS n", limit=5, timeout_ms=2000, max_bytes=10000).rows)
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = done.stdout.splitlines()
+    assert lines[0] == "True"
+    assert lines[1].startswith("Out of Memory Error: ")
+    assert lines[2:] == ["[[42]]"]
