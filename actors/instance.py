@@ -639,21 +639,35 @@ def list_instances() -> list[dict[str, Any]]:
 
 def stop_clients(home: Path, timeout: float = 10.0) -> list[int]:
     """SIGTERM the Lyra processes that use ``home``'s instance (`lyra down --force`),
-    SIGKILL after ``timeout``; their pids. Without this, a client whose Ray is stopped
-    under it blocks on its next call until Ray's driver gives the GCS up (60 s) and
-    then exits anyway."""
-    pids = [int(c["pid"]) for c in live_clients(home) if int(c["pid"]) != os.getpid()]
-    for pid in pids:
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(pid, signal.SIGTERM)
+    SIGKILL after ``timeout``; the pids signalled. Without this, a client whose Ray is
+    stopped under it blocks on its next call until Ray's driver gives the GCS up (60 s)
+    and then exits anyway. A pid is signalled only while it is still the process that
+    registered (same start time), and one this user may not signal is left alone."""
+
+    def signal_if_same(pid: int, started: Any, sig: int) -> bool:
+        if started is not None and _start_time(pid) != started:
+            return False  # gone, and the pid taken by another process
+        try:
+            os.kill(pid, sig)
+        except (ProcessLookupError, PermissionError):
+            return False
+        return True
+
+    clients = [
+        (int(c["pid"]), c.get("started"))
+        for c in _live_entries(run_dir(home) / CLIENTS)
+        if int(c["pid"]) != os.getpid()
+    ]
+    signalled = [
+        (pid, started) for pid, started in clients if signal_if_same(pid, started, signal.SIGTERM)
+    ]
     deadline = time.monotonic() + timeout
-    while any(pid_alive(p) for p in pids) and time.monotonic() < deadline:
+    while any(pid_alive(p) for p, _ in signalled) and time.monotonic() < deadline:
         time.sleep(0.1)
-    for pid in pids:
+    for pid, started in signalled:
         if pid_alive(pid):
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-    return pids
+            signal_if_same(pid, started, signal.SIGKILL)
+    return [pid for pid, _ in signalled]
 
 
 def stop_instance(home: Path, timeout: float = 60.0) -> bool:

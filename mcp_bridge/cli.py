@@ -354,8 +354,9 @@ def cmd_down(args: argparse.Namespace) -> int:
         if clients:
             # --force: its clients go first, so none is left blocking on a Ray that is gone.
             stopped = stop_clients(home)
-            pids = ", ".join(str(p) for p in stopped)
-            print(f"stopped {len(stopped)} Lyra process(es) that used {home} (pid {pids})")
+            if stopped:
+                pids = ", ".join(str(p) for p in stopped)
+                print(f"stopped {len(stopped)} Lyra process(es) that used {home} (pid {pids})")
         if stop_instance(home):
             print(f"stopped the Lyra instance of {home}")
         else:

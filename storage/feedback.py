@@ -176,7 +176,21 @@ def unblock_domain(
                     "by editing that file)",
                     "domain",
                 )
+            recorded = con.execute(
+                "SELECT block_reason FROM domains WHERE domain = ? AND blocked", [site]
+            ).fetchone()
+            if recorded is not None:
+                raise _invalid(
+                    f"{site} is not blocked by feedback (blocked for: {recorded[0]})", "domain"
+                )
             # Not blocked at all (never, or unblocked before): it already is so.
+            log_event(
+                con,
+                "feedback",
+                actor="graph",
+                payload={"action": "domain_unblock", "domain": site, "reason": reason,
+                         "changed": False},
+            )  # fmt: skip
             return {
                 "action": "domain_unblock",
                 "domain": site,

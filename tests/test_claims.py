@@ -138,6 +138,13 @@ def test_a_verdict_on_the_subject_is_a_finding(sentence: str) -> None:
         # the same finding told to the reader keeps its number
         ("Without treatment, your body clock shifts by about 3 hours per day.", 0.45),
         ("Without treatment, the body clock shifts by about 1 hour per day.", 0.7),
+        ("Take the tablet about thirty minutes before you plan to sleep.", 0.0),
+        ("Never take more than 10 mg of melatonin in one night.", 0.0),
+        # a noun that is also a verb opens a finding: no imperative
+        ("Talk therapy reduced depressive symptoms by 30 percent.", 0.7),
+        ("Contact dermatitis occurs in 5% of users.", 0.3),
+        ("Never smokers who drank coffee had a 20% lower risk.", 0.8),
+        ("The works were published in 2001.", 0.35),
     ],
 )
 def test_advice_to_the_reader_scores_below_the_finding(sentence: str, score: float) -> None:

@@ -453,6 +453,16 @@ Did you find this article useful? [Share](#) · [Print](#) · Related: [Best hea
     assert [f.text for f in doc.fragments] == [
         "Doses between 0.5 mg and 5 mg taken close to bedtime are effective for jet lag."
     ]
+    # Separators in running text are no menu, nor a sponsor named in a finding.
+    kept = [
+        "Common side effects: \u2022 headache \u2022 nausea \u2022 dizziness \u2022 insomnia",
+        "Eligible: age > 65 and eGFR > 60",
+        "cat notes.txt | grep coffee | sort -u > out.txt",
+        "Sponsored by the NIH, the trial enrolled 300 adults.",
+        "Contact dermatitis occurs in 5% of users.",
+    ]
+    doc = extract_plain("\n\n".join(kept), "file:///notes.txt", "local", markdown=False)
+    assert [f.text for f in doc.fragments] == kept
 
 
 def test_plain_text_paragraphs_split_on_blank_lines() -> None:
@@ -538,9 +548,11 @@ def test_decode_bytes_never_raises_on_binary() -> None:
         ("発熱は一般的です。アスピリンは有効です\uff01",
          ["発熱は一般的です。", "アスピリンは有効です\uff01"]),
         # a unit after a degree sign or a number is no initial
-        ("A COP of 2.0 at -15 °C. Output fell below that. It ran at 300 K. Then it cooled.",
-         ["A COP of 2.0 at -15 °C.", "Output fell below that.", "It ran at 300 K.",
+        ("A COP of 2.0 at -15 °C. Output fell below that. It ran for 5 h. Then it cooled.",
+         ["A COP of 2.0 at -15 °C.", "Output fell below that.", "It ran for 5 h.",
           "Then it cooled."]),
+        ("In 2015 M. Jones found it (ref 12 p. 45). Then it spread.",
+         ["In 2015 M. Jones found it (ref 12 p. 45).", "Then it spread."]),
         # reference markers after the full stop stay with the sentence they cite
         ("It can cool in summer.[1] When the coil frosts, it stops.[2][3] Next.",
          ["It can cool in summer.[1]", "When the coil frosts, it stops.[2][3]", "Next."]),

@@ -164,7 +164,21 @@ def test_domain_block_and_unblock_write_the_rules_and_the_record(
         "editing that file)"
     )
     assert (home / FEEDBACK_DOMAINS_FILENAME).read_text().endswith("user_overrides: {}\n")
-    assert db.execute("SELECT count(*) FROM event_log").fetchone() == (5,)
+    # Every action is an event row, the two that changed nothing too.
+    assert db.execute(
+        "SELECT count(*) FROM event_log WHERE kind = 'feedback' "
+        "AND payload->>'action' = 'domain_unblock' AND payload->>'changed' = 'false'"
+    ).fetchone() == (2,)
+    # A block recorded in the domains table for another cause is not feedback's to lift.
+    db.execute(
+        "INSERT INTO domains (domain, trust_level, blocked, block_reason, updated_at) "
+        "VALUES ('danger.example', 'BLOCKED', true, 'danger: phishing kit', now())"
+    )
+    with pytest.raises(LyraError) as exc:
+        fb.unblock_domain(db, home, "danger.example", None, "UNVERIFIED")
+    assert exc.value.message == (
+        "danger.example is not blocked by feedback (blocked for: danger: phishing kit)"
+    )
 
 
 def test_a_rejected_claim_leaves_the_lists_and_stays_stored(db: duckdb.DuckDBPyConnection) -> None:

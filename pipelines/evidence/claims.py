@@ -114,7 +114,9 @@ _FIRST_PERSON = re.compile(r"\b(i|i'm|i've|i'd|my|me|mine)\b", re.IGNORECASE)
 # "melatonin is effective for jet lag", "is not safe"): the direct answer to an
 # efficacy or safety question, and what its contradictions negate.
 _VERDICT = re.compile(
-    r"\b(works?|worked|effective|ineffective|efficient|inefficient|efficiently|"
+    r"\bwork(?:s|ed)?\s+(?:well|efficiently|better|best|poorly|as well|just as|for|in|"
+    r"against)\b"
+    r"|\b(effective|ineffective|efficient|inefficient|efficiently|"
     r"inefficiently|safe|unsafe|beneficial|harmful|useful|useless|reliable|unreliable|"
     r"dangerous|toxic)\b",
     re.IGNORECASE,
@@ -124,9 +126,17 @@ _VERDICT = re.compile(
 # keep it"), or opens with a bare imperative ("Look for models listed as ...").
 _SECOND_PERSON = re.compile(r"\b(you|your|yours|you're|you've|you'll|you'd)\b", re.IGNORECASE)
 _IMPERATIVE_START = re.compile(
-    r"^(look|ask|check|talk|consider|start|try|keep|choose|make sure|remember|see|call|"
-    r"contact|visit|read|find out|learn|buy|get|stop|speak|seek|tell|let|click|sign|join|"
-    r"compare|don't|do not|never|always|be sure|treat|enjoy|switch to|limit)\b",
+    # a verb at the start followed by what an object or a complement opens with ("Look
+    # for", "Ask your", "Take the tablet"), not a noun ("Talk therapy", "Contact
+    # dermatitis", "Limit of detection")
+    r"^(?:(?:look|ask|check|talk|consider|start|try|keep|choose|remember|see|call|contact|"
+    r"visit|read|learn|buy|get|stop|speak|seek|tell|let|click|sign|join|compare|treat|"
+    r"enjoy|limit|avoid|take|use|switch|give|drink|eat)\s+(?:the|a|an|your|you|our|for|"
+    r"with|to|about|it|them|this|that|these|those|any|all|some|up|out|on|in|at|if|"
+    r"whether|more|less|no|yourself|only|just)\b"
+    r"|(?:never|always)\s+(?:take|use|give|drink|eat|drive|mix|exceed|combine|stop|start|"
+    r"leave|skip|double|share)\b"
+    r"|(?:don't|do not|be sure|make sure|find out)\b)",
     re.IGNORECASE,
 )
 # Reference markers a sentence keeps from its page ("... in summer.[1]").

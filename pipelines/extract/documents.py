@@ -197,15 +197,17 @@ _STRONG_BOILERPLATE = re.compile(
     r"cookie (policy|settings|preferences|consent)|accept (all )?cookies|subscribe to our|"
     r"sign up for (our|the) newsletter|click here|privacy policy|terms of (use|service)|"
     r"skip to (main )?content|back to top|enable javascript|javascript is (disabled|required)|"
-    r"jump to (main )?content|cookie notice|uses (only )?(essential )?cookies|contact us|"
-    r"advertise with us|^advertisement\b|^sponsored\b|page last (updated|reviewed)|"
+    r"jump to (main )?content|cookie notice|uses (only )?(essential )?cookies|"
+    r"advertise with us|^advertisement\b|page last (updated|reviewed)|"
     r"(did you find|was) this (article|page|information) (useful|helpful)",
     re.IGNORECASE,
 )
-# Menus, breadcrumbs and footers as a text file or Markdown writes them: links between
-# separators ("Home | Current issue | Archive", "Home > Travelers' Health > Jet Lag").
-_SEPARATOR = re.compile(r"(?<=\s)[|\u203a\u00bb\u00b7\u2022>](?=\s)")
-_WORDS = re.compile(r"\w+")
+# Menus, breadcrumbs and footers as a text file or Markdown writes them: short link
+# labels between separators ("Home | Current issue | Archive", "Home > Travelers' Health
+# > Jet Lag"). Labels are capitalised; a list in running text ("side effects: • headache
+# • nausea"), a shell pipe or "age > 65 and eGFR > 60" are not.
+_SEPARATOR = re.compile(r"\s[|\u203a\u00bb\u00b7\u2022>]\s")
+_MENU_LABEL_WORDS = 5
 # Words that are navigation only when they make up nearly the whole fragment.
 _WEAK_BOILERPLATE = re.compile(
     r"\b(read more|share (this|on)|follow us|related (articles|posts|stories)|"
@@ -226,16 +228,24 @@ def _display_length(text: str) -> int:
     return len(text) + len(_WIDE.findall(text))
 
 
+def _is_menu(text: str) -> bool:
+    labels = [label.strip() for label in _SEPARATOR.split(text)]
+    return len(labels) >= 3 and all(
+        label
+        and len(label.split()) <= _MENU_LABEL_WORDS
+        and (label[0].isupper() or not label[0].isalnum())
+        for label in labels
+    )
+
+
 def is_boilerplate(text: str, fragment_type: str) -> bool:
     """True for navigation crumbs and site furniture that should not become fragments."""
     if len(text) < _STRONG_MAX_CHARS and _STRONG_BOILERPLATE.search(text):
         return True
     if len(text) < _WEAK_MAX_CHARS and _WEAK_BOILERPLATE.search(text):
         return True
-    if fragment_type != "table":
-        separators = len(_SEPARATOR.findall(text))
-        if separators >= 2 and separators * 5 >= len(_WORDS.findall(text)):
-            return True
+    if fragment_type != "table" and _is_menu(text):
+        return True
     if fragment_type == "heading" or _display_length(text) >= MIN_FRAGMENT_CHARS:
         return False
     # A short crumb is content only if it carries a number or reads as a sentence

@@ -31,8 +31,9 @@ _SENTENCE_END = re.compile(
     r"|[\u3002\uff01\uff1f]+[\u300d\u300f\uff09]*"
 )
 _WORD_BEFORE = re.compile(r"([\w.]+)\.$")
-# A unit letter after a degree sign or a number ("-15 °C.", "300 K.") is no initial.
-_UNIT_BEFORE = re.compile(r"(?:°\s?|\d\s?)[A-Za-z]\.$")
+# A unit after a degree sign ("-15 °C.") or a lower-case one after a number ("5 h.",
+# "3 g.") is no initial; "In 2015 M. Jones" keeps its initial.
+_UNIT_BEFORE = re.compile(r"(?:°\s?[CFK]|\d\s?[a-z])\.$")
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
@@ -50,14 +51,15 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
 
 
 def _is_abbreviation(sentence: str) -> bool:
-    if _UNIT_BEFORE.search(sentence):
-        return False
     found = _WORD_BEFORE.search(sentence.rstrip("\"'\u201d\u2019)]"))
     if found is None:
         return False
     word = found.group(1).lower()
-    # A single capital before the period is an initial ("J. Smith"), not an ending.
-    return word in _ABBREVIATIONS or (len(word) == 1 and word.isalpha())
+    if word in _ABBREVIATIONS:  # "p. 45", "Fig. 2"
+        return True
+    # A single capital before the period is an initial ("J. Smith"), not an ending;
+    # a unit is not ("-15 °C.", "for 5 h.").
+    return len(word) == 1 and word.isalpha() and not _UNIT_BEFORE.search(sentence)
 
 
 def append_stripped(text: str, start: int, end: int, spans: list[tuple[int, int]]) -> None:
