@@ -102,6 +102,13 @@ class InstanceError(RuntimeError):
     """The shared Ray of this LYRA_HOME could not be started or joined."""
 
 
+class HostExited(InstanceError):
+    """The host process exited before its Ray came up."""
+
+
+HOST_START_TRIES = 3
+
+
 @dataclass(frozen=True)
 class Instance:
     """The record of one running shared Ray (``LYRA_HOME/run/ray.json``)."""
@@ -157,7 +164,28 @@ def read_record(home: Path) -> Instance | None:
     if not isinstance(data, dict) or data.get("version") != RECORD_VERSION:
         raise ValueError(f"{path}: not a Lyra instance record (version {RECORD_VERSION})")
     data.pop("clients", None)
-    return Instance(**data)
+    instance = Instance(**data)  # TypeError for a field it does not have
+    _check_types(path, instance)
+    return instance
+
+
+_RECORD_TYPES: dict[str, tuple[type, ...]] = {
+    "home": (str,), "host_pid": (int,), "gcs_address": (str,), "namespace": (str,),
+    "auth_mode": (str,), "metrics_export_port": (int,), "dashboard_port": (int, type(None)),
+    "dashboard_url": (str, type(None)), "session_dir": (str,), "started_at": (int, float),
+    "idle_shutdown_seconds": (int, float), "settings_fingerprint": (str,),
+}  # fmt: skip
+
+
+def _check_types(path: Path, instance: Instance) -> None:
+    """ValueError (a damaged record, replaced like any stale one) for a field of the
+    wrong type: `"host_pid": "abc"` had ended every command in a TypeError."""
+    for name, types in _RECORD_TYPES.items():
+        value = getattr(instance, name)
+        if isinstance(value, bool) or not isinstance(value, types):
+            raise ValueError(f"{path}: {name} is {value!r}, not of the type Lyra writes")
+    if ":" not in instance.gcs_address or not instance.gcs_address.rsplit(":", 1)[1].isdigit():
+        raise ValueError(f"{path}: gcs_address {instance.gcs_address!r} is no host:port")
 
 
 def _write_record(home: Path, instance: Instance) -> None:
@@ -423,13 +451,27 @@ def attach_or_start(
             with contextlib.suppress(FileNotFoundError):
                 record_path(home).unlink()
             options = {**ray_options, "settings_fingerprint": fingerprint or ""}
-            instance = _start_host(home, options)
+            instance = _start_host_retrying(home, options)
             log.info("started Lyra's Ray for %s at %s", home, instance.gcs_address)
         else:
             log.info("joining Lyra's running Ray for %s at %s", home, instance.gcs_address)
         register_client(home, role)
     _use_auth_mode(instance.auth_mode)
     return instance
+
+
+def _start_host_retrying(home: Path, ray_options: dict[str, Any]) -> Instance:
+    """``_start_host``, again when the host exited before Ray came up: two homes that
+    start at the same moment both find a port free (the dashboard's 8265) and one loses
+    it when binding; the next try picks another."""
+    for attempt in range(1, HOST_START_TRIES + 1):
+        try:
+            return _start_host(home, ray_options)
+        except HostExited as exc:
+            if attempt == HOST_START_TRIES:
+                raise
+            log.warning("Lyra's Ray host for %s: %s; starting it again", home, exc)
+    raise AssertionError("unreachable")
 
 
 def _start_host(home: Path, ray_options: dict[str, Any]) -> Instance:
@@ -460,7 +502,7 @@ def _start_host(home: Path, ray_options: dict[str, Any]) -> Instance:
     while time.monotonic() < deadline:
         code = proc.poll()
         if code is not None:
-            raise InstanceError(
+            raise HostExited(
                 f"Lyra's Ray host exited with code {code} before Ray came up; "
                 f"see {logs / HOST_LOG}: {_tail(logs / HOST_LOG)}"
             )

@@ -6,6 +6,7 @@ Every actor lives in the ``lyra`` namespace under a fixed name (ARCHITECTURE §2
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import logging.handlers
@@ -47,6 +48,7 @@ RAY_PROBE_SECONDS = 5.0
 # empty SETTINGS frame, which a gRPC server answers with its own SETTINGS at once.
 _H2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
 _H2_EMPTY_SETTINGS = b"\x00\x00\x00\x04\x00\x00\x00\x00\x00"
+_H2_SETTINGS = 4  # the frame type a gRPC server sends first
 
 
 # The shared instance this process joined (actors/instance.py), None otherwise.
@@ -144,8 +146,9 @@ def probe_ray_address(address: str, timeout: float = RAY_PROBE_SECONDS) -> str |
     ``ray.init`` on an address where nothing listens, or where a program other than
     Ray accepts the connection and stays silent, retries without end, so a tool call
     would hang. Ray's GCS is a gRPC server: it answers the HTTP/2 connection preface
-    with its SETTINGS frame at once (a Ray with TLS closes the connection), so only
-    silence for ``timeout`` is taken for "not Ray".
+    with its SETTINGS frame at once (a Ray with TLS closes the connection), so silence
+    for ``timeout``, or an answer that is no HTTP/2 SETTINGS frame (an HTTP/1 server's
+    "400 Bad Request"), is taken for "not Ray".
     """
     target = address.removeprefix("ray://")
     host, sep, port = target.rpartition(":")
@@ -159,13 +162,33 @@ def probe_ray_address(address: str, timeout: float = RAY_PROBE_SECONDS) -> str |
         try:
             sock.settimeout(timeout)
             sock.sendall(_H2_PREFACE + _H2_EMPTY_SETTINGS)
-            sock.recv(9)
+            head = _recv_exactly(sock, 9)
         except TimeoutError:
             return f"it accepted the connection and said nothing for {timeout:g} s: not Ray"
         except OSError:
             # It answered by closing: a Ray with TLS (RAY_USE_TLS) ends a plaintext start.
             return None
-    return None
+        if not head:
+            return None  # closed without a word: a TLS Ray, as above
+        # An HTTP/2 frame header: 3 bytes of length, then the type, SETTINGS (4) first.
+        if len(head) == 9 and head[3] == _H2_SETTINGS:
+            return None
+        with contextlib.suppress(OSError):  # the rest of its first line, for the message
+            sock.settimeout(0.5)
+            head += sock.recv(200)
+    said = head.split(b"\r\n")[0][:80].decode("ascii", "replace")
+    return f"it answered, but not as Ray's gRPC server does ({said!r})"
+
+
+def _recv_exactly(sock: socket.socket, size: int) -> bytes:
+    """Up to ``size`` bytes: fewer only when the peer closed the connection."""
+    data = b""
+    while len(data) < size:
+        chunk = sock.recv(size - len(data))
+        if not chunk:
+            break
+        data += chunk
+    return data
 
 
 def settings_fingerprint(settings: Settings) -> str:

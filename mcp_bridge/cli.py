@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import json
 import logging
+import os
 import sys
 import time
 from pathlib import Path
@@ -53,6 +54,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
         )
     if not args.http:
         build_server(settings).run("stdio")
+        # The SDK gives fd 1 back when the session ends; Ray's shutdown and exit hooks
+        # still print ("(raylet) ..."), which a client still reading would take for a
+        # broken message: from here on stdout is stderr.
+        sys.stdout.flush()
+        os.dup2(2, 1)
+        sys.stdout = sys.stderr
         return 0
     import uvicorn
 

@@ -47,6 +47,22 @@ IDEMPOTENT_METHODS = frozenset(
 # Writes whose caller names what they make (the bridge passes a new task or search id):
 # sent again after a crash, they return what the first call made (decision 0046).
 REPEATABLE_WRITES = frozenset({"create_task", "start_search"})
+# Calls whose arguments make them reads, or whose repeat does what the first did: a
+# stop of a stopped search is a no-op with the same summary.
+_READ_CALIBRATE_ACTIONS = frozenset({"get_stats", "get_evaluations", "get_diagram_data"})
+
+
+def repeatable(method: str, args: tuple[Any, ...]) -> bool:
+    """Whether a call that met a restarting orchestrator may be sent again."""
+    if method in IDEMPOTENT_METHODS or method in REPEATABLE_WRITES or method == "stop_task":
+        return True
+    if method == "calibrate":
+        return bool(args) and args[0] in _READ_CALIBRATE_ACTIONS
+    if method == "cleanup_task":  # (task_id, hard, dry_run): a dry run changes nothing
+        return len(args) == 3 and args[2] is True
+    return False
+
+
 # How long a read waits for a restarting orchestrator (its start reads DuckDB back
 # and starts its children: seconds), and the first pause between tries.
 RESTART_WAIT_SECONDS = 60.0
@@ -87,10 +103,11 @@ class LyraRuntime:
     async def call(self, method: str, *args: Any) -> Any:
         """Call the orchestrator; the original exception is re-raised.
 
-        A read (``IDEMPOTENT_METHODS``) or a write that names what it makes
-        (``REPEATABLE_WRITES``, called with the id) that meets an orchestrator being
-        restarted, or one dead for good (then the named one is found or created again,
-        and it reads its state back from DuckDB), is tried again with backoff for up to
+        A read (``IDEMPOTENT_METHODS``, and the calls ``repeatable`` reads as reads), a
+        write that names what it makes (``REPEATABLE_WRITES``, called with the id) or a
+        stop that meets an orchestrator being restarted, or one dead for good (then the
+        named one is found or created again, and it reads its state back from DuckDB),
+        is tried again with backoff for up to
         ``RESTART_WAIT_SECONDS`` instead of failing. Other calls are not repeated: an
         orchestrator that died while handling one may or may not have done it.
         """
@@ -106,8 +123,7 @@ class LyraRuntime:
                 telemetry.actor_restart("orchestrator")
                 if isinstance(exc, ray.exceptions.ActorDiedError) and self._orch is handle:
                     self._orch = None  # found again, or re-created, on the next try
-                repeatable = method in IDEMPOTENT_METHODS or method in REPEATABLE_WRITES
-                if not repeatable or time.monotonic() + delay > deadline:
+                if not repeatable(method, args) or time.monotonic() + delay > deadline:
                     raise
                 log.warning(
                     "orchestrator unavailable for %s (%s); trying again in %.1f s",

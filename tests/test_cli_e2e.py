@@ -10,6 +10,7 @@ import json
 import socket
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ from typing import Any
 import pytest
 from mcp import Client, StdioServerParameters
 
+from lyra.actors.runtime import probe_ray_address
 from lyra.pipelines.evidence.stance_model import STANCE_MODEL_ID
 from tests.conftest import (
     CORPUS,
@@ -210,6 +212,38 @@ async def test_ray_address_where_another_program_listens_is_a_clear_error(
         await _refused_everywhere(
             cli_env, address, "it accepted the connection and said nothing for 5 s: not Ray"
         )
+
+
+def _answering_listener(reply: bytes) -> tuple[socket.socket, str]:
+    """A loopback port whose program reads the client's start and sends ``reply``."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(4)
+
+    def serve() -> None:
+        with contextlib.suppress(OSError):
+            conn, _ = server.accept()
+            with conn:
+                conn.recv(1024)
+                conn.sendall(reply)
+
+    threading.Thread(target=serve, daemon=True).start()
+    return server, f"127.0.0.1:{server.getsockname()[1]}"
+
+
+def test_the_ray_probe_tells_a_grpc_server_from_an_http_one() -> None:
+    """An HTTP/1 server answers the HTTP/2 preface with a status line: not Ray (Ray's
+    join then hung for minutes); a gRPC server's SETTINGS frame, or a close (TLS), is."""
+    http1, address = _answering_listener(b"HTTP/1.1 400 Bad Request\r\n\r\n")
+    with http1:
+        said = probe_ray_address(address, timeout=5)
+    assert said == "it answered, but not as Ray's gRPC server does ('HTTP/1.1 400 Bad Request')"
+    grpc, address = _answering_listener(b"\x00\x00\x06\x04\x00\x00\x00\x00\x00" + bytes(6))
+    with grpc:
+        assert probe_ray_address(address, timeout=5) is None
+    closing, address = _answering_listener(b"")
+    with closing:
+        assert probe_ray_address(address, timeout=5) is None
 
 
 async def _refused_everywhere(cli_env: dict[str, str], address: str, why: str) -> None:

@@ -20,14 +20,23 @@ import subprocess
 import sys
 import time
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import psutil
+import pytest
 from mcp import Client, StdioServerParameters
 
+from lyra.actors.instance import (
+    attach_or_start,
+    free_port,
+    live_record,
+    read_record,
+    record_path,
+    stop_instance,
+)
 from lyra.actors.instance import pid_alive as alive
-from lyra.actors.instance import read_record, record_path, stop_instance
 from tests.conftest import REPO
 from tests.conftest_web import FixtureServer
 
@@ -341,3 +350,45 @@ def test_a_host_that_cannot_start_falls_back_to_a_private_ray_and_says_so(
         "(InstanceError: host exited with code 1)"
     )
     assert not record_path(tmp_path / "home").exists()
+
+
+def test_two_homes_started_at_the_same_moment_each_get_their_shared_ray(
+    tmp_path: Path,
+) -> None:
+    """Both find the configured dashboard port free and one loses it when binding: its
+    host is started again on another port, instead of its process falling back to a
+    private Ray that no other client of that home can share."""
+    port = free_port()
+    options = {"namespace": "lyra", "num_cpus": 1, "include_dashboard": True,
+               "dashboard_port": port, "idle_shutdown_seconds": 600}  # fmt: skip
+    homes = [tmp_path / "a", tmp_path / "b"]
+    try:
+        with ThreadPoolExecutor(2) as pool:
+            started = list(pool.map(lambda home: attach_or_start(home, options, "test"), homes))
+        assert [i.home for i in started] == [str(h.resolve()) for h in homes]
+        assert sorted(i.dashboard_port == port for i in started) == [False, True]
+        assert started[0].dashboard_port != started[1].dashboard_port
+        assert started[0].gcs_address != started[1].gcs_address
+        assert [alive(i.host_pid) for i in started] == [True, True]
+    finally:
+        for home in homes:
+            stop_instance(home)
+
+
+def test_a_record_with_fields_of_the_wrong_type_is_stale(tmp_path: Path) -> None:
+    """`"host_pid": "abc"` had ended doctor, down and research in a TypeError; it is a
+    damaged record like any other: not an instance, replaced at the next start."""
+    home = tmp_path / "home"
+    record_path(home).parent.mkdir(parents=True)
+    record_path(home).write_text(json.dumps({
+        "version": 1, "home": str(home), "host_pid": "abc", "gcs_address": 12345,
+        "namespace": "lyra", "auth_mode": "token", "metrics_export_port": 9,
+    }))  # fmt: skip
+    with pytest.raises(ValueError, match="host_pid is 'abc', not of the type Lyra writes"):
+        read_record(home)
+    assert live_record(home) is None
+    assert stop_instance(home) is False
+    doctor = lyra(["doctor", "--json"], lyra_env(home, "llm:\n  enabled: false\n"))
+    ray_row = next(r for r in json.loads(doctor.stdout) if r["component"] == "ray")
+    assert "Traceback" not in doctor.stderr
+    assert ray_row["ok"] is True

@@ -41,6 +41,16 @@ async def test_a_read_waits_for_the_orchestrator_to_come_back(
             "query_graph", {"sql": f"SELECT query FROM tasks WHERE id = '{task_id}'"}
         )
         assert rows.structured_content["rows"] == [["coffee and sleep"]]
+        # The reads of calibrate and cleanup_task, and a stop, wait too.
+        for tool, arguments, key, value in (
+            ("calibrate", {"action": "get_stats"}, "sample_count", 0),
+            ("cleanup_task", {"task_id": task_id}, "dry_run", True),
+            ("stop_task", {"task_id": task_id}, "task_id", task_id),
+        ):
+            ray.kill(ray.get_actor(ORCHESTRATOR, namespace=settings.ray.namespace))
+            res = await client.call_tool(tool, arguments)
+            assert res.is_error is False, res.content[0].text
+            assert res.structured_content[key] == value
     ray.kill(ray.get_actor(ORCHESTRATOR, namespace=settings.ray.namespace), no_restart=True)
 
 
