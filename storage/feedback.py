@@ -154,6 +154,31 @@ def block_domain(
     }
 
 
+def _log_unblock(
+    con: duckdb.DuckDBPyConnection, site: str, reason: str | None, **more: Any
+) -> None:
+    payload = {"action": "domain_unblock", "domain": site, "reason": reason, **more}
+    log_event(con, "feedback", actor="graph", payload=payload)
+
+
+def _unblocked(
+    con: duckdb.DuckDBPyConnection,
+    site: str,
+    reason: str | None,
+    *,
+    changed: bool,
+    still_blocked_by: str | None,
+) -> dict[str, Any]:
+    return {
+        "action": "domain_unblock",
+        "domain": site,
+        "reason": reason,
+        "changed": changed,
+        "pages_affected": _pages_on(con, site),
+        "still_blocked_by": still_blocked_by,
+    }
+
+
 def unblock_domain(
     con: duckdb.DuckDBPyConnection,
     home: Path,
@@ -184,21 +209,8 @@ def unblock_domain(
                     f"{site} is not blocked by feedback (blocked for: {recorded[0]})", "domain"
                 )
             # Not blocked at all (never, or unblocked before): it already is so.
-            log_event(
-                con,
-                "feedback",
-                actor="graph",
-                payload={"action": "domain_unblock", "domain": site, "reason": reason,
-                         "changed": False},
-            )  # fmt: skip
-            return {
-                "action": "domain_unblock",
-                "domain": site,
-                "reason": reason,
-                "changed": False,
-                "pages_affected": _pages_on(con, site),
-                "still_blocked_by": None,
-            }
+            _log_unblock(con, site, reason, changed=False)
+            return _unblocked(con, site, reason, changed=False, still_blocked_by=None)
         with transaction(con):
             if config_rule is None:
                 con.execute(
@@ -218,24 +230,11 @@ def unblock_domain(
                     "UPDATE domains SET block_reason = ?, updated_at = ? WHERE domain = ?",
                     [config_block_reason(config_rule), utcnow(), site],
                 )
-            log_event(
-                con,
-                "feedback",
-                actor="graph",
-                payload={"action": "domain_unblock", "domain": site, "reason": reason,
-                         "still_blocked_by": config_rule},
-            )  # fmt: skip
+            _log_unblock(con, site, reason, still_blocked_by=config_rule)
             del data["user_overrides"][site]
             # Last, inside the transaction: a failed write leaves the row blocked too.
             _write(path, data)
-    return {
-        "action": "domain_unblock",
-        "domain": site,
-        "reason": reason,
-        "changed": True,
-        "pages_affected": _pages_on(con, site),
-        "still_blocked_by": config_rule,
-    }
+    return _unblocked(con, site, reason, changed=True, still_blocked_by=config_rule)
 
 
 def _claim(con: duckdb.DuckDBPyConnection, claim_id: str | None) -> tuple[str, str, str]:
