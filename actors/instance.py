@@ -38,6 +38,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import typing
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -169,20 +170,16 @@ def read_record(home: Path) -> Instance | None:
     return instance
 
 
-_RECORD_TYPES: dict[str, tuple[type, ...]] = {
-    "home": (str,), "host_pid": (int,), "gcs_address": (str,), "namespace": (str,),
-    "auth_mode": (str,), "metrics_export_port": (int,), "dashboard_port": (int, type(None)),
-    "dashboard_url": (str, type(None)), "session_dir": (str,), "started_at": (int, float),
-    "idle_shutdown_seconds": (int, float), "settings_fingerprint": (str,),
-}  # fmt: skip
-
-
 def _check_types(path: Path, instance: Instance) -> None:
-    """ValueError (a damaged record, replaced like any stale one) for a field of the
-    wrong type: `"host_pid": "abc"` had ended every command in a TypeError."""
-    for name, types in _RECORD_TYPES.items():
+    """ValueError (a damaged record, replaced like any stale one) for a field that is not
+    of its declared type: `"host_pid": "abc"` had ended every command in a TypeError."""
+    for name, declared in typing.get_type_hints(Instance).items():
         value = getattr(instance, name)
-        if isinstance(value, bool) or not isinstance(value, types):
+        if declared is float and isinstance(value, int):  # JSON writes 0.0 as 0
+            continue
+        # `int | None` checks as it is; `list[dict[...]]` as list
+        checked = list if typing.get_origin(declared) is list else declared
+        if isinstance(value, bool) or not isinstance(value, checked):
             raise ValueError(f"{path}: {name} is {value!r}, not of the type Lyra writes")
     if ":" not in instance.gcs_address or not instance.gcs_address.rsplit(":", 1)[1].isdigit():
         raise ValueError(f"{path}: gcs_address {instance.gcs_address!r} is no host:port")
