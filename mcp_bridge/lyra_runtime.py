@@ -83,6 +83,8 @@ class LyraRuntime:
         self._orch: Any | None = orchestrator
         self.http_port = http_port
         self._match_settings = match_settings
+        # The orchestrator's last answer to `status`, for the _lyra_meta of an error.
+        self._last_status: dict[str, Any] | None = None
 
     def instance(self) -> dict[str, Any]:
         """This Lyra's Ray and ports (get_status metrics `instance`)."""
@@ -109,8 +111,12 @@ class LyraRuntime:
         named one is found or created again, and it reads its state back from DuckDB),
         is tried again with backoff for up to
         ``RESTART_WAIT_SECONDS`` instead of failing. Other calls are not repeated: an
-        orchestrator that died while handling one may or may not have done it.
+        orchestrator that died while handling one may or may not have done it. They are
+        sent after a ``ping`` has answered, so one that arrives while the orchestrator
+        restarts (killed a moment before, its death not yet seen) waits for it too.
         """
+        if not repeatable(method, args):
+            await self.call("ping")
         delay = RESTART_BACKOFF_SECONDS
         deadline = time.monotonic() + RESTART_WAIT_SECONDS
         while True:
@@ -148,6 +154,7 @@ class LyraRuntime:
         fallbacks a search noted in `warnings` ("degraded: ...") join the models'.
         """
         status = await self.call("status")
+        self._last_status = status
         unverified = unverified_domains(claims or [])
         found = [m.SecurityWarning(**w) for w in security or []]
         for w in sorted({w for w in warnings or [] if w.startswith("danger")}):
@@ -168,6 +175,16 @@ class LyraRuntime:
             blocked_domains=sorted(
                 {str(b["domain"]) for b in blocked or []} | set(status.get("blocked_domains", []))
             ),
+        )
+
+    def error_meta(self) -> m.LyraMeta:
+        """_lyra_meta for an error response, without a call: an error may come from an
+        orchestrator that is restarting, or before Ray was ever started (bad arguments),
+        so it carries this process's fallbacks and what the last `status` said."""
+        status = self._last_status or {}
+        return m.LyraMeta(
+            degraded=[*status.get("degraded", []), *degraded_notes()],
+            blocked_domains=sorted(status.get("blocked_domains", [])),
         )
 
 
@@ -200,11 +217,24 @@ class LyraMCPServer(MCPServer[LyraRuntime]):
             if name == ELICITING_TOOL and ELICITATION_NO_CONTENT in str(exc):
                 exc = elicitation_failed("it accepted the question but sent no answer")
             payload = error_payload(exc, name)
+        payload["_lyra_meta"] = _error_meta(context).model_dump(mode="json")
         # No structured_content: clients validate it against the tool's output schema
         # even on errors (the MCP Inspector does), and the error object is not that schema.
         return CallToolResult(
             content=[TextContent(type="text", text=json.dumps(payload))], is_error=True
         )
+
+
+def _error_meta(context: Any) -> m.LyraMeta:
+    """The _lyra_meta of an error in the request `context` (this process's fallbacks
+    only when there is no request, as for a call made in-process)."""
+    try:
+        runtime = context.request_context.lifespan_context
+    except (AttributeError, ValueError):  # no context, or called outside a request
+        runtime = None
+    if isinstance(runtime, LyraRuntime):
+        return runtime.error_meta()
+    return m.LyraMeta(degraded=degraded_notes())
 
 
 def unverified_domains(claims: Iterable[dict[str, Any]]) -> list[str]:

@@ -659,8 +659,10 @@ class GraphStore:
         if view:
             try:
                 text = validate_select(render_view(view, params))
-            except (KeyError, ValueError) as exc:
+            except KeyError as exc:  # no such view
                 raise LyraError("INVALID_PARAMS", str(exc).strip("'\""), field="view") from None
+            except ValueError as exc:  # the view is known; its parameters are not right
+                raise LyraError("INVALID_PARAMS", str(exc), field="params") from None
         else:
             text = validate_select(sql or "")
         result = run_sandboxed(

@@ -59,6 +59,14 @@ def _error(result: Any) -> dict[str, Any]:
     payload: dict[str, Any] = json.loads(result.content[0].text)
     assert payload["ok"] is False
     assert payload["error_id"].startswith("err_")
+    # Every response carries _lyra_meta (ARCHITECTURE §5), an error's too.
+    assert set(payload["_lyra_meta"]) == {
+        "degraded",
+        "security_warnings",
+        "unverified_domains",
+        "blocked_domains",
+        "timestamp",
+    }
     return payload["error"]
 
 
@@ -266,9 +274,12 @@ async def test_full_session_create_search_status_query_vector_stop(settings: Set
             "options.limit",
         ),
         ("query_graph", {"view": "hub_pages", "params": {"task_id": ["a", "b"]}},
-         "INVALID_PARAMS", "view"),
+         "INVALID_PARAMS", "params"),
         ("query_graph", {"view": "outdated_evidence", "params": {"as_of_year": {"a": 1}}},
-         "INVALID_PARAMS", "view"),
+         "INVALID_PARAMS", "params"),
+        ("query_graph", {"view": "contradictions", "params": {"limit": 5}},
+         "INVALID_PARAMS", "params"),
+        ("query_graph", {"view": "no_such_view"}, "INVALID_PARAMS", "view"),
     ],
 )  # fmt: skip
 async def test_bad_input_is_a_typed_error(
@@ -279,6 +290,17 @@ async def test_bad_input_is_a_typed_error(
     assert err["code"] == code
     assert err["field"] == field
     assert err["message"]
+
+
+async def test_an_error_names_the_fallbacks_the_last_answer_named(settings: Settings) -> None:
+    """An error's _lyra_meta is built without another call (the orchestrator may be the
+    reason for the error): it repeats the fallbacks of the session's last answer."""
+    async with Client(build_server(settings)) as client:
+        created = await client.call_tool("create_task", {"query": "an error's meta"})
+        missing = await client.call_tool("get_status", {"task_id": "task_missing"})
+    degraded = created.structured_content["_lyra_meta"]["degraded"]
+    assert any(d.startswith("nli:") for d in degraded), degraded
+    assert json.loads(missing.content[0].text)["_lyra_meta"]["degraded"] == degraded
 
 
 async def test_a_query_duckdb_rejects_says_what_to_fix(settings: Settings) -> None:
