@@ -41,6 +41,7 @@ async def _research(
 ) -> dict[str, Any]:
     from lyra.mcp_bridge.errors import unwrap
     from lyra.mcp_bridge.lyra_runtime import LyraRuntime
+    from lyra.mcp_bridge.responses import task_security
 
     rt = LyraRuntime(settings)
     # None: the settings' defaults (task.default_max_pages, search.default_max_pages).
@@ -53,7 +54,9 @@ async def _research(
         search_id = await rt.call("start_search", task["id"], question, opts, None, new_search_id())
         result = await _wait_with_progress(rt, search_id, quiet=as_json)
         claims = await rt.call("get_status", task["id"], 0)
-        meta = await rt.meta(claims["claims"], result.get("warnings"))
+        meta = await rt.meta(
+            claims["claims"], result.get("warnings"), security=task_security([result])
+        )
     except Exception as exc:
         raise unwrap(exc) from None
     return {"task": task, "search": result, "claims": claims["claims"], "meta": meta}

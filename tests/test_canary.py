@@ -94,7 +94,7 @@ def test_no_fragment_or_title_holds_a_canary(documents: dict[str, Document]) -> 
     leaks = [
         (domain, text)
         for domain, doc in documents.items()
-        for text in (doc.text, doc.title or "")
+        for text in (doc.text, doc.title or "", *(f.heading_context or "" for f in doc.fragments))
         if "CANARY" in _folded(text)
     ]
     assert leaks == []

@@ -18,7 +18,14 @@ from dataclasses import dataclass, field
 from typing import Final, Literal
 
 from lyra.pipelines.extract.dedup import exact_text_hash, simhash64
-from lyra.pipelines.extract.injection import Detection, guard_text, is_only_masks, merge_detections
+from lyra.pipelines.extract.injection import (
+    MASK,
+    Detection,
+    guard_text,
+    is_only_masks,
+    merge_detections,
+    payload_head,
+)
 from lyra.pipelines.extract.sentences import append_stripped, sentence_spans
 from lyra.pipelines.extract.sentences import split_sentences as split_sentences  # re-export
 
@@ -291,6 +298,8 @@ def assemble_document(
     kept: list[Block] = []
     seen: set[str] = set()
     cut = False
+    contexts: dict[str | None, str | None] = {}
+    after_mask = False
     for block in blocks:
         if len(kept) >= MAX_DOCUMENT_FRAGMENTS:  # each block is at least one passage
             cut = True
@@ -300,7 +309,15 @@ def assemble_document(
         is_table = block.fragment_type == "table"
         guarded = guard_text(block.text, cell_separator="|" if is_table else None)
         found.extend(guarded.detections)
-        text = _clean_block_text(guarded.text, block.fragment_type)
+        guarded_text = guarded.text
+        # An instruction that ends one element may have its payload in the next (a
+        # list item cut in two): a first sentence with a code-like token goes too.
+        head = payload_head(guarded_text) if after_mask else 0
+        if head:
+            guarded_text = MASK + guarded_text[head:]
+            found.append(Detection("instruction", "payload_token"))
+        after_mask = guarded_text.rstrip().endswith(MASK)
+        text = _clean_block_text(guarded_text, block.fragment_type)
         if not text or is_only_masks(text) or is_boilerplate(text, block.fragment_type):
             continue
         # A passage repeated on one page (pull quotes, sticky banners) is one passage.
@@ -309,7 +326,12 @@ def assemble_document(
             if key in seen:
                 continue
             seen.add(key)
-        kept.append(Block(text, block.fragment_type, block.heading_context, block.page_number))
+        # The headings above a block were guarded as blocks (and reported there); the
+        # context each fragment carries is their guarded text too.
+        if block.heading_context not in contexts:
+            contexts[block.heading_context] = _guarded_context(block.heading_context)
+        context = contexts[block.heading_context]
+        kept.append(Block(text, block.fragment_type, context, block.page_number))
     kept = _drop_trailing_headings(kept)
 
     parts: list[str] = []
@@ -364,6 +386,15 @@ def assemble_document(
         simhash=simhash64(full_text),
         warnings=doc_warnings,
         detections=merge_detections(found),
+    )
+
+
+def _guarded_context(context: str | None) -> str | None:
+    """A heading path ("A > B") with every heading that is an instruction masked."""
+    if not context:
+        return context
+    return HEADING_SEPARATOR.join(
+        guard_text(part).text for part in context.split(HEADING_SEPARATOR)
     )
 
 

@@ -23,6 +23,7 @@ from lyra.pipelines.extract.documents import (
     assemble_document,
     normalize_whitespace,
 )
+from lyra.pipelines.extract.injection import Detection, hidden_detections, merge_detections
 
 # A block whose font is at least this much larger than the body font is a heading.
 HEADING_SIZE_RATIO: Final = 1.15
@@ -57,6 +58,10 @@ _CJK_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef\u3000-\u303f"
 _CJK_GAP = re.compile(rf"(?<=[{_CJK_CHARS}]) (?=[{_CJK_CHARS}])")
 _HYPHENATED = re.compile(r"(?<=[a-zà-ÿ])-$")
 _DIGITS = re.compile(r"\d+")
+# Text no reader sees: under 2 pt, or drawn with every channel this light (of 1) on
+# the white page.
+_TINY_PDF_FONT: Final = 2.0
+_LIGHT: Final = 0.94
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,8 +88,53 @@ def _join_lines(lines: list[str]) -> str:
     return out
 
 
-def _page_blocks(page: Any, page_number: int) -> list[_PdfBlock]:
+Box = tuple[float, float, float, float]
+
+
+def _backdrops(page: Any) -> list[tuple[Box, bool]]:
+    """(box, dark) of what is painted on the page: filled drawings (dark when their fill
+    is not near white) and images (which may be dark anywhere)."""
+    painted: list[tuple[Box, bool]] = []
+    for drawing in page.get_drawings():
+        fill = drawing.get("fill")
+        if fill is not None and drawing.get("fill_opacity", 1.0) > 0:
+            r = drawing["rect"]
+            painted.append(((r.x0, r.y0, r.x1, r.y1), min(fill) < _LIGHT))
+    for image in page.get_image_info():
+        x0, y0, x1, y1 = image["bbox"]
+        painted.append(((x0, y0, x1, y1), True))
+    return painted
+
+
+def _why_hidden_span(span: dict[str, Any], page: Any, cache: dict[str, Any]) -> str | None:
+    """Why a reader of the page never sees `span`: no ink (invisible render mode or
+    zero opacity), a size no one reads, or white on the white page (on a dark box or
+    an image, white text is read)."""
+    if int(span.get("alpha", 255)) == 0:
+        return "pdf invisible text"
+    if float(span.get("size", 0.0)) < _TINY_PDF_FONT:
+        return "pdf tiny text"
+    colour = int(span.get("color", 0))
+    if min((colour >> 16) & 255, (colour >> 8) & 255, colour & 255) / 255 < _LIGHT:
+        return None
+    if "backdrops" not in cache:
+        cache["backdrops"] = _backdrops(page)
+    x0, y0, x1, y1 = span["bbox"]
+    x, y = (x0 + x1) / 2, (y0 + y1) / 2
+    behind = [
+        dark
+        for (bx0, by0, bx1, by1), dark in cache["backdrops"]
+        if bx0 <= x <= bx1 and by0 <= y <= by1
+    ]
+    # The last thing painted under the text is what it is read against.
+    return "pdf white text" if not behind or not behind[-1] else None
+
+
+def _page_blocks(
+    page: Any, page_number: int, found: list[Detection] | None = None
+) -> list[_PdfBlock]:
     data = page.get_text("dict", sort=True)
+    cache: dict[str, Any] = {}
     blocks: list[_PdfBlock] = []
     for raw in data.get("blocks", []):
         if raw.get("type") != _TEXT_BLOCK:
@@ -97,7 +147,15 @@ def _page_blocks(page: Any, page_number: int) -> list[_PdfBlock]:
         for line in raw.get("lines", []):
             direction = line.get("dir", (1.0, 0.0))
             horizontal = horizontal and abs(direction[1]) < _SKEW_TOLERANCE
-            spans = line.get("spans", [])
+            spans = []
+            for span in line.get("spans", []):
+                hidden = (
+                    _why_hidden_span(span, page, cache) if span.get("text", "").strip() else None
+                )
+                if hidden is None:
+                    spans.append(span)
+                elif found is not None:
+                    found.extend(hidden_detections(span.get("text", ""), hidden))
             line_texts.append("".join(span.get("text", "") for span in spans))
             for span in spans:
                 chars = len(span.get("text", "").strip())
@@ -222,13 +280,14 @@ def extract_pdf(data: bytes, url: str, domain: str) -> Document:
     """Extract every page of a PDF into fragments with page numbers and offsets."""
     doc = _open(data)
     warnings: list[str] = []
+    hidden: list[Detection] = []
     raw_blocks: list[_PdfBlock] = []
     try:
         page_count = doc.page_count
         metadata = doc.metadata
         for index in range(page_count):
             try:
-                raw_blocks.extend(_page_blocks(doc[index], index + 1))
+                raw_blocks.extend(_page_blocks(doc[index], index + 1, hidden))
             except (RuntimeError, ValueError) as exc:
                 # One damaged page (a broken content stream) should not cost the others.
                 warnings.append(f"page {index + 1}: text extraction failed: {exc}")
@@ -274,4 +333,5 @@ def extract_pdf(data: bytes, url: str, domain: str) -> Document:
         content_type="application/pdf",
         byte_size=len(data),
         warnings=warnings,
+        detections=merge_detections(hidden),
     )

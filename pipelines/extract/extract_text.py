@@ -20,6 +20,13 @@ from lyra.pipelines.extract.documents import (
     assemble_document,
     normalize_whitespace,
 )
+from lyra.pipelines.extract.hidden_html import hiding_rule
+from lyra.pipelines.extract.injection import (
+    Detection,
+    find_instructions,
+    hidden_detections,
+    merge_detections,
+)
 
 # Longest BOMs first: the UTF-32-LE BOM starts with the UTF-16-LE one.
 _BOMS: Final[tuple[tuple[bytes, str], ...]] = (
@@ -107,8 +114,9 @@ _LINK_DEFINITION = re.compile(r"^ {0,3}\[[^\]]+\]:\s+\S+")
 
 
 def strip_inline_markdown(text: str) -> str:
-    """Remove inline Markdown markup (links, emphasis, code spans) and keep the words."""
-    text = _IMAGE.sub(r"\1", text)
+    """Remove inline Markdown markup (links, emphasis, code spans) and keep the words;
+    an image is no words of the text (its alt text is read by `_hidden_markup`)."""
+    text = _IMAGE.sub("", text)
     text = _LINK.sub(r"\1", text)
     text = _REF_LINK.sub(r"\1", text)
     text = _CODE_SPAN.sub(r"\1", text)
@@ -116,6 +124,48 @@ def strip_inline_markdown(text: str) -> str:
     # Twice: emphasis nests ("**_both_**").
     text = _EMPHASIS.sub(r"\2", text)
     return _EMPHASIS.sub(r"\2", text)
+
+
+_COMMENT = re.compile(r"<!--(.*?)(?:-->|$)", re.DOTALL)
+_ELEMENT = re.compile(r"<([A-Za-z][\w-]*)\b([^<>]*)>(.*?)</\1\s*>", re.DOTALL)
+_HIDDEN_ATTRIBUTE = re.compile(r"(?:^|\s)(?:hidden(?:\s|=|$)|aria-hidden\s*=\s*[\"']?true)", re.I)
+_STYLE_ATTRIBUTE = re.compile(r"\bstyle\s*=\s*(?:\"([^\"]*)\"|'([^']*)')", re.IGNORECASE)
+
+
+def _blank(match: re.Match[str]) -> str:
+    """A removed span as the line breaks it held, so the lines around it stay apart."""
+    return "\n" * match.group().count("\n")
+
+
+def _hidden_markup(text: str) -> tuple[str, list[Detection]]:
+    """What a rendered Markdown page never shows, removed and reported: HTML comments
+    and raw HTML elements hidden by `hidden`, `aria-hidden` or a hiding style; and any
+    instruction in an image's alt text (the image itself is no text)."""
+    found: list[Detection] = []
+
+    def comment(match: re.Match[str]) -> str:
+        found.extend(hidden_detections(match.group(1), "comment"))
+        return _blank(match)
+
+    def element(match: re.Match[str]) -> str:
+        attributes = match.group(2)
+        style = _STYLE_ATTRIBUTE.search(attributes)
+        reason = hiding_rule(style.group(1) or style.group(2) or "") if style else None
+        if reason is None and _HIDDEN_ATTRIBUTE.search(attributes):
+            reason = "hidden attribute"
+        if reason is None:
+            return match.group()
+        found.extend(hidden_detections(match.group(3), reason))
+        return _blank(match)
+
+    text = _COMMENT.sub(comment, text)
+    text = _ELEMENT.sub(element, text)
+    for image in _IMAGE.finditer(text):
+        found.extend(
+            Detection("hidden_instruction", f"{name} in alt")
+            for name in find_instructions(image.group(1))
+        )
+    return text, found
 
 
 def _split_front_matter(lines: list[str]) -> tuple[list[str], str | None]:
@@ -257,6 +307,7 @@ def extract_plain(
             content_type="text/plain",
             byte_size=size,
         )
+    text, hidden = _hidden_markup(text)
     lines, front_title = _split_front_matter(text.split("\n"))
     reader = _MarkdownReader()
     reader.read(lines)
@@ -267,4 +318,5 @@ def extract_plain(
         title=front_title or reader.first_h1,
         content_type="text/markdown",
         byte_size=size,
+        detections=merge_detections(hidden),
     )

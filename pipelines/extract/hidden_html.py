@@ -2,30 +2,39 @@
 
 Issue 12 item 5 (decision 0016). A person reading a page never sees text under
 `display:none`, `visibility:hidden`, zero opacity or size, off-screen positioning, the
-`hidden` attribute, `aria-hidden="true"`, a `<template>` or a comment; an AI reading
-the extracted text would. `strip_hidden` drops those elements (with lxml, before
-trafilatura sees the page), including elements hidden by simple class or id rules of
-a `<style>` block, and reports each removal that held text. It also reads the channels
-that are never main text (alt, title and aria-label attributes, `<meta>` descriptions,
-JSON-LD) for instructions to AI readers, reports them and blanks the attribute.
+`hidden` attribute, `aria-hidden="true"`, a `<template>` or a comment, nor text in
+the colour of what is behind it; an AI reading the extracted text would.
+`strip_hidden` drops those elements (with lxml, before trafilatura sees the page),
+including elements hidden by the rules of a `<style>` block (any selector
+`cssselect` reads: descendants, attributes, `:not()`), and reports each removal that
+held text. It also reads the channels that are never main text (alt, title and
+aria-label attributes, `<meta>` descriptions, JSON-LD) for instructions to AI readers,
+reports them and blanks the attribute.
 
-Only inline styles and simple selectors (`.a`, `#b`, `p.a`, lists of them) outside
-at-rules are read: a `@media` rule hides for one screen size, not for every reader.
+Not read: rules inside at-rules (a `@media` rule hides for one screen size, not for
+every reader), rules that hide a bare tag name, states (`:hover`), pseudo-elements,
+and external stylesheets (a page that links one is judged on the backgrounds it
+declares itself, never on the white a page without one shows).
 """
 
 from __future__ import annotations
 
+import colorsys
 import json
 import re
 from dataclasses import dataclass, field
 from typing import Final
 
+import cssselect
+import cssselect.xpath
+import lxml.cssselect
 import lxml.etree
 import lxml.html
 
 from lyra.pipelines.extract.injection import (
     Detection,
     find_instructions,
+    hidden_detections,
     invisible_detections,
     merge_detections,
     remove_invisible,
@@ -52,7 +61,11 @@ _UNIT_PX: Final = {"px": 1.0, "pt": 4 / 3, "em": 16.0, "rem": 16.0, "%": 10.0, "
                    "vh": 10.0, "": 1.0}  # fmt: skip
 _LENGTH = re.compile(r"^(-?\d*\.?\d+)\s*(px|pt|em|rem|%|vw|vh)?$")
 _CSS_COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
-_SIMPLE_SELECTOR = re.compile(r"^([a-z][a-z0-9]*)?((?:[.#][A-Za-z_][\w-]*)+)$")
+_BARE_TAG = re.compile(r"^[a-z][a-z0-9]*$", re.IGNORECASE)
+# Style rules read per page: enough for any page's own <style>, bounded for a hostile one.
+_MAX_RULES: Final = 2000
+# Two colours this close on every channel (of 255) read as one.
+_SAME_COLOUR: Final = 8.0
 _HAS_LETTER = re.compile(r"[^\W\d_]")
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
 
@@ -82,6 +95,64 @@ def _px(value: str) -> float | None:
     return float(found.group(1)) * _UNIT_PX[found.group(2) or ""]
 
 
+_NAMED_COLOURS: Final = {
+    "white": (255, 255, 255), "black": (0, 0, 0), "silver": (192, 192, 192),
+    "gray": (128, 128, 128), "grey": (128, 128, 128), "red": (255, 0, 0),
+    "green": (0, 128, 0), "blue": (0, 0, 255), "yellow": (255, 255, 0),
+    "snow": (255, 250, 250), "ivory": (255, 255, 240), "whitesmoke": (245, 245, 245),
+}  # fmt: skip
+Colour = tuple[float, float, float, float]
+
+
+def _channel(part: str, scale: float) -> float | None:
+    try:
+        return float(part[:-1]) * scale / 100 if part.endswith("%") else float(part)
+    except ValueError:
+        return None
+
+
+def parse_colour(value: str) -> Colour | None:
+    """(r, g, b, alpha) of a CSS colour: names, #hex, rgb(a)() and hsl(a)(); None when
+    the value is none of those (a variable, `inherit`, a gradient)."""
+    value = value.strip().lower()
+    if value == "transparent":
+        return (0.0, 0.0, 0.0, 0.0)
+    if value in _NAMED_COLOURS:
+        named = _NAMED_COLOURS[value]
+        return (float(named[0]), float(named[1]), float(named[2]), 1.0)
+    if re.fullmatch(r"#[0-9a-f]{3,4}|#[0-9a-f]{6}|#[0-9a-f]{8}", value):
+        digits = value[1:]
+        if len(digits) <= 4:
+            digits = "".join(ch * 2 for ch in digits)
+        rgba = [int(digits[i : i + 2], 16) for i in range(0, len(digits), 2)]
+        return (
+            float(rgba[0]),
+            float(rgba[1]),
+            float(rgba[2]),
+            rgba[3] / 255 if len(rgba) == 4 else 1.0,
+        )
+    found = re.fullmatch(r"(rgba?|hsla?)\(([^()]*)\)", value)
+    if found is None:
+        return None
+    parts = [p for p in re.split(r"[\s,/]+", found.group(2).strip()) if p]
+    if len(parts) not in (3, 4):
+        return None
+    alpha: float | None = _channel(parts[3], 1.0) if len(parts) == 4 else 1.0
+    if alpha is None:
+        return None
+    if found.group(1).startswith("rgb"):
+        channels = [_channel(p, 255.0) for p in parts[:3]]
+        if any(c is None for c in channels):
+            return None
+        r, g, b = (float(c or 0.0) for c in channels)
+        return (r, g, b, alpha)
+    hue, sat, light = (_channel(p.removesuffix("deg").rstrip("%"), 1.0) for p in parts[:3])
+    if hue is None or sat is None or light is None:
+        return None
+    r, g, b = colorsys.hls_to_rgb((hue % 360) / 360, light / 100, sat / 100)
+    return (r * 255, g * 255, b * 255, alpha)
+
+
 def hiding_rule(style: str) -> str | None:
     """The reason a set of CSS declarations hides its element's text, or None."""
     d = _declarations(style)
@@ -95,33 +166,109 @@ def hiding_rule(style: str) -> str | None:
     font = _px(d.get("font-size", ""))
     if font is not None and font < _TINY_FONT_PX:
         return "font-size:0"
-    if d.get("color") in {"transparent", "rgba(0,0,0,0)", "rgba(0, 0, 0, 0)"}:
+    colour = parse_colour(d.get("color", ""))
+    if colour is not None and colour[3] == 0:
         return "color:transparent"
-    clipped = d.get("overflow") in {"hidden", "clip"} or "rect(0" in d.get("clip", "")
+    if _clip_is_empty(d.get("clip", "")):
+        return "zero-size"
+    clipped = d.get("overflow") in {"hidden", "clip"}
     for box in ("width", "height", "max-width", "max-height"):
         size = _px(d.get(box, ""))
         if clipped and size is not None and size <= _TINY_BOX_PX:
             return "zero-size"
-    if d.get("clip-path", "").replace(" ", "") in {"inset(50%)", "inset(100%)", "circle(0)"}:
+    if _clip_path_is_empty(d.get("clip-path", "")):
         return "zero-size"
-    if "scale(0" in d.get("transform", ""):
+    transform = d.get("transform", "")
+    if any(abs(f) < _TINY_SCALE for f in _scale_factors(transform)):
         return "zero-size"
     positioned = d.get("position") in {"absolute", "fixed"}
     for side in ("left", "top", "right", "bottom", "margin-left", "margin-top", "text-indent"):
-        offset = _px(d.get(side, ""))
+        offset = _length(d.get(side, ""))
         if offset is not None and offset <= -_OFFSCREEN_PX and (positioned or side != "top"):
             return "off-screen"
-    translate = re.search(
-        r"translate[xy]?\(\s*(-[\d.]+\s*(?:px|em|rem|%|vw|vh)?)", d.get("transform", "")
-    )
-    if translate is not None and (_px(translate.group(1)) or 0) <= -_OFFSCREEN_PX:
+    if any(shift <= -_OFFSCREEN_PX for shift in _translations(transform)):
         return "off-screen"
     return None
 
 
-def _style_rules(tree: lxml.html.HtmlElement) -> list[tuple[str | None, set[str], str | None, str]]:
-    """(tag, classes, id, reason) for each simple selector a `<style>` block hides."""
-    rules: list[tuple[str | None, set[str], str | None, str]] = []
+# A transform that scales text below this factor shrinks it to nothing.
+_TINY_SCALE: Final = 0.05
+_FUNCTION_ARGS = r"\(([^()]*(?:\([^()]*\)[^()]*)*)\)"
+_CALC_TERM = re.compile(r"([+-]?)\s*(\d*\.?\d+)\s*(px|pt|em|rem|%|vw|vh)?")
+
+
+def _length(value: str) -> float | None:
+    """A length in px, `calc()` sums of lengths included (products are not read)."""
+    value = value.strip()
+    if value.startswith("calc(") and value.endswith(")"):
+        inner = value[5:-1]
+        if "*" in inner or "/" in inner:
+            return None
+        terms = _CALC_TERM.findall(inner)
+        if not terms:
+            return None
+        return sum(
+            (-1.0 if sign == "-" else 1.0) * float(number) * _UNIT_PX[unit]
+            for sign, number, unit in terms
+        )
+    return _px(value)
+
+
+def _numbers(args: str) -> list[float | None]:
+    return [_length(part) for part in re.split(r"\s*,\s*|\s+(?![^(]*\))", args.strip()) if part]
+
+
+def _scale_factors(transform: str) -> list[float]:
+    factors: list[float] = []
+    for match in re.finditer(r"\bscale(?:x|y|z|3d)?" + _FUNCTION_ARGS, transform):
+        for part in re.split(r"[\s,]+", match.group(1).strip()):
+            try:
+                factors.append(float(part[:-1]) / 100 if part.endswith("%") else float(part))
+            except ValueError:
+                continue
+    return factors
+
+
+def _translations(transform: str) -> list[float]:
+    shifts: list[float] = []
+    for match in re.finditer(r"\btranslate(?:x|y|3d)?" + _FUNCTION_ARGS, transform):
+        shifts.extend(n for n in _numbers(match.group(1)) if n is not None)
+    return shifts
+
+
+def _clip_is_empty(clip: str) -> bool:
+    """`clip: rect(top right bottom left)` that leaves at most a pixel either way."""
+    found = re.search(r"rect" + _FUNCTION_ARGS, clip)
+    if found is None:
+        return False
+    sides = _numbers(found.group(1))
+    if len(sides) != 4 or any(side is None for side in sides):
+        return False
+    top, right, bottom, left = (float(side or 0.0) for side in sides)
+    return bottom - top <= _TINY_BOX_PX or right - left <= _TINY_BOX_PX
+
+
+def _clip_path_is_empty(path: str) -> bool:
+    """A `clip-path` shape that shows nothing: a circle or ellipse of radius 0, an
+    inset of half the box or more, a polygon of at most two distinct points."""
+    found = re.search(r"\b(circle|ellipse|inset|polygon)" + _FUNCTION_ARGS, path)
+    if found is None:
+        return False
+    shape, args = found.group(1), found.group(2).split(" at ")[0].strip()
+    if shape in {"circle", "ellipse"}:
+        radii = _numbers(args)
+        return bool(radii) and any(r is not None and r <= 0 for r in radii)
+    if shape == "inset":
+        first = args.split()[0] if args else ""
+        return first.endswith("%") and (_px(first[:-1]) or 0) >= 50
+    points = {tuple(point.split()) for point in args.split(",") if point.strip()}
+    return len(points) <= 2
+
+
+def _css_rules(tree: lxml.html.HtmlElement) -> list[tuple[str, str]]:
+    """(selector list, declarations) of every rule of the page's `<style>` blocks that
+    is outside an at-rule (a `@media` rule hides for one screen size, not every reader)."""
+    rules: list[tuple[str, str]] = []
     for node in tree.iter("style"):
         css = _CSS_COMMENT.sub("", node.text or "")
         depth = 0
@@ -136,48 +283,136 @@ def _style_rules(tree: lxml.html.HtmlElement) -> list[tuple[str | None, set[str]
             elif char == "}":
                 depth -= 1
                 if depth == 0:
-                    body = css[start:index]
+                    if not selector.startswith("@"):
+                        rules.append((selector, css[start:index]))
                     start = index + 1
-                    reason = None if selector.startswith("@") else hiding_rule(body)
-                    if reason is not None:
-                        rules.extend(_parse_selectors(selector, reason))
                 depth = max(depth, 0)
     return rules
 
 
-def _parse_selectors(
-    selectors: str, reason: str
-) -> list[tuple[str | None, set[str], str | None, str]]:
-    out: list[tuple[str | None, set[str], str | None, str]] = []
+def _matches(
+    tree: lxml.html.HtmlElement, selectors: str, *, bare_tags: bool
+) -> list[lxml.html.HtmlElement]:
+    """The elements each selector of the list picks, but a selector with a state
+    (`:hover`) or a pseudo-element (it hides for a while, or names text that is not in
+    the page), and a bare tag name ("p", "ul") unless `bare_tags` (a rule that hides a
+    whole kind of element is a loading trick or a menu, not hidden text)."""
+    found: list[lxml.html.HtmlElement] = []
     for selector in selectors.split(","):
-        found = _SIMPLE_SELECTOR.match(selector.strip())
-        if found is None:
+        selector = selector.strip()
+        if not selector or (not bare_tags and _BARE_TAG.match(selector)) or "::" in selector:
             continue
-        parts = re.findall(r"[.#][A-Za-z_][\w-]*", found.group(2))
-        classes = {p[1:] for p in parts if p[0] == "."}
-        ids = [p[1:] for p in parts if p[0] == "#"]
-        out.append((found.group(1), classes, ids[0] if ids else None, f"style rule {reason}"))
-    return out
-
-
-def _rule_hides(
-    element: lxml.html.HtmlElement, rules: list[tuple[str | None, set[str], str | None, str]]
-) -> str | None:
-    classes = set((element.get("class") or "").split())
-    ident = element.get("id")
-    for tag, wanted, rule_id, reason in rules:
-        if tag is not None and element.tag != tag:
+        try:
+            found.extend(lxml.cssselect.CSSSelector(selector)(tree))
+        except (cssselect.SelectorError, cssselect.xpath.ExpressionError, lxml.etree.XPathError):
             continue
-        if rule_id is not None and ident != rule_id:
-            continue
-        if wanted <= classes and (wanted or rule_id is not None):
-            return reason
-    return None
+    return found
 
 
-def _why_hidden(
-    element: lxml.html.HtmlElement, rules: list[tuple[str | None, set[str], str | None, str]]
-) -> str | None:
+@dataclass(slots=True)
+class _Styles:
+    """What the page's style rules say of each element: the first rule that hides it,
+    and the text and background colours the rules and its own style declare."""
+
+    # A stylesheet of its own (<link rel=stylesheet>) may paint any background: then
+    # only a background the page itself declares is known.
+    external: bool = False
+    hidden: dict[lxml.html.HtmlElement, str] = field(default_factory=dict)
+    colour: dict[lxml.html.HtmlElement, str] = field(default_factory=dict)
+    background: dict[lxml.html.HtmlElement, str] = field(default_factory=dict)
+    # Elements that declare a font size or a visibility of their own (rules or style):
+    # a child may undo its parent's `font-size:0` or `visibility:hidden`.
+    resets: dict[str, set[lxml.html.HtmlElement]] = field(
+        default_factory=lambda: {"font-size": set(), "visibility": set(), "color": set()}
+    )
+
+    @classmethod
+    def of(cls, tree: lxml.html.HtmlElement) -> _Styles:
+        styles = cls(
+            external=any(
+                "stylesheet" in (link.get("rel") or "").lower() for link in tree.iter("link")
+            )
+        )
+        for selectors, body in _css_rules(tree)[:_MAX_RULES]:
+            reason = hiding_rule(body)
+            d = _declarations(body)
+            background = _background_colour(d)
+            if reason is not None:
+                for element in _matches(tree, selectors, bare_tags=False):
+                    styles.hidden.setdefault(element, f"style rule {reason}")
+            if not (set(d) & set(styles.resets)) and background is None:
+                continue
+            for element in _matches(tree, selectors, bare_tags=True):
+                styles._declare(element, d, background)
+        for element in tree.iter():
+            if isinstance(element.tag, str) and element.get("style"):
+                d = _declarations(element.get("style") or "")
+                styles._declare(element, d, _background_colour(d))
+        return styles
+
+    def _declare(
+        self, element: lxml.html.HtmlElement, d: dict[str, str], background: str | None
+    ) -> None:
+        if "color" in d:
+            self.colour[element] = d["color"]
+        if background is not None:
+            self.background[element] = background
+        for name, elements in self.resets.items():
+            if name in d:
+                elements.add(element)
+
+    def undone_below(self, element: lxml.html.HtmlElement, reason: str) -> bool:
+        """Whether a descendant declares its own value of what hides `element` (a row
+        of links at `font-size:0` whose links set their size: a layout trick)."""
+        prop = {"font-size:0": "font-size", "visibility:hidden": "visibility",
+                "color:transparent": "color"}.get(reason.removeprefix("style rule "))  # fmt: skip
+        if prop is None:
+            return False
+        below = self.resets[prop]
+        return any(d in below for d in element.iterdescendants())
+
+    def same_colour_as_background(self, element: lxml.html.HtmlElement) -> bool:
+        """Text in the colour of what is behind it: the nearest declared background, or
+        the white of a page that declares none. Only an element that sets the colour
+        itself, with no descendant setting another, is read (its text is all hidden)."""
+        own = self.colour.get(element)
+        colour = parse_colour(own) if own else None
+        if colour is None or colour[3] == 0:
+            return False
+        if self.undone_below(element, "color:transparent"):
+            return False
+        behind: str | None = None if self.external else "white"
+        node: lxml.html.HtmlElement | None = element
+        while node is not None:
+            if node in self.background:
+                behind = self.background[node]
+                break
+            node = node.getparent()
+        paint = parse_colour(behind) if behind else None
+        if paint is None or paint[3] < 1:
+            return False
+        return all(abs(a - b) <= _SAME_COLOUR for a, b in zip(colour[:3], paint[:3], strict=True))
+
+
+def _background_colour(d: dict[str, str]) -> str | None:
+    """The colour a `background-color` or `background` declaration paints; "?" when it
+    paints an image or a gradient (text over it cannot be judged), None when unset."""
+    if "background-color" in d:
+        return d["background-color"]
+    shorthand = d.get("background")
+    if shorthand is None:
+        return None
+    if shorthand in {"none", "initial", "unset"}:
+        return None
+    if "url(" in shorthand or "gradient(" in shorthand:
+        return "?"
+    for token in re.findall(r"#[0-9a-f]{3,8}|(?:rgba?|hsla?)\([^()]*\)|[a-z]+", shorthand):
+        if parse_colour(token) is not None:
+            return str(token)
+    return "?"
+
+
+def _why_hidden(element: lxml.html.HtmlElement, styles: _Styles) -> str | None:
     tag = element.tag
     if tag in _PAGE_ROOTS:
         return None
@@ -188,11 +423,14 @@ def _why_hidden(
     if (element.get("aria-hidden") or "").strip().lower() == "true":
         return "aria-hidden"
     style = element.get("style")
-    if style:
-        reason = hiding_rule(style)
-        if reason is not None:
-            return reason
-    return _rule_hides(element, rules) if rules else None
+    reason = hiding_rule(style) if style else None
+    if reason is None:
+        reason = styles.hidden.get(element)
+    if reason is not None and not styles.undone_below(element, reason):
+        return reason
+    if styles.same_colour_as_background(element):
+        return "color:background"
+    return None
 
 
 def _strings(value: object) -> list[str]:
@@ -261,11 +499,9 @@ def _clean_invisible(tree: lxml.html.HtmlElement, found: list[Detection]) -> boo
 
 
 def _report_removed(text: str, reason: str, found: list[Detection], *, quiet: bool) -> None:
-    names = find_instructions(text)
-    if names:
-        found.extend(Detection("hidden_instruction", f"{n} in {reason}") for n in names)
-    elif not quiet and _HAS_LETTER.search(text):
-        found.append(Detection("hidden_text", reason))
+    reported = hidden_detections(text, reason)
+    if not quiet or any(d.kind == "hidden_instruction" for d in reported):
+        found.extend(reported)
 
 
 def strip_hidden(html: str) -> HiddenScan:
@@ -286,13 +522,13 @@ def strip_hidden(html: str) -> HiddenScan:
             comment.drop_tree()
             changed = True
     changed = _clean_invisible(tree, found) or changed
-    rules = _style_rules(tree)
+    styles = _Styles.of(tree)
     doomed: list[tuple[lxml.html.HtmlElement, str]] = []
     skip: set[lxml.html.HtmlElement] = set()
     for element in tree.iter():
         if not isinstance(element.tag, str) or element in skip:
             continue
-        reason = _why_hidden(element, rules)
+        reason = _why_hidden(element, styles)
         if reason is None:
             continue
         doomed.append((element, reason))

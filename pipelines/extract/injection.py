@@ -66,7 +66,15 @@ _LOOKALIKES: Final = (
     "\u03b1\u03b9\u03ba\u03bd\u03bf\u03c1\u03c5\u03c7"
 )
 _LATIN_FOR: Final = "ABEKMHOPCTXYIJSYIDQWaeopcyxijshdqwlyABEZHIKMNOPTYXaikvopux"
-_FOLD_ALL: Final = str.maketrans(_LOOKALIKES, _LATIN_FOR)
+# Armenian letters shaped like Latin ones, and the small capitals of IPA and phonetic
+# extensions ("ɪɢɴᴏʀᴇ"), folded for matching only.
+_MORE_LOOKALIKES: Final = (
+    "\u0585\u057d\u0570\u0578\u0566\u0581\u0575"
+    "\u1d00\u0299\u1d04\u1d05\u1d07\ua730\u0262\u029c\u026a\u1d0a\u1d0b\u029f"
+    "\u1d0d\u0274\u1d0f\u1d18\u01eb\u0280\ua731\u1d1b\u1d1c\u1d20\u1d21\u028f\u1d22"
+)
+_MORE_LATIN: Final = "ouhnqgjabcdefghijklmnopqrstuvwyz"
+_FOLD_ALL: Final = str.maketrans(_LOOKALIKES + _MORE_LOOKALIKES, _LATIN_FOR + _MORE_LATIN)
 _LETTER_RUN = re.compile(r"[^\W\d_]+")
 _LATIN = re.compile(r"[A-Za-z]")
 
@@ -166,6 +174,17 @@ def invisible_detections(text: str) -> list[Detection]:
     return detections
 
 
+def hidden_detections(text: str, reason: str) -> list[Detection]:
+    """What removing `text`, hidden by `reason`, reports: the instructions it held, or
+    that hidden text was removed (nothing for text without a letter)."""
+    names = find_instructions(text)
+    if names:
+        return [Detection("hidden_instruction", f"{n} in {reason}") for n in names]
+    if re.search(r"[^\W\d_]", text):
+        return [Detection("hidden_text", reason)]
+    return []
+
+
 def remove_invisible(text: str) -> str:
     """`text` without zero-width characters, bidi controls and tag characters."""
     return _INVISIBLE.sub("", text)
@@ -182,7 +201,17 @@ def normalise_text(text: str) -> tuple[str, list[Detection]]:
     text, folded = _fold_mixed_words(remove_invisible(text))
     if folded:
         detections.append(Detection("homoglyphs", "mixed_script_words", folded))
+    text, marked = _DECORATING_MARKS.subn("", text)
+    if marked:
+        detections.append(Detection("homoglyphs", "combining_marks", marked))
     return text, detections
+
+
+# Combining marks left on a Latin letter after NFKC have no composed form: underlines,
+# strike-throughs and "zalgo" stacks that decorate a word, never spell one.
+_DECORATING_MARKS = re.compile(
+    r"(?<=[A-Za-z\u0300-\u036f\u1ab0-\u1aff\u20d0-\u20ff])[\u0300-\u036f\u1ab0-\u1aff\u20d0-\u20ff]+"
+)
 
 
 # --- instruction patterns -----------------------------------------------------------
@@ -250,8 +279,20 @@ INSTRUCTION_PATTERNS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
          # "the system prompt", not "the system prompts a nurse".
          r"|\b(?:your|the|my)\s+system\s+prompt\b"),
         ("fake_role_marker",
-         r"<\|im_(?:start|end)\|>|<\|(?:system|assistant|user)\|>|\[/?inst\]"
-         r"|(?:^|\n)\s*#*\s*(?:system|assistant)\s*:\s*(?:you|ignore|disregard|from\s+now)\b"),
+         r"<\|[a-z_]{2,24}\|>|\[/?inst\]|<<\s*/?\s*sys\s*>>"
+         r"|(?:^|\n)\s*#*\s*(?:system|assistant)\s*:\s*(?:you|ignore|disregard|from\s+now)\b"
+         r"|#{2,}\s*(?:instruction|response|system|input)s?\s*:"
+         # A chat transcript's turns: a speaker label after a sentence or line break.
+         r"|(?:^|\n|(?<=[.!?)\]]\s))\s*(?:system|assistant|human|user)\s*:\s*(?=\S)"),
+        ("addressed_to_model",
+         r"\b(?:any|every|each|the|an?)\s+(?:\w+\s+){0,2}?(?:models?|assistants?|summari[sz]ers?|"
+         r"bots?|agents?)\b[^.!?\n]{0,60}?\b(?:must|should|shall|(?:is|are)\s+(?:required|"
+         r"instructed)\s+to)\s+(?:always\s+|only\s+)?(?:state|answer|say|reply|respond|output|"
+         r"print|write|claim|conclude|report\s+that|cite|quote)\b"
+         r"|\b(?:guidance|instructions?|notes?)\s+(?:for|to)\s+(?:automated|machine)\s+"
+         r"(?:summar\w+|readers?|systems?|tools?)\b"
+         r"|\b(?:use|treat|take|report)\s+(?:the\s+)?(?:next|following)\s+"
+         r"(?:sentence|line|paragraph|statement)\b"),
         ("jailbreak", r"\b(?:jailbreak|developer\s+mode|do\s+anything\s+now|dan\s+mode)\b"),
         ("tool_call",
          r"\{\s*\"(?:tool|tool_name|function|function_call|name|action|recipient_name)\"\s*:"
@@ -259,7 +300,14 @@ INSTRUCTION_PATTERNS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
          r"|\"tool_calls?\"\s*:"
          r"|<\s*/?\s*(?:tool_call|function_call|function_calls|tool_use|invoke)\b"),
         ("exfiltration_link",
-         r"!\[[^\]\n]{0,200}\]\(\s*<?\s*(?:https?:)?//[^)\s]+\?[^)\s]+\)"
+         # Markdown images in page text (rendered by a client, they fetch their URL),
+         # by URL or by reference, and reference definitions that carry a query.
+         r"!\[[^\]\n]{0,200}\]\(\s*<?\s*(?:https?:)?//[^)\s]+\)"
+         r"|!\[[^\]\n]{0,200}\]\[[^\]\n]{0,40}\]"
+         r"|(?:^|(?<=\s))\[[^\]\n]{1,40}\]:\s*<?(?:https?:)?//\S+\?\S+"
+         # A link whose query carries a code-like token (the data it would send).
+         r"|\[[^\]\n]{1,200}\]\(\s*<?\s*(?:https?:)?//[^)\s]*\?[^)\s]*"
+         r"(?-i:[A-Z][A-Z0-9]{2,}[-_])[^)\s]*\)"
          r"|<img\b[^>]{0,200}\bsrc\s*=\s*[\"']?(?:https?:)?//[^\"'\s>]+\?[^\"'\s>]+"),
         ("exfiltration",
          r"\b(?:send|post|upload|exfiltrate|forward|transmit|leak)\s+(?:it|this|them|"
@@ -280,8 +328,30 @@ INSTRUCTION_PATTERNS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
          r"|ユーザー(?:に|には)[^。]{0,20}(?:伝えない|知らせない|言わない|教えない|伝えるな)"
          r"|(?:あなた|君)は(?:今から|これから)?[^。]{0,20}として(?:振る舞|ふるま|行動|応答|回答)"),
         ("system_prompt_ja", r"システム\s*プロンプト"),
+        ("addressed_to_ai_other",
+         r"\b(?:hinweis|nachricht|anweisung(?:en)?|achtung)\s+(?:für|an)\s+(?:alle\s+)?"
+         r"(?:die\s+)?(?:ki|ai)(?:-|\s+)?(?:assistenten|systeme|modelle|agenten|leser)?\b"
+         r"|\b(?:note|message|instructions?|avis)\s+(?:à\s+l'intention\s+des|aux|pour\s+les)\s+"
+         r"(?:assistants?|agents?|modèles?|systèmes?)\s+(?:d'|de\s+)?ia\b"
+         r"|\b(?:nota|mensaje|instrucciones?|aviso)\s+(?:para|a)\s+(?:los\s+|las\s+)?"
+         r"(?:asistentes?|agentes?|modelos?|sistemas?)\s+de\s+ia\b"
+         r"|\b(?:nota|messaggio|istruzioni)\s+per\s+(?:gli\s+|i\s+)?(?:assistenti|agenti|modelli)\s+"
+         r"(?:di\s+)?ia\b"
+         r"|(?:致|给|對|对)(?:所有|全部)?的?(?:AI|人工智能|大模型|语言模型)(?:助手|助理|模型|系统)?"
+         r"|(?:AI|人工智能)(?:助手|助理)(?:们|請|请)"
+         r"|\b(?:antworten|antworte)\s+(?:sie\s+)?(?:nur|ausschließlich)\s+mit\b"
+         r"|\b(?:répondez|réponds)\s+(?:uniquement|seulement)\s+(?:par|avec)\b"
+         r"|\b(?:responde|responda|contesta)\s+(?:solo|solamente|únicamente)\s+con\b"
+         r"|只(?:回复|回答|输出|回覆)|不要告(?:诉|訴)用(?:户|戶)"),
         ("ignore_instructions_other",
-         r"\bignora(?:r)?\s+(?:todas\s+)?las\s+instrucciones\s+(?:anteriores|previas)"
+         r"\b(?:vergessen|vergiss|ignorieren)\s+(?:sie\s+)?(?:alle\s+)?(?:vorherigen|bisherigen|"
+         r"obigen|früheren)\s+(?:anweisungen|instruktionen|befehle)"
+         r"|\b(?:oubliez|oublie)\s+(?:toutes\s+)?(?:les\s+)?(?:instructions|consignes)\s+"
+         r"(?:précédentes|antérieures)"
+         r"|\b(?:olvida|olvide)\s+(?:todas\s+)?las\s+instrucciones\s+(?:anteriores|previas)"
+         r"|(?:忘记|忘掉|忽略|無視|忽視)(?:你)?(?:之前|以上|先前|上述|前面)(?:收到)?的?(?:所有)?的?"
+         r"(?:指令|指示|提示|命令)"
+         r"|\bignora(?:r)?\s+(?:todas\s+)?las\s+instrucciones\s+(?:anteriores|previas)"
          r"|\bignore[zr]?\s+(?:toutes\s+)?les\s+instructions\s+(?:précédentes|antérieures)"
          r"|\bignorier(?:e|en)?\s+(?:alle\s+)?(?:vorherigen|bisherigen|obigen)\s+"
          r"(?:anweisungen|instruktionen)"
@@ -300,9 +370,20 @@ _CODE_TOKEN = re.compile(r"\b[A-Z][A-Z0-9]{2,}(?:[-_][A-Za-z0-9]+)+\b")
 _PAYLOAD_MAX_WORDS: Final = 8
 
 
-def _for_matching(text: str) -> str:
-    """Look-alikes folded and our own masks blanked ("AI readers" is in the mask)."""
-    return fold_confusables(text).replace(MASK, " " * len(MASK))
+# HTML escapes left in page text (a page that escaped its markup twice), read as the
+# character they stand for, padded on the outside so that every offset stays.
+_ESCAPES: Final = (("&lt;", "   <"), ("&gt;", ">   "), ("&amp;", "    &"), ("&quot;", '"     '))
+
+
+def _for_matching(text: str, cell_separator: str | None = None) -> str:
+    """Look-alikes folded, escapes read, our own masks blanked ("AI readers" is in the
+    mask) and table cells run together (an instruction may be cut across cells)."""
+    folded = fold_confusables(text).replace(MASK, " " * len(MASK))
+    for escape, padded in _ESCAPES:
+        folded = folded.replace(escape, padded)
+    if cell_separator is not None:
+        folded = folded.replace(cell_separator, " " * len(cell_separator))
+    return folded
 
 
 def _pattern_names(text: str) -> list[str]:
@@ -355,7 +436,7 @@ def instruction_spans(
     `text` must already be normalised. The kind is `instruction`,
     `encoded_instruction` or `instruction` with detail `payload_token`.
     """
-    folded = _for_matching(text)
+    folded = _for_matching(text, cell_separator)
     hits: list[tuple[int, int, str]] = []
     for name, pattern in INSTRUCTION_PATTERNS:
         hits.extend((m.start(), m.end(), f"instruction:{name}") for m in pattern.finditer(folded))
@@ -373,15 +454,27 @@ def instruction_spans(
         for hit_start, hit_end, label in hits:
             if hit_start < end and hit_end > start:
                 flagged.setdefault(index, label)
-    # The payload of an instruction may stand as a sentence of its own next to it.
+    # The payload of an instruction may stand as a sentence of its own next to it: a
+    # short one holding a code-like token before it, any one holding such a token
+    # after it ("Ignore the above. <the claim to repeat, CANARY-…>").
     for index in sorted(flagged):
         for neighbour in (index - 1, index + 1):
             if neighbour in flagged or not 0 <= neighbour < len(units):
                 continue
             sentence = text[units[neighbour][0] : units[neighbour][1]]
-            if _CODE_TOKEN.search(sentence) and len(sentence.split()) <= _PAYLOAD_MAX_WORDS:
+            short = len(sentence.split()) <= _PAYLOAD_MAX_WORDS
+            if _CODE_TOKEN.search(sentence) and (short or neighbour > index):
                 flagged[neighbour] = "instruction:payload_token"
     return [(units[i][0], units[i][1], flagged[i]) for i in sorted(flagged)]
+
+
+def payload_head(text: str) -> int:
+    """The end of `text`'s first sentence when it carries a code-like token (the payload
+    of an instruction that ended the block before), else 0."""
+    spans = sentence_spans(text)
+    if spans and _CODE_TOKEN.search(text[spans[0][0] : spans[0][1]]):
+        return spans[0][1]
+    return 0
 
 
 def guard_text(text: str, *, cell_separator: str | None = None) -> Guarded:
