@@ -38,10 +38,17 @@ class BrowserActor:
         self._chromium = Chromium(settings)
 
     async def render(
-        self, url: str, *, headful: bool = False, cookies: list[dict[str, Any]] | None = None
+        self,
+        url: str,
+        *,
+        headful: bool = False,
+        cookies: list[dict[str, Any]] | None = None,
+        slots: Any = None,
     ) -> dict[str, Any]:
-        """Load `url` in a new page and let its JS run; return the render dict."""
-        return await self._chromium.render(url, headful=headful, cookies=cookies)
+        """Load `url` in a new page and let its JS run; return the render dict. `slots`:
+        the DomainFetcher of `url`'s site, whose `browser_slot` times the page's own
+        requests to that site."""
+        return await self._chromium.render(url, headful=headful, cookies=cookies, slots=slots)
 
     async def open_for_human(self, url: str) -> dict[str, Any]:
         """Open `url` in the visible browser for a person and bring it to the front."""

@@ -166,6 +166,12 @@ class DomainFetcher:
         """A new configured rate (domains.yaml reloaded); robots.txt may still lower it."""
         return await self._site.set_base_qps(qps)
 
+    async def browser_slot(self, max_wait: float) -> bool:
+        """Wait for this site's next token for a request the browser makes while it
+        renders one of its pages (a script, a style, an XHR); False when it would take
+        longer than `max_wait` seconds. Not idempotent: each True takes a token."""
+        return await self._site.browser_slot(max_wait)
+
     async def cookies(self) -> list[dict[str, Any]]:
         """The cookies the HTTP client sends to this domain. Idempotent."""
         return await self._site.cookies()

@@ -463,7 +463,7 @@ class Orchestrator:
             "metrics": row.get("metrics") or {},
             "error": row.get("error"),
             "claims": [],
-            "warnings": [],
+            "warnings": (row.get("metrics") or {}).get("warnings", []),
         }
         return {"done": True, "result": result}
 

@@ -60,6 +60,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import ray
 from playwright.async_api import (
     Browser,
     BrowserContext,
@@ -86,8 +87,14 @@ from lyra.pipelines.net.browser_rules import (
     domain_of,
     research_profile,
 )
-from lyra.pipelines.net.domains import block_rule, home_rules_watcher
+from lyra.pipelines.net.domains import (
+    block_rule,
+    home_rules_watcher,
+    qps_for,
+    registrable_domain,
+)
 from lyra.pipelines.net.net_guard import GuardedTarget, TargetRefused, check_url
+from lyra.pipelines.net.token_bucket import TokenBucket
 from lyra.storage.warc import WarcStore
 
 log = logging.getLogger(__name__)
@@ -120,6 +127,12 @@ WEBDRIVER_SCRIPT = (
 )
 
 
+# The share of the page-load time a render's requests may spend waiting for their
+# sites' tokens; the rest is for the page to load what it was given.
+POLITE_SHARE = 0.8
+FAVICON_PATH = "/favicon.ico"
+
+
 @dataclass
 class _RenderState:
     """What the route handler needs to know about a page that `render` opened."""
@@ -127,6 +140,12 @@ class _RenderState:
     blocked_types: frozenset[str]
     blocked: list[dict[str, str]]
     verdicts: dict[tuple[str, str], str | None] = field(default_factory=dict)
+    # The rendered page's site and its DomainFetcher (None: this actor's own bucket for
+    # it).
+    site: str | None = None
+    slots: Any = None
+    # Monotonic time after which no request waits for its site's token any more.
+    polite_until: float = float("inf")
 
 
 class Chromium:
@@ -143,6 +162,8 @@ class Chromium:
         self._playwright: Playwright | None = None
         self._proxy: GuardProxy | None = None
         self._domain_rules = home_rules_watcher(settings.home_dir)
+        # Other sites a render's pages reach, one bucket each (decision 0062).
+        self._buckets: dict[str, TokenBucket] = {}
         self._proxy_url: str | None = None
         self._contexts: dict[str, BrowserContext] = {}
         self._cdp_browser: Browser | None = None
@@ -160,12 +181,19 @@ class Chromium:
         self.warc_dir = settings.home_dir / "warc"
 
     async def render(
-        self, url: str, *, headful: bool = False, cookies: list[dict[str, Any]] | None = None
+        self,
+        url: str,
+        *,
+        headful: bool = False,
+        cookies: list[dict[str, Any]] | None = None,
+        slots: Any = None,
     ) -> dict[str, Any]:
         """Load `url` in a new page and let its JS run; return the render dict.
 
         `cookies` (Playwright format, e.g. the HTTP client's jar) are added to the
-        context first: session transfer from the HTTP client to the browser.
+        context first: session transfer from the HTTP client to the browser. `slots`:
+        the DomainFetcher of `url`'s site; every later request of the page to that site
+        waits for its `browser_slot` (decision 0062).
         """
         started = time.monotonic()
         mode = self._mode_for(headful)
@@ -196,7 +224,7 @@ class Chromium:
             context = await self._context(mode)
             if cookies:
                 await context.add_cookies(browser_cookies(cookies, url))  # type: ignore[arg-type]
-            screenshot = await self._render_into(context, mode, url, result)
+            screenshot = await self._render_into(context, mode, url, result, slots)
         if screenshot is not None:
             path, offset = await asyncio.to_thread(self._archive, result, screenshot or None)
             result["warc_path"], result["warc_offset"] = str(path), offset
@@ -464,7 +492,12 @@ class Chromium:
         )
 
     async def _render_into(
-        self, context: BrowserContext, mode: str, url: str, result: dict[str, Any]
+        self,
+        context: BrowserContext,
+        mode: str,
+        url: str,
+        result: dict[str, Any],
+        slots: Any = None,
     ) -> bytes | None:
         """Fill `result` from one page load in a new page of `context`.
 
@@ -476,7 +509,13 @@ class Chromium:
         blocked: list[dict[str, str]] = result["blocked_requests"]
         refused_before = len(self._proxy.refused)
         page = await context.new_page()
-        state = _RenderState(frozenset(cfg.block_resources), blocked)
+        state = _RenderState(
+            frozenset(cfg.block_resources),
+            blocked,
+            site=_site_of(url),
+            slots=slots,
+            polite_until=time.monotonic() + POLITE_SHARE * cfg.navigation_timeout_seconds,
+        )
         self._pages[page] = state
         responses: list[Response] = []
         page.on("response", lambda response: responses.append(response))
@@ -567,12 +606,20 @@ class Chromium:
         """Every request of every context: a render's own blocking, then the net guard."""
         state = self._state_for(request)
         reason = None
+        if state is not None and urlsplit(request.url).path == FAVICON_PATH:
+            # Chromium's own request, not the page's: research needs no icon, and the
+            # site would count it against the render (decision 0062).
+            with contextlib.suppress(PlaywrightError):
+                await route.abort("blockedbyclient")
+            return
         if state is not None:
             reason = block_reason(
                 request.url, request.resource_type, state.blocked_types, _main_navigation(request)
             )
         if reason is None:
             reason = await self._guard_verdict(request.url, state.verdicts if state else {})
+        if reason is None and state is not None and not await self._polite(request, state):
+            reason = "politeness_wait"
         # The page may close between the check and the answer; nothing is sent then.
         with contextlib.suppress(PlaywrightError):
             if reason is None:
@@ -584,6 +631,37 @@ class Chromium:
                 self._refused_elsewhere += 1
                 log.info("refused %s outside a render: %s", request.url, reason)
             await route.abort("blockedbyclient")
+
+    async def _polite(self, request: Request, state: _RenderState) -> bool:
+        """Wait for the site's next token before a render's request leaves: the page's
+        navigation, scripts, styles and XHR are requests to a site like any other
+        (decision 0062). The rendered site's take its DomainFetcher's tokens; any other
+        site's (and the rendered site's when no fetcher was named), a bucket of this
+        actor at that site's configured rate, kept across renders. False, and the
+        request is not sent, when its token would come after the render's share of the
+        page-load time."""
+        site = _site_of(request.url)
+        if site is None:
+            return True  # data:, blob: and the like: nothing leaves the machine
+        left = state.polite_until - time.monotonic()
+        if site == state.site and state.slots is not None:
+            try:
+                return bool(await state.slots.browser_slot.remote(max(0.0, left)))
+            except ray.exceptions.RayError as exc:  # the fetcher died: this actor's bucket
+                log.warning("no browser slot from %s's fetcher (%s)", site, type(exc).__name__)
+                state.slots = None
+        bucket = self._bucket_for(site)
+        if bucket.wait_time() > max(0.0, left):
+            return False
+        await asyncio.sleep(bucket.reserve())
+        return True
+
+    def _bucket_for(self, site: str) -> TokenBucket:
+        bucket = self._buckets.get(site)
+        if bucket is None:
+            rate = qps_for(site, self._domain_rules.current(), self.settings.fetch.default_qps)
+            bucket = self._buckets[site] = TokenBucket(rate)
+        return bucket
 
     def _state_for(self, request: Request) -> _RenderState | None:
         try:
@@ -633,6 +711,14 @@ class Chromium:
             dict(result["headers"]),
             requested_url=str(result["url"]),
         )
+
+
+def _site_of(url: str) -> str | None:
+    """The registrable domain a URL's request goes to; None for what is not HTTP(S)."""
+    parts = urlsplit(url)
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        return None
+    return registrable_domain(parts.hostname)
 
 
 def _main_navigation(request: Request) -> bool:

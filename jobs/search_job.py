@@ -52,6 +52,7 @@ from lyra.pipelines.extract.dates import last_modified_date
 from lyra.pipelines.extract.documents import CUT_WARNING, Document
 from lyra.pipelines.extract.extract_html import extract_html
 from lyra.pipelines.extract.extract_pdf import extract_pdf
+from lyra.pipelines.extract.extract_text import extract_plain
 from lyra.pipelines.extract.injection import Detection
 from lyra.pipelines.net.domains import block_match, page_trust_level, registrable_domain
 from lyra.pipelines.net.net_guard import TargetRefused, split_url
@@ -69,6 +70,10 @@ PAGE_VECTOR_CHARS = 1000
 EMBED_BATCH = 64
 # Fetched bodies of these types go through the HTML extractor (text/plain included).
 INGESTED_MARKUP = frozenset({"text/html", "application/xhtml+xml", "text/plain", ""})
+# Markdown served as such (a README, a notes page) is read as the corpus reads it.
+MARKDOWN_TYPES = frozenset({"text/markdown", "text/x-markdown"})
+# Warnings one search stores for get_status (its own answer carries them all).
+MAX_STORED_WARNINGS = 500
 # Security warnings one search reports at most (one per page, kind and detail).
 MAX_SECURITY_WARNINGS = 200
 
@@ -148,7 +153,11 @@ class SearchJob:
         """The metrics so far, for a client asking while the search runs: pages count
         once stored (after ranking); `urls_fetched` counts every URL the fetch layer
         has answered for, from the first fetch on."""
-        return {**self.metrics, "urls_fetched": len(self.fetched)}
+        return {
+            **self.metrics,
+            "urls_fetched": len(self.fetched),
+            "warnings": self.ctx.warnings[:MAX_STORED_WARNINGS],
+        }
 
     def _page_budget(self) -> int:
         """Pages this search may keep: its max_pages, within what the task has left."""
@@ -333,6 +342,9 @@ class SearchJob:
         # In the metrics too, so that get_status (which reads the stored searches)
         # reports them as well as this search's result.
         m["security_warnings"] = self.security_warnings()
+        # And what happened to each URL that gave no page (get_status `warnings`), for a
+        # client that polls instead of waiting for the search's own answer.
+        m["warnings"] = self.ctx.warnings[:MAX_STORED_WARNINGS]
         blocked = self.blocked_domains()
         if blocked:
             m["blocked_urls"] = len(self.blocked_urls)
@@ -504,7 +516,12 @@ class SearchJob:
         seen: set[str] = set()
         unique = []
         for d in docs:
-            if d.url in seen or not d.fragments:
+            if d.url in seen:
+                continue
+            if not d.fragments:
+                # An empty body, a page of navigation only: fetched, archived, no text.
+                if d.url in self.fetched:
+                    self.ctx.warnings.append(f"{d.url}: not ingested (no text extracted)")
                 continue
             # Corpus files and papers the APIs described are cited by their URL:
             # a BLOCKED domain's are left out like its pages.
@@ -561,12 +578,15 @@ class SearchJob:
         headers = result.get("headers") or {}
         ctype = sniff_content_type(str(result.get("content_type") or ""), body, final)
         html: str | None = None
-        if ctype not in INGESTED_MARKUP and ctype != "application/pdf":
+        if ctype not in INGESTED_MARKUP | MARKDOWN_TYPES and ctype != "application/pdf":
             self.ctx.warnings.append(f"{url}: not ingested (content type {ctype})")
             return None
         try:
             if ctype == "application/pdf":
                 doc = await asyncio.to_thread(extract_pdf, body, final, domain)
+            elif ctype in MARKDOWN_TYPES:
+                text, _codec = decode_text(body, headers.get("content-type"))
+                doc = await asyncio.to_thread(extract_plain, text, final, domain, True)
             else:
                 html, _codec = decode_text(body, headers.get("content-type"))
                 doc = await asyncio.to_thread(extract_html, html, final, domain)

@@ -44,6 +44,7 @@ from lyra.jobs.fetch_state import (
     ValidatorCache,
     bucket_after,
 )
+from lyra.pipelines.extract.content_sniff import sniff_content_type
 from lyra.pipelines.net.backoff import parse_retry_after
 from lyra.pipelines.net.challenge import Challenge, detect_challenge
 from lyra.pipelines.net.circuit import CircuitBreaker, Transition, is_circuit_failure
@@ -173,6 +174,8 @@ class SiteFetcher(HttpPath):
         self._not_before = 0.0  # wall time before which Retry-After forbids a request
         # One request at a time; the next turn to the search that began first.
         self._turns = SiteTurns()
+        # A render's own requests to the site take their tokens one after another.
+        self._browser_slots = asyncio.Lock()
         self._warc = WarcStore(settings.home_dir / "warc", prefix=self.domain)
         self._requests_made = 0
         self._last_request_at: float | None = None
@@ -228,6 +231,19 @@ class SiteFetcher(HttpPath):
             # Its search stopped while it waited for the site: nothing was asked.
             self._metrics_().queue_depth(self._turns.waiting())
             return self._bare_result(url, time.monotonic(), error="cancelled")
+
+    async def browser_slot(self, max_wait: float) -> bool:
+        """A token of this site's bucket for a request the browser makes while it renders
+        one of this site's pages: the same schedule as every other request to the site
+        (decision 0062). False, and no token taken, when it would come after `max_wait`
+        seconds (the render's time is up: the request is not sent). The render holds
+        the site's turn (`_browser_fetch`), so only its own requests ask here."""
+        async with self._browser_slots:
+            if self._bucket.wait_time() > max_wait:
+                return False
+            await self._wait_for_slot()
+            self._take_token()
+            return True
 
     def drop_cause(self, cause_id: str) -> int:
         """The waiting calls of `cause_id` (a stopped search) end `cancelled` unasked."""
@@ -566,7 +582,12 @@ class SiteFetcher(HttpPath):
     def _assess(self, result: FetchResult, cause_id: str | None) -> Challenge | None:
         """Detect a challenge page; count the outcome for the circuit breaker."""
         challenge: Challenge | None = None
-        if result["status"] is not None and result["content_type"] in _MARKUP_TYPES:
+        # By what the body is, not what it is labelled: a login wall sent as a PDF, or
+        # an interstitial as octet-stream, is read as the web page it is downstream.
+        kind = result["content_type"]
+        if kind not in _MARKUP_TYPES and result["body"]:
+            kind = sniff_content_type(kind, result["body"], result["final_url"])
+        if result["status"] is not None and kind in _MARKUP_TYPES:
             challenge = detect_challenge(
                 result["status"], result["headers"], result["body"], result["final_url"]
             )
@@ -653,12 +674,16 @@ class SiteFetcher(HttpPath):
         browser = await self._find_browser() if self._find_browser else None
         if browser is None:
             return None
-        await self._wait_for_slot()
-        self._take_token()
+        slots = _this_actor()
+        if slots is None:
+            # Outside an actor nothing can be asked for the render's requests: the
+            # page's navigation leaves on a token taken here.
+            await self._wait_for_slot()
+            self._take_token()
         path = "browser_headful" if headful else "browser_headless"
         try:
             rendered = await browser.render.remote(
-                url, headful=headful, cookies=self._cookies.to_state()
+                url, headful=headful, cookies=self._cookies.to_state(), slots=slots
             )
         except ray.exceptions.RayError as exc:
             log.warning("browser render of %s failed: %s", url, type(exc).__name__)
@@ -744,6 +769,17 @@ class SiteFetcher(HttpPath):
             "retry_after": retry_after,
             "sent_headers": exchange.request_headers if exchange is not None else {},
         }
+
+
+def _this_actor() -> Any | None:
+    """The DomainFetcher running this code (whose `browser_slot` a render calls), None
+    where a SiteFetcher runs outside an actor."""
+    if not ray.is_initialized():
+        return None
+    try:
+        return ray.get_runtime_context().current_actor
+    except RuntimeError:  # a driver or a task, not an actor
+        return None
 
 
 def _attempt(path: str, result: FetchResult) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from typing import Any
 
 from lyra.config.settings import Settings, load_settings
 from lyra.mcp_bridge.cli_input import UserInputError, json_text, rich_text, terminal_safe
+from lyra.mcp_bridge.responses import public_metrics
 from lyra.pipelines.evidence.research import new_search_id, new_task_id
 
 
@@ -153,7 +154,8 @@ def cmd_research(args: argparse.Namespace) -> int:
                     "task_id": out["task"]["id"],
                     "search_id": search["search_id"],
                     "status": search["status"],
-                    "metrics": search["metrics"],
+                    "metrics": public_metrics(search["metrics"]),
+                    "warnings": search.get("warnings", []),
                     "claims": [_claim_json(c) for c in claims],
                     "_lyra_meta": out["meta"].model_dump(mode="json"),
                 }

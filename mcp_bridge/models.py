@@ -202,6 +202,11 @@ class SearchStatus(_Out):
     metrics: dict[str, Any] = Field(default_factory=dict)
     progress: dict[str, Any] | None = None
     error: dict[str, Any] | None = None
+    warnings: list[str] = Field(
+        default_factory=list,
+        description="What happened to URLs that gave no page (not fetched, not ingested, "
+        "queued for a person) and the search's fallbacks, as its own answer says them.",
+    )
 
 
 class AuthWarning(_Out):

@@ -23,6 +23,12 @@ def iso(value: Any) -> str | None:
     return value.isoformat() if hasattr(value, "isoformat") else str(value)
 
 
+def public_metrics(metrics: dict[str, Any]) -> dict[str, Any]:
+    """A search's metrics without what responses carry elsewhere: its security warnings
+    (in `_lyra_meta`) and its per-URL warnings (`warnings`)."""
+    return {k: v for k, v in metrics.items() if k not in ("security_warnings", "warnings")}
+
+
 def task_security(searches: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The security warnings of a task's searches, one per page, kind and detail."""
     merged: dict[tuple[str, str, str], dict[str, Any]] = {}

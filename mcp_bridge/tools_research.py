@@ -20,6 +20,7 @@ from lyra.mcp_bridge.responses import (
     claim_out,
     iso,
     not_adopted_out,
+    public_metrics,
     task_security,
 )
 from lyra.pipelines.errors import LyraError
@@ -117,11 +118,7 @@ def register(server: LyraMCPServer) -> None:
             await ctx.report_progress(float(prog.get("progress", 0.0)), 1.0, prog.get("message"))
             if time.monotonic() >= deadline:
                 summary = await rt.call("search_summary", search_id)
-                partial = {
-                    k: v
-                    for k, v in (polled.get("metrics") or {}).items()
-                    if k != "security_warnings"
-                }
+                partial = public_metrics(polled.get("metrics") or {})
                 return m.SearchResult(
                     search_id=search_id,
                     task_id=task_id,
@@ -129,6 +126,7 @@ def register(server: LyraMCPServer) -> None:
                     pages_fetched=int(partial.get("pages_fetched", 0)),
                     useful_fragments=int(partial.get("useful_fragments", 0)),
                     metrics=partial,
+                    warnings=(polled.get("metrics") or {}).get("warnings", [])[:50],
                     progress=prog,
                     budget_remaining=summary["budget"],
                     lyra_meta=await rt.meta(),
@@ -154,7 +152,7 @@ def register(server: LyraMCPServer) -> None:
             satisfaction=met.get("satisfaction", 0.0),
             novelty=met.get("novelty", 0.0),
             budget_remaining=summary["budget"],
-            metrics={k: v for k, v in met.items() if k != "security_warnings"},
+            metrics=public_metrics(met),
             warnings=result.get("warnings", [])[:50],
             lyra_meta=await rt.meta(
                 result["claims"],
@@ -190,11 +188,10 @@ def register(server: LyraMCPServer) -> None:
                 status=s["status"],
                 created_at=iso(s.get("created_at")),
                 finished_at=iso(s.get("finished_at")),
-                metrics={
-                    k: v for k, v in (s.get("metrics") or {}).items() if k != "security_warnings"
-                },
+                metrics=public_metrics(s.get("metrics") or {}),
                 progress=s.get("progress"),
                 error=s.get("error"),
+                warnings=(s.get("metrics") or {}).get("warnings", []),
             )
             for s in st["searches"]
         ]

@@ -9,6 +9,7 @@ port, so tests that read cookies use a loopback address of their own.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import os
 import shutil
 import subprocess
@@ -22,6 +23,7 @@ import ray
 from warcio.archiveiterator import ArchiveIterator
 
 from lyra.actors.browser import BrowserActor
+from lyra.actors.fetch import get_fetcher
 from lyra.config.settings import Settings, load_settings
 from lyra.jobs.chromium import CHROMIUM_ARGS
 from lyra.pipelines.net.browser_rules import (
@@ -56,6 +58,8 @@ def browser_test(test: Callable[..., None]) -> Callable[..., None]:
     return pytest.mark.ray(pytest.mark.browser(needs_chromium(test)))
 
 
+# Requests per second to one site in the tests that are not about politeness.
+FAST_QPS = 100.0
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 PIXEL = bytes.fromhex(
     "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
@@ -68,14 +72,18 @@ document.getElementById("out").textContent = "JS-WROTE-" + (6 * 7);
 </script></body></html>"""
 
 
-def browser_settings(home: Path, allowed_hosts: list[str], **browser: Any) -> Settings:
+def browser_settings(
+    home: Path, allowed_hosts: list[str], qps: float = FAST_QPS, **browser: Any
+) -> Settings:
     """Loopback-permitting settings with the given allow list.
 
     No resource type is blocked unless asked: the guard tests must see the guard,
-    not the bandwidth blocking, stop a request.
+    not the bandwidth blocking, stop a request. A page's requests keep the sites'
+    pace (`qps`, decision 0062); the other tests are not about it.
     """
     return load_settings(
         home=home,
+        fetch={"default_qps": qps},
         network={"allow_private_targets": True, "allowed_hosts": allowed_hosts},
         browser={
             "executable_path": str(CHROMIUM),
@@ -113,6 +121,7 @@ def shared_browser(ray_session: None, shared_home: Path) -> Iterator[Any]:
     """One BrowserActor with the default blocking (images, media, fonts) for the feature tests."""
     settings = load_settings(
         home=shared_home,
+        fetch={"default_qps": FAST_QPS},
         network={"allow_private_targets": True, "allowed_hosts": ["127.0.0.0/8"]},
         browser={"executable_path": str(CHROMIUM), "navigation_timeout_seconds": 20},
     )
@@ -711,3 +720,76 @@ def test_a_blocked_domain_is_never_reached_by_a_render(
         (blocked.url("/pixel.png"), "domain_blocked", "route"),
     ]
     assert direct["error"] == "target_refused:domain_blocked"
+
+
+PACE_TOLERANCE_S = 0.05
+
+
+def _paced_site(server: FixtureServer, scripts: int) -> list[str]:
+    """A page at /page loading `scripts` same-site scripts (each adds "+" to the title)."""
+    paths = [f"/s{i}.js" for i in range(scripts)]
+    tags = "".join(f"<script src='{p}'></script>" for p in paths)
+    page = f"<!doctype html><html><head><title>paced</title>{tags}</head><body><p>x</p></body>"
+    server.route("/robots.txt", body=b"User-agent: *\nAllow: /\n", content_type="text/plain")
+    server.route("/page", body=(page + "</html>").encode())
+    for path in paths:
+        server.route(path, body=b"document.title += '+';", content_type="text/javascript")
+    return paths
+
+
+def _gaps(server: FixtureServer) -> list[float]:
+    seen = [r.at for r in server.requests if r.path != "/favicon.ico"]
+    return [b - a for a, b in itertools.pairwise(seen)]
+
+
+@browser_test
+def test_a_pages_own_requests_take_its_fetchers_tokens(
+    make_browser: Callable[[Settings], Any],
+    fixture_server_factory: Callable[[str], FixtureServer],
+    tmp_path: Path,
+) -> None:
+    """Decision 0062: the navigation of a rendered page and the scripts it loads from
+    its own site wait for the tokens of that site's DomainFetcher, like every other
+    request to the site."""
+    qps = 4.0
+    server = fixture_server_factory("127.0.0.93")
+    scripts = _paced_site(server, 3)
+    settings = browser_settings(tmp_path, ["127.0.0.0/8"], qps=qps)
+    browser = make_browser(settings)
+    fetcher = get_fetcher("127.0.0.93", settings)
+    try:
+        fetched = ray.get(fetcher.fetch.remote(server.url("/page")), timeout=60)
+        assert fetched["status"] == 200
+        result = ray.get(browser.render.remote(server.url("/page"), slots=fetcher), timeout=60)
+    finally:
+        ray.kill(fetcher)
+    assert (result["error"], result["title"], result["blocked_requests"]) == (None, "paced+++", [])
+    paths = page_paths(server)
+    assert paths[:3] == ["/robots.txt", "/page", "/page"]
+    assert sorted(paths[3:]) == scripts
+    assert min(_gaps(server)) >= 1 / qps - PACE_TOLERANCE_S
+
+
+@browser_test
+def test_without_a_fetcher_the_browser_keeps_the_pace_and_sends_nothing_late(
+    make_browser: Callable[[Settings], Any],
+    fixture_server_factory: Callable[[str], FixtureServer],
+    tmp_path: Path,
+) -> None:
+    """With no fetcher named, the browser's own bucket for the site paces the page's
+    requests, its navigation included; a request whose token would come after the
+    render's share of the load time (0.8 of 2.25 s here) is not sent at all."""
+    qps = 2.0
+    server = fixture_server_factory("127.0.0.94")
+    scripts = _paced_site(server, 4)
+    settings = browser_settings(tmp_path, ["127.0.0.0/8"], qps=qps, navigation_timeout_seconds=2.25)
+    browser = make_browser(settings)
+    result = ray.get(browser.render.remote(server.url("/page")), timeout=60)
+    assert result["error"] is None
+    assert result["title"] == "paced+++"
+    [late] = result["blocked_requests"]
+    assert late["reason"] == "politeness_wait"
+    sent = page_paths(server)
+    assert sent[0] == "/page"
+    assert sorted([*sent[1:], late["url"].removeprefix(server.origin)]) == scripts
+    assert min(_gaps(server)) >= 1 / qps - PACE_TOLERANCE_S

@@ -530,6 +530,23 @@ def test_challenge_page_served_with_200_is_not_content(
     assert server.paths() == ["/robots.txt", "/article"]
 
 
+@pytest.mark.parametrize("content_type", ["application/pdf", "application/octet-stream", None])
+def test_a_challenge_page_labelled_as_a_download_is_still_a_challenge(
+    content_type: str | None,
+    fetcher_for: Callable[..., Any],
+    serve: Callable[..., HostileServer],
+) -> None:
+    """Downstream the body is read as what it is (a web page), so the challenge check
+    reads it as that too: an interstitial sent as a PDF is never content."""
+    server = serve("127.0.0.2", {"/report.pdf": respond(200, CLOUDFLARE_CHALLENGE, content_type)})
+    fetcher = fetcher_for("127.0.0.2")
+
+    result = fetch(fetcher, server.url("/report.pdf"))
+
+    assert result["error"] == "challenge:cloudflare"
+    assert result["challenge"]["vendor"] == "cloudflare"
+
+
 def test_real_cloudflare_challenge_served_with_200_is_detected(
     fetcher_for: Callable[..., Any], serve: Callable[..., HostileServer]
 ) -> None:

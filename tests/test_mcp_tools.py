@@ -15,6 +15,7 @@ from lyra.actors.orchestrator import Orchestrator
 from lyra.config.settings import Settings
 from lyra.mcp_bridge.server import build_server
 from tests.conftest import DEMO_CONTRADICTIONS, DEMO_QUESTION, make_settings, sure_contradictions
+from tests.conftest_web import FixtureServer
 
 pytestmark = [pytest.mark.ray, pytest.mark.usefixtures("ray_session")]
 
@@ -426,3 +427,59 @@ async def test_stop_task_immediately_cancels_and_the_task_resumes(settings: Sett
         st = (await client.call_tool("get_status", {"task_id": task_id})).structured_content
         assert st["status"] == "active"
         assert [s["status"] for s in st["searches"]] == ["cancelled", "satisfied"]
+
+
+async def test_a_polling_client_sees_why_a_url_gave_no_page(tmp_path: Path) -> None:
+    """get_status names, per search, what happened to each URL that gave no page, as
+    the search's own answer does: a client that polls (wait_seconds 0) sees it too."""
+    site = FixtureServer("127.0.0.1")
+    site.route(
+        "/robots.txt", body=b"User-agent: *\nDisallow: /private\n", content_type="text/plain"
+    )
+    site.route(
+        "/ok.html", body=b"<html><body><p>Green tea lowered LDL by 5% in 2019.</p></body></html>"
+    )
+    site.route("/gone.html", status=404, body=b"gone")
+    site.route("/logo.png", body=b"\x89PNG\r\n\x1a\n", content_type="image/png")
+    site.route("/empty.html", body=b"")
+    site.route(
+        "/notes.md",
+        body=b"# Notes\n\nIn 2020, **green tea** lowered LDL by 4% in 300 adults.\n",
+        content_type="text/markdown; charset=utf-8",
+    )
+    settings = make_settings(tmp_path, corpus=None, fetch={"default_qps": 20.0})
+    paths = ("/ok.html", "/gone.html", "/private/a.html", "/logo.png", "/empty.html", "/notes.md")
+    urls = [site.url(p) for p in paths]
+    try:
+        async with Client(build_server(settings)) as client:
+            created = await client.call_tool("create_task", {"query": "green tea and LDL"})
+            task_id = created.structured_content["task_id"]
+            started = await client.call_tool(
+                "search",
+                {
+                    "task_id": task_id,
+                    "query": "green tea and LDL",
+                    "options": {"urls": urls, "engines": [], "wait_seconds": 0},
+                },
+            )
+            assert started.is_error is False, started.content[0].text
+            while True:
+                polled = await client.call_tool(
+                    "get_status", {"task_id": task_id, "wait_seconds": 30}
+                )
+                [search] = polled.structured_content["searches"]
+                if search["status"] != "running":
+                    break
+    finally:
+        site.close()
+        ray.kill(ray.get_actor("orchestrator", namespace=settings.ray.namespace))
+    assert search["metrics"]["pages_fetched"] == 2  # the page and the Markdown notes
+    assert "warnings" not in search["metrics"]
+    assert sorted(w for w in search["warnings"] if w.startswith("http")) == sorted(
+        [
+            f"{urls[1]}: not fetched (http_error:404)",
+            f"{urls[2]}: not fetched (robots_disallowed)",
+            f"{urls[3]}: not ingested (content type image/png)",
+            f"{urls[4]}: not ingested (no text extracted)",
+        ]
+    )
