@@ -19,7 +19,7 @@ def _ray(settings: Settings) -> Check:
         import ray
     except ImportError:
         return ("ray", False, "pip install 'ray[default]'")
-    from lyra.actors.instance import http_servers, live_record
+    from lyra.actors.instance import http_servers, live_record, record_path
     from lyra.actors.runtime import probe_ray_address
 
     address = os.environ.get("RAY_ADDRESS") or settings.ray.address
@@ -35,6 +35,14 @@ def _ray(settings: Settings) -> Check:
         return ("ray", True, f"ray {ray.__version__}; joins the Ray cluster at {address}")
     if not settings.ray.share_instance:
         return ("ray", True, f"ray {ray.__version__}; each Lyra process starts its own Ray")
+    record = record_path(settings.home_dir)
+    if record.exists() and not record.is_file():
+        return (
+            "ray",
+            False,
+            f"{record} is not a file: Lyra cannot record the shared Ray of this home there, "
+            "so every Lyra process would run a Ray of its own; remove it",
+        )
     running = live_record(settings.home_dir)
     if running is None:
         port = settings.ray.dashboard_port or "a free port"

@@ -392,3 +392,17 @@ def test_a_record_with_fields_of_the_wrong_type_is_stale(tmp_path: Path) -> None
     ray_row = next(r for r in json.loads(doctor.stdout) if r["component"] == "ray")
     assert "Traceback" not in doctor.stderr
     assert ray_row["ok"] is True
+
+
+def test_doctor_fails_when_the_record_is_a_folder(tmp_path: Path) -> None:
+    """A folder where the record goes would leave every Lyra process of the home on a
+    Ray of its own: doctor says so instead of OK."""
+    home = tmp_path / "home"
+    record_path(home).mkdir(parents=True)
+    doctor = lyra(["doctor", "--json"], lyra_env(home, "llm:\n  enabled: false\n"))
+    ray_row = next(r for r in json.loads(doctor.stdout) if r["component"] == "ray")
+    assert ray_row["ok"] is False
+    assert ray_row["detail"] == (
+        f"{record_path(home)} is not a file: Lyra cannot record the shared Ray of this home "
+        "there, so every Lyra process would run a Ray of its own; remove it"
+    )
