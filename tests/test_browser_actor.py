@@ -24,6 +24,7 @@ from warcio.archiveiterator import ArchiveIterator
 
 from lyra.actors.browser import BrowserActor
 from lyra.actors.fetch import get_fetcher
+from lyra.actors.runtime import BROWSER
 from lyra.config.settings import Settings, load_settings
 from lyra.jobs.chromium import CHROMIUM_ARGS
 from lyra.pipelines.net.browser_rules import (
@@ -792,4 +793,56 @@ def test_without_a_fetcher_the_browser_keeps_the_pace_and_sends_nothing_late(
     sent = page_paths(server)
     assert sent[0] == "/page"
     assert sorted([*sent[1:], late["url"].removeprefix(server.origin)]) == scripts
+    assert min(_gaps(server)) >= 1 / qps - PACE_TOLERANCE_S
+
+
+INTERSTITIAL = b"""<!DOCTYPE html><html><head><title>Just a moment...</title></head><body>
+<h2 id="challenge-running">Checking if the site connection is secure</h2>
+<script>window._cf_chl_opt = {cType: 'managed'};</script>
+<script src="/cdn-cgi/challenge-platform/a.js"></script>
+<script src="/cdn-cgi/challenge-platform/b.js"></script></body></html>"""
+
+
+@browser_test
+def test_a_challenge_escalated_to_the_browser_keeps_the_sites_pace(
+    ray_session: None,
+    fixture_server_factory: Callable[[str], FixtureServer],
+    tmp_path: Path,
+) -> None:
+    """The outside tester's case (decision 0062): an interstitial met over HTTP is
+    rendered; the render's navigation and the interstitial's own scripts reach the site
+    on the DomainFetcher's schedule, never closer than 1/qps."""
+    qps = 4.0
+    server = fixture_server_factory("127.0.0.95")
+    server.route("/robots.txt", body=b"User-agent: *\nAllow: /\n", content_type="text/plain")
+    server.route("/article", body=INTERSTITIAL)
+    for name in ("a", "b"):
+        server.route(
+            f"/cdn-cgi/challenge-platform/{name}.js", body=b"1;", content_type="text/javascript"
+        )
+    settings = load_settings(
+        home=tmp_path,
+        ray={"namespace": f"lyra-pace-{tmp_path.name}"},
+        fetch={"default_qps": qps, "escalate_to_browser": True, "escalate_to_headful": False},
+        network={"allow_private_targets": True, "allowed_hosts": ["127.0.0.0/8"]},
+        browser={"executable_path": str(CHROMIUM), "navigation_timeout_seconds": 20},
+    )
+    browser = BrowserActor.options(  # type: ignore[attr-defined]
+        name=BROWSER, namespace=settings.ray.namespace
+    ).remote(settings)
+    fetcher = get_fetcher("127.0.0.95", settings)
+    try:
+        result = ray.get(fetcher.fetch.remote(server.url("/article")), timeout=120)
+    finally:
+        ray.kill(fetcher)
+        ray.get(browser.close.remote())
+        ray.kill(browser)
+    assert result["error"] == "challenge:cloudflare"
+    assert [a["path"] for a in result["attempts"]] == ["http", "browser_headless"]
+    paths = page_paths(server)
+    assert paths[:3] == ["/robots.txt", "/article", "/article"]
+    assert sorted(paths[3:]) == [
+        "/cdn-cgi/challenge-platform/a.js",
+        "/cdn-cgi/challenge-platform/b.js",
+    ]
     assert min(_gaps(server)) >= 1 / qps - PACE_TOLERANCE_S
