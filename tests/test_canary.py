@@ -172,10 +172,10 @@ async def searched(settings: Settings) -> dict[str, Any]:
     embeddings, so its `search` result (and its `_lyra_meta`) is a finished one."""
     async with Client(build_server(settings)) as client:
         created = await client.call_tool(
-            "create_task", {"query": QUESTION, "config": {"budget": {"max_pages": 100}}}
+            "create_task", {"query": QUESTION, "config": {"budget": {"max_pages": 200}}}
         )
         task_id = created.structured_content["task_id"]
-        args = {"task_id": task_id, "query": QUESTION, "options": {"max_pages": 50}}
+        args = {"task_id": task_id, "query": QUESTION, "options": {"max_pages": 100}}
         await client.call_tool("search", args)
         deadline = time.monotonic() + E2E_LIMIT_S
         while time.monotonic() < deadline:
@@ -183,13 +183,15 @@ async def searched(settings: Settings) -> dict[str, Any]:
             if all(s["status"] != "running" for s in polled.structured_content["searches"]):
                 break
         again = await client.call_tool(
-            "search", {**args, "options": {"max_pages": 50, "wait_seconds": 110}}
+            "search", {**args, "options": {"max_pages": 100, "wait_seconds": 110}}
         )
         status = await client.call_tool("get_status", {"task_id": task_id, "detail": "full"})
         fragments = await client.call_tool(
             "query_graph", {"sql": "SELECT text_content FROM fragments", "options": {"limit": 200}}
         )
-        pages = await client.call_tool("query_graph", {"sql": "SELECT url FROM pages"})
+        pages = await client.call_tool(
+            "query_graph", {"sql": "SELECT url FROM pages", "options": {"limit": 200}}
+        )
         masked = await client.call_tool(
             "query_graph",
             {

@@ -22,7 +22,9 @@ from __future__ import annotations
 import colorsys
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Final
 
 import cssselect
@@ -53,6 +55,8 @@ _META_NAMES: Final[frozenset[str]] = frozenset(
 )
 # Off-screen: at least this far out (px; em and rem count 16 px, % and vw 10 px).
 _OFFSCREEN_PX: Final = 500.0
+# Text this faint (opacity, or a filter's) is unreadable.
+_FAINT: Final = 0.1
 # Text smaller than this (px) is unreadable: a common way to hide a sentence.
 _TINY_FONT_PX: Final = 2.0
 # A box at most this big (px) with its overflow clipped shows nothing.
@@ -61,6 +65,11 @@ _UNIT_PX: Final = {"px": 1.0, "pt": 4 / 3, "em": 16.0, "rem": 16.0, "%": 10.0, "
                    "vh": 10.0, "": 1.0}  # fmt: skip
 _LENGTH = re.compile(r"^(-?\d*\.?\d+)\s*(px|pt|em|rem|%|vw|vh)?$")
 _CSS_COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
+# At-rules whose rules apply to every reader (cascade layers; feature queries a
+# browser that renders the page passes), read like top-level rules, so deep.
+_EVERY_READER_AT_RULES: Final = ("@layer", "@supports")
+_MAX_NESTING: Final = 4
+_VAR = re.compile(r"var\(\s*(--[\w-]+)\s*(?:,\s*([^()]*))?\)", re.IGNORECASE)
 _BARE_TAG = re.compile(r"^[a-z][a-z0-9]*$", re.IGNORECASE)
 # Style rules read per page: enough for any page's own <style>, bounded for a hostile one.
 _MAX_RULES: Final = 2000
@@ -86,6 +95,24 @@ def _declarations(style: str) -> dict[str, str]:
             value = value.replace("!important", "").strip().lower()
             out[name.strip().lower()] = " ".join(value.split())
     return out
+
+
+def _fraction(value: str) -> float | None:
+    """An opacity as a fraction (0.5, 50%), None when it is not a number."""
+    value = value.strip()
+    try:
+        return float(value[:-1]) / 100 if value.endswith("%") else float(value)
+    except ValueError:
+        return None
+
+
+def _font_px(value: str) -> float | None:
+    """A font size in px; a percentage or an em of the 16 px a browser starts from."""
+    found = _LENGTH.match(value.strip())
+    if found is None:
+        return None
+    unit = found.group(2) or ""
+    return float(found.group(1)) * (0.16 if unit == "%" else _UNIT_PX[unit])
 
 
 def _px(value: str) -> float | None:
@@ -155,19 +182,51 @@ def parse_colour(value: str) -> Colour | None:
 
 def hiding_rule(style: str) -> str | None:
     """The reason a set of CSS declarations hides its element's text, or None."""
-    d = _declarations(style)
+    return hiding_rule_of(_declarations(style))
+
+
+def _colours(values: Iterable[str | None]) -> list[Colour]:
+    found = {parse_colour(v) for v in values if v}
+    return [c for c in found if c is not None and c[3] > 0]
+
+
+def _near_any(value: str | None, colours: list[Colour]) -> bool:
+    colour = parse_colour(value) if value else None
+    if colour is None:
+        return False
+    return any(
+        all(abs(a - b) <= _SAME_COLOUR for a, b in zip(colour[:3], other[:3], strict=True))
+        for other in colours
+    )
+
+
+def hiding_rule_of(d: dict[str, str]) -> str | None:
+    """`hiding_rule` of declarations already read."""
     if d.get("display") == "none":
         return "display:none"
     if d.get("visibility") in {"hidden", "collapse"}:
         return "visibility:hidden"
-    opacity = d.get("opacity", "").rstrip("%")
-    if opacity and _px(opacity) == 0:
-        return "opacity:0"
-    font = _px(d.get("font-size", ""))
+    if d.get("content-visibility") == "hidden":
+        return "visibility:hidden"
+    for opacity in (
+        d.get("opacity", ""),
+        *re.findall(r"\bopacity\(([^()]*)\)", d.get("filter", "")),
+    ):
+        level = _fraction(opacity)
+        if level is not None and level < _FAINT:
+            return "opacity:0"
+    font = _font_px(d.get("font-size", ""))
     if font is not None and font < _TINY_FONT_PX:
         return "font-size:0"
     colour = parse_colour(d.get("color", ""))
     if colour is not None and colour[3] == 0:
+        return "color:transparent"
+    fill = parse_colour(d.get("-webkit-text-fill-color", ""))
+    clipped_to_text = "text" in (
+        d.get("background-clip", "") + d.get("-webkit-background-clip", "")
+    )
+    if fill is not None and fill[3] == 0 and not clipped_to_text:
+        # Transparent letters over a background clipped to them are gradient text.
         return "color:transparent"
     if _clip_is_empty(d.get("clip", "")):
         return "zero-size"
@@ -267,27 +326,34 @@ def _clip_path_is_empty(path: str) -> bool:
 
 def _css_rules(tree: lxml.html.HtmlElement) -> list[tuple[str, str]]:
     """(selector list, declarations) of every rule of the page's `<style>` blocks that
-    is outside an at-rule (a `@media` rule hides for one screen size, not every reader)."""
+    applies to every reader: at top level, or inside `@layer` and `@supports` (a
+    `@media` rule hides for one screen size, not every reader)."""
     rules: list[tuple[str, str]] = []
     for node in tree.iter("style"):
-        css = _CSS_COMMENT.sub("", node.text or "")
-        depth = 0
-        start = 0
-        selector = ""
-        for index, char in enumerate(css):
-            if char == "{":
-                if depth == 0:
-                    selector = css[start:index].strip()
-                    start = index + 1
-                depth += 1
-            elif char == "}":
-                depth -= 1
-                if depth == 0:
-                    if not selector.startswith("@"):
-                        rules.append((selector, css[start:index]))
-                    start = index + 1
-                depth = max(depth, 0)
+        _parse_rules(_CSS_COMMENT.sub("", node.text or ""), rules, depth_left=_MAX_NESTING)
     return rules
+
+
+def _parse_rules(css: str, rules: list[tuple[str, str]], *, depth_left: int) -> None:
+    depth = 0
+    start = 0
+    selector = ""
+    for index, char in enumerate(css):
+        if char == "{":
+            if depth == 0:
+                selector = css[start:index].strip()
+                start = index + 1
+            depth += 1
+        elif char == "}":
+            depth -= 1
+            if depth == 0:
+                body = css[start:index]
+                if not selector.startswith("@"):
+                    rules.append((selector, body))
+                elif selector.startswith(_EVERY_READER_AT_RULES) and depth_left > 0:
+                    _parse_rules(body, rules, depth_left=depth_left - 1)
+                start = index + 1
+            depth = max(depth, 0)
 
 
 def _matches(
@@ -302,11 +368,20 @@ def _matches(
         selector = selector.strip()
         if not selector or (not bare_tags and _BARE_TAG.match(selector)) or "::" in selector:
             continue
-        try:
-            found.extend(lxml.cssselect.CSSSelector(selector)(tree))
-        except (cssselect.SelectorError, cssselect.xpath.ExpressionError, lxml.etree.XPathError):
-            continue
+        compiled = _selector(selector)
+        if compiled is not None:
+            found.extend(compiled(tree))
     return found
+
+
+@lru_cache(maxsize=4096)
+def _selector(selector: str) -> lxml.cssselect.CSSSelector | None:
+    """A selector compiled once (pages of one site repeat their style blocks); None for
+    one `cssselect` cannot read."""
+    try:
+        return lxml.cssselect.CSSSelector(selector)
+    except (cssselect.SelectorError, cssselect.xpath.ExpressionError, lxml.etree.XPathError):
+        return None
 
 
 @dataclass(slots=True)
@@ -318,6 +393,7 @@ class _Styles:
     # only a background the page itself declares is known.
     external: bool = False
     hidden: dict[lxml.html.HtmlElement, str] = field(default_factory=dict)
+    variables: dict[str, str] = field(default_factory=dict)
     colour: dict[lxml.html.HtmlElement, str] = field(default_factory=dict)
     background: dict[lxml.html.HtmlElement, str] = field(default_factory=dict)
     # Elements that declare a font size or a visibility of their own (rules or style):
@@ -333,22 +409,78 @@ class _Styles:
                 "stylesheet" in (link.get("rel") or "").lower() for link in tree.iter("link")
             )
         )
-        for selectors, body in _css_rules(tree)[:_MAX_RULES]:
-            reason = hiding_rule(body)
-            d = _declarations(body)
-            background = _background_colour(d)
+        rules = _css_rules(tree)[:_MAX_RULES]
+        # Custom properties, wherever declared (one value each, the last): a colour
+        # given as `var(--ink)` is read as the colour it names.
+        for _, body in rules:
+            styles.variables.update(
+                (k, v) for k, v in _declarations(body).items() if k.startswith("--")
+            )
+        for element in tree.iter():
+            if isinstance(element.tag, str) and element.get("style"):
+                styles.variables.update(
+                    (k, v)
+                    for k, v in _declarations(element.get("style") or "").items()
+                    if k.startswith("--")
+                )
+        parsed = [(sel, _declarations(styles.resolve(body))) for sel, body in rules]
+        inline: list[tuple[lxml.html.HtmlElement, dict[str, str]]] = []
+        for element in tree.iter():
+            if not isinstance(element.tag, str):
+                continue
+            # The presentational attributes of old HTML: <font color>, bgcolor.
+            legacy = {"color": element.get("color")} if element.tag == "font" else {}
+            if element.get("bgcolor"):
+                legacy["background-color"] = element.get("bgcolor")
+            d = {k: v.strip().lower() for k, v in legacy.items() if v}
+            if element.get("style"):
+                d |= _declarations(styles.resolve(element.get("style") or ""))
+            if d:
+                inline.append((element, d))
+        # Matching a rule costs a walk of the tree: only the rules that can matter are
+        # matched. A text colour matters when it is close to a background the page
+        # declares (or to the white of a page without a stylesheet of its own), a
+        # background when it is close to a text colour; a rule that sets a size,
+        # visibility or colour only when something is hidden that way.
+        every = [d for _, d in parsed] + [d for _, d in inline]
+        texts = _colours(d.get("color") for d in every)
+        grounds = _colours(_background_colour(d) for d in every)
+        if not styles.external:
+            grounds.append((255.0, 255.0, 255.0, 1.0))
+        undoable = {"font-size:0", "visibility:hidden", "color:transparent"}
+        resets_needed = any(hiding_rule_of(d) in undoable for d in every)
+        for selectors, d in parsed:
+            reason = hiding_rule_of(d)
             if reason is not None:
                 for element in _matches(tree, selectors, bare_tags=False):
                     styles.hidden.setdefault(element, f"style rule {reason}")
-            if not (set(d) & set(styles.resets)) and background is None:
-                continue
-            for element in _matches(tree, selectors, bare_tags=True):
-                styles._declare(element, d, background)
-        for element in tree.iter():
-            if isinstance(element.tag, str) and element.get("style"):
-                d = _declarations(element.get("style") or "")
-                styles._declare(element, d, _background_colour(d))
+            background = _background_colour(d)
+            wanted = (
+                (resets_needed and bool(set(d) & set(styles.resets)))
+                or _near_any(d.get("color"), grounds)
+                or _near_any(background, texts)
+            )
+            if wanted:
+                for element in _matches(tree, selectors, bare_tags=True):
+                    styles._declare(element, d, background)
+        for element, d in inline:
+            styles._declare(element, d, _background_colour(d))
         return styles
+
+    def resolve(self, css: str) -> str:
+        """`css` with each `var(--name[, fallback])` replaced by the property's value."""
+        if "var(" not in css:
+            return css
+
+        def value(match: re.Match[str]) -> str:
+            found = self.variables.get(match.group(1).lower())
+            return found if found is not None else (match.group(2) or match.group())
+
+        for _ in range(_MAX_NESTING):  # a property may name another
+            css, count = _VAR.subn(value, css)
+            if not count or "var(" not in css:
+                break
+        return css
 
     def _declare(
         self, element: lxml.html.HtmlElement, d: dict[str, str], background: str | None
@@ -423,7 +555,7 @@ def _why_hidden(element: lxml.html.HtmlElement, styles: _Styles) -> str | None:
     if (element.get("aria-hidden") or "").strip().lower() == "true":
         return "aria-hidden"
     style = element.get("style")
-    reason = hiding_rule(style) if style else None
+    reason = hiding_rule(styles.resolve(style)) if style else None
     if reason is None:
         reason = styles.hidden.get(element)
     if reason is not None and not styles.undone_below(element, reason):

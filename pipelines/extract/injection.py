@@ -26,12 +26,14 @@ from __future__ import annotations
 
 import base64
 import binascii
+import codecs
 import re
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
+from urllib.parse import unquote
 
 from lyra.pipelines.extract.sentences import sentence_spans
 
@@ -43,9 +45,13 @@ MASK: Final = "[Removed: instruction to AI readers.]"
 # bidi embeddings, overrides and isolates (the "Trojan source" reorderings; always
 # counted), Unicode tag characters (invisible ASCII; decoded and checked), variation
 # selectors, the BOM and the fillers that render as nothing.
-_ZERO_WIDTH: Final = "\u200b\u200c\u200d\u2060\u2061\u2062\u2063\u2064\u180e\ufeff"
+_ZERO_WIDTH: Final = (
+    "\u200b\u200c\u200d\u2060\u2061\u2062\u2063\u2064\u180e\ufeff"
+    "\u206a\u206b\u206c\u206d\u206e\u206f"
+)
 _BIDI: Final = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 _SILENT: Final = "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u200e\u200f\u3164\uffa0"
+BRAILLE_BLANK: Final = "\u2800"
 _TAG_FIRST: Final = 0xE0000
 _TAG_LAST: Final = 0xE007F
 _INVISIBLE = re.compile(
@@ -197,7 +203,13 @@ def normalise_text(text: str) -> tuple[str, list[Detection]]:
     any instruction their decoded text holds) and folded words.
     """
     text = unicodedata.normalize("NFKC", text)
+    blanks = text.count(BRAILLE_BLANK)
+    if blanks:
+        # A blank braille cell looks like a space and is none: it joins words unseen.
+        text = text.replace(BRAILLE_BLANK, " ")
     detections = invisible_detections(text)
+    if blanks:
+        detections.append(Detection("invisible_characters", "braille_blank", blanks))
     text, folded = _fold_mixed_words(remove_invisible(text))
     if folded:
         detections.append(Detection("homoglyphs", "mixed_script_words", folded))
@@ -235,8 +247,10 @@ _AI_JA = (
 
 # (name, pattern): run case-insensitively over the folded text. See the module
 # docstring for why each needs its object or addressee.
+# Compiled with their own look-alikes folded, as the text they run on is: a Russian
+# pattern's Cyrillic "e" and "a" (U+0435, U+0430) are Latin letters in folded text.
 INSTRUCTION_PATTERNS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
-    (name, re.compile(pattern, re.IGNORECASE))
+    (name, re.compile(fold_confusables(pattern), re.IGNORECASE))
     for name, pattern in (
         ("ignore_instructions",
          rf"\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|of\s+)?"
@@ -280,10 +294,14 @@ INSTRUCTION_PATTERNS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
          r"|\b(?:your|the|my)\s+system\s+prompt\b"),
         ("fake_role_marker",
          r"<\|[a-z_]{2,24}\|>|\[/?inst\]|<<\s*/?\s*sys\s*>>"
-         r"|(?:^|\n)\s*#*\s*(?:system|assistant)\s*:\s*(?:you|ignore|disregard|from\s+now)\b"
-         r"|#{2,}\s*(?:instruction|response|system|input)s?\s*:"
-         # A chat transcript's turns: a speaker label after a sentence or line break.
-         r"|(?:^|\n|(?<=[.!?)\]]\s))\s*(?:system|assistant|human|user)\s*:\s*(?=\S)"),
+         r"|#{2,}[ \t]*(?:instruction|response|system|input)s?[ \t]*:"
+         r"|\b(?:begin|start|end)\s+(?:of\s+)?(?:the\s+)?(?:system|developer|hidden)\s+"
+         r"(?:prompt|message|instructions?)\b"
+         # A chat transcript's turns: a speaker label at a line's start or after a
+         # sentence. Anchored on the label (the engine tries it at word starts only) and
+         # no \s* across lines: runs of blank lines must not be rescanned at each one.
+         r"|\b(?<![^\n# \t])(?<![^\n]\w[ \t])(?:system|assistant|human|user|operator)[ \t]*:"
+         r"[ \t]*(?=\S)"),
         ("addressed_to_model",
          r"\b(?:any|every|each|the|an?)\s+(?:\w+\s+){0,2}?(?:models?|assistants?|summari[sz]ers?|"
          r"bots?|agents?)\b[^.!?\n]{0,60}?\b(?:must|should|shall|(?:is|are)\s+(?:required|"
@@ -328,6 +346,17 @@ INSTRUCTION_PATTERNS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
          r"|ユーザー(?:に|には)[^。]{0,20}(?:伝えない|知らせない|言わない|教えない|伝えるな)"
          r"|(?:あなた|君)は(?:今から|これから)?[^。]{0,20}として(?:振る舞|ふるま|行動|応答|回答)"),
         ("system_prompt_ja", r"システム\s*プロンプト"),
+        ("steer_output_polite",
+         r"\bsummar(?:y|ies)\s+of\s+this\s+(?:page|article|document|post|site|text|study)\b"
+         r"[^.!?\n]{0,40}?\b(?:should|must|shall|need\s+to|are\s+to|is\s+to)\b"
+         r"|\bwhen\s+you\s+(?:answer|respond|reply|summari[sz]e|write\s+about|describe|discuss|"
+         r"report\s+on)\b[^.!?\n]{0,40}?\b(?:this|these)\s+(?:page|article|document|text|post|"
+         r"site)s?\b[^.!?\n]{0,40}?\b(?:say|state|mention|tell|include|claim|answer|write|"
+         r"report|stress|insist)\b"
+         r"|\b(?:respond|reply|say|explain|report|answer)\s+to\s+the\s+user\b"
+         r"|\b(?:decode|decrypt|url-decode|base64-decode|de-?obfuscate|unscramble)\b"
+         r"[^.!?\n]{0,40}?\b(?:and|then)\s+(?:follow|obey|execute|comply\s+with)\b"
+         r"|\bapply\s+rot-?13\b"),
         ("addressed_to_ai_other",
          r"\b(?:hinweis|nachricht|anweisung(?:en)?|achtung)\s+(?:für|an)\s+(?:alle\s+)?"
          r"(?:die\s+)?(?:ki|ai)(?:-|\s+)?(?:assistenten|systeme|modelle|agenten|leser)?\b"
@@ -342,7 +371,16 @@ INSTRUCTION_PATTERNS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
          r"|\b(?:antworten|antworte)\s+(?:sie\s+)?(?:nur|ausschließlich)\s+mit\b"
          r"|\b(?:répondez|réponds)\s+(?:uniquement|seulement)\s+(?:par|avec)\b"
          r"|\b(?:responde|responda|contesta)\s+(?:solo|solamente|únicamente)\s+con\b"
-         r"|只(?:回复|回答|输出|回覆)|不要告(?:诉|訴)用(?:户|戶)"),
+         r"|只(?:回复|回答|输出|回覆)|不要告(?:诉|訴)用(?:户|戶)"
+         r"|\b(?:примечание|сообщение|внимание|инструкция|указание)\s+(?:для|к)\s+(?:всех\s+)?"
+         r"(?:ии|ai|нейросет\w*)(?:[\s-]+(?:ассистент\w*|помощник\w*|модел\w*|агент\w*))?"
+         r"|(?:ملاحظة|رسالة|تنبيه|تعليمات)\s+(?:إلى|ل|الى)\s*(?:جميع\s+)?(?:مساعدي|مساعد|نماذج|أنظمة)"
+         r"\s+الذكاء\s+الاصطناعي"
+         r"|\b(?:nota|mensagem|aviso|instruções)\s+(?:para|aos)\s+(?:os\s+)?(?:assistentes?|"
+         r"agentes?|modelos?|sistemas?)\s+(?:de\s+)?ia\b"
+         r"|\b(?:opmerking|bericht|notitie)\s+voor\s+(?:alle\s+)?(?:ai|ki)[\s-]*(?:assistenten|"
+         r"modellen|systemen)?\b"
+         r"|(?:AI|인공지능)\s*(?:어시스턴트|비서|모델)(?:에게|들에게|께)"),
         ("ignore_instructions_other",
          r"\b(?:vergessen|vergiss|ignorieren)\s+(?:sie\s+)?(?:alle\s+)?(?:vorherigen|bisherigen|"
          r"obigen|früheren)\s+(?:anweisungen|instruktionen|befehle)"
@@ -352,6 +390,13 @@ INSTRUCTION_PATTERNS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
          r"|(?:忘记|忘掉|忽略|無視|忽視)(?:你)?(?:之前|以上|先前|上述|前面)(?:收到)?的?(?:所有)?的?"
          r"(?:指令|指示|提示|命令)"
          r"|\bignora(?:r)?\s+(?:todas\s+)?las\s+instrucciones\s+(?:anteriores|previas)"
+         r"|\b(?:игнорируй(?:те)?|проигнорируй(?:те)?|забудь(?:те)?)\s+(?:все\s+)?"
+         r"(?:предыдущие|прежние|предшествующие|вышеуказанные)\s+(?:инструкции|указания|команды)"
+         r"|(?:تجاهل|تجاهلوا|انس)\s+(?:جميع\s+|كل\s+)?(?:التعليمات|الأوامر|التوجيهات)\s+السابقة"
+         r"|\bignor(?:e|em|ar|a|ate)\s+(?:todas\s+|tutte\s+)?(?:as\s+|le\s+)?"
+         r"(?:instruções|istruzioni)\s+(?:anteriores|precedenti|prévias)"
+         r"|\bnegeer\s+(?:alle\s+)?(?:vorige|eerdere)\s+(?:instructies|opdrachten)"
+         r"|\bzignoruj\s+(?:wszystkie\s+)?(?:poprzednie|wcześniejsze)\s+(?:instrukcje|polecenia)"
          r"|\bignore[zr]?\s+(?:toutes\s+)?les\s+instructions\s+(?:précédentes|antérieures)"
          r"|\bignorier(?:e|en)?\s+(?:alle\s+)?(?:vorherigen|bisherigen|obigen)\s+"
          r"(?:anweisungen|instruktionen)"
@@ -368,6 +413,8 @@ _CODE_TOKEN = re.compile(r"\b[A-Z][A-Z0-9]{2,}(?:[-_][A-Za-z0-9]+)+\b")
 # A sentence next to an instruction that is mostly such a token is the instruction's
 # payload ("Ignore the above. CANARY-7F3K2."); longer sentences are prose.
 _PAYLOAD_MAX_WORDS: Final = 8
+# A speaker's label opening a sentence ("Model: ", "Bot: ").
+_SPEAKER = re.compile(r"\s*[A-Z][A-Za-z]{1,15}\s*:\s")
 
 
 # HTML escapes left in page text (a page that escaped its markup twice), read as the
@@ -387,8 +434,82 @@ def _for_matching(text: str, cell_separator: str | None = None) -> str:
 
 
 def _pattern_names(text: str) -> list[str]:
-    folded = _for_matching(text)
-    return [name for name, pattern in INSTRUCTION_PATTERNS if pattern.search(folded)]
+    return list(dict.fromkeys(label.split(":", 1)[1] for _, _, label in _hits(text)))
+
+
+# Digits and signs written for letters ("1gn0re prev10us"), read back for matching: a
+# one-to-one map, so offsets stay.
+_LEET: Final = str.maketrans("013457@$", "oieastas")
+# Six or more single letters spaced apart ("I g n o r e"), and the words that make
+# such a run an instruction once it is read without its spaces.
+_SPACED = re.compile(r"(?<!\S)(?:[^\W\d_][ \t]){5,}[^\W\d_](?!\S)")
+_SPACED_WORDS = re.compile(r"ignore|disregard|forget|instruction|prompt|assistant|system")
+_LEETISH = re.compile(r"[a-z][013457@$]+[a-z]", re.IGNORECASE)
+_ROT13_KEY_WORDS = re.compile(
+    r"vtaber|qvfertneq|sbetrg|vafgehpgvba|cebzcg|nffvfgnag|flfgrz|fhzzne|nafjre|ercyl|erfcbaq",
+    re.IGNORECASE,
+)
+_KEY_WORDS = re.compile(
+    r"ignore|disregard|forget|instruction|prompt|assistant|system|summar|answer|reply|respond",
+    re.IGNORECASE,
+)
+_HEX = re.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){12,}(?![0-9A-Fa-f])")
+# A word with three or more percent-escapes; the parts between escapes cannot hold a
+# "%", so no run is tried two ways (no backtracking on long tokens).
+_PERCENT_TOKEN = re.compile(r"(?<!\S)[^\s%]*(?:%[0-9A-Fa-f]{2}[^\s%]*){3,}")
+
+
+def _hits(text: str, cell_separator: str | None = None) -> list[tuple[int, int, str]]:
+    """(start, end, kind:name) of every pattern found in `text`, read as it is, with
+    digits read as letters, in ROT13, with spaced letters joined, and decoded where it
+    holds base64, hex or percent-encoded text."""
+    folded = _for_matching(text, cell_separator)
+    hits: list[tuple[int, int, str]] = []
+    variants = [folded]
+    # The other readings only where the text shows signs of them (cheap searches: every
+    # pattern over every block again would double or triple the cost of the guard).
+    if _LEETISH.search(folded):
+        leet = folded.translate(_LEET)
+        if len(_KEY_WORDS.findall(leet)) > len(_KEY_WORDS.findall(folded)):
+            variants.append(leet)
+    if _ROT13_KEY_WORDS.search(folded):
+        variants.append(codecs.encode(folded, "rot13"))
+    for variant in variants:
+        for name, pattern in INSTRUCTION_PATTERNS:
+            hits.extend(
+                (m.start(), m.end(), f"instruction:{name}") for m in pattern.finditer(variant)
+            )
+    for match in _SPACED.finditer(folded):
+        if _SPACED_WORDS.search("".join(match.group().split()).lower()):
+            hits.append((match.start(), match.end(), "instruction:spaced_letters"))
+    for pattern, decode in ((_BASE64, _decoded_base64), (_HEX, _decoded_hex),
+                            (_PERCENT_TOKEN, _decoded_percent)):  # fmt: skip
+        for match in pattern.finditer(text):
+            decoded = decode(match.group())
+            if decoded is None:
+                continue
+            for name in _pattern_names(decoded):
+                hits.append((match.start(), match.end(), f"encoded_instruction:{name}"))
+    return hits
+
+
+def _printable(text: str) -> str | None:
+    printable = sum(1 for ch in text if ch.isprintable() or ch.isspace())
+    if not text or printable < _PRINTABLE_SHARE * len(text):
+        return None
+    return text
+
+
+def _decoded_hex(token: str) -> str | None:
+    try:
+        return _printable(bytes.fromhex(token).decode("utf-8"))
+    except ValueError:
+        return None
+
+
+def _decoded_percent(token: str) -> str | None:
+    decoded = unquote(token)
+    return decoded if decoded != token else None
 
 
 def _decoded_base64(token: str) -> str | None:
@@ -436,16 +557,7 @@ def instruction_spans(
     `text` must already be normalised. The kind is `instruction`,
     `encoded_instruction` or `instruction` with detail `payload_token`.
     """
-    folded = _for_matching(text, cell_separator)
-    hits: list[tuple[int, int, str]] = []
-    for name, pattern in INSTRUCTION_PATTERNS:
-        hits.extend((m.start(), m.end(), f"instruction:{name}") for m in pattern.finditer(folded))
-    for match in _BASE64.finditer(text):
-        decoded = _decoded_base64(match.group())
-        if decoded is None:
-            continue
-        for name in _pattern_names(decoded):
-            hits.append((match.start(), match.end(), f"encoded_instruction:{name}"))
+    hits = _hits(text, cell_separator)
     if not hits:
         return []
     units = _units(text, cell_separator)
@@ -457,7 +569,11 @@ def instruction_spans(
     # The payload of an instruction may stand as a sentence of its own next to it: a
     # short one holding a code-like token before it, any one holding such a token
     # after it ("Ignore the above. <the claim to repeat, CANARY-…>").
-    for index in sorted(flagged):
+    # A fake transcript goes on past its first marked turn: the next turn ("Model:
+    # Understood.") is part of it, and the payload may follow that.
+    queue = sorted(flagged)
+    while queue:
+        index = queue.pop(0)
         for neighbour in (index - 1, index + 1):
             if neighbour in flagged or not 0 <= neighbour < len(units):
                 continue
@@ -465,6 +581,13 @@ def instruction_spans(
             short = len(sentence.split()) <= _PAYLOAD_MAX_WORDS
             if _CODE_TOKEN.search(sentence) and (short or neighbour > index):
                 flagged[neighbour] = "instruction:payload_token"
+            elif (
+                neighbour > index
+                and flagged[index].endswith(("fake_role_marker", "transcript_turn"))
+                and _SPEAKER.match(sentence)
+            ):
+                flagged[neighbour] = "instruction:transcript_turn"
+                queue.append(neighbour)
     return [(units[i][0], units[i][1], flagged[i]) for i in sorted(flagged)]
 
 
