@@ -130,6 +130,8 @@ WEBDRIVER_SCRIPT = (
 # The share of the page-load time a render's requests may spend waiting for their
 # sites' tokens; the rest is for the page to load what it was given.
 POLITE_SHARE = 0.8
+# The longest a render's navigation waits for its site's token (a Crawl-delay).
+NAVIGATION_WAIT_S = 600.0
 FAVICON_PATH = "/favicon.ico"
 
 
@@ -144,8 +146,11 @@ class _RenderState:
     # it).
     site: str | None = None
     slots: Any = None
-    # Monotonic time after which no request waits for its site's token any more.
+    # How long the page's requests may wait for tokens once its navigation has left,
+    # and until when (set then).
+    polite_span: float = float("inf")
     polite_until: float = float("inf")
+    navigated: bool = False
 
 
 class Chromium:
@@ -514,7 +519,7 @@ class Chromium:
             blocked,
             site=_site_of(url),
             slots=slots,
-            polite_until=time.monotonic() + POLITE_SHARE * cfg.navigation_timeout_seconds,
+            polite_span=POLITE_SHARE * cfg.navigation_timeout_seconds,
         )
         self._pages[page] = state
         responses: list[Response] = []
@@ -643,25 +648,34 @@ class Chromium:
         site = _site_of(request.url)
         if site is None:
             return True  # data:, blob: and the like: nothing leaves the machine
-        left = state.polite_until - time.monotonic()
+        # The page's own navigation waits as long as its site asks (the page is the
+        # point of the render); the time its requests may wait starts when it leaves.
+        first = not state.navigated and _main_navigation(request)
+        left = NAVIGATION_WAIT_S if first else max(0.0, state.polite_until - time.monotonic())
+        granted = await self._token(site, state, left)
+        if first and granted:
+            state.navigated = True
+            state.polite_until = time.monotonic() + state.polite_span
+        return granted
+
+    async def _token(self, site: str, state: _RenderState, left: float) -> bool:
         if site == state.site and state.slots is not None:
             try:
-                return bool(await state.slots.browser_slot.remote(max(0.0, left)))
+                return bool(await state.slots.browser_slot.remote(left))
             except ray.exceptions.RayError as exc:  # the fetcher died: this actor's bucket
                 log.warning("no browser slot from %s's fetcher (%s)", site, type(exc).__name__)
                 state.slots = None
-        bucket = self._bucket_for(site)
-        if bucket.wait_time() > max(0.0, left):
+                # Its last request may have just left: this bucket starts empty.
+                self._buckets[site] = self._new_bucket(site, tokens=0.0)
+        bucket = self._buckets.get(site) or self._buckets.setdefault(site, self._new_bucket(site))
+        if bucket.wait_time() > left:
             return False
         await asyncio.sleep(bucket.reserve())
         return True
 
-    def _bucket_for(self, site: str) -> TokenBucket:
-        bucket = self._buckets.get(site)
-        if bucket is None:
-            rate = qps_for(site, self._domain_rules.current(), self.settings.fetch.default_qps)
-            bucket = self._buckets[site] = TokenBucket(rate)
-        return bucket
+    def _new_bucket(self, site: str, tokens: float | None = None) -> TokenBucket:
+        rate = qps_for(site, self._domain_rules.current(), self.settings.fetch.default_qps)
+        return TokenBucket(rate, tokens=tokens)
 
     def _state_for(self, request: Request) -> _RenderState | None:
         try:

@@ -238,9 +238,15 @@ class SiteFetcher(HttpPath):
         (decision 0062). False, and no token taken, when it would come after `max_wait`
         seconds (the render's time is up: the request is not sent). The render holds
         the site's turn (`_browser_fetch`), so only its own requests ask here."""
+        deadline = time.monotonic() + max_wait  # from the ask, not from the lock
         async with self._browser_slots:
-            if self._bucket.wait_time() > max_wait:
+            await self._ensure_loaded()
+            retry_after = max(0.0, self._not_before - time.time())
+            wait = max(self._bucket.wait_time(), retry_after)
+            if wait > max(0.0, deadline - time.monotonic()):
                 return False
+            if retry_after > 0:
+                await asyncio.sleep(retry_after)
             await self._wait_for_slot()
             self._take_token()
             return True
@@ -680,6 +686,10 @@ class SiteFetcher(HttpPath):
             # page's navigation leaves on a token taken here.
             await self._wait_for_slot()
             self._take_token()
+        else:
+            # The navigation takes its token as it leaves (`browser_slot`); waiting for
+            # it here keeps that wait out of the page's load time.
+            await asyncio.sleep(self._bucket.wait_time())
         path = "browser_headful" if headful else "browser_headless"
         try:
             rendered = await browser.render.remote(

@@ -846,3 +846,31 @@ def test_a_challenge_escalated_to_the_browser_keeps_the_sites_pace(
         "/cdn-cgi/challenge-platform/b.js",
     ]
     assert min(_gaps(server)) >= 1 / qps - PACE_TOLERANCE_S
+
+
+@browser_test
+def test_with_a_fetcher_nothing_is_sent_late_either(
+    make_browser: Callable[[Settings], Any],
+    fixture_server_factory: Callable[[str], FixtureServer],
+    tmp_path: Path,
+) -> None:
+    """The reviewer's case: requests queued for the fetcher's tokens are measured from
+    when they asked, not from when their turn at the fetcher came, so one whose token
+    would come after the render's share of the load time is not sent."""
+    qps = 2.0
+    server = fixture_server_factory("127.0.0.96")
+    scripts = _paced_site(server, 4)
+    settings = browser_settings(tmp_path, ["127.0.0.0/8"], qps=qps, navigation_timeout_seconds=2.25)
+    browser = make_browser(settings)
+    fetcher = get_fetcher("127.0.0.96", settings)
+    try:
+        result = ray.get(browser.render.remote(server.url("/page"), slots=fetcher), timeout=60)
+    finally:
+        ray.kill(fetcher)
+    assert (result["error"], result["title"]) == (None, "paced+++")
+    [late] = result["blocked_requests"]
+    assert late["reason"] == "politeness_wait"
+    sent = page_paths(server)
+    assert sent[0] == "/page"
+    assert sorted([*sent[1:], late["url"].removeprefix(server.origin)]) == scripts
+    assert min(_gaps(server)) >= 1 / qps - PACE_TOLERANCE_S

@@ -163,6 +163,7 @@ def test_words_of_other_scripts_keep_their_letters() -> None:
         ("width:0;height:0;overflow:hidden", "zero-size"),
         ("position:absolute;width:1px;height:1px;overflow:hidden", "zero-size"),
         ("clip-path: inset(100%)", "zero-size"),
+        ("clip-path: inset(50% 0 50% 0)", "zero-size"),
         ("position:absolute; left:-9999px", "off-screen"),
         ("position:fixed; top:-100em", "off-screen"),
         ("text-indent:-10000px", "off-screen"),
@@ -189,7 +190,8 @@ def test_hiding_styles(style: str, reason: str) -> None:
     ["display:block", "opacity:0.5", "font-size:14px", "left:-10px;position:absolute",
      "width:0", "overflow:hidden", "margin-left:-20px", "color:#333",
      "transform: scale(0.97)", "clip-path: circle(50%)", "clip: rect(0, 300px, 80px, 0)",
-     "left: calc(50% - 120px); position:absolute", "color: rgba(0, 0, 0, 0.87)"],
+     "left: calc(50% - 120px); position:absolute", "color: rgba(0, 0, 0, 0.87)",
+     "clip-path: inset(50% 0 0 0)"],
 )  # fmt: skip
 def test_visible_styles(style: str) -> None:
     assert hiding_rule(style) is None
@@ -260,6 +262,9 @@ def test_hidden_text_never_reaches_a_fragment() -> None:
         # A row at font-size:0 whose items set their own size: a layout trick.
         ("<div class='row'><a class='i'>Visible words here.</a></div>",
          "<style>.row{font-size:0} .row .i{font-size:14px}</style>"),
+        # A dark page's white text, the background set by a rule on the body.
+        ("<p class='t'>Visible words here.</p>",
+         "<style>body{background:#000} .t{color:#fff}</style>"),
         # With a stylesheet of its own, a page's background is not known to be white.
         ("<p style='color:#fff'>Visible words here.</p>",
          "<link rel='stylesheet' href='/dark.css'>"),
@@ -309,3 +314,36 @@ def test_markdown_hides_comments_hidden_html_and_image_text() -> None:
         ("hidden_text", "display:none"),
         ("hidden_instruction", "addressed_to_ai in alt"),
     ]
+
+
+def test_the_ocr_layer_of_a_scanned_page_is_its_text() -> None:
+    """Invisible text over a picture of the page is what the picture shows (a scanned
+    paper's OCR layer), not hidden text."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    scan = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 100, 100), False)
+    scan.set_rect(scan.irect, (240, 240, 240))
+    page.insert_image(pymupdf.Rect(0, 0, 595, 842), pixmap=scan, keep_proportion=False)
+    page.insert_text((72, 100), HONEST, fontsize=11, render_mode=3)
+    extracted = extract_pdf(doc.tobytes(), "https://a.example/scan.pdf", "a.example")
+    assert (extracted.text, extracted.detections) == (HONEST, [])
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Every prediction model must state its intended use.",
+        "The mouse models must answer the question of dose.",
+        "The chemotherapeutic agents must report that toxicity was graded.",
+        "Patients with progression should take the next line of therapy.",
+        "Review of systems. System: cardiovascular normal.",
+        "User: the app was confusing at first.",
+        "## Input: patient characteristics",
+        "Hinweis für die KI-gestützte Diagnostik.",
+        "When you answer questions from your doctor, mention all medicines.",
+        "Physician assistants must report that all doses were given.",
+    ],
+)
+def test_honest_sentences_near_the_new_patterns_are_not_instructions(sentence: str) -> None:
+    """The reviewer's cases (decision 0063): science, clinical notes and advice."""
+    assert find_instructions(sentence) == []

@@ -91,41 +91,50 @@ def _join_lines(lines: list[str]) -> str:
 Box = tuple[float, float, float, float]
 
 
-def _backdrops(page: Any) -> list[tuple[Box, bool]]:
-    """(box, dark) of what is painted on the page: filled drawings (dark when their fill
-    is not near white) and images (which may be dark anywhere)."""
-    painted: list[tuple[Box, bool]] = []
+def _backdrops(page: Any) -> list[tuple[Box, bool, bool]]:
+    """(box, dark, image) of what is painted on the page: filled drawings (dark when
+    their fill is not near white) and images (which may be dark anywhere)."""
+    painted: list[tuple[Box, bool, bool]] = []
     for drawing in page.get_drawings():
         fill = drawing.get("fill")
         if fill is not None and drawing.get("fill_opacity", 1.0) > 0:
             r = drawing["rect"]
-            painted.append(((r.x0, r.y0, r.x1, r.y1), min(fill) < _LIGHT))
+            painted.append(((r.x0, r.y0, r.x1, r.y1), min(fill) < _LIGHT, False))
     for image in page.get_image_info():
         x0, y0, x1, y1 = image["bbox"]
-        painted.append(((x0, y0, x1, y1), True))
+        painted.append(((x0, y0, x1, y1), True, True))
     return painted
+
+
+def _under(span: dict[str, Any], page: Any, cache: dict[str, Any]) -> list[tuple[bool, bool]]:
+    """(dark, image) of what is painted under the centre of `span`, in paint order."""
+    if "backdrops" not in cache:
+        cache["backdrops"] = _backdrops(page)
+    x0, y0, x1, y1 = span["bbox"]
+    x, y = (x0 + x1) / 2, (y0 + y1) / 2
+    return [
+        (dark, image)
+        for (bx0, by0, bx1, by1), dark, image in cache["backdrops"]
+        if bx0 <= x <= bx1 and by0 <= y <= by1
+    ]
 
 
 def _why_hidden_span(span: dict[str, Any], page: Any, cache: dict[str, Any]) -> str | None:
     """Why a reader of the page never sees `span`: no ink (invisible render mode or
-    zero opacity), a size no one reads, or white on the white page (on a dark box or
-    an image, white text is read)."""
+    zero opacity) unless over a picture, a size no one reads, or white on the white
+    page (on a dark box or an image, white text is read)."""
     if int(span.get("alpha", 255)) == 0:
+        # Invisible text over a picture of the page is its OCR layer: what a reader
+        # sees in the picture, the text of a scanned paper.
+        if any(image for _, image in _under(span, page, cache)):
+            return None
         return "pdf invisible text"
     if float(span.get("size", 0.0)) < _TINY_PDF_FONT:
         return "pdf tiny text"
     colour = int(span.get("color", 0))
     if min((colour >> 16) & 255, (colour >> 8) & 255, colour & 255) / 255 < _LIGHT:
         return None
-    if "backdrops" not in cache:
-        cache["backdrops"] = _backdrops(page)
-    x0, y0, x1, y1 = span["bbox"]
-    x, y = (x0 + x1) / 2, (y0 + y1) / 2
-    behind = [
-        dark
-        for (bx0, by0, bx1, by1), dark in cache["backdrops"]
-        if bx0 <= x <= bx1 and by0 <= y <= by1
-    ]
+    behind = [dark for dark, _ in _under(span, page, cache)]
     # The last thing painted under the text is what it is read against.
     return "pdf white text" if not behind or not behind[-1] else None
 

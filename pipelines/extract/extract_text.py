@@ -126,40 +126,61 @@ def strip_inline_markdown(text: str) -> str:
     return _EMPHASIS.sub(r"\2", text)
 
 
-_COMMENT = re.compile(r"<!--(.*?)(?:-->|$)", re.DOTALL)
-_ELEMENT = re.compile(r"<([A-Za-z][\w-]*)\b([^<>]*)>(.*?)</\1\s*>", re.DOTALL)
+_OPENING_TAG = re.compile(r"<([A-Za-z][\w-]{0,30})\b([^<>]{0,2000})>")
 _HIDDEN_ATTRIBUTE = re.compile(r"(?:^|\s)(?:hidden(?:\s|=|$)|aria-hidden\s*=\s*[\"']?true)", re.I)
 _STYLE_ATTRIBUTE = re.compile(r"\bstyle\s*=\s*(?:\"([^\"]*)\"|'([^']*)')", re.IGNORECASE)
 
 
-def _blank(match: re.Match[str]) -> str:
+def _blanked(span: str) -> str:
     """A removed span as the line breaks it held, so the lines around it stay apart."""
-    return "\n" * match.group().count("\n")
+    return "\n" * span.count("\n")
 
 
 def _hidden_markup(text: str) -> tuple[str, list[Detection]]:
     """What a rendered Markdown page never shows, removed and reported: HTML comments
     and raw HTML elements hidden by `hidden`, `aria-hidden` or a hiding style; and any
-    instruction in an image's alt text (the image itself is no text)."""
+    instruction in an image's alt text (the image itself is no text).
+
+    Scanned with `str.find`, once over the text: a regex that looked for each tag's
+    end from each tag took minutes over a long table of `<br>`s.
+    """
     found: list[Detection] = []
-
-    def comment(match: re.Match[str]) -> str:
-        found.extend(hidden_detections(match.group(1), "comment"))
-        return _blank(match)
-
-    def element(match: re.Match[str]) -> str:
-        attributes = match.group(2)
+    pieces: list[str] = []
+    cursor = look = 0
+    closes = True  # once no "-->" follows, none follows any later "<!--" either
+    while (start := text.find("<!--", look)) >= 0:
+        end = text.find("-->", start + 4) if closes else -1
+        closes = end >= 0
+        at_line_start = not text[text.rfind("\n", 0, start) + 1 : start].strip()
+        if end < 0 and not at_line_start:
+            look = start + 4  # an inline "<!--" never closed is shown as it is
+            continue
+        stop = len(text) if end < 0 else end + 3
+        found.extend(hidden_detections(text[start + 4 : end if end >= 0 else stop], "comment"))
+        pieces.extend((text[cursor:start], _blanked(text[start:stop])))
+        cursor = look = stop
+    text = "".join((*pieces, text[cursor:]))
+    lower = text.lower()
+    pieces, cursor = [], 0
+    for tag in _OPENING_TAG.finditer(text):
+        if tag.start() < cursor:
+            continue  # inside an element already removed
+        attributes = tag.group(2)
         style = _STYLE_ATTRIBUTE.search(attributes)
         reason = hiding_rule(style.group(1) or style.group(2) or "") if style else None
         if reason is None and _HIDDEN_ATTRIBUTE.search(attributes):
             reason = "hidden attribute"
         if reason is None:
-            return match.group()
-        found.extend(hidden_detections(match.group(3), reason))
-        return _blank(match)
-
-    text = _COMMENT.sub(comment, text)
-    text = _ELEMENT.sub(element, text)
+            continue
+        close = lower.find(f"</{tag.group(1).lower()}", tag.end())
+        if close < 0:
+            continue
+        stop = lower.find(">", close)
+        stop = len(text) if stop < 0 else stop + 1
+        found.extend(hidden_detections(text[tag.end() : close], reason))
+        pieces.extend((text[cursor : tag.start()], _blanked(text[tag.start() : stop])))
+        cursor = stop
+    text = "".join((*pieces, text[cursor:]))
     for image in _IMAGE.finditer(text):
         found.extend(
             Detection("hidden_instruction", f"{name} in alt")

@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import colorsys
 import json
+import logging
 import re
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -42,7 +44,11 @@ from lyra.pipelines.extract.injection import (
     remove_invisible,
 )
 
+log = logging.getLogger(__name__)
+
 # Tags whose content is never shown, whatever the styles say.
+log = logging.getLogger(__name__)
+
 _NEVER_SHOWN: Final[frozenset[str]] = frozenset({"template"})
 # Shown only without scripts: dropped, and reported only when it holds an instruction.
 _RARELY_SHOWN: Final[frozenset[str]] = frozenset({"noscript"})
@@ -69,6 +75,12 @@ _CSS_COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
 # browser that renders the page passes), read like top-level rules, so deep.
 _EVERY_READER_AT_RULES: Final = ("@layer", "@supports")
 _MAX_NESTING: Final = 4
+# Bounds on what one page's styles may cost: a declaration's value, a selector, and
+# the time all its rules may spend being matched against the page.
+_MAX_VALUE_CHARS: Final = 2000
+_MAX_SELECTOR_CHARS: Final = 300
+_COMBINATOR = re.compile(r"\s*[>+~]\s*|\s+")
+_MATCH_BUDGET_S: Final = 1.0
 _VAR = re.compile(r"var\(\s*(--[\w-]+)\s*(?:,\s*([^()]*))?\)", re.IGNORECASE)
 _BARE_TAG = re.compile(r"^[a-z][a-z0-9]*$", re.IGNORECASE)
 # Style rules read per page: enough for any page's own <style>, bounded for a hostile one.
@@ -91,7 +103,7 @@ def _declarations(style: str) -> dict[str, str]:
     out: dict[str, str] = {}
     for part in _CSS_COMMENT.sub("", style).split(";"):
         name, sep, value = part.partition(":")
-        if sep:
+        if sep and len(value) <= _MAX_VALUE_CHARS:  # longer is no style a page needs
             value = value.replace("!important", "").strip().lower()
             out[name.strip().lower()] = " ".join(value.split())
     return out
@@ -318,8 +330,17 @@ def _clip_path_is_empty(path: str) -> bool:
         radii = _numbers(args)
         return bool(radii) and any(r is not None and r <= 0 for r in radii)
     if shape == "inset":
-        first = args.split()[0] if args else ""
-        return first.endswith("%") and (_px(first[:-1]) or 0) >= 50
+        # top, right, bottom, left as the margin shorthand gives them; in % only.
+        parts = args.split(" round ")[0].split()[:4]
+        values = [_fraction(p) if p.endswith("%") or p == "0" else None for p in parts]
+        if not values or any(v is None for v in values):
+            return False
+        sides = [float(v or 0.0) for v in values]
+        top = sides[0]
+        right = sides[1] if len(sides) > 1 else top
+        bottom = sides[2] if len(sides) > 2 else top
+        left = sides[3] if len(sides) > 3 else right
+        return top + bottom >= 1 or left + right >= 1
     points = {tuple(point.split()) for point in args.split(",") if point.strip()}
     return len(points) <= 2
 
@@ -368,6 +389,8 @@ def _matches(
         selector = selector.strip()
         if not selector or (not bare_tags and _BARE_TAG.match(selector)) or "::" in selector:
             continue
+        if len(selector) > _MAX_SELECTOR_CHARS or len(_COMBINATOR.findall(selector)) > 8:
+            continue  # "* * * * * .c" on a deep page walks the tree once per level
         compiled = _selector(selector)
         if compiled is not None:
             found.extend(compiled(tree))
@@ -438,27 +461,32 @@ class _Styles:
             if d:
                 inline.append((element, d))
         # Matching a rule costs a walk of the tree: only the rules that can matter are
-        # matched. A text colour matters when it is close to a background the page
-        # declares (or to the white of a page without a stylesheet of its own), a
-        # background when it is close to a text colour; a rule that sets a size,
-        # visibility or colour only when something is hidden that way.
+        # matched: a text colour when it is close to a background the page declares
+        # (or to the white of a page without a stylesheet of its own), every
+        # background, and a rule that sets a size, visibility or colour only when
+        # something is hidden that way.
         every = [d for _, d in parsed] + [d for _, d in inline]
-        texts = _colours(d.get("color") for d in every)
         grounds = _colours(_background_colour(d) for d in every)
         if not styles.external:
             grounds.append((255.0, 255.0, 255.0, 1.0))
         undoable = {"font-size:0", "visibility:hidden", "color:transparent"}
         resets_needed = any(hiding_rule_of(d) in undoable for d in every)
+        deadline = time.monotonic() + _MATCH_BUDGET_S
         for selectors, d in parsed:
+            if time.monotonic() > deadline:
+                log.warning("style rules not all read: over %.1f s", _MATCH_BUDGET_S)
+                break
             reason = hiding_rule_of(d)
             if reason is not None:
                 for element in _matches(tree, selectors, bare_tags=False):
                     styles.hidden.setdefault(element, f"style rule {reason}")
             background = _background_colour(d)
+            # Every background is matched: a dark page's white text is read against it
+            # (a background far from every text colour still decides what is behind).
             wanted = (
                 (resets_needed and bool(set(d) & set(styles.resets)))
                 or _near_any(d.get("color"), grounds)
-                or _near_any(background, texts)
+                or background is not None
             )
             if wanted:
                 for element in _matches(tree, selectors, bare_tags=True):

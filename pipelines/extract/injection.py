@@ -294,23 +294,36 @@ INSTRUCTION_PATTERNS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
          r"|\b(?:your|the|my)\s+system\s+prompt\b"),
         ("fake_role_marker",
          r"<\|[a-z_]{2,24}\|>|\[/?inst\]|<<\s*/?\s*sys\s*>>"
-         r"|#{2,}[ \t]*(?:instruction|response|system|input)s?[ \t]*:"
+         r"|(?<!#)#{2,}[ \t]*(?:instruction|system)s?[ \t]*:"
          r"|\b(?:begin|start|end)\s+(?:of\s+)?(?:the\s+)?(?:system|developer|hidden)\s+"
          r"(?:prompt|message|instructions?)\b"
-         # A chat transcript's turns: a speaker label at a line's start or after a
-         # sentence. Anchored on the label (the engine tries it at word starts only) and
-         # no \s* across lines: runs of blank lines must not be rescanned at each one.
-         r"|\b(?<![^\n# \t])(?<![^\n]\w[ \t])(?:system|assistant|human|user|operator)[ \t]*:"
-         r"[ \t]*(?=\S)"),
+         # A system's or assistant's turn that speaks to the model or answers for it,
+         # at a line's start or after a sentence ("Review of systems. System:
+         # cardiovascular" is a clinical note). Anchored on the label (tried at word
+         # starts only) and no \s* across lines: blank lines are not rescanned at each.
+         # Turns of other speakers count only in a transcript (see `_hits`).
+         r"|\b(?<![^\n# \t])(?<![^\n]\w[ \t])(?:system|assistant)[ \t]*:[ \t]*(?=(?:you|ignore|"
+         r"disregard|from\s+now|always|never|the\s+(?:verified|correct|only|final|true)|answer|"
+         r"respond|reply|say|state|understood|every\s+(?:answer|reply|response)|new\s+"
+         r"instructions|i\s+will|i\s+understand|sure|ok)\b)"),
         ("addressed_to_model",
-         r"\b(?:any|every|each|the|an?)\s+(?:\w+\s+){0,2}?(?:models?|assistants?|summari[sz]ers?|"
-         r"bots?|agents?)\b[^.!?\n]{0,60}?\b(?:must|should|shall|(?:is|are)\s+(?:required|"
-         r"instructed)\s+to)\s+(?:always\s+|only\s+)?(?:state|answer|say|reply|respond|output|"
-         r"print|write|claim|conclude|report\s+that|cite|quote)\b"
+         # A model, assistant or agent is a reader only when the sentence says so: an
+         # AI word before it, or its reading of this page after it. "Every prediction
+         # model must state its intended use" (TRIPOD) and "the mouse models must answer
+         # the question" are science; a bare "the model must answer that…" is not.
+         r"\b(?:any|every|each|the|an?)\s+(?:\w+\s+){0,2}?(?:(?:ai|a\.i\.|language|llm|chat|"
+         r"generative|automated|virtual)\s+(?:models?|assistants?|agents?)|summari[sz]ers?|"
+         r"(?:chat)?bots?|(?:models?|assistants?|agents?)\s+(?:summari[sz]ing|reading|processing"
+         r"|parsing)\s+this\s+(?:article|page|document|text|post|site))\b[^.!?\n]{0,60}?"
+         r"\b(?:must|should|shall|(?:is|are)\s+(?:required|instructed)\s+to)\s+(?:always\s+|"
+         r"only\s+)?(?:state|answer|say|reply|respond|output|print|write|claim|conclude|"
+         r"report\s+that|cite|quote)\b"
+         r"|\b(?:the|any|every)\s+models?\s+(?:must|should|shall)\s+(?:always\s+|only\s+)?"
+         r"(?:state|answer|say|reply|respond|claim|conclude)\s+that\b"
          r"|\b(?:guidance|instructions?|notes?)\s+(?:for|to)\s+(?:automated|machine)\s+"
          r"(?:summar\w+|readers?|systems?|tools?)\b"
-         r"|\b(?:use|treat|take|report)\s+(?:the\s+)?(?:next|following)\s+"
-         r"(?:sentence|line|paragraph|statement)\b"),
+         r"|\b(?:use|report)\s+(?:the\s+)?(?:next|following)\s+"
+         r"(?:sentence|paragraph|statement|line(?!\s+of))\b"),
         ("jailbreak", r"\b(?:jailbreak|developer\s+mode|do\s+anything\s+now|dan\s+mode)\b"),
         ("tool_call",
          r"\{\s*\"(?:tool|tool_name|function|function_call|name|action|recipient_name)\"\s*:"
@@ -320,13 +333,13 @@ INSTRUCTION_PATTERNS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
         ("exfiltration_link",
          # Markdown images in page text (rendered by a client, they fetch their URL),
          # by URL or by reference, and reference definitions that carry a query.
-         r"!\[[^\]\n]{0,200}\]\(\s*<?\s*(?:https?:)?//[^)\s]+\)"
+         # Every run is bounded and the parts around a "?" cannot hold one, so no text
+         # is tried two ways (a link with its query carrying a code-like token, the
+         # data it would send, is found in `_hits`).
+         r"!\[[^\]\n]{0,200}\]\(\s*<?\s*(?:https?:)?//[^\s()\[\]]{1,512}\)"
          r"|!\[[^\]\n]{0,200}\]\[[^\]\n]{0,40}\]"
-         r"|(?:^|(?<=\s))\[[^\]\n]{1,40}\]:\s*<?(?:https?:)?//\S+\?\S+"
-         # A link whose query carries a code-like token (the data it would send).
-         r"|\[[^\]\n]{1,200}\]\(\s*<?\s*(?:https?:)?//[^)\s]*\?[^)\s]*"
-         r"(?-i:[A-Z][A-Z0-9]{2,}[-_])[^)\s]*\)"
-         r"|<img\b[^>]{0,200}\bsrc\s*=\s*[\"']?(?:https?:)?//[^\"'\s>]+\?[^\"'\s>]+"),
+         r"|(?:^|(?<=\s))\[[^\]\n]{1,40}\]:[ \t]*<?(?:https?:)?//[^\s?]{1,512}\?\S{1,512}"
+         r"|<img\b[^>]{0,200}\bsrc\s*=\s*[\"']?(?:https?:)?//[^\"'\s>?]{1,512}\?[^\"'\s>]{1,512}"),
         ("exfiltration",
          r"\b(?:send|post|upload|exfiltrate|forward|transmit|leak)\s+(?:it|this|them|"
          r"(?:the|all|your)\s+\w+(?:\s+\w+)?)\s+to\s+(?:https?://|www\.|\S+@)"),
@@ -359,7 +372,8 @@ INSTRUCTION_PATTERNS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
          r"|\bapply\s+rot-?13\b"),
         ("addressed_to_ai_other",
          r"\b(?:hinweis|nachricht|anweisung(?:en)?|achtung)\s+(?:für|an)\s+(?:alle\s+)?"
-         r"(?:die\s+)?(?:ki|ai)(?:-|\s+)?(?:assistenten|systeme|modelle|agenten|leser)?\b"
+         r"(?:die\s+)?(?:ki|ai)(?:[-\s]+(?:assistenten|systeme|modelle|agenten|leser)\b|"
+         r"(?=\s*[:.,;!]))"
          r"|\b(?:note|message|instructions?|avis)\s+(?:à\s+l'intention\s+des|aux|pour\s+les)\s+"
          r"(?:assistants?|agents?|modèles?|systèmes?)\s+(?:d'|de\s+)?ia\b"
          r"|\b(?:nota|mensaje|instrucciones?|aviso)\s+(?:para|a)\s+(?:los\s+|las\s+)?"
@@ -453,6 +467,15 @@ _KEY_WORDS = re.compile(
     r"ignore|disregard|forget|instruction|prompt|assistant|system|summar|answer|reply|respond",
     re.IGNORECASE,
 )
+_SPEAKER_LABEL = re.compile(
+    r"\b(?<![^\n# \t])(?<![^\n]\w[ \t])(system|assistant|human|user|operator|model|ai|bot)"
+    r"[ \t]*:[ \t]*(?=\S)",
+    re.IGNORECASE,
+)
+_MODEL_SPEAKERS: Final = frozenset({"assistant", "model", "ai", "bot", "system"})
+_QUERY_LINK = re.compile(
+    r"\[[^\]\n]{1,200}\]\(\s*<?\s*(?:https?:)?//[^\s()\[\]?]{0,512}\?[^\s()\[\]]{0,512}\)"
+)
 _HEX = re.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){12,}(?![0-9A-Fa-f])")
 # A word with three or more percent-escapes; the parts between escapes cannot hold a
 # "%", so no run is tried two ways (no backtracking on long tokens).
@@ -479,6 +502,14 @@ def _hits(text: str, cell_separator: str | None = None) -> list[tuple[int, int, 
             hits.extend(
                 (m.start(), m.end(), f"instruction:{name}") for m in pattern.finditer(variant)
             )
+    # A transcript: speaker labels of two kinds or more, one of them a model's.
+    labels = list(_SPEAKER_LABEL.finditer(folded))
+    kinds = {m.group(1).lower() for m in labels}
+    if len(kinds) >= 2 and kinds & _MODEL_SPEAKERS:
+        hits.extend((m.start(), m.end(), "instruction:fake_role_marker") for m in labels)
+    for match in _QUERY_LINK.finditer(folded):
+        if _CODE_TOKEN.search(match.group()):
+            hits.append((match.start(), match.end(), "instruction:exfiltration_link"))
     for match in _SPACED.finditer(folded):
         if _SPACED_WORDS.search("".join(match.group().split()).lower()):
             hits.append((match.start(), match.end(), "instruction:spaced_letters"))
