@@ -111,12 +111,8 @@ class LyraRuntime:
         named one is found or created again, and it reads its state back from DuckDB),
         is tried again with backoff for up to
         ``RESTART_WAIT_SECONDS`` instead of failing. Other calls are not repeated: an
-        orchestrator that died while handling one may or may not have done it. They are
-        sent after a ``ping`` has answered, so one that arrives while the orchestrator
-        restarts (killed a moment before, its death not yet seen) waits for it too.
+        orchestrator that died while handling one may or may not have done it.
         """
-        if not repeatable(method, args):
-            await self.call("ping")
         delay = RESTART_BACKOFF_SECONDS
         deadline = time.monotonic() + RESTART_WAIT_SECONDS
         while True:

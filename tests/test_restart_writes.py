@@ -105,28 +105,3 @@ def test_the_same_ids_sent_again_return_what_the_first_call_made(lyra_home: Path
         assert searches["rows"] == [[search_id]]
     finally:
         ray.kill(orch)
-
-
-async def test_a_write_that_is_not_repeated_waits_for_the_restart_too(lyra_home: Path) -> None:
-    """feedback may not be sent twice (its event row), so it is sent once, after a ping
-    has answered: arriving just after a kill, it waits for the restarted process."""
-    settings = make_settings(lyra_home)
-    ns = settings.ray.namespace
-    try:
-        async with Client(build_server(settings)) as client:
-            warm = await client.call_tool("create_task", {"query": "warm up"})
-            assert warm.is_error is False
-            kill_orchestrator(ns)
-            blocked = await client.call_tool(
-                "feedback", {"action": "domain_block", "domain": "ads.example"}
-            )
-            assert blocked.is_error is False, blocked.content[0].text
-            assert blocked.structured_content["changed"] is True
-        events = rows(
-            ns,
-            "SELECT payload->>'domain' FROM event_log WHERE kind = 'feedback' "
-            "AND payload->>'action' = 'domain_block'",
-        )
-        assert events == [["ads.example"]]
-    finally:
-        ray.kill(ray.get_actor(ORCHESTRATOR, namespace=ns))
