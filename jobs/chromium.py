@@ -132,6 +132,11 @@ WEBDRIVER_SCRIPT = (
 POLITE_SHARE = 0.8
 # The longest a render's navigation waits for its site's token (a Crawl-delay).
 NAVIGATION_WAIT_S = 600.0
+# A granted token reaches a route handler after a Ray reply and an event loop that may
+# be busy, so two of a site's requests can leave this actor closer than the token
+# schedule: they also leave at least 1/qps plus this margin apart (the path on to the
+# wire, Playwright and Chromium, has its own jitter).
+SEND_MARGIN_S = 0.025
 FAVICON_PATH = "/favicon.ico"
 
 
@@ -169,6 +174,8 @@ class Chromium:
         self._domain_rules = home_rules_watcher(settings.home_dir)
         # Other sites a render's pages reach, one bucket each (decision 0062).
         self._buckets: dict[str, TokenBucket] = {}
+        # When this actor last let a request to each site go, under that site's lock.
+        self._sends: dict[str, tuple[asyncio.Lock, list[float]]] = {}
         self._proxy_url: str | None = None
         self._contexts: dict[str, BrowserContext] = {}
         self._cdp_browser: Browser | None = None
@@ -653,6 +660,8 @@ class Chromium:
         first = not state.navigated and _main_navigation(request)
         left = NAVIGATION_WAIT_S if first else max(0.0, state.polite_until - time.monotonic())
         granted = await self._token(site, state, left)
+        if granted:
+            await self._spaced(site)
         if first and granted:
             state.navigated = True
             state.polite_until = time.monotonic() + state.polite_span
@@ -674,8 +683,21 @@ class Chromium:
         return True
 
     def _new_bucket(self, site: str, tokens: float | None = None) -> TokenBucket:
-        rate = qps_for(site, self._domain_rules.current(), self.settings.fetch.default_qps)
-        return TokenBucket(rate, tokens=tokens)
+        return TokenBucket(self._rate_of(site), tokens=tokens)
+
+    def _rate_of(self, site: str) -> float:
+        return qps_for(site, self._domain_rules.current(), self.settings.fetch.default_qps)
+
+    async def _spaced(self, site: str) -> None:
+        """Hold a request whose token came until one interval (and `SEND_MARGIN_S`) has
+        passed since this actor let the site's last request go, measured when each
+        actually went: a token that arrived late must not bring the next one closer."""
+        lock, last = self._sends.setdefault(site, (asyncio.Lock(), [float("-inf")]))
+        async with lock:
+            wait = last[0] + 1.0 / self._rate_of(site) + SEND_MARGIN_S - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            last[0] = time.monotonic()
 
     def _state_for(self, request: Request) -> _RenderState | None:
         try:

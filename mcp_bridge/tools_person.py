@@ -164,7 +164,10 @@ def register(server: LyraMCPServer) -> None:
                                 channel="elicitation", action=form.action,
                                 lyra_meta=await rt.meta())  # fmt: skip
         timeout = options.timeout_seconds if options is not None else 300.0
-        opened = await rt.call("open_prompt", prompt, choices, timeout)
+        with anyio.CancelScope(shield=True):
+            # Listed from the moment it opens: a client that gives up while the id is on
+            # its way must still withdraw it below, so the opening is not interrupted.
+            opened = await rt.call("open_prompt", prompt, choices, timeout)
         how = opened["how_to_answer"]
         try:
             # The question and how to answer it, in this client's log while it waits.

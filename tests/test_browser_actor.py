@@ -8,6 +8,7 @@ port, so tests that read cookies use a loopback address of their own.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import itertools
 import os
@@ -26,7 +27,7 @@ from lyra.actors.browser import BrowserActor
 from lyra.actors.fetch import get_fetcher
 from lyra.actors.runtime import BROWSER
 from lyra.config.settings import Settings, load_settings
-from lyra.jobs.chromium import CHROMIUM_ARGS
+from lyra.jobs.chromium import CHROMIUM_ARGS, SEND_MARGIN_S, Chromium
 from lyra.pipelines.net.browser_rules import (
     MAX_MEDIA_BYTES,
     announced_size,
@@ -724,6 +725,8 @@ def test_a_blocked_domain_is_never_reached_by_a_render(
 
 
 PACE_TOLERANCE_S = 0.05
+# asyncio may wake a sleeper up to its clock's resolution early.
+CLOCK_SLACK_S = 0.001
 
 
 def _paced_site(server: FixtureServer, scripts: int) -> list[str]:
@@ -741,6 +744,23 @@ def _paced_site(server: FixtureServer, scripts: int) -> list[str]:
 def _gaps(server: FixtureServer) -> list[float]:
     seen = [r.at for r in server.requests if r.path != "/favicon.ico"]
     return [b - a for a, b in itertools.pairwise(seen)]
+
+
+async def test_tokens_delivered_together_still_leave_one_interval_apart(tmp_path: Path) -> None:
+    """The CI case of decision 0062: two tokens granted 1/qps apart whose Ray replies
+    reach the browser actor together (the first late) must not leave it closer than
+    1/qps; each waits from when the last one actually went."""
+    qps = 4.0
+    chromium = Chromium(load_settings(home=tmp_path, fetch={"default_qps": qps}))
+    sent: list[float] = []
+
+    async def send() -> None:
+        await chromium._spaced("127.0.0.96")
+        sent.append(time.monotonic())
+
+    await asyncio.gather(send(), send(), send())
+    gaps = [b - a for a, b in itertools.pairwise(sent)]
+    assert min(gaps) >= 1 / qps + SEND_MARGIN_S - CLOCK_SLACK_S
 
 
 @browser_test
