@@ -154,6 +154,11 @@ class GraphActor:
         self._store.log_event(**fields)
 
     @ray.method(concurrency_group=READ_GROUP)
+    def call_answer(self, request_id: str) -> dict[str, Any] | None:
+        """What a write sent once answered, or None (decision 0064)."""
+        return self._store.call_answer(request_id)
+
+    @ray.method(concurrency_group=READ_GROUP)
     def embeddings_by_text_hash(
         self, model_id: str, text_hashes: list[str]
     ) -> dict[str, list[float]]:

@@ -29,7 +29,14 @@ import ray
 import lyra.actors.telemetry as telemetry
 from lyra.actors.children import ChildActors
 from lyra.actors.fetch_routing import FetchRouting
-from lyra.actors.runtime import BROWSER, GRAPH, INFERENCE, ORCHESTRATOR, setup_actor_logging
+from lyra.actors.runtime import (
+    BROWSER,
+    GRAPH,
+    INFERENCE,
+    ONCE_WRITES,
+    ORCHESTRATOR,
+    setup_actor_logging,
+)
 from lyra.actors.standby import StandbyWorkers
 from lyra.config.settings import Settings
 from lyra.jobs.auth_requeue import SessionHandOver
@@ -54,6 +61,7 @@ from lyra.pipelines.net.domains import (
 )
 from lyra.pipelines.net.notify import redact, safe_url
 from lyra.storage.export import FORMATS as EXPORT_FORMATS
+from lyra.storage.schema import CALL_ANSWERED
 
 log = logging.getLogger(__name__)
 
@@ -90,6 +98,8 @@ class Orchestrator:
         self._running: dict[str, SearchJob] = {}
         # Searches being started under a caller's id (start_search may be repeated).
         self._starting: dict[str, asyncio.Future[str]] = {}
+        # Writes sent once (`once`) still running here, by request id.
+        self._once: dict[str, asyncio.Future[Any]] = {}
         self._progress: dict[str, dict[str, Any]] = {}
         self._results: dict[str, dict[str, Any]] = {}
         self._search_task: dict[str, str] = {}
@@ -715,6 +725,41 @@ class Orchestrator:
         await self.ensure_ready()
         result: dict[str, Any] = await self._call(GRAPH, "feedback", action, args)
         return result
+
+    async def once(self, request_id: str, repeat: bool, method: str, args: list[Any]) -> Any:
+        """`method(*args)` (one of `ONCE_WRITES`) done once per `request_id`: the bridge
+        sends such a write again when it met this orchestrator restarting (`repeat`),
+        and the repeat answers what the first call answered (kept as a `call_answered`
+        event) instead of doing the work again or describing the repeat ("already
+        blocked", "nothing to remove"). Decision 0064."""
+        if method not in ONCE_WRITES:
+            raise LyraError("INVALID_PARAMS", f"{method} is not a write sent once", field="method")
+        running = self._once.get(request_id)
+        if running is not None:  # the first call still runs in this process
+            return await asyncio.shield(running)
+        if repeat:
+            answered = await self._call(GRAPH, "call_answer", request_id)
+            if answered is not None:
+                return answered["answer"]
+        work = asyncio.ensure_future(getattr(self, method)(*args))
+        self._once[request_id] = work
+        try:
+            answer = await asyncio.shield(work)
+            await self._journal(request_id, method, answer)
+        finally:
+            self._once.pop(request_id, None)
+        return answer
+
+    async def _journal(self, request_id: str, method: str, answer: Any) -> None:
+        try:
+            payload = {"method": method, "answer": answer}
+            await self._call(
+                GRAPH, "log_event", kind=CALL_ANSWERED, actor="orchestrator",
+                event_id=request_id, payload=payload,
+            )  # fmt: skip
+        except (LyraError, ray.exceptions.RayError) as exc:
+            # Done all the same: only a repeat after a crash would do it again.
+            log.warning("%s %s done but not journaled: %s", method, request_id, exc)
 
     # --- wait_for_user's fallback (issue 14) --------------------------------------------
     async def open_prompt(

@@ -36,6 +36,12 @@ GRAPH = "graph"
 INFERENCE = "inference"
 ORCHESTRATOR = "orchestrator"
 BROWSER = "browser"
+# Orchestrator writes the bridge sends through `Orchestrator.once` with an id of its
+# own, so that one sent again after a crash answers what the first call did
+# (decision 0064).
+ONCE_WRITES = frozenset(
+    {"feedback", "resolve_auth", "cleanup_task", "notify_user", "calibrate", "calibrate_rollback"}
+)
 # Custom resource of the node that holds the DuckDB file (ray_cluster.yaml).
 GRAPH_RESOURCE = "lyra_graph"
 

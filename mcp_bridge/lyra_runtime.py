@@ -8,6 +8,7 @@ import asyncio
 import json
 import logging
 import time
+import uuid
 from collections.abc import Iterable
 from typing import Any
 
@@ -18,6 +19,7 @@ from mcp_types import CallToolResult, TextContent
 
 import lyra.actors.telemetry as telemetry
 from lyra.actors.runtime import (
+    ONCE_WRITES,
     degraded_notes,
     ensure_ray,
     instance_info,
@@ -106,18 +108,26 @@ class LyraRuntime:
         """Call the orchestrator; the original exception is re-raised.
 
         A read (``IDEMPOTENT_METHODS``, and the calls ``repeatable`` reads as reads), a
-        write that names what it makes (``REPEATABLE_WRITES``, called with the id) or a
-        stop that meets an orchestrator being restarted, or one dead for good (then the
-        named one is found or created again, and it reads its state back from DuckDB),
-        is tried again with backoff for up to
-        ``RESTART_WAIT_SECONDS`` instead of failing. Other calls are not repeated: an
-        orchestrator that died while handling one may or may not have done it.
+        write that names what it makes (``REPEATABLE_WRITES``, called with the id), a
+        stop, or another write (``ONCE_WRITES``: sent through ``Orchestrator.once`` with
+        a request id made here, so a repeat answers what the first call did; decision
+        0064) that meets an orchestrator being restarted, or one dead for good (then
+        the named one is found or created again, and it reads its state back from
+        DuckDB), is tried again with backoff for up to ``RESTART_WAIT_SECONDS`` instead
+        of failing. The rest (a question opened or answered, whose waiting side lives
+        in the orchestrator's memory) is not repeated.
         """
         delay = RESTART_BACKOFF_SECONDS
         deadline = time.monotonic() + RESTART_WAIT_SECONDS
+        once = method in ONCE_WRITES and not repeatable(method, args)
+        request_id = f"call_{uuid.uuid4().hex}"
+        tries = 0
         while True:
             handle = self.orchestrator()
+            tries += 1
             try:
+                if once:
+                    return await handle.once.remote(request_id, tries > 1, method, list(args))
                 return await getattr(handle, method).remote(*args)
             except ray.exceptions.RayTaskError as exc:
                 raise unwrap(exc) from None
@@ -125,7 +135,7 @@ class LyraRuntime:
                 telemetry.actor_restart("orchestrator")
                 if isinstance(exc, ray.exceptions.ActorDiedError) and self._orch is handle:
                     self._orch = None  # found again, or re-created, on the next try
-                if not repeatable(method, args) or time.monotonic() + delay > deadline:
+                if not (once or repeatable(method, args)) or time.monotonic() + delay > deadline:
                     raise
                 log.warning(
                     "orchestrator unavailable for %s (%s); trying again in %.1f s",

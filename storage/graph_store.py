@@ -52,6 +52,7 @@ from lyra.storage.cleanup import apply_cleanup, plan_cleanup
 from lyra.storage.connection import open_database
 from lyra.storage.export import render
 from lyra.storage.export.pack import evidence_pack
+from lyra.storage.schema import CALL_ANSWERED
 from lyra.storage.sql_guard import (
     bindable_params,
     run_sandboxed,
@@ -200,6 +201,12 @@ class GraphStore:
     def log_event(self, **fields: Any) -> None:
         repo.log_event(self._con, **fields)
         self._rows_written("event_log", 1)
+
+    def call_answer(self, request_id: str) -> dict[str, Any] | None:
+        """What a write sent once answered (its `call_answered` event's payload: method
+        and answer), or None when no call with this id has answered (decision 0064)."""
+        payload = repo.event_payload(self._reader(), request_id, CALL_ANSWERED)
+        return dict(payload) if payload is not None else None
 
     # --- embeddings ---------------------------------------------------------------
     def embeddings_by_text_hash(

@@ -650,6 +650,12 @@ def log_event(
     return eid
 
 
+def event_payload(con: duckdb.DuckDBPyConnection, event_id: str, kind: str) -> Any:
+    """The payload of the event `event_id` of `kind`, or None when there is none."""
+    rows = _query(con, "SELECT payload FROM event_log WHERE id = ? AND kind = ?", [event_id, kind])
+    return rows[0]["payload"] if rows else None
+
+
 def table_counts(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
     """Row count of every table of the schema."""
     parts = " UNION ALL ".join(f"SELECT '{t}' AS t, count(*) AS n FROM {t}" for t in TABLES)

@@ -385,6 +385,10 @@ TABLES: tuple[str, ...] = (
 )
 """Tables of the current schema, in creation order (schema_version excluded)."""
 
+CALL_ANSWERED = "call_answered"
+"""event_log kind of a write sent once (decision 0064): its id is the caller's request
+id, its payload the method and what it answered."""
+
 
 def applied_versions(con: duckdb.DuckDBPyConnection) -> list[int]:
     """Versions recorded in schema_version, ascending."""

@@ -1,8 +1,11 @@
-"""Writes sent while the orchestrator restarts wait for it and happen once (decision 0046).
+"""Writes sent while the orchestrator restarts wait for it and happen once (decisions
+0046 and 0064).
 
 The bridge names what `create_task` and `start_search` make (a new task or search id);
 a call that meets an orchestrator killed a moment before is sent again once it is back,
-and a call sent again with an id already stored returns what the first one made.
+and a call sent again with an id already stored returns what the first one made. The
+other writes (feedback, resolve_auth, cleanup_task, notify_user, calibrate) go through
+`Orchestrator.once` with a request id: a repeat answers what the first call answered.
 Driven through the SDK's client, as a user's MCP client would.
 """
 
@@ -103,5 +106,66 @@ def test_the_same_ids_sent_again_return_what_the_first_call_made(lyra_home: Path
             )
         )
         assert searches["rows"] == [[search_id]]
+    finally:
+        ray.kill(orch)
+
+
+async def test_feedback_sent_just_after_a_kill_succeeds_once(lyra_home: Path) -> None:
+    settings = make_settings(lyra_home)
+    ns = settings.ray.namespace
+    try:
+        async with Client(build_server(settings)) as client:
+            warm = await client.call_tool("create_task", {"query": "warm up"})
+            assert warm.is_error is False
+            kill_orchestrator(ns)
+            blocked = await client.call_tool(
+                "feedback", {"action": "domain_block", "domain": "spam.example", "reason": "ads"}
+            )
+            assert blocked.is_error is False, blocked.content
+            out = blocked.structured_content
+            assert (out["domain"], out["changed"]) == ("spam.example", True)
+        assert rows(ns, "SELECT count(*) FROM event_log WHERE kind = 'feedback'") == [[1]]
+        assert rows(
+            ns, "SELECT payload->>'method' FROM event_log WHERE kind = 'call_answered'"
+        ) == [["feedback"]]
+    finally:
+        ray.kill(ray.get_actor(ORCHESTRATOR, namespace=ns))
+
+
+def test_a_write_sent_again_answers_what_the_first_call_did(lyra_home: Path) -> None:
+    """A repeat of `domain_block` done plainly would answer changed: false (the domain
+    is blocked by then); sent once with the same request id, it answers the first
+    call's changed: true and blocks nothing again."""
+    settings = make_settings(lyra_home)
+    orch = Orchestrator.options(name=ORCHESTRATOR, namespace=settings.ray.namespace).remote(
+        settings
+    )
+    args = ["domain_block", {"domain": "junk.example", "reason": "ads"}]
+    try:
+        first = ray.get(orch.once.remote("call_1", False, "feedback", args), timeout=120)
+        again = ray.get(orch.once.remote("call_1", True, "feedback", args))
+        plain = ray.get(orch.feedback.remote(*args))
+        assert (first["changed"], again, plain["changed"]) == (True, first, False)
+        other = ray.get(orch.once.remote("call_2", True, "feedback", args))  # never answered
+        assert other["changed"] is False
+        with pytest.raises(LyraError, match="not a write sent once"):
+            ray.get(orch.once.remote("call_3", False, "stop_task", ["task_x", None, "immediate"]))
+        events = ray.get(
+            orch.query_graph.remote(
+                "SELECT id, payload->>'method' FROM event_log WHERE kind = 'call_answered' "
+                "ORDER BY id",
+                None,
+                {},
+                10,
+                5000,
+                False,
+            )
+        )
+        assert events["rows"] == [["call_1", "feedback"], ["call_2", "feedback"]]
+        assert ray.get(
+            orch.query_graph.remote(
+                "SELECT count(*) FROM event_log WHERE kind = 'feedback'", None, {}, 10, 5000, False
+            )
+        )["rows"] == [[3]]
     finally:
         ray.kill(orch)
