@@ -87,6 +87,12 @@ def page_vector_texts(doc: Document) -> list[str]:
     return lead or [f.text for f in doc.fragments[:1]] or [f"{doc.title or ''}\n{doc.text[:2000]}"]
 
 
+def _asked_to_wait(result: dict[str, Any]) -> bool:
+    """The site itself answered "come back later" (429, or 503 with Retry-After), as
+    opposed to a fetcher that sent nothing because the site's wait runs too long."""
+    return result.get("error") == "rate_limited" and result.get("status") is not None
+
+
 class SearchJob:
     """Runs the pipeline of one search and returns its result dict."""
 
@@ -560,6 +566,11 @@ class SearchJob:
             self.ctx.warnings.append(f"{url}: not fetched (target_refused:{exc.reason})")
             return None
         result = await self.ctx.fetch_url(url)
+        if _asked_to_wait(result) and not self.stopping():
+            # The site answered 429 (or 503 with Retry-After): its fetcher waits as long
+            # as it asked, within fetch.timeout_seconds, before this one more ask; a
+            # longer wait is answered rate_limited without a request.
+            result = await self.ctx.fetch_url(url)
         if result.get("error") in ("domain_blocked", "target_refused:domain_blocked"):
             # Redirected to a blocked site (or host): the fetch layer asked nothing of it.
             self._left_out(str(result.get("redirect_to") or result.get("final_url") or url))

@@ -13,7 +13,7 @@ from mcp import Client
 from lyra.mcp_bridge.server import build_server
 from lyra.storage.warc import verify
 from tests.conftest import make_settings
-from tests.conftest_web import FixtureServer
+from tests.conftest_web import FixtureServer, Route
 from tests.test_search_engines import serp_page
 
 pytestmark = [pytest.mark.ray, pytest.mark.usefixtures("ray_session")]
@@ -326,3 +326,46 @@ async def test_given_urls_are_all_kept_and_nothing_is_fetched_that_cannot_be_kep
     assert full["pages_fetched"] == 25
     assert serps_full == 0
     assert "duckduckgo: not asked (the given urls fill max_pages)" in full["warnings"]
+
+
+async def test_a_page_the_site_asks_to_wait_for_is_asked_again_after_the_wait(
+    lyra_home: Path,
+) -> None:
+    """A 429 with Retry-After is answered by waiting, then asking once more: the page is
+    kept, and the site saw the second ask no sooner than it said. A 503 with no
+    Retry-After (an outage, not a pace) is not asked again."""
+    server = FixtureServer("127.0.0.1")
+    answers = [
+        Route(status=429, body=b"slow down", headers={"Retry-After": "1"}),
+        Route(body=PAGE.encode()),
+    ]
+    try:
+        server.route("/robots.txt", body=b"User-agent: *\nAllow: /\n", content_type="text/plain")
+        server.route("/busy.html", handler=lambda _record: answers.pop(0))
+        server.route("/down.html", status=503, body=b"down", content_type="text/plain")
+        settings = make_settings(lyra_home, corpus=None, fetch={"default_qps": 5.0})
+        async with Client(build_server(settings)) as client:
+            task = await client.call_tool("create_task", {"query": "caffeine and sleep"})
+            res = await client.call_tool(
+                "search",
+                {
+                    "task_id": task.structured_content["task_id"],
+                    "query": "Does caffeine shorten sleep?",
+                    "options": {
+                        "urls": [server.url("/busy.html"), server.url("/down.html")],
+                        "engines": [],
+                        "wait_seconds": 110,
+                    },
+                },
+            )
+        assert res.is_error is False, res.content[0].text
+        out = res.structured_content
+        assert out["pages_fetched"] == 1
+        assert f"{server.url('/down.html')}: not fetched (http_error:503)" in out["warnings"]
+        assert [w for w in out["warnings"] if "busy.html" in w] == []
+        busy = [r.at for r in server.requests if r.path == "/busy.html"]
+        assert len(busy) == 2
+        assert busy[1] - busy[0] >= 1.0
+        assert server.paths().count("/down.html") == 1
+    finally:
+        server.close()
