@@ -20,7 +20,10 @@ Afterwards, read from the database through `query_graph`:
 - politeness: on every site's own log, the smallest gap between two requests against
   1/q - 50 ms (violation = how far below);
 - failed tool calls: every tool call that answered an error (reads wait for a
-  restarting orchestrator; decision 0022);
+  restarting orchestrator; decision 0022; writes too: decisions 0046 and 0064);
+- writes: meanwhile the client blocks a new unrelated domain (`feedback`
+  domain_block, `chaos-N.example`) every `WRITE_EVERY_S`; each acknowledged block must
+  have its `feedback` event (lost), and one only (repeated: a write done twice);
 - `actor_restart` rows in event_log.
 
 `run_chaos` is what tests/test_chaos.py runs, shortened.
@@ -54,6 +57,7 @@ from lyra.mcp_bridge.server import build_server
 
 KINDS = ["fetcher", "browser", "inference", "graph", "orchestrator"]
 POLL_S = 0.3
+WRITE_EVERY_S = 0.5
 MAX_SEARCHES = 10
 MAX_URLS_PER_SEARCH = 100
 
@@ -152,6 +156,7 @@ async def run_chaos(
     bound = pages / (domains * qps)
     failed_calls: list[str] = []
     acknowledged_claims: set[str] = set()
+    acknowledged_blocks: list[str] = []
     killed: list[dict[str, Any]] = []
     progress: dict[str, Any] = {}
     searches = 0
@@ -241,8 +246,23 @@ async def run_chaos(
                     stage = (last.get("progress") or {}).get("stage")
                     say(f"  kill {i + 1:2d}/{kills}: {kind:12s} {method:8s} {name} ({stage})")
 
+            async def writer(done: asyncio.Event) -> None:
+                while not done.is_set():
+                    domain = f"chaos-{len(acknowledged_blocks) + 1}.example"
+                    args = {"action": "domain_block", "domain": domain, "reason": "chaos"}
+                    if await tool("feedback", args) is not None:
+                        acknowledged_blocks.append(domain)
+                    await asyncio.sleep(WRITE_EVERY_S)
+
+            async def searching_then_done(done: asyncio.Event) -> None:
+                try:
+                    await asyncio.gather(client_loop(), killer())
+                finally:
+                    done.set()
+
             started_at = time.perf_counter()
-            await asyncio.gather(client_loop(), killer())
+            done = asyncio.Event()
+            await asyncio.gather(searching_then_done(done), writer(done))
             wall = time.perf_counter() - started_at
             # Once every kill is done the client finishes what is missing.
             await client_loop()
@@ -275,12 +295,22 @@ async def run_chaos(
                     "GROUP BY actor ORDER BY actor"
                 },
             )
+            blocks = await tool(
+                "query_graph",
+                {
+                    "sql": "SELECT payload->>'domain', count(*) FROM event_log "
+                    "WHERE kind = 'feedback' AND payload->>'domain' LIKE 'chaos-%' "
+                    "GROUP BY 1 ORDER BY 1",
+                    "options": {"limit": 1000},
+                },
+            )
     finally:
         for site in sites:
             site.close()
     min_gap = min(s.min_gap() for s in sites)
     floor = 1 / qps - mini_web.GAP_SLACK_S
     dup_pages, dup_fragments = dup["rows"][0] if dup else (None, None)
+    recorded = {row[0]: row[1] for row in blocks["rows"]} if blocks else {}
     return {
         "pages": pages,
         "domains": domains,
@@ -296,6 +326,10 @@ async def run_chaos(
         "duplicate_pages": dup_pages,
         "duplicate_fragments": dup_fragments,
         "failed_tool_calls": failed_calls,
+        "writes_acknowledged": len(acknowledged_blocks),
+        "writes_recorded": len(recorded),
+        "writes_lost": len([d for d in acknowledged_blocks if d not in recorded]),
+        "writes_repeated": sum(n - 1 for n in recorded.values()),
         "min_gap_s": round(min_gap, 4),
         "max_politeness_violation_s": round(max(0.0, floor - min_gap), 4),
         "restart_events": {row[0]: row[1] for row in events["rows"]} if events else {},

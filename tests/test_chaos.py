@@ -3,8 +3,9 @@
 20 pages over 2 loopback sites; the orchestrator, the graph, the inference and the
 browser actors and one site's fetcher are each killed once (seeded order, SIGKILL and
 `ray.kill` alternating) once the search runs. Every page ends up stored once, every
-claim a tool response reported is in the database, no tool call fails, and each site's
-own log keeps the politeness gap.
+claim a tool response reported is in the database, no tool call fails (the feedback
+writes sent every half second included), and each site's own log keeps the politeness
+gap.
 """
 
 from __future__ import annotations
@@ -32,5 +33,8 @@ async def test_every_actor_kind_killed_once_loses_nothing(tmp_path: Path) -> Non
     assert out["claims_found"] == out["claims_acknowledged"]
     assert (out["duplicate_pages"], out["duplicate_fragments"]) == (0, 0)
     assert out["failed_tool_calls"] == []
+    # The feedback writes sent all along, kills included: each acknowledged one stored.
+    assert out["writes_lost"] == 0
+    assert out["writes_recorded"] == out["writes_acknowledged"]
     assert out["max_politeness_violation_s"] == 0.0
     assert out["restart_events"]["orchestrator"] == 1
