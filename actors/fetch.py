@@ -166,10 +166,11 @@ class DomainFetcher:
         """A new configured rate (domains.yaml reloaded); robots.txt may still lower it."""
         return await self._site.set_base_qps(qps)
 
-    async def browser_slot(self, max_wait: float) -> bool:
+    async def browser_slot(self, max_wait: float) -> float | None:
         """Wait for this site's next token for a request the browser makes while it
-        renders one of its pages (a script, a style, an XHR); False when it would take
-        longer than `max_wait` seconds. Not idempotent: each True takes a token."""
+        renders one of its pages (a script, a style, an XHR); the site's interval between
+        requests once granted, None when it would take longer than `max_wait` seconds.
+        Not idempotent: each grant takes a token."""
         return await self._site.browser_slot(max_wait)
 
     async def cookies(self) -> list[dict[str, Any]]:

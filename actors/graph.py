@@ -158,6 +158,11 @@ class GraphActor:
         """What a write sent once answered, or None (decision 0064)."""
         return self._store.call_answer(request_id)
 
+    def once(self, request_id: str, method: str, args: list[Any]) -> Any:
+        """A write done once per request id, its answer recorded with it (decision
+        0064): retried after a crash, it answers what the first call did."""
+        return self._store.once(request_id, method, args)
+
     @ray.method(concurrency_group=READ_GROUP)
     def embeddings_by_text_hash(
         self, model_id: str, text_hashes: list[str]

@@ -64,6 +64,8 @@ from lyra.storage.export import FORMATS as EXPORT_FORMATS
 from lyra.storage.schema import CALL_ANSWERED
 
 log = logging.getLogger(__name__)
+# Orchestrator writes that end in one graph write, which records their answer itself.
+GRAPH_ONCE = frozenset({"feedback", "calibrate", "calibrate_rollback", "cleanup_task"})
 
 FINAL_STATES = frozenset({"satisfied", "partial", "exhausted", "failed", "cancelled"})
 # How long stop_task waits for the fetchers to drop a stopped search's queued requests.
@@ -98,8 +100,10 @@ class Orchestrator:
         self._running: dict[str, SearchJob] = {}
         # Searches being started under a caller's id (start_search may be repeated).
         self._starting: dict[str, asyncio.Future[str]] = {}
-        # Writes sent once (`once`) still running here, by request id.
+        # Writes sent once (`once`) still running here, by request id; and the request
+        # id of the task running each graph write's method (`_graph_write`).
         self._once: dict[str, asyncio.Future[Any]] = {}
+        self._once_ids: dict[asyncio.Task[Any], str] = {}
         self._progress: dict[str, dict[str, Any]] = {}
         self._results: dict[str, dict[str, Any]] = {}
         self._search_task: dict[str, str] = {}
@@ -607,8 +611,7 @@ class Orchestrator:
                 f"writing to ({', '.join(running)}): wait for them to end, then clean up",
                 field="mode",
             )
-        result: dict[str, Any] = await self._call(GRAPH, "cleanup", task_id, hard, dry_run)
-        return result
+        return await self._graph_write("cleanup", task_id, hard, dry_run)
 
     async def replay_task(self, task_id: str) -> dict[str, Any]:
         """Rebuild a task's evidence from its archives, with no request, into a new task
@@ -723,54 +726,83 @@ class Orchestrator:
     async def feedback(self, action: str, args: dict[str, Any]) -> dict[str, Any]:
         """The feedback tool's actions, on the graph actor (storage/feedback.py)."""
         await self.ensure_ready()
-        result: dict[str, Any] = await self._call(GRAPH, "feedback", action, args)
-        return result
+        return await self._graph_write("feedback", action, args)
 
-    async def once(self, request_id: str, repeat: bool, method: str, args: list[Any]) -> Any:
+    async def once(self, request_id: str, method: str, args: list[Any]) -> Any:
         """`method(*args)` (one of `ONCE_WRITES`) done once per `request_id`: the bridge
-        sends such a write again when it met this orchestrator restarting (`repeat`),
-        and the repeat answers what the first call answered (kept as a `call_answered`
-        event) instead of doing the work again or describing the repeat ("already
-        blocked", "nothing to remove"). Decision 0064."""
+        sends such a write again, with the same id, when it met this orchestrator
+        restarting, and the repeat answers what the first call answered instead of
+        doing the work again or describing the repeat ("already blocked", "nothing to
+        remove"). The graph's writes record their answer in the graph's own call
+        (`GraphStore.once`); the others (notify_user, resolve_auth) here, once done.
+        Decision 0064."""
         if method not in ONCE_WRITES:
             raise LyraError("INVALID_PARAMS", f"{method} is not a write sent once", field="method")
-        running = self._once.get(request_id)
-        if running is not None:  # the first call still runs in this process
-            return await asyncio.shield(running)
-        if repeat:
-            answered = await self._call(GRAPH, "call_answer", request_id)
-            if answered is not None:
-                return answered["answer"]
-        work = asyncio.ensure_future(getattr(self, method)(*args))
-        self._once[request_id] = work
+        work = self._once.get(request_id)
+        if work is None:  # else the first call still runs in this process: its answer
+            work = asyncio.ensure_future(self._once_work(request_id, method, args))
+            self._once[request_id] = work
+            work.add_done_callback(lambda _done: self._once.pop(request_id, None))
+        return await asyncio.shield(work)
+
+    async def _once_work(self, request_id: str, method: str, args: list[Any]) -> Any:
+        if method in GRAPH_ONCE:
+            # Its graph call carries the id (`_graph_write`, awaited in this task); the
+            # rest of the method (checks, readiness) is done again on a repeat.
+            task = asyncio.current_task()  # the future `once` made: never None
+            if task is not None:
+                self._once_ids[task] = request_id
+            try:
+                return await getattr(self, method)(*args)
+            finally:
+                if task is not None:
+                    self._once_ids.pop(task, None)
+        answered = await self._call(GRAPH, "call_answer", request_id)
+        if answered is not None:
+            return answered["answer"]
+        answer = await getattr(self, method)(*args)
+        kept = answer
+        if method == "notify_user" and answer.get("opened_url"):
+            # The audit trail keeps no credential or token of the URL (as user_notified).
+            kept = {**answer, "opened_url": safe_url(answer["opened_url"])}
+        payload = {"method": method, "answer": kept}
         try:
-            answer = await asyncio.shield(work)
-            await self._journal(request_id, method, answer)
-        finally:
-            self._once.pop(request_id, None)
+            await self._call(GRAPH, "log_event", kind=CALL_ANSWERED, actor="orchestrator",
+                             event_id=request_id, payload=payload)  # fmt: skip
+        except Exception:  # done all the same: only a repeat after a crash would redo it
+            log.warning("%s %s done but its answer not recorded", method, request_id,
+                        exc_info=True)  # fmt: skip
         return answer
 
-    async def _journal(self, request_id: str, method: str, answer: Any) -> None:
-        try:
-            payload = {"method": method, "answer": answer}
-            await self._call(
-                GRAPH, "log_event", kind=CALL_ANSWERED, actor="orchestrator",
-                event_id=request_id, payload=payload,
-            )  # fmt: skip
-        except (LyraError, ray.exceptions.RayError) as exc:
-            # Done all the same: only a repeat after a crash would do it again.
-            log.warning("%s %s done but not journaled: %s", method, request_id, exc)
+    async def _graph_write(self, method: str, *args: Any) -> dict[str, Any]:
+        """A write of the graph actor; under `once`, with its request id."""
+        task = asyncio.current_task()
+        request_id = self._once_ids.get(task) if task is not None else None
+        if request_id is None:
+            result: dict[str, Any] = await self._call(GRAPH, method, *args)
+        else:
+            result = await self._call(GRAPH, "once", request_id, method, list(args))
+        return result
 
     # --- wait_for_user's fallback (issue 14) --------------------------------------------
     async def open_prompt(
-        self, prompt: str, choices: list[str] | None, timeout_s: float
+        self,
+        prompt: str,
+        choices: list[str] | None,
+        timeout_s: float,
+        prompt_id: str | None = None,
     ) -> dict[str, Any]:
         """A question for the person: on the desktop, answered with `lyra answer`. Returns
-        its id and how to answer; `await_prompt` waits for the answer."""
-        entry = self._prompts.create(prompt, choices, timeout_s)
+        its id (the caller's `prompt_id`, which `cancel_prompt` withdraws even before it
+        got here) and how to answer; `await_prompt` waits for the answer."""
+        entry = self._prompts.create(prompt, choices, timeout_s, prompt_id)
         pid = entry["prompt_id"]
         message, how = desktop_question(prompt, choices, pid)
-        note = await self._auth.notify("decision_required", {"message": message}, open_url=None)
+        try:
+            note = await self._auth.notify("decision_required", {"message": message}, open_url=None)
+        except BaseException:
+            self._prompts.cancel(pid)  # no one learns its id: it must not stay listed
+            raise
         return {"prompt_id": pid, "how_to_answer": how, "channels": note["channels"]}
 
     async def await_prompt(self, prompt_id: str) -> dict[str, Any]:
@@ -801,18 +833,14 @@ class Orchestrator:
     async def calibrate(self, action: str, data: dict[str, Any]) -> dict[str, Any]:
         """The calibrate tool's actions, on the graph actor (storage/calibration.py)."""
         await self.ensure_ready()
-        result: dict[str, Any] = await self._call(GRAPH, "calibrate", action, data)
-        return result
+        return await self._graph_write("calibrate", action, data)
 
     async def calibrate_rollback(
         self, source: str, version: int | None, reason: str | None
     ) -> dict[str, Any]:
         """Roll a source's calibration back to an earlier version (audit row)."""
         await self.ensure_ready()
-        result: dict[str, Any] = await self._call(
-            GRAPH, "calibrate_rollback", source, version, reason
-        )
-        return result
+        return await self._graph_write("calibrate_rollback", source, version, reason)
 
     async def notify_user(self, event: str, payload: dict[str, Any]) -> dict[str, Any]:
         """Desktop notification; auth_required with a URL opens it in the browser for the person."""

@@ -295,22 +295,24 @@ async def run_chaos(
                     "GROUP BY actor ORDER BY actor"
                 },
             )
-            blocks = await tool(
-                "query_graph",
-                {
-                    "sql": "SELECT payload->>'domain', count(*) FROM event_log "
-                    "WHERE kind = 'feedback' AND payload->>'domain' LIKE 'chaos-%' "
-                    "GROUP BY 1 ORDER BY 1",
-                    "options": {"limit": 1000},
-                },
-            )
+            recorded: dict[str, int] = {}
+            for offset in range(0, len(acknowledged_blocks) + 200, 200):
+                got = await tool(
+                    "query_graph",
+                    {
+                        "sql": "SELECT payload->>'domain', count(*) FROM event_log "
+                        "WHERE kind = 'feedback' AND payload->>'domain' LIKE 'chaos-%' "
+                        f"GROUP BY 1 ORDER BY 1 LIMIT 200 OFFSET {offset}",
+                        "options": {"limit": 200},
+                    },
+                )
+                recorded |= {row[0]: row[1] for row in got["rows"]} if got else {}
     finally:
         for site in sites:
             site.close()
     min_gap = min(s.min_gap() for s in sites)
     floor = 1 / qps - mini_web.GAP_SLACK_S
     dup_pages, dup_fragments = dup["rows"][0] if dup else (None, None)
-    recorded = {row[0]: row[1] for row in blocks["rows"]} if blocks else {}
     return {
         "pages": pages,
         "domains": domains,

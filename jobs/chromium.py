@@ -659,18 +659,22 @@ class Chromium:
         # point of the render); the time its requests may wait starts when it leaves.
         first = not state.navigated and _main_navigation(request)
         left = NAVIGATION_WAIT_S if first else max(0.0, state.polite_until - time.monotonic())
-        granted = await self._token(site, state, left)
-        if granted:
-            await self._spaced(site)
+        interval = await self._token(site, state, left)
+        if interval is not None:
+            await self._spaced(site, interval)
+        granted = interval is not None
         if first and granted:
             state.navigated = True
             state.polite_until = time.monotonic() + state.polite_span
         return granted
 
-    async def _token(self, site: str, state: _RenderState, left: float) -> bool:
+    async def _token(self, site: str, state: _RenderState, left: float) -> float | None:
+        """The site's interval between requests once its token is taken; None when the
+        token would come after `left` seconds."""
         if site == state.site and state.slots is not None:
             try:
-                return bool(await state.slots.browser_slot.remote(left))
+                granted: float | None = await state.slots.browser_slot.remote(left)
+                return granted
             except ray.exceptions.RayError as exc:  # the fetcher died: this actor's bucket
                 log.warning("no browser slot from %s's fetcher (%s)", site, type(exc).__name__)
                 state.slots = None
@@ -678,26 +682,26 @@ class Chromium:
                 self._buckets[site] = self._new_bucket(site, tokens=0.0)
         bucket = self._buckets.get(site) or self._buckets.setdefault(site, self._new_bucket(site))
         if bucket.wait_time() > left:
-            return False
+            return None
         await asyncio.sleep(bucket.reserve())
-        return True
+        return bucket.interval_s
 
     def _new_bucket(self, site: str, tokens: float | None = None) -> TokenBucket:
-        return TokenBucket(self._rate_of(site), tokens=tokens)
+        rate = qps_for(site, self._domain_rules.current(), self.settings.fetch.default_qps)
+        return TokenBucket(rate, tokens=tokens)
 
-    def _rate_of(self, site: str) -> float:
-        return qps_for(site, self._domain_rules.current(), self.settings.fetch.default_qps)
-
-    async def _spaced(self, site: str) -> None:
-        """Hold a request whose token came until one interval (and `SEND_MARGIN_S`) has
-        passed since this actor let the site's last request go, measured when each
-        actually went: a token that arrived late must not bring the next one closer."""
+    async def _spaced(self, site: str, interval: float) -> float:
+        """Hold a request whose token came until `interval` (the site's, a Crawl-delay
+        included) and `SEND_MARGIN_S` have passed since this actor let the site's last
+        request go, measured when each actually went: a token that arrived late must
+        not bring the next one closer. Returns when this one went."""
         lock, last = self._sends.setdefault(site, (asyncio.Lock(), [float("-inf")]))
         async with lock:
-            wait = last[0] + 1.0 / self._rate_of(site) + SEND_MARGIN_S - time.monotonic()
+            wait = last[0] + interval + SEND_MARGIN_S - time.monotonic()
             if wait > 0:
                 await asyncio.sleep(wait)
             last[0] = time.monotonic()
+            return last[0]
 
     def _state_for(self, request: Request) -> _RenderState | None:
         try:

@@ -87,10 +87,17 @@ def page_vector_texts(doc: Document) -> list[str]:
     return lead or [f.text for f in doc.fragments[:1]] or [f"{doc.title or ''}\n{doc.text[:2000]}"]
 
 
-def _asked_to_wait(result: dict[str, Any]) -> bool:
-    """The site itself answered "come back later" (429, or 503 with Retry-After), as
-    opposed to a fetcher that sent nothing because the site's wait runs too long."""
-    return result.get("error") == "rate_limited" and result.get("status") is not None
+def _asked_to_wait(result: dict[str, Any], deadline: float) -> bool:
+    """The site itself answered "come back in N seconds" (429, or 503, with
+    Retry-After), as opposed to a fetcher that sent nothing because the site's wait runs
+    too long, or a 429 that named no time; and the search has those seconds left."""
+    wait = result.get("retry_after")
+    return (
+        result.get("error") == "rate_limited"
+        and result.get("status") is not None
+        and wait is not None
+        and 0 < wait < deadline - time.monotonic()
+    )
 
 
 class SearchJob:
@@ -566,11 +573,12 @@ class SearchJob:
             self.ctx.warnings.append(f"{url}: not fetched (target_refused:{exc.reason})")
             return None
         result = await self.ctx.fetch_url(url)
-        if _asked_to_wait(result) and not self.stopping():
-            # The site answered 429 (or 503 with Retry-After): its fetcher waits as long
-            # as it asked, within fetch.timeout_seconds, before this one more ask; a
-            # longer wait is answered rate_limited without a request.
-            result = await self.ctx.fetch_url(url)
+        if _asked_to_wait(result, self.ctx.deadline) and not self.stopping():
+            # The site answered 429 (or 503) with Retry-After: its fetcher waits as long
+            # as it asked, within fetch.timeout_seconds, before this one more ask of the
+            # URL that answered (not the redirects that led there); a longer wait is
+            # answered rate_limited without a request (decision 0065).
+            result = await self.ctx.fetch_url(str(result.get("final_url") or url))
         if result.get("error") in ("domain_blocked", "target_refused:domain_blocked"):
             # Redirected to a blocked site (or host): the fetch layer asked nothing of it.
             self._left_out(str(result.get("redirect_to") or result.get("final_url") or url))

@@ -232,24 +232,26 @@ class SiteFetcher(HttpPath):
             self._metrics_().queue_depth(self._turns.waiting())
             return self._bare_result(url, time.monotonic(), error="cancelled")
 
-    async def browser_slot(self, max_wait: float) -> bool:
+    async def browser_slot(self, max_wait: float) -> float | None:
         """A token of this site's bucket for a request the browser makes while it renders
         one of this site's pages: the same schedule as every other request to the site
-        (decision 0062). False, and no token taken, when it would come after `max_wait`
-        seconds (the render's time is up: the request is not sent). The render holds
-        the site's turn (`_browser_fetch`), so only its own requests ask here."""
+        (decision 0062). Returns the site's interval between requests (a Crawl-delay
+        included), by which the browser spaces what it sends; None, and no token taken,
+        when the token would come after `max_wait` seconds (the render's time is up: the
+        request is not sent). The render holds the site's turn (`_browser_fetch`), so
+        only its own requests ask here."""
         deadline = time.monotonic() + max_wait  # from the ask, not from the lock
         async with self._browser_slots:
             await self._ensure_loaded()
             retry_after = max(0.0, self._not_before - time.time())
             wait = max(self._bucket.wait_time(), retry_after)
             if wait > max(0.0, deadline - time.monotonic()):
-                return False
+                return None
             if retry_after > 0:
                 await asyncio.sleep(retry_after)
             await self._wait_for_slot()
             self._take_token()
-            return True
+            return self._bucket.interval_s
 
     def drop_cause(self, cause_id: str) -> int:
         """The waiting calls of `cause_id` (a stopped search) end `cancelled` unasked."""
@@ -696,10 +698,14 @@ class SiteFetcher(HttpPath):
                 url, headful=headful, cookies=self._cookies.to_state(), slots=slots
             )
         except ray.exceptions.RayError as exc:
+            self._bucket.spent_now()
             log.warning("browser render of %s failed: %s", url, type(exc).__name__)
             result = self._bare_result(url, started, error=f"browser_failed:{type(exc).__name__}")
             result["path"] = path
             return result
+        # The render's last request may have left the browser later than its token
+        # (chromium's spacing): the site's next request waits one interval from now.
+        self._bucket.spent_now()
         mine = [c for c in rendered.get("cookies") or [] if _cookie_domain_is(c, self.domain)]
         self._cookies.add(mine)
         html = str(rendered.get("html") or "")

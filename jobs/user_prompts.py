@@ -25,6 +25,12 @@ KEEP_FINISHED_S = 600.0
 """How long an answered or timed-out question is remembered (to refuse a late answer)."""
 
 
+def new_prompt_id() -> str:
+    """A fresh question id (the asking side makes it, so it can withdraw the question
+    however early it gives up)."""
+    return f"ask_{uuid.uuid4().hex[:12]}"
+
+
 def _invalid(message: str) -> LyraError:
     return LyraError("INVALID_PARAMS", message, field="prompt_id")
 
@@ -108,9 +114,19 @@ class PromptRegistry:
             if p.status == "pending" and now > p.created + p.timeout_s:
                 p.status, p.finished = "timed_out", now
 
-    def create(self, prompt: str, choices: list[str] | None, timeout_s: float) -> dict[str, Any]:
+    def create(
+        self,
+        prompt: str,
+        choices: list[str] | None,
+        timeout_s: float,
+        prompt_id: str | None = None,
+    ) -> dict[str, Any]:
+        """A new question under `prompt_id` (made here if None). An id already used,
+        one its asker withdrew before it got here included, is refused."""
         self._forget_old()
         self._expire()
+        if prompt_id is not None and prompt_id in self._prompts:
+            raise _invalid(f"question {prompt_id} was already asked or withdrawn")
         if sum(p.status == "pending" for p in self._prompts.values()) >= MAX_OPEN:
             raise LyraError(
                 "INVALID_PARAMS",
@@ -118,7 +134,7 @@ class PromptRegistry:
                 "them); answer some first",
                 field="prompt",
             )
-        entry = _Prompt(f"ask_{uuid.uuid4().hex[:12]}", prompt, choices or None, timeout_s)
+        entry = _Prompt(prompt_id or new_prompt_id(), prompt, choices or None, timeout_s)
         self._prompts[entry.id] = entry
         return entry.listing()
 
@@ -157,9 +173,13 @@ class PromptRegistry:
         return {"prompt_id": prompt_id, "response": response, "choice_index": entry.choice_index}
 
     def cancel(self, prompt_id: str) -> None:
-        """The client stopped waiting: the question leaves the list, a later answer is refused."""
+        """The client stopped waiting: the question leaves the list, a later answer is
+        refused. An id not asked yet is remembered as withdrawn, so that its question,
+        should it arrive after the withdrawal, is never listed."""
         entry = self._prompts.get(prompt_id)
-        if entry is not None and entry.status == "pending":
+        if entry is None:
+            entry = self._prompts[prompt_id] = _Prompt(prompt_id, "", None, 0.0)
+        if entry.status == "pending":
             entry.status, entry.finished = "cancelled", time.time()
             entry.done.set()
 

@@ -121,13 +121,11 @@ class LyraRuntime:
         deadline = time.monotonic() + RESTART_WAIT_SECONDS
         once = method in ONCE_WRITES and not repeatable(method, args)
         request_id = f"call_{uuid.uuid4().hex}"
-        tries = 0
         while True:
             handle = self.orchestrator()
-            tries += 1
             try:
                 if once:
-                    return await handle.once.remote(request_id, tries > 1, method, list(args))
+                    return await handle.once.remote(request_id, method, list(args))
                 return await getattr(handle, method).remote(*args)
             except ray.exceptions.RayTaskError as exc:
                 raise unwrap(exc) from None

@@ -16,6 +16,7 @@ from mcp_types import LoggingLevel, ToolAnnotations
 from pydantic import BaseModel, Field, create_model
 
 from lyra.jobs.search_context import DEGRADED_PREFIX
+from lyra.jobs.user_prompts import new_prompt_id
 from lyra.mcp_bridge import models as m
 from lyra.mcp_bridge.lyra_runtime import (
     LyraMCPServer,
@@ -164,23 +165,23 @@ def register(server: LyraMCPServer) -> None:
                                 channel="elicitation", action=form.action,
                                 lyra_meta=await rt.meta())  # fmt: skip
         timeout = options.timeout_seconds if options is not None else 300.0
-        with anyio.CancelScope(shield=True):
-            # Listed from the moment it opens: a client that gives up while the id is on
-            # its way must still withdraw it below, so the opening is not interrupted.
-            opened = await rt.call("open_prompt", prompt, choices, timeout)
-        how = opened["how_to_answer"]
+        # Made here, so that the question can be withdrawn wherever the client gives up,
+        # its opening still on the way included (the orchestrator then refuses it).
+        prompt_id = new_prompt_id()
         try:
+            opened = await rt.call("open_prompt", prompt, choices, timeout, prompt_id)
+            how = opened["how_to_answer"]
             # The question and how to answer it, in this client's log while it waits.
             await log_to_client(ctx, "warning", f"Lyra asks: {prompt} Answer with: {how}")
-            out = await rt.call("await_prompt", opened["prompt_id"])
+            out = await rt.call("await_prompt", prompt_id)
         except BaseException:
             # The client gave up (or the call broke): the question must not stay listed
             # and answerable with no one to receive the answer.
             with anyio.CancelScope(shield=True):
-                await rt.call("cancel_prompt", opened["prompt_id"])
+                await rt.call("cancel_prompt", prompt_id)
             raise
         return m.WaitResult(response=out["response"], choice_index=out["choice_index"],
-                            timed_out=out["timed_out"], prompt_id=opened["prompt_id"],
+                            timed_out=out["timed_out"], prompt_id=prompt_id,
                             channel="command_line", how_to_answer=how,
                             lyra_meta=await rt.meta())  # fmt: skip
 

@@ -64,6 +64,10 @@ from lyra.storage.views import list_views, render_view
 
 log = logging.getLogger(__name__)
 
+# The writes `once` does once per request id (the orchestrator's ONCE_WRITES that end
+# here).
+ONCE_WRITES = frozenset({"feedback", "calibrate", "calibrate_rollback", "cleanup"})
+
 
 class GraphStore:
     """Owns the DuckDB file: batched writes, the query_graph sandbox, vector search.
@@ -199,6 +203,7 @@ class GraphStore:
         return gq.existing_stance_pairs(self._reader(), task_id)
 
     def log_event(self, **fields: Any) -> None:
+        """Append an event_log row (`repo.log_event`'s fields)."""
         repo.log_event(self._con, **fields)
         self._rows_written("event_log", 1)
 
@@ -207,6 +212,22 @@ class GraphStore:
         and answer), or None when no call with this id has answered (decision 0064)."""
         payload = repo.event_payload(self._reader(), request_id, CALL_ANSWERED)
         return dict(payload) if payload is not None else None
+
+    def once(self, request_id: str, method: str, args: list[Any]) -> Any:
+        """`method(*args)`, one of `ONCE_WRITES` (feedback, calibrate,
+        calibrate_rollback, cleanup), done once per `request_id`: its answer is recorded
+        as a `call_answered` event right after the write, in the same call, and a call
+        with an id already answered returns that answer without doing anything
+        (decision 0064)."""
+        if method not in ONCE_WRITES:
+            raise LyraError("INVALID_PARAMS", f"{method} is not a write sent once", field="method")
+        answered = self.call_answer(request_id)
+        if answered is not None:
+            return answered["answer"]
+        answer = getattr(self, method)(*args)
+        payload = {"method": method, "answer": answer}
+        self.log_event(kind=CALL_ANSWERED, actor="graph", event_id=request_id, payload=payload)
+        return answer
 
     # --- embeddings ---------------------------------------------------------------
     def embeddings_by_text_hash(

@@ -117,17 +117,20 @@ async def test_feedback_sent_just_after_a_kill_succeeds_once(lyra_home: Path) ->
         async with Client(build_server(settings)) as client:
             warm = await client.call_tool("create_task", {"query": "warm up"})
             assert warm.is_error is False
-            kill_orchestrator(ns)
+            killed = kill_orchestrator(ns)
             blocked = await client.call_tool(
                 "feedback", {"action": "domain_block", "domain": "spam.example", "reason": "ads"}
             )
             assert blocked.is_error is False, blocked.content
             out = blocked.structured_content
             assert (out["domain"], out["changed"]) == ("spam.example", True)
+        orch = ray.get_actor(ORCHESTRATOR, namespace=ns)
+        now = ray.get(orch.__ray_call__.remote(lambda _self: os.getpid()), timeout=30)
+        assert now != killed  # the feedback met the killed process and waited for its heir
         assert rows(ns, "SELECT count(*) FROM event_log WHERE kind = 'feedback'") == [[1]]
         assert rows(
-            ns, "SELECT payload->>'method' FROM event_log WHERE kind = 'call_answered'"
-        ) == [["feedback"]]
+            ns, "SELECT actor, payload->>'method' FROM event_log WHERE kind = 'call_answered'"
+        ) == [["graph", "feedback"]]
     finally:
         ray.kill(ray.get_actor(ORCHESTRATOR, namespace=ns))
 
@@ -135,37 +138,41 @@ async def test_feedback_sent_just_after_a_kill_succeeds_once(lyra_home: Path) ->
 def test_a_write_sent_again_answers_what_the_first_call_did(lyra_home: Path) -> None:
     """A repeat of `domain_block` done plainly would answer changed: false (the domain
     is blocked by then); sent once with the same request id, it answers the first
-    call's changed: true and blocks nothing again."""
-    settings = make_settings(lyra_home)
+    call's changed: true and blocks nothing again: through the orchestrator, and
+    straight to the graph actor (as Ray's own retry of a graph task would). A write
+    that is not the graph's (notify_user) is recorded by the orchestrator: its repeat
+    answers the first notification's id."""
+    settings = make_settings(lyra_home, auth={"notify_command": "/nonexistent"})
     orch = Orchestrator.options(name=ORCHESTRATOR, namespace=settings.ray.namespace).remote(
         settings
     )
     args = ["domain_block", {"domain": "junk.example", "reason": "ads"}]
+
+    def sql(query: str) -> list[Any]:
+        out = ray.get(orch.query_graph.remote(query, None, {}, 10, 5000, False), timeout=60)
+        return list(out["rows"])
+
     try:
-        first = ray.get(orch.once.remote("call_1", False, "feedback", args), timeout=120)
-        again = ray.get(orch.once.remote("call_1", True, "feedback", args))
-        plain = ray.get(orch.feedback.remote(*args))
+        first = ray.get(orch.once.remote("call_1", "feedback", args), timeout=120)
+        again = ray.get(orch.once.remote("call_1", "feedback", args), timeout=60)
+        plain = ray.get(orch.feedback.remote(*args), timeout=60)
         assert (first["changed"], again, plain["changed"]) == (True, first, False)
-        other = ray.get(orch.once.remote("call_2", True, "feedback", args))  # never answered
-        assert other["changed"] is False
+        graph = ray.get(orch.graph_handle.remote(), timeout=60)
+        straight = ray.get(graph.once.remote("call_1", "feedback", args), timeout=60)
+        assert straight == first
+        note = ["decision_required", {"message": "Look at the queue"}]
+        told = ray.get(orch.once.remote("call_2", "notify_user", note), timeout=60)
+        told_again = ray.get(orch.once.remote("call_2", "notify_user", note), timeout=60)
+        assert told_again == told
         with pytest.raises(LyraError, match="not a write sent once"):
-            ray.get(orch.once.remote("call_3", False, "stop_task", ["task_x", None, "immediate"]))
-        events = ray.get(
-            orch.query_graph.remote(
-                "SELECT id, payload->>'method' FROM event_log WHERE kind = 'call_answered' "
-                "ORDER BY id",
-                None,
-                {},
-                10,
-                5000,
-                False,
-            )
-        )
-        assert events["rows"] == [["call_1", "feedback"], ["call_2", "feedback"]]
-        assert ray.get(
-            orch.query_graph.remote(
-                "SELECT count(*) FROM event_log WHERE kind = 'feedback'", None, {}, 10, 5000, False
-            )
-        )["rows"] == [[3]]
+            ray.get(orch.once.remote("call_3", "stop_task", ["task_x", None, "immediate"]))
+        with pytest.raises(LyraError, match="not a write sent once"):
+            ray.get(graph.once.remote("call_4", "put_embeddings", ["fragment", "m", []]))
+        assert sql(
+            "SELECT id, actor, payload->>'method' FROM event_log WHERE kind = 'call_answered' "
+            "ORDER BY id"
+        ) == [["call_1", "graph", "feedback"], ["call_2", "orchestrator", "notify_user"]]
+        assert sql("SELECT count(*) FROM event_log WHERE kind = 'feedback'") == [[2]]
+        assert sql("SELECT count(*) FROM event_log WHERE kind = 'user_notified'") == [[1]]
     finally:
         ray.kill(orch)

@@ -57,6 +57,19 @@ def test_wait_time_does_not_take_a_token() -> None:
     assert bucket.tokens() == pytest.approx(1.0)
 
 
+def test_a_request_spent_outside_the_bucket_moves_the_next_token_back() -> None:
+    clock = FakeClock()
+    bucket = TokenBucket(2.0, clock=clock)
+    assert bucket.reserve() == 0.0
+    clock.advance(3.0)  # full again; then another process sent one of the site's requests
+    bucket.spent_now()
+    assert bucket.wait_time() == pytest.approx(0.5)
+    assert bucket.reserve() == pytest.approx(0.5)
+    bucket.spent_now()  # one reserved ahead stays ahead
+    assert bucket.wait_time() == pytest.approx(1.0)
+    assert bucket.interval_s == pytest.approx(0.5)
+
+
 def test_set_rate_keeps_the_level() -> None:
     clock = FakeClock()
     bucket = TokenBucket(10.0, clock=clock)

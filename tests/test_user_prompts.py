@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from lyra.jobs.user_prompts import PromptRegistry, match_choice
+from lyra.jobs.user_prompts import PromptRegistry, match_choice, new_prompt_id
 from lyra.pipelines.errors import LyraError
 
 CHOICES = ["Stop the search", "Go on with the primary sources", "Add the preprints"]
@@ -94,6 +94,19 @@ async def test_a_cancelled_question_leaves_the_list_and_refuses_answers() -> Non
     assert prompts.pending() == []
     with pytest.raises(LyraError, match="is no longer waited for"):
         prompts.answer(q["prompt_id"], "yes")
+
+
+def test_a_question_withdrawn_before_it_arrives_is_never_listed() -> None:
+    """The asker made the id and gave up while the question was on its way: the
+    withdrawal may reach the orchestrator first, and the question is then refused."""
+    prompts = PromptRegistry()
+    prompt_id = new_prompt_id()
+    prompts.cancel(prompt_id)
+    with pytest.raises(LyraError, match=f"question {prompt_id} was already asked or withdrawn"):
+        prompts.create("Still?", None, 30, prompt_id)
+    assert prompts.pending() == []
+    asked = prompts.create("Now?", None, 30, new_prompt_id())
+    assert [p["prompt_id"] for p in prompts.pending()] == [asked["prompt_id"]]
 
 
 def test_a_question_past_its_timeout_leaves_the_list_unawaited() -> None:

@@ -78,6 +78,18 @@ class TokenBucket:
         self._tokens -= 1
         return wait
 
+    def spent_now(self) -> None:
+        """Count a request that left now outside the bucket's own reservations (another
+        process's, on this schedule): the next token comes one interval from now at the
+        soonest, later if reservations are still outstanding."""
+        self._refill()
+        self._tokens = min(self._tokens, 0.0)
+
+    @property
+    def interval_s(self) -> float:
+        """The time between two tokens."""
+        return 1.0 / self._rate
+
     def set_rate(self, rate_per_s: float) -> None:
         """Change the refill rate (e.g. for a robots.txt Crawl-delay), keeping the level."""
         if rate_per_s <= 0:
