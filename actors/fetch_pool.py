@@ -34,7 +34,9 @@ from lyra.pipelines.net.domains import (
 
 log = logging.getLogger(__name__)
 
-FETCHER_ATTEMPTS = 3  # a request whose fetcher died is sent by its replacement
+# A request whose fetcher died is sent by its replacement; one whose fetcher restarts,
+# to the same fetcher once it is back.
+FETCHER_ATTEMPTS = 3
 # The standby is refilled once no request has been in flight for this long.
 REFILL_QUIET_S = 1.0
 
@@ -185,19 +187,29 @@ class FetcherPool:
                         continue
                     victim = (name, self._take_out(name))
                 else:
-                    rules = self.rules.current()
                     if domain not in self.live:
                         self.live[domain] = get_fetcher(
-                            domain, self.settings, qps=self._qps(domain, rules), tor=self.tor
+                            domain,
+                            self.settings,
+                            qps=self._qps(domain, self.rules.current()),
+                            tor=self.tor,
                         )
+                        self._rules_version[domain] = self.rules.version
                         self._created_since_refill = True
-                    elif self._rules_version.get(domain) != self.rules.version:
-                        # domains.yaml changed: the live fetcher takes the new rate.
-                        await self.live[domain].set_base_qps.remote(self._qps(domain, rules))
-                    self._rules_version[domain] = self.rules.version
                     self._in_use[domain] = self._in_use.get(domain, 0) + 1
                     return self.live[domain]
             await self._retire(*victim)
+
+    async def _current_rate(self, domain: str, handle: Any) -> None:
+        """After domains.yaml changed (or the fetcher restarted), tell the fetcher its
+        rate before its next request. A call to a dead or restarting fetcher raises
+        like the request would, so the caller handles both alike."""
+        rules = self.rules.current()
+        version = self.rules.version
+        if self._rules_version.get(domain) == version:
+            return
+        await handle.set_base_qps.remote(self._qps(domain, rules))
+        self._rules_version[domain] = version
 
     def refill_later(self) -> None:
         """After new fetchers took standby workers: refill the standby once the pool is
@@ -317,8 +329,10 @@ class FetcherPool:
 
         async def one(domain: str, current: str, remaining: int) -> FetchResult:
             for attempt in range(FETCHER_ATTEMPTS):
+                dead = None
                 async with self.lease(domain) as handle:
                     try:
+                        await self._current_rate(domain, handle)
                         result: FetchResult = await handle.fetch.remote(
                             current,
                             remaining,
@@ -328,12 +342,23 @@ class FetcherPool:
                             **request,
                         )
                         return result
-                    except (ray.exceptions.ActorDiedError, ray.exceptions.RayActorError):
+                    except ray.exceptions.ActorUnavailableError:
+                        # Restarting (killed with a restart left, its process lost): the
+                        # same actor comes back under this handle, which Ray holds the
+                        # next call for. Dropping the handle would end it for good (the
+                        # pool's is its creator's), so the request is sent to it again,
+                        # with the rate its restart forgot.
+                        if attempt == FETCHER_ATTEMPTS - 1:
+                            raise
+                        log.warning("fetcher of %s is restarting; asking it again", domain)
+                        self._rules_version.pop(domain, None)
+                    except ray.exceptions.RayActorError:
                         if attempt == FETCHER_ATTEMPTS - 1:
                             raise
                         log.warning("fetcher of %s died; replacing it", domain)
                         dead = handle
-                await self._forget_dead(domain, dead)
+                if dead is not None:
+                    await self._forget_dead(domain, dead)
             raise AssertionError("unreachable")
 
         return await _follow(url, self.settings, None, one, self.rules.current)

@@ -228,6 +228,9 @@ async def run_chaos(
                                 f"({(mine[0].get('error') or {}).get('message', '')}), "
                                 f"{mine[0]['metrics'].get('pages_fetched', 0)} pages"
                             )
+                            for warning in mine[0]["warnings"]:
+                                if "not fetched" in warning:  # a page this search lost
+                                    say(f"    {warning}")
                             break
 
             async def killer() -> None:

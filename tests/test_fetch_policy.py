@@ -4,6 +4,8 @@ breaker, Retry-After, challenge pages and persisted state (ARCHITECTURE §3 step
 
 from __future__ import annotations
 
+import asyncio
+import itertools
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -13,9 +15,11 @@ import pytest
 import ray
 
 from lyra.actors.fetch import DomainFetcher, http_date
+from lyra.actors.fetch_pool import FetcherPool
 from lyra.actors.graph import GraphActor
 from lyra.actors.runtime import GRAPH
 from lyra.config.settings import Settings
+from lyra.pipelines.net.domains import home_rules_watcher
 from lyra.storage.warc import verify
 from tests.conftest import make_settings
 from tests.conftest_web import (  # noqa: F401 - pytest fixtures used by parameter name
@@ -251,6 +255,49 @@ def test_state_survives_a_killed_fetcher(
     assert doc[1].at - doc[0].at >= 1.0 - 0.05
     stored = ray.get(graph.load_domain_state.remote("127.0.0.1"))
     assert stored["cookies"][0]["value"] == "42"
+
+
+def test_a_fetcher_restarting_mid_request_keeps_its_requests_and_the_sites_rate(
+    fixture_server: FixtureServer, stack: Callable[[Settings], Any], tmp_path: Path
+) -> None:
+    """A fetcher killed with a restart left (`ray.kill(no_restart=False)`, as a lost
+    process): the requests it held are asked again of the same fetcher once it is back
+    (the pool's handle is its creator's: a new handle by name would not keep it alive),
+    at the rate domains.yaml set after it was made, which its restart forgot."""
+    settings = policy_settings(tmp_path, default_qps=20.0, standby_workers=0)
+    stack(settings)
+    for i in range(7):
+        fixture_server.route(f"/p{i}", body=PAGE)
+
+    async def scenario() -> tuple[Any, Any, list[Any], Any]:
+        pool = FetcherPool(settings, rules=home_rules_watcher(tmp_path))
+        await pool.fetch(fixture_server.url("/p0"))  # the fetcher is made at 20 requests/s
+        made = pool.live["127.0.0.1"]._actor_id  # not a handle: the pool's alone keeps it
+        (tmp_path / "domains.yaml").write_text("qps:\n  127.0.0.1: 4\n")
+        urls = [fixture_server.url(f"/p{i}") for i in (1, 2, 3, 4, 5)]
+        waiting = [asyncio.create_task(pool.fetch(url)) for url in urls]
+        while "/p2" not in fixture_server.paths():  # at 4 requests/s, three still wait
+            await asyncio.sleep(0.01)
+        ray.kill(pool.live["127.0.0.1"], no_restart=False)
+        results = await asyncio.gather(*waiting)
+        await asyncio.sleep(1.0)  # the failed calls' handles are gone by now
+        later = await pool.fetch(fixture_server.url("/p6"))
+        return made, pool.live["127.0.0.1"], results, later
+
+    made, live, results, later = asyncio.run(scenario())
+    try:
+        assert [(r["error"], r["body"]) for r in results] == [(None, PAGE)] * 5
+        assert (later["error"], later["body"]) == (None, PAGE)
+        assert live._actor_id == made  # restarted, not replaced
+        assert ray.get(live.state.remote())["domain"] == "127.0.0.1"
+        pages = [r for r in fixture_server.requests if r.path.startswith("/p")]
+        # Each page asked once, the one in flight at the kill maybe twice; never faster
+        # than 4 requests/s once the rule was read (the kill and restart included).
+        assert {r.path for r in pages} == {f"/p{i}" for i in range(7)}
+        times = sorted(r.at for r in pages[1:])
+        assert min(b - a for a, b in itertools.pairwise(times)) >= 0.25 - 0.05
+    finally:
+        ray.kill(live)
 
 
 def test_a_403_escalates_through_tor_when_it_is_configured(
