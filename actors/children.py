@@ -30,6 +30,7 @@ from lyra.actors.runtime import (
     BROWSER,
     GRAPH,
     INFERENCE,
+    end_for_good,
     head_node_options,
     inference_actor_options,
 )
@@ -140,10 +141,7 @@ class ChildActors:
                 if isinstance(exc, ActorDiedError) or attempt % 2 == 1:
                     if self._handles.get(name) is handle:
                         self._handles.pop(name)
-                    try:
-                        ray.kill(handle, no_restart=True)
-                    except Exception:  # already gone: nothing to kill
-                        log.debug("kill of dead %s failed", name, exc_info=True)
+                    end_for_good(handle)
                 await asyncio.sleep(min(0.2 * 2**attempt, 4.0))
         raise AssertionError("unreachable")
 
@@ -176,9 +174,6 @@ class ChildActors:
                     telemetry.actor_restart(name)
                     if name == INFERENCE:
                         self.inference_status.forget()
-                    try:
-                        ray.kill(handle, no_restart=True)
-                    except Exception:  # already gone
-                        log.debug("kill of %s failed", name, exc_info=True)
+                    end_for_good(handle)
             seen = alive
             await asyncio.sleep(NODE_WATCH_SECONDS)

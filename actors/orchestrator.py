@@ -482,8 +482,15 @@ class Orchestrator:
         return {"done": True, "result": result}
 
     async def search_summary(self, search_id: str) -> dict[str, Any]:
-        """Budget and task totals to attach to a search result."""
-        task = await self._task(self._search_task[search_id])
+        """Budget and task totals to attach to a search result; a search this process
+        did not start (it restarted since) is found by its stored row."""
+        task_id = self._search_task.get(search_id)
+        if task_id is None:
+            row = await self._call(GRAPH, "get_search", search_id)
+            if row is None:
+                raise LyraError("INVALID_PARAMS", f"no search {search_id!r}", field="search_id")
+            task_id = self._search_task.setdefault(search_id, row["task_id"])
+        task = await self._task(task_id)
         return {"budget": await self._budget(task)}
 
     # --- status ----------------------------------------------------------------------

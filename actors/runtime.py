@@ -347,6 +347,20 @@ def warm_serialization() -> bool:
     return True
 
 
+def end_for_good(handle: Any) -> None:
+    """Kill an actor with no restart, so that its name is free for a new one.
+
+    An actor dead for good (its restarts spent) whose creator still runs keeps its name
+    (Ray 2.60): a lookup by name, ``get_if_exists`` included, finds the dead actor again
+    instead of making a new one. Killing it releases the name; killing an actor already
+    gone does nothing.
+    """
+    try:
+        ray.kill(handle, no_restart=True)
+    except Exception:  # already gone: nothing to kill
+        log.debug("kill of a dead actor failed", exc_info=True)
+
+
 def get_actor(name: str, namespace: str) -> Any | None:
     """The named actor if it is alive, else None."""
     try:

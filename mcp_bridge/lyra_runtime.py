@@ -21,6 +21,7 @@ import lyra.actors.telemetry as telemetry
 from lyra.actors.runtime import (
     ONCE_WRITES,
     degraded_notes,
+    end_for_good,
     ensure_ray,
     instance_info,
     orchestrator_options,
@@ -133,6 +134,7 @@ class LyraRuntime:
                 telemetry.actor_restart("orchestrator")
                 if isinstance(exc, ray.exceptions.ActorDiedError) and self._orch is handle:
                     self._orch = None  # found again, or re-created, on the next try
+                    end_for_good(handle)  # its name is then free for the next
                 if not (once or repeatable(method, args)) or time.monotonic() + delay > deadline:
                     raise
                 log.warning(

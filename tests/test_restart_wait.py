@@ -9,14 +9,18 @@ name.
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
 import ray
 from mcp import Client
 
+from lyra.actors.orchestrator import Orchestrator
 from lyra.actors.runtime import ORCHESTRATOR
+from lyra.mcp_bridge.lyra_runtime import LyraRuntime
 from lyra.mcp_bridge.server import build_server
+from lyra.pipelines.evidence.research import new_task_id
 from tests.conftest import make_settings
 from tests.conftest_web import FixtureServer
 
@@ -52,6 +56,29 @@ async def test_a_read_waits_for_the_orchestrator_to_come_back(
             assert res.is_error is False, res.content[0].text
             assert res.structured_content[key] == value
     ray.kill(ray.get_actor(ORCHESTRATOR, namespace=settings.ray.namespace), no_restart=True)
+
+
+async def test_an_orchestrator_whose_restarts_are_spent_is_made_anew(lyra_home: Path) -> None:
+    """Killed once more than Ray restarts it, the orchestrator is dead for good; while a
+    handle its creator made lives on (a call's frame, an error's traceback kept in a
+    log), its name stays taken and a lookup finds the dead actor again (in the chaos
+    bench every tool call then answered "unavailable" for a minute and failed). The
+    bridge kills it for good, which frees the name, and the next call makes a new one."""
+    settings = make_settings(lyra_home)
+    restarts = Orchestrator._default_options["max_restarts"]  # type: ignore[attr-defined]
+    rt = LyraRuntime(settings)
+    task = await rt.call("create_task", "coffee and sleep", {}, new_task_id())
+    held = rt.orchestrator()  # the creator's handle, kept alive here
+    try:
+        for _ in range(restarts + 1):
+            ray.kill(held, no_restart=False)
+            answers = await asyncio.gather(
+                *(rt.call("get_status", task["id"], 0.0) for _ in range(3))
+            )
+            assert [a["task"]["query"] for a in answers] == ["coffee and sleep"] * 3
+        assert rt.orchestrator()._actor_id != held._actor_id
+    finally:
+        ray.kill(rt.orchestrator(), no_restart=True)
 
 
 async def test_a_search_interrupted_by_a_crash_is_failed_with_the_reason(

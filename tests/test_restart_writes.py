@@ -22,6 +22,7 @@ from mcp import Client
 
 from lyra.actors.orchestrator import Orchestrator
 from lyra.actors.runtime import ORCHESTRATOR
+from lyra.mcp_bridge.lyra_runtime import LyraRuntime
 from lyra.mcp_bridge.server import build_server
 from lyra.pipelines.errors import LyraError
 from lyra.pipelines.evidence.research import new_search_id, new_task_id
@@ -108,6 +109,27 @@ def test_the_same_ids_sent_again_return_what_the_first_call_made(lyra_home: Path
         assert searches["rows"] == [[search_id]]
     finally:
         ray.kill(orch)
+
+
+async def test_a_restarted_orchestrator_summarises_a_search_the_killed_one_started(
+    lyra_home: Path,
+) -> None:
+    """The `search` tool answers a search still running when its wait is over with
+    `search_summary`: an orchestrator restarted since the search began finds its task
+    by the stored row (it answered a KeyError, a failed tool call, in the chaos bench)."""
+    settings = make_settings(lyra_home, task={"default_max_pages": 30})
+    rt = LyraRuntime(settings)
+    try:
+        task = await rt.call("create_task", QUESTION, {}, new_task_id())
+        search_id = await rt.call("start_search", task["id"], QUESTION, {}, None, new_search_id())
+        kill_orchestrator(settings.ray.namespace)
+        budget = (await rt.call("search_summary", search_id))["budget"]
+        # The search was interrupted before it stored a page.
+        assert (budget["max_pages"], budget["pages_used"], budget["pages_remaining"]) == (30, 0, 30)
+        with pytest.raises(LyraError, match="no search 's_unknown'"):
+            await rt.call("search_summary", "s_unknown")
+    finally:
+        ray.kill(rt.orchestrator(), no_restart=True)
 
 
 async def test_feedback_sent_just_after_a_kill_succeeds_once(lyra_home: Path) -> None:
