@@ -44,7 +44,7 @@ from lyra.jobs.auth_service import AuthService
 from lyra.jobs.discovery import validate_discovery_options
 from lyra.jobs.engine_choice import EngineChoice
 from lyra.jobs.replay import replay_into
-from lyra.jobs.search_context import SearchContext
+from lyra.jobs.search_context import INTERRUPTED_BY_RESTART, SearchContext
 from lyra.jobs.search_job import SearchJob
 from lyra.jobs.user_prompts import PromptRegistry, desktop_question
 from lyra.pipelines.discover.engines import load_engines
@@ -184,9 +184,7 @@ class Orchestrator:
         async with self._ready_lock:
             if self._ready:
                 return
-            n = await self._call(
-                GRAPH, "fail_running_searches", "interrupted: the server restarted"
-            )
+            n = await self._call(GRAPH, "fail_running_searches", INTERRUPTED_BY_RESTART)
             if n:
                 log.warning("%d searches were interrupted by a restart", n)
             if ray.get_runtime_context().was_current_actor_reconstructed:

@@ -15,6 +15,10 @@ Call = Callable[..., Awaitable[Any]]
 # A search warning that names a fallback in use; the bridge lists it, without the
 # prefix, in `_lyra_meta.degraded` as well.
 DEGRADED_PREFIX = "degraded: "
+# The error message of a search that a restart of the orchestrator interrupted (the
+# new process fails the searches left running); the search tool starts such a search
+# again while its call still waits.
+INTERRUPTED_BY_RESTART = "interrupted: the server restarted"
 
 
 class SearchStopped(Exception):

@@ -9,6 +9,7 @@ from mcp.server.mcpserver import Context
 from mcp_types import ToolAnnotations
 from pydantic import Field
 
+from lyra.jobs.search_context import INTERRUPTED_BY_RESTART
 from lyra.mcp_bridge import models as m
 from lyra.mcp_bridge.lyra_runtime import (
     LyraMCPServer,
@@ -28,6 +29,17 @@ from lyra.pipelines.evidence.research import new_search_id, new_task_id
 
 # How often a search that the client waits for reports its progress.
 PROGRESS_POLL_SECONDS = 1.0
+# How many times one search call starts its search again after restarts of the
+# orchestrator interrupted it (a search that keeps crashing it fails then).
+SEARCH_RESTARTS = 2
+
+
+def interrupted(polled: dict[str, Any]) -> bool:
+    """A search `wait_search` reports failed by a restart of the orchestrator."""
+    error = polled["result"].get("error") or {}
+    return bool(
+        polled["result"]["status"] == "failed" and error.get("message") == INTERRUPTED_BY_RESTART
+    )
 
 
 def require_words(text: str, field: str) -> None:
@@ -87,7 +99,9 @@ def register(server: LyraMCPServer) -> None:
         Returns when done, or after wait_seconds (default 50) with status `running`,
         its progress and partial metrics (urls_fetched from the first fetch on; pages
         once stored); then poll get_status. Progress notifications are sent while it
-        runs.
+        runs. A search that a server restart interrupts while this call waits is
+        started again (twice at most): the answer is for the new one, and its warnings
+        name both.
         """
         require_words(query, "query")
         rt = runtime_of(ctx)
@@ -98,20 +112,35 @@ def register(server: LyraMCPServer) -> None:
             else rt.settings.search.default_wait_seconds
         )
         wait = min(wait, rt.settings.search.max_wait_seconds)
-        search_id = await rt.call(
-            "start_search",
-            task_id,
-            query,
-            opts.model_dump(exclude_none=True),
-            None,
-            new_search_id(),
-        )
+
+        async def start() -> str:
+            sid: str = await rt.call(
+                "start_search",
+                task_id,
+                query,
+                opts.model_dump(exclude_none=True),
+                None,
+                new_search_id(),
+            )
+            return sid
+
+        search_id = await start()
+        # A search that a restart of the orchestrator interrupted before this call
+        # answered is started again (a few times at most), and the answer says so.
+        restarted: list[str] = []
         deadline = time.monotonic() + wait
         while True:
             remaining = deadline - time.monotonic()
             polled = await rt.call(
                 "wait_search", search_id, max(0.0, min(PROGRESS_POLL_SECONDS, remaining))
             )
+            if polled["done"] and len(restarted) < SEARCH_RESTARTS and interrupted(polled):
+                interrupted_id, search_id = search_id, await start()
+                restarted.append(
+                    f"search {interrupted_id} was interrupted by a server restart; "
+                    f"started again as {search_id}"
+                )
+                continue
             if polled["done"]:
                 break
             prog = polled["progress"]
@@ -126,7 +155,7 @@ def register(server: LyraMCPServer) -> None:
                     pages_fetched=int(partial.get("pages_fetched", 0)),
                     useful_fragments=int(partial.get("useful_fragments", 0)),
                     metrics=partial,
-                    warnings=(polled.get("metrics") or {}).get("warnings", [])[:50],
+                    warnings=[*restarted, *(polled.get("metrics") or {}).get("warnings", [])][:50],
                     progress=prog,
                     budget_remaining=summary["budget"],
                     lyra_meta=await rt.meta(),
@@ -153,7 +182,7 @@ def register(server: LyraMCPServer) -> None:
             novelty=met.get("novelty", 0.0),
             budget_remaining=summary["budget"],
             metrics=public_metrics(met),
-            warnings=result.get("warnings", [])[:50],
+            warnings=[*restarted, *result.get("warnings", [])][:50],
             lyra_meta=await rt.meta(
                 result["claims"],
                 result.get("warnings"),

@@ -117,3 +117,62 @@ async def test_a_search_interrupted_by_a_crash_is_failed_with_the_reason(
     finally:
         site.close()
     ray.kill(ray.get_actor(ORCHESTRATOR, namespace=settings.ray.namespace), no_restart=True)
+
+
+async def test_a_search_a_restart_interrupts_while_its_call_waits_is_started_again(
+    lyra_home: Path,
+) -> None:
+    """The `search` call still waits for its search when a restart of the orchestrator
+    interrupts it: the call starts it again and answers for the new one, with a warning
+    naming both; get_status keeps the interrupted one, failed with the reason."""
+    site = FixtureServer("127.0.0.1")
+    site.route("/robots.txt", body=b"User-agent: *\nAllow: /\n", content_type="text/plain")
+    for i in range(3):
+        site.route(
+            f"/slow{i}.html",
+            body=f"<html><body><p>Slow page {i} on sleep and coffee.</p></body></html>".encode(),
+            delay=1.0,
+        )
+    settings = make_settings(lyra_home, corpus=None, fetch={"default_qps": 1.0})
+    ns = settings.ray.namespace
+
+    def kill_once_asked() -> None:
+        site.wait_for(lambda reqs: any(r.path == "/slow0.html" for r in reqs), timeout=60)
+        ray.kill(ray.get_actor(ORCHESTRATOR, namespace=ns), no_restart=False)
+
+    try:
+        async with Client(build_server(settings)) as client:
+            created = await client.call_tool("create_task", {"query": "slow pages"})
+            task_id = created.structured_content["task_id"]
+            urls = [site.url(f"/slow{i}.html") for i in range(3)]
+            killer = asyncio.create_task(asyncio.to_thread(kill_once_asked))
+            res = await client.call_tool(
+                "search",
+                {
+                    "task_id": task_id,
+                    "query": "slow pages",
+                    "options": {"urls": urls, "engines": [], "wait_seconds": 100},
+                },
+            )
+            await killer
+            assert res.is_error is False, res.content[0].text
+            out = res.structured_content
+            [note] = [w for w in out["warnings"] if "interrupted" in w]
+            first = note.split()[1]
+            assert note == (
+                f"search {first} was interrupted by a server restart; "
+                f"started again as {out['search_id']}"
+            )
+            assert out["pages_fetched"] == 3
+            status = await client.call_tool("get_status", {"task_id": task_id})
+            searches = {
+                s["search_id"]: (s["status"], (s["error"] or {}).get("message"))
+                for s in status.structured_content["searches"]
+            }
+            assert searches == {
+                first: ("failed", "interrupted: the server restarted"),
+                out["search_id"]: (out["status"], None),
+            }
+    finally:
+        site.close()
+    ray.kill(ray.get_actor(ORCHESTRATOR, namespace=ns), no_restart=True)
