@@ -12,7 +12,7 @@ from typing import Any
 
 import ray
 
-from lyra.actors.runtime import setup_actor_logging
+from lyra.actors.runtime import BROWSER, report_restart, setup_actor_logging
 from lyra.config.settings import Settings
 from lyra.jobs.chromium import Chromium
 
@@ -34,6 +34,7 @@ class BrowserActor:
 
     def __init__(self, settings: Settings) -> None:
         setup_actor_logging(settings.home_dir)
+        report_restart(BROWSER, settings.ray.namespace)
         self.settings = settings
         self._chromium = Chromium(settings)
 

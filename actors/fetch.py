@@ -42,7 +42,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-import warnings
 from email.utils import formatdate
 from typing import Any
 
@@ -53,6 +52,7 @@ from lyra.actors.runtime import (
     GRAPH,
     ORCHESTRATOR,
     fetcher_scheduling,
+    restarted_by_ray,
     setup_actor_logging,
 )
 from lyra.config.settings import Settings
@@ -105,7 +105,7 @@ class DomainFetcher:
             qps,
             bucket_state,
             tor,
-            restarted=_was_restarted(),
+            restarted=restarted_by_ray(),
             find_graph=lambda: _named_actor(GRAPH, settings),
             find_browser=lambda: _browser_handle(settings),
         )
@@ -188,13 +188,6 @@ class DomainFetcher:
     async def state(self) -> dict[str, Any]:
         """Domain, rates, bucket, circuit, counters and robots summary. Idempotent."""
         return await self._site.state()
-
-
-def _was_restarted() -> bool:
-    with warnings.catch_warnings():
-        # Ray 2.60 implements this property with its own deprecated `actor_id`.
-        warnings.simplefilter("ignore", DeprecationWarning)
-        return bool(ray.get_runtime_context().was_current_actor_reconstructed)
 
 
 def _named_actor(name: str, settings: Settings) -> Any:

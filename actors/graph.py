@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 import ray
 
 import lyra.actors.telemetry as telemetry
-from lyra.actors.runtime import setup_actor_logging
+from lyra.actors.runtime import GRAPH, restarted_by_ray, setup_actor_logging
 
 if TYPE_CHECKING:
     from lyra.config.settings import Settings
@@ -55,6 +55,9 @@ class GraphActor:
         from lyra.storage.graph_store import GraphStore
 
         self._store: GraphStore = GraphStore(settings, telemetry.graph_rows_written)
+        if restarted_by_ray():  # a kill between two calls is recorded too
+            payload = {"actor": GRAPH, "reported_by": "itself"}
+            self._store.log_event(kind="actor_restart", actor=GRAPH, payload=payload)
         # A query that builds a huge value fails here instead of taking the machine's
         # memory (decision 0060).
         headroom = max(MIN_ADDRESS_HEADROOM, 4 * size_bytes(settings.storage.memory_limit))

@@ -29,7 +29,7 @@ import numpy as np
 import ray
 
 import lyra.actors.telemetry as telemetry
-from lyra.actors.runtime import setup_actor_logging
+from lyra.actors.runtime import INFERENCE, report_restart, setup_actor_logging
 from lyra.config.settings import Settings
 from lyra.pipelines.discover.citations import build_relevance_prompt, parse_relevance
 from lyra.pipelines.discover.papers import paper_from_record
@@ -158,6 +158,7 @@ class InferenceActor:
 
     def __init__(self, settings: Settings, use_gpu: bool = False) -> None:
         setup_actor_logging(settings.home_dir)
+        report_restart(INFERENCE, settings.ray.namespace)
         if hasattr(os, "nice"):
             os.nice(INFERENCE_NICENESS)
         self._settings = settings

@@ -35,6 +35,7 @@ from lyra.actors.runtime import (
     INFERENCE,
     ONCE_WRITES,
     ORCHESTRATOR,
+    restarted_by_ray,
     setup_actor_logging,
 )
 from lyra.actors.standby import StandbyWorkers
@@ -187,7 +188,7 @@ class Orchestrator:
             n = await self._call(GRAPH, "fail_running_searches", INTERRUPTED_BY_RESTART)
             if n:
                 log.warning("%d searches were interrupted by a restart", n)
-            if ray.get_runtime_context().was_current_actor_reconstructed:
+            if restarted_by_ray():
                 await self._log_quietly(
                     kind="actor_restart",
                     actor=ORCHESTRATOR,

@@ -13,6 +13,7 @@ import logging.handlers
 import os
 import socket
 import time
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -344,6 +345,32 @@ def warm_serialization() -> bool:
     except AttributeError:
         log.warning("could not prepare Ray's serialization ahead of use", exc_info=True)
         return False
+    return True
+
+
+def restarted_by_ray() -> bool:
+    """In an actor: True when Ray started it again after its process ended (a crash, a
+    kill with a restart left); False in its first life."""
+    with warnings.catch_warnings():
+        # Ray 2.60 implements this property with its own deprecated `actor_id`.
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return bool(ray.get_runtime_context().was_current_actor_reconstructed)
+
+
+def report_restart(actor: str, namespace: str) -> bool:
+    """In an actor's constructor: when Ray restarted it, an `actor_restart` row in
+    event_log from the actor itself, so that a kill between two calls, which no caller
+    meets, is recorded too. Sent, not awaited (the graph actor may be restarting as
+    well); True when sent."""
+    if not restarted_by_ray():
+        return False
+    graph = get_actor(GRAPH, namespace)
+    if graph is None:
+        log.warning("%s restarted; no graph actor to record it", actor)
+        return False
+    graph.log_event.remote(
+        kind="actor_restart", actor=actor, payload={"actor": actor, "reported_by": "itself"}
+    )
     return True
 
 

@@ -24,7 +24,10 @@ Afterwards, read from the database through `query_graph`:
 - writes: meanwhile the client blocks a new unrelated domain (`feedback`
   domain_block, `chaos-N.example`) every `WRITE_EVERY_S`; each acknowledged block must
   have its `feedback` event (lost), and one only (repeated: a write done twice);
-- `actor_restart` rows in event_log.
+- `actor_restart` rows in event_log: those the restarted actors wrote themselves
+  (`restart_events`; a restarted fetcher, graph, inference or browser actor from its
+  constructor, the orchestrator on its first call) and those of calls that met a crash
+  and waited for the actor (`calls_waited`, written by the orchestrator's supervisor).
 
 `run_chaos` is what tests/test_chaos.py runs, shortened.
 """
@@ -291,11 +294,14 @@ async def run_chaos(
                     "(SELECT count(*) - count(DISTINCT (page_id, position)) FROM fragments)"
                 },
             )
+            # An actor's own row (its restart, recorded by its new process) or a
+            # supervisor's (a call that met the crash and waited: it names the method).
             events = await tool(
                 "query_graph",
                 {
-                    "sql": "SELECT actor, count(*) FROM event_log WHERE kind = 'actor_restart' "
-                    "GROUP BY actor ORDER BY actor"
+                    "sql": "SELECT actor, count(*) FILTER (WHERE payload->>'method' IS NULL), "
+                    "count(*) FILTER (WHERE payload->>'method' IS NOT NULL) FROM event_log "
+                    "WHERE kind = 'actor_restart' GROUP BY actor ORDER BY actor"
                 },
             )
             recorded: dict[str, int] = {}
@@ -337,7 +343,8 @@ async def run_chaos(
         "writes_repeated": sum(n - 1 for n in recorded.values()),
         "min_gap_s": round(min_gap, 4),
         "max_politeness_violation_s": round(max(0.0, floor - min_gap), 4),
-        "restart_events": {row[0]: row[1] for row in events["rows"]} if events else {},
+        "restart_events": {row[0]: row[1] for row in events["rows"] if row[1]} if events else {},
+        "calls_waited": {row[0]: row[2] for row in events["rows"] if row[2]} if events else {},
         "wall_s": round(wall, 1),
         "wall_all_s": round(wall_all, 1),
         "bound_s": round(bound, 1),

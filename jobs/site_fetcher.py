@@ -187,6 +187,11 @@ class SiteFetcher(HttpPath):
         self._graph_retry_at = 0.0
         self._persisted_at = float("-inf")
         self._persist_pending = False
+        if restarted:
+            # The actor came back after a crash or a kill: recorded now, whether or not
+            # a request follows (its politeness state is read back on the first one).
+            restart = {"actor": f"fetch:{self.domain}", "reported_by": "itself"}
+            self._log_event("actor_restart", None, restart)
 
     # -- public ----------------------------------------------------------------------
 
@@ -384,9 +389,6 @@ class SiteFetcher(HttpPath):
         graph = self._graph()
         if graph is None:
             return
-        if self._restarted:
-            # The actor came back after a crash (its politeness state follows).
-            self._log_event("actor_restart", None, {"actor": f"fetch:{self.domain}"})
         try:
             state = await asyncio.wait_for(
                 graph.load_domain_state.remote(self.domain), _STATE_LOAD_TIMEOUT

@@ -84,3 +84,55 @@ def test_crash_mid_search_loses_nothing_committed(
         assert [s["status"] for s in searches] == [result["status"]]
     finally:
         ray.kill(orch)
+
+
+def _back(actor: Any, timeout: float = 60.0) -> None:
+    """Wait until a restarting actor answers (a call that met the kill fails first)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            ray.get(actor.__ray_call__.remote(lambda _self: os.getpid()), timeout=timeout)
+            return
+        except ray.exceptions.ActorUnavailableError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
+def test_actors_killed_between_calls_record_their_own_restart(tmp_path: Path) -> None:
+    """A kill between two calls meets no caller, so no supervisor sees it: the graph,
+    browser and fetcher actors that Ray restarts record an `actor_restart` row
+    themselves, from their constructor (issue 13: the task reports the kills)."""
+    from lyra.actors.browser import BrowserActor
+    from lyra.actors.fetch import DomainFetcher
+    from lyra.actors.graph import GraphActor
+    from lyra.actors.runtime import BROWSER, GRAPH
+
+    settings = make_settings(tmp_path, corpus=None)
+    ns = settings.ray.namespace
+    graph = GraphActor.options(name=GRAPH, namespace=ns).remote(settings)
+    browser = BrowserActor.options(name=BROWSER, namespace=ns).remote(settings)
+    fetcher = DomainFetcher.options(name="fetch:127.0.0.9", namespace=ns).remote(
+        "127.0.0.9", settings
+    )
+    sql = (
+        "SELECT actor, payload->>'reported_by' FROM event_log "
+        "WHERE kind = 'actor_restart' ORDER BY actor"
+    )
+    try:
+        for actor in (graph, browser, fetcher):
+            ray.get(actor.__ray_call__.remote(lambda _self: os.getpid()), timeout=60)
+        assert ray.get(graph.query_graph.remote(sql, None, {}, 10, 5000, False))["rows"] == []
+        for actor in (browser, fetcher, graph):
+            ray.kill(actor, no_restart=False)
+            _back(actor)
+        deadline = time.monotonic() + 30
+        while True:
+            rows = ray.get(graph.query_graph.remote(sql, None, {}, 10, 5000, False))["rows"]
+            if len(rows) == 3 or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
+        assert rows == [["browser", "itself"], ["fetch:127.0.0.9", "itself"], ["graph", "itself"]]
+    finally:
+        for actor in (fetcher, browser, graph):
+            ray.kill(actor, no_restart=True)
