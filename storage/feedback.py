@@ -124,9 +124,15 @@ def block_domain(
     path = home / FEEDBACK_DOMAINS_FILENAME
     with _FILE_LOCK:
         data = _read(path)
-        already = data["user_overrides"].get(site) == "BLOCKED"
+        in_rules = data["user_overrides"].get(site) == "BLOCKED"
         data["user_overrides"][site] = "BLOCKED"
         _write(path, data)  # first the rules, which stop fetching, then the record
+    # Blocked already when the record says so too: a block whose record a crash lost
+    # (the rules written, the transaction not committed) is recorded now, as a change.
+    recorded = con.execute(
+        "SELECT count(*) FROM domains WHERE domain = ? AND blocked", [site]
+    ).fetchone()
+    already = in_rules and bool(recorded and recorded[0])
     now = utcnow()
     with transaction(con):
         con.execute(
@@ -204,13 +210,19 @@ def unblock_domain(
             recorded = con.execute(
                 "SELECT block_reason FROM domains WHERE domain = ? AND blocked", [site]
             ).fetchone()
-            if recorded is not None:
+            # A feedback block whose lifting a crash cut short (the rules written, the
+            # record not committed) is lifted in the record now.
+            half_lifted = recorded is not None and str(recorded[0] or "").startswith(
+                FEEDBACK_BLOCK_PREFIX
+            )
+            if recorded is not None and not half_lifted:
                 raise _invalid(
                     f"{site} is not blocked by feedback (blocked for: {recorded[0]})", "domain"
                 )
-            # Not blocked at all (never, or unblocked before): it already is so.
-            _log_unblock(con, site, reason, changed=False)
-            return _unblocked(con, site, reason, changed=False, still_blocked_by=None)
+            if recorded is None:
+                # Not blocked at all (never, or unblocked before): it already is so.
+                _log_unblock(con, site, reason, changed=False)
+                return _unblocked(con, site, reason, changed=False, still_blocked_by=None)
         with transaction(con):
             if config_rule is None:
                 con.execute(
@@ -231,7 +243,7 @@ def unblock_domain(
                     [config_block_reason(config_rule), utcnow(), site],
                 )
             _log_unblock(con, site, reason, still_blocked_by=config_rule)
-            del data["user_overrides"][site]
+            data["user_overrides"].pop(site, None)
             # Last, inside the transaction: a failed write leaves the row blocked too.
             _write(path, data)
     return _unblocked(con, site, reason, changed=True, still_blocked_by=config_rule)

@@ -216,17 +216,21 @@ class GraphStore:
     def once(self, request_id: str, method: str, args: list[Any]) -> Any:
         """`method(*args)`, one of `ONCE_WRITES` (feedback, calibrate,
         calibrate_rollback, cleanup), done once per `request_id`: its answer is recorded
-        as a `call_answered` event right after the write, in the same call, and a call
-        with an id already answered returns that answer without doing anything
-        (decision 0064)."""
+        as a `call_answered` event in the write's own transaction, and a call with an
+        id already answered returns that answer without doing anything (decision
+        0064). Files the write touches (the feedback rules, a cleanup's archives) are
+        outside the transaction: the write is made to find them in either state."""
         if method not in ONCE_WRITES:
             raise LyraError("INVALID_PARAMS", f"{method} is not a write sent once", field="method")
         answered = self.call_answer(request_id)
         if answered is not None:
             return answered["answer"]
-        answer = getattr(self, method)(*args)
-        payload = {"method": method, "answer": answer}
-        self.log_event(kind=CALL_ANSWERED, actor="graph", event_id=request_id, payload=payload)
+        # The write and the record of its answer commit together: a crash between the
+        # two would leave a write that a retry of the same id does again.
+        with repo.transaction(self._con):
+            answer = getattr(self, method)(*args)
+            payload = {"method": method, "answer": answer}
+            self.log_event(kind=CALL_ANSWERED, actor="graph", event_id=request_id, payload=payload)
         return answer
 
     # --- embeddings ---------------------------------------------------------------

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pytest
@@ -28,7 +29,9 @@ from lyra.pipelines.net.domains import (
 )
 from lyra.storage import feedback as fb
 from lyra.storage.connection import open_database
+from lyra.storage.graph_store import GraphStore
 from lyra.storage.repository import claims_for_task
+from lyra.storage.schema import CALL_ANSWERED
 from tests.conftest import make_settings
 from tests.conftest_web import FixtureServer
 from tests.test_mcp_calibration import _error, _ok, _rows
@@ -307,6 +310,72 @@ def test_edge_corrections_that_cannot_be_made(
 
 @pytest.mark.ray
 @pytest.mark.usefixtures("ray_session")
+class _Died(Exception):
+    """Stands for the graph process ending at this point."""
+
+
+def _dies_before_the_answer(store: GraphStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The next `call_answered` row is never written: the process ends just before."""
+    log_event = store.log_event
+
+    def dying(**fields: Any) -> None:
+        if fields["kind"] == CALL_ANSWERED:
+            monkeypatch.setattr(store, "log_event", log_event)
+            raise _Died
+        log_event(**fields)
+
+    monkeypatch.setattr(store, "log_event", dying)
+
+
+def _events(store: GraphStore) -> list[tuple[str, Any]]:
+    rows = store.query_graph(
+        "SELECT kind, payload->>'domain' FROM event_log WHERE kind <> 'call_answered' "
+        "ORDER BY kind",
+        None,
+        {},
+        50,
+        5000,
+        False,
+    )["rows"]
+    return [(r[0], r[1]) for r in rows]
+
+
+def test_a_write_sent_once_whose_answer_a_crash_lost_is_done_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A block or an unblock sent once (decision 0064) whose process ends after the
+    write and before its answer is recorded: the two commit together, so the call sent
+    again with the same id does the write once, as a change (the feedback rules file,
+    outside the transaction, already says it; the record decides)."""
+    store = GraphStore(make_settings(tmp_path, corpus=None))
+    block = ["domain_block", {"domain": "spam.example", "reason": "ads"}]
+    _dies_before_the_answer(store, monkeypatch)
+    with pytest.raises(_Died):
+        store.once("call_1", "feedback", block)
+    assert _events(store) == []  # nothing half-written
+    first = store.once("call_1", "feedback", block)
+    assert (first["changed"], store.once("call_1", "feedback", block)) == (True, first)
+    assert _events(store) == [("domain_blocked", "spam.example"), ("feedback", "spam.example")]
+
+    unblock = ["domain_unblock", {"domain": "spam.example", "reason": "fine"}]
+    _dies_before_the_answer(store, monkeypatch)
+    with pytest.raises(_Died):
+        store.once("call_2", "feedback", unblock)
+    lifted = store.once("call_2", "feedback", unblock)
+    assert (lifted["changed"], lifted["still_blocked_by"]) == (True, None)
+    assert _events(store) == [
+        ("domain_blocked", "spam.example"),
+        ("domain_unblocked", "spam.example"),
+        ("feedback", "spam.example"),
+        ("feedback", "spam.example"),
+    ]
+    blocked = store.query_graph(
+        "SELECT blocked FROM domains WHERE domain = 'spam.example'", None, {}, 5, 5000, False
+    )["rows"]
+    assert blocked == [[False]]
+    assert home_rules_watcher(tmp_path).current()["user_overrides"].get("spam.example") is None
+
+
 async def test_feedback_through_the_mcp_client(tmp_path: Path) -> None:
     home = tmp_path / "home"
     home.mkdir()
