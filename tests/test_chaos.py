@@ -36,5 +36,6 @@ async def test_every_actor_kind_killed_once_loses_nothing(tmp_path: Path) -> Non
     # The feedback writes sent all along, kills included: each acknowledged one stored.
     assert out["writes_lost"] == 0
     assert out["writes_recorded"] == out["writes_acknowledged"]
+    assert out["writes_repeated"] == 0  # none done twice (decision 0064's update)
     assert out["max_politeness_violation_s"] == 0.0
     assert out["restart_events"]["orchestrator"] == 1
