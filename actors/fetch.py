@@ -128,15 +128,21 @@ class DomainFetcher:
         headers: dict[str, str] | None = None,
         json_body: Any = None,
         api: bool = False,
+        base_qps: float | None = None,
     ) -> FetchResult:
         """Fetch `url` under every rule of this module (keys: see `SiteFetcher._result`).
 
         `method`, `headers` (added to Lyra's own), `json_body` and `api` describe an API
-        call (see `RequestSpec`); a plain call is a GET of a page. Not idempotent.
+        call (see `RequestSpec`); a plain call is a GET of a page. `base_qps`: the
+        site's configured rate as the caller knows it now (the pool sends it with each
+        request), taken before the request when it changed: a fetcher that Ray
+        restarted runs with the rate it was made with until told. Not idempotent.
         """
         rule = self._blocked(url)
         if rule is not None:
             return blocked_result(url, self._domain, rule)
+        if base_qps is not None and base_qps != self._site.base_qps:
+            await self._site.set_base_qps(base_qps)
         return await self._site.fetch(
             url,
             redirects_left,

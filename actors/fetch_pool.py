@@ -35,8 +35,9 @@ from lyra.pipelines.net.domains import (
 log = logging.getLogger(__name__)
 
 # A request whose fetcher died is sent by its replacement; one whose fetcher restarts,
-# to the same fetcher once it is back.
+# to the same fetcher once it is back (after a pause that grows with each try).
 FETCHER_ATTEMPTS = 3
+RESTART_PAUSE_S = 0.2
 # The standby is refilled once no request has been in flight for this long.
 REFILL_QUIET_S = 1.0
 
@@ -146,7 +147,6 @@ class FetcherPool:
         self.api_qps = dict(api_qps or {})
         self.rules = rules or DomainRulesWatcher()
         self.live: dict[str, Any] = {}
-        self._rules_version: dict[str, int] = {}
         self._in_use: dict[str, int] = {}
         self._last_used: dict[str, float] = {}
         self._changed = asyncio.Condition()
@@ -194,22 +194,10 @@ class FetcherPool:
                             qps=self._qps(domain, self.rules.current()),
                             tor=self.tor,
                         )
-                        self._rules_version[domain] = self.rules.version
                         self._created_since_refill = True
                     self._in_use[domain] = self._in_use.get(domain, 0) + 1
                     return self.live[domain]
             await self._retire(*victim)
-
-    async def _current_rate(self, domain: str, handle: Any) -> None:
-        """After domains.yaml changed (or the fetcher restarted), tell the fetcher its
-        rate before its next request. A call to a dead or restarting fetcher raises
-        like the request would, so the caller handles both alike."""
-        rules = self.rules.current()
-        version = self.rules.version
-        if self._rules_version.get(domain) == version:
-            return
-        await handle.set_base_qps.remote(self._qps(domain, rules))
-        self._rules_version[domain] = version
 
     def refill_later(self) -> None:
         """After new fetchers took standby workers: refill the standby once the pool is
@@ -332,13 +320,15 @@ class FetcherPool:
                 dead = None
                 async with self.lease(domain) as handle:
                     try:
-                        await self._current_rate(domain, handle)
                         result: FetchResult = await handle.fetch.remote(
                             current,
                             remaining,
                             escalate=escalate,
                             cause_id=cause_id,
                             cause_since=cause_since,
+                            # domains.yaml's rate now: a changed file, or a fetcher
+                            # restarted with the rate it was made with, takes it first.
+                            base_qps=self._qps(domain, self.rules.current()),
                             **request,
                         )
                         return result
@@ -346,12 +336,11 @@ class FetcherPool:
                         # Restarting (killed with a restart left, its process lost): the
                         # same actor comes back under this handle, which Ray holds the
                         # next call for. Dropping the handle would end it for good (the
-                        # pool's is its creator's), so the request is sent to it again,
-                        # with the rate its restart forgot.
+                        # pool's is its creator's), so the request is sent to it again.
                         if attempt == FETCHER_ATTEMPTS - 1:
                             raise
                         log.warning("fetcher of %s is restarting; asking it again", domain)
-                        self._rules_version.pop(domain, None)
+                        await asyncio.sleep(RESTART_PAUSE_S * (attempt + 1))
                     except ray.exceptions.RayActorError:
                         if attempt == FETCHER_ATTEMPTS - 1:
                             raise

@@ -57,7 +57,10 @@ class GraphActor:
         self._store: GraphStore = GraphStore(settings, telemetry.graph_rows_written)
         if restarted_by_ray():  # a kill between two calls is recorded too
             payload = {"actor": GRAPH, "reported_by": "itself"}
-            self._store.log_event(kind="actor_restart", actor=GRAPH, payload=payload)
+            try:
+                self._store.log_event(kind="actor_restart", actor=GRAPH, payload=payload)
+            except Exception:  # an audit row must not keep the graph from starting
+                log.warning("could not record the graph's restart", exc_info=True)
         # A query that builds a huge value fails here instead of taking the machine's
         # memory (decision 0060).
         headroom = max(MIN_ADDRESS_HEADROOM, 4 * size_bytes(settings.storage.memory_limit))

@@ -369,7 +369,11 @@ def report_restart(actor: str, namespace: str) -> bool:
         log.warning("%s restarted; no graph actor to record it", actor)
         return False
     graph.log_event.remote(
-        kind="actor_restart", actor=actor, payload={"actor": actor, "reported_by": "itself"}
+        kind="actor_restart",
+        actor=actor,
+        payload={"actor": actor, "reported_by": "itself"},
+        # One row per restart, whatever Ray retries: the new process names it.
+        event_id=f"restart-{actor}-{os.getpid()}-{int(time.time())}",
     )
     return True
 

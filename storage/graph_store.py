@@ -218,19 +218,28 @@ class GraphStore:
         calibrate_rollback, cleanup), done once per `request_id`: its answer is recorded
         as a `call_answered` event in the write's own transaction, and a call with an
         id already answered returns that answer without doing anything (decision
-        0064). Files the write touches (the feedback rules, a cleanup's archives) are
-        outside the transaction: the write is made to find them in either state."""
+        0064). The feedback rules file and a cleanup's archive files are not in the
+        transaction: a write sent again finds them done or not, and goes by the
+        record (a block or an unblock) or removes what is left (a cleanup)."""
         if method not in ONCE_WRITES:
             raise LyraError("INVALID_PARAMS", f"{method} is not a write sent once", field="method")
         answered = self.call_answer(request_id)
         if answered is not None:
             return answered["answer"]
         # The write and the record of its answer commit together: a crash between the
-        # two would leave a write that a retry of the same id does again.
+        # two would leave a write that a retry of the same id does again. What follows
+        # a write and reads it back (a rejected claim's sites judged again, the vector
+        # indexes a cleanup emptied) runs after the commit.
+        write = self._feedback_write if method == "feedback" else getattr(self, method)
         with repo.transaction(self._con):
-            answer = getattr(self, method)(*args)
+            answer = write(*args)
             payload = {"method": method, "answer": answer}
             self.log_event(kind=CALL_ANSWERED, actor="graph", event_id=request_id, payload=payload)
+        if method == "feedback":
+            return self._after_feedback(args[0], answer)
+        if method == "cleanup":
+            with self._index_lock:
+                self._indexes.clear()  # none loaded from the rows before the commit
         return answer
 
     # --- embeddings ---------------------------------------------------------------
@@ -571,6 +580,25 @@ class GraphStore:
 
     def feedback(self, action: str, args: dict[str, Any]) -> dict[str, Any]:
         """One action of the feedback tool (storage/feedback.py)."""
+        return self._after_feedback(action, self._feedback_write(action, args))
+
+    def _after_feedback(self, action: str, out: dict[str, Any]) -> dict[str, Any]:
+        """After a claim's rejection or restoration is stored: its sites are judged
+        again now (a promotion or a rejection it bore may go), not at the task's next
+        search. The change is stored: a failure here is said, not raised."""
+        if action not in ("claim_reject", "claim_restore"):
+            return out
+        try:
+            self.verify_sources(str(out["task_id"]), None, [])
+        except (duckdb.Error, LyraError, ValueError) as exc:
+            log.warning("verification after %s failed: %s", action, exc)
+            out["degraded"] = (
+                f"verification: the claim's sites were not judged again "
+                f"({type(exc).__name__}); the task's next search does it"
+            )
+        return out
+
+    def _feedback_write(self, action: str, args: dict[str, Any]) -> dict[str, Any]:
         home = self._settings.home_dir
         reason = args.get("reason")
         if action == "domain_block":
@@ -584,19 +612,7 @@ class GraphStore:
             return fb.unblock_domain(self._con, home, site, reason, level, rule)
         if action in ("claim_reject", "claim_restore"):
             reject = action == "claim_reject"
-            out = fb.set_claim_status(self._con, args.get("claim_id"), reject, reason)
-            # The claim's sites are judged again now (a promotion or a rejection it bore
-            # may go), not at the task's next search. The change above is stored: a
-            # failure here is said, not raised.
-            try:
-                self.verify_sources(str(out["task_id"]), None, [])
-            except (duckdb.Error, LyraError, ValueError) as exc:
-                log.warning("verification after %s failed: %s", action, exc)
-                out["degraded"] = (
-                    f"verification: the claim's sites were not judged again "
-                    f"({type(exc).__name__}); the task's next search does it"
-                )
-            return out
+            return fb.set_claim_status(self._con, args.get("claim_id"), reject, reason)
         if action == "edge_correct":
             return fb.correct_edge(
                 self._con,

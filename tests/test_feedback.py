@@ -305,11 +305,6 @@ def test_edge_corrections_that_cannot_be_made(
     assert db.execute("SELECT count(*) FROM calibration_samples").fetchone() == (0,)
 
 
-# --------------------------------------------------------------------------- MCP session
-
-
-@pytest.mark.ray
-@pytest.mark.usefixtures("ray_session")
 class _Died(Exception):
     """Stands for the graph process ending at this point."""
 
@@ -376,6 +371,11 @@ def test_a_write_sent_once_whose_answer_a_crash_lost_is_done_once(
     assert home_rules_watcher(tmp_path).current()["user_overrides"].get("spam.example") is None
 
 
+# --------------------------------------------------------------------------- MCP session
+
+
+@pytest.mark.ray
+@pytest.mark.usefixtures("ray_session")
 async def test_feedback_through_the_mcp_client(tmp_path: Path) -> None:
     home = tmp_path / "home"
     home.mkdir()

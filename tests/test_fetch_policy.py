@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -263,37 +264,44 @@ def test_a_fetcher_restarting_mid_request_keeps_its_requests_and_the_sites_rate(
     """A fetcher killed with a restart left (`ray.kill(no_restart=False)`, as a lost
     process): the requests it held are asked again of the same fetcher once it is back
     (the pool's handle is its creator's: a new handle by name would not keep it alive),
-    at the rate domains.yaml set after it was made, which its restart forgot."""
+    at the rate domains.yaml set after it was made, which its restart forgot; killed
+    again while idle, its next request tells it that rate too."""
     settings = policy_settings(tmp_path, default_qps=20.0, standby_workers=0)
     stack(settings)
-    for i in range(7):
+    for i in range(9):
         fixture_server.route(f"/p{i}", body=PAGE)
 
-    async def scenario() -> tuple[Any, Any, list[Any], Any]:
+    async def scenario() -> tuple[Any, Any, list[Any], list[Any]]:
         pool = FetcherPool(settings, rules=home_rules_watcher(tmp_path))
         await pool.fetch(fixture_server.url("/p0"))  # the fetcher is made at 20 requests/s
         made = pool.live["127.0.0.1"]._actor_id  # not a handle: the pool's alone keeps it
         (tmp_path / "domains.yaml").write_text("qps:\n  127.0.0.1: 4\n")
         urls = [fixture_server.url(f"/p{i}") for i in (1, 2, 3, 4, 5)]
         waiting = [asyncio.create_task(pool.fetch(url)) for url in urls]
+        deadline = time.monotonic() + 60
         while "/p2" not in fixture_server.paths():  # at 4 requests/s, three still wait
+            assert time.monotonic() < deadline, "the second page was never asked"
             await asyncio.sleep(0.01)
         ray.kill(pool.live["127.0.0.1"], no_restart=False)
         results = await asyncio.gather(*waiting)
         await asyncio.sleep(1.0)  # the failed calls' handles are gone by now
-        later = await pool.fetch(fixture_server.url("/p6"))
+        ray.kill(pool.live["127.0.0.1"], no_restart=False)  # idle: no call meets it
+        await asyncio.sleep(1.0)
+        later = [await pool.fetch(fixture_server.url(f"/p{i}")) for i in (6, 7, 8)]
         return made, pool.live["127.0.0.1"], results, later
 
     made, live, results, later = asyncio.run(scenario())
     try:
-        assert [(r["error"], r["body"]) for r in results] == [(None, PAGE)] * 5
-        assert (later["error"], later["body"]) == (None, PAGE)
-        assert live._actor_id == made  # restarted, not replaced
+        assert [(r["error"], r["body"]) for r in results + later] == [(None, PAGE)] * 8
+        assert live._actor_id == made  # restarted twice, never replaced
         assert ray.get(live.state.remote())["domain"] == "127.0.0.1"
         pages = [r for r in fixture_server.requests if r.path.startswith("/p")]
-        # Each page asked once, the one in flight at the kill maybe twice; never faster
-        # than 4 requests/s once the rule was read (the kill and restart included).
-        assert {r.path for r in pages} == {f"/p{i}" for i in range(7)}
+        # Each page asked once, but for the one the kill may have cut short (asked
+        # again); never faster than 4 requests/s once the rule was read, across both
+        # restarts.
+        asked = Counter(r.path for r in pages)
+        assert set(asked) == {f"/p{i}" for i in range(9)}
+        assert sum(asked.values()) - len(asked) <= 1
         times = sorted(r.at for r in pages[1:])
         assert min(b - a for a, b in itertools.pairwise(times)) >= 0.25 - 0.05
     finally:

@@ -594,6 +594,29 @@ def test_details_list_at_most_ten_sites_and_claims() -> None:
     assert details["corroborating_claims"] == [f"c{i:02d}" for i in range(10)]
 
 
+def test_a_claim_change_sent_once_stands_when_judging_its_sites_again_fails(
+    store: GraphStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Sent once (decision 0064), the change and its answer commit first; the sites are
+    judged after the commit, so a database error there cannot undo the change."""
+
+    def broken(*args: Any) -> dict[str, Any]:
+        store._con.execute("UPDATE no_such_table SET x = 1")  # fails in DuckDB itself
+        raise AssertionError("unreachable")
+
+    monkeypatch.setattr(store, "verify_sources", broken)
+    args = ["claim_reject", {"claim_id": "c1", "reason": "misread"}]
+    out = store.once("call_r", "feedback", args)
+    assert (out["status"], out["changed"]) == ("rejected", True)
+    assert out["degraded"] == (
+        "verification: the claim's sites were not judged again (CatalogException); the "
+        "task's next search does it"
+    )
+    assert [c["id"] for c in store.claim_confidences("t1")] == ["c2"]
+    # Sent again, the call answers from its record, without judging anything.
+    assert store.once("call_r", "feedback", args)["changed"] is True
+
+
 def test_a_claim_change_stands_when_judging_its_sites_again_fails(
     store: GraphStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
