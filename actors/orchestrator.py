@@ -463,13 +463,10 @@ class Orchestrator:
         """A search this process does not run: its stored row (after a restart, the
         searches it interrupted are failed with the reason)."""
         await self._settle_orphans()
-        row = await self._call(GRAPH, "get_search", search_id)
-        if row is None:
-            raise LyraError("INVALID_PARAMS", f"no search {search_id!r}", field="search_id")
+        row = await self._search_row(search_id)
         if row["status"] == "running":  # another server's search (a shared database)
             progress = {"stage": "elsewhere", "progress": 0.0, "message": "running elsewhere"}
             return {"done": False, "progress": progress, "metrics": row.get("metrics") or {}}
-        self._search_task.setdefault(search_id, row["task_id"])
         result = {
             "search_id": search_id,
             "status": row["status"],
@@ -485,12 +482,18 @@ class Orchestrator:
         did not start (it restarted since) is found by its stored row."""
         task_id = self._search_task.get(search_id)
         if task_id is None:
-            row = await self._call(GRAPH, "get_search", search_id)
-            if row is None:
-                raise LyraError("INVALID_PARAMS", f"no search {search_id!r}", field="search_id")
-            task_id = self._search_task.setdefault(search_id, row["task_id"])
+            task_id = (await self._search_row(search_id))["task_id"]
         task = await self._task(task_id)
         return {"budget": await self._budget(task)}
+
+    async def _search_row(self, search_id: str) -> dict[str, Any]:
+        """The stored row of a search (INVALID_PARAMS when there is none); its task is
+        remembered for the calls that follow."""
+        row: dict[str, Any] | None = await self._call(GRAPH, "get_search", search_id)
+        if row is None:
+            raise LyraError("INVALID_PARAMS", f"no search {search_id!r}", field="search_id")
+        self._search_task.setdefault(search_id, row["task_id"])
+        return row
 
     # --- status ----------------------------------------------------------------------
     async def get_status(self, task_id: str, wait_seconds: float) -> dict[str, Any]:
