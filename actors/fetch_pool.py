@@ -35,7 +35,8 @@ from lyra.pipelines.net.domains import (
 log = logging.getLogger(__name__)
 
 # A request whose fetcher died is sent by its replacement; one whose fetcher restarts,
-# to the same fetcher once it is back (after a pause that grows with each try).
+# to the same fetcher once it is back (after a pause), and to a replacement when the
+# fetcher is still unavailable then (its node lost).
 FETCHER_ATTEMPTS = 3
 RESTART_PAUSE_S = 0.2
 # The standby is refilled once no request has been in flight for this long.
@@ -316,7 +317,10 @@ class FetcherPool:
         """
 
         async def one(domain: str, current: str, remaining: int) -> FetchResult:
-            for attempt in range(FETCHER_ATTEMPTS):
+            resent = False
+            tries = 0  # sends to a fetcher made or found anew (FETCHER_ATTEMPTS at most)
+            while True:
+                tries += 1
                 dead = None
                 async with self.lease(domain) as handle:
                     try:
@@ -332,23 +336,25 @@ class FetcherPool:
                             **request,
                         )
                         return result
-                    except ray.exceptions.ActorUnavailableError:
-                        # Restarting (killed with a restart left, its process lost): the
-                        # same actor comes back under this handle, which Ray holds the
-                        # next call for. Dropping the handle would end it for good (the
-                        # pool's is its creator's), so the request is sent to it again.
-                        if attempt == FETCHER_ATTEMPTS - 1:
+                    except ray.exceptions.RayActorError as exc:
+                        if isinstance(exc, ray.exceptions.ActorUnavailableError) and not resent:
+                            # Restarting (killed with a restart left, its process lost):
+                            # the same actor comes back under this handle, which Ray
+                            # holds the next call for. Dropping the handle would end it
+                            # for good (the pool's is its creator's), so the request is
+                            # sent to it again, once, as an extra try.
+                            resent = True
+                            tries -= 1
+                            log.warning("fetcher of %s is restarting; asking it again", domain)
+                            await asyncio.sleep(RESTART_PAUSE_S)
+                        elif tries >= FETCHER_ATTEMPTS:
                             raise
-                        log.warning("fetcher of %s is restarting; asking it again", domain)
-                        await asyncio.sleep(RESTART_PAUSE_S * (attempt + 1))
-                    except ray.exceptions.RayActorError:
-                        if attempt == FETCHER_ATTEMPTS - 1:
-                            raise
-                        log.warning("fetcher of %s died; replacing it", domain)
-                        dead = handle
+                        else:
+                            # Dead, or unavailable again (its node lost): replaced.
+                            log.warning("fetcher of %s died; replacing it", domain)
+                            dead = handle
                 if dead is not None:
                     await self._forget_dead(domain, dead)
-            raise AssertionError("unreachable")
 
         return await _follow(url, self.settings, None, one, self.rules.current)
 
