@@ -280,8 +280,10 @@ async def run_k(client: Client, sites: list[Any], pages: int, k: int, qps: float
                 s for s in st.structured_content["searches"] if s["search_id"] == search_id
             )
             if found["status"] != "running":
+                ends.append(time.perf_counter())
                 return dict(found)
 
+    ends: list[float] = []
     poller = asyncio.create_task(poll())
     started = time.perf_counter()
     results = await asyncio.gather(*(search(t, c) for t, c in zip(tasks, chunks, strict=True)))
@@ -300,6 +302,10 @@ async def run_k(client: Client, sites: list[Any], pages: int, k: int, qps: float
         "pages_per_min": round(fetched / wall * 60, 1),
         "bound_pages_per_min": round(len(sites) * qps * 60, 1),
         "ratio_to_bound": round(bound / wall, 3),
+        # The stance pairs the searches judged, and when each search ended: the last
+        # one's tail after its last page is what keeps a run from the bound.
+        "stance_pairs": sum(int(r["metrics"].get("edges_added", 0)) for r in results),
+        "search_ends_s": sorted(round(end - started, 2) for end in ends),
         "get_status_ms": {
             "p50": round(1000 * statistics.median(latencies["get_status"]), 1),
             "p95": round(1000 * percentile(latencies["get_status"], 0.95), 1),
@@ -423,6 +429,10 @@ async def main_async(args: argparse.Namespace) -> list[dict[str, Any]]:
                 f"{run['cpu']['best_ratio_on_these_cores']:.2f} of the bound here; "
                 f"status {run['statuses']}",
                 flush=True,
+            )
+            print(
+                f"       searches ended at {run['search_ends_s']} s; "
+                f"{run['stance_pairs']} stance pairs judged"
             )
             top = list(run["cpu"]["cpu_s_by_process"].items())[:6]
             print("       CPU s by process: " + ", ".join(f"{k} {v:.1f}" for k, v in top))
