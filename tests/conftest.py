@@ -69,6 +69,9 @@ def sure_contradictions(columns: list[str], rows: list[list[Any]]) -> set[tuple[
 os.environ.setdefault("RAY_AUTH_MODE", "disabled")
 
 
+METRICS_REPORT_MS = 2000
+
+
 @pytest.fixture(scope="session")
 def ray_session() -> Iterator[None]:
     """One local Ray for the whole session (ARCHITECTURE §9)."""
@@ -83,8 +86,13 @@ def ray_session() -> Iterator[None]:
                 namespace="lyra-tests",
                 log_to_driver=False,
                 _node_ip_address="127.0.0.1",
-                # As `ensure_ray` starts a local Ray (actors/runtime.py).
-                _system_config={"preload_python_modules": PRELOADED_MODULES},
+                # As `ensure_ray` starts a local Ray (actors/runtime.py), but exporting
+                # metrics every 2 s instead of Ray's 10 s: the Prometheus test waits
+                # for two exports in a row to agree (tests/test_metrics_export.py).
+                _system_config={
+                    "preload_python_modules": PRELOADED_MODULES,
+                    "metrics_report_interval_ms": METRICS_REPORT_MS,
+                },
             )
     yield
     ray.shutdown()

@@ -18,7 +18,7 @@ import ray
 from mcp import Client
 
 from lyra.mcp_bridge.server import build_server
-from tests.conftest import make_settings
+from tests.conftest import METRICS_REPORT_MS, make_settings
 from tests.conftest_web import FixtureServer
 
 pytestmark = [pytest.mark.ray, pytest.mark.usefixtures("ray_session")]
@@ -40,7 +40,9 @@ WANTED = [
 
 
 HOST = "127.0.0.213"  # a loopback site no other test uses: its fetcher is this test's
-EXPORT_S = 12.0  # Ray exports a worker's records every few seconds
+# Ray exports a worker's records every METRICS_REPORT_MS (the session's Ray, conftest);
+# a wait of two and a half intervals sees at least two exports.
+EXPORT_S = 2.5 * METRICS_REPORT_MS / 1000
 
 
 def scrape(port: int) -> str:
