@@ -68,3 +68,31 @@ def test_the_loaded_class_still_has_every_graph_method(loaded: dict[str, list[st
     store_methods = [m for m in vars(GraphStore) if not m.startswith("_")]
     assert len(store_methods) == 63
     assert loaded["methods"] == sorted([*store_methods, "ping"])
+
+
+# What only extraction needs: a fetcher sniffs content types and never decodes or
+# extracts; these cost each fetcher's process about 16 MiB (issue 13 item 5).
+FETCHER_HEAVY = (
+    "duckdb",
+    "numpy",
+    "lxml",
+    "cssselect",
+    "lyra.pipelines.extract.extract_text",
+    "lyra.pipelines.extract.injection",
+    "onnxruntime",
+    "torch",
+)
+
+FETCHER_PROCESS = """
+import json, sys
+import lyra.actors.preload  # every Lyra worker imports it as it starts
+from lyra.actors.fetch import DomainFetcher  # the class a fetcher's worker loads
+print(json.dumps(sorted(sys.modules)))
+"""
+
+
+def test_a_fetchers_process_imports_no_extractor_numpy_or_database() -> None:
+    imported = json.loads(_python(FETCHER_PROCESS))
+    assert [m for m in FETCHER_HEAVY if m in imported] == []
+    # What it does need is there: the fetch stack and the site's politeness state.
+    assert {"curl_cffi", "lyra.jobs.site_fetcher", "warcio"} <= set(imported)

@@ -30,8 +30,6 @@ from email.message import Message
 from typing import Final
 from urllib.parse import urlsplit
 
-from lyra.pipelines.extract.extract_text import decode_bytes
-
 SNIFF_BYTES: Final = 1024
 META_CHARSET_BYTES: Final = 4096
 # Types that say nothing about the content, so the body decides.
@@ -276,5 +274,10 @@ def decode_text(body: bytes, content_type_header: str | None) -> tuple[str, str]
         text = _decode_strict(body, codec)
         if text is not None:
             return text, codec
+    # Imported here: a DomainFetcher sniffs content types (`sniff_content_type`) and
+    # never decodes, and the extractor's module brings lxml, NumPy and the injection
+    # rules into every fetcher's process (issue 13 item 5).
+    from lyra.pipelines.extract.extract_text import decode_bytes
+
     text, used = decode_bytes(body)
     return text, str(used)
