@@ -71,7 +71,7 @@ def test_the_loaded_class_still_has_every_graph_method(loaded: dict[str, list[st
 
 
 # What only extraction needs: a fetcher sniffs content types and never decodes or
-# extracts; these cost each fetcher's process about 16 MiB (issue 13 item 5).
+# extracts; they cost each live fetcher about 9 MiB of PSS (issue 13 item 5, decision 0024).
 FETCHER_HEAVY = (
     "duckdb",
     "numpy",
