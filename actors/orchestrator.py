@@ -185,6 +185,9 @@ class Orchestrator:
         async with self._ready_lock:
             if self._ready:
                 return
+            # Both children start side by side: the InferenceActor loads its models
+            # while the GraphActor opens the database.
+            self._children.handle(INFERENCE)
             n = await self._call(GRAPH, "fail_running_searches", INTERRUPTED_BY_RESTART)
             if n:
                 log.warning("%d searches were interrupted by a restart", n)

@@ -14,7 +14,12 @@ from typing import Any
 
 from lyra.config.settings import Settings, load_settings
 from lyra.mcp_bridge import models as tool_models
-from lyra.mcp_bridge.cli_home import cmd_archive_verify, cmd_models_list, cmd_models_pull
+from lyra.mcp_bridge.cli_home import (
+    cmd_archive_verify,
+    cmd_models_list,
+    cmd_models_prepare,
+    cmd_models_pull,
+)
 from lyra.mcp_bridge.cli_input import (
     UserInputError,
     cannot_write,
@@ -622,14 +627,19 @@ def build_parser() -> argparse.ArgumentParser:
     ml.add_argument("--home", help="LYRA_HOME to read (default: the configured one)")
     ml.add_argument("--json", action="store_true")
     ml.set_defaults(func=cmd_models_list)
+    mr = models.add_parser(
+        "prepare",
+        help="export the packaged embedder to ONNX once for this installation (setup runs it)",
+    )
+    mr.set_defaults(func=cmd_models_prepare)
     return p
 
 
 def _reads_settings(args: argparse.Namespace) -> bool:
-    """Whether the command reads the settings: `instances`, `down --all` and a command
-    given `--home` do not, and must work whatever LYRA_CONFIG holds (stopping every
-    Lyra is how a person recovers from a bad one)."""
-    if args.func is cmd_instances or getattr(args, "home", None):
+    """Whether the command reads the settings: `instances`, `down --all`, `models
+    prepare` and a command given `--home` do not, and must work whatever LYRA_CONFIG
+    holds (stopping every Lyra is how a person recovers from a bad one)."""
+    if args.func in (cmd_instances, cmd_models_prepare) or getattr(args, "home", None):
         return False
     return not (args.func is cmd_down and args.all)
 

@@ -1,6 +1,7 @@
 """The `lyra` commands that work on LYRA_HOME itself, with or without a running Lyra:
-`archive verify` (read every WARC back) and `models pull` / `models list` (the model
-registry, issue 12).
+`archive verify` (read every WARC back), `models pull` / `models list` (the model
+registry, issue 12) and `models prepare` (the packaged embedder's ONNX export for this
+installation).
 """
 
 from __future__ import annotations
@@ -101,6 +102,26 @@ def cmd_models_pull(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([e.to_json() | {"path": str(e.path)} for e in pulled]))
     return rc
+
+
+def cmd_models_prepare(args: argparse.Namespace) -> int:
+    """Export the packaged embedder to ONNX once for this installation (setup runs it);
+    exit 1 when it cannot be written (each LYRA_HOME then exports its own)."""
+    from lyra.pipelines.evidence.embedding import export_installed_embedder, installed_model_dir
+    from lyra.pipelines.evidence.onnx_export import OnnxExportError
+
+    try:
+        path, made = export_installed_embedder()
+    except (OnnxExportError, OSError) as exc:
+        print(
+            f"lyra: models prepare: cannot export to {installed_model_dir()}: {exc}; each "
+            "LYRA_HOME exports its own copy on first use",
+            file=sys.stderr,
+        )
+        return 1
+    state = "exported now" if made else "already exported"
+    print(f"embedder all-MiniLM-L6-v2: {path} ({state})")
+    return 0
 
 
 def cmd_models_list(args: argparse.Namespace) -> int:

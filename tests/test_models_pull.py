@@ -38,7 +38,7 @@ from lyra.jobs import models_pull
 from lyra.jobs.models_pull import pull_model
 from lyra.mcp_bridge.doctor import run_doctor
 from lyra.pipelines.evidence import model_checks
-from lyra.pipelines.evidence.embedding import load_pulled_embedder
+from lyra.pipelines.evidence.embedding import installed_model_dir, load_pulled_embedder
 from lyra.pipelines.evidence.model_registry import (
     REGISTRY_FILENAME,
     DownloadInterrupted,
@@ -707,6 +707,17 @@ def test_cli_pull_list_and_doctor(
     run_doctor(load_settings(home=tmp_path), as_json=True)
     checks = {c["component"]: c for c in json.loads(capsys.readouterr().out)}
     assert checks["models"]["ok"] is True
+    # setup's `lyra models prepare` made the export every LYRA_HOME reads.
+    assert (
+        f"(ONNX export of this installation: {installed_model_dir() / 'model.onnx'}); "
+        in checks["models"]["detail"]
+    )
+    assert not (tmp_path / "models" / "all-MiniLM-L6-v2").exists()
+    prepared = _cli(tmp_path, fresh.url, "models", "prepare")
+    assert (prepared.returncode, prepared.stdout) == (
+        0,
+        f"embedder all-MiniLM-L6-v2: {installed_model_dir() / 'model.onnx'} (already exported)\n",
+    )
     assert checks["models"]["detail"].endswith(
         f"; pulled: nli {NLI}@{NLI_COMMIT[:12]} "
         f"(parity {data['nli']['probe_parity_max_abs_diff']:.1e}), embedder none, reranker none"

