@@ -50,6 +50,8 @@ RUN_DIR = "run"
 RECORD = "ray.json"
 LOCK = "ray.lock"
 CLIENTS = "clients"
+# Touched by each client as it exits: when the last one left (`quiet_seconds`).
+LEFT_MARKER = ".last-left"
 # `lyra serve --http` processes of the home: pid and port (doctor, `lyra instances`).
 HTTP_SERVERS = "http"
 HOST_LOG = "ray-host.log"
@@ -306,8 +308,36 @@ def _register(path: Path, **entry: Any) -> None:
 
 
 def register_client(home: Path, role: str) -> None:
-    """Count this process as a client of the home's instance until it exits."""
+    """Count this process as a client of the home's instance until it exits; at its exit
+    it also marks when the last client left (``quiet_seconds``)."""
     _register(_client_file(home, os.getpid()), role=role, argv=sys.argv)
+    atexit.register(_mark_client_left, home)
+
+
+def _left_marker(home: Path) -> Path:
+    return run_dir(home) / CLIENTS / LEFT_MARKER
+
+
+def _mark_client_left(home: Path) -> None:
+    with contextlib.suppress(OSError):
+        _left_marker(home).touch()
+
+
+def quiet_seconds(home: Path, idle_since: float) -> float:
+    """How long the home has had no client: since ``idle_since`` (the host's first poll
+    that found none, ``time.monotonic``), and at most since the last client left.
+
+    A `lyra sql` or `lyra export` is a client for a tenth of a second (its import and
+    the Ray connection come first), so the host's polls, every ``HOST_POLL_S``, seldom
+    see one; without the marker a person's run of short commands let the instance stop
+    after its grace and every later command waited for a new Ray.
+    """
+    since_poll = time.monotonic() - idle_since
+    try:
+        since_left = time.time() - _left_marker(home).stat().st_mtime
+    except OSError:
+        return since_poll
+    return max(0.0, min(since_poll, since_left))
 
 
 def register_http_server(home: Path, port: int) -> None:
@@ -606,7 +636,7 @@ def host_main(home: Path, options: dict[str, Any]) -> int:
                 idle_since = None
                 continue
             idle_since = idle_since or time.monotonic()
-            if time.monotonic() - idle_since < grace:
+            if quiet_seconds(home, idle_since) < grace:
                 continue
             with _locked(home):  # no client may join while the instance goes
                 if live_clients(home):

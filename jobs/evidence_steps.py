@@ -15,7 +15,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from lyra.jobs.search_context import DEGRADED_PREFIX, SearchContext
+from lyra.jobs.search_context import SearchContext
+from lyra.pipelines.errors import DEGRADED_PREFIX
 from lyra.pipelines.evidence import research as rs
 from lyra.pipelines.evidence.calibration import Calibration
 from lyra.pipelines.evidence.facets import (

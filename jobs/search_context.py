@@ -12,9 +12,6 @@ from lyra.pipelines.discover.local_corpus import CorpusScan
 from lyra.pipelines.extract.documents import Document
 
 Call = Callable[..., Awaitable[Any]]
-# A search warning that names a fallback in use; the bridge lists it, without the
-# prefix, in `_lyra_meta.degraded` as well.
-DEGRADED_PREFIX = "degraded: "
 # The error message of a search that a restart of the orchestrator interrupted (the
 # new process fails the searches left running); the search tool starts such a search
 # again while its call still waits.

@@ -28,7 +28,7 @@ from lyra.jobs.discovery import PaperDiscovery, ids_from_options
 from lyra.jobs.engine_serps import EngineSerps, on_priority_site
 from lyra.jobs.evidence_steps import choose_passages, extract_claims, judge_stance
 from lyra.jobs.page_rows import canonical_of, fragment_rows, page_row
-from lyra.jobs.search_context import DEGRADED_PREFIX, SearchContext, SearchStopped
+from lyra.jobs.search_context import SearchContext, SearchStopped
 from lyra.pipelines.discover.citations import is_academic_query
 from lyra.pipelines.discover.local_corpus import (
     CorpusError,
@@ -36,7 +36,7 @@ from lyra.pipelines.discover.local_corpus import (
     scan_corpus,
 )
 from lyra.pipelines.discover.wikipedia import is_wikipedia, reference_urls
-from lyra.pipelines.errors import LyraError
+from lyra.pipelines.errors import DEGRADED_PREFIX, LyraError
 from lyra.pipelines.evidence import research as rs
 from lyra.pipelines.evidence.facets import (
     Facet,

@@ -9,16 +9,17 @@ from __future__ import annotations
 import json
 import logging
 import uuid
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from mcp.shared.exceptions import MCPError
-from mcp_types.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS
 from pydantic import ValidationError
 from ray.exceptions import RayActorError, RayTaskError
 
 from lyra.pipelines.errors import LyraError
 from lyra.storage.disk import disk_full_error
 from lyra.storage.sql_guard import QueryFailed, QueryTimeout, SqlRefused
+
+if TYPE_CHECKING:  # the SDK only where a resource fails: the CLI imports this module too
+    from mcp.shared.exceptions import MCPError
 
 log = logging.getLogger("lyra.mcp")
 
@@ -106,6 +107,9 @@ def resource_error(exc: BaseException, uri: str) -> MCPError:
     """A failed resource read as the JSON-RPC error a client sees: Lyra's code leads the
     message and is in ``data`` with the field, instead of the SDK's generic "Error
     creating resource from template"."""
+    from mcp.shared.exceptions import MCPError
+    from mcp_types.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS
+
     payload = error_payload(exc, f"resource {uri}")
     error = payload["error"]
     code = INVALID_PARAMS if error["code"] in _CLIENT_CODES else INTERNAL_ERROR

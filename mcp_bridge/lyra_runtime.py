@@ -1,5 +1,6 @@
-"""The MCP bridge's side of Ray: the orchestrator handle with its retry rules, the
-_lyra_meta every response carries, and the server class whose tool errors are typed.
+"""The MCP bridge's side of Ray: the orchestrator handle with its retry rules and the
+_lyra_meta every response carries. The CLI uses it too, so it imports no MCP SDK (the
+server class is in `tool_server`).
 """
 
 from __future__ import annotations
@@ -13,9 +14,6 @@ from collections.abc import Iterable
 from typing import Any
 
 import ray
-from mcp.server.mcpserver import Context, MCPServer
-from mcp.shared.exceptions import MCPError
-from mcp_types import CallToolResult, TextContent
 
 import lyra.actors.telemetry as telemetry
 from lyra.actors.runtime import (
@@ -27,10 +25,9 @@ from lyra.actors.runtime import (
     orchestrator_options,
 )
 from lyra.config.settings import Settings
-from lyra.jobs.search_context import DEGRADED_PREFIX
 from lyra.mcp_bridge import models as m
-from lyra.mcp_bridge.errors import error_payload, unwrap
-from lyra.pipelines.errors import LyraError
+from lyra.mcp_bridge.errors import unwrap
+from lyra.pipelines.errors import DEGRADED_PREFIX
 
 log = logging.getLogger("lyra.mcp")
 # Orchestrator methods that only read: safe to send again after a crash.
@@ -194,55 +191,6 @@ class LyraRuntime:
         )
 
 
-# wait_for_user asks through an elicitation; the SDK's words for an accept without data.
-ELICITING_TOOL = "wait_for_user"
-ELICITATION_NO_CONTENT = "accepted elicitation with no content"
-
-
-def elicitation_failed(why: str) -> LyraError:
-    return LyraError(
-        "INVALID_PARAMS",
-        f"the client could not take the question ({why}); a client without forms gets "
-        "it on the desktop and answers with `lyra answer`",
-    )
-
-
-class LyraMCPServer(MCPServer[LyraRuntime]):
-    """MCPServer whose tool errors are the JSON error object of §5."""
-
-    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
-        try:
-            return await super().call_tool(name, arguments, context)
-        except MCPError as exc:
-            if name != ELICITING_TOOL:
-                raise
-            # The client answered wait_for_user's question (an elicitation) with a
-            # JSON-RPC error: the tool's error object, not the client's own error back.
-            payload = error_payload(elicitation_failed(f"error {exc.code}: {exc.message}"), name)
-        except Exception as exc:  # every failure becomes a typed error result (L7)
-            if name == ELICITING_TOOL and ELICITATION_NO_CONTENT in str(exc):
-                exc = elicitation_failed("it accepted the question but sent no answer")
-            payload = error_payload(exc, name)
-        payload["_lyra_meta"] = _error_meta(context).model_dump(mode="json")
-        # No structured_content: clients validate it against the tool's output schema
-        # even on errors (the MCP Inspector does), and the error object is not that schema.
-        return CallToolResult(
-            content=[TextContent(type="text", text=json.dumps(payload))], is_error=True
-        )
-
-
-def _error_meta(context: Any) -> m.LyraMeta:
-    """The _lyra_meta of an error in the request `context` (this process's fallbacks
-    only when there is no request, as for a call made in-process)."""
-    try:
-        runtime = context.request_context.lifespan_context
-    except (AttributeError, ValueError):  # no context, or called outside a request
-        runtime = None
-    if isinstance(runtime, LyraRuntime):
-        return runtime.error_meta()
-    return m.LyraMeta(degraded=degraded_notes())
-
-
 def unverified_domains(claims: Iterable[dict[str, Any]]) -> list[str]:
     """The domains of the claims' sources that are still UNVERIFIED (L5, L6)."""
     return sorted(
@@ -252,7 +200,3 @@ def unverified_domains(claims: Iterable[dict[str, Any]]) -> list[str]:
             if c.get("source_trust_level") == "UNVERIFIED" and c.get("source_domain")
         }
     )
-
-
-def runtime_of(ctx: Context[LyraRuntime, Any]) -> LyraRuntime:
-    return ctx.request_context.lifespan_context

@@ -19,7 +19,8 @@ from mcp.server.mcpserver import MCPServer
 
 from lyra.config.settings import Settings, get_settings
 from lyra.mcp_bridge import tools_graph, tools_person, tools_research
-from lyra.mcp_bridge.lyra_runtime import LyraMCPServer, LyraRuntime
+from lyra.mcp_bridge.lyra_runtime import LyraRuntime
+from lyra.mcp_bridge.tool_server import LyraMCPServer
 
 
 def build_server(

@@ -12,16 +12,13 @@ from pydantic import Field
 
 from lyra.mcp_bridge import models as m
 from lyra.mcp_bridge.errors import resource_error
-from lyra.mcp_bridge.lyra_runtime import (
-    LyraMCPServer,
-    LyraRuntime,
-    runtime_of,
-)
+from lyra.mcp_bridge.lyra_runtime import LyraRuntime
 from lyra.mcp_bridge.responses import (
     PREVIEW_CHARS,
     export_warnings,
     masked_text_warnings,
 )
+from lyra.mcp_bridge.tool_server import LyraMCPServer, runtime_of
 from lyra.mcp_bridge.tools_research import require_words
 from lyra.pipelines.errors import LyraError
 

@@ -15,15 +15,11 @@ from mcp.shared.exceptions import MCPDeprecationWarning
 from mcp_types import LoggingLevel, ToolAnnotations
 from pydantic import BaseModel, Field, create_model
 
-from lyra.jobs.search_context import DEGRADED_PREFIX
 from lyra.jobs.user_prompts import new_prompt_id
 from lyra.mcp_bridge import models as m
-from lyra.mcp_bridge.lyra_runtime import (
-    LyraMCPServer,
-    LyraRuntime,
-    runtime_of,
-)
-from lyra.pipelines.errors import LyraError
+from lyra.mcp_bridge.lyra_runtime import LyraRuntime
+from lyra.mcp_bridge.tool_server import LyraMCPServer, runtime_of
+from lyra.pipelines.errors import DEGRADED_PREFIX, LyraError
 
 
 async def log_to_client(ctx: Context[LyraRuntime, Any], level: LoggingLevel, text: str) -> None:

@@ -11,12 +11,7 @@ from pydantic import Field
 
 from lyra.jobs.search_context import INTERRUPTED_BY_RESTART
 from lyra.mcp_bridge import models as m
-from lyra.mcp_bridge.lyra_runtime import (
-    LyraMCPServer,
-    LyraRuntime,
-    runtime_of,
-    unverified_domains,
-)
+from lyra.mcp_bridge.lyra_runtime import LyraRuntime, unverified_domains
 from lyra.mcp_bridge.responses import (
     claim_out,
     iso,
@@ -24,6 +19,7 @@ from lyra.mcp_bridge.responses import (
     public_metrics,
     task_security,
 )
+from lyra.mcp_bridge.tool_server import LyraMCPServer, runtime_of
 from lyra.pipelines.errors import LyraError
 from lyra.pipelines.evidence.research import new_search_id, new_task_id
 

@@ -1,6 +1,11 @@
-"""Typed errors every layer raises and the MCP bridge turns into error objects (§5)."""
+"""Typed errors every layer raises and the MCP bridge turns into error objects (§5),
+and the mark of a search warning that names a fallback in use."""
 
 from __future__ import annotations
+
+# A search warning that names a fallback in use; the bridge lists it, without the
+# prefix, in `_lyra_meta.degraded` as well.
+DEGRADED_PREFIX = "degraded: "
 
 ERROR_CODES = frozenset(
     {

@@ -96,3 +96,24 @@ def test_a_fetchers_process_imports_no_extractor_numpy_or_database() -> None:
     assert [m for m in FETCHER_HEAVY if m in imported] == []
     # What it does need is there: the fetch stack and the site's politeness state.
     assert {"curl_cffi", "lyra.jobs.site_fetcher", "warcio"} <= set(imported)
+
+
+# A `lyra` command that asks the running Lyra (sql, export, cleanup, replay, research)
+# loads the CLI, the runtime and the error mapping; the MCP SDK (about 0.75 s of CPU)
+# is only for `lyra serve`, MuPDF (about 0.7 s) only for the first PDF read.
+CLI_HEAVY = ("mcp", "mcp_types", "pymupdf", "onnxruntime", "torch")
+
+CLI_PROCESS = """
+import json, sys
+from lyra.mcp_bridge.cli import build_parser
+from lyra.mcp_bridge.errors import to_lyra_error
+from lyra.mcp_bridge.lyra_runtime import LyraRuntime
+from lyra.actors.instance import live_record
+print(json.dumps(sorted(sys.modules)))
+"""
+
+
+def test_a_cli_command_imports_no_mcp_sdk_or_pdf_reader() -> None:
+    imported = json.loads(_python(CLI_PROCESS))
+    assert [m for m in CLI_HEAVY if m in imported] == []
+    assert {"ray", "lyra.config.settings", "lyra.mcp_bridge.models"} <= set(imported)

@@ -31,7 +31,9 @@ from mcp import Client, StdioServerParameters
 from lyra.actors.instance import (
     attach_or_start,
     free_port,
+    live_clients,
     live_record,
+    quiet_seconds,
     read_record,
     record_path,
     stop_instance,
@@ -406,3 +408,24 @@ def test_doctor_fails_when_the_record_is_a_folder(tmp_path: Path) -> None:
         f"{record_path(home)} is not a file: Lyra cannot record the shared Ray of this home "
         "there, so every Lyra process would run a Ray of its own; remove it"
     )
+
+
+def test_a_client_that_was_there_between_two_polls_counts(tmp_path: Path) -> None:
+    """A `lyra sql` is registered for about a tenth of a second; the host polls every
+    half second. Its exit marks when the last client left, so a run of short commands
+    keeps the instance for the grace after the last of them."""
+    code = (
+        "import sys; from pathlib import Path; from lyra.actors.instance import "
+        "register_client; register_client(Path(sys.argv[1]), 'cli')"
+    )
+    subprocess.run([sys.executable, "-c", code, str(tmp_path)], check=True, timeout=60)
+    assert live_clients(tmp_path) == []  # it has gone: no poll would have seen it
+
+    idle_since = time.monotonic() - 30.0  # the host's first poll without a client
+    assert quiet_seconds(tmp_path, idle_since) < 5.0
+    left = tmp_path / "run" / "clients" / ".last-left"
+    os.utime(left, (time.time() - 12.0, time.time() - 12.0))
+    assert quiet_seconds(tmp_path, idle_since) == pytest.approx(12.0, abs=1.0)
+    # Without any client's exit recorded, the polls alone count.
+    left.unlink()
+    assert quiet_seconds(tmp_path, idle_since) == pytest.approx(30.0, abs=1.0)

@@ -17,7 +17,8 @@ from lyra.actors.orchestrator import Orchestrator
 from lyra.config.settings import Settings
 from lyra.jobs.evidence_steps import choose_passages
 from lyra.jobs.models_pull import pull_model
-from lyra.jobs.search_context import DEGRADED_PREFIX, SearchContext
+from lyra.jobs.search_context import SearchContext
+from lyra.pipelines.errors import DEGRADED_PREFIX
 from lyra.pipelines.evidence.facets import (
     Facet,
     facet_scores,

@@ -13,8 +13,6 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Final
 
-import pymupdf
-
 from lyra.pipelines.extract.documents import (
     Block,
     Document,
@@ -271,6 +269,10 @@ def _open(data: bytes) -> Any:
     # within the first 1024 bytes (PDF 32000-1 annex H), so that is the test here.
     if b"%PDF-" not in data[:_HEADER_WINDOW]:
         raise ExtractionError("corrupt or unreadable PDF: no %PDF- header")
+    # MuPDF on the first PDF: its import takes about 0.7 s of CPU, which the processes
+    # that import this module (the orchestrator, the CLI) need not pay without a PDF.
+    import pymupdf
+
     try:
         # pymupdf has no annotations on open(); the handle is used as Any here.
         doc: Any = pymupdf.open(stream=data, filetype="pdf")  # type: ignore[no-untyped-call]
