@@ -207,6 +207,43 @@ def _locked(home: Path) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
+# How long a starting Ray waits for another to have bound its ports (`ports_lock`).
+PORTS_LOCK_WAIT_S = 60.0
+
+
+@contextlib.contextmanager
+def ports_lock() -> Iterator[None]:
+    """Serialise, across this user's Lyra processes of every home, the time from choosing
+    a Ray's ports to their being bound (the length of a `ray.init`: seconds).
+
+    Two homes started at the same moment both found the dashboard's 8265 free, and the
+    one that lost the bind only learnt it when `ray.init` gave up on its dashboard,
+    after about 55 s (then its host started again on another port). In turn, the second
+    finds the port taken and chooses a free one at once. A Ray that does not come up
+    within ``PORTS_LOCK_WAIT_S`` is not waited for any longer (the start retries).
+    """
+    path = Path(tempfile.gettempdir()) / f"lyra-ports-{os.getuid()}.lock"
+    with open(path, "a+") as handle:
+        deadline = time.monotonic() + PORTS_LOCK_WAIT_S
+        held = False
+        while not held:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                held = True
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    log.warning(
+                        "another Lyra has held %s for %.0f s; going on", path, PORTS_LOCK_WAIT_S
+                    )
+                    break
+                time.sleep(0.05)
+        try:
+            yield
+        finally:
+            if held:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 def _proc_stat(pid: int) -> list[str] | None:
     """Fields of /proc/PID/stat after the command name (state first), None if unreadable."""
     try:
@@ -577,14 +614,14 @@ def host_main(home: Path, options: dict[str, Any]) -> int:
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     include_dashboard = bool(options.get("include_dashboard", True))
-    dashboard_port = (
-        choose_port(int(options.get("dashboard_port") or 0), "Ray dashboard")
-        if include_dashboard
-        else None
-    )
-    metrics_port = free_port()
     mode = _auth_mode()
-    with loopback_only():
+    with ports_lock(), loopback_only():
+        dashboard_port = (
+            choose_port(int(options.get("dashboard_port") or 0), "Ray dashboard")
+            if include_dashboard
+            else None
+        )
+        metrics_port = free_port()
         ctx = ray.init(
             address="local",
             namespace=options.get("namespace") or "lyra",

@@ -27,6 +27,7 @@ from lyra.actors.instance import (
     home_problem,
     live_clients,
     loopback_only,
+    ports_lock,
 )
 from lyra.config.settings import Settings
 from lyra.pipelines.errors import LyraError
@@ -131,7 +132,7 @@ def ensure_ray(settings: Settings, role: str = "client", match_settings: bool = 
                 ray.init(address=instance.gcs_address, **common)
             _joined = instance
             return
-    with loopback_only():
+    with ports_lock(), loopback_only():
         ray.init(
             # "local": a new instance even when `ray start` left one running (Ray would
             # otherwise join that one, without this process's environment or settings).

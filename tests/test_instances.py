@@ -357,9 +357,10 @@ def test_a_host_that_cannot_start_falls_back_to_a_private_ray_and_says_so(
 def test_two_homes_started_at_the_same_moment_each_get_their_shared_ray(
     tmp_path: Path,
 ) -> None:
-    """Both find the configured dashboard port free and one loses it when binding: its
-    host is started again on another port, instead of its process falling back to a
-    private Ray that no other client of that home can share."""
+    """Both want the configured dashboard port. They choose their ports one at a time
+    (`ports_lock`): the second finds it taken and takes a free one at once. Before, both
+    found it free, and the one that lost the bind only learnt it when Ray gave up on its
+    dashboard, about 55 s later, before its host started again on another port."""
     port = free_port()
     options = {"namespace": "lyra", "num_cpus": 1, "include_dashboard": True,
                "dashboard_port": port, "idle_shutdown_seconds": 600}  # fmt: skip
@@ -372,6 +373,10 @@ def test_two_homes_started_at_the_same_moment_each_get_their_shared_ray(
         assert started[0].dashboard_port != started[1].dashboard_port
         assert started[0].gcs_address != started[1].gcs_address
         assert [alive(i.host_pid) for i in started] == [True, True]
+        # Each host started once: no Ray of theirs failed to bind and started again.
+        logs = [(h / "logs" / "ray-host.log").read_text() for h in homes]
+        assert [log.count("Ray for ") for log in logs] == [1, 1]
+        assert [log.count("address already in use") for log in logs] == [0, 0]
     finally:
         for home in homes:
             stop_instance(home)
