@@ -220,10 +220,17 @@ def ports_lock() -> Iterator[None]:
     one that lost the bind only learnt it when `ray.init` gave up on its dashboard,
     after about 55 s (then its host started again on another port). In turn, the second
     finds the port taken and chooses a free one at once. A Ray that does not come up
-    within ``PORTS_LOCK_WAIT_S`` is not waited for any longer (the start retries).
+    within ``PORTS_LOCK_WAIT_S`` is not waited for any longer (the start retries), and
+    a temporary folder that cannot hold the lock file only costs the lock.
     """
     path = Path(tempfile.gettempdir()) / f"lyra-ports-{os.getuid()}.lock"
-    with open(path, "a+") as handle:
+    try:
+        handle = open(path, "a+")  # noqa: SIM115  # closed below, after the yield
+    except OSError as exc:
+        log.warning("cannot open %s (%s); choosing Ray's ports without it", path, exc)
+        yield
+        return
+    with handle:
         deadline = time.monotonic() + PORTS_LOCK_WAIT_S
         held = False
         while not held:

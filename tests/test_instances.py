@@ -18,6 +18,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
@@ -28,11 +29,13 @@ import psutil
 import pytest
 from mcp import Client, StdioServerParameters
 
+from lyra.actors import instance
 from lyra.actors.instance import (
     attach_or_start,
     free_port,
     live_clients,
     live_record,
+    ports_lock,
     quiet_seconds,
     read_record,
     record_path,
@@ -434,3 +437,32 @@ def test_a_client_that_was_there_between_two_polls_counts(tmp_path: Path) -> Non
     # Without any client's exit recorded, the polls alone count.
     left.unlink()
     assert quiet_seconds(tmp_path, idle_since) == pytest.approx(30.0, abs=1.0)
+
+
+def test_ports_are_chosen_one_start_at_a_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A second start enters only once the first has bound its ports (left the lock);
+    a temporary folder that cannot hold the lock file costs the lock, not the start."""
+    monkeypatch.setattr(instance.tempfile, "gettempdir", lambda: str(tmp_path))
+    events: list[str] = []
+
+    def second() -> None:
+        with ports_lock():
+            events.append("second in")
+
+    with ports_lock():
+        events.append("first in")
+        worker = threading.Thread(target=second)
+        worker.start()
+        worker.join(timeout=0.5)
+        assert worker.is_alive()  # waiting for the first
+        events.append("first out")
+    worker.join(timeout=10)
+    assert events == ["first in", "first out", "second in"]
+
+    monkeypatch.setattr(instance.tempfile, "gettempdir", lambda: str(tmp_path / "missing"))
+    with ports_lock():
+        events.append("without the lock")
+    assert events[-1] == "without the lock"
+    assert f"cannot open {tmp_path / 'missing'}" in caplog.text
