@@ -344,3 +344,52 @@ def test_parse_claims_response_round_trips_unicode() -> None:
     """Non-ASCII claims survive JSON escapes."""
     encoded = json.dumps(["アスピリンは発熱を下げる。"], ensure_ascii=True)
     assert parse_claims_response(encoded) == ["アスピリンは発熱を下げる。"]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "score"),
+    [
+        # a Roman numeral or a name is no "I": the finding keeps its score
+        ("Cognitive behavioural therapy for insomnia (CBT-I) works better than pills.", 0.5),
+        ("People with type I diabetes had a 20% higher risk.", 0.55),
+        ("Phase I trials of the drug were stopped early.", 0.15),
+        ("ME/CFS patients reported worse fatigue than controls.", 0.1),
+        # the writer's own story still scores nothing
+        ("I switched to decaf and my sleep improved.", 0.0),
+        ("After I stopped, the headaches went away.", 0.0),
+        ("Since then my doctor has lowered the dose.", 0.0),
+    ],
+)
+def test_only_the_pronoun_i_is_the_first_person(sentence: str, score: float) -> None:
+    """The melatonin corpus's "CBT-I works better than sleeping pills" was no claim: the
+    "I" of the name read as the writer speaking."""
+    assert informativeness(sentence) == pytest.approx(score)
+
+
+def test_helping_is_an_effect_and_better_a_comparison() -> None:
+    sentence = "The authors concluded that melatonin helps older adults with insomnia sleep better."
+    assert informativeness(sentence) == pytest.approx(0.5)
+    question = "Does melatonin help adults with insomnia sleep better?"
+    assert [c.text for c in extract_claims_extractive(sentence, question, 2)] == [sentence]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "score"),
+    [
+        # a prohibition that names who it is for is a contraindication: a finding
+        (
+            "Do not take melatonin if you have an autoimmune disease such as lupus, or if "
+            "you have epilepsy, unless your doctor advises it.",
+            0.4,
+        ),
+        ("Never give aspirin to children under 16 because of Reye's syndrome.", 0.6),
+        ("Do not use ibuprofen during pregnancy.", 0.4),
+        ("Don't combine melatonin with fluvoxamine.", 0.4),
+        # a bare limit or an instruction stays advice to the reader
+        ("Never take more than 10 mg of melatonin in one night.", 0.0),
+        ("Do not take the tablet on an empty stomach.", 0.0),
+        ("Don't forget to subscribe to our newsletter.", 0.0),
+    ],
+)
+def test_a_contraindication_is_a_finding_not_advice(sentence: str, score: float) -> None:
+    assert informativeness(sentence) == pytest.approx(score)

@@ -1,12 +1,13 @@
 """Planted corpora on other questions: every fact on every facet is a claim (issue 12).
 
-Two corpora written so that the claim and stance rules are not only measured on the
-corpus they were developed on (examples/corpus): tests/corpora/vitamin_d (medicine:
-vitamin D and fractures) and tests/corpora/heat_pumps (another field: heat pumps in
-cold climates). One search of each question: every planted fact (efficacy, safety,
-dosage or sizing, who it is for and against, comparison with alternatives) becomes a
-claim, and the contradictions the rules can see are refuted by a source other than the
-claim's own. What no rule finds today is listed in each corpus's README.txt.
+Three corpora written so that the claim and stance rules are not only measured on the
+corpus they were developed on (examples/corpus): tests/corpora/vitamin_d and
+tests/corpora/melatonin (medicine: vitamin D and fractures; melatonin for insomnia) and
+tests/corpora/heat_pumps (another field: heat pumps in cold climates). One search of
+each question: every planted fact (efficacy, safety, dosage or sizing, who it is for and
+against, comparison with alternatives) becomes a claim, and the contradictions the
+rules can see are refuted by a source other than the claim's own. What no rule finds
+today is listed in each corpus's README.txt.
 """
 
 from __future__ import annotations
@@ -84,6 +85,55 @@ PLANTED = {
             ("reduced the number of falls", "trials.example"),
             ("lowered the risk of any fracture by 12 percent", "dailynews.example"),
             ("had no effect on the risk of fracture", "bonehealth.example"),
+        ),
+    ),
+    "melatonin": Planted(
+        question="Does melatonin help adults with insomnia sleep better?",
+        domains=frozenset(
+            (
+                "sleepfoundation.example",
+                "pharmacyguide.example",
+                "clinicaltrials.example",
+                "healthnews.example",
+                "nhs.uk",
+                "sleepclinic.example",
+            )
+        ),
+        facts=(
+            "shortened the time needed to fall asleep by 7 minutes",
+            "Total sleep time increased by 8 minutes",
+            "Melatonin works best for people whose sleep problems come from a delayed body",
+            "Doses above 5 mg do not improve sleep more than lower doses",
+            "common side effects of melatonin are headache, dizziness and daytime drowsiness",
+            "licensed prolonged-release tablet for adults over 55 contains 2 mg",
+            "Melatonin taken with fluvoxamine reaches blood levels up to 17 times higher",
+            "People taking warfarin should talk to their doctor",
+            "Melatonin does not cause dependence",
+            "Pregnant or breastfeeding women should not take melatonin",
+            "Melatonin improved sleep quality in 26 percent of patients",
+            "Adverse events were no more frequent with melatonin than with placebo",
+            "zolpidem shortened the time to fall asleep by 22 minutes",
+            "The authors concluded that melatonin helps older adults with insomnia sleep",
+            "actual melatonin content ranged from 74 percent to 347 percent",
+            "rose by 530 percent between 2012 and 2021",
+            "does not help adults with chronic insomnia fall asleep faster",
+            "linked to a higher risk of heart failure",
+            "Melatonin is a prescription-only medicine in the UK",
+            "Melatonin is used to treat insomnia in adults aged 55 and over",
+            "Do not take melatonin if you have an autoimmune disease",
+            "Melatonin does cause dependence when it is taken every night",
+            "The usual dose is 2 mg taken 1 to 2 hours before bedtime",
+            "Cognitive behavioural therapy for insomnia (CBT-I) works better than sleeping",
+            "Melatonin is less effective than zolpidem for falling asleep",
+            "Avoid driving for 5 hours after taking melatonin",
+            "did not improve sleep quality in adults over 55 compared with placebo",
+            "Melatonin doses for children should not exceed 3 mg",
+        ),
+        refuted=(
+            ("improved sleep quality in 26 percent of patients", "sleepclinic.example"),
+            ("did not improve sleep quality in adults over 55", "clinicaltrials.example"),
+            ("Melatonin does not cause dependence", "nhs.uk"),
+            ("The usual dose is 2 mg taken 1 to 2 hours", "sleepfoundation.example"),
         ),
     ),
     "heat_pumps": Planted(

@@ -63,7 +63,7 @@ _EFFECT = re.compile(
     r"predict|kill|cur|treat|relie|aggravat|elevat|depress|stimulat|suppress|induc|"
     r"accelerat|delay|interact|bind|activat|absorb|metaboli[sz]|excret|clear|exceed|"
     r"halt|rever[st]|protect|promot|impair|enhanc|diminish|lessen|exacerbat|mitigat|"
-    r"chang|alter|modif|influenc|shift|drop)"
+    r"chang|alter|modif|influenc|shift|drop|help)"
     r"(e|es|ed|ing|s|y|ies|ied|ion|ions|ped|ping)?\b"
     # irregular forms that no stem catches ("levels rose", "it led to"), lower case only
     # ("Rose hips", a name, is not a rise)
@@ -95,7 +95,8 @@ _NUMBER_UNIT = re.compile(
 )
 _COMPARISON = re.compile(
     r"\b(than|compared|comparison|versus|vs|higher|lower|more|less|fewer|greater|smaller|"
-    r"faster|slower|longer|shorter|switching|instead of|rather than|similar to|as much as)\b",
+    r"faster|slower|longer|shorter|better|worse|switching|instead of|rather than|similar to|"
+    r"as much as)\b",
     re.IGNORECASE,
 )
 _HEDGE = re.compile(
@@ -109,7 +110,16 @@ _ANAPHORIC_START = re.compile(
     r"here|thus|hence|so|also|however|but|and|or)\b",
     re.IGNORECASE,
 )
-_FIRST_PERSON = re.compile(r"\b(i|i'm|i've|i'd|my|me|mine)\b", re.IGNORECASE)
+# "I" only as the pronoun: a capital I standing alone, not a Roman numeral after a word
+# that numbers things ("type I diabetes", "phase I trial") nor part of a name ("CBT-I",
+# "I-131"); "my", "me" and "mine" in lower or title case, not "ME" (ME/CFS).
+_FIRST_PERSON = re.compile(
+    r"(?<![\w-])(?<!type )(?<!Type )(?<!phase )(?<!Phase )(?<!class )(?<!Class )"
+    r"(?<!grade )(?<!Grade )(?<!stage )(?<!Stage )(?<!level )(?<!Level )(?<!part )"
+    r"(?<!Part )(?<!war )(?<!War )(?<!schedule )(?<!Schedule )(?<!tier )(?<!Tier )"
+    r"I(?:'m|'ve|'d)?(?![\w-])"
+    r"|\b(?:[Mm]y|[Mm]e|[Mm]ine)\b"
+)
 # A verdict on the thing asked about ("heat pumps work efficiently in cold climates",
 # "melatonin is effective for jet lag", "is not safe"): the direct answer to an
 # efficacy or safety question, and what its contradictions negate.
@@ -137,6 +147,17 @@ _IMPERATIVE_START = re.compile(
     r"|(?:never|always)\s+(?:take|use|give|drink|eat|drive|mix|exceed|combine|stop|start|"
     r"leave|skip|double|share)\b"
     r"|(?:don't|do not|be sure|make sure|find out)\b)",
+    re.IGNORECASE,
+)
+# A prohibition that names who or what it is for is a contraindication, the finding a
+# reader of the population and safety facets needs ("Do not take melatonin if you have
+# epilepsy", "Never give aspirin to children under 16"), not advice: a source can
+# support or refute it. A bare limit ("Never take more than 10 mg") stays advice.
+_CONTRAINDICATION = re.compile(
+    r"^(?:do not|don't|never)\s+(?:take|use|give|combine|mix|prescribe)\b(?!\s+more\b)"
+    r".*\b(?:if you (?:have|are|take|had|were)|to (?:children|people|patients|women|men)|"
+    r"during pregnancy|while (?:pregnant|breastfeeding)|with (?:alcohol|warfarin|"
+    r"[a-z]+(?:ine|ol|am|ide|ate|in))\b)",
     re.IGNORECASE,
 )
 # Reference markers a sentence keeps from its page ("... in summer.[1]").
@@ -363,11 +384,15 @@ def informativeness(text: str) -> float:
     story or method loses most of its score: as a claim it would not stand alone; so
     does advice to the reader ("you should", "Look for ...").
     """
-    if _FIRST_PERSON.search(text) or _METHODS.match(text) or _IMPERATIVE_START.match(text):
+    if _FIRST_PERSON.search(text) or _METHODS.match(text):
+        return 0.0
+    contraindication = _CONTRAINDICATION.match(text) is not None
+    if _IMPERATIVE_START.match(text) and not contraindication:
         return 0.0
     score = 0.0
     if (
-        _EFFECT.search(text)
+        contraindication
+        or _EFFECT.search(text)
         or _JA_EFFECT.search(text)
         or _RECOMMENDATION.search(text)
         or _VERDICT.search(text)
@@ -385,7 +410,7 @@ def informativeness(text: str) -> float:
         score += 0.05
     if _ANAPHORIC_START.match(text):
         score -= 0.35
-    if _SECOND_PERSON.search(text):
+    if _SECOND_PERSON.search(text) and not contraindication:
         score -= 0.25
     return max(0.0, min(1.0, score))
 
