@@ -393,3 +393,22 @@ def test_helping_is_an_effect_and_better_a_comparison() -> None:
 )
 def test_a_contraindication_is_a_finding_not_advice(sentence: str, score: float) -> None:
     assert informativeness(sentence) == pytest.approx(score)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "score"),
+    [
+        # the four-day-week corpus's facts that had no cue the rules knew
+        ("Revenue stayed broadly the same over the trial period, rising by 1.4 percent.", 0.7),
+        ("The four-day week does not suit firms whose customers expect weekend service.", 0.4),
+        ("Rotating the day off keeps the office open all week.", 0.4),
+        ("Knowledge workers gain the most, because their output depends on focus.", 0.4),
+        ("Burnout returned to its earlier level within a year at most firms.", 0.4),
+        # navigation is still no finding
+        ("Return to the home page.", 0.0),
+        ("Go to the next article.", 0.0),
+        ("The risk of a lawsuit is high.", 0.15),
+    ],
+)
+def test_rises_gains_returns_and_suitability_are_findings(sentence: str, score: float) -> None:
+    assert informativeness(sentence) == pytest.approx(score)

@@ -1,9 +1,10 @@
 """Planted corpora on other questions: every fact on every facet is a claim (issue 12).
 
-Three corpora written so that the claim and stance rules are not only measured on the
+Four corpora written so that the claim and stance rules are not only measured on the
 corpus they were developed on (examples/corpus): tests/corpora/vitamin_d and
-tests/corpora/melatonin (medicine: vitamin D and fractures; melatonin for insomnia) and
-tests/corpora/heat_pumps (another field: heat pumps in cold climates). One search of
+tests/corpora/melatonin (medicine: vitamin D and fractures; melatonin for insomnia),
+tests/corpora/heat_pumps and tests/corpora/four_day_week (other fields: heat pumps in
+cold climates; the four-day work week). One search of
 each question: every planted fact (efficacy, safety, dosage or sizing, who it is for and
 against, comparison with alternatives) becomes a claim, and the contradictions the
 rules can see are refuted by a source other than the claim's own. What no rule finds
@@ -135,6 +136,45 @@ PLANTED = {
             ("Melatonin does not cause dependence", "nhs.uk"),
             ("The usual dose is 2 mg taken 1 to 2 hours", "sleepfoundation.example"),
         ),
+    ),
+    "four_day_week": Planted(
+        question="Does a four-day work week improve productivity?",
+        domains=frozenset(
+            (
+                "worktrials.example",
+                "hrmagazine.example",
+                "economics.example",
+                "businessnews.example",
+                "gov.example",
+                "employerforum.example",
+            )
+        ),
+        facts=(
+            "61 companies with 2,900 employees took part in a six-month trial",
+            "Revenue stayed broadly the same over the trial period, rising by 1.4 percent",
+            "staff leaving the participating companies fell by 57 percent",
+            "Of the 61 companies, 56 continued with the four-day week",
+            "Employees reported 71 percent lower levels of burnout",
+            "does not suit firms whose customers expect service five or six days a week",
+            "left employees more tired than a standard week",
+            "rotating the day off keeps the office open all week",
+            "spent between 5 and 10 percent more on overtime",
+            "Knowledge workers gain the most",
+            "Output per hour rose by 8 percent",
+            "total output fell by 12 percent in manufacturing firms",
+            "Productivity gains were larger in small firms",
+            "less effective than flexible working hours for reducing sick leave",
+            "did not improve productivity in their teams",
+            "Staff turnover was unchanged",
+            "Customer complaints rose by 15 percent",
+            "right to request flexible working from their first day",
+            "must consider a request within two months",
+            "Employers should not reduce pay when working hours are cut",
+            "needs the employee's consent",
+            "Burnout returned to its earlier level within a year",
+            "Most successful schemes settle on 32 hours",
+        ),
+        refuted=(("did not improve productivity in their teams", "economics.example"),),
     ),
     "heat_pumps": Planted(
         question="Do heat pumps reduce household heating costs in cold climates?",

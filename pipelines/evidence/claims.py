@@ -63,11 +63,11 @@ _EFFECT = re.compile(
     r"predict|kill|cur|treat|relie|aggravat|elevat|depress|stimulat|suppress|induc|"
     r"accelerat|delay|interact|bind|activat|absorb|metaboli[sz]|excret|clear|exceed|"
     r"halt|rever[st]|protect|promot|impair|enhanc|diminish|lessen|exacerbat|mitigat|"
-    r"chang|alter|modif|influenc|shift|drop|help)"
+    r"chang|alter|modif|influenc|shift|drop|help|ris|gain|depend|return)"
     r"(e|es|ed|ing|s|y|ies|ied|ion|ions|ped|ping)?\b"
     # irregular forms that no stem catches ("levels rose", "it led to"), lower case only
     # ("Rose hips", a name, is not a rise)
-    r"|\b(?-i:rose|risen|fell|fallen|grew|grown|led|shrank|shrunk)\b",
+    r"|\b(?-i:rose|risen|fell|fallen|grew|grown|led|shrank|shrunk|keeps|kept)\b",
     re.IGNORECASE,
 )
 # A recommendation or a warning is a finding too, and the one a reader of the safety and
@@ -128,7 +128,7 @@ _VERDICT = re.compile(
     r"against)\b"
     r"|\b(effective|ineffective|efficient|inefficient|efficiently|"
     r"inefficiently|safe|unsafe|beneficial|harmful|useful|useless|reliable|unreliable|"
-    r"dangerous|toxic)\b",
+    r"dangerous|toxic|suits?|suited)\b",
     re.IGNORECASE,
 )
 # Advice to the reader is no finding a source could support or refute: the sentence
@@ -141,7 +141,7 @@ _IMPERATIVE_START = re.compile(
     # dermatitis", "Limit of detection")
     r"^(?:(?:look|ask|check|talk|consider|start|try|keep|choose|remember|see|call|contact|"
     r"visit|read|learn|buy|get|stop|speak|seek|tell|let|click|sign|join|compare|treat|"
-    r"enjoy|limit|avoid|take|use|switch|give|drink|eat)\s+(?:the|a|an|your|you|our|for|"
+    r"enjoy|limit|avoid|take|use|switch|give|drink|eat|return|go)\s+(?:the|a|an|your|you|our|for|"
     r"with|to|about|it|them|this|that|these|those|any|all|some|up|out|on|in|at|if|"
     r"whether|more|less|no|yourself|only|just)\b"
     r"|(?:never|always)\s+(?:take|use|give|drink|eat|drive|mix|exceed|combine|stop|start|"
