@@ -412,3 +412,29 @@ def test_a_contraindication_is_a_finding_not_advice(sentence: str, score: float)
 )
 def test_rises_gains_returns_and_suitability_are_findings(sentence: str, score: float) -> None:
     assert informativeness(sentence) == pytest.approx(score)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "score"),
+    [
+        # what courts, laws and rules decide is a finding a legal researcher checks
+        ("The court held that the non-compete clause was unenforceable after five years.", 0.4),
+        ("California bans non-compete agreements for almost all employees.", 0.4),
+        ("The appeals court overturned the injunction.", 0.4),
+        ("The rule prohibits new non-competes with all workers.", 0.4),
+        ("The regulation allows employers to keep agreements with senior executives.", 0.4),
+        ("A non-compete agreement is void under section 16600.", 0.6),
+        ("Judges struck down the rule in August 2024.", 0.6),
+        # page furniture that names a ban or a rule is still none
+        ("Ban on smoking: see our rules page.", 0.0),
+        ("Terms of use apply.", 0.0),
+    ],
+)
+def test_rulings_and_prohibitions_are_findings(sentence: str, score: float) -> None:
+    assert informativeness(sentence) == pytest.approx(score)
+
+
+def test_an_irregular_legal_past_is_a_verb() -> None:
+    question = "Are non-compete agreements enforceable against employees?"
+    sentence = "The Supreme Court upheld the ban in 2024."
+    assert [c.text for c in extract_claims_extractive(sentence, question, 2)] == [sentence]

@@ -63,11 +63,14 @@ _EFFECT = re.compile(
     r"predict|kill|cur|treat|relie|aggravat|elevat|depress|stimulat|suppress|induc|"
     r"accelerat|delay|interact|bind|activat|absorb|metaboli[sz]|excret|clear|exceed|"
     r"halt|rever[st]|protect|promot|impair|enhanc|diminish|lessen|exacerbat|mitigat|"
-    r"chang|alter|modif|influenc|shift|drop|help|ris|gain|depend|return)"
+    r"chang|alter|modif|influenc|shift|drop|help|ris|gain|depend|return|"
+    # what courts, laws and rules do to a practice (the legal researcher's findings)
+    r"prohibit|allow|overturn|enforc|restrict|invalidat|overrul)"
     r"(e|es|ed|ing|s|y|ies|ied|ion|ions|ped|ping)?\b"
     # irregular forms that no stem catches ("levels rose", "it led to"), lower case only
     # ("Rose hips", a name, is not a rise)
-    r"|\b(?-i:rose|risen|fell|fallen|grew|grown|led|shrank|shrunk|keeps|kept)\b",
+    r"|\b(?-i:rose|risen|fell|fallen|grew|grown|led|shrank|shrunk|keeps|kept|bans|banned|"
+    r"banning|permits|permitted|permitting|upheld|upholds?|ruled|struck down|strikes down)\b",
     re.IGNORECASE,
 )
 # A recommendation or a warning is a finding too, and the one a reader of the safety and
@@ -128,7 +131,8 @@ _VERDICT = re.compile(
     r"against)\b"
     r"|\b(effective|ineffective|efficient|inefficient|efficiently|"
     r"inefficiently|safe|unsafe|beneficial|harmful|useful|useless|reliable|unreliable|"
-    r"dangerous|toxic|suits?|suited)\b",
+    r"dangerous|toxic|suits?|suited|enforceable|unenforceable|lawful|unlawful|illegal|"
+    r"void|liable|constitutional|unconstitutional|permissible|impermissible)\b",
     re.IGNORECASE,
 )
 # Advice to the reader is no finding a source could support or refute: the sentence
@@ -209,6 +213,7 @@ _IRREGULAR_PAST: Final[frozenset[str]] = frozenset((
     "paid", "thought", "knew", "told", "said", "met", "sent", "spent", "built", "felt",
     "meant", "stood", "chose", "drove", "wrote", "broke", "shrank", "sank", "sought",
     "underwent", "taught", "bought", "fought", "won", "forgot", "threw", "drew", "shook",
+    "upheld", "struck", "overrode", "withheld", "forbade", "bore", "hid", "froze", "slid",
 ))
 # fmt: on
 # Base forms that are nouns as often as verbs ("the need for", "the cost of"): a verb
