@@ -438,3 +438,20 @@ def test_an_irregular_legal_past_is_a_verb() -> None:
     question = "Are non-compete agreements enforceable against employees?"
     sentence = "The Supreme Court upheld the ban in 2024."
     assert [c.text for c in extract_claims_extractive(sentence, question, 2)] == [sentence]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "score"),
+    [
+        # a probe of 25 findings as abstracts and drug labels phrase them: the 3 with no
+        # claim before
+        ("The UKPDS trial showed a 39% reduction in myocardial infarction.", 0.7),
+        ("Use in pregnancy is considered safe by most guidelines.", 0.4),
+        ("The drug costs less than 5 dollars a month.", 0.4),
+        ("The generic costs $4 a month in most pharmacies.", 0.3),
+        # an imperative "use" is still advice
+        ("Use the search box above to find a drug.", 0.0),
+    ],
+)
+def test_reductions_uses_and_prices_are_findings(sentence: str, score: float) -> None:
+    assert informativeness(sentence) == pytest.approx(score)

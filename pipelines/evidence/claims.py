@@ -66,7 +66,7 @@ _EFFECT = re.compile(
     r"chang|alter|modif|influenc|shift|drop|help|ris|gain|depend|return|"
     # what courts, laws and rules do to a practice (the legal researcher's findings)
     r"prohibit|allow|overturn|enforc|restrict|invalidat|overrul)"
-    r"(e|es|ed|ing|s|y|ies|ied|ion|ions|ped|ping)?\b"
+    r"(e|es|ed|ing|s|y|ies|ied|ion|ions|tion|tions|ped|ping)?\b"
     # irregular forms that no stem catches ("levels rose", "it led to"), lower case only
     # ("Rose hips", a name, is not a rise)
     r"|\b(?-i:rose|risen|fell|fallen|grew|grown|led|shrank|shrunk|keeps|kept|bans|banned|"
@@ -93,7 +93,7 @@ _COPULA = re.compile(r"\b(is|are|was|were|has|have|had)\b", re.IGNORECASE)
 _NUMBER_UNIT = re.compile(
     r"\d\s*(%|per ?cent|percent|hours?|minutes?|days?|weeks?|months?|years?|mg|µg|mcg|g|kg|"
     r"ml|l|mmol|mmhg|iu|cups?|times|fold|doses?|servings?|units?|patients|participants|"
-    r"people|adults|deaths|cases)\b|\d\s*%",
+    r"people|adults|deaths|cases|dollars|euros|pounds|yen)\b|\d\s*%|[$€£¥]\s*\d",
     re.IGNORECASE,
 )
 _COMPARISON = re.compile(
@@ -142,9 +142,10 @@ _SECOND_PERSON = re.compile(r"\b(you|your|yours|you're|you've|you'll|you'd)\b", 
 _IMPERATIVE_START = re.compile(
     # a verb at the start followed by what an object or a complement opens with ("Look
     # for", "Ask your", "Take the tablet"), not a noun ("Talk therapy", "Contact
-    # dermatitis", "Limit of detection")
-    r"^(?:(?:look|ask|check|talk|consider|start|try|keep|choose|remember|see|call|contact|"
-    r"visit|read|learn|buy|get|stop|speak|seek|tell|let|click|sign|join|compare|treat|"
+    # dermatitis", "Limit of detection"), nor a use named as drug labels do ("Use in
+    # pregnancy is considered safe")
+    r"^(?!use in\b)(?:(?:look|ask|check|talk|consider|start|try|keep|choose|remember|"
+    r"see|call|contact|visit|read|learn|buy|get|stop|speak|seek|tell|let|click|sign|join|compare|treat|"
     r"enjoy|limit|avoid|take|use|switch|give|drink|eat|return|go)\s+(?:the|a|an|your|you|our|for|"
     r"with|to|about|it|them|this|that|these|those|any|all|some|up|out|on|in|at|if|"
     r"whether|more|less|no|yourself|only|just)\b"
