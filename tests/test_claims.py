@@ -455,3 +455,24 @@ def test_an_irregular_legal_past_is_a_verb() -> None:
 )
 def test_reductions_uses_and_prices_are_findings(sentence: str, score: float) -> None:
     assert informativeness(sentence) == pytest.approx(score)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "score"),
+    [
+        # a probe of 15 findings on remote learning: gains and losses as studies of
+        # schools report them were no claim
+        ("Students in fully remote schools lost about half a year of learning.", 0.4),
+        ("Test scores recovered to pre-pandemic levels by 2023 in most districts.", 0.6),
+        ("Remote learning widened achievement gaps between rich and poor schools.", 0.4),
+        ("Tutoring programmes offset roughly a third of the losses.", 0.4),
+        ("There was no significant effect on graduation rates.", 0.4),
+        ("The gap persisted for at least two years.", 0.4),
+        ("Schools that reopened early saw smaller declines.", 0.5),
+        ("Districts spent 190 billion dollars of federal relief funds.", 0.3),
+        # page furniture that says "lost" is still none
+        ("Lost your password? Reset it here.", 0.0),
+    ],
+)
+def test_gains_and_losses_are_findings(sentence: str, score: float) -> None:
+    assert informativeness(sentence) == pytest.approx(score)

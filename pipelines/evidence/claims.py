@@ -65,12 +65,17 @@ _EFFECT = re.compile(
     r"halt|rever[st]|protect|promot|impair|enhanc|diminish|lessen|exacerbat|mitigat|"
     r"chang|alter|modif|influenc|shift|drop|help|ris|gain|depend|return|"
     # what courts, laws and rules do to a practice (the legal researcher's findings)
-    r"prohibit|allow|overturn|enforc|restrict|invalidat|overrul)"
+    r"prohibit|allow|overturn|enforc|restrict|invalidat|overrul|"
+    # gains and losses as studies of schools, firms and patients report them
+    r"recover|widen|narrow|persist|declin|struggl|worsen|outperform|underperform)"
     r"(e|es|ed|ing|s|y|ies|ied|ion|ions|tion|tions|ped|ping)?\b"
     # irregular forms that no stem catches ("levels rose", "it led to"), lower case only
     # ("Rose hips", a name, is not a rise)
     r"|\b(?-i:rose|risen|fell|fallen|grew|grown|led|shrank|shrunk|keeps|kept|bans|banned|"
-    r"banning|permits|permitted|permitting|upheld|upholds?|ruled|struck down|strikes down)\b",
+    r"banning|permits|permitted|permitting|upheld|upholds?|ruled|struck down|strikes down|"
+    r"lost|lose|loses|losing|offset|offsets|unaffected|unchanged)\b"
+    # the noun of a relation ("had no effect on", "the effect of")
+    r"|\beffects?\s+(?:on|of)\b",
     re.IGNORECASE,
 )
 # A recommendation or a warning is a finding too, and the one a reader of the safety and
@@ -91,7 +96,8 @@ _JA_EFFECT = re.compile(
 )
 _COPULA = re.compile(r"\b(is|are|was|were|has|have|had)\b", re.IGNORECASE)
 _NUMBER_UNIT = re.compile(
-    r"\d\s*(%|per ?cent|percent|hours?|minutes?|days?|weeks?|months?|years?|mg|µg|mcg|g|kg|"
+    r"\d\s*(?:(?:thousand|million|billion|trillion)\s+)?"
+    r"(%|per ?cent|percent|hours?|minutes?|days?|weeks?|months?|years?|mg|µg|mcg|g|kg|"
     r"ml|l|mmol|mmhg|iu|cups?|times|fold|doses?|servings?|units?|patients|participants|"
     r"people|adults|deaths|cases|dollars|euros|pounds|yen)\b|\d\s*%|[$€£¥]\s*\d",
     re.IGNORECASE,
