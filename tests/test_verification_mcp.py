@@ -2,9 +2,9 @@
 
 Three sites state the same finding in their own words, a fourth hides an instruction
 to AI readers: the claims of a site two others corroborate are `verified` and the site
-becomes LOW (its pages too); the hostile site is rejected, named in get_status's
-`verification_alerts` with what a person can do, and never blocked by Lyra itself;
-every transition is an event_log row.
+becomes LOW (its pages too; the first and the third site); the hostile site is
+rejected, named in get_status's `verification_alerts` with what a person can do, and
+never blocked by Lyra itself; every transition is an event_log row.
 """
 
 from __future__ import annotations
@@ -97,13 +97,20 @@ async def test_source_verification_through_the_mcp_client(tmp_path: Path) -> Non
                     2, []
                 )  # fmt: skip
             assert [c["verification_status"] for c in by_site[plain]] == ["pending"]
-            [bad] = by_site[hostile]
-            assert (bad["verification_status"], bad["trust_level"]) == ("rejected", "UNVERIFIED")
-            assert bad["verification_details"]["reason"].startswith(
-                "its site carried an instruction to AI readers: hidden_instruction:"
-            )
+            # Both of the hostile site's claims (the caffeine finding and the warm bath
+            # that "helps"), honest as they read, are rejected with their site.
+            assert [(c["verification_status"], c["trust_level"]) for c in by_site[hostile]] == [
+                ("rejected", "UNVERIFIED"), ("rejected", "UNVERIFIED")
+            ]  # fmt: skip
+            for bad in by_site[hostile]:
+                assert bad["verification_details"]["reason"].startswith(
+                    "its site carried an instruction to AI readers: hidden_instruction:"
+                )
+            # The third site's own claims (its finding, and "no such effect on the length
+            # of sleep") are borne out by the other honest sites too.
             assert result["metrics"]["verification"]["sites_changed"] == [
                 {"domain": trusted, "from": None, "to": "verified", "trust_level": "LOW"},
+                {"domain": HOSTS[2], "from": None, "to": "verified", "trust_level": "LOW"},
                 {"domain": hostile, "from": None, "to": "rejected", "trust_level": "UNVERIFIED"},
             ]
             assert result["_lyra_meta"]["unverified_domains"] == [plain, hostile]
@@ -123,15 +130,19 @@ async def test_source_verification_through_the_mcp_client(tmp_path: Path) -> Non
             }))  # fmt: skip
             assert levels == [
                 {"domain": HOSTS[0], "trust_level": "LOW"},
-                *({"domain": h, "trust_level": "UNVERIFIED"} for h in HOSTS[1:]),
+                {"domain": HOSTS[1], "trust_level": "UNVERIFIED"},
+                {"domain": HOSTS[2], "trust_level": "LOW"},
+                {"domain": HOSTS[3], "trust_level": "UNVERIFIED"},
             ]
             events = _rows(await client.call_tool("query_graph", {
                 "sql": "SELECT payload->>'domain' AS domain, payload->>'to' AS state "
                        "FROM event_log WHERE kind = 'source_verification' ORDER BY domain",
             }))  # fmt: skip
             assert events == [
-                {"domain": trusted, "state": "verified"}, {"domain": hostile, "state": "rejected"}
-            ]  # fmt: skip
+                {"domain": trusted, "state": "verified"},
+                {"domain": HOSTS[2], "state": "verified"},
+                {"domain": hostile, "state": "rejected"},
+            ]
             logged = _rows(await client.call_tool("query_graph", {
                 "sql": "SELECT count(*) AS n FROM event_log WHERE kind = 'claim_verification'",
             }))  # fmt: skip
