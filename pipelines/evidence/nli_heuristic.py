@@ -13,12 +13,16 @@ The rule, for a premise (fragment) and a hypothesis (claim):
    (one suffix of -ingly -edly -ies -ing -ed -es -ly -s, then a final e, y → i), so that
    "reduces", "reduced", "reducing" and "reduce" share the stem "reduc". Antonyms are
    folded onto one key per axis (increase/cut, doubles/halves, improve/worsen,
-   safe/unsafe, common/rare, causes/prevents, prolongs/shortens, accelerates/slows, ...):
+   safe/unsafe, common/rare, causes/prevents, prolongs/shortens, faster/slower,
+   expensive/cheaper, allows/bans, upheld/struck down, guilty/acquitted,
+   approved/rejected, many/few, and adjectives against their prefixed opposites:
+   valid/invalid, legal/illegal, enforceable/unenforceable, ...):
    "X increases Y" and "X reduces Y" talk about the same thing with opposite sign. A use
    of an axis word without a direction carries no sign (it still counts as the shared
    word): "falls" right after "of", "more", "fewer", a number or a verb of change ("the
    risk of falls") is the accident, "the common cold" no frequency, "caused by", "the
-   cause of" and "all-cause" no causing by the subject.
+   cause of" and "all-cause" no causing by the subject, "less expensive" no cost
+   direction, "a few" no proportion.
    Numbers are not content words; they are compared separately (step 4).
 2. The premise is split into sentences; the one with the highest content overlap
    ``|H ∩ S| / |H|`` (over stems of the hypothesis H and sentence S) is the evidence.
@@ -27,12 +31,14 @@ The rule, for a premise (fragment) and a hypothesis (claim):
 4. Otherwise a contradiction cue between the evidence sentence and the hypothesis gives
    refutes, confidence min(0.9, 0.55 + 0.4 * overlap). Cues:
    - negation differs: one side has not, no, never, none, neither, nor, without, cannot,
+     unchanged, unaltered, unaffected ("was unchanged" is "did not change"),
      an n't contraction (with or without apostrophe) or "fail(s/ed) to" ("did not",
      "does not", "no evidence", "no significant" are covered by not / no); "without X"
      on both sides (the same first content word after it) is a condition both state
      and is not counted;
    - antonym flip: an axis where every occurrence in one text has the opposite sign of
-     every occurrence in the other, and the sentence shares at least half of the
+     every occurrence in the other (an axis word both texts use is left out: it is
+     their subject, the "cut" of "the tax cut"), and the sentence shares at least half of the
      hypothesis's other content words (the flipped axis alone does not make two texts
      talk about the same thing);
    - numeric mismatch: both attach numbers to the same following unit word ("5 hours"
@@ -57,7 +63,7 @@ result is flagged as degraded and why a real NLI model is preferred when configu
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Sequence, Set
 from dataclasses import dataclass
 
 from lyra.pipelines.evidence.nli import NliLabel, NliResult
@@ -87,7 +93,14 @@ _ATTRIBUTION_TEXT = """
 """
 STOPWORDS = frozenset(_STOPWORDS_TEXT.split()) | frozenset(_ATTRIBUTION_TEXT.split())
 
-NEGATION_WORDS = frozenset({"not", "no", "never", "none", "neither", "nor", "without", "cannot"})
+# "Unchanged" and "unaffected" say "did not change", "was not affected": a finding of no
+# effect, read as a negation (so "turnover was unchanged" against "turnover fell" differs
+# by it, and against "turnover did not change" does not).
+NO_CHANGE_WORDS = frozenset({"unchanged", "unaltered", "unaffected"})
+NEGATION_WORDS = (
+    frozenset({"not", "no", "never", "none", "neither", "nor", "without", "cannot"})
+    | NO_CHANGE_WORDS
+)
 # Contractions typed without the apostrophe still negate.
 _NEGATED_CONTRACTIONS_TEXT = """
     aint arent cant couldnt didnt doesnt dont hadnt hasnt havent isnt shouldnt wasnt
@@ -156,8 +169,115 @@ _ANTONYM_AXES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     ),
     "causation": (("cause", "causes", "trigger", "triggers"), ("prevent", "prevents")),
     "duration": (("lengthen", "lengthens", "prolong", "prolongs"), ("shorten", "shortens")),
-    "speed": (("accelerate", "accelerates", "hasten", "hastens"), ("slow", "slows")),
+    "speed": (
+        ("accelerate", "accelerates", "hasten", "hastens", "faster", "quicker"),
+        ("slow", "slows", "slower"),
+    ),
+    # "more expensive" against "cheaper" ("less expensive" has no direction: see _axis)
+    "cost": (
+        ("expensive", "costly", "costlier", "pricier", "dearer"),
+        ("cheap", "cheaper", "inexpensive"),
+    ),
+    # what a rule or a law lets people do: "the law allows X" against "the law bans X"
+    "permission": (
+        (
+            "allow",
+            "allows",
+            "allowed",
+            "permit",
+            "permits",
+            "permitted",
+            "legalise",
+            "legalises",
+            "legalised",
+            "legalize",
+            "legalizes",
+            "legalized",
+        ),
+        (
+            "prohibit",
+            "prohibits",
+            "ban",
+            "bans",
+            "banned",
+            "forbid",
+            "forbids",
+            "forbidden",
+            "outlaw",
+            "outlaws",
+            "outlawed",
+        ),
+    ),
+    # what a higher court did with a decision
+    "ruling": (
+        ("uphold", "upholds", "upheld", "affirm", "affirms", "affirmed"),
+        (
+            "overturn",
+            "overturns",
+            "overturned",
+            "overrule",
+            "overrules",
+            "overruled",
+            "quash",
+            "quashes",
+            "quashed",
+            "struck",
+            "reversed",
+        ),
+    ),
+    "verdict": (
+        ("guilty", "convicted"),
+        ("acquitted", "acquit", "acquits", "innocent", "exonerated"),
+    ),
+    # how many: "many patients recovered" against "few patients recovered" ("a few" is
+    # some, see _axis; "most" is left out: it is mostly a superlative)
+    "proportion": (("many", "majority"), ("few", "minority")),
+    "approval": (
+        (
+            "approve",
+            "approves",
+            "approved",
+            "accept",
+            "accepts",
+            "accepted",
+            "grant",
+            "grants",
+            "granted",
+        ),
+        (
+            "reject",
+            "rejects",
+            "rejected",
+            "deny",
+            "denies",
+            "denied",
+            "refuse",
+            "refuses",
+            "refused",
+        ),
+    ),
 }
+# An adjective and its prefixed opposite, each pair an axis of its own ("valid" against
+# "invalid"; "legal" is not the opposite of "invalid").
+_PREFIXED_OPPOSITES = (
+    ("valid", "invalid"),
+    ("legal", "illegal"),
+    ("lawful", "unlawful"),
+    ("enforceable", "unenforceable"),
+    ("constitutional", "unconstitutional"),
+    ("permissible", "impermissible"),
+    ("accurate", "inaccurate"),
+    ("consistent", "inconsistent"),
+    ("sufficient", "insufficient"),
+    ("adequate", "inadequate"),
+    ("reliable", "unreliable"),
+    ("appropriate", "inappropriate"),
+    ("successful", "unsuccessful"),
+    ("significant", "insignificant"),
+    ("correct", "incorrect"),
+)
+for _plain, _opposite in _PREFIXED_OPPOSITES:
+    _ANTONYM_AXES[_plain] = ((_plain,), (_opposite,))
 
 _TOKEN_RE = re.compile(r"\d+(?:[.,]\d+)*\s?%?|[a-z]+(?:'[a-z]+)*")
 _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+|\n+")
@@ -309,7 +429,14 @@ def _axis(tokens: Sequence[str], i: int) -> tuple[str, int] | None:
     stemmed = stem(tok)
     if stemmed == "caus" and (after in ("of", "by") or before == "-" or before == "all"):
         return None
-    return _AXIS_OF.get(stemmed)
+    axis = _AXIS_OF.get(stemmed)
+    # "less expensive" is cheaper, "less cheap" dearer: a comparison whose direction the
+    # word alone does not give
+    if axis and axis[0] == "cost" and before == "less":
+        return None
+    if tok == "few" and before in ("a", "quite"):
+        return None
+    return axis
 
 
 def content_keys(tokens: Iterable[str]) -> set[str]:
@@ -331,11 +458,12 @@ def content_keys(tokens: Iterable[str]) -> set[str]:
     return keys
 
 
-def antonym_signs(tokens: Sequence[str]) -> dict[str, set[int]]:
-    """For each antonym axis mentioned, the signs it is mentioned with."""
+def antonym_signs(tokens: Sequence[str], shared: Set[str] = frozenset()) -> dict[str, set[int]]:
+    """For each antonym axis mentioned, the signs it is mentioned with (words whose stem
+    is in ``shared`` left out)."""
     signs: dict[str, set[int]] = {}
     for i, tok in enumerate(tokens):
-        axis = _axis(tokens, i) if tok.isalpha() else None
+        axis = _axis(tokens, i) if tok.isalpha() and stem(tok) not in shared else None
         if axis:
             signs.setdefault(axis[0], set()).add(axis[1])
     return signs
@@ -385,9 +513,19 @@ def numbers_disagree(hypothesis: Sequence[str], sentence: Sequence[str]) -> bool
     return False
 
 
+def _axis_stems(tokens: Sequence[str]) -> set[str]:
+    return {stem(tok) for i, tok in enumerate(tokens) if tok.isalpha() and _axis(tokens, i)}
+
+
 def antonyms_flip(hypothesis: Sequence[str], sentence: Sequence[str]) -> bool:
-    """True when an axis has only opposite signs in the two texts."""
-    h_signs, s_signs = antonym_signs(hypothesis), antonym_signs(sentence)
+    """True when an axis has only opposite signs in the two texts.
+
+    A word both texts use is what they are about, not what they say of it: the "cut" of
+    "the tax cut increased revenue" against "the tax cut decreased revenue" is the
+    subject, "increased" and "decreased" are the finding.
+    """
+    shared = _axis_stems(hypothesis) & _axis_stems(sentence)
+    h_signs, s_signs = antonym_signs(hypothesis, shared), antonym_signs(sentence, shared)
     return any(h_signs[axis].isdisjoint(s_signs[axis]) for axis in h_signs.keys() & s_signs.keys())
 
 
