@@ -67,13 +67,18 @@ _EFFECT = re.compile(
     # what courts, laws and rules do to a practice (the legal researcher's findings)
     r"prohibit|allow|overturn|enforc|restrict|invalidat|overrul|"
     # gains and losses as studies of schools, firms and patients report them
-    r"recover|widen|narrow|persist|declin|struggl|worsen|outperform|underperform)"
+    r"recover|widen|narrow|persist|declin|struggl|worsen|outperform|underperform|"
+    # what a measure, a device or an attack does (security, engineering, policy findings)
+    r"stop|provid|expos|compromis|bypass|intercept|exploit|detect|breach|outweigh|sav)"
     r"(e|es|ed|ing|s|y|ies|ied|ion|ions|tion|tions|ped|ping)?\b"
     # irregular forms that no stem catches ("levels rose", "it led to"), lower case only
     # ("Rose hips", a name, is not a rise)
     r"|\b(?-i:rose|risen|fell|fallen|grew|grown|led|shrank|shrunk|keeps|kept|bans|banned|"
     r"banning|permits|permitted|permitting|upheld|upholds?|ruled|struck down|strikes down|"
-    r"lost|lose|loses|losing|offset|offsets|unaffected|unchanged)\b"
+    r"lost|lose|loses|losing|offset|offsets|unaffected|unchanged|set aside|sets aside|"
+    r"vacated|vacates)\b"
+    # how something fared ("active managers did better in small caps")
+    r"|\b(?:did|do|does|fared|fares|performed|performs) (?:better|worse|well|poorly|best|worst)\b"
     # the noun of a relation ("had no effect on", "the effect of")
     r"|\beffects?\s+(?:on|of)\b",
     re.IGNORECASE,
@@ -149,12 +154,15 @@ _IMPERATIVE_START = re.compile(
     # a verb at the start followed by what an object or a complement opens with ("Look
     # for", "Ask your", "Take the tablet"), not a noun ("Talk therapy", "Contact
     # dermatitis", "Limit of detection"), nor a use named as drug labels do ("Use in
-    # pregnancy is considered safe")
-    r"^(?!use in\b)(?:(?:look|ask|check|talk|consider|start|try|keep|choose|remember|"
-    r"see|call|contact|visit|read|learn|buy|get|stop|speak|seek|tell|let|click|sign|join|compare|treat|"
-    r"enjoy|limit|avoid|take|use|switch|give|drink|eat|return|go)\s+(?:the|a|an|your|you|our|for|"
-    r"with|to|about|it|them|this|that|these|those|any|all|some|up|out|on|in|at|if|"
-    r"whether|more|less|no|yourself|only|just)\b"
+    # pregnancy is considered safe"); an order to do something ("Stop smoking now", "Save
+    # 20%") is one too, but a warning against an activity ("Avoid driving for 5 hours
+    # after ...") is a safety finding
+    r"^(?!use in\b)(?!avoid\s+[a-z]+ing\b)"
+    r"(?:(?:look|ask|check|talk|consider|start|try|keep|choose|remember|see|call|contact|"
+    r"visit|read|learn|buy|get|stop|speak|seek|tell|let|click|sign|join|compare|treat|"
+    r"enjoy|limit|avoid|take|use|switch|give|drink|eat|return|go|save)\s+(?:(?:the|a|an|your|"
+    r"you|our|for|with|to|about|it|them|this|that|these|those|any|all|some|up|out|on|in|at|"
+    r"if|whether|more|less|no|yourself|only|just)\b|\d|[a-z]+ing\b)"
     r"|(?:never|always)\s+(?:take|use|give|drink|eat|drive|mix|exceed|combine|stop|start|"
     r"leave|skip|double|share)\b"
     r"|(?:don't|do not|be sure|make sure|find out)\b)",
@@ -211,7 +219,7 @@ _COMMON_VERBS: Final[frozenset[str]] = frozenset((
     "develops", "removes", "carries", "contributes", "differs", "varies", "tends",
     "seems", "becomes", "limits", "slows", "boosts", "damages", "harms", "benefits",
     "shifts", "moves", "adjusts", "finds", "reports", "states", "recommends", "warns",
-    "advises", "notes", "stays", "recovers", "persists", "fades",
+    "advises", "notes", "stays", "recovers", "persists", "fades", "charges",
 ))
 # Past forms that the suffix rule misses ("Blood levels rose", "the trial found").
 _IRREGULAR_PAST: Final[frozenset[str]] = frozenset((
@@ -243,6 +251,7 @@ _NOUN_OR_VERB: Final = frozenset(
         "state",
         "note",
         "stay",
+        "charge",
     )
 )
 _SUBJECT_PRONOUNS: Final = frozenset(("they", "we", "you", "i"))
@@ -313,6 +322,8 @@ def _has_verb(text: str) -> bool:
         )
         # a plural subject takes the base form: "Paper filters remove", "drinkers develop"
         or any(w in _BASE_VERBS for w in words)
+        # "a judge set aside the rule": "set" is every tense and a noun
+        or any(pair == ("set", "aside") for pair in itertools.pairwise(words))
         or any(
             w in _NOUN_OR_VERB
             and (
