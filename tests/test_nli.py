@@ -690,6 +690,62 @@ HEURISTIC_CASES = [
         "Crime rates were unaffected by the new policing strategy.",
         id="unaffected-against-a-cut",
     ),
+    pytest.param(
+        "Active funds outperformed the index over ten years.",
+        "Active funds underperformed the index over ten years.",
+        "refutes",
+        "Active funds outperformed the index over ten years.",
+        id="performance-outperformed-against-underperformed",
+    ),
+    pytest.param(
+        "The policy strengthened protections for tenants.",
+        "The policy weakened protections for tenants.",
+        "refutes",
+        "The policy strengthened protections for tenants.",
+        id="strength-strengthened-against-weakened",
+    ),
+    pytest.param(
+        "The pay gap between men and women widened after 2010.",
+        "The pay gap between men and women narrowed after 2010.",
+        "refutes",
+        "The pay gap between men and women widened after 2010.",
+        id="width-widened-against-narrowed",
+    ),
+    pytest.param(
+        "Membership of the union grew after the strike.",
+        "Membership of the union shrank after the strike.",
+        "refutes",
+        "Membership of the union grew after the strike.",
+        id="amount-grew-against-shrank",
+    ),
+    pytest.param(
+        "The population of wolves increased after reintroduction.",
+        "The population of wolves declined after reintroduction.",
+        "refutes",
+        "The population of wolves increased after reintroduction.",
+        id="amount-increased-against-declined",
+    ),
+    pytest.param(
+        "The treatment was well tolerated.",
+        "The treatment was poorly tolerated.",
+        "refutes",
+        "The treatment was well tolerated.",
+        id="manner-well-against-poorly-before-a-participle",
+    ),
+    pytest.param(
+        "Battery life improved with the update.",
+        "Battery life got worse with the update.",
+        "refutes",
+        "Battery life improved with the update.",
+        id="quality-improved-against-worse",
+    ),
+    pytest.param(
+        "Wind power is now the cheapest source of new electricity.",
+        "Wind power is now the most expensive source of new electricity.",
+        "refutes",
+        "Wind power is now the cheapest source of new electricity.",
+        id="cost-cheapest-against-most-expensive",
+    ),
 ]
 
 
@@ -707,6 +763,8 @@ HEURISTIC_CASES = [
         ("Heat pumps are less expensive to run.", {"amount": {-1}}),
         ("A few patients recovered.", {}),
         ("The court struck down the law.", {"ruling": {-1}}),
+        # "well" and "poorly" say how only before a participle
+        ("The drug works well in adults.", {}),
     ],
 )
 def test_antonym_signs_skip_uses_without_direction(

@@ -131,6 +131,10 @@ _ANTONYM_AXES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             "triples",
             "boost",
             "boosts",
+            "grow",
+            "grows",
+            "grew",
+            "grown",
         ),
         (
             "decrease",
@@ -151,9 +155,33 @@ _ANTONYM_AXES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             "halves",
             "cut",
             "cuts",
+            "shrink",
+            "shrinks",
+            "shrank",
+            "shrunk",
+            "decline",
+            "declines",
+            "declined",
         ),
     ),
-    "quality": (("improve", "improves"), ("worsen", "worsens", "impair", "impairs")),
+    "quality": (
+        ("improve", "improves", "better"),
+        ("worsen", "worsens", "impair", "impairs", "worse"),
+    ),
+    "performance": (
+        ("outperform", "outperforms", "outperformed"),
+        ("underperform", "underperforms", "underperformed"),
+    ),
+    "strength": (
+        ("strengthen", "strengthens", "strengthened", "stronger"),
+        ("weaken", "weakens", "weakened", "weaker"),
+    ),
+    "width": (
+        ("widen", "widens", "widened", "wider"),
+        ("narrow", "narrows", "narrowed", "narrower"),
+    ),
+    # "well tolerated" against "poorly tolerated" (see _axis: before a participle only)
+    "manner": (("well",), ("poorly",)),
     "efficacy": (
         ("effective", "efficacious", "useful", "helpful"),
         ("ineffective", "useless", "unhelpful", "futile"),
@@ -176,7 +204,7 @@ _ANTONYM_AXES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # "more expensive" against "cheaper" ("less expensive" has no direction: see _axis)
     "cost": (
         ("expensive", "costly", "costlier", "pricier", "dearer"),
-        ("cheap", "cheaper", "inexpensive"),
+        ("cheap", "cheaper", "cheapest", "inexpensive"),
     ),
     # what a rule or a law lets people do: "the law allows X" against "the law bans X"
     "permission": (
@@ -435,6 +463,8 @@ def _axis(tokens: Sequence[str], i: int) -> tuple[str, int] | None:
     if axis and axis[0] == "cost" and before == "less":
         return None
     if tok == "few" and before in ("a", "quite"):
+        return None
+    if axis and axis[0] == "manner" and not (after.endswith("ed") and len(after) > 4):
         return None
     return axis
 
