@@ -63,6 +63,53 @@ def test_intervention_questions_get_the_standard_facets() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Do heat pumps reduce household heating costs in cold climates?",
+        "Does reducing class size improve student achievement?",
+        "Does multi-factor authentication prevent account takeover?",
+    ],
+)
+def test_an_intervention_outside_health_gets_facets_worded_for_a_practice(
+    question: str,
+) -> None:
+    """The same five facets, without the medical words a heat pump's or a school
+    policy's passages never use."""
+    facets = question_facets(question)
+    subject = question_subject(question)[1]
+    assert [f.name for f in facets] == [
+        "question",
+        "safety",
+        "dosage",
+        "population",
+        "comparison",
+        "mechanism",
+    ]
+    assert facets[1].query == (
+        f"{subject}: risks, costs, downsides, side effects and unintended consequences"
+    )
+    assert facets[5].query == f"{subject}: how it works and why it has its effect"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Does melatonin help adults with insomnia sleep better?",
+        "Does zinc shorten the common cold?",
+        "Should adults take melatonin for jet lag?",
+        "Does mindfulness meditation reduce anxiety?",
+    ],
+)
+def test_a_health_question_keeps_the_medical_wording(question: str) -> None:
+    facets = question_facets(question)
+    subject = question_subject(question)[1]
+    assert facets[1].query == f"{subject}: safety, adverse effects, side effects, risks and harms"
+    assert facets[5].query == (
+        f"{subject}: mechanism of action, the substances it contains and their biological effects"
+    )
+
+
 def test_other_questions_get_general_facets() -> None:
     facets = question_facets("How did the printing press spread across Europe?")
     assert [f.name for f in facets] == [

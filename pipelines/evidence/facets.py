@@ -11,8 +11,11 @@ corpus. So the question is decomposed first:
 - the standard facets for its kind. For an intervention or exposure (does X affect Y,
   is X safe, effects of X on Y, X for Y): efficacy (the question), safety and adverse
   effects, dosage and timing, who it is for and against, comparison with alternatives,
-  and how it acts. For any other question: key figures, disagreement and limitations,
-  comparison, causes and consequences.
+  and how it acts; worded for health when the question names a body, an illness or
+  what people take, and for a practice, a policy or a device otherwise ("risks, costs,
+  downsides", "how much, how often, the size or scale", "which groups, places and
+  settings", "how it works"). For any other question: key figures, disagreement and
+  limitations, comparison, causes and consequences.
 
 Each facet gets a query text built from the question's subject (the head of X, with
 modifiers such as "moderate" or "consumption" dropped, so that the subject does not
@@ -78,7 +81,8 @@ _EFFECT_VERBS = (
     r"treat|treats|cure|cures|influence|influences|change|changes|worsen|worsens|"
     r"benefit|benefits|harm|harms|slow|slows|delay|delays|decrease|decreases|"
     r"lead to|leads to|contribute to|contributes to|impact|impacts|alter|alters|"
-    r"trigger|triggers|relieve|relieves|boost|boosts|damage|damages)"
+    r"trigger|triggers|relieve|relieves|boost|boosts|damage|damages|shorten|shortens|"
+    r"extend|extends|ease|eases)"
 )
 _DOES_X_VERB = re.compile(
     rf"^\s*{_AUX}\s+(?P<x>.+?)\s+(?:really\s+|actually\s+)?{_EFFECT_VERBS}\b(?P<y>.*)$",
@@ -141,6 +145,38 @@ _INTERVENTION_FACETS: Final[tuple[tuple[str, str], ...]] = (
         "mechanism",
         "{x}: mechanism of action, the substances it contains and their biological effects",
     ),
+)
+# The same five for an intervention outside health (a policy, a practice, a device): the
+# medical words ("half-life", "the substances it contains", "pregnant women") would rank
+# a heat pump's or a school policy's passages by words they never use.
+_PRACTICE_FACETS: Final[tuple[tuple[str, str], ...]] = (
+    ("safety", "{x}: risks, costs, downsides, side effects and unintended consequences"),
+    ("dosage", "{x}: how much, how often and for how long, the amount, size or scale, timing"),
+    (
+        "population",
+        "{x}: who it works for and who it does not: which groups, places, settings and conditions",
+    ),
+    (
+        "comparison",
+        "{x} compared with alternatives: other options, approaches or types, as effective "
+        "as, better or worse than, switching",
+    ),
+    ("mechanism", "{x}: how it works and why it has its effect"),
+)
+# What makes an intervention question a health question: its words name a body, an
+# illness, a medicine or what people take. Without one, the practice facets apply.
+_HEALTH = re.compile(
+    r"\b(?:health\w*|medic\w*|patients?|clinical|disease\w*|disorders?|symptoms?|"
+    r"syndrome|illness\w*|pain|ache\w*|headaches?|migraines?|sleep\w*|insomnia|jet lag|"
+    r"fatigue|cancer\w*|tumou?rs?|diabet\w*|heart|cardi\w*|blood|cholesterol|stroke|"
+    r"dementia|alzheimer\w*|infect\w*|vir(?:us|al|uses)|covid\w*|flu|influenza|common colds?|"
+    r"vaccin\w*|immun\w*|inflamm\w*|allerg\w*|asthma|pregnan\w*|birth|obes\w*|"
+    r"weight|bmi|fractures?|bones?|muscles?|kidneys?|liver|lungs?|skin|teeth|dental|"
+    r"depress\w*|anxiety|mental|mood|stress|cognit\w*|mortality|deaths?|survival|"
+    r"drugs?|pills?|tablets?|supplement\w*|vitamin\w*|minerals?|doses?|dosage|"
+    r"therap\w*|treatment\w*|surgery|hospital\w*|diet\w*|nutri\w*|fasting|calori\w*|"
+    r"aspirin|caffeine|coffee|alcohol|smoking|nicotine|exercise)\b",
+    re.IGNORECASE,
 )
 _GENERAL_FACETS: Final[tuple[tuple[str, str], ...]] = (
     ("figures", "{x}: key figures, numbers, rates and measurements"),
@@ -209,7 +245,12 @@ def question_facets(question: str) -> list[Facet]:
     ]
     cjk = _CJK.search(question) is not None
     if kind == "intervention":
-        templates = _JA_INTERVENTION_FACETS if cjk else _INTERVENTION_FACETS
+        if cjk:
+            templates = _JA_INTERVENTION_FACETS
+        elif _HEALTH.search(question) or _X_FOR_Y.search(_clean(question)):
+            templates = _INTERVENTION_FACETS
+        else:
+            templates = _PRACTICE_FACETS
     else:
         templates = _JA_GENERAL_FACETS if cjk else _GENERAL_FACETS
     facets.extend(Facet(name, t.format(x=subject), "standard") for name, t in templates)
