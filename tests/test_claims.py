@@ -490,6 +490,7 @@ def test_gains_and_losses_are_findings(sentence: str, score: float) -> None:
         ("Active managers did better in small-cap and emerging markets.", 0.5),
         ("A federal judge set aside the FTC rule in August 2024.", 0.6),
         ("The court vacated the injunction.", 0.4),
+        ("Several states ban non-competes for low-wage workers, including Maine.", 0.4),
         # offers and orders to the reader are still none, whatever verb they open with
         ("Save 20% on your first order today.", 0.0),
         ("Stop smoking now with our free app.", 0.0),

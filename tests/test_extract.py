@@ -480,6 +480,49 @@ def test_plain_text_paragraphs_split_on_blank_lines() -> None:
     assert doc.content_type == "text/plain"
 
 
+def test_a_short_line_standing_alone_in_plain_text_is_a_heading() -> None:
+    """A title or a section line with no closing punctuation names what follows, as an
+    <h1> does: a heading fragment, and the context of the paragraphs under it."""
+    text = (
+        "Non-compete agreements and the labour market: evidence from state law changes\n\n"
+        "Abstract. We study 12 state reforms between 2008 and 2022.\n\n"
+        "Results\n\n"
+        "Non-compete agreements lower workers' wages by about 4 percent on average.\n\n"
+        "Does a non-compete apply if I am fired?\n"
+    )
+    doc = extract_plain(text, "file:///paper.txt", "local", markdown=False)
+    title = "Non-compete agreements and the labour market: evidence from state law changes"
+    assert [(f.text, f.fragment_type, f.heading_context) for f in doc.fragments] == [
+        (title, "heading", None),
+        ("Abstract. We study 12 state reforms between 2008 and 2022.", "paragraph", title),
+        ("Results", "heading", None),
+        (
+            "Non-compete agreements lower workers' wages by about 4 percent on average.",
+            "paragraph",
+            "Results",
+        ),
+        ("Does a non-compete apply if I am fired?", "paragraph", "Results"),
+    ]
+
+
+def test_lines_that_each_end_a_sentence_are_paragraphs_of_their_own() -> None:
+    """Findings written one per line are not hard-wrapped prose: each line is a fragment
+    (so the per-fragment claim cap does not take two of five); wrapped prose still joins."""
+    findings = [
+        "Non-compete agreements lower workers' wages by about 4 percent on average.",
+        "When Oregon banned non-competes for hourly workers, their wages rose by 2 percent.",
+        "Firms in states that enforce non-competes strictly invest more in training.",
+    ]
+    wrapped = "Courts in most states enforce a non-compete only\nif it is reasonable in scope."
+    doc = extract_plain(
+        "\n".join(findings) + "\n\n" + wrapped, "file:///paper.txt", "local", markdown=False
+    )
+    assert [f.text for f in doc.fragments] == [
+        *findings,
+        "Courts in most states enforce a non-compete only if it is reasonable in scope.",
+    ]
+
+
 @pytest.mark.parametrize(
     ("data", "expected_text", "expected_encoding"),
     [

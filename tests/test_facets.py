@@ -96,7 +96,7 @@ def test_an_intervention_outside_health_gets_facets_worded_for_a_practice(
     "question",
     [
         "Does melatonin help adults with insomnia sleep better?",
-        "Does zinc shorten the common cold?",
+        "Does zinc reduce the length of a common cold?",
         "Should adults take melatonin for jet lag?",
         "Does mindfulness meditation reduce anxiety?",
     ],

@@ -593,6 +593,13 @@ HEURISTIC_CASES = [
         id="ruling-upheld-against-struck-down",
     ),
     pytest.param(
+        "Courts usually uphold non-competes of up to two years.",
+        "Courts usually strike down non-competes longer than one year.",
+        "refutes",
+        "Courts usually uphold non-competes of up to two years.",
+        id="ruling-uphold-against-strike-down",
+    ),
+    pytest.param(
         "State law prohibits non-compete clauses for employees earning under 100,000 dollars.",
         "State law allows non-compete clauses for employees earning under 100,000 dollars.",
         "refutes",

@@ -1,10 +1,11 @@
 """Planted corpora on other questions: every fact on every facet is a claim (issue 12).
 
-Four corpora written so that the claim and stance rules are not only measured on the
+Five corpora written so that the claim and stance rules are not only measured on the
 corpus they were developed on (examples/corpus): tests/corpora/vitamin_d and
 tests/corpora/melatonin (medicine: vitamin D and fractures; melatonin for insomnia),
-tests/corpora/heat_pumps and tests/corpora/four_day_week (other fields: heat pumps in
-cold climates; the four-day work week). One search of
+tests/corpora/heat_pumps, tests/corpora/four_day_week and tests/corpora/non_competes
+(other fields: heat pumps in cold climates; the four-day work week; the law on
+non-compete agreements). One search of
 each question: every planted fact (efficacy, safety, dosage or sizing, who it is for and
 against, comparison with alternatives) becomes a claim, and the contradictions the
 rules can see are refuted by a source other than the claim's own. What no rule finds
@@ -175,6 +176,54 @@ PLANTED = {
             "Most successful schemes settle on 32 hours",
         ),
         refuted=(("did not improve productivity in their teams", "economics.example"),),
+    ),
+    "non_competes": Planted(
+        question="Are non-compete agreements enforceable against employees?",
+        domains=frozenset(
+            (
+                "lawreview.example",
+                "employmentlawyer.example",
+                "economics.example",
+                "courtnews.example",
+                "hrblog.example",
+                "gov.example",
+            )
+        ),
+        facts=(
+            "California bans non-compete agreements for almost all employees",
+            "courts enforce a non-compete only if it is reasonable in duration",
+            "Courts usually uphold non-competes of up to two years",
+            "About 18 percent of American workers are bound by a non-compete",
+            "a non-compete signed after hiring needs new consideration",
+            "Courts usually strike down non-competes longer than one year",
+            "refused to enforce non-competes against employees who were laid off",
+            "An employer can seek an injunction and damages",
+            "lower workers' wages by about 4 percent on average",
+            "When Oregon banned non-competes for hourly workers in 2008",
+            "Non-competes reduce job mobility",
+            "The effects on wages are largest for workers without a college degree",
+            "invest more in training their staff",
+            "adopted a rule that would have banned most non-compete clauses",
+            "set aside the rule in August 2024",
+            "About 40 percent of American workers are bound by a non-compete",
+            "Existing agreements with senior executives would have remained enforceable",
+            "The FTC rule took effect in September 2024",
+            "Non-compete agreements have no measurable effect on wages",
+            "Non-solicitation and confidentiality agreements protect client relationships",
+            "must pay garden leave of at least 50 percent of salary",
+            "Several states ban non-competes for low-wage workers",
+            "a non-compete is void for employees earning 75,000 dollars a year or less",
+            "Minnesota banned almost all new non-compete agreements from July 2023",
+        ),
+        refuted=(
+            ("Courts usually uphold non-competes of up to two years", "employmentlawyer.example"),
+            ("Courts usually strike down non-competes longer than one year", "lawreview.example"),
+            ("About 18 percent of American workers", "courtnews.example"),
+            ("About 40 percent of American workers", "lawreview.example"),
+            ("lower workers' wages by about 4 percent", "hrblog.example"),
+            ("have no measurable effect on wages", "economics.example"),
+            ("The FTC rule took effect in September 2024", "courtnews.example"),
+        ),
     ),
     "heat_pumps": Planted(
         question="Do heat pumps reduce household heating costs in cold climates?",

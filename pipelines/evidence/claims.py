@@ -73,8 +73,8 @@ _EFFECT = re.compile(
     r"(e|es|ed|ing|s|y|ies|ied|ion|ions|tion|tions|ped|ping)?\b"
     # irregular forms that no stem catches ("levels rose", "it led to"), lower case only
     # ("Rose hips", a name, is not a rise)
-    r"|\b(?-i:rose|risen|fell|fallen|grew|grown|led|shrank|shrunk|keeps|kept|bans|banned|"
-    r"banning|permits|permitted|permitting|upheld|upholds?|ruled|struck down|strikes down|"
+    r"|\b(?-i:rose|risen|fell|fallen|grew|grown|led|shrank|shrunk|keeps|kept|ban|bans|banned|"
+    r"banning|permits|permitted|permitting|upheld|upholds?|ruled|struck down|strikes? down|"
     r"lost|lose|loses|losing|offset|offsets|unaffected|unchanged|set aside|sets aside|"
     r"vacated|vacates)\b"
     # how something fared ("active managers did better in small caps")

@@ -81,8 +81,7 @@ _EFFECT_VERBS = (
     r"treat|treats|cure|cures|influence|influences|change|changes|worsen|worsens|"
     r"benefit|benefits|harm|harms|slow|slows|delay|delays|decrease|decreases|"
     r"lead to|leads to|contribute to|contributes to|impact|impacts|alter|alters|"
-    r"trigger|triggers|relieve|relieves|boost|boosts|damage|damages|shorten|shortens|"
-    r"extend|extends|ease|eases)"
+    r"trigger|triggers|relieve|relieves|boost|boosts|damage|damages)"
 )
 _DOES_X_VERB = re.compile(
     rf"^\s*{_AUX}\s+(?P<x>.+?)\s+(?:really\s+|actually\s+)?{_EFFECT_VERBS}\b(?P<y>.*)$",

@@ -249,6 +249,8 @@ _ANTONYM_AXES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             "quash",
             "quashes",
             "quashed",
+            "strike",
+            "strikes",
             "struck",
             "reversed",
         ),

@@ -303,14 +303,54 @@ class _MarkdownReader:
         self.add(kind, line.strip())
 
 
+# A line standing alone, short and with no closing punctuation, is a title or a section
+# heading ("Working hours and productivity: evidence from a natural experiment"), as an
+# <h1> is in HTML: it names what follows and states nothing.
+_PLAIN_HEADING_MAX_WORDS: Final = 16
+_SENTENCE_END = (".", "!", "?", "\u3002", "\uff01", "\uff1f")
+_CLAUSE_END = (*_SENTENCE_END, ":", ";", ",")
+
+
+def _is_plain_heading(chunk: str) -> bool:
+    line = chunk.strip()
+    return (
+        bool(line)
+        and "\n" not in line
+        and not line.endswith(_CLAUSE_END)
+        and len(line.split()) <= _PLAIN_HEADING_MAX_WORDS
+        and any(ch.isalpha() for ch in line)
+    )
+
+
 def _plain_blocks(text: str) -> list[Block]:
-    """Paragraphs separated by blank lines; hard-wrapped lines are joined."""
+    """Paragraphs separated by blank lines; hard-wrapped lines are joined; a short line
+    standing alone without closing punctuation is a heading."""
     blocks: list[Block] = []
+    # Plain text has no heading levels: each heading replaces the one before it.
+    headings = HeadingTracker()
     for chunk in re.split(r"\n[ \t]*\n", text):
-        paragraph = normalize_whitespace(chunk)
-        if paragraph:
-            blocks.append(Block(paragraph, "paragraph"))
+        if not normalize_whitespace(chunk):
+            continue
+        if _is_plain_heading(chunk):
+            heading = normalize_whitespace(chunk)
+            blocks.append(Block(heading, "heading", headings.open(1, heading)))
+            continue
+        blocks.extend(
+            Block(paragraph, "paragraph", headings.context)
+            for paragraph in _plain_paragraphs(chunk)
+        )
     return blocks
+
+
+def _plain_paragraphs(chunk: str) -> list[str]:
+    """A chunk's paragraphs: its lines joined (hard-wrapped prose), unless every line ends
+    a sentence; then each line is a paragraph of its own (a list of findings written one
+    per line, as a working paper's abstract or a notes file has them)."""
+    lines = [normalize_whitespace(line) for line in chunk.split("\n")]
+    lines = [line for line in lines if line]
+    if len(lines) > 1 and all(line.endswith(_SENTENCE_END) for line in lines):
+        return lines
+    return [normalize_whitespace(chunk)]
 
 
 def extract_plain(
