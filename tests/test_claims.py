@@ -495,6 +495,8 @@ def test_gains_and_losses_are_findings(sentence: str, score: float) -> None:
         ("Save 20% on your first order today.", 0.0),
         ("Stop smoking now with our free app.", 0.0),
         ("Start exercising today.", 0.0),
+        # "Use during" names a use, as "Use in" does; "during" is no gerund
+        ("Use during pregnancy is considered safe by most guidelines.", 0.4),
         # a warning against an activity is a safety finding, not an order
         ("Avoid driving for 5 hours after taking melatonin, because it can make you drowsy.", 0.45),
         ("Stopping treatment early raised the risk of relapse by 20 percent.", 0.7),

@@ -162,7 +162,10 @@ _IMPERATIVE_START = re.compile(
     r"visit|read|learn|buy|get|stop|speak|seek|tell|let|click|sign|join|compare|treat|"
     r"enjoy|limit|avoid|take|use|switch|give|drink|eat|return|go|save)\s+(?:(?:the|a|an|your|"
     r"you|our|for|with|to|about|it|them|this|that|these|those|any|all|some|up|out|on|in|at|"
-    r"if|whether|more|less|no|yourself|only|just)\b|\d|[a-z]+ing\b)"
+    r"if|whether|more|less|no|yourself|only|just)\b|\d|"
+    # a gerund, not a preposition in -ing ("Use during pregnancy is considered safe")
+    r"(?!during|including|following|according|regarding|concerning|excluding|involving)"
+    r"[a-z]+ing\b)"
     r"|(?:never|always)\s+(?:take|use|give|drink|eat|drive|mix|exceed|combine|stop|start|"
     r"leave|skip|double|share)\b"
     r"|(?:don't|do not|be sure|make sure|find out)\b)",
