@@ -503,6 +503,13 @@ def test_a_short_line_standing_alone_in_plain_text_is_a_heading() -> None:
         ),
         ("Does a non-compete apply if I am fired?", "paragraph", "Results"),
     ]
+    # A heading names what follows: a last line (here a note cut short) is a paragraph.
+    note = "Non-compete agreements bind about one worker in five in the United States"
+    doc = extract_plain(f"Notes\n\n{note}\n", "file:///notes.txt", "local", markdown=False)
+    assert [(f.text, f.fragment_type) for f in doc.fragments] == [
+        ("Notes", "heading"),
+        (note, "paragraph"),
+    ]
 
 
 def test_lines_that_each_end_a_sentence_are_paragraphs_of_their_own() -> None:

@@ -14,6 +14,7 @@ from typing import Final
 from charset_normalizer import from_bytes
 
 from lyra.pipelines.extract.documents import (
+    MAX_HEADING_CHARS,
     Block,
     Document,
     HeadingTracker,
@@ -318,6 +319,7 @@ def _is_plain_heading(chunk: str) -> bool:
         and "\n" not in line
         and not line.endswith(_CLAUSE_END)
         and len(line.split()) <= _PLAIN_HEADING_MAX_WORDS
+        and len(line) <= MAX_HEADING_CHARS
         and any(ch.isalpha() for ch in line)
     )
 
@@ -328,10 +330,11 @@ def _plain_blocks(text: str) -> list[Block]:
     blocks: list[Block] = []
     # Plain text has no heading levels: each heading replaces the one before it.
     headings = HeadingTracker()
-    for chunk in re.split(r"\n[ \t]*\n", text):
-        if not normalize_whitespace(chunk):
-            continue
-        if _is_plain_heading(chunk):
+    chunks = [c for c in re.split(r"\n[ \t]*\n", text) if normalize_whitespace(c)]
+    for i, chunk in enumerate(chunks):
+        # A heading names what follows: the last chunk (a one-line note, a text cut at
+        # the size cap mid-sentence) is never one.
+        if i < len(chunks) - 1 and _is_plain_heading(chunk):
             heading = normalize_whitespace(chunk)
             blocks.append(Block(heading, "heading", headings.open(1, heading)))
             continue
