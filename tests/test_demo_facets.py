@@ -17,6 +17,7 @@ import ray
 from lyra.actors.orchestrator import Orchestrator
 from lyra.config.settings import Settings
 from tests.conftest import DEMO_QUESTION, finished_search, make_settings
+from tests.test_facets import INTERVENTION_FACET_NAMES
 
 pytestmark = [pytest.mark.ray, pytest.mark.usefixtures("ray_session")]
 
@@ -87,14 +88,7 @@ def test_every_planted_fact_is_a_claim(demo: dict[str, Any], name: str) -> None:
 
 def test_the_search_reports_its_facets(demo: dict[str, Any]) -> None:
     facets = demo["result"]["metrics"]["facets"]
-    assert [f["name"] for f in facets] == [
-        "question",
-        "safety",
-        "dosage",
-        "population",
-        "comparison",
-        "mechanism",
-    ]
+    assert [f["name"] for f in facets] == INTERVENTION_FACET_NAMES
     assert all(f["fragments"] >= 3 for f in facets)
     assert sum(f["new_claims"] for f in facets) == demo["result"]["metrics"]["new_claims"]
 

@@ -16,6 +16,16 @@ from lyra.pipelines.evidence.facets import (
     select_across_facets,
 )
 
+# The question's own facet, then the five standard facets of an intervention.
+INTERVENTION_FACET_NAMES = [
+    "question",
+    "safety",
+    "dosage",
+    "population",
+    "comparison",
+    "mechanism",
+]
+
 QUESTIONS = [
     ("Does moderate coffee consumption affect cardiovascular health?", "intervention", "coffee"),
     ("Does daily aspirin use prevent heart attacks?", "intervention", "aspirin"),
@@ -78,14 +88,7 @@ def test_an_intervention_outside_health_gets_facets_worded_for_a_practice(
     policy's passages never use."""
     facets = question_facets(question)
     subject = question_subject(question)[1]
-    assert [f.name for f in facets] == [
-        "question",
-        "safety",
-        "dosage",
-        "population",
-        "comparison",
-        "mechanism",
-    ]
+    assert [f.name for f in facets] == INTERVENTION_FACET_NAMES
     assert facets[1].query == (
         f"{subject}: risks, costs, downsides, side effects and unintended consequences"
     )
@@ -134,14 +137,7 @@ def test_a_compound_question_keeps_each_of_its_parts() -> None:
 
 def test_japanese_questions_get_japanese_facets() -> None:
     facets = question_facets("コーヒーの摂取は心血管の健康に影響しますか\uff1f")
-    assert [f.name for f in facets] == [
-        "question",
-        "safety",
-        "dosage",
-        "population",
-        "comparison",
-        "mechanism",
-    ]
+    assert [f.name for f in facets] == INTERVENTION_FACET_NAMES
     assert (
         facets[1].query
         == "コーヒーの摂取は心血管の健康に影響しますか 安全性 副作用 有害事象 リスク"
