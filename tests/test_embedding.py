@@ -263,13 +263,18 @@ class _FailingSession:
         return list(self.real.run(outputs, feed))
 
 
-def _fresh(folder: Path, max_length: int = 256, batch_size: int = 8) -> OnnxEmbedder:
+def _fresh(
+    folder: Path, max_length: int = 256, batch_size: int = 8, workers: int = 1
+) -> OnnxEmbedder:
+    """An embedder of the session's export; one batch at a time unless ``workers`` says
+    otherwise (as on a GPU: the memory-failure rules are about the batch that runs)."""
     return OnnxEmbedder(
         "all-MiniLM-L6-v2",
         folder / ONNX_FILENAME,
         folder / "tokenizer.json",
         max_length=max_length,
         batch_size=batch_size,
+        workers=workers,
     )
 
 
@@ -329,6 +334,33 @@ def test_batches_split_where_lengths_jump(
     one_by_one = _fresh(export_dir)
     alone = np.stack([one_by_one.embed([t])[0] for t in texts])
     np.testing.assert_allclose(vectors, alone, atol=1e-5)
+
+
+def test_cpu_cores_each_run_a_small_batch_with_the_same_vectors(
+    export_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On CPU cores alone (decision 0074): batches of at most CPU_BATCH texts, still cut
+    where the lengths jump, two at once on two workers; every vector as one batch at a
+    time makes it."""
+    page = "Coffee lowered blood pressure in a trial of adults over twelve weeks. " * 30
+    sentences = [f"Trial {i} found that green tea changed sleep duration." for i in range(9)]
+    texts = [page + "A.", *sentences, page + "B."]
+    subject = _fresh(export_dir, batch_size=32, workers=2)
+    assert subject.workers == 2
+    recording = _FailingSession(subject._session, max_batch=32, error=ort_state.Fail)
+    monkeypatch.setattr(subject, "_session", recording)
+
+    vectors = subject.embed(texts)
+
+    sentence_tokens = len(subject._tokenizer(256).encode(sentences[0]).ids)
+    # The ninth sentence is not padded to a page: its batch is cut where lengths jump.
+    assert sorted(recording.batch_shapes) == [
+        (1, sentence_tokens),
+        (2, 256),
+        (4, sentence_tokens),
+        (4, sentence_tokens),
+    ]
+    np.testing.assert_allclose(vectors, _fresh(export_dir).embed(texts), atol=1e-6)
 
 
 def test_failure_at_smallest_size_raises(export_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:

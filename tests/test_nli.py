@@ -19,6 +19,7 @@ from onnxruntime.capi import onnxruntime_pybind11_state as ort_state
 from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, processors, trainers
 from transformers import BertConfig, BertForSequenceClassification, PreTrainedTokenizerFast
 
+from lyra.pipelines.evidence.cpu_batches import cpu_workers
 from lyra.pipelines.evidence.nli import (
     FEATURES_OUTPUT,
     CrossEncoderNli,
@@ -177,6 +178,25 @@ def test_batching_keeps_input_order(model_dirs: tuple[Path, Path]) -> None:
         assert left.confidence == pytest.approx(right.confidence, abs=1e-5)
 
 
+def test_cpu_cores_each_run_a_small_batch(model_dirs: tuple[Path, Path]) -> None:
+    """On CPU cores alone (decision 0074): batches of at most CPU_BATCH pairs, run one
+    per worker at once, with each pair's result as one batch at a time gives it."""
+    assert CrossEncoderNli(model_dirs[0]).workers == cpu_workers()
+    nli = CrossEncoderNli(model_dirs[0], batch_size=16, workers=2)
+    recording = _FailingSession(nli._impl.session, max_batch=16)  # type: ignore[union-attr]
+    nli._impl.session = recording  # type: ignore[union-attr]
+    pairs = PAIRS * 3
+
+    results = nli.judge(pairs)
+
+    assert sorted(recording.batch_sizes) == [3, 4, 4, 4]
+    expected = CrossEncoderNli(model_dirs[0], batch_size=16, workers=1).judge(pairs)
+    assert [r.label for r in results] == [r.label for r in expected]
+    np.testing.assert_allclose(
+        [r.confidence for r in results], [r.confidence for r in expected], atol=1e-6
+    )
+
+
 class _FailingSession:
     """Wraps a real ORT session; fails like an exhausted allocator above a batch size
     (or above a number of tokens per pair)."""
@@ -203,9 +223,10 @@ def test_a_batch_out_of_memory_is_judged_again_in_halves(
     model_dirs: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Out of memory, a batch is split in two and the batch size stays lowered; the
-    results are those of an unconstrained run, in input order."""
+    results are those of an unconstrained run, in input order. (One batch at a time, as
+    on a GPU, where memory runs out.)"""
     expected = CrossEncoderNli(model_dirs[0], batch_size=8).judge(PAIRS)
-    nli = CrossEncoderNli(model_dirs[0], batch_size=8)
+    nli = CrossEncoderNli(model_dirs[0], batch_size=8, workers=1)
     failing = _FailingSession(nli._impl.session, max_batch=2)  # type: ignore[union-attr]
     monkeypatch.setattr(nli._impl, "session", failing)
 
@@ -230,7 +251,7 @@ def test_one_pair_out_of_memory_is_read_shorter(
     long_pair = (" ".join(["Aspirin reduces the risk of heart attack in adults."] * 20), "x")
     pairs = [long_pair, *PAIRS[:2]]
     expected = CrossEncoderNli(model_dirs[0], max_length=63, batch_size=1).judge(pairs)
-    nli = CrossEncoderNli(model_dirs[0], max_length=256, batch_size=1)
+    nli = CrossEncoderNli(model_dirs[0], max_length=256, batch_size=1, workers=1)
     assert nli.max_length == 126
     failing = _FailingSession(nli._impl.session, max_batch=1, max_tokens=64)  # type: ignore[union-attr]
     monkeypatch.setattr(nli._impl, "session", failing)

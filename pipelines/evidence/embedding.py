@@ -14,8 +14,9 @@ L2 norm, float32. Texts are tokenised once and sorted by token count; a batch ho
 up to ``batch_size`` texts and never pads a text to more than twice the batch's
 shortest plus a few tokens (:data:`PAD_SLACK_TOKENS`), so a batch that mixes sentences
 with whole-page texts splits where the lengths jump instead of running every sentence
-at the page's 256 tokens (4x the CPU of the same texts in two batches). The result
-keeps input order.
+at the page's 256 tokens (4x the CPU of the same texts in two batches). On CPU cores
+alone the batches hold at most ``cpu_batches.CPU_BATCH`` texts and run one per core at
+once, each with one ONNX Runtime thread (decision 0074). The result keeps input order.
 
 Memory failures. When running a batch raises an ONNX Runtime failure or a
 ``MemoryError`` (on a GPU, "Failed to allocate memory"), the batch is split in two and
@@ -41,6 +42,12 @@ import onnxruntime as ort
 from onnxruntime.capi import onnxruntime_pybind11_state as ort_state
 from tokenizers import Encoding, Tokenizer
 
+from lyra.pipelines.evidence.cpu_batches import (
+    CPU_BATCH,
+    BatchRunner,
+    cpu_workers,
+    session_options,
+)
 from lyra.pipelines.evidence.model_registry import RegistryEntry
 from lyra.pipelines.evidence.onnx_export import (
     MINILM_MODEL_ID,
@@ -127,6 +134,7 @@ class OnnxEmbedder:
         min_max_length: int = MIN_RETRY_MAX_LENGTH,
         intra_op_threads: int | None = None,
         pooling: Literal["mean", "cls"] = "mean",
+        workers: int | None = None,
     ) -> None:
         if pooling not in ("mean", "cls"):
             raise ValueError(f"pooling must be 'mean' or 'cls', got {pooling!r}")
@@ -153,13 +161,19 @@ class OnnxEmbedder:
         self._pad_id = int(pad if pad is not None else base.token_to_id("<pad>") or 0)
         self._pooling = pooling
 
-        options = ort.SessionOptions()
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        chosen = select_providers(providers)
+        # On CPU cores alone, one small batch per core at once (``workers``, default the
+        # cores: decision 0074); a GPU, or a caller that sets the threads, gets one
+        # batch at a time.
+        if chosen != [CPU_PROVIDER] or intra_op_threads is not None:
+            workers = 1
+        elif workers is None:
+            workers = cpu_workers()
+        options = session_options(workers)
         if intra_op_threads is not None:
             options.intra_op_num_threads = intra_op_threads
-        self._session = ort.InferenceSession(
-            str(onnx_path), sess_options=options, providers=select_providers(providers)
-        )
+        self._runner = BatchRunner(workers)
+        self._session = ort.InferenceSession(str(onnx_path), sess_options=options, providers=chosen)
         self._input_names = [i.name for i in self._session.get_inputs()]
         self._output_name = self._session.get_outputs()[0].name
         last = self._session.get_outputs()[0].shape[-1]
@@ -208,17 +222,39 @@ class OnnxEmbedder:
             return out
         encodings = self._tokenizer(self._max_length).encode_batch(list(texts))
         order = sorted(range(count), key=lambda i: len(encodings[i].ids))
+        # On CPU cores the batches are made first, then run one per core at once
+        # (decision 0074); otherwise each runs as it is made, at the batch size left
+        # by any memory failure before it.
+        parallel = self._runner.workers > 1
+        batches: list[list[int]] = []
         start = 0
         while start < count:
-            index = order[start : start + self._batch_size]
+            size = min(self._batch_size, CPU_BATCH) if parallel else self._batch_size
+            index = order[start : start + size]
             # Cut where the lengths jump: the shorter texts would pad to the longer.
             widest = 2 * len(encodings[index[0]].ids) + PAD_SLACK_TOKENS
             index = [i for i in index if len(encodings[i].ids) <= widest]
-            out[index] = self._embed_chunk(
-                [texts[i] for i in index], self._max_length, [encodings[i] for i in index]
-            )
+            if parallel:
+                batches.append(index)
+            else:
+                out[index] = self._embed_chunk(
+                    [texts[i] for i in index], self._max_length, [encodings[i] for i in index]
+                )
             start += len(index)
+        vectors = self._runner.map(
+            lambda index: self._embed_chunk(
+                [texts[i] for i in index], self._max_length, [encodings[i] for i in index]
+            ),
+            batches,
+        )
+        for index, part in zip(batches, vectors, strict=True):
+            out[index] = part
         return out
+
+    @property
+    def workers(self) -> int:
+        """Batches run at once: the CPU cores on a CPU alone, else 1 (decision 0074)."""
+        return self._runner.workers
 
     def _tokenizer(self, max_length: int) -> Tokenizer:
         # One configured copy per length: changing truncation on a shared tokenizer

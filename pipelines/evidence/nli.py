@@ -31,6 +31,7 @@ from __future__ import annotations
 import inspect
 import json
 import logging
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,6 +41,13 @@ import numpy as np
 import onnxruntime as ort
 from onnxruntime.capi import onnxruntime_pybind11_state as ort_state
 from tokenizers import Encoding, Tokenizer
+
+from lyra.pipelines.evidence.cpu_batches import (
+    CPU_BATCH,
+    BatchRunner,
+    cpu_workers,
+    session_options,
+)
 
 log = logging.getLogger(__name__)
 
@@ -189,7 +197,12 @@ def _read_temperature(path: Path) -> float:
 
 
 class _OnnxBackend:
-    def __init__(self, model_dir: Path, max_length: int, use_gpu: bool) -> None:
+    """A pair model's ONNX session. On a CPU it serves one batch per core at once
+    (``workers`` threads, one intra-op thread each: decision 0074)."""
+
+    def __init__(
+        self, model_dir: Path, max_length: int, use_gpu: bool, workers: int | None = None
+    ) -> None:
         tokenizer_path = model_dir / TOKENIZER_FILENAME
         if not tokenizer_path.is_file():
             raise NliModelError(
@@ -203,13 +216,21 @@ class _OnnxBackend:
         self.tokenizer.no_padding()
         pad = self.tokenizer.token_to_id(_pad_token(model_dir))
         self.pad_id = int(pad) if pad is not None else 0
+        # Truncation is changed (after a pair ran out of memory) while other threads
+        # may be encoding: the tokenizer is used under this lock.
+        self._tokenizer_lock = threading.Lock()
         providers = ["CPUExecutionProvider"]
         if use_gpu and "CUDAExecutionProvider" in ort.get_available_providers():
             providers.insert(0, "CUDAExecutionProvider")
-        options = ort.SessionOptions()
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        # A GPU runs one batch at a time; CPU cores each run their own.
+        if len(providers) > 1:
+            self.workers = 1
+        else:
+            self.workers = cpu_workers() if workers is None else workers
         self.session = ort.InferenceSession(
-            str(model_dir / ONNX_FILENAME), sess_options=options, providers=providers
+            str(model_dir / ONNX_FILENAME),
+            sess_options=session_options(self.workers),
+            providers=providers,
         )
         self.input_names = [i.name for i in self.session.get_inputs()]
         self.outputs = [o.name for o in self.session.get_outputs()]
@@ -217,7 +238,12 @@ class _OnnxBackend:
 
     def set_max_length(self, max_length: int) -> None:
         """Cut every later pair to ``max_length`` tokens."""
-        self.tokenizer.enable_truncation(max_length=max_length, strategy="longest_first")
+        with self._tokenizer_lock:
+            self.tokenizer.enable_truncation(max_length=max_length, strategy="longest_first")
+
+    def _encode(self, pairs: Sequence[tuple[str, str]]) -> list[Encoding]:
+        with self._tokenizer_lock:
+            return list(self.tokenizer.encode_batch([(p, h) for p, h in pairs]))
 
     def _feed(self, encodings: Sequence[Encoding]) -> dict[str, np.ndarray]:
         width = max(len(e.ids) for e in encodings)
@@ -236,12 +262,12 @@ class _OnnxBackend:
 
     def logits(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
         """Raw class scores, shape (len(pairs), num_labels)."""
-        encodings = self.tokenizer.encode_batch([(p, h) for p, h in pairs])
+        encodings = self._encode(pairs)
         return np.asarray(self.session.run([self.output_name], self._feed(encodings))[0])
 
     def output(self, name: str, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
         """One named output of the graph for ``pairs``, shape (len(pairs), width)."""
-        encodings = self.tokenizer.encode_batch([(p, h) for p, h in pairs])
+        encodings = self._encode(pairs)
         return np.asarray(self.session.run([name], self._feed(encodings))[0])
 
 
@@ -308,10 +334,13 @@ class PairModel:
         backend: Backend = "auto",
         use_gpu: bool = False,
         model_id: str | None = None,
+        workers: int | None = None,
     ) -> None:
         model_dir = Path(model_dir).expanduser()
         if batch_size < 1:
             raise ValueError(f"batch_size must be >= 1, got {batch_size}")
+        if workers is not None and workers < 1:
+            raise ValueError(f"workers must be >= 1, got {workers}")
         if not model_dir.is_dir():
             raise self.error_type(self._missing_folder(model_dir))
         config_path = model_dir / "config.json"
@@ -334,13 +363,16 @@ class PairModel:
             "onnx" if backend == "onnx" or (backend == "auto" and has_onnx) else "transformers"
         )
         self._impl: _OnnxBackend | _TransformersBackend = (
-            _OnnxBackend(model_dir, max_length, use_gpu)
+            _OnnxBackend(model_dir, max_length, use_gpu, workers)
             if chosen == "onnx"
             else _TransformersBackend(model_dir, max_length, use_gpu)
         )
         self._backend = chosen
         self._model_id = model_id or model_dir.name
         self._batch_size = batch_size
+        self._runner = BatchRunner(
+            self._impl.workers if isinstance(self._impl, _OnnxBackend) else 1
+        )
         self._max_length = max_length
         self._retryable = RETRYABLE_ERRORS
         if isinstance(self._impl, _TransformersBackend):
@@ -379,17 +411,31 @@ class PairModel:
         """Tokens read of a pair now (lowered for good after one pair ran out of memory)."""
         return self._max_length
 
+    @property
+    def workers(self) -> int:
+        """Batches run at once: the CPU cores for an ONNX model on the CPU, else 1."""
+        return self._runner.workers
+
     def _batched(self, pairs: Sequence[tuple[str, str]], run: Any, width: int) -> np.ndarray:
         """``run`` over length-sorted batches (they pad less), rows back in input order;
-        ``width`` columns when there is no pair."""
+        ``width`` columns when there is no pair. On CPU cores, batches of at most
+        ``CPU_BATCH`` pairs, one per core at a time (decision 0074)."""
         order = sorted(range(len(pairs)), key=lambda i: len(pairs[i][0]) + len(pairs[i][1]))
-        parts = []
-        start = 0
-        while start < len(order):
-            # The batch size may have dropped while the previous batch was retried.
-            chunk = [pairs[i] for i in order[start : start + self._batch_size]]
-            parts.append(self._run_chunk(chunk, run))
-            start += len(chunk)
+        parts: list[np.ndarray] = []
+        if self._runner.workers > 1:
+            size = min(self._batch_size, CPU_BATCH)
+            chunks = [
+                [pairs[i] for i in order[start : start + size]]
+                for start in range(0, len(order), size)
+            ]
+            parts = self._runner.map(lambda chunk: self._run_chunk(chunk, run), chunks)
+        else:
+            start = 0
+            while start < len(order):
+                # The batch size may have dropped while the previous batch was retried.
+                chunk = [pairs[i] for i in order[start : start + self._batch_size]]
+                parts.append(self._run_chunk(chunk, run))
+                start += len(chunk)
         if not parts:
             return np.zeros((0, width))
         out = np.empty((len(pairs), parts[0].shape[1]), dtype=parts[0].dtype)
