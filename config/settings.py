@@ -327,7 +327,14 @@ class SearchSettings(_Section):
         ge=0,
         description="Best passages per facet a pulled reranker re-orders (0: never rerank).",
     )
-    claims_per_fragment: int = Field(2, gt=0, description="Most claims taken from one fragment.")
+    claims_per_fragment: int = Field(
+        2,
+        gt=0,
+        description=(
+            "Claims taken from each fragment first; a fragment's further claims (up to 4 "
+            "more) fill the budget of max_claims_per_search that these leave."
+        ),
+    )
     max_claims_per_search: int = Field(40, gt=0, description="Most new claims one search adds.")
     stance_candidates: int = Field(
         8, gt=0, description="Fragments of other pages paired with each claim for NLI."

@@ -40,6 +40,9 @@ GRAPH_READS_AT_ONCE = 4
 STANCE_CLAIMS_PER_CALL = 64
 # A new claim this close (cosine) to a claim the task already has is the same claim.
 SAME_CLAIM_SIMILARITY = 0.92
+# Claims asked of each fragment beyond ``search.claims_per_fragment``: they fill what
+# budget the search's first claims leave (decision 0075).
+SPARE_CLAIMS_PER_FRAGMENT = 4
 
 
 class EvidenceJob(Protocol):
@@ -147,6 +150,20 @@ async def choose_passages(
     return useful
 
 
+def _by_facet(
+    job: EvidenceJob, by_frag: dict[str, dict[str, Any]], claims: list[dict[str, Any]]
+) -> list[list[dict[str, Any]]]:
+    """``claims`` grouped by the facet that chose their passage, best first in each: the
+    cap takes each facet's best in turn, so a facet with many passages cannot crowd out
+    the others."""
+    groups: dict[str, list[dict[str, Any]]] = {f.name: [] for f in job.facets}
+    for c in claims:
+        groups.setdefault(by_frag[c["fragment_id"]].get("_facet", ""), []).append(c)
+    for group in groups.values():
+        group.sort(key=lambda c: -float(c["confidence"]))
+    return list(groups.values())
+
+
 async def extract_claims(job: EvidenceJob, useful: list[dict[str, Any]]) -> None:
     """Claims of the chosen passages (``useful``, each with the ``_facet`` that chose it),
     new to the task and not near-duplicates, capped per search, facet by facet; stored
@@ -165,7 +182,7 @@ async def extract_claims(job: EvidenceJob, useful: list[dict[str, Any]]) -> None
         ],
         ctx.query,
         ctx.task["tag"],
-        s.claims_per_fragment,
+        s.claims_per_fragment + SPARE_CLAIMS_PER_FRAGMENT,
     )
     ctx.warnings.extend(got["warnings"])
     by_frag = {f["id"]: f for f in useful}
@@ -192,14 +209,21 @@ async def extract_claims(job: EvidenceJob, useful: list[dict[str, Any]]) -> None
             continue
         seen_ids.add(cid)
         candidates.append({**c, "id": cid})
-    # The cap keeps each facet's best claims in turn, so a facet with many passages
-    # cannot crowd out the others.
-    by_facet: dict[str, list[dict[str, Any]]] = {f.name: [] for f in job.facets}
+    # A fragment's first ``claims_per_fragment`` claims (its best, as the extractor
+    # ranks them) are the search's claims, facet by facet; its others fill whatever
+    # budget those leave (decision 0075): a paragraph holding three findings keeps
+    # its third while the search has room.
+    first: list[dict[str, Any]] = []
+    spare: list[dict[str, Any]] = []
+    taken: dict[str, int] = {}
     for c in candidates:
-        by_facet.setdefault(by_frag[c["fragment_id"]].get("_facet", ""), []).append(c)
-    for group in by_facet.values():
-        group.sort(key=lambda c: -float(c["confidence"]))
-    candidates = round_robin(list(by_facet.values()), s.max_claims_per_search)
+        rank = taken.get(c["fragment_id"], 0)
+        taken[c["fragment_id"]] = rank + 1
+        (first if rank < s.claims_per_fragment else spare).append(c)
+    candidates = round_robin(_by_facet(job, by_frag, first), s.max_claims_per_search)
+    candidates += round_robin(
+        _by_facet(job, by_frag, spare), s.max_claims_per_search - len(candidates)
+    )
     if job.model_id is not None and candidates:
         vecs = await job.embed_texts([c["text"] for c in candidates])
         kept: list[dict[str, Any]] = []

@@ -1,0 +1,115 @@
+"""A search's claims: each fragment's best first, facet by facet; a fragment's further
+findings fill the budget those leave (decision 0075)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+
+from lyra.jobs.evidence_steps import SPARE_CLAIMS_PER_FRAGMENT, extract_claims
+from lyra.jobs.search_context import SearchContext
+from lyra.pipelines.evidence.facets import Facet
+from tests.conftest import make_settings
+
+# One dense paragraph with five findings (best first, as the extractor ranks them) and
+# two paragraphs with one each, on two facets.
+DENSE = [
+    "Melatonin's half-life is 40 to 60 minutes.",
+    "Doses of 0.5 to 5 mg are typical for adults.",
+    "It should not be taken with alcohol.",
+    "Next-day drowsiness was reported by 8 percent of users.",
+    "Children should take it only under a doctor's care.",
+]
+SAFETY = "Melatonin caused no dependence in a 12-month trial."
+EFFICACY = "Melatonin shortened sleep onset by 7 minutes."
+
+
+def _run(lyra_home: Path, budget: int) -> tuple[list[str], int]:
+    """extract_claims over the three fragments; the stored claim texts and the number
+    of claims it asked the extractor for per fragment."""
+    asked: list[int] = []
+    stored: list[dict[str, Any]] = []
+    found = {
+        "f-dense": [(t, 0.9 - 0.01 * i) for i, t in enumerate(DENSE)],
+        "f-safety": [(SAFETY, 0.7)],
+        "f-efficacy": [(EFFICACY, 0.75)],
+    }
+
+    async def call(actor: str, method: str, *args: Any) -> Any:
+        if (actor, method) == ("inference", "extract_claims"):
+            fragments, _question, _tag, per_fragment = args
+            asked.append(per_fragment)
+            claims = [
+                {"fragment_id": f["id"], "text": text, "confidence": conf, "method": "extractive"}
+                for f in fragments
+                for text, conf in found[f["id"]][:per_fragment]
+            ]
+            return {"claims": claims, "warnings": []}
+        if (actor, method) == ("graph", "claims_for_task"):
+            return []
+        if (actor, method) == ("graph", "calibration_maps"):
+            return {"claims": {"version": 0, "calibration": {"method": "identity"}}}
+        if (actor, method) == ("graph", "insert_claims"):
+            stored.extend(args[0])
+            return len(args[0])
+        if (actor, method) == ("graph", "insert_edges"):
+            return len(args[0])
+        raise AssertionError(f"unexpected call {actor}.{method}")
+
+    settings = make_settings(lyra_home)
+    settings = settings.model_copy(
+        update={"search": settings.search.model_copy(update={"max_claims_per_search": budget})}
+    )
+    ctx = SearchContext(
+        settings=settings, task={"id": "task-1", "tag": "t"}, search_id="s-1",
+        query="Is melatonin safe for sleep?", options={}, call=call,
+        progress=lambda *_: None, stop_requested=lambda: False, pages_left=10,
+        deadline=time.monotonic() + 60, domain_rules={}, corpus_cache={}, fetch_url=call,
+    )  # fmt: skip
+
+    async def embed_targets(*_: Any, **__: Any) -> np.ndarray:
+        return np.zeros((0, 2))
+
+    facets = [
+        Facet("question", "Is melatonin safe for sleep?", "question"),
+        Facet("safety", "melatonin adverse effects safety", "standard"),
+    ]
+    job = SimpleNamespace(
+        ctx=ctx, model_id=None, facets=facets, facet_fragments={}, metrics={},
+        embed_targets=embed_targets, check=lambda _: None,
+    )  # fmt: skip
+    useful = [
+        {"id": "f-dense", "text_content": " ".join(DENSE), "_facet": "question",
+         "_domain": "a.example", "_url": "http://a.example/"},
+        {"id": "f-safety", "text_content": SAFETY, "_facet": "safety",
+         "_domain": "b.example", "_url": "http://b.example/"},
+        {"id": "f-efficacy", "text_content": EFFICACY, "_facet": "question",
+         "_domain": "c.example", "_url": "http://c.example/"},
+    ]  # fmt: skip
+    asyncio.run(extract_claims(job, useful))  # type: ignore[arg-type]
+    return [r["claim_text"] for r in stored], asked[0]
+
+
+def test_a_dense_paragraph_keeps_every_finding_while_the_search_has_room(
+    lyra_home: Path,
+) -> None:
+    texts, asked = _run(lyra_home, budget=40)
+
+    assert asked == 2 + SPARE_CLAIMS_PER_FRAGMENT
+    # Each fragment's first two, facet by facet; then the dense paragraph's other three.
+    assert texts == [DENSE[0], SAFETY, DENSE[1], EFFICACY, *DENSE[2:]]
+
+
+def test_first_claims_of_every_fragment_come_before_any_fragment_gives_a_third(
+    lyra_home: Path,
+) -> None:
+    """With room for five claims, the third and later findings of the dense paragraph
+    wait for every fragment's first two: one of them fits."""
+    texts, _ = _run(lyra_home, budget=5)
+
+    assert texts == [DENSE[0], SAFETY, DENSE[1], EFFICACY, DENSE[2]]
