@@ -76,6 +76,8 @@ POLL_S = 0.25
 # Reading every process's smaps costs CPU (about 2 s of a K = 4 run at 0.5 s): the peak of
 # a run whose processes live for its whole length is found at a coarser step.
 PSS_INTERVAL_S = 2.0
+# A search's stages in pipeline order (its metrics' stage_seconds).
+STAGES = ["collect", "rank", "store", "embed", "passages", "claims", "stance", "finish"]
 
 
 def article(host: str, path: str) -> bytes:
@@ -280,10 +282,10 @@ async def run_k(client: Client, sites: list[Any], pages: int, k: int, qps: float
                 s for s in st.structured_content["searches"] if s["search_id"] == search_id
             )
             if found["status"] != "running":
-                ends.append(time.perf_counter())
+                ends.append((time.perf_counter(), found["metrics"].get("stage_seconds", {})))
                 return dict(found)
 
-    ends: list[float] = []
+    ends: list[tuple[float, dict[str, float]]] = []
     poller = asyncio.create_task(poll())
     started = time.perf_counter()
     results = await asyncio.gather(*(search(t, c) for t, c in zip(tasks, chunks, strict=True)))
@@ -305,7 +307,9 @@ async def run_k(client: Client, sites: list[Any], pages: int, k: int, qps: float
         # The stance pairs the searches judged, and when each search ended: the last
         # one's tail after its last page is what keeps a run from the bound.
         "stance_pairs": sum(int(r["metrics"].get("edges_added", 0)) for r in results),
-        "search_ends_s": sorted(round(end - started, 2) for end in ends),
+        "search_ends_s": sorted(round(end - started, 2) for end, _ in ends),
+        # Where the last search's time went, stage by stage (its tail: after "collect").
+        "last_search_stage_s": max(ends, key=lambda e: e[0])[1] if ends else {},
         "get_status_ms": {
             "p50": round(1000 * statistics.median(latencies["get_status"]), 1),
             "p95": round(1000 * percentile(latencies["get_status"], 0.95), 1),
@@ -432,7 +436,12 @@ async def main_async(args: argparse.Namespace) -> list[dict[str, Any]]:
             )
             print(
                 f"       searches ended at {run['search_ends_s']} s; "
-                f"{run['stance_pairs']} stance pairs judged"
+                f"{run['stance_pairs']} stance pairs judged; the last one's stages (s): "
+                + ", ".join(
+                    f"{k} {run['last_search_stage_s'][k]}"
+                    for k in STAGES
+                    if k in run["last_search_stage_s"]
+                )
             )
             top = list(run["cpu"]["cpu_s_by_process"].items())[:6]
             print("       CPU s by process: " + ", ".join(f"{k} {v:.1f}" for k, v in top))

@@ -105,6 +105,7 @@ class SearchJob:
 
     def __init__(self, ctx: SearchContext) -> None:
         self.ctx = ctx
+        self.stage_seconds: dict[str, float] = {}
         self.metrics: dict[str, Any] = {
             "pages_fetched": 0,
             "fragments_total": 0,
@@ -205,6 +206,16 @@ class SearchJob:
     async def run(self) -> dict[str, Any]:
         """The whole pipeline; raises SearchStopped or a pipeline error."""
         ctx = self.ctx
+        # Seconds each stage took: in the finished search's metrics (where its time went).
+        laps = self.stage_seconds
+        lap_started = time.monotonic()
+
+        def lap(stage: str) -> None:
+            nonlocal lap_started
+            now = time.monotonic()
+            laps[stage] = round(now - lap_started, 3)
+            lap_started = now
+
         self.model_id = await ctx.call("inference", "embedding_model_id")
         self.facets = question_facets(ctx.query)
         # The question's vectors are first needed once the documents are in: they are
@@ -222,28 +233,36 @@ class SearchJob:
         # A graceful stop or the end of the time budget while the documents came in
         # ends the fetching, not the search: the pages already fetched (their sites
         # asked, their answers archived) are stored and judged like any others.
+        lap("collect")
         self.wound_down = self._stop_reason("ranking")
         ctx.progress("rank", 0.15, f"ranking {len(docs)} documents")
         docs = await self._rank_documents(docs)
         self.check("storing")
         ctx.progress("store", 0.25, f"storing {len(docs)} pages")
+        lap("rank")
         fragments = await self._store(docs)
         if self.discovery is not None and self.wound_down is None:
             # Citations are new requests to the APIs: none after a stop or the budget.
             fragments += await self._track_citations()
+        lap("store")
         self.check("embedding")
         ctx.progress("embed", 0.35, f"embedding {len(fragments)} fragments")
         frag_vecs = await self.embed_targets("fragment", fragments)
+        lap("embed")
         self.check("fragment ranking")
         useful = await choose_passages(self, fragments, frag_vecs, self._facet_vecs)
+        lap("passages")
         self.check("claim extraction")
         ctx.progress("claims", 0.5, f"extracting claims from {len(useful)} fragments")
         await extract_claims(self, useful)
+        lap("claims")
         self.check("stance")
         ctx.progress("stance", 0.7, "judging stance")
         await judge_stance(self)
+        lap("stance")
         ctx.progress("confidence", 0.95, "computing confidence")
         result = await self.finish()
+        lap("finish")
         if self.wound_down is not None:
             result["status"] = self.wound_down.status
             result["warnings"].append(
@@ -346,6 +365,8 @@ class SearchJob:
         # ARCHITECTURE §5's primary-source flag: a claim of the task is supported by a
         # primary source (PRIMARY, GOVERNMENT or ACADEMIC), which alone satisfies it.
         m["primary_source"] = any(bool(c.get("primary_support")) for c in claims)
+        # Filled stage by stage by `run` (its last lap, "finish", once this returns).
+        m["stage_seconds"] = self.stage_seconds
         if self.discovery is not None:
             m.update(self.discovery.metrics)
             m["api_calls"] = self.discovery.api_calls()

@@ -402,6 +402,12 @@ async def test_search_answers_running_and_get_status_long_polls(settings: Settin
         assert [s["search_id"] for s in st["searches"]] == [started["search_id"]]
         assert st["searches"][0]["status"] == "satisfied"
         assert st["searches"][0]["metrics"]["pages_fetched"] == 15
+        # Where the finished search's time went, stage by stage.
+        stages = st["searches"][0]["metrics"]["stage_seconds"]
+        assert set(stages) == {
+            "collect", "rank", "store", "embed", "passages", "claims", "stance", "finish"
+        }  # fmt: skip
+        assert all(seconds >= 0 for seconds in stages.values())
 
 
 async def test_stop_task_immediately_cancels_and_the_task_resumes(settings: Settings) -> None:
