@@ -8,11 +8,26 @@ import time
 
 import pytest
 
-from lyra.pipelines.evidence.cpu_batches import BatchRunner, cpu_workers, session_options
+from lyra.pipelines.evidence.cpu_batches import (
+    CPU_BATCH,
+    BatchRunner,
+    cpu_batch_size,
+    cpu_workers,
+    session_options,
+)
 
 
 def test_workers_are_the_cores_this_process_may_use() -> None:
     assert cpu_workers() == len(os.sched_getaffinity(0))
+
+
+def test_batches_are_small_and_leave_no_core_idle() -> None:
+    assert CPU_BATCH == 4
+    assert cpu_batch_size(1917, 2, 16) == 4  # a long list: CPU_BATCH
+    assert cpu_batch_size(1917, 2, 2) == 2  # a smaller configured batch holds
+    assert cpu_batch_size(5, 2, 16) == 3  # 3 + 2, not 4 + 1
+    assert cpu_batch_size(16, 16, 16) == 1  # sixteen cores: one pair each
+    assert cpu_batch_size(1, 2, 16) == 1
 
 
 def test_results_come_back_in_batch_order_from_several_threads() -> None:

@@ -29,6 +29,13 @@ R = TypeVar("R")
 CPU_BATCH = 4
 
 
+def cpu_batch_size(count: int, workers: int, batch_size: int) -> int:
+    """Inputs per batch when ``count`` inputs run on ``workers`` cores: at most
+    ``CPU_BATCH`` (and the configured ``batch_size``), and small enough that every core
+    gets a batch (16 pairs on 16 cores run one per core, not four batches of four)."""
+    return max(1, min(batch_size, CPU_BATCH, -(-count // workers)))
+
+
 def cpu_workers() -> int:
     """Cores this process may run on (its affinity mask, not the machine's count)."""
     try:

@@ -43,8 +43,8 @@ from onnxruntime.capi import onnxruntime_pybind11_state as ort_state
 from tokenizers import Encoding, Tokenizer
 
 from lyra.pipelines.evidence.cpu_batches import (
-    CPU_BATCH,
     BatchRunner,
+    cpu_batch_size,
     cpu_workers,
     session_options,
 )
@@ -229,7 +229,11 @@ class OnnxEmbedder:
         batches: list[list[int]] = []
         start = 0
         while start < count:
-            size = min(self._batch_size, CPU_BATCH) if parallel else self._batch_size
+            size = (
+                cpu_batch_size(count, self._runner.workers, self._batch_size)
+                if parallel
+                else self._batch_size
+            )
             index = order[start : start + size]
             # Cut where the lengths jump: the shorter texts would pad to the longer.
             widest = 2 * len(encodings[index[0]].ids) + PAD_SLACK_TOKENS

@@ -43,8 +43,8 @@ from onnxruntime.capi import onnxruntime_pybind11_state as ort_state
 from tokenizers import Encoding, Tokenizer
 
 from lyra.pipelines.evidence.cpu_batches import (
-    CPU_BATCH,
     BatchRunner,
+    cpu_batch_size,
     cpu_workers,
     session_options,
 )
@@ -419,11 +419,12 @@ class PairModel:
     def _batched(self, pairs: Sequence[tuple[str, str]], run: Any, width: int) -> np.ndarray:
         """``run`` over length-sorted batches (they pad less), rows back in input order;
         ``width`` columns when there is no pair. On CPU cores, batches of at most
-        ``CPU_BATCH`` pairs, one per core at a time (decision 0074)."""
+        ``cpu_batches.CPU_BATCH`` pairs (fewer when that would leave a core idle), one
+        per core at a time (decision 0074)."""
         order = sorted(range(len(pairs)), key=lambda i: len(pairs[i][0]) + len(pairs[i][1]))
         parts: list[np.ndarray] = []
         if self._runner.workers > 1:
-            size = min(self._batch_size, CPU_BATCH)
+            size = cpu_batch_size(len(order), self._runner.workers, self._batch_size)
             chunks = [
                 [pairs[i] for i in order[start : start + size]]
                 for start in range(0, len(order), size)
