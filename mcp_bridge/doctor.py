@@ -126,12 +126,12 @@ def _models(settings: Settings) -> Check:
 def _embedder_export(settings: Settings, source: Path) -> str:
     """Which ONNX export of the packaged embedder the InferenceActor will read."""
     from lyra.pipelines.evidence.embedding import default_model_dir, installed_model_dir
-    from lyra.pipelines.evidence.onnx_export import reusable_export
+    from lyra.pipelines.evidence.onnx_export import ONNX_FILENAME, reusable_export
 
     installed = reusable_export(installed_model_dir(), source)
     if installed is not None:
         return f"ONNX export of this installation: {installed}"
-    if (default_model_dir(settings.home_dir) / "model.onnx").exists():
+    if (default_model_dir(settings.home_dir) / ONNX_FILENAME).exists():
         return "exported under LYRA_HOME"
     return "exported to ONNX on first use; `lyra models prepare` does it once for every home"
 
