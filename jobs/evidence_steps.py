@@ -196,7 +196,12 @@ async def extract_claims(job: EvidenceJob, useful: list[dict[str, Any]]) -> None
             job.note_detections(url, [Detection("instruction", f"{n} in claim") for n in names])
             continue
         extracted.append(c)
-    job.metrics["claims_extracted"] = len(extracted)
+    # Each fragment's claims come best first: the first ``claims_per_fragment`` are its
+    # own, the rest spare (decision 0075).
+    taken: dict[str, int] = {}
+    for c in extracted:
+        c["_spare"] = taken.get(c["fragment_id"], 0) >= s.claims_per_fragment
+        taken[c["fragment_id"]] = taken.get(c["fragment_id"], 0) + 1
     # Rejected claims too: a claim a person rejected is not extracted again, nor a
     # paraphrase of it.
     existing = await ctx.call("graph", "claims_for_task", ctx.task["id"], None)
@@ -209,20 +214,19 @@ async def extract_claims(job: EvidenceJob, useful: list[dict[str, Any]]) -> None
             continue
         seen_ids.add(cid)
         candidates.append({**c, "id": cid})
-    # A fragment's first ``claims_per_fragment`` claims (its best, as the extractor
-    # ranks them) are the search's claims, facet by facet; its others fill whatever
-    # budget those leave (decision 0075): a paragraph holding three findings keeps
+    # The fragments' first claims are the search's claims, facet by facet; their spare
+    # ones fill whatever budget those leave: a paragraph holding three findings keeps
     # its third while the search has room.
-    first: list[dict[str, Any]] = []
-    spare: list[dict[str, Any]] = []
-    taken: dict[str, int] = {}
-    for c in candidates:
-        rank = taken.get(c["fragment_id"], 0)
-        taken[c["fragment_id"]] = rank + 1
-        (first if rank < s.claims_per_fragment else spare).append(c)
+    first = [c for c in candidates if not c["_spare"]]
+    spare = [c for c in candidates if c["_spare"]]
     candidates = round_robin(_by_facet(job, by_frag, first), s.max_claims_per_search)
     candidates += round_robin(
         _by_facet(job, by_frag, spare), s.max_claims_per_search - len(candidates)
+    )
+    # Extracted: every first claim, and the spare ones the search took (novelty, the
+    # share of them new to the task, then means what it meant before spares).
+    job.metrics["claims_extracted"] = sum(not c["_spare"] for c in extracted) + sum(
+        c["_spare"] for c in candidates
     )
     if job.model_id is not None and candidates:
         vecs = await job.embed_texts([c["text"] for c in candidates])

@@ -29,9 +29,9 @@ SAFETY = "Melatonin caused no dependence in a 12-month trial."
 EFFICACY = "Melatonin shortened sleep onset by 7 minutes."
 
 
-def _run(lyra_home: Path, budget: int) -> tuple[list[str], int]:
-    """extract_claims over the three fragments; the stored claim texts and the number
-    of claims it asked the extractor for per fragment."""
+def _run(lyra_home: Path, budget: int) -> tuple[list[str], int, int]:
+    """extract_claims over the three fragments; the stored claim texts, the number of
+    claims it asked the extractor for per fragment, and its claims_extracted metric."""
     asked: list[int] = []
     stored: list[dict[str, Any]] = []
     found = {
@@ -92,17 +92,19 @@ def _run(lyra_home: Path, budget: int) -> tuple[list[str], int]:
          "_domain": "c.example", "_url": "http://c.example/"},
     ]  # fmt: skip
     asyncio.run(extract_claims(job, useful))  # type: ignore[arg-type]
-    return [r["claim_text"] for r in stored], asked[0]
+    return [r["claim_text"] for r in stored], asked[0], job.metrics["claims_extracted"]
 
 
 def test_a_dense_paragraph_keeps_every_finding_while_the_search_has_room(
     lyra_home: Path,
 ) -> None:
-    texts, asked = _run(lyra_home, budget=40)
+    texts, asked, extracted = _run(lyra_home, budget=40)
 
     assert asked == 2 + SPARE_CLAIMS_PER_FRAGMENT
     # Each fragment's first two, facet by facet; then the dense paragraph's other three.
     assert texts == [DENSE[0], SAFETY, DENSE[1], EFFICACY, *DENSE[2:]]
+    # Extracted: the four first claims and the three spare ones taken.
+    assert extracted == 7
 
 
 def test_first_claims_of_every_fragment_come_before_any_fragment_gives_a_third(
@@ -110,6 +112,9 @@ def test_first_claims_of_every_fragment_come_before_any_fragment_gives_a_third(
 ) -> None:
     """With room for five claims, the third and later findings of the dense paragraph
     wait for every fragment's first two: one of them fits."""
-    texts, _ = _run(lyra_home, budget=5)
+    texts, _, extracted = _run(lyra_home, budget=5)
 
     assert texts == [DENSE[0], SAFETY, DENSE[1], EFFICACY, DENSE[2]]
+    # The two spare findings left out were never the search's: novelty does not count
+    # them as claims it found and did not keep.
+    assert extracted == 5
