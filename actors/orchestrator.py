@@ -21,7 +21,6 @@ import functools
 import logging
 import re
 import time
-from datetime import UTC, datetime
 from typing import Any
 
 import ray
@@ -42,11 +41,14 @@ from lyra.actors.standby import StandbyWorkers
 from lyra.config.settings import Settings
 from lyra.jobs.auth_requeue import SessionHandOver
 from lyra.jobs.auth_service import AuthService
+from lyra.jobs.budget import task_budget
 from lyra.jobs.discovery import validate_discovery_options
 from lyra.jobs.engine_choice import EngineChoice
+from lyra.jobs.once_writes import OnceWrites
 from lyra.jobs.replay import replay_into
 from lyra.jobs.search_context import INTERRUPTED_BY_RESTART, SearchContext
 from lyra.jobs.search_job import SearchJob
+from lyra.jobs.semantic_search import semantic_search
 from lyra.jobs.user_prompts import PromptRegistry, desktop_question
 from lyra.pipelines.discover.engines import load_engines
 from lyra.pipelines.discover.local_corpus import CorpusScan
@@ -62,11 +64,8 @@ from lyra.pipelines.net.domains import (
 )
 from lyra.pipelines.net.notify import redact, safe_url
 from lyra.storage.export import FORMATS as EXPORT_FORMATS
-from lyra.storage.schema import CALL_ANSWERED
 
 log = logging.getLogger(__name__)
-# Orchestrator writes that end in one graph write, which records their answer itself.
-GRAPH_ONCE = frozenset({"feedback", "calibrate", "calibrate_rollback", "cleanup_task"})
 
 FINAL_STATES = frozenset({"satisfied", "partial", "exhausted", "failed", "cancelled"})
 # How long stop_task waits for the fetchers to drop a stopped search's queued requests.
@@ -101,10 +100,11 @@ class Orchestrator:
         self._running: dict[str, SearchJob] = {}
         # Searches being started under a caller's id (start_search may be repeated).
         self._starting: dict[str, asyncio.Future[str]] = {}
-        # Writes sent once (`once`) still running here, by request id; and the request
-        # id of the task running each graph write's method (`_graph_write`).
-        self._once: dict[str, asyncio.Future[Any]] = {}
-        self._once_ids: dict[asyncio.Task[Any], str] = {}
+        # Writes sent once (`once`); the graph writes of feedback, calibrate and cleanup
+        # go through it (`self._once.graph_write`).
+        self._once = OnceWrites(
+            functools.partial(self._call, GRAPH), lambda name: getattr(self, name)
+        )
         self._progress: dict[str, dict[str, Any]] = {}
         self._results: dict[str, dict[str, Any]] = {}
         self._search_task: dict[str, str] = {}
@@ -262,26 +262,9 @@ class Orchestrator:
     async def _budget(
         self, task: dict[str, Any], searches: list[dict[str, Any]] | None = None
     ) -> dict[str, Any]:
-        budget = (task.get("config") or {}).get("budget") or {}
         if searches is None:
             searches = await self._call(GRAPH, "list_searches", task["id"])
-        used_pages = sum(int((s.get("metrics") or {}).get("pages_fetched", 0)) for s in searches)
-        created = task["created_at"]
-        # TIMESTAMP columns hold naive UTC (storage.repository.utcnow).
-        if isinstance(created, datetime):
-            start = created if created.tzinfo else created.replace(tzinfo=UTC)
-            elapsed = time.time() - start.timestamp()
-        else:
-            elapsed = 0.0
-        max_pages = int(budget.get("max_pages", self._settings.task.default_max_pages))
-        max_seconds = float(budget.get("max_seconds", self._settings.task.default_max_seconds))
-        return {
-            "max_pages": max_pages,
-            "max_seconds": max_seconds,
-            "pages_used": used_pages,
-            "pages_remaining": max(0, max_pages - used_pages),
-            "seconds_remaining": round(max(0.0, max_seconds - elapsed), 1),
-        }
+        return task_budget(task, searches, self._settings.task)
 
     # --- searches --------------------------------------------------------------------
     async def start_search(
@@ -623,7 +606,7 @@ class Orchestrator:
                 f"writing to ({', '.join(running)}): wait for them to end, then clean up",
                 field="mode",
             )
-        return await self._graph_write("cleanup", task_id, hard, dry_run)
+        return await self._once.graph_write("cleanup", task_id, hard, dry_run)
 
     async def replay_task(self, task_id: str) -> dict[str, Any]:
         """Rebuild a task's evidence from its archives, with no request, into a new task
@@ -693,30 +676,17 @@ class Orchestrator:
     ) -> list[dict[str, Any]]:
         """Semantic search over claims or fragments (idempotent)."""
         await self.ensure_ready()
-        allowed: list[str] | None = None
         if task_id is not None:
             await self._task(task_id)
-            if target == "claim":
-                allowed = [c["id"] for c in await self._call(GRAPH, "claims_for_task", task_id)]
-            else:
-                allowed = await self._call(GRAPH, "fragment_ids_for_task", task_id)
-        model_id = await self._call(INFERENCE, "embedding_model_id")
-        if model_id is None:
-            raise LyraError("PIPELINE_ERROR", "no embedding model is loaded (see `lyra doctor`)")
-        vec = (await self._call(INFERENCE, "embed", [query]))[0]
-        hits = await self._call(
-            GRAPH, "vector_search", vec.tolist(), target, model_id, top_k, min_similarity, allowed
+        return await semantic_search(
+            functools.partial(self._call, GRAPH),
+            functools.partial(self._call, INFERENCE),
+            query,
+            target,
+            task_id,
+            top_k,
+            min_similarity,
         )
-        meta = await self._call(GRAPH, "texts_for", target, [h[0] for h in hits])
-        found = [
-            {"id": hid, "similarity": round(float(sim), 4), **meta.get(hid, {})}
-            for hid, sim in hits
-        ]
-        if task_id is not None:
-            # A fragment may serve several tasks; within a task's search it is that task's.
-            for hit in found:
-                hit["task_id"] = hit.get("task_id") or task_id
-        return found
 
     # --- auth queue (seed 003 §3.6.1) -------------------------------------------------
     async def get_auth_queue(
@@ -738,63 +708,14 @@ class Orchestrator:
     async def feedback(self, action: str, args: dict[str, Any]) -> dict[str, Any]:
         """The feedback tool's actions, on the graph actor (storage/feedback.py)."""
         await self.ensure_ready()
-        return await self._graph_write("feedback", action, args)
+        return await self._once.graph_write("feedback", action, args)
 
     async def once(self, request_id: str, method: str, args: list[Any]) -> Any:
-        """`method(*args)` (one of `ONCE_WRITES`) done once per `request_id`: the bridge
-        sends such a write again, with the same id, when it met this orchestrator
-        restarting, and the repeat answers what the first call answered instead of
-        doing the work again or describing the repeat ("already blocked", "nothing to
-        remove"). The graph's writes record their answer in the graph's own call
-        (`GraphStore.once`); the others (notify_user, resolve_auth) here, once done.
-        Decision 0064."""
+        """`method(*args)` (one of `ONCE_WRITES`) done once per `request_id`: a repeat
+        answers what the first call answered (jobs/once_writes.py, decision 0064)."""
         if method not in ONCE_WRITES:
             raise LyraError("INVALID_PARAMS", f"{method} is not a write sent once", field="method")
-        work = self._once.get(request_id)
-        if work is None:  # else the first call still runs in this process: its answer
-            work = asyncio.ensure_future(self._once_work(request_id, method, args))
-            self._once[request_id] = work
-            work.add_done_callback(lambda _done: self._once.pop(request_id, None))
-        return await asyncio.shield(work)
-
-    async def _once_work(self, request_id: str, method: str, args: list[Any]) -> Any:
-        if method in GRAPH_ONCE:
-            # Its graph call carries the id (`_graph_write`, awaited in this task); the
-            # rest of the method (checks, readiness) is done again on a repeat.
-            task = asyncio.current_task()  # the future `once` made: never None
-            if task is not None:
-                self._once_ids[task] = request_id
-            try:
-                return await getattr(self, method)(*args)
-            finally:
-                if task is not None:
-                    self._once_ids.pop(task, None)
-        answered = await self._call(GRAPH, "call_answer", request_id)
-        if answered is not None:
-            return answered["answer"]
-        answer = await getattr(self, method)(*args)
-        kept = answer
-        if method == "notify_user" and answer.get("opened_url"):
-            # The audit trail keeps no credential or token of the URL (as user_notified).
-            kept = {**answer, "opened_url": safe_url(answer["opened_url"])}
-        payload = {"method": method, "answer": kept}
-        try:
-            await self._call(GRAPH, "log_event", kind=CALL_ANSWERED, actor="orchestrator",
-                             event_id=request_id, payload=payload)  # fmt: skip
-        except Exception:  # done all the same: only a repeat after a crash would redo it
-            log.warning("%s %s done but its answer not recorded", method, request_id,
-                        exc_info=True)  # fmt: skip
-        return answer
-
-    async def _graph_write(self, method: str, *args: Any) -> dict[str, Any]:
-        """A write of the graph actor; under `once`, with its request id."""
-        task = asyncio.current_task()
-        request_id = self._once_ids.get(task) if task is not None else None
-        if request_id is None:
-            result: dict[str, Any] = await self._call(GRAPH, method, *args)
-        else:
-            result = await self._call(GRAPH, "once", request_id, method, list(args))
-        return result
+        return await self._once.run(request_id, method, args)
 
     # --- wait_for_user's fallback (issue 14) --------------------------------------------
     async def open_prompt(
@@ -845,14 +766,14 @@ class Orchestrator:
     async def calibrate(self, action: str, data: dict[str, Any]) -> dict[str, Any]:
         """The calibrate tool's actions, on the graph actor (storage/calibration.py)."""
         await self.ensure_ready()
-        return await self._graph_write("calibrate", action, data)
+        return await self._once.graph_write("calibrate", action, data)
 
     async def calibrate_rollback(
         self, source: str, version: int | None, reason: str | None
     ) -> dict[str, Any]:
         """Roll a source's calibration back to an earlier version (audit row)."""
         await self.ensure_ready()
-        return await self._graph_write("calibrate_rollback", source, version, reason)
+        return await self._once.graph_write("calibrate_rollback", source, version, reason)
 
     async def notify_user(self, event: str, payload: dict[str, Any]) -> dict[str, Any]:
         """Desktop notification; auth_required with a URL opens it in the browser for the person."""
