@@ -2,9 +2,10 @@
 
 Three sites state the same finding in their own words, a fourth hides an instruction
 to AI readers: the claims of a site two others corroborate are `verified` and the site
-becomes LOW (its pages too; the first and the third site); the hostile site is
-rejected, named in get_status's `verification_alerts` with what a person can do, and
-never blocked by Lyra itself; every transition is an event_log row.
+becomes LOW (its pages too; each of the three), a claim no one bears out stays
+`pending`; the hostile site is rejected, named in get_status's `verification_alerts`
+with what a person can do, and never blocked by Lyra itself; every transition is an
+event_log row.
 """
 
 from __future__ import annotations
@@ -96,7 +97,13 @@ async def test_source_verification_through_the_mcp_client(tmp_path: Path) -> Non
                 assert (details["independent_sources"], details["contradicting_domains"]) == (
                     2, []
                 )  # fmt: skip
-            assert [c["verification_status"] for c in by_site[plain]] == ["pending"]
+            # The second site: its finding is borne out by the first and the third (the
+            # site becomes LOW), its "measured every night with polysomnography in 2013"
+            # by no one.
+            assert sorted((c["verification_status"], c["text"][:24]) for c in by_site[plain]) == [
+                ("pending", "The sleep researchers me"),
+                ("verified", "In a controlled laborato"),
+            ]
             # Both of the hostile site's claims (the caffeine finding and the warm bath
             # that "helps"), honest as they read, are rejected with their site.
             assert [(c["verification_status"], c["trust_level"]) for c in by_site[hostile]] == [
@@ -110,10 +117,11 @@ async def test_source_verification_through_the_mcp_client(tmp_path: Path) -> Non
             # of sleep") are borne out by the other honest sites too.
             assert result["metrics"]["verification"]["sites_changed"] == [
                 {"domain": trusted, "from": None, "to": "verified", "trust_level": "LOW"},
+                {"domain": plain, "from": None, "to": "verified", "trust_level": "LOW"},
                 {"domain": HOSTS[2], "from": None, "to": "verified", "trust_level": "LOW"},
                 {"domain": hostile, "from": None, "to": "rejected", "trust_level": "UNVERIFIED"},
             ]
-            assert result["_lyra_meta"]["unverified_domains"] == [plain, hostile]
+            assert result["_lyra_meta"]["unverified_domains"] == [hostile]
 
             status = _ok(await client.call_tool("get_status", {"task_id": task_id}))
             [alert] = status["verification_alerts"]
@@ -124,13 +132,13 @@ async def test_source_verification_through_the_mcp_client(tmp_path: Path) -> Non
                 f"feedback(action='domain_block', domain='{hostile}')"
             )
             assert status["blocked_domains"] == []  # reported for a person; not blocked
-            assert status["unverified_domains"] == [plain, hostile]
+            assert status["unverified_domains"] == [hostile]
             levels = _rows(await client.call_tool("query_graph", {
                 "sql": "SELECT domain, trust_level FROM pages ORDER BY domain",
             }))  # fmt: skip
             assert levels == [
                 {"domain": HOSTS[0], "trust_level": "LOW"},
-                {"domain": HOSTS[1], "trust_level": "UNVERIFIED"},
+                {"domain": HOSTS[1], "trust_level": "LOW"},
                 {"domain": HOSTS[2], "trust_level": "LOW"},
                 {"domain": HOSTS[3], "trust_level": "UNVERIFIED"},
             ]
@@ -140,6 +148,7 @@ async def test_source_verification_through_the_mcp_client(tmp_path: Path) -> Non
             }))  # fmt: skip
             assert events == [
                 {"domain": trusted, "state": "verified"},
+                {"domain": plain, "state": "verified"},
                 {"domain": HOSTS[2], "state": "verified"},
                 {"domain": hostile, "state": "rejected"},
             ]

@@ -53,7 +53,14 @@ _NAVIGATION = re.compile(
     re.IGNORECASE,
 )
 _NAV_SEPARATORS = re.compile(r"[|\u203a\u00bb>/\u00b7\u2022]")
-_NUMBER = re.compile(r"\d")
+# Numbers as reports write them out ("two to three years", "about half of", "a quarter
+# of the cost", "twice as likely"); "one" is left out (a pronoun as often as a number).
+_NUMBER_WORDS = (
+    r"two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|"
+    r"forty|fifty|sixty|seventy|eighty|ninety|hundreds?|thousands?|millions?|billions?|"
+    r"half|quarters?|thirds?|fifths?|tenths?|twice|threefold|fourfold|fivefold|tenfold"
+)
+_NUMBER = re.compile(rf"\d|\b(?:{_NUMBER_WORDS})\b", re.IGNORECASE)
 # What makes a sentence informative (issue 12 item 3): an effect or relation between
 # things, a number (better with its unit), a comparison, a hedge. Every form of each verb.
 _EFFECT = re.compile(
@@ -76,7 +83,10 @@ _EFFECT = re.compile(
     r"|\b(?-i:rose|risen|fell|fallen|grew|grown|led|shrank|shrunk|keeps|kept|ban|bans|banned|"
     r"banning|permits|permitted|permitting|upheld|upholds?|ruled|struck down|strikes? down|"
     r"lost|lose|loses|losing|offset|offsets|unaffected|unchanged|set aside|sets aside|"
-    r"vacated|vacates)\b"
+    r"vacated|vacates|caught|catches|captured|captures)\b"
+    # a share and what weighs more ("accounts for 15 percent", "frequency matters more
+    # to riders than price"): as phrases, since "account" and "matter" are nouns too
+    r"|\b(?:accounts?|accounted) for\b|\bmatter(?:s|ed)? (?:more|less|most|little)\b"
     # how something fared ("active managers did better in small caps")
     r"|\b(?:did|do|does|fared|fares|performed|performs) (?:better|worse|well|poorly|best|worst)\b"
     # the noun of a relation ("had no effect on", "the effect of")
@@ -101,7 +111,7 @@ _JA_EFFECT = re.compile(
 )
 _COPULA = re.compile(r"\b(is|are|was|were|has|have|had)\b", re.IGNORECASE)
 _NUMBER_UNIT = re.compile(
-    r"\d\s*(?:(?:thousand|million|billion|trillion)\s+)?"
+    rf"(?:\d|\b(?:{_NUMBER_WORDS}))\s*(?:(?:thousand|million|billion|trillion)\s+)?"
     r"(%|per ?cent|percent|hours?|minutes?|days?|weeks?|months?|years?|mg|µg|mcg|g|kg|"
     r"ml|l|mmol|mmhg|iu|cups?|times|fold|doses?|servings?|units?|patients|participants|"
     r"people|adults|deaths|cases|dollars|euros|pounds|yen)\b|\d\s*%|[$€£¥]\s*\d",
@@ -222,7 +232,8 @@ _COMMON_VERBS: Final[frozenset[str]] = frozenset((
     "develops", "removes", "carries", "contributes", "differs", "varies", "tends",
     "seems", "becomes", "limits", "slows", "boosts", "damages", "harms", "benefits",
     "shifts", "moves", "adjusts", "finds", "reports", "states", "recommends", "warns",
-    "advises", "notes", "stays", "recovers", "persists", "fades", "charges",
+    "advises", "notes", "stays", "recovers", "persists", "fades", "charges", "cites",
+    "accounts", "matters",
 ))
 # Past forms that the suffix rule misses ("Blood levels rose", "the trial found").
 _IRREGULAR_PAST: Final[frozenset[str]] = frozenset((
@@ -255,6 +266,8 @@ _NOUN_OR_VERB: Final = frozenset(
         "note",
         "stay",
         "charge",
+        "account",
+        "matter",
     )
 )
 _SUBJECT_PRONOUNS: Final = frozenset(("they", "we", "you", "i"))
