@@ -21,6 +21,7 @@ import ray
 from lyra.actors.instance import loopback_only
 from lyra.actors.runtime import PRELOADED_MODULES
 from lyra.config.settings import Settings, load_settings
+from lyra.jobs.search_context import SearchContext
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO / "examples" / "corpus"
@@ -122,6 +123,17 @@ async def refused_create_task(client: Any, within_s: float) -> dict[str, str]:
     assert res.is_error is True
     error: dict[str, str] = json.loads(res.content[0].text)["error"]
     return error
+
+
+def step_context(settings: Settings, query: str, call: Any) -> SearchContext:
+    """The context of one search of task "task-1" for a test of its evidence steps:
+    every actor call (graph, inference, fetch) answered by ``call``."""
+    return SearchContext(
+        settings=settings, task={"id": "task-1", "tag": "t"}, search_id="s-1",
+        query=query, options={}, call=call,
+        progress=lambda *_: None, stop_requested=lambda: False, pages_left=10,
+        deadline=time.monotonic() + 60, domain_rules={}, corpus_cache={}, fetch_url=call,
+    )  # fmt: skip
 
 
 def make_settings(home: Path, corpus: Path | None = CORPUS, **over: Any) -> Settings:

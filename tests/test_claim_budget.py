@@ -4,7 +4,6 @@ findings fill the budget those leave (decision 0075)."""
 from __future__ import annotations
 
 import asyncio
-import time
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -12,9 +11,8 @@ from typing import Any
 import numpy as np
 
 from lyra.jobs.evidence_steps import SPARE_CLAIMS_PER_FRAGMENT, extract_claims
-from lyra.jobs.search_context import SearchContext
 from lyra.pipelines.evidence.facets import Facet
-from tests.conftest import make_settings
+from tests.conftest import make_settings, step_context
 
 # One dense paragraph with five findings (best first, as the extractor ranks them) and
 # two paragraphs with one each, on two facets.
@@ -65,12 +63,7 @@ def _run(lyra_home: Path, budget: int) -> tuple[list[str], int, int]:
     settings = settings.model_copy(
         update={"search": settings.search.model_copy(update={"max_claims_per_search": budget})}
     )
-    ctx = SearchContext(
-        settings=settings, task={"id": "task-1", "tag": "t"}, search_id="s-1",
-        query="Is melatonin safe for sleep?", options={}, call=call,
-        progress=lambda *_: None, stop_requested=lambda: False, pages_left=10,
-        deadline=time.monotonic() + 60, domain_rules={}, corpus_cache={}, fetch_url=call,
-    )  # fmt: skip
+    ctx = step_context(settings, "Is melatonin safe for sleep?", call)
 
     async def embed_targets(*_: Any, **__: Any) -> np.ndarray:
         return np.zeros((0, 2))

@@ -4,7 +4,6 @@ to pairs of about its own length, and every edge still carries its own pair's ju
 from __future__ import annotations
 
 import asyncio
-import time
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -12,11 +11,10 @@ from typing import Any
 import numpy as np
 
 from lyra.jobs.evidence_steps import judge_stance
-from lyra.jobs.search_context import SearchContext
 from lyra.pipelines.evidence import research as rs
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
 from lyra.storage.graph_store import GraphStore
-from tests.conftest import make_settings
+from tests.conftest import make_settings, step_context
 
 CLAIMS = [
     "Coffee raises blood pressure.",
@@ -87,12 +85,7 @@ def _stance_run(
             "inference": settings.inference.model_copy(update={"nli_batch_size": 8}),
         }
     )
-    ctx = SearchContext(
-        settings=settings, task={"id": "task-1", "tag": "t"}, search_id="s-1",
-        query="coffee and blood pressure", options={}, call=call,
-        progress=lambda *_: None, stop_requested=lambda: False, pages_left=10,
-        deadline=time.monotonic() + 60, domain_rules={}, corpus_cache={}, fetch_url=call,
-    )  # fmt: skip
+    ctx = step_context(settings, "coffee and blood pressure", call)
     job = SimpleNamespace(ctx=ctx, model_id="test-embedder", metrics={}, check=lambda _: None)
     asyncio.run(judge_stance(job))  # type: ignore[arg-type]
     return batches, edges, searches
