@@ -6,8 +6,9 @@ judge stance against fragments of other pages → Bayesian confidence → metric
 The work is done by the graph and inference actors and by pure functions in
 ``lyra.pipelines``; this module only sequences it (the passage choice, claims and
 stance steps are in ``jobs/evidence_steps.py``, the web engines' queries and SERPs in
-``jobs/engine_serps.py``, the stored rows in ``jobs/page_rows.py``, what the
-orchestrator gives a job in ``jobs/search_context.py``).
+``jobs/engine_serps.py``, what a fetch answer becomes in ``jobs/fetched_documents.py``,
+the vectors in ``jobs/search_vectors.py``, the stored rows in ``jobs/page_rows.py``,
+what the orchestrator gives a job in ``jobs/search_context.py``).
 """
 
 from __future__ import annotations
@@ -15,10 +16,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
-from urllib.parse import urldefrag, urlsplit
+from urllib.parse import urldefrag
 
 import numpy as np
 import ray
@@ -27,8 +27,10 @@ from lyra.jobs.academic import APIS, AcademicClient
 from lyra.jobs.discovery import PaperDiscovery, ids_from_options
 from lyra.jobs.engine_serps import EngineSerps, on_priority_site
 from lyra.jobs.evidence_steps import choose_passages, extract_claims, judge_stance
+from lyra.jobs.fetched_documents import asked_to_wait, read_fetched
 from lyra.jobs.page_rows import canonical_of, fragment_rows, page_row
 from lyra.jobs.search_context import SearchContext, SearchStopped
+from lyra.jobs.search_vectors import SearchVectors
 from lyra.pipelines.discover.citations import is_academic_query
 from lyra.pipelines.discover.local_corpus import (
     CorpusError,
@@ -47,14 +49,9 @@ from lyra.pipelines.evidence.ranking import (
     hybrid_scores,
     seek_primary_scores,
 )
-from lyra.pipelines.extract.content_sniff import decode_text, sniff_content_type
-from lyra.pipelines.extract.dates import last_modified_date
-from lyra.pipelines.extract.documents import CUT_WARNING, Document
-from lyra.pipelines.extract.extract_html import extract_html
-from lyra.pipelines.extract.extract_pdf import extract_pdf
-from lyra.pipelines.extract.extract_text import extract_plain
+from lyra.pipelines.extract.documents import Document
 from lyra.pipelines.extract.injection import Detection
-from lyra.pipelines.net.domains import block_match, page_trust_level, registrable_domain
+from lyra.pipelines.net.domains import block_match, page_trust_level
 from lyra.pipelines.net.net_guard import TargetRefused, split_url
 from lyra.storage.disk import disk_full_error
 
@@ -62,42 +59,10 @@ log = logging.getLogger(__name__)
 
 # Documents with no query term and an embedding similarity below this are off topic.
 OFF_TOPIC_SIMILARITY = 0.15
-# A page's vector for ranking is the mean of the vectors of the passages that begin
-# in its first this many characters (about the 256 tokens the
-# embedder reads of one text). The passages are embedded anyway, so ranking a fetched
-# page costs no embedding of its own (decision 0030).
-PAGE_VECTOR_CHARS = 1000
-EMBED_BATCH = 64
-# Fetched bodies of these types go through the HTML extractor (text/plain included).
-INGESTED_MARKUP = frozenset({"text/html", "application/xhtml+xml", "text/plain", ""})
-# Markdown served as such (a README, a notes page) is read as the corpus reads it.
-MARKDOWN_TYPES = frozenset({"text/markdown", "text/x-markdown"})
 # Warnings one search stores for get_status (its own answer carries them all).
 MAX_STORED_WARNINGS = 500
 # Security warnings one search reports at most (one per page, kind and detail).
 MAX_SECURITY_WARNINGS = 200
-
-
-def page_vector_texts(doc: Document) -> list[str]:
-    """The texts whose mean vector stands for ``doc`` when pages are ranked: its passages
-    beginning in the first `PAGE_VECTOR_CHARS` characters (at least one; headings are
-    passages, so a page's own heading is among them, and the site-branded ``<title>``
-    is left out); a page without passages falls back to its title and leading text."""
-    lead = [f.text for f in doc.fragments if f.char_start < PAGE_VECTOR_CHARS]
-    return lead or [f.text for f in doc.fragments[:1]] or [f"{doc.title or ''}\n{doc.text[:2000]}"]
-
-
-def _asked_to_wait(result: dict[str, Any], deadline: float) -> bool:
-    """The site itself answered "come back in N seconds" (429, or 503, with
-    Retry-After), as opposed to a fetcher that sent nothing because the site's wait runs
-    too long, or a 429 that named no time; and the search has those seconds left."""
-    wait = result.get("retry_after")
-    return (
-        result.get("error") == "rate_limited"
-        and result.get("status") is not None
-        and wait is not None
-        and 0 < wait < deadline - time.monotonic()
-    )
 
 
 class SearchJob:
@@ -121,7 +86,8 @@ class SearchJob:
         # Set when a stop or the time budget's end came while documents were collected:
         # the search then processes what it has and ends with that status.
         self.wound_down: SearchStopped | None = None
-        self.model_id: str | None = None
+        # Every vector the search makes or reuses (its texts embedded as they arrive).
+        self.vectors = SearchVectors(ctx)
         self.facets: list[Facet] = []
         self._facet_vecs: np.ndarray | None = None
         self.facet_fragments: dict[str, int] = {}
@@ -150,18 +116,19 @@ class SearchJob:
         # Pages this search may still fetch from engines and cited sources (set in
         # `_collect`): the pipeline never fetches more than it can keep (issue 13).
         self._fetch_room = 0
-        # Text hash -> vector of what fetched documents hold, embedded as each document
-        # arrives, while the other fetches wait on their sites' politeness (decision
-        # 0027); the embedding stages take their vectors from here first.
-        self._early: dict[str, np.ndarray] = {}
-        # Texts waiting for the one early-embedding loop, which takes all that wait
-        # (up to a batch) on each call, so that the batches grow while it is busy.
-        self._early_queue: dict[str, str] = {}
-        self._early_job: asyncio.Task[None] | None = None
         # Registrable domain -> the domains.yaml rule that blocks it, for the domains
         # this search left out (ARCHITECTURE §4: never fetched, never cited).
         self.blocked: dict[str, str] = {}
         self.blocked_urls: set[str] = set()
+
+    @property
+    def model_id(self) -> str | None:
+        """The InferenceActor's embedding model (None: it has none)."""
+        return self.vectors.model_id
+
+    @model_id.setter
+    def model_id(self, value: str | None) -> None:
+        self.vectors.model_id = value
 
     def partial_metrics(self) -> dict[str, Any]:
         """The metrics so far, for a client asking while the search runs: pages count
@@ -319,8 +286,7 @@ class SearchJob:
             return await self.run()
         finally:
             # Embeddings started ahead and not needed any more (a stop, an error).
-            if self._early_job is not None:
-                self._early_job.cancel()
+            self.vectors.cancel()
 
     def _failed(self, code: str, message: str) -> dict[str, Any]:
         return {
@@ -594,7 +560,7 @@ class SearchJob:
             self.ctx.warnings.append(f"{url}: not fetched (target_refused:{exc.reason})")
             return None
         result = await self.ctx.fetch_url(url)
-        if _asked_to_wait(result, self.ctx.deadline) and not self.stopping():
+        if asked_to_wait(result, self.ctx.deadline) and not self.stopping():
             # The site answered 429 (or 503) with Retry-After: its fetcher waits as long
             # as it asked, within fetch.timeout_seconds, before this one more ask of the
             # URL that answered (not the redirects that led there); a longer wait is
@@ -611,38 +577,10 @@ class SearchJob:
                 self.metrics["auth_queued"] = self.metrics.get("auth_queued", 0) + 1
             self.ctx.warnings.append(note)
             return None
-        body: bytes = result["body"]
-        host = urlsplit(result.get("final_url") or url).hostname or ""
-        domain = registrable_domain(host)
-        final = urldefrag(result.get("final_url") or url).url
-        headers = result.get("headers") or {}
-        ctype = sniff_content_type(str(result.get("content_type") or ""), body, final)
-        html: str | None = None
-        if ctype not in INGESTED_MARKUP | MARKDOWN_TYPES and ctype != "application/pdf":
-            self.ctx.warnings.append(f"{url}: not ingested (content type {ctype})")
+        read = await read_fetched(result, url, self.ctx.search_id, self.ctx.warnings)
+        if read is None:
             return None
-        try:
-            if ctype == "application/pdf":
-                doc = await asyncio.to_thread(extract_pdf, body, final, domain)
-            elif ctype in MARKDOWN_TYPES:
-                text, _codec = decode_text(body, headers.get("content-type"))
-                doc = await asyncio.to_thread(extract_plain, text, final, domain, True)
-            else:
-                html, _codec = decode_text(body, headers.get("content-type"))
-                doc = await asyncio.to_thread(extract_html, html, final, domain)
-        except Exception as exc:  # one hostile page must not fail the search
-            log.warning("search %s: extracting %s failed", self.ctx.search_id, url, exc_info=True)
-            self.ctx.warnings.append(
-                f"{url}: not ingested (extraction failed: {type(exc).__name__})"
-            )
-            return None
-        if CUT_WARNING in doc.warnings:
-            self.ctx.warnings.append(f"{url}: {CUT_WARNING}")
-        if doc.published_date is None:
-            # The weakest date: when the server's file last changed.
-            modified = last_modified_date(headers.get("last-modified"))
-            if modified is not None:
-                doc = replace(doc, published_date=modified.date, date_source=modified.source)
+        doc, final, html = read.doc, read.final_url, read.html
         if self.discovery is not None:
             self.discovery.note_page(html, doc.text, final)
         if html is not None and is_wikipedia(final):
@@ -656,42 +594,8 @@ class SearchJob:
             "fetched_at": result.get("fetched_at"),
             "screenshot_path": result.get("screenshot_path"),
         }
-        if self.model_id is not None and doc.fragments:
-            # The texts the ranking and embedding stages will ask for (`_rank_documents`,
-            # `_embed_targets`), embedded now rather than after the last fetch.
-            texts = [*page_vector_texts(doc), *(f.text for f in doc.fragments)]
-            for text in texts:
-                h = rs.text_hash(text)
-                if h not in self._early:
-                    self._early_queue[h] = text
-            if self._early_job is None or self._early_job.done():
-                self._early_job = asyncio.create_task(self._embed_early())
+        self.vectors.queue_document(doc)
         return doc
-
-    async def _embed_early(self) -> None:
-        """Drain ``self._early_queue`` into ``self._early``, a batch at a time."""
-        while self._early_queue:
-            chunk = dict(list(self._early_queue.items())[:EMBED_BATCH])
-            for h in chunk:
-                del self._early_queue[h]
-            self._early.update(await self._vectors_for(chunk))
-
-    async def _settle_early(self) -> None:
-        """Wait for the embeddings started ahead. A failure is only logged: the texts
-        left are embedded by the stage that needs them."""
-        job, self._early_job = self._early_job, None
-        self._early_queue.clear()
-        if job is None:
-            return
-        try:
-            await job
-        except Exception as exc:
-            log.warning(
-                "search %s: early embedding failed (%s: %s); embedding in the stage",
-                self.ctx.search_id,
-                type(exc).__name__,
-                exc,
-            )
 
     # --- rank documents ---------------------------------------------------------------
     async def _rank_documents(self, docs: list[Document]) -> list[Document]:
@@ -699,7 +603,7 @@ class SearchJob:
             return []
         texts = [f"{d.title or ''}\n{d.text[:2000]}" for d in docs]
         bm25 = bm25_scores(self.ctx.query, texts)
-        cos = await self._page_cosines(docs)
+        cos = await self.vectors.page_cosines(docs, self._query_vec)
         scores = hybrid_scores(
             bm25,
             cos,
@@ -752,19 +656,6 @@ class SearchJob:
         if rows:
             await self.ctx.call("graph", "insert_serp_items", rows)
             self.serp_urls.update(d.url for d in docs)
-
-    async def _page_cosines(self, docs: list[Document]) -> np.ndarray:
-        """Cosine of each page's vector (`page_vector_texts`, averaged) to the query's."""
-        if self.model_id is None:
-            return np.zeros(len(docs), dtype=np.float32)
-        per_doc = [page_vector_texts(d) for d in docs]
-        vecs = await self.embed_texts([t for texts in per_doc for t in texts])
-        ends = np.cumsum([len(texts) for texts in per_doc])
-        pages = np.stack(
-            [vecs[end - len(t) : end].mean(axis=0) for t, end in zip(per_doc, ends, strict=True)]
-        )
-        pages /= np.maximum(np.linalg.norm(pages, axis=1, keepdims=True), 1e-9)
-        return np.asarray(pages @ self._query_vec, dtype=np.float32)
 
     # --- store -----------------------------------------------------------------------
     async def _store(self, docs: list[Document]) -> list[dict[str, Any]]:
@@ -836,52 +727,15 @@ class SearchJob:
         await disc.cites_edges()
         return fragments
 
-    # --- embeddings --------------------------------------------------------------------
-    async def _vectors_for(self, texts: dict[str, str]) -> dict[str, np.ndarray]:
-        """Vector of each text (keyed by text hash): the graph's stored vector of the same
-        text and model where there is one, else the InferenceActor's, in batches."""
-        stored = await self.ctx.call(
-            "graph", "embeddings_by_text_hash", self.model_id, sorted(texts)
-        )
-        out = {h: np.asarray(v, dtype=np.float32) for h, v in stored.items()}
-        todo = [(h, t) for h, t in texts.items() if h not in out]
-        for start in range(0, len(todo), EMBED_BATCH):
-            chunk = todo[start : start + EMBED_BATCH]
-            vecs = await self.ctx.call("inference", "embed", [t for _, t in chunk])
-            for (h, _), v in zip(chunk, vecs, strict=True):
-                out[h] = np.asarray(v, dtype=np.float32)
-        return out
-
+    # --- embeddings (jobs/search_vectors.py) -------------------------------------------
     async def embed_texts(self, texts: list[str]) -> np.ndarray:
-        """Vectors for texts, reusing any embedded ahead as the documents arrived and any
-        stored vector of the same text and model."""
-        await self._settle_early()
-        if not texts:
-            return np.zeros((0, 384), dtype=np.float32)
-        hashes = [rs.text_hash(t) for t in texts]
-        by_hash = {h: self._early[h] for h in hashes if h in self._early}
-        missing = {h: t for h, t in zip(hashes, texts, strict=True) if h not in by_hash}
-        if missing:
-            by_hash.update(await self._vectors_for(missing))
-        return np.stack([by_hash[h] for h in hashes])
+        """Vectors for texts (made ahead, stored, or asked of the model now)."""
+        return await self.vectors.embed_texts(texts)
 
     async def embed_targets(
         self, target_type: str, rows: list[dict[str, Any]], text_key: str = "text_content"
     ) -> np.ndarray:
-        if self.model_id is None or not rows:
-            return np.zeros((len(rows), 0), dtype=np.float32)
-        texts = [r[text_key] for r in rows]
-        vecs = await self.embed_texts(texts)
-        await self.ctx.call(
-            "graph",
-            "put_embeddings",
-            target_type,
-            self.model_id,
-            [
-                (r["id"], rs.text_hash(t), v.tolist())
-                for r, t, v in zip(rows, texts, vecs, strict=True)
-            ],
-        )
-        return vecs
+        """Vectors of ``rows``' texts, stored in the graph as ``target_type``'s."""
+        return await self.vectors.embed_targets(target_type, rows, text_key)
 
     _query_vec: np.ndarray

@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from lyra.jobs.search_job import PAGE_VECTOR_CHARS, page_vector_texts
+from lyra.jobs.search_vectors import PAGE_VECTOR_CHARS, page_vector_texts
 from lyra.pipelines.extract.extract_html import extract_html
 
 PARAGRAPHS = [
