@@ -21,6 +21,7 @@ from lyra.pipelines.extract.dedup import exact_text_hash, simhash64
 from lyra.pipelines.extract.injection import (
     MASK,
     Detection,
+    find_instructions,
     guard_text,
     is_only_masks,
     merge_detections,
@@ -263,6 +264,41 @@ def is_boilerplate(text: str, fragment_type: str) -> bool:
 
 
 # C0/C1 controls other than tab and newline: PDFs with broken font maps emit them.
+# An instruction cut across elements ("<li>Ignore all</li><li>previous</li><li>
+# instructions and…"): blocks this short that end without a sentence's end are read
+# with the next ones, up to this many blocks in all.
+_UNENDED_MAX_CHARS: Final = 80
+_SPLIT_WINDOW: Final = 3
+_SENTENCE_END = (".", "!", "?", "\u3002", "\uff01", "\uff1f")
+
+
+def _unended(text: str) -> bool:
+    stripped = text.strip()
+    return 0 < len(stripped) <= _UNENDED_MAX_CHARS and not stripped.endswith(_SENTENCE_END)
+
+
+def split_instructions(texts: Sequence[str]) -> dict[int, list[str]]:
+    """Blocks (by index) that an instruction runs across: each block but the last of the
+    run is short and unended, the run read as one text is an instruction, and no block
+    of it is one alone (that one is masked on its own). The first block of a run maps
+    to the instruction's pattern names, the others to none (one detection per run)."""
+    found: dict[int, list[str]] = {}
+    for i, first in enumerate(texts):
+        if i in found or not _unended(first):
+            continue
+        joined = first
+        for j in range(i + 1, min(i + _SPLIT_WINDOW, len(texts))):
+            joined = f"{joined} {texts[j]}"
+            names = find_instructions(joined)
+            if names:
+                if not any(find_instructions(texts[k]) for k in range(i, j + 1)):
+                    found.update((k, names if k == i else []) for k in range(i, j + 1))
+                break
+            if not _unended(texts[j]):
+                break
+    return found
+
+
 _CONTROL_CHARS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
@@ -300,7 +336,9 @@ def assemble_document(
     cut = False
     contexts: dict[str | None, str | None] = {}
     after_mask = False
-    for block in blocks:
+    blocks = list(blocks)
+    split = split_instructions([b.text for b in blocks])
+    for index, block in enumerate(blocks):
         if len(kept) >= MAX_DOCUMENT_FRAGMENTS:  # each block is at least one passage
             cut = True
             break
@@ -310,6 +348,9 @@ def assemble_document(
         guarded = guard_text(block.text, cell_separator="|" if is_table else None)
         found.extend(guarded.detections)
         guarded_text = guarded.text
+        if index in split:
+            guarded_text = MASK
+            found.extend(Detection("instruction", f"{n} across elements") for n in split[index])
         # An instruction that ends one element may have its payload in the next (a
         # list item cut in two): a first sentence with a code-like token goes too.
         head = payload_head(guarded_text) if after_mask else 0

@@ -30,7 +30,7 @@ import codecs
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Final
 from urllib.parse import unquote
@@ -50,7 +50,9 @@ _ZERO_WIDTH: Final = (
     "\u206a\u206b\u206c\u206d\u206e\u206f"
 )
 _BIDI: Final = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
-_SILENT: Final = "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u200e\u200f\u3164\uffa0"
+_SILENT: Final = (
+    "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u200e\u200f\u3164\uffa0\u180b\u180c\u180d\u180f"
+)
 BRAILLE_BLANK: Final = "\u2800"
 _TAG_FIRST: Final = 0xE0000
 _TAG_LAST: Final = 0xE007F
@@ -78,9 +80,15 @@ _MORE_LOOKALIKES: Final = (
     "\u0585\u057d\u0570\u0578\u0566\u0581\u0575"
     "\u1d00\u0299\u1d04\u1d05\u1d07\ua730\u0262\u029c\u026a\u1d0a\u1d0b\u029f"
     "\u1d0d\u0274\u1d0f\u1d18\u01eb\u0280\ua731\u1d1b\u1d1c\u1d20\u1d21\u028f\u1d22"
+    "\u0261"
 )
-_MORE_LATIN: Final = "ouhnqgjabcdefghijklmnopqrstuvwyz"
+_MORE_LATIN: Final = "ouhnqgjabcdefghijklmnopqrstuvwyzg"
 _FOLD_ALL: Final = str.maketrans(_LOOKALIKES + _MORE_LOOKALIKES, _LATIN_FOR + _MORE_LATIN)
+# Negative circled and negative squared capitals (U+1F150.., U+1F170..) have no NFKC
+# form: they are read as the letters they show ("🅸🅶🅽🅾🆁🅴" is "IGNORE").
+_ENCLOSED_LETTERS: Final = {
+    first + i: chr(ord("A") + i) for first in (0x1F150, 0x1F170) for i in range(26)
+}
 _LETTER_RUN = re.compile(r"[^\W\d_]+")
 _LATIN = re.compile(r"[A-Za-z]")
 
@@ -202,7 +210,7 @@ def normalise_text(text: str) -> tuple[str, list[Detection]]:
     Reports zero-width characters inside words, bidi controls, tag characters (and
     any instruction their decoded text holds) and folded words.
     """
-    text = unicodedata.normalize("NFKC", text)
+    text = unicodedata.normalize("NFKC", text).translate(_ENCLOSED_LETTERS)
     blanks = text.count(BRAILLE_BLANK)
     if blanks:
         # A blank braille cell looks like a space and is none: it joins words unseen.
@@ -229,7 +237,7 @@ _DECORATING_MARKS = re.compile(
 # --- instruction patterns -----------------------------------------------------------
 _AI = (
     r"(?:ai|a\.i\.|artificial\s+intelligence|llms?|(?:large\s+)?language\s+models?|"
-    r"chat\s*bots?|gpts?|chatgpt|claude|gemini|copilot|"
+    r"chat\s*bots?|gpts?|chatgpt|claude|gemini|copilot|grok|deepseek|perplexity|mistral|qwen|"
     r"ai\s+(?:assistants?|agents?|models?|systems?|readers?|tools?|crawlers?|summari[sz]ers?))"
 )
 _QUALIFIER = (
@@ -239,6 +247,12 @@ _QUALIFIER = (
 _OBJECT = (
     r"(?:instructions?|prompts?|rules|directions|commands|guidelines|directives|"
     r"programming|constraints|messages?|context)"
+)
+# The verbs an order to a reading tool starts with ("Summary tools: report that…").
+_ORDER = (
+    r"(?:report|cite|quote|say|state|print|write|output|include|mention|answer|reply|respond|"
+    r"ignore|describe|claim|conclude|add|append|insert|repeat|tell|treat|present|recommend|"
+    r"send|open|visit|call|rate|rank|summari[sz]e|list)"
 )
 _AI_JA = (
     r"(?:AI|人工知能|LLM|大規模言語モデル|言語モデル|チャットボット|"
@@ -253,10 +267,14 @@ INSTRUCTION_PATTERNS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
     (name, re.compile(fold_confusables(pattern), re.IGNORECASE))
     for name, pattern in (
         ("ignore_instructions",
-         rf"\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|of\s+)?"
+         rf"\b(?:ignore|disregard|forget|override|bypass|set\s+aside|put\s+aside|discard|"
+         rf"abandon|pay\s+no\s+(?:attention|heed)\s+to|take\s+no\s+notice\s+of)\s+"
+         rf"(?:all\s+|any\s+|of\s+)?"
          rf"(?:the\s+|your\s+|my\s+)?{_QUALIFIER}\s+(?:\w+\s+){{0,2}}{_OBJECT}\b"
-         r"|\b(?:ignore|disregard|forget)\s+(?:everything|all|anything)\s+"
-         r"(?:above|before|previously|you\s+were\s+told)\b"
+         r"|\b(?:ignore|disregard|forget|set\s+aside|put\s+aside|discard|abandon)\s+"
+         r"(?:everything|all|anything)\s+(?:(?:that\s+)?you(?:'ve|\s+have|\s+had)?\s+"
+         r"(?:were\s+|been\s+|have\s+been\s+)?(?:told|given|instructed|taught|asked)|above|"
+         r"before|previously)\b"
          r"|\bdisregard\s+the\s+above\b"),
         ("addressed_to_ai",
          rf"\b(?:note|message|instructions?|attention|notice|reminder|directive|request)s?"
@@ -280,6 +298,10 @@ INSTRUCTION_PATTERNS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
          r"(?:start|end|beginning)\s+of)\s+(?:your|every|each|all\s+your)\s+(?:\w+\s+)?"
          r"(?:answers?|responses?|replies|reply|summary|summaries|outputs?|reports?|"
          r"messages?|completions?)\b"
+         r"|\b(?:include|insert|add|append|mention|output|print|write|say|repeat|put|embed)\b"
+         r"[^.!?\n]{0,80}?\b(?:in|to|into|with)\s+any\s+(?:(?:answers?|responses?|replies|"
+         r"outputs?|completions?)\b|summar(?:y|ies)\s+you\s+(?:produce|write|generate|give|create"
+         r"|return)\b)"
          r"|\b(?:reply|respond|answer)\s+(?:only\s+with|with\s+only|with\s*:|with\s+exactly|"
          r"with\s+the\s+following)"
          r"|\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|alert|warn|mention\s+(?:this|it)\s+"
@@ -293,7 +315,8 @@ INSTRUCTION_PATTERNS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
          # "the system prompt", not "the system prompts a nurse".
          r"|\b(?:your|the|my)\s+system\s+prompt\b"),
         ("fake_role_marker",
-         r"<\|[a-z_]{2,24}\|>|\[/?inst\]|<<\s*/?\s*sys\s*>>"
+         r"<\|[a-z_]{2,24}\|>|\[/?inst\]|<<\s*/?\s*sys\s*>>|<\s*(?:start|end)_of_turn\s*>"
+         r"|\[(?:system|sys|assistant|admin|developer|system\s+(?:prompt|message|note))\]"
          r"|(?<!#)#{2,}[ \t]*(?:instruction|system)s?[ \t]*:"
          r"|\b(?:begin|start|end)\s+(?:of\s+)?(?:the\s+)?(?:system|developer|hidden)\s+"
          r"(?:prompt|message|instructions?)\b"
@@ -329,6 +352,7 @@ INSTRUCTION_PATTERNS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
          r"\{\s*\"(?:tool|tool_name|function|function_call|name|action|recipient_name)\"\s*:"
          r"[^{}]{0,200}?\"(?:arguments|parameters|args|input|params|action_input)\"\s*:"
          r"|\"tool_calls?\"\s*:"
+         r"|\"type\"\s*:\s*\"(?:tool_use|server_tool_use|tool_call|function_call)\""
          r"|<\s*/?\s*(?:tool_call|function_call|function_calls|tool_use|invoke)\b"),
         ("exfiltration_link",
          # Markdown images in page text (rendered by a client, they fetch their URL),
@@ -336,7 +360,8 @@ INSTRUCTION_PATTERNS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
          # Every run is bounded and the parts around a "?" cannot hold one, so no text
          # is tried two ways (a link with its query carrying a code-like token, the
          # data it would send, is found in `_hits`).
-         r"!\[[^\]\n]{0,200}\]\(\s*<?\s*(?:https?:)?//[^\s()\[\]]{1,512}\)"
+         r"!\[[^\]\n]{0,200}\]\(\s*<?\s*(?:https?:)?//[^\s()\[\]]{1,512}"
+         r"(?:[ \t]+(?:\"[^\"\n]{0,200}\"|'[^'\n]{0,200}'))?[ \t]*\)"
          r"|!\[[^\]\n]{0,200}\]\[[^\]\n]{0,40}\]"
          r"|(?:^|(?<=\s))\[[^\]\n]{1,40}\]:[ \t]*<?(?:https?:)?//[^\s?]{1,512}\?\S{1,512}"
          r"|<img\b[^>]{0,200}\bsrc\s*=\s*[\"']?(?:https?:)?//[^\"'\s>?]{1,512}\?[^\"'\s>]{1,512}"),
@@ -346,7 +371,7 @@ INSTRUCTION_PATTERNS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
         ("ignore_instructions_ja",
          r"(?:以前|前|上記|上|これまで|今まで|先|過去|最初)の(?:全て|すべて|あらゆる)?の?"
          r"(?:指示|命令|指令|プロンプト|ルール|設定|制約)(?:は|を)?(?:全て|すべて)?"
-         r"(?:無視|忘れ|破棄)"
+         r"(?:無視|忘れ|破棄|気にせ|気にし|従わ)"
          r"|(?:指示|命令|指令)を(?:全て|すべて)?無視"),
         ("addressed_to_ai_ja",
          rf"(?:この|本|当)(?:ページ|文書|記事|テキスト|文章|サイト)を[^。]{{0,12}}{_AI_JA}"
@@ -360,16 +385,38 @@ INSTRUCTION_PATTERNS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
          r"|(?:あなた|君)は(?:今から|これから)?[^。]{0,20}として(?:振る舞|ふるま|行動|応答|回答)"),
         ("system_prompt_ja", r"システム\s*プロンプト"),
         ("steer_output_polite",
-         r"\bsummar(?:y|ies)\s+of\s+this\s+(?:page|article|document|post|site|text|study)\b"
+         r"\bsummar(?:y|ies)\s+of\s+this\s+(?:page|article|document|post|site|text|study|trial|"
+         r"paper|report|review|entry|record|source|abstract)\b"
          r"[^.!?\n]{0,40}?\b(?:should|must|shall|need\s+to|are\s+to|is\s+to)\b"
          r"|\bwhen\s+you\s+(?:answer|respond|reply|summari[sz]e|write\s+about|describe|discuss|"
          r"report\s+on)\b[^.!?\n]{0,40}?\b(?:this|these)\s+(?:page|article|document|text|post|"
          r"site)s?\b[^.!?\n]{0,40}?\b(?:say|state|mention|tell|include|claim|answer|write|"
          r"report|stress|insist)\b"
          r"|\b(?:respond|reply|say|explain|report|answer)\s+to\s+the\s+user\b"
+         r"|\b(?:show|display|render|present)\s+(?:this|it|these|the\s+following)\s+to\s+the\s+"
+         r"user\b"
          r"|\b(?:decode|decrypt|url-decode|base64-decode|de-?obfuscate|unscramble)\b"
          r"[^.!?\n]{0,40}?\b(?:and|then)\s+(?:follow|obey|execute|comply\s+with)\b"
          r"|\bapply\s+rot-?13\b"),
+        ("addressed_to_tools",
+         # A tool named as the one spoken to, then told what to do: "Summary tools:
+         # report that…", "(assistants: cite this as…)", "For automated summarizers:",
+         # "Readers' assistants should open…", "Automated summaries of this trial are
+         # to…". A person's job title with a colon ("Research assistants: …") reads
+         # the same and is rare in the text of a page.
+         rf"\b(?:summary|summari[sz]ation|summari[sz]ing|reading|search|answer|citation|"
+         rf"writing)\s+(?:tools?|engines?|assistants?|bots?|agents?|software|apps?)\s*[:,]\s*"
+         rf"(?:please\s+)?{_ORDER}\b"
+         rf"|(?<![\w'\u2019-])(?:assistants?|summari[sz]ers?|chat\s*bots?|bots|llms?|agents|crawlers?|"
+         rf"scrapers?|{_AI})\s*:\s*(?:please\s+)?{_ORDER}\b"
+         r"|\bfor\s+(?:automated|machine|ai)\s+(?:summar\w+|readers?|systems?|tools?|"
+         r"assistants?|agents?)\s*[:,]"
+         r"|\b(?:automated|machine[- ]generated|ai[- ]generated)\s+(?:summar(?:y|ies)|answers?|"
+         r"responses?|overviews?)\s+(?:of|about|on)\s+this\b[^.!?\n]{0,40}?\b(?:should|must|"
+         r"shall|need\s+to|are\s+to|is\s+to)\b"
+         rf"|\b(?:readers?|users?|visitors?)(?:'s?|\u2019s?)?\s+(?:ai\s+)?(?:assistants?|agents?|"
+         rf"bots?|tools?)\s+(?:must|should|shall|need\s+to|are\s+to)\s+(?:always\s+)?"
+         rf"{_ORDER}\b"),
         ("addressed_to_ai_other",
          r"\b(?:hinweis|nachricht|anweisung(?:en)?|achtung)\s+(?:für|an)\s+(?:alle\s+)?"
          r"(?:die\s+)?(?:ki|ai)(?:[-\s]+(?:assistenten|systeme|modelle|agenten|leser)\b|"
@@ -415,9 +462,95 @@ INSTRUCTION_PATTERNS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
          r"|\bignorier(?:e|en)?\s+(?:alle\s+)?(?:vorherigen|bisherigen|obigen)\s+"
          r"(?:anweisungen|instruktionen)"
          r"|忽略(?:之前|以上|先前|上述|前面)的?(?:所有)?的?(?:指令|指示|提示)"
+         r"|(?:不要理会|不要理會|不用管|别管|別管|无视|無視)(?:你)?(?:之前|以上|先前|上述|前面)(?:收到)?的?"
+         r"(?:所有)?的?(?:指令|指示|提示|命令)"
+         # German, French, Spanish: more verbs, "bitte", "Sie".
+         r"|\b(?:missachte|missachten|übergehe|übergehen|ignoriere|ignorieren|vergiss|vergessen)"
+         r"\s+(?:sie\s+)?(?:bitte\s+)?(?:alle\s+)?(?:die\s+)?(?:vorherigen|bisherigen|obigen|"
+         r"früheren|vorangegangenen|vorigen)\s+(?:anweisungen|instruktionen|befehle|vorgaben)"
+         r"|\bne\s+(?:tenez|tiens)\s+(?:pas|plus)\s+compte\s+(?:des|de\s+toutes\s+les)\s+"
+         r"(?:instructions|consignes|directives)\s+(?:précédentes|antérieures|ci-dessus)"
+         r"|\bfai(?:tes|s)\s+abstraction\s+des\s+(?:instructions|consignes)\s+"
+         r"(?:précédentes|antérieures)"
+         r"|\b(?:haz|haga|hagan)\s+caso\s+omiso\s+(?:de|a)\s+(?:todas\s+)?las\s+"
+         r"(?:instrucciones|indicaciones|órdenes)\s+(?:anteriores|previas)"
+         r"|\bno\s+hagas\s+caso\s+(?:de|a)\s+(?:todas\s+)?las\s+(?:instrucciones|indicaciones)"
+         r"\s+(?:anteriores|previas)"
+         # Turkish, Vietnamese, Indonesian and Malay, Hindi, Greek, Hebrew, the
+         # Scandinavian languages, Finnish, Czech, Ukrainian, Romanian, Hungarian, Thai.
+         r"|\bönceki\s+(?:tüm\s+|bütün\s+)?(?:talimatlar\u0131|komutlar\u0131|yönergeleri)\s+"
+         r"(?:yok\s+say|görmezden\s+gel|unut)"
+         r"|\b(?:bỏ\s+qua|phớt\s+lờ|quên)\s+(?:đi\s+)?(?:tất\s+cả\s+)?(?:các\s+|mọi\s+|những\s+)?"
+         r"(?:hướng\s+dẫn|chỉ\s+dẫn|lệnh|chỉ\s+thị)\s+(?:trước\s+đó|trước\s+đây|trước|ở\s+trên)"
+         r"|\b(?:abaikan|lupakan)\s+(?:semua\s+|seluruh\s+)?(?:instruksi|perintah|petunjuk|arahan)"
+         r"\s+(?:sebelumnya|di\s+atas|terdahulu)"
+         r"|(?:पिछले|पूर्व|पहले\s+के|ऊपर\s+के)\s+(?:सभी\s+)?(?:निर्देशों|आदेशों|निर्देश)\s+(?:को\s+)?"
+         r"(?:अनदेखा|नज़रअंदाज़|नजरअंदाज|भूल)"
+         r"|(?:αγνόησε|αγνοήστε|ξέχασε|ξεχάστε)\s+(?:όλες\s+)?(?:τις\s+)?(?:προηγούμενες|"
+         r"παραπάνω)\s+(?:οδηγίες|εντολές)"
+         r"|(?:התעלם|התעלמי|התעלמו|שכח|שכחי|שכחו)\s+(?:מכל|מ|את\s+כל|את)\s*ה?(?:הוראות|הנחיות|"
+         r"פקודות)\s+ה?קודמות"
+         r"|\b(?:ignorera|glöm|strunta\s+i|ignorer|glem)\s+(?:alla\s+|alle\s+)?(?:tidigare|"
+         r"föregående|ovanstående|tidligere|forrige|ovenstående)\s+(?:instruktioner|anvisningar|"
+         r"kommandon|instruksjoner|instrukser|anvisninger)"
+         r"|\b(?:ohita|unohda)\s+(?:kaikki\s+)?(?:aiemmat|edelliset)\s+(?:ohjeet|käskyt)"
+         r"|\bignoruj(?:te)?\s+(?:všechny\s+)?(?:předchozí|předešlé)\s+(?:pokyny|instrukce)"
+         r"|(?:ігноруй(?:те)?|забудь(?:те)?)\s+(?:усі\s+|всі\s+)?попередні\s+(?:інструкції|"  # noqa: RUF001
+         r"вказівки|команди)"
+         r"|\bignor(?:ă|a|ați)\s+(?:toate\s+)?instrucțiunile\s+(?:anterioare|precedente)"
+         r"|\bhagyd\s+figyelmen\s+kívül\s+(?:az\s+)?(?:összes\s+)?(?:korábbi|előző)\s+"
+         r"utasítás(?:t|okat)"
+         r"|(?:เพิกเฉย|ละเว้น|ลืม)(?:ต่อ)?คำสั่ง(?:ทั้งหมด)?(?:ก่อนหน้า|ที่ผ่านมา)"
          r"|이전\s*(?:의\s*)?(?:모든\s*)?(?:지시|명령|지침)(?:을|를)?\s*무시"),
     )
 )  # fmt: skip
+
+# Words at least one of which every match of a pattern holds (lower-cased, look-alikes
+# folded as in the text): a pattern is run only over text that holds one. A long
+# alternation runs over every position of a page; `in` over the lower-cased text is
+# ten times faster, and most pages hold none of these words.
+_NEEDLES: Final = {
+    name: tuple(fold_confusables(needle).lower() for needle in needles)
+    for name, needles in (
+        ("ignore_instructions_other", (
+            "instru", "anweisung", "befehl", "vorgabe", "consigne", "directive", "indicaci",
+            "órdenes", "指令", "指示", "提示", "命令", "указани", "команд", "التعليمات",
+            "الأوامر", "التوجيهات", "istruzion", "opdracht", "polecen", "talimat", "komut",
+            "yönerge", "hướng dẫn", "chỉ dẫn", "lệnh", "chỉ thị", "perintah", "petunjuk",
+            "arahan", "निर्देश", "आदेश", "οδηγίες", "εντολές", "הוראות", "הנחיות", "פקודות",
+            "anvisning", "kommando", "ohjeet", "käskyt", "pokyny", "інструкц", "вказівк",
+            "utasítás", "คำสั่ง", "지시", "명령", "지침",
+        )),
+        ("addressed_to_ai_other", (
+            "hinweis", "nachricht", "anweisung", "achtung", "note", "message", "instruction",
+            "avis", "nota", "mensaje", "instruccion", "aviso", "messaggio", "istruzion", "致",
+            "给", "對", "对", "助手", "助理", "antwort", "répond", "respond", "contesta", "只",
+            "不要告", "примечание", "сообщение", "внимание", "инструкция", "указание",
+            "ملاحظة", "رسالة", "تنبيه", "تعليمات", "mensagem", "instruç", "opmerking",
+            "bericht", "notitie", "어시스턴트", "비서", "모델",
+        )),
+        ("addressed_to_tools", (
+            # a tool's name, or an AI word, before its colon or its "should"
+            "tool", "engine", "assistant", "bot", "agent", "software", "app", "summar",
+            "llm", "crawler", "scraper", "automated", "machine", "generated", "ai:", "ai :",
+            "reader", "model", "system",
+            "a.i.", "artificial intelligence", "language model", "chat", "gpt", "claude",
+            "gemini", "copilot", "grok", "deepseek", "perplexity", "mistral", "qwen",
+        )),
+    )
+}  # fmt: skip
+
+
+def _run_patterns(variant: str) -> Iterable[tuple[str, re.Match[str]]]:
+    """Each pattern's matches in `variant` (a pattern with needles only where one is)."""
+    lower = variant.lower()
+    for name, pattern in INSTRUCTION_PATTERNS:
+        needles = _NEEDLES.get(name)
+        if needles is not None and not any(n in lower for n in needles):
+            continue
+        for m in pattern.finditer(variant):
+            yield name, m
+
 
 # Base64 long enough to hold a sentence; shorter runs are ids and hashes.
 _BASE64 = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{24,}={0,2}(?![A-Za-z0-9+/=_-])")
@@ -482,6 +615,96 @@ _HEX = re.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){12,}(?![0-9A-Fa-f])")
 _PERCENT_TOKEN = re.compile(r"(?<!\S)[^\s%]*(?:%[0-9A-Fa-f]{2}[^\s%]*){3,}")
 
 
+# Readings that are not one character for one: accents taken off letters ("Ignoŕe
+# prévious ínstructions", which NFKC composes), hyphens inside words taken out
+# ("in-struc-tions"), every space taken out ("instr uctions", read by `_RUN_TOGETHER`
+# alone), each line reversed (text stored backwards and shown right to left by
+# `<bdo dir=rtl>` or `unicode-bidi: bidi-override`). Each comes with the offset in the
+# text of each of its characters.
+_ACCENTED = re.compile(r"[\u00c0-\u024f]")
+_WORD_HYPHEN = re.compile(r"(?<=[^\W\d_])-(?=[^\W\d_])")
+_BETWEEN_LETTERS = re.compile(r"(?<=[^\W\d_]) +(?=[^\W\d_])")
+_REVERSED_KEY_WORDS = re.compile(
+    r"erongi|dragersid|tegrof|snoitcurtsni|tpmorp|tnatsissa|yrammus", re.IGNORECASE
+)
+# The one instruction looked for with the spaces between its letters taken out.
+_RUN_TOGETHER = re.compile(
+    rf"(?:ignore|disregard|forget|override)(?:all|any)?(?:the|your|my)?{_QUALIFIER}"
+    rf"(?:instructions?|prompts?|rules|directions|commands|guidelines)",
+    re.IGNORECASE,
+)
+
+
+def _reading(text: str, piece: Callable[[int, str], str]) -> tuple[str, list[int]]:
+    """``text`` with each character replaced by ``piece(offset, character)``, and the
+    offset in ``text`` of each character of the result."""
+    out: list[str] = []
+    where: list[int] = []
+    for i, ch in enumerate(text):
+        got = piece(i, ch)
+        out.append(got)
+        where.extend([i] * len(got))
+    return "".join(out), where
+
+
+def _without_accents(i: int, ch: str) -> str:
+    if ch.isascii():
+        return ch
+    return "".join(c for c in unicodedata.normalize("NFD", ch) if not unicodedata.combining(c))
+
+
+def _dropping(text: str, pattern: re.Pattern[str]) -> tuple[str, list[int]]:
+    """``text`` without what ``pattern`` matches, and the offsets of what is kept."""
+    dropped = {i for m in pattern.finditer(text) for i in range(m.start(), m.end())}
+    return _reading(text, lambda i, ch: "" if i in dropped else ch)
+
+
+def _reversed_lines(text: str) -> tuple[str, list[int]]:
+    lines: list[str] = []
+    where: list[int] = []
+    start = 0
+    for line in text.split("\n"):
+        lines.append(line[::-1])
+        where.extend(range(start + len(line) - 1, start - 1, -1))
+        where.append(start + len(line))  # the newline
+        start += len(line) + 1
+    return "\n".join(lines), where
+
+
+_KEY_WORD_LIST: Final = (
+    "ignore", "disregard", "forget", "instruction", "prompt", "assistant", "system", "summar",
+    "answer", "reply", "respond",
+)  # fmt: skip
+
+
+def _key_words(text: str) -> int:
+    """How many of the words instructions are made of `text` holds (as `_KEY_WORDS`
+    finds them, counted on the lower-cased text: a regex alternation runs ten times
+    slower)."""
+    lower = text.lower()
+    return sum(lower.count(word) for word in _KEY_WORD_LIST)
+
+
+_COMBINING = re.compile(r"[\u0300-\u036f]")
+
+
+def _other_readings(folded: str) -> list[tuple[str, list[int]]]:
+    """The readings of `folded` that are not one character for one, where it shows signs
+    of them: the reading, made first without offsets (in C, not character by character
+    in Python), holds more of the words instructions are made of."""
+    readings = []
+    have = _key_words(folded)
+    if _ACCENTED.search(folded) and (
+        _key_words(_COMBINING.sub("", unicodedata.normalize("NFD", folded))) > have
+    ):
+        readings.append(_reading(folded, _without_accents))
+    if _WORD_HYPHEN.search(folded) and _key_words(_WORD_HYPHEN.sub("", folded)) > have:
+        readings.append(_dropping(folded, _WORD_HYPHEN))
+    if _REVERSED_KEY_WORDS.search(folded):
+        readings.append(_reversed_lines(folded))
+    return readings
+
+
 def _hits(text: str, cell_separator: str | None = None) -> list[tuple[int, int, str]]:
     """(start, end, kind:name) of every pattern found in `text`, read as it is, with
     digits read as letters, in ROT13, with spaced letters joined, and decoded where it
@@ -498,10 +721,26 @@ def _hits(text: str, cell_separator: str | None = None) -> list[tuple[int, int, 
     if _ROT13_KEY_WORDS.search(folded):
         variants.append(codecs.encode(folded, "rot13"))
     for variant in variants:
-        for name, pattern in INSTRUCTION_PATTERNS:
-            hits.extend(
-                (m.start(), m.end(), f"instruction:{name}") for m in pattern.finditer(variant)
-            )
+        hits.extend(
+            (m.start(), m.end(), f"instruction:{name}") for name, m in _run_patterns(variant)
+        )
+    for reading, where in _other_readings(folded):
+        for name, m in _run_patterns(reading):
+            span = where[m.start() : m.end()]
+            hits.append((min(span), max(span) + 1, f"instruction:{name}"))
+    spaceless = folded.replace(" ", "").lower()
+    if (
+        any(verb in spaceless for verb in ("ignore", "disregard", "forget", "override"))
+        and any(obj in spaceless for obj in ("instruction", "prompt", "rule", "direction",
+                                             "command", "guideline"))
+        and _RUN_TOGETHER.search(_BETWEEN_LETTERS.sub("", folded))
+    ):  # fmt: skip
+        run_together, where = _dropping(folded, _BETWEEN_LETTERS)
+        for m in _RUN_TOGETHER.finditer(run_together):
+            start, end = where[m.start()], where[m.end() - 1] + 1
+            # Words split by spaces: an instruction written whole is found as it is.
+            if not any(s < end and e > start for s, e, _ in hits):
+                hits.append((start, end, "instruction:spaced_letters"))
     # A transcript: speaker labels of two kinds or more, one of them a model's.
     labels = list(_SPEAKER_LABEL.finditer(folded))
     kinds = {m.group(1).lower() for m in labels}
