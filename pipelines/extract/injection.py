@@ -514,7 +514,7 @@ _NEEDLES: Final = {
     for name, needles in (
         ("ignore_instructions_other", (
             "instru", "anweisung", "befehl", "vorgabe", "consigne", "directive", "indicaci",
-            "órdenes", "指令", "指示", "提示", "命令", "указани", "команд", "التعليمات",
+            "órdenes", "指令", "指示", "提示", "命令", "инструкц", "указани", "команд", "التعليمات",
             "الأوامر", "التوجيهات", "istruzion", "opdracht", "polecen", "talimat", "komut",
             "yönerge", "hướng dẫn", "chỉ dẫn", "lệnh", "chỉ thị", "perintah", "petunjuk",
             "arahan", "निर्देश", "आदेश", "οδηγίες", "εντολές", "הוראות", "הנחיות", "פקודות",
