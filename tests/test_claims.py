@@ -522,13 +522,58 @@ def test_gains_and_losses_are_findings(sentence: str, score: float) -> None:
         ("Start exercising today.", 0.0),
         # "Use during" names a use, as "Use in" does; "during" is no gerund
         ("Use during pregnancy is considered safe by most guidelines.", 0.4),
-        # a warning against an activity is a safety finding, not an order
-        ("Avoid driving for 5 hours after taking melatonin, because it can make you drowsy.", 0.45),
+        # a warning against an activity is a safety finding, not an order (and the
+        # "you" of the clause explaining it is no advice)
+        ("Avoid driving for 5 hours after taking melatonin, because it can make you drowsy.", 0.7),
         ("Stopping treatment early raised the risk of relapse by 20 percent.", 0.7),
     ],
 )
 def test_what_measures_and_rulings_do_is_a_finding(sentence: str, score: float) -> None:
     assert informativeness(sentence) == pytest.approx(score)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "score"),
+    [
+        # three planted corpora of session 44 (aspirin, congestion charges, TDD)
+        ("We randomly assigned 19,114 adults aged 70 or older to aspirin or placebo.", 0.0),
+        ("We estimate the effects of the charge with a difference-in-differences design.", 0.0),
+        ("We estimate that the charge cut traffic by 20 percent.", 0.7),
+        ("We are calling on the mayor to extend the zone.", 0.0),
+        ("We have helped more than forty organisations adopt TDD.", 0.0),
+        ('"People think TDD is about testing," said Jane Doe, a coach.', 0.0),
+        ("Emergency vehicles and registered disabled drivers are exempt from the charge.", 0.4),
+        (
+            "TDD improves code maintainability, because a failing test tells you within "
+            "seconds what you broke.",
+            0.4,
+        ),
+        ("We found that aspirin reduced heart attacks by 18 percent.", 0.7),
+        ("You should start with the lowest dose.", 0.15),
+    ],
+)
+def test_methods_campaigns_quotes_and_exemptions(sentence: str, score: float) -> None:
+    assert informativeness(sentence) == pytest.approx(score)
+
+
+def test_an_overlong_sentence_gives_its_clauses() -> None:
+    """A sentence over the claim length whose clauses a semicolon joins: each clause is
+    a candidate, in the fragment's own words (found on a planted corpus: 304
+    characters, so no claim at all)."""
+    first = (
+        "In our difference-in-differences analysis, the congestion charge did not reduce "
+        "nitrogen dioxide concentrations inside the zone relative to comparable districts "
+        "without a charge over the same three years"
+    )
+    second = (
+        "the apparent fall in the raw data reflects a regional trend driven by newer "
+        "vehicles and cleaner buses across the whole metropolitan region."
+    )
+    fragment = f"{first}; {second}"
+    assert len(fragment) > 300
+    got = extract_claims_extractive(fragment, "Do congestion charges reduce air pollution?", 6)
+    assert [c.text for c in got] == [first]
+    assert all(c.text in fragment for c in got)
 
 
 def test_a_fee_charged_and_a_rule_set_aside_have_verbs() -> None:

@@ -37,6 +37,12 @@ QUESTIONS = [
     ("What are the effects of vitamin D on COVID-19 severity?", "intervention", "vitamin D"),
     ("Should adults take melatonin for jet lag?", "intervention", "melatonin"),
     (
+        "Is low-dose aspirin worth taking for primary prevention of heart attacks?",
+        "intervention",
+        "low-dose aspirin",
+    ),
+    ("Is it worth taking vitamin D in winter?", "intervention", "vitamin D"),
+    (
         "How did the printing press spread across Europe?",
         "general",
         "printing press spread across Europe",
@@ -135,6 +141,30 @@ def test_a_compound_question_keeps_each_of_its_parts() -> None:
     assert facets[2].query.startswith("aspirin: safety")
 
 
+@pytest.mark.parametrize(
+    ("question", "aspects"),
+    [
+        (
+            "Do congestion charges reduce city traffic and air pollution?",
+            ["Do congestion charges reduce air pollution"],
+        ),
+        (
+            "Does the Mediterranean diet reduce the risk of heart attack and stroke?",
+            ["Does the Mediterranean diet reduce the risk of stroke"],
+        ),
+        (
+            "Does exercise improve mood, sleep quality and memory in older adults?",
+            ["Does exercise improve sleep quality", "Does exercise improve memory in older adults"],
+        ),
+        ("Does moderate coffee consumption affect cardiovascular health?", []),
+    ],
+)
+def test_each_outcome_of_a_question_is_asked_again(question: str, aspects: list[str]) -> None:
+    """Found on a planted corpus (session 44): "...and air pollution" had no facet of
+    its own, and the paragraph on nitrogen dioxide was never chosen."""
+    assert question_aspects(question) == [question.rstrip("?"), *aspects]
+
+
 def test_japanese_questions_get_japanese_facets() -> None:
     facets = question_facets("コーヒーの摂取は心血管の健康に影響しますか\uff1f")
     assert [f.name for f in facets] == INTERVENTION_FACET_NAMES
@@ -194,9 +224,35 @@ def test_when_every_passage_fits_the_budget_none_is_cut() -> None:
     facet_vecs = np.stack([_unit(*dims[0]), _unit(*(dims[0] + dims[2]))])
     fits = select_across_facets(facets, texts, facet_vecs, passages, budget=7, min_k=1)
     assert sorted(fits.indices) == [0, 1, 2, 3, 4, 5, 6]
-    # Over the budget, each facet keeps its share (3) and both keep the same three.
+    # Over the budget, each facet keeps its share (3) and both keep the same three;
+    # three of six leave the budget mostly unused, so each facet goes on past its knee
+    # by its knee's depth: the question's next three are taken, and the passage far
+    # off every facet is still cut.
     cut = select_across_facets(facets, texts, facet_vecs, passages, budget=6, min_k=1)
-    assert sorted(cut.indices) == [0, 1, 2]
+    assert sorted(cut.indices) == [0, 1, 2, 3, 4, 5]
+
+
+def test_facets_whose_heads_overlap_go_on_past_their_knees() -> None:
+    """Found on three planted corpora of 56-74 paragraphs (session 44): the facets'
+    heads overlapped so much that 14-24 passages of a budget of 50 were chosen, and
+    most missed facts were never offered to the claim step. The facets now go on down
+    their rankings, in turns, until 80 % of the budget is used (at most four knees
+    deep); a passage that ranks last on every facet is still left out."""
+    facets = [
+        Facet("question", "coffee heart", "question"),
+        Facet("dosage", "coffee dose", "standard"),
+    ]
+    rng = np.random.default_rng(0)
+    texts = [f"coffee heart passage {k}" for k in range(40)] + ["unrelated"]
+    base = _unit(*([1.0] + [0.0] * 49))
+    passages = np.stack(
+        [_unit(*(base + 0.9 * rng.normal(size=50).astype(np.float32))) for _ in range(40)]
+        + [_unit(*([0.0] * 49 + [1.0]))]
+    )
+    facet_vecs = np.stack([base, base])
+    knees_only = select_across_facets(facets, texts, facet_vecs, passages, budget=20, min_k=1)
+    assert len(knees_only.indices) == 20
+    assert 40 not in knees_only.indices
 
 
 def test_near_duplicate_passages_are_picked_once() -> None:

@@ -15,6 +15,7 @@ import itertools
 import json
 import re
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -153,13 +154,20 @@ _VERDICT = re.compile(
     r"|\b(effective|ineffective|efficient|inefficient|efficiently|"
     r"inefficiently|safe|unsafe|beneficial|harmful|useful|useless|reliable|unreliable|"
     r"dangerous|toxic|suits?|suited|enforceable|unenforceable|lawful|unlawful|illegal|"
-    r"void|liable|constitutional|unconstitutional|permissible|impermissible)\b",
+    r"void|liable|constitutional|unconstitutional|permissible|impermissible|exempt|"
+    r"eligible|ineligible|entitled|mandatory)\b",
     re.IGNORECASE,
 )
 # Advice to the reader is no finding a source could support or refute: the sentence
 # speaks to "you" ("you should start with the lowest dose", "If your furnace is young,
 # keep it"), or opens with a bare imperative ("Look for models listed as ...").
 _SECOND_PERSON = re.compile(r"\b(you|your|yours|you're|you've|you'll|you'd)\b", re.IGNORECASE)
+# Where a sentence's own statement ends and a clause explaining it begins ("TDD improves
+# maintainability, because a failing test tells you what you broke": the "you" of the
+# explanation is no advice).
+_EXPLAINING_CLAUSE = re.compile(
+    r",?\s+\b(?:because|since|so that|which|while|although|though|whereas)\b", re.IGNORECASE
+)
 _IMPERATIVE_START = re.compile(
     # a verb at the start followed by what an object or a complement opens with ("Look
     # for", "Ask your", "Take the tablet"), not a noun ("Talk therapy", "Contact
@@ -198,7 +206,26 @@ _REFERENCE_MARKERS = re.compile(rf"(?:{REFERENCE_MARKER})+")
 _METHODS = re.compile(
     r"^(we|our|this (study|review|paper|article|analysis))\b.*\b(includ|gather|analy[sz]|"
     r"search|recruit|enrol|collect|conduct|measur|review|examin|describ|assembl|select|"
-    r"identif|screen|extract)\w*\b",
+    r"identif|screen|extract|assign|randomi[sz]|allocat|interview|survey|"
+    # "We estimate the effects of ..." is a method; "We estimate that ..." a finding.
+    r"estimat(?!\w*\s+that\b))\w*\b",
+    re.IGNORECASE,
+)
+# A writer or an organisation speaking of itself, its campaigns and its wishes ("We
+# are calling on the mayor", "We have helped more than forty organisations"): nothing
+# a source could support or refute about the question.
+_WRITER_SPEAKS = re.compile(
+    r"^(?:we|our\s+\w+)\s+(?:are\s+|have\s+|has\s+|will\s+|would\s+)?(?:calling|call|urge|"
+    r"urging|helped|help|helping|offer|offering|provide|providing|proud|celebrat\w*|believe|"
+    r"hope|want|invite|inviting|welcome|love|thank|encourage|support(?:ed|ing)?\s+(?:the|our)"
+    r")\b",
+    re.IGNORECASE,
+)
+# A quotation given as someone's words ("\"People think TDD is about testing,\" said
+# ..."): an opinion reported, not a finding, unless the sentence says more.
+_QUOTED_SPEECH = re.compile(
+    r"^[\"\u201c][^\"\u201d]{10,}[\"\u201d],?\s+(?:\w+\s+){0,4}?(?:said|says|told|adds|added|"
+    r"explains|explained|argues|argued|insists|insisted)\b",
     re.IGNORECASE,
 )
 # fmt: off
@@ -423,7 +450,7 @@ def informativeness(text: str) -> float:
     story or method loses most of its score: as a claim it would not stand alone; so
     does advice to the reader ("you should", "Look for ...").
     """
-    if _FIRST_PERSON.search(text) or _METHODS.match(text):
+    if _FIRST_PERSON.search(text) or _METHODS.match(text) or _WRITER_SPEAKS.match(text):
         return 0.0
     contraindication = _CONTRAINDICATION.match(text) is not None
     if _IMPERATIVE_START.match(text) and not contraindication:
@@ -447,9 +474,10 @@ def informativeness(text: str) -> float:
         score += 0.1
     if _HEDGE.search(text):
         score += 0.05
-    if _ANAPHORIC_START.match(text):
+    if _ANAPHORIC_START.match(text) or _QUOTED_SPEECH.match(text):
         score -= 0.35
-    if _SECOND_PERSON.search(text) and not contraindication:
+    statement = _EXPLAINING_CLAUSE.split(text, maxsplit=1)[0]
+    if _SECOND_PERSON.search(statement) and not contraindication:
         score -= 0.25
     return max(0.0, min(1.0, score))
 
@@ -482,8 +510,7 @@ def extract_claims_extractive(
     focus_words = _content_words(question) | (_content_words(focus) if focus else set())
     saturation = min(_FOCUS_SATURATION, len(focus_words)) or 1
     candidates: list[tuple[float, int, str]] = []
-    for index, (start, end) in enumerate(sentence_spans(fragment_text)):
-        sentence = normalize_whitespace(_REFERENCE_MARKERS.sub("", fragment_text[start:end]))
+    for index, sentence in _sentences(fragment_text):
         if is_rejected_claim(sentence, question, min_chars=EXTRACTIVE_MIN_CHARS):
             continue
         info = informativeness(sentence)
@@ -504,6 +531,22 @@ def extract_claims_extractive(
         )
         for score, index, sentence in candidates[:max_claims]
     ]
+
+
+def _sentences(fragment_text: str) -> Iterator[tuple[int, str]]:
+    """(index, text) of each sentence of a fragment, reference markers dropped; a
+    sentence too long to be a claim gives its clauses instead, where semicolons join
+    them ("the charge did not reduce nitrogen dioxide ...; the apparent fall ...")."""
+    for index, (start, end) in enumerate(sentence_spans(fragment_text)):
+        sentence = normalize_whitespace(_REFERENCE_MARKERS.sub("", fragment_text[start:end]))
+        if len(sentence) <= MAX_CLAIM_CHARS or ";" not in sentence:
+            yield index, sentence
+            continue
+        for clause in _CLAUSE_BREAK.split(sentence):
+            yield index, clause.strip().rstrip(";")
+
+
+_CLAUSE_BREAK = re.compile(r"(?<=;)\s+")
 
 
 # Runs of angle brackets could forge the passage's end marker ("UNTRUSTED_PASSAGE>>>").

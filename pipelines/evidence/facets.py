@@ -60,6 +60,11 @@ MMR_LAMBDA: Final = 0.7
 # Passages this similar (cosine) to one already picked are the same text: a
 # syndicated copy or a repeated paragraph.
 NEAR_DUPLICATE: Final = 0.95
+# When the facets' picks fill less than this share of the budget, each facet goes on
+# past its knee (see `select_across_facets`).
+FILL_BELOW_SHARE: Final = 0.8
+# ... at most down to this many times its knee.
+FILL_MAX_DEPTH: Final = 4
 # The span a reranker spreads a head over when its hybrid scores all tie.
 TIE_SPREAD: Final = 1e-6
 
@@ -90,6 +95,18 @@ _DOES_X_VERB = re.compile(
 _IS_X_SAFE = re.compile(
     rf"^\s*{_AUX}\s+(?P<x>.+?)\s+(?:safe|effective|harmful|dangerous|beneficial|good|bad|"
     r"healthy|unhealthy|toxic|useful|helpful|risky)\b(?P<y>.*)$",
+    re.IGNORECASE,
+)
+# "Is it worth taking X for Y?", "Is X worth taking for Y?": a question of benefit
+# against harm, asked of an intervention.
+_IS_IT_WORTH = re.compile(
+    r"^\s*(?:is|are)\s+it\s+worth\s+(?:taking|using|trying|doing|buying|having|getting|"
+    r"starting)\s+(?P<x>.+?)(?:\s+(?:for|to|if|when|in|as|after)\s+(?P<y>.+))?$",
+    re.IGNORECASE,
+)
+_IS_X_WORTH = re.compile(
+    r"^\s*(?:is|are)\s+(?P<x>.+?)\s+worth\s+(?:taking|using|trying|doing|buying|having|"
+    r"getting|starting|it|the\s+\w+)\b(?P<y>.*)$",
     re.IGNORECASE,
 )
 _EFFECT_OF = re.compile(
@@ -218,7 +235,7 @@ def question_subject(question: str) -> tuple[QuestionKind, str]:
     # The first part of a compound question names the subject ("Is X safe and does it
     # ..."); matching the whole would stretch X up to the second clause's verb.
     for part in question_aspects(text):
-        for pattern in (_DOES_X_VERB, _IS_X_SAFE, _X_FOR_Y, _EFFECT_OF):
+        for pattern in (_DOES_X_VERB, _IS_X_SAFE, _IS_IT_WORTH, _IS_X_WORTH, _X_FOR_Y, _EFFECT_OF):
             match = pattern.search(part)
             if match:
                 subject = _head(match.group("x"))
@@ -229,10 +246,39 @@ def question_subject(question: str) -> tuple[QuestionKind, str]:
 
 
 def question_aspects(question: str) -> list[str]:
-    """The question's own parts: a compound question split where a new clause starts."""
+    """The question's own parts: a compound question split where a new clause starts;
+    a question of one clause whose outcome names several things ("Do congestion
+    charges reduce city traffic and air pollution?") is asked again of each outcome
+    after the first ("Do congestion charges reduce air pollution"), so that no outcome
+    depends on one ranking of the whole question."""
     parts = [_clean(p) for p in _SPLIT.split(question)]
     parts = [p for p in parts if len(_WORDS.findall(p)) >= _MIN_ASPECT_WORDS]
-    return parts if len(parts) > 1 else [_clean(question) or question]
+    if len(parts) > 1:
+        return parts
+    whole = _clean(question) or question
+    return [whole, *_other_outcomes(whole)]
+
+
+# The outcomes of "Does X <verb> A and B" (at most this many more aspects).
+_OUTCOME_JOIN = re.compile(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+", re.IGNORECASE)
+_MAX_OUTCOME_ASPECTS: Final = 2
+_OUTCOME_HEAD = re.compile(r"^((?:the\s+)?(?:[\w-]+\s+){0,2}of)\s+", re.IGNORECASE)
+
+
+def _other_outcomes(question: str) -> list[str]:
+    match = _DOES_X_VERB.search(question)
+    if match is None:
+        return []
+    outcomes = [o.strip() for o in _OUTCOME_JOIN.split(match.group("y"))]
+    if len(outcomes) < 2 or any(not _WORDS.findall(o) for o in outcomes):
+        return []
+    stem = question[: match.start("y")].rstrip()
+    # "the risk of heart attack and stroke": the risk of stroke.
+    head = _OUTCOME_HEAD.match(outcomes[0])
+    return [
+        f"{stem} {head.group(1)} {o}" if head and " of " not in f" {o} " else f"{stem} {o}"
+        for o in outcomes[1 : 1 + _MAX_OUTCOME_ASPECTS]
+    ]
 
 
 def question_facets(question: str) -> list[Facet]:
@@ -382,6 +428,7 @@ def select_across_facets(
         bias=bias,
     )
     ranked: list[tuple[list[int], np.ndarray]] = []
+    full_orders: list[list[int]] = []
     for i, scores in enumerate(all_scores):
         if rerank is not None:
             scores = reranked(scores, rerank[i])
@@ -391,10 +438,42 @@ def select_across_facets(
         # it answers), and the facets still take turns in MMR order.
         keep = n if n <= budget else kneedle_cutoff([float(scores[j]) for j in order], min_k, max_k)
         ranked.append((order[:keep], scores))
+        full_orders.append(order)
     picked: list[int] = []
     facet_of: dict[int, str] = {}
     per_facet = {f.name: 0 for f in facets}
     pools = [list(order) for order, _ in ranked]
+    _take_turns(facets, ranked, pools, picked, facet_of, per_facet, budget, passage_vecs,
+                have_vecs, mmr_lambda)  # fmt: skip
+    depth = 1
+    while len(picked) < budget * FILL_BELOW_SHARE and depth < FILL_MAX_DEPTH:
+        # The facets' heads overlap so much that the knees left most of the budget
+        # unused: a knee cut a long ranking to fit a budget it was never near. Each
+        # facet goes on down its ranking, in turns, by its own knee's depth again.
+        pools = [
+            [j for j in order[depth * len(head) : (depth + 1) * len(head)] if j not in facet_of]
+            for (head, _), order in zip(ranked, full_orders, strict=True)
+        ]
+        depth += 1
+        _take_turns(facets, ranked, pools, picked, facet_of, per_facet, budget, passage_vecs,
+                    have_vecs, mmr_lambda)  # fmt: skip
+    return Selection(picked, facet_of, per_facet)
+
+
+def _take_turns(
+    facets: Sequence[Facet],
+    ranked: Sequence[tuple[list[int], np.ndarray]],
+    pools: list[list[int]],
+    picked: list[int],
+    facet_of: dict[int, str],
+    per_facet: dict[str, int],
+    budget: int,
+    passage_vecs: npt.NDArray[np.float32] | None,
+    have_vecs: bool,
+    mmr_lambda: float,
+) -> None:
+    """The facets take turns, each picking from its pool by MMR, until the budget is
+    spent or the pools are empty (``picked``, ``facet_of`` and ``per_facet`` grow)."""
     while len(picked) < budget and any(pools):
         for i, facet in enumerate(facets):
             if len(picked) >= budget:
@@ -423,7 +502,6 @@ def select_across_facets(
             picked.append(best)
             facet_of[best] = facet.name
             per_facet[facet.name] += 1
-    return Selection(picked, facet_of, per_facet)
 
 
 def round_robin(groups: Sequence[Sequence[T]], limit: int) -> list[T]:
