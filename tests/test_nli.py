@@ -953,3 +953,46 @@ def test_tokens_keys_and_quantities() -> None:
         "patient": [(1000.0, 1000.0)],
         "hour": [(5.0, 7.0)],
     }
+
+
+@pytest.mark.parametrize(
+    ("premise", "claim", "label"),
+    [
+        # Three planted corpora of session 44: contradictions about one quantity in
+        # sentences that share little else (overlap 0.25 to 0.5).
+        (
+            "Our own counts at 40 entry points show that traffic in the zone fell by only 5 "
+            "percent, far less than the figures the council likes to quote.",
+            "Traffic entering the charging zone fell by 30 percent in the first year compared "
+            "with the same months before the charge.",
+            "refutes",
+        ),
+        (
+            "TDD adds only 5 percent to development time once the team is used to it.",
+            "Managers estimated that TDD increased initial development time by 15 to 35 percent.",
+            "refutes",
+        ),
+        (
+            "Test-driven development did not reduce defect density in our experiment with 120 "
+            "graduate students, who implemented the same kata either test-first or test-last.",
+            "Teams using test-driven development had 60 percent lower defect density than "
+            "comparable teams working on similar components.",
+            "refutes",
+        ),
+        # The same few words, no contradiction about them: the negation bears on
+        # something else, the numbers count other things.
+        (
+            "Test-driven development did not change how teams planned their sprints.",
+            "Teams using test-driven development had 60 percent lower defect density than "
+            "comparable teams working on similar components.",
+            "neutral",
+        ),
+        (
+            "In the zone, 12 new bus lanes opened and 40 junctions were redesigned.",
+            "Traffic entering the charging zone fell by 30 percent in the first year.",
+            "neutral",
+        ),
+    ],
+)
+def test_a_contradiction_anchored_on_what_both_name(premise: str, claim: str, label: str) -> None:
+    assert heuristic_nli(premise, claim).label == label
