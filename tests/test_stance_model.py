@@ -142,11 +142,11 @@ def test_plain_statements_get_the_stance_a_reader_gives(
 
 def test_vetoed_pairs_get_the_rules_calibrated_probability(stance: PackagedStance) -> None:
     """Where the lexical rules overrule the head, the pair is "refutes" with the rules'
-    confidence Platt-scaled on HealthVer dev (decision 0043: they are right on 19 of
-    the 39 pairs they fire on), not with the confidence of their word overlap."""
+    confidence Platt-scaled on HealthVer dev (decisions 0043 and 0079: they are right
+    on 26 of the 49 pairs they fire on), not with the confidence of their word overlap."""
     training = json.loads((packaged_stance_dir() / "TRAINING.json").read_text())
     fitted = training["head"]["veto"]
-    assert (fitted["fired"], fitted["right"]) == (39, 19)
+    assert (fitted["fired"], fitted["right"]) == (49, 26)
     veto = load_veto_calibration(packaged_stance_dir() / HEAD_FILENAME)
     assert (veto.a, veto.b) == (fitted["a"], fitted["b"])
     for pair in (NUMBER, REFUTES):
