@@ -62,7 +62,7 @@ MMR_LAMBDA: Final = 0.7
 NEAR_DUPLICATE: Final = 0.95
 # When the facets' picks fill less than this share of the budget, each facet goes on
 # past its knee (see `select_across_facets`).
-FILL_BELOW_SHARE: Final = 0.8
+FILL_BELOW_SHARE: Final = 0.5
 # ... at most down to this many times its knee.
 FILL_MAX_DEPTH: Final = 4
 # The span a reranker spreads a head over when its hybrid scores all tie.
