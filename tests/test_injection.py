@@ -421,3 +421,23 @@ def test_an_instruction_cut_across_elements_is_masked(planted: str) -> None:
     assert ("instruction", "ignore_instructions across elements") in {
         (d.kind, d.detail) for d in doc.detections
     }
+
+
+def test_the_words_a_pattern_needs_never_change_what_it_finds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A pattern with long alternations runs only over text holding one of its words
+    (`instruction_patterns.NEEDLES`, for speed): over every planted page and every
+    sentence of these tables, the names found are those found with no words needed."""
+    from lyra.pipelines.extract import instruction_patterns
+    from lyra.pipelines.extract.injection import _pattern_names
+    from tests.canary_pages import CANARY_PAGES
+
+    texts = [page.body for page in CANARY_PAGES]
+    for mark in test_instructions_are_found.pytestmark:  # type: ignore[attr-defined]
+        texts += [args[0] for args in mark.args[1]]
+    normalised = [normalise_text(t)[0] for t in texts]
+    with_words = [_pattern_names(t) for t in normalised]
+    assert sum(bool(names) for names in with_words) >= 100
+    monkeypatch.setattr(instruction_patterns, "NEEDLES", {})
+    assert [_pattern_names(t) for t in normalised] == with_words
