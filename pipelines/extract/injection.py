@@ -252,10 +252,20 @@ _ROT13_KEY_WORDS = re.compile(
     r"vtaber|qvfertneq|sbetrg|vafgehpgvba|cebzcg|nffvfgnag|flfgrz|fhzzne|nafjre|ercyl|erfcbaq",
     re.IGNORECASE,
 )
-_KEY_WORDS = re.compile(
-    r"ignore|disregard|forget|instruction|prompt|assistant|system|summar|answer|reply|respond",
-    re.IGNORECASE,
-)
+_KEY_WORD_LIST: Final = (
+    "ignore", "disregard", "forget", "instruction", "prompt", "assistant", "system", "summar",
+    "answer", "reply", "respond",
+)  # fmt: skip
+
+
+def _key_words(text: str) -> int:
+    """How many of the words instructions are made of `text` holds, counted on the
+    lower-cased text (a regex alternation runs ten times slower): a reading that holds
+    more of them than the text is worth matching."""
+    lower = text.lower()
+    return sum(lower.count(word) for word in _KEY_WORD_LIST)
+
+
 _SPEAKER_LABEL = re.compile(
     r"\b(?<![^\n# \t])(?<![^\n]\w[ \t])(system|assistant|human|user|operator|model|ai|bot)"
     r"[ \t]*:[ \t]*(?=\S)",
@@ -327,20 +337,6 @@ def _reversed_lines(text: str) -> tuple[str, list[int]]:
     return "\n".join(lines), where
 
 
-_KEY_WORD_LIST: Final = (
-    "ignore", "disregard", "forget", "instruction", "prompt", "assistant", "system", "summar",
-    "answer", "reply", "respond",
-)  # fmt: skip
-
-
-def _key_words(text: str) -> int:
-    """How many of the words instructions are made of `text` holds (as `_KEY_WORDS`
-    finds them, counted on the lower-cased text: a regex alternation runs ten times
-    slower)."""
-    lower = text.lower()
-    return sum(lower.count(word) for word in _KEY_WORD_LIST)
-
-
 _COMBINING = re.compile(r"[\u0300-\u036f]")
 
 
@@ -372,7 +368,7 @@ def _hits(text: str, cell_separator: str | None = None) -> list[tuple[int, int, 
     # pattern over every block again would double or triple the cost of the guard).
     if _LEETISH.search(folded):
         leet = folded.translate(_LEET)
-        if len(_KEY_WORDS.findall(leet)) > len(_KEY_WORDS.findall(folded)):
+        if _key_words(leet) > _key_words(folded):
             variants.append(leet)
     if _ROT13_KEY_WORDS.search(folded):
         variants.append(codecs.encode(folded, "rot13"))
