@@ -497,12 +497,14 @@ class Orchestrator:
         # Independent reads, sent together: the GraphActor answers them on its read
         # threads side by side (decision 0026); the task row among them, so a call costs
         # one round trip (decision 0037).
-        found, searches, claims, extras, summary = await asyncio.gather(
+        # What _lyra_meta reports comes with it: one round trip from the bridge, not two.
+        found, searches, claims, extras, summary, meta = await asyncio.gather(
             self._call(GRAPH, "get_task", task_id),
             self._call(GRAPH, "list_searches", task_id),
             self._call(GRAPH, "claim_confidences", task_id),
             self._call(GRAPH, "status_extras", task_id),
             self._call(GRAPH, "evidence_summary", task_id),
+            self.status(),
         )
         task = _found(found, task_id)
         blocked, lifted = blocked_listing(extras.pop("blocked_domains"), self._rules.current())
@@ -522,6 +524,7 @@ class Orchestrator:
             "claims": claims,
             "evidence_summary": summary,
             "blocked_domains": blocked,
+            "meta_status": meta,
             **extras,
         }
 

@@ -149,14 +149,18 @@ class LyraRuntime:
         warnings: list[str] | None = None,
         security: list[dict[str, Any]] | None = None,
         blocked: list[dict[str, Any]] | None = None,
+        status: dict[str, Any] | None = None,
     ) -> m.LyraMeta:
         """_lyra_meta: fallbacks in use, security warnings, unverified and blocked domains.
 
         Security warnings are the search's detections in page text (`security`, one
         per page, kind and detail) and the L2 danger phrases named in `warnings`; the
         fallbacks a search noted in `warnings` ("degraded: ...") join the models'.
+        `status`: the orchestrator's `status` when the call's own answer carried it
+        (get_status's does), else asked for here.
         """
-        status = await self.call("status")
+        if status is None:
+            status = await self.call("status")
         self._last_status = status
         unverified = unverified_domains(claims or [])
         found = [m.SecurityWarning(**w) for w in security or []]

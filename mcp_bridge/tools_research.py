@@ -264,6 +264,7 @@ def register(server: LyraMCPServer) -> None:
                 st["claims"],
                 security=task_security(st["searches"]),
                 blocked=st["blocked_domains"],
+                status=st["meta_status"],
             ),
         )
 

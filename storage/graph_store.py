@@ -19,7 +19,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import duckdb
 import numpy as np
@@ -59,10 +59,26 @@ from lyra.storage.sql_guard import (
     schema_snapshot,
     validate_select,
 )
+from lyra.storage.table_versions import ReadMemo, TableVersions, VersionedConnection
 from lyra.storage.vectors import VectorIndex
 from lyra.storage.views import list_views, render_view
 
 log = logging.getLogger(__name__)
+
+# What a claim's confidence and a task's evidence summary are read from (decision 0080):
+# their answers are kept until one of these tables is written.
+EVIDENCE_TABLES = ("claims", "edges", "fragments", "pages", "domains")
+# ... and get_status's blocked sites, auth queue, reference candidates and alerts.
+EXTRAS_TABLES = (
+    "domains",
+    "auth_queue",
+    "event_log",
+    "citation_candidates",
+    "papers",
+    "pages",
+    "fragments",
+    "edges",
+)
 
 # The writes `once` does once per request id (the orchestrator's ONCE_WRITES that end
 # here).
@@ -83,9 +99,22 @@ class GraphStore:
         self._rows_written = rows_written or _count_nothing
         db_path: Path = settings.db_path
         db_path.parent.mkdir(parents=True, exist_ok=True)
-        self._con = open_database(
-            db_path, memory_limit=settings.storage.memory_limit, threads=settings.storage.threads
+        # Every statement is counted by the tables it writes, so that the reads every
+        # get_status makes are answered from memory while nothing they read changed
+        # (decision 0080).
+        versions = TableVersions()
+        self._con: duckdb.DuckDBPyConnection = cast(
+            duckdb.DuckDBPyConnection,
+            VersionedConnection(
+                open_database(
+                    db_path,
+                    memory_limit=settings.storage.memory_limit,
+                    threads=settings.storage.threads,
+                ),
+                versions,
+            ),
         )
+        self._memo = ReadMemo(versions)
         self._indexes: dict[tuple[str, str], VectorIndex] = {}
         # One lock for the vector indexes (added to by writes, searched by reads), one
         # for the making of cursors.
@@ -98,6 +127,11 @@ class GraphStore:
         """The domain rules in force (domains.yaml files and feedback blocks), re-read on
         change (the watcher is thread-safe: reader threads ask it too)."""
         return self._domain_rules.current()
+
+    def _rules_version(self) -> tuple[int]:
+        """The version of the rules in force (re-read first if a file changed)."""
+        self._rules()
+        return (self._domain_rules.version,)
 
     def _has_rule(self) -> Callable[[str], bool]:
         """Whether a domains.yaml rule sets a site's level (such a site is out of L6)."""
@@ -318,7 +352,13 @@ class GraphStore:
 
     # --- confidence -----------------------------------------------------------------
     def claim_confidences(self, task_id: str) -> list[dict[str, Any]]:
-        return self._claim_confidences(task_id)
+        found: list[dict[str, Any]] = self._memo.get(
+            ("claim_confidences", task_id),
+            EVIDENCE_TABLES,
+            lambda: self._claim_confidences(task_id),
+            extra=self._rules_version(),
+        )
+        return found
 
     def verify_sources(
         self, task_id: str, search_id: str | None, detections: list[dict[str, Any]]
@@ -408,6 +448,15 @@ class GraphStore:
         return {k: v.tolist() for k, v in found.items()}
 
     def status_extras(self, task_id: str | None) -> dict[str, Any]:
+        extras: dict[str, Any] = self._memo.get(
+            ("status_extras", task_id),
+            EXTRAS_TABLES,
+            lambda: self._status_extras(task_id),
+            extra=self._rules_version(),
+        )
+        return extras
+
+    def _status_extras(self, task_id: str | None) -> dict[str, Any]:
         return {
             "blocked_domains": gq.blocked_domains(self._reader()),
             "auth_queue": self._auth_summary(task_id),
@@ -452,7 +501,12 @@ class GraphStore:
         )
 
     def evidence_summary(self, task_id: str) -> dict[str, Any]:
-        return gq.evidence_summary(self._reader(), task_id)
+        summary: dict[str, Any] = self._memo.get(
+            ("evidence_summary", task_id),
+            EVIDENCE_TABLES,
+            lambda: gq.evidence_summary(self._reader(), task_id),
+        )
+        return summary
 
     # --- auth queue (seed 003 §3.6.1) and domain state ------------------------------
     def enqueue_auth(self, item: dict[str, Any]) -> dict[str, Any]:

@@ -114,6 +114,9 @@ def host_name_problem(host: str) -> str | None:
     return None
 
 
+# A pure function of its text (the suffix list is the packaged one): remembered, since
+# every get_status folds each stance edge's page domain through it (decision 0080).
+@lru_cache(maxsize=16384)
 def registrable_domain(host_or_url: str) -> str:
     """The registrable domain (eTLD+1) of a URL or host; IPs, localhost and bare names as is."""
     return _domain_under(_extractor(), host_or_url)
