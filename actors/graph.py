@@ -235,6 +235,11 @@ class GraphActor:
         return self._store.embeddings_for(target_type, model_id, ids)
 
     @ray.method(concurrency_group=READ_GROUP)
+    def status_reads(self, task_id: str) -> dict[str, Any]:
+        """get_status's reads in one call (decision 0080; idempotent)."""
+        return self._store.status_reads(task_id)
+
+    @ray.method(concurrency_group=READ_GROUP)
     def status_extras(self, task_id: str | None) -> dict[str, Any]:
         """Blocked domains and the auth queue summary for get_status (idempotent)."""
         return self._store.status_extras(task_id)

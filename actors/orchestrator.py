@@ -494,19 +494,15 @@ class Orchestrator:
             await asyncio.wait(
                 set(running), timeout=wait_seconds, return_when=asyncio.FIRST_COMPLETED
             )
-        # Independent reads, sent together: the GraphActor answers them on its read
-        # threads side by side (decision 0026); the task row among them, so a call costs
-        # one round trip (decision 0037).
-        # What _lyra_meta reports comes with it: one round trip from the bridge, not two.
-        found, searches, claims, extras, summary, meta = await asyncio.gather(
-            self._call(GRAPH, "get_task", task_id),
-            self._call(GRAPH, "list_searches", task_id),
-            self._call(GRAPH, "claim_confidences", task_id),
-            self._call(GRAPH, "status_extras", task_id),
-            self._call(GRAPH, "evidence_summary", task_id),
-            self.status(),
+        # The graph's reads in one call, answered from its memory while nothing they
+        # read was written (decision 0080); what _lyra_meta reports comes with them, so
+        # the bridge makes one round trip, not two.
+        reads, meta = await asyncio.gather(
+            self._call(GRAPH, "status_reads", task_id), self.status()
         )
-        task = _found(found, task_id)
+        task = _found(reads["task"], task_id)
+        searches, claims = reads["searches"], reads["claims"]
+        extras, summary = reads["extras"], reads["summary"]
         blocked, lifted = blocked_listing(extras.pop("blocked_domains"), self._rules.current())
         if lifted:
             # domains.yaml no longer blocks them: recorded as lifted, not listed.

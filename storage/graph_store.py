@@ -447,6 +447,17 @@ class GraphStore:
         found = repo.get_embeddings(self._reader(), target_type, model_id, ids)
         return {k: v.tolist() for k, v in found.items()}
 
+    def status_reads(self, task_id: str) -> dict[str, Any]:
+        """What get_status reads, in one call: the task row, its searches, its claims
+        with their confidence, the extras and the evidence summary."""
+        return {
+            "task": self.get_task(task_id),
+            "searches": self.list_searches(task_id),
+            "claims": self.claim_confidences(task_id),
+            "extras": self.status_extras(task_id),
+            "summary": self.evidence_summary(task_id),
+        }
+
     def status_extras(self, task_id: str | None) -> dict[str, Any]:
         extras: dict[str, Any] = self._memo.get(
             ("status_extras", task_id),

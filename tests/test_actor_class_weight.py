@@ -66,7 +66,7 @@ def test_the_loaded_class_still_has_every_graph_method(loaded: dict[str, list[st
     # Every public method of the store is reachable through the actor, and the actor
     # adds only its liveness probe.
     store_methods = [m for m in vars(GraphStore) if not m.startswith("_")]
-    assert len(store_methods) == 63
+    assert len(store_methods) == 64
     assert loaded["methods"] == sorted([*store_methods, "ping"])
 
 

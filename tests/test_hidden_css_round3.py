@@ -172,6 +172,23 @@ def test_colours_are_read(value: str, rgb: tuple[int, int, int]) -> None:
          "Secret words here.</p></div>", "", "color:background"),
         ("<div style='background-image: linear-gradient(to right, #111, #121212)'>"
          "<p style='color: #101010'>Secret words here.</p></div>", "", "color:background"),
+        # A stylesheet linked as a data: URL is the page's own: percent-encoded, base64
+        # (a URL-quoted one too), plain, for every screen.
+        ("<p class='q'>Secret words here.</p>",
+         "<link rel='stylesheet' href='data:text/css,.q%7Bdisplay%3Anone%7D'>",
+         "style rule display:none"),
+        ("<p class='q'>Secret words here.</p>",
+         "<link rel='stylesheet' href='data:text/css;base64,LnF7ZGlzcGxheTpub25lfQ=='>",
+         "style rule display:none"),
+        ("<p class='q'>Secret words here.</p>",
+         "<link rel='stylesheet' href='data:text/css;base64,LnF7ZGlzcGxheTpub25lfQ%3D%3D'>",
+         "style rule display:none"),
+        ("<p class='q'>Secret words here.</p>",
+         "<link rel='Stylesheet' media='screen' href='data:text/css;charset=utf-8,"
+         ".q{font-size:0}'>", "style rule font-size:0"),
+        ("<p class='q'>Secret words here.</p>",
+         "<link rel='stylesheet' href='data:,.q{visibility:hidden}'>",
+         "style rule visibility:hidden"),
     ],
 )  # fmt: skip
 def test_hidden_elements_are_removed_and_reported(body: str, head: str, detail: str) -> None:
@@ -217,6 +234,13 @@ def test_hidden_elements_are_removed_and_reported(body: str, head: str, detail: 
         ("<div style='background: linear-gradient(#fff, transparent)'><p style='color: #fff'>"
          "Visible words here.</p></div>", ""),
         ("<p style='color: oklch(0.4 0.1 200)'>Visible words here.</p>", ""),
+        # A data: stylesheet for print, of another type, or not a stylesheet at all.
+        ("<p class='q'>Visible words here.</p>",
+         "<link rel='stylesheet' media='print' href='data:text/css,.q{display:none}'>"),
+        ("<p class='q'>Visible words here.</p>",
+         "<link rel='stylesheet' href='data:image/png;base64,LnF7ZGlzcGxheTpub25lfQ=='>"),
+        ("<p class='q'>Visible words here.</p>",
+         "<link rel='preload' href='data:text/css,.q{display:none}'>"),
     ],
 )  # fmt: skip
 def test_visible_text_is_kept(body: str, head: str) -> None:

@@ -14,7 +14,8 @@ reports them and blanks the attribute.
 Not read: rules inside `@media` with a condition (a responsive rule hides for one
 screen size, not for every reader; `@media all` or `screen` alone is read), states
 (`:hover`), pseudo-elements, and external stylesheets (a page that links one is judged
-on the backgrounds it declares itself, never on the white a page without one shows).
+on the backgrounds it declares itself, never on the white a page without one shows); a
+stylesheet linked as a `data:text/css` URL is the page's own and read like a `<style>`.
 A rule that hides `<html>` or `<body>` is a loading trick and hides nothing.
 
 Colours and backgrounds are read in `css_colour`; lengths, transforms and clips
@@ -23,10 +24,13 @@ Colours and backgrounds are read in `css_colour`; lengths, transforms and clips
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 import logging
 import re
 import time
+import urllib.parse
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Final
@@ -93,6 +97,8 @@ _MATCH_BUDGET_S: Final = 1.0
 _VAR = re.compile(r"var\(\s*(--[\w-]+)\s*(?:,\s*([^()]*))?\)", re.IGNORECASE)
 # Style rules read per page: enough for any page's own <style>, bounded for a hostile one.
 _MAX_RULES: Final = 2000
+# Characters of a data: URL stylesheet read (its rules count against _MAX_RULES too).
+_MAX_DATA_SHEET_CHARS: Final = 400_000
 # Text blurred by this much (px) cannot be read.
 _BLUR_PX: Final = 8.0
 _HAS_LETTER = re.compile(r"[^\W\d_]")
@@ -202,9 +208,39 @@ def _css_rules(tree: lxml.html.HtmlElement) -> list[tuple[str, str]]:
     `@media` for every screen (a `@media` rule with a condition hides for one screen
     size, not every reader)."""
     rules: list[tuple[str, str]] = []
-    for node in tree.iter("style"):
-        _parse_rules(_CSS_COMMENT.sub("", node.text or ""), rules, depth_left=_MAX_NESTING)
+    # In document order, as the cascade reads them: a stylesheet linked as a data: URL
+    # is the page's own text too (decision 0080).
+    for node in tree.iter("style", "link"):
+        css = (node.text or "") if node.tag == "style" else _data_stylesheet(node)
+        if css:
+            _parse_rules(_CSS_COMMENT.sub("", css), rules, depth_left=_MAX_NESTING)
     return rules
+
+
+def _data_stylesheet(link: lxml.html.HtmlElement) -> str:
+    """The CSS of a `<link rel=stylesheet>` whose href is a `data:` URL of CSS or text (plain,
+    percent-encoded or base64) for every screen; "" for any other link."""
+    if "stylesheet" not in (link.get("rel") or "").lower().split():
+        return ""
+    media = link.get("media")
+    if media is not None and not _every_reader(f"@media {media}"):
+        return ""
+    href = (link.get("href") or "").strip()
+    if href[:5].lower() != "data:" or "," not in href:
+        return ""
+    head, _, payload = href[5:].partition(",")
+    params = [p.strip().lower() for p in head.split(";")]
+    # Browsers apply text/plain (and a bare "data:,") in quirks mode too.
+    if params[0] not in ("", "text/css", "text/plain"):
+        return ""
+    payload = payload[:_MAX_DATA_SHEET_CHARS]
+    if "base64" in params[1:]:
+        try:
+            raw = base64.b64decode(urllib.parse.unquote(payload) + "==", validate=False)
+        except (binascii.Error, ValueError):
+            return ""
+        return raw.decode("utf-8", errors="replace")
+    return urllib.parse.unquote(payload)
 
 
 def _parse_rules(css: str, rules: list[tuple[str, str]], *, depth_left: int) -> None:
@@ -358,7 +394,9 @@ class _Styles:
     def of(cls, tree: lxml.html.HtmlElement) -> _Styles:
         styles = cls(
             external=any(
-                "stylesheet" in (link.get("rel") or "").lower() for link in tree.iter("link")
+                "stylesheet" in (link.get("rel") or "").lower()
+                and (link.get("href") or "").strip()[:5].lower() != "data:"
+                for link in tree.iter("link")
             )
         )
         rules = _css_rules(tree)[:_MAX_RULES]
