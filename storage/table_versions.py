@@ -148,15 +148,17 @@ class VersionedConnection:
             self._pending |= tables
 
     def execute(self, query: object, *args: Any, **kwargs: Any) -> VersionedConnection:
-        try:
-            self._con.execute(query, *args, **kwargs)  # type: ignore[arg-type]
-        finally:
-            self._note(query)
-        return self
+        return self._counted(self._con.execute, query, *args, **kwargs)
 
     def executemany(self, query: object, *args: Any, **kwargs: Any) -> VersionedConnection:
+        return self._counted(self._con.executemany, query, *args, **kwargs)
+
+    def _counted(
+        self, run: Callable[..., Any], query: object, *args: Any, **kwargs: Any
+    ) -> VersionedConnection:
+        """Run a statement, then count it (even when it failed: it may have written)."""
         try:
-            self._con.executemany(query, *args, **kwargs)  # type: ignore[arg-type]
+            run(query, *args, **kwargs)
         finally:
             self._note(query)
         return self
