@@ -10,7 +10,8 @@ Issue 12 item 5 (decision 0016). Every extractor hands its blocks to
 2. `instruction_spans`: the sentences that address an AI reader or try to steer one
    (English, Japanese, and the "ignore the previous instructions" of a few more
    languages), fake tool calls, markdown images that would carry data to a host,
-   base64 that decodes to any of those, and a code-like token (a canary) standing
+   base64 that decodes to any of those (also cut into pieces by spaces or line
+   breaks, decision 0081), and a code-like token (a canary) standing
    next to such a sentence.
 3. Those sentences are replaced by `MASK`: they never reach a claim, and the text a
    tool returns (fragments, quotes) says that something was removed, not what.
@@ -211,6 +212,19 @@ _DECORATING_MARKS = re.compile(
 # Base64 long enough to hold a sentence; shorter runs are ids and hashes.
 _BASE64 = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{24,}={0,2}(?![A-Za-z0-9+/=_-])")
 _PRINTABLE_SHARE: Final = 0.9
+# Base64 cut into pieces by spaces or line breaks ("SWdub3Jl IGFsbCBw cmV2aW91cw=="),
+# each piece too short for `_BASE64`: three pieces or more, read joined. Prose matches
+# too ("patients taking aspirin daily"); a run is decoded only where it has a case
+# change inside a word or a digit (`_BASE64_RUN_HINT`), and what it decodes to must be
+# printable text holding an instruction, so prose never is one.
+_BASE64_RUN = re.compile(
+    r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{4,}(?:[ \t\n]+[A-Za-z0-9+/_-]{4,}){2,}"
+    r"(?:[ \t\n]+[A-Za-z0-9+/_-]{1,3})?={0,2}(?![A-Za-z0-9+/=_-])"
+)
+_BASE64_RUN_HINT = re.compile(r"[a-z][A-Z]|[0-9]")
+# Words on either side of the encoded pieces that a run takes in ("Ref code SWdub3Jl ...
+# RVMu Bleeding rose by") are left out: lower-case or capitalised letters only.
+_PLAIN_WORD = re.compile(r"[A-Z]?[a-z]+\Z")
 # A code-like token (CANARY-7F3K2, TOKEN_ABC123): capitals and digits with a separator.
 _CODE_TOKEN = re.compile(r"\b[A-Z][A-Z0-9]{2,}(?:[-_][A-Za-z0-9]+)+\b")
 # A sentence next to an instruction that is mostly such a token is the instruction's
@@ -404,6 +418,9 @@ def _hits(text: str, cell_separator: str | None = None) -> list[tuple[int, int, 
     for match in _SPACED.finditer(folded):
         if _SPACED_WORDS.search("".join(match.group().split()).lower()):
             hits.append((match.start(), match.end(), "instruction:spaced_letters"))
+    for start, end, run in _base64_runs(text):
+        for name in _pattern_names(run):
+            hits.append((start, end, f"encoded_instruction:{name}"))
     for pattern, decode in ((_BASE64, _decoded_base64), (_HEX, _decoded_hex),
                             (_PERCENT_TOKEN, _decoded_percent)):  # fmt: skip
         for match in pattern.finditer(text):
@@ -434,6 +451,40 @@ def _decoded_percent(token: str) -> str | None:
     return decoded if decoded != token else None
 
 
+def _base64_runs(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, decoded) of every run of base64 pieces in `text` that decodes to
+    printable text, read joined (the words at its ends left out where they are not part
+    of it)."""
+    found = []
+    for match in _BASE64_RUN.finditer(text):
+        if _BASE64_RUN_HINT.search(match.group()):
+            pieces = [(m.start(), m.end(), m.group()) for m in re.finditer(r"\S+", match.group())]
+            decoded = _decoded_pieces(pieces)
+            if decoded is not None:
+                (a, _, _), (_, b, _), text_ = decoded
+                found.append((match.start() + a, match.start() + b, text_))
+    return found
+
+
+def _decoded_pieces(
+    pieces: list[tuple[int, int, str]],
+) -> tuple[tuple[int, int, str], tuple[int, int, str], str] | None:
+    """The first and last piece of the encoded part of a run, and what it decodes to."""
+    first, stop = 0, len(pieces)
+    while first < stop and _PLAIN_WORD.match(pieces[first][2]):
+        first += 1
+    while stop > first and _PLAIN_WORD.match(pieces[stop - 1][2]):
+        stop -= 1
+    # A piece of the encoding may look like a word too: one more on each side is tried.
+    for lead in dict.fromkeys((first, max(0, first - 1))):
+        for end in dict.fromkeys((stop, min(len(pieces), stop + 1))):
+            joined = "".join(piece for _, _, piece in pieces[lead:end])
+            decoded = _decoded_base64(joined) if len(joined) >= 24 else None
+            if decoded is not None:
+                return pieces[lead], pieces[end - 1], decoded
+    return None
+
+
 def _decoded_base64(token: str) -> str | None:
     padded = token + "=" * (-len(token) % 4)
     try:
@@ -451,10 +502,13 @@ def find_instructions(text: str) -> list[str]:
     """Names of the instruction patterns found in `text` (normalised first)."""
     normalised, _ = normalise_text(text)
     names = _pattern_names(normalised)
+    decoded_runs = [decoded for _, _, decoded in _base64_runs(normalised)]
     for match in _BASE64.finditer(normalised):
         decoded = _decoded_base64(match.group())
         if decoded is not None:
-            names.extend(f"base64:{name}" for name in _pattern_names(decoded))
+            decoded_runs.append(decoded)
+    for decoded in decoded_runs:
+        names.extend(f"base64:{name}" for name in _pattern_names(decoded))
     return list(dict.fromkeys(names))
 
 
