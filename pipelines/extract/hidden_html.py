@@ -15,7 +15,8 @@ Not read: rules inside `@media` with a condition (a responsive rule hides for on
 screen size, not for every reader; `@media all` or `screen` alone is read), states
 (`:hover`), pseudo-elements, and external stylesheets (a page that links one is judged
 on the backgrounds it declares itself, never on the white a page without one shows); a
-stylesheet linked as a `data:text/css` URL is the page's own and read like a `<style>`.
+stylesheet linked as a `data:` URL (text/css, text/plain or no type) is the page's own
+and read like a `<style>`.
 A rule that hides `<html>` or `<body>` is a loading trick and hides nothing.
 
 Colours and backgrounds are read in `css_colour`; lengths, transforms and clips
