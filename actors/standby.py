@@ -131,8 +131,8 @@ class StandbyWorkers:
             loop = asyncio.get_running_loop()
             await asyncio.sleep(settle)
             deadline = loop.time() + TOP_UP_TIMEOUT_S
-            self.ready_count()
-            idle = self.idle_count()
+            await asyncio.to_thread(self.ready_count)
+            idle = await self._idle_now()
             while loop.time() < deadline:
                 # One worker at a time: a starting worker keeps a core busy for about
                 # half a second, and a top-up that fetching interrupts stops after
@@ -143,18 +143,24 @@ class StandbyWorkers:
                 if idle < self.target and not await asyncio.to_thread(self._prestart, 1):
                     return idle
                 await asyncio.sleep(POLL_S)
-                idle = self.idle_count()
-                if idle >= self.target and self.ready_count() >= self.target:
+                idle = await self._idle_now()
+                if idle >= self.target and await asyncio.to_thread(self.ready_count) >= self.target:
                     break
                 if idle < self.target:
                     # Let the worker asked for register before asking again; the
                     # raylet drops a request while its start-up slots are full, so
                     # after a while it is asked again anyway.
                     retry_at = min(deadline, loop.time() + WORKER_START_WAIT_S)
-                    while loop.time() < retry_at and self.idle_count() == idle:
+                    while loop.time() < retry_at and await self._idle_now() == idle:
                         await asyncio.sleep(POLL_S)
-                    idle = self.idle_count()
+                    idle = await self._idle_now()
             return idle
+
+    async def _idle_now(self) -> int:
+        """`idle_count` off the event loop: it reads every process's /proc entry (the
+        raylet's children), which took up to 100 ms on two busy cores, and the loop
+        meanwhile serves tool calls (decision 0082)."""
+        return await asyncio.to_thread(self.idle_count)
 
     def _connect(self) -> bool:
         if self._stub is not None:
