@@ -81,6 +81,15 @@ def ident_key(ident: Identifier) -> str | None:
     return None
 
 
+def ids_of_page(html: str | None, text: str, url: str) -> list[Identifier]:
+    """Ids of a fetched page: its own (meta, JSON-LD, URL) and those it cites. It parses
+    the page: a search calls it off its event loop (decision 0082)."""
+    found = extract_from_html(html, url) if html is not None else extract_from_text(text)
+    if html is None:
+        found = [*extract_from_url(url), *found]
+    return found
+
+
 class PaperDiscovery:
     """The papers of one search; see the module docstring."""
 
@@ -160,13 +169,6 @@ class PaperDiscovery:
         """Ids in a SERP row: its URL, title and snippet describe the result itself."""
         found = [*extract_from_url(url), *extract_from_text(f"{title or ''} {snippet or ''}")]
         self.note_ids([Identifier(i.kind, i.value, "url", i.version) for i in found], "serp", url)
-
-    def note_page(self, html: str | None, text: str, url: str) -> None:
-        """Ids of a fetched page: its own (meta, JSON-LD, URL) and those it cites."""
-        found = extract_from_html(html, url) if html is not None else extract_from_text(text)
-        if html is None:
-            found = [*extract_from_url(url), *found]
-        self.note_ids(found, "page", url)
 
     async def resolve_pending(self) -> None:
         """Resolve noted ids through the APIs, skipping papers already met (seed 001 phase 3)."""

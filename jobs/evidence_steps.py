@@ -116,7 +116,9 @@ async def choose_passages(
         model = await ctx.call("inference", "reranker_model_id")
         if model is None:
             return None
-        scores = facet_scores(job.facets, texts, facet_vecs, passage_vecs, **rank)
+        scores = await asyncio.to_thread(
+            facet_scores, job.facets, texts, facet_vecs, passage_vecs, **rank
+        )
         heads = rerank_heads(scores, s.rerank_depth)
         pairs = [
             (f.query, texts[j]) for f, head in zip(job.facets, heads, strict=True) for j in head
@@ -134,7 +136,10 @@ async def choose_passages(
         job.metrics["reranked_pairs"] = len(pairs)
         return [{j: next(logits) for j in head} for head in heads]
 
-    selection = select_across_facets(
+    # Ranking every facet over every passage takes 120 ms for 20 real pages on an idle
+    # core: off the event loop, which meanwhile answers tool calls (decision 0082).
+    selection = await asyncio.to_thread(
+        select_across_facets,
         job.facets,
         texts,
         facet_vecs,
@@ -189,8 +194,8 @@ async def extract_claims(job: EvidenceJob, useful: list[dict[str, Any]]) -> None
     extracted = []
     # Fragments are masked at extraction and both claim paths reject instructions;
     # this last check holds whatever the inference actor's path did.
-    for c in got["claims"]:
-        names = find_instructions(c["text"])
+    found = await asyncio.to_thread(lambda: [find_instructions(c["text"]) for c in got["claims"]])
+    for c, names in zip(got["claims"], found, strict=True):
         if names:
             url = by_frag[c["fragment_id"]]["_url"]
             job.note_detections(url, [Detection("instruction", f"{n} in claim") for n in names])

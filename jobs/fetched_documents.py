@@ -56,6 +56,18 @@ def asked_to_wait(result: dict[str, Any], deadline: float) -> bool:
     )
 
 
+def _extracted(
+    body: bytes, ctype: str, content_type: str | None, final: str, domain: str
+) -> tuple[Document, str | None]:
+    """The Document of a body of type ``ctype``, and its HTML when it is markup."""
+    if ctype == "application/pdf":
+        return extract_pdf(body, final, domain), None
+    text, _codec = decode_text(body, content_type)
+    if ctype in MARKDOWN_TYPES:
+        return extract_plain(text, final, domain, True), None
+    return extract_html(text, final, domain), text
+
+
 async def read_fetched(
     result: dict[str, Any], url: str, search_id: str, warnings: list[str]
 ) -> Fetched | None:
@@ -67,19 +79,14 @@ async def read_fetched(
     final = urldefrag(result.get("final_url") or url).url
     headers = result.get("headers") or {}
     ctype = sniff_content_type(str(result.get("content_type") or ""), body, final)
-    html: str | None = None
     if ctype not in INGESTED_MARKUP | MARKDOWN_TYPES and ctype != "application/pdf":
         warnings.append(f"{url}: not ingested (content type {ctype})")
         return None
     try:
-        if ctype == "application/pdf":
-            doc = await asyncio.to_thread(extract_pdf, body, final, domain)
-        elif ctype in MARKDOWN_TYPES:
-            text, _codec = decode_text(body, headers.get("content-type"))
-            doc = await asyncio.to_thread(extract_plain, text, final, domain, True)
-        else:
-            html, _codec = decode_text(body, headers.get("content-type"))
-            doc = await asyncio.to_thread(extract_html, html, final, domain)
+        # Decoding and extracting off the event loop, which meanwhile answers tool calls.
+        doc, html = await asyncio.to_thread(
+            _extracted, body, ctype, headers.get("content-type"), final, domain
+        )
     except Exception as exc:  # one hostile page must not fail the search
         log.warning("search %s: extracting %s failed", search_id, url, exc_info=True)
         warnings.append(f"{url}: not ingested (extraction failed: {type(exc).__name__})")

@@ -24,7 +24,7 @@ import numpy as np
 import ray
 
 from lyra.jobs.academic import APIS, AcademicClient
-from lyra.jobs.discovery import PaperDiscovery, ids_from_options
+from lyra.jobs.discovery import PaperDiscovery, ids_from_options, ids_of_page
 from lyra.jobs.engine_serps import EngineSerps, on_priority_site
 from lyra.jobs.evidence_steps import choose_passages, extract_claims, judge_stance
 from lyra.jobs.fetched_documents import asked_to_wait, read_fetched
@@ -581,10 +581,12 @@ class SearchJob:
         if read is None:
             return None
         doc, final, html = read.doc, read.final_url, read.html
+        # Both parse the page: off the event loop, which meanwhile answers tool calls.
         if self.discovery is not None:
-            self.discovery.note_page(html, doc.text, final)
+            ids = await asyncio.to_thread(ids_of_page, html, doc.text, final)
+            self.discovery.note_ids(ids, "page", final)
         if html is not None and is_wikipedia(final):
-            self.wiki_refs.extend(reference_urls(html, final))
+            self.wiki_refs.extend(await asyncio.to_thread(reference_urls, html, final))
         # A 304's body is the stored one: the page is what that earlier record holds.
         stored = bool(result.get("not_modified"))
         self.fetched[doc.url] = {
