@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from pathlib import Path
 
+import duckdb
 import pytest
 import ray
 from mcp import Client, StdioServerParameters
@@ -34,6 +36,21 @@ def _full_disk_database(path: Path) -> Path:
     assert not wal.exists()
     os.symlink("/dev/full", wal)
     return wal
+
+
+def _released(path: Path, within_s: float = 30.0) -> None:
+    """Wait until no process holds the database's lock: a killed actor's process exits a
+    moment after `ray.kill` returns, and a new GraphActor opened before then finds the
+    file locked."""
+    deadline = time.monotonic() + within_s
+    while True:
+        try:
+            duckdb.connect(str(path), read_only=True).close()
+            return
+        except duckdb.IOException:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
 
 
 def _message(wal: Path) -> str:
@@ -70,6 +87,7 @@ def test_graph_writes_on_a_full_disk_say_so_and_lose_nothing(
 
     # Room again: the same write succeeds on the same file.
     wal.unlink()
+    _released(settings.db_path)
     graph = GraphActor.remote(settings)  # type: ignore[attr-defined]
     ray.get(graph.create_task.remote("task-full", "coffee and sleep", {}))
     assert ray.get(graph.get_task.remote("task-full"))["query"] == "coffee and sleep"
