@@ -328,14 +328,16 @@ class SearchSettings(_Section):
         description="Best passages per facet a pulled reranker re-orders (0: never rerank).",
     )
     claims_per_fragment: int = Field(
-        2,
+        3,
         gt=0,
         description=(
             "Claims taken from each fragment first; a fragment's further claims (up to 4 "
             "more) fill the budget of max_claims_per_search that these leave."
         ),
     )
-    max_claims_per_search: int = Field(40, gt=0, description="Most new claims one search adds.")
+    max_claims_per_search: int = Field(
+        60, gt=0, description="Most new claims one search adds (near-duplicates merged first)."
+    )
     stance_candidates: int = Field(
         8, gt=0, description="Fragments of other pages paired with each claim for NLI."
     )

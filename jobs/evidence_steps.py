@@ -19,6 +19,7 @@ from lyra.jobs.search_context import SearchContext
 from lyra.pipelines.errors import DEGRADED_PREFIX
 from lyra.pipelines.evidence import research as rs
 from lyra.pipelines.evidence.calibration import Calibration
+from lyra.pipelines.evidence.claims import has_claim_candidate
 from lyra.pipelines.evidence.facets import (
     Facet,
     facet_scores,
@@ -89,7 +90,17 @@ async def choose_passages(
     ctx = job.ctx
     s = ctx.settings.search
     # Headings are context for the passages under them, not passages themselves.
-    keep = [i for i, f in enumerate(fragments) if f["fragment_type"] != "heading"]
+    passages = [i for i, f in enumerate(fragments) if f["fragment_type"] != "heading"]
+    keep = passages
+    if len(passages) > s.kneedle_max:
+        # More passages than the budget: those with no sentence that could be a claim
+        # (a question, a byline, a caption) would spend it on nothing (decision 0083).
+        # Off the event loop: it reads every sentence of every passage (decision 0082).
+        keep = await asyncio.to_thread(
+            lambda: [
+                i for i in passages if has_claim_candidate(fragments[i]["text_content"], ctx.query)
+            ]
+        )
     fragments = [fragments[i] for i in keep]
     vecs = vecs[keep] if vecs.shape[1] else np.zeros((len(keep), 0), dtype=np.float32)
     if not fragments:
@@ -169,6 +180,56 @@ def _by_facet(
     return list(groups.values())
 
 
+async def _distinct(
+    job: EvidenceJob,
+    ordered: list[dict[str, Any]],
+    existing: list[dict[str, Any]],
+    budget: int,
+) -> list[dict[str, Any]]:
+    """The first ``budget`` claims of ``ordered`` that are neither near-duplicates of one
+    taken before them nor of a claim the task has (``existing``).
+
+    Merged before the budget is counted, not after: a duplicate no longer leaves its
+    place empty while further claims wait (decision 0083). Claims are embedded a
+    budget's worth at a time, so the usual search, with few duplicates, embeds about
+    as many as it keeps. Without an embedding model nothing is merged.
+    """
+    ctx = job.ctx
+    if job.model_id is None:
+        return ordered[:budget]
+    existing_ids = sorted(e["id"] for e in existing)
+    existing_text = {e["id"]: e["claim_text"] for e in existing}
+    kept: list[dict[str, Any]] = []
+    kept_vecs: list[np.ndarray] = []
+    start = 0
+    while len(kept) < budget and start < len(ordered):
+        chunk = ordered[start : start + budget - len(kept)]
+        start += len(chunk)
+        vecs = await job.embed_texts([c["text"] for c in chunk])
+        for c, v in zip(chunk, vecs, strict=True):
+            if any(
+                float(v @ kv) >= SAME_CLAIM_SIMILARITY and same_claim(c["text"], kc["text"])
+                for kc, kv in zip(kept, kept_vecs, strict=True)
+            ):
+                continue
+            if existing_ids:
+                near = await ctx.call(
+                    "graph",
+                    "vector_search",
+                    v.tolist(),
+                    "claim",
+                    job.model_id,
+                    3,
+                    SAME_CLAIM_SIMILARITY,
+                    existing_ids,
+                )
+                if any(same_claim(c["text"], existing_text[n[0]]) for n in near):
+                    continue
+            kept.append(c)
+            kept_vecs.append(v)
+    return kept
+
+
 async def extract_claims(job: EvidenceJob, useful: list[dict[str, Any]]) -> None:
     """Claims of the chosen passages (``useful``, each with the ``_facet`` that chose it),
     new to the task and not near-duplicates, capped per search, facet by facet; stored
@@ -224,42 +285,14 @@ async def extract_claims(job: EvidenceJob, useful: list[dict[str, Any]]) -> None
     # its third while the search has room.
     first = [c for c in candidates if not c["_spare"]]
     spare = [c for c in candidates if c["_spare"]]
-    candidates = round_robin(_by_facet(job, by_frag, first), s.max_claims_per_search)
-    candidates += round_robin(
-        _by_facet(job, by_frag, spare), s.max_claims_per_search - len(candidates)
-    )
+    ordered = round_robin(_by_facet(job, by_frag, first), len(first))
+    ordered += round_robin(_by_facet(job, by_frag, spare), len(spare))
+    candidates = await _distinct(job, ordered, existing, s.max_claims_per_search)
     # Extracted: every first claim, and the spare ones the search took (novelty, the
     # share of them new to the task, then means what it meant before spares).
     job.metrics["claims_extracted"] = sum(not c["_spare"] for c in extracted) + sum(
         c["_spare"] for c in candidates
     )
-    if job.model_id is not None and candidates:
-        vecs = await job.embed_texts([c["text"] for c in candidates])
-        kept: list[dict[str, Any]] = []
-        kept_vecs: list[np.ndarray] = []
-        existing_text = {e["id"]: e["claim_text"] for e in existing}
-        for c, v in zip(candidates, vecs, strict=True):
-            if any(
-                float(v @ kv) >= SAME_CLAIM_SIMILARITY and same_claim(c["text"], kc["text"])
-                for kc, kv in zip(kept, kept_vecs, strict=True)
-            ):
-                continue
-            if existing_ids:
-                near = await ctx.call(
-                    "graph",
-                    "vector_search",
-                    v.tolist(),
-                    "claim",
-                    job.model_id,
-                    3,
-                    SAME_CLAIM_SIMILARITY,
-                    sorted(existing_ids),
-                )
-                if any(same_claim(c["text"], existing_text[n[0]]) for n in near):
-                    continue
-            kept.append(c)
-            kept_vecs.append(v)
-        candidates = kept
     now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     version, calibrate = await active_calibration(ctx, "claims")
     claim_rows = [

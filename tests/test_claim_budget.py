@@ -1,5 +1,6 @@
 """A search's claims: each fragment's best first, facet by facet; a fragment's further
-findings fill the budget those leave (decision 0075)."""
+findings fill the budget those leave (decision 0075); near-duplicates are merged before
+the budget is counted (decision 0083)."""
 
 from __future__ import annotations
 
@@ -27,16 +28,24 @@ SAFETY = "Melatonin caused no dependence in a 12-month trial."
 EFFICACY = "Melatonin shortened sleep onset by 7 minutes."
 
 
-def _run(lyra_home: Path, budget: int) -> tuple[list[str], int, int]:
-    """extract_claims over the three fragments; the stored claim texts, the number of
-    claims it asked the extractor for per fragment, and its claims_extracted metric."""
+def _run(
+    lyra_home: Path,
+    budget: int,
+    found: dict[str, list[tuple[str, float]]] | None = None,
+    vectors: dict[str, list[float]] | None = None,
+) -> tuple[list[str], int, int]:
+    """extract_claims over the three fragments (two first claims each); the stored claim
+    texts, the number of claims it asked the extractor for per fragment, and its
+    claims_extracted metric. With ``vectors``, each claim text's embedding (an
+    embedding model is loaded and near-duplicates are merged); else none is."""
     asked: list[int] = []
     stored: list[dict[str, Any]] = []
-    found = {
+    found = found or {
         "f-dense": [(t, 0.9 - 0.01 * i) for i, t in enumerate(DENSE)],
         "f-safety": [(SAFETY, 0.7)],
         "f-efficacy": [(EFFICACY, 0.75)],
     }
+    embedded: list[int] = []
 
     async def call(actor: str, method: str, *args: Any) -> Any:
         if (actor, method) == ("inference", "extract_claims"):
@@ -61,20 +70,30 @@ def _run(lyra_home: Path, budget: int) -> tuple[list[str], int, int]:
 
     settings = make_settings(lyra_home)
     settings = settings.model_copy(
-        update={"search": settings.search.model_copy(update={"max_claims_per_search": budget})}
+        update={
+            "search": settings.search.model_copy(
+                update={"max_claims_per_search": budget, "claims_per_fragment": 2}
+            )
+        }
     )
     ctx = step_context(settings, "Is melatonin safe for sleep?", call)
 
     async def embed_targets(*_: Any, **__: Any) -> np.ndarray:
         return np.zeros((0, 2))
 
+    async def embed_texts(texts: list[str]) -> np.ndarray:
+        assert vectors is not None
+        embedded.append(len(texts))
+        return np.array([vectors[t] for t in texts], dtype=np.float32)
+
     facets = [
         Facet("question", "Is melatonin safe for sleep?", "question"),
         Facet("safety", "melatonin adverse effects safety", "standard"),
     ]
     job = SimpleNamespace(
-        ctx=ctx, model_id=None, facets=facets, facet_fragments={}, metrics={},
-        embed_targets=embed_targets, check=lambda _: None,
+        ctx=ctx, model_id=None if vectors is None else "test-embedder", facets=facets,
+        facet_fragments={}, metrics={}, embed_targets=embed_targets, embed_texts=embed_texts,
+        check=lambda _: None,
     )  # fmt: skip
     useful = [
         {"id": "f-dense", "text_content": " ".join(DENSE), "_facet": "question",
@@ -111,3 +130,25 @@ def test_first_claims_of_every_fragment_come_before_any_fragment_gives_a_third(
     # The two spare findings left out were never the search's: novelty does not count
     # them as claims it found and did not keep.
     assert extracted == 5
+
+
+# The dense paragraph's second sentence says its first again, in other words.
+SAME_AGAIN = "Melatonin's half-life is 40 to 60 minutes in adults."
+
+
+def test_a_near_duplicate_does_not_take_a_place_in_the_budget(lyra_home: Path) -> None:
+    """Merged before the budget is counted: with room for four claims, the duplicate of
+    the first is dropped and the next claim in line takes its place (before decision
+    0083 the duplicate took a place and the search kept three)."""
+    found = {
+        "f-dense": [(DENSE[0], 0.9), (SAME_AGAIN, 0.89), *[(t, 0.8) for t in DENSE[1:3]]],
+        "f-safety": [(SAFETY, 0.7)],
+        "f-efficacy": [(EFFICACY, 0.75)],
+    }
+    one, other = [1.0, 0.0], [0.0, 1.0]
+    vectors = {DENSE[0]: one, SAME_AGAIN: one, SAFETY: other, EFFICACY: other}
+    vectors |= {t: other for t in DENSE[1:]}
+    texts, _, extracted = _run(lyra_home, budget=4, found=found, vectors=vectors)
+
+    assert texts == [DENSE[0], SAFETY, EFFICACY, DENSE[1]]
+    assert extracted == 5  # four first claims, and the one spare the search took

@@ -85,14 +85,16 @@ def test_a_search_ranks_each_facets_best_passages_with_the_pulled_reranker(
     assert sum(f["fragments"] for f in metrics["facets"]) == metrics["useful_fragments"]
 
 
+# Each a sentence that could be a claim: passages that could not are left out before
+# the facets rank them when there are more passages than the budget (decision 0083).
 TEXTS = [
-    "Coffee and heart health in adults.",
-    "Coffee raises blood pressure for a few hours.",
-    "The dose of caffeine in one cup of coffee.",
-    "Heart attack risk and daily coffee.",
-    "Coffee dose and timing during the day.",
-    "Aspirin reduces the risk of heart attack in adults.",
-    "Regular exercise lowers blood pressure.",
+    "Coffee is linked with heart health in adults of all ages.",
+    "Coffee raises blood pressure for a few hours after a cup.",
+    "The dose of caffeine in one cup of coffee is about 95 mg.",
+    "Heart attack risk is lower with daily coffee in most studies.",
+    "Coffee dose and timing during the day are what matter most.",
+    "Aspirin reduces the risk of heart attack in adults over 50.",
+    "Regular exercise lowers blood pressure by 5 to 8 mmHg.",
 ]
 
 

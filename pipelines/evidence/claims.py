@@ -533,6 +533,22 @@ def extract_claims_extractive(
     ]
 
 
+def has_claim_candidate(fragment_text: str, question: str) -> bool:
+    """True when some sentence of the fragment could be a claim: one the extractive path
+    would not reject outright (navigation, boilerplate, a question, an instruction, no
+    verb, too short or too long) and that asserts something (``MIN_INFORMATIVENESS``).
+
+    Whatever the facet that picks the passage, such a sentence is what
+    :func:`extract_claims_extractive` needs; a passage without one gives it nothing, so
+    the search does not spend its passage budget on it (decision 0083).
+    """
+    return any(
+        informativeness(sentence) >= MIN_INFORMATIVENESS
+        and is_rejected_claim(sentence, question, min_chars=EXTRACTIVE_MIN_CHARS) is None
+        for _, sentence in _sentences(fragment_text)
+    )
+
+
 def _sentences(fragment_text: str) -> Iterator[tuple[int, str]]:
     """(index, text) of each sentence of a fragment, reference markers dropped; a
     sentence too long to be a claim gives its clauses instead, where semicolons join
