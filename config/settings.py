@@ -342,7 +342,11 @@ class SearchSettings(_Section):
         8, gt=0, description="Fragments of other pages paired with each claim for NLI."
     )
     stance_min_similarity: float = Field(
-        0.35, description="Cosine floor for a stance candidate fragment."
+        0.45,
+        description=(
+            "Cosine floor for a stance candidate fragment (below it, a fragment of another "
+            "page is nearly always about something else: decision 0083)."
+        ),
     )
     max_file_bytes: int = Field(
         50 * 1024 * 1024, gt=0, description="Local engine: bytes read from one file."
