@@ -979,8 +979,30 @@ def test_tokens_keys_and_quantities() -> None:
             "comparable teams working on similar components.",
             "refutes",
         ),
+        # The same measure moving opposite ways, a word or two from what both name
+        # (decision 0083), and the other way round; "rose" and "fell" are on the axis.
+        (
+            "Retail sales in the zone fell by 7 percent in the first six months of the "
+            "charge, according to returns from 212 member businesses.",
+            "Shopkeepers had feared the worst, but retail sales inside the zone rose by 3 "
+            "percent in the first year, according to card payment data from two banks.",
+            "refutes",
+        ),
+        (
+            "Shopkeepers had feared the worst, but retail sales inside the zone rose by 3 "
+            "percent in the first year, according to card payment data from two banks.",
+            "Retail sales in the zone fell by 7 percent in the first six months of the "
+            "charge, according to returns from 212 member businesses.",
+            "refutes",
+        ),
+        (
+            "Bus ridership in the zone climbed steadily during the first year of the charge.",
+            "Bus ridership in the zone dropped after the charge was introduced last year.",
+            "refutes",
+        ),
         # The same few words, no contradiction about them: the negation bears on
-        # something else, the numbers count other things.
+        # something else, the numbers count other things, the opposite move is of
+        # something else.
         (
             "Test-driven development did not change how teams planned their sprints.",
             "Teams using test-driven development had 60 percent lower defect density than "
@@ -990,6 +1012,13 @@ def test_tokens_keys_and_quantities() -> None:
         (
             "In the zone, 12 new bus lanes opened and 40 junctions were redesigned.",
             "Traffic entering the charging zone fell by 30 percent in the first year.",
+            "neutral",
+        ),
+        (
+            "Retail sales in the zone were steady in the first year of the charge, while "
+            "rents for shops near the boundary rose sharply over the same months.",
+            "Shopkeepers had feared the worst, and footfall on the high street fell by 4 "
+            "percent, although retail sales in the zone were steady.",
             "neutral",
         ),
     ],

@@ -146,6 +146,15 @@ _ANTONYM_AXES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             "grows",
             "grew",
             "grown",
+            # Past forms a stem does not reach ("rose", "fell" are how figures move).
+            "rose",
+            "risen",
+            "climb",
+            "climbs",
+            "climbed",
+            "soar",
+            "soars",
+            "soared",
         ),
         (
             "decrease",
@@ -173,6 +182,14 @@ _ANTONYM_AXES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             "decline",
             "declines",
             "declined",
+            "fell",
+            "fallen",
+            "drop",
+            "drops",
+            "dropped",
+            "plunge",
+            "plunges",
+            "plunged",
         ),
     ),
     "quality": (
@@ -639,6 +656,17 @@ def _number_beside(tokens: Sequence[str], words: Set[str]) -> bool:
     )
 
 
+def _beside(tokens: Sequence[str], words: Set[str]) -> list[str]:
+    """The tokens within `_CUE_REACH` of one of ``words`` (each run kept in order)."""
+    near = {
+        j
+        for i, tok in enumerate(tokens)
+        if content_keys([tok]) & words
+        for j in range(max(0, i - _CUE_REACH), min(len(tokens), i + _CUE_REACH + 1))
+    }
+    return [tokens[j] for j in sorted(near)]
+
+
 def anchored_contradiction(hypothesis: Sequence[str], sentence: Sequence[str]) -> bool:
     """The two texts contradict each other about what both name with the same pair of
     content words (the anchor: "defect density", "traffic ... zone"), though they share
@@ -658,6 +686,8 @@ def anchored_contradiction(hypothesis: Sequence[str], sentence: Sequence[str]) -
     if negations_differ(hypothesis, sentence):
         negated = hypothesis if is_negated(hypothesis) else sentence
         return _cue_before(negated, words)
+    if antonyms_flip(_beside(hypothesis, words), _beside(sentence, words)):
+        return True
     return (
         numbers_disagree(hypothesis, sentence)
         and len(content_keys(hypothesis) & content_keys(sentence)) >= 3
