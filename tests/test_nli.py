@@ -1014,6 +1014,14 @@ def test_tokens_keys_and_quantities() -> None:
             "Traffic entering the charging zone fell by 30 percent in the first year.",
             "neutral",
         ),
+        # Beside a shared name, words of degree often describe something else: only a
+        # past-tense move counts (HealthVer dev pairs the looser rule refuted).
+        (
+            "Several studies demonstrated the role of vitamin D in reducing the risk of acute "
+            "viral respiratory tract infections and pneumonia.",
+            "the lack of Vitamin D make you more susceptible to the Covid-19 coronavirus",
+            "neutral",
+        ),
         (
             "Retail sales in the zone were steady in the first year of the charge, while "
             "rents for shops near the boundary rose sharply over the same months.",

@@ -656,15 +656,23 @@ def _number_beside(tokens: Sequence[str], words: Set[str]) -> bool:
     )
 
 
-def _beside(tokens: Sequence[str], words: Set[str]) -> list[str]:
-    """The tokens within `_CUE_REACH` of one of ``words`` (each run kept in order)."""
+# Irregular past forms of the verbs a figure moves by ("sales rose", "traffic fell").
+_MOVED = frozenset({"rose", "risen", "fell", "fallen", "grew", "grown", "shrank", "shrunk", "cut"})
+
+
+def _moves_beside(tokens: Sequence[str], words: Set[str]) -> list[str]:
+    """The past-tense verbs within `_CUE_REACH` tokens of one of ``words``: how a figure
+    moved ("retail sales in the zone fell", "... rose"). Adjectives and other forms
+    ("lower mortality", "more susceptible", "reducing the risk") are left out: beside a
+    shared name they often describe something else ("lack of vitamin D makes you more
+    susceptible" against "vitamin D reducing the risk" agree)."""
     near = {
         j
         for i, tok in enumerate(tokens)
         if content_keys([tok]) & words
         for j in range(max(0, i - _CUE_REACH), min(len(tokens), i + _CUE_REACH + 1))
     }
-    return [tokens[j] for j in sorted(near)]
+    return [tokens[j] for j in sorted(near) if tokens[j].endswith("ed") or tokens[j] in _MOVED]
 
 
 def anchored_contradiction(hypothesis: Sequence[str], sentence: Sequence[str]) -> bool:
@@ -686,7 +694,7 @@ def anchored_contradiction(hypothesis: Sequence[str], sentence: Sequence[str]) -
     if negations_differ(hypothesis, sentence):
         negated = hypothesis if is_negated(hypothesis) else sentence
         return _cue_before(negated, words)
-    if antonyms_flip(_beside(hypothesis, words), _beside(sentence, words)):
+    if antonyms_flip(_moves_beside(hypothesis, words), _moves_beside(sentence, words)):
         return True
     return (
         numbers_disagree(hypothesis, sentence)
