@@ -552,7 +552,12 @@ def has_claim_candidate(fragment_text: str, question: str) -> bool:
 def _sentences(fragment_text: str) -> Iterator[tuple[int, str]]:
     """(index, text) of each sentence of a fragment, reference markers dropped; a
     sentence too long to be a claim gives its clauses instead, where semicolons join
-    them ("the charge did not reduce nitrogen dioxide ...; the apparent fall ...")."""
+    them ("the charge did not reduce nitrogen dioxide ...; the apparent fall ...").
+    A table gives one statement per row instead (:func:`table_row_statements`)."""
+    rows = table_row_statements(fragment_text)
+    if rows is not None:
+        yield from enumerate(rows)
+        return
     for index, (start, end) in enumerate(sentence_spans(fragment_text)):
         sentence = normalize_whitespace(_REFERENCE_MARKERS.sub("", fragment_text[start:end]))
         if len(sentence) <= MAX_CLAIM_CHARS or ";" not in sentence:
@@ -563,6 +568,47 @@ def _sentences(fragment_text: str) -> Iterator[tuple[int, str]]:
 
 
 _CLAUSE_BREAK = re.compile(r"(?<=;)\s+")
+# A table fragment: one line per row, cells joined by " | " (extract_html, extract_text).
+TABLE_CELL_SEPARATOR: Final = " | "
+
+
+def table_row_statements(fragment_text: str) -> list[str] | None:
+    """One sentence per data row of a table fragment, read against its header row;
+    None when the text is not a table (fewer than two rows, or rows of unequal width).
+
+    "Group | Usual dose" over "Adults with insomnia | 2 mg prolonged-release, once a
+    day" gives "Adults with insomnia: the usual dose is 2 mg prolonged-release, once a
+    day." A row joined to the next as one sentence ("Group | Usual dose Adults with
+    insomnia | 2 mg ... Jet lag | 0.5 to 5 mg ...") states nothing a reader can check
+    on its own; each row, with the column names it sits under, does.
+    """
+    lines = [line.strip() for line in fragment_text.splitlines() if line.strip()]
+    rows = [[cell.strip() for cell in line.split(TABLE_CELL_SEPARATOR)] for line in lines]
+    if len(rows) < 2 or len(rows[0]) < 2 or any(len(r) != len(rows[0]) for r in rows):
+        return None
+    header, body = rows[0], rows[1:]
+    statements = []
+    for row in body:
+        parts = [
+            f"the {_lower_title(name)} {_copula(name)} {value}"
+            for name, value in zip(header[1:], row[1:], strict=True)
+            if name and value
+        ]
+        if row[0] and parts:
+            statements.append(f"{row[0]}: {'; '.join(parts)}".rstrip(".") + ".")
+    return statements
+
+
+def _lower_title(name: str) -> str:
+    """A column name inside a sentence: "Usual dose" → "usual dose"; "BMI" stays."""
+    first = name.split(" ", 1)[0]
+    return name[0].lower() + name[1:] if first[1:].islower() else name
+
+
+def _copula(name: str) -> str:
+    """ "are" after a plural column name ("Side effects"), else "is"."""
+    last = name.rsplit(" ", 1)[-1].lower()
+    return "are" if last.endswith("s") and not last.endswith(("ss", "us", "is")) else "is"
 
 
 # Runs of angle brackets could forge the passage's end marker ("UNTRUSTED_PASSAGE>>>").
