@@ -573,19 +573,24 @@ TABLE_CELL_SEPARATOR: Final = " | "
 
 
 def table_row_statements(fragment_text: str) -> list[str] | None:
-    """One sentence per data row of a table fragment, read against its header row;
-    None when the text is not a table (fewer than two rows, or rows of unequal width).
+    """One sentence per row of a table fragment; None when the text is not a table
+    (fewer than two rows, or rows of unequal width).
 
-    "Group | Usual dose" over "Adults with insomnia | 2 mg prolonged-release, once a
-    day" gives "Adults with insomnia: the usual dose is 2 mg prolonged-release, once a
-    day." A row joined to the next as one sentence ("Group | Usual dose Adults with
-    insomnia | 2 mg ... Jet lag | 0.5 to 5 mg ...") states nothing a reader can check
-    on its own; each row, with the column names it sits under, does.
+    A table of three or more columns is read against its header row: "Drug | Side
+    effects | HbA1c change" over "Metformin | Nausea | -1.1%" gives "Metformin: the side
+    effects are Nausea; the HbA1c change is -1.1%." A two-column table may have no
+    header at all (an infobox: "Founded | February 28, 1998" under "Industry |
+    Open-source software"), so each of its rows, the first included, is read as a key
+    and its value: "Founded: February 28, 1998." Either way a row joined to the next as
+    one sentence ("Group | Usual dose Adults with insomnia | 2 mg ... Jet lag | ...")
+    states nothing a reader can check on its own; each row does.
     """
     lines = [line.strip() for line in fragment_text.splitlines() if line.strip()]
     rows = [[cell.strip() for cell in line.split(TABLE_CELL_SEPARATOR)] for line in lines]
     if len(rows) < 2 or len(rows[0]) < 2 or any(len(r) != len(rows[0]) for r in rows):
         return None
+    if len(rows[0]) == 2:
+        return [_sentence(f"{key}: {value}") for key, value in rows if key and value]
     header, body = rows[0], rows[1:]
     statements = []
     for row in body:
@@ -595,8 +600,12 @@ def table_row_statements(fragment_text: str) -> list[str] | None:
             if name and value
         ]
         if row[0] and parts:
-            statements.append(f"{row[0]}: {'; '.join(parts)}".rstrip(".") + ".")
+            statements.append(_sentence(f"{row[0]}: {'; '.join(parts)}"))
     return statements
+
+
+def _sentence(text: str) -> str:
+    return text.rstrip(".") + "."
 
 
 def _lower_title(name: str) -> str:
