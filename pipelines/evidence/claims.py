@@ -585,8 +585,13 @@ def table_row_statements(fragment_text: str) -> list[str] | None:
     one sentence ("Group | Usual dose Adults with insomnia | 2 mg ... Jet lag | ...")
     states nothing a reader can check on its own; each row does.
     """
-    lines = [line.strip() for line in fragment_text.splitlines() if line.strip()]
-    rows = [[cell.strip() for cell in line.split(TABLE_CELL_SEPARATOR)] for line in lines]
+    if TABLE_CELL_SEPARATOR not in fragment_text:
+        return None  # prose, nearly every fragment: nothing to split
+    text = _REFERENCE_MARKERS.sub("", fragment_text)
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    rows = [
+        [normalize_whitespace(cell) for cell in line.split(TABLE_CELL_SEPARATOR)] for line in lines
+    ]
     if len(rows) < 2 or len(rows[0]) < 2 or any(len(r) != len(rows[0]) for r in rows):
         return None
     if len(rows[0]) == 2:
