@@ -44,6 +44,7 @@ from lyra.jobs.auth_service import AuthService
 from lyra.jobs.budget import task_budget
 from lyra.jobs.discovery import validate_discovery_options
 from lyra.jobs.engine_choice import EngineChoice
+from lyra.jobs.live_status import LiveStatus
 from lyra.jobs.once_writes import OnceWrites
 from lyra.jobs.replay import replay_into
 from lyra.jobs.search_context import INTERRUPTED_BY_RESTART, SearchContext
@@ -106,6 +107,11 @@ class Orchestrator:
             functools.partial(self._call, GRAPH), lambda name: getattr(self, name)
         )
         self._progress: dict[str, dict[str, Any]] = {}
+        # get_status's graph reads while a search runs, renewed beside the polls
+        # (decision 0086); every write a tool acknowledges calls its forget().
+        self._live = LiveStatus(
+            functools.partial(self._call, GRAPH, "status_reads"), busy=self._searching
+        )
         self._results: dict[str, dict[str, Any]] = {}
         self._search_task: dict[str, str] = {}
         # Searches a stop_task asked to stop (a later search of the task is not).
@@ -343,6 +349,7 @@ class Orchestrator:
             await self._call(GRAPH, "update_task_status", task_id, "active")
         search_id = search_id or rs.new_search_id()
         await self._call(GRAPH, "create_search", search_id, task_id, query, options)
+        self._live.forget(task_id)
         tag = self._tags.setdefault(task_id, new_task_tag())
         self._search_task[search_id] = task_id
         self._progress[search_id] = {"stage": "queued", "progress": 0.0, "message": "queued"}
@@ -411,6 +418,7 @@ class Orchestrator:
             error=result.get("error"),
             finished=True,
         )
+        self._live.forget(ctx.task["id"])
         self._report_progress(ctx.task["id"], search_id, "done", 1.0, result["status"])
         # This job is still running (it returns next): count the others.
         telemetry.searches_running(
@@ -495,11 +503,10 @@ class Orchestrator:
                 set(running), timeout=wait_seconds, return_when=asyncio.FIRST_COMPLETED
             )
         # The graph's reads in one call, answered from its memory while nothing they
-        # read was written (decision 0080); what _lyra_meta reports comes with them, so
+        # read was written (decision 0080) and, while a search runs, from a read renewed
+        # beside the polls (decision 0086); what _lyra_meta reports comes with them, so
         # the bridge makes one round trip, not two.
-        reads, meta = await asyncio.gather(
-            self._call(GRAPH, "status_reads", task_id), self.status()
-        )
+        reads, meta = await asyncio.gather(self._live.get(task_id), self.status())
         task = _found(reads["task"], task_id)
         searches, claims = reads["searches"], reads["claims"]
         extras, summary = reads["extras"], reads["summary"]
@@ -507,6 +514,7 @@ class Orchestrator:
         if lifted:
             # domains.yaml no longer blocks them: recorded as lifted, not listed.
             await self._call(GRAPH, "lift_domain_blocks", lifted)
+            self._live.forget()
         budget = await self._budget(task, searches)
         for s in searches:
             if s["status"] == "running" and s["id"] in self._progress:
@@ -544,6 +552,7 @@ class Orchestrator:
         if jobs:
             ended, _ = await asyncio.wait(set(jobs), timeout=30.0)
         await self._call(GRAPH, "update_task_status", task_id, "stopped")
+        self._live.forget(task_id)
         searches = await self._call(GRAPH, "list_searches", task_id)
         claims = await self._call(GRAPH, "claim_confidences", task_id)
         budget = await self._budget(task, searches)
@@ -605,7 +614,7 @@ class Orchestrator:
                 f"writing to ({', '.join(running)}): wait for them to end, then clean up",
                 field="mode",
             )
-        return await self._once.graph_write("cleanup", task_id, hard, dry_run)
+        return await self._graph_write("cleanup", task_id, hard, dry_run)
 
     async def replay_task(self, task_id: str) -> dict[str, Any]:
         """Rebuild a task's evidence from its archives, with no request, into a new task
@@ -701,13 +710,22 @@ class Orchestrator:
         """Mark an item or a domain resolved / skipped / failed; resolved work is re-queued."""
         await self.ensure_ready()
         out = await self._auth.resolve(target, data, on_resolved=self._hand_over)
+        self._live.forget()
         await self._fetching.auth_gauge()
         return out
+
+    async def _graph_write(self, method: str, *args: Any) -> dict[str, Any]:
+        """A tool's write on the graph actor, sent once (`OnceWrites`); the next
+        get_status reads what it wrote."""
+        try:
+            return await self._once.graph_write(method, *args)
+        finally:
+            self._live.forget()
 
     async def feedback(self, action: str, args: dict[str, Any]) -> dict[str, Any]:
         """The feedback tool's actions, on the graph actor (storage/feedback.py)."""
         await self.ensure_ready()
-        return await self._once.graph_write("feedback", action, args)
+        return await self._graph_write("feedback", action, args)
 
     async def once(self, request_id: str, method: str, args: list[Any]) -> Any:
         """`method(*args)` (one of `ONCE_WRITES`) done once per `request_id`: a repeat
@@ -765,14 +783,14 @@ class Orchestrator:
     async def calibrate(self, action: str, data: dict[str, Any]) -> dict[str, Any]:
         """The calibrate tool's actions, on the graph actor (storage/calibration.py)."""
         await self.ensure_ready()
-        return await self._once.graph_write("calibrate", action, data)
+        return await self._graph_write("calibrate", action, data)
 
     async def calibrate_rollback(
         self, source: str, version: int | None, reason: str | None
     ) -> dict[str, Any]:
         """Roll a source's calibration back to an earlier version (audit row)."""
         await self.ensure_ready()
-        return await self._once.graph_write("calibrate_rollback", source, version, reason)
+        return await self._graph_write("calibrate_rollback", source, version, reason)
 
     async def notify_user(self, event: str, payload: dict[str, Any]) -> dict[str, Any]:
         """Desktop notification; auth_required with a URL opens it in the browser for the person."""

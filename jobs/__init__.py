@@ -15,6 +15,7 @@ An actor owns a resource; what it does with it lives here:
     virtual_display  a private Xvfb for headful Chromium
     replay           a task's evidence rebuilt from its own archives
     status_cache     the models' status for every tool response, from memory
+    live_status      get_status's graph reads while searches run, renewed beside polls
 
 Jobs reach actors only through handles and callables they are given; they never import
 `lyra.actors` (import-linter checks it). They may import `lyra.storage`,
