@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-import re
 import time
 from typing import Any
 
@@ -41,7 +40,7 @@ from lyra.actors.standby import StandbyWorkers
 from lyra.config.settings import Settings
 from lyra.jobs.auth_requeue import SessionHandOver
 from lyra.jobs.auth_service import AuthService
-from lyra.jobs.budget import task_budget
+from lyra.jobs.budget import task_budget, task_config
 from lyra.jobs.discovery import validate_discovery_options
 from lyra.jobs.engine_choice import EngineChoice
 from lyra.jobs.live_status import LiveStatus
@@ -60,8 +59,6 @@ from lyra.pipelines.llm.sanitize import new_task_tag
 from lyra.pipelines.net.domains import (
     blocked_listing,
     home_rules_watcher,
-    host_of,
-    registrable_domain,
 )
 from lyra.pipelines.net.notify import redact, safe_url
 from lyra.storage.export import FORMATS as EXPORT_FORMATS
@@ -78,10 +75,6 @@ def _found(task: dict[str, Any] | None, task_id: str) -> dict[str, Any]:
     if task is None:
         raise LyraError("TASK_NOT_FOUND", f"no task with id {task_id!r}", field="task_id")
     return task
-
-
-_HOST = re.compile(r"[a-z0-9](?:[a-z0-9.\-]*[a-z0-9])?")
-"""A host name or IPv4 address as host_of gives it (lower case): no spaces, no paths."""
 
 
 @ray.remote(max_restarts=3, max_task_retries=0)
@@ -241,22 +234,7 @@ class Orchestrator:
         orchestrator crash (the bridge does).
         """
         await self.ensure_ready()
-        budget = dict(config.get("budget") or {})
-        budget.setdefault("max_pages", self._settings.task.default_max_pages)
-        budget.setdefault("max_seconds", self._settings.task.default_max_seconds)
-        cfg = {**config, "budget": budget}
-        # Priority sites by their registrable domain, the name pages are stored under.
-        sites: list[str] = []
-        for given in config.get("priority_domains") or []:
-            host = host_of(str(given).strip())
-            if not host or not _HOST.fullmatch(host):
-                raise LyraError(
-                    "INVALID_PARAMS",
-                    f"{given!r} is not a domain name or URL",
-                    field="config.priority_domains",
-                )
-            sites.append(registrable_domain(host))
-        cfg["priority_domains"] = list(dict.fromkeys(sites))
+        cfg = task_config(config, self._settings.task)
         task_id = task_id or rs.new_task_id()
         task: dict[str, Any] = await self._call(GRAPH, "create_task", task_id, query, cfg)
         self._tags.setdefault(task_id, new_task_tag())
