@@ -403,6 +403,29 @@ HEURISTIC_CASES = [
         id="number-mismatch",
     ),
     pytest.param(
+        "Most electric car batteries last only about 8 years before they need replacing.",
+        "Most electric car batteries last about 15 years before they need replacing.",
+        "refutes",
+        "Most electric car batteries last only about 8 years before they need replacing.",
+        id="number-mismatch-duration",
+    ),
+    pytest.param(
+        "An electric car pays back the emissions of making its battery after about 2 years "
+        "of driving.",
+        "Most electric car batteries last about 15 years before they need replacing.",
+        "neutral",
+        "An electric car pays back the emissions of making its battery after about 2 years "
+        "of driving.",
+        id="a-duration-dating-an-event-measures-something-else",
+    ),
+    pytest.param(
+        "Patients were followed for 10 years after the first dose.",
+        "Patients were followed for 5 years after the first dose.",
+        "refutes",
+        "Patients were followed for 10 years after the first dose.",
+        id="durations-dated-alike-compare",
+    ),
+    pytest.param(
         "The Eiffel Tower was completed in Paris for the world fair.",
         "Aspirin reduces the risk of heart attack.",
         "neutral",
@@ -948,10 +971,11 @@ def test_tokens_keys_and_quantities() -> None:
         "2019",
     ]
     assert content_keys(tokens) == {"~amount", "rat", "patient", "hour"}
+    # "over 5-7 hours" dates an event: its unit is kept apart from a plain "5-7 hours".
     assert quantities(tokens) == {
         "%": [(12.0, 12.0)],
         "patient": [(1000.0, 1000.0)],
-        "hour": [(5.0, 7.0)],
+        "hour over": [(5.0, 7.0)],
     }
 
 

@@ -1,11 +1,11 @@
 """Planted corpora on other questions: every fact on every facet is a claim (issue 12).
 
-Five corpora written so that the claim and stance rules are not only measured on the
+Six corpora written so that the claim and stance rules are not only measured on the
 corpus they were developed on (examples/corpus): tests/corpora/vitamin_d and
 tests/corpora/melatonin (medicine: vitamin D and fractures; melatonin for insomnia),
-tests/corpora/heat_pumps, tests/corpora/four_day_week and tests/corpora/non_competes
-(other fields: heat pumps in cold climates; the four-day work week; the law on
-non-compete agreements). One search of
+tests/corpora/heat_pumps, tests/corpora/four_day_week, tests/corpora/electric_cars and
+tests/corpora/non_competes (other fields: heat pumps in cold climates; the four-day work
+week; electric cars' lifetime emissions; the law on non-compete agreements). One search of
 each question: every planted fact (efficacy, safety, dosage or sizing, who it is for and
 against, comparison with alternatives) becomes a claim, and the contradictions the
 rules can see are refuted by a source other than the claim's own. What no rule finds
@@ -176,6 +176,55 @@ PLANTED = {
             "Most successful schemes settle on 32 hours",
         ),
         refuted=(("did not improve productivity in their teams", "economics.example"),),
+    ),
+    "electric_cars": Planted(
+        question="Do electric cars have lower lifetime carbon emissions than petrol cars?",
+        domains=frozenset(
+            (
+                "energyagency.example",
+                "autoreview.example",
+                "greencars.example",
+                "cityplanning.example",
+                "batterylab.example",
+                "motoringforum.example",
+            )
+        ),
+        facts=(
+            "emits about 60 percent less carbon dioxide than a comparable petrol car",
+            "roughly 60 percent lower lifetime carbon emissions",
+            "electric cars emit less carbon dioxide over their lifetime",
+            "do not have lower lifetime emissions than petrol cars",
+            "A 60 kWh battery adds about 4 tonnes of carbon dioxide",
+            "pays back the extra emissions from its battery after about 2 years",
+            "the lifecycle advantage of an electric car shrinks to about 20 percent",
+            "not more likely to catch fire than petrol cars",
+            "Electric cars are more likely to catch fire than petrol cars",
+            "Fires are rarer in electric cars than in petrol cars",
+            "batteries last about 15 years before they need to be replaced",
+            "batteries last about 15 years, longer than the average car",
+            "last only about 8 years",
+            "loses about 20 percent of its driving range",
+            "loses about 40 percent of its range",
+            "Drivers who cover long distances every year gain the most",
+            "less suitable for people who cannot charge at home",
+            "costs about 10 percent less than a petrol car",
+            "Plug-in hybrids emit about 40 percent less carbon dioxide",
+            "lower lifetime emissions than a plug-in hybrid",
+            "electric vans reduce local air pollution",
+            "kept about 85 percent of their capacity after 200,000 kilometres",
+            "Fast charging every day speeds up battery ageing",
+            "Recycling recovers more than 90 percent of the lithium",
+        ),
+        refuted=(
+            ("do not have lower lifetime emissions than petrol cars", "autoreview.example"),
+            ("roughly 60 percent lower lifetime carbon emissions", "motoringforum.example"),
+            ("not more likely to catch fire than petrol cars", "greencars.example"),
+            ("Electric cars are more likely to catch fire than petrol", "energyagency.example"),
+            ("batteries last about 15 years before they need", "greencars.example"),
+            ("last only about 8 years", "autoreview.example"),
+            ("loses about 40 percent of its range", "greencars.example"),
+            ("loses about 20 percent of its driving range", "motoringforum.example"),
+        ),
     ),
     "non_competes": Planted(
         question="Are non-compete agreements enforceable against employees?",

@@ -11,6 +11,7 @@ instruction to AI readers or a mask of one (`is_rejected_claim`).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import re
@@ -211,6 +212,22 @@ _METHODS = re.compile(
     r"estimat(?!\w*\s+that\b))\w*\b",
     re.IGNORECASE,
 )
+# A belief the writer reports in order to correct it ("Myth 2 is that the battery dies
+# quickly.", "It is a misconception that ..."): as a claim it would state the myth.
+_MYTH = re.compile(
+    r"^(?:(?:a|the|one|another)\s+)?(?:(?:common|popular|widespread|persistent)\s+)?"
+    r"(?:myth|misconception)(?:\s+(?:no\.?\s*|number\s+)?\d+)?\s+(?:is|was)\s+that\b"
+    r"|^it\s+is\s+a\s+(?:(?:common|popular|widespread|persistent)\s+)?"
+    r"(?:myth|misconception)\s+that\b",
+    re.IGNORECASE,
+)
+# A study's objective, stated with no finding: "To assess the association between ...".
+_OBJECTIVE = re.compile(
+    r"^(?:objectives?\s*:\s*)?to\s+(?:assess|evaluate|determine|examine|investigate|explore|"
+    r"compare|estimate|describe|identify|quantify|measure|review|summari[sz]e|analy[sz]e|"
+    r"understand|establish|test)\b",
+    re.IGNORECASE,
+)
 # A writer or an organisation speaking of itself, its campaigns and its wishes ("We
 # are calling on the mayor", "We have helped more than forty organisations"): nothing
 # a source could support or refute about the question.
@@ -298,6 +315,16 @@ _NOUN_OR_VERB: Final = frozenset(
     )
 )
 _SUBJECT_PRONOUNS: Final = frozenset(("they", "we", "you", "i"))
+# Who or what does it, before a verb's base form ("systems track", "we refuse",
+# "drivers who cover").
+_BASE_FORM_SUBJECTS: Final = _SUBJECT_PRONOUNS | frozenset(("who", "which"))
+# A verb in a contraction: "I'm", "they're", "we've", "it'd", "you'll", "isn't", and "'s"
+# after a pronoun ("it's", "that's"; after a noun it is a possessive).
+_CONTRACTED_VERB = re.compile(
+    r"[^\W\d_](?:['\u2019](?:re|m|ve|d|ll)|n['\u2019]t)\b"
+    r"|\b(?:it|that|there|here|what|who|he|she|let)['\u2019]s\b",
+    re.IGNORECASE,
+)
 _BASE_VERBS: Final[frozenset[str]] = (
     frozenset(
         w[:-2]
@@ -351,13 +378,51 @@ def _content_words(text: str) -> set[str]:
     return {_stem(word) for word in tokenize(text)}
 
 
+@functools.lru_cache(maxsize=65536)
+def _verb_form(word: str) -> str | None:
+    """How lemminflect's English lexicon reads ``word`` (lower case) as a verb: "inflected"
+    (a form other than the base and the "-ing" form: "pays", "spans", "emitted"), "base"
+    ("emit"; not a word that is also an adverb or preposition, as "over", "back", "still"
+    are in the lexicon), or None. The lexicon (about 100,000 forms) loads on first use."""
+    from lemminflect import getAllLemmas
+
+    readings = getAllLemmas(word)
+    lemmas = readings.get("VERB")
+    if not lemmas or word.endswith("ing"):
+        return None
+    if word != lemmas[0]:
+        return "inflected"
+    return None if "ADV" in readings else "base"
+
+
+def _lexicon_verb(words: list[str]) -> bool:
+    """A finite verb by the lexicon: an inflected form (a heading's noun that could be
+    read so, "Recent studies", asserts nothing and scores no informativeness), or a
+    base form after a pronoun or a plural noun ("electric cars emit", "we avoid")."""
+    for before, word in itertools.pairwise(["", *words]):
+        form = _verb_form(word)
+        if form == "inflected":
+            return True
+        if form == "base" and (
+            before in _BASE_FORM_SUBJECTS or (before.endswith("s") and not before.endswith("ss"))
+        ):
+            return True
+    return False
+
+
 def _has_verb(text: str) -> bool:
-    """Verb-ish check: only decides for English and Japanese, accepts other languages."""
+    """Verb-ish check: only decides for English and Japanese, accepts other languages.
+    The closed lists first (no lexicon needed for most sentences), then contractions,
+    then lemminflect's lexicon for the verbs no list keeps up with."""
     if _CJK.search(text):
         return _JAPANESE_PREDICATE.search(text.strip()) is not None or "は" in text
     words = [w.lower() for w in _WORD.findall(text)]
     if not any(w in _ENGLISH_MARKERS for w in words):
         return True
+    return _listed_verb(words) or bool(_CONTRACTED_VERB.search(text)) or _lexicon_verb(words)
+
+
+def _listed_verb(words: list[str]) -> bool:
     return (
         any(
             w in _AUXILIARIES or w in _COMMON_VERBS or w in _IRREGULAR_PAST or _VERB_SUFFIX.match(w)
@@ -450,7 +515,13 @@ def informativeness(text: str) -> float:
     story or method loses most of its score: as a claim it would not stand alone; so
     does advice to the reader ("you should", "Look for ...").
     """
-    if _FIRST_PERSON.search(text) or _METHODS.match(text) or _WRITER_SPEAKS.match(text):
+    if (
+        _FIRST_PERSON.search(text)
+        or _METHODS.match(text)
+        or _WRITER_SPEAKS.match(text)
+        or _OBJECTIVE.match(text)
+        or _MYTH.match(text)
+    ):
         return 0.0
     contraindication = _CONTRAINDICATION.match(text) is not None
     if _IMPERATIVE_START.match(text) and not contraindication:
@@ -550,9 +621,10 @@ def has_claim_candidate(fragment_text: str, question: str) -> bool:
 
 
 def _sentences(fragment_text: str) -> Iterator[tuple[int, str]]:
-    """(index, text) of each sentence of a fragment, reference markers dropped; a
-    sentence too long to be a claim gives its clauses instead, where semicolons join
-    them ("the charge did not reduce nitrogen dioxide ...; the apparent fall ...").
+    """(index, text) of each sentence of a fragment, reference markers and an FAQ's
+    "A:" / "Q:" labels dropped; a sentence too long to be a claim gives its clauses
+    instead, where semicolons join them ("the charge did not reduce nitrogen dioxide
+    ...; the apparent fall ...").
     A table gives one statement per row instead (:func:`table_row_statements`)."""
     rows = table_row_statements(fragment_text)
     if rows is not None:
@@ -560,6 +632,7 @@ def _sentences(fragment_text: str) -> Iterator[tuple[int, str]]:
         return
     for index, (start, end) in enumerate(sentence_spans(fragment_text)):
         sentence = normalize_whitespace(_REFERENCE_MARKERS.sub("", fragment_text[start:end]))
+        sentence = _FAQ_LABEL.sub("", sentence)
         if len(sentence) <= MAX_CLAIM_CHARS or ";" not in sentence:
             yield index, sentence
             continue
@@ -568,6 +641,8 @@ def _sentences(fragment_text: str) -> Iterator[tuple[int, str]]:
 
 
 _CLAUSE_BREAK = re.compile(r"(?<=;)\s+")
+# An FAQ's label before a question or its answer ("A: Fires are rarer in ...").
+_FAQ_LABEL = re.compile(r"^(?:Q|A|Question|Answer)\s*:\s+(?=\S)")
 # A table fragment: one line per row, cells joined by " | " (extract_html, extract_text).
 TABLE_CELL_SEPARATOR: Final = " | "
 

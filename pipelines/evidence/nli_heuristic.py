@@ -46,7 +46,9 @@ The rule, for a premise (fragment) and a hypothesis (claim):
      than 10 % (relative to the larger magnitude) away from every number of the sentence
      for that unit. A range "5-7 hours" or "5 to 7 hours" attaches both ends to "hours"
      and matches any value inside it. Four-digit integers 1800-2100 are read as years
-     and ignored.
+     and ignored. A duration that dates an event ("after about 2 years", "over 8
+     weeks") is compared only with durations dated by the same preposition (decision
+     0087).
 5. No cue and overlap ≥ 0.6: supports, confidence min(0.9, 0.5 + 0.45 * overlap).
 6. Otherwise (overlap in [0.5, 0.6) without a cue): neutral, confidence 0.5.
 
@@ -342,6 +344,17 @@ _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+|\n+")
 _SUFFIXES = ("ingly", "edly", "ies", "ing", "ed", "es", "ly", "s")
 _MIN_STEM = 3
 _RANGE_JOINERS = frozenset({"to", "-"})
+# Units of time (stems) and the prepositions that make such a number the time of an
+# event rather than the quantity a sentence measures (`quantities`), with the words that
+# may stand between them ("after about 2 years", "within the first 6 weeks").
+_TIME_UNITS = frozenset({"second", "minut", "hour", "day", "week", "month", "year", "decad"})
+_TIME_PREPOSITIONS = frozenset(
+    {"after", "over", "for", "within", "during", "in", "at", "before", "from", "since"}
+)
+_NUMBER_HEDGES = frozenset(
+    {"about", "around", "approximately", "roughly", "nearly", "almost", "only", "just",
+     "some", "up", "to", "the", "first", "last", "next", "least", "more", "than", "less"}
+)  # fmt: skip
 _PERCENT_WORDS = frozenset({"percent", "pct", "percentage"})
 
 
@@ -529,16 +542,31 @@ def antonym_signs(tokens: Sequence[str], shared: Set[str] = frozenset()) -> dict
     return signs
 
 
+def _time_preposition(tokens: Sequence[str], i: int) -> str:
+    """The preposition that makes the duration beginning at ``tokens[i]`` the time of an
+    event ("after about 2 years", "over 8 years", "within 6 weeks"), or ""."""
+    j = i - 1
+    while j >= 0 and tokens[j] in _NUMBER_HEDGES:
+        j -= 1
+    return tokens[j] if j >= 0 and tokens[j] in _TIME_PREPOSITIONS else ""
+
+
 def quantities(tokens: Sequence[str]) -> dict[str, list[tuple[float, float]]]:
-    """Numbers as (low, high) intervals grouped by the unit word that follows them."""
+    """Numbers as (low, high) intervals grouped by the unit word that follows them. A
+    duration dated by a preposition counts under its unit and that preposition ("year
+    after"): "pays back after about 2 years" times an event, it does not measure what
+    "last about 15 years" measures."""
     found: dict[str, list[tuple[float, float]]] = {}
     start: float | None = None
+    begins = 0
     for i, tok in enumerate(tokens):
         value = _number(tok)
         if value is None:
             continue
         low = value if start is None else min(start, value)
         high = value if start is None else max(start, value)
+        if start is None:
+            begins = i
         start = None
         if tok.endswith("%"):
             found.setdefault("%", []).append((low, high))
@@ -552,6 +580,9 @@ def quantities(tokens: Sequence[str]) -> dict[str, list[tuple[float, float]]]:
             start = value
             continue
         unit = "%" if nxt in _PERCENT_WORDS else (stem(nxt) if nxt.isalpha() else "")
+        if unit in _TIME_UNITS:
+            preposition = _time_preposition(tokens, begins)
+            unit = f"{unit} {preposition}" if preposition else unit
         if unit and nxt not in STOPWORDS:
             found.setdefault(unit, []).append((low, high))
     return found
