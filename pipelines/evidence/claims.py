@@ -15,6 +15,7 @@ import functools
 import itertools
 import json
 import re
+import threading
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -378,6 +379,9 @@ def _content_words(text: str) -> set[str]:
     return {_stem(word) for word in tokenize(text)}
 
 
+_LEXICON_LOCK = threading.Lock()
+
+
 @functools.lru_cache(maxsize=65536)
 def _verb_form(word: str) -> str | None:
     """How lemminflect's English lexicon reads ``word`` (lower case) as a verb: "inflected"
@@ -386,7 +390,9 @@ def _verb_form(word: str) -> str | None:
     are in the lexicon), or None. The lexicon (about 100,000 forms) loads on first use."""
     from lemminflect import getAllLemmas
 
-    readings = getAllLemmas(word)
+    # Claims are extracted in worker threads: the lexicon's first load happens once.
+    with _LEXICON_LOCK:
+        readings = getAllLemmas(word)
     lemmas = readings.get("VERB")
     if not lemmas or word.endswith("ing"):
         return None
