@@ -54,6 +54,9 @@ class EvidenceJob(Protocol):
     facets: list[Facet]
     facet_fragments: dict[str, int]
     metrics: dict[str, Any]
+    # Claims the task had that this search found again (the same text, or a
+    # near-duplicate of it): in its answer's claims with those it adds.
+    refound: set[str]
 
     async def embed_texts(self, texts: list[str]) -> np.ndarray: ...
 
@@ -223,7 +226,9 @@ async def _distinct(
                     SAME_CLAIM_SIMILARITY,
                     existing_ids,
                 )
-                if any(same_claim(c["text"], existing_text[n[0]]) for n in near):
+                same = [n[0] for n in near if same_claim(c["text"], existing_text[n[0]])]
+                if same:
+                    job.refound.add(same[0])
                     continue
             kept.append(c)
             kept_vecs.append(v)
@@ -276,7 +281,10 @@ async def extract_claims(job: EvidenceJob, useful: list[dict[str, Any]]) -> None
     seen_ids: set[str] = set()
     for c in extracted:
         cid = rs.claim_id(ctx.task["id"], c["text"])
-        if cid in existing_ids or cid in seen_ids:
+        if cid in existing_ids:
+            job.refound.add(cid)
+            continue
+        if cid in seen_ids:
             continue
         seen_ids.add(cid)
         candidates.append({**c, "id": cid})

@@ -91,6 +91,8 @@ class SearchJob:
         self.facets: list[Facet] = []
         self._facet_vecs: np.ndarray | None = None
         self.facet_fragments: dict[str, int] = {}
+        # Claims of the task this search found again (evidence_steps.extract_claims).
+        self.refound: set[str] = set()
         # What the fetch layer said about each fetched URL (documents are frozen).
         self.fetched: dict[str, dict[str, Any]] = {}
         # URLs an engine's SERP listed (their serp_items rows are the engine's own).
@@ -322,7 +324,11 @@ class SearchJob:
                 ],
             }
         claims = await self.ctx.call("graph", "claim_confidences", self.ctx.task["id"])
-        mine = [c for c in claims if c.get("search_id") == self.ctx.search_id]
+        # The claims this search added, and those of the task it found again (a later
+        # search of a task that re-reads a source answers with what it found there).
+        mine = [
+            c for c in claims if c.get("search_id") == self.ctx.search_id or c["id"] in self.refound
+        ]
         status, satisfaction = rs.search_status(claims, self.budget_exhausted)
         m = self.metrics
         m["harvest_rate"] = rs.harvest_rate(m["useful_fragments"], m["pages_fetched"])

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from lyra.jobs.evidence_steps import SPARE_CLAIMS_PER_FRAGMENT, extract_claims
+from lyra.pipelines.evidence import research as rs
 from lyra.pipelines.evidence.facets import Facet
 from tests.conftest import make_settings, step_context
 
@@ -33,11 +34,15 @@ def _run(
     budget: int,
     found: dict[str, list[tuple[str, float]]] | None = None,
     vectors: dict[str, list[float]] | None = None,
+    existing: list[dict[str, Any]] | None = None,
+    refound: set[str] | None = None,
 ) -> tuple[list[str], int, int]:
     """extract_claims over the three fragments (two first claims each); the stored claim
     texts, the number of claims it asked the extractor for per fragment, and its
     claims_extracted metric. With ``vectors``, each claim text's embedding (an
-    embedding model is loaded and near-duplicates are merged); else none is."""
+    embedding model is loaded and near-duplicates are merged); else none is. ``existing``:
+    the task's claims before (id, claim_text, and the vector the graph finds it by);
+    ``refound`` receives the ids of those the search found again."""
     asked: list[int] = []
     stored: list[dict[str, Any]] = []
     found = found or {
@@ -58,7 +63,10 @@ def _run(
             ]
             return {"claims": claims, "warnings": []}
         if (actor, method) == ("graph", "claims_for_task"):
-            return []
+            return existing or []
+        if (actor, method) == ("graph", "vector_search"):
+            vector, *_ = args
+            return [(e["id"], 1.0) for e in existing or [] if np.dot(vector, e["vector"]) >= 0.99]
         if (actor, method) == ("graph", "calibration_maps"):
             return {"claims": {"version": 0, "calibration": {"method": "identity"}}}
         if (actor, method) == ("graph", "insert_claims"):
@@ -92,7 +100,8 @@ def _run(
     ]
     job = SimpleNamespace(
         ctx=ctx, model_id=None if vectors is None else "test-embedder", facets=facets,
-        facet_fragments={}, metrics={}, embed_targets=embed_targets, embed_texts=embed_texts,
+        facet_fragments={}, metrics={}, refound=set(), embed_targets=embed_targets,
+        embed_texts=embed_texts,
         check=lambda _: None,
     )  # fmt: skip
     useful = [
@@ -104,6 +113,8 @@ def _run(
          "_domain": "c.example", "_url": "http://c.example/"},
     ]  # fmt: skip
     asyncio.run(extract_claims(job, useful))  # type: ignore[arg-type]
+    if refound is not None:
+        refound |= job.refound
     return [r["claim_text"] for r in stored], asked[0], job.metrics["claims_extracted"]
 
 
@@ -152,3 +163,29 @@ def test_a_near_duplicate_does_not_take_a_place_in_the_budget(lyra_home: Path) -
 
     assert texts == [DENSE[0], SAFETY, EFFICACY, DENSE[1]]
     assert extracted == 5  # four first claims, and the one spare the search took
+
+
+def test_claims_the_task_had_are_found_again_not_added(lyra_home: Path) -> None:
+    """A later search of a task that re-reads a source: a claim of the same text, or a
+    near-duplicate of one, is not stored again but is among the claims it found (its
+    answer lists them; decision 0088)."""
+    one, other, third = [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]
+    found = {
+        "f-dense": [(DENSE[0], 0.9)],
+        "f-safety": [(SAFETY, 0.7)],
+        "f-efficacy": [(EFFICACY, 0.75)],
+    }
+    before = [
+        # the same text, stored by an earlier search
+        {"id": rs.claim_id("task-1", SAFETY), "claim_text": SAFETY, "vector": other},
+        # an earlier wording of the dense paragraph's first finding
+        {"id": "c_earlier", "claim_text": SAME_AGAIN, "vector": one},
+    ]
+    vectors = {DENSE[0]: one, SAFETY: other, EFFICACY: third}
+    refound: set[str] = set()
+    texts, _, _ = _run(
+        lyra_home, budget=10, found=found, vectors=vectors, existing=before, refound=refound
+    )
+
+    assert texts == [EFFICACY]
+    assert refound == {rs.claim_id("task-1", SAFETY), "c_earlier"}
