@@ -11,8 +11,9 @@ tool p95 <= 100 ms under load).
 While a search runs, a polled task's reads are renewed by a background loop every
 `REFRESH_S`, and a poll answers from the latest read, copied; one older than
 `MAX_STALE_S` is not served (the poll reads and waits). The loop ends once nobody polled
-the task for `IDLE_S` or no search runs; with none running, every poll reads the graph
-(nothing but a tool writes then, and the memo answers). A tool call that writes (a
+the task for `IDLE_S`, once it is not among the `MAX_LIVE_TASKS` polled last, or once no
+search runs; with none running, every poll reads the graph (nothing but a tool writes
+then, and the memo answers). A tool call that writes (a
 search of the task started or finished, its stop or cleanup; for every task: feedback,
 calibration, an auth answer, a domain block lifted) calls :meth:`LiveStatus.forget`:
 the next poll reads the graph before it answers, so no answer misses what a response
@@ -38,6 +39,9 @@ REFRESH_S = 0.5
 MAX_STALE_S = 2.0
 # A task nobody polled for this long is no longer read in the background.
 IDLE_S = 30.0
+# At most this many tasks are read in the background (the least recently polled goes
+# first): a client polling many tasks must not keep the graph busy with their reads.
+MAX_LIVE_TASKS = 16
 
 Read = Callable[[str], Awaitable[dict[str, Any]]]
 
@@ -63,12 +67,14 @@ class LiveStatus:
         refresh_s: float = REFRESH_S,
         max_stale_s: float = MAX_STALE_S,
         idle_s: float = IDLE_S,
+        max_tasks: int = MAX_LIVE_TASKS,
     ) -> None:
         self._read = read
         self._busy = busy
         self._refresh_s = refresh_s
         self._max_stale_s = max_stale_s
         self._idle_s = idle_s
+        self._max_tasks = max_tasks
         self._tasks: dict[str, _Live] = {}
 
     async def get(self, task_id: str) -> dict[str, Any]:
@@ -80,6 +86,8 @@ class LiveStatus:
             return await self._read(task_id)
         live = self._tasks.get(task_id)
         if live is None:
+            while len(self._tasks) >= self._max_tasks:
+                self._drop(min(self._tasks, key=lambda t: self._tasks[t].polled_at))
             live = self._tasks[task_id] = _Live()
         live.polled_at = time.monotonic()
         if live.loop is None or live.loop.done():

@@ -22,12 +22,14 @@ class Graph:
         self.gate.set()
         self.fail = False
         self.searching = True
+        self.per_task: dict[str, int] = {}
 
     def busy(self) -> bool:
         return self.searching
 
     async def status_reads(self, task_id: str) -> dict[str, Any]:
         self.reads += 1
+        self.per_task[task_id] = self.per_task.get(task_id, 0) + 1
         answer = self.reads
         await self.gate.wait()
         if self.fail:
@@ -176,3 +178,16 @@ async def test_a_write_for_one_task_makes_only_that_task_read_again() -> None:
     live.forget()
     assert (await live.get("t1"))["read"] == 4
     live.stop()
+
+
+async def test_only_the_most_recently_polled_tasks_are_read_in_the_background() -> None:
+    graph = Graph()
+    live = LiveStatus(graph.status_reads, graph.busy, refresh_s=0.02, max_tasks=2)
+    for task in ("t1", "t2", "t3"):  # no loop runs between these polls
+        await live.get(task)
+    await asyncio.sleep(0.1)
+    live.stop()
+    # t1, the least recently polled, was dropped when t3 came: read once, by its poll.
+    assert graph.per_task["t1"] == 1
+    assert graph.per_task["t2"] > 1
+    assert graph.per_task["t3"] > 1
