@@ -226,9 +226,11 @@ async def _distinct(
                     SAME_CLAIM_SIMILARITY,
                     existing_ids,
                 )
-                same = [n[0] for n in near if same_claim(c["text"], existing_text[n[0]])]
-                if same:
-                    job.refound.add(same[0])
+                same = next(
+                    (n[0] for n in near if same_claim(c["text"], existing_text[n[0]])), None
+                )
+                if same is not None:
+                    job.refound.add(same)
                     continue
             kept.append(c)
             kept_vecs.append(v)

@@ -13,12 +13,12 @@ While a search runs, a polled task's reads are renewed by a background loop ever
 `MAX_STALE_S` is not served (the poll reads and waits). The loop ends once nobody polled
 the task for `IDLE_S`, once it is not among the `MAX_LIVE_TASKS` polled last, or once no
 search runs; with none running, every poll reads the graph (nothing but a tool writes
-then, and the memo answers). A tool call that writes (a
-search of the task started or finished, its stop or cleanup; for every task: feedback,
-calibration, an auth answer, a domain block lifted) calls :meth:`LiveStatus.forget`:
-the next poll reads the graph before it answers, so no answer misses what a response
-has acknowledged. What other tasks' searches write to shared rows (a page's retraction,
-a site blocked) shows within `MAX_STALE_S`. Decision 0086.
+then, and the memo answers). A tool call that writes (a search of the task started or
+finished, its stop or cleanup; for every task: feedback, calibration, an auth answer, a
+domain block lifted) calls :meth:`LiveStatus.forget`: the next poll reads the graph
+before it answers, so no answer misses what a response has acknowledged. What other
+tasks' searches write to shared rows (a page's retraction, a site blocked) shows within
+`MAX_STALE_S`. Decision 0086.
 """
 
 from __future__ import annotations
