@@ -43,6 +43,8 @@ QUESTIONS = [
         "low-dose aspirin",
     ),
     ("Is it worth taking vitamin D in winter?", "intervention", "vitamin D"),
+    ("Do zinc lozenges shorten the common cold?", "intervention", "zinc lozenges"),
+    ("Does exercise speed up recovery after surgery?", "intervention", "exercise"),
     (
         "How did the printing press spread across Europe?",
         "general",

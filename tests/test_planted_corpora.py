@@ -1,8 +1,9 @@
 """Planted corpora on other questions: every fact on every facet is a claim (issue 12).
 
-Six corpora written so that the claim and stance rules are not only measured on the
-corpus they were developed on (examples/corpus): tests/corpora/vitamin_d and
-tests/corpora/melatonin (medicine: vitamin D and fractures; melatonin for insomnia),
+Seven corpora written so that the claim and stance rules are not only measured on the
+corpus they were developed on (examples/corpus): tests/corpora/vitamin_d,
+tests/corpora/melatonin (medicine: vitamin D and fractures; melatonin for insomnia) and
+tests/corpora/zinc_colds (medicine: zinc lozenges for colds, with tables, FAQs and comments),
 tests/corpora/heat_pumps, tests/corpora/four_day_week, tests/corpora/electric_cars and
 tests/corpora/non_competes (other fields: heat pumps in cold climates; the four-day work
 week; electric cars' lifetime emissions; the law on non-compete agreements). One search of
@@ -224,6 +225,62 @@ PLANTED = {
             ("last only about 8 years", "autoreview.example"),
             ("loses about 40 percent of its range", "greencars.example"),
             ("loses about 20 percent of its driving range", "motoringforum.example"),
+        ),
+    ),
+    "zinc_colds": Planted(
+        question="Do zinc lozenges shorten the common cold?",
+        domains=frozenset(
+            (
+                "healthagency.example",
+                "coldresearch.example",
+                "trialsreport.example",
+                "pharmacyfaq.example",
+                "wellnessblog.example",
+                "familydoctor.example",
+            )
+        ),
+        facts=(
+            "zinc acetate lozenges shortened colds in adults by 33 percent",
+            "zinc acetate lozenges did not shorten colds compared with placebo",
+            "Zinc did not reduce the severity of sore throat",
+            "Colds lasted 33 percent fewer days with zinc acetate lozenges",
+            "Zinc acetate and zinc gluconate lozenges were equally effective",
+            "Lozenges containing citric acid or tartaric acid bind the zinc",
+            "Zinc lozenges may shorten a cold by a day or two in adults",
+            "Taking zinc every day does not prevent colds in healthy adults",
+            "Nausea was reported by 21 percent of the zinc group",
+            "The most common side effects of zinc lozenges are a bad taste",
+            "Taking 150 mg of zinc a day for several months can cause copper deficiency",
+            "Zinc nasal gels and sprays have caused a lasting loss of the sense of smell",
+            "Zinc nasal sprays do not cause any loss of smell",
+            "tolerable upper intake level of zinc for adults is 40 mg a day",
+            "upper intake level of zinc for adults is 100 mg a day",
+            "used a total daily dose of at least 75 mg of zinc",
+            "Dissolve one lozenge slowly in the mouth every 2 to 3 hours",
+            "Stop taking zinc lozenges after 7 days",
+            "Adult men: the recommended amount is 11 mg",
+            "Lozenges only help when they are started within 24 hours",
+            "Zinc lozenges still work when they are started within 72 hours",
+            "Zinc lozenges are not recommended for children under 12",
+            "Zinc lozenges are safe for children of all ages",
+            "Zinc reduces the absorption of quinolone and tetracycline antibiotics",
+            "Take the antibiotic at least 2 hours before",
+            "Zinc lozenges can be taken with paracetamol or ibuprofen",
+            "People who take antibiotics, penicillamine or diuretics should ask a pharmacist",
+            "Vitamin C taken after a cold starts does not shorten it",
+            "Echinacea did not shorten colds in a trial of 719 patients",
+        ),
+        refuted=(
+            ("shortened colds in adults by 33 percent", "trialsreport.example"),
+            ("did not shorten colds compared with placebo", "coldresearch.example"),
+            ("caused a lasting loss of the sense of smell", "wellnessblog.example"),
+            ("do not cause any loss of smell", "healthagency.example"),
+            ("for adults is 40 mg a day", "wellnessblog.example"),
+            ("for adults is 100 mg a day", "healthagency.example"),
+            ("started within 24 hours", "pharmacyfaq.example"),
+            ("started within 72 hours", "coldresearch.example"),
+            ("not recommended for children under 12", "wellnessblog.example"),
+            ("safe for children of all ages", "familydoctor.example"),
         ),
     ),
     "non_competes": Planted(

@@ -104,7 +104,9 @@ _RECOMMENDATION = re.compile(
     r"\b(should|must|ought to|needs? (to|a|an|the|at least|more|less)|needed|requires?|"
     r"required|"
     r"(is|are) (not )?(recommended|advised)|"
-    r"recommends?|advises?|avoid(s|ed)?|contraindicated|unsuitable|not suitable)\b",
+    r"recommends?|advises?|avoid(s|ed)?|contraindicated|unsuitable|not suitable|"
+    # what may be combined with what ("can be taken with paracetamol")
+    r"(can|may|could)( safely)? (not )?be (taken|used|given|combined|mixed))\b",
     re.IGNORECASE,
 )
 # The same relations in Japanese (the other language the product reads).
@@ -191,6 +193,19 @@ _IMPERATIVE_START = re.compile(
     r"|(?:don't|do not|be sure|make sure|find out)\b)",
     re.IGNORECASE,
 )
+# An instruction that states a dose or a time ("Take the antibiotic at least 2 hours
+# before zinc", "Stop taking the lozenges after 7 days", "Take 2 tablets every 4 hours")
+# is how a medicine is used, the finding the dosage facet needs and a label or another
+# source can contradict, not advice to the reader.
+_DOSING_INSTRUCTION = re.compile(
+    # not an offer ("Use our app for 30 days free")
+    r"^(?!.*\b(?:our|free|offer|trial|subscri\w*|orders?)\b)"
+    r"(?:take|stop|start|use|give|continue|repeat|wait|dissolve|apply|chew|swallow)\b"
+    r".*?\b\d+(?:[.,]\d+)?(?:\s*(?:to|or|-|\u2013)\s*\d+(?:[.,]\d+)?)?\s*"
+    r"(?:mg|mcg|\u00b5g|g|iu|ml|units?|tablets?|capsules?|lozenges?|drops?|doses?|hours?|"
+    r"days?|weeks?|months?|minutes?)\b",
+    re.IGNORECASE,
+)
 # A prohibition that names who or what it is for is a contraindication, the finding a
 # reader of the population and safety facets needs ("Do not take melatonin if you have
 # epilepsy", "Never give aspirin to children under 16"), not advice: a source can
@@ -227,6 +242,16 @@ _OBJECTIVE = re.compile(
     r"^(?:objectives?\s*:\s*)?to\s+(?:assess|evaluate|determine|examine|investigate|explore|"
     r"compare|estimate|describe|identify|quantify|measure|review|summari[sz]e|analy[sz]e|"
     r"understand|establish|test)\b",
+    re.IGNORECASE,
+)
+# A sentence about the page's own layout ("Average daily amounts are listed below in
+# milligrams", "The table below shows ..."): what it points at is the finding.
+_POINTER = re.compile(
+    r"\b(?:listed|shown|given|described|summari[sz]ed|set out)\s+(?:below|above)"
+    # not a level ("doses given above 5 mg", "shown above the limit")
+    r"(?=\s*(?:[.,;:()]|$|(?:in|and|for|are|is|were|was)\b))|"
+    r"\b(?:the|this)\s+(?:table|figure|chart|list|box)\s+(?:below|above)\b|"
+    r"\bsee\s+(?:below|above)\b",
     re.IGNORECASE,
 )
 # A writer or an organisation speaking of itself, its campaigns and its wishes ("We
@@ -383,16 +408,33 @@ _LEXICON_LOCK = threading.Lock()
 
 
 @functools.lru_cache(maxsize=65536)
-def _verb_form(word: str) -> str | None:
-    """How lemminflect's English lexicon reads ``word`` (lower case) as a verb: "inflected"
-    (a form other than the base and the "-ing" form: "pays", "spans", "emitted"), "base"
-    ("emit"; not a word that is also an adverb or preposition, as "over", "back", "still"
-    are in the lexicon), or None. The lexicon (about 100,000 forms) loads on first use."""
+def _readings(word: str) -> dict[str, tuple[str, ...]]:
+    """lemminflect's readings of ``word`` (lower case) by part of speech, empty when the
+    lexicon (about 100,000 forms, loaded on first use) does not know it."""
     from lemminflect import getAllLemmas
 
     # Claims are extracted in worker threads: the lexicon's first load happens once.
     with _LEXICON_LOCK:
-        readings = getAllLemmas(word)
+        return dict(getAllLemmas(word))
+
+
+def _suffix_verb(word: str) -> bool:
+    """A verb by its ending ("-ed", "-es", "-izes" ...), unless the lexicon knows the word
+    and only as something else: "summaries", "series", "guidelines", "diabetes" are
+    nouns; a word the lexicon does not know ("methylates") keeps its ending's reading."""
+    if not _VERB_SUFFIX.match(word):
+        return False
+    readings = _readings(word)
+    return not readings or "VERB" in readings
+
+
+@functools.lru_cache(maxsize=65536)
+def _verb_form(word: str) -> str | None:
+    """How lemminflect's English lexicon reads ``word`` (lower case) as a verb: "inflected"
+    (a form other than the base and the "-ing" form: "pays", "spans", "emitted"), "base"
+    ("emit"; not a word that is also an adverb or preposition, as "over", "back", "still"
+    are in the lexicon), or None."""
+    readings = _readings(word)
     lemmas = readings.get("VERB")
     if not lemmas or word.endswith("ing"):
         return None
@@ -423,15 +465,27 @@ def _has_verb(text: str) -> bool:
     if _CJK.search(text):
         return _JAPANESE_PREDICATE.search(text.strip()) is not None or "は" in text
     words = [w.lower() for w in _WORD.findall(text)]
-    if not any(w in _ENGLISH_MARKERS for w in words):
+    if not any(w in _ENGLISH_MARKERS for w in words) and (
+        # a label and its value (a table's row: "Industry: Open-source software") states
+        # the value, in whichever language
+        ": " in text or not _english_words(words)
+    ):
         return True
     return _listed_verb(words) or bool(_CONTRACTED_VERB.search(text)) or _lexicon_verb(words)
+
+
+def _english_words(words: list[str]) -> bool:
+    """Three or more words, all English by the lexicon: a line without the function words
+    that mark English prose ("Cold Research Centre, evidence summaries series") is still
+    English, not another language whose verbs this module cannot check."""
+    alphabetic = [w for w in words if w.isalpha()]
+    return len(alphabetic) >= 3 and all(_readings(w) for w in alphabetic)
 
 
 def _listed_verb(words: list[str]) -> bool:
     return (
         any(
-            w in _AUXILIARIES or w in _COMMON_VERBS or w in _IRREGULAR_PAST or _VERB_SUFFIX.match(w)
+            w in _AUXILIARIES or w in _COMMON_VERBS or w in _IRREGULAR_PAST or _suffix_verb(w)
             for w in words
         )
         # a plural subject takes the base form: "Paper filters remove", "drinkers develop"
@@ -527,14 +581,17 @@ def informativeness(text: str) -> float:
         or _WRITER_SPEAKS.match(text)
         or _OBJECTIVE.match(text)
         or _MYTH.match(text)
+        or _POINTER.search(text)
     ):
         return 0.0
     contraindication = _CONTRAINDICATION.match(text) is not None
-    if _IMPERATIVE_START.match(text) and not contraindication:
+    dosing = _DOSING_INSTRUCTION.match(text) is not None
+    if _IMPERATIVE_START.match(text) and not (contraindication or dosing):
         return 0.0
     score = 0.0
     if (
         contraindication
+        or dosing
         or _EFFECT.search(text)
         or _JA_EFFECT.search(text)
         or _RECOMMENDATION.search(text)
@@ -675,7 +732,7 @@ def table_row_statements(fragment_text: str) -> list[str] | None:
     ]
     if len(rows) < 2 or len(rows[0]) < 2 or any(len(r) != len(rows[0]) for r in rows):
         return None
-    if len(rows[0]) == 2:
+    if len(rows[0]) == 2 and not _numbers_under_a_header(rows):
         return [_sentence(f"{key}: {value}") for key, value in rows if key and value]
     header, body = rows[0], rows[1:]
     statements = []
@@ -688,6 +745,23 @@ def table_row_statements(fragment_text: str) -> list[str] | None:
         if row[0] and parts:
             statements.append(_sentence(f"{row[0]}: {'; '.join(parts)}"))
     return statements
+
+
+def _numbers_under_a_header(rows: list[list[str]]) -> bool:
+    """A two-column table whose first row names its columns: no number in the first row,
+    one in the second cell of every other row ("Life stage | Recommended amount" over
+    "Adult men | 11 mg"). Its rows read against the header ("Adult men: the recommended
+    amount is 11 mg."); an infobox's rows ("Founded | 1998", "Industry | Software") do not
+    all hold numbers."""
+    header, body = rows[0], rows[1:]
+    return (
+        len(body) >= 2
+        and not any(_DIGIT.search(cell) for cell in header)
+        and all(_DIGIT.search(row[1]) for row in body)
+    )
+
+
+_DIGIT = re.compile(r"\d")
 
 
 def _sentence(text: str) -> str:

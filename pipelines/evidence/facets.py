@@ -86,7 +86,15 @@ _EFFECT_VERBS = (
     r"treat|treats|cure|cures|influence|influences|change|changes|worsen|worsens|"
     r"benefit|benefits|harm|harms|slow|slows|delay|delays|decrease|decreases|"
     r"lead to|leads to|contribute to|contributes to|impact|impacts|alter|alters|"
-    r"trigger|triggers|relieve|relieves|boost|boosts|damage|damages)"
+    r"trigger|triggers|relieve|relieves|boost|boosts|damage|damages|"
+    # what a remedy does to an illness's course or a risk ("Do zinc lozenges shorten the
+    # common cold?")
+    r"shorten|shortens|lengthen|lengthens|prolong|prolongs|extend|extends|speed up|"
+    r"speeds up|ease|eases|alleviate|alleviates|soothe|soothes|heal|heals|fight|fights|"
+    r"kill|kills|block|blocks|stop|stops|inhibit|inhibits|suppress|suppresses|promote|"
+    r"promotes|enhance|enhances|strengthen|strengthens|weaken|weakens|accelerate|"
+    r"accelerates|hasten|hastens|mitigate|mitigates|reverse|reverses|lessen|lessens|"
+    r"shrink|shrinks|restore|restores)"
 )
 _DOES_X_VERB = re.compile(
     rf"^\s*{_AUX}\s+(?P<x>.+?)\s+(?:really\s+|actually\s+)?{_EFFECT_VERBS}\b(?P<y>.*)$",
