@@ -695,6 +695,56 @@ def test_verbs_beyond_the_closed_lists(sentence: str, reason: str | None) -> Non
 
 
 @pytest.mark.parametrize(
+    ("sentence", "reason"),
+    [
+        # what a paper's PDF leaves between its findings (realworld arXiv 1111.2011v2)
+        (
+            "1Institute for Quantum Matter and Department of Physics and Astronomy, Johns "
+            "Hopkins University, Baltimore, Maryland 21218, USA",
+            "boilerplate",
+        ),
+        ("Department of Medicine, University of Oxford, Oxford, UK", "boilerplate"),
+        ("After rescaling g by N, this effective action (15) becomes", "incomplete"),
+        (
+            "In Section II we introduce our model and self-consistently derive an effective ac-",
+            "incomplete",
+        ),
+        ("The most common side effects of zinc lozenges are:", "incomplete"),
+        ("There, Banzi claims that Martino secretly filed a", "incomplete"),
+        (
+            "where g is a dimensionless parameter controlling the strength of fluctuations.",
+            "fragment",
+        ),
+        ("dimensions were then computed at leading order and were found to match.", "fragment"),
+        ("8 from (39), this agrees exactly with the standard result for d = 2.", "fragment"),
+        ("11 S. Sachdev, Quantum Phase Transitions, Cambridge Univ.", "reference"),
+        ("[4] Smith J, Lee K. Vitamin D and falls in older women. BMJ 2019;365:l123.", "reference"),
+        # complete sentences that look alike
+        ("Department of Health data show that university hospitals cut waits by 10 percent.", None),
+        ("Applications could request scopes that the user did not intend to give access to.", None),
+        ("mRNA vaccines reduced hospital admissions by 90 percent.", None),
+        ("pipenv is another tool that allows you to pin dependencies.", None),
+        ("5 of the 12 trials found a benefit of zinc.", None),
+        ("2 in 5 adults take a supplement every day.", None),
+    ],
+)
+def test_what_papers_and_pages_leave_between_findings(sentence: str, reason: str | None) -> None:
+    assert is_rejected_claim(sentence, QUESTION) == reason
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "In Section IV we consider 1/N corrections and derive results for the self-energy.",
+        "Finally, in Section V we discuss our results and suggest future work.",
+        "The procedure is shown schematically in Figure 1.",
+    ],
+)
+def test_a_papers_road_map_and_figure_pointers_are_no_findings(sentence: str) -> None:
+    assert informativeness(sentence) == 0.0
+
+
+@pytest.mark.parametrize(
     ("sentence", "score"),
     [
         # a planted corpus of 2026-11-30 (zinc lozenges for colds): how a medicine is

@@ -55,6 +55,45 @@ _NAVIGATION = re.compile(
     r"(article|page|post)|table of contents|main menu|home page|go to)\b",
     re.IGNORECASE,
 )
+# An author's affiliation in a paper's header ("1Institute for Quantum Matter and
+# Department of Physics ..., Johns Hopkins University, Baltimore, Maryland 21218, USA").
+# It opens with the institution and reads as an address: commas, and a postcode or a
+# country (not "Department of Health figures show that university hospitals ...").
+_AFFILIATION = re.compile(
+    r"^\W*\d*\s*(?:department|institute|school|faculty|division|cent(?:er|re)|"
+    r"laborator(?:y|ies)|unit|hospital|university|college)\b"
+    r"(?=(?:[^,]*,){2})"
+    r".*\b(?:university|institute|hospital|college|school|cent(?:er|re))\b"
+    r".*(?:\b\d{4,6}\b|\b(?:USA|U\.S\.A\.|UK|United States|United Kingdom|Canada|Australia|"
+    r"Germany|France|Japan|China|India|Italy|Spain|Netherlands|Sweden|Switzerland|Denmark|"
+    r"Norway|Finland|Brazil|Korea|Singapore|Israel|Belgium|Austria|Ireland)\b)",
+    re.IGNORECASE,
+)
+# A sentence cut where the page went on in an equation, a list or the next line: it
+# ends on a colon, in a word broken by a hyphen ("an effective ac-"), or on a word
+# that needs what follows ("... this effective action becomes", "... denoted by").
+# A sentence that ends with its full stop and a preposition is complete ("... did not
+# intend to give access to.").
+_INCOMPLETE_END = re.compile(
+    r"(?::|[a-z]-|\b(?:to|of|by|the|a|an|and|or|with|for|from|than|that|which|where|"
+    r"into|becomes|become|yielding|leading|gives|reads|takes the form))\s*$",
+    re.IGNORECASE,
+)
+_CUT_WORD_OR_COLON = re.compile(r"(?::|[a-z]-)\s*$")
+# A sentence whose first word is an ordinary word in lower case starts mid-thought: the
+# rest of a sentence an equation or a page break interrupted ("where g is a
+# dimensionless parameter ...", "dimensions were then computed ..."). A name written
+# so ("mRNA", "eGFR", "iPhone") has a capital inside and is no such start, and a word
+# the English lexicon does not know is a name ("pipenv is another tool ...").
+_LOWER_START = re.compile(r"^[a-z]+\b(?![-'\u2019]?[A-Z])")
+# An entry of a reference list ("11 S. Sachdev, Quantum Phase Transitions, Cambridge
+# Univ.", "[4] Smith J, Lee K. Vitamin D and falls. BMJ 2019;365:l123."), and the
+# debris a PDF's equations leave before a sentence: a lone digit, then a preposition or
+# a bracket ("8 from (39), this agrees ...", "0 (p) = p2 + r, ...").
+_REFERENCE_ENTRY = re.compile(
+    r"^\[?\d{1,3}[\].]?\s*(?:(?:[A-Z]\.\s?){1,3}[A-Z][a-z]+|[A-Z][a-z]+\s+[A-Z]{1,3}),"
+)
+_EQUATION_DEBRIS = re.compile(r"^\d\s+(?:\(|(?:from|at|and|with)\b)")
 _NAV_SEPARATORS = re.compile(r"[|\u203a\u00bb>/\u00b7\u2022]")
 # Numbers as reports write them out ("two to three years", "about half of", "a quarter
 # of the cost", "twice as likely"); "one" is left out (a pronoun as often as a number).
@@ -251,7 +290,13 @@ _POINTER = re.compile(
     # not a level ("doses given above 5 mg", "shown above the limit")
     r"(?=\s*(?:[.,;:()]|$|(?:in|and|for|are|is|were|was)\b))|"
     r"\b(?:the|this)\s+(?:table|figure|chart|list|box)\s+(?:below|above)\b|"
-    r"\bsee\s+(?:below|above)\b",
+    r"\bsee\s+(?:below|above)\b|"
+    # a paper's own road map ("In Section IV we consider ...", "Finally, in Section V we
+    # discuss ...") and a figure named as where something is ("The procedure is shown
+    # schematically in Figure 1.")
+    r"^(?:\w+,?\s+)?in\s+(?:section|chapter|appendix|part)\s+[\dIVX]+\b|"
+    r"\b(?:is|are)\s+(?:shown|illustrated|depicted|plotted|drawn)\s+(?:\w+ly\s+)?in\s+"
+    r"(?:fig(?:ure)?s?\.?|tables?|panels?)\s*[\dIVX]+[a-z]?\)?\.?$",
     re.IGNORECASE,
 )
 # A writer or an organisation speaking of itself, its campaigns and its wishes ("We
@@ -551,8 +596,18 @@ def is_rejected_claim(
         return "too_long"
     if text.endswith(("?", "\uff1f")):
         return "question"
-    if _BOILERPLATE.search(text):
+    if _BOILERPLATE.search(text) or _AFFILIATION.match(text):
         return "boilerplate"
+    if _CUT_WORD_OR_COLON.search(text) or (
+        _INCOMPLETE_END.search(text) and not text.endswith((".", "!", "\u2026"))
+    ):
+        return "incomplete"
+    if (start := _LOWER_START.match(text)) and _readings(start.group()):
+        return "fragment"
+    if _EQUATION_DEBRIS.match(text):
+        return "fragment"
+    if _REFERENCE_ENTRY.match(text):
+        return "reference"
     if _mostly_digits(text):
         return "mostly_digits"
     if _is_navigation(text):
