@@ -19,7 +19,7 @@ from lyra.jobs.search_context import SearchContext
 from lyra.pipelines.errors import DEGRADED_PREFIX
 from lyra.pipelines.evidence import research as rs
 from lyra.pipelines.evidence.calibration import Calibration
-from lyra.pipelines.evidence.claims import has_claim_candidate
+from lyra.pipelines.evidence.claims import has_claim_candidate, under_reference_list
 from lyra.pipelines.evidence.facets import (
     Facet,
     facet_scores,
@@ -92,8 +92,13 @@ async def choose_passages(
         return []
     ctx = job.ctx
     s = ctx.settings.search
-    # Headings are context for the passages under them, not passages themselves.
-    passages = [i for i, f in enumerate(fragments) if f["fragment_type"] != "heading"]
+    # Headings are context for the passages under them, not passages themselves; a
+    # reference list's entries name works and state nothing.
+    passages = [
+        i
+        for i, f in enumerate(fragments)
+        if f["fragment_type"] != "heading" and not under_reference_list(f.get("heading_context"))
+    ]
     keep = passages
     if len(passages) > s.kneedle_max:
         # More passages than the budget: those with no sentence that could be a claim
@@ -428,12 +433,14 @@ async def judge_stance(job: EvidenceJob) -> None:
     meta = await ctx.call("graph", "texts_for", "fragment", hit_ids) if hit_ids else {}
     found = []
     for claim, per_claim in zip(with_vec, hits, strict=True):
-        # A heading or a title states nothing: it can neither support nor refute.
+        # A heading or a title states nothing: it can neither support nor refute; nor can a
+        # reference list's entry.
         cands = [
             rs.Candidate(fid, sim, meta[fid]["domain"], meta[fid]["page_id"])
             for fid, sim in per_claim
             if fid in meta
             and meta[fid].get("fragment_type") != "heading"
+            and not under_reference_list(meta[fid].get("heading_context"))
             and (fid, claim["id"]) not in judged
         ]
         origin = claim.get("origin_page_id")

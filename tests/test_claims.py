@@ -21,6 +21,7 @@ from lyra.pipelines.evidence.claims import (
     parse_claims_response,
     repeats_question,
     table_row_statements,
+    under_reference_list,
 )
 from lyra.pipelines.llm.sanitize import new_task_tag
 
@@ -191,7 +192,9 @@ def test_reference_markers_leave_the_claim() -> None:
         ("The outdoor unit needed defrosting several times a day in humid cold weather.", 0.4),
         ("The drug requires monitoring of kidney function in older adults.", 0.4),
         # "needs" as a noun is no requirement
-        ("Coffee contributes to daily fluid needs in much the same way as water.", 0.0),
+        ("Coffee counts toward daily fluid needs in much the same way as water.", 0.0),
+        # ... where contributing to them is a relation (decision 0089)
+        ("Coffee contributes to daily fluid needs in much the same way as water.", 0.4),
     ],
 )
 def test_a_requirement_is_a_finding(sentence: str, score: float) -> None:
@@ -719,6 +722,15 @@ def test_verbs_beyond_the_closed_lists(sentence: str, reason: str | None) -> Non
         ("8 from (39), this agrees exactly with the standard result for d = 2.", "fragment"),
         ("11 S. Sachdev, Quantum Phase Transitions, Cambridge Univ.", "reference"),
         ("[4] Smith J, Lee K. Vitamin D and falls in older women. BMJ 2019;365:l123.", "reference"),
+        (
+            "vanEngelsdorp D, et al. A survey of honey bee colony losses in the US, fall 2007 "
+            "to spring 2008.",
+            "reference",
+        ),
+        # a title in title case is no label and its value; a dek is no finding
+        ("Honey Bee Health: Annual Colony Loss Report 2023", "no_verb"),
+        ("Sponsored content from the crop protection industry association", "boilerplate"),
+        ("Main suspected causes: Varroa mites, viruses, pesticides, poor nutrition.", None),
         # complete sentences that look alike
         ("Department of Health data show that university hospitals cut waits by 10 percent.", None),
         ("Applications could request scopes that the user did not intend to give access to.", None),
@@ -745,6 +757,23 @@ def test_a_papers_road_map_and_figure_pointers_are_no_findings(sentence: str) ->
 
 
 @pytest.mark.parametrize(
+    ("heading_context", "under"),
+    [
+        ("Colony collapse disorder > References", True),
+        ("Varroa > See also", True),
+        ("Report > Further reading:", True),
+        ("Colony collapse disorder > Causes", False),
+        ("Sources of vitamin D", False),
+        (None, False),
+    ],
+)
+def test_a_reference_lists_entries_are_no_passages(
+    heading_context: str | None, under: bool
+) -> None:
+    assert under_reference_list(heading_context) is under
+
+
+@pytest.mark.parametrize(
     ("sentence", "score"),
     [
         # a planted corpus of 2026-11-30 (zinc lozenges for colds): how a medicine is
@@ -761,6 +790,17 @@ def test_a_papers_road_map_and_figure_pointers_are_no_findings(sentence: str) ->
         ("Average daily recommended amounts are listed below in milligrams (mg).", 0.0),
         ("The table below shows the usual doses.", 0.0),
         ("Doses given above 5 mg caused nausea.", 0.7),
+        # what drives a decline (a causal question's findings; the honeybees corpus)
+        (
+            "Poor nutrition weakens colonies: landscapes planted with a single crop offer "
+            "bees pollen for only a few weeks of the year.",
+            0.4,
+        ),
+        (
+            "Some researchers argue that high losses reflect beekeeping practices, such as "
+            "moving hives long distances for pollination, rather than pesticides.",
+            0.5,
+        ),
     ],
 )
 def test_dosing_instructions_and_pointers(sentence: str, score: float) -> None:

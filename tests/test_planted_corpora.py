@@ -1,12 +1,14 @@
 """Planted corpora on other questions: every fact on every facet is a claim (issue 12).
 
-Seven corpora written so that the claim and stance rules are not only measured on the
+Eight corpora written so that the claim and stance rules are not only measured on the
 corpus they were developed on (examples/corpus): tests/corpora/vitamin_d,
 tests/corpora/melatonin (medicine: vitamin D and fractures; melatonin for insomnia) and
 tests/corpora/zinc_colds (medicine: zinc lozenges for colds, with tables, FAQs and comments),
-tests/corpora/heat_pumps, tests/corpora/four_day_week, tests/corpora/electric_cars and
-tests/corpora/non_competes (other fields: heat pumps in cold climates; the four-day work
-week; electric cars' lifetime emissions; the law on non-compete agreements). One search of
+tests/corpora/heat_pumps, tests/corpora/four_day_week, tests/corpora/electric_cars,
+tests/corpora/non_competes and tests/corpora/honeybees (other fields: heat pumps in cold
+climates; the four-day work week; electric cars' lifetime emissions; the law on
+non-compete agreements; what is causing honey bee colony losses, a question of causes
+with an agency report as a PDF). One search of
 each question: every planted fact (efficacy, safety, dosage or sizing, who it is for and
 against, comparison with alternatives) becomes a claim, and the contradictions the
 rules can see are refuted by a source other than the claim's own. What no rule finds
@@ -283,6 +285,54 @@ PLANTED = {
             ("safe for children of all ages", "familydoctor.example"),
         ),
     ),
+    "honeybees": Planted(
+        question="What is causing honey bee colony losses?",
+        domains=frozenset(
+            (
+                "agriculture.gov.example",
+                "beeresearch.example",
+                "croptech.example",
+                "beekeepers.example",
+                "sciencenews.example",
+                "encyclopedia.example",
+            )
+        ),
+        facts=(
+            "lost 48 percent of their managed honey bee colonies between April 2022",
+            "lost 48 percent of their colonies in the year to April 2023",
+            "colony losses in the United States were about 30 percent in 2022 to 2023",
+            "Winter losses alone were 37 percent",
+            "Varroa destructor is the leading cause of colony loss",
+            "Varroa mites are the single greatest threat to managed honey bees",
+            "Varroa mites spread deformed wing virus",
+            "Poor nutrition weakens colonies",
+            "Neonicotinoid pesticides impair the ability of foraging honey bees",
+            "Neonicotinoids at field-realistic doses do not harm honey bee colonies",
+            "two to three times more likely to fail to return to the hive",
+            "Residues of at least one pesticide were found in 98 percent of wax samples",
+            "Wild bumble bees are more sensitive to neonicotinoids than honey bees",
+            "ban on outdoor use of three neonicotinoids has not improved bee health",
+            "has been rare since 2010",
+            "Colony collapse disorder is still the main reason",
+            "Reports of CCD peaked in the winter of 2006 to 2007",
+            "kills about 90 percent of the mites",
+            "Oxalic acid kills only about 50 percent of the mites",
+            "usually die within two to three years",
+            "The number of managed honey bee colonies worldwide has risen by 45 percent",
+            "high losses reflect beekeeping practices",
+            "Honey bee losses are driven by several stresses acting together",
+            "Beekeepers should check mite levels at least once a month",
+        ),
+        refuted=(
+            ("lost 48 percent of their managed honey bee colonies", "croptech.example"),
+            ("lost 48 percent of their colonies in the year", "croptech.example"),
+            ("about 30 percent in 2022 to 2023", "agriculture.gov.example"),
+            ("Neonicotinoid pesticides impair the ability", "croptech.example"),
+            ("do not harm honey bee colonies", "agriculture.gov.example"),
+            ("kills about 90 percent of the mites", "beekeepers.example"),
+            ("Oxalic acid kills only about 50 percent", "beeresearch.example"),
+        ),
+    ),
     "non_competes": Planted(
         question="Are non-compete agreements enforceable against employees?",
         domains=frozenset(
@@ -434,3 +484,17 @@ def test_planted_contradictions_are_refuted_by_the_other_source(
     refuting_domains = {u.split("/")[-2] for u in claim["refuting_urls"]}
     assert domain in refuting_domains
     assert claim["source_domain"] != domain
+
+
+def test_the_honeybee_report_pdf_is_what_its_script_writes(tmp_path: Path) -> None:
+    """tests/corpora/honeybees' PDF is made by scripts/make_planted_pdf.py, byte for byte."""
+    import importlib.util
+
+    script = Path(__file__).parents[1] / "scripts" / "make_planted_pdf.py"
+    spec = importlib.util.spec_from_file_location("make_planted_pdf", script)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    built = module.build(tmp_path / "report.pdf")
+    shipped = CORPORA / "honeybees" / "agriculture.gov.example" / "colony-loss-report-2023.pdf"
+    assert built.read_bytes() == shipped.read_bytes()

@@ -47,7 +47,8 @@ _CONFIDENCE_SPAN: Final = 0.6
 _BOILERPLATE = re.compile(
     r"\b(cookies?|subscribe|subscription|newsletter|click here|all rights reserved|"
     r"sign up|sign in|log in|privacy policy|terms of (use|service)|advertisement|"
-    r"share this|follow us|read more|related articles|enable javascript)\b|©",
+    r"share this|follow us|read more|related articles|enable javascript|"
+    r"sponsored content|paid content|partner content|advertorial)\b|©",
     re.IGNORECASE,
 )
 _NAVIGATION = re.compile(
@@ -92,6 +93,17 @@ _LOWER_START = re.compile(r"^[a-z]+\b(?![-'\u2019]?[A-Z])")
 # a bracket ("8 from (39), this agrees ...", "0 (p) = p2 + r, ...").
 _REFERENCE_ENTRY = re.compile(
     r"^\[?\d{1,3}[\].]?\s*(?:(?:[A-Z]\.\s?){1,3}[A-Z][a-z]+|[A-Z][a-z]+\s+[A-Z]{1,3}),"
+    # unnumbered, as a list of references gives them: "vanEngelsdorp D, et al. A survey
+    # ...", "Smith J, Lee K. The disappearing bees."
+    r"|^[A-Za-z][\w'-]+\s+[A-Z]{1,3},\s*(?:et al\.|[A-Z][\w'-]+\s+[A-Z]{1,3}[.,])"
+)
+# The headings a reference list or a reading list stands under: its entries name
+# works, they state nothing a source could support or refute.
+_REFERENCE_HEADINGS = re.compile(
+    r"^(?:references?|bibliography|works cited|literature cited|sources|citations|notes|"
+    r"footnotes|further reading|see also|external links|related (?:articles|links|posts|"
+    r"reading))$",
+    re.IGNORECASE,
 )
 _EQUATION_DEBRIS = re.compile(r"^\d\s+(?:\(|(?:from|at|and|with)\b)")
 _NAV_SEPARATORS = re.compile(r"[|\u203a\u00bb>/\u00b7\u2022]")
@@ -118,14 +130,18 @@ _EFFECT = re.compile(
     # gains and losses as studies of schools, firms and patients report them
     r"recover|widen|narrow|persist|declin|struggl|worsen|outperform|underperform|"
     # what a measure, a device or an attack does (security, engineering, policy findings)
-    r"stop|provid|expos|compromis|bypass|intercept|exploit|detect|breach|outweigh|sav)"
+    r"stop|provid|expos|compromis|bypass|intercept|exploit|detect|breach|outweigh|sav|"
+    # what drives a decline or a change (a causal question's findings: "Poor nutrition
+    # weakens colonies", "losses reflect beekeeping practices")
+    r"weaken|strengthen|reflect|attribut|explain|contribut|threaten|spread|undermin|"
+    r"disrupt|endanger|deplet|destroy)"
     r"(e|es|ed|ing|s|y|ies|ied|ion|ions|tion|tions|ped|ping)?\b"
     # irregular forms that no stem catches ("levels rose", "it led to"), lower case only
     # ("Rose hips", a name, is not a rise)
     r"|\b(?-i:rose|risen|fell|fallen|grew|grown|led|shrank|shrunk|keeps|kept|ban|bans|banned|"
     r"banning|permits|permitted|permitting|upheld|upholds?|ruled|struck down|strikes? down|"
     r"lost|lose|loses|losing|offset|offsets|unaffected|unchanged|set aside|sets aside|"
-    r"vacated|vacates|caught|catches|captured|captures)\b"
+    r"vacated|vacates|caught|catches|captured|captures|driven|drove)\b"
     # a share and what weighs more ("accounts for 15 percent", "frequency matters more
     # to riders than price"): as phrases, since "account" and "matter" are nouns too
     r"|\b(?:accounts?|accounted) for\b|\bmatter(?:s|ed)? (?:more|less|most|little)\b"
@@ -512,11 +528,18 @@ def _has_verb(text: str) -> bool:
     words = [w.lower() for w in _WORD.findall(text)]
     if not any(w in _ENGLISH_MARKERS for w in words) and (
         # a label and its value (a table's row: "Industry: Open-source software") states
-        # the value, in whichever language
-        ": " in text or not _english_words(words)
+        # the value, in whichever language; a title in title case does not ("Honey Bee
+        # Health: Annual Colony Loss Report 2023")
+        (": " in text and not _title_case(text)) or not _english_words(words)
     ):
         return True
     return _listed_verb(words) or bool(_CONTRACTED_VERB.search(text)) or _lexicon_verb(words)
+
+
+def _title_case(text: str) -> bool:
+    """Every word of four letters or more capitalised, and at least three of them."""
+    long_words = [w for w in _WORD.findall(text) if len(w) >= 4 and w.isalpha()]
+    return len(long_words) >= 3 and all(w[0].isupper() for w in long_words)
 
 
 def _english_words(words: list[str]) -> bool:
@@ -602,7 +625,9 @@ def is_rejected_claim(
         _INCOMPLETE_END.search(text) and not text.endswith((".", "!", "\u2026"))
     ):
         return "incomplete"
-    if (start := _LOWER_START.match(text)) and _readings(start.group()):
+    if (start := _LOWER_START.match(text)) and (
+        start.group() in _ENGLISH_MARKERS or _readings(start.group())
+    ):
         return "fragment"
     if _EQUATION_DEBRIS.match(text):
         return "fragment"
@@ -720,6 +745,15 @@ def extract_claims_extractive(
         )
         for score, index, sentence in candidates[:max_claims]
     ]
+
+
+def under_reference_list(heading_context: str | None) -> bool:
+    """True for a fragment under a "References", "See also", "Further reading" ...
+    heading (``heading_context`` is "Page title > Section > Subsection")."""
+    if not heading_context:
+        return False
+    last = heading_context.rsplit(">", 1)[-1].strip().rstrip(":")
+    return _REFERENCE_HEADINGS.match(last) is not None
 
 
 def has_claim_candidate(fragment_text: str, question: str) -> bool:

@@ -33,6 +33,9 @@ MAX_HEADING_LINES: Final = 3
 # this many pages and on at least half of them.
 RUNNING_MIN_PAGES: Final = 3
 RUNNING_MAX_CHARS: Final = 100
+# The share of a page's height at its top and at its bottom where running headers,
+# footers and page numbers sit.
+_EDGE_SHARE: Final = 0.06
 _BOLD_FLAG: Final = 16
 _TEXT_BLOCK: Final = 0
 # Sizes within half a point are one heading level (rounding noise between fonts).
@@ -70,6 +73,8 @@ class _PdfBlock:
     bold: bool
     lines: int
     horizontal: bool
+    # one line inside the page's top or bottom margin (``_EDGE_SHARE`` of its height)
+    edge: bool = False
 
 
 def _join_lines(lines: list[str]) -> str:
@@ -141,6 +146,7 @@ def _page_blocks(
     page: Any, page_number: int, found: list[Detection] | None = None
 ) -> list[_PdfBlock]:
     data = page.get_text("dict", sort=True)
+    height = float(page.rect.height)
     cache: dict[str, Any] = {}
     blocks: list[_PdfBlock] = []
     for raw in data.get("blocks", []):
@@ -182,9 +188,18 @@ def _page_blocks(
                 bold=bold_chars == total_chars,
                 lines=len(line_texts),
                 horizontal=horizontal,
+                edge=len(line_texts) == 1 and _in_margin(raw.get("bbox"), height),
             )
         )
     return blocks
+
+
+def _in_margin(bbox: Any, height: float) -> bool:
+    """A block wholly inside the top or bottom ``_EDGE_SHARE`` of the page."""
+    if not bbox or height <= 0:
+        return False
+    top, bottom = float(bbox[1]), float(bbox[3])
+    return bottom <= height * _EDGE_SHARE or top >= height * (1 - _EDGE_SHARE)
 
 
 def _body_size(blocks: list[_PdfBlock]) -> float:
@@ -308,7 +323,15 @@ def extract_pdf(data: bytes, url: str, domain: str) -> Document:
         warnings.append("PDF has no text layer (scanned?); OCR is not performed")
 
     running = _running_keys(raw_blocks, page_count)
-    kept = [b for b in raw_blocks if _DIGITS.sub("#", b.text.casefold()) not in running]
+    # A line of small print in the top or bottom margin is a running header, a footer or
+    # a page number, also where the document is too short for them to repeat on
+    # ``RUNNING_MIN_PAGES`` pages (a two-page report's "Page 1 of 2" and its title line).
+    body = _body_size(raw_blocks)
+    kept = [
+        b
+        for b in raw_blocks
+        if _DIGITS.sub("#", b.text.casefold()) not in running and not (b.edge and b.size < body)
+    ]
     levels = _classify(kept)
     headings = HeadingTracker()
     blocks: list[Block] = []
