@@ -764,6 +764,8 @@ def test_a_papers_road_map_and_figure_pointers_are_no_findings(sentence: str) ->
         ("Report > Further reading:", True),
         ("Colony collapse disorder > Causes", False),
         ("Sources of vitamin D", False),
+        ("Vitamin D > Sources", False),
+        ("Melatonin > Notes", False),
         (None, False),
     ],
 )

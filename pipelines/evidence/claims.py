@@ -100,9 +100,10 @@ _REFERENCE_ENTRY = re.compile(
 # The headings a reference list or a reading list stands under: its entries name
 # works, they state nothing a source could support or refute.
 _REFERENCE_HEADINGS = re.compile(
-    r"^(?:references?|bibliography|works cited|literature cited|sources|citations|notes|"
-    r"footnotes|further reading|see also|external links|related (?:articles|links|posts|"
-    r"reading))$",
+    # ("Notes" and "Sources" are left out: a drug's notes and a nutrient's food sources
+    # state facts)
+    r"^(?:references?|bibliography|works cited|literature cited|citations|footnotes|"
+    r"further reading|see also|external links|related (?:articles|links|posts|reading))$",
     re.IGNORECASE,
 )
 _EQUATION_DEBRIS = re.compile(r"^\d\s+(?:\(|(?:from|at|and|with)\b)")
