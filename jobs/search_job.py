@@ -37,6 +37,7 @@ from lyra.pipelines.discover.local_corpus import (
     corpus_fingerprint,
     scan_corpus,
 )
+from lyra.pipelines.discover.query_mirror import latin_script
 from lyra.pipelines.discover.wikipedia import is_wikipedia, reference_urls
 from lyra.pipelines.errors import DEGRADED_PREFIX, LyraError
 from lyra.pipelines.evidence import research as rs
@@ -44,6 +45,7 @@ from lyra.pipelines.evidence.facets import (
     Facet,
     question_facets,
 )
+from lyra.pipelines.evidence.onnx_export import MINILM_MODEL_ID
 from lyra.pipelines.evidence.ranking import (
     bm25_scores,
     hybrid_scores,
@@ -61,6 +63,14 @@ log = logging.getLogger(__name__)
 OFF_TOPIC_SIMILARITY = 0.15
 # Warnings one search stores for get_status (its own answer carries them all).
 MAX_STORED_WARNINGS = 500
+# The packaged embedder, and the packaged stance model that reads its vectors, learned
+# English only: a question in another script gets passages ranked and stances judged by
+# models that cannot read it (decision 0089).
+DEGRADED_LANGUAGE = (
+    "language: the question is not in English, and the packaged all-MiniLM-L6-v2 embedder "
+    "and MiniLM stance model read English only, so its passages are ranked and its "
+    "stances judged poorly; `lyra models pull embedder` installs bge-m3 (multilingual)"
+)
 # Security warnings one search reports at most (one per page, kind and detail).
 MAX_SECURITY_WARNINGS = 200
 
@@ -186,6 +196,8 @@ class SearchJob:
             lap_started = now
 
         self.model_id = await ctx.call("inference", "embedding_model_id")
+        if self.model_id == MINILM_MODEL_ID and not latin_script(ctx.query):
+            ctx.warnings.append(DEGRADED_PREFIX + DEGRADED_LANGUAGE)
         self.facets = question_facets(ctx.query)
         # The question's vectors are first needed once the documents are in: they are
         # made while the sites are asked (decision 0045).

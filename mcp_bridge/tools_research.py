@@ -20,7 +20,7 @@ from lyra.mcp_bridge.responses import (
     task_security,
 )
 from lyra.mcp_bridge.tool_server import LyraMCPServer, runtime_of
-from lyra.pipelines.errors import LyraError
+from lyra.pipelines.errors import DEGRADED_PREFIX, LyraError
 from lyra.pipelines.evidence.research import new_search_id, new_task_id
 
 # How often a search that the client waits for reports its progress.
@@ -262,6 +262,9 @@ def register(server: LyraMCPServer) -> None:
             ],
             lyra_meta=await rt.meta(
                 st["claims"],
+                # the fallbacks the task's searches noted (a question in another
+                # language, citation relevance without an LLM) hold for the task too
+                [w for s in searches for w in s.warnings if w.startswith(DEGRADED_PREFIX)],
                 security=task_security(st["searches"]),
                 blocked=st["blocked_domains"],
                 status=st["meta_status"],

@@ -809,6 +809,26 @@ def test_dosing_instructions_and_pointers(sentence: str, score: float) -> None:
     assert informativeness(sentence) == pytest.approx(score)
 
 
+def test_japanese_sentences_are_long_enough_to_be_claims() -> None:
+    """A Japanese character says about what three Latin letters do: a finding of 18
+    characters is no fragment (every one of these was "too_short" before)."""
+    question = "亜鉛トローチは風邪の期間を短縮しますか\uff1f"
+    text = (
+        "亜鉛トローチは風邪の期間を33%短縮した。"
+        "副作用として吐き気と味覚の異常が報告されている。"
+        "成人の亜鉛の耐容上限量は1日40mgである。"
+        "12歳未満の子どもには推奨されない。"
+        "詳しくはこちらをクリックしてください。"
+    )
+    got = extract_claims_extractive(text, question, 5)
+    assert [c.text for c in got] == [
+        "亜鉛トローチは風邪の期間を33%短縮した。",
+        "成人の亜鉛の耐容上限量は1日40mgである。",
+        "副作用として吐き気と味覚の異常が報告されている。",
+        "12歳未満の子どもには推奨されない。",
+    ]
+
+
 def test_an_faq_label_leaves_the_claim() -> None:
     faq = (
         "Q: Do electric cars catch fire more often?\n"

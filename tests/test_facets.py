@@ -177,6 +177,19 @@ def test_japanese_questions_get_japanese_facets() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        # what a remedy does to a cold's course (decision 0089)
+        ("亜鉛トローチは風邪の期間を短縮しますか\uff1f", "intervention"),
+        ("睡眠薬は不眠症の症状を軽減しますか\uff1f", "intervention"),
+        ("江戸時代の人口はどのくらいでしたか\uff1f", "general"),
+    ],
+)
+def test_japanese_remedy_questions_are_interventions(question: str, kind: str) -> None:
+    assert question_subject(question)[0] == kind
+
+
 def _unit(*values: float) -> np.ndarray:
     v = np.asarray(values, dtype=np.float32)
     return v / np.linalg.norm(v)

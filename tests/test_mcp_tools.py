@@ -491,3 +491,39 @@ async def test_a_polling_client_sees_why_a_url_gave_no_page(tmp_path: Path) -> N
             f"{urls[4]}: not ingested (no text extracted)",
         ]
     )
+
+
+async def test_a_question_in_japanese_is_answered_and_flagged_degraded(tmp_path: Path) -> None:
+    """The packaged embedder and stance model read English only: a Japanese question is
+    still answered with Japanese claims (decision 0089: a Japanese character weighs as
+    three letters in a claim's minimum length), and the search's answer and get_status
+    both say, in ``_lyra_meta.degraded``, what reads it poorly."""
+    corpus = tmp_path / "corpus"
+    (corpus / "health.example").mkdir(parents=True)
+    (corpus / "health.example" / "zinc.md").write_text(
+        "# 亜鉛と風邪\n\n"
+        "酢酸亜鉛のトローチは成人の風邪の期間を33%短縮した。\n\n"
+        "成人の亜鉛の耐容上限量は1日40mgである。\n",
+        encoding="utf-8",
+    )
+    settings = make_settings(tmp_path, corpus=corpus)
+    question = "亜鉛トローチは風邪の期間を短縮しますか\uff1f"
+    try:
+        async with Client(build_server(settings)) as client:
+            created = await client.call_tool("create_task", {"query": question})
+            task_id = created.structured_content["task_id"]
+            found = await client.call_tool(
+                "search", {"task_id": task_id, "query": question, "options": {"wait_seconds": 110}}
+            )
+            status = await client.call_tool("get_status", {"task_id": task_id})
+    finally:
+        ray.kill(ray.get_actor("orchestrator", namespace=settings.ray.namespace))
+    assert found.is_error is False, found.content[0].text
+    res = found.structured_content
+    assert sorted(c["text"] for c in res["claims_found"]) == [
+        "成人の亜鉛の耐容上限量は1日40mgである。",
+        "酢酸亜鉛のトローチは成人の風邪の期間を33%短縮した。",
+    ]
+    [language] = [d for d in res["_lyra_meta"]["degraded"] if d.startswith("language:")]
+    assert "read English only" in language and "bge-m3" in language
+    assert language in status.structured_content["_lyra_meta"]["degraded"]

@@ -6,6 +6,7 @@ import pytest
 
 from lyra.pipelines.discover.query_mirror import (
     build_mirror_prompt,
+    latin_script,
     mirror_language,
     needs_mirror,
     parse_mirror,
@@ -139,3 +140,21 @@ def test_an_english_task_asks_no_mirror_of_a_plain_english_query() -> None:
     assert needs_mirror("東京の人口", "en") is True
     assert needs_mirror("population of Tokyo", "de") is True
     assert needs_mirror("population of Tokyo", None) is True
+
+
+@pytest.mark.parametrize(
+    ("text", "latin"),
+    [
+        ("Do zinc lozenges shorten the common cold?", True),
+        ("Does β-amyloid cause Alzheimer's disease?", True),  # one Greek letter
+        ("Wirkt Zink gegen Erkältungen?", True),
+        ("亜鉛トローチは風邪の期間を短縮しますか\uff1f", False),
+        ("ChatGPT 教育 利用", False),  # a kanji weighs as a word
+        ("Помогает ли цинк при простуде?", False),
+        ("2024", True),  # no letters: nothing to read
+    ],
+)
+def test_a_question_in_another_script_is_told_apart(text: str, latin: bool) -> None:
+    """Decision 0089: a question not in Latin letters is flagged degraded where the
+    packaged English-only embedder and stance model serve it."""
+    assert latin_script(text) is latin

@@ -137,6 +137,13 @@ def _written_in(text: str, language: str, query: str = "") -> bool:
     return _share(counts, set(entry[1])) >= 0.3
 
 
+def latin_script(text: str) -> bool:
+    """Whether ``text`` is written mostly in Latin letters (a kanji or kana weighs as a
+    word, as in ``_share``); a "β" in "β-amyloid" does not make English Greek."""
+    counts = _letters(text)
+    return not counts or _share(counts, {"latin"}) >= 0.5
+
+
 def mirror_language(query: str, language: str | None = None) -> str:
     """The language code a query is mirrored into.
 

@@ -614,7 +614,7 @@ def is_rejected_claim(
         return "masked"
     if find_instructions(text):
         return "instruction"
-    if len(text) < min_chars:
+    if _claim_length(text) < min_chars:
         return "too_short"
     if len(text) > max_chars:
         return "too_long"
@@ -643,6 +643,20 @@ def is_rejected_claim(
     if not _has_verb(text):
         return "no_verb"
     return None
+
+
+# A Japanese character carries about what three Latin letters do ("12歳未満の子どもに
+# は推奨されない。", 18 characters, says "It is not recommended for children under 12.").
+_CJK_CHAR_WEIGHT: Final = 3
+
+
+def _claim_length(text: str) -> int:
+    """Length in Latin-letter terms: a CJK character counts ``_CJK_CHAR_WEIGHT`` times, so
+    the minimum length of a claim does not reject every Japanese sentence."""
+    return len(text) + (_CJK_CHAR_WEIGHT - 1) * len(_CJK_ALL.findall(text))
+
+
+_CJK_ALL = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
 
 
 def informativeness(text: str) -> float:

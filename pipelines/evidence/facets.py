@@ -142,7 +142,11 @@ _MODIFIERS: Final[frozenset[str]] = frozenset((
 # fmt: on
 _WORDS = re.compile(r"[\w'-]+", re.UNICODE)
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
-_JA_INTERVENTION = re.compile(r"(効果|影響|安全|副作用|リスク|効く|予防|改善|治療|摂取|服用)")
+_JA_INTERVENTION = re.compile(
+    r"(効果|影響|安全|副作用|リスク|効く|予防|改善|治療|摂取|服用|"
+    # what a remedy does to an illness's course or a risk (shortens, eases, lowers ...)
+    r"短縮|軽減|緩和|減ら|下げ|抑え|抑制|促進|悪化|防ぐ|防止|有効|有害|危険|回復)"
+)
 # A compound question: "... and does it ...", "...; ..." or several question marks.
 _SPLIT = re.compile(
     r"\?\s+|;\s*|\s+and\s+(?=(?:does|do|is|are|can|could|how|what|which|who|why|when|"
