@@ -7,9 +7,14 @@ original and synthetic (the cohort does not exist). One planted agreement senten
 sits on page 2 so that a PDF fragment with a page number can support a claim; see
 ``examples/corpus/EXPECTED.md``.
 
+With ``--corpus honeybees`` it writes the PDF of a planted corpus of the tests instead,
+``tests/corpora/honeybees/agriculture.gov.example/colony-loss-report-2023.pdf``: a
+two-page, fictional agency report with a running title and page numbers, some of whose
+findings contradict other sources of that corpus on purpose (its README.txt says which).
+
 Usage::
 
-    python scripts/make_corpus_pdf.py [--out PATH]
+    python scripts/make_corpus_pdf.py [--corpus demo|honeybees] [--out PATH]
 
 Requires PyMuPDF (``pip install pymupdf``). The output is deterministic: fixed
 metadata dates and no random file identifier, so re-running it does not change the
@@ -131,15 +136,85 @@ PAGE_2 = [
 
 FIXED_DATE = "D:20240101000000Z"
 
+HONEYBEES_OUT = (
+    REPO_ROOT
+    / "tests"
+    / "corpora"
+    / "honeybees"
+    / "agriculture.gov.example"
+    / "colony-loss-report-2023.pdf"
+)
+HONEYBEES_TITLE = "Honey Bee Health: Annual Colony Loss Report 2023"
+HONEYBEES_PAGES = [
+    [
+        ("title", HONEYBEES_TITLE),
+        ("authors", "Agriculture Department, Pollinator Programme. Report PP-2023-07."),
+        ("h2", "Summary"),
+        (
+            "p",
+            "Beekeepers in the United States lost 48 percent of their managed honey bee "
+            "colonies between April 2022 and April 2023, the second highest loss since the "
+            "survey began in 2010.",
+        ),
+        (
+            "p",
+            "Winter losses alone were 37 percent, above the 21 percent that beekeepers "
+            "consider acceptable.",
+        ),
+        ("h2", "Causes of colony loss"),
+        (
+            "p",
+            "The parasitic mite Varroa destructor is the leading cause of colony loss in "
+            "managed honey bees.",
+        ),
+        (
+            "p",
+            "Varroa mites spread deformed wing virus, which kills developing bees and "
+            "shortens the life of adult workers.",
+        ),
+        (
+            "p",
+            "Poor nutrition weakens colonies: landscapes planted with a single crop offer bees "
+            "pollen for only a few weeks of the year.",
+        ),
+    ],
+    [
+        ("h2", "Pesticides"),
+        (
+            "p",
+            "Neonicotinoid pesticides impair the ability of foraging honey bees to find their "
+            "way back to the hive.",
+        ),
+        (
+            "p",
+            "Residues of at least one pesticide were found in 98 percent of wax samples taken "
+            "from commercial hives.",
+        ),
+        ("h2", "Colony collapse disorder"),
+        (
+            "p",
+            "Colony collapse disorder, in which most adult bees disappear from a hive, has been "
+            "rare since 2010.",
+        ),
+        ("h2", "Recommendations"),
+        (
+            "p",
+            "Beekeepers should check mite levels at least once a month from spring to autumn.",
+        ),
+    ],
+]
 
-def build(out: Path) -> Path:
+
+def write_pdf(
+    out: Path, pages: list[list[tuple[str, str]]], header: str, metadata: dict[str, str]
+) -> Path:
+    """Lay ``pages`` out top to bottom under a small ``header`` line, with "Page n of N"
+    at the foot of each page, and save deterministically."""
     doc = pymupdf.open()
-    for number, blocks in enumerate((PAGE_1, PAGE_2), start=1):
+    for number, blocks in enumerate(pages, start=1):
         page = doc.new_page(width=PAGE_WIDTH, height=PAGE_HEIGHT)
-        header = pymupdf.Rect(MARGIN, 25, PAGE_WIDTH - MARGIN, 45)
-        page.insert_textbox(
-            header, "Demo preprint - Lyra offline corpus", fontsize=8, fontname="helv"
-        )
+        top = pymupdf.Rect(MARGIN, 25, PAGE_WIDTH - MARGIN, 45)
+        page.insert_textbox(top, header, fontsize=8, fontname="helv")
         y = MARGIN
         for style, text in blocks:
             fontname, size, align, after = STYLES[style]
@@ -149,13 +224,12 @@ def build(out: Path) -> Path:
                 raise SystemExit(f"page {number}: text does not fit")
             y += rect.height - spare + after
         footer = pymupdf.Rect(MARGIN, PAGE_HEIGHT - 40, PAGE_WIDTH - MARGIN, PAGE_HEIGHT - 20)
-        page.insert_textbox(footer, f"Page {number} of 2", fontsize=8, fontname="helv", align=1)
+        page.insert_textbox(
+            footer, f"Page {number} of {len(pages)}", fontsize=8, fontname="helv", align=1
+        )
     doc.set_metadata(
         {
-            "title": "Habitual coffee intake and incident heart failure in the Harrow Valley Cohort",
-            "author": "L. Fairweather; S. Adeyemi-Holt; K. Nakamura-Berg (fictional)",
-            "subject": "Synthetic demo preprint for the Lyra offline corpus",
-            "keywords": "coffee; heart failure; cohort; demo",
+            **metadata,
             "creator": "scripts/make_corpus_pdf.py",
             "producer": "PyMuPDF",
             "creationDate": FIXED_DATE,
@@ -168,11 +242,45 @@ def build(out: Path) -> Path:
     return out
 
 
+def build(out: Path) -> Path:
+    """The demo corpus's preprint."""
+    return write_pdf(
+        out,
+        [PAGE_1, PAGE_2],
+        "Demo preprint - Lyra offline corpus",
+        {
+            "title": "Habitual coffee intake and incident heart failure in the Harrow Valley Cohort",
+            "author": "L. Fairweather; S. Adeyemi-Holt; K. Nakamura-Berg (fictional)",
+            "subject": "Synthetic demo preprint for the Lyra offline corpus",
+            "keywords": "coffee; heart failure; cohort; demo",
+        },
+    )
+
+
+def build_honeybees(out: Path = HONEYBEES_OUT) -> Path:
+    """The honeybees planted corpus's agency report (tests/corpora/honeybees)."""
+    return write_pdf(
+        out,
+        HONEYBEES_PAGES,
+        HONEYBEES_TITLE,
+        {
+            "title": HONEYBEES_TITLE,
+            "author": "Pollinator Programme (fictional)",
+            "subject": "Synthetic report for a Lyra planted corpus",
+        },
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output PDF path")
+    parser.add_argument("--corpus", choices=("demo", "honeybees"), default="demo")
+    parser.add_argument("--out", type=Path, default=None, help="output PDF path")
     args = parser.parse_args(argv)
-    path = build(args.out)
+    if args.corpus == "honeybees":
+        path = build_honeybees(args.out or HONEYBEES_OUT)
+        print(f"wrote {path} ({path.stat().st_size} bytes, {len(HONEYBEES_PAGES)} pages)")
+        return 0
+    path = build(args.out or DEFAULT_OUT)
     # Self-check: two pages, and the planted sentence is extractable from page 2 only.
     with pymupdf.open(path) as doc:
         if doc.page_count != 2:

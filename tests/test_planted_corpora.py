@@ -487,14 +487,15 @@ def test_planted_contradictions_are_refuted_by_the_other_source(
 
 
 def test_the_honeybee_report_pdf_is_what_its_script_writes(tmp_path: Path) -> None:
-    """tests/corpora/honeybees' PDF is made by scripts/make_planted_pdf.py, byte for byte."""
+    """tests/corpora/honeybees' PDF is made by `scripts/make_corpus_pdf.py --corpus
+    honeybees`, byte for byte."""
     import importlib.util
 
-    script = Path(__file__).parents[1] / "scripts" / "make_planted_pdf.py"
-    spec = importlib.util.spec_from_file_location("make_planted_pdf", script)
+    script = Path(__file__).parents[1] / "scripts" / "make_corpus_pdf.py"
+    spec = importlib.util.spec_from_file_location("make_corpus_pdf", script)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    built = module.build(tmp_path / "report.pdf")
+    built = module.build_honeybees(tmp_path / "report.pdf")
     shipped = CORPORA / "honeybees" / "agriculture.gov.example" / "colony-loss-report-2023.pdf"
     assert built.read_bytes() == shipped.read_bytes()
