@@ -19,7 +19,7 @@ from lyra.jobs.search_context import SearchContext
 from lyra.pipelines.errors import DEGRADED_PREFIX
 from lyra.pipelines.evidence import research as rs
 from lyra.pipelines.evidence.calibration import Calibration
-from lyra.pipelines.evidence.claims import has_claim_candidate, under_reference_list
+from lyra.pipelines.evidence.claims import has_claim_candidate
 from lyra.pipelines.evidence.facets import (
     Facet,
     facet_scores,
@@ -27,6 +27,7 @@ from lyra.pipelines.evidence.facets import (
     round_robin,
     select_across_facets,
 )
+from lyra.pipelines.evidence.leftovers import under_reference_list
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
 from lyra.pipelines.evidence.ranking import seek_primary_scores
 from lyra.pipelines.extract.injection import Detection, find_instructions

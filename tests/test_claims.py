@@ -21,8 +21,8 @@ from lyra.pipelines.evidence.claims import (
     parse_claims_response,
     repeats_question,
     table_row_statements,
-    under_reference_list,
 )
+from lyra.pipelines.evidence.leftovers import under_reference_list
 from lyra.pipelines.llm.sanitize import new_task_tag
 
 QUESTION = "Does aspirin reduce fever in adults?"

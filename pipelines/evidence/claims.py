@@ -15,12 +15,19 @@ import functools
 import itertools
 import json
 import re
-import threading
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Final
 
+from lyra.pipelines.evidence.leftovers import ENGLISH_MARKERS as _ENGLISH_MARKERS
+from lyra.pipelines.evidence.leftovers import (
+    english_words,
+    leftover_reason,
+    points_elsewhere,
+    title_case,
+)
+from lyra.pipelines.evidence.leftovers import lexicon_readings as _readings
 from lyra.pipelines.evidence.ranking import tokenize
 from lyra.pipelines.extract.documents import normalize_whitespace
 from lyra.pipelines.extract.injection import MASK, find_instructions
@@ -56,57 +63,6 @@ _NAVIGATION = re.compile(
     r"(article|page|post)|table of contents|main menu|home page|go to)\b",
     re.IGNORECASE,
 )
-# An author's affiliation in a paper's header ("1Institute for Quantum Matter and
-# Department of Physics ..., Johns Hopkins University, Baltimore, Maryland 21218, USA").
-# It opens with the institution and reads as an address: commas, and a postcode or a
-# country (not "Department of Health figures show that university hospitals ...").
-_AFFILIATION = re.compile(
-    r"^\W*\d*\s*(?:department|institute|school|faculty|division|cent(?:er|re)|"
-    r"laborator(?:y|ies)|unit|hospital|university|college)\b"
-    r"(?=(?:[^,]*,){2})"
-    r".*\b(?:university|institute|hospital|college|school|cent(?:er|re))\b"
-    r".*(?:\b\d{4,6}\b|\b(?:USA|U\.S\.A\.|UK|United States|United Kingdom|Canada|Australia|"
-    r"Germany|France|Japan|China|India|Italy|Spain|Netherlands|Sweden|Switzerland|Denmark|"
-    r"Norway|Finland|Brazil|Korea|Singapore|Israel|Belgium|Austria|Ireland)\b)",
-    re.IGNORECASE,
-)
-# A sentence cut where the page went on in an equation, a list or the next line: it
-# ends on a colon, in a word broken by a hyphen ("an effective ac-"), or on a word
-# that needs what follows ("... this effective action becomes", "... denoted by").
-# A sentence that ends with its full stop and a preposition is complete ("... did not
-# intend to give access to.").
-_INCOMPLETE_END = re.compile(
-    r"(?::|[a-z]-|\b(?:to|of|by|the|a|an|and|or|with|for|from|than|that|which|where|"
-    r"into|becomes|become|yielding|leading|gives|reads|takes the form))\s*$",
-    re.IGNORECASE,
-)
-_CUT_WORD_OR_COLON = re.compile(r"(?::|[a-z]-)\s*$")
-# A sentence whose first word is an ordinary word in lower case starts mid-thought: the
-# rest of a sentence an equation or a page break interrupted ("where g is a
-# dimensionless parameter ...", "dimensions were then computed ..."). A name written
-# so ("mRNA", "eGFR", "iPhone") has a capital inside and is no such start, and a word
-# the English lexicon does not know is a name ("pipenv is another tool ...").
-_LOWER_START = re.compile(r"^[a-z]+\b(?![-'\u2019]?[A-Z])")
-# An entry of a reference list ("11 S. Sachdev, Quantum Phase Transitions, Cambridge
-# Univ.", "[4] Smith J, Lee K. Vitamin D and falls. BMJ 2019;365:l123."), and the
-# debris a PDF's equations leave before a sentence: a lone digit, then a preposition or
-# a bracket ("8 from (39), this agrees ...", "0 (p) = p2 + r, ...").
-_REFERENCE_ENTRY = re.compile(
-    r"^\[?\d{1,3}[\].]?\s*(?:(?:[A-Z]\.\s?){1,3}[A-Z][a-z]+|[A-Z][a-z]+\s+[A-Z]{1,3}),"
-    # unnumbered, as a list of references gives them: "vanEngelsdorp D, et al. A survey
-    # ...", "Smith J, Lee K. The disappearing bees."
-    r"|^[A-Za-z][\w'-]+\s+[A-Z]{1,3},\s*(?:et al\.|[A-Z][\w'-]+\s+[A-Z]{1,3}[.,])"
-)
-# The headings a reference list or a reading list stands under: its entries name
-# works, they state nothing a source could support or refute.
-_REFERENCE_HEADINGS = re.compile(
-    # ("Notes" and "Sources" are left out: a drug's notes and a nutrient's food sources
-    # state facts)
-    r"^(?:references?|bibliography|works cited|literature cited|citations|footnotes|"
-    r"further reading|see also|external links|related (?:articles|links|posts|reading))$",
-    re.IGNORECASE,
-)
-_EQUATION_DEBRIS = re.compile(r"^\d\s+(?:\(|(?:from|at|and|with)\b)")
 _NAV_SEPARATORS = re.compile(r"[|\u203a\u00bb>/\u00b7\u2022]")
 # Numbers as reports write them out ("two to three years", "about half of", "a quarter
 # of the cost", "twice as likely"); "one" is left out (a pronoun as often as a number).
@@ -300,22 +256,6 @@ _OBJECTIVE = re.compile(
     r"understand|establish|test)\b",
     re.IGNORECASE,
 )
-# A sentence about the page's own layout ("Average daily amounts are listed below in
-# milligrams", "The table below shows ..."): what it points at is the finding.
-_POINTER = re.compile(
-    r"\b(?:listed|shown|given|described|summari[sz]ed|set out)\s+(?:below|above)"
-    # not a level ("doses given above 5 mg", "shown above the limit")
-    r"(?=\s*(?:[.,;:()]|$|(?:in|and|for|are|is|were|was)\b))|"
-    r"\b(?:the|this)\s+(?:table|figure|chart|list|box)\s+(?:below|above)\b|"
-    r"\bsee\s+(?:below|above)\b|"
-    # a paper's own road map ("In Section IV we consider ...", "Finally, in Section V we
-    # discuss ...") and a figure named as where something is ("The procedure is shown
-    # schematically in Figure 1.")
-    r"^(?:\w+,?\s+)?in\s+(?:section|chapter|appendix|part)\s+[\dIVX]+\b|"
-    r"\b(?:is|are)\s+(?:shown|illustrated|depicted|plotted|drawn)\s+(?:\w+ly\s+)?in\s+"
-    r"(?:fig(?:ure)?s?\.?|tables?|panels?)\s*[\dIVX]+[a-z]?\)?\.?$",
-    re.IGNORECASE,
-)
 # A writer or an organisation speaking of itself, its campaigns and its wishes ("We
 # are calling on the mayor", "We have helped more than forty organisations"): nothing
 # a source could support or refute about the question.
@@ -338,14 +278,6 @@ _AUXILIARIES: Final[frozenset[str]] = frozenset((
     "is", "are", "was", "were", "be", "been", "being", "am", "has", "have", "had", "do",
     "does", "did", "can", "could", "may", "might", "will", "would", "shall", "should",
     "must",
-))
-# fmt: on
-# English function words: their presence says the verb heuristic applies (it is
-# meaningless for other languages, whose claims are not rejected for lacking one).
-# fmt: off
-_ENGLISH_MARKERS: Final[frozenset[str]] = frozenset((
-    "the", "a", "an", "of", "and", "in", "to", "is", "are", "was", "were", "that", "with",
-    "for", "on", "by",
 ))
 # fmt: on
 # Third-person and past forms; "-ens", "-izes", "-ates", "-ifies" cover verbs such as
@@ -466,20 +398,6 @@ def _content_words(text: str) -> set[str]:
     return {_stem(word) for word in tokenize(text)}
 
 
-_LEXICON_LOCK = threading.Lock()
-
-
-@functools.lru_cache(maxsize=65536)
-def _readings(word: str) -> dict[str, tuple[str, ...]]:
-    """lemminflect's readings of ``word`` (lower case) by part of speech, empty when the
-    lexicon (about 100,000 forms, loaded on first use) does not know it."""
-    from lemminflect import getAllLemmas
-
-    # Claims are extracted in worker threads: the lexicon's first load happens once.
-    with _LEXICON_LOCK:
-        return dict(getAllLemmas(word))
-
-
 def _suffix_verb(word: str) -> bool:
     """A verb by its ending ("-ed", "-es", "-izes" ...), unless the lexicon knows the word
     and only as something else: "summaries", "series", "guidelines", "diabetes" are
@@ -531,24 +449,10 @@ def _has_verb(text: str) -> bool:
         # a label and its value (a table's row: "Industry: Open-source software") states
         # the value, in whichever language; a title in title case does not ("Honey Bee
         # Health: Annual Colony Loss Report 2023")
-        (": " in text and not _title_case(text)) or not _english_words(words)
+        (": " in text and not title_case(text)) or not english_words(words)
     ):
         return True
     return _listed_verb(words) or bool(_CONTRACTED_VERB.search(text)) or _lexicon_verb(words)
-
-
-def _title_case(text: str) -> bool:
-    """Every word of four letters or more capitalised, and at least three of them."""
-    long_words = [w for w in _WORD.findall(text) if len(w) >= 4 and w.isalpha()]
-    return len(long_words) >= 3 and all(w[0].isupper() for w in long_words)
-
-
-def _english_words(words: list[str]) -> bool:
-    """Three or more words, all English by the lexicon: a line without the function words
-    that mark English prose ("Cold Research Centre, evidence summaries series") is still
-    English, not another language whose verbs this module cannot check."""
-    alphabetic = [w for w in words if w.isalpha()]
-    return len(alphabetic) >= 3 and all(_readings(w) for w in alphabetic)
 
 
 def _listed_verb(words: list[str]) -> bool:
@@ -620,20 +524,11 @@ def is_rejected_claim(
         return "too_long"
     if text.endswith(("?", "\uff1f")):
         return "question"
-    if _BOILERPLATE.search(text) or _AFFILIATION.match(text):
+    if _BOILERPLATE.search(text):
         return "boilerplate"
-    if _CUT_WORD_OR_COLON.search(text) or (
-        _INCOMPLETE_END.search(text) and not text.endswith((".", "!", "\u2026"))
-    ):
-        return "incomplete"
-    if (start := _LOWER_START.match(text)) and (
-        start.group() in _ENGLISH_MARKERS or _readings(start.group())
-    ):
-        return "fragment"
-    if _EQUATION_DEBRIS.match(text):
-        return "fragment"
-    if _REFERENCE_ENTRY.match(text):
-        return "reference"
+    leftover = leftover_reason(text)
+    if leftover is not None:
+        return leftover
     if _mostly_digits(text):
         return "mostly_digits"
     if _is_navigation(text):
@@ -653,10 +548,7 @@ _CJK_CHAR_WEIGHT: Final = 3
 def _claim_length(text: str) -> int:
     """Length in Latin-letter terms: a CJK character counts ``_CJK_CHAR_WEIGHT`` times, so
     the minimum length of a claim does not reject every Japanese sentence."""
-    return len(text) + (_CJK_CHAR_WEIGHT - 1) * len(_CJK_ALL.findall(text))
-
-
-_CJK_ALL = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
+    return len(text) + (_CJK_CHAR_WEIGHT - 1) * len(_CJK.findall(text))
 
 
 def informativeness(text: str) -> float:
@@ -676,7 +568,7 @@ def informativeness(text: str) -> float:
         or _WRITER_SPEAKS.match(text)
         or _OBJECTIVE.match(text)
         or _MYTH.match(text)
-        or _POINTER.search(text)
+        or points_elsewhere(text)
     ):
         return 0.0
     contraindication = _CONTRAINDICATION.match(text) is not None
@@ -760,15 +652,6 @@ def extract_claims_extractive(
         )
         for score, index, sentence in candidates[:max_claims]
     ]
-
-
-def under_reference_list(heading_context: str | None) -> bool:
-    """True for a fragment under a "References", "See also", "Further reading" ...
-    heading (``heading_context`` is "Page title > Section > Subsection")."""
-    if not heading_context:
-        return False
-    last = heading_context.rsplit(">", 1)[-1].strip().rstrip(":")
-    return _REFERENCE_HEADINGS.match(last) is not None
 
 
 def has_claim_candidate(fragment_text: str, question: str) -> bool:

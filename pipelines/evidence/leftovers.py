@@ -1,0 +1,164 @@
+"""What pages leave between their findings, and the English lexicon the claim rules read.
+
+Issue 12, decision 0089. A page, and a paper's PDF more than most, holds sentences that
+state nothing a source could support or refute, in shapes the claim rules
+(``claims.py``) reject by name:
+
+- ``boilerplate``: an author's affiliation, read as an address;
+- ``incomplete``: a sentence cut where the page went on in an equation, a list or the
+  next line;
+- ``fragment``: the rest of a sentence an equation or a page break interrupted;
+- ``reference``: an entry of a reference list.
+
+A fragment under a reference list's heading is no passage at all
+(:func:`under_reference_list`), and a sentence about the page's own layout or a paper's
+road map scores no informativeness (:func:`points_elsewhere`). The lexicon
+(lemminflect's, about 100,000 English forms) tells English words from names and
+serves the claim rules' verb check.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import threading
+from typing import Final
+
+# English function words: their presence says the verb heuristic applies (it is
+# meaningless for other languages, whose claims are not rejected for lacking one).
+# fmt: off
+ENGLISH_MARKERS: Final[frozenset[str]] = frozenset((
+    "the", "a", "an", "of", "and", "in", "to", "is", "are", "was", "were", "that", "with",
+    "for", "on", "by",
+))
+# fmt: on
+
+_LEXICON_LOCK = threading.Lock()
+
+
+@functools.lru_cache(maxsize=65536)
+def lexicon_readings(word: str) -> dict[str, tuple[str, ...]]:
+    """lemminflect's readings of ``word`` (lower case) by part of speech, empty when the
+    lexicon (loaded on first use) does not know it."""
+    from lemminflect import getAllLemmas
+
+    # Claims are extracted in worker threads: the lexicon's first load happens once.
+    with _LEXICON_LOCK:
+        return dict(getAllLemmas(word))
+
+
+# An author's affiliation in a paper's header ("1Institute for Quantum Matter and
+# Department of Physics ..., Johns Hopkins University, Baltimore, Maryland 21218, USA").
+# It opens with the institution and reads as an address: commas, and a postcode or a
+# country (not "Department of Health figures show that university hospitals ...").
+_AFFILIATION = re.compile(
+    r"^\W*\d*\s*(?:department|institute|school|faculty|division|cent(?:er|re)|"
+    r"laborator(?:y|ies)|unit|hospital|university|college)\b"
+    r"(?=(?:[^,]*,){2})"
+    r".*\b(?:university|institute|hospital|college|school|cent(?:er|re))\b"
+    r".*(?:\b\d{4,6}\b|\b(?:USA|U\.S\.A\.|UK|United States|United Kingdom|Canada|Australia|"
+    r"Germany|France|Japan|China|India|Italy|Spain|Netherlands|Sweden|Switzerland|Denmark|"
+    r"Norway|Finland|Brazil|Korea|Singapore|Israel|Belgium|Austria|Ireland)\b)",
+    re.IGNORECASE,
+)
+# A sentence cut where the page went on: it ends on a colon or in a word broken by a
+# hyphen ("an effective ac-"), or, without its full stop, on a word that needs what
+# follows ("... this effective action becomes", "... denoted by"). With its full stop a
+# stranded preposition is complete ("... did not intend to give access to.").
+_CUT = re.compile(r"(?::|[a-z]-)\s*$")
+_NEEDS_MORE = re.compile(
+    r"\b(?:to|of|by|the|a|an|and|or|with|for|from|than|that|which|where|into|becomes|"
+    r"become|yielding|leading|gives|reads|takes the form)\s*$",
+    re.IGNORECASE,
+)
+# A sentence whose first word is an ordinary word in lower case starts mid-thought: the
+# rest of a sentence an equation or a page break interrupted ("where g is a
+# dimensionless parameter ...", "dimensions were then computed ..."). A name written
+# so ("mRNA", "eGFR", "iPhone") has a capital inside and is no such start, and a word
+# the English lexicon does not know is a name ("pipenv is another tool ...").
+_LOWER_START = re.compile(r"^[a-z]+\b(?![-'\u2019]?[A-Z])")
+# The debris a PDF's equations leave before a sentence: a lone digit, then a bracket or
+# a preposition ("8 from (39), this agrees ...", "0 (p) = p2 + r, ...").
+_EQUATION_DEBRIS = re.compile(r"^\d\s+(?:\(|(?:from|at|and|with)\b)")
+# An entry of a reference list ("11 S. Sachdev, Quantum Phase Transitions, Cambridge
+# Univ.", "[4] Smith J, Lee K. Vitamin D and falls. BMJ 2019;365:l123.").
+_REFERENCE_ENTRY = re.compile(
+    r"^\[?\d{1,3}[\].]?\s*(?:(?:[A-Z]\.\s?){1,3}[A-Z][a-z]+|[A-Z][a-z]+\s+[A-Z]{1,3}),"
+    # unnumbered, as a list of references gives them: "vanEngelsdorp D, et al. A survey
+    # ...", "Smith J, Lee K. The disappearing bees."
+    r"|^[A-Za-z][\w'-]+\s+[A-Z]{1,3},\s*(?:et al\.|[A-Z][\w'-]+\s+[A-Z]{1,3}[.,])"
+)
+# The headings a reference list or a reading list stands under: its entries name
+# works, they state nothing a source could support or refute.
+_REFERENCE_HEADINGS = re.compile(
+    # ("Notes" and "Sources" are left out: a drug's notes and a nutrient's food sources
+    # state facts)
+    r"^(?:references?|bibliography|works cited|literature cited|citations|footnotes|"
+    r"further reading|see also|external links|related (?:articles|links|posts|reading))$",
+    re.IGNORECASE,
+)
+
+
+# A sentence about the page's own layout ("Average daily amounts are listed below in
+# milligrams", "The table below shows ..."): what it points at is the finding.
+_POINTER = re.compile(
+    r"\b(?:listed|shown|given|described|summari[sz]ed|set out)\s+(?:below|above)"
+    # not a level ("doses given above 5 mg", "shown above the limit")
+    r"(?=\s*(?:[.,;:()]|$|(?:in|and|for|are|is|were|was)\b))|"
+    r"\b(?:the|this)\s+(?:table|figure|chart|list|box)\s+(?:below|above)\b|"
+    r"\bsee\s+(?:below|above)\b|"
+    # a paper's own road map ("In Section IV we consider ...", "Finally, in Section V we
+    # discuss ...") and a figure named as where something is ("The procedure is shown
+    # schematically in Figure 1.")
+    r"^(?:\w+,?\s+)?in\s+(?:section|chapter|appendix|part)\s+[\dIVX]+\b|"
+    r"\b(?:is|are)\s+(?:shown|illustrated|depicted|plotted|drawn)\s+(?:\w+ly\s+)?in\s+"
+    r"(?:fig(?:ure)?s?\.?|tables?|panels?)\s*[\dIVX]+[a-z]?\)?\.?$",
+    re.IGNORECASE,
+)
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def points_elsewhere(text: str) -> bool:
+    """A sentence about the page's own layout or a paper's road map: it scores no
+    informativeness, whatever it names."""
+    return _POINTER.search(text) is not None
+
+
+def title_case(text: str) -> bool:
+    """Every word of four letters or more capitalised, and at least three of them."""
+    long_words = [w for w in _WORD.findall(text) if len(w) >= 4 and w.isalpha()]
+    return len(long_words) >= 3 and all(w[0].isupper() for w in long_words)
+
+
+def english_words(words: list[str]) -> bool:
+    """Three or more words (lower case), all English by the lexicon: a line without the
+    function words that mark English prose ("Cold Research Centre, evidence summaries
+    series") is still English, not another language whose verbs cannot be checked."""
+    alphabetic = [w for w in words if w.isalpha()]
+    return len(alphabetic) >= 3 and all(lexicon_readings(w) for w in alphabetic)
+
+
+def leftover_reason(text: str) -> str | None:
+    """Why ``text`` (one whitespace-normalised sentence) is something a page left between
+    its findings: "boilerplate", "incomplete", "fragment" or "reference"; else None."""
+    if _AFFILIATION.match(text):
+        return "boilerplate"
+    if _CUT.search(text) or (_NEEDS_MORE.search(text) and not text.endswith((".", "!", "\u2026"))):
+        return "incomplete"
+    start = _LOWER_START.match(text)
+    if start and (start.group() in ENGLISH_MARKERS or lexicon_readings(start.group())):
+        return "fragment"
+    if _EQUATION_DEBRIS.match(text):
+        return "fragment"
+    if _REFERENCE_ENTRY.match(text):
+        return "reference"
+    return None
+
+
+def under_reference_list(heading_context: str | None) -> bool:
+    """True for a fragment under a "References", "See also", "Further reading" ...
+    heading (``heading_context`` is "Page title > Section > Subsection")."""
+    if not heading_context:
+        return False
+    last = heading_context.rsplit(">", 1)[-1].strip().rstrip(":")
+    return _REFERENCE_HEADINGS.match(last) is not None
