@@ -27,7 +27,7 @@ from lyra.pipelines.evidence.facets import (
     round_robin,
     select_across_facets,
 )
-from lyra.pipelines.evidence.leftovers import under_reference_list
+from lyra.pipelines.evidence.leftovers import asks_only, under_reference_list
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
 from lyra.pipelines.evidence.ranking import seek_primary_scores
 from lyra.pipelines.extract.injection import Detection, find_instructions
@@ -435,13 +435,14 @@ async def judge_stance(job: EvidenceJob) -> None:
     found = []
     for claim, per_claim in zip(with_vec, hits, strict=True):
         # A heading or a title states nothing: it can neither support nor refute; nor can a
-        # reference list's entry.
+        # reference list's entry or a question standing alone.
         cands = [
             rs.Candidate(fid, sim, meta[fid]["domain"], meta[fid]["page_id"])
             for fid, sim in per_claim
             if fid in meta
             and meta[fid].get("fragment_type") != "heading"
             and not under_reference_list(meta[fid].get("heading_context"))
+            and not asks_only(meta[fid]["text"])
             and (fid, claim["id"]) not in judged
         ]
         origin = claim.get("origin_page_id")

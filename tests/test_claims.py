@@ -22,7 +22,7 @@ from lyra.pipelines.evidence.claims import (
     repeats_question,
     table_row_statements,
 )
-from lyra.pipelines.evidence.leftovers import under_reference_list
+from lyra.pipelines.evidence.leftovers import asks_only, under_reference_list
 from lyra.pipelines.llm.sanitize import new_task_tag
 
 QUESTION = "Does aspirin reduce fever in adults?"
@@ -773,6 +773,50 @@ def test_a_reference_lists_entries_are_no_passages(
     heading_context: str | None, under: bool
 ) -> None:
     assert under_reference_list(heading_context) is under
+
+
+@pytest.mark.parametrize(
+    ("text", "asks"),
+    [
+        # an FAQ's question on its own line (the zinc corpus's pharmacy page)
+        ("How do I take zinc lozenges?", True),
+        ("Can I take zinc with other medicines? Which ones?", True),
+        ("亜鉛は風邪に効きますか\uff1f", True),
+        ("Can I take zinc with other medicines? Ask a pharmacist first.", False),
+        ("Zinc lozenges can be taken with paracetamol.", False),
+        ("", False),
+    ],
+)
+def test_a_fragment_that_only_asks_is_no_stance_evidence(text: str, asks: bool) -> None:
+    assert asks_only(text) is asks
+
+
+@pytest.mark.parametrize(
+    ("passage", "claim"),
+    [
+        (
+            "RESULTS: Among 12,345 participants, statins reduced major vascular events by "
+            "21% (RR 0.79).",
+            "Among 12,345 participants, statins reduced major vascular events by 21% (RR 0.79).",
+        ),
+        (
+            "Conclusions: Statins lowered the risk of heart attack in people over 75.",
+            "Statins lowered the risk of heart attack in people over 75.",
+        ),
+        (
+            "Main findings \u2014 Statins lowered the risk of heart attack in people over 75.",
+            "Statins lowered the risk of heart attack in people over 75.",
+        ),
+        # a word, not a label
+        (
+            "Results show that statins lowered the risk of heart attack in people over 75.",
+            "Results show that statins lowered the risk of heart attack in people over 75.",
+        ),
+    ],
+)
+def test_a_structured_abstracts_label_leaves_the_claim(passage: str, claim: str) -> None:
+    got = extract_claims_extractive(passage, "Do statins prevent heart attacks?")
+    assert [c.text for c in got] == [claim]
 
 
 @pytest.mark.parametrize(

@@ -797,6 +797,64 @@ HEURISTIC_CASES = [
         "Wind power is now the cheapest source of new electricity.",
         id="cost-cheapest-against-most-expensive",
     ),
+    # A negation refutes only what it bears on (decision 0090).
+    # (the increase the premise names is what the claim states)
+    pytest.param(
+        "The minimum wage increase led to no measurable job losses.",
+        "The minimum wage was raised to $15 in 2021.",
+        "supports",
+        "The minimum wage increase led to no measurable job losses.",
+        id="a-negation-of-something-the-claim-does-not-name",
+    ),
+    pytest.param(
+        "Statins do not increase the risk of cancer.",
+        "Statins lower LDL cholesterol by 30 to 50 percent.",
+        "neutral",
+        "Statins do not increase the risk of cancer.",
+        id="a-negation-whose-only-shared-word-is-an-antonym",
+    ),
+    pytest.param(
+        "In this cohort, ibuprofen use was not associated with worse clinical outcomes.",
+        "Ibuprofen use is associated with higher COVID-19 mortality.",
+        "refutes",
+        "In this cohort, ibuprofen use was not associated with worse clinical outcomes.",
+        id="a-negation-of-the-claims-own-predicate",
+    ),
+    pytest.param(
+        "Heart failure risk in coffee drinkers was unchanged.",
+        "Coffee drinkers have a higher heart failure risk.",
+        "refutes",
+        "Heart failure risk in coffee drinkers was unchanged.",
+        id="a-negation-ending-its-sentence-bears-on-what-came-before",
+    ),
+    pytest.param(
+        "The study found that screen time was unrelated to teenagers' wellbeing.",
+        "Screen time harms teenagers' wellbeing.",
+        "refutes",
+        "The study found that screen time was unrelated to teenagers' wellbeing.",
+        id="unrelated-to-is-no-association",
+    ),
+    pytest.param(
+        "Antibiotics are ineffective against viral infections such as colds.",
+        "Antibiotics cure colds.",
+        "refutes",
+        "Antibiotics are ineffective against viral infections such as colds.",
+        id="efficacy-cures-against-ineffective",
+    ),
+    pytest.param(
+        "The law took effect in January 2021, two years after it was passed.",
+        "The law took effect in 2019.",
+        "refutes",
+        "The law took effect in January 2021, two years after it was passed.",
+        id="a-one-time-event-dated-to-another-year",
+    ),
+    pytest.param(
+        "The drug was approved in 2004 and withdrawn in 2010.",
+        "The drug was approved in 2004.",
+        "supports",
+        "The drug was approved in 2004 and withdrawn in 2010.",
+        id="the-same-event-in-the-same-year",
+    ),
 ]
 
 

@@ -427,6 +427,10 @@ PLANTED = {
 }
 
 
+# The orchestrator that searched each corpus (filled by the ``searched`` fixture).
+_ORCHESTRATORS: dict[str, Any] = {}
+
+
 @pytest.fixture(scope="module")
 def searched(lyra_home: Path) -> Iterator[Callable[[str], list[dict[str, Any]]]]:
     """The claims of one search of a corpus's question (each corpus searched once)."""
@@ -440,6 +444,7 @@ def searched(lyra_home: Path) -> Iterator[Callable[[str], list[dict[str, Any]]]]
                 name="orchestrator", namespace=settings.ray.namespace
             ).remote(settings)
             actors.append(orch)
+            _ORCHESTRATORS[name] = orch
             question = PLANTED[name].question
             task = ray.get(orch.create_task.remote(question, {}))
             sid = ray.get(orch.start_search.remote(task["id"], question, {}))
@@ -450,6 +455,7 @@ def searched(lyra_home: Path) -> Iterator[Callable[[str], list[dict[str, Any]]]]
     yield claims
     for orch in actors:
         ray.kill(orch)
+    _ORCHESTRATORS.clear()
 
 
 def _claim(claims: list[dict[str, Any]], piece: str) -> dict[str, Any]:
@@ -484,6 +490,40 @@ def test_planted_contradictions_are_refuted_by_the_other_source(
     refuting_domains = {u.split("/")[-2] for u in claim["refuting_urls"]}
     assert domain in refuting_domains
     assert claim["source_domain"] != domain
+
+
+def test_a_question_standing_alone_is_no_stance_evidence(
+    searched: Callable[[str], list[dict[str, Any]]],
+) -> None:
+    """The pharmacy FAQ's questions stand on their own lines, so each is a fragment; the
+    judge read "How do I take zinc lozenges?" as refuting or supporting 20 claims before
+    such fragments were left out of the stance step (decision 0090)."""
+    searched("zinc_colds")
+
+    def texts(sql: str) -> set[str]:
+        orch = _ORCHESTRATORS["zinc_colds"]
+        rows = ray.get(orch.query_graph.remote(sql, None, {}, 200, 5000, False))["rows"]
+        return {row[0] for row in rows}
+
+    asking = "trim(f.text_content) LIKE '%?'"
+    assert texts(f"SELECT f.text_content FROM fragments f WHERE {asking}") == {
+        "What is zinc?",
+        "Is zinc safe?",
+        "How much zinc do I need?",
+        "How do I take zinc lozenges?",
+        "How soon do I need to start?",
+        "How long can I take them?",
+        "Are there side effects?",
+        "Can I take zinc with other medicines?",
+        "Who should ask a pharmacist first?",
+    }
+    assert (
+        texts(
+            "SELECT f.text_content FROM edges e JOIN fragments f ON f.id = e.source_id "
+            f"WHERE e.method = 'nli_model' AND {asking}"
+        )
+        == set()
+    )
 
 
 def test_the_honeybee_report_pdf_is_what_its_script_writes(tmp_path: Path) -> None:

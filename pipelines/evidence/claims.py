@@ -691,8 +691,12 @@ def _sentences(fragment_text: str) -> Iterator[tuple[int, str]]:
 
 
 _CLAUSE_BREAK = re.compile(r"(?<=;)\s+")
-# An FAQ's label before a question or its answer ("A: Fires are rarer in ...").
-_FAQ_LABEL = re.compile(r"^(?:Q|A|Question|Answer)\s*:\s+(?=\S)")
+# An FAQ's label before a question or its answer ("A: Fires are rarer in ..."), and a
+# structured abstract's before its findings ("RESULTS: Among 12,345 participants ...").
+_FAQ_LABEL = re.compile(
+    r"^(?:Q|A|Question|Answer|(?i:(?:main |key )?(?:results?|findings)|conclusions?|"
+    r"interpretation|bottom line))\s*[:\u2014]\s*(?=\S)"
+)
 # A table fragment: one line per row, cells joined by " | " (extract_html, extract_text).
 TABLE_CELL_SEPARATOR: Final = " | "
 

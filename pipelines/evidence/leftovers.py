@@ -11,8 +11,9 @@ state nothing a source could support or refute, in shapes the claim rules
 - ``reference``: an entry of a reference list.
 
 A fragment under a reference list's heading is no passage at all
-(:func:`under_reference_list`), and a sentence about the page's own layout or a paper's
-road map scores no informativeness (:func:`points_elsewhere`). The lexicon
+(:func:`under_reference_list`), a fragment that only asks (:func:`asks_only`: an FAQ's
+question on its own line) is no stance evidence, and a sentence about the page's own
+layout or a paper's road map scores no informativeness (:func:`points_elsewhere`). The lexicon
 (lemminflect's, about 100,000 English forms) tells English words from names and
 serves the claim rules' verb check.
 """
@@ -23,6 +24,8 @@ import functools
 import re
 import threading
 from typing import Final
+
+from lyra.pipelines.extract.sentences import split_sentences
 
 # English function words: their presence says the verb heuristic applies (it is
 # meaningless for other languages, whose claims are not rejected for lacking one).
@@ -162,3 +165,11 @@ def under_reference_list(heading_context: str | None) -> bool:
         return False
     last = heading_context.rsplit(">", 1)[-1].strip().rstrip(":")
     return _REFERENCE_HEADINGS.match(last) is not None
+
+
+def asks_only(text: str) -> bool:
+    """True for text whose every sentence is a question ("How do I take zinc lozenges?",
+    an FAQ's question standing on its own line): it asserts nothing, so it can neither
+    support nor refute a claim."""
+    sentences = split_sentences(text.strip())
+    return bool(sentences) and all(s.rstrip().endswith(("?", "\uff1f")) for s in sentences)

@@ -13,10 +13,10 @@ The rule, for a premise (fragment) and a hypothesis (claim):
    (one suffix of -ingly -edly -ies -ing -ed -es -ly -s, then a final e, y → i), so that
    "reduces", "reduced", "reducing" and "reduce" share the stem "reduc". Antonyms are
    folded onto one key per axis (increase/cut, doubles/halves, improve/worsen,
-   safe/unsafe, common/rare, causes/prevents, prolongs/shortens, faster/slower,
-   expensive/cheaper, allows/bans, upheld/struck down, guilty/acquitted,
-   approved/rejected, many/few, and adjectives against their prefixed opposites:
-   valid/invalid, legal/illegal, enforceable/unenforceable, ...):
+   effective or cures/ineffective, safe/unsafe, common/rare, causes/prevents,
+   prolongs/shortens, faster/slower, expensive/cheaper, allows/bans, upheld/struck
+   down, guilty/acquitted, approved/rejected, many/few, and adjectives against their
+   prefixed opposites: valid/invalid, legal/illegal, enforceable/unenforceable, ...):
    "X increases Y" and "X reduces Y" talk about the same thing with opposite sign. A use
    of an axis word without a direction carries no sign (it still counts as the shared
    word): "falls" right after "of", "more", "fewer", a number or a verb of change ("the
@@ -32,10 +32,13 @@ The rule, for a premise (fragment) and a hypothesis (claim):
    refutes, confidence min(0.9, 0.55 + 0.4 * overlap). Cues:
    - negation differs: one side has not, no, never, none, neither, nor, without, cannot,
      unchanged, unaltered, unaffected ("was unchanged" is "did not change"),
-     an n't contraction (with or without apostrophe) or "fail(s/ed) to" ("did not",
-     "does not", "no evidence", "no significant" are covered by not / no); "without X"
-     on both sides (the same first content word after it) is a condition both state
-     and is not counted;
+     an n't contraction (with or without apostrophe), "fail(s/ed) to" or "unrelated to"
+     ("did not", "does not", "no evidence", "no significant" are covered by not / no);
+     "without X" on both sides (the same first content word after it) is a condition
+     both state and is not counted; and the negation must bear on a word the other
+     text uses (one after the cue, or before a cue that ends the sentence), the word
+     itself and not an antonym: "no measurable job losses" does not negate "the
+     minimum wage was raised" (decision 0090);
    - antonym flip: an axis where every occurrence in one text has the opposite sign of
      every occurrence in the other (an axis word both texts use is left out: it is
      their subject, the "cut" of "the tax cut"), and the sentence shares at least half of the
@@ -48,7 +51,11 @@ The rule, for a premise (fragment) and a hypothesis (claim):
      and matches any value inside it. Four-digit integers 1800-2100 are read as years
      and ignored. A duration that dates an event ("after about 2 years", "over 8
      weeks") is compared only with durations dated by the same preposition (decision
-     0087).
+     0087);
+   - another year for a one-time event: every content word of the hypothesis is in the
+     sentence, and both date the same event verb ("took effect", "was founded",
+     "banned", "began" ...) by "in", "since", "from" or "on" to different years
+     (decision 0090).
 5. No cue and overlap ≥ 0.6: supports, confidence min(0.9, 0.5 + 0.45 * overlap).
 6. Otherwise (overlap in [0.5, 0.6) without a cue): neutral, confidence 0.5.
 
@@ -120,7 +127,8 @@ _NEGATED_CONTRACTIONS_TEXT = """
     werent wont wouldnt
 """
 NEGATED_CONTRACTIONS = frozenset(_NEGATED_CONTRACTIONS_TEXT.split())
-FAIL_WORDS = frozenset({"fail", "fails", "failed", "failing"})
+# "failed to prevent", and "was unrelated to" (no association found): cues before "to".
+FAIL_WORDS = frozenset({"fail", "fails", "failed", "failing", "unrelated"})
 
 # Axis name → (words with sign +1, words with sign -1); stemmed at import.
 _ANTONYM_AXES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
@@ -213,7 +221,7 @@ _ANTONYM_AXES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # "well tolerated" against "poorly tolerated" (see _axis: before a participle only)
     "manner": (("well",), ("poorly",)),
     "efficacy": (
-        ("effective", "efficacious", "useful", "helpful"),
+        ("effective", "efficacious", "useful", "helpful", "cure", "cures", "cured"),
         ("ineffective", "useless", "unhelpful", "futile"),
     ),
     "safety": (("safe", "harmless"), ("unsafe", "dangerous", "hazardous")),
@@ -447,6 +455,34 @@ def negations_differ(hypothesis: Sequence[str], sentence: Sequence[str]) -> bool
     return negated(hypothesis) != negated(sentence)
 
 
+def _literal_keys(tokens: Sequence[str]) -> set[str]:
+    """Stems of content words, antonyms not folded ("lower" and "increase" stay apart)."""
+    return {
+        stem(tok)
+        for tok in tokens
+        if tok.isalpha() and tok not in STOPWORDS and tok not in NEGATION_WORDS
+    }
+
+
+def negation_bears_on(negated: Sequence[str], other: Sequence[str]) -> bool:
+    """A negation cue of ``negated`` bears on something ``other`` names: a content word
+    after the cue (or, for a cue that ends its sentence, "was unchanged", before it) that
+    ``other`` uses too, the word itself and not only its antonym axis. "The minimum wage
+    increase led to no measurable job losses" negates job losses, which "The minimum wage
+    was raised to $15 in 2021" does not name; "Statins do not increase the risk of
+    cancer" negates a risk of cancer, not "Statins lower LDL cholesterol"; "ibuprofen
+    use was not associated with worse outcomes" negates the association that "ibuprofen
+    is associated with higher mortality" states (decision 0090)."""
+    named = _literal_keys(other)
+    for i in range(len(negated)):
+        if not _is_cue(negated, i):
+            continue
+        scope = _literal_keys(negated[i + 1 :]) or _literal_keys(negated[:i])
+        if not scope.isdisjoint(named):
+            return True
+    return False
+
+
 # "falls" after one of these words (or a number) is the accident, not a decrease: "the
 # risk of falls", "15 percent more falls", "prevents falls", "recurrent falls".
 _FALLS_NOUN_AFTER = frozenset(
@@ -602,6 +638,46 @@ def numbers_disagree(hypothesis: Sequence[str], sentence: Sequence[str]) -> bool
         if any(not any(_close(h, s) for s in s_units[unit]) for h in h_units[unit]):
             return True
     return False
+
+
+# Verbs of a one-time event, which happens in one year only: "The law took effect in
+# 2021" against "... in 2019" (what rises or falls in a year may do so every year).
+_EVENT_VERBS_TEXT = """
+    took came enacted founded established introduced launched passed signed adopted
+    ratified banned approved published opened began started ended died born discovered
+    invented released
+"""
+_EVENT_VERBS = frozenset(_EVENT_VERBS_TEXT.split())
+_MONTHS_TEXT = """
+    january february march april may june july august september october november december
+"""
+_MONTHS = frozenset(_MONTHS_TEXT.split())
+_YEAR_PREPOSITIONS = frozenset({"in", "since", "from", "on"})
+_EVENT_REACH = 6
+
+
+def event_years(tokens: Sequence[str]) -> dict[str, set[int]]:
+    """The year each one-time event verb is dated to ("took effect in September 2024":
+    {"took": {2024}}), by a preposition before the year (a month between them)."""
+    years: dict[str, set[int]] = {}
+    for i, tok in enumerate(tokens):
+        if not (len(tok) == 4 and tok.isdigit() and 1800 <= int(tok) <= 2100):
+            continue
+        j = i - 1
+        if j >= 0 and tokens[j] in _MONTHS:
+            j -= 1
+        if j < 0 or tokens[j] not in _YEAR_PREPOSITIONS:
+            continue
+        for verb in tokens[max(0, j - _EVENT_REACH) : j]:
+            if verb in _EVENT_VERBS:
+                years.setdefault(verb, set()).add(int(tok))
+    return years
+
+
+def event_years_differ(hypothesis: Sequence[str], sentence: Sequence[str]) -> bool:
+    """Both date the same one-time event, to different years (decision 0090)."""
+    h_years, s_years = event_years(hypothesis), event_years(sentence)
+    return any(h_years[verb].isdisjoint(s_years[verb]) for verb in h_years.keys() & s_years)
 
 
 def _axis_stems(tokens: Sequence[str]) -> set[str]:
@@ -760,13 +836,18 @@ def heuristic_nli(premise: str, hypothesis: str) -> NliResult:
         # A sentence sharing no content word is no evidence of anything.
         shown = evidence.sentence if overlap > 0 else None
         return _result("neutral", 0.7 - 0.4 * overlap, shown)
+    negated, other = (
+        (hyp_tokens, evidence.tokens) if is_negated(hyp_tokens) else (evidence.tokens, hyp_tokens)
+    )
     contradicts = (
-        negations_differ(hyp_tokens, evidence.tokens)
+        (negations_differ(hyp_tokens, evidence.tokens) and negation_bears_on(negated, other))
         or (
             antonyms_flip(hyp_tokens, evidence.tokens)
             and _overlap_beside_axes(hyp_keys, evidence.tokens) >= NEUTRAL_BELOW
         )
         or numbers_disagree(hyp_tokens, evidence.tokens)
+        # every word of the claim in the sentence: the same event, not another of its kind
+        or (overlap >= 1.0 and event_years_differ(hyp_tokens, evidence.tokens))
     )
     if contradicts:
         return _result("refutes", min(CONFIDENCE_CAP, 0.55 + 0.4 * overlap), evidence.sentence)
