@@ -730,6 +730,7 @@ def test_verbs_beyond_the_closed_lists(sentence: str, reason: str | None) -> Non
         # a title in title case is no label and its value; a dek is no finding
         ("Honey Bee Health: Annual Colony Loss Report 2023", "no_verb"),
         ("Sponsored content from the crop protection industry association", "boilerplate"),
+        ("Support our work: donate now and help us keep taxes low.", "boilerplate"),
         ("Main suspected causes: Varroa mites, viruses, pesticides, poor nutrition.", None),
         # complete sentences that look alike
         ("Department of Health data show that university hospitals cut waits by 10 percent.", None),
@@ -807,6 +808,20 @@ def test_a_fragment_that_only_asks_is_no_stance_evidence(text: str, asks: bool) 
             "Main findings \u2014 Statins lowered the risk of heart attack in people over 75.",
             "Statins lowered the risk of heart attack in people over 75.",
         ),
+        (
+            "BACKGROUND: Mexico introduced a tax of one peso per litre on sugary drinks in "
+            "January 2014.",
+            "Mexico introduced a tax of one peso per litre on sugary drinks in January 2014.",
+        ),
+        # a news report's dateline
+        (
+            "PHILADELPHIA \u2014 The city's tax on sweetened drinks took effect in January 2017.",
+            "The city's tax on sweetened drinks took effect in January 2017.",
+        ),
+        (
+            "NEW YORK, March 3 \u2014 The city raised its tax on sugary drinks by 20 percent.",
+            "The city raised its tax on sugary drinks by 20 percent.",
+        ),
         # a word, not a label
         (
             "Results show that statins lowered the risk of heart attack in people over 75.",
@@ -815,7 +830,7 @@ def test_a_fragment_that_only_asks_is_no_stance_evidence(text: str, asks: bool) 
     ],
 )
 def test_a_structured_abstracts_label_leaves_the_claim(passage: str, claim: str) -> None:
-    got = extract_claims_extractive(passage, "Do statins prevent heart attacks?")
+    got = extract_claims_extractive(passage, "Do statins or sugar taxes prevent disease?")
     assert [c.text for c in got] == [claim]
 
 

@@ -855,6 +855,24 @@ HEURISTIC_CASES = [
         "The drug was approved in 2004 and withdrawn in 2010.",
         id="the-same-event-in-the-same-year",
     ),
+    pytest.param(
+        "Purchases of taxed beverages did not fall in Mexico once population growth is "
+        "taken into account.",
+        "Purchases of taxed beverages fell by 7.6 percent over the first two years.",
+        "refutes",
+        "Purchases of taxed beverages did not fall in Mexico once population growth is "
+        "taken into account.",
+        id="did-not-fall-bears-on-fell",
+    ),
+    pytest.param(
+        "In the first two years of the levy, the sugar content of soft drinks sold in the UK "
+        "fell by 29 percent.",
+        "Purchases of taxed beverages fell by 7.6 percent over the first two years.",
+        "neutral",
+        "In the first two years of the levy, the sugar content of soft drinks sold in the UK "
+        "fell by 29 percent.",
+        id="numbers-that-count-different-things",
+    ),
 ]
 
 

@@ -1,6 +1,6 @@
 """Planted corpora on other questions: every fact on every facet is a claim (issue 12).
 
-Eight corpora written so that the claim and stance rules are not only measured on the
+Nine corpora written so that the claim and stance rules are not only measured on the
 corpus they were developed on (examples/corpus): tests/corpora/vitamin_d,
 tests/corpora/melatonin (medicine: vitamin D and fractures; melatonin for insomnia) and
 tests/corpora/zinc_colds (medicine: zinc lozenges for colds, with tables, FAQs and comments),
@@ -8,7 +8,9 @@ tests/corpora/heat_pumps, tests/corpora/four_day_week, tests/corpora/electric_ca
 tests/corpora/non_competes and tests/corpora/honeybees (other fields: heat pumps in cold
 climates; the four-day work week; electric cars' lifetime emissions; the law on
 non-compete agreements; what is causing honey bee colony losses, a question of causes
-with an agency report as a PDF). One search of
+with an agency report as a PDF) and tests/corpora/sugar_taxes (public health policy:
+whether sugar taxes reduce consumption, with a structured abstract, an encyclopedia
+article with citations and a statistical bulletin). One search of
 each question: every planted fact (efficacy, safety, dosage or sizing, who it is for and
 against, comparison with alternatives) becomes a claim, and the contradictions the
 rules can see are refuted by a source other than the claim's own. What no rule finds
@@ -422,6 +424,60 @@ PLANTED = {
             ("cut their annual heating bills by 35 percent", "heatpumpblog.example"),
             ("1.8 units of heat per unit of electricity", "engineering.example"),
             ("stop working below minus 5 degrees", "engineering.example"),
+        ),
+    ),
+    "sugar_taxes": Planted(
+        question="Do sugar taxes reduce sugary drink consumption?",
+        domains=frozenset(
+            (
+                "globalhealth.example",
+                "encyclopedia.example",
+                "nutritionjournal.example",
+                "taxpayersforum.example",
+                "citynews.example",
+                "statsoffice.example",
+            )
+        ),
+        facts=(
+            "Sugary drinks are the largest source of added sugar",
+            "More than 100 countries and cities now tax sugary drinks",
+            "raises the price of sugary drinks by 20 percent can lower consumption",
+            "recommends taxes that raise the retail price of sugary drinks by at least 20",
+            "Drinking sugary drinks raises the risk of type 2 diabetes",
+            "The UK Soft Drinks Industry Levy took effect in April 2018",
+            "sugar content of soft drinks sold in the UK fell by 29 percent",
+            "Most of the fall came from manufacturers reformulating their drinks",
+            "Critics argue that sugar taxes are regressive",
+            "Mexico introduced an excise tax of one peso per litre",
+            "Purchases of taxed beverages fell by 7.6 percent",
+            "The largest reductions, 11.7 percent, were among the poorest households",
+            "Purchases of untaxed beverages, mainly bottled water, rose by 2.1 percent",
+            "Purchases of taxed beverages did not fall in Mexico",
+            "The sugar in soft drinks sold in the UK fell by only 10 percent",
+            "pay four times as much of their income in soda tax",
+            "The UK Soft Drinks Industry Levy took effect in 2016",
+            "The levy has not reduced obesity in children",
+            "The beverage tax in Philadelphia cost 1,200 jobs",
+            "tax of 1.5 cents per ounce on sweetened drinks took effect in January 2017",
+            "Sales of taxed drinks in the city fell by 38 percent",
+            "About a quarter of the drop was offset by shoppers buying drinks",
+            "City data show no jobs were lost because of the tax",
+            "The tax raised $77 million in its first year",
+            "The levy raised \u00a3334 million",
+            "Manufacturers cut the sugar in more than half of the drinks",
+            "Obesity in children aged 10 to 11 fell by 8 percent",
+            "tooth extraction because of decay fell by 12 percent",
+            "fell by 34 percent between 2015 and 2019",
+        ),
+        refuted=(
+            ("took effect in April 2018", "taxpayersforum.example"),
+            ("took effect in 2016", "encyclopedia.example"),
+            ("fell by 29 percent", "taxpayersforum.example"),
+            ("fell by only 10 percent", "encyclopedia.example"),
+            ("Purchases of taxed beverages fell by 7.6 percent", "taxpayersforum.example"),
+            ("did not fall in Mexico", "nutritionjournal.example"),
+            ("Obesity in children aged 10 to 11 fell by 8 percent", "taxpayersforum.example"),
+            ("The levy has not reduced obesity in children", "statsoffice.example"),
         ),
     ),
 }

@@ -26,6 +26,7 @@ from lyra.pipelines.evidence.leftovers import (
     leftover_reason,
     points_elsewhere,
     title_case,
+    without_lead_label,
 )
 from lyra.pipelines.evidence.leftovers import lexicon_readings as _readings
 from lyra.pipelines.evidence.ranking import tokenize
@@ -55,7 +56,8 @@ _BOILERPLATE = re.compile(
     r"\b(cookies?|subscribe|subscription|newsletter|click here|all rights reserved|"
     r"sign up|sign in|log in|privacy policy|terms of (use|service)|advertisement|"
     r"share this|follow us|read more|related articles|enable javascript|"
-    r"sponsored content|paid content|partner content|advertorial)\b|©",
+    r"sponsored content|paid content|partner content|advertorial|donate now|"
+    r"support our work)\b|©",
     re.IGNORECASE,
 )
 _NAVIGATION = re.compile(
@@ -102,6 +104,8 @@ _EFFECT = re.compile(
     # a share and what weighs more ("accounts for 15 percent", "frequency matters more
     # to riders than price"): as phrases, since "account" and "matter" are nouns too
     r"|\b(?:accounts?|accounted) for\b|\bmatter(?:s|ed)? (?:more|less|most|little)\b"
+    # where a change came from ("Most of the fall came from reformulation")
+    r"|\b(?:came|comes|stems?|stemmed) from\b|\bdue to\b"
     # how something fared ("active managers did better in small caps")
     r"|\b(?:did|do|does|fared|fares|performed|performs) (?:better|worse|well|poorly|best|worst)\b"
     # the noun of a relation ("had no effect on", "the effect of")
@@ -671,10 +675,10 @@ def has_claim_candidate(fragment_text: str, question: str) -> bool:
 
 
 def _sentences(fragment_text: str) -> Iterator[tuple[int, str]]:
-    """(index, text) of each sentence of a fragment, reference markers and an FAQ's
-    "A:" / "Q:" labels dropped; a sentence too long to be a claim gives its clauses
-    instead, where semicolons join them ("the charge did not reduce nitrogen dioxide
-    ...; the apparent fall ...").
+    """(index, text) of each sentence of a fragment, reference markers, an FAQ's "A:" /
+    "Q:" labels, a structured abstract's and a dateline dropped; a sentence too long to
+    be a claim gives its clauses instead, where semicolons join them ("the charge did
+    not reduce nitrogen dioxide ...; the apparent fall ...").
     A table gives one statement per row instead (:func:`table_row_statements`)."""
     rows = table_row_statements(fragment_text)
     if rows is not None:
@@ -682,7 +686,7 @@ def _sentences(fragment_text: str) -> Iterator[tuple[int, str]]:
         return
     for index, (start, end) in enumerate(sentence_spans(fragment_text)):
         sentence = normalize_whitespace(_REFERENCE_MARKERS.sub("", fragment_text[start:end]))
-        sentence = _FAQ_LABEL.sub("", sentence)
+        sentence = without_lead_label(sentence)
         if len(sentence) <= MAX_CLAIM_CHARS or ";" not in sentence:
             yield index, sentence
             continue
@@ -691,12 +695,6 @@ def _sentences(fragment_text: str) -> Iterator[tuple[int, str]]:
 
 
 _CLAUSE_BREAK = re.compile(r"(?<=;)\s+")
-# An FAQ's label before a question or its answer ("A: Fires are rarer in ..."), and a
-# structured abstract's before its findings ("RESULTS: Among 12,345 participants ...").
-_FAQ_LABEL = re.compile(
-    r"^(?:Q|A|Question|Answer|(?i:(?:main |key )?(?:results?|findings)|conclusions?|"
-    r"interpretation|bottom line))\s*[:\u2014]\s*(?=\S)"
-)
 # A table fragment: one line per row, cells joined by " | " (extract_html, extract_text).
 TABLE_CELL_SEPARATOR: Final = " | "
 

@@ -173,3 +173,18 @@ def asks_only(text: str) -> bool:
     support nor refute a claim."""
     sentences = split_sentences(text.strip())
     return bool(sentences) and all(s.rstrip().endswith(("?", "\uff1f")) for s in sentences)
+
+
+# An FAQ's label before a question or its answer ("A: Fires are rarer in ..."), a
+# structured abstract's before a section ("RESULTS: Among 12,345 participants ..."), and
+# a news report's dateline ("PHILADELPHIA \u2014 ", "NEW YORK, March 3 \u2014 ").
+_LEAD_LABEL = re.compile(
+    r"^(?:Q|A|Question|Answer|(?i:(?:main |key )?(?:results?|findings)|conclusions?|"
+    r"interpretation|bottom line|background|methods?|design))\s*[:\u2014]\s*(?=\S)"
+    r"|^[A-Z][A-Z .'-]+(?:, [A-Z][a-z]+\.? \d{1,2})? \u2014 (?=\S)"
+)
+
+
+def without_lead_label(sentence: str) -> str:
+    """``sentence`` without a label or dateline before what it states (decision 0090)."""
+    return _LEAD_LABEL.sub("", sentence)

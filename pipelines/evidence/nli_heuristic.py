@@ -48,14 +48,16 @@ The rule, for a premise (fragment) and a hypothesis (claim):
      vs "12 hours", "12%" vs "30 percent") and some number of the hypothesis is more
      than 10 % (relative to the larger magnitude) away from every number of the sentence
      for that unit. A range "5-7 hours" or "5 to 7 hours" attaches both ends to "hours"
-     and matches any value inside it. Four-digit integers 1800-2100 are read as years
-     and ignored. A duration that dates an event ("after about 2 years", "over 8
-     weeks") is compared only with durations dated by the same preposition (decision
-     0087);
-   - another year for a one-time event: every content word of the hypothesis is in the
-     sentence, and both date the same event verb ("took effect", "was founded",
-     "banned", "began" ...) by "in", "since", "from" or "on" to different years
-     (decision 0090).
+     and matches any value inside it. In the main rule the two must count the same
+     thing: a content word within 6 tokens of a number of each is shared ("purchases
+     fell by 7.6 percent" and "the sugar content fell by 29 percent" do not; decision
+     0090). Four-digit integers 1800-2100 are read as years and ignored. A duration
+     that dates an event ("after about 2 years", "over 8 weeks") is compared only
+     with durations dated by the same preposition (decision 0087);
+   - another year for a one-time event: both date the same event verb ("took effect",
+     "was founded", "banned", "began" ...) by "in", "since", "from" or "on" to
+     different years, and the sentence holds every content word the hypothesis puts
+     before its year, months aside (decision 0090).
 5. No cue and overlap ≥ 0.6: supports, confidence min(0.9, 0.5 + 0.45 * overlap).
 6. Otherwise (overlap in [0.5, 0.6) without a cue): neutral, confidence 0.5.
 
@@ -94,6 +96,8 @@ ANCHORED_FROM = 0.25
 _ANCHOR_DISTANCE = 1
 _CUE_REACH = 4
 _NUMBER_REACH = 4
+# The words this many tokens either side of a number say what it counts.
+_NUMBER_SUBJECT_REACH = 6
 
 _STOPWORDS_TEXT = """
     a about above after again against all almost also am among an and any
@@ -456,12 +460,15 @@ def negations_differ(hypothesis: Sequence[str], sentence: Sequence[str]) -> bool
 
 
 def _literal_keys(tokens: Sequence[str]) -> set[str]:
-    """Stems of content words, antonyms not folded ("lower" and "increase" stay apart)."""
-    return {
-        stem(tok)
-        for tok in tokens
-        if tok.isalpha() and tok not in STOPWORDS and tok not in NEGATION_WORDS
-    }
+    """Stems of content words, an antonym axis's words by axis and sign ("fell" and "fall"
+    one key, "lower" and "increase" two)."""
+    keys = set()
+    for i, tok in enumerate(tokens):
+        if not tok.isalpha() or tok in STOPWORDS or tok in NEGATION_WORDS:
+            continue
+        axis = _axis(tokens, i)
+        keys.add(f"~{axis[0]}{axis[1]:+d}" if axis else stem(tok))
+    return keys
 
 
 def negation_bears_on(negated: Sequence[str], other: Sequence[str]) -> bool:
@@ -631,6 +638,25 @@ def _close(a: tuple[float, float], b: tuple[float, float]) -> bool:
     return gap <= NUMBER_TOLERANCE * scale
 
 
+def _beside_numbers(tokens: Sequence[str]) -> set[str]:
+    """Content words (antonym axes aside) within ``_NUMBER_SUBJECT_REACH`` tokens of a
+    number: what the numbers of a text count."""
+    near = set()
+    for i, tok in enumerate(tokens):
+        if _number(tok) is None:
+            continue
+        window = tokens[max(0, i - _NUMBER_SUBJECT_REACH) : i + _NUMBER_SUBJECT_REACH + 1]
+        near |= {key for key in content_keys(window) if not key.startswith("~")}
+    return near
+
+
+def numbers_count_the_same(hypothesis: Sequence[str], sentence: Sequence[str]) -> bool:
+    """Some word beside a number of each text is the same: "purchases ... fell by 7.6
+    percent" and "the sugar content ... fell by 29 percent" count different things
+    (decision 0090)."""
+    return not _beside_numbers(hypothesis).isdisjoint(_beside_numbers(sentence))
+
+
 def numbers_disagree(hypothesis: Sequence[str], sentence: Sequence[str]) -> bool:
     """True when a unit both texts quantify has a hypothesis value the sentence lacks."""
     h_units, s_units = quantities(hypothesis), quantities(sentence)
@@ -656,10 +682,11 @@ _YEAR_PREPOSITIONS = frozenset({"in", "since", "from", "on"})
 _EVENT_REACH = 6
 
 
-def event_years(tokens: Sequence[str]) -> dict[str, set[int]]:
-    """The year each one-time event verb is dated to ("took effect in September 2024":
-    {"took": {2024}}), by a preposition before the year (a month between them)."""
-    years: dict[str, set[int]] = {}
+def _event_years(tokens: Sequence[str]) -> list[tuple[str, int, int]]:
+    """(event verb, year, position of the year) for each year a one-time event verb is
+    dated to ("took effect in September 2024"), by a preposition before the year (a month
+    between them)."""
+    found = []
     for i, tok in enumerate(tokens):
         if not (len(tok) == 4 and tok.isdigit() and 1800 <= int(tok) <= 2100):
             continue
@@ -668,16 +695,29 @@ def event_years(tokens: Sequence[str]) -> dict[str, set[int]]:
             j -= 1
         if j < 0 or tokens[j] not in _YEAR_PREPOSITIONS:
             continue
-        for verb in tokens[max(0, j - _EVENT_REACH) : j]:
-            if verb in _EVENT_VERBS:
-                years.setdefault(verb, set()).add(int(tok))
-    return years
+        found.extend(
+            (verb, int(tok), i)
+            for verb in tokens[max(0, j - _EVENT_REACH) : j]
+            if verb in _EVENT_VERBS
+        )
+    return found
 
 
 def event_years_differ(hypothesis: Sequence[str], sentence: Sequence[str]) -> bool:
-    """Both date the same one-time event, to different years (decision 0090)."""
-    h_years, s_years = event_years(hypothesis), event_years(sentence)
-    return any(h_years[verb].isdisjoint(s_years[verb]) for verb in h_years.keys() & s_years)
+    """Both date the same one-time event, to different years, and the sentence names all
+    the hypothesis says before its year (months aside), so that it is the same event:
+    "Minnesota banned non-competes in 2023" does not refute "The FTC banned non-competes
+    in 2024" (decision 0090)."""
+    sentence_years: dict[str, set[int]] = {}
+    for verb, year, _ in _event_years(sentence):
+        sentence_years.setdefault(verb, set()).add(year)
+    sentence_keys = content_keys(sentence)
+    for verb, year, at in _event_years(hypothesis):
+        if verb not in sentence_years or year in sentence_years[verb]:
+            continue
+        if content_keys([t for t in hypothesis[:at] if t not in _MONTHS]) <= sentence_keys:
+            return True
+    return False
 
 
 def _axis_stems(tokens: Sequence[str]) -> set[str]:
@@ -829,7 +869,10 @@ def heuristic_nli(premise: str, hypothesis: str) -> NliResult:
     if (
         evidence.sentence is not None
         and ANCHORED_FROM <= overlap < NEUTRAL_BELOW
-        and anchored_contradiction(hyp_tokens, evidence.tokens)
+        and (
+            anchored_contradiction(hyp_tokens, evidence.tokens)
+            or event_years_differ(hyp_tokens, evidence.tokens)
+        )
     ):
         return _result("refutes", 0.55 + 0.4 * overlap, evidence.sentence)
     if evidence.sentence is None or overlap < NEUTRAL_BELOW:
@@ -845,9 +888,11 @@ def heuristic_nli(premise: str, hypothesis: str) -> NliResult:
             antonyms_flip(hyp_tokens, evidence.tokens)
             and _overlap_beside_axes(hyp_keys, evidence.tokens) >= NEUTRAL_BELOW
         )
-        or numbers_disagree(hyp_tokens, evidence.tokens)
-        # every word of the claim in the sentence: the same event, not another of its kind
-        or (overlap >= 1.0 and event_years_differ(hyp_tokens, evidence.tokens))
+        or (
+            numbers_disagree(hyp_tokens, evidence.tokens)
+            and numbers_count_the_same(hyp_tokens, evidence.tokens)
+        )
+        or event_years_differ(hyp_tokens, evidence.tokens)
     )
     if contradicts:
         return _result("refutes", min(CONFIDENCE_CAP, 0.55 + 0.4 * overlap), evidence.sentence)
