@@ -793,6 +793,30 @@ def test_a_fragment_that_only_asks_is_no_stance_evidence(text: str, asks: bool) 
 
 
 @pytest.mark.parametrize(
+    ("sentence", "score"),
+    [
+        # planted corpora of 2026-11-30 (sugar taxes, e-scooters; decision 0090); the
+        # first is a comparison too ("rather than ... fewer")
+        (
+            "Most of the fall came from manufacturers reformulating their drinks rather than "
+            "from people buying fewer drinks.",
+            0.5,
+        ),
+        (
+            "Most e-scooter crashes involve no other vehicle: riders fall after hitting a "
+            "pothole, a kerb or tram tracks.",
+            0.4,
+        ),
+        ("Colony losses are due to several stresses acting together.", 0.4),
+    ],
+)
+def test_where_a_change_came_from_and_what_a_crash_involves_are_findings(
+    sentence: str, score: float
+) -> None:
+    assert informativeness(sentence) == pytest.approx(score)
+
+
+@pytest.mark.parametrize(
     ("passage", "claim"),
     [
         (

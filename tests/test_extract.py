@@ -530,6 +530,57 @@ def test_lines_that_each_end_a_sentence_are_paragraphs_of_their_own() -> None:
     ]
 
 
+def test_a_heading_on_the_line_above_its_sentences_and_a_title_block() -> None:
+    """Meeting minutes put each item's title on the line above its sentences, and a
+    title over its subtitle: headings, not words glued to the first sentence. A
+    hard-wrapped two-line paragraph stays one paragraph (decision 0090)."""
+    text = (
+        "CITY COUNCIL - TRANSPORT COMMITTEE\n"
+        "Minutes of the meeting held on 12 January 2026\n\n"
+        "Item 2. Shared e-scooter scheme: annual review\n"
+        "The shared e-scooter scheme began in 2019 with 300 scooters.\n"
+        "Officers reported 412 injuries to riders and 38 injuries to pedestrians in 2025.\n\n"
+        "The committee met in the Town Hall on\nMonday and agreed the budget for 2026.\n\n"
+        "The committee approved a budget of 2 million\nDollars.\n"
+    )
+    doc = extract_plain(text, "file:///minutes.txt", "local", markdown=False)
+    item = "Item 2. Shared e-scooter scheme: annual review"
+    assert [(f.text, f.fragment_type, f.heading_context) for f in doc.fragments] == [
+        ("CITY COUNCIL - TRANSPORT COMMITTEE", "heading", None),
+        ("Minutes of the meeting held on 12 January 2026", "heading", None),
+        (item, "heading", None),
+        ("The shared e-scooter scheme began in 2019 with 300 scooters.", "paragraph", item),
+        (
+            "Officers reported 412 injuries to riders and 38 injuries to pedestrians in 2025.",
+            "paragraph",
+            item,
+        ),
+        (
+            "The committee met in the Town Hall on Monday and agreed the budget for 2026.",
+            "paragraph",
+            item,
+        ),
+        ("The committee approved a budget of 2 million Dollars.", "paragraph", item),
+    ]
+
+
+def test_a_footnote_number_in_superscript_is_a_reference_marker() -> None:
+    """ "at night.<sup>2</sup>" reads "at night.[2]" (a marker the claim rules drop), not
+    "at night.2"; after a letter or a digit a superscript may be an exponent and stays."""
+    html = (
+        "<html><body><article><h1>Injury rates</h1>"
+        "<p>Alcohol was involved in 28 percent of rider injuries, most of them at night."
+        "<sup>2</sup></p><p>The scheme covers an area of 12 km<sup>2</sup> in the centre of "
+        "the city and its parks.</p></article></body></html>"
+    )
+    doc = extract_html(html, "https://journal.example/a", "journal.example")
+    assert [f.text for f in doc.fragments] == [
+        "Injury rates",
+        "Alcohol was involved in 28 percent of rider injuries, most of them at night.[2]",
+        "The scheme covers an area of 12 km2 in the centre of the city and its parks.",
+    ]
+
+
 @pytest.mark.parametrize(
     ("data", "expected_text", "expected_encoding"),
     [

@@ -1,6 +1,6 @@
 """Planted corpora on other questions: every fact on every facet is a claim (issue 12).
 
-Nine corpora written so that the claim and stance rules are not only measured on the
+Ten corpora written so that the claim and stance rules are not only measured on the
 corpus they were developed on (examples/corpus): tests/corpora/vitamin_d,
 tests/corpora/melatonin (medicine: vitamin D and fractures; melatonin for insomnia) and
 tests/corpora/zinc_colds (medicine: zinc lozenges for colds, with tables, FAQs and comments),
@@ -10,7 +10,10 @@ climates; the four-day work week; electric cars' lifetime emissions; the law on
 non-compete agreements; what is causing honey bee colony losses, a question of causes
 with an agency report as a PDF) and tests/corpora/sugar_taxes (public health policy:
 whether sugar taxes reduce consumption, with a structured abstract, an encyclopedia
-article with citations and a statistical bulletin). One search of
+article with citations and a statistical bulletin) and tests/corpora/e_scooters (road
+safety: shared e-scooters and injuries, with a press release, a forum thread, a
+company's page with a specification table, footnotes and council minutes as plain
+text). One search of
 each question: every planted fact (efficacy, safety, dosage or sizing, who it is for and
 against, comparison with alternatives) becomes a claim, and the contradictions the
 rules can see are refuted by a source other than the claim's own. What no rule finds
@@ -478,6 +481,55 @@ PLANTED = {
             ("did not fall in Mexico", "nutritionjournal.example"),
             ("Obesity in children aged 10 to 11 fell by 8 percent", "taxpayersforum.example"),
             ("The levy has not reduced obesity in children", "statsoffice.example"),
+        ),
+    ),
+    "e_scooters": Planted(
+        question="Do shared e-scooters increase injuries in cities?",
+        domains=frozenset(
+            (
+                "hospitalnews.example",
+                "ridersforum.example",
+                "transportagency.example",
+                "scootco.example",
+                "injuryjournal.example",
+                "citycouncil.example",
+            )
+        ),
+        facts=(
+            "injuries at the University Hospital emergency department tripled",
+            "Head injuries made up 38 percent of all e-scooter injuries",
+            "Helmet use cut head injuries by 40 percent",
+            "Helmets do not reduce head injuries on scooters",
+            "The speed limit for shared e-scooters is 20 km/h",
+            "Riders must be at least 16 years old",
+            "pedestrians made up 9 percent of the people injured",
+            "Most e-scooter crashes involve no other vehicle",
+            "The shared e-scooter scheme began in 2018 with 500 scooters",
+            "Parking zones became compulsory in the city centre",
+            "Our scooters are the safest in the industry, with 1 injury per 100,000 trips",
+            "Alcohol was involved in fewer than 5 percent of injuries",
+            "Every scooter is checked by a mechanic at least once a week",
+            "suffered about 20 injuries per 100,000 trips",
+            "Alcohol was involved in 28 percent of rider injuries, most of them at night.",
+            "Riders on their first trip were eight times more likely to be injured",
+            "Lowering the speed limit from 25 to 20 km/h was followed by a 25 percent fall",
+            "so the true rate is probably higher",
+            "The shared e-scooter scheme began in 2019 with 300 scooters.",
+            "the council lowered the speed limit for shared e-scooters to 15 km/h in 2023",
+            "Officers reported 412 injuries to riders and 38 injuries to pedestrians",
+            "complaints about scooters parked on pavements fell by 60 percent",
+        ),
+        refuted=(
+            ("about 20 injuries per 100,000 trips", "scootco.example"),
+            ("with 1 injury per 100,000 trips", "injuryjournal.example"),
+            ("Helmet use cut head injuries by 40 percent", "ridersforum.example"),
+            ("Helmets do not reduce head injuries", "hospitalnews.example"),
+            ("The speed limit for shared e-scooters is 20 km/h", "citycouncil.example"),
+            ("to 15 km/h in 2023", "transportagency.example"),
+            ("scheme began in 2018", "citycouncil.example"),
+            ("scheme began in 2019", "transportagency.example"),
+            ("Alcohol was involved in 28 percent", "scootco.example"),
+            ("Alcohol was involved in fewer than 5 percent", "injuryjournal.example"),
         ),
     ),
 }

@@ -93,11 +93,11 @@ _EFFECT = re.compile(
     # what drives a decline or a change (a causal question's findings: "Poor nutrition
     # weakens colonies", "losses reflect beekeeping practices")
     r"weaken|strengthen|reflect|attribut|explain|contribut|threaten|spread|undermin|"
-    r"disrupt|endanger|deplet|destroy)"
+    r"disrupt|endanger|deplet|destroy|involv)"
     r"(e|es|ed|ing|s|y|ies|ied|ion|ions|tion|tions|ped|ping)?\b"
     # irregular forms that no stem catches ("levels rose", "it led to"), lower case only
     # ("Rose hips", a name, is not a rise)
-    r"|\b(?-i:rose|risen|fell|fallen|grew|grown|led|shrank|shrunk|keeps|kept|ban|bans|banned|"
+    r"|\b(?-i:rose|risen|fell|fallen|falls?|falling|grew|grown|led|shrank|shrunk|keeps|kept|ban|bans|banned|"
     r"banning|permits|permitted|permitting|upheld|upholds?|ruled|struck down|strikes? down|"
     r"lost|lose|loses|losing|offset|offsets|unaffected|unchanged|set aside|sets aside|"
     r"vacated|vacates|caught|catches|captured|captures|driven|drove)\b"

@@ -1,8 +1,8 @@
 """What pages leave between their findings, and the English lexicon the claim rules read.
 
-Issue 12, decision 0089. A page, and a paper's PDF more than most, holds sentences that
-state nothing a source could support or refute, in shapes the claim rules
-(``claims.py``) reject by name:
+Issue 12, decisions 0089 and 0090. A page, and a paper's PDF more than most, holds
+sentences that state nothing a source could support or refute, in shapes the claim
+rules (``claims.py``) reject by name:
 
 - ``boilerplate``: an author's affiliation, read as an address;
 - ``incomplete``: a sentence cut where the page went on in an equation, a list or the
@@ -13,7 +13,9 @@ state nothing a source could support or refute, in shapes the claim rules
 A fragment under a reference list's heading is no passage at all
 (:func:`under_reference_list`), a fragment that only asks (:func:`asks_only`: an FAQ's
 question on its own line) is no stance evidence, and a sentence about the page's own
-layout or a paper's road map scores no informativeness (:func:`points_elsewhere`). The lexicon
+layout or a paper's road map scores no informativeness (:func:`points_elsewhere`). A
+label or a dateline before a sentence's statement ("RESULTS:", "PHILADELPHIA —") is
+dropped from the claim (:func:`without_lead_label`). The lexicon
 (lemminflect's, about 100,000 English forms) tells English words from names and
 serves the claim rules' verb check.
 """

@@ -36,9 +36,9 @@ The rule, for a premise (fragment) and a hypothesis (claim):
      ("did not", "does not", "no evidence", "no significant" are covered by not / no);
      "without X" on both sides (the same first content word after it) is a condition
      both state and is not counted; and the negation must bear on a word the other
-     text uses (one after the cue, or before a cue that ends the sentence), the word
-     itself and not an antonym: "no measurable job losses" does not negate "the
-     minimum wage was raised" (decision 0090);
+     text uses (one after the cue, or before a cue that ends the sentence) in the same
+     sense, an antonym axis's words by axis and sign: "no measurable job losses" does
+     not negate "the minimum wage was raised" (decision 0090);
    - antonym flip: an axis where every occurrence in one text has the opposite sign of
      every occurrence in the other (an axis word both texts use is left out: it is
      their subject, the "cut" of "the tax cut"), and the sentence shares at least half of the
@@ -474,7 +474,8 @@ def _literal_keys(tokens: Sequence[str]) -> set[str]:
 def negation_bears_on(negated: Sequence[str], other: Sequence[str]) -> bool:
     """A negation cue of ``negated`` bears on something ``other`` names: a content word
     after the cue (or, for a cue that ends its sentence, "was unchanged", before it) that
-    ``other`` uses too, the word itself and not only its antonym axis. "The minimum wage
+    ``other`` uses too, in the same sense: an antonym axis's word by axis and sign ("did
+    not fall" bears on "fell", "do not increase" not on "lower"). "The minimum wage
     increase led to no measurable job losses" negates job losses, which "The minimum wage
     was raised to $15 in 2021" does not name; "Statins do not increase the risk of
     cancer" negates a risk of cancer, not "Statins lower LDL cholesterol"; "ibuprofen
@@ -679,6 +680,7 @@ _MONTHS_TEXT = """
 """
 _MONTHS = frozenset(_MONTHS_TEXT.split())
 _YEAR_PREPOSITIONS = frozenset({"in", "since", "from", "on"})
+# An event verb dates to a year at most this many tokens before its preposition.
 _EVENT_REACH = 6
 
 

@@ -46,6 +46,15 @@ _META_CHARSET = re.compile(
     rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9._:-]+)""", re.IGNORECASE
 )
 _CHARSET_SNIFF_BYTES: Final = 4096
+# A footnote's number set as a superscript after punctuation ("at night.<sup>2</sup>"):
+# bracketed, it reads as the reference marker it is ("night.[2]") instead of a digit
+# glued to the sentence ("night.2"). After a letter or a digit a superscript may be an
+# exponent ("km<sup>2</sup>", "10<sup>6</sup>"), so it is left as it is.
+_FOOTNOTE_SUP = re.compile(
+    r"(?<=[.,;:!?)\]\"'\u201d\u2019])(\s*)<sup\b[^>]*>\s*"
+    r"(\d{1,3}(?:\s*[,\u2013-]\s*\d{1,3})*)\s*</sup>",
+    re.IGNORECASE,
+)
 _DEFAULT_HEADING_LEVEL: Final = 2
 
 
@@ -257,7 +266,7 @@ def extract_html(html: str, url: str, domain: str, *, byte_size: int | None = No
     warnings: list[str] = []
     size = byte_size if byte_size is not None else len(html.encode("utf-8", errors="replace"))
     scan = strip_hidden(_SPACING_CONTROL.sub(" ", _CONTROL.sub("", html)))
-    html = scan.html
+    html = _FOOTNOTE_SUP.sub(r"\1<sup>[\2]</sup>", scan.html)
     blocks: list[Block] = []
     title: str | None = None
     try:

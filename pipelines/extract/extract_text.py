@@ -334,15 +334,46 @@ def _plain_blocks(text: str) -> list[Block]:
     for i, chunk in enumerate(chunks):
         # A heading names what follows: the last chunk (a one-line note, a text cut at
         # the size cap mid-sentence) is never one.
-        if i < len(chunks) - 1 and _is_plain_heading(chunk):
-            heading = normalize_whitespace(chunk)
-            blocks.append(Block(heading, "heading", headings.open(1, heading)))
+        last = i == len(chunks) - 1
+        lines = [line for line in map(normalize_whitespace, chunk.split("\n")) if line]
+        if not last and all(map(_is_plain_heading, lines)):
+            # a title block ("CITY COUNCIL - TRANSPORT COMMITTEE" over "Minutes of the
+            # meeting held on 12 January 2026"): hard-wrapped prose ends a sentence
+            blocks.extend(Block(line, "heading", headings.open(1, line)) for line in lines)
             continue
+        if len(lines) > 1 and _heads_its_chunk(lines):
+            # a section's heading on the line above its sentences ("Item 2. Shared
+            # e-scooter scheme: annual review"), as meeting minutes and notes have them
+            blocks.append(Block(lines[0], "heading", headings.open(1, lines[0])))
+            chunk = "\n".join(lines[1:])
         blocks.extend(
             Block(paragraph, "paragraph", headings.context)
             for paragraph in _plain_paragraphs(chunk)
         )
     return blocks
+
+
+# Words a hard-wrapped line may end on and a heading does not ("The committee met in
+# the Town Hall on" / "Monday and agreed the budget.").
+_LINE_BREAK_WORDS: Final = frozenset(
+    {"a", "an", "the", "of", "to", "in", "on", "at", "by", "for", "from", "with", "and",
+     "or", "but", "as", "is", "are", "was", "were"}
+)  # fmt: skip
+
+
+def _heads_its_chunk(lines: list[str]) -> bool:
+    """The first line reads as a heading and every line under it is a sentence of its own,
+    starting with a capital. Hard-wrapped prose breaks lines mid-sentence, fills its
+    first line to the wrap width (so the line under it is no longer) and may break after
+    an article or a preposition, which ends no heading."""
+    first = lines[0]
+    return (
+        _is_plain_heading(first)
+        and lines[1][:1].isupper()
+        and len(first) < len(lines[1])
+        and first.rsplit(" ", 1)[-1].lower() not in _LINE_BREAK_WORDS
+        and all(line.endswith(_SENTENCE_END) for line in lines[1:])
+    )
 
 
 def _plain_paragraphs(chunk: str) -> list[str]:
