@@ -688,7 +688,7 @@ def _event_years(tokens: Sequence[str]) -> list[tuple[str, int, int]]:
     """(event verb, year, position of the year) for each year a one-time event verb is
     dated to ("took effect in September 2024"), by a preposition before the year (a month
     between them)."""
-    found = []
+    found: list[tuple[str, int, int]] = []
     for i, tok in enumerate(tokens):
         if not (len(tok) == 4 and tok.isdigit() and 1800 <= int(tok) <= 2100):
             continue
