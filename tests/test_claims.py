@@ -768,6 +768,11 @@ def test_a_papers_road_map_and_figure_pointers_are_no_findings(sentence: str) ->
         ("Vitamin D > Sources", False),
         ("Melatonin > Notes", False),
         (None, False),
+        # a press release's box about its publisher (decision 0090)
+        ("E-scooter injuries tripled > About University Hospital", True),
+        ("Injury rates > About the authors", True),
+        ("Injury rates > About the study", False),
+        ("Soft Drinks Industry Levy > About these statistics", False),
     ],
 )
 def test_a_reference_lists_entries_are_no_passages(

@@ -564,6 +564,35 @@ def test_a_heading_on_the_line_above_its_sentences_and_a_title_block() -> None:
     ]
 
 
+def test_a_definition_list_reads_each_term_with_its_definition() -> None:
+    """A glossary's <dt> and <dd>: one fragment "Term: definition", not a definition
+    without its subject and a term on its own (decision 0090)."""
+    html = (
+        "<html><body><article><h1>Shared e-scooters: rules and safety</h1>"
+        "<p>The speed limit for shared e-scooters is 20 km/h on all city streets.</p>"
+        "<h2>Key terms</h2><dl>"
+        "<dt>E-scooter</dt><dd>A standing scooter with an electric motor and a top speed "
+        "of no more than 25 km/h.</dd>"
+        "<dt>Parking zone</dt><dd>A marked area where shared scooters must be left at the "
+        "end of a trip.</dd></dl></article></body></html>"
+    )
+    doc = extract_html(html, "https://transport.example/a", "transport.example")
+    assert [(f.text, f.fragment_type) for f in doc.fragments] == [
+        ("Shared e-scooters: rules and safety", "heading"),
+        ("The speed limit for shared e-scooters is 20 km/h on all city streets.", "paragraph"),
+        ("Key terms", "heading"),
+        (
+            "E-scooter: A standing scooter with an electric motor and a top speed of no more "
+            "than 25 km/h.",
+            "list_item",
+        ),
+        (
+            "Parking zone: A marked area where shared scooters must be left at the end of a trip.",
+            "list_item",
+        ),
+    ]
+
+
 def test_a_footnote_number_in_superscript_is_a_reference_marker() -> None:
     """ "at night.<sup>2</sup>" reads "at night.[2]" (a marker the claim rules drop), not
     "at night.2"; after a letter or a digit a superscript may be an exponent and stays."""

@@ -506,6 +506,7 @@ PLANTED = {
             "Most e-scooter crashes involve no other vehicle",
             "The shared e-scooter scheme began in 2018 with 500 scooters",
             "Parking zones became compulsory in the city centre",
+            "E-scooter: A standing scooter with an electric motor",
             "Our scooters are the safest in the industry, with 1 injury per 100,000 trips",
             "Alcohol was involved in fewer than 5 percent of injuries",
             "Every scooter is checked by a mechanic at least once a week",

@@ -103,6 +103,10 @@ _REFERENCE_HEADINGS = re.compile(
     re.IGNORECASE,
 )
 
+# A press release's closing box about who published it ("About University Hospital",
+# "About ScootCo"), and an article's note on its authors (decision 0090).
+_ABOUT_BOX = re.compile(r"^About (?:(?i:the authors?|us)$|(?!(?i:the|this|these|our|its?)\b)[A-Z])")
+
 
 # A sentence about the page's own layout ("Average daily amounts are listed below in
 # milligrams", "The table below shows ..."): what it points at is the finding.
@@ -162,11 +166,13 @@ def leftover_reason(text: str) -> str | None:
 
 def under_reference_list(heading_context: str | None) -> bool:
     """True for a fragment under a "References", "See also", "Further reading" ...
-    heading (``heading_context`` is "Page title > Section > Subsection")."""
+    heading, or under a press release's box about its publisher ("About University
+    Hospital", "About the authors"; not "About the study"): no finding of the page's own
+    (``heading_context`` is "Page title > Section > Subsection")."""
     if not heading_context:
         return False
     last = heading_context.rsplit(">", 1)[-1].strip().rstrip(":")
-    return _REFERENCE_HEADINGS.match(last) is not None
+    return _REFERENCE_HEADINGS.match(last) is not None or _ABOUT_BOX.match(last) is not None
 
 
 def asks_only(text: str) -> bool:

@@ -149,16 +149,31 @@ class _XmlWalker:
             self._emit(_flatten(element), "paragraph")
 
     def _list(self, element: lxml.etree._Element) -> None:
+        # A definition list's term ("dt-1") is read with its definition ("dd-1"):
+        # "E-scooter: A standing scooter with an electric motor ...", not a definition
+        # without its subject (decision 0090).
+        term = ""
         for item in element:
             if item.tag != "item":
                 if isinstance(item.tag, str):
                     self._element(item)
                 continue
             nested = [child for child in item if child.tag == "list"]
-            own = _flatten_without(item, nested)
+            own = " ".join(_flatten_without(item, nested).split())
+            rend = item.get("rend") or ""
+            if rend.startswith("dt") and not nested:
+                self._emit(term, "list_item")
+                term = own
+                continue
+            if term and rend.startswith("dd") and own:
+                own = f"{term.rstrip(':')}: {own}"
+            else:
+                self._emit(term, "list_item")
+            term = ""
             self._emit(own, "list_item")
             for sub in nested:
                 self._list(sub)
+        self._emit(term, "list_item")
 
 
 def _flatten_without(element: lxml.etree._Element, skip: list[lxml.etree._Element]) -> str:
