@@ -432,18 +432,21 @@ async def judge_stance(job: EvidenceJob) -> None:
     hits = [h for per_chunk in await asyncio.gather(*map(search, chunks)) for h in per_chunk]
     hit_ids = sorted({fid for per_claim in hits for fid, _ in per_claim})
     meta = await ctx.call("graph", "texts_for", "fragment", hit_ids) if hit_ids else {}
+    # A heading or a title states nothing: it can neither support nor refute; nor can a
+    # reference list's entry or a question standing alone. Decided once per fragment.
+    usable = {
+        fid
+        for fid, m in meta.items()
+        if m.get("fragment_type") != "heading"
+        and not under_reference_list(m.get("heading_context"))
+        and not asks_only(m["text"])
+    }
     found = []
     for claim, per_claim in zip(with_vec, hits, strict=True):
-        # A heading or a title states nothing: it can neither support nor refute; nor can a
-        # reference list's entry or a question standing alone.
         cands = [
             rs.Candidate(fid, sim, meta[fid]["domain"], meta[fid]["page_id"])
             for fid, sim in per_claim
-            if fid in meta
-            and meta[fid].get("fragment_type") != "heading"
-            and not under_reference_list(meta[fid].get("heading_context"))
-            and not asks_only(meta[fid]["text"])
-            and (fid, claim["id"]) not in judged
+            if fid in usable and (fid, claim["id"]) not in judged
         ]
         origin = claim.get("origin_page_id")
         chosen = rs.order_stance_candidates(
