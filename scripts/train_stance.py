@@ -687,8 +687,9 @@ def cmd_dequantize(args: argparse.Namespace) -> int:
     for name, value in arrays.items():
         if name.startswith("model.") and not name.endswith(("_quantized", "_scale", "_zero_point")):
             state[name.removeprefix("model.")] = torch.tensor(value.copy())
+    base = args.base or packaged_minilm()  # config and tokenizer of the packaged MiniLM
     config = BertConfig.from_pretrained(
-        str(packaged_minilm()),
+        str(base),
         num_labels=3,
         id2label=ID2LABEL,
         label2id={v: k for k, v in ID2LABEL.items()},
@@ -699,7 +700,7 @@ def cmd_dequantize(args: argparse.Namespace) -> int:
         raise SystemExit(f"weights do not match BERT: missing {missing}, unexpected {unexpected}")
     work: Path = args.work
     model.save_pretrained(str(work / "encoder"))
-    AutoTokenizer.from_pretrained(str(packaged_minilm())).save_pretrained(str(work / "encoder"))
+    AutoTokenizer.from_pretrained(str(base)).save_pretrained(str(work / "encoder"))
     record = json.loads((source / "TRAINING.json").read_text())
     (work / "encoder.json").write_text(json.dumps(record["encoder"], indent=2) + "\n")
     digest = hashlib.sha256((source / "model.onnx").read_bytes()).hexdigest()
@@ -898,6 +899,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     dequantize.add_argument(
         "--source", type=Path, default=ROOT / "pipelines/evidence/stance-minilm"
     )
+    dequantize.add_argument("--base", type=Path, help="a copy of the packaged MiniLM's folder")
     rows = sub.add_parser("rows")
     rows.add_argument("--out", type=Path, default=ROOT / "pipelines/evidence/stance-minilm")
     head_v2 = sub.add_parser("head-v2")
