@@ -382,6 +382,23 @@ def test_results_from_logits_known_values() -> None:
 
 HEURISTIC_CASES = [
     pytest.param(
+        "Creatine hydrochloride is not absorbed better than creatine monohydrate, and it "
+        "costs about four times as much.",
+        "Creatine hydrochloride is absorbed better than creatine monohydrate, so you need a "
+        "smaller scoop and get no bloating.",
+        "refutes",
+        "Creatine hydrochloride is not absorbed better than creatine monohydrate, and it "
+        "costs about four times as much.",
+        id="both-negate-one-what-the-other-states",
+    ),
+    pytest.param(
+        "Zinc nasal sprays do not cause any loss of smell and are not harmful.",
+        "Zinc does not cure colds and has no side effects.",
+        "neutral",
+        "Zinc nasal sprays do not cause any loss of smell and are not harmful.",
+        id="both-negate-different-things",
+    ),
+    pytest.param(
         "Aspirin reduces the risk of heart attack.",
         "Aspirin reduces the risk of heart attack.",
         "supports",

@@ -36,8 +36,8 @@ from lyra.pipelines.extract.sentences import REFERENCE_MARKER, sentence_spans
 from lyra.pipelines.llm.prompts import load_prompt_module
 from lyra.pipelines.llm.sanitize import is_task_tag, sanitize_untrusted
 
-# Extractive sentences shorter than this are fragments of lists and captions; longer
-# than the maximum they bundle several claims (measured on the example corpus).
+# Extractive sentences shorter than this are fragments of lists and captions (see
+# `_short_finding`); longer than the maximum they bundle several claims.
 EXTRACTIVE_MIN_CHARS: Final = 40
 MAX_CLAIM_CHARS: Final = 300
 # LLM claims are rewritten to be atomic, so short ones ("Aspirin reduces fever.") are
@@ -93,7 +93,7 @@ _EFFECT = re.compile(
     # what drives a decline or a change (a causal question's findings: "Poor nutrition
     # weakens colonies", "losses reflect beekeeping practices")
     r"weaken|strengthen|reflect|attribut|explain|contribut|threaten|spread|undermin|"
-    r"disrupt|endanger|deplet|destroy|involv)"
+    r"disrupt|endanger|deplet|destroy|involv|differ)"
     r"(e|es|ed|ing|s|y|ies|ied|ion|ions|tion|tions|ped|ping)?\b"
     # irregular forms that no stem catches ("levels rose", "it led to"), lower case only
     # ("Rose hips", a name, is not a rise)
@@ -109,7 +109,7 @@ _EFFECT = re.compile(
     # how something fared ("active managers did better in small caps")
     r"|\b(?:did|do|does|fared|fares|performed|performs) (?:better|worse|well|poorly|best|worst)\b"
     # the noun of a relation ("had no effect on", "the effect of")
-    r"|\beffects?\s+(?:on|of)\b",
+    r"|\beffects?\s+(?:on|of)\b|\bdifferences?\s+(?:in|between)\b",
     re.IGNORECASE,
 )
 # A recommendation or a warning is a finding too, and the one a reader of the safety and
@@ -134,6 +134,7 @@ _COPULA = re.compile(r"\b(is|are|was|were|has|have|had)\b", re.IGNORECASE)
 _NUMBER_UNIT = re.compile(
     rf"(?:\d|\b(?:{_NUMBER_WORDS}))\s*(?:(?:thousand|million|billion|trillion)\s+)?"
     r"(%|per ?cent|percent|hours?|minutes?|days?|weeks?|months?|years?|mg|µg|mcg|g|kg|"
+    r"(?:milli|micro|kilo)?grams?|"
     r"ml|l|mmol|mmhg|iu|cups?|times|fold|doses?|servings?|units?|patients|participants|"
     r"people|adults|deaths|cases|dollars|euros|pounds|yen)\b|\d\s*%|[$€£¥]\s*\d",
     re.IGNORECASE,
@@ -186,7 +187,9 @@ _SECOND_PERSON = re.compile(r"\b(you|your|yours|you're|you've|you'll|you'd)\b", 
 # maintainability, because a failing test tells you what you broke": the "you" of the
 # explanation is no advice).
 _EXPLAINING_CLAUSE = re.compile(
-    r",?\s+\b(?:because|since|so that|which|while|although|though|whereas)\b", re.IGNORECASE
+    r",?\s+\b(?:because|since|so that|which|while|although|though|whereas)\b"
+    r"|,\s+(?:taken|mixed|dissolved|swallowed)\b",  # how a dose is taken
+    re.IGNORECASE,
 )
 _IMPERATIVE_START = re.compile(
     # a verb at the start followed by what an object or a complement opens with ("Look
@@ -522,7 +525,7 @@ def is_rejected_claim(
         return "masked"
     if find_instructions(text):
         return "instruction"
-    if _claim_length(text) < min_chars:
+    if _claim_length(text) < min_chars and not _short_finding(text):
         return "too_short"
     if len(text) > max_chars:
         return "too_long"
@@ -544,8 +547,20 @@ def is_rejected_claim(
     return None
 
 
-# A Japanese character carries about what three Latin letters do ("12歳未満の子どもに
-# は推奨されない。", 18 characters, says "It is not recommended for children under 12.").
+def _short_finding(text: str) -> bool:
+    """A short whole sentence stating an effect ("Creatine causes hair loss")."""
+    return (
+        len(text) >= 20
+        and text[:1].isupper()
+        and text.endswith(".")
+        and len(_content_words(text)) >= 3
+        and informativeness(text) >= 0.4
+        and _EFFECT.search(text) is not None
+    )
+
+
+# A Japanese character carries about what three Latin letters do (18 characters say
+# "It is not recommended for children under 12").
 _CJK_CHAR_WEIGHT: Final = 3
 
 
@@ -561,10 +576,9 @@ def informativeness(text: str) -> float:
     An effect or relation ("raises", "is associated with") or a recommendation or warning
     ("should not be taken by", "is contraindicated in") counts most, then a number
     (more with its unit), a comparison and a hedge (a hedged finding is still a
-    finding); a verdict on the thing asked about ("works", "is not safe") counts as an
-    effect. A sentence that leans on the one before it or tells the writer's own
-    story or method loses most of its score: as a claim it would not stand alone; so
-    does advice to the reader ("you should", "Look for ...").
+    finding); a verdict ("works", "is not safe") counts as an effect. A sentence that
+    leans on the one before it, tells the writer's own story or method, or advises the
+    reader ("you should", "Look for ...") loses most of its score.
     """
     if (
         _FIRST_PERSON.search(text)

@@ -71,6 +71,14 @@ _AFFILIATION = re.compile(
 # follows ("... this effective action becomes", "... denoted by"). With its full stop a
 # stranded preposition is complete ("... did not intend to give access to.").
 _CUT = re.compile(r"(?::|[a-z]-)\s*$")
+# A page's line about itself, in parts set apart by a middle dot, bar or bullet, one of
+# which says when or by whom it was published ("KidneyCare Foundation patient information
+# · Updated June 2025", "Published 14 March 2025 · Reviewed by the committee").
+_META_PART = re.compile(
+    r"^(?:published|updated|last updated|reviewed|last reviewed|posted|by)\b", re.IGNORECASE
+)
+# A customer review's rating ("★★★★☆ Gained strength within two weeks. - Priya").
+_RATING = re.compile(r"^[\u2605\u2606\u2b50\u2729-\u2730]{2,}")
 _NEEDS_MORE = re.compile(
     r"\b(?:to|of|by|the|a|an|and|or|with|for|from|than|that|which|where|into|becomes|"
     r"become|yielding|leading|gives|reads|takes the form)\s*$",
@@ -150,7 +158,7 @@ def english_words(words: list[str]) -> bool:
 def leftover_reason(text: str) -> str | None:
     """Why ``text`` (one whitespace-normalised sentence) is something a page left between
     its findings: "boilerplate", "incomplete", "fragment" or "reference"; else None."""
-    if _AFFILIATION.match(text):
+    if _AFFILIATION.match(text) or _RATING.match(text) or _publication_line(text):
         return "boilerplate"
     if _CUT.search(text) or (_NEEDS_MORE.search(text) and not text.endswith((".", "!", "\u2026"))):
         return "incomplete"
@@ -162,6 +170,11 @@ def leftover_reason(text: str) -> str | None:
     if _REFERENCE_ENTRY.match(text):
         return "reference"
     return None
+
+
+def _publication_line(text: str) -> bool:
+    parts = re.split(r"\s[\u00b7|\u2022]\s", text)
+    return len(parts) > 1 and any(_META_PART.match(part.strip()) for part in parts)
 
 
 def under_reference_list(heading_context: str | None) -> bool:

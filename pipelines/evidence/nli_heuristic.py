@@ -491,6 +491,42 @@ def negation_bears_on(negated: Sequence[str], other: Sequence[str]) -> bool:
     return False
 
 
+_CLAUSE_ENDS = frozenset({",", ";", ":", "."})
+
+
+def _negations(tokens: Sequence[str]) -> tuple[set[str], set[str]]:
+    """The literal key of the first content word each negation cue governs (for a cue
+    that ends its clause, of the word before it), and the keys of every word within a
+    cue's clause."""
+    heads: set[str] = set()
+    scope: set[str] = set()
+    for i in range(len(tokens)):
+        if not _is_cue(tokens, i):
+            continue
+        window: list[str] = []
+        for tok in tokens[i + 1 :]:
+            if tok in _CLAUSE_ENDS:
+                break
+            window.append(tok)
+        first = next((k for j in range(len(window)) for k in _literal_keys(window[j : j + 1])), "")
+        before = _literal_keys(tokens[max(0, i - 1) : i])
+        heads.update({first} if first else before)
+        scope.update(_literal_keys(window) | before)
+    return heads, scope
+
+
+def negations_cross(hypothesis: Sequence[str], sentence: Sequence[str]) -> bool:
+    """Both texts negate something, and the word one negates first the other states
+    outside any negation: "X is absorbed better than Y, so you get no bloating" against
+    "X is not absorbed better than Y" (each carries a negation, so a difference of
+    negation alone does not show it)."""
+    h_heads, h_scope = _negations(hypothesis)
+    s_heads, s_scope = _negations(sentence)
+    h_stated = _literal_keys(hypothesis) - h_scope
+    s_stated = _literal_keys(sentence) - s_scope
+    return bool(s_heads & h_stated) or bool(h_heads & s_stated)
+
+
 # "falls" after one of these words (or a number) is the accident, not a decrease: "the
 # risk of falls", "15 percent more falls", "prevents falls", "recurrent falls".
 _FALLS_NOUN_AFTER = frozenset(
@@ -886,6 +922,11 @@ def heuristic_nli(premise: str, hypothesis: str) -> NliResult:
     )
     contradicts = (
         (negations_differ(hyp_tokens, evidence.tokens) and negation_bears_on(negated, other))
+        or (
+            is_negated(hyp_tokens)
+            and is_negated(evidence.tokens)
+            and negations_cross(hyp_tokens, evidence.tokens)
+        )
         or (
             antonyms_flip(hyp_tokens, evidence.tokens)
             and _overlap_beside_axes(hyp_keys, evidence.tokens) >= NEUTRAL_BELOW
