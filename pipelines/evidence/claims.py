@@ -95,8 +95,7 @@ _EFFECT = re.compile(
     r"weaken|strengthen|reflect|attribut|explain|contribut|threaten|spread|undermin|"
     r"disrupt|endanger|deplet|destroy|involv|differ)"
     r"(e|es|ed|ing|s|y|ies|ied|ion|ions|tion|tions|ped|ping)?\b"
-    # irregular forms that no stem catches ("levels rose", "it led to"), lower case only
-    # ("Rose hips", a name, is not a rise)
+    # irregular forms no stem catches ("levels rose"), lower case only ("Rose hips")
     r"|\b(?-i:rose|risen|fell|fallen|falls?|falling|grew|grown|led|shrank|shrunk|keeps|kept|ban|bans|banned|"
     r"banning|permits|permitted|permitting|upheld|upholds?|ruled|struck down|strikes? down|"
     r"lost|lose|loses|losing|offset|offsets|unaffected|unchanged|set aside|sets aside|"
@@ -109,7 +108,7 @@ _EFFECT = re.compile(
     # how something fared ("active managers did better in small caps")
     r"|\b(?:did|do|does|fared|fares|performed|performs) (?:better|worse|well|poorly|best|worst)\b"
     # the noun of a relation ("had no effect on", "the effect of")
-    r"|\beffects?\s+(?:on|of)\b|\bdifferences?\s+(?:in|between)\b",
+    r"|\beffects?\s+(?:on|of)\b|\bno (?:significant )?differences? (?:in|between)\b",
     re.IGNORECASE,
 )
 # A recommendation or a warning is a finding too, and the one a reader of the safety and
@@ -555,7 +554,7 @@ def _short_finding(text: str) -> bool:
         and text.endswith(".")
         and len(_content_words(text)) >= 3
         and informativeness(text) >= 0.4
-        and _EFFECT.search(text) is not None
+        and any(m.start() and m.group().endswith(("s", "ed")) for m in _EFFECT.finditer(text))
     )
 
 
@@ -621,8 +620,8 @@ def informativeness(text: str) -> float:
     return max(0.0, min(1.0, score))
 
 
-# A sentence must assert at least this much (a copula is 0.15) to be a claim, and score
-# this much overall with its topicality.
+# A claim asserts at least this much (a copula is 0.15) and scores this much overall
+# with its topicality.
 MIN_INFORMATIVENESS: Final = 0.1
 MIN_CLAIM_SCORE: Final = 0.2
 _FOCUS_WEIGHT: Final = 0.35
