@@ -748,6 +748,16 @@ def test_verbs_beyond_the_closed_lists(sentence: str, reason: str | None) -> Non
         # a page's line about itself; a shop's customer review
         ("KidneyCare Foundation patient information \u00b7 Updated June 2025", "boilerplate"),
         ("Published 14 March 2025 | Reviewed by the scientific committee", "boilerplate"),
+        (
+            "Transcript \u00b7 41 minutes \u00b7 Guest: Dr. Lena Patel, endocrinologist",
+            "boilerplate",
+        ),
+        # a newspaper's note on its own error repeats what was wrong
+        (
+            "Correction: An earlier version of this article said the study followed 200,000 "
+            "adults.",
+            "boilerplate",
+        ),
         ("\u2605\u2605\u2605\u2605\u2606 Gained strength within two weeks. - Priya", "boilerplate"),
         (
             "The levy \u00b7 a tax on sugary drinks \u00b7 raised $77 million in its first year.",
@@ -872,6 +882,13 @@ def test_where_a_change_came_from_and_what_a_crash_involves_are_findings(
         (
             "NEW YORK, March 3 \u2014 The city raised its tax on sugary drinks by 20 percent.",
             "The city raised its tax on sugary drinks by 20 percent.",
+        ),
+        # a speaker in a transcript
+        (
+            "DR. PATEL: Intermittent fasting leads to about the same weight loss as cutting "
+            "calories every day.",
+            "Intermittent fasting leads to about the same weight loss as cutting calories "
+            "every day.",
         ),
         # a word, not a label
         (

@@ -75,8 +75,13 @@ _CUT = re.compile(r"(?::|[a-z]-)\s*$")
 # which says when or by whom it was published ("KidneyCare Foundation patient information
 # · Updated June 2025", "Published 14 March 2025 · Reviewed by the committee").
 _META_PART = re.compile(
-    r"^(?:published|updated|last updated|reviewed|last reviewed|posted|by)\b", re.IGNORECASE
+    r"^(?:published|updated|last updated|reviewed|last reviewed|posted|by|transcript|guest|"
+    r"episode|\d+ (?:min(?:ute)?s?|comments?)\b)\b",
+    re.IGNORECASE,
 )
+# A newspaper's note on its own error ("Correction: An earlier version of this article
+# said ..."): what it repeats was wrong.
+_CORRECTION = re.compile(r"^(?:correction|clarification|editor['\u2019]s note)s?\s*[:\u2014]", re.I)
 # A customer review's rating ("★★★★☆ Gained strength within two weeks. - Priya").
 _RATING = re.compile(r"^[\u2605\u2606\u2b50\u2729-\u2730]{2,}")
 _NEEDS_MORE = re.compile(
@@ -158,7 +163,9 @@ def english_words(words: list[str]) -> bool:
 def leftover_reason(text: str) -> str | None:
     """Why ``text`` (one whitespace-normalised sentence) is something a page left between
     its findings: "boilerplate", "incomplete", "fragment" or "reference"; else None."""
-    if _AFFILIATION.match(text) or _RATING.match(text) or _publication_line(text):
+    if _AFFILIATION.match(text) or _RATING.match(text) or _CORRECTION.match(text):
+        return "boilerplate"
+    if _publication_line(text):
         return "boilerplate"
     if _CUT.search(text) or (_NEEDS_MORE.search(text) and not text.endswith((".", "!", "\u2026"))):
         return "incomplete"
@@ -203,6 +210,8 @@ _LEAD_LABEL = re.compile(
     r"^(?:Q|A|Question|Answer|(?i:(?:main |key )?(?:results?|findings)|conclusions?|"
     r"interpretation|bottom line|background|methods?|design))\s*[:\u2014]\s*(?=\S)"
     r"|^[A-Z][A-Z .'-]+(?:, [A-Z][a-z]+\.? \d{1,2})? \u2014 (?=\S)"
+    # a speaker in a transcript ("DR. PATEL: Intermittent fasting leads to ...")
+    r"|^(?:[A-Z][A-Z'.-]*\s){0,3}[A-Z][A-Z'.-]+:\s+(?=[A-Z\"\u201c])"
 )
 
 
