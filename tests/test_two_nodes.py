@@ -305,9 +305,13 @@ async def test_two_nodes_placement_politeness_and_node_loss(
     finally:
         for server in servers.values():
             server.close()
+    # A page whose request was in flight on the lost node when it died may be asked for
+    # again by the fetcher made anew on the head (its answer never came back): one at most,
+    # on the site whose fetcher was lost; every other page is asked for once.
+    in_flight = {host: int(host == LOSS_HOST) for host in servers}
     for host, server in servers.items():
         times = sorted(r.at for r in server.requests)
         gaps = [b - a for a, b in itertools.pairwise(times)]
         assert min(gaps) >= MIN_GAP, (host, sorted(gaps)[:3])
         pages = [r.path for r in server.requests if r.path != "/robots.txt"]
-        assert len(pages) == len(set(pages)), host
+        assert len(pages) - len(set(pages)) <= in_flight[host], (host, sorted(pages))
