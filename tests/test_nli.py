@@ -382,6 +382,22 @@ def test_results_from_logits_known_values() -> None:
 
 HEURISTIC_CASES = [
     pytest.param(
+        "On the 5:2 diet, people eat normally five days a week and limit themselves to 500 "
+        "calories a day on the other two days.",
+        "The 5:2 diet limits calories to 800 a day on the two fasting days.",
+        "refutes",
+        "On the 5:2 diet, people eat normally five days a week and limit themselves to 500 "
+        "calories a day on the other two days.",
+        id="what-a-number-counts-named-before-it",
+    ),
+    pytest.param(
+        "Cases rose to 20 in March.",
+        "Cases rose to 30 in April.",
+        "supports",  # not refutes: the rules compare no count here
+        "Cases rose to 20 in March.",
+        id="a-number-a-change-reached-is-no-count",
+    ),
+    pytest.param(
         "Creatine hydrochloride is not absorbed better than creatine monohydrate, and it "
         "costs about four times as much.",
         "Creatine hydrochloride is absorbed better than creatine monohydrate, so you need a "

@@ -588,6 +588,52 @@ PLANTED = {
             ("Creatine does not cause hair loss", "liftingforum.example"),
         ),
     ),
+    "fasting": Planted(
+        question="Is intermittent fasting effective and safe for weight loss?",
+        domains=frozenset(
+            (
+                "healthpodcast.example",
+                "dietclinic.example",
+                "obesityreview.example",
+                "fastingblog.example",
+                "nutritionguide.example",
+                "dailyherald.example",
+            )
+        ),
+        facts=(
+            "Intermittent fasting leads to about the same weight loss as cutting calories",
+            "Intermittent fasting does not slow the metabolism more than daily calorie",
+            "People with type 1 diabetes should not fast without close medical supervision",
+            "limit themselves to 500 calories a day on the other two days",
+            "all meals are eaten within an 8-hour window",
+            "Intermittent fasting is not recommended for pregnant or breastfeeding women",
+            "need their doses adjusted by a doctor before they start fasting",
+            "About a quarter of the weight lost during intermittent fasting is lean mass",
+            "Intermittent fasting leads to more weight loss than daily calorie restriction",
+            "Alternate-day fasting had the highest drop-out rate, at 38 percent",
+            "lowered systolic blood pressure by 4 mmHg",
+            "Gallstones were reported in 2 of the 43 trials",
+            "The 5:2 diet limits calories to 800 a day",
+            "Fasting slows your metabolism",
+            "Intermittent fasting cures type 2 diabetes in most people within a year",
+            "Intermittent fasting leads to no more weight loss than daily calorie restriction",
+            "Intermittent fasting does not cure type 2 diabetes",
+            "The most common side effects are hunger, headaches and irritability",
+            "had a 91 percent higher risk of dying from heart disease",
+            "Time-restricted eating does not raise the risk of dying from heart disease",
+            "The study followed 20,000 adults for eight years",
+        ),
+        refuted=(
+            ("leads to more weight loss than daily calorie", "nutritionguide.example"),
+            ("leads to no more weight loss than daily calorie", "obesityreview.example"),
+            ("limit themselves to 500 calories a day", "fastingblog.example"),
+            ("The 5:2 diet limits calories to 800 a day", "dietclinic.example"),
+            ("does not slow the metabolism", "fastingblog.example"),
+            ("Fasting slows your metabolism", "healthpodcast.example"),
+            ("cures type 2 diabetes in most people", "nutritionguide.example"),
+            ("does not cure type 2 diabetes", "fastingblog.example"),
+        ),
+    ),
 }
 
 

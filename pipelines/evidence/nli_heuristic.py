@@ -660,12 +660,33 @@ def quantities(tokens: Sequence[str]) -> dict[str, list[tuple[float, float]]]:
             start = value
             continue
         unit = "%" if nxt in _PERCENT_WORDS else (stem(nxt) if nxt.isalpha() else "")
+        if (not unit or nxt in STOPWORDS) and _counted_before(tokens, begins):
+            # "limits calories to 800 a day": what the number counts comes before it
+            found.setdefault(stem(tokens[begins - 2]), []).append((low, high))
+            continue
         if unit in _TIME_UNITS:
             preposition = _time_preposition(tokens, begins)
             unit = f"{unit} {preposition}" if preposition else unit
         if unit and nxt not in STOPWORDS:
             found.setdefault(unit, []).append((low, high))
     return found
+
+
+_MOVED = frozenset({"rose", "fell", "grew", "went", "came", "rise", "fall", "grow", "go"})
+
+
+def _counted_before(tokens: Sequence[str], i: int) -> bool:
+    """The number at ``i`` follows "<noun> to" ("calories to 800"), not a verb of change
+    ("rose to 800")."""
+    if i < 2 or tokens[i - 1] != "to":
+        return False
+    word = tokens[i - 2]
+    return (
+        word.isalpha()
+        and word not in STOPWORDS
+        and word not in _MOVED
+        and not word.endswith(("ed", "ing"))
+    )
 
 
 def _close(a: tuple[float, float], b: tuple[float, float]) -> bool:
