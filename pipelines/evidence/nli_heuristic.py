@@ -12,7 +12,7 @@ The rule, for a premise (fragment) and a hypothesis (claim):
    "researchers") and negation words dropped, and lightly stemmed
    (one suffix of -ingly -edly -ies -ing -ed -es -ly -s, then a final e, y → i), so that
    "reduces", "reduced", "reducing" and "reduce" share the stem "reduc". Antonyms are
-   folded onto one key per axis (increase/cut, doubles/halves, improve/worsen,
+   folded onto one key per axis (`antonym_axes`: increase/cut, doubles/halves, improve/worsen,
    effective or cures/ineffective, safe/unsafe, common/rare, causes/prevents,
    prolongs/shortens, faster/slower, expensive/cheaper, allows/bans, upheld/struck
    down, guilty/acquitted, approved/rejected, many/few, and adjectives against their
@@ -38,22 +38,25 @@ The rule, for a premise (fragment) and a hypothesis (claim):
      both state and is not counted; and the negation must bear on a word the other
      text uses (one after the cue, or before a cue that ends the sentence) in the same
      sense, an antonym axis's words by axis and sign: "no measurable job losses" does
-     not negate "the minimum wage was raised" (decision 0090);
+     not negate "the minimum wage was raised" (decision 0090); where both texts negate
+     something, the first word one negates is a word the other states outside any
+     negation ("not absorbed better" / "absorbed better ..., no bloating"; decision 0092);
    - antonym flip: an axis where every occurrence in one text has the opposite sign of
      every occurrence in the other (an axis word both texts use is left out: it is
      their subject, the "cut" of "the tax cut"), and the sentence shares at least half of the
      hypothesis's other content words (the flipped axis alone does not make two texts
      talk about the same thing);
-   - numeric mismatch: both attach numbers to the same following unit word ("5 hours"
-     vs "12 hours", "12%" vs "30 percent") and some number of the hypothesis is more
-     than 10 % (relative to the larger magnitude) away from every number of the sentence
-     for that unit. A range "5-7 hours" or "5 to 7 hours" attaches both ends to "hours"
-     and matches any value inside it. In the main rule the two must count the same
-     thing: a content word within 6 tokens of a number of each is shared ("purchases
-     fell by 7.6 percent" and "the sugar content fell by 29 percent" do not; decision
-     0090). Four-digit integers 1800-2100 are read as years and ignored. A duration
-     that dates an event ("after about 2 years", "over 8 weeks") is compared only
-     with durations dated by the same preposition (decision 0087);
+   - numeric mismatch: both attach numbers to the same following unit word ("5 hours" vs
+     "12 hours", "12%" vs "30 percent") and some number of the hypothesis is more than
+     10 % (relative to the larger magnitude) away from every number of the sentence for
+     that unit (a number followed by no unit counts the noun before "to": "limits
+     calories to 800 a day", decision 0092). A range "5-7 hours" or "5 to 7 hours"
+     attaches both ends to "hours" and matches any value inside it. In the main rule the
+     two must count the same thing: a content word within 6 tokens of a number of each
+     is shared ("purchases fell by 7.6 percent" and "the sugar content fell by 29
+     percent" do not; decision 0090). Four-digit integers 1800-2100 are read as years
+     and ignored. A duration that dates an event ("after about 2 years", "over 8 weeks")
+     is compared only with durations dated by the same preposition (decision 0087);
    - another year for a one-time event: both date the same event verb ("took effect",
      "was founded", "banned", "began" ...) by "in", "since", "from" or "on" to
      different years, and the sentence holds every content word the hypothesis puts
@@ -77,6 +80,7 @@ import re
 from collections.abc import Iterable, Sequence, Set
 from dataclasses import dataclass
 
+from lyra.pipelines.evidence.antonym_axes import ANTONYM_AXES, PREFIXED_OPPOSITES
 from lyra.pipelines.evidence.nli import NliLabel, NliResult
 
 MODEL_ID = "heuristic-nli-v1"
@@ -134,221 +138,8 @@ NEGATED_CONTRACTIONS = frozenset(_NEGATED_CONTRACTIONS_TEXT.split())
 # "failed to prevent", and "was unrelated to" (no association found): cues before "to".
 FAIL_WORDS = frozenset({"fail", "fails", "failed", "failing", "unrelated"})
 
-# Axis name → (words with sign +1, words with sign -1); stemmed at import.
-_ANTONYM_AXES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "amount": (
-        (
-            "increase",
-            "increases",
-            "raise",
-            "raises",
-            "rise",
-            "rises",
-            "higher",
-            "more",
-            "gain",
-            "gains",
-            "greater",
-            "elevated",
-            "double",
-            "doubles",
-            "triple",
-            "triples",
-            "boost",
-            "boosts",
-            "grow",
-            "grows",
-            "grew",
-            "grown",
-            # Past forms a stem does not reach ("rose", "fell" are how figures move).
-            "rose",
-            "risen",
-            "climb",
-            "climbs",
-            "climbed",
-            "soar",
-            "soars",
-            "soared",
-        ),
-        (
-            "decrease",
-            "decreases",
-            "reduce",
-            "reduces",
-            "lower",
-            "lowers",
-            "fall",
-            "falls",
-            "less",
-            "loss",
-            "losses",
-            "fewer",
-            "diminish",
-            "diminishes",
-            "halve",
-            "halves",
-            "cut",
-            "cuts",
-            "shrink",
-            "shrinks",
-            "shrank",
-            "shrunk",
-            "decline",
-            "declines",
-            "declined",
-            "fell",
-            "fallen",
-            "drop",
-            "drops",
-            "dropped",
-            "plunge",
-            "plunges",
-            "plunged",
-        ),
-    ),
-    "quality": (
-        ("improve", "improves", "better"),
-        ("worsen", "worsens", "impair", "impairs", "worse"),
-    ),
-    "performance": (
-        ("outperform", "outperforms", "outperformed"),
-        ("underperform", "underperforms", "underperformed"),
-    ),
-    "strength": (
-        ("strengthen", "strengthens", "strengthened", "stronger"),
-        ("weaken", "weakens", "weakened", "weaker"),
-    ),
-    "width": (
-        ("widen", "widens", "widened", "wider"),
-        ("narrow", "narrows", "narrowed", "narrower"),
-    ),
-    # "well tolerated" against "poorly tolerated" (see _axis: before a participle only)
-    "manner": (("well",), ("poorly",)),
-    "efficacy": (
-        ("effective", "efficacious", "useful", "helpful", "cure", "cures", "cured"),
-        ("ineffective", "useless", "unhelpful", "futile"),
-    ),
-    "safety": (("safe", "harmless"), ("unsafe", "dangerous", "hazardous")),
-    "benefit": (("benefit", "beneficial", "protective", "protects"), ("harm", "harmful", "harms")),
-    "sign": (("positive",), ("negative",)),
-    "association": (("associated", "linked"), ("unassociated", "unlinked")),
-    # how often: "side effects are common" against "side effects are rare"
-    "frequency": (
-        ("common", "commonly", "frequent", "frequently", "often", "usually"),
-        ("rare", "rarely", "uncommon", "uncommonly", "infrequent", "infrequently", "seldom"),
-    ),
-    "causation": (("cause", "causes", "trigger", "triggers"), ("prevent", "prevents")),
-    "duration": (("lengthen", "lengthens", "prolong", "prolongs"), ("shorten", "shortens")),
-    "speed": (
-        ("accelerate", "accelerates", "hasten", "hastens", "faster", "quicker"),
-        ("slow", "slows", "slower"),
-    ),
-    # "more expensive" against "cheaper" ("less expensive" has no direction: see _axis)
-    "cost": (
-        ("expensive", "costly", "costlier", "pricier", "dearer"),
-        ("cheap", "cheaper", "cheapest", "inexpensive"),
-    ),
-    # what a rule or a law lets people do: "the law allows X" against "the law bans X"
-    "permission": (
-        (
-            "allow",
-            "allows",
-            "allowed",
-            "permit",
-            "permits",
-            "permitted",
-            "legalise",
-            "legalises",
-            "legalised",
-            "legalize",
-            "legalizes",
-            "legalized",
-        ),
-        (
-            "prohibit",
-            "prohibits",
-            "ban",
-            "bans",
-            "banned",
-            "forbid",
-            "forbids",
-            "forbidden",
-            "outlaw",
-            "outlaws",
-            "outlawed",
-        ),
-    ),
-    # what a higher court did with a decision
-    "ruling": (
-        ("uphold", "upholds", "upheld", "affirm", "affirms", "affirmed"),
-        (
-            "overturn",
-            "overturns",
-            "overturned",
-            "overrule",
-            "overrules",
-            "overruled",
-            "quash",
-            "quashes",
-            "quashed",
-            "strike",
-            "strikes",
-            "struck",
-            "reversed",
-        ),
-    ),
-    "verdict": (
-        ("guilty", "convicted"),
-        ("acquitted", "acquit", "acquits", "innocent", "exonerated"),
-    ),
-    # how many: "many patients recovered" against "few patients recovered" ("a few" is
-    # some, see _axis; "most" is left out: it is mostly a superlative)
-    "proportion": (("many", "majority"), ("few", "minority")),
-    "approval": (
-        (
-            "approve",
-            "approves",
-            "approved",
-            "accept",
-            "accepts",
-            "accepted",
-            "grant",
-            "grants",
-            "granted",
-        ),
-        (
-            "reject",
-            "rejects",
-            "rejected",
-            "deny",
-            "denies",
-            "denied",
-            "refuse",
-            "refuses",
-            "refused",
-        ),
-    ),
-}
-# An adjective and its prefixed opposite, each pair an axis of its own ("valid" against
-# "invalid"; "legal" is not the opposite of "invalid").
-_PREFIXED_OPPOSITES = (
-    ("valid", "invalid"),
-    ("legal", "illegal"),
-    ("lawful", "unlawful"),
-    ("enforceable", "unenforceable"),
-    ("constitutional", "unconstitutional"),
-    ("permissible", "impermissible"),
-    ("accurate", "inaccurate"),
-    ("consistent", "inconsistent"),
-    ("sufficient", "insufficient"),
-    ("adequate", "inadequate"),
-    ("reliable", "unreliable"),
-    ("appropriate", "inappropriate"),
-    ("successful", "unsuccessful"),
-    ("significant", "insignificant"),
-    ("correct", "incorrect"),
-)
-for _plain, _opposite in _PREFIXED_OPPOSITES:
+_ANTONYM_AXES = dict(ANTONYM_AXES)
+for _plain, _opposite in PREFIXED_OPPOSITES:
     _ANTONYM_AXES[_plain] = ((_plain,), (_opposite,))
 
 _TOKEN_RE = re.compile(r"\d+(?:[.,]\d+)*\s?%?|[a-z]+(?:'[a-z]+)*")
