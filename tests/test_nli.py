@@ -185,7 +185,7 @@ def test_cpu_cores_each_run_a_small_batch(model_dirs: tuple[Path, Path]) -> None
     nli = CrossEncoderNli(model_dirs[0], batch_size=16, workers=2)
     recording = _FailingSession(nli._impl.session, max_batch=16)  # type: ignore[union-attr]
     nli._impl.session = recording  # type: ignore[union-attr]
-    pairs = PAIRS * 3
+    pairs = [(premise, f"{claim} ({n})") for n in range(3) for premise, claim in PAIRS]
 
     results = nli.judge(pairs)
 
@@ -195,6 +195,31 @@ def test_cpu_cores_each_run_a_small_batch(model_dirs: tuple[Path, Path]) -> None
     np.testing.assert_allclose(
         [r.confidence for r in results], [r.confidence for r in expected], atol=1e-6
     )
+
+
+def test_a_pair_given_twice_is_run_once_and_batches_follow_tokens(
+    model_dirs: tuple[Path, Path],
+) -> None:
+    """A pair given twice is run once and gets the same result in both places; batches
+    are cut from the pairs sorted by tokens, not characters (a premise padded with
+    spaces is long in characters, short in tokens)."""
+    nli = CrossEncoderNli(model_dirs[0], batch_size=2, workers=1)
+    recording = _FailingSession(nli._impl.session, max_batch=16)  # type: ignore[union-attr]
+    nli._impl.session = recording  # type: ignore[union-attr]
+    spaced = ("Coffee" + " " * 400, "Coffee improves memory.")
+    pairs = [*PAIRS, spaced, *PAIRS[::-1]]
+
+    results = nli.judge(pairs)
+
+    assert recording.batch_sizes == [2, 2, 2]
+    assert recording.widths == sorted(recording.widths)
+    spaced_ids = nli._impl._encode([spaced])[0].ids  # type: ignore[union-attr]
+    first = recording.ids[0][:, : len(spaced_ids)].tolist()
+    assert spaced_ids in first
+    assert results[:5] == results[6:][::-1]
+    alone = CrossEncoderNli(model_dirs[0], workers=1).judge([spaced])[0]
+    assert results[5].label == alone.label
+    assert results[5].confidence == pytest.approx(alone.confidence, abs=1e-6)
 
 
 class _FailingSession:
@@ -207,6 +232,7 @@ class _FailingSession:
         self.max_tokens = max_tokens
         self.batch_sizes: list[int] = []
         self.widths: list[int] = []
+        self.ids: list[np.ndarray] = []
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.real, name)
@@ -214,6 +240,7 @@ class _FailingSession:
     def run(self, outputs: list[str], feed: dict[str, np.ndarray]) -> list[np.ndarray]:
         self.batch_sizes.append(int(feed["input_ids"].shape[0]))
         self.widths.append(int(feed["input_ids"].shape[1]))
+        self.ids.append(feed["input_ids"])
         if feed["input_ids"].shape[0] > self.max_batch or self.widths[-1] > self.max_tokens:
             raise ort_state.RuntimeException("Failed to allocate memory for requested buffer")
         return list(self.real.run(outputs, feed))

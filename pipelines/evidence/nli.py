@@ -219,6 +219,8 @@ class _OnnxBackend:
         # Truncation is changed (after a pair ran out of memory) while other threads
         # may be encoding: the tokenizer is used under this lock.
         self._tokenizer_lock = threading.Lock()
+        # Encodings made by ``sizes`` for the batches that follow (each taken once).
+        self._made: dict[tuple[str, str], Encoding] = {}
         providers = ["CPUExecutionProvider"]
         if use_gpu and "CUDAExecutionProvider" in ort.get_available_providers():
             providers.insert(0, "CUDAExecutionProvider")
@@ -240,10 +242,22 @@ class _OnnxBackend:
         """Cut every later pair to ``max_length`` tokens."""
         with self._tokenizer_lock:
             self.tokenizer.enable_truncation(max_length=max_length, strategy="longest_first")
+            self._made = {}
+
+    def sizes(self, pairs: Sequence[tuple[str, str]]) -> list[int]:
+        """Tokens of each pair. The encodings are kept for the batches that follow, so
+        sorting by tokens costs no second tokenisation (a later call's replace these)."""
+        encodings = self._encode(pairs)
+        with self._tokenizer_lock:
+            self._made = {(p, h): e for (p, h), e in zip(pairs, encodings, strict=True)}
+        return [len(e.ids) for e in encodings]
 
     def _encode(self, pairs: Sequence[tuple[str, str]]) -> list[Encoding]:
         with self._tokenizer_lock:
-            return list(self.tokenizer.encode_batch([(p, h) for p, h in pairs]))
+            made = [self._made.pop((p, h), None) for p, h in pairs]
+            missing = [(p, h) for (p, h), e in zip(pairs, made, strict=True) if e is None]
+            fresh = iter(self.tokenizer.encode_batch(missing) if missing else [])
+        return [e if e is not None else next(fresh) for e in made]
 
     def _feed(self, encodings: Sequence[Encoding]) -> dict[str, np.ndarray]:
         width = max(len(e.ids) for e in encodings)
@@ -294,6 +308,10 @@ class _TransformersBackend:
     def set_max_length(self, max_length: int) -> None:
         """Cut every later pair to ``max_length`` tokens."""
         self.max_length = max_length
+
+    def sizes(self, pairs: Sequence[tuple[str, str]]) -> list[int]:
+        """Characters of each pair (this backend's tokenizer pads each batch itself)."""
+        return [len(p) + len(h) for p, h in pairs]
 
     def logits(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
         """Raw class scores, shape (len(pairs), num_labels)."""
@@ -417,11 +435,18 @@ class PairModel:
         return self._runner.workers
 
     def _batched(self, pairs: Sequence[tuple[str, str]], run: Any, width: int) -> np.ndarray:
-        """``run`` over length-sorted batches (they pad less), rows back in input order;
-        ``width`` columns when there is no pair. On CPU cores, batches of at most
-        ``cpu_batches.CPU_BATCH`` pairs (fewer when that would leave a core idle), one
-        per core at a time (decision 0074)."""
-        order = sorted(range(len(pairs)), key=lambda i: len(pairs[i][0]) + len(pairs[i][1]))
+        """``run`` over batches sorted by tokens (they pad less), rows back in input
+        order; ``width`` columns when there is no pair. A pair given twice is run once
+        (its row does not depend on its batch: decision 0039). On CPU cores, batches of
+        at most ``cpu_batches.CPU_BATCH`` pairs (fewer when that would leave a core
+        idle), one per core at a time (decision 0074)."""
+        distinct = list(dict.fromkeys((p, h) for p, h in pairs))
+        if len(distinct) < len(pairs):
+            rows = self._batched(distinct, run, width)
+            where = {pair: row for row, pair in enumerate(distinct)}
+            return rows[[where[(p, h)] for p, h in pairs]]
+        sizes = self._impl.sizes(pairs)
+        order = sorted(range(len(pairs)), key=sizes.__getitem__)
         parts: list[np.ndarray] = []
         if self._runner.workers > 1:
             size = cpu_batch_size(len(order), self._runner.workers, self._batch_size)
