@@ -37,24 +37,24 @@ async def test_a_read_waits_for_the_orchestrator_to_come_back(
         task_id = created.structured_content["task_id"]
         first = ray.get_actor(ORCHESTRATOR, namespace=settings.ray.namespace)
         ray.kill(first, no_restart=no_restart)
-        res = await client.call_tool("get_status", {"task_id": task_id})
-        assert res.is_error is False, res.content[0].text
-        assert res.structured_content["task_id"] == task_id
-        assert res.structured_content["query"] == "coffee and sleep"
-        rows = await client.call_tool(
-            "query_graph", {"sql": f"SELECT query FROM tasks WHERE id = '{task_id}'"}
+        # Every read tool, the reads of calibrate and cleanup_task, and a stop, sent at
+        # once while the orchestrator is down: each waits for the same restart.
+        calls = (
+            ("get_status", {"task_id": task_id}),
+            ("query_graph", {"sql": f"SELECT query FROM tasks WHERE id = '{task_id}'"}),
+            ("calibrate", {"action": "get_stats"}),
+            ("cleanup_task", {"task_id": task_id}),
+            ("stop_task", {"task_id": task_id}),
         )
-        assert rows.structured_content["rows"] == [["coffee and sleep"]]
-        # The reads of calibrate and cleanup_task, and a stop, wait too.
-        for tool, arguments, key, value in (
-            ("calibrate", {"action": "get_stats"}, "sample_count", 0),
-            ("cleanup_task", {"task_id": task_id}, "dry_run", True),
-            ("stop_task", {"task_id": task_id}, "task_id", task_id),
-        ):
-            ray.kill(ray.get_actor(ORCHESTRATOR, namespace=settings.ray.namespace))
-            res = await client.call_tool(tool, arguments)
-            assert res.is_error is False, res.content[0].text
-            assert res.structured_content[key] == value
+        answers = await asyncio.gather(*(client.call_tool(t, a) for t, a in calls))
+        for (tool, _), res in zip(calls, answers, strict=True):
+            assert res.is_error is False, (tool, res.content[0].text)
+        status, rows, stats, cleanup, stopped = (a.structured_content for a in answers)
+        assert (status["task_id"], status["query"]) == (task_id, "coffee and sleep")
+        assert rows["rows"] == [["coffee and sleep"]]
+        assert stats["sample_count"] == 0
+        assert cleanup["dry_run"] is True
+        assert stopped["task_id"] == task_id
     ray.kill(ray.get_actor(ORCHESTRATOR, namespace=settings.ray.namespace), no_restart=True)
 
 
