@@ -12,6 +12,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -79,29 +80,36 @@ def test_research_json_then_sql(cli_env: dict[str, str]) -> None:
     degraded = out["_lyra_meta"]["degraded"]
     assert [d.split(":")[0] for d in degraded] == ["nli", "llm"]
 
-    sql = run(["sql", "--json", "SELECT count(*) AS n FROM pages"], cli_env, timeout=60)
+    edges_sql = (
+        "SELECT count(*) FROM edges e JOIN claims c ON c.id = e.target_id WHERE "
+        f"c.task_id = '{out['task_id']}' AND e.relation IN ('supports', 'refutes', 'neutral')"
+    )
+    # Five CLI processes at once, each attached to the instance research started.
+    with ThreadPoolExecutor(5) as pool:
+        sql, refused, exported, missing, counted = pool.map(
+            lambda args: run(args, cli_env, timeout=120),
+            [
+                ["sql", "--json", "SELECT count(*) AS n FROM pages"],
+                ["sql", "DELETE FROM pages"],
+                ["export", out["task_id"], "--format", "csl-json"],
+                ["export", "task_missing", "--format", "ris"],
+                ["sql", "--json", edges_sql],
+            ],
+        )
     assert sql.returncode == 0, sql.stderr
     assert json.loads(sql.stdout)["rows"] == [[15]]
-    refused = run(["sql", "DELETE FROM pages"], cli_env, timeout=60)
     assert refused.returncode == 2
     assert "refused" in refused.stderr.lower()
 
-    exported = run(["export", out["task_id"], "--format", "csl-json"], cli_env, timeout=120)
     assert exported.returncode == 0, exported.stderr[-2000:]
     items = json.loads(exported.stdout)
     # Every cited page: all 15 (the filler history page supports one claim about the
     # coffee trade, tests/test_export.py CITED_PAGES).
     assert len(items) == 15
     assert {i["type"] for i in items} == {"webpage"}
-    missing = run(["export", "task_missing", "--format", "ris"], cli_env, timeout=120)
     assert missing.returncode == 2
     assert "TASK_NOT_FOUND" in missing.stderr
 
-    edges_sql = (
-        "SELECT count(*) FROM edges e JOIN claims c ON c.id = e.target_id WHERE "
-        f"c.task_id = '{out['task_id']}' AND e.relation IN ('supports', 'refutes', 'neutral')"
-    )
-    counted = run(["sql", "--json", edges_sql], cli_env, timeout=60)
     assert counted.returncode == 0, counted.stderr[-2000:]
     edges = json.loads(counted.stdout)["rows"][0][0]
     replayed = run(["replay", out["task_id"]], cli_env, timeout=300)
@@ -247,21 +255,31 @@ def test_the_ray_probe_tells_a_grpc_server_from_an_http_one() -> None:
 
 
 async def _refused_everywhere(cli_env: dict[str, str], address: str, why: str) -> None:
+    """doctor, the CLI and a tool call, at once (each on its own waits out the probe)."""
     env = {**cli_env, "RAY_ADDRESS": address}
-    doctor = run(["doctor", "--json"], env, timeout=60)
-    ray_row = next(r for r in json.loads(doctor.stdout) if r["component"] == "ray")
+
+    async def tool_error() -> dict[str, Any]:
+        params = StdioServerParameters(command=LYRA, args=["serve"], env=env, cwd=str(REPO))
+        async with Client(params, read_timeout_seconds=60) as client:
+            return await refused_create_task(client, within_s=30)
+
+    doctor, research, error = await asyncio.wait_for(
+        asyncio.gather(
+            _lyra(env, "doctor", "--json"),
+            _lyra(env, "research", "--corpus", str(CORPUS), "q"),
+            tool_error(),
+        ),
+        timeout=90,
+    )
+    ray_row = next(r for r in json.loads(doctor[1]) if r["component"] == "ray")
     assert ray_row["ok"] is False
     assert f"names {address}, where nothing answers ({why}" in ray_row["detail"]
-    assert doctor.returncode == 1
+    assert doctor[0] == 1
 
-    research = run(["research", "--corpus", str(CORPUS), "q"], env, timeout=60)
-    assert research.returncode == 1
+    assert research[0] == 1
     said = f"INTERNAL_ERROR: the Ray cluster that RAY_ADDRESS / ray.address names ({address})"
-    assert f"{said} does not answer" in research.stderr
+    assert f"{said} does not answer" in research[2]
 
-    params = StdioServerParameters(command=LYRA, args=["serve"], env=env, cwd=str(REPO))
-    async with Client(params, read_timeout_seconds=60) as client:
-        error = await refused_create_task(client, within_s=30)
     assert error["code"] == "INTERNAL_ERROR"
     assert f"names ({address}) does not answer" in error["message"]
     assert "ray start --head" in error["message"]
