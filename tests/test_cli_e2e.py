@@ -137,12 +137,15 @@ def test_research_json_then_sql(cli_env: dict[str, str]) -> None:
 
 
 def test_research_missing_and_empty_corpus_say_so(cli_env: dict[str, str], tmp_path: Path) -> None:
-    missing = run(["research", "--corpus", str(tmp_path / "nope"), "q"], cli_env, timeout=60)
-    assert missing.returncode != 0
-    assert f"{tmp_path / 'nope'} does not exist" in missing.stderr
     empty = tmp_path / "empty"
     empty.mkdir()
-    proc = run(["research", "--corpus", str(empty), "q"], cli_env)
+    with ThreadPoolExecutor(2) as pool:
+        missing, proc = pool.map(
+            lambda corpus: run(["research", "--corpus", str(corpus), "q"], cli_env, timeout=120),
+            [tmp_path / "nope", empty],
+        )
+    assert missing.returncode != 0
+    assert f"{tmp_path / 'nope'} does not exist" in missing.stderr
     assert proc.returncode == 1
     assert "PIPELINE_ERROR" in proc.stderr
     assert str(empty) in proc.stderr
