@@ -169,7 +169,10 @@ async def choose_passages(
         rerank=await rerank(),
         **rank,
     )
-    useful = [{**fragments[i], "_facet": selection.facet_of[i]} for i in selection.indices]
+    useful = [
+        {**fragments[i], "_facet": selection.facet_of[i], "_reserve": i in selection.reserve}
+        for i in selection.indices
+    ]
     job.metrics["useful_fragments"] = len(useful)
     job.facet_fragments = selection.per_facet
     return useful
@@ -298,11 +301,17 @@ async def extract_claims(job: EvidenceJob, useful: list[dict[str, Any]]) -> None
         candidates.append({**c, "id": cid})
     # The fragments' first claims are the search's claims, facet by facet; their spare
     # ones fill whatever budget those leave: a paragraph holding three findings keeps
-    # its third while the search has room.
-    first = [c for c in candidates if not c["_spare"]]
-    spare = [c for c in candidates if c["_spare"]]
-    ordered = round_robin(_by_facet(job, by_frag, first), len(first))
-    ordered += round_robin(_by_facet(job, by_frag, spare), len(spare))
+    # its third while the search has room. The reserve passages' claims (picked once
+    # half the passage budget was used) come after all of those (decision 0094).
+    ordered = []
+    for reserve in (False, True):
+        group = [
+            c for c in candidates if by_frag[c["fragment_id"]].get("_reserve", False) is reserve
+        ]
+        first = [c for c in group if not c["_spare"]]
+        spare = [c for c in group if c["_spare"]]
+        ordered += round_robin(_by_facet(job, by_frag, first), len(first))
+        ordered += round_robin(_by_facet(job, by_frag, spare), len(spare))
     candidates = await _distinct(job, ordered, existing, s.max_claims_per_search)
     # Extracted: every first claim, and the spare ones the search took (novelty, the
     # share of them new to the task, then means what it meant before spares).

@@ -36,13 +36,15 @@ def _run(
     vectors: dict[str, list[float]] | None = None,
     existing: list[dict[str, Any]] | None = None,
     refound: set[str] | None = None,
+    reserve: frozenset[str] = frozenset(),
 ) -> tuple[list[str], int, int]:
     """extract_claims over the three fragments (two first claims each); the stored claim
     texts, the number of claims it asked the extractor for per fragment, and its
     claims_extracted metric. With ``vectors``, each claim text's embedding (an
     embedding model is loaded and near-duplicates are merged); else none is. ``existing``:
     the task's claims before (id, claim_text, and the vector the graph finds it by);
-    ``refound`` receives the ids of those the search found again."""
+    ``refound`` receives the ids of those the search found again; ``reserve``: the
+    fragments picked once half the passage budget was used."""
     asked: list[int] = []
     stored: list[dict[str, Any]] = []
     found = found or {
@@ -112,6 +114,8 @@ def _run(
         {"id": "f-efficacy", "text_content": EFFICACY, "_facet": "question",
          "_domain": "c.example", "_url": "http://c.example/"},
     ]  # fmt: skip
+    for fragment in useful:
+        fragment["_reserve"] = fragment["id"] in reserve
     asyncio.run(extract_claims(job, useful))  # type: ignore[arg-type]
     if refound is not None:
         refound |= job.refound
@@ -141,6 +145,19 @@ def test_first_claims_of_every_fragment_come_before_any_fragment_gives_a_third(
     # The two spare findings left out were never the search's: novelty does not count
     # them as claims it found and did not keep.
     assert extracted == 5
+
+
+def test_a_reserve_passage_gives_claims_only_after_every_other_passage(
+    lyra_home: Path,
+) -> None:
+    """A passage picked once half the passage budget was used (decision 0094): its
+    claims come after every claim of the others, spare ones included, so a search whose
+    claim budget is full keeps what it kept before the fill went past half."""
+    reserve = frozenset({"f-efficacy"})
+    texts, _, _ = _run(lyra_home, budget=40, reserve=reserve)
+    assert texts == [DENSE[0], SAFETY, DENSE[1], *DENSE[2:], EFFICACY]
+    full, _, _ = _run(lyra_home, budget=5, reserve=reserve)
+    assert full == [DENSE[0], SAFETY, DENSE[1], DENSE[2], DENSE[3]]
 
 
 # The dense paragraph's second sentence says its first again, in other words.

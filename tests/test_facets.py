@@ -240,10 +240,14 @@ def test_when_every_passage_fits_the_budget_none_is_cut() -> None:
     facet_vecs = np.stack([_unit(*dims[0]), _unit(*(dims[0] + dims[2]))])
     fits = select_across_facets(facets, texts, facet_vecs, passages, budget=7, min_k=1)
     assert sorted(fits.indices) == [0, 1, 2, 3, 4, 5, 6]
-    # Over the budget, each facet keeps its share (3) and both keep the same three:
-    # half the budget is used, so no facet goes past its knee.
+    # Over the budget, each facet keeps its share (3) and both keep the same three; the
+    # budget is not yet used, so they go on down their rankings until it is: the
+    # passage that ranks low on both is the one left out.
     cut = select_across_facets(facets, texts, facet_vecs, passages, budget=6, min_k=1)
-    assert sorted(cut.indices) == [0, 1, 2]
+    assert sorted(cut.indices) == [0, 1, 2, 3, 4, 5]
+    # Those picked once half the budget was used are reserve (their claims come last).
+    assert cut.reserve == {3, 4, 5}
+    assert fits.reserve == frozenset()
 
 
 def test_facets_whose_heads_overlap_go_on_past_their_knees(
@@ -251,9 +255,10 @@ def test_facets_whose_heads_overlap_go_on_past_their_knees(
 ) -> None:
     """Found on three planted corpora of 56-74 paragraphs (session 44): the facets'
     heads overlapped so much that 14-24 passages of a budget of 50 were chosen, and
-    most missed facts were never offered to the claim step. While less than half the
-    budget is used, each facet goes on down its ranking by its knee's depth again (at
-    most four knees deep); a passage far off every facet is still left out."""
+    most missed facts were never offered to the claim step. While the budget is not
+    used, each facet goes on down its ranking by its knee's depth again (at most four
+    knees deep); a passage far off every facet is still left out. (Until session 53 the
+    fill stopped at half the budget: decision 0094.)"""
     names = ["question", "safety", "dosage", "population", "comparison"]
     facets = [Facet(n, f"coffee {n}", "question" if n == "question" else "standard") for n in names]
     rng = np.random.default_rng(0)
@@ -267,10 +272,14 @@ def test_facets_whose_heads_overlap_go_on_past_their_knees(
     )
     facet_vecs = np.stack([base] * len(facets))
     filled = select_across_facets(facets, texts, facet_vecs, passages, budget=40, min_k=1)
-    monkeypatch.setattr(facets_module, "FILL_BELOW_SHARE", 0.0)
+    monkeypatch.setattr(facets_module, "FILL_MAX_DEPTH", 1)
     knees_only = select_across_facets(facets, texts, facet_vecs, passages, budget=40, min_k=1)
     assert len(knees_only.indices) < 20
-    assert len(filled.indices) >= 20
+    # Four knees deep: 32 of the budget's 40 (the facets' rankings overlap); the 8
+    # picked by rounds that began with half the budget used are reserve.
+    assert len(filled.indices) == 32
+    assert filled.reserve == frozenset(filled.indices[24:])
+    assert knees_only.reserve == frozenset()
     assert set(knees_only.indices) < set(filled.indices)
     assert 60 not in filled.indices
 

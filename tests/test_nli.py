@@ -1160,6 +1160,22 @@ def test_tokens_keys_and_quantities() -> None:
             "Bus ridership in the zone dropped after the charge was introduced last year.",
             "refutes",
         ),
+        # A verb acting on what both name, in the present tense: "lower the risk"
+        # against "raise the risk" (a blind planted corpus, session 53).
+        (
+            "Statins lower the risk of developing type 2 diabetes. My GP told me that "
+            "years ago, so think of it as a bonus on top of the heart stuff.",
+            "Statins slightly raise the risk of developing type 2 diabetes, mainly in "
+            "people who already have high blood sugar.",
+            "refutes",
+        ),
+        (
+            "Statins raise the risk of developing type 2 diabetes in people with high "
+            "blood sugar.",
+            "Statins slightly raise the risk of developing type 2 diabetes, mainly in "
+            "people who already have high blood sugar.",
+            "supports",
+        ),
         # The same few words, no contradiction about them: the negation bears on
         # something else, the numbers count other things, the opposite move is of
         # something else.
@@ -1175,7 +1191,15 @@ def test_tokens_keys_and_quantities() -> None:
             "neutral",
         ),
         # Beside a shared name, words of degree often describe something else: only a
-        # past-tense move counts (HealthVer dev pairs the looser rule refuted).
+        # past-tense move, or a verb before a determiner that is not an -ing form,
+        # counts (HealthVer dev pairs the looser rules refuted).
+        (
+            "Several studies demonstrated the role of vitamin D in reducing the risk of acute "
+            "viral respiratory tract infections and pneumonia.",
+            "a study reports the potential contribution of vitamin D deficiency to an "
+            "increased risk of COVID-19 in a subset of health care workers in the UK",
+            "neutral",
+        ),
         (
             "Several studies demonstrated the role of vitamin D in reducing the risk of acute "
             "viral respiratory tract infections and pneumonia.",

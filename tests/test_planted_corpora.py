@@ -634,6 +634,69 @@ PLANTED = {
             ("does not cure type 2 diabetes", "fastingblog.example"),
         ),
     ),
+    "statins": Planted(
+        question=(
+            "Do statins prevent heart attacks in people without heart disease, and what are "
+            "their side effects?"
+        ),
+        domains=frozenset(
+            (
+                "carepharmacy.example",
+                "heartchat-forum.example",
+                "jcardioprevention.example",
+                "lipidclinic.example",
+                "morningledger.example",
+                "nationalcarepanel.example",
+                "northgatehospital.example",
+            )
+        ),
+        facts=(
+            "stroke in the next 10 years is 20 percent or higher",
+            "risk of major heart and circulation events falls by about a fifth",
+            "Atorvastatin is usually started at 10 to 20 mg once a day",
+            "Simvastatin works best when taken in the evening",
+            "Statins slightly raise the risk of developing type 2 diabetes",
+            "affects fewer than 1 in 10,000 people taking a statin each year",
+            "Raised liver enzymes are found in about 1 percent of people",
+            "grapefruit juice raises the level of simvastatin in the blood",
+            "an absolute risk reduction of 1.0 percentage point",
+            "reduced the risk of a first heart attack by 27 percent",
+            "number needed to treat for five years to prevent one heart attack",
+            "muscle pain was no more common with rosuvastatin than with placebo",
+            "statins cut the risk of a first heart attack by only 9 percent",
+            "Statins cause muscle aches in about one in five people",
+            "Statins lower the risk of developing type 2 diabetes",
+            "Statins cause memory loss in older people",
+            "10-year cardiovascular risk of 10 percent or more should be offered",
+            "Atorvastatin 20 mg once a day is the recommended first choice",
+            "starting a statin in adults over 75 without heart disease is limited",
+            "Statins must not be taken during pregnancy or while breastfeeding",
+            "Statins do not cause memory loss in older people",
+            "blood test about 3 months after starting a statin",
+            "Ezetimibe lowers LDL cholesterol by about 20 percent on its own",
+            "PCSK9 inhibitors are injections given every two or four weeks",
+        ),
+        refuted=(
+            ("reduced the risk of a first heart attack by 27 percent", "morningledger.example"),
+            (
+                "statins cut the risk of a first heart attack by only 9 percent",
+                "jcardioprevention.example",
+            ),
+            ("Statins do not cause memory loss in older people", "heartchat-forum.example"),
+            ("Statins cause memory loss in older people", "lipidclinic.example"),
+            (
+                "Statins slightly raise the risk of developing type 2 diabetes",
+                "heartchat-forum.example",
+            ),
+            ("Statins lower the risk of developing type 2 diabetes", "carepharmacy.example"),
+            ("Statins cause muscle aches in about one in five people", "jcardioprevention.example"),
+            (
+                "10-year cardiovascular risk of 10 percent or more should be offered",
+                "northgatehospital.example",
+            ),
+            ("stroke in the next 10 years is 20 percent or higher", "nationalcarepanel.example"),
+        ),
+    ),
 }
 
 

@@ -24,7 +24,8 @@ hybrid of ``ranking``), each facet's list is cut at its own Kneedle knee (unless
 passage fits the budget: then none is cut), and the facets then take turns picking
 passages by maximal marginal relevance (Carbonell and Goldstein 1998): relevance to the
 facet minus similarity to what is already picked, so a facet adds what the others have
-not. With an LLM the same facets go into the claim
+not. While the budget is not used up, each facet goes on down its ranking past its knee
+(decision 0094: a focused corpus's facts rank below every facet's knee). With an LLM the same facets go into the claim
 prompt (``claims.build_claim_prompt``); without one the extractive path scores
 sentences against the facet that picked their passage.
 """
@@ -60,8 +61,9 @@ MMR_LAMBDA: Final = 0.7
 # Passages this similar (cosine) to one already picked are the same text: a
 # syndicated copy or a repeated paragraph.
 NEAR_DUPLICATE: Final = 0.95
-# When the facets' picks fill less than this share of the budget, each facet goes on
-# past its knee (see `select_across_facets`).
+# While the facets' picks fill less than the budget, each facet goes on past its knee
+# (see `select_across_facets`); what is picked once this share of the budget is used
+# is reserve: its claims come after every other passage's (decision 0094).
 FILL_BELOW_SHARE: Final = 0.5
 # ... at most down to this many times its knee.
 FILL_MAX_DEPTH: Final = 4
@@ -316,11 +318,17 @@ def question_facets(question: str) -> list[Facet]:
 
 @dataclass(frozen=True, slots=True)
 class Selection:
-    """Passages picked across facets: indices in pick order, and the facet of each."""
+    """Passages picked across facets: indices in pick order, and the facet of each.
+
+    ``reserve``: the passages picked once half the budget was used (decision 0094):
+    their claims come after every claim of the others, so a search whose claim budget
+    is full keeps the claims the others give, and one with room takes theirs too.
+    """
 
     indices: list[int]
     facet_of: dict[int, str]
     per_facet: dict[str, int]
+    reserve: frozenset[int] = frozenset()
 
 
 def facet_scores(
@@ -458,10 +466,14 @@ def select_across_facets(
     _take_turns(facets, ranked, pools, picked, facet_of, per_facet, budget, passage_vecs,
                 have_vecs, mmr_lambda)  # fmt: skip
     depth = 1
-    while len(picked) < budget * FILL_BELOW_SHARE and depth < FILL_MAX_DEPTH:
-        # The facets' heads overlap so much that the knees left most of the budget
-        # unused: a knee cut a long ranking to fit a budget it was never near. Each
-        # facet goes on down its ranking, in turns, by its own knee's depth again.
+    core: int | None = None
+    while len(picked) < budget and depth < FILL_MAX_DEPTH:
+        # The facets' heads overlap so much that the knees left the budget unused: a
+        # knee cut a long ranking to fit a budget it was never near. Each facet goes on
+        # down its ranking, in turns, by its own knee's depth again. Rounds that start
+        # with half the budget used pick reserve passages (decision 0094).
+        if core is None and len(picked) >= budget * FILL_BELOW_SHARE:
+            core = len(picked)
         pools = [
             [j for j in order[depth * len(head) : (depth + 1) * len(head)] if j not in facet_of]
             for (head, _), order in zip(ranked, full_orders, strict=True)
@@ -469,7 +481,8 @@ def select_across_facets(
         depth += 1
         _take_turns(facets, ranked, pools, picked, facet_of, per_facet, budget, passage_vecs,
                     have_vecs, mmr_lambda)  # fmt: skip
-    return Selection(picked, facet_of, per_facet)
+    reserve = frozenset(picked[core:]) if core is not None else frozenset()
+    return Selection(picked, facet_of, per_facet, reserve)
 
 
 def _take_turns(

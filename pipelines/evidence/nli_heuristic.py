@@ -463,7 +463,8 @@ def quantities(tokens: Sequence[str]) -> dict[str, list[tuple[float, float]]]:
     return found
 
 
-_MOVED = frozenset({"rose", "fell", "grew", "went", "came", "rise", "fall", "grow", "go"})
+# Verbs of change a number can follow after "to" ("rose to 800", "went up to 20").
+_CHANGED_TO = frozenset({"rose", "fell", "grew", "went", "came", "rise", "fall", "grow", "go"})
 
 
 def _counted_before(tokens: Sequence[str], i: int) -> bool:
@@ -475,7 +476,7 @@ def _counted_before(tokens: Sequence[str], i: int) -> bool:
     return (
         word.isalpha()
         and word not in STOPWORDS
-        and word not in _MOVED
+        and word not in _CHANGED_TO
         and not word.endswith(("ed", "ing"))
     )
 
@@ -655,12 +656,18 @@ def _number_beside(tokens: Sequence[str], words: Set[str]) -> bool:
 
 # Irregular past forms of the verbs a figure moves by ("sales rose", "traffic fell").
 _MOVED = frozenset({"rose", "risen", "fell", "fallen", "grew", "grown", "shrank", "shrunk", "cut"})
+# A word right before one of these is a verb acting on what follows ("statins lower the
+# risk", "slightly raise the risk"), never an adjective ("lower mortality"); its -ing
+# form is left out ("vitamin D deficiency ... increased risk" against "vitamin D
+# reducing the risk" agree; "GDP growing an average ..."): decision 0094.
+_DETERMINERS = frozenset({"the", "a", "an", "their", "its", "his", "her", "your", "our"})
 
 
 def _moves_beside(tokens: Sequence[str], words: Set[str]) -> list[str]:
     """The past-tense verbs within `_CUE_REACH` tokens of one of ``words``: how a figure
-    moved ("retail sales in the zone fell", "... rose"). Adjectives and other forms
-    ("lower mortality", "more susceptible", "reducing the risk") are left out: beside a
+    moved ("retail sales in the zone fell", "... rose"), and a verb acting on a
+    determiner ("statins lower the risk"). Adjectives and other forms ("lower
+    mortality", "more susceptible", "reducing the risk") are left out: beside a
     shared name they often describe something else ("lack of vitamin D makes you more
     susceptible" against "vitamin D reducing the risk" agree)."""
     near = {
@@ -669,7 +676,17 @@ def _moves_beside(tokens: Sequence[str], words: Set[str]) -> list[str]:
         if content_keys([tok]) & words
         for j in range(max(0, i - _CUE_REACH), min(len(tokens), i + _CUE_REACH + 1))
     }
-    return [tokens[j] for j in sorted(near) if tokens[j].endswith("ed") or tokens[j] in _MOVED]
+    return [
+        tokens[j]
+        for j in sorted(near)
+        if tokens[j].endswith("ed")
+        or tokens[j] in _MOVED
+        or (
+            j + 1 < len(tokens)
+            and tokens[j + 1] in _DETERMINERS
+            and not tokens[j].endswith("ing")
+        )
+    ]
 
 
 def anchored_contradiction(hypothesis: Sequence[str], sentence: Sequence[str]) -> bool:
