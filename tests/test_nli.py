@@ -1170,8 +1170,7 @@ def test_tokens_keys_and_quantities() -> None:
             "refutes",
         ),
         (
-            "Statins raise the risk of developing type 2 diabetes in people with high "
-            "blood sugar.",
+            "Statins raise the risk of developing type 2 diabetes in people with high blood sugar.",
             "Statins slightly raise the risk of developing type 2 diabetes, mainly in "
             "people who already have high blood sugar.",
             "supports",

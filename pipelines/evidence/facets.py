@@ -25,9 +25,9 @@ passage fits the budget: then none is cut), and the facets then take turns picki
 passages by maximal marginal relevance (Carbonell and Goldstein 1998): relevance to the
 facet minus similarity to what is already picked, so a facet adds what the others have
 not. While the budget is not used up, each facet goes on down its ranking past its knee
-(decision 0094: a focused corpus's facts rank below every facet's knee). With an LLM the same facets go into the claim
-prompt (``claims.build_claim_prompt``); without one the extractive path scores
-sentences against the facet that picked their passage.
+(decision 0094: a focused corpus's facts rank below every facet's knee). With an LLM
+the same facets go into the claim prompt (``claims.build_claim_prompt``); without one
+the extractive path scores sentences against the facet that picked their passage.
 """
 
 from __future__ import annotations

@@ -681,11 +681,7 @@ def _moves_beside(tokens: Sequence[str], words: Set[str]) -> list[str]:
         for j in sorted(near)
         if tokens[j].endswith("ed")
         or tokens[j] in _MOVED
-        or (
-            j + 1 < len(tokens)
-            and tokens[j + 1] in _DETERMINERS
-            and not tokens[j].endswith("ing")
-        )
+        or (j + 1 < len(tokens) and tokens[j + 1] in _DETERMINERS and not tokens[j].endswith("ing"))
     ]
 
 
