@@ -134,8 +134,9 @@ POLITE_SHARE = 0.8
 NAVIGATION_WAIT_S = 600.0
 # A granted token reaches a route handler after a Ray reply and an event loop that may
 # be busy, so two of a site's requests can leave this actor closer than the token
-# schedule: they also leave at least 1/qps plus this margin apart (the path on to the
-# wire, Playwright and Chromium, has its own jitter).
+# schedule: they also leave at least 1/qps plus this margin apart, counted from when
+# the earlier one was answered (the path on to the wire, Playwright and Chromium, has
+# its own jitter; decision 0095).
 SEND_MARGIN_S = 0.025
 FAVICON_PATH = "/favicon.ico"
 
@@ -156,6 +157,28 @@ class _RenderState:
     polite_span: float = float("inf")
     polite_until: float = float("inf")
     navigated: bool = False
+    # The requests let go, each with the answer its site's next request waits for.
+    answers: dict[Request, asyncio.Future[float]] = field(default_factory=dict)
+
+    def answered(self, request: Request) -> None:
+        """`request`'s response headers came, or it failed: its site has seen it."""
+        answer = self.answers.pop(request, None)
+        if answer is not None and not answer.done():
+            answer.set_result(time.monotonic())
+
+    def close(self) -> None:
+        """The page closed: what it still waited for will not reach the site later."""
+        for request in list(self.answers):
+            self.answered(request)
+
+
+@dataclass
+class _SiteSends:
+    """When this actor last let a request to a site go, and that request's answer."""
+
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    went: float = float("-inf")
+    answer: asyncio.Future[float] | None = None
 
 
 class Chromium:
@@ -174,8 +197,8 @@ class Chromium:
         self._domain_rules = home_rules_watcher(settings.home_dir)
         # Other sites a render's pages reach, one bucket each (decision 0062).
         self._buckets: dict[str, TokenBucket] = {}
-        # When this actor last let a request to each site go, under that site's lock.
-        self._sends: dict[str, tuple[asyncio.Lock, list[float]]] = {}
+        # When this actor last let a request to each site go, and its answer.
+        self._sends: dict[str, _SiteSends] = {}
         self._proxy_url: str | None = None
         self._contexts: dict[str, BrowserContext] = {}
         self._cdp_browser: Browser | None = None
@@ -531,6 +554,9 @@ class Chromium:
         self._pages[page] = state
         responses: list[Response] = []
         page.on("response", lambda response: responses.append(response))
+        page.on("response", lambda response: state.answered(response.request))
+        page.on("requestfinished", state.answered)
+        page.on("requestfailed", state.answered)
         # A render never needs a new window; pop-unders are ads.
         page.on("popup", lambda popup: self._spawn(popup.close()))
         try:
@@ -573,6 +599,7 @@ class Chromium:
             self._pages.pop(page, None)
             with contextlib.suppress(PlaywrightError):
                 await page.close()
+            state.close()
             for item in self._proxy.refused[refused_before:]:
                 blocked.append({**item, "layer": "proxy"})
 
@@ -660,9 +687,14 @@ class Chromium:
         first = not state.navigated and _main_navigation(request)
         left = NAVIGATION_WAIT_S if first else max(0.0, state.polite_until - time.monotonic())
         interval = await self._token(site, state, left)
+        granted = False
         if interval is not None:
-            await self._spaced(site, interval)
-        granted = interval is not None
+            if not first:
+                left = max(0.0, state.polite_until - time.monotonic())
+            answer: asyncio.Future[float] = asyncio.get_running_loop().create_future()
+            granted = await self._spaced(site, interval, left, answer) is not None
+            if granted:
+                state.answers[request] = answer
         if first and granted:
             state.navigated = True
             state.polite_until = time.monotonic() + state.polite_span
@@ -690,18 +722,35 @@ class Chromium:
         rate = qps_for(site, self._domain_rules.current(), self.settings.fetch.default_qps)
         return TokenBucket(rate, tokens=tokens)
 
-    async def _spaced(self, site: str, interval: float) -> float:
-        """Hold a request whose token came until `interval` (the site's, a Crawl-delay
-        included) and `SEND_MARGIN_S` have passed since this actor let the site's last
-        request go, measured when each actually went: a token that arrived late must
-        not bring the next one closer. Returns when this one went."""
-        lock, last = self._sends.setdefault(site, (asyncio.Lock(), [float("-inf")]))
-        async with lock:
-            wait = last[0] + interval + SEND_MARGIN_S - time.monotonic()
+    async def _spaced(
+        self,
+        site: str,
+        interval: float,
+        left: float = float("inf"),
+        answer: asyncio.Future[float] | None = None,
+    ) -> float | None:
+        """Hold a request whose token came until the site's last request from this
+        actor was answered (its response headers came, it failed, or its page closed)
+        and `interval` (the site's, a Crawl-delay included) and `SEND_MARGIN_S` have
+        passed since then, or since that request went if later (decision 0095): when a
+        request reaches the site is only known to lie between those two, so a slow
+        first connection must not bring the next one closer. Returns when this one went,
+        and `answer` (set by the caller when its answer comes) is what the next waits
+        for; None, and nothing sent, when the last one's answer takes over `left`."""
+        sends = self._sends.setdefault(site, _SiteSends())
+        async with sends.lock:
+            since = sends.went
+            if sends.answer is not None:
+                try:
+                    answered = await asyncio.wait_for(asyncio.shield(sends.answer), left)
+                except TimeoutError:
+                    return None
+                since = max(since, answered)
+            wait = since + interval + SEND_MARGIN_S - time.monotonic()
             if wait > 0:
                 await asyncio.sleep(wait)
-            last[0] = time.monotonic()
-            return last[0]
+            sends.went, sends.answer = time.monotonic(), answer
+            return sends.went
 
     def _state_for(self, request: Request) -> _RenderState | None:
         try:

@@ -757,6 +757,27 @@ async def test_tokens_delivered_together_still_leave_one_interval_apart(tmp_path
     assert min(gaps) >= 1 / qps + SEND_MARGIN_S - CLOCK_SLACK_S
 
 
+async def test_a_request_not_yet_answered_holds_the_sites_next_one(tmp_path: Path) -> None:
+    """The CI case of decision 0095: a render's navigation left on time but reached the
+    site 140 ms late (a first connection), its first script on time over the kept
+    connection: 135 ms apart at 4 requests/s. The next request now waits for the last
+    one's answer, then the interval; and is not sent when that answer comes too late."""
+    qps = 4.0
+    chromium = Chromium(load_settings(home=tmp_path))
+    loop = asyncio.get_running_loop()
+    answer: asyncio.Future[float] = loop.create_future()
+    went = await chromium._spaced("127.0.0.97", 1 / qps, answer=answer)
+    loop.call_later(0.4, lambda: answer.set_result(time.monotonic()))
+    second = await chromium._spaced("127.0.0.97", 1 / qps, left=5.0)
+    assert second is not None
+    assert went is not None
+    assert answer.result() - went >= 0.4 - CLOCK_SLACK_S
+    assert second - answer.result() >= 1 / qps + SEND_MARGIN_S - CLOCK_SLACK_S
+    unanswered: asyncio.Future[float] = loop.create_future()
+    await chromium._spaced("127.0.0.98", 1 / qps, answer=unanswered)
+    assert await chromium._spaced("127.0.0.98", 1 / qps, left=0.3) is None
+
+
 @browser_test
 def test_a_pages_own_requests_take_its_fetchers_tokens(
     make_browser: Callable[[Settings], Any],
