@@ -168,6 +168,113 @@ def test_each_outcome_of_a_question_is_asked_again(question: str, aspects: list[
     assert question_aspects(question) == [question.rstrip("?"), *aspects]
 
 
+COMPARISONS = [
+    (
+        "Is ibuprofen or paracetamol better for pain after wisdom tooth removal, and what "
+        "doses are safe?",
+        "ibuprofen paracetamol",
+        [
+            "Is ibuprofen or paracetamol better for pain after wisdom tooth removal",
+            "what doses are safe",
+            "ibuprofen for pain after wisdom tooth removal",
+            "paracetamol for pain after wisdom tooth removal",
+        ],
+    ),
+    (
+        "Are e-cigarettes more effective than nicotine patches for quitting smoking?",
+        "e-cigarettes nicotine patches",
+        [
+            "Are e-cigarettes more effective than nicotine patches for quitting smoking",
+            "e-cigarettes for quitting smoking",
+            "nicotine patches for quitting smoking",
+        ],
+    ),
+    (
+        "Which is better for back pain, yoga or physiotherapy?",
+        "yoga physiotherapy",
+        [
+            "Which is better for back pain, yoga or physiotherapy",
+            "yoga for back pain",
+            "physiotherapy for back pain",
+        ],
+    ),
+    (
+        "Is surgery as effective as physiotherapy for knee pain?",
+        "surgery physiotherapy",
+        [
+            "Is surgery as effective as physiotherapy for knee pain",
+            "surgery for knee pain",
+            "physiotherapy for knee pain",
+        ],
+    ),
+    (
+        "Should I take ibuprofen or paracetamol for a headache?",
+        "ibuprofen paracetamol",
+        [
+            "Should I take ibuprofen or paracetamol for a headache",
+            "ibuprofen for a headache",
+            "paracetamol for a headache",
+        ],
+    ),
+    (
+        "Metformin vs insulin in gestational diabetes",
+        "Metformin insulin",
+        [
+            "Metformin vs insulin in gestational diabetes",
+            "Metformin in gestational diabetes",
+            "insulin in gestational diabetes",
+        ],
+    ),
+    ("Is coffee or tea healthier?", "coffee tea", ["Is coffee or tea healthier"]),
+]
+
+
+@pytest.mark.parametrize(("question", "subject", "aspects"), COMPARISONS)
+def test_a_comparison_is_an_intervention_question_asked_of_each_option(
+    question: str, subject: str, aspects: list[str]
+) -> None:
+    """Decision 0096: "Is X or Y better for Z?" was a general question about "ibuprofen
+    paracetamol better pain ...", with no safety or dosage facet; it is now an
+    intervention question about both options, and each option for Z is an aspect of
+    its own (a leaflet about one rarely names the other)."""
+    assert question_subject(question) == ("intervention", subject)
+    assert question_aspects(question) == aspects
+    facets = question_facets(question)
+    assert [f.name for f in facets][len(aspects) :] == INTERVENTION_FACET_NAMES[1:]
+    assert facets[len(aspects)].query == (
+        f"{subject}: safety, adverse effects, side effects, risks and harms"
+    )
+
+
+@pytest.mark.parametrize(
+    ("question", "subject", "aspects"),
+    [
+        # one option's effect compared, not two options
+        (
+            "Does aspirin reduce fever more than paracetamol?",
+            "aspirin",
+            ["Does aspirin reduce fever more than paracetamol"],
+        ),
+        (
+            "Do statins or diet changes lower cholesterol?",
+            "statins",
+            ["Do statins or diet changes lower cholesterol"],
+        ),
+        (
+            "Is aspirin safe for children and does it reduce fever faster than paracetamol?",
+            "aspirin",
+            ["Is aspirin safe for children", "does it reduce fever faster than paracetamol"],
+        ),
+    ],
+)
+def test_what_compares_no_two_options_keeps_its_subject(
+    question: str, subject: str, aspects: list[str]
+) -> None:
+    """No option is asked of on its own: the question's parts are its only aspects."""
+    assert question_subject(question) == ("intervention", subject)
+    assert question_aspects(question) == aspects
+
+
 def test_japanese_questions_get_japanese_facets() -> None:
     facets = question_facets("コーヒーの摂取は心血管の健康に影響しますか\uff1f")
     assert [f.name for f in facets] == INTERVENTION_FACET_NAMES

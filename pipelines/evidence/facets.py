@@ -129,6 +129,30 @@ _X_FOR_Y = re.compile(
     r"(?:take|use|eat|drink|try|avoid|start)\s+(?P<x>.+?)(?:\s+(?:for|to|if|when)\s+(?P<y>.+))?$",
     re.IGNORECASE,
 )
+# A question comparing two options ("Is X or Y better for Z?", "Is X better than Y for
+# Z?", "Which is better for Z, X or Y?", "X vs Y for Z", "Should I take X or Y for Z?"):
+# an intervention question about both, asked of each arm too (decision 0096).
+_COMPARATIVE = r"(?:better|best|worse|preferable|(?:more|less)\s+[\w-]+|[\w-]+(?:ier|er))"
+_RELATION = r"(?P<r>for|to|in|after|against|when|at|during|with|among|over|on)"
+_ACT = r"(?:(?:work|works|do|does|perform|performs)\s+)?"
+_COMPARISONS: Final[tuple[re.Pattern[str], ...]] = tuple(
+    re.compile(pattern, re.IGNORECASE)
+    for pattern in (
+        rf"^\s*{_AUX}\s+(?P<x>.+?)\s+or\s+(?P<x2>.+?)\s+{_ACT}{_COMPARATIVE}"
+        rf"(?:\s+{_RELATION}\s+(?P<y>.+))?$",
+        rf"^\s*{_AUX}\s+(?P<x>.+?)\s+{_ACT}(?:{_COMPARATIVE}\s+than|as\s+[\w-]+\s+as)\s+"
+        rf"(?P<x2>.+?)(?:\s+{_RELATION}\s+(?P<y>.+))?$",
+        r"^\s*(?:which|what)\s+(?:is|are|works?|helps?)\s+(?:the\s+)?"
+        rf"{_COMPARATIVE}(?:\s+{_RELATION}\s+(?P<y>.+?))?\s*[,:]\s*"
+        r"(?P<x>.+?)\s+or\s+(?P<x2>.+)$",
+        rf"^\s*(?:{_AUX}\s+)?(?P<x>.+?)\s+(?:vs\.?|versus)\s+(?P<x2>.+?)"
+        rf"(?:\s+{_RELATION}\s+(?P<y>.+))?$",
+        r"^\s*should\s+(?:i|we|you|people|patients|adults|children|parents)\s+"
+        r"(?:take|use|choose|try|get|give|have|pick)\s+(?P<x>.+?)\s+or\s+(?P<x2>.+?)"
+        rf"(?:\s+{_RELATION}\s+(?P<y>.+))?$",
+    )
+)
+_EFFECT_VERB = re.compile(rf"\b{_EFFECT_VERBS}\b", re.IGNORECASE)
 # Modifiers and nominalisations around an intervention's name: "moderate coffee
 # consumption" is about coffee, "daily aspirin use" about aspirin.
 # fmt: off
@@ -249,6 +273,9 @@ def question_subject(question: str) -> tuple[QuestionKind, str]:
     # The first part of a compound question names the subject ("Is X safe and does it
     # ..."); matching the whole would stretch X up to the second clause's verb.
     for part in question_aspects(text):
+        arms = _compared(part)
+        if arms is not None:
+            return "intervention", f"{_head(arms[0])} {_head(arms[1])}"
         for pattern in (_DOES_X_VERB, _IS_X_SAFE, _IS_IT_WORTH, _IS_X_WORTH, _X_FOR_Y, _EFFECT_OF):
             match = pattern.search(part)
             if match:
@@ -267,10 +294,33 @@ def question_aspects(question: str) -> list[str]:
     depends on one ranking of the whole question."""
     parts = [_clean(p) for p in _SPLIT.split(question)]
     parts = [p for p in parts if len(_WORDS.findall(p)) >= _MIN_ASPECT_WORDS]
-    if len(parts) > 1:
-        return parts
-    whole = _clean(question) or question
-    return [whole, *_other_outcomes(whole)]
+    if len(parts) <= 1:
+        whole = _clean(question) or question
+        parts = [whole, *_other_outcomes(whole)]
+    # A comparison is asked again of each option on its own ("ibuprofen for pain after
+    # wisdom tooth removal"): a source about one option rarely names the other.
+    for part in parts:
+        arms = _compared(part)
+        if arms is not None and arms[2]:
+            return [*parts, *(f"{arm} {arms[2]}" for arm in arms[:2])]
+    return parts
+
+
+def _compared(part: str) -> tuple[str, str, str] | None:
+    """The two options a comparison question weighs and what they are weighed for
+    ("pain after wisdom tooth removal", with its preposition; "" when it names
+    nothing), or None when `part` compares nothing."""
+    for pattern in _COMPARISONS:
+        match = pattern.search(part)
+        if match is None:
+            continue
+        x, x2 = (_clean(re.split(r"[,:]", match.group(g))[0]) for g in ("x", "x2"))
+        # "Does X reduce Y more than Z": one option's effect, not two options.
+        if not _head(x) or not _head(x2) or _EFFECT_VERB.search(f"{x} {x2}"):
+            continue
+        y = match.group("y")
+        return x, x2, f"{match.group('r')} {_clean(y)}" if y else ""
+    return None
 
 
 # The outcomes of "Does X <verb> A and B" (at most this many more aspects).
