@@ -10,8 +10,10 @@ from __future__ import annotations
 import codecs
 import hashlib
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
+import lxml.html
 import pymupdf
 import pytest
 
@@ -20,11 +22,12 @@ from lyra.pipelines.extract.documents import (
     CUT_WARNING,
     MAX_DOCUMENT_FRAGMENTS,
     MAX_FRAGMENT_CHARS,
+    Block,
     Document,
     ExtractionError,
     split_sentences,
 )
-from lyra.pipelines.extract.extract_html import extract_html, sniff_html_charset
+from lyra.pipelines.extract.extract_html import _series_blocks, extract_html, sniff_html_charset
 from lyra.pipelines.extract.extract_pdf import extract_pdf
 from lyra.pipelines.extract.extract_text import decode_bytes, extract_plain
 
@@ -210,6 +213,81 @@ def test_html_loose_text_in_main_is_kept() -> None:
     assert [f.text for f in doc.fragments] == [
         "Aspirin reduces fever in most adults within two hours"
     ]
+
+
+FORUM = next(
+    (Path(__file__).parent / "corpora" / "dental_pain" / "toothtalk-forum.example").glob("*.html")
+)
+# Each post's first words after the opening post, in the thread's order.
+REPLIES = [
+    "Welcome Sam",
+    "Hey Sam",
+    "Rinsing gently",
+    "Thanks both",
+    "My dad",
+    "Sam, because",
+    "Update:",
+]
+
+
+def test_html_every_post_of_a_thread_is_text() -> None:
+    """Decision 0096: on this thread (no <main>, posts of class "post"), trafilatura
+    took the first post for the page's main text and every reply was lost; the replies
+    follow it now, in their order."""
+    doc = extract_html(FORUM.read_text(), "https://toothtalk-forum.example/t", "forum.example")
+    texts = [f.text for f in doc.fragments]
+    assert [next(t for t in texts if t.startswith(r)) for r in REPLIES] == [
+        t for t in texts if t.startswith(tuple(REPLIES))
+    ]
+    assert "Ibuprofen lowers the risk of bleeding if you take warfarin" in " ".join(texts)
+    assert sum(t.startswith("Posted: ") for t in texts) == 7
+
+
+def _series(html: str, taken: str) -> list[str]:
+    tree = lxml.html.document_fromstring(html)
+    return [b.text for b in _series_blocks(tree, [Block(taken, "paragraph")])]
+
+
+POST = "<div class='{cls}'><p>{text}</p></div>"
+FIRST = "The first post says ibuprofen helped with the swelling after the extraction."
+
+
+@pytest.mark.parametrize(
+    ("members", "taken", "expected"),
+    [
+        # a thread: the later posts, in order; a class's second token may differ
+        (
+            [("post bg2", FIRST), ("post bg1", "Second post text."), ("post bg2", "Third.")],
+            FIRST,
+            ["Second post text.", "Third."],
+        ),
+        # the member taken is not the first of its series: an article among teasers
+        (
+            [("story", "A teaser."), ("story", FIRST), ("story", "Another teaser.")],
+            FIRST,
+            [],
+        ),
+        # two members are no series
+        ([("post", FIRST), ("post", "Second post text.")], FIRST, []),
+        # members that are mostly links are navigation
+        (
+            [
+                ("post", FIRST),
+                ("post", "<a href='/t/2'>Another thread about dry socket</a> (4 replies)"),
+                ("post", "Third."),
+            ],
+            FIRST,
+            ["Third."],
+        ),
+        # what was already extracted is not read twice
+        ([("post", FIRST), ("post", FIRST), ("post", "Third.")], FIRST, ["Third."]),
+    ],
+)
+def test_a_series_is_read_on_from_its_first_member(
+    members: list[tuple[str, str]], taken: str, expected: list[str]
+) -> None:
+    body = "".join(POST.format(cls=cls, text=text) for cls, text in members)
+    assert _series(f"<html><body><h1>t</h1>{body}</body></html>", taken) == expected
 
 
 @pytest.mark.parametrize(

@@ -8,6 +8,7 @@ plain lxml walk over the block elements of the whole page stands in, with a warn
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import re
 from typing import Final
@@ -56,6 +57,12 @@ _FOOTNOTE_SUP = re.compile(
     re.IGNORECASE,
 )
 _DEFAULT_HEADING_LEVEL: Final = 2
+# A thread's posts: siblings of one tag and first class, at least this many; the post
+# trafilatura took is found by this many characters of its longest paragraph.
+SERIES_MIN: Final = 3
+SERIES_KEY_CHARS: Final = 40
+# A later member whose text is more than this share link text is navigation.
+SERIES_MAX_LINK_SHARE: Final = 0.3
 
 
 def sniff_html_charset(data: bytes) -> str | None:
@@ -236,40 +243,111 @@ def _fallback_blocks(tree: lxml.html.HtmlElement | None) -> list[Block]:
     """Block elements of the whole page in document order, minus obvious furniture."""
     if tree is None:
         return []
-    for node in tree.xpath("|".join(f"//{tag}" for tag in _FALLBACK_DROP)):
-        node.drop_tree()
-    blocks: list[Block] = []
-    headings = HeadingTracker()
-    emitted: set[lxml.etree._Element] = set()
-    for node in tree.iter():
-        if not isinstance(node.tag, str) or node.tag not in _FALLBACK_BLOCKS:
-            continue
-        if any(ancestor in emitted for ancestor in node.iterancestors()):
-            continue
-        emitted.add(node)
-        tag = node.tag
-        if tag[0] == "h" and tag[1:].isdigit():
-            text = _EDIT_LINK.sub("", " ".join(node.text_content().split()))
-            if text:
-                parents = headings.open(int(tag[1]), text)
-                blocks.append(Block(text, "heading", parents))
-        elif tag == "table":
-            text = _table_text(node, "tr", {"td", "th"})
-            blocks.append(Block(text, "table", headings.context))
-        elif tag == "li":
-            blocks.append(Block(_flatten(node), "list_item", headings.context))
-        elif tag == "blockquote":
-            blocks.append(Block(_flatten(node), "quote", headings.context))
-        else:
-            blocks.append(Block(_flatten(node), "paragraph", headings.context))
+    _drop_furniture(tree)
+    blocks = _walk_blocks(tree, HeadingTracker())
     if not any(b.fragment_type != "heading" for b in blocks):
         # Pages of bare text in <div>s: one paragraph per non-empty line of the body.
         body = tree.find("body")
         source = body if body is not None else tree
         for line in source.text_content().split("\n"):
             if line.strip():
-                blocks.append(Block(line, "paragraph", headings.context))
+                blocks.append(Block(line, "paragraph", None))
     return blocks
+
+
+def _drop_furniture(tree: lxml.etree._Element) -> None:
+    for node in tree.xpath("|".join(f".//{tag}" for tag in _FALLBACK_DROP)):
+        node.drop_tree()
+
+
+def _walk_blocks(
+    root: lxml.etree._Element, headings: HeadingTracker, context: str | None = None
+) -> list[Block]:
+    """The block elements under `root` in document order (none inside another); those
+    before any heading under `root` take `context`."""
+    blocks: list[Block] = []
+    emitted: set[lxml.etree._Element] = set()
+    for node in root.iter():
+        if not isinstance(node.tag, str) or node.tag not in _FALLBACK_BLOCKS:
+            continue
+        if any(ancestor in emitted for ancestor in node.iterancestors()):
+            continue
+        emitted.add(node)
+        tag = node.tag
+        here = headings.context or context
+        if tag[0] == "h" and tag[1:].isdigit():
+            text = _EDIT_LINK.sub("", " ".join(node.text_content().split()))
+            if text:
+                parents = headings.open(int(tag[1]), text)
+                blocks.append(Block(text, "heading", parents or context))
+        elif tag == "table":
+            blocks.append(Block(_table_text(node, "tr", {"td", "th"}), "table", here))
+        elif tag == "li":
+            blocks.append(Block(_flatten(node), "list_item", here))
+        elif tag == "blockquote":
+            blocks.append(Block(_flatten(node), "quote", here))
+        else:
+            blocks.append(Block(_flatten(node), "paragraph", here))
+    return blocks
+
+
+def _normal(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _series_blocks(tree: lxml.html.HtmlElement | None, blocks: list[Block]) -> list[Block]:
+    """The blocks of the rest of a series whose first member trafilatura took for the
+    page's main text: a forum thread's replies, a how-to's steps (decision 0096).
+
+    trafilatura keeps the first element its body XPaths match; on a forum thread with
+    no <main> that is the first post's body (phpBB's `div.postbody`), and every reply
+    was lost. The element it took is found by its longest paragraph; where that
+    element, or one around it, is the first of at least `SERIES_MIN` siblings of its
+    tag and first class (`div.post`, `div.post bg2`, `div.step`), the later siblings
+    are read by the fallback walk, minus furniture, minus what was already extracted,
+    and minus siblings that are mostly links (a "related stories" strip). A series
+    whose first member is not the one taken (the article beside its teasers) is left.
+    """
+    paragraphs = [b.text for b in blocks if b.fragment_type == "paragraph"]
+    if tree is None or not paragraphs:
+        return []
+    key = _normal(max(paragraphs, key=len))[:SERIES_KEY_CHARS]
+    anchor = next(
+        (n for n in tree.iter(*_FALLBACK_BLOCKS) if key in _normal(n.text_content())), None
+    )
+    if anchor is None:
+        return []
+    for node in [anchor, *anchor.iterancestors()]:
+        parent = node.getparent()
+        if parent is None or node.tag in {"body", "html"}:
+            return []
+        first = (node.get("class") or "").split()[:1]
+        if not first:
+            continue
+        series = [
+            s for s in parent if s.tag == node.tag and (s.get("class") or "").split()[:1] == first
+        ]
+        if len(series) >= SERIES_MIN:
+            break
+    else:
+        return []
+    if series[0] is not node:
+        return []
+    seen = {_normal(b.text) for b in blocks}
+    context = next((b.heading_context for b in blocks if b.text in paragraphs), None)
+    out: list[Block] = []
+    for member in series[1:]:
+        member = copy.deepcopy(member)
+        _drop_furniture(member)
+        text = _normal(member.text_content())
+        links = sum(len(_normal(a.text_content())) for a in member.iter("a"))
+        if not text or links > SERIES_MAX_LINK_SHARE * len(text):
+            continue
+        for block in _walk_blocks(member, HeadingTracker(), context):
+            if _normal(block.text) and _normal(block.text) not in seen:
+                seen.add(_normal(block.text))
+                out.append(block)
+    return out
 
 
 def extract_html(html: str, url: str, domain: str, *, byte_size: int | None = None) -> Document:
@@ -297,6 +375,8 @@ def extract_html(html: str, url: str, domain: str, *, byte_size: int | None = No
         if not warnings:
             warnings.append("trafilatura found no main text; used the whole-page fallback")
         blocks = _fallback_blocks(tree)
+    else:
+        blocks = [*blocks, *_series_blocks(tree, blocks)]
     doc = assemble_document(
         blocks,
         url=url,
