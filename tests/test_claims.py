@@ -172,6 +172,15 @@ def test_a_verdict_on_the_subject_is_a_finding(sentence: str) -> None:
         ("Contact dermatitis occurs in 5% of users.", 0.3),
         ("Never smokers who drank coffee had a 20% lower risk.", 0.8),
         ("The works were published in 2001.", 0.35),
+        # a closing condition on the reader's case names whom a finding is about
+        # (decision 0096); an opening one, or a "you" elsewhere, is still advice
+        ("Ibuprofen lowers the risk of bleeding if you take warfarin.", 0.4),
+        ("Paracetamol is the first choice of painkiller if you are pregnant.", 0.4),
+        ("You should take ibuprofen if you have swelling.", 0.15),
+        ("If you are pregnant, take paracetamol.", 0.0),
+        # which option comes first is a recommendation
+        ("Ibuprofen is the preferred painkiller after wisdom tooth removal.", 0.4),
+        ("Ibuprofen is a painkiller sold in most supermarkets.", 0.15),
     ],
 )
 def test_advice_to_the_reader_scores_below_the_finding(sentence: str, score: float) -> None:
@@ -658,6 +667,26 @@ def test_a_wider_tables_rows_are_read_under_their_column_names() -> None:
     ]
 
 
+def test_a_note_across_a_table_is_a_sentence_of_its_own() -> None:
+    """Decision 0096: a pharmacy's dosing table ended in a note row of one cell; the rows
+    were of unequal width, so the table was one over-long text, and the note's dose
+    limit was never a claim. A column named with a preposition takes its head noun's
+    verb ("the maximum in 24 hours is")."""
+    table = (
+        "Drug | Adult dose | Maximum in 24 hours\n"
+        "Paracetamol 500 mg tablets | 2 tablets (1 g) | 8 tablets (4 g)\n"
+        "Ibuprofen 200 mg tablets | 1 to 2 tablets | 6 tablets (1,200 mg)\n"
+        "Adults under 50 kg should take no more than 3 g of paracetamol in 24 hours."
+    )
+    assert table_row_statements(table) == [
+        "Paracetamol 500 mg tablets: the adult dose is 2 tablets (1 g); the maximum in 24 "
+        "hours is 8 tablets (4 g).",
+        "Ibuprofen 200 mg tablets: the adult dose is 1 to 2 tablets; the maximum in 24 hours "
+        "is 6 tablets (1,200 mg).",
+        "Adults under 50 kg should take no more than 3 g of paracetamol in 24 hours.",
+    ]
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -907,7 +936,8 @@ def test_a_structured_abstracts_label_leaves_the_claim(passage: str, claim: str)
     [
         # a planted corpus of 2026-11-30 (zinc lozenges for colds): how a medicine is
         # taken, with a dose or a time, is the dosage facet's finding
-        ("Stop taking zinc lozenges after 7 days, or earlier if your cold is better.", 0.55),
+        # (its closing "if your cold is better" is the reader's case, no advice: 0096)
+        ("Stop taking zinc lozenges after 7 days, or earlier if your cold is better.", 0.8),
         ("Take the antibiotic at least 2 hours before or 4 to 6 hours after a zinc tablet.", 0.7),
         ("Use 2 drops in each eye twice a day.", 0.6),
         # an offer with a number is still an offer; an order without a dose still advice

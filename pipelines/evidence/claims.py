@@ -24,7 +24,9 @@ from lyra.pipelines.evidence.leftovers import ENGLISH_MARKERS as _ENGLISH_MARKER
 from lyra.pipelines.evidence.leftovers import (
     english_words,
     leftover_reason,
+    own_statement,
     points_elsewhere,
+    states_preference,
     title_case,
     without_lead_label,
 )
@@ -182,14 +184,6 @@ _VERDICT = re.compile(
 # speaks to "you" ("you should start with the lowest dose", "If your furnace is young,
 # keep it"), or opens with a bare imperative ("Look for models listed as ...").
 _SECOND_PERSON = re.compile(r"\b(you|your|yours|you're|you've|you'll|you'd)\b", re.IGNORECASE)
-# Where a sentence's own statement ends and a clause explaining it begins ("TDD improves
-# maintainability, because a failing test tells you what you broke": the "you" of the
-# explanation is no advice).
-_EXPLAINING_CLAUSE = re.compile(
-    r",?\s+\b(?:because|since|so that|which|while|although|though|whereas)\b"
-    r"|,\s+(?:taken|mixed|dissolved|swallowed)\b",  # how a dose is taken
-    re.IGNORECASE,
-)
 _IMPERATIVE_START = re.compile(
     # a verb at the start followed by what an object or a complement opens with ("Look
     # for", "Ask your", "Take the tablet"), not a noun ("Talk therapy", "Contact
@@ -600,6 +594,7 @@ def informativeness(text: str) -> float:
         or _JA_EFFECT.search(text)
         or _RECOMMENDATION.search(text)
         or _VERDICT.search(text)
+        or states_preference(text)
     ):
         score += 0.4
     elif _COPULA.search(text) or _JAPANESE_PREDICATE.search(text.strip()):
@@ -614,7 +609,7 @@ def informativeness(text: str) -> float:
         score += 0.05
     if _ANAPHORIC_START.match(text) or _QUOTED_SPEECH.match(text):
         score -= 0.35
-    statement = _EXPLAINING_CLAUSE.split(text, maxsplit=1)[0]
+    statement = own_statement(text)
     if _SECOND_PERSON.search(statement) and not contraindication:
         score -= 0.25
     return max(0.0, min(1.0, score))
@@ -732,10 +727,13 @@ def table_row_statements(fragment_text: str) -> list[str] | None:
     rows = [
         [normalize_whitespace(cell) for cell in line.split(TABLE_CELL_SEPARATOR)] for line in lines
     ]
+    # A row of one cell across a table is a note under it: a sentence of its own.
+    notes = [_sentence(r[0]) for r in rows if len(r) == 1 and r[0]]
+    rows = [r for r in rows if len(r) > 1]
     if len(rows) < 2 or len(rows[0]) < 2 or any(len(r) != len(rows[0]) for r in rows):
         return None
     if len(rows[0]) == 2 and not _numbers_under_a_header(rows):
-        return [_sentence(f"{key}: {value}") for key, value in rows if key and value]
+        return [_sentence(f"{k}: {v}") for k, v in rows if k and v] + notes
     header, body = rows[0], rows[1:]
     statements = []
     for row in body:
@@ -746,7 +744,7 @@ def table_row_statements(fragment_text: str) -> list[str] | None:
         ]
         if row[0] and parts:
             statements.append(_sentence(f"{row[0]}: {'; '.join(parts)}"))
-    return statements
+    return statements + notes
 
 
 def _numbers_under_a_header(rows: list[list[str]]) -> bool:
@@ -777,8 +775,8 @@ def _lower_title(name: str) -> str:
 
 
 def _copula(name: str) -> str:
-    """ "are" after a plural column name ("Side effects"), else "is"."""
-    last = name.rsplit(" ", 1)[-1].lower()
+    """ "are" after a plural column name ("Side effects", not "Maximum in 24 hours")."""
+    last = re.split(r" (?:in|of|per|between|for|at) ", name)[0].rsplit(" ", 1)[-1].lower()
     return "are" if last.endswith("s") and not last.endswith(("ss", "us", "is")) else "is"
 
 

@@ -218,3 +218,40 @@ _LEAD_LABEL = re.compile(
 def without_lead_label(sentence: str) -> str:
     """``sentence`` without a label or dateline before what it states (decision 0090)."""
     return _LEAD_LABEL.sub("", sentence)
+
+
+# A condition on the reader's own case after a statement ("Paracetamol is the first
+# choice of painkiller if you are pregnant", "... raises the risk of bleeding if you
+# take warfarin"): it names whom the statement is about; it advises no one.
+_READERS_CASE = re.compile(
+    r"(?<=\w)\s+(?:if|unless|when|while|once)\s+(?:you|you're|you've|your)\b.*$",
+    re.IGNORECASE | re.DOTALL,
+)
+# Which option comes first: a recommendation in other words.
+_PREFERENCE = re.compile(
+    r"\b(?:first[- ](?:choice|line)|(?:treatment|drug) of choice|preferred (?:option|"
+    r"choice|treatment|drug|medicine|painkiller))\b",
+    re.IGNORECASE,
+)
+
+
+# Where a sentence's own statement ends and a clause explaining it begins ("TDD improves
+# maintainability, because a failing test tells you what you broke": the "you" of the
+# explanation is no advice).
+_EXPLAINING_CLAUSE = re.compile(
+    r",?\s+\b(?:because|since|so that|which|while|although|though|whereas)\b"
+    r"|,\s+(?:taken|mixed|dissolved|swallowed)\b",  # how a dose is taken
+    re.IGNORECASE,
+)
+
+
+def own_statement(text: str) -> str:
+    """What `text` itself states: before a clause explaining it, and without a closing
+    condition on the reader's case ("... if you are pregnant", decision 0096). A
+    statement that speaks to the reader elsewhere keeps its "you"."""
+    return _READERS_CASE.sub("", _EXPLAINING_CLAUSE.split(text, maxsplit=1)[0])
+
+
+def states_preference(text: str) -> bool:
+    """True when `text` names an option as the first choice (decision 0096)."""
+    return _PREFERENCE.search(text) is not None
