@@ -667,6 +667,44 @@ def test_a_wider_tables_rows_are_read_under_their_column_names() -> None:
     ]
 
 
+DENTAL = "Is ibuprofen or paracetamol better for pain after wisdom tooth removal?"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "reason"),
+    [
+        # a shop's item and its price; a list of other pages under its label (the
+        # fourteenth planted corpus, decision 0096)
+        ("Greenleaf Paracetamol 500 mg Caplets x16 \u2013 \u00a30.59", "boilerplate"),
+        (
+            "Related abstracts: Pre-emptive dexamethasone and facial swelling after third "
+            "molar surgery \u00b7 Articaine versus lidocaine for lower third molar removal",
+            "boilerplate",
+        ),
+        ("See also: ibuprofen and asthma, paracetamol overdose.", "boilerplate"),
+        # a price in a sentence is a finding
+        ("A pack of 16 ibuprofen tablets costs \u00a30.79 in most supermarkets.", None),
+    ],
+)
+def test_shop_items_and_related_lists_are_no_claims(sentence: str, reason: str | None) -> None:
+    assert is_rejected_claim(sentence, DENTAL) == reason
+
+
+@pytest.mark.parametrize(
+    ("sentence", "score"),
+    [
+        # an order after an opening condition is advice (decision 0096) ...
+        ("If the pain is getting worse after day three, give us a call.", 0.0),
+        ("If you are not sure what is safe for you, ask your pharmacist.", 0.0),
+        # ... a dose after one is how the medicine is used, a finding after one a finding
+        ("If the pain persists, take 2 tablets every 4 hours.", 0.7),
+        ("When taken with food, ibuprofen causes less stomach upset.", 0.5),
+    ],
+)
+def test_what_follows_an_opening_condition_is_the_sentence(sentence: str, score: float) -> None:
+    assert informativeness(sentence) == pytest.approx(score)
+
+
 def test_a_note_across_a_table_is_a_sentence_of_its_own() -> None:
     """Decision 0096: a pharmacy's dosing table ended in a note row of one cell; the rows
     were of unequal width, so the table was one over-long text, and the note's dose

@@ -22,8 +22,10 @@ from typing import Any, Final
 
 from lyra.pipelines.evidence.leftovers import ENGLISH_MARKERS as _ENGLISH_MARKERS
 from lyra.pipelines.evidence.leftovers import (
+    VERDICT,
     english_words,
     leftover_reason,
+    main_clause,
     own_statement,
     points_elsewhere,
     states_preference,
@@ -167,19 +169,6 @@ _FIRST_PERSON = re.compile(
     r"I(?:'m|'ve|'d)?(?![\w-])"
     r"|\b(?:[Mm]y|[Mm]e|[Mm]ine)\b"
 )
-# A verdict on the thing asked about ("heat pumps work efficiently in cold climates",
-# "melatonin is effective for jet lag", "is not safe"): the direct answer to an
-# efficacy or safety question, and what its contradictions negate.
-_VERDICT = re.compile(
-    r"\bwork(?:s|ed)?\s+(?:well|efficiently|better|best|poorly|as well|just as|for|in|"
-    r"against)\b"
-    r"|\b(effective|ineffective|efficient|inefficient|efficiently|"
-    r"inefficiently|safe|unsafe|beneficial|harmful|useful|useless|reliable|unreliable|"
-    r"dangerous|toxic|suits?|suited|enforceable|unenforceable|lawful|unlawful|illegal|"
-    r"void|liable|constitutional|unconstitutional|permissible|impermissible|exempt|"
-    r"eligible|ineligible|entitled|mandatory)\b",
-    re.IGNORECASE,
-)
 # Advice to the reader is no finding a source could support or refute: the sentence
 # speaks to "you" ("you should start with the lowest dose", "If your furnace is young,
 # keep it"), or opens with a bare imperative ("Look for models listed as ...").
@@ -195,7 +184,7 @@ _IMPERATIVE_START = re.compile(
     r"(?:(?:look|ask|check|talk|consider|start|try|keep|choose|remember|see|call|contact|"
     r"visit|read|learn|buy|get|stop|speak|seek|tell|let|click|sign|join|compare|treat|"
     r"enjoy|limit|avoid|take|use|switch|give|drink|eat|return|go|save)\s+(?:(?:the|a|an|your|"
-    r"you|our|for|with|to|about|it|them|this|that|these|those|any|all|some|up|out|on|in|at|"
+    r"you|our|us|for|with|to|about|it|them|this|that|these|those|any|all|some|up|out|on|in|at|"
     r"if|whether|more|less|no|yourself|only|just)\b|\d|"
     # a gerund, not a preposition in -ing ("Use during pregnancy is considered safe")
     r"(?!during|including|following|according|regarding|concerning|excluding|involving)"
@@ -582,9 +571,10 @@ def informativeness(text: str) -> float:
         or points_elsewhere(text)
     ):
         return 0.0
+    main = main_clause(text)  # after an opening "If ...,": "give us a call" is advice
     contraindication = _CONTRAINDICATION.match(text) is not None
-    dosing = _DOSING_INSTRUCTION.match(text) is not None
-    if _IMPERATIVE_START.match(text) and not (contraindication or dosing):
+    dosing = any(_DOSING_INSTRUCTION.match(t) for t in (text, main))
+    if any(_IMPERATIVE_START.match(t) for t in (text, main)) and not (contraindication or dosing):
         return 0.0
     score = 0.0
     if (
@@ -593,7 +583,7 @@ def informativeness(text: str) -> float:
         or _EFFECT.search(text)
         or _JA_EFFECT.search(text)
         or _RECOMMENDATION.search(text)
-        or _VERDICT.search(text)
+        or VERDICT.search(text)
         or states_preference(text)
     ):
         score += 0.4

@@ -165,6 +165,8 @@ def leftover_reason(text: str) -> str | None:
     its findings: "boilerplate", "incomplete", "fragment" or "reference"; else None."""
     if _AFFILIATION.match(text) or _RATING.match(text) or _CORRECTION.match(text):
         return "boilerplate"
+    if _LISTING.match(text) or _priced_item(text):
+        return "boilerplate"
     if _publication_line(text):
         return "boilerplate"
     if _CUT.search(text) or (_NEEDS_MORE.search(text) and not text.endswith((".", "!", "\u2026"))):
@@ -177,6 +179,22 @@ def leftover_reason(text: str) -> str | None:
     if _REFERENCE_ENTRY.match(text):
         return "reference"
     return None
+
+
+# A list of other pages under its label ("Related abstracts: ... · ...", "See also: ...").
+_LISTING = re.compile(
+    r"^(?:related|see also|more (?:from|on|like this)|you (?:may|might) also like|most "
+    r"(?:read|popular|viewed)|popular|trending|tags|topics|categories|further reading|read "
+    r"next)\b[^:.]{0,30}:\s",
+    re.IGNORECASE,
+)
+# A shop's item and its price ("Greenleaf Ibuprofen 200 mg Tablets x16 - £0.79").
+_PRICE_END = re.compile(r"(?:[-\u2013\u2014:])\s*[$\u00a3\u20ac\u00a5]\s?\d[\d,]*(?:\.\d{2})?\s*$")
+
+
+def _priced_item(text: str) -> bool:
+    words = {w.lower() for w in _WORD.findall(text)}
+    return _PRICE_END.search(text) is not None and not words & ENGLISH_MARKERS
 
 
 def _publication_line(text: str) -> bool:
@@ -255,3 +273,30 @@ def own_statement(text: str) -> str:
 def states_preference(text: str) -> bool:
     """True when `text` names an option as the first choice (decision 0096)."""
     return _PREFERENCE.search(text) is not None
+
+
+# A verdict on the thing asked about ("heat pumps work efficiently in cold climates",
+# "melatonin is effective for jet lag", "is not safe"): the direct answer to an
+# efficacy or safety question, and what its contradictions negate.
+VERDICT: Final = re.compile(
+    r"\bwork(?:s|ed)?\s+(?:well|efficiently|better|best|poorly|as well|just as|for|in|"
+    r"against)\b"
+    r"|\b(effective|ineffective|efficient|inefficient|efficiently|"
+    r"inefficiently|safe|unsafe|beneficial|harmful|useful|useless|reliable|unreliable|"
+    r"dangerous|toxic|suits?|suited|enforceable|unenforceable|lawful|unlawful|illegal|"
+    r"void|liable|constitutional|unconstitutional|permissible|impermissible|exempt|"
+    r"eligible|ineligible|entitled|mandatory)\b",
+    re.IGNORECASE,
+)
+# An opening condition or time ("If the pain is getting worse after day three, give us a
+# call"): what follows its comma is the sentence's main clause.
+_OPENING_CLAUSE = re.compile(
+    r"^(?:if|when|whenever|unless|once|after|before|until|while)\b[^,]{2,150},\s*(?:then\s+)?",
+    re.IGNORECASE,
+)
+
+
+def main_clause(text: str) -> str:
+    """What follows an opening condition's comma ("" when `text` opens with none)."""
+    match = _OPENING_CLAUSE.match(text)
+    return text[match.end() :] if match else ""
