@@ -933,6 +933,27 @@ HEURISTIC_CASES = [
         "fell by 29 percent.",
         id="numbers-that-count-different-things",
     ),
+    # a value stated after "is"/"was" without a unit (decision 0096; a planted corpus's
+    # numeric contradiction between a review and a news story)
+    pytest.param(
+        "Researchers say the number needed to treat for ibuprofen 400 mg is 5 for at least "
+        "half pain relief over six hours.",
+        "For ibuprofen 400 mg, the number needed to treat was 2.5 for at least half pain "
+        "relief over six hours.",
+        "refutes",
+        "Researchers say the number needed to treat for ibuprofen 400 mg is 5 for at least "
+        "half pain relief over six hours.",
+        id="a-stated-value-differs",
+    ),
+    pytest.param(
+        "Mean TOTPAR6 was 15.8 for the combination, 12.1 for ibuprofen and 8.7 for "
+        "paracetamol.",
+        "Mean TOTPAR6 was 12.1 for ibuprofen.",
+        "supports",
+        "Mean TOTPAR6 was 15.8 for the combination, 12.1 for ibuprofen and 8.7 for "
+        "paracetamol.",
+        id="a-stated-value-among-the-sentences-numbers",
+    ),
 ]
 
 

@@ -455,6 +455,10 @@ def quantities(tokens: Sequence[str]) -> dict[str, list[tuple[float, float]]]:
             # "limits calories to 800 a day": what the number counts comes before it
             found.setdefault(stem(tokens[begins - 2]), []).append((low, high))
             continue
+        if (not unit or nxt in STOPWORDS) and begins and tokens[begins - 1] in _STATED_AS:
+            # "the number needed to treat was 2.5": a value stated for what comes before
+            found.setdefault("=", []).append((low, high))
+            continue
         if unit in _TIME_UNITS:
             preposition = _time_preposition(tokens, begins)
             unit = f"{unit} {preposition}" if preposition else unit
@@ -463,6 +467,8 @@ def quantities(tokens: Sequence[str]) -> dict[str, list[tuple[float, float]]]:
     return found
 
 
+# Verbs after which a number without a unit is the value of what they follow.
+_STATED_AS = frozenset({"is", "was", "are", "were", "equals", "equalled", "equaled"})
 # Verbs of change a number can follow after "to" ("rose to 800", "went up to 20").
 _CHANGED_TO = frozenset({"rose", "fell", "grew", "went", "came", "rise", "fall", "grow", "go"})
 
@@ -510,6 +516,10 @@ def numbers_count_the_same(hypothesis: Sequence[str], sentence: Sequence[str]) -
 def numbers_disagree(hypothesis: Sequence[str], sentence: Sequence[str]) -> bool:
     """True when a unit both texts quantify has a hypothesis value the sentence lacks."""
     h_units, s_units = quantities(hypothesis), quantities(sentence)
+    if "=" in s_units:
+        # A stated value is matched by any number of the sentence: "TOTPAR6 was 15.8 for
+        # the combination, 12.1 for ibuprofen" states 12.1 too.
+        s_units["="] = [(v, v) for v in map(_number, sentence) if v is not None]
     for unit in h_units.keys() & s_units.keys():
         if any(not any(_close(h, s) for s in s_units[unit]) for h in h_units[unit]):
             return True
