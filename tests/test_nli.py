@@ -946,12 +946,10 @@ HEURISTIC_CASES = [
         id="a-stated-value-differs",
     ),
     pytest.param(
-        "Mean TOTPAR6 was 15.8 for the combination, 12.1 for ibuprofen and 8.7 for "
-        "paracetamol.",
+        "Mean TOTPAR6 was 15.8 for the combination, 12.1 for ibuprofen and 8.7 for paracetamol.",
         "Mean TOTPAR6 was 12.1 for ibuprofen.",
         "supports",
-        "Mean TOTPAR6 was 15.8 for the combination, 12.1 for ibuprofen and 8.7 for "
-        "paracetamol.",
+        "Mean TOTPAR6 was 15.8 for the combination, 12.1 for ibuprofen and 8.7 for paracetamol.",
         id="a-stated-value-among-the-sentences-numbers",
     ),
 ]

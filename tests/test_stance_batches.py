@@ -157,3 +157,26 @@ def test_many_searches_in_one_call_answer_as_one_call_each(tmp_path: Path) -> No
             assert [round(s, 5) for _, s in hits] == [round(cos[c], 5) for c in best]
     assert many[0][0][0] == "c0"  # a vector finds itself first
     assert store.vector_search_many([], "claim", "m", 3, -0.5) == []
+
+
+def test_every_other_source_is_heard_before_one_is_heard_twice() -> None:
+    """Decision 0096: the claim's candidates are each other domain's best fragment first
+    (by similarity), then each one's second; the claim's own domain comes last and its
+    own page never."""
+    c = rs.Candidate
+    got = rs.order_stance_candidates(
+        [
+            c("a1", 0.90, "a.example", "pa"),
+            c("a2", 0.85, "a.example", "pa"),
+            c("a3", 0.80, "a.example", "pa2"),
+            c("b1", 0.70, "b.example", "pb"),
+            c("b2", 0.60, "b.example", "pb"),
+            c("faq", 0.50, "faq.example", "pf"),
+            c("own", 0.95, "own.example", "po2"),
+            c("origin", 0.99, "own.example", "po"),
+        ],
+        "own.example",
+        {"po"},
+        6,
+    )
+    assert [x.fragment_id for x in got] == ["a1", "b1", "faq", "a2", "b2", "a3"]

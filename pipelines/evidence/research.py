@@ -82,9 +82,21 @@ class Candidate:
 def order_stance_candidates(
     candidates: Iterable[Candidate], claim_domain: str, exclude_pages: set[str], limit: int
 ) -> list[Candidate]:
-    """Fragments of other pages, other domains first, then by similarity (ARCHITECTURE §3.10)."""
-    kept = [c for c in candidates if c.page_id not in exclude_pages]
-    kept.sort(key=lambda c: (c.domain == claim_domain, -c.similarity, c.fragment_id))
+    """Fragments of other pages, other domains first (ARCHITECTURE §3.10), and among
+    them each domain's best before any domain's second, then by similarity: every
+    source has its say on the claim before one source says it twice (decision 0096: a
+    trial's claim met three fragments each of two pages that agreed with it, and never
+    the FAQ that contradicted it)."""
+    kept = sorted(
+        (c for c in candidates if c.page_id not in exclude_pages),
+        key=lambda c: (-c.similarity, c.fragment_id),
+    )
+    seen: dict[str, int] = {}
+    turn: dict[str, int] = {}
+    for c in kept:
+        turn[c.fragment_id] = seen.get(c.domain, 0)
+        seen[c.domain] = turn[c.fragment_id] + 1
+    kept.sort(key=lambda c: (c.domain == claim_domain, turn[c.fragment_id], -c.similarity))
     return kept[:limit]
 
 
