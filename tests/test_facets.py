@@ -178,6 +178,7 @@ COMPARISONS = [
             "what doses are safe",
             "ibuprofen for pain after wisdom tooth removal",
             "paracetamol for pain after wisdom tooth removal",
+            "other options for pain after wisdom tooth removal",
         ],
     ),
     (
@@ -187,6 +188,7 @@ COMPARISONS = [
             "Are e-cigarettes more effective than nicotine patches for quitting smoking",
             "e-cigarettes for quitting smoking",
             "nicotine patches for quitting smoking",
+            "other options for quitting smoking",
         ],
     ),
     (
@@ -196,6 +198,7 @@ COMPARISONS = [
             "Which is better for back pain, yoga or physiotherapy",
             "yoga for back pain",
             "physiotherapy for back pain",
+            "other options for back pain",
         ],
     ),
     (
@@ -205,6 +208,7 @@ COMPARISONS = [
             "Is surgery as effective as physiotherapy for knee pain",
             "surgery for knee pain",
             "physiotherapy for knee pain",
+            "other options for knee pain",
         ],
     ),
     (
@@ -214,6 +218,7 @@ COMPARISONS = [
             "Should I take ibuprofen or paracetamol for a headache",
             "ibuprofen for a headache",
             "paracetamol for a headache",
+            "other options for a headache",
         ],
     ),
     (
@@ -223,6 +228,7 @@ COMPARISONS = [
             "Metformin vs insulin in gestational diabetes",
             "Metformin in gestational diabetes",
             "insulin in gestational diabetes",
+            "other options in gestational diabetes",
         ],
     ),
     ("Is coffee or tea healthier?", "coffee tea", ["Is coffee or tea healthier"]),
@@ -235,8 +241,9 @@ def test_a_comparison_is_an_intervention_question_asked_of_each_option(
 ) -> None:
     """Decision 0096: "Is X or Y better for Z?" was a general question about "ibuprofen
     paracetamol better pain ...", with no safety or dosage facet; it is now an
-    intervention question about both options, and each option for Z is an aspect of
-    its own (a leaflet about one rarely names the other)."""
+    intervention question about both options, and each option for Z, and the other
+    options for Z, are aspects of their own (a leaflet about one rarely names the
+    other)."""
     assert question_subject(question) == ("intervention", subject)
     assert question_aspects(question) == aspects
     facets = question_facets(question)

@@ -298,11 +298,12 @@ def question_aspects(question: str) -> list[str]:
         whole = _clean(question) or question
         parts = [whole, *_other_outcomes(whole)]
     # A comparison is asked again of each option on its own ("ibuprofen for pain after
-    # wisdom tooth removal"): a source about one option rarely names the other.
+    # wisdom tooth removal"), and of the other options ("other options for pain after
+    # ..."): a source about one option rarely names the other, and an ice pack's none.
     for part in parts:
         arms = _compared(part)
         if arms is not None and arms[2]:
-            return [*parts, *(f"{arm} {arms[2]}" for arm in arms[:2])]
+            return [*parts, *(f"{arm} {arms[2]}" for arm in arms[:2]), f"other options {arms[2]}"]
     return parts
 
 
