@@ -192,6 +192,11 @@ def _by_facet(
     return list(groups.values())
 
 
+def _tier(claim: dict[str, Any]) -> str:
+    """A passage's best claim ("lead"), its other first claims, or a spare one."""
+    return "lead" if claim["_lead"] else "spare" if claim["_spare"] else "first"
+
+
 async def _distinct(
     job: EvidenceJob,
     ordered: list[dict[str, Any]],
@@ -282,6 +287,7 @@ async def extract_claims(job: EvidenceJob, useful: list[dict[str, Any]]) -> None
     # own, the rest spare (decision 0075).
     taken: dict[str, int] = {}
     for c in extracted:
+        c["_lead"] = taken.get(c["fragment_id"], 0) == 0
         c["_spare"] = taken.get(c["fragment_id"], 0) >= s.claims_per_fragment
         taken[c["fragment_id"]] = taken.get(c["fragment_id"], 0) + 1
     # Rejected claims too: a claim a person rejected is not extracted again, nor a
@@ -299,19 +305,20 @@ async def extract_claims(job: EvidenceJob, useful: list[dict[str, Any]]) -> None
             continue
         seen_ids.add(cid)
         candidates.append({**c, "id": cid})
-    # The fragments' first claims are the search's claims, facet by facet; their spare
-    # ones fill whatever budget those leave: a paragraph holding three findings keeps
-    # its third while the search has room. The reserve passages' claims (picked once
-    # half the passage budget was used) come after all of those (decision 0094).
+    # Every chosen passage's best claim comes first, facet by facet, the reserve
+    # passages' (picked once half the passage budget was used, decision 0094) after the
+    # others'; then the passages' other first claims, then their spare ones, which fill
+    # whatever budget is left: a paragraph holding three findings keeps its third while
+    # the search has room, but not before every other passage has given one (0096).
     ordered = []
-    for reserve in (False, True):
-        group = [
-            c for c in candidates if by_frag[c["fragment_id"]].get("_reserve", False) is reserve
-        ]
-        first = [c for c in group if not c["_spare"]]
-        spare = [c for c in group if c["_spare"]]
-        ordered += round_robin(_by_facet(job, by_frag, first), len(first))
-        ordered += round_robin(_by_facet(job, by_frag, spare), len(spare))
+    for tier in ("lead", "first", "spare"):
+        for reserve in (False, True):
+            group = [
+                c
+                for c in candidates
+                if by_frag[c["fragment_id"]].get("_reserve", False) is reserve and _tier(c) == tier
+            ]
+            ordered += round_robin(_by_facet(job, by_frag, group), len(group))
     candidates = await _distinct(job, ordered, existing, s.max_claims_per_search)
     # Extracted: every first claim, and the spare ones the search took (novelty, the
     # share of them new to the task, then means what it meant before spares).

@@ -1,6 +1,7 @@
-"""A search's claims: each fragment's best first, facet by facet; a fragment's further
-findings fill the budget those leave (decision 0075); near-duplicates are merged before
-the budget is counted (decision 0083)."""
+"""A search's claims: every fragment's best first, facet by facet (decision 0096), then
+each fragment's other first claims; a fragment's further findings fill the budget those
+leave (decision 0075); near-duplicates are merged before the budget is counted (decision
+0083)."""
 
 from __future__ import annotations
 
@@ -128,8 +129,9 @@ def test_a_dense_paragraph_keeps_every_finding_while_the_search_has_room(
     texts, asked, extracted = _run(lyra_home, budget=40)
 
     assert asked == 2 + SPARE_CLAIMS_PER_FRAGMENT
-    # Each fragment's first two, facet by facet; then the dense paragraph's other three.
-    assert texts == [DENSE[0], SAFETY, DENSE[1], EFFICACY, *DENSE[2:]]
+    # Each fragment's best, facet by facet; the dense paragraph's second; then its other
+    # three.
+    assert texts == [DENSE[0], SAFETY, EFFICACY, DENSE[1], *DENSE[2:]]
     # Extracted: the four first claims and the three spare ones taken.
     assert extracted == 7
 
@@ -141,23 +143,25 @@ def test_first_claims_of_every_fragment_come_before_any_fragment_gives_a_third(
     wait for every fragment's first two: one of them fits."""
     texts, _, extracted = _run(lyra_home, budget=5)
 
-    assert texts == [DENSE[0], SAFETY, DENSE[1], EFFICACY, DENSE[2]]
+    assert texts == [DENSE[0], SAFETY, EFFICACY, DENSE[1], DENSE[2]]
     # The two spare findings left out were never the search's: novelty does not count
     # them as claims it found and did not keep.
     assert extracted == 5
 
 
-def test_a_reserve_passage_gives_claims_only_after_every_other_passage(
+def test_a_reserve_passage_gives_its_best_after_every_other_passages_best(
     lyra_home: Path,
 ) -> None:
-    """A passage picked once half the passage budget was used (decision 0094): its
-    claims come after every claim of the others, spare ones included, so a search whose
-    claim budget is full keeps what it kept before the fill went past half."""
-    reserve = frozenset({"f-efficacy"})
+    """A passage picked once half the passage budget was used (decision 0094): its best
+    claim comes after every other passage's best, and before any passage's second
+    (decision 0096: a planted corpus's alternatives were reserve passages whose one
+    finding each lost its place to a dense paragraph's second and third); its further
+    claims come after every other passage's."""
+    reserve = frozenset({"f-dense"})
     texts, _, _ = _run(lyra_home, budget=40, reserve=reserve)
-    assert texts == [DENSE[0], SAFETY, DENSE[1], *DENSE[2:], EFFICACY]
-    full, _, _ = _run(lyra_home, budget=5, reserve=reserve)
-    assert full == [DENSE[0], SAFETY, DENSE[1], DENSE[2], DENSE[3]]
+    assert texts == [EFFICACY, SAFETY, DENSE[0], DENSE[1], *DENSE[2:]]
+    full, _, _ = _run(lyra_home, budget=2, reserve=reserve)
+    assert full == [EFFICACY, SAFETY]
 
 
 # The dense paragraph's second sentence says its first again, in other words.
