@@ -13,7 +13,10 @@ whether sugar taxes reduce consumption, with a structured abstract, an encyclope
 article with citations and a statistical bulletin) and tests/corpora/e_scooters (road
 safety: shared e-scooters and injuries, with a press release, a forum thread, a
 company's page with a specification table, footnotes and council minutes as plain
-text). One search of
+text); later ones on creatine, fasting and statins, and tests/corpora/dental_pain (a
+comparison question, ibuprofen or paracetamol after wisdom tooth removal, written
+blind, with a forum thread whose replies trafilatura dropped, decision 0096). One
+search of
 each question: every planted fact (efficacy, safety, dosage or sizing, who it is for and
 against, comparison with alternatives) becomes a claim, and the contradictions the
 rules can see are refuted by a source other than the claim's own. What no rule finds
@@ -695,6 +698,78 @@ PLANTED = {
                 "northgatehospital.example",
             ),
             ("stroke in the next 10 years is 20 percent or higher", "nationalcarepanel.example"),
+        ),
+    ),
+    "dental_pain": Planted(
+        question=(
+            "Is ibuprofen or paracetamol better for pain after wisdom tooth removal, and what "
+            "doses are safe?"
+        ),
+        domains=frozenset(
+            (
+                "brightsmile-studio.example",
+                "clearview-reviews.example",
+                "dailyhealthwire.example",
+                "greenleaf-pharmacy.example",
+                "oralsurgery-trials.example",
+                "riverside-dental-hospital.example",
+                "smile-answers.example",
+                "toothtalk-forum.example",
+            )
+        ),
+        facts=(
+            "the number needed to treat was 2.5",
+            "number needed to treat for ibuprofen 400 mg is 5",
+            "Ibuprofen and paracetamol do not interact with each other",
+            "Ibuprofen and paracetamol do interact with each other",
+            "Ibuprofen raises the risk of bleeding in people who take blood thinners",
+            "Ibuprofen lowers the risk of bleeding if you take warfarin",
+            "reported better pain relief than patients who received either drug alone",
+            "gives no extra benefit over ibuprofen on its own",
+            "must not take more than 4 grams of paracetamol in 24 hours",
+            "safely take up to 3 grams of paracetamol in 24 hours",
+            "ibuprofen gives better pain relief than paracetamol after wisdom",
+            "usual adult dose of ibuprofen is 400 mg",
+            "median time to rescue medication was 8.9 hours",
+            "Adverse events were reported by 11% of participants",
+            "should take no more than 3 g of paracetamol",
+            "in rare cases, cause bleeding from the stomach",
+            "can reduce how well your kidneys work",
+            "should not be taken from 20 weeks of pregnancy",
+            "ibuprofen 400 mg lasted about six hours on average",
+            "the results may not apply to people with kidney",
+            "Ibuprofen can make asthma worse in some people",
+            "need a dose worked out from their age and weight",
+            "warm salt water from the day after surgery",
+            "leave at least four hours between doses of paracetamol",
+            "can cause serious liver damage, even if you feel well",
+            "first choice of painkiller if you are pregnant",
+            "74 per cent of people who took both drugs together",
+        ),
+        refuted=(
+            ("the number needed to treat was 2.5", "dailyhealthwire.example"),
+            ("number needed to treat for ibuprofen 400 mg is 5", "clearview-reviews.example"),
+            (
+                "Ibuprofen and paracetamol do not interact with each other",
+                "toothtalk-forum.example",
+            ),
+            ("Ibuprofen and paracetamol do interact with each other", "greenleaf-pharmacy.example"),
+            (
+                "Ibuprofen raises the risk of bleeding in people who take blood thinners",
+                "toothtalk-forum.example",
+            ),
+            (
+                "Ibuprofen lowers the risk of bleeding if you take warfarin",
+                "riverside-dental-hospital.example",
+            ),
+            (
+                "must not take more than 4 grams of paracetamol in 24 hours",
+                "brightsmile-studio.example",
+            ),
+            (
+                "safely take up to 3 grams of paracetamol in 24 hours",
+                "riverside-dental-hospital.example",
+            ),
         ),
     ),
 }
