@@ -450,3 +450,11 @@ def test_round_robin_takes_each_group_in_turn() -> None:
     assert round_robin([[1, 2, 3], [10], [20, 21]], 5) == [1, 10, 20, 2, 21]
     assert round_robin([[1, 2, 3], [10], [20, 21]], 99) == [1, 10, 20, 2, 21, 3]
     assert round_robin([[], []], 3) == []
+
+
+def test_a_noun_in_er_is_no_comparative() -> None:
+    """"Is coffee or tea a risk factor for cancer?" weighs no two options by a
+    comparative ("cancer" is no "-er" adjective): a general question, as before."""
+    question = "Is coffee or tea a risk factor for cancer?"
+    assert question_subject(question) == ("general", "coffee tea risk factor cancer")
+    assert question_aspects(question) == ["Is coffee or tea a risk factor for cancer"]

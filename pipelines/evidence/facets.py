@@ -132,7 +132,11 @@ _X_FOR_Y = re.compile(
 # A question comparing two options ("Is X or Y better for Z?", "Is X better than Y for
 # Z?", "Which is better for Z, X or Y?", "X vs Y for Z", "Should I take X or Y for Z?"):
 # an intervention question about both, asked of each arm too (decision 0096).
-_COMPARATIVE = r"(?:better|best|worse|preferable|(?:more|less)\s+[\w-]+|[\w-]+(?:ier|er))"
+_COMPARATIVE = (
+    r"(?:better|best|worse|preferable|(?:more|less)\s+[\w-]+|(?:health|saf|cheap|fast|"
+    r"strong|eas|risk|green|high|low|long|short|larg|small|bigg|quick|slow|clean|gentl|"
+    r"mild|heavi|light|tough|weak|effectiv|friendli)(?:ier|er))"
+)
 _RELATION = r"(?P<r>for|to|in|after|against|when|at|during|with|among|over|on)"
 _ACT = r"(?:(?:work|works|do|does|perform|performs)\s+)?"
 _COMPARISONS: Final[tuple[re.Pattern[str], ...]] = tuple(
