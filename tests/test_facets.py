@@ -453,7 +453,7 @@ def test_round_robin_takes_each_group_in_turn() -> None:
 
 
 def test_a_noun_in_er_is_no_comparative() -> None:
-    """"Is coffee or tea a risk factor for cancer?" weighs no two options by a
+    """ "Is coffee or tea a risk factor for cancer?" weighs no two options by a
     comparative ("cancer" is no "-er" adjective): a general question, as before."""
     question = "Is coffee or tea a risk factor for cancer?"
     assert question_subject(question) == ("general", "coffee tea risk factor cancer")
