@@ -437,7 +437,14 @@ def test_helping_is_an_effect_and_better_a_comparison() -> None:
         ("Never give aspirin to children under 16 because of Reye's syndrome.", 0.6),
         ("Do not use ibuprofen during pregnancy.", 0.4),
         ("Don't combine melatonin with fluvoxamine.", 0.4),
+        # ... told to the reader (a planted corpus's leaflet, decision 0096)
+        (
+            "You should not take ibuprofen if you have ever had a stomach ulcer or bleeding "
+            "from your stomach.",
+            0.4,
+        ),
         # a bare limit or an instruction stays advice to the reader
+        ("You should not take ibuprofen.", 0.15),
         ("Never take more than 10 mg of melatonin in one night.", 0.0),
         ("Do not take the tablet on an empty stomach.", 0.0),
         ("Don't forget to subscribe to our newsletter.", 0.0),

@@ -212,8 +212,8 @@ _DOSING_INSTRUCTION = re.compile(
 # epilepsy", "Never give aspirin to children under 16"), not advice: a source can
 # support or refute it. A bare limit ("Never take more than 10 mg") stays advice.
 _CONTRAINDICATION = re.compile(
-    r"^(?:do not|don't|never)\s+(?:take|use|give|combine|mix|prescribe)\b(?!\s+more\b)"
-    r".*\b(?:if you (?:have|are|take|had|were)|to (?:children|people|patients|women|men)|"
+    r"^(?:do not|don't|never|you (?:should|must) (?:not|never))\s+(?:take|use|give|combine|"
+    r"mix|prescribe)\b(?!\s+more\b).*\b(?:if you (?:have|are|take|had|were)|to (?:children|people|patients|women|men)|"
     r"during pregnancy|while (?:pregnant|breastfeeding)|with (?:alcohol|warfarin|"
     r"[a-z]+(?:ine|ol|am|ide|ate|in))\b)",
     re.IGNORECASE,
