@@ -745,6 +745,7 @@ PLANTED = {
             "can cause serious liver damage, even if you feel well",
             "first choice of painkiller if you are pregnant",
             "74 per cent of people who took both drugs together",
+            "if you have ever had a stomach ulcer",
         ),
         refuted=(
             ("the number needed to treat was 2.5", "dailyhealthwire.example"),
