@@ -213,7 +213,8 @@ _DOSING_INSTRUCTION = re.compile(
 # support or refute it. A bare limit ("Never take more than 10 mg") stays advice.
 _CONTRAINDICATION = re.compile(
     r"^(?:do not|don't|never|you (?:should|must) (?:not|never))\s+(?:take|use|give|combine|"
-    r"mix|prescribe)\b(?!\s+more\b).*\b(?:if you (?:have|are|take|had|were)|to (?:children|people|patients|women|men)|"
+    r"mix|prescribe)\b(?!\s+more\b).*\b(?:if you (?:have|are|take|had|were)|"
+    r"to (?:children|people|patients|women|men)|"
     r"during pregnancy|while (?:pregnant|breastfeeding)|with (?:alcohol|warfarin|"
     r"[a-z]+(?:ine|ol|am|ide|ate|in))\b)",
     re.IGNORECASE,
