@@ -1064,3 +1064,85 @@ def test_a_studys_objective_is_not_a_finding(sentence: str) -> None:
 )
 def test_a_myth_reported_to_be_corrected_is_not_a_finding(sentence: str) -> None:
     assert informativeness(sentence) == 0.0
+
+
+NICOTINE = "Do nicotine patches help people quit smoking, and are they safe during pregnancy?"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "score"),
+    [
+        # a caution or a permission for a case the sentence names is who may use what
+        # (the fifteenth planted corpus, decision 0097) ...
+        (
+            "If you have had a heart attack or stroke in the last 4 weeks, speak to your GP "
+            "before using nicotine patches.",
+            0.7,
+        ),
+        ("If you are breastfeeding, it is best to hold off on nicotine patches.", 0.4),
+        ("Talk to us before using NicoStep if you are pregnant or have diabetes.", 0.4),
+        ("You can use nicotine patches while you are breastfeeding.", 0.4),
+        # ... around a statement, a lead-in, the writer's aside and a frame telling it
+        # to the writer are not what it states
+        (
+            "E-cigarettes are not licensed as a stop smoking medicine, so I always suggest "
+            "patches or gum first.",
+            0.4,
+        ),
+        (
+            "Also worth knowing, you can use a patch and a mouth spray at the same time, "
+            "that's what my adviser set me up with.",
+            0.4,
+        ),
+        (
+            "On strength: the pharmacist told me that anyone smoking over 10 a day starts on "
+            "the 14 mg patch.",
+            0.3,
+        ),
+        # how often a harm comes is a finding
+        ("Nausea and headaches are common in the first week on patches.", 0.4),
+        # still advice: an order after the reader's case, a "you" that names no case,
+        # and the writer's own story
+        ("If you are pregnant, take paracetamol.", 0.0),
+        ("You can do this, one day at a time.", 0.0),
+        ("I always suggest patches or gum first.", 0.0),
+        # a review's own aims and steps
+        ("We wanted to find out whether nicotine patches help people to stop smoking.", 0.0),
+        ("We combined the results and rated our confidence in the evidence.", 0.0),
+    ],
+)
+def test_whose_case_a_sentence_speaks_to(sentence: str, score: float) -> None:
+    assert informativeness(sentence) == pytest.approx(score)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "reason"),
+    [
+        ("NicoStep Step 3 7 mg 24-Hour Patch, 7 patches \u00a310.49", "boilerplate"),
+        (
+            "NicoStep Step 1 21 mg 24-Hour Patch, 21 patches (value pack) \u00a326.99 Was "
+            "\u00a331.50",
+            "boilerplate",
+        ),
+        (
+            "Outcome Nicotine patch, n/N (%) Placebo patch, n/N (%) Risk ratio (95% CI)",
+            "boilerplate",
+        ),
+        (
+            "Active and placebo patches were supplied free of charge by the manufacturer, "
+            "which had no role in the design, analysis or reporting.",
+            "boilerplate",
+        ),
+        ("This trial was funded by the Northfield Health Research Fund.", "boilerplate"),
+        # a price or a count in a sentence is a finding
+        ("Patches, gum and sprays cost about \u00a310.49 a week in most pharmacies.", None),
+        (
+            "Skin reactions were reported by 194 of 620 participants (31.3%) in the patch group.",
+            None,
+        ),
+    ],
+)
+def test_a_shops_items_a_tables_header_and_a_papers_funding_are_no_claims(
+    sentence: str, reason: str | None
+) -> None:
+    assert is_rejected_claim(sentence, NICOTINE) == reason

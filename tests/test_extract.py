@@ -290,6 +290,36 @@ def test_a_series_is_read_on_from_its_first_member(
     assert _series(f"<html><body><h1>t</h1>{body}</body></html>", taken) == expected
 
 
+LINE_BROKEN_POST = (
+    "<html><body><main><h1>Re: Patches while pregnant??</h1><p>Welcome Hannah, you're "
+    "here and that's the first step <img alt=':)' src='s.gif'><br><br>Can't help on the "
+    "pregnancy side but the pharmacist told me that anyone smoking over 10 a day starts on "
+    "the 14 mg patch.<br>That's what I did.<br>and it's still the best advice "
+    "I had.</p></main></body></html>"
+)
+
+
+@pytest.mark.parametrize("with_trafilatura", [True, False])
+def test_a_line_break_after_no_sentence_end_parts_paragraphs(
+    with_trafilatura: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A forum post writes its paragraphs with <br><br> (trafilatura keeps one <lb/> for
+    both): a line that ends no sentence is a paragraph of its own, so the next sentence
+    is not read as its tail (the fifteenth planted corpus, decision 0097). A line that
+    ends a sentence, or a lower-case line, goes on the paragraph."""
+    if not with_trafilatura:
+        monkeypatch.setattr(
+            "lyra.pipelines.extract.extract_html._trafilatura_blocks", lambda html, url: ([], None)
+        )
+    doc = extract_html(LINE_BROKEN_POST, "http://forum.example/t/1", "forum.example")
+    assert [f.text for f in doc.fragments if f.fragment_type == "paragraph"] == [
+        "Welcome Hannah, you're here and that's the first step",
+        "Can't help on the pregnancy side but the pharmacist told me that anyone smoking over "
+        "10 a day starts on the 14 mg patch. That's what I did. and it's still the best "
+        "advice I had.",
+    ]
+
+
 @pytest.mark.parametrize(
     ("head", "expected"),
     [

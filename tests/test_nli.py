@@ -952,6 +952,47 @@ HEURISTIC_CASES = [
         "Mean TOTPAR6 was 15.8 for the combination, 12.1 for ibuprofen and 8.7 for paracetamol.",
         id="a-stated-value-among-the-sentences-numbers",
     ),
+    # a claim reported by a frame, or with a reason after it, is also read as its
+    # statement alone (decision 0097; the fifteenth planted corpus)
+    pytest.param(
+        "2. Using a patch together with a faster-acting product such as gum or lozenges "
+        "raises the chance of quitting compared with using a patch alone.",
+        "The paper also notes earlier research suggesting that using a patch together with "
+        "gum or lozenges lowers the chance of quitting compared with a patch alone, possibly "
+        "because people find juggling two products confusing.",
+        "refutes",
+        "Using a patch together with a faster-acting product such as gum or lozenges "
+        "raises the chance of quitting compared with using a patch alone.",
+        id="a-reported-statement-flipped",
+    ),
+    pytest.param(
+        "Honestly, using nicotine patches during pregnancy is not safer than smoking, the "
+        "baby still gets all the nicotine either way.",
+        "Using nicotine patches during pregnancy is safer than continuing to smoke, because "
+        "patches do not contain the tar and carbon monoxide found in cigarette smoke.",
+        "refutes",
+        "Honestly, using nicotine patches during pregnancy is not safer than smoking, the "
+        "baby still gets all the nicotine either way.",
+        id="a-negation-hidden-by-the-reasons-own",
+    ),
+    pytest.param(
+        "Your starting strength depends on how many cigarettes you smoke each day. Smokers "
+        "of more than 10 a day should start on the 21 mg patch.",
+        "Can't help on the pregnancy side but on strength: the pharmacist told me that "
+        "anyone smoking over 10 a day starts on the 14 mg patch and works down from there.",
+        "refutes",
+        "Smokers of more than 10 a day should start on the 21 mg patch.",
+        id="a-dose-told-to-the-writer",
+    ),
+    # the frame alone changes nothing: the statement agrees
+    pytest.param(
+        "Smokers of more than 10 a day should start on the 21 mg patch.",
+        "The pharmacist told me that smokers of more than 10 a day should start on the 21 mg "
+        "patch.",
+        "supports",
+        "Smokers of more than 10 a day should start on the 21 mg patch.",
+        id="a-statement-told-to-the-writer-agrees",
+    ),
 ]
 
 

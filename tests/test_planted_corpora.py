@@ -15,12 +15,13 @@ safety: shared e-scooters and injuries, with a press release, a forum thread, a
 company's page with a specification table, footnotes and council minutes as plain
 text); later ones on creatine, fasting and statins, and tests/corpora/dental_pain (a
 comparison question, ibuprofen or paracetamol after wisdom tooth removal, written
-blind, with a forum thread whose replies trafilatura dropped, decision 0096). One
-search of
-each question: every planted fact (efficacy, safety, dosage or sizing, who it is for and
-against, comparison with alternatives) becomes a claim, and the contradictions the
-rules can see are refuted by a source other than the claim's own. What no rule finds
-today is listed in each corpus's README.txt.
+blind, with a forum thread whose replies trafilatura dropped, decision 0096) and
+tests/corpora/nicotine_patches (nicotine patches and pregnancy, written blind, with a
+trial abstract as a PDF and forum replies that part paragraphs with <br><br>, decision
+0097). One search of each question: every planted fact (efficacy, safety, dosage or
+sizing, who it is for and against, comparison with alternatives) becomes a claim, and
+the contradictions the rules can see are refuted by a source other than the claim's
+own. What no rule finds today is listed in each corpus's README.txt.
 """
 
 from __future__ import annotations
@@ -740,7 +741,7 @@ PLANTED = {
             "the results may not apply to people with kidney",
             "Ibuprofen can make asthma worse in some people",
             "need a dose worked out from their age and weight",
-            "warm salt water from the day after surgery",
+            "codeine gave no better pain relief than ibuprofen alone",
             "leave at least four hours between doses of paracetamol",
             "can cause serious liver damage, even if you feel well",
             "first choice of painkiller if you are pregnant",
@@ -770,6 +771,83 @@ PLANTED = {
             (
                 "safely take up to 3 grams of paracetamol in 24 hours",
                 "riverside-dental-hospital.example",
+            ),
+        ),
+    ),
+    "nicotine_patches": Planted(
+        question=(
+            "Do nicotine patches help people quit smoking, and are they safe during pregnancy?"
+        ),
+        domains=frozenset(
+            (
+                "brightwell-pharmacy.example",
+                "evidence-review-collective.example",
+                "journal-of-cessation-research.example",
+                "marion-the-midwife-blog.example",
+                "morning-ledger-news.example",
+                "northfield-stopsmoking-service.example",
+                "quitclub-community-forum.example",
+                "smokefree-answers.example",
+            )
+        ),
+        facts=(
+            "1.8 times as likely to be abstinent at six months",
+            "almost three times as likely to be smoke-free at six months",
+            "Using nicotine patches during pregnancy is safer than continuing to smoke",
+            "using nicotine patches during pregnancy is not safer than smoking",
+            "raises the chance of quitting compared with using a patch alone",
+            "lowers the chance of quitting compared with a patch alone",
+            "You can use nicotine patches while you are breastfeeding",
+            "hold off on nicotine patches until your baby is fully weaned",
+            "more than 10 a day should start on the 21 mg patch",
+            "anyone smoking over 10 a day starts on the 14 mg patch",
+            "support from a trained adviser gives you the best chance of quitting",
+            "heart attack or stroke in the last 4 weeks",
+            "a 16-hour patch that you take off at bedtime",
+            "18.4% in the patch group and 10.2% in the placebo group",
+            "skin reactions were the most common adverse event",
+            "Serious cardiovascular events were rare and did not differ between groups",
+            "a full course takes 10 weeks in total",
+            "Itching, redness or a mild rash where the patch has been applied",
+            "aged 12 to 17 should only use nicotine patches",
+            "increased the chances of stopping smoking by 50% to 60%",
+            "Varenicline helped more people to quit than nicotine patches",
+            "no clear evidence that nicotine patches increase the risk of heart attack",
+            "nicotine patches may help slightly more women to quit",
+            "Nausea and headaches are common in the first week",
+            "E-cigarettes are not licensed as a stop smoking medicine",
+            "16-hour patches (25 mg, 15 mg and 10 mg)",
+            "Nicotine gum and lozenges work faster than patches",
+            "Varenicline is not recommended during pregnancy or breastfeeding",
+        ),
+        refuted=(
+            (
+                "almost three times as likely to be smoke-free at six months",
+                "journal-of-cessation-research.example",
+            ),
+            (
+                "Using nicotine patches during pregnancy is safer than continuing to smoke",
+                "quitclub-community-forum.example",
+            ),
+            (
+                "using nicotine patches during pregnancy is not safer than smoking",
+                "northfield-stopsmoking-service.example",
+            ),
+            (
+                "raises the chance of quitting compared with using a patch alone",
+                "morning-ledger-news.example",
+            ),
+            (
+                "lowers the chance of quitting compared with a patch alone",
+                "evidence-review-collective.example",
+            ),
+            (
+                "You can use nicotine patches while you are breastfeeding",
+                "marion-the-midwife-blog.example",
+            ),
+            (
+                "anyone smoking over 10 a day starts on the 14 mg patch",
+                "brightwell-pharmacy.example",
             ),
         ),
     ),

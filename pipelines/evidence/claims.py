@@ -28,6 +28,8 @@ from lyra.pipelines.evidence.leftovers import (
     main_clause,
     own_statement,
     points_elsewhere,
+    speaks_to_a_case,
+    stated_part,
     states_preference,
     title_case,
     without_lead_label,
@@ -563,6 +565,7 @@ def informativeness(text: str) -> float:
     leans on the one before it, tells the writer's own story or method, or advises the
     reader ("you should", "Look for ...") loses most of its score.
     """
+    text = stated_part(text)
     if (
         _FIRST_PERSON.search(text)
         or _METHODS.match(text)
@@ -573,7 +576,7 @@ def informativeness(text: str) -> float:
     ):
         return 0.0
     main = main_clause(text)  # after an opening "If ...,": "give us a call" is advice
-    contraindication = _CONTRAINDICATION.match(text) is not None
+    contraindication = _CONTRAINDICATION.match(text) is not None or speaks_to_a_case(text)
     dosing = any(_DOSING_INSTRUCTION.match(t) for t in (text, main))
     if any(_IMPERATIVE_START.match(t) for t in (text, main)) and not (contraindication or dosing):
         return 0.0

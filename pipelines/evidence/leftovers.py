@@ -134,7 +134,11 @@ _POINTER = re.compile(
     # schematically in Figure 1.")
     r"^(?:\w+,?\s+)?in\s+(?:section|chapter|appendix|part)\s+[\dIVX]+\b|"
     r"\b(?:is|are)\s+(?:shown|illustrated|depicted|plotted|drawn)\s+(?:\w+ly\s+)?in\s+"
-    r"(?:fig(?:ure)?s?\.?|tables?|panels?)\s*[\dIVX]+[a-z]?\)?\.?$",
+    r"(?:fig(?:ure)?s?\.?|tables?|panels?)\s*[\dIVX]+[a-z]?\)?\.?$|"
+    # a review's own aims and steps ("We wanted to find out whether ...", "We combined
+    # the results and rated our confidence in the evidence"; decision 0097)
+    r"^(?:we|this (?:review|study))\s+(?:wanted|aimed|set out|sought)\s+to\b|"
+    r"^we\s+(?:combined|pooled|rated)\b",
     re.IGNORECASE,
 )
 _WORD = re.compile(r"[^\W\d_]+")
@@ -165,7 +169,7 @@ def leftover_reason(text: str) -> str | None:
     its findings: "boilerplate", "incomplete", "fragment" or "reference"; else None."""
     if _AFFILIATION.match(text) or _RATING.match(text) or _CORRECTION.match(text):
         return "boilerplate"
-    if _LISTING.match(text) or _priced_item(text):
+    if _LISTING.match(text) or _priced_item(text) or _FUNDING.search(text):
         return "boilerplate"
     if _publication_line(text):
         return "boilerplate"
@@ -181,6 +185,16 @@ def leftover_reason(text: str) -> str | None:
     return None
 
 
+# A paper's statement of who paid for or supplied it ("Active and placebo patches were
+# supplied free of charge by the manufacturer, which had no role in the design ...",
+# "This trial was funded by ..."; decision 0097).
+_FUNDING = re.compile(
+    r"\b(?:had|played)\s+no\s+(?:role|part)\s+in\s+(?:the\s+)?(?:study\s+|trial\s+)?"
+    r"(?:design|conduct|analysis|decision|writing|reporting|interpretation)"
+    r"|^(?:this|the)\s+(?:study|trial|review|work|research)\s+was\s+(?:funded|supported|"
+    r"sponsored|paid for)\s+by\b",
+    re.IGNORECASE,
+)
 # A list of other pages under its label ("Related abstracts: ... · ...", "See also: ...").
 _LISTING = re.compile(
     r"^(?:related|see also|more (?:from|on|like this)|you (?:may|might) also like|most "
@@ -189,12 +203,23 @@ _LISTING = re.compile(
     re.IGNORECASE,
 )
 # A shop's item and its price ("Greenleaf Ibuprofen 200 mg Tablets x16 - £0.79").
-_PRICE_END = re.compile(r"(?:[-\u2013\u2014:])\s*[$\u00a3\u20ac\u00a5]\s?\d[\d,]*(?:\.\d{2})?\s*$")
+_PRICE_END = re.compile(
+    r"(?:[-\u2013\u2014:]|,[^,]*\s)\s*[$\u00a3\u20ac\u00a5]\s?\d[\d,]*(?:\.\d{2})?"
+    r"(?:\s+was\s+[$\u00a3\u20ac\u00a5]\s?\d[\d,]*(?:\.\d{2})?)?\s*$",  # "... £26.99 Was £31.50"
+    re.IGNORECASE,
+)
+_WAS_PRICE = re.compile(r"\s+was\s+[$\u00a3\u20ac\u00a5]\s?\d[\d,.]*\s*$", re.IGNORECASE)
+# A table's header row as a PDF gives it ("Outcome Nicotine patch, n/N (%) Placebo
+# patch, n/N (%) Risk ratio (95% CI)"): column names, no number of its own.
+_COLUMN_NAMES = re.compile(r"\(%\)|\bn/N\b|\(95% CI\)")
 
 
 def _priced_item(text: str) -> bool:
-    words = {w.lower() for w in _WORD.findall(text)}
-    return _PRICE_END.search(text) is not None and not words & ENGLISH_MARKERS
+    words = {w.lower() for w in _WORD.findall(_WAS_PRICE.sub("", text))}
+    if words & ENGLISH_MARKERS:
+        return False
+    header = _COLUMN_NAMES.search(text) and not re.search(r"\d", text.replace("95%", ""))
+    return bool(header) or _PRICE_END.search(text) is not None
 
 
 def _publication_line(text: str) -> bool:
@@ -285,13 +310,17 @@ VERDICT: Final = re.compile(
     r"inefficiently|safe|unsafe|beneficial|harmful|useful|useless|reliable|unreliable|"
     r"dangerous|toxic|suits?|suited|enforceable|unenforceable|lawful|unlawful|illegal|"
     r"void|liable|constitutional|unconstitutional|permissible|impermissible|exempt|"
-    r"eligible|ineligible|entitled|mandatory)\b",
+    r"eligible|ineligible|entitled|mandatory)\b"
+    # how often a harm comes ("Nausea and headaches are common in the first week")
+    r"|\b(?:is|are|was|were|be)\s+(?:(?:very|quite|fairly|more|less|most|least)\s+)?"
+    r"(?:common|uncommon|rare|frequent|infrequent)\b",
     re.IGNORECASE,
 )
 # An opening condition or time ("If the pain is getting worse after day three, give us a
 # call"): what follows its comma is the sentence's main clause.
 _OPENING_CLAUSE = re.compile(
-    r"^(?:if|when|whenever|unless|once|after|before|until|while)\b[^,]{2,150},\s*(?:then\s+)?",
+    r"^(?:(?:if|when|whenever|unless|once|after|before|until|while)\b[^,]{2,150}"
+    r"|in the meantime|meanwhile|for now|until then),\s*(?:then\s+)?",
     re.IGNORECASE,
 )
 
@@ -300,3 +329,69 @@ def main_clause(text: str) -> str:
     """What follows an opening condition's comma ("" when `text` opens with none)."""
     match = _OPENING_CLAUSE.match(text)
     return text[match.end() :] if match else ""
+
+
+# Whose case a sentence speaks to (decision 0097). A caution for the reader's own case
+# ("If you have had a heart attack in the last 4 weeks, speak to your GP before using
+# nicotine patches", "If you are breastfeeding, it is best to hold off on patches",
+# "Talk to us before using X if you are pregnant") or what the reader may do in it
+# ("You can use nicotine patches while you are breastfeeding", "you can use a patch and
+# a mouth spray at the same time") names who may use what, and how: the finding the
+# population and dosage facets need, which a source can support or refute.
+_READERS_OWN_CASE = re.compile(
+    r"^(?:if|when|while)\s+(?:you|you're|you've)\b[^,]{2,150},\s*", re.IGNORECASE
+)
+_ASK_FIRST = (
+    r"(?:speak|talk|check)\s+(?:to|with)\s+(?:\w+\s+){0,3}(?:GP|doctor|pharmacist|midwife|"
+    r"nurse|dentist|adviser|advisor|specialist|prescriber|health visitor|us|team)\b"
+    r"[^.]*\bbefore\b"
+)
+_CAUTION = re.compile(
+    rf"^(?:{_ASK_FIRST}|it(?:'s| is)\s+(?:best|better|safest|safer|wise|advisable|"
+    r"important)\s+(?:not\s+)?to\b|do not\b|don't\b|never\b|avoid\b)",
+    re.IGNORECASE,
+)
+_CAUTION_FOR_A_CASE = re.compile(
+    rf"^{_ASK_FIRST}.*\bif\s+you(?:'re|'ve)?\s+(?:are|have|had|take|were|\w+ing)\b",
+    re.IGNORECASE,
+)
+_PERMISSION = re.compile(
+    r"(?:^|,\s*)you\s+can\s+(?:safely\s+|still\s+)?(?:use|take|have|keep using|carry on "
+    r"using|continue)\b.*\b(?:while|if|when|during|at the same time|together|alongside)\b",
+    re.IGNORECASE,
+)
+
+
+def speaks_to_a_case(text: str) -> bool:
+    """True when `text` cautions or permits the reader in a case it names."""
+    opening = _READERS_OWN_CASE.match(text)
+    if opening and _CAUTION.match(text[opening.end() :]):
+        return True
+    return bool(_CAUTION_FOR_A_CASE.match(text) or _PERMISSION.search(text))
+
+
+# Around what a sentence states (decision 0097): a lead-in that only announces it
+# ("Also worth knowing, ...", "One tip from me: ..."), the writer's aside after it
+# (", so I always suggest patches first", ", that's what my adviser set me up with")
+# and a frame that reports it to the writer ("the pharmacist told me that ...").
+_LEAD_IN = re.compile(
+    r"^(?:also|plus|and)?\s*(?:(?:it's|it is)\s+)?(?:(?:well\s+)?worth (?:knowing|noting|"
+    r"remembering)|good to know|(?:one|a|my) (?:tip|thing)(?: from me)?|fyi|btw)\s*[,:]\s*",
+    re.IGNORECASE,
+)
+_WRITERS_ASIDE = re.compile(
+    r",\s+(?:so|and|but|which is why|that's|that is)\s+(?:what\s+|why\s+)?"
+    r"(?:I|I'm|I've|my|me|we)\b.*$",
+    re.DOTALL,
+)
+_TOLD_THE_WRITER = re.compile(
+    r"^.{0,80}?\b(?:told|tells|assured|advised|reminded)\s+(?:me|us)\s+that\s+",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def stated_part(text: str) -> str:
+    """The part of `text` whose statement its claim rules score."""
+    text = _LEAD_IN.sub("", text, count=1)
+    text = _TOLD_THE_WRITER.sub("", text, count=1)
+    return _WRITERS_ASIDE.sub("", text, count=1)

@@ -63,6 +63,12 @@ The rule, for a premise (fragment) and a hypothesis (claim):
      before its year, months aside (decision 0090).
 5. No cue and overlap ≥ 0.6: supports, confidence min(0.9, 0.5 + 0.45 * overlap).
 6. Otherwise (overlap in [0.5, 0.6) without a cue): neutral, confidence 0.5.
+7. A hypothesis that reports its statement ("The paper also notes earlier research
+   suggesting that ...", "the pharmacist told me that ...") or gives a reason after it
+   (", possibly because ...", ", which ...") is read again as the statement alone
+   (`claim_statement`), and that reading's "refutes" stands: the frame and the reason
+   dilute the overlap, and a negation in the reason hides the one that differs
+   (decision 0097).
 
 ``probs`` gives the chosen label its confidence and splits the rest evenly;
 ``evidence_sentence`` is the chosen premise sentence (None when no sentence shares a
@@ -731,8 +737,47 @@ def _result(label: NliLabel, confidence: float, evidence: str | None) -> NliResu
     return NliResult(label, confidence, probs, evidence)
 
 
+# The frame that reports a claim ("The paper also notes earlier research suggesting
+# that ...", "the pharmacist told me that ...") and the reason given after it (",
+# possibly because ...", ", which ..."): the claim's own statement lies between them.
+_REPORTING_FRAME = re.compile(
+    r"^.{0,100}?\b(?:notes?|noted|says?|said|suggests?|suggested|suggesting|finds?|"
+    r"found|reports?|reported|shows?|showed|shown|concludes?|concluded|states?|stated|"
+    r"claims?|claimed|argues?|argued|believes?|believed|warns?|warned|told\s+\w+)\s+that\s+",
+    re.IGNORECASE | re.DOTALL,
+)
+_REASON_GIVEN = re.compile(
+    r",?\s+(?:(?:possibly|probably|perhaps|partly|mainly|largely|mostly)\s+)?because\b.*$"
+    r"|,\s+which\b.*$",
+    re.IGNORECASE | re.DOTALL,
+)
+# The statement judged on its own has at least this many content words.
+_MIN_STATEMENT_KEYS = 3
+
+
+def claim_statement(hypothesis: str) -> str:
+    """``hypothesis`` without a reporting frame before it or a reason after it."""
+    return _REASON_GIVEN.sub("", _REPORTING_FRAME.sub("", hypothesis, count=1))
+
+
 def heuristic_nli(premise: str, hypothesis: str) -> NliResult:
-    """Stance of the hypothesis (claim) given the premise (fragment), by word rules."""
+    """Stance of the hypothesis (claim) given the premise (fragment), by word rules.
+
+    A claim that reports its statement or gives a reason for it is also read as the
+    statement alone: the frame and the reason dilute its overlap with a sentence that
+    contradicts the statement, and a negation in the reason ("because patches do not
+    contain tar") hides the one that differs (decision 0097)."""
+    result = _judge(premise, hypothesis)
+    if result.label == "refutes":
+        return result
+    statement = claim_statement(hypothesis)
+    if statement == hypothesis or len(content_keys(tokenize(statement))) < _MIN_STATEMENT_KEYS:
+        return result
+    alone = _judge(premise, statement)
+    return alone if alone.label == "refutes" else result
+
+
+def _judge(premise: str, hypothesis: str) -> NliResult:
     hyp_tokens = tokenize(hypothesis)
     hyp_keys = content_keys(hyp_tokens)
     if not hyp_keys:

@@ -35,6 +35,13 @@ _SEPARATING: Final[frozenset[str]] = frozenset(
     {"p", "lb", "br", "item", "row", "cell", "list", "head", "quote", "code", "div",
      "li", "td", "th", "tr", "ul", "ol", "table", "blockquote", "pre"}
 )  # fmt: skip
+# A line break (HTML's <br>, trafilatura's <lb/>) is kept through flattening as this
+# character (Unicode's LINE SEPARATOR: whitespace to str.split and to \s) so that a
+# paragraph can be cut where one was meant (`_break_paragraphs`).
+LINE_BREAK: Final = "\u2028"
+_LINE_BREAKS: Final = frozenset({"br", "lb"})
+# What a line that ends a sentence ends with.
+_SENTENCE_ENDS: Final = (".", "!", "?", "\u2026", ":", ";", '"', "'", "\u201d", "\u2019", ")")
 _EDIT_LINK = re.compile(r"\s*\[\s*edit\s*\]\s*$", re.IGNORECASE)
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
 # Characters no reader sees and lxml refuses in any string it builds (C0 controls but
@@ -80,14 +87,17 @@ def _flatten(element: lxml.etree._Element) -> str:
             if node.tail:
                 parts.append(node.tail)
             return
-        separating = node.tag.lower() in _SEPARATING
-        if separating:
+        tag = node.tag.lower()
+        separating = tag in _SEPARATING
+        if tag in _LINE_BREAKS:
+            parts.append(LINE_BREAK)
+        elif separating:
             parts.append(" ")
         if node.text:
             parts.append(node.text)
         for child in node:
             visit(child)
-        if separating:
+        if separating and tag not in _LINE_BREAKS:
             parts.append(" ")
         if node.tail:
             parts.append(node.tail)
@@ -97,6 +107,24 @@ def _flatten(element: lxml.etree._Element) -> str:
     for child in element:
         visit(child)
     return "".join(parts)
+
+
+def _break_paragraphs(text: str) -> list[str]:
+    """The paragraphs of a block's text whose line breaks part them: a line that ends no
+    sentence, followed by one that opens with a capital ("... that's the first step<br>
+    <br>Can't help on the pregnancy side"), is a paragraph of its own, as a forum post
+    or an older page writes paragraphs with <br> (trafilatura keeps one <lb/> for
+    two). Every other break is a space: a line that ends a sentence is split from the
+    next by the sentence splitter, and a lower-case line goes on the one before."""
+    pieces = text.split(LINE_BREAK)
+    out = [pieces[0]]
+    for piece in pieces[1:]:
+        before = out[-1].rstrip()
+        if before and not before.endswith(_SENTENCE_ENDS) and piece.lstrip()[:1].isupper():
+            out.append(piece)
+        else:
+            out[-1] = f"{out[-1]} {piece}"
+    return out
 
 
 def _heading_level(rend: str | None, tag: str) -> int:
@@ -133,8 +161,12 @@ class _XmlWalker:
             self._emit(element.tail or "", "paragraph")
 
     def _emit(self, text: str, kind: str) -> None:
-        if text.strip():
-            self.blocks.append(Block(text, kind, self.headings.context))
+        pieces = _break_paragraphs(text) if kind == "paragraph" else [text]
+        for piece in pieces:
+            if piece.strip():
+                self.blocks.append(
+                    Block(piece.replace(LINE_BREAK, " "), kind, self.headings.context)
+                )
 
     def _element(self, element: lxml.etree._Element) -> None:
         tag = element.tag
@@ -283,11 +315,11 @@ def _walk_blocks(
         elif tag == "table":
             blocks.append(Block(_table_text(node, "tr", {"td", "th"}), "table", here))
         elif tag == "li":
-            blocks.append(Block(_flatten(node), "list_item", here))
+            blocks.append(Block(_flatten(node).replace(LINE_BREAK, " "), "list_item", here))
         elif tag == "blockquote":
-            blocks.append(Block(_flatten(node), "quote", here))
+            blocks.append(Block(_flatten(node).replace(LINE_BREAK, " "), "quote", here))
         else:
-            blocks.append(Block(_flatten(node), "paragraph", here))
+            blocks.extend(Block(p, "paragraph", here) for p in _break_paragraphs(_flatten(node)))
     return blocks
 
 
