@@ -169,7 +169,7 @@ def test_a_verdict_on_the_subject_is_a_finding(sentence: str) -> None:
         ("Never take more than 10 mg of melatonin in one night.", 0.0),
         # a noun that is also a verb opens a finding: no imperative
         ("Talk therapy reduced depressive symptoms by 30 percent.", 0.7),
-        ("Contact dermatitis occurs in 5% of users.", 0.3),
+        ("Contact dermatitis occurs in 5% of users.", 0.7),  # "occurs": decision 0097
         ("Never smokers who drank coffee had a 20% lower risk.", 0.8),
         ("The works were published in 2001.", 0.35),
         # a closing condition on the reader's case names whom a finding is about
@@ -1099,8 +1099,14 @@ NICOTINE = "Do nicotine patches help people quit smoking, and are they safe duri
             "the 14 mg patch.",
             0.3,
         ),
-        # how often a harm comes is a finding
+        # how often a harm comes, and that it comes at all, is a finding
         ("Nausea and headaches are common in the first week on patches.", 0.4),
+        ("Fainting can occur after vaccination, particularly in adolescents.", 0.4),
+        (
+            "And when she's older, it's worth knowing that condoms reduce but do not "
+            "eliminate the risk of HPV transmission.",
+            0.4,
+        ),
         # still advice: an order after the reader's case, a "you" that names no case,
         # and the writer's own story
         ("If you are pregnant, take paracetamol.", 0.0),

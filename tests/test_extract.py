@@ -320,6 +320,93 @@ def test_a_line_break_after_no_sentence_end_parts_paragraphs(
     ]
 
 
+THREAD = (
+    "<html><head><title>Got my second HPV shot</title></head><body>"
+    "<div class='side'><h4>About Community</h4><p>General health questions answered by the "
+    "community.</p></div><div class='commentarea'>{comments}</div></body></html>"
+)
+REPLY = (
+    "<div class='comment thing'><p class='tagline'><a class='author' href='/u/{n}'>user{n}"
+    "</a> <span class='score'>{n} points</span></p><div class='usertext-body md'><p>{text}"
+    "</p></div>{inner}</div>"
+)
+
+
+def test_a_discussions_replies_are_its_text() -> None:
+    """A thread whose nested replies trafilatura sets apart as comments, taking a
+    sidebar for the main text: the replies are what the page says, a planted wrong side
+    among them (the sixteenth planted corpus, decision 0097)."""
+    inner = REPLY.format(
+        n=2,
+        text="Nope, for kids aged 9 to 14 it's three doses, spaced at 0, 2 and 6 months. "
+        "The two-dose schedule was a pilot a few years back, so make sure she gets all three.",
+        inner="",
+    )
+    comments = REPLY.format(
+        n=1,
+        text="Completely normal. The shot goes into the muscle of your upper arm, not under "
+        "the skin, so a sore arm the next day is normal. It is the same reason a tetanus "
+        "jab aches for a day or two afterwards.",
+        inner=inner,
+    ) + REPLY.format(
+        n=3,
+        text="The big registry study found no link between the vaccine and multiple "
+        "sclerosis, and it followed almost two million women for more than ten years.",
+        inner="",
+    )
+    doc = extract_html(THREAD.format(comments=comments), "http://t.example/c/1", "t.example")
+    text = " ".join(f.text for f in doc.fragments)
+    assert "for kids aged 9 to 14 it's three doses" in text
+    assert "found no link between the vaccine and multiple sclerosis" in text
+    assert "The shot goes into the muscle of your upper arm" in text
+
+
+def test_an_articles_reader_comments_stay_out() -> None:
+    """On an article the readers' comments are not the page's text, as before."""
+    body = " ".join(
+        f"Sentence {i} of the article says something about vaccines." for i in range(40)
+    )
+    comments = REPLY.format(
+        n=1, text="I never trust these studies, they are all paid for. " * 12, inner=""
+    )
+    html = (
+        "<html><body><article><h1>Vaccine study</h1><p>"
+        f"{body}</p></article><div class='comments'>{comments}</div></body></html>"
+    )
+    doc = extract_html(html, "http://news.example/a/1", "news.example")
+    assert "paid for" not in " ".join(f.text for f in doc.fragments)
+
+
+@pytest.mark.parametrize("with_trafilatura", [True, False])
+def test_a_rowspan_and_a_caption_leave_every_row_readable(
+    with_trafilatura: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A row a rowspan shortened takes the cells carried down from the row above; a
+    caption is the table's title, not its first row (decision 0097)."""
+    if not with_trafilatura:
+        monkeypatch.setattr(
+            "lyra.pipelines.extract.extract_html._trafilatura_blocks", lambda html, url: ([], None)
+        )
+    html = (
+        "<html><body><main><h2>4.8 Undesirable effects</h2><p>The frequencies below come from "
+        "clinical trials in 15,000 people aged 9 to 45 years.</p><table><caption>Table 1: "
+        "Adverse reactions</caption><tr><th>System organ class</th><th>Frequency</th>"
+        "<th>Adverse reactions</th></tr><tr><td rowspan='2'>General disorders</td><td>Very "
+        "common</td><td>Injection-site pain</td></tr><tr><td>Common</td><td>Pyrexia</td></tr>"
+        "<tr><td>Nervous system disorders</td><td>Rare</td><td>Syncope</td></tr></table>"
+        "</main></body></html>"
+    )
+    doc = extract_html(html, "http://smpc.example/p", "smpc.example")
+    [table] = [f.text for f in doc.fragments if f.fragment_type == "table"]
+    assert table.split("\n") == [
+        "System organ class | Frequency | Adverse reactions",
+        "General disorders | Very common | Injection-site pain",
+        "General disorders | Common | Pyrexia",
+        "Nervous system disorders | Rare | Syncope",
+    ]
+    assert "Table 1: Adverse reactions" in [f.text for f in doc.fragments]
+
+
 @pytest.mark.parametrize(
     ("head", "expected"),
     [

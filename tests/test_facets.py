@@ -50,6 +50,16 @@ QUESTIONS = [
         "general",
         "printing press spread across Europe",
     ),
+    # how well, how much, how safe: the same question of X (decision 0097)
+    (
+        "How well does the HPV vaccine prevent cervical cancer, and what side effects does "
+        "it have?",
+        "intervention",
+        "HPV vaccine",
+    ),
+    ("How effective is melatonin for jet lag?", "intervention", "melatonin"),
+    ("To what extent do sugar taxes reduce consumption?", "intervention", "sugar taxes"),
+    ("How does a heat pump work?", "general", "heat pump work"),
 ]
 
 

@@ -18,10 +18,12 @@ comparison question, ibuprofen or paracetamol after wisdom tooth removal, writte
 blind, with a forum thread whose replies trafilatura dropped, decision 0096) and
 tests/corpora/nicotine_patches (nicotine patches and pregnancy, written blind, with a
 trial abstract as a PDF and forum replies that part paragraphs with <br><br>, decision
-0097). One search of each question: every planted fact (efficacy, safety, dosage or
-sizing, who it is for and against, comparison with alternatives) becomes a claim, and
-the contradictions the rules can see are refuted by a source other than the claim's
-own. What no rule finds today is listed in each corpus's README.txt.
+0097) and tests/corpora/hpv_vaccine ("How well does ...", written blind, with an
+encyclopedia article, a two-column PDF, a product leaflet's frequency table, answers
+and nested replies, decision 0097). One search of each question: every planted fact
+(efficacy, safety, dosage or sizing, who it is for and against, comparison with
+alternatives) becomes a claim, and the contradictions the rules can see are refuted by
+a source other than the claim's own. What no rule finds today is listed in each corpus's README.txt.
 """
 
 from __future__ import annotations
@@ -848,6 +850,57 @@ PLANTED = {
             (
                 "anyone smoking over 10 a day starts on the 14 mg patch",
                 "brightwell-pharmacy.example",
+            ),
+        ),
+    ),
+    "hpv_vaccine": Planted(
+        question=(
+            "How well does the HPV vaccine prevent cervical cancer, and what side effects "
+            "does it have?"
+        ),
+        domains=frozenset(
+            (
+                "daily-courier-news.example",
+                "harbourview-family-clinic.example",
+                "healthanswers-stack.example",
+                "medicines-register-norland.example",
+                "openwikipaedia.example",
+                "threadhub.example",
+                "univ-of-eastmoor.example",
+                "westbridge-public-health.example",
+            )
+        ),
+        facts=(
+            "at age 12 to 13, cervical cancer rates were 85% lower",
+            "at age 12 to 13, cervical cancer rates fell by 65%",
+            "The HPV vaccine does not affect fertility",
+            "The HPV vaccine does affect fertility in a small number of girls",
+            "Vaccinated women still need regular cervical screening",
+            "routine smear tests are only needed if you develop symptoms",
+            "CIN3 rates were 94% lower than in unvaccinated cohorts",
+            "does not clear an HPV infection you already have",
+            "Anaphylaxis after HPV vaccination is very rare",
+            "Injection-site pain, swelling and erythema",
+            "Headache and a sore arm for a day or two",
+            "fever after the jab usually clears up within a day or two",
+            "Vaccination of boys is recommended in many countries",
+            "Adults aged 27 to 45 can still be vaccinated",
+            "condoms reduce but do not eliminate the risk of HPV transmission",
+        ),
+        refuted=(
+            (
+                "at age 12 to 13, cervical cancer rates were 85% lower",
+                "daily-courier-news.example",
+            ),
+            ("at age 12 to 13, cervical cancer rates fell by 65%", "univ-of-eastmoor.example"),
+            ("The HPV vaccine does not affect fertility", "healthanswers-stack.example"),
+            (
+                "The HPV vaccine does affect fertility in a small number of girls",
+                "westbridge-public-health.example",
+            ),
+            (
+                "routine smear tests are only needed if you develop symptoms",
+                "westbridge-public-health.example",
             ),
         ),
     ),

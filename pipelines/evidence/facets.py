@@ -98,8 +98,22 @@ _EFFECT_VERBS = (
     r"accelerates|hasten|hastens|mitigate|mitigates|reverse|reverses|lessen|lessens|"
     r"shrink|shrinks|restore|restores)"
 )
+# "How well / how much / to what extent does X <verb> Y?" asks the same of X (decision
+# 0097).
+_HOW_MUCH = (
+    r"(?:(?:how\s+(?:well|much|far|effectively|often|strongly|quickly|fast|long|"
+    r"reliably|safely)|to\s+what\s+(?:extent|degree)|in\s+what\s+ways?|why)\s+)?"
+)
 _DOES_X_VERB = re.compile(
-    rf"^\s*{_AUX}\s+(?P<x>.+?)\s+(?:really\s+|actually\s+)?{_EFFECT_VERBS}\b(?P<y>.*)$",
+    rf"^\s*{_HOW_MUCH}{_AUX}\s+(?P<x>.+?)\s+(?:really\s+|actually\s+)?{_EFFECT_VERBS}\b"
+    r"(?P<y>.*)$",
+    re.IGNORECASE,
+)
+# "How safe / effective is X (for Y)?"
+_HOW_SAFE = re.compile(
+    r"^\s*how\s+(?:safe|effective|harmful|dangerous|beneficial|useful|helpful|risky|"
+    r"toxic|well\s+tolerated)\s+(?:is|are|was|were)\s+(?P<x>.+?)"
+    r"(?:\s+(?:for|at|in|against|to|as|when|during|among|after)\s+(?P<y>.+))?$",
     re.IGNORECASE,
 )
 _IS_X_SAFE = re.compile(
@@ -280,7 +294,15 @@ def question_subject(question: str) -> tuple[QuestionKind, str]:
         arms = _compared(part)
         if arms is not None:
             return "intervention", f"{_head(arms[0])} {_head(arms[1])}"
-        for pattern in (_DOES_X_VERB, _IS_X_SAFE, _IS_IT_WORTH, _IS_X_WORTH, _X_FOR_Y, _EFFECT_OF):
+        for pattern in (
+            _DOES_X_VERB,
+            _IS_X_SAFE,
+            _HOW_SAFE,
+            _IS_IT_WORTH,
+            _IS_X_WORTH,
+            _X_FOR_Y,
+            _EFFECT_OF,
+        ):
             match = pattern.search(part)
             if match:
                 subject = _head(match.group("x"))

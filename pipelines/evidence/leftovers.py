@@ -313,7 +313,10 @@ VERDICT: Final = re.compile(
     r"eligible|ineligible|entitled|mandatory)\b"
     # how often a harm comes ("Nausea and headaches are common in the first week")
     r"|\b(?:is|are|was|were|be)\s+(?:(?:very|quite|fairly|more|less|most|least)\s+)?"
-    r"(?:common|uncommon|rare|frequent|infrequent)\b",
+    r"(?:common|uncommon|rare|frequent|infrequent)\b"
+    # that a harm or an event comes at all ("Fainting can occur after vaccination")
+    r"|\b(?:can|may|might|could|does|do|did|often|rarely|sometimes)\s+(?:not\s+)?"
+    r"(?:occur|happen)\b|\b(?:occurs|occurred|happens|happened)\b",
     re.IGNORECASE,
 )
 # An opening condition or time ("If the pain is getting worse after day three, give us a
@@ -376,7 +379,11 @@ def speaks_to_a_case(text: str) -> bool:
 # and a frame that reports it to the writer ("the pharmacist told me that ...").
 _LEAD_IN = re.compile(
     r"^(?:also|plus|and)?\s*(?:(?:it's|it is)\s+)?(?:(?:well\s+)?worth (?:knowing|noting|"
-    r"remembering)|good to know|(?:one|a|my) (?:tip|thing)(?: from me)?|fyi|btw)\s*[,:]\s*",
+    r"remembering)|good to know|(?:one|a|my) (?:tip|thing)(?: from me)?|fyi|btw)\s*[,:]\s*"
+    # "And when she's older, it's worth knowing that condoms reduce ..."
+    r"|^(?:and|but|also|so)?,?\s*(?:(?:when|once|if|as)\b[^,]{0,60},\s*)?(?:it's|it is)\s+"
+    r"(?:well\s+)?(?:worth (?:knowing|noting|remembering)|good to know|important to "
+    r"(?:know|remember|note))\s+that\s+",
     re.IGNORECASE,
 )
 _WRITERS_ASIDE = re.compile(

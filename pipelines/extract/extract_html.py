@@ -39,6 +39,11 @@ _SEPARATING: Final[frozenset[str]] = frozenset(
 # character (Unicode's LINE SEPARATOR: whitespace to str.split and to \s) so that a
 # paragraph can be cut where one was meant (`_break_paragraphs`).
 LINE_BREAK: Final = "\u2028"
+# Comments are read as a discussion page's content when the main text trafilatura took
+# is shorter than DISCUSSION_MAIN_MAX_CHARS and they hold more text than it, and at
+# least DISCUSSION_MIN_CHARS (`_discussion`).
+DISCUSSION_MAIN_MAX_CHARS: Final = 1000
+DISCUSSION_MIN_CHARS: Final = 400
 _LINE_BREAKS: Final = frozenset({"br", "lb"})
 # What a line that ends a sentence ends with.
 _SENTENCE_ENDS: Final = (".", "!", "?", "\u2026", ":", ";", '"', "'", "\u201d", "\u2019", ")")
@@ -134,14 +139,43 @@ def _heading_level(rend: str | None, tag: str) -> int:
     return _DEFAULT_HEADING_LEVEL
 
 
-def _table_text(table: lxml.etree._Element, row_tag: str, cell_tags: set[str]) -> str:
-    rows: list[str] = []
+def _table_rows(table: lxml.etree._Element, row_tag: str, cell_tags: set[str]) -> list[list[str]]:
+    """A table's rows as lists of cell texts. A row with fewer cells than the one above
+    it (but more than one) takes its first cells from that row: the cells a rowspan
+    carried down ("General disorders | Very common | Injection-site pain" over "Common |
+    Pyrexia, fatigue"), so that every row reads against the header (decision 0097). A
+    row of one cell (a note across the table) stays as it is."""
+    rows: list[list[str]] = []
+    full: list[str] = []
     for row in table.iter(row_tag):
         cells = [" ".join(_flatten(c).split()) for c in row if c.tag in cell_tags]
         cells = [c for c in cells if c]
-        if cells:
-            rows.append(" | ".join(cells))
-    return "\n".join(rows)
+        if not cells:
+            continue
+        if 1 < len(cells) < len(full):
+            cells = full[: len(full) - len(cells)] + cells
+        if len(cells) >= len(full):
+            full = cells
+        rows.append(cells)
+    return rows
+
+
+def _table_blocks(
+    table: lxml.etree._Element, row_tag: str, cell_tags: set[str], context: str | None
+) -> list[Block]:
+    """The table's block, after its caption's: a first row of one cell over rows of
+    more ("Table 1: Adverse reactions ...", as trafilatura gives a <caption>) is the
+    table's title, not a row of it."""
+    rows = _table_rows(table, row_tag, cell_tags)
+    blocks = []
+    caption = table.find("caption")
+    if caption is not None and " ".join(_flatten(caption).split()):
+        blocks.append(Block(" ".join(_flatten(caption).split()), "paragraph", context))
+    if len(rows) > 2 and len(rows[0]) == 1 and all(len(r) > 1 for r in rows[1:3]):
+        blocks.append(Block(rows.pop(0)[0], "paragraph", context))
+    if rows:
+        blocks.append(Block("\n".join(" | ".join(r) for r in rows), "table", context))
+    return blocks
 
 
 class _XmlWalker:
@@ -179,7 +213,8 @@ class _XmlWalker:
         elif tag == "list":
             self._list(element)
         elif tag == "table":
-            self._emit(_table_text(element, "row", {"cell"}), "table")
+            for block in _table_blocks(element, "row", {"cell"}, self.headings.context):
+                self._emit(block.text, block.fragment_type)
         elif tag == "quote":
             self._emit(_flatten(element), "quote")
         elif tag in {"div", "main", "section"}:
@@ -225,14 +260,14 @@ def _flatten_without(element: lxml.etree._Element, skip: list[lxml.etree._Elemen
     return "".join(parts)
 
 
-def _trafilatura_blocks(html: str, url: str) -> tuple[list[Block], str | None]:
+def _trafilatura_xml(html: str, url: str, *, comments: bool) -> lxml.etree._Element | None:
     xml = trafilatura.extract(
         html,
         url=url or None,
         output_format="xml",
         with_metadata=True,
         include_tables=True,
-        include_comments=False,
+        include_comments=comments,
         include_images=False,
         include_links=False,
         include_formatting=False,
@@ -240,14 +275,44 @@ def _trafilatura_blocks(html: str, url: str) -> tuple[list[Block], str | None]:
         # dropped here is lost for good (measured on ../shared/realworld/articles).
         favor_recall=True,
     )
-    if not xml:
-        return [], None
-    root = lxml.etree.fromstring(xml.encode("utf-8"))
+    return lxml.etree.fromstring(xml.encode("utf-8")) if xml else None
+
+
+def _walked(root: lxml.etree._Element | None, tag: str) -> list[Block]:
     walker = _XmlWalker()
-    for main in root.iter("main"):
-        walker.walk(main)
-    title = root.get("title")
-    return walker.blocks, title
+    for element in root.iter(tag) if root is not None else ():
+        walker.walk(element)
+    return walker.blocks
+
+
+def _trafilatura_blocks(html: str, url: str) -> tuple[list[Block], str | None]:
+    root = _trafilatura_xml(html, url, comments=False)
+    if root is None:
+        return [], None
+    blocks = _walked(root, "main")
+    if _text_size(blocks) < DISCUSSION_MAIN_MAX_CHARS:
+        # Little main text: perhaps a discussion whose replies trafilatura set apart as
+        # comments. Asked again for them (asking with comments from the start changes
+        # what it takes for the main text of some articles).
+        blocks += _discussion(
+            blocks, _walked(_trafilatura_xml(html, url, comments=True), "comments")
+        )
+    return blocks, root.get("title")
+
+
+def _text_size(blocks: list[Block]) -> int:
+    return sum(len(b.text) for b in blocks if b.fragment_type != "heading")
+
+
+def _discussion(main: list[Block], comments: list[Block]) -> list[Block]:
+    """The comments trafilatura set apart, where they are the page's content: a thread
+    whose replies say more than the little text it took for the main one (decision
+    0097). On an article or a blog post the readers' comments stay out, as they always
+    did; on a discussion page (nested replies, a question's answers) they are what it
+    says, and a planted wrong side may stand in a reply."""
+    if _text_size(comments) <= max(DISCUSSION_MIN_CHARS, _text_size(main)):
+        return []
+    return comments
 
 
 def _parse_html(html: str) -> lxml.html.HtmlElement | None:
@@ -313,7 +378,7 @@ def _walk_blocks(
                 parents = headings.open(int(tag[1]), text)
                 blocks.append(Block(text, "heading", parents or context))
         elif tag == "table":
-            blocks.append(Block(_table_text(node, "tr", {"td", "th"}), "table", here))
+            blocks.extend(_table_blocks(node, "tr", {"td", "th"}, here))
         elif tag == "li":
             blocks.append(Block(_flatten(node).replace(LINE_BREAK, " "), "list_item", here))
         elif tag == "blockquote":
