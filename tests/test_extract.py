@@ -377,6 +377,36 @@ def test_an_articles_reader_comments_stay_out() -> None:
     assert "paid for" not in " ".join(f.text for f in doc.fragments)
 
 
+@pytest.mark.parametrize(
+    ("markup", "passes"),
+    [
+        # a short article with no markup for replies is read once
+        ("<article><h1>Coffee</h1><p>{text}</p></article>", 1),
+        # a short page whose markup names comments is asked again for them
+        ("<article><h1>Coffee</h1><p>{text}</p></article><div class='comments'></div>", 2),
+    ],
+)
+def test_only_a_page_that_may_hold_replies_is_read_twice(
+    markup: str, passes: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A second trafilatura pass (for a discussion's replies) costs 5-15 ms a page: a
+    short article whose markup names no comments, answers or posts is read once."""
+    from lyra.pipelines.extract import extract_html as module
+
+    calls: list[bool] = []
+    real = module._trafilatura_xml
+
+    def counted(html: str, url: str, *, comments: bool) -> Any:
+        calls.append(comments)
+        return real(html, url, comments=comments)
+
+    monkeypatch.setattr(module, "_trafilatura_xml", counted)
+    text = "In a trial of 400 adults, coffee lowered blood pressure by 5 percent."
+    html = f"<html><body>{markup.format(text=text)}</body></html>"
+    extract_html(html, "http://short.example/a", "short.example")
+    assert calls == [False, True][:passes]
+
+
 @pytest.mark.parametrize("with_trafilatura", [True, False])
 def test_a_rowspan_and_a_caption_leave_every_row_readable(
     with_trafilatura: bool, monkeypatch: pytest.MonkeyPatch

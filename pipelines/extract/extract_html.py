@@ -44,6 +44,13 @@ LINE_BREAK: Final = "\u2028"
 # least DISCUSSION_MIN_CHARS (`_discussion`).
 DISCUSSION_MAIN_MAX_CHARS: Final = 1000
 DISCUSSION_MIN_CHARS: Final = 400
+# Markup that names replies (a thread's comments, a question's answers): only a page
+# with it is asked again (a short article is not: a second trafilatura pass is 5-15 ms).
+_MAY_HOLD_REPLIES: Final = re.compile(
+    r"""(?:class|id)\s*=\s*["'][^"']*\b(?:comments?|commentarea|replies|reply|answers?|"""
+    r"""posts?|thread|discussion)\b""",
+    re.IGNORECASE,
+)
 _LINE_BREAKS: Final = frozenset({"br", "lb"})
 # What a line that ends a sentence ends with.
 _SENTENCE_ENDS: Final = (".", "!", "?", "\u2026", ":", ";", '"', "'", "\u201d", "\u2019", ")")
@@ -290,7 +297,7 @@ def _trafilatura_blocks(html: str, url: str) -> tuple[list[Block], str | None]:
     if root is None:
         return [], None
     blocks = _walked(root, "main")
-    if _text_size(blocks) < DISCUSSION_MAIN_MAX_CHARS:
+    if _text_size(blocks) < DISCUSSION_MAIN_MAX_CHARS and _MAY_HOLD_REPLIES.search(html):
         # Little main text: perhaps a discussion whose replies trafilatura set apart as
         # comments. Asked again for them (asking with comments from the start changes
         # what it takes for the main text of some articles).
