@@ -321,7 +321,17 @@ class SearchSettings(_Section):
         0.7, ge=0, description="Weight of embedding similarity in hybrid ranking."
     )
     kneedle_min: int = Field(3, ge=0, description="Kneedle cutoff keeps at least this many.")
-    kneedle_max: int = Field(50, gt=0, description="Kneedle cutoff keeps at most this many.")
+    kneedle_max: int = Field(
+        50, gt=0, description="Kneedle cutoff keeps at most this many of one facet's ranking."
+    )
+    max_passages_per_search: int = Field(
+        100,
+        gt=0,
+        description=(
+            "Passages one search draws claims from, across the question's facets (each "
+            "facet's ranking cut at its knee, at most kneedle_max; decision 0098)."
+        ),
+    )
     rerank_depth: int = Field(
         20,
         ge=0,
@@ -336,7 +346,7 @@ class SearchSettings(_Section):
         ),
     )
     max_claims_per_search: int = Field(
-        80, gt=0, description="Most new claims one search adds (near-duplicates merged first)."
+        120, gt=0, description="Most new claims one search adds (near-duplicates merged first)."
     )
     stance_candidates: int = Field(
         8, gt=0, description="Fragments of other pages paired with each claim for NLI."

@@ -101,7 +101,7 @@ async def choose_passages(
         if f["fragment_type"] != "heading" and not under_reference_list(f.get("heading_context"))
     ]
     keep = passages
-    if len(passages) > s.kneedle_max:
+    if len(passages) > s.max_passages_per_search:
         # More passages than the budget: those with no sentence that could be a claim
         # (a question, a byline, a caption) would spend it on nothing (decision 0083).
         # Off the event loop: it reads every sentence of every passage (decision 0082).
@@ -164,8 +164,9 @@ async def choose_passages(
         texts,
         facet_vecs,
         passage_vecs,
-        budget=s.kneedle_max,
+        budget=s.max_passages_per_search,
         min_k=s.kneedle_min,
+        max_k=s.kneedle_max,
         rerank=await rerank(),
         **rank,
     )

@@ -55,7 +55,7 @@ def _chosen(lyra_home: Path, fragments: list[dict[str, Any]], budget: int) -> se
 
     settings = make_settings(lyra_home)
     settings = settings.model_copy(
-        update={"search": settings.search.model_copy(update={"kneedle_max": budget})}
+        update={"search": settings.search.model_copy(update={"max_passages_per_search": budget})}
     )
     job = SimpleNamespace(
         ctx=step_context(settings, QUESTION, call),

@@ -165,7 +165,8 @@ def test_a_verdict_on_the_subject_is_a_finding(sentence: str) -> None:
         # the same finding told to the reader keeps its number
         ("Without treatment, your body clock shifts by about 3 hours per day.", 0.45),
         ("Without treatment, the body clock shifts by about 1 hour per day.", 0.7),
-        ("Take the tablet about thirty minutes before you plan to sleep.", 0.0),
+        # a dose's timing in words is a dosing instruction as it is in digits (0098)
+        ("Take the tablet about thirty minutes before you plan to sleep.", 0.45),
         ("Never take more than 10 mg of melatonin in one night.", 0.0),
         # a noun that is also a verb opens a finding: no imperative
         ("Talk therapy reduced depressive symptoms by 30 percent.", 0.7),

@@ -20,7 +20,11 @@ tests/corpora/nicotine_patches (nicotine patches and pregnancy, written blind, w
 trial abstract as a PDF and forum replies that part paragraphs with <br><br>, decision
 0097) and tests/corpora/hpv_vaccine ("How well does ...", written blind, with an
 encyclopedia article, a two-column PDF, a product leaflet's frequency table, answers
-and nested replies, decision 0097). One search of each question: every planted fact
+and nested replies, decision 0097) and tests/corpora/probiotics (written blind: a
+structured abstract, a GRADE summary-of-findings table with a two-row header, a decision
+aid, a podcast transcript with timestamps, a plain-text guideline with numbered
+paragraphs, a slide deck as a PDF, a newsletter e-mail and a Word-exported leaflet,
+decision 0098). One search of each question: every planted fact
 (efficacy, safety, dosage or sizing, who it is for and against, comparison with
 alternatives) becomes a claim, and the contradictions the rules can see are refuted by
 a source other than the claim's own. What no rule finds today is listed in each corpus's README.txt.
@@ -901,6 +905,63 @@ PLANTED = {
             (
                 "routine smear tests are only needed if you develop symptoms",
                 "westbridge-public-health.example",
+            ),
+        ),
+    ),
+    "probiotics": Planted(
+        question=(
+            "Do probiotics prevent diarrhoea caused by antibiotics, and are they safe to take?"
+        ),
+        domains=frozenset(
+            (
+                "choosewell-decisions.example",
+                "clinpharm-grandrounds.example",
+                "evidence-reviews-collab.example",
+                "gutfeelings-podcast.example",
+                "gutwell-pharmacy.example",
+                "healthbrief-newsletter.example",
+                "medabstracts-index.example",
+                "national-gi-guidelines.example",
+                "stmarys-dietetics.example",
+            )
+        ),
+        facts=(
+            "occurred in 10.8% of the probiotic group and 10.4% of the placebo group",
+            "made no difference to the risk of antibiotic-associated diarrhoea in adults aged 65",
+            "About 9 out of 100 people who take a probiotic with their antibiotics get diarrhoea",
+            "About 11 patients need to be treated to prevent one case of diarrhoea",
+            "BioBalance is safe for people with weakened immune systems",
+            "Probiotics should not be used by people who are severely immunocompromised",
+            "Do not use Saccharomyces boulardii in people with a central venous catheter",
+            "There are case reports of Lactobacillus bacteraemia in very sick patients",
+            "notice mild bloating or wind in the first few days of taking a probiotic",
+            "A daily dose of 5 billion CFU is enough to get the benefit",
+            "A daily dose of 5 billion CFU was no better than placebo",
+            "take the probiotic at least two hours after your antibiotic dose",
+            "take your probiotic at the same time as your antibiotic",
+            "Start the probiotic within 2 days of the first dose of the antibiotic",
+            "Continue the probiotic for 7 days after the last dose of the antibiotic",
+            "Saccharomyces boulardii is given as 250 mg twice daily in adults",
+            "Do not offer probiotics to people with acute pancreatitis",
+            "critically ill patients in intensive care should not be given probiotics routinely",
+            "Children taking antibiotics benefited from probiotics as much as adults did",
+            "anyone who has had a transplant should ask their doctor before taking one",
+            "If you are having chemotherapy, avoid unpasteurised fermented foods",
+            "Yogurt and other fermented foods are not a substitute for a probiotic supplement",
+            "Eating live yogurt every day works just as well as taking a probiotic supplement",
+            "Probiotics are not a treatment for established C. difficile infection",
+            "Kefir, sauerkraut and kimchi contain live microbes",
+            "Stopping or switching the antibiotic, where that is possible, is often the most",
+            "Drinking plenty of fluids is the most important thing to do if you get diarrhoea",
+        ),
+        refuted=(
+            (
+                "take your probiotic at the same time as your antibiotic",
+                "gutfeelings-podcast.example",
+            ),
+            (
+                "A daily dose of 5 billion CFU is enough to get the benefit",
+                "clinpharm-grandrounds.example",
             ),
         ),
     ),

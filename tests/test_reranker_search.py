@@ -128,7 +128,7 @@ async def test_the_passages_chosen_follow_the_rerankers_logits(
     ]  # fmt: skip
     job = SimpleNamespace(ctx=ctx, facets=facets, metrics={}, facet_fragments={})
     s = settings.search
-    s = s.model_copy(update={"kneedle_max": 4, "rerank_depth": 3})
+    s = s.model_copy(update={"max_passages_per_search": 4, "rerank_depth": 3})
     ctx.settings = settings.model_copy(update={"search": s})
 
     useful = await choose_passages(job, fragments, np.zeros((len(TEXTS), 0)), None)
@@ -146,7 +146,15 @@ async def test_the_passages_chosen_follow_the_rerankers_logits(
         dict(zip(heads[1], logits[3:], strict=True)),
     ]
     expected = select_across_facets(
-        facets, texts, None, None, budget=4, min_k=s.kneedle_min, rerank=by_facet, **rank
+        facets,
+        texts,
+        None,
+        None,
+        budget=4,
+        min_k=s.kneedle_min,
+        max_k=s.kneedle_max,
+        rerank=by_facet,
+        **rank,
     )
     plain = select_across_facets(facets, texts, None, None, budget=4, min_k=s.kneedle_min, **rank)
     assert [f["id"] for f in useful] == [f"f{i}" for i in expected.indices]

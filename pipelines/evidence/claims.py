@@ -21,7 +21,10 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from lyra.pipelines.evidence.leftovers import ENGLISH_MARKERS as _ENGLISH_MARKERS
+from lyra.pipelines.evidence.leftovers import CONTRAINDICATION as _CONTRAINDICATION
+from lyra.pipelines.evidence.leftovers import DOSING_INSTRUCTION as _DOSING_INSTRUCTION
 from lyra.pipelines.evidence.leftovers import (
+    NUMBER_WORDS,
     VERDICT,
     english_words,
     leftover_reason,
@@ -74,12 +77,7 @@ _NAVIGATION = re.compile(
 _NAV_SEPARATORS = re.compile(r"[|\u203a\u00bb>/\u00b7\u2022]")
 # Numbers as reports write them out ("two to three years", "about half of", "a quarter
 # of the cost", "twice as likely"); "one" is left out (a pronoun as often as a number).
-_NUMBER_WORDS = (
-    r"two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|"
-    r"forty|fifty|sixty|seventy|eighty|ninety|hundreds?|thousands?|millions?|billions?|"
-    r"half|quarters?|thirds?|fifths?|tenths?|twice|threefold|fourfold|fivefold|tenfold"
-)
-_NUMBER = re.compile(rf"\d|\b(?:{_NUMBER_WORDS})\b", re.IGNORECASE)
+_NUMBER = re.compile(rf"\d|\b(?:{NUMBER_WORDS})\b", re.IGNORECASE)
 # What makes a sentence informative (issue 12 item 3): an effect or relation between
 # things, a number (better with its unit), a comparison, a hedge. Every form of each verb.
 _EFFECT = re.compile(
@@ -137,7 +135,7 @@ _JA_EFFECT = re.compile(
 )
 _COPULA = re.compile(r"\b(is|are|was|were|has|have|had)\b", re.IGNORECASE)
 _NUMBER_UNIT = re.compile(
-    rf"(?:\d|\b(?:{_NUMBER_WORDS}))\s*(?:(?:thousand|million|billion|trillion)\s+)?"
+    rf"(?:\d|\b(?:{NUMBER_WORDS}))\s*(?:(?:thousand|million|billion|trillion)\s+)?"
     r"(%|per ?cent|percent|hours?|minutes?|days?|weeks?|months?|years?|mg|µg|mcg|g|kg|"
     r"(?:milli|micro|kilo)?grams?|"
     r"ml|l|mmol|mmhg|iu|cups?|times|fold|doses?|servings?|units?|patients|participants|"
@@ -194,31 +192,6 @@ _IMPERATIVE_START = re.compile(
     r"|(?:never|always)\s+(?:take|use|give|drink|eat|drive|mix|exceed|combine|stop|start|"
     r"leave|skip|double|share)\b"
     r"|(?:don't|do not|be sure|make sure|find out)\b)",
-    re.IGNORECASE,
-)
-# An instruction that states a dose or a time ("Take the antibiotic at least 2 hours
-# before zinc", "Stop taking the lozenges after 7 days", "Take 2 tablets every 4 hours")
-# is how a medicine is used, the finding the dosage facet needs and a label or another
-# source can contradict, not advice to the reader.
-_DOSING_INSTRUCTION = re.compile(
-    # not an offer ("Use our app for 30 days free")
-    r"^(?!.*\b(?:our|free|offer|trial|subscri\w*|orders?)\b)"
-    r"(?:take|stop|start|use|give|continue|repeat|wait|dissolve|apply|chew|swallow)\b"
-    r".*?\b\d+(?:[.,]\d+)?(?:\s*(?:to|or|-|\u2013)\s*\d+(?:[.,]\d+)?)?\s*"
-    r"(?:mg|mcg|\u00b5g|g|iu|ml|units?|tablets?|capsules?|lozenges?|drops?|doses?|hours?|"
-    r"days?|weeks?|months?|minutes?)\b",
-    re.IGNORECASE,
-)
-# A prohibition that names who or what it is for is a contraindication, the finding a
-# reader of the population and safety facets needs ("Do not take melatonin if you have
-# epilepsy", "Never give aspirin to children under 16"), not advice: a source can
-# support or refute it. A bare limit ("Never take more than 10 mg") stays advice.
-_CONTRAINDICATION = re.compile(
-    r"^(?:do not|don't|never|you (?:should|must) (?:not|never))\s+(?:take|use|give|combine|"
-    r"mix|prescribe)\b(?!\s+more\b).*\b(?:if you (?:have|are|take|had|were)|"
-    r"to (?:children|people|patients|women|men)|"
-    r"during pregnancy|while (?:pregnant|breastfeeding)|with (?:alcohol|warfarin|"
-    r"[a-z]+(?:ine|ol|am|ide|ate|in))\b)",
     re.IGNORECASE,
 )
 # Reference markers a sentence keeps from its page ("... in summer.[1]").
@@ -329,7 +302,9 @@ _NOUN_OR_VERB: Final = frozenset(
 _SUBJECT_PRONOUNS: Final = frozenset(("they", "we", "you", "i"))
 # Who or what does it, before a verb's base form ("systems track", "we refuse",
 # "drivers who cover").
-_BASE_FORM_SUBJECTS: Final = _SUBJECT_PRONOUNS | frozenset(("who", "which"))
+_BASE_FORM_SUBJECTS: Final = _SUBJECT_PRONOUNS | frozenset(
+    ("who", "which", "people", "children", "women", "men")
+)
 # A verb in a contraction: "I'm", "they're", "we've", "it'd", "you'll", "isn't", and "'s"
 # after a pronoun ("it's", "that's"; after a noun it is a possessive).
 _CONTRACTED_VERB = re.compile(
@@ -527,7 +502,7 @@ def is_rejected_claim(
         return "navigation"
     if repeats_question(text, question):
         return "repeats_question"
-    if not _has_verb(text):
+    if not _has_verb(text) and not _DOSING_INSTRUCTION.match(text):
         return "no_verb"
     return None
 
@@ -719,7 +694,7 @@ def table_row_statements(fragment_text: str) -> list[str] | None:
     text = _REFERENCE_MARKERS.sub("", fragment_text)
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     rows = [
-        [normalize_whitespace(cell) for cell in line.split(TABLE_CELL_SEPARATOR)] for line in lines
+        [normalize_whitespace(cell) for cell in _CELL_BREAK.split(line)] for line in lines
     ]
     # A row of one cell across a table is a note under it: a sentence of its own.
     notes = [_sentence(r[0]) for r in rows if len(r) == 1 and r[0]]
@@ -728,17 +703,28 @@ def table_row_statements(fragment_text: str) -> list[str] | None:
         return None
     if len(rows[0]) == 2 and not _numbers_under_a_header(rows):
         return [_sentence(f"{k}: {v}") for k, v in rows if k and v] + notes
+    # A cell that is a sentence (a review's comment on its row) states it on its own. A
+    # long table's later part has no header row: only its sentences are read (0098).
     header, body = rows[0], rows[1:]
+    if sum(map(bool, map(_DIGIT.search, header[1:]))) * 2 > len(header) - 1:
+        header, body = [""] * len(header), rows
     statements = []
     for row in body:
+        said = [v for v in row[1:] if _SENTENCE_CELL.match(v)]
         parts = [
             f"the {_lower_title(name)} {_copula(name)} {value}"
             for name, value in zip(header[1:], row[1:], strict=True)
-            if name and value
+            if name and value and value not in said
         ]
         if row[0] and parts:
             statements.append(_sentence(f"{row[0]}: {'; '.join(parts)}"))
+        statements += [v[a:b] for v in said for a, b in sentence_spans(v)]
     return statements + notes
+
+
+# Cells of a row (an empty one, a spanned column, between two bars: "a | | b").
+_CELL_BREAK = re.compile(r" ?\| ?")
+_SENTENCE_CELL = re.compile(r"^[A-Z][^|]*(?:\s\S+){4}[^|]*[.!]$")
 
 
 def _numbers_under_a_header(rows: list[list[str]]) -> bool:

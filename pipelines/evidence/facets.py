@@ -492,6 +492,7 @@ def select_across_facets(
     *,
     budget: int,
     min_k: int = FACET_MIN_K,
+    max_k: int | None = None,
     bm25_weight: float = 0.3,
     embedding_weight: float = 0.7,
     bias: npt.ArrayLike | None = None,
@@ -504,13 +505,15 @@ def select_across_facets(
     when no embedder is loaded: ranking is then BM25 alone and novelty is not
     measured). `bias` is added to every facet's hybrid score (the seek_primary boost).
     `rerank`, one mapping per facet from passage index to a reranker's logit, re-orders
-    each facet's head (`reranked`).
+    each facet's head (`reranked`). `max_k` caps a facet's knee (the Kneedle cutoff's
+    maximum, ``search.kneedle_max``) where half the budget would be more.
     """
     n = len(texts)
     if n == 0 or budget <= 0 or not facets:
         return Selection([], {}, {f.name: 0 for f in facets})
     have_vecs = _have_vecs(facet_vecs, passage_vecs)
-    max_k = max(min_k, int(budget * FACET_MAX_SHARE))
+    share = int(budget * FACET_MAX_SHARE)
+    max_k = max(min_k, share if max_k is None else min(max_k, share))
     # Each facet may go as deep as its fair share of the budget even where its own
     # curve bends early: a knee says where one ranking's best cluster ends, not where
     # the facet's relevant passages do.

@@ -40,6 +40,40 @@ ENGLISH_MARKERS: Final[frozenset[str]] = frozenset((
 
 _LEXICON_LOCK = threading.Lock()
 
+NUMBER_WORDS: Final = (
+    r"two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|"
+    r"forty|fifty|sixty|seventy|eighty|ninety|hundreds?|thousands?|millions?|billions?|"
+    r"half|quarters?|thirds?|fifths?|tenths?|twice|threefold|fourfold|fivefold|tenfold"
+)
+# An instruction that states a dose or a time ("Take the antibiotic at least 2 hours
+# before zinc", "Stop taking the lozenges after 7 days", "Take 2 tablets every 4 hours",
+# "take the probiotic at least two hours after your antibiotic dose") is how a medicine
+# is used, the finding the dosage facet needs and a label or another source can
+# contradict, not advice to the reader.
+DOSING_INSTRUCTION: Final = re.compile(
+    # not an offer ("Use our app for 30 days free")
+    r"^(?!.*\b(?:our|free|offer|trial|subscri\w*|orders?)\b)"
+    r"(?:take|stop|start|use|give|continue|repeat|wait|dissolve|apply|chew|swallow)\b"
+    rf".*?\b(?:\d+(?:[.,]\d+)?|{NUMBER_WORDS})(?:\s*(?:to|or|-|\u2013)\s*\d+(?:[.,]\d+)?)?\s*"
+    r"(?:mg|mcg|\u00b5g|g|iu|ml|units?|tablets?|capsules?|lozenges?|drops?|doses?|hours?|"
+    r"days?|weeks?|months?|minutes?)\b",
+    re.IGNORECASE,
+)
+# A prohibition that names who or what it is for is a contraindication, the finding a
+# reader of the population and safety facets needs ("Do not take melatonin if you have
+# epilepsy", "Never give aspirin to children under 16", "Do not use Saccharomyces
+# boulardii in people with a central venous catheter"), not advice: a source can
+# support or refute it. A bare limit ("Never take more than 10 mg") stays advice.
+CONTRAINDICATION: Final = re.compile(
+    r"^(?:do not|don't|never|you (?:should|must) (?:not|never))\s+(?:take|use|give|combine|"
+    r"mix|prescribe|offer|recommend)\b(?!\s+more\b).*\b(?:if you (?:have|are|take|had|were)|"
+    r"(?:to|in|for) (?:children|people|patients|women|men|adults|infants|babies|anyone)|"
+    r"during pregnancy|while (?:pregnant|breastfeeding)|with (?:alcohol|warfarin|"
+    r"[a-z]+(?:ine|ol|am|ide|ate|in))\b)",
+    re.IGNORECASE,
+)
+
+
 
 @functools.lru_cache(maxsize=65536)
 def lexicon_readings(word: str) -> dict[str, tuple[str, ...]]:
@@ -127,7 +161,13 @@ _POINTER = re.compile(
     r"\b(?:listed|shown|given|described|summari[sz]ed|set out)\s+(?:below|above)"
     # not a level ("doses given above 5 mg", "shown above the limit")
     r"(?=\s*(?:[.,;:()]|$|(?:in|and|for|are|is|were|was)\b))|"
-    r"\b(?:the|this)\s+(?:table|figure|chart|list|box)\s+(?:below|above)\b|"
+    r"\b(?:the|this|these)\s+(?:tables?|figures?|charts?|lists?|box|pictures?|images?|"
+    r"icons?|diagrams?|graphics?)\s+(?:below|above)\b|"
+    # where a page's figures come from ("Figures are based on a 2024 review")
+    r"^(?:the\s+)?(?:figures|numbers|estimates)\s+(?:here\s+|above\s+|below\s+)?"
+    r"(?:are|were)\s+(?:based\s+on|taken\s+from)\b|"
+    # what readers ask ("Many people ask us whether they should buy ...")
+    r"\bask(?:s|ed)?\s+(?:us|me)\s+(?:whether|if|about|how|what|why)\b|"
     r"\bsee\s+(?:below|above)\b|"
     # a paper's own road map ("In Section IV we consider ...", "Finally, in Section V we
     # discuss ...") and a figure named as where something is ("The procedure is shown
@@ -199,7 +239,9 @@ _FUNDING = re.compile(
 _LISTING = re.compile(
     r"^(?:related|see also|more (?:from|on|like this)|you (?:may|might) also like|most "
     r"(?:read|popular|viewed)|popular|trending|tags|topics|categories|further reading|read "
-    r"next)\b[^:.]{0,30}:\s",
+    r"next|links?|useful links|show notes|resources)\b[^:.]{0,30}:\s"
+    # who made the page ("Developed by the editorial team with two patient reviewers")
+    r"|^(?:developed|written|produced|prepared|compiled|edited)\s+by\b",
     re.IGNORECASE,
 )
 # A shop's item and its price ("Greenleaf Ibuprofen 200 mg Tablets x16 - £0.79").
@@ -258,8 +300,18 @@ _LEAD_LABEL = re.compile(
 )
 
 
+# A transcript's timestamp ("[11:38] DR. OKAFOR: ...") and a guideline's paragraph
+# number ("1.3.2 Do not use ..."; not a figure: "2.5 Million people ...") before it.
+_TIMESTAMP = re.compile(r"^[\[(]?(?:\d{1,2}:)?\d{1,2}:\d{2}[\])]?\s+(?=\S)")
+_PARAGRAPH_NUMBER = re.compile(
+    r"^\d{1,2}(?:\.\d{1,2}){1,3}\.?\s+(?=[A-Z][a-z])(?!(?:Million|Billion|Thousand|Per)\b)"
+)
+
+
 def without_lead_label(sentence: str) -> str:
-    """``sentence`` without a label or dateline before what it states (decision 0090)."""
+    """``sentence`` without a label or dateline before what it states (decision 0090),
+    nor a timestamp or a paragraph number (decision 0098)."""
+    sentence = _PARAGRAPH_NUMBER.sub("", _TIMESTAMP.sub("", sentence, count=1), count=1)
     return _LEAD_LABEL.sub("", sentence)
 
 
@@ -316,7 +368,16 @@ VERDICT: Final = re.compile(
     r"(?:common|uncommon|rare|frequent|infrequent)\b"
     # that a harm or an event comes at all ("Fainting can occur after vaccination")
     r"|\b(?:can|may|might|could|does|do|did|often|rarely|sometimes)\s+(?:not\s+)?"
-    r"(?:occur|happen)\b|\b(?:occurs|occurred|happens|happened)\b",
+    r"(?:occur|happen)\b|\b(?:occurs|occurred|happens|happened)\b"
+    # that harms were reported ("There are case reports of bacteraemia in ...") and whom
+    # they come to ("Some people notice mild bloating ..."; decision 0098)
+    r"|\bthere\s+(?:are|were|have\s+been|has\s+been)\s+(?:\w+\s+){0,2}(?:case\s+)?"
+    r"reports?\s+of\b"
+    r"|\b(?:some|many|most|few|a few)\s+(?:people|patients|users|women|men|children|"
+    r"adults)\s+(?:notice|experience|get|develop|report|feel)\b"
+    # a ranking among options ("... is the most important thing to do if ...")
+    r"|\bthe\s+(?:single\s+)?(?:most|least)\s+(?:important|effective|common|useful|"
+    r"reliable|frequent|serious|likely|dangerous|successful)\b",
     re.IGNORECASE,
 )
 # An opening condition or time ("If the pain is getting worse after day three, give us a
@@ -397,8 +458,20 @@ _TOLD_THE_WRITER = re.compile(
 )
 
 
+# A speaker's own advice or conviction framing what it states ("My advice is to take the
+# probiotic at least two hours after ...", "it's why I'm firm that critically ill
+# patients ... should not be given probiotics"; decision 0098).
+_SPEAKERS_FRAME = re.compile(
+    r"^.{0,60}?\b(?:my\s+(?:advice|recommendation|suggestion|rule)\s+is\s+(?:to|that)|"
+    r"I(?:'m|\s+am)\s+(?:firm|clear|confident|convinced|certain)\s+that|"
+    r"I(?:'d|\s+would)?\s+(?:always\s+|strongly\s+)?(?:recommend|advise)\s+that)\s+",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
 def stated_part(text: str) -> str:
     """The part of `text` whose statement its claim rules score."""
+    text = _SPEAKERS_FRAME.sub("", text, count=1)
     text = _LEAD_IN.sub("", text, count=1)
     text = _TOLD_THE_WRITER.sub("", text, count=1)
     return _WRITERS_ASIDE.sub("", text, count=1)

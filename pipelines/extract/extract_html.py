@@ -147,24 +147,59 @@ def _heading_level(rend: str | None, tag: str) -> int:
 
 
 def _table_rows(table: lxml.etree._Element, row_tag: str, cell_tags: set[str]) -> list[list[str]]:
-    """A table's rows as lists of cell texts. A row with fewer cells than the one above
-    it (but more than one) takes its first cells from that row: the cells a rowspan
-    carried down ("General disorders | Very common | Injection-site pain" over "Common |
-    Pyrexia, fatigue"), so that every row reads against the header (decision 0097). A
-    row of one cell (a note across the table) stays as it is."""
+    """A table's rows as lists of cell texts, each cell in its column.
+
+    A cell that spans columns leaves the columns it covers empty (trafilatura writes
+    them so; an HTML ``colspan`` is read so here). Cells a rowspan carried down are
+    taken from the row above: trafilatura leaves them empty at the row's start; an
+    HTML row leaves them out, so a row of fewer cells than the one above (but more
+    than one) takes its first cells from that row ("General disorders | Very common |
+    Injection-site pain" over "Common | Pyrexia, fatigue"), and every row reads against
+    the header (decisions 0097, 0098). A second header row under cells that span it
+    ("Anticipated absolute effects" over "Risk with placebo | Risk with probiotics")
+    names those columns. A row of one cell (a note across the table) is one cell;
+    columns empty in every row are left out."""
     rows: list[list[str]] = []
+    heads: list[bool] = []
     full: list[str] = []
     for row in table.iter(row_tag):
-        cells = [" ".join(_flatten(c).split()) for c in row if c.tag in cell_tags]
-        cells = [c for c in cells if c]
-        if not cells:
+        cells: list[str] = []
+        head = True
+        for cell in row:
+            if cell.tag not in cell_tags:
+                continue
+            head = head and (cell.tag == "th" or cell.get("role") == "head")
+            cells.append(" ".join(_flatten(cell).split()))
+            span = cell.get("colspan") or ""
+            cells.extend([""] * (min(int(span), 64) - 1 if span.isdigit() and span != "0" else 0))
+        if not any(cells):
             continue
-        if 1 < len(cells) < len(full):
+        lead = next(i for i, c in enumerate(cells) if c)
+        if not any(cells[lead + 1 :]):
+            cells = [cells[lead]]
+        elif lead and rows and len(rows[-1]) == len(cells):
+            cells = rows[-1][:lead] + cells[lead:]
+        elif 1 < len(cells) < len(full):
             cells = full[: len(full) - len(cells)] + cells
         if len(cells) >= len(full):
             full = cells
         rows.append(cells)
-    return rows
+        heads.append(head)
+    if len(rows) > 2 and heads[0] and _names_spanned_columns(rows[0], rows[1]):
+        rows[:2] = [[low or top for top, low in zip(rows[0], rows[1], strict=True)]]
+    width = max((len(r) for r in rows), default=0)
+    used = [any(k < len(r) and r[k] for r in rows if len(r) > 1) for k in range(width)]
+    return [[c for k, c in enumerate(r) if used[k]] if len(r) > 1 else r for r in rows]
+
+
+def _names_spanned_columns(top: list[str], low: list[str]) -> bool:
+    """``low`` is a second header row: no number, as wide as ``top``, and naming a column
+    that a cell of ``top`` spans (left empty there)."""
+    return (
+        len(top) == len(low)
+        and not any(ch.isdigit() for cell in low for ch in cell)
+        and any(low[k] and not top[k] for k in range(len(top)))
+    )
 
 
 def _table_blocks(
