@@ -1153,3 +1153,97 @@ def test_a_shops_items_a_tables_header_and_a_papers_funding_are_no_claims(
     sentence: str, reason: str | None
 ) -> None:
     assert is_rejected_claim(sentence, NICOTINE) == reason
+
+
+PROBIOTICS = "Do probiotics prevent diarrhoea caused by antibiotics, and are they safe to take?"
+
+
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        # a transcript's timestamp and speaker, a guideline's paragraph number (0098)
+        (
+            "[11:38] DR. OKAFOR: My advice is to take the probiotic at least two hours after "
+            "your antibiotic dose.",
+            "My advice is to take the probiotic at least two hours after your antibiotic dose.",
+        ),
+        (
+            "1.3.2 Do not use Saccharomyces boulardii in people with a central venous "
+            "catheter, because of the risk of fungaemia.",
+            "Do not use Saccharomyces boulardii in people with a central venous catheter, "
+            "because of the risk of fungaemia.",
+        ),
+        (
+            "1.2.2 Start the probiotic within 2 days of the first dose of the antibiotic.",
+            "Start the probiotic within 2 days of the first dose of the antibiotic.",
+        ),
+        (
+            "[19:13] DR. OKAFOR: It's rare, but it's why I'm firm that critically ill patients "
+            "in intensive care should not be given probiotics routinely.",
+            "It's rare, but it's why I'm firm that critically ill patients in intensive care "
+            "should not be given probiotics routinely.",
+        ),
+        (
+            "There are case reports of Lactobacillus bacteraemia in very sick patients with "
+            "central lines.",
+            "There are case reports of Lactobacillus bacteraemia in very sick patients with "
+            "central lines.",
+        ),
+        (
+            "Side effects: Some people notice mild bloating or wind in the first few days.",
+            "Side effects: Some people notice mild bloating or wind in the first few days.",
+        ),
+        (
+            "Drinking plenty of fluids is the most important thing to do if you get diarrhoea.",
+            "Drinking plenty of fluids is the most important thing to do if you get diarrhoea.",
+        ),
+    ],
+)
+def test_transcripts_guidelines_and_reported_harms_give_their_findings(
+    text: str, claim: str
+) -> None:
+    """Decision 0098 (tests/corpora/probiotics): each was no claim before."""
+    assert [c.text for c in extract_claims_extractive(text, PROBIOTICS, 1)] == [claim]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Links mentioned: the Evidence Reviews Collaboration summary on probiotics.",
+        "Developed by the ChooseWell editorial team with two patient reviewers.",
+        "The pictures below show 100 people who take a course of antibiotics.",
+        "Figures are based on a 2024 systematic review of probiotics.",
+        "Many people ask us whether they should buy a probiotic supplement from the chemist.",
+    ],
+)
+def test_what_a_page_says_about_itself_is_no_claim(sentence: str) -> None:
+    assert extract_claims_extractive(sentence, PROBIOTICS, 1) == []
+
+
+def test_a_grade_tables_sentences_are_claims_and_its_later_part_reads_without_a_header() -> None:
+    """A summary-of-findings table's comment cells are sentences of their own; the part of
+    a long table that a fragment break left without its header row gives only those
+    (decision 0098)."""
+    head = (
+        "Outcomes | Risk with placebo | Risk with probiotics | Comments\n"
+        "Antibiotic-associated diarrhoea | 180 per 1000 | 92 per 1000 | Probiotics probably "
+        "reduce antibiotic-associated diarrhoea. About 11 people need to take probiotics to "
+        "prevent one case."
+    )
+    assert table_row_statements(head) == [
+        "Antibiotic-associated diarrhoea: the risk with placebo is 180 per 1000; the risk "
+        "with probiotics are 92 per 1000.",
+        "Probiotics probably reduce antibiotic-associated diarrhoea.",
+        "About 11 people need to take probiotics to prevent one case.",
+    ]
+    rest = (
+        "Adverse events (any) | 154 per 1000 | 151 per 1000 | Commonly reported events were "
+        "bloating, wind and nausea.\n"
+        "Serious adverse events | No serious adverse events were reported in the trials. | "
+        "| Trials excluded most people at high risk of infection."
+    )
+    assert table_row_statements(rest) == [
+        "Commonly reported events were bloating, wind and nausea.",
+        "No serious adverse events were reported in the trials.",
+        "Trials excluded most people at high risk of infection.",
+    ]

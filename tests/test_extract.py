@@ -437,6 +437,38 @@ def test_a_rowspan_and_a_caption_leave_every_row_readable(
     assert "Table 1: Adverse reactions" in [f.text for f in doc.fragments]
 
 
+@pytest.mark.parametrize("with_trafilatura", [True, False])
+def test_spanned_columns_and_a_second_header_row_keep_every_cell_in_its_column(
+    with_trafilatura: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A summary-of-findings table: a header cell spanning two columns over a second
+    header row naming them, and a body cell spanning three columns. Each cell stays in
+    its column, the second header row names the columns, a spanned column is empty
+    (decision 0098; before it, empty cells were dropped and the rows read askew)."""
+    if not with_trafilatura:
+        monkeypatch.setattr(
+            "lyra.pipelines.extract.extract_html._trafilatura_blocks", lambda html, url: ([], None)
+        )
+    html = (
+        "<html><body><main><h2>Summary of findings</h2><p>Probiotics compared with placebo "
+        "for preventing diarrhoea in people taking antibiotics, from 33 trials.</p><table>"
+        "<thead><tr><th rowspan='2'>Outcomes</th><th colspan='2'>Anticipated effects</th>"
+        "<th rowspan='2'>Comments</th></tr><tr><th>Risk with placebo</th><th>Risk with "
+        "probiotics</th></tr></thead><tbody><tr><td>Diarrhoea</td><td>180 per 1000</td>"
+        "<td>92 per 1000</td><td>Probiotics probably reduce diarrhoea.</td></tr><tr><td>"
+        "Serious adverse events</td><td colspan='2'>None reported in the trials.</td><td>"
+        "Trials excluded people at high risk.</td></tr></tbody></table></main></body></html>"
+    )
+    doc = extract_html(html, "http://sof.example/p", "sof.example")
+    [table] = [f.text for f in doc.fragments if f.fragment_type == "table"]
+    assert table.split("\n") == [
+        "Outcomes | Risk with placebo | Risk with probiotics | Comments",
+        "Diarrhoea | 180 per 1000 | 92 per 1000 | Probiotics probably reduce diarrhoea.",
+        "Serious adverse events | None reported in the trials. | | Trials excluded people at "
+        "high risk.",
+    ]
+
+
 @pytest.mark.parametrize(
     ("head", "expected"),
     [

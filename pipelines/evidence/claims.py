@@ -20,9 +20,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Final
 
-from lyra.pipelines.evidence.leftovers import ENGLISH_MARKERS as _ENGLISH_MARKERS
 from lyra.pipelines.evidence.leftovers import CONTRAINDICATION as _CONTRAINDICATION
 from lyra.pipelines.evidence.leftovers import DOSING_INSTRUCTION as _DOSING_INSTRUCTION
+from lyra.pipelines.evidence.leftovers import ENGLISH_MARKERS as _ENGLISH_MARKERS
 from lyra.pipelines.evidence.leftovers import (
     NUMBER_WORDS,
     VERDICT,
@@ -693,9 +693,7 @@ def table_row_statements(fragment_text: str) -> list[str] | None:
         return None  # prose, nearly every fragment: nothing to split
     text = _REFERENCE_MARKERS.sub("", fragment_text)
     lines = [line.strip() for line in text.splitlines() if line.strip()]
-    rows = [
-        [normalize_whitespace(cell) for cell in _CELL_BREAK.split(line)] for line in lines
-    ]
+    rows = [[normalize_whitespace(cell) for cell in _CELL_BREAK.split(line)] for line in lines]
     # A row of one cell across a table is a note under it: a sentence of its own.
     notes = [_sentence(r[0]) for r in rows if len(r) == 1 and r[0]]
     rows = [r for r in rows if len(r) > 1]

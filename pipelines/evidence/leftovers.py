@@ -74,7 +74,6 @@ CONTRAINDICATION: Final = re.compile(
 )
 
 
-
 @functools.lru_cache(maxsize=65536)
 def lexicon_readings(word: str) -> dict[str, tuple[str, ...]]:
     """lemminflect's readings of ``word`` (lower case) by part of speech, empty when the

@@ -162,16 +162,23 @@ def _table_rows(table: lxml.etree._Element, row_tag: str, cell_tags: set[str]) -
     rows: list[list[str]] = []
     heads: list[bool] = []
     full: list[str] = []
+    carried: dict[int, tuple[str, int]] = {}  # column: (text, rows still to fill)
     for row in table.iter(row_tag):
         cells: list[str] = []
         head = True
         for cell in row:
             if cell.tag not in cell_tags:
                 continue
+            _carry(cells, carried)
             head = head and (cell.tag == "th" or cell.get("role") == "head")
-            cells.append(" ".join(_flatten(cell).split()))
-            span = cell.get("colspan") or ""
-            cells.extend([""] * (min(int(span), 64) - 1 if span.isdigit() and span != "0" else 0))
+            text = " ".join(_flatten(cell).split())
+            down = _span(cell.get("rowspan"))
+            for _ in range(_span(cell.get("colspan"))):
+                if down > 1:
+                    carried[len(cells)] = (text, down - 1)
+                cells.append(text)
+                text = ""
+        _carry(cells, carried)
         if not any(cells):
             continue
         lead = next(i for i, c in enumerate(cells) if c)
@@ -190,6 +197,21 @@ def _table_rows(table: lxml.etree._Element, row_tag: str, cell_tags: set[str]) -
     width = max((len(r) for r in rows), default=0)
     used = [any(k < len(r) and r[k] for r in rows if len(r) > 1) for k in range(width)]
     return [[c for k, c in enumerate(r) if used[k]] if len(r) > 1 else r for r in rows]
+
+
+def _span(value: str | None) -> int:
+    """A ``colspan`` or ``rowspan`` attribute's count (1 when absent or odd; at most 64)."""
+    return min(int(value), 64) if value and value.isdigit() and value != "0" else 1
+
+
+def _carry(cells: list[str], carried: dict[int, tuple[str, int]]) -> None:
+    """Append to ``cells`` the texts that rowspans of rows above carry into its next
+    columns."""
+    while len(cells) in carried:
+        text, left = carried.pop(len(cells))
+        if left > 1:
+            carried[len(cells)] = (text, left - 1)
+        cells.append(text)
 
 
 def _names_spanned_columns(top: list[str], low: list[str]) -> bool:
