@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import time
 from typing import Any, Protocol
 
@@ -27,7 +28,7 @@ from lyra.pipelines.evidence.facets import (
     round_robin,
     select_across_facets,
 )
-from lyra.pipelines.evidence.leftovers import asks_only, under_reference_list
+from lyra.pipelines.evidence.leftovers import NUMBER_WORDS, asks_only, under_reference_list
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
 from lyra.pipelines.evidence.ranking import seek_primary_scores
 from lyra.pipelines.extract.injection import Detection, find_instructions
@@ -71,9 +72,22 @@ class EvidenceJob(Protocol):
 
 
 def same_claim(a: str, b: str) -> bool:
-    """Two close claims are the same only if they agree: "X raises Y" and "X does not
-    raise Y" embed almost identically, so similarity alone would merge a contradiction."""
-    return heuristic_nli(a, b).label == "supports" and heuristic_nli(b, a).label == "supports"
+    """Two close claims are the same only if they agree and state the same quantities:
+    "X raises Y" and "X does not raise Y" embed almost identically, so similarity alone
+    would merge a contradiction; "X cuts Y by about half" says more than "X modestly
+    reduces Y" (decision 0098), and merged into it the figure would be lost."""
+    return (
+        _quantities(a) == _quantities(b)
+        and heuristic_nli(a, b).label == "supports"
+        and heuristic_nli(b, a).label == "supports"
+    )
+
+
+_QUANTITY = re.compile(rf"\d+(?:[.,]\d+)*|\b(?:{NUMBER_WORDS})\b", re.IGNORECASE)
+
+
+def _quantities(text: str) -> set[str]:
+    return {q.lower() for q in _QUANTITY.findall(text)}
 
 
 async def choose_passages(

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from lyra.jobs.evidence_steps import SPARE_CLAIMS_PER_FRAGMENT, extract_claims
+from lyra.jobs.evidence_steps import SPARE_CLAIMS_PER_FRAGMENT, extract_claims, same_claim
 from lyra.pipelines.evidence import research as rs
 from lyra.pipelines.evidence.facets import Facet
 from tests.conftest import make_settings, step_context
@@ -210,3 +210,16 @@ def test_claims_the_task_had_are_found_again_not_added(lyra_home: Path) -> None:
 
     assert texts == [EFFICACY]
     assert refound == {rs.claim_id("task-1", SAFETY), "c_earlier"}
+
+
+def test_a_claim_with_a_figure_is_not_merged_into_one_without_it() -> None:
+    """Decision 0098: "by about half" was merged into another source's "modestly reduce"
+    (cosine 0.93, the lexical rules agreeing both ways) and the figure was lost."""
+    assert not same_claim(
+        "Probiotics cut the risk of antibiotic-associated diarrhoea by about half.",
+        "Probiotics modestly reduce antibiotic-associated diarrhoea in most groups studied.",
+    )
+    assert same_claim(
+        "Vitamin D reduced hip fractures by 30 percent.",
+        "Vitamin D reduced hip fractures by 30 percent in older women.",
+    )
