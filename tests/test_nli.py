@@ -993,6 +993,15 @@ HEURISTIC_CASES = [
         "Smokers of more than 10 a day should start on the 21 mg patch.",
         id="a-statement-told-to-the-writer-agrees",
     ),
+    # a null result denies a claim that the same thing helps (decision 0098; the
+    # seventeenth planted corpus)
+    pytest.param(
+        "Dose: A daily dose of 5 billion CFU is enough to get the benefit seen in studies.",
+        "A daily dose of 5 billion CFU was no better than placebo in the trials we reviewed.",
+        "refutes",
+        "Dose: A daily dose of 5 billion CFU is enough to get the benefit seen in studies.",
+        id="a-null-result-against-a-benefit",
+    ),
 ]
 
 

@@ -285,7 +285,20 @@ def negation_bears_on(negated: Sequence[str], other: Sequence[str]) -> bool:
         scope = _literal_keys(negated[i + 1 :]) or _literal_keys(negated[:i])
         if not scope.isdisjoint(named):
             return True
+        if stem(negated[i + 1] if i + 1 < len(negated) else "") in _NULL_RESULT and any(
+            stem(tok) in _BENEFIT for tok in other
+        ):
+            return True
     return False
+
+
+# A null result ("no better than placebo", "no difference", "no benefit") bears on a
+# claim that the same thing helps ("is enough to get the benefit", "works", "reduces"):
+# the one denies what the other states, in other words (decision 0098).
+_NULL_RESULT = frozenset({"better", "differenc", "effect", "benefit", "effectiv", "advantag"})
+_BENEFIT = frozenset(
+    {"benefit", "effectiv", "enough", "work", "help", "reduc", "reduction", "prevent", "protect"}
+)
 
 
 _CLAUSE_ENDS = frozenset({",", ";", ":", "."})
