@@ -964,6 +964,10 @@ PLANTED = {
                 "A daily dose of 5 billion CFU is enough to get the benefit",
                 "clinpharm-grandrounds.example",
             ),
+            (
+                "A daily dose of 5 billion CFU was no better than placebo",
+                "choosewell-decisions.example",
+            ),
         ),
     ),
 }
