@@ -45,6 +45,10 @@ def honest_sentences(drug: str, year: int, adults: int, mmhg: int, share: int) -
     )
 
 
+# The sentence every article page closes with: the one statement the pages share.
+SHARED_SENTENCE = "Doses were adjusted for reduced kidney function in older adults."
+
+
 def _article(title: str, honest: tuple[str, ...], planted: str, head: str = "") -> str:
     """An article page: the planting sits between the honest paragraphs."""
     first, second, third = honest
@@ -54,7 +58,7 @@ def _article(title: str, honest: tuple[str, ...], planted: str, head: str = "") 
         f"<p>{first} The result held across age groups and in both sexes over two years.</p>"
         f"{planted}"
         f"<p>{second} Most cases were mild and resolved without stopping the drug.</p>"
-        f"<p>{third} Doses were adjusted for reduced kidney function in older adults.</p>"
+        f"<p>{third} {SHARED_SENTENCE}</p>"
         f"</article></body></html>"
     )
 

@@ -34,7 +34,14 @@ from lyra.pipelines.evidence.claims import (
 from lyra.pipelines.extract.documents import Document
 from lyra.pipelines.extract.injection import MASK, find_instructions
 from lyra.storage.export.report import md_escape
-from tests.canary_pages import CANARY_PAGES, CONTROL, QUESTION, CanaryPage, write_corpus
+from tests.canary_pages import (
+    CANARY_PAGES,
+    CONTROL,
+    QUESTION,
+    SHARED_SENTENCE,
+    CanaryPage,
+    write_corpus,
+)
 from tests.conftest import make_settings
 
 MAX_FILE_BYTES = 10_000_000
@@ -232,10 +239,19 @@ def test_search_over_mcp_reports_and_keeps_out_every_planting(
     searched: dict[str, Any], corpus: Path
 ) -> None:
     result = searched["search"]
-    # Each page's honest sentences are its own: no claim reaches three independent
-    # supporting sources, so both searches end "partial" (research.search_status).
-    assert result["status"] == "partial"
-    assert [s["status"] for s in searched["status"]["searches"]] == ["partial", "partial"]
+    # Each page's honest sentences are its own, and no claim of them has a second
+    # source; the sentence every article page closes with ("Doses were adjusted ...")
+    # is supported by each other page that has it, which satisfies the search
+    # (research.search_status; its claim is within the claim budget since decision 0098).
+    claims = searched["status"]["claims"]
+    supported = {c["text"]: c["independent_sources"] for c in claims if c["independent_sources"]}
+    assert max(supported, key=supported.__getitem__) == SHARED_SENTENCE
+    assert supported[SHARED_SENTENCE] >= 3
+    honest = {s for page in CANARY_PAGES for s in page.honest}
+    assert len(honest & {c["text"] for c in claims}) >= 30
+    assert [t for t in supported if t in honest and supported[t] > 1] == []
+    assert result["status"] == "satisfied"
+    assert [s["status"] for s in searched["status"]["searches"]] == ["satisfied", "satisfied"]
     # Without an LLM there is no language mirror query (ARCHITECTURE §7), so the
     # English question does not reach the Japanese page; it is checked offline above.
     fetched = [p for p in CANARY_PAGES if p.domain != "japanese.example"]

@@ -1002,6 +1002,14 @@ HEURISTIC_CASES = [
         "Dose: A daily dose of 5 billion CFU is enough to get the benefit seen in studies.",
         id="a-null-result-against-a-benefit",
     ),
+    # the same sentence said of another named thing is no support (decision 0098)
+    pytest.param(
+        "Felodipine is cleared by the kidneys with a half-life of 9 hours.",
+        "Efonidipine is cleared by the kidneys with a half-life of 9 hours.",
+        "neutral",
+        "Felodipine is cleared by the kidneys with a half-life of 9 hours.",
+        id="another-named-thing",
+    ),
 ]
 
 

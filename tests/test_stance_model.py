@@ -335,3 +335,17 @@ def test_a_folder_without_its_tokenizer_is_refused(tmp_path: Path) -> None:
     (folder / "tokenizer.json").unlink()
     with pytest.raises(NliModelError, match=r"has model\.onnx but no tokenizer\.json"):
         CrossEncoderNli(folder)
+
+
+def test_what_a_page_says_of_another_named_drug_is_no_support(stance: PackagedStance) -> None:
+    """Decision 0098: pages each stating a drug's half-life in the same words were read
+    as supporting each other's claims (nine "independent sources" for one half-life)."""
+    pair = (
+        "Felodipine is cleared by the kidneys with a half-life of 9 hours.",
+        "Efonidipine is cleared by the kidneys with a half-life of 9 hours.",
+    )
+    (result,) = stance.judge([pair])
+    assert result.label == "neutral"
+    assert sum(result.probs.values()) == pytest.approx(1.0)
+    (same,) = stance.judge([(pair[1], pair[1])])
+    assert same.label == "supports"

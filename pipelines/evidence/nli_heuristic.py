@@ -87,6 +87,7 @@ from collections.abc import Iterable, Sequence, Set
 from dataclasses import dataclass
 
 from lyra.pipelines.evidence.antonym_axes import ANTONYM_AXES, PREFIXED_OPPOSITES
+from lyra.pipelines.evidence.leftovers import lexicon_readings
 from lyra.pipelines.evidence.nli import NliLabel, NliResult
 
 MODEL_ID = "heuristic-nli-v1"
@@ -832,9 +833,65 @@ def _judge(premise: str, hypothesis: str) -> NliResult:
     )
     if contradicts:
         return _result("refutes", min(CONFIDENCE_CAP, 0.55 + 0.4 * overlap), evidence.sentence)
-    if overlap >= SUPPORTS_FROM:
+    if overlap >= SUPPORTS_FROM and not speaks_of_another(premise, hypothesis):
         return _result("supports", min(CONFIDENCE_CAP, 0.5 + 0.45 * overlap), evidence.sentence)
     return _result("neutral", 0.5, evidence.sentence)
+
+
+_NAME_MIN_LENGTH = 5
+
+
+def _names(tokens: Sequence[str]) -> set[str]:
+    """Words no English lexicon knows: the names of drugs, places and products
+    ("felodipine", "telmisartan")."""
+    return {
+        t
+        for t in tokens
+        if len(t) >= _NAME_MIN_LENGTH and t.isalpha() and t not in STOPWORDS
+        and not lexicon_readings(t)
+    }  # fmt: skip
+
+
+def speaks_of_another(premise: str, hypothesis: str) -> bool:
+    """The premise's closest sentence says what the claim says of another named thing:
+    it shares most of the claim's words, but a name the claim gives is missing from it
+    and it gives one the claim does not ("Felodipine is cleared by the kidneys with a
+    half-life of 9 hours" against "Efonidipine is cleared by the kidneys with a
+    half-life of 9 hours"). Such a sentence is no support (decision 0098)."""
+    hyp_tokens = tokenize(hypothesis)
+    hyp_keys = content_keys(hyp_tokens)
+    if not hyp_keys:
+        return False
+    evidence = _best_sentence(premise, hyp_keys)
+    if evidence.overlap < SUPPORTS_FROM:
+        return False
+    theirs, ours = _names(evidence.tokens), _names(hyp_tokens)
+    # one name in the place of the other (the same words beside it), and everything but
+    # the names said again: the same statement of another thing
+    swapped = any(
+        _beside(hyp_tokens, ours_only) & _beside(evidence.tokens, theirs_only)
+        for ours_only in ours - theirs
+        for theirs_only in theirs - ours
+    )
+    rest = hyp_keys - {stem(name) for name in ours}
+    return (
+        swapped
+        and bool(rest)
+        and len(rest & content_keys(evidence.tokens)) >= _SAID_AGAIN * len(rest)
+    )
+
+
+def _beside(tokens: Sequence[str], word: str) -> set[tuple[int, str]]:
+    """The words right before (-1) and after (+1) each place of ``word`` ("" at an end)."""
+    out = set()
+    for i, tok in enumerate(tokens):
+        if tok == word:
+            out.add((-1, tokens[i - 1] if i else ""))
+            out.add((1, tokens[i + 1] if i + 1 < len(tokens) else ""))
+    return out
+
+
+_SAID_AGAIN = 0.8
 
 
 class HeuristicNli:

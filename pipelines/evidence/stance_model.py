@@ -36,7 +36,7 @@ from lyra.pipelines.evidence.nli import (
     NliResult,
     results_from_logits,
 )
-from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
+from lyra.pipelines.evidence.nli_heuristic import heuristic_nli, speaks_of_another
 from lyra.pipelines.evidence.stance_head import (
     CalibratedHead,
     LinearHead,
@@ -247,6 +247,12 @@ def veto_refutations(
                 label: (confidence if label == "refutes" else rest) for label in NLI_LABELS
             }
             result = NliResult("refutes", confidence, probs, rule.evidence_sentence)
+        elif result.label == "supports" and speaks_of_another(premise, claim):
+            # what the premise says of another named thing is no support: its support and
+            # neutral probabilities trade places (decision 0098)
+            probs = {**result.probs, "supports": result.probs["neutral"],
+                     "neutral": result.probs["supports"]}  # fmt: skip
+            result = NliResult("neutral", probs["neutral"], probs, None)
         out.append(result)
     return out
 
