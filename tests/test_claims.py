@@ -1247,3 +1247,55 @@ def test_a_grade_tables_sentences_are_claims_and_its_later_part_reads_without_a_
         "No serious adverse events were reported in the trials.",
         "Trials excluded most people at high risk of infection.",
     ]
+
+
+HELMETS = "Do bicycle helmets prevent serious head injuries, and do helmet laws reduce cycling?"
+
+
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        # a pros-and-cons list's cross, a possibility stated with "can" (decision 0098)
+        (
+            "\u2717 Full-face helmets trap heat and can push up core body temperature.",
+            "Full-face helmets trap heat and can push up core body temperature.",
+        ),
+        # a court's finding and what the parties agreed
+        (
+            "On the whole of the evidence, I find that helmet laws have no measurable effect "
+            "on how many people cycle.",
+            "On the whole of the evidence, I find that helmet laws have no measurable effect "
+            "on how many people cycle.",
+        ),
+        (
+            "It was common ground that a correctly worn helmet roughly halves the risk of head "
+            "injury in a fall.",
+            "It was common ground that a correctly worn helmet roughly halves the risk of head "
+            "injury in a fall.",
+        ),
+        # a rule's name before it
+        (
+            "Use the two-finger rule: there should be no more than two fingers' width between "
+            "your eyebrows and the front of the helmet.",
+            "Use the two-finger rule: there should be no more than two fingers' width between "
+            "your eyebrows and the front of the helmet.",
+        ),
+    ],
+)
+def test_pros_and_cons_judgments_and_named_rules_give_their_findings(text: str, claim: str) -> None:
+    assert [c.text for c in extract_claims_extractive(text, HELMETS, 1)] == [claim]
+
+
+def test_a_myths_and_facts_table_gives_its_facts_not_its_myths() -> None:
+    """Decision 0098: a two-column table whose cells are sentences was read as key and
+    value ("Myth: ...: Fact: ..."), one over-long claim stating the myth."""
+    table = (
+        "Myth | Fact\n"
+        "Myth: Helmets only help in low-speed falls and are useless once a car is involved. | "
+        "Fact: Helmets reduce serious head injury by about 60 percent, including in crashes "
+        "involving cars."
+    )
+    assert [c.text for c in extract_claims_extractive(table, HELMETS, 3)] == [
+        "Helmets reduce serious head injury by about 60 percent, including in crashes "
+        "involving cars."
+    ]

@@ -469,6 +469,24 @@ def test_spanned_columns_and_a_second_header_row_keep_every_cell_in_its_column(
     ]
 
 
+def test_figure_captions_trafilatura_leaves_out_are_paragraphs() -> None:
+    """An infographic states its findings under its figures; trafilatura dropped every
+    <figure> of one (decision 0098). A caption it kept is not added twice."""
+    html = (
+        "<html><body><main><h1>Bike helmets by the numbers</h1><figure><img src='a.png' "
+        "alt='Two bars'><figcaption>Children under 15 gain more protection from a helmet "
+        "than adult riders do.</figcaption></figure><h2>In words</h2><p>Most cyclists who "
+        "end up in hospital after a crash are treated for injuries to the arms, legs and "
+        "shoulders, but around one in three has some kind of head injury, and head injuries "
+        "account for most of the deaths in our data.</p></main></body></html>"
+    )
+    doc = extract_html(html, "http://visuals.example/p", "visuals.example")
+    texts = [f.text for f in doc.fragments]
+    assert texts.count(
+        "Children under 15 gain more protection from a helmet than adult riders do."
+    ) == 1
+
+
 @pytest.mark.parametrize(
     ("head", "expected"),
     [
@@ -952,3 +970,17 @@ def test_split_sentences(text: str, sentences: list[str]) -> None:
     """Sentence boundaries: abbreviations, initials, units, decimals, quotes, reference
     markers, CJK full stops."""
     assert split_sentences(text) == sentences
+
+
+def test_a_markdown_footnote_is_a_paragraph_and_a_link_definition_is_not() -> None:
+    """Decision 0098: "[^2]: Drivers passed ..." was dropped as a link definition."""
+    text = (
+        "# Brief\n\nDrivers gave less room to riders wearing helmets.[^2]\n\n"
+        "[^2]: Drivers passed on average 8.5 cm closer to riders wearing a helmet.\n"
+        "[site]: https://brief.example/\n"
+    )
+    doc = extract_plain(text, "file:///brief.md", "local", markdown=True)
+    assert [f.text for f in doc.fragments if f.fragment_type == "paragraph"] == [
+        "Drivers gave less room to riders wearing helmets.[^2]",
+        "Drivers passed on average 8.5 cm closer to riders wearing a helmet.",
+    ]

@@ -24,7 +24,10 @@ and nested replies, decision 0097) and tests/corpora/probiotics (written blind: 
 structured abstract, a GRADE summary-of-findings table with a two-row header, a decision
 aid, a podcast transcript with timestamps, a plain-text guideline with numbered
 paragraphs, a slide deck as a PDF, a newsletter e-mail and a Word-exported leaflet,
-decision 0098). One search of each question: every planted fact
+decision 0098) and tests/corpora/helmets (written blind: a live blog, a buying guide
+with pros and cons, a myths-and-facts table, a two-column paper as a PDF, a court
+judgment, an infographic with figure captions, a Markdown brief with footnotes and an
+insurer's FAQ, decision 0098). One search of each question: every planted fact
 (efficacy, safety, dosage or sizing, who it is for and against, comparison with
 alternatives) becomes a claim, and the contradictions the rules can see are refuted by
 a source other than the claim's own. What no rule finds today is listed in each corpus's README.txt.
@@ -967,6 +970,80 @@ PLANTED = {
             (
                 "A daily dose of 5 billion CFU was no better than placebo",
                 "choosewell-decisions.example",
+            ),
+        ),
+    ),
+    "helmets": Planted(
+        question=(
+            "Do bicycle helmets prevent serious head injuries, and do helmet laws reduce how many "
+            "people cycle?"
+        ),
+        domains=frozenset(
+            (
+                "cyclesafe-trust.example",
+                "gearwise-reviews.example",
+                "hollowell-insurance.example",
+                "jcie-online.example",
+                "judgments-westmere.example",
+                "northgate-courier.example",
+                "pedalforward.example",
+                "roadsafe-visuals.example",
+            )
+        ),
+        facts=(
+            "Helmets cut the risk of fatal head injury by about 70 per cent",
+            "E-bike riders treated at Northgate hospitals were twice as likely",
+            "Segregated bike lanes cut cyclist injuries by nearly half on the routes",
+            "A helmet that sits far back on the head leaves the forehead exposed",
+            "Replace your helmet every three years, even if it has never been in a crash",
+            "A MIPS liner cuts the risk of concussion by around 40 per cent",
+            "Full-face helmets trap heat and can push up core body temperature",
+            "Only buy a helmet certified to EN 1078 in Europe or to the CPSC standard",
+            "Helmets reduce serious head injury by about 60 percent, including in crashes",
+            "Helmeted riders take only slightly more risks, and the effect is far too small",
+            "Cyclists over 65 are the age group most likely to die from a head injury",
+            "Helmet use was associated with lower odds of serious head injury",
+            "MIPS helmets were no better than standard helmets at preventing concussion",
+            "Helmets were less protective for children under 16 than for adults",
+            "whose helmets were loose or tilted back had odds of head injury similar",
+            "a correctly worn helmet roughly halves the risk of head injury in a fall",
+            "helmet laws have no measurable effect on how many people cycle",
+            "children aged 10 to 14 accounted for 41 per cent of the cycling head injuries",
+            "Children under 15 gain more protection from a helmet than adult riders do",
+            "Commuters who ride every day wear helmets more often than leisure riders",
+            "Mandatory helmet laws cut the number of people cycling by about a third",
+            "In crashes with cars, helmets make no measurable difference to serious head injuries",
+            "Drivers passed on average 8.5 cm closer to riders wearing a helmet",
+            "Bike-share users wear helmets on fewer than one in ten trips",
+            "We recommend replacing an undamaged helmet every five years",
+            "no more than two fingers' width between your eyebrows and the front of the helmet",
+            "Riders of speed pedelecs, which assist up to 45 km/h, need a helmet certified",
+            "Children should take their helmet off before using playground equipment",
+        ),
+        refuted=(
+            (
+                "In crashes with cars, helmets make no measurable difference to serious head",
+                "cyclesafe-trust.example",
+            ),
+            (
+                "helmet laws have no measurable effect on how many people cycle",
+                "pedalforward.example",
+            ),
+            (
+                "Replace your helmet every three years, even if it has never been in a crash",
+                "hollowell-insurance.example",
+            ),
+            (
+                "A MIPS liner cuts the risk of concussion by around 40 per cent",
+                "jcie-online.example",
+            ),
+            (
+                "MIPS helmets were no better than standard helmets at preventing concussion",
+                "gearwise-reviews.example",
+            ),
+            (
+                "Children under 15 gain more protection from a helmet than adult riders do",
+                "jcie-online.example",
             ),
         ),
     ),

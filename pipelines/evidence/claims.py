@@ -133,7 +133,7 @@ _JA_EFFECT = re.compile(
     r"(低下|上昇|増加|減少|改善|悪化|抑制|予防|引き起こ|関連|関係|効果|影響|減ら|増や|下げ|"
     r"上げ|含[むまみ]|除去|軽減|促進|阻害|延長|短縮|防[ぐげ]|高め|低め|死亡|発症|副作用)"
 )
-_COPULA = re.compile(r"\b(is|are|was|were|has|have|had)\b", re.IGNORECASE)
+_COPULA = re.compile(r"\b(is|are|was|were|has|have|had|can|may|might|could)\b", re.IGNORECASE)
 _NUMBER_UNIT = re.compile(
     rf"(?:\d|\b(?:{NUMBER_WORDS}))\s*(?:(?:thousand|million|billion|trillion)\s+)?"
     r"(%|per ?cent|percent|hours?|minutes?|days?|weeks?|months?|years?|mg|µg|mcg|g|kg|"
@@ -659,7 +659,7 @@ def _sentences(fragment_text: str) -> Iterator[tuple[int, str]]:
     A table gives one statement per row instead (:func:`table_row_statements`)."""
     rows = table_row_statements(fragment_text)
     if rows is not None:
-        yield from enumerate(rows)
+        yield from enumerate(map(without_lead_label, rows))
         return
     for index, (start, end) in enumerate(sentence_spans(fragment_text)):
         sentence = normalize_whitespace(_REFERENCE_MARKERS.sub("", fragment_text[start:end]))
@@ -700,7 +700,13 @@ def table_row_statements(fragment_text: str) -> list[str] | None:
     if len(rows) < 2 or len(rows[0]) < 2 or any(len(r) != len(rows[0]) for r in rows):
         return None
     if len(rows[0]) == 2 and not _numbers_under_a_header(rows):
-        return [_sentence(f"{k}: {v}") for k, v in rows if k and v] + notes
+        keyed: list[str] = []
+        for k, v in rows:  # cells that are sentences ("Myth: ..." beside "Fact: ...")
+            if _SENTENCE_CELL.match(k):
+                keyed += [cell for cell in (k, v) if cell]
+            elif k and v:
+                keyed.append(_sentence(f"{k}: {v}"))
+        return keyed + notes
     # A cell that is a sentence (a review's comment on its row) states it on its own. A
     # long table's later part has no header row: only its sentences are read (0098).
     header, body = rows[0], rows[1:]

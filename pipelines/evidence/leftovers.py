@@ -112,6 +112,9 @@ _META_PART = re.compile(
     r"episode|\d+ (?:min(?:ute)?s?|comments?)\b)\b",
     re.IGNORECASE,
 )
+# A belief a page states under a label in order to correct it ("Myth: Helmets only help
+# in low-speed falls ..."): as a claim it would state the myth (decision 0098).
+_MYTH_LABEL = re.compile(r"^(?:myths?|misconceptions?)\s*(?:\d+\s*)?[:\u2014]", re.IGNORECASE)
 # A newspaper's note on its own error ("Correction: An earlier version of this article
 # said ..."): what it repeats was wrong.
 _CORRECTION = re.compile(r"^(?:correction|clarification|editor['\u2019]s note)s?\s*[:\u2014]", re.I)
@@ -208,6 +211,8 @@ def leftover_reason(text: str) -> str | None:
     its findings: "boilerplate", "incomplete", "fragment" or "reference"; else None."""
     if _AFFILIATION.match(text) or _RATING.match(text) or _CORRECTION.match(text):
         return "boilerplate"
+    if _MYTH_LABEL.match(text):
+        return "myth"
     if _LISTING.match(text) or _priced_item(text) or _FUNDING.search(text):
         return "boilerplate"
     if _publication_line(text):
@@ -291,7 +296,7 @@ def asks_only(text: str) -> bool:
 # structured abstract's before a section ("RESULTS: Among 12,345 participants ..."), and
 # a news report's dateline ("PHILADELPHIA \u2014 ", "NEW YORK, March 3 \u2014 ").
 _LEAD_LABEL = re.compile(
-    r"^(?:Q|A|Question|Answer|(?i:(?:main |key )?(?:results?|findings)|conclusions?|"
+    r"^(?:Q|A|Question|Answer|(?i:(?:main |key )?(?:results?|findings)|conclusions?|facts?|"
     r"interpretation|bottom line|background|methods?|design))\s*[:\u2014]\s*(?=\S)"
     r"|^[A-Z][A-Z .'-]+(?:, [A-Z][a-z]+\.? \d{1,2})? \u2014 (?=\S)"
     # a speaker in a transcript ("DR. PATEL: Intermittent fasting leads to ...")
@@ -301,7 +306,11 @@ _LEAD_LABEL = re.compile(
 
 # A transcript's timestamp ("[11:38] DR. OKAFOR: ...") and a guideline's paragraph
 # number ("1.3.2 Do not use ..."; not a figure: "2.5 Million people ...") before it.
-_TIMESTAMP = re.compile(r"^[\[(]?(?:\d{1,2}:)?\d{1,2}:\d{2}[\])]?\s+(?=\S)")
+_TIMESTAMP = re.compile(
+    # or a pros-and-cons list's tick or cross ("\u2717 Full-face helmets trap heat ...")
+    r"^(?:[\[(]?(?:\d{1,2}:)?\d{1,2}:\d{2}[\])]?|[\u2713\u2714\u2717\u2718\u2611\u2612\u2705\u274c])"
+    r"\s+(?=\S)"
+)
 _PARAGRAPH_NUMBER = re.compile(
     r"^\d{1,2}(?:\.\d{1,2}){1,3}\.?\s+(?=[A-Z][a-z])(?!(?:Million|Billion|Thousand|Per)\b)"
 )
@@ -463,7 +472,13 @@ _TOLD_THE_WRITER = re.compile(
 _SPEAKERS_FRAME = re.compile(
     r"^.{0,60}?\b(?:my\s+(?:advice|recommendation|suggestion|rule)\s+is\s+(?:to|that)|"
     r"I(?:'m|\s+am)\s+(?:firm|clear|confident|convinced|certain)\s+that|"
-    r"I(?:'d|\s+would)?\s+(?:always\s+|strongly\s+)?(?:recommend|advise)\s+that)\s+",
+    r"I(?:'d|\s+would)?\s+(?:always\s+|strongly\s+)?(?:recommend|advise)\s+that|"
+    # a court's finding and what the parties agreed ("On the whole of the evidence, I
+    # find that ...", "It was common ground that ...")
+    r"I\s+(?:find|accept|am\s+satisfied)\s+that|"
+    r"it\s+(?:is|was)\s+(?:common\s+ground|agreed|accepted|not\s+disputed|undisputed)\s+that|"
+    # a rule's name before it ("Use the two-finger rule: there should be ...")
+    r"^(?:use|follow|apply|try)\s+the\s+[\w\s-]{1,30}?(?:rule|test|check)\s*:)\s+",
     re.IGNORECASE | re.DOTALL,
 )
 
