@@ -307,10 +307,7 @@ def test_a_line_break_after_no_sentence_end_parts_paragraphs(
     both): a line that ends no sentence is a paragraph of its own, so the next sentence
     is not read as its tail (the fifteenth planted corpus, decision 0097). A line that
     ends a sentence, or a lower-case line, goes on the paragraph."""
-    if not with_trafilatura:
-        monkeypatch.setattr(
-            "lyra.pipelines.extract.extract_html._trafilatura_blocks", lambda html, url: ([], None)
-        )
+    _maybe_without_trafilatura(with_trafilatura, monkeypatch)
     doc = extract_html(LINE_BROKEN_POST, "http://forum.example/t/1", "forum.example")
     assert [f.text for f in doc.fragments if f.fragment_type == "paragraph"] == [
         "Welcome Hannah, you're here and that's the first step",
@@ -407,16 +404,29 @@ def test_only_a_page_that_may_hold_replies_is_read_twice(
     assert calls == [False, True][:passes]
 
 
+def _maybe_without_trafilatura(with_trafilatura: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Unless ``with_trafilatura``, extraction takes the fallback walk (trafilatura finds
+    nothing)."""
+    if not with_trafilatura:
+        monkeypatch.setattr(
+            "lyra.pipelines.extract.extract_html._trafilatura_blocks", lambda html, url: ([], None)
+        )
+
+
+def _table_lines(html: str) -> list[str]:
+    """The lines of the one table fragment ``extract_html`` makes of ``html``."""
+    doc = extract_html(html, "http://table.example/p", "table.example")
+    [table] = [f.text for f in doc.fragments if f.fragment_type == "table"]
+    return table.split("\n")
+
+
 @pytest.mark.parametrize("with_trafilatura", [True, False])
 def test_a_rowspan_and_a_caption_leave_every_row_readable(
     with_trafilatura: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A row a rowspan shortened takes the cells carried down from the row above; a
     caption is the table's title, not its first row (decision 0097)."""
-    if not with_trafilatura:
-        monkeypatch.setattr(
-            "lyra.pipelines.extract.extract_html._trafilatura_blocks", lambda html, url: ([], None)
-        )
+    _maybe_without_trafilatura(with_trafilatura, monkeypatch)
     html = (
         "<html><body><main><h2>4.8 Undesirable effects</h2><p>The frequencies below come from "
         "clinical trials in 15,000 people aged 9 to 45 years.</p><table><caption>Table 1: "
@@ -427,8 +437,7 @@ def test_a_rowspan_and_a_caption_leave_every_row_readable(
         "</main></body></html>"
     )
     doc = extract_html(html, "http://smpc.example/p", "smpc.example")
-    [table] = [f.text for f in doc.fragments if f.fragment_type == "table"]
-    assert table.split("\n") == [
+    assert _table_lines(html) == [
         "System organ class | Frequency | Adverse reactions",
         "General disorders | Very common | Injection-site pain",
         "General disorders | Common | Pyrexia",
@@ -445,10 +454,7 @@ def test_spanned_columns_and_a_second_header_row_keep_every_cell_in_its_column(
     header row naming them, and a body cell spanning three columns. Each cell stays in
     its column, the second header row names the columns, a spanned column is empty
     (decision 0098; before it, empty cells were dropped and the rows read askew)."""
-    if not with_trafilatura:
-        monkeypatch.setattr(
-            "lyra.pipelines.extract.extract_html._trafilatura_blocks", lambda html, url: ([], None)
-        )
+    _maybe_without_trafilatura(with_trafilatura, monkeypatch)
     html = (
         "<html><body><main><h2>Summary of findings</h2><p>Probiotics compared with placebo "
         "for preventing diarrhoea in people taking antibiotics, from 33 trials.</p><table>"
@@ -459,9 +465,7 @@ def test_spanned_columns_and_a_second_header_row_keep_every_cell_in_its_column(
         "Serious adverse events</td><td colspan='2'>None reported in the trials.</td><td>"
         "Trials excluded people at high risk.</td></tr></tbody></table></main></body></html>"
     )
-    doc = extract_html(html, "http://sof.example/p", "sof.example")
-    [table] = [f.text for f in doc.fragments if f.fragment_type == "table"]
-    assert table.split("\n") == [
+    assert _table_lines(html) == [
         "Outcomes | Risk with placebo | Risk with probiotics | Comments",
         "Diarrhoea | 180 per 1000 | 92 per 1000 | Probiotics probably reduce diarrhoea.",
         "Serious adverse events | None reported in the trials. | | Trials excluded people at "
@@ -482,9 +486,10 @@ def test_figure_captions_trafilatura_leaves_out_are_paragraphs() -> None:
     )
     doc = extract_html(html, "http://visuals.example/p", "visuals.example")
     texts = [f.text for f in doc.fragments]
-    assert texts.count(
-        "Children under 15 gain more protection from a helmet than adult riders do."
-    ) == 1
+    assert (
+        texts.count("Children under 15 gain more protection from a helmet than adult riders do.")
+        == 1
+    )
 
 
 @pytest.mark.parametrize(
