@@ -473,25 +473,6 @@ def test_spanned_columns_and_a_second_header_row_keep_every_cell_in_its_column(
     ]
 
 
-def test_figure_captions_trafilatura_leaves_out_are_paragraphs() -> None:
-    """An infographic states its findings under its figures; trafilatura dropped every
-    <figure> of one (decision 0098). A caption it kept is not added twice."""
-    html = (
-        "<html><body><main><h1>Bike helmets by the numbers</h1><figure><img src='a.png' "
-        "alt='Two bars'><figcaption>Children under 15 gain more protection from a helmet "
-        "than adult riders do.</figcaption></figure><h2>In words</h2><p>Most cyclists who "
-        "end up in hospital after a crash are treated for injuries to the arms, legs and "
-        "shoulders, but around one in three has some kind of head injury, and head injuries "
-        "account for most of the deaths in our data.</p></main></body></html>"
-    )
-    doc = extract_html(html, "http://visuals.example/p", "visuals.example")
-    texts = [f.text for f in doc.fragments]
-    assert (
-        texts.count("Children under 15 gain more protection from a helmet than adult riders do.")
-        == 1
-    )
-
-
 @pytest.mark.parametrize(
     ("head", "expected"),
     [

@@ -26,7 +26,7 @@ aid, a podcast transcript with timestamps, a plain-text guideline with numbered
 paragraphs, a slide deck as a PDF, a newsletter e-mail and a Word-exported leaflet,
 decision 0098) and tests/corpora/helmets (written blind: a live blog, a buying guide
 with pros and cons, a myths-and-facts table, a two-column paper as a PDF, a court
-judgment, an infographic with figure captions, a Markdown brief with footnotes and an
+judgment, an infographic, a Markdown brief with footnotes and an
 insurer's FAQ, decision 0098). One search of each question: every planted fact
 (efficacy, safety, dosage or sizing, who it is for and against, comparison with
 alternatives) becomes a claim, and the contradictions the rules can see are refuted by
@@ -1009,7 +1009,6 @@ PLANTED = {
             "a correctly worn helmet roughly halves the risk of head injury in a fall",
             "helmet laws have no measurable effect on how many people cycle",
             "children aged 10 to 14 accounted for 41 per cent of the cycling head injuries",
-            "Children under 15 gain more protection from a helmet than adult riders do",
             "Commuters who ride every day wear helmets more often than leisure riders",
             "Mandatory helmet laws cut the number of people cycling by about a third",
             "In crashes with cars, helmets make no measurable difference to serious head injuries",
@@ -1041,10 +1040,7 @@ PLANTED = {
                 "MIPS helmets were no better than standard helmets at preventing concussion",
                 "gearwise-reviews.example",
             ),
-            (
-                "Children under 15 gain more protection from a helmet than adult riders do",
-                "jcie-online.example",
-            ),
+            ("jcie-online.example",),
         ),
     ),
 }

@@ -511,24 +511,6 @@ def _series_blocks(tree: lxml.html.HtmlElement | None, blocks: list[Block]) -> l
     return out
 
 
-def _captions(tree: lxml.html.HtmlElement | None, blocks: list[Block]) -> list[Block]:
-    """The figure captions of the page's main part (its <main> or <article>, else the
-    body) that trafilatura left out, each a paragraph: an infographic states its
-    findings under its figures ("Children under 15 gain more protection from a helmet
-    than adult riders do."; decision 0098)."""
-    if tree is None:
-        return []
-    seen = " ".join(_normal(b.text) for b in blocks)
-    scope = next(tree.iter("main", "article"), tree)
-    out = []
-    for caption in scope.iter("figcaption"):
-        text = _normal(caption.text_content())
-        if text and text not in seen:
-            seen += " " + text
-            out.append(Block(text, "paragraph", None))
-    return out
-
-
 def extract_html(html: str, url: str, domain: str, *, byte_size: int | None = None) -> Document:
     """Extract the main text of an HTML page into a `Document` with fragments.
 
@@ -556,7 +538,6 @@ def extract_html(html: str, url: str, domain: str, *, byte_size: int | None = No
         blocks = _fallback_blocks(tree)
     else:
         blocks = [*blocks, *_series_blocks(tree, blocks)]
-        blocks += _captions(tree, blocks)
     doc = assemble_document(
         blocks,
         url=url,
