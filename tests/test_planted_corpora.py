@@ -1040,7 +1040,6 @@ PLANTED = {
                 "MIPS helmets were no better than standard helmets at preventing concussion",
                 "gearwise-reviews.example",
             ),
-            ("jcie-online.example",),
         ),
     ),
 }
