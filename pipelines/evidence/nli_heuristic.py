@@ -89,6 +89,15 @@ from dataclasses import dataclass
 from lyra.pipelines.evidence.antonym_axes import ANTONYM_AXES, PREFIXED_OPPOSITES
 from lyra.pipelines.evidence.leftovers import lexicon_readings
 from lyra.pipelines.evidence.nli import NliLabel, NliResult
+from lyra.pipelines.evidence.nli_words import (
+    ATTRIBUTION_TEXT,
+    BENEFIT,
+    EVENT_VERBS_TEXT,
+    MONTHS_TEXT,
+    NEGATED_CONTRACTIONS_TEXT,
+    NULL_RESULT,
+    STOPWORDS_TEXT,
+)
 
 MODEL_ID = "heuristic-nli-v1"
 
@@ -110,23 +119,7 @@ _NUMBER_REACH = 4
 # The words this many tokens either side of a number say what it counts.
 _NUMBER_SUBJECT_REACH = 6
 
-_STOPWORDS_TEXT = """
-    a about above after again against all almost also am among an and any
-    approximately are around as at be because been before being below between both but
-    by can could did do does doing down during each either else etc even ever every
-    few for from further had has have having he her here hers him his how however i if
-    in into is it its itself just may me might most much must my nearly of off on once
-    only or other our ours out over own per roughly same she should so some such than
-    that the their theirs them then there these they this those though through thus to
-    too under until up upon us very via was we were what when where whether which
-    while who whom whose why will with within would yet you your
-"""
-# Attribution ("the researchers said that", "according to the authors") says who states a
-# finding, not what it is: two reports of one finding share it whoever reports it.
-_ATTRIBUTION_TEXT = """
-    said says say told according researchers researcher authors investigators
-"""
-STOPWORDS = frozenset(_STOPWORDS_TEXT.split()) | frozenset(_ATTRIBUTION_TEXT.split())
+STOPWORDS = frozenset(STOPWORDS_TEXT.split()) | frozenset(ATTRIBUTION_TEXT.split())
 
 # "Unchanged" and "unaffected" say "did not change", "was not affected": a finding of no
 # effect, read as a negation (so "turnover was unchanged" against "turnover fell" differs
@@ -137,11 +130,7 @@ NEGATION_WORDS = (
     | NO_CHANGE_WORDS
 )
 # Contractions typed without the apostrophe still negate.
-_NEGATED_CONTRACTIONS_TEXT = """
-    aint arent cant couldnt didnt doesnt dont hadnt hasnt havent isnt shouldnt wasnt
-    werent wont wouldnt
-"""
-NEGATED_CONTRACTIONS = frozenset(_NEGATED_CONTRACTIONS_TEXT.split())
+NEGATED_CONTRACTIONS = frozenset(NEGATED_CONTRACTIONS_TEXT.split())
 # "failed to prevent", and "was unrelated to" (no association found): cues before "to".
 FAIL_WORDS = frozenset({"fail", "fails", "failed", "failing", "unrelated"})
 
@@ -286,20 +275,11 @@ def negation_bears_on(negated: Sequence[str], other: Sequence[str]) -> bool:
         scope = _literal_keys(negated[i + 1 :]) or _literal_keys(negated[:i])
         if not scope.isdisjoint(named):
             return True
-        if stem(negated[i + 1] if i + 1 < len(negated) else "") in _NULL_RESULT and any(
-            stem(tok) in _BENEFIT for tok in other
+        if stem(negated[i + 1] if i + 1 < len(negated) else "") in NULL_RESULT and any(
+            stem(tok) in BENEFIT for tok in other
         ):
             return True
     return False
-
-
-# A null result ("no better than placebo", "no difference", "no benefit") bears on a
-# claim that the same thing helps ("is enough to get the benefit", "works", "reduces"):
-# the one denies what the other states, in other words (decision 0098).
-_NULL_RESULT = frozenset({"better", "differenc", "effect", "benefit", "effectiv", "advantag"})
-_BENEFIT = frozenset(
-    {"benefit", "effectiv", "enough", "work", "help", "reduc", "reduction", "prevent", "protect"}
-)
 
 
 _CLAUSE_ENDS = frozenset({",", ";", ":", "."})
@@ -548,16 +528,8 @@ def numbers_disagree(hypothesis: Sequence[str], sentence: Sequence[str]) -> bool
 
 # Verbs of a one-time event, which happens in one year only: "The law took effect in
 # 2021" against "... in 2019" (what rises or falls in a year may do so every year).
-_EVENT_VERBS_TEXT = """
-    took came enacted founded established introduced launched passed signed adopted
-    ratified banned approved published opened began started ended died born discovered
-    invented released
-"""
-_EVENT_VERBS = frozenset(_EVENT_VERBS_TEXT.split())
-_MONTHS_TEXT = """
-    january february march april may june july august september october november december
-"""
-_MONTHS = frozenset(_MONTHS_TEXT.split())
+_EVENT_VERBS = frozenset(EVENT_VERBS_TEXT.split())
+_MONTHS = frozenset(MONTHS_TEXT.split())
 _YEAR_PREPOSITIONS = frozenset({"in", "since", "from", "on"})
 # An event verb dates to a year at most this many tokens before its preposition.
 _EVENT_REACH = 6

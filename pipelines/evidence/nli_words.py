@@ -1,0 +1,46 @@
+"""The word lists of the heuristic stance judge (`nli_heuristic`): words only.
+
+Stop words, attribution, negated contractions typed without their apostrophe, the verbs
+that date an event, month names, and the words of a null result and of a benefit; the
+antonym axes are in `antonym_axes`.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+STOPWORDS_TEXT = """
+    a about above after again against all almost also am among an and any
+    approximately are around as at be because been before being below between both but
+    by can could did do does doing down during each either else etc even ever every
+    few for from further had has have having he her here hers him his how however i if
+    in into is it its itself just may me might most much must my nearly of off on once
+    only or other our ours out over own per roughly same she should so some such than
+    that the their theirs them then there these they this those though through thus to
+    too under until up upon us very via was we were what when where whether which
+    while who whom whose why will with within would yet you your
+"""
+# Attribution ("the researchers said that", "according to the authors") says who states a
+# finding, not what it is: two reports of one finding share it whoever reports it.
+ATTRIBUTION_TEXT = """
+    said says say told according researchers researcher authors investigators
+"""
+NEGATED_CONTRACTIONS_TEXT = """
+    aint arent cant couldnt didnt doesnt dont hadnt hasnt havent isnt shouldnt wasnt
+    werent wont wouldnt
+"""
+EVENT_VERBS_TEXT = """
+    took came enacted founded established introduced launched passed signed adopted
+    ratified banned approved published opened began started ended died born discovered
+    invented released
+"""
+MONTHS_TEXT = """
+    january february march april may june july august september october november december
+"""
+# A null result ("no better than placebo", "no difference", "no benefit") bears on a
+# claim that the same thing helps ("is enough to get the benefit", "works", "reduces"):
+# the one denies what the other states, in other words (decision 0098).
+NULL_RESULT: Final = frozenset({"better", "differenc", "effect", "benefit", "effectiv", "advantag"})
+BENEFIT: Final = frozenset(
+    {"benefit", "effectiv", "enough", "work", "help", "reduc", "reduction", "prevent", "protect"}
+)
