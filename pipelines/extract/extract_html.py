@@ -51,6 +51,13 @@ _MAY_HOLD_REPLIES: Final = re.compile(
     r"""posts?|thread|discussion)\b""",
     re.IGNORECASE,
 )
+# Class or id words of an <aside> that is the site's furniture, not the article's box.
+_FURNITURE_NAMES: Final = re.compile(
+    r"related|share|sharing|social|newsletter|subscribe|signup|sign-up|promo|advert|"
+    r"\bads?\b|sponsor|banner|cookie|nav|menu|toc|comment|author|bio|more-",
+    re.IGNORECASE,
+)
+_ELLIPSIS: Final = re.compile(r"\.\.\.|\u2026")
 _LINE_BREAKS: Final = frozenset({"br", "lb"})
 # What a line that ends a sentence ends with.
 _SENTENCE_ENDS: Final = (".", "!", "?", "\u2026", ":", ";", '"', "'", "\u201d", "\u2019", ")")
@@ -456,6 +463,73 @@ def _normal(text: str) -> str:
     return " ".join(text.split())
 
 
+def _anchor(
+    tree: lxml.html.HtmlElement | None, paragraphs: list[str]
+) -> lxml.etree._Element | None:
+    """The element of the page that holds the longest paragraph trafilatura took."""
+    if tree is None or not paragraphs:
+        return None
+    key = _normal(max(paragraphs, key=len))[:SERIES_KEY_CHARS]
+    return next(
+        (n for n in tree.iter(*_FALLBACK_BLOCKS) if key in _normal(n.text_content())), None
+    )
+
+
+def _callout_blocks(tree: lxml.html.HtmlElement | None, blocks: list[Block]) -> list[Block]:
+    """The text of the boxes an article sets beside its own text: a fact sheet's "Quick
+    facts" and "Tip", a product monograph's "Directions" and "Warnings" (decision 0099).
+
+    trafilatura drops every <aside>, and a page's own boxes with the site's sidebars. An
+    <aside> is the article's own when it lies inside the <article> (else the <main>, or
+    the element with role="main") that holds the main text trafilatura took; one whose
+    class or id names furniture (related links, sharing, a newsletter, an advert) or
+    whose text is mostly links is left out, as are a box's labels ("Advertisement") and
+    what the main text already says (a pull quote).
+    """
+    anchor = _anchor(tree, [b.text for b in blocks if b.fragment_type == "paragraph"])
+    if anchor is None:
+        return []
+    root = next(
+        (
+            n
+            for tag in ("article", "main")
+            for n in anchor.iterancestors()
+            if n.tag == tag or (tag == "main" and n.get("role") == "main")
+        ),
+        None,
+    )
+    if root is None:
+        return []
+    seen = {_normal(b.text) for b in blocks}
+    said = " ".join(_letters(b.text) for b in blocks)
+    out: list[Block] = []
+    for aside in root.iter("aside"):
+        if any(a.tag == "aside" for a in aside.iterancestors()):
+            continue
+        names = f"{aside.get('class') or ''} {aside.get('id') or ''}"
+        if _FURNITURE_NAMES.search(names):
+            continue
+        box = copy.deepcopy(aside)
+        _drop_furniture(box)
+        text = _normal(box.text_content())
+        links = sum(len(_normal(a.text_content())) for a in box.iter("a"))
+        if not text or links > SERIES_MAX_LINK_SHARE * len(text):
+            continue
+        for block in _walk_blocks(box, HeadingTracker()):
+            text = _normal(block.text)
+            if text in seen or (block.fragment_type != "heading" and len(text.split()) < 4):
+                continue  # empty, said already, or a label ("Advertisement")
+            if all(_letters(part) in said for part in _ELLIPSIS.split(text)):
+                continue  # a pull quote: the article's own words again
+            seen.add(text)
+            out.append(block)
+    return out
+
+
+def _letters(text: str) -> str:
+    return " ".join(re.sub(r"[^\w]+", " ", text.lower()).split())
+
+
 def _series_blocks(tree: lxml.html.HtmlElement | None, blocks: list[Block]) -> list[Block]:
     """The blocks of the rest of a series whose first member trafilatura took for the
     page's main text: a forum thread's replies, a how-to's steps (decision 0096).
@@ -470,12 +544,7 @@ def _series_blocks(tree: lxml.html.HtmlElement | None, blocks: list[Block]) -> l
     whose first member is not the one taken (the article beside its teasers) is left.
     """
     paragraphs = [b.text for b in blocks if b.fragment_type == "paragraph"]
-    if tree is None or not paragraphs:
-        return []
-    key = _normal(max(paragraphs, key=len))[:SERIES_KEY_CHARS]
-    anchor = next(
-        (n for n in tree.iter(*_FALLBACK_BLOCKS) if key in _normal(n.text_content())), None
-    )
+    anchor = _anchor(tree, paragraphs)
     if anchor is None:
         return []
     for node in [anchor, *anchor.iterancestors()]:
@@ -538,6 +607,7 @@ def extract_html(html: str, url: str, domain: str, *, byte_size: int | None = No
         blocks = _fallback_blocks(tree)
     else:
         blocks = [*blocks, *_series_blocks(tree, blocks)]
+        blocks += _callout_blocks(tree, blocks)
     doc = assemble_document(
         blocks,
         url=url,
