@@ -346,7 +346,7 @@ class SearchSettings(_Section):
         ),
     )
     max_claims_per_search: int = Field(
-        120, gt=0, description="Most new claims one search adds (near-duplicates merged first)."
+        150, gt=0, description="Most new claims one search adds (near-duplicates merged first)."
     )
     stance_candidates: int = Field(
         8, gt=0, description="Fragments of other pages paired with each claim for NLI."

@@ -12,6 +12,7 @@ import asyncio
 import logging
 import re
 import time
+from collections import Counter
 from typing import Any, Protocol
 
 import numpy as np
@@ -472,12 +473,27 @@ async def judge_stance(job: EvidenceJob) -> None:
         and not under_reference_list(m.get("heading_context"))
         and not asks_only(m["text"])
     }
+    # Each candidate's similarity gains for the claim's rarer words it says again.
+    keys, claim_keys = await asyncio.to_thread(
+        lambda: (
+            {fid: rs.word_keys(meta[fid]["text"]) for fid in usable},
+            [rs.word_keys(c["claim_text"]) for c in with_vec],
+        )
+    )
+    df = Counter(k for words in keys.values() for k in words)
     found = []
-    for claim, per_claim in zip(with_vec, hits, strict=True):
-        cands = [
-            rs.Candidate(fid, sim, meta[fid]["domain"], meta[fid]["page_id"])
+    for claim, words, per_claim in zip(with_vec, claim_keys, hits, strict=True):
+        near = [
+            (fid, sim)
             for fid, sim in per_claim
             if fid in usable and (fid, claim["id"]) not in judged
+        ]
+        bearing = rs.lexical_bearing(words, [keys[fid] for fid, _ in near], df, len(keys))
+        cands = [
+            rs.Candidate(
+                fid, sim + rs.LEXICAL_WEIGHT * b, meta[fid]["domain"], meta[fid]["page_id"]
+            )
+            for (fid, sim), b in zip(near, bearing, strict=True)
         ]
         origin = claim.get("origin_page_id")
         chosen = rs.order_stance_candidates(

@@ -27,7 +27,14 @@ paragraphs, a slide deck as a PDF, a newsletter e-mail and a Word-exported leafl
 decision 0098) and tests/corpora/helmets (written blind: a live blog, a buying guide
 with pros and cons, a myths-and-facts table, a two-column paper as a PDF, a court
 judgment, an infographic, a Markdown brief with footnotes and an
-insurer's FAQ, decision 0098). One search of each question: every planted fact
+insurer's FAQ, decision 0098) and tests/corpora/fish_oil and tests/corpora/cover_crops
+(written blind: a Q&A page with comments, a systematic review, an accordion FAQ, a
+pharmacy monograph whose directions and warnings stand in <aside> boxes, a numbered
+social-media thread, a Markdown handout, a magazine interview and a plain-text digest;
+an extension fact sheet with "Quick facts" and "Tip" boxes, a forum thread whose
+replies quote earlier posts, a statistical release, a seed company's product page, a
+poster abstract, a glossary, podcast show notes and a plain-text trial report; decision
+0099). One search of each question: every planted fact
 (efficacy, safety, dosage or sizing, who it is for and against, comparison with
 alternatives) becomes a claim, and the contradictions the rules can see are refuted by
 a source other than the claim's own. What no rule finds today is listed in each corpus's README.txt.
@@ -1039,6 +1046,188 @@ PLANTED = {
             (
                 "MIPS helmets were no better than standard helmets at preventing concussion",
                 "gearwise-reviews.example",
+            ),
+        ),
+    ),
+    "fish_oil": Planted(
+        question=(
+            "Does fish oil (omega-3) supplementation prevent heart attacks "
+            "and strokes, and is it safe to take?"
+        ),
+        domains=frozenset(
+            (
+                "chirp-social.example",
+                "cityclinic-handouts.example",
+                "evidencereviews-library.example",
+                "healthdigest-newsletter.example",
+                "heartfoundation-faq.example",
+                "medqa-exchange.example",
+                "pillbox-pharmacy.example",
+                "wellbeing-monthly.example",
+            )
+        ),
+        facts=(
+            "there is no good evidence that fish oil capsules help people live any longer",
+            "statins lower heart attack risk far more reliably than any fish oil product",
+            "fish oil does not increase the risk of atrial fibrillation",
+            "probably makes little or no difference to the risk of having a heart attack",
+            "about one fewer death from coronary heart disease for every 334 people",
+            "lowered blood triglycerides by about 15% on average",
+            "side effects were mostly mild digestive complaints such as reflux, nausea",
+            "Trials using more than 1 g per day were no more effective",
+            "Fish oil supplements do not lower the risk of stroke in people without heart disease",
+            "two portions of fish a week, at least one of which should be oily",
+            "talk to your doctor before starting fish oil if you take warfarin",
+            "pregnant women should avoid cod liver oil because of its vitamin A content",
+            "the recommended daily dose is 2 g of EPA & DHA combined",
+            "Take with a meal containing some fat to improve absorption",
+            "Do not use if you have a known allergy to fish or shellfish",
+            "Doses above 3 g a day may increase the tendency to bleed",
+            "works out at roughly 29p a day at the recommended dose",
+            "cut major cardiovascular events by 25% in statin-treated patients with high",
+            "worth discussing if you have heart disease and triglycerides above 150 mg/dL",
+            "treatment raised the risk of atrial fibrillation by roughly a quarter compared with",
+            "prescription icosapent ethyl costs around $300 a month in the US",
+            "For heart health, the recommended dose is 1 gram of EPA plus DHA per day",
+            "Splitting your dose between two meals can reduce reflux and burping",
+            "A 140 g portion of salmon provides roughly 2.5 g of omega-3",
+            "Stop taking fish oil seven days before any planned surgery",
+            "Own-brand supermarket capsules often cost less than £5 a month",
+            "the capsules cut heart attacks by about a fifth",
+            "roughly a 15% lower risk of dying from heart disease",
+            "algal oil supplements provide EPA and DHA without any fish",
+            "Oxidised, rancid capsules smell strongly of fish and should be thrown away",
+            "Fish oil supplements lower the risk of stroke in people without heart disease",
+            "taking fish oil every day lowers your chance of dying early from any cause",
+            "premium brands can cost three times as much as standard capsules",
+            "whether you take it in the morning or at night makes no difference",
+        ),
+        refuted=(
+            (
+                "Fish oil supplements do not lower the risk of stroke in people without heart",
+                "healthdigest-newsletter.example",
+            ),
+            (
+                "Fish oil supplements lower the risk of stroke in people without heart disease",
+                "heartfoundation-faq.example",
+            ),
+            (
+                "the capsules cut heart attacks by about a fifth",
+                "evidencereviews-library.example",
+            ),
+            (
+                "there is no good evidence that fish oil capsules help people live any longer",
+                "healthdigest-newsletter.example",
+            ),
+            (
+                "taking fish oil every day lowers your chance of dying early from any cause",
+                "medqa-exchange.example",
+            ),
+            (
+                "For heart health, the recommended dose is 1 gram of EPA plus DHA per day",
+                "pillbox-pharmacy.example",
+            ),
+            (
+                "the recommended daily dose is 2 g of EPA & DHA combined",
+                "cityclinic-handouts.example",
+            ),
+            (
+                "fish oil does not increase the risk of atrial fibrillation",
+                "chirp-social.example",
+            ),
+            (
+                "treatment raised the risk of atrial fibrillation by roughly a quarter compared",
+                "medqa-exchange.example",
+            ),
+        ),
+    ),
+    "cover_crops": Planted(
+        question=(
+            "Do cover crops raise the yields of the "
+            "following cash crop, and what do they cost farmers?"
+        ),
+        domains=frozenset(
+            (
+                "covercrop-glossary.example",
+                "croptalk-forum.example",
+                "dirtroadradio.example",
+                "extension.northfield-state.example",
+                "greenfurrow-seeds.example",
+                "soil-health-symposium.example",
+                "stats.agriculture-ministry.example",
+                "westfield-research-station.example",
+            )
+        ),
+        facts=(
+            "soil organic matter rose by roughly 0.3 percentage points over five years",
+            "we suggest you drill cereal rye at 60 kg/ha",
+            "Kill the cover crop at least two weeks before planting maize",
+            "On heavy clay soils we do not recommend cereal rye ahead of early-planted maize",
+            "no-till combined with a cereal rye cover cut soil loss by close to 80 percent",
+            "our organic matter hasn't budged from 2.8%, cover crops or not",
+            "the roller-crimper just laid it over without killing it",
+            "with our cow-calf herd for three weeks in April basically paid for the seed",
+            "Modelled soil loss on fields with a winter cover was 42% lower",
+            "€47 per hectare was the average reported cost of cover crop seed",
+            "received a flat payment of €62 per hectare of cover crop",
+            "Spring wheat that followed a cover crop averaged 6.1 t/ha",
+            "cereal rye sown alone should go in at 90 kg/ha",
+            "Sow the blend between mid-August and the end of September",
+            "Crimson clover fixes up to 110 kg N/ha for the following maize crop",
+            "Rye residue releases allelopathic compounds that can stunt small-seeded crops",
+            "lifted maize grain yield by about 6 percent relative to winter fallow",
+            "retained an estimated 38 kg N/ha over winter",
+            "Soybean yields after the cover were statistically unchanged",
+            "a mustard catch crop sown after wheat harvest captured roughly half as much nitrate",
+            "On most farms cover crops do not pay for themselves within the first three years",
+            "Heavy cover crop residue roughly doubles slug damage to emerging soybean seedlings",
+            "reduces spring termination costs by around €20 per hectare",
+            "bare fallow lost roughly three times as much soil as land under a winter cover",
+            "cover crops do pay for themselves within the first three years on most farms",
+            "If you get less than 450 millimetres of rain a year",
+            "growers with fewer than 120 frost-free days rarely get enough autumn growth",
+            "made no measurable difference to maize grain yield",
+            "maize after cereal rye yielded 0.9 t/ha less than maize after fallow",
+            "terminating the rye three weeks before planting rather than one week recovered 0.6",
+            "Soil mineral nitrogen in late November was 27 kg N/ha lower under the covers",
+            "Slug damage to soybean seedlings was no higher after cover crops",
+        ),
+        refuted=(
+            (
+                "On most farms cover crops do not pay for themselves within the first three years",
+                "dirtroadradio.example",
+            ),
+            (
+                "cover crops do pay for themselves within the first three years on most farms",
+                "covercrop-glossary.example",
+            ),
+            (
+                "lifted maize grain yield by about 6 percent relative to winter fallow",
+                "westfield-research-station.example",
+            ),
+            (
+                "made no measurable difference to maize grain yield",
+                "soil-health-symposium.example",
+            ),
+            (
+                "our organic matter hasn't budged from 2.8%, cover crops or not",
+                "extension.northfield-state.example",
+            ),
+            (
+                "we suggest you drill cereal rye at 60 kg/ha",
+                "greenfurrow-seeds.example",
+            ),
+            (
+                "cereal rye sown alone should go in at 90 kg/ha",
+                "extension.northfield-state.example",
+            ),
+            (
+                "Heavy cover crop residue roughly doubles slug damage to emerging soybean",
+                "westfield-research-station.example",
+            ),
+            (
+                "Slug damage to soybean seedlings was no higher after cover crops",
+                "covercrop-glossary.example",
             ),
         ),
     ),

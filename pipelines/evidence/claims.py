@@ -154,9 +154,13 @@ _HEDGE = re.compile(
 )
 # Not self-contained: the sentence leans on one before it ("They ...", "This ...") or is
 # the writer's own story ("My theory ...", "I switched ..."). A claim must stand alone.
+# A conjunction leans back only before such a word: "And growers with fewer than 120
+# frost-free days rarely get ..." stands alone (decision 0099).
 _ANAPHORIC_START = re.compile(
-    r"^(this|that|these|those|they|them|it|its|their|such|each of|both of|he|she|his|her|"
-    r"here|thus|hence|so|also|however|but|and|or)\b",
+    r"^(?:(?:thus|hence|so|also|however|but|and|or)\b,?\s*(?:(?:this|that|these|those|they|"
+    r"them|it|its|their|such|the|he|she|his|her|here|there)\b|$|[^\w\s])|"
+    r"(?:this|that|these|those|they|them|it|its|their|such|each of|both of|he|she|his|her|"
+    r"here)\b)",
     re.IGNORECASE,
 )
 # "I" only as the pronoun: a capital I standing alone, not a Roman numeral after a word
@@ -390,6 +394,13 @@ def _verb_form(word: str) -> str | None:
     return None if "ADV" in readings else "base"
 
 
+# "growers ... rarely get enough growth": a base form after how often is a verb.
+_FREQUENCY_ADVERBS: Final = frozenset(
+    ("rarely", "seldom", "often", "usually", "always", "never", "sometimes", "generally",
+     "typically", "normally", "commonly", "frequently")
+)  # fmt: skip
+
+
 def _lexicon_verb(words: list[str]) -> bool:
     """A finite verb by the lexicon: an inflected form (a heading's noun that could be
     read so, "Recent studies", asserts nothing and scores no informativeness), or a
@@ -399,7 +410,9 @@ def _lexicon_verb(words: list[str]) -> bool:
         if form == "inflected":
             return True
         if form == "base" and (
-            before in _BASE_FORM_SUBJECTS or (before.endswith("s") and not before.endswith("ss"))
+            before in _BASE_FORM_SUBJECTS
+            or before in _FREQUENCY_ADVERBS
+            or (before.endswith("s") and not before.endswith("ss"))
         ):
             return True
     return False

@@ -45,6 +45,10 @@ NUMBER_WORDS: Final = (
     r"forty|fifty|sixty|seventy|eighty|ninety|hundreds?|thousands?|millions?|billions?|"
     r"half|quarters?|thirds?|fifths?|tenths?|twice|threefold|fourfold|fivefold|tenfold"
 )
+MONTHS_PATTERN: Final = (
+    r"january|february|march|april|may|june|july|august|september|october|november|"
+    r"december"
+)
 # An instruction that states a dose or a time ("Take the antibiotic at least 2 hours
 # before zinc", "Stop taking the lozenges after 7 days", "Take 2 tablets every 4 hours",
 # "take the probiotic at least two hours after your antibiotic dose") is how a medicine
@@ -53,10 +57,17 @@ NUMBER_WORDS: Final = (
 DOSING_INSTRUCTION: Final = re.compile(
     # not an offer ("Use our app for 30 days free")
     r"^(?!.*\b(?:our|free|offer|trial|subscri\w*|orders?)\b)"
-    r"(?:take|stop|start|use|give|continue|repeat|wait|dissolve|apply|chew|swallow)\b"
-    rf".*?\b(?:\d+(?:[.,]\d+)?|{NUMBER_WORDS})(?:\s*(?:to|or|-|\u2013)\s*\d+(?:[.,]\d+)?)?\s*"
-    r"(?:mg|mcg|\u00b5g|g|iu|ml|units?|tablets?|capsules?|lozenges?|drops?|doses?|hours?|"
-    r"days?|weeks?|months?|minutes?)\b",
+    r"(?:take|stop|start|use|give|continue|repeat|wait|dissolve|apply|chew|swallow|"
+    # a practice's rate or timing ("Sow the blend between mid-August and the end of
+    # September", "drill cereal rye at 60 kg/ha"; decision 0099)
+    r"sow|plant|drill|spread|spray|graze|mow|feed|fit|replace|kill|terminate)\b"
+    rf"(?:.*?\b(?:\d+(?:[.,]\d+)?|{NUMBER_WORDS})(?:\s*(?:to|or|-|\u2013)\s*\d+(?:[.,]\d+)?)?\s*"
+    r"(?:mg|mcg|\u00b5g|g|kg|iu|ml|units?|tablets?|capsules?|lozenges?|drops?|doses?|hours?|"
+    r"days?|weeks?|months?|years?|minutes?|ha|hectares?|acres?|cm|mm|litres?|liters?)\b"
+    # with a meal or by a date ("Take with a meal containing some fat")
+    r"|(?:\s+[\w-]+){0,5}?\s+(?:with|after|before|between|by|in)\s+(?:(?:a|the|your)\s+)?"
+    rf"(?:meals?|food|breakfast|lunch|dinner|supper|bedtime|{MONTHS_PATTERN}|mid-\w+|"
+    r"(?:first|second|third|last|early|late)\s+(?:week|half|days?)))",
     re.IGNORECASE,
 )
 # A prohibition that names who or what it is for is a contraindication, the finding a
@@ -383,6 +394,11 @@ VERDICT: Final = re.compile(
     r"reports?\s+of\b"
     r"|\b(?:some|many|most|few|a few)\s+(?:people|patients|users|women|men|children|"
     r"adults)\s+(?:notice|experience|get|develop|report|feel)\b"
+    # what harms there were ("side effects were mostly mild digestive complaints") and
+    # what pays its way ("Grazing the rye ... paid for the seed"; decision 0099)
+    r"|\b(?:side[- ]effects?|adverse\s+(?:effects?|events?|reactions?))\s+(?:were|was|are|"
+    r"is|included?|included|ranged)\b"
+    r"|\bpa(?:y|ys|id)\s+(?:for\s+(?:itself|themselves|the\s+\w+)|(?:it|them)?\s*back|off)\b"
     # a ranking among options ("... is the most important thing to do if ...")
     r"|\bthe\s+(?:single\s+)?(?:most|least)\s+(?:important|effective|common|useful|"
     r"reliable|frequent|serious|likely|dangerous|successful)\b",
@@ -420,11 +436,14 @@ _ASK_FIRST = (
 )
 _CAUTION = re.compile(
     rf"^(?:{_ASK_FIRST}|it(?:'s| is)\s+(?:best|better|safest|safer|wise|advisable|"
-    r"important)\s+(?:not\s+)?to\b|do not\b|don't\b|never\b|avoid\b)",
+    r"important)\s+(?:not\s+)?to\b|do not\b|don't\b|never\b|avoid\b|skip\b|hold off\b|"
+    r"steer clear\b|stay away\b)",
     re.IGNORECASE,
 )
 _CAUTION_FOR_A_CASE = re.compile(
-    rf"^{_ASK_FIRST}.*\bif\s+you(?:'re|'ve)?\s+(?:are|have|had|take|were|\w+ing)\b",
+    rf"^(?:{_ASK_FIRST}|(?:it(?:['\u2019]s|\s+is)\s+)?(?:well\s+)?worth\s+(?:discussing|considering|"
+    r"trying|asking\s+about|talking\s+about)\b)"
+    r".*\bif\s+you(?:'re|'ve)?\s+(?:are|have|had|take|were|\w+ing)\b",
     re.IGNORECASE,
 )
 _PERMISSION = re.compile(
@@ -471,6 +490,11 @@ _TOLD_THE_WRITER = re.compile(
 # patients ... should not be given probiotics"; decision 0098).
 _SPEAKERS_FRAME = re.compile(
     r"^.{0,60}?\b(?:my\s+(?:advice|recommendation|suggestion|rule)\s+is\s+(?:to|that)|"
+    # a practitioner's frame ("In my experience, cover crops do pay ...", "For most fields
+    # we suggest you drill ..."; decision 0099)
+    r"in\s+my\s+(?:experience|practice|view|opinion|clinic)\s*,?|"
+    r"we\s+(?:would\s+|generally\s+|usually\s+)?(?:suggest|recommend|advise)(?:\s+that)?"
+    r"(?:\s+you)?|"
     r"I(?:'m|\s+am)\s+(?:firm|clear|confident|convinced|certain)\s+that|"
     r"I(?:'d|\s+would)?\s+(?:always\s+|strongly\s+)?(?:recommend|advise)\s+that|"
     # a court's finding and what the parties agreed ("On the whole of the evidence, I

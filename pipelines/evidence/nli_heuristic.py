@@ -97,6 +97,7 @@ from lyra.pipelines.evidence.nli_words import (
     NEGATED_CONTRACTIONS_TEXT,
     NULL_RESULT,
     STOPWORDS_TEXT,
+    UNIT_SYMBOLS,
 )
 
 MODEL_ID = "heuristic-nli-v1"
@@ -451,6 +452,7 @@ def quantities(tokens: Sequence[str]) -> dict[str, list[tuple[float, float]]]:
             start = value
             continue
         unit = "%" if nxt in _PERCENT_WORDS else (stem(nxt) if nxt.isalpha() else "")
+        unit = UNIT_SYMBOLS.get(unit, unit)
         if (not unit or nxt in STOPWORDS) and _counted_before(tokens, begins):
             # "limits calories to 800 a day": what the number counts comes before it
             found.setdefault(stem(tokens[begins - 2]), []).append((low, high))

@@ -44,3 +44,13 @@ NULL_RESULT: Final = frozenset({"better", "differenc", "effect", "benefit", "eff
 BENEFIT: Final = frozenset(
     {"benefit", "effectiv", "enough", "work", "help", "reduc", "reduction", "prevent", "protect"}
 )
+
+
+# A unit's name and its symbol count as one unit ("1 gram" against "2 g"; decision
+# 0099): stems of the names, as ``nli_heuristic.stem`` leaves them.
+UNIT_SYMBOLS: Final = {
+    "gram": "g", "milligram": "mg", "microgram": "mcg", "kilogram": "kg", "kilo": "kg",
+    "litr": "l", "liter": "l", "millilitr": "ml", "milliliter": "ml", "kilometr": "km",
+    "kilometer": "km", "metr": "m", "meter": "m", "centimetr": "cm", "centimeter": "cm",
+    "millimetr": "mm", "millimeter": "mm", "hectar": "ha",
+}  # fmt: skip

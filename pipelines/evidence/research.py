@@ -7,11 +7,14 @@ retried call after an actor crash never duplicates anything.
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from lyra.pipelines.evidence.nli_heuristic import content_keys, tokenize
 
 PRIMARY_LEVELS = frozenset({"PRIMARY", "GOVERNMENT", "ACADEMIC"})
 SEARCH_STATES = ("running", "satisfied", "partial", "exhausted", "failed", "cancelled")
@@ -77,6 +80,31 @@ class Candidate:
     similarity: float
     domain: str
     page_id: str
+
+
+# A candidate's similarity to a claim gains this much, at most, for the share of the
+# claim's words it says again, each weighed by how rare it is among the candidates
+# (decision 0099). The embedding alone reads a fragment by its topic: the one that says
+# "fish oil" twice beat the one on the claim's atrial fibrillation, and each source
+# offers only its best fragment before any offers a second.
+LEXICAL_WEIGHT = 0.3
+
+
+def word_keys(text: str) -> frozenset[str]:
+    """The stems of a text's content words (antonyms folded onto their axis)."""
+    return frozenset(content_keys(tokenize(text)))
+
+
+def lexical_bearing(
+    claim: frozenset[str], fragments: Sequence[frozenset[str]], df: dict[str, int], n: int
+) -> list[float]:
+    """0..1 per fragment: the idf-weighted share of the claim's words (``word_keys``) it
+    holds; ``df`` counts the fragments each word is in, of ``n``."""
+    weight = {k: math.log((n + 1) / (df.get(k, 0) + 1)) + 0.1 for k in claim}
+    total = sum(weight.values())
+    if not total:
+        return [0.0] * len(fragments)
+    return [sum(weight[k] for k in claim & f) / total for f in fragments]
 
 
 def order_stance_candidates(

@@ -57,6 +57,12 @@ _FURNITURE_NAMES: Final = re.compile(
     r"\bads?\b|sponsor|banner|cookie|nav|menu|toc|comment|author|bio|more-",
     re.IGNORECASE,
 )
+# The line a forum's quote of an earlier post opens with ("Quote from RidgeTillRon:",
+# "ann_b wrote:", "Originally posted by ann_b").
+_QUOTE_LEAD: Final = re.compile(
+    r"^(?:quote\s+from\s+\S+|\S+\s+wrote|originally\s+posted\s+by\s+\S+)\s*:?\s*",
+    re.IGNORECASE,
+)
 _ELLIPSIS: Final = re.compile(r"\.\.\.|\u2026")
 _LINE_BREAKS: Final = frozenset({"br", "lb"})
 # What a line that ends a sentence ends with.
@@ -470,9 +476,7 @@ def _anchor(
     if tree is None or not paragraphs:
         return None
     key = _normal(max(paragraphs, key=len))[:SERIES_KEY_CHARS]
-    return next(
-        (n for n in tree.iter(*_FALLBACK_BLOCKS) if key in _normal(n.text_content())), None
-    )
+    return next((n for n in tree.iter(*_FALLBACK_BLOCKS) if key in _normal(n.text_content())), None)
 
 
 def _callout_blocks(tree: lxml.html.HtmlElement | None, blocks: list[Block]) -> list[Block]:
@@ -523,6 +527,22 @@ def _callout_blocks(tree: lxml.html.HtmlElement | None, blocks: list[Block]) -> 
                 continue  # a pull quote: the article's own words again
             seen.add(text)
             out.append(block)
+    return out
+
+
+def _without_requotes(blocks: list[Block]) -> list[Block]:
+    """``blocks`` less the quotes that repeat what the page said before them: a forum
+    reply quoting an earlier post ("Quote from RidgeTillRon: our organic matter hasn't
+    budged ...") is that post's words again, not a second statement (decision 0099)."""
+    out: list[Block] = []
+    said = ""
+    for block in blocks:
+        if block.fragment_type == "quote":
+            quoted = _QUOTE_LEAD.sub("", _normal(block.text), count=1)
+            if _letters(quoted) and _letters(quoted) in said:
+                continue
+        said += " " + _letters(block.text)
+        out.append(block)
     return out
 
 
@@ -608,6 +628,7 @@ def extract_html(html: str, url: str, domain: str, *, byte_size: int | None = No
     else:
         blocks = [*blocks, *_series_blocks(tree, blocks)]
         blocks += _callout_blocks(tree, blocks)
+        blocks = _without_requotes(blocks)
     doc = assemble_document(
         blocks,
         url=url,
