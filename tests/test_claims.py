@@ -1299,3 +1299,133 @@ def test_a_myths_and_facts_table_gives_its_facts_not_its_myths() -> None:
         "Helmets reduce serious head injury by about 60 percent, including in crashes "
         "involving cars."
     ]
+
+
+COVER_CROPS = (
+    "Do cover crops raise the yields of the following cash crop, and what do they cost farmers?"
+)
+KNEE = (
+    "Does arthroscopic surgery help a degenerative meniscus tear in the knee more than "
+    "physiotherapy, and what are its risks?"
+)
+THERMOSTATS = "Do smart thermostats cut household heating bills, and what are their drawbacks?"
+FISH_OIL = (
+    "Does fish oil (omega-3) supplementation prevent heart attacks and strokes, and is it safe "
+    "to take?"
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "text"),
+    [
+        # a practice's rate and timing are its dosage (decision 0099)
+        (COVER_CROPS, "For most fields we suggest you drill cereal rye at 60 kg/ha."),
+        (
+            COVER_CROPS,
+            "Sow the blend between mid-August and the end of September; later sowings "
+            "establish poorly.",
+        ),
+        (FISH_OIL, "Take with a meal containing some fat to improve absorption."),
+        # a practitioner's frame, the case the advice is for
+        (
+            COVER_CROPS,
+            "In my experience cover crops do pay for themselves within the first three years "
+            "on most farms.",
+        ),
+        (
+            FISH_OIL,
+            "In my practice it's worth discussing if you have heart disease and triglycerides "
+            "above 150 mg/dL despite a statin.",
+        ),
+        (
+            COVER_CROPS,
+            "If you get less than 450 millimetres of rain a year, skip the cover crop and keep "
+            "the water for the cash crop.",
+        ),
+        # a conjunction before a subject of its own; "rarely get" is a verb
+        (
+            COVER_CROPS,
+            "And growers with fewer than 120 frost-free days rarely get enough autumn growth "
+            "from a cover to justify the seed.",
+        ),
+        # what harms there were, what pays its way
+        (
+            FISH_OIL,
+            "In studies that reported them, side effects were mostly mild digestive "
+            "complaints such as reflux, nausea and loose stools.",
+        ),
+        (
+            COVER_CROPS,
+            "Grazing the rye with our cow-calf herd for three weeks in April basically paid "
+            "for the seed.",
+        ),
+        # the writer's frame around a statement (tests/corpora/knee_surgery)
+        (
+            KNEE,
+            "My answer, from what I have seen over the years: removing the torn flap of "
+            "meniscus does not hasten arthritis in the knee.",
+        ),
+        (
+            KNEE,
+            "Infection after a knee scope is rare, roughly one patient in a thousand in my "
+            "own records.",
+        ),
+        (
+            KNEE,
+            "At the practice where I still consult, a private knee arthroscopy costs around "
+            "$4,500 including the surgeon's fee.",
+        ),
+        # a guideline's recommendations; a number with its unit stands alone
+        (
+            KNEE,
+            "Do not offer arthroscopic partial meniscectomy as first-line treatment for a "
+            "degenerative meniscal tear.",
+        ),
+        (
+            KNEE,
+            "Offer a supervised exercise therapy programme of 12 to 16 sessions over 8 to 12 "
+            "weeks as the initial treatment.",
+        ),
+        (KNEE, "Most people use crutches for 3 to 5 days after the operation."),
+        # the largest of a measured thing, what a thing lets you do, a setting, a change
+        # the writer measured (tests/corpora/smart_thermostats)
+        (
+            THERMOSTATS,
+            "Tenants in private rented flats showed the largest relative savings of any group.",
+        ),
+        (
+            THERMOSTATS,
+            "Thermostatic radiator valves (TRVs) let you heat only the rooms you actually use, "
+            "and cost about £15\u2013£25 each.",
+        ),
+        (
+            THERMOSTATS,
+            "Set the heating to come on about 30 minutes before you get up, and again before "
+            "you get home.",
+        ),
+        (
+            THERMOSTATS,
+            "Over the heating season my gas use fell from 10,480 kWh to 9,420 kWh, roughly a "
+            "10% drop.",
+        ),
+    ],
+)
+def test_rates_frames_and_harms_of_two_blind_corpora_are_claims(question: str, text: str) -> None:
+    """Decision 0099 (tests/corpora/cover_crops, tests/corpora/fish_oil): none was a claim."""
+    assert [c.text for c in extract_claims_extractive(text, question, 1)] == [text]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # a conjunction before a word that leans back, an order with no rate or time
+        "But this pattern reflects what the farm did the year before, not the cover crop.",
+        "Plant trees along the edge of the field for shade.",
+        "Use the app in your browser to plan the season.",
+        # the writer's own story without a change measured
+        "I paid £179 for the thermostat and nothing for fitting, because I wired it in.",
+        "After my operation I rested at home for a week and then went back to work.",
+    ],
+)
+def test_leaning_sentences_and_orders_without_a_rate_stay_out(sentence: str) -> None:
+    assert extract_claims_extractive(sentence, COVER_CROPS, 1) == []

@@ -25,6 +25,7 @@ from lyra.pipelines.extract.documents import (
     Block,
     Document,
     ExtractionError,
+    is_boilerplate,
     split_sentences,
 )
 from lyra.pipelines.extract.extract_html import _series_blocks, extract_html, sniff_html_charset
@@ -970,3 +971,123 @@ def test_a_markdown_footnote_is_a_paragraph_and_a_link_definition_is_not() -> No
         "Drivers gave less room to riders wearing helmets.[^2]",
         "Drivers passed on average 8.5 cm closer to riders wearing a helmet.",
     ]
+
+
+_ARTICLE_TEXT = (
+    "Cover crops planted after harvest hold soil in place through the winter months and "
+    "take up nitrogen that would otherwise wash out of the field before spring. "
+)
+
+
+def test_an_articles_own_aside_boxes_are_read_and_the_sites_are_not() -> None:
+    """trafilatura drops every <aside>: a fact sheet's "Quick facts" and "Tip" boxes and a
+    monograph's "Warnings" are the article's; a sidebar outside the <article>, a box of
+    related links, a box's label and a pull quote are not (decision 0099)."""
+    html = f"""<html><head><title>Cover crops</title></head><body>
+    <nav><a href="/">Home</a></nav>
+    <main><article><h1>Cover crops ahead of maize</h1>
+    <p>{_ARTICLE_TEXT * 3}</p>
+    <aside class="quick-facts"><h3>Quick facts</h3><ul>
+      <li>For most fields we suggest you drill cereal rye at 60 kg/ha.</li></ul></aside>
+    <p>{_ARTICLE_TEXT * 2}</p>
+    <aside class="tip"><p>Kill the cover crop at least two weeks before planting maize.</p>
+      <p>Advertisement</p></aside>
+    <aside class="pullquote"><p>"Cover crops planted after harvest hold soil in place ..."</p>
+    </aside>
+    <aside class="related-links"><h3>Related</h3><p>Grazing cover crops with cattle in
+      spring and what it does to the soil.</p></aside>
+    <aside><p><a href="/a">Cover crop budgets for 2025</a> <a href="/b">Seed mixes for
+      dry years and wet years</a></p></aside>
+    </article>
+    <aside class="sidebar"><p>Sign up for the extension newsletter to hear about field
+      days near you.</p></aside></main></body></html>"""
+    doc = extract_html(html, "http://ext.example/p", "ext.example")
+    boxes = [(f.fragment_type, f.heading_context, f.text) for f in doc.fragments][-3:]
+    assert boxes == [
+        ("heading", None, "Quick facts"),
+        (
+            "list_item",
+            "Quick facts",
+            "For most fields we suggest you drill cereal rye at 60 kg/ha.",
+        ),
+        ("paragraph", None, "Kill the cover crop at least two weeks before planting maize."),
+    ]
+    text = " ".join(f.text for f in doc.fragments)
+    for left_out in ("Advertisement", "Grazing cover crops", "budgets", "newsletter"):
+        assert left_out not in text
+
+
+def test_a_quote_of_an_earlier_post_is_no_fragment_of_its_own() -> None:
+    """A forum reply quoting an earlier post says that post's words again (decision 0099);
+    a quote of words the page did not say before is kept."""
+    post = "Our organic matter has not budged from 2.8 percent in five years of testing."
+    html = f"""<html><body><main><div class="thread">
+    <div class="post"><p>{post} Same lab, same depth, same time of year.</p></div>
+    <div class="post"><blockquote><p>Quote from RidgeTillRon:</p><p>our organic matter has
+      not budged from 2.8 percent in five years of testing.</p></blockquote>
+      <p>Five years is short for organic matter to show up in a routine soil test.</p></div>
+    <div class="post"><blockquote><p>The extension agent said rye needs 60 kg per hectare
+      when it is drilled.</p></blockquote><p>That matches what we sow on our farm.</p></div>
+    </div></main></body></html>"""
+    doc = extract_html(html, "http://forum.example/t", "forum.example")
+    quotes = [f.text for f in doc.fragments if f.fragment_type == "quote"]
+    assert quotes == ["The extension agent said rye needs 60 kg per hectare when it is drilled."]
+    assert sum("budged" in f.text for f in doc.fragments) == 1
+
+
+def test_a_caption_that_states_something_is_read_and_a_photo_credit_is_not() -> None:
+    """Decision 0099 (tests/corpora/knee_surgery): a leaflet's gallery states findings in
+    its captions; a news photo's description with its credit stays out. The article's
+    text stands in <span>s inside <div>s, as a word processor exports it."""
+    spans = "".join(
+        f'<div class="c1"><span>{_ARTICLE_TEXT[:80]}</span><span>{_ARTICLE_TEXT[80:]}</span></div>'
+        for _ in range(3)
+    )
+    html = f"""<html><body><main class="leaflet"><section id="about"><h1>Knee arthroscopy</h1>
+    {spans}</section>
+    <section id="gallery"><div class="gallery">
+    <figure><img src="a.jpg" alt=""><figcaption>About 1 in 20 patients needs a further
+      operation on the same knee within five years.</figcaption></figure>
+    <figure><img src="b.jpg" alt=""><figcaption>The surgeon at work in theatre three.
+      Photo: J. Smith/Reuters</figcaption></figure>
+    <figure><img src="c.jpg" alt=""><figcaption>Knee joint</figcaption></figure>
+    </div></section></main></body></html>"""
+    doc = extract_html(html, "http://leaflet.example/p", "leaflet.example")
+    assert [f.text for f in doc.fragments][-1:] == [
+        "About 1 in 20 patients needs a further operation on the same knee within five years."
+    ]
+    assert not any("Reuters" in f.text or f.text == "Knee joint" for f in doc.fragments)
+
+
+def test_an_email_threads_quoted_messages_are_read_once_without_their_marks() -> None:
+    """Decision 0099: a reply quotes the messages before it with "> " and ">> " marks; their
+    text is read without the marks, where the depth changes a paragraph ends, and what a
+    deeper quote repeats is read once."""
+    text = (
+        "Hi Graham,\n\nEach session with us costs 45 pounds and most people need about 12.\n\n"
+        "On Wed, Graham wrote:\n> Thanks, that all makes sense.\n>\n"
+        "> On Tue, Sophie wrote:\n>> A steroid injection can calm the pain for a few weeks\n"
+        ">> but it does not fix the tear.\n>>\n>> Each session with us costs 45 pounds and "
+        "most people need about 12.\n"
+    )
+    doc = extract_plain(text, "file:///mail.txt", "mail.example", False)
+    assert [f.text for f in doc.fragments] == [
+        "Each session with us costs 45 pounds and most people need about 12.",
+        "On Wed, Graham wrote:",
+        "Thanks, that all makes sense.",
+        "On Tue, Sophie wrote:",
+        "A steroid injection can calm the pain for a few weeks but it does not fix the tear.",
+    ]
+
+
+def test_a_privacy_policy_named_in_an_answer_is_no_furniture() -> None:
+    """Decision 0099 (tests/corpora/smart_thermostats): "privacy policy", "click here" and
+    "terms of use" make a line furniture only when it is short."""
+    answer = (
+        "Occupancy data from motion sensors and phone location can reveal to the "
+        "manufacturer when your home is empty. Read the privacy policy and switch off "
+        "features you do not need."
+    )
+    assert not is_boilerplate(answer, "paragraph")
+    assert is_boilerplate("Privacy policy | Terms of use | Contact", "paragraph")
+    assert is_boilerplate("Read our privacy policy.", "paragraph")

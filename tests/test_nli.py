@@ -1010,6 +1010,14 @@ HEURISTIC_CASES = [
         "Felodipine is cleared by the kidneys with a half-life of 9 hours.",
         id="another-named-thing",
     ),
+    # a unit's name and its symbol are one unit (decision 0099; tests/corpora/fish_oil)
+    pytest.param(
+        "For heart health, the recommended dose is 1 gram of EPA plus DHA per day.",
+        "For heart health the recommended daily dose is 2 g of EPA & DHA combined.",
+        "refutes",
+        "For heart health, the recommended dose is 1 gram of EPA plus DHA per day.",
+        id="a-units-name-and-its-symbol",
+    ),
 ]
 
 

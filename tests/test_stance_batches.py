@@ -4,6 +4,7 @@ to pairs of about its own length, and every edge still carries its own pair's ju
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -180,3 +181,30 @@ def test_every_other_source_is_heard_before_one_is_heard_twice() -> None:
         6,
     )
     assert [x.fragment_id for x in got] == ["a1", "b1", "faq", "a2", "b2", "a3"]
+
+
+def test_a_fragment_on_the_claims_rarer_words_is_its_sources_best() -> None:
+    """Decision 0099 (tests/corpora/fish_oil): the embedding read the thread's fragment
+    that said "fish oil" twice as its best on a claim about atrial fibrillation; the
+    claim's rarer words, weighed by how few fragments hold them, put the one on atrial
+    fibrillation first."""
+    claim = "Fish oil does not increase the risk of atrial fibrillation."
+    fragments = [
+        "First: fish oil means two different things, the fish oil on the shelf and a drug.",
+        "In the high-dose trials, treatment raised the risk of atrial fibrillation.",
+        "Fish oil is sold in capsules.",
+        "Eating oily fish twice a week is what most guidelines say.",
+    ]
+    keys = [rs.word_keys(f) for f in fragments]
+    df = Counter(k for words in keys for k in words)
+    bearing = rs.lexical_bearing(rs.word_keys(claim), keys, df, len(keys))
+    assert [round(b, 2) for b in bearing] == [0.19, 0.81, 0.19, 0.06]
+    similarity = [0.57, 0.49, 0.50, 0.30]
+    scored = [s + rs.LEXICAL_WEIGHT * b for s, b in zip(similarity, bearing, strict=True)]
+    got = rs.order_stance_candidates(
+        [rs.Candidate(f"f{i}", score, "thread.example", "p") for i, score in enumerate(scored)],
+        "faq.example",
+        set(),
+        1,
+    )
+    assert [c.fragment_id for c in got] == ["f1"]

@@ -60,10 +60,13 @@ DOSING_INSTRUCTION: Final = re.compile(
     r"(?:take|stop|start|use|give|continue|repeat|wait|dissolve|apply|chew|swallow|"
     # a practice's rate or timing ("Sow the blend between mid-August and the end of
     # September", "drill cereal rye at 60 kg/ha"; decision 0099)
-    r"sow|plant|drill|spread|spray|graze|mow|feed|fit|replace|kill|terminate)\b"
+    r"sow|plant|drill|spread|spray|graze|mow|feed|fit|replace|kill|terminate|offer|prescribe|"
+    # a setting ("Set the heating to come on about 30 minutes before you get up")
+    r"set|turn|program|schedule|lower)\b"
     rf"(?:.*?\b(?:\d+(?:[.,]\d+)?|{NUMBER_WORDS})(?:\s*(?:to|or|-|\u2013)\s*\d+(?:[.,]\d+)?)?\s*"
     r"(?:mg|mcg|\u00b5g|g|kg|iu|ml|units?|tablets?|capsules?|lozenges?|drops?|doses?|hours?|"
-    r"days?|weeks?|months?|years?|minutes?|ha|hectares?|acres?|cm|mm|litres?|liters?)\b"
+    r"days?|weeks?|months?|years?|minutes?|ha|hectares?|acres?|cm|mm|litres?|liters?|"
+    r"degrees?|\u00b0\s?[cf])(?!\w)"
     # with a meal or by a date ("Take with a meal containing some fat")
     r"|(?:\s+[\w-]+){0,5}?\s+(?:with|after|before|between|by|in)\s+(?:(?:a|the|your)\s+)?"
     rf"(?:meals?|food|breakfast|lunch|dinner|supper|bedtime|{MONTHS_PATTERN}|mid-\w+|"
@@ -76,11 +79,14 @@ DOSING_INSTRUCTION: Final = re.compile(
 # boulardii in people with a central venous catheter"), not advice: a source can
 # support or refute it. A bare limit ("Never take more than 10 mg") stays advice.
 CONTRAINDICATION: Final = re.compile(
-    r"^(?:do not|don't|never|you (?:should|must) (?:not|never))\s+(?:take|use|give|combine|"
+    # a guideline's "Do not offer arthroscopic partial meniscectomy as first-line
+    # treatment for ..." speaks to prescribers, never to the reader (decision 0099)
+    r"^(?:(?:do not|don't|never)\s+(?:routinely\s+)?(?:offer|prescribe)\b"
+    r"|(?:do not|don't|never|you (?:should|must) (?:not|never))\s+(?:take|use|give|combine|"
     r"mix|prescribe|offer|recommend)\b(?!\s+more\b).*\b(?:if you (?:have|are|take|had|were)|"
     r"(?:to|in|for) (?:children|people|patients|women|men|adults|infants|babies|anyone)|"
     r"during pregnancy|while (?:pregnant|breastfeeding)|with (?:alcohol|warfarin|"
-    r"[a-z]+(?:ine|ol|am|ide|ate|in))\b)",
+    r"[a-z]+(?:ine|ol|am|ide|ate|in))\b))",
     re.IGNORECASE,
 )
 
@@ -359,11 +365,19 @@ _EXPLAINING_CLAUSE = re.compile(
 )
 
 
+# What a thing lets "you" do is said of the thing, not to the reader ("Thermostatic
+# radiator valves let you heat only the rooms you actually use"; decision 0099).
+_WHAT_IT_LETS_YOU_DO = re.compile(
+    r"\b(?:lets?|allows?|helps?|enables?)\s+you\b.*?(?=[,;.]|$)", re.IGNORECASE
+)
+
+
 def own_statement(text: str) -> str:
     """What `text` itself states: before a clause explaining it, and without a closing
     condition on the reader's case ("... if you are pregnant", decision 0096). A
     statement that speaks to the reader elsewhere keeps its "you"."""
-    return _READERS_CASE.sub("", _EXPLAINING_CLAUSE.split(text, maxsplit=1)[0])
+    text = _READERS_CASE.sub("", _EXPLAINING_CLAUSE.split(text, maxsplit=1)[0])
+    return _WHAT_IT_LETS_YOU_DO.sub("", text)
 
 
 def states_preference(text: str) -> bool:
@@ -399,6 +413,13 @@ VERDICT: Final = re.compile(
     r"|\b(?:side[- ]effects?|adverse\s+(?:effects?|events?|reactions?))\s+(?:were|was|are|"
     r"is|included?|included|ranged)\b"
     r"|\bpa(?:y|ys|id)\s+(?:for\s+(?:itself|themselves|the\s+\w+)|(?:it|them)?\s*back|off)\b"
+    # the largest of a measured thing ("Tenants ... showed the largest relative savings
+    # of any group"; decision 0099)
+    r"|\bthe\s+(?:largest|biggest|smallest|greatest|highest|lowest|strongest|weakest)\s+"
+    r"(?:\w+\s+)?(?:savings?|reductions?|gains?|benefits?|effects?|falls?|drops?|rises?|"
+    r"increases?|decreases?|improvements?|risks?|costs?)\b"
+    # a null result in words ("make no real difference to what a household spends")
+    r"|\b(?:makes?|made|making)\s+(?:\w+\s+)?(?:no|little|any|a)\s+(?:\w+\s+)?difference\b"
     # a ranking among options ("... is the most important thing to do if ...")
     r"|\bthe\s+(?:single\s+)?(?:most|least)\s+(?:important|effective|common|useful|"
     r"reliable|frequent|serious|likely|dangerous|successful)\b",
@@ -483,6 +504,28 @@ _TOLD_THE_WRITER = re.compile(
     r"^.{0,80}?\b(?:told|tells|assured|advised|reminded)\s+(?:me|us)\s+that\s+",
     re.IGNORECASE | re.DOTALL,
 )
+# The writer's frame around what a sentence states (decision 0099): a lead-in that ends
+# in a colon ("My answer, from what I have seen over the years: removing the torn flap
+# ... does not hasten arthritis"), an opening that says where or from whom the writer
+# has it ("At the practice where I still consult, ...", "The way my surgeon explained
+# that trial to me, ...", "Her point, backed up by the studies she showed me, was that
+# ..."), and the writer's own records as its source ("..., roughly one patient in a
+# thousand in my own records"). The writer's own story has no such frame ("After I
+# stopped, the headaches went away") and stays out.
+_FIRST_PERSON_WORD = r"(?:I|[Mm]y|[Mm]e)"
+_WRITERS_FRAME = re.compile(
+    rf"^(?:[^:.!?]{{0,80}}\b{_FIRST_PERSON_WORD}\b[^:.!?]{{0,80}}:\s+(?=\S+(?:\s+\S+){{5}})"
+    rf"|(?i:at|in|from|as|the\s+way)\b[^,.!?]{{0,80}}\b{_FIRST_PERSON_WORD}\b[^,.!?]{{0,40}},\s+"
+    r"|[^.!?]{0,60}\bI(?:'ve|\s+have)?\s+(?:read|seen)\s+(?:show|suggest|find|found|say)s?\s+"
+    r"(?:that\s+)?"
+    r"|(?i:her|his|their|the)\s+(?i:point|view|argument|message|advice)\b[^.!?]{0,80}?"
+    r"\b(?:was|is)\s+that\s+)",
+    re.DOTALL,
+)
+_WRITERS_RECORDS = re.compile(
+    r"\s+(?:in|from)\s+[Mm]y\s+(?:own\s+)?(?:records|audit|figures|data|series|clinic|practice)"
+    r"(?=[.,;]|$)"
+)
 
 
 # A speaker's own advice or conviction framing what it states ("My advice is to take the
@@ -512,4 +555,5 @@ def stated_part(text: str) -> str:
     text = _SPEAKERS_FRAME.sub("", text, count=1)
     text = _LEAD_IN.sub("", text, count=1)
     text = _TOLD_THE_WRITER.sub("", text, count=1)
+    text = _WRITERS_RECORDS.sub("", _WRITERS_FRAME.sub("", text, count=1), count=1)
     return _WRITERS_ASIDE.sub("", text, count=1)

@@ -203,7 +203,7 @@ def _hard_split(
 _STRONG_BOILERPLATE = re.compile(
     r"all rights reserved|©|\(c\) ?(19|20)\d\d|copyright (19|20)\d\d|we use cookies|"
     r"cookie (policy|settings|preferences|consent)|accept (all )?cookies|subscribe to our|"
-    r"sign up for (our|the) newsletter|click here|privacy policy|terms of (use|service)|"
+    r"sign up for (our|the) newsletter|"
     r"skip to (main )?content|back to top|enable javascript|javascript is (disabled|required)|"
     r"jump to (main )?content|cookie notice|uses (only )?(essential )?cookies|"
     r"advertise with us|^advertisement\b|page last (updated|reviewed)|"
@@ -217,6 +217,11 @@ _STRONG_BOILERPLATE = re.compile(
 _SEPARATOR = re.compile(r"\s[|\u203a\u00bb\u00b7\u2022>]\s")
 _MENU_LABEL_WORDS = 5
 # Words that are navigation only when they make up nearly the whole fragment.
+# Phrases that content uses too ("Read the privacy policy and switch off features you
+# do not need" answers "Is my data private?"; decision 0099): furniture only in a line
+# this short.
+_LINK_BOILERPLATE = re.compile(r"click here|privacy policy|terms of (use|service)", re.IGNORECASE)
+_LINK_MAX_CHARS: Final = 80
 _WEAK_BOILERPLATE = re.compile(
     r"\b(read more|share (this|on)|follow us|related (articles|posts|stories)|"
     r"advertisement|sign in|log in|login|subscribe|newsletter|comments?|menu|search)\b",
@@ -251,6 +256,8 @@ def is_boilerplate(text: str, fragment_type: str) -> bool:
     if len(text) < _STRONG_MAX_CHARS and _STRONG_BOILERPLATE.search(text):
         return True
     if len(text) < _WEAK_MAX_CHARS and _WEAK_BOILERPLATE.search(text):
+        return True
+    if len(text) < _LINK_MAX_CHARS and _LINK_BOILERPLATE.search(text):
         return True
     if fragment_type != "table" and _is_menu(text):
         return True

@@ -57,6 +57,15 @@ _FURNITURE_NAMES: Final = re.compile(
     r"\bads?\b|sponsor|banner|cookie|nav|menu|toc|comment|author|bio|more-",
     re.IGNORECASE,
 )
+# A figure's caption is read when it is a statement of its own ("About 1 in 20 patients
+# needs a further operation on the same knee within five years."): a capital, six words
+# or more, a full stop; not a news photo's description with its credit.
+_CAPTION_STATEMENT: Final = re.compile(r"^[A-Z][^.!?]*(?:\s+\S+){5}[^!?]*\.$")
+_PHOTO_CREDIT: Final = re.compile(
+    r"\b(?:photo|photograph|image|picture|credit|courtesy|getty|reuters|afp|ap|"
+    r"shutterstock|alamy|illustration)\b|\u00a9|\|",
+    re.IGNORECASE,
+)
 # The line a forum's quote of an earlier post opens with ("Quote from RidgeTillRon:",
 # "ann_b wrote:", "Originally posted by ann_b").
 _QUOTE_LEAD: Final = re.compile(
@@ -476,12 +485,21 @@ def _anchor(
     if tree is None or not paragraphs:
         return None
     key = _normal(max(paragraphs, key=len))[:SERIES_KEY_CHARS]
-    return next((n for n in tree.iter(*_FALLBACK_BLOCKS) if key in _normal(n.text_content())), None)
+    found = next(
+        (n for n in tree.iter(*_FALLBACK_BLOCKS) if key in _normal(n.text_content())), None
+    )
+    if found is not None:
+        return found
+    # text in <div>s and <span>s (a page exported from a word processor): the smallest
+    # such element that holds it
+    holders = [n for n in tree.iter("div", "section", "td") if key in _normal(n.text_content())]
+    return min(holders, key=lambda n: len(n.text_content()), default=None)
 
 
 def _callout_blocks(tree: lxml.html.HtmlElement | None, blocks: list[Block]) -> list[Block]:
     """The text of the boxes an article sets beside its own text: a fact sheet's "Quick
-    facts" and "Tip", a product monograph's "Directions" and "Warnings" (decision 0099).
+    facts" and "Tip", a product monograph's "Directions" and "Warnings", and the figure
+    captions that state something (decision 0099).
 
     trafilatura drops every <aside>, and a page's own boxes with the site's sidebars. An
     <aside> is the article's own when it lies inside the <article> (else the <main>, or
@@ -515,6 +533,8 @@ def _callout_blocks(tree: lxml.html.HtmlElement | None, blocks: list[Block]) -> 
             continue
         box = copy.deepcopy(aside)
         _drop_furniture(box)
+        for figure in list(box.iter("figure")):
+            figure.drop_tree()  # its caption is read as every caption is, below
         text = _normal(box.text_content())
         links = sum(len(_normal(a.text_content())) for a in box.iter("a"))
         if not text or links > SERIES_MAX_LINK_SHARE * len(text):
@@ -527,6 +547,11 @@ def _callout_blocks(tree: lxml.html.HtmlElement | None, blocks: list[Block]) -> 
                 continue  # a pull quote: the article's own words again
             seen.add(text)
             out.append(block)
+    for caption in root.iter("figcaption"):
+        text = _normal(caption.text_content())
+        if _CAPTION_STATEMENT.match(text) and not _PHOTO_CREDIT.search(text) and text not in seen:
+            seen.add(text)
+            out.append(Block(text, "paragraph", None))
     return out
 
 

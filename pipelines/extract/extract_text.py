@@ -396,6 +396,43 @@ def _plain_paragraphs(chunk: str) -> list[str]:
     return [normalize_whitespace(chunk)]
 
 
+# An e-mail thread's quoted lines ("> Thanks, that all makes sense.", ">> A steroid
+# injection can calm the pain ..."): at least two lines that open with ">" (decision 0099).
+_MAIL_QUOTE: Final = re.compile(r"(?m)(?:^[ \t]*>.*\n){2}")
+_QUOTE_MARKS: Final = re.compile(r"^((?:[ \t]*>)+)[ \t]?")
+
+
+def _unquoted_mail(text: str) -> str:
+    """``text`` with an e-mail thread's quote marks taken off its lines; where the depth
+    of quoting changes, a paragraph ends (an earlier message starts)."""
+    if not _MAIL_QUOTE.search(text):
+        return text
+    out: list[str] = []
+    depth = 0
+    for line in text.split("\n"):
+        marks = _QUOTE_MARKS.match(line)
+        level = marks.group(1).count(">") if marks else 0
+        if level != depth:
+            out.append("")
+            depth = level
+        out.append(line[marks.end() :] if marks else line)
+    return "\n".join(out)
+
+
+def _said_once(blocks: list[Block]) -> list[Block]:
+    """``blocks`` less the paragraphs a thread repeats: a reply quotes the message before
+    it, and the messages quoted in that one again."""
+    out: list[Block] = []
+    said = ""
+    for block in blocks:
+        words = " ".join(re.sub(r"[^\w]+", " ", block.text.lower()).split())
+        if block.fragment_type != "heading" and words and words in said:
+            continue
+        said += " " + words
+        out.append(block)
+    return out
+
+
 def extract_plain(
     text: str, url: str, domain: str, markdown: bool, *, byte_size: int | None = None
 ) -> Document:
@@ -403,8 +440,9 @@ def extract_plain(
     text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
     size = byte_size if byte_size is not None else len(text.encode("utf-8"))
     if not markdown:
+        blocks = _plain_blocks(_unquoted_mail(text))
         return assemble_document(
-            _plain_blocks(text),
+            _said_once(blocks) if _MAIL_QUOTE.search(text) else blocks,
             url=url,
             domain=domain,
             title=None,
