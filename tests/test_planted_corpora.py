@@ -34,7 +34,14 @@ social-media thread, a Markdown handout, a magazine interview and a plain-text d
 an extension fact sheet with "Quick facts" and "Tip" boxes, a forum thread whose
 replies quote earlier posts, a statistical release, a seed company's product page, a
 poster abstract, a glossary, podcast show notes and a plain-text trial report; decision
-0099). One search of each question: every planted fact
+0099) and tests/corpora/knee_surgery and tests/corpora/smart_thermostats (written blind:
+old-school HTML of <br>-parted lines in a layout table, a printable guideline, a nested
+discussion thread, a news article with a key-takeaways box, a leaflet whose text stands
+in <span>s and whose gallery captions state findings, a plain-text e-mail thread with
+quoted replies, a timeline, Markdown with front matter; a comparison grid of <div>s,
+stat cards, a microdata FAQ, a slide deck, a magazine review, a guidance page with
+callouts, a radio phone-in transcript and a hobbyist's Markdown post; decision 0099).
+One search of each question: every planted fact
 (efficacy, safety, dosage or sizing, who it is for and against, comparison with
 alternatives) becomes a claim, and the contradictions the rules can see are refuted by
 a source other than the claim's own. What no rule finds today is listed in each corpus's README.txt.
@@ -1228,6 +1235,140 @@ PLANTED = {
             (
                 "Slug damage to soybean seedlings was no higher after cover crops",
                 "covercrop-glossary.example",
+            ),
+        ),
+    ),
+    "knee_surgery": Planted(
+        question=(
+            "Does arthroscopic surgery help a degenerative meniscus tear in "
+            "the knee more than physiotherapy, and what are its risks?"
+        ),
+        domains=frozenset(
+            (
+                "drhartley-kneepages.example",
+                "kneedeep-notes.example",
+                "moorland-physio.example",
+                "morningledger.example",
+                "orthoguidance-council.example",
+                "orthohistory.example",
+                "stbrennans-hospital.example",
+                "threadhive.example",
+            )
+        ),
+        facts=(
+            "arthroscopic meniscectomy should be offered as the first treatment for a degenerative",
+            "removing the torn flap of meniscus does not hasten arthritis in the knee",
+            "Infection after a knee scope is rare, roughly one patient in a thousand",
+            "a private knee arthroscopy costs around $4,500 including the surgeon's fee",
+            "Do not offer arthroscopic partial meniscectomy as first-line treatment for a",
+            "supervised exercise therapy programme of 12 to 16 sessions over 8 to 12 weeks",
+            "Consider arthroscopy only for a knee that is truly locked and cannot be fully",
+            "In adults over 50 with osteoarthritis visible on X-ray, arthroscopic surgery should",
+            "Symptomatic deep vein thrombosis occurs in roughly 0.5% of patients after knee",
+            "the cortisone injections only helped for about six weeks each time",
+            "physiotherapy alone produced function scores at 24 months practically identical to",
+            "Pain scores fell by an average of 2.4 points on a 10-point scale",
+            "Roughly 30 percent of patients assigned to physiotherapy eventually crossed over to",
+            "The health service spends an estimated £60 million a year on these operations",
+            "reached markedly higher function scores at two years than those who only did",
+            "Full recovery usually takes 4 to 6 weeks after keyhole meniscus surgery",
+            "You should rest with your leg raised for the first 48 hours",
+            "A knee that locks or catches (mechanical symptoms) may benefit from surgery",
+            "1 in 20 patients needs a further operation on the same knee within five years",
+            "Taking out part of the meniscus can speed up wear-and-tear arthritis in that knee",
+            "we'd normally do one session a week for around 12 weeks",
+            "On the cost question: each session with us costs £45",
+            "A steroid injection can calm the pain for a few weeks",
+            "patients who had arthroscopic partial meniscectomy did no better than those given",
+            "a small pain benefit at 3 months of under 5 points on a 100-point scale",
+            "hyaluronic acid performed no better than the saline placebo for degenerative meniscal",
+            "cutting unnecessary knee arthroscopies could save the United States about $3 billion",
+            "at 12 months, function scores improved by about 20 points whether people had surgery",
+            "Most people use crutches for 3 to 5 days after the operation",
+            "full recovery after a meniscectomy takes roughly two weeks for most people",
+            "losing 5 to 10 percent of your body weight can ease knee pain noticeably",
+        ),
+        refuted=(
+            (
+                "arthroscopic meniscectomy should be offered as the first treatment for a",
+                "orthoguidance-council.example",
+            ),
+            (
+                "Do not offer arthroscopic partial meniscectomy as first-line treatment for a",
+                "drhartley-kneepages.example",
+            ),
+            (
+                "patients who had arthroscopic partial meniscectomy did no better than those given",
+                "threadhive.example",
+            ),
+            (
+                "physiotherapy alone produced function scores at 24 months practically identical",
+                "stbrennans-hospital.example",
+            ),
+            (
+                "removing the torn flap of meniscus does not hasten arthritis in the knee",
+                "moorland-physio.example",
+            ),
+        ),
+    ),
+    "smart_thermostats": Planted(
+        question="Do smart thermostats cut household heating bills, and what are their drawbacks?",
+        domains=frozenset(
+            (
+                "boilerhacker.example",
+                "energysavingagency.example",
+                "gadgetverdict.example",
+                "heatinghelpdesk.example",
+                "northvale-energy.example",
+                "talkback-fm.example",
+                "thermocompare.example",
+                "warmhomes-forum.example",
+            )
+        ),
+        facts=(
+            "independent trials tend to find savings closer to 5 to 10 per cent",
+            "Professional installation typically adds £80\u2013£120 to the price",
+            "All four thermostats work with heat pumps and combi boilers alike",
+            "a basic programmable thermostat costing around £30 captures most of the same savings",
+            "the smart thermostats trimmed gas use by about a tenth across the trial homes",
+            "participating households saved an average of £112 a year on their heating bills",
+            "Homes that were empty during the working day saw the largest reductions",
+            "households that already ran a careful programmed schedule saved just 2.1%",
+            "set to a default setback of 15°C whenever the home was detected as empty",
+            "the thermostat keeps heating your home on its last saved schedule",
+            "a night-time setback to 16°C for eight hours is a sensible starting point",
+            "let you heat only the rooms you actually use",
+            "Most smart thermostats cost between £150 and £250 before fitting",
+            "Each 1°C lower setpoint cut heating demand by around 7%",
+            "Tenants in private rented flats showed the largest relative savings of any group",
+            "One in five participants switched the learning feature off within a month",
+            "Topping up loft insulation to 270 mm saved roughly twice as much gas",
+            "the Ambra pays for itself in under two years in a typical three-bedroom semi",
+            "The learning algorithm settled on a sensible schedule after about a week",
+            "our test house burned nine per cent less gas than it did the previous winter",
+            "Most smart thermostats do not work properly with heat pumps",
+            "Loft and cavity wall insulation usually deliver bigger savings than any heating",
+            "Set the heating to come on about 30 minutes before you get up",
+            "Deep setbacks can leave older or vulnerable people in rooms that are dangerously cold",
+            "a smart thermostat has a typical payback period of five to seven years",
+            "when the broadband dropped out, the heating just stopped altogether",
+            "older boilers with a simple two-wire switch may need an extra relay fitted",
+            "the schedule drops to 17°C between 9am and 4pm on weekdays",
+            "my gas use fell from 10,480 kWh to 9,420 kWh",
+            "if you rent, a smart thermostat is mostly money down the drain",
+        ),
+        refuted=(
+            (
+                "All four thermostats work with heat pumps and combi boilers alike",
+                "energysavingagency.example",
+            ),
+            (
+                "Most smart thermostats do not work properly with heat pumps",
+                "thermocompare.example",
+            ),
+            (
+                "when the broadband dropped out, the heating just stopped altogether",
+                "heatinghelpdesk.example",
             ),
         ),
     ),
