@@ -66,6 +66,10 @@ _PHOTO_CREDIT: Final = re.compile(
     r"shutterstock|alamy|illustration)\b|\u00a9|\|",
     re.IGNORECASE,
 )
+# Where the main text stands in <span>s, the element holding it is found from the text
+# node that holds the start of its longest paragraph (`_anchor`).
+_PROBE_CHARS: Final = 12
+_HOLDERS: Final = frozenset({"div", "section", "td", "article", "main", "body"})
 # The line a forum's quote of an earlier post opens with ("Quote from RidgeTillRon:",
 # "ann_b wrote:", "Originally posted by ann_b").
 _QUOTE_LEAD: Final = re.compile(
@@ -490,10 +494,28 @@ def _anchor(
     )
     if found is not None:
         return found
-    # text in <div>s and <span>s (a page exported from a word processor): the smallest
-    # such element that holds it
-    holders = [n for n in tree.iter("div", "section", "td") if key in _normal(n.text_content())]
-    return min(holders, key=lambda n: len(n.text_content()), default=None)
+    # Text in <div>s and <span>s (a page exported from a word processor): from the text
+    # node where the paragraph starts, up to the first <div>, <section> or <td> that holds
+    # all of it (found in one pass: a page of nested <div>s must not read each one's text).
+    probe = key[:_PROBE_CHARS]
+    for node in tree.iter():
+        if not isinstance(node.tag, str):
+            continue
+        if node.text and probe in _normal(node.text):
+            start = node
+        elif node.tail and probe in _normal(node.tail) and node.getparent() is not None:
+            start = node.getparent()
+        else:
+            continue
+        return next(
+            (
+                n
+                for n in [start, *start.iterancestors()]
+                if n.tag in _HOLDERS and key in _normal(n.text_content())
+            ),
+            None,
+        )
+    return None
 
 
 def _callout_blocks(tree: lxml.html.HtmlElement | None, blocks: list[Block]) -> list[Block]:
@@ -559,6 +581,8 @@ def _without_requotes(blocks: list[Block]) -> list[Block]:
     """``blocks`` less the quotes that repeat what the page said before them: a forum
     reply quoting an earlier post ("Quote from RidgeTillRon: our organic matter hasn't
     budged ...") is that post's words again, not a second statement (decision 0099)."""
+    if not any(block.fragment_type == "quote" for block in blocks):
+        return blocks
     out: list[Block] = []
     said = ""
     for block in blocks:
