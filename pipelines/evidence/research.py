@@ -14,8 +14,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from lyra.pipelines.evidence.nli_heuristic import content_keys, tokenize
-
 PRIMARY_LEVELS = frozenset({"PRIMARY", "GOVERNMENT", "ACADEMIC"})
 SEARCH_STATES = ("running", "satisfied", "partial", "exhausted", "failed", "cancelled")
 # A claim backed by this many independent sources (or by one primary source)
@@ -92,6 +90,10 @@ LEXICAL_WEIGHT = 0.3
 
 def word_keys(text: str) -> frozenset[str]:
     """The stems of a text's content words (antonyms folded onto their axis)."""
+    # Imported here: the CLI imports this module, and the heuristic's module brings ONNX
+    # Runtime with the NLI result types (tests/test_actor_class_weight.py).
+    from lyra.pipelines.evidence.nli_heuristic import content_keys, tokenize
+
     return frozenset(content_keys(tokenize(text)))
 
 
