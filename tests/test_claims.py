@@ -1308,6 +1308,11 @@ KNEE = (
     "Does arthroscopic surgery help a degenerative meniscus tear in the knee more than "
     "physiotherapy, and what are its risks?"
 )
+GREEN_TEA = "Does green tea or green tea extract help people lose weight, and is it safe?"
+BARRIERS = (
+    "Do noise barriers along motorways reduce traffic noise for nearby homes, and what do "
+    "they cost?"
+)
 THERMOSTATS = "Do smart thermostats cut household heating bills, and what are their drawbacks?"
 FISH_OIL = (
     "Does fish oil (omega-3) supplementation prevent heart attacks and strokes, and is it safe "
@@ -1408,6 +1413,37 @@ FISH_OIL = (
             "Over the heating season my gas use fell from 10,480 kWh to 9,420 kWh, roughly a "
             "10% drop.",
         ),
+        # "However," before a subject of its own; a hedging frame; an effect that
+        # vanishes; the writer's aside in parentheses; a labelled value; decibels
+        (
+            GREEN_TEA,
+            "However, green tea extract has been linked to rare but serious cases of liver injury.",
+        ),
+        (
+            GREEN_TEA,
+            "It appears that green tea burns no more fat than the same amount of caffeine "
+            "from coffee would.",
+        ),
+        (
+            GREEN_TEA,
+            "The small weight-loss effect appears to disappear almost entirely in people who "
+            "already consume plenty of caffeine.",
+        ),
+        (
+            GREEN_TEA,
+            "Three cups a day of a decent supermarket sencha works out at roughly 36 cents "
+            "(a 100-bag box costs me about $12).",
+        ),
+        (
+            BARRIERS,
+            "Barrier construction: about \u00a31,150 per metre, including foundations and "
+            "installation",
+        ),
+        (
+            BARRIERS,
+            "Every extra metre of height above the line of sight adds roughly 1.5 dB of "
+            "attenuation.",
+        ),
     ],
 )
 def test_rates_frames_and_harms_of_two_blind_corpora_are_claims(question: str, text: str) -> None:
@@ -1425,6 +1461,9 @@ def test_rates_frames_and_harms_of_two_blind_corpora_are_claims(question: str, t
         # the writer's own story without a change measured
         "I paid £179 for the thermostat and nothing for fitting, because I wired it in.",
         "After my operation I rested at home for a week and then went back to work.",
+        # "However, the ..." leans back; a caption's label or a title is no labelled value
+        "However, the effect was small and short-lived in most of the trials.",
+        "Figure 2: bleeding events per 1,000 adults over five years, by age group",
     ],
 )
 def test_leaning_sentences_and_orders_without_a_rate_stay_out(sentence: str) -> None:

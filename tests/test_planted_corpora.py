@@ -40,7 +40,10 @@ discussion thread, a news article with a key-takeaways box, a leaflet whose text
 in <span>s and whose gallery captions state findings, a plain-text e-mail thread with
 quoted replies, a timeline, Markdown with front matter; a comparison grid of <div>s,
 stat cards, a microdata FAQ, a slide deck, a magazine review, a guidance page with
-callouts, a radio phone-in transcript and a hobbyist's Markdown post; decision 0099).
+callouts, a radio phone-in transcript and a hobbyist's Markdown post; decision 0099) and
+tests/corpora/green_tea and tests/corpora/noise_barriers (written blind in ordinary page
+shapes, their facts phrased as writers vary them: hedges, frames, asides, labelled
+values; decision 0099).
 One search of each question: every planted fact
 (efficacy, safety, dosage or sizing, who it is for and against, comparison with
 alternatives) becomes a claim, and the contradictions the rules can see are refuted by
@@ -1369,6 +1372,150 @@ PLANTED = {
             (
                 "when the broadband dropped out, the heating just stopped altogether",
                 "heatinghelpdesk.example",
+            ),
+        ),
+    ),
+    "green_tea": Planted(
+        question="Does green tea or green tea extract help people lose weight, and is it safe?",
+        domains=frozenset(
+            (
+                "dailyhealthwire.example",
+                "evidencesummaries.example",
+                "kaizenbotanicals.example",
+                "leafandvigor.example",
+                "nationaldietaryoffice.example",
+                "nutrition.westbrook.example",
+                "slowkettle.example",
+            )
+        ),
+        facts=(
+            "lost about one and a half kilograms more than the placebo group",
+            "Waist circumference shrank by an average of 2.1 centimetres in the extract group",
+            "Green tea is not a substitute for eating less and moving more",
+            "green tea was found to lower blood levels of nadolol",
+            "extract capsules cost several times as much as brewing the tea yourself",
+            "Green tea consumed as a beverage is considered safe for most adults",
+            "green tea extract has been linked to rare but serious cases of liver injury",
+            "Taking the extract on an empty stomach appears to raise the risk of liver problems",
+            "800 mg of EGCG a day from supplements: the highest intake considered safe",
+            "In people who already have liver disease, green tea extract should be avoided",
+            "During pregnancy, caffeine intake should be kept to no more than 200 mg a day",
+            "green tea extract has never been linked to a single case of liver injury",
+            "Doses as high as 1,600 mg of EGCG a day are perfectly safe",
+            "take one 400 mg capsule twice a day, with breakfast and with lunch",
+            "Verdant Burn costs $24.99, which works out at under a dollar a day",
+            "green tea burns no more fat than the same amount of caffeine from coffee",
+            "weight-loss effect appears to disappear almost entirely in people who already consume",
+            "black tea has not been shown to aid weight loss in the same way",
+            "cup of brewed green tea contains somewhere between 50 and 100 mg of EGCG",
+            "Green tea extract supplements are not recommended for anyone under 18",
+            "Decaffeinated green tea may be a better choice for people who are sensitive to",
+            "Over eight weeks of three cups a day, I lost just under a kilo",
+            "green tea far outperforms coffee when it comes to burning fat",
+            "more than about five cups a day can be enough caffeine to cause headaches",
+            "Three cups a day of a decent supermarket sencha works out at roughly 36 cents",
+            "participants taking TeaSlim 500 lost an average of 3.4 percent of their body weight",
+            "standardised green tea catechins produce a genuine, clinically meaningful reduction",
+            "Each daily dose of TeaSlim 500 delivers 500 mg of EGCG",
+            "lost on average between 0.2 and 3.5 kg more than those on placebo",
+            "green tea preparations did not lead to weight loss large enough to matter for health",
+            "nausea and stomach upset were no more common with green tea than with placebo",
+        ),
+        refuted=(
+            (
+                "green tea extract has been linked to rare but serious cases of liver injury",
+                "leafandvigor.example",
+            ),
+            (
+                "green tea extract has never been linked to a single case of liver injury",
+                "nationaldietaryoffice.example",
+            ),
+            (
+                "standardised green tea catechins produce a genuine, clinically meaningful",
+                "evidencesummaries.example",
+            ),
+            (
+                "green tea preparations did not lead to weight loss large enough to matter for",
+                "kaizenbotanicals.example",
+            ),
+            (
+                "800 mg of EGCG a day from supplements: the highest intake considered safe",
+                "leafandvigor.example",
+            ),
+            (
+                "Doses as high as 1,600 mg of EGCG a day are perfectly safe",
+                "nationaldietaryoffice.example",
+            ),
+        ),
+    ),
+    "noise_barriers": Planted(
+        question=(
+            "Do noise barriers along motorways reduce traffic noise "
+            "for nearby homes, and what do they cost?"
+        ),
+        domains=frozenset(
+            (
+                "brackley-council.example",
+                "civeng-notes.example",
+                "elmrow-residents.example",
+                "harrowfieldherald.example",
+                "nationalroadsagency.example",
+                "quietline-acoustics.example",
+                "transportnoise-institute.example",
+            )
+        ),
+        facts=(
+            "the barrier has been set back about three metres from the edge",
+            "(most of them within 50 metres of the carriageway) fell by about ten decibels",
+            "78 per cent of the homes in the scheme area are now below",
+            "the barrier did not increase noise for homes on the opposite side",
+            "Barrier construction: about £1,150 per metre, including foundations and installation",
+            "the wall has cut noise in their back gardens by around a third",
+            "works out at around £1,900 for every metre of barrier",
+            "For those of us on the upper floors it has made no difference at all",
+            "the benefit of a typical barrier appears to shrink to just two or three decibels",
+            "a barrier\u2019s effect can be reduced by several decibels as sound is bent",
+            "a reflective barrier can raise levels on the far side by up to 3 dB",
+            "transparent acrylic panels are acoustically similar to solid ones of equal height",
+            "belt of trees typically cuts noise by no more than one or two decibels",
+            "a low-noise road surface delivers roughly half the reduction of a four-metre barrier",
+            "Ground-floor flats and back gardens tend to benefit most",
+            "the new barrier has increased noise for homes on the opposite side of the motorway",
+            "there is little evidence that hillside homes on Beacon Rise have gained anything from",
+            "you may be eligible for a window insulation grant of up to £4,500",
+            "Every extra metre of height above the line of sight adds roughly 1.5 dB",
+            "Timber panels: roughly £420 per metre installed, lifespan 20-25 years",
+            "Earth berm: base width roughly four times its height",
+            "a dense 10 m strip of evergreens can cut noise by about 5-6 dB",
+            "Typical cost per home protected: £4,000-£9,000 (depends massively on housing density)",
+            "residents of Elm Row had noticed no real change in traffic noise",
+            "the council had spent £6,200 in the last financial year removing graffiti",
+            "a 50 mph limit would cut noise by only about 1 to 2 dB",
+            "Homes within 100 m of the carriageway gained on average 7.5 dB(A)",
+            "whose sleep was disturbed at least once a week fell from 34% to 19%",
+            "For flats above the second floor, the measured benefit was generally less than 2",
+            "Window insulation grants were found to be the most cost-effective measure for",
+        ),
+        refuted=(
+            (
+                "the barrier did not increase noise for homes on the opposite side",
+                "elmrow-residents.example",
+            ),
+            (
+                "the new barrier has increased noise for homes on the opposite side of the",
+                "nationalroadsagency.example",
+            ),
+            (
+                "the wall has cut noise in their back gardens by around a third",
+                "brackley-council.example",
+            ),
+            (
+                "belt of trees typically cuts noise by no more than one or two decibels",
+                "civeng-notes.example",
+            ),
+            (
+                "a dense 10 m strip of evergreens can cut noise by about 5-6 dB",
+                "quietline-acoustics.example",
             ),
         ),
     ),

@@ -24,6 +24,9 @@ from lyra.pipelines.evidence.leftovers import CONTRAINDICATION as _CONTRAINDICAT
 from lyra.pipelines.evidence.leftovers import DOSING_INSTRUCTION as _DOSING_INSTRUCTION
 from lyra.pipelines.evidence.leftovers import ENGLISH_MARKERS as _ENGLISH_MARKERS
 from lyra.pipelines.evidence.leftovers import (
+    FREQUENCY_ADVERBS as _FREQUENCY_ADVERBS,
+)
+from lyra.pipelines.evidence.leftovers import (
     NUMBER_WORDS,
     VERDICT,
     english_words,
@@ -33,6 +36,7 @@ from lyra.pipelines.evidence.leftovers import (
     points_elsewhere,
     speaks_to_a_case,
     stated_part,
+    states_a_value,
     states_preference,
     title_case,
     without_lead_label,
@@ -139,7 +143,8 @@ _NUMBER_UNIT = re.compile(
     r"(%|per ?cent|percent|hours?|minutes?|days?|weeks?|months?|years?|mg|µg|mcg|g|kg|"
     r"(?:milli|micro|kilo)?grams?|"
     r"ml|l|mmol|mmhg|iu|cups?|times|fold|doses?|servings?|units?|patients|participants|"
-    r"people|adults|deaths|cases|dollars|euros|pounds|yen)\b|\d\s*%|[$€£¥]\s*\d",
+    r"people|adults|deaths|cases|dollars|euros|pounds|yen|cents|db|dba|decibels|kwh)\b|\d\s*%|"
+    r"[$€£¥]\s*\d",
     re.IGNORECASE,
 )
 _COMPARISON = re.compile(
@@ -158,7 +163,7 @@ _HEDGE = re.compile(
 # frost-free days rarely get ..." stands alone (decision 0099).
 _ANAPHORIC_START = re.compile(
     r"^(?:(?:thus|hence|so|also|however|but|and|or)\b,?\s*(?:(?:this|that|these|those|they|"
-    r"them|it|its|their|such|the|he|she|his|her|here|there)\b|$|[^\w\s])|"
+    r"them|it|its|their|such|the|he|she|his|her|here|there)\b|$)|"
     r"(?:this|that|these|those|they|them|it|its|their|such|each of|both of|he|she|his|her|"
     r"here)\b)",
     re.IGNORECASE,
@@ -394,13 +399,6 @@ def _verb_form(word: str) -> str | None:
     return None if "ADV" in readings else "base"
 
 
-# "growers ... rarely get enough growth": a base form after how often is a verb.
-_FREQUENCY_ADVERBS: Final = frozenset(
-    ("rarely", "seldom", "often", "usually", "always", "never", "sometimes", "generally",
-     "typically", "normally", "commonly", "frequently")
-)  # fmt: skip
-
-
 def _lexicon_verb(words: list[str]) -> bool:
     """A finite verb by the lexicon: an inflected form (a heading's noun that could be
     read so, "Recent studies", asserts nothing and scores no informativeness), or a
@@ -431,6 +429,8 @@ def _has_verb(text: str) -> bool:
         # Health: Annual Colony Loss Report 2023")
         (": " in text and not title_case(text)) or not english_words(words)
     ):
+        return True
+    if states_a_value(text):
         return True
     return _listed_verb(words) or bool(_CONTRACTED_VERB.search(text)) or _lexicon_verb(words)
 

@@ -418,6 +418,9 @@ VERDICT: Final = re.compile(
     r"|\bthe\s+(?:largest|biggest|smallest|greatest|highest|lowest|strongest|weakest)\s+"
     r"(?:\w+\s+)?(?:savings?|reductions?|gains?|benefits?|effects?|falls?|drops?|rises?|"
     r"increases?|decreases?|improvements?|risks?|costs?)\b"
+    # an effect that vanishes, fat that burns ("appears to disappear almost entirely in
+    # people who ...", "burns no more fat than ...")
+    r"|\b(?:disappears?|disappeared|vanish(?:es|ed)?|burns?\s+(?:\w+\s+){0,2}(?:fat|calories))\b"
     # a null result in words ("make no real difference to what a household spends")
     r"|\b(?:makes?|made|making)\s+(?:\w+\s+)?(?:no|little|any|a)\s+(?:\w+\s+)?difference\b"
     # a ranking among options ("... is the most important thing to do if ...")
@@ -550,10 +553,45 @@ _SPEAKERS_FRAME = re.compile(
 )
 
 
+# "growers ... rarely get enough growth": a base form after how often is a verb.
+FREQUENCY_ADVERBS: Final = frozenset(
+    ("rarely", "seldom", "often", "usually", "always", "never", "sometimes", "generally",
+     "typically", "normally", "commonly", "frequently")
+)  # fmt: skip
+
+
+# A list item that gives a thing's value after its name, with no verb ("Barrier
+# construction: about £1,150 per metre, including foundations and installation";
+# decision 0099): a name of up to five words and no number ("Figure 2: ..." is a
+# caption), then a value holding a number, eight words or more in all.
+_LABELLED_VALUE = re.compile(r"^[A-Za-z][A-Za-z\s'-]{2,50}:\s+[^:]*?\d")
+
+
+def states_a_value(text: str) -> bool:
+    """True when `text` is a thing's name and its value (a number) after a colon."""
+    head = text.split(":", 1)[0]
+    return (
+        bool(_LABELLED_VALUE.match(text))
+        and len(head.split()) <= 5
+        and len(text.split()) >= 8
+        and not title_case(text)  # a title ("Honey Bee Health: Annual Colony Loss Report 2023")
+    )
+
+
+# A frame that only hedges what follows ("It appears that green tea burns ...") and an
+# aside of the writer's in parentheses ("(a 100-bag box costs me about $12)").
+_HEDGING_FRAME = re.compile(
+    r"^it\s+(?:appears|seems|turns\s+out|is\s+(?:likely|possible|clear|probable))\s+that\s+",
+    re.IGNORECASE,
+)
+_WRITERS_PARENTHESIS = re.compile(r"\s*\([^()]*\b(?:I|me|my|I'm|I've)\b[^()]*\)")
+
+
 def stated_part(text: str) -> str:
     """The part of `text` whose statement its claim rules score."""
     text = _SPEAKERS_FRAME.sub("", text, count=1)
     text = _LEAD_IN.sub("", text, count=1)
     text = _TOLD_THE_WRITER.sub("", text, count=1)
     text = _WRITERS_RECORDS.sub("", _WRITERS_FRAME.sub("", text, count=1), count=1)
+    text = _WRITERS_PARENTHESIS.sub("", _HEDGING_FRAME.sub("", text, count=1))
     return _WRITERS_ASIDE.sub("", text, count=1)
