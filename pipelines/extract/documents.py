@@ -251,6 +251,12 @@ def _is_menu(text: str) -> bool:
     )
 
 
+def word_text(text: str) -> str:
+    """``text`` lower-cased to its words, one space apart: what two copies of a passage
+    share whatever their punctuation (a quote of a post, a message quoted in a reply)."""
+    return " ".join(re.sub(r"[^\w]+", " ", text.lower()).split())
+
+
 def is_boilerplate(text: str, fragment_type: str) -> bool:
     """True for navigation crumbs and site furniture that should not become fragments."""
     if len(text) < _STRONG_MAX_CHARS and _STRONG_BOILERPLATE.search(text):

@@ -18,7 +18,13 @@ import lxml.html
 import trafilatura
 
 from lyra.pipelines.extract.dates import html_publication_date
-from lyra.pipelines.extract.documents import Block, Document, HeadingTracker, assemble_document
+from lyra.pipelines.extract.documents import (
+    Block,
+    Document,
+    HeadingTracker,
+    assemble_document,
+    word_text,
+)
 from lyra.pipelines.extract.hidden_html import strip_hidden
 
 # Tags whose content is never main text in the fallback walk.
@@ -518,7 +524,7 @@ def _anchor(
     return None
 
 
-def _callout_blocks(tree: lxml.html.HtmlElement | None, blocks: list[Block]) -> list[Block]:
+def _callout_blocks(blocks: list[Block], anchor: lxml.etree._Element | None) -> list[Block]:
     """The text of the boxes an article sets beside its own text: a fact sheet's "Quick
     facts" and "Tip", a product monograph's "Directions" and "Warnings", and the figure
     captions that state something (decision 0099).
@@ -530,7 +536,6 @@ def _callout_blocks(tree: lxml.html.HtmlElement | None, blocks: list[Block]) -> 
     whose text is mostly links is left out, as are a box's labels ("Advertisement") and
     what the main text already says (a pull quote).
     """
-    anchor = _anchor(tree, [b.text for b in blocks if b.fragment_type == "paragraph"])
     if anchor is None:
         return []
     root = next(
@@ -545,7 +550,7 @@ def _callout_blocks(tree: lxml.html.HtmlElement | None, blocks: list[Block]) -> 
     if root is None:
         return []
     seen = {_normal(b.text) for b in blocks}
-    said = " ".join(_letters(b.text) for b in blocks)
+    said = " ".join(word_text(b.text) for b in blocks)
     out: list[Block] = []
     for aside in root.iter("aside"):
         if any(a.tag == "aside" for a in aside.iterancestors()):
@@ -565,7 +570,7 @@ def _callout_blocks(tree: lxml.html.HtmlElement | None, blocks: list[Block]) -> 
             text = _normal(block.text)
             if text in seen or (block.fragment_type != "heading" and len(text.split()) < 4):
                 continue  # empty, said already, or a label ("Advertisement")
-            if all(_letters(part) in said for part in _ELLIPSIS.split(text)):
+            if all(word_text(part) in said for part in _ELLIPSIS.split(text)):
                 continue  # a pull quote: the article's own words again
             seen.add(text)
             out.append(block)
@@ -588,18 +593,18 @@ def _without_requotes(blocks: list[Block]) -> list[Block]:
     for block in blocks:
         if block.fragment_type == "quote":
             quoted = _QUOTE_LEAD.sub("", _normal(block.text), count=1)
-            if _letters(quoted) and _letters(quoted) in said:
+            if word_text(quoted) and word_text(quoted) in said:
                 continue
-        said += " " + _letters(block.text)
+        said += " " + word_text(block.text)
         out.append(block)
     return out
 
 
-def _letters(text: str) -> str:
-    return " ".join(re.sub(r"[^\w]+", " ", text.lower()).split())
-
-
-def _series_blocks(tree: lxml.html.HtmlElement | None, blocks: list[Block]) -> list[Block]:
+def _series_blocks(
+    tree: lxml.html.HtmlElement | None,
+    blocks: list[Block],
+    anchor: lxml.etree._Element | None = None,
+) -> list[Block]:
     """The blocks of the rest of a series whose first member trafilatura took for the
     page's main text: a forum thread's replies, a how-to's steps (decision 0096).
 
@@ -613,7 +618,7 @@ def _series_blocks(tree: lxml.html.HtmlElement | None, blocks: list[Block]) -> l
     whose first member is not the one taken (the article beside its teasers) is left.
     """
     paragraphs = [b.text for b in blocks if b.fragment_type == "paragraph"]
-    anchor = _anchor(tree, paragraphs)
+    anchor = anchor if anchor is not None else _anchor(tree, paragraphs)
     if anchor is None:
         return []
     for node in [anchor, *anchor.iterancestors()]:
@@ -675,8 +680,10 @@ def extract_html(html: str, url: str, domain: str, *, byte_size: int | None = No
             warnings.append("trafilatura found no main text; used the whole-page fallback")
         blocks = _fallback_blocks(tree)
     else:
-        blocks = [*blocks, *_series_blocks(tree, blocks)]
-        blocks += _callout_blocks(tree, blocks)
+        # the element holding the main text, found once for both readings below
+        anchor = _anchor(tree, [b.text for b in blocks if b.fragment_type == "paragraph"])
+        blocks = [*blocks, *_series_blocks(tree, blocks, anchor)]
+        blocks += _callout_blocks(blocks, anchor)
         blocks = _without_requotes(blocks)
     doc = assemble_document(
         blocks,

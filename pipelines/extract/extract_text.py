@@ -20,6 +20,7 @@ from lyra.pipelines.extract.documents import (
     HeadingTracker,
     assemble_document,
     normalize_whitespace,
+    word_text,
 )
 from lyra.pipelines.extract.hidden_html import hiding_rule
 from lyra.pipelines.extract.injection import (
@@ -405,8 +406,6 @@ _QUOTE_MARKS: Final = re.compile(r"^((?:[ \t]*>)+)[ \t]?")
 def _unquoted_mail(text: str) -> str:
     """``text`` with an e-mail thread's quote marks taken off its lines; where the depth
     of quoting changes, a paragraph ends (an earlier message starts)."""
-    if not _MAIL_QUOTE.search(text):
-        return text
     out: list[str] = []
     depth = 0
     for line in text.split("\n"):
@@ -425,7 +424,7 @@ def _said_once(blocks: list[Block]) -> list[Block]:
     out: list[Block] = []
     said = ""
     for block in blocks:
-        words = " ".join(re.sub(r"[^\w]+", " ", block.text.lower()).split())
+        words = word_text(block.text)
         if block.fragment_type != "heading" and words and words in said:
             continue
         said += " " + words
@@ -440,9 +439,10 @@ def extract_plain(
     text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
     size = byte_size if byte_size is not None else len(text.encode("utf-8"))
     if not markdown:
-        blocks = _plain_blocks(_unquoted_mail(text))
+        thread = _MAIL_QUOTE.search(text) is not None
+        blocks = _plain_blocks(_unquoted_mail(text) if thread else text)
         return assemble_document(
-            _said_once(blocks) if _MAIL_QUOTE.search(text) else blocks,
+            _said_once(blocks) if thread else blocks,
             url=url,
             domain=domain,
             title=None,
