@@ -94,13 +94,26 @@ def tor_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def tor_process(tor_home: Path) -> Iterator[TorProcess]:
-    """The module's launched tor (DisableNetwork 1, ports picked on 127.0.0.1)."""
-    settings = make_settings(tor_home, tor={"enabled": True, "bootstrap_timeout_seconds": 20})
-    process, endpoint = tor_endpoint_if_enabled(settings, tor_home / "tor")
-    assert process is not None
-    assert endpoint == process.endpoint
-    yield process
-    process.stop()
+    """The module's launched tor (DisableNetwork 1, ports on 127.0.0.1).
+
+    With the network disabled tor opens no SOCKS listener, so nothing holds its SOCKS
+    port: a later control port (``auto``) or server could take it and answer a SOCKS
+    greeting with its own bytes. The module holds the port bound, never listening, so a
+    connection to it is refused for as long as the tor runs.
+    """
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as reserved:
+        reserved.bind(("127.0.0.1", 0))
+        socks_port = reserved.getsockname()[1]
+        settings = make_settings(
+            tor_home,
+            tor={"enabled": True, "bootstrap_timeout_seconds": 20, "socks_port": socks_port},
+        )
+        process, endpoint = tor_endpoint_if_enabled(settings, tor_home / "tor")
+        assert process is not None
+        assert endpoint == process.endpoint
+        assert endpoint.socks_port == socks_port
+        yield process
+        process.stop()
 
 
 @pytest.fixture(scope="module")
