@@ -33,10 +33,10 @@ from lyra.pipelines.evidence.nli_heuristic import (
     antonym_signs,
     content_keys,
     heuristic_nli,
-    quantities,
     stem,
     tokenize,
 )
+from lyra.pipelines.evidence.nli_numbers import quantities
 from lyra.pipelines.evidence.onnx_export import export_classifier_onnx, read_manifest
 from lyra.pipelines.evidence.stance_model import PackagedStance, VetoCalibration
 
@@ -933,6 +933,36 @@ HEURISTIC_CASES = [
         "fell by 29 percent.",
         id="numbers-that-count-different-things",
     ),
+    # numbers in words and sums of money (decision 0100): a duration in words against one
+    # in digits, a sum per metre against another, and a sum a year against one a month
+    pytest.param(
+        "Full recovery after a meniscectomy takes roughly two weeks for most people.",
+        "Full recovery usually takes 4 to 6 weeks after keyhole meniscus surgery.",
+        "refutes",
+        "Full recovery after a meniscectomy takes roughly two weeks for most people.",
+        id="two-weeks-in-words-against-4-to-6-weeks",
+    ),
+    pytest.param(
+        "Full recovery after keyhole meniscus surgery usually takes four to six weeks.",
+        "Full recovery usually takes 4 to 6 weeks after keyhole meniscus surgery.",
+        "supports",
+        "Full recovery after keyhole meniscus surgery usually takes four to six weeks.",
+        id="a-range-in-words-matches-one-in-digits",
+    ),
+    pytest.param(
+        "Building the barrier costs around £1,900 for every metre.",
+        "Building the barrier costs about £1,150 per metre.",
+        "refutes",
+        "Building the barrier costs around £1,900 for every metre.",
+        id="one-sum-per-metre-against-another",
+    ),
+    pytest.param(
+        "Running the heat pump costs households about £25 a month.",
+        "Running the heat pump costs households about £300 a year.",
+        "supports",
+        "Running the heat pump costs households about £25 a month.",
+        id="a-sum-a-month-is-not-compared-with-a-sum-a-year",
+    ),
     # a value stated after "is"/"was" without a unit (decision 0096; a planted corpus's
     # numeric contradiction between a review and a news story)
     pytest.param(
@@ -1197,6 +1227,17 @@ def test_tokens_keys_and_quantities() -> None:
         "%": [(12.0, 12.0)],
         "patient": [(1000.0, 1000.0)],
         "hour over": [(5.0, 7.0)],
+    }
+    # numbers in words before a unit, scales, and sums by their currency and rate
+    words = tokenize("The £2m scheme reached two million people in three to five years.")
+    assert quantities(words) == {
+        "£": [(2e6, 2e6)],
+        "peopl": [(2e6, 2e6)],
+        "year in": [(3.0, 5.0)],
+    }
+    assert quantities(tokenize("two of the five trials cost $40 per patient")) == {
+        "trial": [(5.0, 5.0)],
+        "$/patient": [(40.0, 40.0)],
     }
 
 

@@ -1312,6 +1312,15 @@ PLANTED = {
                 "removing the torn flap of meniscus does not hasten arthritis in the knee",
                 "moorland-physio.example",
             ),
+            # a duration in digits against one in words (decision 0100)
+            (
+                "Full recovery usually takes 4 to 6 weeks after keyhole meniscus surgery",
+                "kneedeep-notes.example",
+            ),
+            (
+                "full recovery after a meniscectomy takes roughly two weeks for most people",
+                "stbrennans-hospital.example",
+            ),
         ),
     ),
     "smart_thermostats": Planted(

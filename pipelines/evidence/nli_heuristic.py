@@ -56,7 +56,10 @@ The rule, for a premise (fragment) and a hypothesis (claim):
      is shared ("purchases fell by 7.6 percent" and "the sugar content fell by 29
      percent" do not; decision 0090). Four-digit integers 1800-2100 are read as years
      and ignored. A duration that dates an event ("after about 2 years", "over 8 weeks")
-     is compared only with durations dated by the same preposition (decision 0087);
+     is compared only with durations dated by the same preposition (decision 0087).
+     Numbers in words count before a unit ("roughly two weeks", "five to seven years"),
+     and a sum under its currency sign and rate ("£1,150 per metre" and "£1,900 for
+     every metre" both under £/metre; `nli_numbers`, decision 0100);
    - another year for a one-time event: both date the same event verb ("took effect",
      "was founded", "banned", "began" ...) by "in", "since", "from" or "on" to
      different years, and the sentence holds every content word the hypothesis puts
@@ -89,6 +92,13 @@ from dataclasses import dataclass
 from lyra.pipelines.evidence.antonym_axes import ANTONYM_AXES, PREFIXED_OPPOSITES
 from lyra.pipelines.evidence.leftovers import lexicon_readings
 from lyra.pipelines.evidence.nli import NliLabel, NliResult
+from lyra.pipelines.evidence.nli_numbers import (
+    PERCENT_WORDS,
+    disagreeing_measures,
+    number,
+    numbers_in_digits,
+    stem,
+)
 from lyra.pipelines.evidence.nli_words import (
     ATTRIBUTION_TEXT,
     BENEFIT,
@@ -97,7 +107,6 @@ from lyra.pipelines.evidence.nli_words import (
     NEGATED_CONTRACTIONS_TEXT,
     NULL_RESULT,
     STOPWORDS_TEXT,
-    UNIT_SYMBOLS,
 )
 
 MODEL_ID = "heuristic-nli-v1"
@@ -105,7 +114,6 @@ MODEL_ID = "heuristic-nli-v1"
 NEUTRAL_BELOW = 0.5
 SUPPORTS_FROM = 0.6
 CONFIDENCE_CAP = 0.9
-NUMBER_TOLERANCE = 0.10
 # Two sentences about the same quantity may share few words beyond it ("Traffic
 # entering the charging zone fell by 30 percent in the first year ..." against
 # "... traffic in the zone fell by only 5 percent"): under NEUTRAL_BELOW, down to this
@@ -139,44 +147,9 @@ _ANTONYM_AXES = dict(ANTONYM_AXES)
 for _plain, _opposite in PREFIXED_OPPOSITES:
     _ANTONYM_AXES[_plain] = ((_plain,), (_opposite,))
 
-_TOKEN_RE = re.compile(r"\d+(?:[.,]\d+)*\s?%?|[a-z]+(?:'[a-z]+)*")
+# Words, digits (a "%" kept on), and the currency signs a sum follows ("£1,150").
+_TOKEN_RE = re.compile(r"[£$€]|\d+(?:[.,]\d+)*\s?%?|[a-z]+(?:'[a-z]+)*")
 _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+|\n+")
-_SUFFIXES = ("ingly", "edly", "ies", "ing", "ed", "es", "ly", "s")
-_MIN_STEM = 3
-_RANGE_JOINERS = frozenset({"to", "-"})
-# Units of time (stems) and the prepositions that make such a number the time of an
-# event rather than the quantity a sentence measures (`quantities`), with the words that
-# may stand between them ("after about 2 years", "within the first 6 weeks").
-_TIME_UNITS = frozenset({"second", "minut", "hour", "day", "week", "month", "year", "decad"})
-_TIME_PREPOSITIONS = frozenset(
-    {"after", "over", "for", "within", "during", "in", "at", "before", "from", "since"}
-)
-_NUMBER_HEDGES = frozenset(
-    {"about", "around", "approximately", "roughly", "nearly", "almost", "only", "just",
-     "some", "up", "to", "the", "first", "last", "next", "least", "more", "than", "less"}
-)  # fmt: skip
-_PERCENT_WORDS = frozenset({"percent", "pct", "percentage"})
-
-
-def stem(word: str) -> str:
-    """Light suffix stripping so inflections of one word share a stem."""
-    if len(word) <= _MIN_STEM or not word.isalpha():
-        return word
-    for suffix in _SUFFIXES:
-        if not word.endswith(suffix) or len(word) - len(suffix) < _MIN_STEM:
-            continue
-        if suffix == "s" and word.endswith(("ss", "us", "is")):
-            break
-        if suffix == "ly" and len(word) - 2 < 5:
-            # "family", "only": too short to be an adverb in -ly.
-            break
-        word = word[: -len(suffix)] + ("i" if suffix == "ies" else "")
-        break
-    if len(word) > _MIN_STEM and word.endswith("e"):
-        word = word[:-1]
-    if len(word) > _MIN_STEM and word.endswith("y"):
-        word = word[:-1] + "i"
-    return word
 
 
 _AXIS_OF: dict[str, tuple[str, int]] = {
@@ -188,24 +161,13 @@ _AXIS_OF: dict[str, tuple[str, int]] = {
 
 
 def tokenize(text: str) -> list[str]:
-    """Lower-cased word and number tokens; "12 %" and "12%" become "12%"."""
+    """Lower-cased word and number tokens; "12 %" and "12%" become "12%", a number word
+    before a unit a number ("two weeks": "2", "weeks")."""
     text = text.lower().replace("\u2019", "'").replace("\u2013", " - ").replace("\u2014", " ")
     tokens = []
     for match in re.finditer(r"-|" + _TOKEN_RE.pattern, text):
         tokens.append(match.group(0).replace(" ", ""))
-    return tokens
-
-
-def _number(token: str) -> float | None:
-    raw = token.rstrip("%")
-    if not raw or not raw[0].isdigit():
-        return None
-    # "1,000" is a thousands separator here; European decimal commas are rare in the
-    # English sources this fallback serves.
-    try:
-        return float(raw.replace(",", ""))
-    except ValueError:
-        return None
+    return numbers_in_digits(tokens)
 
 
 def _is_cue(tokens: Sequence[str], i: int) -> bool:
@@ -362,7 +324,7 @@ def _axis(tokens: Sequence[str], i: int) -> tuple[str, int] | None:
     tok = tokens[i]
     before = tokens[i - 1] if i > 0 else ""
     after = tokens[i + 1] if i + 1 < len(tokens) else ""
-    if tok == "falls" and (before in _FALLS_NOUN_AFTER or _number(before)):
+    if tok == "falls" and (before in _FALLS_NOUN_AFTER or number(before)):
         return None
     # not a frequency or a causing: "the common cold", "the cause of", "all-cause",
     # "caused by SARS-CoV-2" (what causes the disease, not what the subject causes),
@@ -394,7 +356,7 @@ def content_keys(tokens: Iterable[str]) -> set[str]:
     for tok in tokens:
         if not tok.isalpha() or tok in STOPWORDS or tok in NEGATION_WORDS:
             continue
-        if tok in NEGATED_CONTRACTIONS or tok in FAIL_WORDS or tok in _PERCENT_WORDS:
+        if tok in NEGATED_CONTRACTIONS or tok in FAIL_WORDS or tok in PERCENT_WORDS:
             # Cues and units are compared by their own rules, not as shared content.
             continue
         stemmed = stem(tok)
@@ -414,118 +376,26 @@ def antonym_signs(tokens: Sequence[str], shared: Set[str] = frozenset()) -> dict
     return signs
 
 
-def _time_preposition(tokens: Sequence[str], i: int) -> str:
-    """The preposition that makes the duration beginning at ``tokens[i]`` the time of an
-    event ("after about 2 years", "over 8 years", "within 6 weeks"), or ""."""
-    j = i - 1
-    while j >= 0 and tokens[j] in _NUMBER_HEDGES:
-        j -= 1
-    return tokens[j] if j >= 0 and tokens[j] in _TIME_PREPOSITIONS else ""
-
-
-def quantities(tokens: Sequence[str]) -> dict[str, list[tuple[float, float]]]:
-    """Numbers as (low, high) intervals grouped by the unit word that follows them. A
-    duration dated by a preposition counts under its unit and that preposition ("year
-    after"): "pays back after about 2 years" times an event, it does not measure what
-    "last about 15 years" measures."""
-    found: dict[str, list[tuple[float, float]]] = {}
-    start: float | None = None
-    begins = 0
-    for i, tok in enumerate(tokens):
-        value = _number(tok)
-        if value is None:
-            continue
-        low = value if start is None else min(start, value)
-        high = value if start is None else max(start, value)
-        if start is None:
-            begins = i
-        start = None
-        if tok.endswith("%"):
-            found.setdefault("%", []).append((low, high))
-            continue
-        if value.is_integer() and 1800 <= value <= 2100 and "," not in tok:
-            continue
-        nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
-        after = tokens[i + 2] if i + 2 < len(tokens) else ""
-        if nxt in _RANGE_JOINERS and _number(after) is not None:
-            # First end of a range: the unit comes after the second end.
-            start = value
-            continue
-        unit = "%" if nxt in _PERCENT_WORDS else (stem(nxt) if nxt.isalpha() else "")
-        unit = UNIT_SYMBOLS.get(unit, unit)
-        if (not unit or nxt in STOPWORDS) and _counted_before(tokens, begins):
-            # "limits calories to 800 a day": what the number counts comes before it
-            found.setdefault(stem(tokens[begins - 2]), []).append((low, high))
-            continue
-        if (not unit or nxt in STOPWORDS) and begins and tokens[begins - 1] in _STATED_AS:
-            # "the number needed to treat was 2.5": a value stated for what comes before
-            found.setdefault("=", []).append((low, high))
-            continue
-        if unit in _TIME_UNITS:
-            preposition = _time_preposition(tokens, begins)
-            unit = f"{unit} {preposition}" if preposition else unit
-        if unit and nxt not in STOPWORDS:
-            found.setdefault(unit, []).append((low, high))
-    return found
-
-
-# Verbs after which a number without a unit is the value of what they follow.
-_STATED_AS = frozenset({"is", "was", "are", "were", "equals", "equalled", "equaled"})
-# Verbs of change a number can follow after "to" ("rose to 800", "went up to 20").
-_CHANGED_TO = frozenset({"rose", "fell", "grew", "went", "came", "rise", "fall", "grow", "go"})
-
-
-def _counted_before(tokens: Sequence[str], i: int) -> bool:
-    """The number at ``i`` follows "<noun> to" ("calories to 800"), not a verb of change
-    ("rose to 800")."""
-    if i < 2 or tokens[i - 1] != "to":
-        return False
-    word = tokens[i - 2]
-    return (
-        word.isalpha()
-        and word not in STOPWORDS
-        and word not in _CHANGED_TO
-        and not word.endswith(("ed", "ing"))
-    )
-
-
-def _close(a: tuple[float, float], b: tuple[float, float]) -> bool:
-    """Intervals overlap, or their gap is within 10 % of the largest magnitude."""
-    gap = max(0.0, a[0] - b[1], b[0] - a[1])
-    scale = max(abs(a[0]), abs(a[1]), abs(b[0]), abs(b[1]))
-    return gap <= NUMBER_TOLERANCE * scale
-
-
-def _beside_numbers(tokens: Sequence[str]) -> set[str]:
-    """Content words (antonym axes aside) within ``_NUMBER_SUBJECT_REACH`` tokens of a
-    number: what the numbers of a text count."""
+def _beside_numbers(tokens: Sequence[str], at: Sequence[int]) -> set[str]:
+    """Content words (antonym axes aside) within ``_NUMBER_SUBJECT_REACH`` tokens of the
+    numbers at ``at``: what those numbers count."""
     near = set()
-    for i, tok in enumerate(tokens):
-        if _number(tok) is None:
-            continue
+    for i in at:
         window = tokens[max(0, i - _NUMBER_SUBJECT_REACH) : i + _NUMBER_SUBJECT_REACH + 1]
         near |= {key for key in content_keys(window) if not key.startswith("~")}
     return near
 
 
-def numbers_count_the_same(hypothesis: Sequence[str], sentence: Sequence[str]) -> bool:
-    """Some word beside a number of each text is the same: "purchases ... fell by 7.6
-    percent" and "the sugar content ... fell by 29 percent" count different things
-    (decision 0090)."""
-    return not _beside_numbers(hypothesis).isdisjoint(_beside_numbers(sentence))
-
-
-def numbers_disagree(hypothesis: Sequence[str], sentence: Sequence[str]) -> bool:
-    """True when a unit both texts quantify has a hypothesis value the sentence lacks."""
-    h_units, s_units = quantities(hypothesis), quantities(sentence)
-    if "=" in s_units:
-        # A stated value is matched by any number of the sentence: "TOTPAR6 was 15.8 for
-        # the combination, 12.1 for ibuprofen" states 12.1 too.
-        s_units["="] = [(v, v) for v in map(_number, sentence) if v is not None]
-    for unit in h_units.keys() & s_units.keys():
-        if any(not any(_close(h, s) for s in s_units[unit]) for h in h_units[unit]):
-            return True
-    return False
+def numbers_contradict(hypothesis: Sequence[str], sentence: Sequence[str]) -> bool:
+    """The numbers of some unit disagree, and count the same thing: a word beside those
+    numbers in each text is the same. "purchases ... fell by 7.6 percent" and "the sugar
+    content ... fell by 29 percent" count different things (decision 0090); only the
+    disagreeing numbers are read, so "over the first two years" in both texts does not
+    make them count the same (decision 0100)."""
+    h_at, s_at = disagreeing_measures(hypothesis, sentence)
+    return bool(h_at) and not _beside_numbers(hypothesis, h_at).isdisjoint(
+        _beside_numbers(sentence, s_at)
+    )
 
 
 # Verbs of a one-time event, which happens in one year only: "The law took effect in
@@ -652,7 +522,7 @@ def _cue_before(tokens: Sequence[str], words: Set[str]) -> bool:
 def _number_beside(tokens: Sequence[str], words: Set[str]) -> bool:
     """A number within `_NUMBER_REACH` tokens of one of ``words``."""
     return any(
-        _number(tok) is not None
+        number(tok) is not None
         and content_keys(tokens[max(0, i - _NUMBER_REACH) : i + _NUMBER_REACH + 1]) & words
         for i, tok in enumerate(tokens)
     )
@@ -711,7 +581,7 @@ def anchored_contradiction(hypothesis: Sequence[str], sentence: Sequence[str]) -
     if antonyms_flip(_moves_beside(hypothesis, words), _moves_beside(sentence, words)):
         return True
     return (
-        numbers_disagree(hypothesis, sentence)
+        bool(disagreeing_measures(hypothesis, sentence)[0])
         and len(content_keys(hypothesis) & content_keys(sentence)) >= 3
         and _number_beside(hypothesis, words)
         and _number_beside(sentence, words)
@@ -799,10 +669,7 @@ def _judge(premise: str, hypothesis: str) -> NliResult:
             antonyms_flip(hyp_tokens, evidence.tokens)
             and _overlap_beside_axes(hyp_keys, evidence.tokens) >= NEUTRAL_BELOW
         )
-        or (
-            numbers_disagree(hyp_tokens, evidence.tokens)
-            and numbers_count_the_same(hyp_tokens, evidence.tokens)
-        )
+        or numbers_contradict(hyp_tokens, evidence.tokens)
         or event_years_differ(hyp_tokens, evidence.tokens)
     )
     if contradicts:

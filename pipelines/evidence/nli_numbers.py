@@ -1,0 +1,245 @@
+"""Numbers and their units, as the heuristic stance judge (`nli_heuristic`) compares them.
+
+A number is read with the unit word that follows it ("5 hours", "12%", "30 percent"),
+or the currency sign before it ("£1,150 per metre": pounds), or what it counts before
+"to" ("limits calories to 800"), or, after "is" / "was", as a stated value. A range
+("5-7 hours", "five to seven years") is one interval. A number in words counts when a
+unit follows it ("two weeks", "five to seven years"): alone ("two of them", "the first
+two") it is no measurement. "million", "billion", "m", "bn" after a number scale it.
+
+The stemmer lives here too: the judge's content words and the units share it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from lyra.pipelines.evidence.nli_words import STOPWORDS_TEXT, UNIT_SYMBOLS
+
+# A number of the hypothesis is matched by one of the sentence within 10 % of the larger.
+NUMBER_TOLERANCE = 0.10
+PERCENT_WORDS = frozenset({"percent", "pct", "percentage"})
+RANGE_JOINERS = frozenset({"to", "-"})
+# Units of time (stems) and the prepositions that make such a number the time of an
+# event rather than the quantity a sentence measures, with the words that may stand
+# between them ("after about 2 years", "within the first 6 weeks").
+TIME_UNITS = frozenset({"second", "minut", "hour", "day", "week", "month", "year", "decad"})
+_TIME_PREPOSITIONS = frozenset(
+    {"after", "over", "for", "within", "during", "in", "at", "before", "from", "since"}
+)
+_NUMBER_HEDGES = frozenset(
+    {"about", "around", "approximately", "roughly", "nearly", "almost", "only", "just",
+     "some", "up", "to", "the", "first", "last", "next", "least", "more", "than", "less"}
+)  # fmt: skip
+# Verbs after which a number without a unit is the value of what they follow.
+_STATED_AS = frozenset({"is", "was", "are", "were", "equals", "equalled", "equaled"})
+# Verbs of change a number can follow after "to" ("rose to 800", "went up to 20").
+_CHANGED_TO = frozenset({"rose", "fell", "grew", "went", "came", "rise", "fall", "grow", "go"})
+# Numbers in words: values only where a unit follows them.
+CARDINALS = {
+    "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20,
+    "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
+    "ninety": 90,
+}  # fmt: skip
+_SCALES = {
+    "hundred": 1e2, "thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6,
+    "billion": 1e9, "bn": 1e9, "trillion": 1e12,
+}  # fmt: skip
+# Only after a currency sign are "m" and "k" scales ("£2m"); elsewhere "m" is metres.
+_WORD_SCALES = frozenset({"hundred", "thousand", "million", "billion", "trillion"})
+# What a sum is paid for: "£1,150 per metre", "$40 a month", "£1,900 for every metre".
+_RATE_WORDS = frozenset({"per", "a", "an", "each", "every"})
+CURRENCY_SIGNS = frozenset({"£", "$", "€"})
+# Stems of currency names after a number ("300 dollars"), as their signs.
+_CURRENCY_NAMES = {"dollar": "$", "euro": "€"}
+_STOPWORDS = frozenset(STOPWORDS_TEXT.split())
+_SUFFIXES = ("ingly", "edly", "ies", "ing", "ed", "es", "ly", "s")
+_MIN_STEM = 3
+
+# unit -> [(low, high, index of the number's first token)]
+Measures = dict[str, list[tuple[float, float, int]]]
+
+
+def stem(word: str) -> str:
+    """Light suffix stripping so inflections of one word share a stem."""
+    if len(word) <= _MIN_STEM or not word.isalpha():
+        return word
+    for suffix in _SUFFIXES:
+        if not word.endswith(suffix) or len(word) - len(suffix) < _MIN_STEM:
+            continue
+        if suffix == "s" and word.endswith(("ss", "us", "is")):
+            break
+        if suffix == "ly" and len(word) - 2 < 5:
+            # "family", "only": too short to be an adverb in -ly.
+            break
+        word = word[: -len(suffix)] + ("i" if suffix == "ies" else "")
+        break
+    if len(word) > _MIN_STEM and word.endswith("e"):
+        word = word[:-1]
+    if len(word) > _MIN_STEM and word.endswith("y"):
+        word = word[:-1] + "i"
+    return word
+
+
+def number(token: str) -> float | None:
+    """The value of a digit token ("12", "1,000", "12%"), None for any other token."""
+    raw = token.rstrip("%")
+    if not raw or not raw[0].isdigit():
+        return None
+    # "1,000" is a thousands separator here; European decimal commas are rare in the
+    # English sources this fallback serves.
+    try:
+        return float(raw.replace(",", ""))
+    except ValueError:
+        return None
+
+
+def _unit_word(token: str) -> bool:
+    return token.isalpha() and token not in _STOPWORDS and token not in _WORD_SCALES
+
+
+def _counts(tokens: Sequence[str], i: int) -> bool:
+    """The number word ``tokens[i]`` is a value: a unit or the other end of a range
+    follows it ("two weeks", "two million", "five to seven years"), not "two of"."""
+    nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
+    if nxt in RANGE_JOINERS and i + 2 < len(tokens) and tokens[i + 2] in CARDINALS:
+        return True
+    return (_unit_word(nxt) and nxt not in CARDINALS) or nxt in _WORD_SCALES
+
+
+def numbers_in_digits(tokens: Sequence[str]) -> list[str]:
+    """``tokens`` with each number word that is a value in digits: "roughly two weeks"
+    reads as "roughly 2 weeks" (and "two" is then no content word the texts share)."""
+    return [
+        str(CARDINALS[tok]) if tok in CARDINALS and _counts(tokens, i) else tok
+        for i, tok in enumerate(tokens)
+    ]
+
+
+def _time_preposition(tokens: Sequence[str], i: int) -> str:
+    """The preposition that makes the duration beginning at ``tokens[i]`` the time of an
+    event ("after about 2 years", "over 8 years", "within 6 weeks"), or ""."""
+    j = i - 1
+    while j >= 0 and tokens[j] in _NUMBER_HEDGES:
+        j -= 1
+    return tokens[j] if j >= 0 and tokens[j] in _TIME_PREPOSITIONS else ""
+
+
+def _counted_before(tokens: Sequence[str], i: int) -> bool:
+    """The number at ``i`` follows "<noun> to" ("calories to 800"), not a verb of change
+    ("rose to 800")."""
+    if i < 2 or tokens[i - 1] != "to":
+        return False
+    word = tokens[i - 2]
+    return (
+        word.isalpha()
+        and word not in _STOPWORDS
+        and word not in _CHANGED_TO
+        and not word.endswith(("ed", "ing"))
+    )
+
+
+def measures(tokens: Sequence[str]) -> Measures:
+    """Numbers as (low, high, index) grouped by unit. A duration dated by a preposition
+    counts under its unit and that preposition ("year after"): "pays back after about
+    2 years" times an event, it does not measure what "last about 15 years" measures."""
+    found: Measures = {}
+    start: float | None = None
+    begins = 0
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        value = number(tok)
+        i += 1
+        if value is None:
+            continue
+        low = value if start is None else min(start, value)
+        high = value if start is None else max(start, value)
+        if start is None:
+            begins = i - 1
+        start = None
+        if tok.endswith("%"):
+            found.setdefault("%", []).append((low, high, begins))
+            continue
+        if value.is_integer() and 1800 <= value <= 2100 and "," not in tok:
+            continue
+        nxt = tokens[i] if i < len(tokens) else ""
+        after = tokens[i + 1] if i + 1 < len(tokens) else ""
+        if nxt in RANGE_JOINERS and number(after) is not None:
+            # First end of a range: the unit comes after the second end.
+            start = value
+            continue
+        currency = tokens[begins - 1] if begins and tokens[begins - 1] in CURRENCY_SIGNS else ""
+        scale = _SCALES.get(nxt) if currency or nxt in _WORD_SCALES else None
+        scaled = ""
+        if scale:
+            low, high, scaled = low * scale, high * scale, nxt
+            i += 1
+            nxt, after = after, (tokens[i + 1] if i + 1 < len(tokens) else "")
+        if currency:
+            found.setdefault(currency + _rate(tokens, i), []).append((low, high, begins))
+            continue
+        unit = "%" if nxt in PERCENT_WORDS else (stem(nxt) if _unit_word(nxt) else scaled)
+        unit = _CURRENCY_NAMES.get(unit) or UNIT_SYMBOLS.get(unit, unit)
+        if (not unit or unit == scaled) and _counted_before(tokens, begins):
+            # "limits calories to 800 a day": what the number counts comes before it
+            found.setdefault(stem(tokens[begins - 2]), []).append((low, high, begins))
+            continue
+        if (not unit or unit == scaled) and begins and tokens[begins - 1] in _STATED_AS:
+            # "the number needed to treat was 2.5": a value stated for what comes before
+            found.setdefault("=", []).append((low, high, begins))
+            continue
+        if unit in TIME_UNITS:
+            preposition = _time_preposition(tokens, begins)
+            unit = f"{unit} {preposition}" if preposition else unit
+        if unit:
+            found.setdefault(unit, []).append((low, high, begins))
+    return found
+
+
+def _rate(tokens: Sequence[str], i: int) -> str:
+    """ "/metr" for the sum before ``tokens[i]`` when "per metre", "a month" or "for every
+    metre" follows it; "" for a plain sum."""
+    if i < len(tokens) and tokens[i] == "for":
+        i += 1
+    if i + 1 < len(tokens) and tokens[i] in _RATE_WORDS and _unit_word(tokens[i + 1]):
+        return "/" + stem(tokens[i + 1])
+    return ""
+
+
+def quantities(tokens: Sequence[str]) -> dict[str, list[tuple[float, float]]]:
+    """Numbers as (low, high) intervals grouped by their unit (`measures` without the
+    positions)."""
+    return {
+        unit: [(low, high) for low, high, _ in values] for unit, values in measures(tokens).items()
+    }
+
+
+def _close(a: tuple[float, float, int], b: tuple[float, float, int]) -> bool:
+    """Intervals overlap, or their gap is within 10 % of the largest magnitude."""
+    gap = max(0.0, a[0] - b[1], b[0] - a[1])
+    scale = max(abs(a[0]), abs(a[1]), abs(b[0]), abs(b[1]))
+    return gap <= NUMBER_TOLERANCE * scale
+
+
+def disagreeing_measures(
+    hypothesis: Sequence[str], sentence: Sequence[str]
+) -> tuple[list[int], list[int]]:
+    """Where the two texts' numbers disagree: for each unit both quantify in which a
+    hypothesis value has no close sentence value, the positions of that unit's numbers
+    in the hypothesis and in the sentence (both lists empty when they agree)."""
+    h_units, s_units = measures(hypothesis), measures(sentence)
+    if "=" in s_units:
+        # A stated value is matched by any number of the sentence: "TOTPAR6 was 15.8 for
+        # the combination, 12.1 for ibuprofen" states 12.1 too.
+        s_units["="] = [
+            (v, v, i) for i, tok in enumerate(sentence) if (v := number(tok)) is not None
+        ]
+    h_at: list[int] = []
+    s_at: list[int] = []
+    for unit in h_units.keys() & s_units.keys():
+        if any(not any(_close(h, s) for s in s_units[unit]) for h in h_units[unit]):
+            h_at += [at for _, _, at in h_units[unit]]
+            s_at += [at for _, _, at in s_units[unit]]
+    return h_at, s_at
