@@ -306,6 +306,12 @@ def test_extractive_length_bounds_are_40_to_300() -> None:
         ("Click here to download the full report on aspirin.", "boilerplate"),
         ("© 2024 Health Media Group. All rights reserved.", "boilerplate"),
         ("Subscribe to get the latest aspirin research in your inbox.", "boilerplate"),
+        ("By continuing to browse you agree to the use of cookies.", "boilerplate"),
+        ("Puede suscribirse aquí a nuestra newsletter sobre la aspirina y la fiebre.", "boilerplate"),
+        # the same words in a finding (decision 0100)
+        ("Children who ate cookies every day had twice the rate of tooth decay at five.", None),
+        ("The app nags you to sign up for a premium tier costing $2.99 a month, with a "
+         "pop-up on almost every launch.", None),
         ("Skip to main content of the aspirin information page.", "navigation"),
         ("Home \u203a Health \u203a Drugs \u203a Aspirin \u203a Dosage", "navigation"),
         ("Home | News | Health | Science | Contact", "navigation"),

@@ -30,6 +30,7 @@ from lyra.pipelines.evidence.leftovers import (
     NUMBER_WORDS,
     VERDICT,
     english_words,
+    is_boilerplate,
     leftover_reason,
     main_clause,
     own_statement,
@@ -65,14 +66,6 @@ DEFAULT_MAX_CLAIMS: Final = 5
 _BASE_CONFIDENCE: Final = 0.2
 _CONFIDENCE_SPAN: Final = 0.6
 
-_BOILERPLATE = re.compile(
-    r"\b(cookies?|subscribe|subscription|newsletter|click here|all rights reserved|"
-    r"sign up|sign in|log in|privacy policy|terms of (use|service)|advertisement|"
-    r"share this|follow us|read more|related articles|enable javascript|"
-    r"sponsored content|paid content|partner content|advertorial|donate now|"
-    r"support our work)\b|©",
-    re.IGNORECASE,
-)
 _NAVIGATION = re.compile(
     r"\b(skip to (main )?content|back to top|next (article|page|post)|previous "
     r"(article|page|post)|table of contents|main menu|home page|go to)\b",
@@ -504,7 +497,7 @@ def is_rejected_claim(
         return "too_long"
     if text.endswith(("?", "\uff1f")):
         return "question"
-    if _BOILERPLATE.search(text):
+    if is_boilerplate(text):
         return "boilerplate"
     leftover = leftover_reason(text)
     if leftover is not None:
