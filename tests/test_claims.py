@@ -307,7 +307,7 @@ def test_extractive_length_bounds_are_40_to_300() -> None:
         ("© 2024 Health Media Group. All rights reserved.", "boilerplate"),
         ("Subscribe to get the latest aspirin research in your inbox.", "boilerplate"),
         ("By continuing to browse you agree to the use of cookies.", "boilerplate"),
-        ("Puede suscribirse aquí a nuestra newsletter sobre la aspirina y la fiebre.", "boilerplate"),
+        ("Puede suscribirse aquí a nuestra newsletter sobre la aspirina.", "boilerplate"),
         # the same words in a finding (decision 0100)
         ("Children who ate cookies every day had twice the rate of tooth decay at five.", None),
         ("The app nags you to sign up for a premium tier costing $2.99 a month, with a "
