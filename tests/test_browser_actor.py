@@ -814,20 +814,34 @@ def test_without_a_fetcher_the_browser_keeps_the_pace_and_sends_nothing_late(
 ) -> None:
     """With no fetcher named, the browser's own bucket for the site paces the page's
     requests, its navigation included; a request whose token would come after the
-    render's share of the load time (0.8 of 2.25 s here) is not sent at all."""
+    render's share of the load time (0.8 of 4.5 s here) is not sent at all."""
     qps = 2.0
     server = fixture_server_factory("127.0.0.94")
-    scripts = _paced_site(server, 4)
-    settings = browser_settings(tmp_path, ["127.0.0.0/8"], qps=qps, navigation_timeout_seconds=2.25)
+    scripts = _paced_site(server, 8)
+    settings = browser_settings(tmp_path, ["127.0.0.0/8"], qps=qps, navigation_timeout_seconds=4.5)
     browser = make_browser(settings)
     result = ray.get(browser.render.remote(server.url("/page")), timeout=60)
     assert result["error"] is None
-    assert result["title"] == "paced+++"
-    [late] = result["blocked_requests"]
-    assert late["reason"] == "politeness_wait"
+    _only_late_requests_were_held_back(server, scripts, result, qps)
+
+
+def _only_late_requests_were_held_back(
+    server: FixtureServer, scripts: list[str], result: dict[str, Any], qps: float
+) -> None:
+    """Each script was sent on the site's pace or held back for it, never sent late.
+
+    The last of 8 scripts gets its token 8/qps = 4 s after the page's, past the render's
+    share of the load time (3.6 s) however fast the machine: it is always held back.
+    Whether the seventh makes it depends on how soon a busy machine's browser asks for
+    it, so how many are held back is not asserted; that those sent ran (the title) is.
+    """
     sent = page_paths(server)
+    held = [b["url"].removeprefix(server.origin) for b in result["blocked_requests"]]
     assert sent[0] == "/page"
-    assert sorted([*sent[1:], late["url"].removeprefix(server.origin)]) == scripts
+    assert {b["reason"] for b in result["blocked_requests"]} == {"politeness_wait"}
+    assert scripts[-1] in held
+    assert sorted([*sent[1:], *held]) == scripts
+    assert result["title"] == "paced" + "+" * (len(sent) - 1)
     assert min(_gaps(server)) >= 1 / qps - PACE_TOLERANCE_S
 
 
@@ -894,18 +908,13 @@ def test_with_a_fetcher_nothing_is_sent_late_either(
     would come after the render's share of the load time is not sent."""
     qps = 2.0
     server = fixture_server_factory("127.0.0.96")
-    scripts = _paced_site(server, 4)
-    settings = browser_settings(tmp_path, ["127.0.0.0/8"], qps=qps, navigation_timeout_seconds=2.25)
+    scripts = _paced_site(server, 8)
+    settings = browser_settings(tmp_path, ["127.0.0.0/8"], qps=qps, navigation_timeout_seconds=4.5)
     browser = make_browser(settings)
     fetcher = get_fetcher("127.0.0.96", settings)
     try:
         result = ray.get(browser.render.remote(server.url("/page"), slots=fetcher), timeout=60)
     finally:
         ray.kill(fetcher)
-    assert (result["error"], result["title"]) == (None, "paced+++")
-    [late] = result["blocked_requests"]
-    assert late["reason"] == "politeness_wait"
-    sent = page_paths(server)
-    assert sent[0] == "/page"
-    assert sorted([*sent[1:], late["url"].removeprefix(server.origin)]) == scripts
-    assert min(_gaps(server)) >= 1 / qps - PACE_TOLERANCE_S
+    assert result["error"] is None
+    _only_late_requests_were_held_back(server, scripts, result, qps)

@@ -950,6 +950,16 @@ HEURISTIC_CASES = [
         id="a-range-in-words-matches-one-in-digits",
     ),
     pytest.param(
+        "Rent-stabilized apartments rent for only about nine per cent less than comparable "
+        "market-rate units.",
+        "Stabilized units rented for an average of 23 per cent less than comparable "
+        "market-rate units.",
+        "refutes",
+        "Rent-stabilized apartments rent for only about nine per cent less than comparable "
+        "market-rate units.",
+        id="nine-per-cent-in-words-against-23-per-cent",
+    ),
+    pytest.param(
         "Building the barrier costs around £1,900 for every metre.",
         "Building the barrier costs about £1,150 per metre.",
         "refutes",

@@ -1528,6 +1528,124 @@ PLANTED = {
             ),
         ),
     ),
+    "standing_desks": Planted(
+        question=(
+            "Do standing desks improve health and productivity for office workers,"
+            " and what are the downsides?"
+        ),
+        domains=frozenset(
+            (
+                "deskhaus.example",
+                "ergoforum-conf.example",
+                "forumhall.example",
+                "leoncodes.example",
+                "openpreprints.example",
+                "peoplefirst-hr.example",
+                "wikiverse.example",
+                "worksafety-board.example",
+            )
+        ),
+        facts=(
+            "In the Nordic countries, an estimated 70 per cent of office workers have access to a",
+            "Standing desks typically reduce sitting time by one to two hours per working day",
+            "Controlled trials have found that sit-stand desks make no measurable difference to",
+            "Treadmill desks reduce typing speed by roughly 10 per cent compared with seated work",
+            "daily sitting time fell by 84 minutes per eight-hour workday in the intervention arm",
+            "Compared with sitting, standing at the desk expended only 9 kcal more per hour",
+            "No significant changes were observed in fasting glucose, blood pressure or LDL",
+            "The authors say the desks reduce sitting but are unlikely to aid weight loss on their",
+            "Standing at your desk burns an extra 50 calories per hour compared with sitting",
+            "One-touch memory presets take you from sitting to standing height in under 12 seconds",
+            "62\u2013127 cm, which suits users from about 150 cm to 196 cm tall",
+            "build up to a total of two to four hours of standing spread across the working day",
+            "a brisk five-minute walk every hour does more for your blood sugar than standing",
+            "Roughly half of the neck complaints I assess in sit-stand users trace back to a",
+            "Regular alternation between sitting and standing reduces lower back discomfort in",
+            "Prolonged standing at a workstation raises the risk of developing varicose veins",
+            "A change of posture every 30 to 60 minutes throughout the working day",
+            "Employers should carry out a workstation risk assessment before installing sit-stand",
+            "My average daily step count rose from about 5,200 to 6,100 over the six months",
+            "call-centre agents gain far more from a standing desk than programmers do",
+            "alternating between sitting and standing does not reduce lower back discomfort in",
+            "software developers gain more from sit-stand desks than call-centre agents do",
+            "A fully fitted sit-stand workstation costs employers between $400 and $1,100 per seat",
+            "desks paired with hourly sit-stand reminders were used twice as often as desks",
+            "standing desks boost how much office staff actually get done, by a fair margin",
+            "Treadmill desks cost roughly four times as much as a standard sit-stand desk",
+            "standing still for more than about forty minutes at a stretch tends to bring on leg",
+            "budget single-motor desks rarely rise above 120 centimetres, which is too low for",
+        ),
+        refuted=(
+            (
+                "Regular alternation between sitting and standing reduces lower back discomfort in",
+                "peoplefirst-hr.example",
+            ),
+            (
+                "alternating between sitting and standing does not reduce lower back discomfort in",
+                "worksafety-board.example",
+            ),
+            (
+                "Prolonged standing at a workstation raises the risk of developing varicose veins",
+                "forumhall.example",
+            ),
+        ),
+    ),
+    "rent_control": Planted(
+        question=(
+            "Does rent control lower rents for tenants, and does it reduce the"
+            " supply of rental housing?"
+        ),
+        domains=frozenset(
+            (
+                "brightline-economics.example",
+                "halvard-courts.example",
+                "kvrt-radio.example",
+                "meridian-institute.example",
+                "riverton-city.example",
+                "riverton-ledger.example",
+                "riverton-municode.example",
+                "riverton-tenants-union.example",
+            )
+        ),
+        facts=(
+            "Rental units in buildings first certified for occupancy after January 1, 2010, are",
+            "the landlord may establish the initial rent for a new tenancy at any amount",
+            "put comparable market rents in the surrounding blocks at between $1,700 and $1,750 a",
+            "The tenants at the property have lived there for an average of 9.2 years",
+            "maintenance spending by owners of stabilized buildings in Riverton held steady after",
+            "The authors found that the largest benefits went to higher-income, long-tenured",
+            "Stabilized units in Riverton rented for an average of 23 per cent less than",
+            "Rents of uncontrolled units within one kilometre rose 4.8% more than in comparison",
+            "1,240 rental units were converted to condominiums between 2015 and 2023",
+            "the ordinance did not reduce construction of new rental housing in Riverton",
+            "The Rent Board's annual budget of $4.3 million is paid for by the $112 per-unit",
+            "Rent stabilization has led to fewer new rental apartments being built in Riverton",
+            "More than 1,200 apartments have been converted to condominiums since 2015",
+            "Castlebay, which has no rent control, issued building permits at twice",
+            "Average tenancy in Riverton's stabilized apartments is now more than eight years",
+            "Your rent can go up by no more than CPI plus 2 per cent a year",
+            "in San Aurelio, rents in nearby uncontrolled buildings rose by 3 to 6 per cent after",
+            "Landlords whose buildings became subject to control were 15 per cent more likely to",
+            "Riverton landlords, squeezed by the cap, have skimped on upkeep and allowed their",
+            "housing vouchers appear to deliver more help per dollar to low-income households than",
+            "rent-stabilized apartments in Riverton rent for only about nine per cent less than",
+            "rent control tends to reward whoever already holds a lease, not the people still out",
+        ),
+        refuted=(
+            (
+                "Stabilized units in Riverton rented for an average of 23 per cent less than",
+                "kvrt-radio.example",
+            ),
+            (
+                "rent-stabilized apartments in Riverton rent for only about nine per cent less",
+                "meridian-institute.example",
+            ),
+            (
+                "the ordinance did not reduce construction of new rental housing in Riverton",
+                "riverton-ledger.example",
+            ),
+        ),
+    ),
 }
 
 

@@ -94,7 +94,7 @@ _EFFECT = re.compile(
     # what drives a decline or a change (a causal question's findings: "Poor nutrition
     # weakens colonies", "losses reflect beekeeping practices")
     r"weaken|strengthen|reflect|attribut|explain|contribut|threaten|spread|undermin|"
-    r"disrupt|endanger|deplet|destroy|involv|differ)"
+    r"disrupt|endanger|deplet|destroy|involv|differ|reward)"
     r"(e|es|ed|ing|s|y|ies|ied|ion|ions|tion|tions|ped|ping)?\b"
     # irregular forms no stem catches ("levels rose"), lower case only ("Rose hips")
     r"|\b(?-i:rose|risen|fell|fallen|falls?|falling|grew|grown|led|shrank|shrunk|keeps|kept|ban|bans|banned|"
@@ -107,7 +107,8 @@ _EFFECT = re.compile(
     # where a change came from ("Most of the fall came from reformulation")
     r"|\b(?:came|comes|stems?|stemmed) from\b|\bdue to\b"
     # how something fared ("active managers did better in small caps")
-    r"|\b(?:did|do|does|fared|fares|performed|performs) (?:better|worse|well|poorly|best|worst)\b"
+    r"|\b(?:did|do|does|fared|fares|performed|performs) (?:better|worse|well|poorly|best|"
+    r"worst|more for|less for)\b"
     # the noun of a relation ("had no effect on", "the effect of")
     r"|\beffects?\s+(?:on|of)\b|\bno (?:significant )?differences? (?:in|between)\b",
     re.IGNORECASE,

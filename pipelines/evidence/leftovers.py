@@ -420,7 +420,15 @@ VERDICT: Final = re.compile(
     r"increases?|decreases?|improvements?|risks?|costs?)\b"
     # an effect that vanishes, fat that burns ("appears to disappear almost entirely in
     # people who ...", "burns no more fat than ...")
-    r"|\b(?:disappears?|disappeared|vanish(?:es|ed)?|burns?\s+(?:\w+\s+){0,2}(?:fat|calories))\b"
+    r"|\b(?:disappears?|disappeared|vanish(?:es|ed)?|burns?\s+(?:\w+\s+){0,3}(?:fat|calories))\b"
+    # what did not change, what a harm comes from, who gains more (decision 0100)
+    r"|\b(?:held|holds?|remained|remains?|stayed|stays?)\s+(?:broadly\s+|largely\s+)?"
+    r"(?:steady|stable|flat|level|constant|unchanged|the\s+same)\b"
+    r"|\btrace[sd]?\s+back\s+to\b|\battributable\s+to\b"
+    # a quantified difference ("rent for only about nine per cent less than ...")
+    rf"|\b(?:\d+(?:[.,]\d+)?|{NUMBER_WORDS})\s*(?:%|per\s?cent|percent)\s+(?:less|more|lower|"
+    r"higher|cheaper|fewer|greater|smaller|larger|below|above)\b"
+    r"|\bgain(?:s|ed)?\s+(?:\w+\s+)?(?:more|less|most|least|little|nothing|much)\s+from\b"
     # a null result in words ("make no real difference to what a household spends")
     r"|\b(?:makes?|made|making)\s+(?:\w+\s+)?(?:no|little|any|a)\s+(?:\w+\s+)?difference\b"
     # a ranking among options ("... is the most important thing to do if ...")
@@ -518,9 +526,12 @@ _TOLD_THE_WRITER = re.compile(
 _FIRST_PERSON_WORD = r"(?:I|[Mm]y|[Mm]e)"
 _WRITERS_FRAME = re.compile(
     rf"^(?:[^:.!?]{{0,80}}\b{_FIRST_PERSON_WORD}\b[^:.!?]{{0,80}}:\s+(?=\S+(?:\s+\S+){{5}})"
-    rf"|(?i:at|in|from|as|the\s+way)\b[^,.!?]{{0,80}}\b{_FIRST_PERSON_WORD}\b[^,.!?]{{0,40}},\s+"
-    r"|[^.!?]{0,60}\bI(?:'ve|\s+have)?\s+(?:read|seen)\s+(?:show|suggest|find|found|say)s?\s+"
-    r"(?:that\s+)?"
+    r"|(?i:(?:but|and|so|still|yet|now),?\s+)?"
+    rf"(?i:at|in|from|as|the\s+way)\b[^,.!?]{{0,80}}\b{_FIRST_PERSON_WORD}\b[^,.!?]{{0,40}},\s+"
+    # "The independent studies I've read show ...", "Everything I read afterwards
+    # suggests that ..." (decision 0100)
+    r"|[^.!?]{0,60}\bI(?:'ve|\s+have)?\s+(?:read|seen)(?:\s+\w+){0,2}?\s+"
+    r"(?:show|suggest|find|found|say)s?\s+(?:that\s+)?"
     r"|(?i:her|his|their|the)\s+(?i:point|view|argument|message|advice)\b[^.!?]{0,80}?"
     r"\b(?:was|is)\s+that\s+)",
     re.DOTALL,
@@ -528,6 +539,8 @@ _WRITERS_FRAME = re.compile(
 _WRITERS_RECORDS = re.compile(
     r"\s+(?:in|from)\s+[Mm]y\s+(?:own\s+)?(?:records|audit|figures|data|series|clinic|practice)"
     r"(?=[.,;]|$)"
+    # what a practitioner sees ("Roughly half of the neck complaints I assess in ...")
+    r"|\s+(?:that\s+)?(?:I|we)\s+(?:assess|see|treat|examine|review|diagnose|audit)(?=\s+(?:in|at|among|from)\b)"
 )
 
 
@@ -542,10 +555,15 @@ _SPEAKERS_FRAME = re.compile(
     r"we\s+(?:would\s+|generally\s+|usually\s+)?(?:suggest|recommend|advise)(?:\s+that)?"
     r"(?:\s+you)?|"
     r"I(?:'m|\s+am)\s+(?:firm|clear|confident|convinced|certain)\s+that|"
+    # an estimate or a view the speaker keeps stating ("By my estimate, ...", "it's why
+    # I keep saying that ..."; decision 0100)
+    r"by\s+my\s+(?:own\s+)?(?:estimate|reckoning|count|calculations?|numbers)\s*,?|"
+    r"I\s+(?:keep\s+saying|(?:have\s+|'ve\s+)?always\s+(?:said|say)|(?:would|'d)\s+argue)"
+    r"\s+that|"
     r"I(?:'d|\s+would)?\s+(?:always\s+|strongly\s+)?(?:recommend|advise)\s+that|"
     # a court's finding and what the parties agreed ("On the whole of the evidence, I
     # find that ...", "It was common ground that ...")
-    r"I\s+(?:find|accept|am\s+satisfied)\s+that|"
+    r"(?:I|we)\s+(?:find|accept|am\s+satisfied|are\s+satisfied)\s+that|"
     r"it\s+(?:is|was)\s+(?:common\s+ground|agreed|accepted|not\s+disputed|undisputed)\s+that|"
     # a rule's name before it ("Use the two-finger rule: there should be ...")
     r"^(?:use|follow|apply|try)\s+the\s+[\w\s-]{1,30}?(?:rule|test|check)\s*:)\s+",
@@ -592,7 +610,7 @@ def stated_part(text: str) -> str:
     text = _SPEAKERS_FRAME.sub("", text, count=1)
     text = _LEAD_IN.sub("", text, count=1)
     text = _TOLD_THE_WRITER.sub("", text, count=1)
-    text = _WRITERS_RECORDS.sub("", _WRITERS_FRAME.sub("", text, count=1), count=1)
+    text = _WRITERS_RECORDS.sub("", _WRITERS_FRAME.sub("", text, count=1))
     text = _WRITERS_PARENTHESIS.sub("", _HEDGING_FRAME.sub("", text, count=1))
     return _WRITERS_ASIDE.sub("", text, count=1)
 

@@ -110,10 +110,17 @@ def _counts(tokens: Sequence[str], i: int) -> bool:
 
 def numbers_in_digits(tokens: Sequence[str]) -> list[str]:
     """``tokens`` with each number word that is a value in digits: "roughly two weeks"
-    reads as "roughly 2 weeks" (and "two" is then no content word the texts share)."""
+    reads as "roughly 2 weeks" (and "two" is then no content word the texts share);
+    "per cent" is one word, "percent"."""
+    merged: list[str] = []
+    for tok in tokens:
+        if tok == "cent" and merged and merged[-1] == "per":
+            merged[-1] = "percent"
+        else:
+            merged.append(tok)
     return [
-        str(CARDINALS[tok]) if tok in CARDINALS and _counts(tokens, i) else tok
-        for i, tok in enumerate(tokens)
+        str(CARDINALS[tok]) if tok in CARDINALS and _counts(merged, i) else tok
+        for i, tok in enumerate(merged)
     ]
 
 
