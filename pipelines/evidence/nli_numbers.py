@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from lyra.pipelines.evidence.nli_words import STOPWORDS_TEXT, UNIT_SYMBOLS
+from lyra.pipelines.evidence.nli_words import ATTRIBUTION_TEXT, STOPWORDS_TEXT, UNIT_SYMBOLS
 
 # A number of the hypothesis is matched by one of the sentence within 10 % of the larger.
 NUMBER_TOLERANCE = 0.10
@@ -53,7 +53,8 @@ _RATE_WORDS = frozenset({"per", "a", "an", "each", "every"})
 CURRENCY_SIGNS = frozenset({"£", "$", "€"})
 # Stems of currency names after a number ("300 dollars"), as their signs.
 _CURRENCY_NAMES = {"dollar": "$", "euro": "€"}
-_STOPWORDS = frozenset(STOPWORDS_TEXT.split())
+# The judge's stop words, attribution included: "12 researchers said" names no unit.
+_STOPWORDS = frozenset(STOPWORDS_TEXT.split()) | frozenset(ATTRIBUTION_TEXT.split())
 _SUFFIXES = ("ingly", "edly", "ies", "ing", "ed", "es", "ly", "s")
 _MIN_STEM = 3
 
