@@ -1058,6 +1058,86 @@ HEURISTIC_CASES = [
         "For heart health, the recommended dose is 1 gram of EPA plus DHA per day.",
         id="a-units-name-and-its-symbol",
     ),
+    pytest.param(
+        "Standing at the desk expended only 9 kcal more per hour than sitting.",
+        "Standing at your desk burns an extra 50 calories per hour compared with sitting.",
+        "refutes",
+        "Standing at the desk expended only 9 kcal more per hour than sitting.",
+        id="calories-are-kcal",
+    ),
+    # a finding of no change against a change of a stated size (decision 0101)
+    pytest.param(
+        "Five years of cover crops later, our organic matter hasn't budged from 2.8%.",
+        "Cover crops raised soil organic matter by roughly 0.3 percentage points.",
+        "refutes",
+        "Five years of cover crops later, our organic matter hasn't budged from 2.8%.",
+        id="no-change-against-a-rise",
+    ),
+    pytest.param(
+        "Cover crops raised soil organic matter by roughly 0.3 percentage points.",
+        "Five years of cover crops later, our organic matter hasn't budged from 2.8%.",
+        "refutes",
+        "Cover crops raised soil organic matter by roughly 0.3 percentage points.",
+        id="a-rise-against-no-change",
+    ),
+    pytest.param(
+        "Residents told the council they had noticed no real change in traffic noise.",
+        "The barrier has cut noise in the back gardens by around a third.",
+        "refutes",
+        "Residents told the council they had noticed no real change in traffic noise.",
+        id="no-real-change-in-against-a-cut-by-a-fraction",
+    ),
+    pytest.param(
+        "The capsules cut heart attacks by about a fifth.",
+        "Fish oil probably makes little or no difference to the risk of having a heart attack.",
+        "refutes",
+        "The capsules cut heart attacks by about a fifth.",
+        id="little-or-no-difference-reaches-its-outcome",
+    ),
+    pytest.param(
+        "Physiotherapy alone produced function scores at 24 months practically identical to "
+        "surgery.",
+        "Patients who had surgery reached markedly higher function scores at two years.",
+        "refutes",
+        "Physiotherapy alone produced function scores at 24 months practically identical to "
+        "surgery.",
+        id="practically-identical-against-markedly-higher",
+    ),
+    pytest.param(
+        "Our household's gas use hardly changed after we fitted it.",
+        "Smart thermostats trimmed gas use by about a tenth.",
+        "refutes",
+        "Our household's gas use hardly changed after we fitted it.",
+        id="hardly-changed-against-trimmed-by-a-tenth",
+    ),
+    pytest.param(
+        "Statins make no difference to the risk of cancer.",
+        "Statins cut the risk of heart attack by 25 percent.",
+        "neutral",
+        "Statins make no difference to the risk of cancer.",
+        id="no-difference-to-another-risk",
+    ),
+    pytest.param(
+        "Statins did not change cancer rates.",
+        "Statins cut heart attacks by 25 percent.",
+        "neutral",
+        "Statins did not change cancer rates.",
+        id="what-did-not-change-is-the-object-not-the-subject",
+    ),
+    pytest.param(
+        "The wall made no real difference to traffic noise.",
+        "The wall did not cut traffic noise by much.",
+        "supports",
+        "The wall made no real difference to traffic noise.",
+        id="a-change-denied-agrees-with-no-change",
+    ),
+    pytest.param(
+        "Ibuprofen users showed no differences in mortality rates.",
+        "Routine use of ibuprofen is associated with higher COVID-19 mortality.",
+        "neutral",
+        "Ibuprofen users showed no differences in mortality rates.",
+        id="a-number-in-a-name-is-no-size",
+    ),
 ]
 
 

@@ -27,7 +27,12 @@ The rule, for a premise (fragment) and a hypothesis (claim):
 2. The premise is split into sentences; the one with the highest content overlap
    ``|H ∩ S| / |H|`` (over stems of the hypothesis H and sentence S) is the evidence.
 3. Overlap below 0.5: neutral, confidence 0.7 - 0.4 * overlap (0.5 to 0.7: the less
-   the texts share, the surer they are unrelated).
+   the texts share, the surer they are unrelated), unless a contradiction is anchored
+   on what both name (from overlap 0.25, `anchored_contradiction`), or, at any overlap,
+   one text finds no change in something ("no real change in traffic noise", "organic
+   matter hasn't budged", "practically identical") and the other, negating nothing,
+   says the same thing changed by a stated size ("cut noise by around a third", "rose
+   by 0.3 points", "markedly higher"): `no_change_against_change`, decision 0101.
 4. Otherwise a contradiction cue between the evidence sentence and the hypothesis gives
    refutes, confidence min(0.9, 0.55 + 0.4 * overlap). Cues:
    - negation differs: one side has not, no, never, none, neither, nor, without, cannot,
@@ -102,10 +107,19 @@ from lyra.pipelines.evidence.nli_numbers import (
 from lyra.pipelines.evidence.nli_words import (
     ATTRIBUTION_TEXT,
     BENEFIT,
+    CHANGE_DEGREES,
+    CHANGE_SIZES,
+    CHANGE_VERBS,
     EVENT_VERBS_TEXT,
+    GENERAL_OUTCOMES,
     MONTHS_TEXT,
     NEGATED_CONTRACTIONS_TEXT,
+    NULL_DETERMINERS,
+    NULL_NOUNS,
     NULL_RESULT,
+    NULL_STATES,
+    STAYED_STATES,
+    STAYING,
     STOPWORDS_TEXT,
 )
 
@@ -588,6 +602,92 @@ def anchored_contradiction(hypothesis: Sequence[str], sentence: Sequence[str]) -
     )
 
 
+# How far a finding of no change or a change reaches for what it is about (tokens).
+_OUTCOME_REACH = 6
+# After a null noun, through "to the risk of having a heart attack".
+_NULL_REACH = 8
+_CHANGE_AXES = frozenset({"amount", "quality"})
+
+
+def _outcome(tokens: Sequence[str]) -> set[str]:
+    return {k for k in content_keys(tokens) if not k.startswith("~")}
+
+
+def _acted_on(tokens: Sequence[str], i: int, reach: int) -> set[str]:
+    """What the verb or comparative at ``i`` is about: the words after it when a content
+    word follows it (an object: "cut heart attacks", "higher function scores"), else
+    those before it (its subject: "organic matter rose by", "turnover hardly changed")."""
+    j = i + 1
+    while j < len(tokens) and tokens[j] in _DETERMINERS:
+        j += 1
+    if j < len(tokens) and _outcome(tokens[j : j + 1]):
+        return _outcome(tokens[i + 1 : i + 1 + reach])
+    return _outcome(tokens[max(0, i - _CUE_REACH) : i])
+
+
+def _no_change(tokens: Sequence[str]) -> set[str]:
+    """What the text finds did not change: the words after a null noun ("no real change
+    in traffic noise", "little or no difference to the risk of a heart attack") and
+    before a state of no change ("organic matter hasn't budged", "spending held steady",
+    "function scores ... practically identical", "noise was about the same")."""
+    found: set[str] = set()
+    for i, tok in enumerate(tokens):
+        stemmed = stem(tok)
+        before = range(max(0, i - 3), i)
+        if stemmed in NULL_NOUNS and any(
+            tokens[j] in NULL_DETERMINERS or _is_cue(tokens, j) for j in before
+        ):
+            if any(tokens[j] in ("no", "little") for j in before):
+                found |= _outcome(tokens[i + 1 : i + 1 + _NULL_REACH])
+            else:
+                # a verb: "did not change cancer rates", "turnover hardly changed"
+                found |= _acted_on(tokens, i, _NULL_REACH)
+        elif (
+            stemmed in NULL_STATES
+            or (stemmed == "budg" and is_negated(tokens[max(0, i - 3) : i]))
+            or (stemmed in STAYED_STATES and not STAYING.isdisjoint(tokens[max(0, i - 3) : i]))
+        ):
+            found |= _outcome(tokens[max(0, i - _OUTCOME_REACH) : i])
+    return found
+
+
+def _sized_change(tokens: Sequence[str]) -> set[str]:
+    """What the text says changed by a stated amount: the words around a verb or a
+    comparative of change with a number (not part of a name: "COVID-19") or a fraction
+    after it ("cut heart attacks by about a fifth", "organic matter rose by roughly 0.3
+    points") or a degree before it ("markedly higher function scores")."""
+    found: set[str] = set()
+    for i, tok in enumerate(tokens):
+        axis = _axis(tokens, i) if tok.isalpha() else None
+        if not ((axis and axis[0] in _CHANGE_AXES) or stem(tok) in CHANGE_VERBS):
+            continue
+        if tokens[i + 1 : i + 2] == ["than"] or tokens[i - 1 : i] == ["or"]:
+            # a bound, not a change: "more than eight years", "800 IU or more"
+            continue
+        sized = any(
+            (number(t) is not None and tokens[j - 1] != "-") or t in CHANGE_SIZES
+            for j, t in enumerate(tokens[i + 1 : i + 1 + 2 * _OUTCOME_REACH], start=i + 1)
+        )
+        if sized or (i and tokens[i - 1] in CHANGE_DEGREES):
+            found |= _acted_on(tokens, i, _CUE_REACH)
+    return found
+
+
+def no_change_against_change(hypothesis: Sequence[str], sentence: Sequence[str]) -> bool:
+    """One text finds that something did not change, and the other, which negates
+    nothing, says that the same thing changed by a stated amount: "our organic matter
+    hasn't budged" against "soil organic matter rose by roughly 0.3 percentage points",
+    "no real change in traffic noise" against "the wall has cut noise ... by around a
+    third" (decision 0101). The same thing is a word both name there, one more specific
+    than "risk" or "rate"."""
+    for null, moved in ((hypothesis, sentence), (sentence, hypothesis)):
+        if is_negated(moved):
+            continue
+        if (_no_change(null) & _sized_change(moved)) - GENERAL_OUTCOMES:
+            return True
+    return False
+
+
 def _result(label: NliLabel, confidence: float, evidence: str | None) -> NliResult:
     rest = (1.0 - confidence) / 2.0
     probs = {name: rest for name in ("supports", "refutes", "neutral")}
@@ -648,7 +748,14 @@ def _judge(premise: str, hypothesis: str) -> NliResult:
         and (
             anchored_contradiction(hyp_tokens, evidence.tokens)
             or event_years_differ(hyp_tokens, evidence.tokens)
+            or no_change_against_change(hyp_tokens, evidence.tokens)
         )
+    ):
+        return _result("refutes", 0.55 + 0.4 * overlap, evidence.sentence)
+    if (
+        evidence.sentence is not None
+        and overlap < ANCHORED_FROM
+        and no_change_against_change(hyp_tokens, evidence.tokens)
     ):
         return _result("refutes", 0.55 + 0.4 * overlap, evidence.sentence)
     if evidence.sentence is None or overlap < NEUTRAL_BELOW:
@@ -671,6 +778,7 @@ def _judge(premise: str, hypothesis: str) -> NliResult:
         )
         or numbers_contradict(hyp_tokens, evidence.tokens)
         or event_years_differ(hyp_tokens, evidence.tokens)
+        or no_change_against_change(hyp_tokens, evidence.tokens)
     )
     if contradicts:
         return _result("refutes", min(CONFIDENCE_CAP, 0.55 + 0.4 * overlap), evidence.sentence)

@@ -192,7 +192,8 @@ def measures(tokens: Sequence[str]) -> Measures:
         unit = _CURRENCY_NAMES.get(unit) or UNIT_SYMBOLS.get(unit, unit)
         if (not unit or unit == scaled) and _counted_before(tokens, begins):
             # "limits calories to 800 a day": what the number counts comes before it
-            found.setdefault(stem(tokens[begins - 2]), []).append((low, high, begins))
+            counted = stem(tokens[begins - 2])
+            found.setdefault(UNIT_SYMBOLS.get(counted, counted), []).append((low, high, begins))
             continue
         if (not unit or unit == scaled) and begins and tokens[begins - 1] in _STATED_AS:
             # "the number needed to treat was 2.5": a value stated for what comes before

@@ -46,11 +46,45 @@ BENEFIT: Final = frozenset(
 )
 
 
+# A finding of no change (decision 0101): a null noun after "no" / "little" ("no real
+# change in traffic noise", "little or no difference to the risk of a heart attack")
+# names its outcome after it; a state of no change ("organic matter hasn't budged",
+# "maintenance spending held steady", "function scores practically identical to",
+# "noise was about the same") names it before. A steady, stable, flat, same or
+# identical thing is a state of no change only after a verb of staying or a "nearly"
+# ("held steady", "practically identical"): "a flat payment", "a steady trickle" are
+# not. Stems, as ``nli_numbers.stem`` leaves them.
+NULL_NOUNS: Final = frozenset({"chang", "differenc", "effect", "impact", "shift"})
+NULL_DETERMINERS: Final = frozenset({"no", "little", "negligible", "zero", "hardly", "barely"})
+NULL_STATES: Final = frozenset({"unchang", "unaffect", "unalter"})
+STAYED_STATES: Final = frozenset({"steadi", "stabl", "flat", "same", "identical"})
+STAYING: Final = frozenset(
+    {"is", "are", "was", "were", "stayed", "remained", "stays", "remains", "kept", "held",
+     "practically", "virtually", "nearly", "almost", "essentially", "broadly", "largely",
+     "roughly", "about"}
+)  # fmt: skip
+CHANGE_SIZES: Final = frozenset(
+    {"half", "third", "thirds", "quarter", "fifth", "tenth", "twice", "double", "halved",
+     "doubled", "tripled", "fold"}
+)  # fmt: skip
+CHANGE_DEGREES: Final = frozenset(
+    {"markedly", "significantly", "substantially", "sharply", "considerably",
+     "dramatically", "clearly", "far", "much", "greatly", "noticeably", "strongly"}
+)  # fmt: skip
+CHANGE_VERBS: Final = frozenset({"trim", "trimm", "slash", "halv", "lift", "shav", "worsen"})
+# Words too general to show alone that two findings are about the same outcome.
+GENERAL_OUTCOMES: Final = frozenset(
+    {"risk", "rate", "level", "number", "amount", "use", "time", "peopl", "patient",
+     "group", "year", "month", "week", "day", "result", "outcom", "valu", "chanc",
+     "odd", "total", "overall", "averag", "effect", "differenc", "chang", "impact"}
+)  # fmt: skip
+
 # A unit's name and its symbol count as one unit ("1 gram" against "2 g"; decision
 # 0099): stems of the names, as ``nli_heuristic.stem`` leaves them.
 UNIT_SYMBOLS: Final = {
     "gram": "g", "milligram": "mg", "microgram": "mcg", "kilogram": "kg", "kilo": "kg",
     "litr": "l", "liter": "l", "millilitr": "ml", "milliliter": "ml", "kilometr": "km",
     "kilometer": "km", "metr": "m", "meter": "m", "centimetr": "cm", "centimeter": "cm",
-    "millimetr": "mm", "millimeter": "mm", "hectar": "ha",
+    "millimetr": "mm", "millimeter": "mm", "hectar": "ha", "calori": "kcal",
+    "kilocalori": "kcal",
 }  # fmt: skip
