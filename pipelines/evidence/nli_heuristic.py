@@ -91,37 +91,31 @@ result is flagged as degraded and why a real NLI model is preferred when configu
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence, Set
+from collections.abc import Sequence, Set
 from dataclasses import dataclass
 
-from lyra.pipelines.evidence.antonym_axes import ANTONYM_AXES, PREFIXED_OPPOSITES
 from lyra.pipelines.evidence.leftovers import lexicon_readings
 from lyra.pipelines.evidence.nli import NliLabel, NliResult
-from lyra.pipelines.evidence.nli_numbers import (
-    PERCENT_WORDS,
-    disagreeing_measures,
-    number,
-    numbers_in_digits,
-    stem,
+from lyra.pipelines.evidence.nli_change import changes_contradict
+from lyra.pipelines.evidence.nli_numbers import disagreeing_measures, number, stem
+from lyra.pipelines.evidence.nli_tokens import (
+    DETERMINERS,
+    NEGATION_WORDS,
+    STOPWORDS,
+    axis_of,
+    content_keys,
+    is_cue,
+    is_negated,
+    tokenize,
 )
 from lyra.pipelines.evidence.nli_words import (
-    ATTRIBUTION_TEXT,
     BENEFIT,
-    CHANGE_DEGREES,
-    CHANGE_SIZES,
-    CHANGE_VERBS,
     EVENT_VERBS_TEXT,
-    GENERAL_OUTCOMES,
     MONTHS_TEXT,
-    NEGATED_CONTRACTIONS_TEXT,
-    NULL_DETERMINERS,
-    NULL_NOUNS,
     NULL_RESULT,
-    NULL_STATES,
-    STAYED_STATES,
-    STAYING,
-    STOPWORDS_TEXT,
 )
+
+_SENTENCE_RE = re.compile(r"(?<=[.!?])\s+|\n+")
 
 MODEL_ID = "heuristic-nli-v1"
 
@@ -141,59 +135,6 @@ _CUE_REACH = 4
 _NUMBER_REACH = 4
 # The words this many tokens either side of a number say what it counts.
 _NUMBER_SUBJECT_REACH = 6
-
-STOPWORDS = frozenset(STOPWORDS_TEXT.split()) | frozenset(ATTRIBUTION_TEXT.split())
-
-# "Unchanged" and "unaffected" say "did not change", "was not affected": a finding of no
-# effect, read as a negation (so "turnover was unchanged" against "turnover fell" differs
-# by it, and against "turnover did not change" does not).
-NO_CHANGE_WORDS = frozenset({"unchanged", "unaltered", "unaffected"})
-NEGATION_WORDS = (
-    frozenset({"not", "no", "never", "none", "neither", "nor", "without", "cannot"})
-    | NO_CHANGE_WORDS
-)
-# Contractions typed without the apostrophe still negate.
-NEGATED_CONTRACTIONS = frozenset(NEGATED_CONTRACTIONS_TEXT.split())
-# "failed to prevent", and "was unrelated to" (no association found): cues before "to".
-FAIL_WORDS = frozenset({"fail", "fails", "failed", "failing", "unrelated"})
-
-_ANTONYM_AXES = dict(ANTONYM_AXES)
-for _plain, _opposite in PREFIXED_OPPOSITES:
-    _ANTONYM_AXES[_plain] = ((_plain,), (_opposite,))
-
-# Words, digits (a "%" kept on), and the currency signs a sum follows ("£1,150").
-_TOKEN_RE = re.compile(r"[£$€]|\d+(?:[.,]\d+)*\s?%?|[a-z]+(?:'[a-z]+)*")
-_SENTENCE_RE = re.compile(r"(?<=[.!?])\s+|\n+")
-
-
-_AXIS_OF: dict[str, tuple[str, int]] = {
-    stem(word): (axis, sign)
-    for axis, (plus, minus) in _ANTONYM_AXES.items()
-    for sign, words in ((1, plus), (-1, minus))
-    for word in words
-}
-
-
-def tokenize(text: str) -> list[str]:
-    """Lower-cased word and number tokens; "12 %" and "12%" become "12%", a number word
-    before a unit a number ("two weeks": "2", "weeks")."""
-    text = text.lower().replace("\u2019", "'").replace("\u2013", " - ").replace("\u2014", " ")
-    tokens = []
-    for match in re.finditer(r"-|" + _TOKEN_RE.pattern, text):
-        tokens.append(match.group(0).replace(" ", ""))
-    return numbers_in_digits(tokens)
-
-
-def _is_cue(tokens: Sequence[str], i: int) -> bool:
-    tok = tokens[i]
-    if tok in NEGATION_WORDS or tok in NEGATED_CONTRACTIONS or tok.endswith("n't"):
-        return True
-    return tok in FAIL_WORDS and i + 1 < len(tokens) and tokens[i + 1] == "to"
-
-
-def is_negated(tokens: Sequence[str]) -> bool:
-    """True when the token list carries a negation cue."""
-    return any(_is_cue(tokens, i) for i in range(len(tokens)))
 
 
 def _scope(tokens: Sequence[str], i: int) -> str:
@@ -216,7 +157,7 @@ def negations_differ(hypothesis: Sequence[str], sentence: Sequence[str]) -> bool
 
     def negated(tokens: Sequence[str]) -> bool:
         return any(
-            _is_cue(tokens, i) and not (tok == "without" and _scope(tokens, i) in shared)
+            is_cue(tokens, i) and not (tok == "without" and _scope(tokens, i) in shared)
             for i, tok in enumerate(tokens)
         )
 
@@ -230,7 +171,7 @@ def _literal_keys(tokens: Sequence[str]) -> set[str]:
     for i, tok in enumerate(tokens):
         if not tok.isalpha() or tok in STOPWORDS or tok in NEGATION_WORDS:
             continue
-        axis = _axis(tokens, i)
+        axis = axis_of(tokens, i)
         keys.add(f"~{axis[0]}{axis[1]:+d}" if axis else stem(tok))
     return keys
 
@@ -247,7 +188,7 @@ def negation_bears_on(negated: Sequence[str], other: Sequence[str]) -> bool:
     is associated with higher mortality" states (decision 0090)."""
     named = _literal_keys(other)
     for i in range(len(negated)):
-        if not _is_cue(negated, i):
+        if not is_cue(negated, i):
             continue
         scope = _literal_keys(negated[i + 1 :]) or _literal_keys(negated[:i])
         if not scope.isdisjoint(named):
@@ -269,7 +210,7 @@ def _negations(tokens: Sequence[str]) -> tuple[set[str], set[str]]:
     heads: set[str] = set()
     scope: set[str] = set()
     for i in range(len(tokens)):
-        if not _is_cue(tokens, i):
+        if not is_cue(tokens, i):
             continue
         window: list[str] = []
         for tok in tokens[i + 1 :]:
@@ -295,96 +236,12 @@ def negations_cross(hypothesis: Sequence[str], sentence: Sequence[str]) -> bool:
     return bool(s_heads & h_stated) or bool(h_heads & s_stated)
 
 
-# "falls" after one of these words (or a number) is the accident, not a decrease: "the
-# risk of falls", "15 percent more falls", "prevents falls", "recurrent falls".
-_FALLS_NOUN_AFTER = frozenset(
-    [
-        "of",
-        "more",
-        "fewer",
-        "less",
-        "the",
-        "and",
-        "or",
-        "no",
-        "any",
-        "had",
-        "recurrent",
-        "serious",
-        "injurious",
-        "frequent",
-        "prevent",
-        "prevents",
-        "prevented",
-        "preventing",
-        "reduce",
-        "reduces",
-        "reduced",
-        "reducing",
-        "increase",
-        "increases",
-        "increased",
-        "increasing",
-        "cause",
-        "causes",
-        "caused",
-    ]
-)
-
-
-def _axis(tokens: Sequence[str], i: int) -> tuple[str, int] | None:
-    """The antonym axis and sign of ``tokens[i]``, None for a word on no axis or a use
-    of it that has no direction (the accident in "the risk of falls")."""
-    tok = tokens[i]
-    before = tokens[i - 1] if i > 0 else ""
-    after = tokens[i + 1] if i + 1 < len(tokens) else ""
-    if tok == "falls" and (before in _FALLS_NOUN_AFTER or number(before)):
-        return None
-    # not a frequency or a causing: "the common cold", "the cause of", "all-cause",
-    # "caused by SARS-CoV-2" (what causes the disease, not what the subject causes),
-    # "human-caused"
-    if tok == "common" and after in ("cold", "colds"):
-        return None
-    stemmed = stem(tok)
-    if stemmed == "caus" and (after in ("of", "by") or before == "-" or before == "all"):
-        return None
-    axis = _AXIS_OF.get(stemmed)
-    # "less expensive" is cheaper, "less cheap" dearer: a comparison whose direction the
-    # word alone does not give
-    if axis and axis[0] == "cost" and before == "less":
-        return None
-    if tok == "few" and before in ("a", "quite"):
-        return None
-    if axis and axis[0] == "manner" and not (after.endswith("ed") and len(after) > 4):
-        return None
-    return axis
-
-
-def content_keys(tokens: Iterable[str]) -> set[str]:
-    """Stems of content words, antonyms folded onto their axis ("~amount").
-
-    Every use of an axis word folds (the noun uses that ``_axis`` sets apart included), so
-    "the cause of" and "causes" still count as one shared word.
-    """
-    keys = set()
-    for tok in tokens:
-        if not tok.isalpha() or tok in STOPWORDS or tok in NEGATION_WORDS:
-            continue
-        if tok in NEGATED_CONTRACTIONS or tok in FAIL_WORDS or tok in PERCENT_WORDS:
-            # Cues and units are compared by their own rules, not as shared content.
-            continue
-        stemmed = stem(tok)
-        axis = _AXIS_OF.get(stemmed)
-        keys.add(f"~{axis[0]}" if axis else stemmed)
-    return keys
-
-
 def antonym_signs(tokens: Sequence[str], shared: Set[str] = frozenset()) -> dict[str, set[int]]:
     """For each antonym axis mentioned, the signs it is mentioned with (words whose stem
     is in ``shared`` left out)."""
     signs: dict[str, set[int]] = {}
     for i, tok in enumerate(tokens):
-        axis = _axis(tokens, i) if tok.isalpha() and stem(tok) not in shared else None
+        axis = axis_of(tokens, i) if tok.isalpha() and stem(tok) not in shared else None
         if axis:
             signs.setdefault(axis[0], set()).add(axis[1])
     return signs
@@ -460,7 +317,7 @@ def event_years_differ(hypothesis: Sequence[str], sentence: Sequence[str]) -> bo
 
 
 def _axis_stems(tokens: Sequence[str]) -> set[str]:
-    return {stem(tok) for i, tok in enumerate(tokens) if tok.isalpha() and _axis(tokens, i)}
+    return {stem(tok) for i, tok in enumerate(tokens) if tok.isalpha() and axis_of(tokens, i)}
 
 
 def antonyms_flip(hypothesis: Sequence[str], sentence: Sequence[str]) -> bool:
@@ -528,7 +385,7 @@ def _near_pairs(run: Sequence[str]) -> set[tuple[str, str]]:
 def _cue_before(tokens: Sequence[str], words: Set[str]) -> bool:
     """A negation cue followed, within `_CUE_REACH` tokens, by one of ``words``."""
     return any(
-        _is_cue(tokens, i) and content_keys(tokens[i + 1 : i + 1 + _CUE_REACH]) & words
+        is_cue(tokens, i) and content_keys(tokens[i + 1 : i + 1 + _CUE_REACH]) & words
         for i in range(len(tokens))
     )
 
@@ -544,11 +401,6 @@ def _number_beside(tokens: Sequence[str], words: Set[str]) -> bool:
 
 # Irregular past forms of the verbs a figure moves by ("sales rose", "traffic fell").
 _MOVED = frozenset({"rose", "risen", "fell", "fallen", "grew", "grown", "shrank", "shrunk", "cut"})
-# A word right before one of these is a verb acting on what follows ("statins lower the
-# risk", "slightly raise the risk"), never an adjective ("lower mortality"); its -ing
-# form is left out ("vitamin D deficiency ... increased risk" against "vitamin D
-# reducing the risk" agree; "GDP growing an average ..."): decision 0094.
-_DETERMINERS = frozenset({"the", "a", "an", "their", "its", "his", "her", "your", "our"})
 
 
 def _moves_beside(tokens: Sequence[str], words: Set[str]) -> list[str]:
@@ -569,7 +421,7 @@ def _moves_beside(tokens: Sequence[str], words: Set[str]) -> list[str]:
         for j in sorted(near)
         if tokens[j].endswith("ed")
         or tokens[j] in _MOVED
-        or (j + 1 < len(tokens) and tokens[j + 1] in _DETERMINERS and not tokens[j].endswith("ing"))
+        or (j + 1 < len(tokens) and tokens[j + 1] in DETERMINERS and not tokens[j].endswith("ing"))
     ]
 
 
@@ -600,92 +452,6 @@ def anchored_contradiction(hypothesis: Sequence[str], sentence: Sequence[str]) -
         and _number_beside(hypothesis, words)
         and _number_beside(sentence, words)
     )
-
-
-# How far a finding of no change or a change reaches for what it is about (tokens).
-_OUTCOME_REACH = 6
-# After a null noun, through "to the risk of having a heart attack".
-_NULL_REACH = 8
-_CHANGE_AXES = frozenset({"amount", "quality"})
-
-
-def _outcome(tokens: Sequence[str]) -> set[str]:
-    return {k for k in content_keys(tokens) if not k.startswith("~")}
-
-
-def _acted_on(tokens: Sequence[str], i: int, reach: int) -> set[str]:
-    """What the verb or comparative at ``i`` is about: the words after it when a content
-    word follows it (an object: "cut heart attacks", "higher function scores"), else
-    those before it (its subject: "organic matter rose by", "turnover hardly changed")."""
-    j = i + 1
-    while j < len(tokens) and tokens[j] in _DETERMINERS:
-        j += 1
-    if j < len(tokens) and _outcome(tokens[j : j + 1]):
-        return _outcome(tokens[i + 1 : i + 1 + reach])
-    return _outcome(tokens[max(0, i - _CUE_REACH) : i])
-
-
-def _no_change(tokens: Sequence[str]) -> set[str]:
-    """What the text finds did not change: the words after a null noun ("no real change
-    in traffic noise", "little or no difference to the risk of a heart attack") and
-    before a state of no change ("organic matter hasn't budged", "spending held steady",
-    "function scores ... practically identical", "noise was about the same")."""
-    found: set[str] = set()
-    for i, tok in enumerate(tokens):
-        stemmed = stem(tok)
-        before = range(max(0, i - 3), i)
-        if stemmed in NULL_NOUNS and any(
-            tokens[j] in NULL_DETERMINERS or _is_cue(tokens, j) for j in before
-        ):
-            if any(tokens[j] in ("no", "little") for j in before):
-                found |= _outcome(tokens[i + 1 : i + 1 + _NULL_REACH])
-            else:
-                # a verb: "did not change cancer rates", "turnover hardly changed"
-                found |= _acted_on(tokens, i, _NULL_REACH)
-        elif (
-            stemmed in NULL_STATES
-            or (stemmed == "budg" and is_negated(tokens[max(0, i - 3) : i]))
-            or (stemmed in STAYED_STATES and not STAYING.isdisjoint(tokens[max(0, i - 3) : i]))
-        ):
-            found |= _outcome(tokens[max(0, i - _OUTCOME_REACH) : i])
-    return found
-
-
-def _sized_change(tokens: Sequence[str]) -> set[str]:
-    """What the text says changed by a stated amount: the words around a verb or a
-    comparative of change with a number (not part of a name: "COVID-19") or a fraction
-    after it ("cut heart attacks by about a fifth", "organic matter rose by roughly 0.3
-    points") or a degree before it ("markedly higher function scores")."""
-    found: set[str] = set()
-    for i, tok in enumerate(tokens):
-        axis = _axis(tokens, i) if tok.isalpha() else None
-        if not ((axis and axis[0] in _CHANGE_AXES) or stem(tok) in CHANGE_VERBS):
-            continue
-        if tokens[i + 1 : i + 2] == ["than"] or tokens[i - 1 : i] == ["or"]:
-            # a bound, not a change: "more than eight years", "800 IU or more"
-            continue
-        sized = any(
-            (number(t) is not None and tokens[j - 1] != "-") or t in CHANGE_SIZES
-            for j, t in enumerate(tokens[i + 1 : i + 1 + 2 * _OUTCOME_REACH], start=i + 1)
-        )
-        if sized or (i and tokens[i - 1] in CHANGE_DEGREES):
-            found |= _acted_on(tokens, i, _CUE_REACH)
-    return found
-
-
-def no_change_against_change(hypothesis: Sequence[str], sentence: Sequence[str]) -> bool:
-    """One text finds that something did not change, and the other, which negates
-    nothing, says that the same thing changed by a stated amount: "our organic matter
-    hasn't budged" against "soil organic matter rose by roughly 0.3 percentage points",
-    "no real change in traffic noise" against "the wall has cut noise ... by around a
-    third" (decision 0101). The same thing is a word both name there, one more specific
-    than "risk" or "rate"."""
-    for null, moved in ((hypothesis, sentence), (sentence, hypothesis)):
-        if is_negated(moved):
-            continue
-        if (_no_change(null) & _sized_change(moved)) - GENERAL_OUTCOMES:
-            return True
-    return False
 
 
 def _result(label: NliLabel, confidence: float, evidence: str | None) -> NliResult:
@@ -748,14 +514,14 @@ def _judge(premise: str, hypothesis: str) -> NliResult:
         and (
             anchored_contradiction(hyp_tokens, evidence.tokens)
             or event_years_differ(hyp_tokens, evidence.tokens)
-            or no_change_against_change(hyp_tokens, evidence.tokens)
+            or changes_contradict(hyp_tokens, evidence.tokens)
         )
     ):
         return _result("refutes", 0.55 + 0.4 * overlap, evidence.sentence)
     if (
         evidence.sentence is not None
         and overlap < ANCHORED_FROM
-        and no_change_against_change(hyp_tokens, evidence.tokens)
+        and changes_contradict(hyp_tokens, evidence.tokens)
     ):
         return _result("refutes", 0.55 + 0.4 * overlap, evidence.sentence)
     if evidence.sentence is None or overlap < NEUTRAL_BELOW:
@@ -778,7 +544,7 @@ def _judge(premise: str, hypothesis: str) -> NliResult:
         )
         or numbers_contradict(hyp_tokens, evidence.tokens)
         or event_years_differ(hyp_tokens, evidence.tokens)
-        or no_change_against_change(hyp_tokens, evidence.tokens)
+        or changes_contradict(hyp_tokens, evidence.tokens)
     )
     if contradicts:
         return _result("refutes", min(CONFIDENCE_CAP, 0.55 + 0.4 * overlap), evidence.sentence)

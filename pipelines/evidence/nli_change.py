@@ -1,0 +1,209 @@
+"""A finding of no change against a change of a stated size: a contradiction rule of the
+heuristic stance judge (`nli_heuristic`, decision 0101).
+
+"Our organic matter hasn't budged" against "soil organic matter rose by roughly 0.3
+percentage points"; "no real change in traffic noise" against "the wall has cut noise
+... by around a third"; "function scores practically identical to surgery" against
+"markedly higher function scores". Such pairs share little beyond what changed, so the
+overlap rules of `nli_heuristic` call them neutral, and the packaged stance model reads
+their shared subject as support.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from lyra.pipelines.evidence.nli_numbers import number, stem
+from lyra.pipelines.evidence.nli_tokens import (
+    DETERMINERS,
+    axis_of,
+    content_keys,
+    is_cue,
+    is_negated,
+)
+from lyra.pipelines.evidence.nli_words import (
+    CHANGE_DEGREES,
+    CHANGE_SIZES,
+    CHANGE_VERBS,
+    GENERAL_OUTCOMES,
+    NULL_DETERMINERS,
+    NULL_NOUNS,
+    NULL_STATES,
+    STAYED_STATES,
+    STAYING,
+)
+
+# How far a verb of change reaches for what it acts on (tokens).
+_CUE_REACH = 4
+# How far a finding of no change or a change reaches for what it is about (tokens).
+_OUTCOME_REACH = 6
+# After a null noun, through "to the risk of having a heart attack".
+_NULL_REACH = 8
+_CHANGE_AXES = frozenset({"amount", "quality"})
+
+
+def _outcome(tokens: Sequence[str]) -> set[str]:
+    return {k for k in content_keys(tokens) if not k.startswith("~")}
+
+
+def _acted_on(tokens: Sequence[str], i: int, reach: int) -> set[str]:
+    """What the verb or comparative at ``i`` is about: the words after it when a content
+    word follows it (an object: "cut heart attacks", "higher function scores"), else
+    those before it (its subject: "organic matter rose by", "turnover hardly changed")."""
+    j = i + 1
+    while j < len(tokens) and tokens[j] in DETERMINERS:
+        j += 1
+    if j < len(tokens) and _outcome(tokens[j : j + 1]):
+        return _outcome(tokens[i + 1 : i + 1 + reach])
+    return _outcome(tokens[max(0, i - _CUE_REACH) : i])
+
+
+def _no_change(tokens: Sequence[str]) -> set[str]:
+    """What the text finds did not change: the words after a null noun ("no real change
+    in traffic noise", "little or no difference to the risk of a heart attack") and
+    before a state of no change ("organic matter hasn't budged", "spending held steady",
+    "function scores ... practically identical", "noise was about the same")."""
+    found: set[str] = set()
+    for i, tok in enumerate(tokens):
+        stemmed = stem(tok)
+        before = range(max(0, i - 3), i)
+        if stemmed in NULL_NOUNS and any(
+            tokens[j] in NULL_DETERMINERS or is_cue(tokens, j) for j in before
+        ):
+            if any(tokens[j] in ("no", "little") for j in before):
+                found |= _outcome(tokens[i + 1 : i + 1 + _NULL_REACH])
+            else:
+                # a verb: "did not change cancer rates", "turnover hardly changed"
+                found |= _acted_on(tokens, i, _NULL_REACH)
+        elif (
+            stemmed in NULL_STATES
+            or (stemmed == "budg" and is_negated(tokens[max(0, i - 3) : i]))
+            or (stemmed in STAYED_STATES and not STAYING.isdisjoint(tokens[max(0, i - 3) : i]))
+        ):
+            found |= _outcome(tokens[max(0, i - _OUTCOME_REACH) : i])
+    return found
+
+
+def _sized_change(tokens: Sequence[str]) -> set[str]:
+    """What the text says changed by a stated amount: the words around a verb or a
+    comparative of change with a number (not part of a name: "COVID-19") or a fraction
+    after it ("cut heart attacks by about a fifth", "organic matter rose by roughly 0.3
+    points") or a degree before it ("markedly higher function scores")."""
+    found: set[str] = set()
+    for i, tok in enumerate(tokens):
+        axis = axis_of(tokens, i) if tok.isalpha() else None
+        if not ((axis and axis[0] in _CHANGE_AXES) or stem(tok) in CHANGE_VERBS):
+            continue
+        if tokens[i + 1 : i + 2] == ["than"] or tokens[i - 1 : i] == ["or"]:
+            # a bound, not a change: "more than eight years", "800 IU or more"
+            continue
+        sized = any(
+            (number(t) is not None and tokens[j - 1] != "-") or t in CHANGE_SIZES
+            for j, t in enumerate(tokens[i + 1 : i + 1 + 2 * _OUTCOME_REACH], start=i + 1)
+        )
+        if sized or (i and tokens[i - 1] in CHANGE_DEGREES):
+            found |= _acted_on(tokens, i, _CUE_REACH)
+    return found
+
+
+def no_change_against_change(hypothesis: Sequence[str], sentence: Sequence[str]) -> bool:
+    """One text finds that something did not change, and the other, which negates
+    nothing, says that the same thing changed by a stated amount: "our organic matter
+    hasn't budged" against "soil organic matter rose by roughly 0.3 percentage points",
+    "no real change in traffic noise" against "the wall has cut noise ... by around a
+    third" (decision 0101). The same thing is a word both name there, one more specific
+    than "risk" or "rate"."""
+    for null, moved in ((hypothesis, sentence), (sentence, hypothesis)):
+        if is_negated(moved):
+            continue
+        if (_no_change(null) & _sized_change(moved)) - GENERAL_OUTCOMES:
+            return True
+    return False
+
+
+# A comparison: a word of the amount, quality or performance axes ("more", "better",
+# "outperforms") with "than" at most this many tokens after it.
+_THAN_REACH = 8
+_COMPARING_AXES = frozenset({"amount", "quality", "performance"})
+
+
+@dataclass(frozen=True)
+class _Comparison:
+    sign: int  # +1: the leader has more, does better; -1: less, worse
+    denied: bool  # "no more ... than", "not better than"
+    leader: frozenset[str]  # what comes first: "green tea", "call-centre agents"
+    compared: frozenset[str]  # what it is compared with: "coffee", "programmers"
+    measure: frozenset[str]  # what they are compared in: "fat", "from a standing desk"
+
+
+def _comparisons(tokens: Sequence[str]) -> list[_Comparison]:
+    """Each "A <more / better / less ...> X than B" and "A outperforms B" of the text; a
+    bound ("no more than 4 grams") is none."""
+    found = []
+    for i, tok in enumerate(tokens):
+        axis = axis_of(tokens, i) if tok.isalpha() else None
+        if not axis or axis[0] not in _COMPARING_AXES:
+            continue
+        if axis[0] == "performance":
+            than = i
+        else:
+            ahead = range(i + 1, min(len(tokens), i + 1 + _THAN_REACH))
+            than = next((k for k in ahead if tokens[k] == "than"), 0)
+            if not than or any(number(t) is not None for t in tokens[than + 1 : than + 2]):
+                continue
+        found.append(
+            _Comparison(
+                sign=axis[1],
+                denied=any(is_cue(tokens, j) for j in range(max(0, i - 2), i)),
+                leader=frozenset(_outcome(tokens[max(0, i - _OUTCOME_REACH) : i])),
+                compared=frozenset(_outcome(tokens[than + 1 : than + 1 + _NULL_REACH])),
+                measure=frozenset(_outcome(tokens[i + 1 : than])),
+            )
+        )
+    return found
+
+
+def _specific(words: frozenset[str]) -> frozenset[str]:
+    return words - GENERAL_OUTCOMES
+
+
+def comparisons_clash(hypothesis: Sequence[str], sentence: Sequence[str]) -> bool:
+    """Two comparisons in the same direction and measure that cannot both hold: one denies
+    that A leads B and the other says it does ("green tea burns no more fat than the same
+    amount of caffeine from coffee" against "green tea far outperforms coffee when it
+    comes to burning fat"), or the two put A and B in opposite places ("call-centre
+    agents gain far more from a standing desk than programmers do" against "software
+    developers gain more from sit-stand desks than call-centre agents do"). Where both
+    name what they compare in ("fat", "from a standing desk"), they share a word of it."""
+    for first in _comparisons(hypothesis):
+        for second in _comparisons(sentence):
+            if first.sign != second.sign:
+                continue
+            if first.measure and second.measure and not first.measure & second.measure:
+                continue
+            same_order = _specific(first.leader & second.leader) and _specific(
+                first.compared & second.compared
+            )
+            if same_order and first.denied != second.denied:
+                return True
+            # A in one is B in the other: compared with what the other puts first, and
+            # never with what the other compares with ("programmers" and "software
+            # developers" may name one group; no word says so).
+            crossed = _specific(first.leader & second.compared)
+            crossed_back = _specific(first.compared & second.leader)
+            swapped = (
+                (crossed or crossed_back)
+                and not first.compared & second.compared
+                and not crossed & second.leader
+                and not crossed_back & first.leader
+            )
+            if swapped and not (first.denied or second.denied):
+                return True
+    return False
+
+
+def changes_contradict(hypothesis: Sequence[str], sentence: Sequence[str]) -> bool:
+    """No change against a sized change, or two comparisons that cannot both hold: at
+    any overlap, for each names what it is about (`nli_heuristic._judge`)."""
+    return no_change_against_change(hypothesis, sentence) or comparisons_clash(hypothesis, sentence)

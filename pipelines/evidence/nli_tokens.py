@@ -1,0 +1,164 @@
+"""The words of the heuristic stance judge (`nli_heuristic`): tokens, negation cues,
+antonym axes and content keys, as its contradiction rules (`nli_heuristic`,
+`nli_change`) read them.
+
+Tokens are lower-cased words, digits (a "%" kept on) and currency signs; a number word
+before a unit is written in digits (`nli_numbers`). A content key is a word's stem, or
+its antonym axis ("~amount") for a word on one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from lyra.pipelines.evidence.antonym_axes import ANTONYM_AXES, PREFIXED_OPPOSITES
+from lyra.pipelines.evidence.nli_numbers import PERCENT_WORDS, number, numbers_in_digits, stem
+from lyra.pipelines.evidence.nli_words import (
+    ATTRIBUTION_TEXT,
+    NEGATED_CONTRACTIONS_TEXT,
+    STOPWORDS_TEXT,
+)
+
+STOPWORDS = frozenset(STOPWORDS_TEXT.split()) | frozenset(ATTRIBUTION_TEXT.split())
+
+# "Unchanged" and "unaffected" say "did not change", "was not affected": a finding of no
+# effect, read as a negation (so "turnover was unchanged" against "turnover fell" differs
+# by it, and against "turnover did not change" does not).
+NO_CHANGE_WORDS = frozenset({"unchanged", "unaltered", "unaffected"})
+NEGATION_WORDS = (
+    frozenset({"not", "no", "never", "none", "neither", "nor", "without", "cannot"})
+    | NO_CHANGE_WORDS
+)
+# Contractions typed without the apostrophe still negate.
+NEGATED_CONTRACTIONS = frozenset(NEGATED_CONTRACTIONS_TEXT.split())
+# "failed to prevent", and "was unrelated to" (no association found): cues before "to".
+FAIL_WORDS = frozenset({"fail", "fails", "failed", "failing", "unrelated"})
+
+_ANTONYM_AXES = dict(ANTONYM_AXES)
+for _plain, _opposite in PREFIXED_OPPOSITES:
+    _ANTONYM_AXES[_plain] = ((_plain,), (_opposite,))
+
+# Words, digits (a "%" kept on), and the currency signs a sum follows ("£1,150").
+_TOKEN_RE = re.compile(r"[£$€]|\d+(?:[.,]\d+)*\s?%?|[a-z]+(?:'[a-z]+)*")
+
+
+_AXIS_OF: dict[str, tuple[str, int]] = {
+    stem(word): (axis, sign)
+    for axis, (plus, minus) in _ANTONYM_AXES.items()
+    for sign, words in ((1, plus), (-1, minus))
+    for word in words
+}
+
+
+def tokenize(text: str) -> list[str]:
+    """Lower-cased word and number tokens; "12 %" and "12%" become "12%", a number word
+    before a unit a number ("two weeks": "2", "weeks")."""
+    text = text.lower().replace("\u2019", "'").replace("\u2013", " - ").replace("\u2014", " ")
+    tokens = []
+    for match in re.finditer(r"-|" + _TOKEN_RE.pattern, text):
+        tokens.append(match.group(0).replace(" ", ""))
+    return numbers_in_digits(tokens)
+
+
+def is_cue(tokens: Sequence[str], i: int) -> bool:
+    tok = tokens[i]
+    if tok in NEGATION_WORDS or tok in NEGATED_CONTRACTIONS or tok.endswith("n't"):
+        return True
+    return tok in FAIL_WORDS and i + 1 < len(tokens) and tokens[i + 1] == "to"
+
+
+def is_negated(tokens: Sequence[str]) -> bool:
+    """True when the token list carries a negation cue."""
+    return any(is_cue(tokens, i) for i in range(len(tokens)))
+
+
+# A word right before one of these is a verb acting on what follows ("statins lower the
+# risk", "slightly raise the risk"), never an adjective ("lower mortality"); its -ing
+# form is left out ("vitamin D deficiency ... increased risk" against "vitamin D
+# reducing the risk" agree; "GDP growing an average ..."): decision 0094.
+DETERMINERS = frozenset({"the", "a", "an", "their", "its", "his", "her", "your", "our"})
+
+
+# "falls" after one of these words (or a number) is the accident, not a decrease: "the
+# risk of falls", "15 percent more falls", "prevents falls", "recurrent falls".
+_FALLS_NOUN_AFTER = frozenset(
+    [
+        "of",
+        "more",
+        "fewer",
+        "less",
+        "the",
+        "and",
+        "or",
+        "no",
+        "any",
+        "had",
+        "recurrent",
+        "serious",
+        "injurious",
+        "frequent",
+        "prevent",
+        "prevents",
+        "prevented",
+        "preventing",
+        "reduce",
+        "reduces",
+        "reduced",
+        "reducing",
+        "increase",
+        "increases",
+        "increased",
+        "increasing",
+        "cause",
+        "causes",
+        "caused",
+    ]
+)
+
+
+def axis_of(tokens: Sequence[str], i: int) -> tuple[str, int] | None:
+    """The antonym axis and sign of ``tokens[i]``, None for a word on no axis or a use
+    of it that has no direction (the accident in "the risk of falls")."""
+    tok = tokens[i]
+    before = tokens[i - 1] if i > 0 else ""
+    after = tokens[i + 1] if i + 1 < len(tokens) else ""
+    if tok == "falls" and (before in _FALLS_NOUN_AFTER or number(before)):
+        return None
+    # not a frequency or a causing: "the common cold", "the cause of", "all-cause",
+    # "caused by SARS-CoV-2" (what causes the disease, not what the subject causes),
+    # "human-caused"
+    if tok == "common" and after in ("cold", "colds"):
+        return None
+    stemmed = stem(tok)
+    if stemmed == "caus" and (after in ("of", "by") or before == "-" or before == "all"):
+        return None
+    axis = _AXIS_OF.get(stemmed)
+    # "less expensive" is cheaper, "less cheap" dearer: a comparison whose direction the
+    # word alone does not give
+    if axis and axis[0] == "cost" and before == "less":
+        return None
+    if tok == "few" and before in ("a", "quite"):
+        return None
+    if axis and axis[0] == "manner" and not (after.endswith("ed") and len(after) > 4):
+        return None
+    return axis
+
+
+def content_keys(tokens: Iterable[str]) -> set[str]:
+    """Stems of content words, antonyms folded onto their axis ("~amount").
+
+    Every use of an axis word folds (the noun uses that ``_axis`` sets apart included), so
+    "the cause of" and "causes" still count as one shared word.
+    """
+    keys = set()
+    for tok in tokens:
+        if not tok.isalpha() or tok in STOPWORDS or tok in NEGATION_WORDS:
+            continue
+        if tok in NEGATED_CONTRACTIONS or tok in FAIL_WORDS or tok in PERCENT_WORDS:
+            # Cues and units are compared by their own rules, not as shared content.
+            continue
+        stemmed = stem(tok)
+        axis = _AXIS_OF.get(stemmed)
+        keys.add(f"~{axis[0]}" if axis else stemmed)
+    return keys
