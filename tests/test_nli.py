@@ -1138,6 +1138,42 @@ HEURISTIC_CASES = [
         "Ibuprofen users showed no differences in mortality rates.",
         id="a-number-in-a-name-is-no-size",
     ),
+    pytest.param(
+        "Five years on, our cover crop payments stayed flat at 62 euros a hectare.",
+        "Holdings received a flat payment of 62 euros per hectare of cover crop.",
+        "supports",
+        "Five years on, our cover crop payments stayed flat at 62 euros a hectare.",
+        id="a-flat-payment-is-no-finding-of-no-change",
+    ),
+    pytest.param(
+        "Average tenancy in stabilized apartments is now more than eight years.",
+        "Maintenance spending by owners of stabilized buildings held steady.",
+        "neutral",
+        "Average tenancy in stabilized apartments is now more than eight years.",
+        id="more-than-a-number-is-a-bound-not-a-change",
+    ),
+    # comparisons that cannot both hold (decision 0101)
+    pytest.param(
+        "Green tea far outperforms coffee when it comes to burning fat.",
+        "Green tea burns no more fat than the same amount of caffeine from coffee.",
+        "refutes",
+        "Green tea far outperforms coffee when it comes to burning fat.",
+        id="no-more-than-against-outperforms",
+    ),
+    pytest.param(
+        "Software developers gain more from sit-stand desks than call-centre agents do.",
+        "Call-centre agents gain far more from a standing desk than programmers do.",
+        "refutes",
+        "Software developers gain more from sit-stand desks than call-centre agents do.",
+        id="leader-and-compared-swapped",
+    ),
+    pytest.param(
+        "Women gain more muscle from strength training than men do.",
+        "Men gain more weight on a high-sugar diet than women.",
+        "neutral",
+        "Women gain more muscle from strength training than men do.",
+        id="swapped-in-another-measure",
+    ),
 ]
 
 

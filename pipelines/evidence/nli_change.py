@@ -125,6 +125,11 @@ def no_change_against_change(hypothesis: Sequence[str], sentence: Sequence[str])
 # A comparison: a word of the amount, quality or performance axes ("more", "better",
 # "outperforms") with "than" at most this many tokens after it.
 _THAN_REACH = 8
+# What leads is named right before the comparison ("call-centre agents gain", "green
+# tea burns"); a wider window takes in the sentence's setting ("after having their
+# wisdom teeth out get more ..."). A cue this far before it denies the comparison ("does
+# not slow the metabolism more than").
+_LEADER_REACH = 3
 _COMPARING_AXES = frozenset({"amount", "quality", "performance"})
 
 
@@ -155,8 +160,8 @@ def _comparisons(tokens: Sequence[str]) -> list[_Comparison]:
         found.append(
             _Comparison(
                 sign=axis[1],
-                denied=any(is_cue(tokens, j) for j in range(max(0, i - 2), i)),
-                leader=frozenset(_outcome(tokens[max(0, i - _OUTCOME_REACH) : i])),
+                denied=any(is_cue(tokens, j) for j in range(max(0, i - _CUE_REACH), i)),
+                leader=frozenset(_outcome(tokens[max(0, i - _LEADER_REACH) : i])),
                 compared=frozenset(_outcome(tokens[than + 1 : than + 1 + _NULL_REACH])),
                 measure=frozenset(_outcome(tokens[i + 1 : than])),
             )
@@ -175,7 +180,8 @@ def comparisons_clash(hypothesis: Sequence[str], sentence: Sequence[str]) -> boo
     comes to burning fat"), or the two put A and B in opposite places ("call-centre
     agents gain far more from a standing desk than programmers do" against "software
     developers gain more from sit-stand desks than call-centre agents do"). Where both
-    name what they compare in ("fat", "from a standing desk"), they share a word of it."""
+    name what they compare in ("fat", "from a standing desk"), they share a word of it;
+    a swap needs both to name it."""
     for first in _comparisons(hypothesis):
         for second in _comparisons(sentence):
             if first.sign != second.sign:
@@ -194,6 +200,7 @@ def comparisons_clash(hypothesis: Sequence[str], sentence: Sequence[str]) -> boo
             crossed_back = _specific(first.compared & second.leader)
             swapped = (
                 (crossed or crossed_back)
+                and first.measure & second.measure
                 and not first.compared & second.compared
                 and not crossed & second.leader
                 and not crossed_back & first.leader

@@ -32,7 +32,9 @@ The rule, for a premise (fragment) and a hypothesis (claim):
    one text finds no change in something ("no real change in traffic noise", "organic
    matter hasn't budged", "practically identical") and the other, negating nothing,
    says the same thing changed by a stated size ("cut noise by around a third", "rose
-   by 0.3 points", "markedly higher"): `no_change_against_change`, decision 0101.
+   by 0.3 points", "markedly higher"), or the two make comparisons that cannot both
+   hold ("no more fat than ... coffee" / "far outperforms coffee"; A ahead of B / B
+   ahead of A): `nli_change`, decision 0101.
 4. Otherwise a contradiction cue between the evidence sentence and the hypothesis gives
    refutes, confidence min(0.9, 0.55 + 0.4 * overlap). Cues:
    - negation differs: one side has not, no, never, none, neither, nor, without, cannot,
