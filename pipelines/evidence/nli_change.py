@@ -56,7 +56,7 @@ def _acted_on(tokens: Sequence[str], i: int, reach: int) -> set[str]:
         j += 1
     if j < len(tokens) and _outcome(tokens[j : j + 1]):
         return _outcome(tokens[i + 1 : i + 1 + reach])
-    return _outcome(tokens[max(0, i - _CUE_REACH) : i])
+    return _outcome(tokens[max(0, i - _OUTCOME_REACH) : i])
 
 
 def _no_change(tokens: Sequence[str]) -> set[str]:

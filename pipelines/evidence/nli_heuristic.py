@@ -516,17 +516,13 @@ def _judge(premise: str, hypothesis: str) -> NliResult:
         and (
             anchored_contradiction(hyp_tokens, evidence.tokens)
             or event_years_differ(hyp_tokens, evidence.tokens)
-            or changes_contradict(hyp_tokens, evidence.tokens)
         )
     ):
         return _result("refutes", 0.55 + 0.4 * overlap, evidence.sentence)
-    if (
-        evidence.sentence is not None
-        and overlap < ANCHORED_FROM
-        and changes_contradict(hyp_tokens, evidence.tokens)
-    ):
-        return _result("refutes", 0.55 + 0.4 * overlap, evidence.sentence)
     if evidence.sentence is None or overlap < NEUTRAL_BELOW:
+        changed = _changes_against(premise, hyp_tokens, hyp_keys)
+        if changed is not None:
+            return changed
         # A sentence sharing no content word is no evidence of anything.
         shown = evidence.sentence if overlap > 0 else None
         return _result("neutral", 0.7 - 0.4 * overlap, shown)
@@ -552,7 +548,25 @@ def _judge(premise: str, hypothesis: str) -> NliResult:
         return _result("refutes", min(CONFIDENCE_CAP, 0.55 + 0.4 * overlap), evidence.sentence)
     if overlap >= SUPPORTS_FROM and not speaks_of_another(premise, hypothesis):
         return _result("supports", min(CONFIDENCE_CAP, 0.5 + 0.45 * overlap), evidence.sentence)
-    return _result("neutral", 0.5, evidence.sentence)
+    return _changes_against(premise, hyp_tokens, hyp_keys) or _result(
+        "neutral", 0.5, evidence.sentence
+    )
+
+
+def _changes_against(premise: str, hyp_tokens: list[str], hyp_keys: set[str]) -> NliResult | None:
+    """Refutes, with the first sentence of the premise that finds no change in what the
+    hypothesis says changed by a stated size (or the other way round), or makes a
+    comparison the hypothesis's cannot stand beside (`nli_change`); None when none does.
+    Any sentence counts, not only the one sharing most words: such a sentence names
+    little besides what changed ("Staff turnover was unchanged ..." against "The number
+    of staff leaving the participating companies fell by 57 percent ..."). Read only
+    where the premise neither supports nor refutes by its closest sentence."""
+    for sentence in split_sentences(premise):
+        tokens = tokenize(sentence)
+        if changes_contradict(hyp_tokens, tokens):
+            overlap = len(hyp_keys & content_keys(tokens)) / len(hyp_keys)
+            return _result("refutes", min(CONFIDENCE_CAP, 0.55 + 0.4 * overlap), sentence)
+    return None
 
 
 _NAME_MIN_LENGTH = 5
