@@ -1139,6 +1139,13 @@ HEURISTIC_CASES = [
         id="a-number-in-a-name-is-no-size",
     ),
     pytest.param(
+        "Diastolic blood pressure was unchanged.",
+        "The drug lowered systolic blood pressure by 5 mmHg.",
+        "neutral",
+        "Diastolic blood pressure was unchanged.",
+        id="no-change-in-a-thing-set-apart-by-its-modifier",
+    ),
+    pytest.param(
         "Five years on, our cover crop payments stayed flat at 62 euros a hectare.",
         "Holdings received a flat payment of 62 euros per hectare of cover crop.",
         "supports",

@@ -213,7 +213,14 @@ PLANTED = {
             "Burnout returned to its earlier level within a year",
             "Most successful schemes settle on 32 hours",
         ),
-        refuted=(("did not improve productivity in their teams", "economics.example"),),
+        refuted=(
+            ("did not improve productivity in their teams", "economics.example"),
+            ("Staff turnover was unchanged", "worktrials.example"),
+            (
+                "The number of staff leaving the participating companies fell by 57 percent",
+                "businessnews.example",
+            ),
+        ),
     ),
     "electric_cars": Planted(
         question="Do electric cars have lower lifetime carbon emissions than petrol cars?",
@@ -1239,6 +1246,10 @@ PLANTED = {
                 "Slug damage to soybean seedlings was no higher after cover crops",
                 "covercrop-glossary.example",
             ),
+            (
+                "soil organic matter rose by roughly 0.3 percentage points over five years",
+                "croptalk-forum.example",
+            ),
         ),
     ),
     "knee_surgery": Planted(
@@ -1321,6 +1332,11 @@ PLANTED = {
                 "full recovery after a meniscectomy takes roughly two weeks for most people",
                 "stbrennans-hospital.example",
             ),
+            (
+                "reached markedly higher function scores at two years than those who "
+                "only did exercises",
+                "morningledger.example",
+            ),
         ),
     ),
     "smart_thermostats": Planted(
@@ -1381,6 +1397,10 @@ PLANTED = {
             (
                 "when the broadband dropped out, the heating just stopped altogether",
                 "heatinghelpdesk.example",
+            ),
+            (
+                "the smart thermostats trimmed gas use by about a tenth across the trial homes",
+                "talkback-fm.example",
             ),
         ),
     ),
@@ -1455,6 +1475,14 @@ PLANTED = {
                 "Doses as high as 1,600 mg of EGCG a day are perfectly safe",
                 "nationaldietaryoffice.example",
             ),
+            (
+                "green tea burns no more fat than the same amount of caffeine from coffee",
+                "slowkettle.example",
+            ),
+            (
+                "green tea far outperforms coffee when it comes to burning fat",
+                "nutrition.westbrook.example",
+            ),
         ),
     ),
     "noise_barriers": Planted(
@@ -1526,6 +1554,10 @@ PLANTED = {
                 "a dense 10 m strip of evergreens can cut noise by about 5-6 dB",
                 "quietline-acoustics.example",
             ),
+            (
+                "residents of Elm Row had noticed no real change in traffic noise",
+                "harrowfieldherald.example",
+            ),
         ),
     ),
     "standing_desks": Planted(
@@ -1587,6 +1619,18 @@ PLANTED = {
             (
                 "Prolonged standing at a workstation raises the risk of developing varicose veins",
                 "forumhall.example",
+            ),
+            (
+                "Compared with sitting, standing at the desk expended only 9 kcal more per hour",
+                "deskhaus.example",
+            ),
+            (
+                "call-centre agents gain far more from a standing desk than programmers do",
+                "peoplefirst-hr.example",
+            ),
+            (
+                "software developers gain more from sit-stand desks than call-centre agents do",
+                "leoncodes.example",
             ),
         ),
     ),

@@ -113,13 +113,33 @@ def no_change_against_change(hypothesis: Sequence[str], sentence: Sequence[str])
     hasn't budged" against "soil organic matter rose by roughly 0.3 percentage points",
     "no real change in traffic noise" against "the wall has cut noise ... by around a
     third" (decision 0101). The same thing is a word both name there, one more specific
-    than "risk" or "rate"."""
+    than "risk" or "rate", that no word before it in each text sets apart: "diastolic
+    blood pressure was unchanged" does not refute "lowered systolic blood pressure by 5
+    mmHg"."""
     for null, moved in ((hypothesis, sentence), (sentence, hypothesis)):
         if is_negated(moved):
             continue
-        if (_no_change(null) & _sized_change(moved)) - GENERAL_OUTCOMES:
+        same = (_no_change(null) & _sized_change(moved)) - GENERAL_OUTCOMES
+        if same and not any(_set_apart(null, moved, word) for word in same):
             return True
     return False
+
+
+def _modifiers(tokens: Sequence[str], word: str) -> set[str]:
+    """The content words right before each use of ``word`` (a key): "systol" for
+    "pressur" in "systolic blood pressure" is "blood"; for "blood", "systol"."""
+    found = set()
+    for i in range(1, len(tokens)):
+        if word in content_keys(tokens[i : i + 1]):
+            found |= _outcome(tokens[i - 1 : i])
+    return found
+
+
+def _set_apart(first: Sequence[str], second: Sequence[str], word: str) -> bool:
+    """Each text puts a different content word right before ``word``: "systolic blood"
+    and "diastolic blood", "LDL cholesterol" and "HDL cholesterol"."""
+    before, after = _modifiers(first, word), _modifiers(second, word)
+    return bool(before) and bool(after) and before.isdisjoint(after)
 
 
 # A comparison: a word of the amount, quality or performance axes ("more", "better",
