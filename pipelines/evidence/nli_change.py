@@ -1,12 +1,16 @@
-"""A finding of no change against a change of a stated size: a contradiction rule of the
-heuristic stance judge (`nli_heuristic`, decision 0101).
+"""Two contradiction rules of the heuristic stance judge (`nli_heuristic`, decision 0101).
 
-"Our organic matter hasn't budged" against "soil organic matter rose by roughly 0.3
-percentage points"; "no real change in traffic noise" against "the wall has cut noise
-... by around a third"; "function scores practically identical to surgery" against
-"markedly higher function scores". Such pairs share little beyond what changed, so the
-overlap rules of `nli_heuristic` call them neutral, and the packaged stance model reads
-their shared subject as support.
+- A finding of no change against a change of a stated size: "our organic matter hasn't
+  budged" against "soil organic matter rose by roughly 0.3 percentage points"; "no real
+  change in traffic noise" against "the wall has cut noise ... by around a third";
+  "function scores practically identical to surgery" against "markedly higher function
+  scores".
+- Comparisons that cannot both hold: "green tea burns no more fat than ... coffee"
+  against "green tea far outperforms coffee"; A ahead of B against B ahead of A.
+
+Such pairs share little beyond what changed or what is compared, so the overlap rules of
+`nli_heuristic` call them neutral, and the packaged stance model reads their shared
+subject as support. Each rule names what it is about, so it applies at any overlap.
 """
 
 from __future__ import annotations
@@ -34,7 +38,8 @@ from lyra.pipelines.evidence.nli_words import (
     STAYING,
 )
 
-# How far a verb of change reaches for what it acts on (tokens).
+# How far a verb of change reaches for its object, and a negation for the comparison it
+# denies (tokens).
 _CUE_REACH = 4
 # How far a finding of no change or a change reaches for what it is about (tokens).
 _OUTCOME_REACH = 6
@@ -126,8 +131,8 @@ def no_change_against_change(hypothesis: Sequence[str], sentence: Sequence[str])
 
 
 def _modifiers(tokens: Sequence[str], word: str) -> set[str]:
-    """The content words right before each use of ``word`` (a key): "systol" for
-    "pressur" in "systolic blood pressure" is "blood"; for "blood", "systol"."""
+    """The content words right before each use of ``word`` (a key): in "systolic blood
+    pressure", "systol" for "blood" and "blood" for "pressur"."""
     found = set()
     for i in range(1, len(tokens)):
         if word in content_keys(tokens[i : i + 1]):
