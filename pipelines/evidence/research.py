@@ -90,9 +90,9 @@ LEXICAL_WEIGHT = 0.3
 
 def word_keys(text: str) -> frozenset[str]:
     """The stems of a text's content words (antonyms folded onto their axis)."""
-    # Imported here: the CLI imports this module, and the heuristic's module brings ONNX
-    # Runtime with the NLI result types (tests/test_actor_class_weight.py).
-    from lyra.pipelines.evidence.nli_heuristic import content_keys, tokenize
+    # Imported here: the CLI imports this module and needs none of the judge's words
+    # (tests/test_actor_class_weight.py).
+    from lyra.pipelines.evidence.nli_tokens import content_keys, tokenize
 
     return frozenset(content_keys(tokenize(text)))
 
