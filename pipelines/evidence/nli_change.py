@@ -112,41 +112,6 @@ def _sized_change(tokens: Sequence[str]) -> set[str]:
     return found
 
 
-def no_change_against_change(hypothesis: Sequence[str], sentence: Sequence[str]) -> bool:
-    """One text finds that something did not change, and the other, which negates
-    nothing, says that the same thing changed by a stated amount: "our organic matter
-    hasn't budged" against "soil organic matter rose by roughly 0.3 percentage points",
-    "no real change in traffic noise" against "the wall has cut noise ... by around a
-    third" (decision 0101). The same thing is a word both name there, one more specific
-    than "risk" or "rate", that no word before it in each text sets apart: "diastolic
-    blood pressure was unchanged" does not refute "lowered systolic blood pressure by 5
-    mmHg"."""
-    for null, moved in ((hypothesis, sentence), (sentence, hypothesis)):
-        if is_negated(moved):
-            continue
-        same = (_no_change(null) & _sized_change(moved)) - GENERAL_OUTCOMES
-        if same and not any(_set_apart(null, moved, word) for word in same):
-            return True
-    return False
-
-
-def _modifiers(tokens: Sequence[str], word: str) -> set[str]:
-    """The content words right before each use of ``word`` (a key): in "systolic blood
-    pressure", "systol" for "blood" and "blood" for "pressur"."""
-    found = set()
-    for i in range(1, len(tokens)):
-        if word in content_keys(tokens[i : i + 1]):
-            found |= _outcome(tokens[i - 1 : i])
-    return found
-
-
-def _set_apart(first: Sequence[str], second: Sequence[str], word: str) -> bool:
-    """Each text puts a different content word right before ``word``: "systolic blood"
-    and "diastolic blood", "LDL cholesterol" and "HDL cholesterol"."""
-    before, after = _modifiers(first, word), _modifiers(second, word)
-    return bool(before) and bool(after) and before.isdisjoint(after)
-
-
 # A comparison: a word of the amount, quality or performance axes ("more", "better",
 # "outperforms") with "than" at most this many tokens after it.
 _THAN_REACH = 8
@@ -194,11 +159,67 @@ def _comparisons(tokens: Sequence[str]) -> list[_Comparison]:
     return found
 
 
+@dataclass(frozen=True)
+class ChangeReading:
+    """What the two rules read in one text, made once per text."""
+
+    tokens: Sequence[str]
+    negated: bool
+    no_change: frozenset[str]  # what it finds did not change
+    sized_change: frozenset[str]  # what it says changed by a stated size
+    comparisons: tuple[_Comparison, ...]
+
+
+def read_changes(tokens: Sequence[str]) -> ChangeReading:
+    return ChangeReading(
+        tokens=tokens,
+        negated=is_negated(tokens),
+        no_change=frozenset(_no_change(tokens)),
+        sized_change=frozenset(_sized_change(tokens)),
+        comparisons=tuple(_comparisons(tokens)),
+    )
+
+
+def no_change_against_change(hypothesis: ChangeReading, sentence: ChangeReading) -> bool:
+    """One text finds that something did not change, and the other, which negates
+    nothing, says that the same thing changed by a stated amount: "our organic matter
+    hasn't budged" against "soil organic matter rose by roughly 0.3 percentage points",
+    "no real change in traffic noise" against "the wall has cut noise ... by around a
+    third" (decision 0101). The same thing is a word both name there, one more specific
+    than "risk" or "rate", that no word before it in each text sets apart: "diastolic
+    blood pressure was unchanged" does not refute "lowered systolic blood pressure by 5
+    mmHg"."""
+    for null, moved in ((hypothesis, sentence), (sentence, hypothesis)):
+        if moved.negated:
+            continue
+        same = (null.no_change & moved.sized_change) - GENERAL_OUTCOMES
+        if same and not any(_set_apart(null.tokens, moved.tokens, word) for word in same):
+            return True
+    return False
+
+
+def _modifiers(tokens: Sequence[str], word: str) -> set[str]:
+    """The content words right before each use of ``word`` (a key): in "systolic blood
+    pressure", "systol" for "blood" and "blood" for "pressur"."""
+    found = set()
+    for i in range(1, len(tokens)):
+        if word in content_keys(tokens[i : i + 1]):
+            found |= _outcome(tokens[i - 1 : i])
+    return found
+
+
+def _set_apart(first: Sequence[str], second: Sequence[str], word: str) -> bool:
+    """Each text puts a different content word right before ``word``: "systolic blood"
+    and "diastolic blood", "LDL cholesterol" and "HDL cholesterol"."""
+    before, after = _modifiers(first, word), _modifiers(second, word)
+    return bool(before) and bool(after) and before.isdisjoint(after)
+
+
 def _specific(words: frozenset[str]) -> frozenset[str]:
     return words - GENERAL_OUTCOMES
 
 
-def comparisons_clash(hypothesis: Sequence[str], sentence: Sequence[str]) -> bool:
+def comparisons_clash(hypothesis: ChangeReading, sentence: ChangeReading) -> bool:
     """Two comparisons in the same direction and measure that cannot both hold: one denies
     that A leads B and the other says it does ("green tea burns no more fat than the same
     amount of caffeine from coffee" against "green tea far outperforms coffee when it
@@ -207,8 +228,8 @@ def comparisons_clash(hypothesis: Sequence[str], sentence: Sequence[str]) -> boo
     developers gain more from sit-stand desks than call-centre agents do"). Where both
     name what they compare in ("fat", "from a standing desk"), they share a word of it;
     a swap needs both to name it."""
-    for first in _comparisons(hypothesis):
-        for second in _comparisons(sentence):
+    for first in hypothesis.comparisons:
+        for second in sentence.comparisons:
             if first.sign != second.sign:
                 continue
             if first.measure and second.measure and not first.measure & second.measure:
@@ -235,7 +256,7 @@ def comparisons_clash(hypothesis: Sequence[str], sentence: Sequence[str]) -> boo
     return False
 
 
-def changes_contradict(hypothesis: Sequence[str], sentence: Sequence[str]) -> bool:
+def changes_contradict(hypothesis: ChangeReading, sentence: ChangeReading) -> bool:
     """No change against a sized change, or two comparisons that cannot both hold: at
     any overlap, for each names what it is about (`nli_heuristic._judge`)."""
     return no_change_against_change(hypothesis, sentence) or comparisons_clash(hypothesis, sentence)

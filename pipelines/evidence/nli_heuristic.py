@@ -98,7 +98,7 @@ from dataclasses import dataclass
 
 from lyra.pipelines.evidence.leftovers import lexicon_readings
 from lyra.pipelines.evidence.nli import NliLabel, NliResult
-from lyra.pipelines.evidence.nli_change import changes_contradict
+from lyra.pipelines.evidence.nli_change import ChangeReading, changes_contradict, read_changes
 from lyra.pipelines.evidence.nli_numbers import disagreeing_measures, number, stem
 from lyra.pipelines.evidence.nli_tokens import (
     DETERMINERS,
@@ -346,14 +346,22 @@ class _Evidence:
     overlap: float
 
 
-def _best_sentence(premise: str, hyp_keys: set[str]) -> _Evidence:
-    best = _Evidence(None, [], 0.0)
+def _read_sentences(premise: str, hyp_keys: set[str]) -> list[_Evidence]:
+    """Each sentence of the premise, tokenized, with its overlap with the hypothesis."""
+    read = []
     for sentence in split_sentences(premise):
         tokens = tokenize(sentence)
         overlap = len(hyp_keys & content_keys(tokens)) / len(hyp_keys)
+        read.append(_Evidence(sentence, tokens, overlap))
+    return read
+
+
+def _best_sentence(sentences: Sequence[_Evidence]) -> _Evidence:
+    best = _Evidence(None, [], 0.0)
+    for read in sentences:
         # Strictly greater: on a tie the earlier sentence stays the evidence.
-        if best.sentence is None or overlap > best.overlap:
-            best = _Evidence(sentence, tokens, overlap)
+        if best.sentence is None or read.overlap > best.overlap:
+            best = read
     return best
 
 
@@ -508,7 +516,8 @@ def _judge(premise: str, hypothesis: str) -> NliResult:
     hyp_keys = content_keys(hyp_tokens)
     if not hyp_keys:
         return _result("neutral", 0.5, None)
-    evidence = _best_sentence(premise, hyp_keys)
+    sentences = _read_sentences(premise, hyp_keys)
+    evidence = _best_sentence(sentences)
     overlap = evidence.overlap
     if (
         evidence.sentence is not None
@@ -519,8 +528,9 @@ def _judge(premise: str, hypothesis: str) -> NliResult:
         )
     ):
         return _result("refutes", 0.55 + 0.4 * overlap, evidence.sentence)
+    hyp_changes = read_changes(hyp_tokens)
     if evidence.sentence is None or overlap < NEUTRAL_BELOW:
-        changed = _changes_against(premise, hyp_tokens, hyp_keys)
+        changed = _changes_against(sentences, hyp_changes)
         if changed is not None:
             return changed
         # A sentence sharing no content word is no evidence of anything.
@@ -542,18 +552,19 @@ def _judge(premise: str, hypothesis: str) -> NliResult:
         )
         or numbers_contradict(hyp_tokens, evidence.tokens)
         or event_years_differ(hyp_tokens, evidence.tokens)
-        or changes_contradict(hyp_tokens, evidence.tokens)
+        or changes_contradict(hyp_changes, read_changes(evidence.tokens))
     )
     if contradicts:
         return _result("refutes", min(CONFIDENCE_CAP, 0.55 + 0.4 * overlap), evidence.sentence)
     if overlap >= SUPPORTS_FROM and not speaks_of_another(premise, hypothesis):
         return _result("supports", min(CONFIDENCE_CAP, 0.5 + 0.45 * overlap), evidence.sentence)
-    return _changes_against(premise, hyp_tokens, hyp_keys) or _result(
-        "neutral", 0.5, evidence.sentence
-    )
+    others = [read for read in sentences if read is not evidence]
+    return _changes_against(others, hyp_changes) or _result("neutral", 0.5, evidence.sentence)
 
 
-def _changes_against(premise: str, hyp_tokens: list[str], hyp_keys: set[str]) -> NliResult | None:
+def _changes_against(
+    sentences: Sequence[_Evidence], hyp_changes: ChangeReading
+) -> NliResult | None:
     """Refutes, with the first sentence of the premise that finds no change in what the
     hypothesis says changed by a stated size (or the other way round), or makes a
     comparison the hypothesis's cannot stand beside (`nli_change`); None when none does.
@@ -561,11 +572,10 @@ def _changes_against(premise: str, hyp_tokens: list[str], hyp_keys: set[str]) ->
     little besides what changed ("Staff turnover was unchanged ..." against "The number
     of staff leaving the participating companies fell by 57 percent ..."). Read only
     where the premise neither supports nor refutes by its closest sentence."""
-    for sentence in split_sentences(premise):
-        tokens = tokenize(sentence)
-        if changes_contradict(hyp_tokens, tokens):
-            overlap = len(hyp_keys & content_keys(tokens)) / len(hyp_keys)
-            return _result("refutes", min(CONFIDENCE_CAP, 0.55 + 0.4 * overlap), sentence)
+    for read in sentences:
+        if changes_contradict(hyp_changes, read_changes(read.tokens)):
+            confidence = min(CONFIDENCE_CAP, 0.55 + 0.4 * read.overlap)
+            return _result("refutes", confidence, read.sentence)
     return None
 
 
@@ -593,7 +603,7 @@ def speaks_of_another(premise: str, hypothesis: str) -> bool:
     hyp_keys = content_keys(hyp_tokens)
     if not hyp_keys:
         return False
-    evidence = _best_sentence(premise, hyp_keys)
+    evidence = _best_sentence(_read_sentences(premise, hyp_keys))
     if evidence.overlap < SUPPORTS_FROM:
         return False
     theirs, ours = _names(evidence.tokens), _names(hyp_tokens)
