@@ -1474,3 +1474,55 @@ def test_rates_frames_and_harms_of_two_blind_corpora_are_claims(question: str, t
 )
 def test_leaning_sentences_and_orders_without_a_rate_stay_out(sentence: str) -> None:
     assert extract_claims_extractive(sentence, COVER_CROPS, 1) == []
+
+
+@pytest.mark.parametrize(
+    ("sentence", "score"),
+    [
+        # tests/corpora/magnesium_migraine and air_purifiers (decision 0102): a reported
+        # statement, the speaker's candour and advice to the reader are frames
+        (
+            "He said parents should not give magnesium supplements to children for "
+            "migraine without medical advice.",
+            0.4,
+        ),
+        (
+            "My midwife told me magnesium is perfectly safe to keep taking all through "
+            "pregnancy, so I've stayed on it.",
+            0.4,
+        ),
+        (
+            "If I'm honest, riboflavin has about the same level of evidence as magnesium "
+            "and is, if anything, better tolerated.",
+            0.25,
+        ),
+        (
+            "Magnesium does not interfere with the absorption of antibiotics, so you can "
+            "take it alongside your usual prescriptions.",
+            0.4,
+        ),
+        ("A replacement filter can cost between £40 and £90, so check the running costs.", 0.45),
+        # a null finding in a noun
+        ("With menstrual migraine, the studies showed no difference from dummy tablets.", 0.4),
+        # a finding quoted from a study's author is a finding; an opinion quoted is not
+        (
+            '"Unlike topiramate, magnesium has not been linked to memory problems," said '
+            "lead author Dr Chidi Okafor.",
+            0.4,
+        ),
+        (
+            '"People tend to assume an operation is the stronger option," said lead author '
+            "Professor Amit Varga.",
+            0.05,
+        ),
+        # the writer's own change from one value to another counts, at half
+        (
+            "I went from about 10 migraine days a month to 5 or 6 after three months on "
+            "400mg of citrate.",
+            0.15,
+        ),
+        ("I went to the clinic every month for three months.", 0.0),
+    ],
+)
+def test_frames_of_two_more_blind_corpora(sentence: str, score: float) -> None:
+    assert informativeness(sentence) == pytest.approx(score)

@@ -1690,6 +1690,169 @@ PLANTED = {
             ),
         ),
     ),
+    "magnesium_migraine": Planted(
+        question=(
+            "Does magnesium supplementation prevent migraine attacks in adults, and is it safe?"
+        ),
+        domains=frozenset(
+            (
+                "achs-headache.example",
+                "askthepharmacist.example",
+                "clinirxiv.example",
+                "dailyhealthwire.example",
+                "headtalkpodcast.example",
+                "migrainemates.example",
+                "stmarlowhospital.example",
+                "vitalshelf.example",
+            )
+        ),
+        facts=(
+            "The usual dose is 600 mg of magnesium a day, split into two doses taken with food",
+            "take it for at least three months before you and your doctor can tell whether it is",
+            "Do not take magnesium supplements if you have kidney disease",
+            "We advise against taking magnesium for migraine prevention while you are pregnant",
+            "Attack frequency fell by 41.6% in the magnesium group compared with 15.8% in the",
+            "Diarrhoea was reported by 18.6% of participants receiving magnesium and 4.7% of those",
+            "Mean monthly migraine days decreased from 7.4 to 4.3 with magnesium and from 7.1 to",
+            "randomised 1:1 to 600 mg magnesium citrate daily or matching placebo for 12 weeks",
+            "taking magnesium saw their attacks drop by around 22 per cent over the 12 weeks",
+            "The researchers concluded that magnesium was a cheap, reasonable alternative to",
+            "parents should not give magnesium supplements to children for migraine without",
+            "Unlike topiramate, magnesium has not been linked to memory problems or weight loss",
+            "Magnesium does not interfere with the absorption of antibiotics or other medicines",
+            "Magnesium bisglycinate (chelated), providing 200 mg elemental magnesium per 2",
+            "our glycinate form is gentle on the stomach and much less likely to cause diarrhoea",
+            "My midwife told me magnesium is perfectly safe to keep taking all through pregnancy",
+            "I went from about 10 migraine days a month to 5 or 6 after three months on 400mg of",
+            "Tried it for six weeks and honestly saw no difference in how often I got attacks",
+            "Magnesium can interfere with the absorption of some antibiotics, such as",
+            "magnesium was just as effective as propranolol at cutting the number of attacks",
+            "With reduced kidney function, magnesium can build up to harmful levels, so speak to",
+            "most studies used somewhere between 400 and 600 mg of magnesium a day",
+            "the recommended dose is 600 mg of oral magnesium daily, preferably as magnesium",
+            "magnesium started on day 15 of the cycle significantly reduced pain days compared",
+            "Propranolol is more effective than magnesium at reducing attack frequency",
+            "There is insufficient evidence to recommend magnesium for migraine prevention in",
+            "With period-related migraine, the magnesium studies came out flat, no difference from",
+            "The main side effect is loose stools, and that happens in roughly one in five people",
+            "riboflavin has about the same level of evidence as magnesium and is, if anything,",
+        ),
+        refuted=(
+            (
+                "Attack frequency fell by 41.6% in the magnesium group compared with 15.8% in the",
+                "dailyhealthwire.example",
+            ),
+            (
+                "taking magnesium saw their attacks drop by around 22 per cent over the 12 weeks",
+                "clinirxiv.example",
+            ),
+            (
+                "Magnesium can interfere with the absorption of some antibiotics, such as",
+                "vitalshelf.example",
+            ),
+            (
+                "Magnesium does not interfere with the absorption of antibiotics or other",
+                "askthepharmacist.example",
+            ),
+            (
+                "With period-related migraine, the magnesium studies came out flat, no difference",
+                "achs-headache.example",
+            ),
+            (
+                "We advise against taking magnesium for migraine prevention while you are pregnant",
+                "migrainemates.example",
+            ),
+            (
+                "My midwife told me magnesium is perfectly safe to keep taking all through",
+                "stmarlowhospital.example",
+            ),
+            (
+                "Propranolol is more effective than magnesium at reducing attack frequency",
+                "askthepharmacist.example",
+            ),
+            (
+                "magnesium was just as effective as propranolol at cutting the number of attacks",
+                "achs-headache.example",
+            ),
+        ),
+    ),
+    "air_purifiers": Planted(
+        question=(
+            "Do portable HEPA air purifiers reduce asthma symptoms in children, and what are"
+            " the drawbacks?"
+        ),
+        domains=frozenset(
+            (
+                "airwaves-radio.example",
+                "brightair-appliances.example",
+                "cleanairstandards.example",
+                "hometest-magazine.example",
+                "jpaedresp.example",
+                "parentsnest-forum.example",
+                "stmarguerite-childrens.example",
+                "valleygazette.example",
+            )
+        ),
+        facts=(
+            "Using a HEPA air cleaner in the bedroom has been shown to cut how often children need",
+            "Air cleaners do little for dust mite allergy, because mite droppings are heavy",
+            "Run the air cleaner for at least 12 hours a day, including all night while your child",
+            "A replacement filter can cost between \u00a340 and \u00a390, so check the running",
+            "gained a mean of 1.2 additional symptom-free days per two weeks compared with the",
+            "Mean bedroom PM2.5 concentration fell by 43% in the active group and by 4% in the",
+            "There was no significant difference between groups in night-time awakenings due to",
+            "The authors concluded that the benefit appeared to be concentrated in children",
+            "the ioniser produces no harmful ozone, so it is safe to use in a child's bedroom",
+            "Running it around the clock on auto mode costs roughly \u00a32.50 a month in",
+            "the purifier has done more for Maisie than her brown preventer inhaler ever did",
+            "No purifier is a match for a prescribed preventer inhaler, which does far more to",
+            "41 dB on lowest setting, too loud for a child's bedroom",
+            "A portable air cleaner is not a substitute for a smoke-free home",
+            "Devices fitted with ionisers can give off ozone, a lung irritant that may worsen",
+            "Replace HEPA filters at the interval the manufacturer states, typically every 6 to 12",
+            "Airing a room for 10 to 15 minutes clears gases that a HEPA filter cannot remove",
+            "Children who had the real filter enjoyed almost five extra symptom-free days every",
+            "Fine particle levels in the youngsters' bedrooms dropped by more than 40 per cent",
+            "the electricity isn't free and the filters are \u00a350 a go",
+            "Dr Okafor cautioned that the study was not designed to show whether the machines cut",
+            "the purifiers made no real difference to how often children needed their blue",
+            "about a third of families in the sham-filter groups say their child is better",
+        ),
+        refuted=(
+            (
+                "gained a mean of 1.2 additional symptom-free days per two weeks compared with the",
+                "valleygazette.example",
+            ),
+            (
+                "Children who had the real filter enjoyed almost five extra symptom-free days",
+                "jpaedresp.example",
+            ),
+            (
+                "A portable air cleaner is not a substitute for a smoke-free home",
+                "parentsnest-forum.example",
+            ),
+            (
+                "Using a HEPA air cleaner in the bedroom has been shown to cut how often children",
+                "airwaves-radio.example",
+            ),
+            (
+                "the ioniser produces no harmful ozone, so it is safe to use in a child's bedroom",
+                "cleanairstandards.example",
+            ),
+            (
+                "Devices fitted with ionisers can give off ozone, a lung irritant that may worsen",
+                "brightair-appliances.example",
+            ),
+            (
+                "No purifier is a match for a prescribed preventer inhaler, which does far more to",
+                "parentsnest-forum.example",
+            ),
+            (
+                "the purifier has done more for Maisie than her brown preventer inhaler ever did",
+                "hometest-magazine.example",
+            ),
+        ),
+    ),
 }
 
 

@@ -20,14 +20,19 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Final
 
-from lyra.pipelines.evidence.leftovers import CONTRAINDICATION as _CONTRAINDICATION
-from lyra.pipelines.evidence.leftovers import DOSING_INSTRUCTION as _DOSING_INSTRUCTION
-from lyra.pipelines.evidence.leftovers import ENGLISH_MARKERS as _ENGLISH_MARKERS
-from lyra.pipelines.evidence.leftovers import (
-    FREQUENCY_ADVERBS as _FREQUENCY_ADVERBS,
+from lyra.pipelines.evidence.claim_signals import (
+    COMPARISON,
+    COPULA,
+    EFFECT,
+    HEDGE,
+    JA_EFFECT,
+    NUMBER,
+    NUMBER_UNIT,
+    RECOMMENDATION,
 )
 from lyra.pipelines.evidence.leftovers import (
-    NUMBER_WORDS,
+    CHANGED_FROM_TO,
+    EXPERT_QUOTED,
     VERDICT,
     english_words,
     is_boilerplate,
@@ -41,6 +46,12 @@ from lyra.pipelines.evidence.leftovers import (
     states_preference,
     title_case,
     without_lead_label,
+)
+from lyra.pipelines.evidence.leftovers import CONTRAINDICATION as _CONTRAINDICATION
+from lyra.pipelines.evidence.leftovers import DOSING_INSTRUCTION as _DOSING_INSTRUCTION
+from lyra.pipelines.evidence.leftovers import ENGLISH_MARKERS as _ENGLISH_MARKERS
+from lyra.pipelines.evidence.leftovers import (
+    FREQUENCY_ADVERBS as _FREQUENCY_ADVERBS,
 )
 from lyra.pipelines.evidence.leftovers import lexicon_readings as _readings
 from lyra.pipelines.evidence.ranking import tokenize
@@ -72,85 +83,6 @@ _NAVIGATION = re.compile(
     re.IGNORECASE,
 )
 _NAV_SEPARATORS = re.compile(r"[|\u203a\u00bb>/\u00b7\u2022]")
-# Numbers as reports write them out ("two to three years", "about half of", "a quarter
-# of the cost", "twice as likely"); "one" is left out (a pronoun as often as a number).
-_NUMBER = re.compile(rf"\d|\b(?:{NUMBER_WORDS})\b", re.IGNORECASE)
-# What makes a sentence informative (issue 12 item 3): an effect or relation between
-# things, a number (better with its unit), a comparison, a hedge. Every form of each verb.
-_EFFECT = re.compile(
-    r"\b(rais|lower|reduc|increas|decreas|caus|prevent|improv|worsen|remov|contain|"
-    r"develop|block|protect|inhibit|trigger|slow|boost|damag|harm|benefit|carr|affect|"
-    r"extend|shorten|doubl|halv|cut|eliminat|produc|lead|result|link|associat|correlat|"
-    r"predict|kill|cur|treat|relie|aggravat|elevat|depress|stimulat|suppress|induc|"
-    r"accelerat|delay|interact|bind|activat|absorb|metaboli[sz]|excret|clear|exceed|"
-    r"halt|rever[st]|protect|promot|impair|enhanc|diminish|lessen|exacerbat|mitigat|"
-    r"chang|alter|modif|influenc|shift|drop|help|ris|gain|depend|return|"
-    # what courts, laws and rules do to a practice (the legal researcher's findings)
-    r"prohibit|allow|overturn|enforc|restrict|invalidat|overrul|"
-    # gains and losses as studies of schools, firms and patients report them
-    r"recover|widen|narrow|persist|declin|struggl|worsen|outperform|underperform|"
-    # what a measure, a device or an attack does (security, engineering, policy findings)
-    r"stop|provid|expos|compromis|bypass|intercept|exploit|detect|breach|outweigh|sav|"
-    # what drives a decline or a change (a causal question's findings: "Poor nutrition
-    # weakens colonies", "losses reflect beekeeping practices")
-    r"weaken|strengthen|reflect|attribut|explain|contribut|threaten|spread|undermin|"
-    r"disrupt|endanger|deplet|destroy|involv|differ|reward)"
-    r"(e|es|ed|ing|s|y|ies|ied|ion|ions|tion|tions|ped|ping)?\b"
-    # irregular forms no stem catches ("levels rose"), lower case only ("Rose hips")
-    r"|\b(?-i:rose|risen|fell|fallen|falls?|falling|grew|grown|led|shrank|shrunk|keeps|kept|ban|bans|banned|"
-    r"banning|permits|permitted|permitting|upheld|upholds?|ruled|struck down|strikes? down|"
-    r"lost|lose|loses|losing|offset|offsets|unaffected|unchanged|set aside|sets aside|"
-    r"vacated|vacates|caught|catches|captured|captures|driven|drove)\b"
-    # a share and what weighs more ("accounts for 15 percent", "frequency matters more
-    # to riders than price"): as phrases, since "account" and "matter" are nouns too
-    r"|\b(?:accounts?|accounted) for\b|\bmatter(?:s|ed)? (?:more|less|most|little)\b"
-    # where a change came from ("Most of the fall came from reformulation")
-    r"|\b(?:came|comes|stems?|stemmed) from\b|\bdue to\b"
-    # how something fared ("active managers did better in small caps")
-    r"|\b(?:did|do|does|fared|fares|performed|performs) (?:better|worse|well|poorly|best|"
-    r"worst|more for|less for)\b"
-    # the noun of a relation ("had no effect on", "the effect of")
-    r"|\beffects?\s+(?:on|of)\b|\bno (?:significant )?differences? (?:in|between)\b",
-    re.IGNORECASE,
-)
-# A recommendation or a warning is a finding too, and the one a reader of the safety and
-# population facets needs ("People with sarcoidosis should not take vitamin D", "is
-# contraindicated in", "should be avoided"): it counts as much as an effect.
-_RECOMMENDATION = re.compile(
-    r"\bneeds? \d|"
-    r"\b(should|must|ought to|needs? (to|a|an|the|at least|more|less)|needed|requires?|"
-    r"required|"
-    r"(is|are) (not )?(recommended|advised)|"
-    r"recommends?|advises?|avoid(s|ed)?|contraindicated|unsuitable|not suitable|"
-    # what may be combined with what ("can be taken with paracetamol")
-    r"(can|may|could)( safely)? (not )?be (taken|used|given|combined|mixed))\b",
-    re.IGNORECASE,
-)
-# The same relations in Japanese (the other language the product reads).
-_JA_EFFECT = re.compile(
-    r"(低下|上昇|増加|減少|改善|悪化|抑制|予防|引き起こ|関連|関係|効果|影響|減ら|増や|下げ|"
-    r"上げ|含[むまみ]|除去|軽減|促進|阻害|延長|短縮|防[ぐげ]|高め|低め|死亡|発症|副作用)"
-)
-_COPULA = re.compile(r"\b(is|are|was|were|has|have|had|can|may|might|could)\b", re.IGNORECASE)
-_NUMBER_UNIT = re.compile(
-    rf"(?:\d|\b(?:{NUMBER_WORDS}))\s*(?:(?:thousand|million|billion|trillion)\s+)?"
-    r"(%|per ?cent|percent|hours?|minutes?|days?|weeks?|months?|years?|mg|µg|mcg|g|kg|"
-    r"(?:milli|micro|kilo)?grams?|"
-    r"ml|l|mmol|mmhg|iu|cups?|times|fold|doses?|servings?|units?|patients|participants|"
-    r"people|adults|deaths|cases|dollars|euros|pounds|yen|cents|db|dba|decibels|kwh)\b|\d\s*%|"
-    r"[$€£¥]\s*\d",
-    re.IGNORECASE,
-)
-_COMPARISON = re.compile(
-    r"\b(than|compared|comparison|versus|vs|higher|lower|more|less|fewer|greater|smaller|"
-    r"faster|slower|longer|shorter|better|worse|switching|instead of|rather than|similar to|"
-    r"as much as)\b",
-    re.IGNORECASE,
-)
-_HEDGE = re.compile(
-    r"\b(may|might|could|suggests?|suggested|likely|unlikely|probably|possibly|appears? to)\b",
-    re.IGNORECASE,
-)
 # Not self-contained: the sentence leans on one before it ("They ...", "This ...") or is
 # the writer's own story ("My theory ...", "I switched ..."). A claim must stand alone.
 # A conjunction leans back only before such a word: "And growers with fewer than 120
@@ -522,7 +454,7 @@ def _short_finding(text: str) -> bool:
         and text.endswith(".")
         and len(_content_words(text)) >= 3
         and informativeness(text) >= 0.4
-        and any(m.start() and m.group().endswith(("s", "ed")) for m in _EFFECT.finditer(text))
+        and any(m.start() and m.group().endswith(("s", "ed")) for m in EFFECT.finditer(text))
     )
 
 
@@ -566,30 +498,35 @@ def informativeness(text: str) -> float:
     if (
         contraindication
         or dosing
-        or _EFFECT.search(text)
-        or _JA_EFFECT.search(text)
-        or _RECOMMENDATION.search(text)
+        or EFFECT.search(text)
+        or JA_EFFECT.search(text)
+        or RECOMMENDATION.search(text)
         or VERDICT.search(text)
         or states_preference(text)
     ):
         score += 0.4
-    elif _COPULA.search(text) or _JAPANESE_PREDICATE.search(text.strip()):
+    elif COPULA.search(text) or _JAPANESE_PREDICATE.search(text.strip()):
         score += 0.15
-    if _NUMBER.search(text):
+    if NUMBER.search(text):
         score += 0.2
-        if _NUMBER_UNIT.search(text):
+        if NUMBER_UNIT.search(text):
             score += 0.1
-    if _COMPARISON.search(text):
+    if COMPARISON.search(text):
         score += 0.1
-    if _HEDGE.search(text):
+    if HEDGE.search(text):
         score += 0.05
-    if _ANAPHORIC_START.match(text) or _QUOTED_SPEECH.match(text):
+    # a finding quoted from a study's author or a doctor is the finding (decision 0102)
+    expert = EXPERT_QUOTED.match(text)
+    quoted = _QUOTED_SPEECH.match(text) and not (expert and EFFECT.search(expert.group(1)))
+    if _ANAPHORIC_START.match(text) or quoted:
         score -= 0.35
     statement = own_statement(text)
     if _SECOND_PERSON.search(statement) and not contraindication:
         score -= 0.25
     if own_story:  # only a change the writer measured counts, at half (decision 0099)
-        measured = _EFFECT.search(text) and _NUMBER_UNIT.search(text)
+        measured = (EFFECT.search(text) or CHANGED_FROM_TO.search(text)) and NUMBER_UNIT.search(
+            text
+        )
         score = score / 2 if measured else 0.0
     return max(0.0, min(1.0, score))
 

@@ -512,9 +512,38 @@ _WRITERS_ASIDE = re.compile(
     re.DOTALL,
 )
 _TOLD_THE_WRITER = re.compile(
-    r"^.{0,80}?\b(?:told|tells|assured|advised|reminded)\s+(?:me|us)\s+that\s+",
+    r"^.{0,80}?\b(?:told|tells|assured|advised|reminded)\s+(?:me|us)\s+(?:that\s+|"
+    # without the "that": "My midwife told me magnesium is perfectly safe ..." (0102)
+    r"(?=(?:\S+\s+){1,3}(?:is|are|was|were|can|does|do|will|would|has|have|should)\b))"
+    # "He said parents should not give ...", "She added that ..."
+    r"|^(?:he|she|they)\s+(?:said|says|added|adds|explained|explains|noted|notes|warned|"
+    r"warns|stressed|stresses|argued|argues)\s+(?:that\s+)?",
     re.IGNORECASE | re.DOTALL,
 )
+# The speaker's candour framing what a sentence states ("If I'm honest, riboflavin has
+# about the same level of evidence ..."; decision 0102).
+_CANDOUR = re.compile(
+    r"^(?:if\s+I'm\s+honest|if\s+I\s+am\s+honest|to\s+be\s+(?:honest|fair|frank)|honestly|"
+    r"frankly|in\s+fairness|for\s+what\s+it's\s+worth|as\s+I\s+see\s+it)\s*,\s*",
+    re.IGNORECASE,
+)
+# Advice to the reader after what a sentence states: ", so check the running costs
+# before you buy", ", so you can take it alongside your usual prescriptions" (0102).
+_READERS_ASIDE = re.compile(
+    r",\s+so\s+(?:you\b|(?:check|make\s+sure|remember|ask|talk|speak)\b).*$",
+    re.IGNORECASE | re.DOTALL,
+)
+# A quotation said by a study's author, a doctor or a researcher ("\"Unlike topiramate,
+# magnesium has not been linked to memory problems,\" said lead author Dr ..."): where it
+# states an effect, a finding and not an opinion reported (decision 0102).
+EXPERT_QUOTED = re.compile(
+    r"^[\"\u201c]([^\"\u201d]{10,})[\"\u201d],?\s+(?:\w+\s+){0,4}?(?:said|says|told|adds|"
+    r"added|explains|explained)\s+(?:the\s+)?(?:lead\s+|senior\s+|study\s+)?"
+    r"(?:author|Dr|Prof|researcher)"
+)
+# The writer's own change, measured from one value to another ("I went from about 10
+# migraine days a month to 5 or 6"): a finding of the writer's own (decision 0102).
+CHANGED_FROM_TO = re.compile(r"\bfrom\s+(?:about\s+|around\s+)?\d[^.;]{0,40}?\bto\s+\d")
 # The writer's frame around what a sentence states (decision 0099): a lead-in that ends
 # in a colon ("My answer, from what I have seen over the years: removing the torn flap
 # ... does not hasten arthritis"), an opening that says where or from whom the writer
@@ -609,10 +638,10 @@ def stated_part(text: str) -> str:
     """The part of `text` whose statement its claim rules score."""
     text = _SPEAKERS_FRAME.sub("", text, count=1)
     text = _LEAD_IN.sub("", text, count=1)
-    text = _TOLD_THE_WRITER.sub("", text, count=1)
+    text = _TOLD_THE_WRITER.sub("", _CANDOUR.sub("", text, count=1), count=1)
     text = _WRITERS_RECORDS.sub("", _WRITERS_FRAME.sub("", text, count=1))
     text = _WRITERS_PARENTHESIS.sub("", _HEDGING_FRAME.sub("", text, count=1))
-    return _WRITERS_ASIDE.sub("", text, count=1)
+    return _READERS_ASIDE.sub("", _WRITERS_ASIDE.sub("", text, count=1), count=1)
 
 
 # A site's own furniture: a cookie notice, a sign-up box, a copyright line (decision

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from lyra.pipelines.evidence.nli_advice import AdviceReading, read_advice, safe_against_advised
 from lyra.pipelines.evidence.nli_numbers import number, stem
 from lyra.pipelines.evidence.nli_tokens import (
     DETERMINERS,
@@ -36,6 +37,7 @@ from lyra.pipelines.evidence.nli_words import (
     NULL_STATES,
     STAYED_STATES,
     STAYING,
+    WHO_AND_HOW_OFTEN,
 )
 
 # How far a verb of change reaches for its object, and a negation for the comparison it
@@ -46,6 +48,8 @@ _OUTCOME_REACH = 6
 # After a null noun, through "to the risk of having a heart attack".
 _NULL_REACH = 8
 _CHANGE_AXES = frozenset({"amount", "quality"})
+# Words of a change of no stated size that the finding of no change names too.
+_UNSIZED_SHARED = 2
 
 
 def _outcome(tokens: Sequence[str]) -> set[str]:
@@ -54,12 +58,13 @@ def _outcome(tokens: Sequence[str]) -> set[str]:
 
 def _acted_on(tokens: Sequence[str], i: int, reach: int) -> set[str]:
     """What the verb or comparative at ``i`` is about: the words after it when a content
-    word follows it (an object: "cut heart attacks", "higher function scores"), else
+    word or "how" follows it (an object: "cut heart attacks", "higher function scores",
+    "cut how often children need their reliever"), else
     those before it (its subject: "organic matter rose by", "turnover hardly changed")."""
     j = i + 1
     while j < len(tokens) and tokens[j] in DETERMINERS:
         j += 1
-    if j < len(tokens) and _outcome(tokens[j : j + 1]):
+    if j < len(tokens) and (tokens[j] == "how" or _outcome(tokens[j : j + 1])):
         return _outcome(tokens[i + 1 : i + 1 + reach])
     return _outcome(tokens[max(0, i - _OUTCOME_REACH) : i])
 
@@ -90,12 +95,14 @@ def _no_change(tokens: Sequence[str]) -> set[str]:
     return found
 
 
-def _sized_change(tokens: Sequence[str]) -> set[str]:
-    """What the text says changed by a stated amount: the words around a verb or a
-    comparative of change with a number (not part of a name: "COVID-19") or a fraction
-    after it ("cut heart attacks by about a fifth", "organic matter rose by roughly 0.3
-    points") or a degree before it ("markedly higher function scores")."""
+def _changes(tokens: Sequence[str]) -> tuple[set[str], set[str]]:
+    """What the text says changed by a stated amount, and what it says changed at all:
+    the words around a verb or a comparative of change, sized where a number (not part
+    of a name: "COVID-19") or a fraction follows it ("cut heart attacks by about a
+    fifth", "organic matter rose by roughly 0.3 points") or a degree comes before it
+    ("markedly higher function scores")."""
     found: set[str] = set()
+    unsized: set[str] = set()
     for i, tok in enumerate(tokens):
         axis = axis_of(tokens, i) if tok.isalpha() else None
         if not ((axis and axis[0] in _CHANGE_AXES) or stem(tok) in CHANGE_VERBS):
@@ -109,7 +116,9 @@ def _sized_change(tokens: Sequence[str]) -> set[str]:
         )
         if sized or (i and tokens[i - 1] in CHANGE_DEGREES):
             found |= _acted_on(tokens, i, _CUE_REACH)
-    return found
+        else:
+            unsized |= _acted_on(tokens, i, _OUTCOME_REACH)
+    return found, found | unsized
 
 
 # A comparison: a word of the amount, quality or performance axes ("more", "better",
@@ -123,18 +132,53 @@ _LEADER_REACH = 3
 _COMPARING_AXES = frozenset({"amount", "quality", "performance"})
 
 
+# "A is as effective as B": an equality of these axes, or of these words.
+_EQUAL_AXES = frozenset({"efficacy", "safety", "benefit", "quality", "performance"})
+_EQUAL_WORDS = frozenset({"good", "well", "potent", "strong"})
+# Before the first "as", words that make it no equality: "at least as effective as" (or
+# better), "nearly as good as" (a little worse), "twice as effective as" (a multiple).
+_NOT_EQUAL = frozenset({"least", "nearly", "almost", "quite", "twice", "times", "half"})
+
+
 @dataclass(frozen=True)
 class _Comparison:
-    sign: int  # +1: the leader has more, does better; -1: less, worse
+    sign: int  # +1: the leader has more, does better; -1: less, worse; 0: as well as
     denied: bool  # "no more ... than", "not better than"
     leader: frozenset[str]  # what comes first: "green tea", "call-centre agents"
     compared: frozenset[str]  # what it is compared with: "coffee", "programmers"
     measure: frozenset[str]  # what they are compared in: "fat", "from a standing desk"
 
 
+def _equalities(tokens: Sequence[str]) -> list[_Comparison]:
+    """Each "A is (just) as effective as B" of the text that no word before denies or
+    bounds ("not as good as", "at least as effective as", "twice as effective as")."""
+    found = []
+    for i in range(1, len(tokens) - 2):
+        if tokens[i - 1] != "as" or tokens[i + 1] != "as":
+            continue
+        axis = axis_of(tokens, i) if tokens[i].isalpha() else None
+        if not ((axis and axis[0] in _EQUAL_AXES) or tokens[i] in _EQUAL_WORDS):
+            continue
+        before = tokens[max(0, i - 1 - _CUE_REACH) : i - 1]
+        if not _NOT_EQUAL.isdisjoint(before) or any(number(t) is not None for t in before):
+            continue
+        if any(is_cue(tokens, j) for j in range(max(0, i - 1 - _CUE_REACH), i - 1)):
+            continue
+        found.append(
+            _Comparison(
+                sign=0,
+                denied=False,
+                leader=frozenset(_outcome(tokens[max(0, i - 1 - _LEADER_REACH) : i - 1])),
+                compared=frozenset(_outcome(tokens[i + 2 : i + 2 + _NULL_REACH])),
+                measure=frozenset(_outcome(tokens[i : i + 1])),
+            )
+        )
+    return found
+
+
 def _comparisons(tokens: Sequence[str]) -> list[_Comparison]:
     """Each "A <more / better / less ...> X than B" and "A outperforms B" of the text; a
-    bound ("no more than 4 grams") is none."""
+    bound ("no more than 4 grams") is none. Then its equalities (`_equalities`)."""
     found = []
     for i, tok in enumerate(tokens):
         axis = axis_of(tokens, i) if tok.isalpha() else None
@@ -156,7 +200,7 @@ def _comparisons(tokens: Sequence[str]) -> list[_Comparison]:
                 measure=frozenset(_outcome(tokens[i + 1 : than])),
             )
         )
-    return found
+    return found + _equalities(tokens)
 
 
 @dataclass(frozen=True)
@@ -167,16 +211,21 @@ class ChangeReading:
     negated: bool
     no_change: frozenset[str]  # what it finds did not change
     sized_change: frozenset[str]  # what it says changed by a stated size
+    change: frozenset[str]  # what it says changed, sized or not
     comparisons: tuple[_Comparison, ...]
+    advice: AdviceReading  # where it calls a thing safe, where it advises against it
 
 
 def read_changes(tokens: Sequence[str]) -> ChangeReading:
+    sized, changed = _changes(tokens)
     return ChangeReading(
         tokens=tokens,
         negated=is_negated(tokens),
         no_change=frozenset(_no_change(tokens)),
-        sized_change=frozenset(_sized_change(tokens)),
+        sized_change=frozenset(sized),
+        change=frozenset(changed),
         comparisons=tuple(_comparisons(tokens)),
+        advice=read_advice(tokens),
     )
 
 
@@ -193,7 +242,15 @@ def no_change_against_change(hypothesis: ChangeReading, sentence: ChangeReading)
         if moved.negated:
             continue
         same = (null.no_change & moved.sized_change) - GENERAL_OUTCOMES
-        if same and not any(_set_apart(null.tokens, moved.tokens, word) for word in same):
+        if not same:
+            # A change of no stated size: two words of it named in both, one of them
+            # neither who changed nor how often ("cut how often children need their
+            # reliever" against "no real difference to how often children needed their
+            # blue reliever inhaler").
+            same = (null.no_change & moved.change) - GENERAL_OUTCOMES
+            if len(same) < _UNSIZED_SHARED or same <= WHO_AND_HOW_OFTEN:
+                continue
+        if not any(_set_apart(null.tokens, moved.tokens, word) for word in same):
             return True
     return False
 
@@ -230,9 +287,13 @@ def comparisons_clash(hypothesis: ChangeReading, sentence: ChangeReading) -> boo
     a swap needs both to name it."""
     for first in hypothesis.comparisons:
         for second in sentence.comparisons:
-            if first.sign != second.sign:
-                continue
             if first.measure and second.measure and not first.measure & second.measure:
+                continue
+            if (first.sign == 0) != (second.sign == 0):
+                if _equal_against_lead(first, second):
+                    return True
+                continue
+            if first.sign != second.sign:
                 continue
             same_order = _specific(first.leader & second.leader) and _specific(
                 first.compared & second.compared
@@ -256,7 +317,27 @@ def comparisons_clash(hypothesis: ChangeReading, sentence: ChangeReading) -> boo
     return False
 
 
+def _equal_against_lead(first: _Comparison, second: _Comparison) -> bool:
+    """One says A does as well as B, the other, denying nothing, that one of them leads:
+    "magnesium was just as effective as propranolol at cutting the number of attacks"
+    against "Propranolol is more effective than magnesium at reducing attack frequency"."""
+    if first.denied or second.denied:
+        return False
+    forward = _specific(first.leader & second.leader) and _specific(
+        first.compared & second.compared
+    )
+    crossed = _specific(first.leader & second.compared) and _specific(
+        first.compared & second.leader
+    )
+    return bool(forward or crossed)
+
+
 def changes_contradict(hypothesis: ChangeReading, sentence: ChangeReading) -> bool:
-    """No change against a sized change, or two comparisons that cannot both hold: at
-    any overlap, for each names what it is about (`nli_heuristic._judge`)."""
-    return no_change_against_change(hypothesis, sentence) or comparisons_clash(hypothesis, sentence)
+    """No change against a change, two comparisons that cannot both hold, or safe where
+    the other advises against (`nli_advice`): at any overlap, for each names what it is
+    about (`nli_heuristic._judge`)."""
+    return (
+        no_change_against_change(hypothesis, sentence)
+        or comparisons_clash(hypothesis, sentence)
+        or safe_against_advised(hypothesis.advice, sentence.advice)
+    )

@@ -100,10 +100,23 @@ def _unit_word(token: str) -> bool:
     return token.isalpha() and token not in _STOPWORDS and token not in _WORD_SCALES
 
 
+# Words between a number and what it counts that say it is counted over something else:
+# "1.2 additional symptom-free days" and "five extra symptom-free days" count days.
+_COUNTED_OVER = frozenset({"additional", "extra", "more", "fewer", "further", "excess"})
+
+
+def _past_counted_over(tokens: Sequence[str], i: int) -> int:
+    """``i``, or past "additional" / "extra" / "more" there to the word they qualify."""
+    counted_over = i + 1 < len(tokens) and tokens[i] in _COUNTED_OVER
+    return i + 1 if counted_over and _unit_word(tokens[i + 1]) else i
+
+
 def _counts(tokens: Sequence[str], i: int) -> bool:
     """The number word ``tokens[i]`` is a value: a unit or the other end of a range
     follows it ("two weeks", "two million", "five to seven years"), not "two of"."""
     nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
+    if nxt in _COUNTED_OVER and i + 2 < len(tokens) and _unit_word(tokens[i + 2]):
+        return True
     if nxt in RANGE_JOINERS and i + 2 < len(tokens) and tokens[i + 2] in CARDINALS:
         return True
     return (_unit_word(nxt) and nxt not in CARDINALS) or nxt in _WORD_SCALES
@@ -172,7 +185,8 @@ def measures(tokens: Sequence[str]) -> Measures:
             continue
         if value.is_integer() and 1800 <= value <= 2100 and "," not in tok:
             continue
-        nxt = tokens[i] if i < len(tokens) else ""
+        over = _past_counted_over(tokens, i)
+        nxt = tokens[over] if over < len(tokens) else ""
         after = tokens[i + 1] if i + 1 < len(tokens) else ""
         if nxt in RANGE_JOINERS and number(after) is not None:
             # First end of a range: the unit comes after the second end.

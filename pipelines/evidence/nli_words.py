@@ -78,6 +78,12 @@ GENERAL_OUTCOMES: Final = frozenset(
      "group", "year", "month", "week", "day", "result", "outcom", "valu", "chanc",
      "odd", "total", "overall", "averag", "effect", "differenc", "chang", "impact"}
 )  # fmt: skip
+# Who changed and how often: words a change of no stated size shares with a finding of
+# no change about something else ("children", "often").
+WHO_AND_HOW_OFTEN: Final = frozenset(
+    {"children", "child", "adult", "women", "men", "peopl", "patient", "often", "frequenc",
+     "need", "take", "us", "user"}
+)  # fmt: skip
 
 # A unit's name and its symbol count as one unit ("1 gram" against "2 g"; decision
 # 0099): stems of the names, as ``nli_heuristic.stem`` leaves them.

@@ -1,0 +1,90 @@
+"""The signals the claim rules score a sentence by (`claims.informativeness`): an effect
+or a relation, a recommendation or a warning, a number and its unit, a comparison, a hedge
+(issue 12 item 3). Patterns only; moved out of `claims` to keep it under STYLE's size.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lyra.pipelines.evidence.leftovers import NUMBER_WORDS
+
+# Numbers as reports write them out ("two to three years", "about half of", "a quarter
+# of the cost", "twice as likely"); "one" is left out (a pronoun as often as a number).
+NUMBER = re.compile(rf"\d|\b(?:{NUMBER_WORDS})\b", re.IGNORECASE)
+# What makes a sentence informative (issue 12 item 3): an effect or relation between
+# things, a number (better with its unit), a comparison, a hedge. Every form of each verb.
+EFFECT = re.compile(
+    r"\b(rais|lower|reduc|increas|decreas|caus|prevent|improv|worsen|remov|contain|"
+    r"develop|block|protect|inhibit|trigger|slow|boost|damag|harm|benefit|carr|affect|"
+    r"extend|shorten|doubl|halv|cut|eliminat|produc|lead|result|link|associat|correlat|"
+    r"predict|kill|cur|treat|relie|aggravat|elevat|depress|stimulat|suppress|induc|"
+    r"accelerat|delay|interact|bind|activat|absorb|metaboli[sz]|excret|clear|exceed|"
+    r"halt|rever[st]|protect|promot|impair|enhanc|diminish|lessen|exacerbat|mitigat|"
+    r"chang|alter|modif|influenc|shift|drop|help|ris|gain|depend|return|"
+    # what courts, laws and rules do to a practice (the legal researcher's findings)
+    r"prohibit|allow|overturn|enforc|restrict|invalidat|overrul|"
+    # gains and losses as studies of schools, firms and patients report them
+    r"recover|widen|narrow|persist|declin|struggl|worsen|outperform|underperform|"
+    # what a measure, a device or an attack does (security, engineering, policy findings)
+    r"stop|provid|expos|compromis|bypass|intercept|exploit|detect|breach|outweigh|sav|"
+    # what drives a decline or a change (a causal question's findings: "Poor nutrition
+    # weakens colonies", "losses reflect beekeeping practices")
+    r"weaken|strengthen|reflect|attribut|explain|contribut|threaten|spread|undermin|"
+    r"disrupt|endanger|deplet|destroy|involv|differ|reward|interfer)"
+    r"(e|es|ed|ing|s|y|ies|ied|ion|ions|tion|tions|ped|ping|ence|ences)?\b"
+    # irregular forms no stem catches ("levels rose"), lower case only ("Rose hips")
+    r"|\b(?-i:rose|risen|fell|fallen|falls?|falling|grew|grown|led|shrank|shrunk|keeps|kept|ban|bans|banned|"
+    r"banning|permits|permitted|permitting|upheld|upholds?|ruled|struck down|strikes? down|"
+    r"lost|lose|loses|losing|offset|offsets|unaffected|unchanged|set aside|sets aside|"
+    r"vacated|vacates|caught|catches|captured|captures|driven|drove)\b"
+    # a share and what weighs more ("accounts for 15 percent", "frequency matters more
+    # to riders than price"): as phrases, since "account" and "matter" are nouns too
+    r"|\b(?:accounts?|accounted) for\b|\bmatter(?:s|ed)? (?:more|less|most|little)\b"
+    # where a change came from ("Most of the fall came from reformulation")
+    r"|\b(?:came|comes|stems?|stemmed) from\b|\bdue to\b"
+    # how something fared ("active managers did better in small caps")
+    r"|\b(?:did|do|does|fared|fares|performed|performs) (?:better|worse|well|poorly|best|"
+    r"worst|more for|less for)\b"
+    # the noun of a relation ("had no effect on", "the effect of")
+    r"|\beffects?\s+(?:on|of)\b|\bno (?:significant )?differences? (?:in|between)\b",
+    re.IGNORECASE,
+)
+# A recommendation or a warning is a finding too, and the one a reader of the safety and
+# population facets needs ("People with sarcoidosis should not take vitamin D", "is
+# contraindicated in", "should be avoided"): it counts as much as an effect.
+RECOMMENDATION = re.compile(
+    r"\bneeds? \d|"
+    r"\b(should|must|ought to|needs? (to|a|an|the|at least|more|less)|needed|requires?|"
+    r"required|"
+    r"(is|are) (not )?(recommended|advised)|"
+    r"recommends?|advises?|avoid(s|ed)?|contraindicated|unsuitable|not suitable|"
+    # what may be combined with what ("can be taken with paracetamol")
+    r"(can|may|could)( safely)? (not )?be (taken|used|given|combined|mixed))\b",
+    re.IGNORECASE,
+)
+# The same relations in Japanese (the other language the product reads).
+JA_EFFECT = re.compile(
+    r"(低下|上昇|増加|減少|改善|悪化|抑制|予防|引き起こ|関連|関係|効果|影響|減ら|増や|下げ|"
+    r"上げ|含[むまみ]|除去|軽減|促進|阻害|延長|短縮|防[ぐげ]|高め|低め|死亡|発症|副作用)"
+)
+COPULA = re.compile(r"\b(is|are|was|were|has|have|had|can|may|might|could)\b", re.IGNORECASE)
+NUMBER_UNIT = re.compile(
+    rf"(?:\d|\b(?:{NUMBER_WORDS}))\s*(?:(?:thousand|million|billion|trillion)\s+)?"
+    r"(%|per ?cent|percent|hours?|minutes?|days?|weeks?|months?|years?|mg|µg|mcg|g|kg|"
+    r"(?:milli|micro|kilo)?grams?|"
+    r"ml|l|mmol|mmhg|iu|cups?|times|fold|doses?|servings?|units?|patients|participants|"
+    r"people|adults|deaths|cases|dollars|euros|pounds|yen|cents|db|dba|decibels|kwh)\b|\d\s*%|"
+    r"[$€£¥]\s*\d",
+    re.IGNORECASE,
+)
+COMPARISON = re.compile(
+    r"\b(than|compared|comparison|versus|vs|higher|lower|more|less|fewer|greater|smaller|"
+    r"faster|slower|longer|shorter|better|worse|switching|instead of|rather than|similar to|"
+    r"as much as)\b",
+    re.IGNORECASE,
+)
+HEDGE = re.compile(
+    r"\b(may|might|could|suggests?|suggested|likely|unlikely|probably|possibly|appears? to)\b",
+    re.IGNORECASE,
+)

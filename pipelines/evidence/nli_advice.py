@@ -1,0 +1,97 @@
+"""Safe against advised against: a contradiction rule of the heuristic stance judge
+(`nli_heuristic`, decision 0102).
+
+One text calls something safe where the other advises against it: "the ioniser
+produces no harmful ozone, so it is safe to use in a child's bedroom" against "Devices
+fitted with ionisers can give off ozone ... and the Agency advises against using them in
+bedrooms"; "My midwife told me magnesium is perfectly safe to keep taking all through
+pregnancy" against "We advise against taking magnesium for migraine prevention while
+you are pregnant". Such pairs share the thing and the setting (a bedroom, a pregnancy)
+and little else, so the overlap rules call them neutral and the packaged stance model
+reads their shared subject as support. The rule names what it is about, so it applies
+at any overlap (`nli_change.changes_contradict`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from lyra.pipelines.evidence.nli_tokens import STOPWORDS, content_keys, is_cue
+
+# Words that call a thing safe somewhere ("safe to use in a child's bedroom", "fine to
+# take during pregnancy", "suitable for children").
+_SAFE = frozenset({"safe", "harmless", "fine", "suitable", "okay"})
+# Words after which a text advises against what follows: "advises against using",
+# "avoid taking", "should not be given to", "not recommended for", "unsafe in",
+# "contraindicated in".
+_AGAINST_AFTER = frozenset(
+    {"advise", "advises", "advised", "recommend", "recommends", "recommended", "warn",
+     "warns", "warned", "caution", "cautions"}
+)  # fmt: skip
+_AGAINST = frozenset({"avoid", "avoided", "avoiding", "unsafe", "contraindicated"})
+_MODALS = frozenset({"should", "must"})
+# How far a word of safety or advice reaches for its setting (content words, within so
+# many tokens: "advise against taking magnesium for migraine prevention while you are
+# pregnant"), and a negation before a word of safety ("no level of exposure is safe for
+# children").
+_SETTING_WORDS = 6
+_SETTING_TOKENS = 14
+_CUE_REACH = 5
+# Verbs of taking and using that every setting of a medicine or a device names.
+_USING = frozenset({"use", "using", "us", "tak", "take", "keep", "giv", "give", "given"})
+# Prefix length at which two words count as one (pregnant, pregnancy).
+_FOLD = 6
+
+
+def _fold(words: set[str]) -> set[str]:
+    return {w[:_FOLD] for w in words if not w.startswith("~") and w not in _USING}
+
+
+def _setting(tokens: Sequence[str], i: int) -> set[str]:
+    """The first few content words after ``tokens[i]``, folded."""
+    found: set[str] = set()
+    for tok in tokens[i + 1 : i + 1 + _SETTING_TOKENS]:
+        found |= _fold(content_keys([tok]))
+        if len(found) >= _SETTING_WORDS:
+            break
+    return found
+
+
+@dataclass(frozen=True)
+class AdviceReading:
+    """Where a text calls a thing safe and where it advises against it (folded keys)."""
+
+    safe: frozenset[str]
+    against: frozenset[str]
+    words: frozenset[str]  # every content key of the text, folded
+
+
+def read_advice(tokens: Sequence[str]) -> AdviceReading:
+    safe: set[str] = set()
+    against: set[str] = set()
+    for i, tok in enumerate(tokens):
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
+        if tok in _SAFE:
+            negated = any(is_cue(tokens, j) for j in range(max(0, i - _CUE_REACH), i))
+            (against if negated else safe).update(_setting(tokens, i))
+        elif (
+            tok in _AGAINST
+            or (tok in _AGAINST_AFTER and nxt == "against")
+            or (tok in _MODALS and nxt in ("not", "never"))
+            or (tok == "not" and nxt in ("recommended", "advised"))
+        ):
+            against.update(_setting(tokens, i))
+    words = _fold({k for k in content_keys(tokens) if k not in STOPWORDS})
+    return AdviceReading(frozenset(safe), frozenset(against), frozenset(words))
+
+
+def safe_against_advised(hypothesis: AdviceReading, sentence: AdviceReading) -> bool:
+    """One text calls a thing safe in a setting where the other advises against it: the
+    two name a word of that setting (a bedroom, a pregnancy, children) after their words
+    of safety and advice, and a word besides it (the thing: ionisers, magnesium)."""
+    for safe, against in ((hypothesis, sentence), (sentence, hypothesis)):
+        setting = safe.safe & against.against
+        if setting and (safe.words & against.words) - setting:
+            return True
+    return False
