@@ -1522,6 +1522,13 @@ def test_leaning_sentences_and_orders_without_a_rate_stay_out(sentence: str) -> 
             0.15,
         ),
         ("I went to the clinic every month for three months.", 0.0),
+        # what the writers found, whatever method words follow; their method is none
+        ("We find no significant effect of uniform adoption on exam results at age 16.", 0.6),
+        ("Our survey found that parents spend an average of £337 a year on uniform.", 0.3),
+        ("We surveyed 1,200 parents about what they spend on uniform.", 0.0),
+        # "there is" after "However," leans on nothing; "there" the place does
+        ("However, there is no clear evidence that hearing aids improve memory scores.", 0.4),
+        ("However, there the trial stopped early.", 0.05),
     ],
 )
 def test_frames_of_two_more_blind_corpora(sentence: str, score: float) -> None:

@@ -359,6 +359,57 @@ def test_a_discussions_replies_are_its_text() -> None:
     assert "The shot goes into the muscle of your upper arm" in text
 
 
+NESTED_POST = (
+    "<article class='post'><div class='post-author'>{who}</div><div class='post-body'>"
+    "<p>{text}</p></div><div class='post-actions'><a href='#'>Reply</a> Likes 3</div>"
+    "{inner}</article>"
+)
+
+
+def test_a_threads_nested_replies_are_its_text() -> None:
+    """A forum whose replies are nested ``<article class="post">``s in a ``<div
+    class="replies">``: trafilatura took the first post for the main text and set no
+    reply apart as a comment, so every reply was lost (a blind corpus, decision 0102).
+    Each reply's paragraphs are text now, once."""
+    second = NESTED_POST.format(
+        who="b",
+        text="Sadly normal. The branded blazer wore through at the elbows faster than the "
+        "cheap supermarket one my eldest had at his last school.",
+        inner="<div class='replies nested'>"
+        + NESTED_POST.format(
+            who="c",
+            text="Same here: the logo one went bobbly by Christmas, so I buy one.",
+            inner="",
+        )
+        + "</div>",
+    )
+    third = NESTED_POST.format(
+        who="d",
+        text="Ours runs a swap shop every term where you can take second-hand uniform for "
+        "free, no questions asked.",
+        inner="",
+    )
+    first = NESTED_POST.format(
+        who="a",
+        text="Just done the back-to-school shop and I'm reeling: the secondary school wants "
+        "the logo on the blazer, the tie and the PE top.",
+        inner="",
+    )
+    html = (
+        "<html><body><h1>Secondary uniform costs</h1>"
+        f"{first}<div class='replies'>{second}{third}</div></body></html>"
+    )
+    doc = extract_html(html, "http://forum.example/t/1", "forum.example")
+    posts = ("Just done the", "Sadly normal.", "Same here:", "Ours runs a swap")
+    texts = [f.text for f in doc.fragments if f.text.startswith(posts)]
+    assert [t[:16] for t in texts] == [
+        "Just done the ba",
+        "Sadly normal. Th",
+        "Same here: the l",
+        "Ours runs a swap",
+    ]
+
+
 def test_an_articles_reader_comments_stay_out() -> None:
     """On an article the readers' comments are not the page's text, as before."""
     body = " ".join(

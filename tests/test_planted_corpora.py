@@ -1853,6 +1853,129 @@ PLANTED = {
             ),
         ),
     ),
+    "hearing_aids": Planted(
+        question=(
+            "Do hearing aids slow cognitive decline in older adults with hearing loss, and what"
+            " are the drawbacks?"
+        ),
+        domains=frozenset(
+            (
+                "clearsoundhearing.example",
+                "dailycourier-news.example",
+                "drhelenmarsh.example",
+                "healthservice-info.example",
+                "hearingtrust.example",
+                "jgeriatricaudiology.example",
+                "radiowestvale.example",
+            )
+        ),
+        facts=(
+            "there is no clear evidence that hearing aids improve memory scores in people with",
+            "If you have severe or profound hearing loss, a cochlear implant may help more than",
+            "in the high-risk cohort, the intervention slowed the rate of cognitive decline by 41%",
+            "the three-year change in global cognition did not differ significantly between groups",
+            "attended four fitting and follow-up visits with an audiologist in the first 10 weeks",
+            "The authors concluded that hearing treatment may slow decline in older adults at high",
+            "memory test scores improved by 12% after six months, even in wearers with mild loss",
+            "one full charge lasts 30 hours, so a single overnight charge covers even the longest",
+            "\u00a32,495 per pair, including fitting and three follow-up visits",
+            "all-day wear can raise the risk of ear canal infections, which I see in roughly 1 in",
+            "for mild to moderate loss, over-the-counter aids can work about as well as",
+            "with profound loss, hearing aids help little and cochlear implant assessment is the",
+            "Hearing training apps: a useful add-on, but little evidence they protect memory on",
+            "Wearing hearing aids does not in itself increase your risk of ear infections",
+            "Allow four to eight weeks for your brain to adjust to new sounds",
+            "those who use hearing aids appear to have around a 17% lower risk of dementia than",
+            "about one in five people who are given hearing aids stop wearing them within a year",
+            "slowed the rate of cognitive decline by about a quarter over three years among those",
+            "wearers reported feeling lonely on fewer days and were more likely to keep up social",
+            "a pair of prescription hearing aids typically costs between \u00a31,000 and",
+            "Hearing aids are not a cure for dementia, and nobody should be sold them as one",
+            "over-the-counter aids are no substitute for a professionally fitted aid, even if your",
+            "the people who seem to benefit most are those already at higher risk of dementia",
+            "leaving hearing loss untreated may mean the brain slowly loses practice at processing",
+        ),
+        refuted=(
+            (
+                "slowed the rate of cognitive decline by about a quarter over three years among",
+                "jgeriatricaudiology.example",
+            ),
+            (
+                "memory test scores improved by 12% after six months, even in wearers with mild",
+                "healthservice-info.example",
+            ),
+            (
+                "Wearing hearing aids does not in itself increase your risk of ear infections",
+                "drhelenmarsh.example",
+            ),
+            (
+                "all-day wear can raise the risk of ear canal infections, which I see in roughly 1",
+                "hearingtrust.example",
+            ),
+            (
+                "over-the-counter aids are no substitute for a professionally fitted aid, even if",
+                "drhelenmarsh.example",
+            ),
+            (
+                "one full charge lasts 30 hours, so a single overnight charge covers even the",
+                "silverthreads-forum.example",
+            ),
+        ),
+    ),
+    "school_uniforms": Planted(
+        question=(
+            "Do school uniforms improve pupils' behaviour and attainment, and what do they cost"
+            " families?"
+        ),
+        domains=frozenset(
+            (
+                "econ.haldenuniversity.example",
+                "eduministry.example",
+                "fairstart-children.example",
+                "headsdesk.example",
+                "parentsnest.example",
+                "radiocivic.example",
+                "smartstart-uniforms.example",
+                "thedailyledger.example",
+            )
+        ),
+        facts=(
+            "we estimate that families spend around \u00a3200 a year per child on secondary school",
+            "keep the number of branded items to a minimum, and no more than three including PE",
+            "All schools must ensure that second-hand uniform is available for parents to acquire",
+            "some local authorities may offer a school clothing grant of between \u00a3100 and",
+            "We find no statistically significant effect of uniform adoption on exam attainment at",
+            "The small attendance gain appears to be driven almost entirely by girls",
+            "Small positive effect on pupil-reported sense of belonging, significant at 5%",
+            "Fixed-term exclusions fell by about 12%, no more than in schools that chose a",
+            "Our embroidered logo blazers outlast typical supermarket blazers by up to two school",
+            "The complete Secondary Essentials Bundle costs \u00a389.99, or \u00a354.99 without",
+            "the share of pupils gaining five good GCSE passes rose from 48% to 61% after we",
+            "Detentions for lateness and disruption halved in our first full year, from roughly 40",
+            "parents spend an average of \u00a3337 a year on uniform for each child at secondary",
+            "Girls were twice as likely as boys to call their uniform uncomfortable, with skirts",
+            "One in eight low-income families told us they had kept a child off school because of",
+            "concluded that bullying over clothing fell by a third in schools that adopted a",
+            "Nine in ten secondary schools already insist on a uniform, and most primaries do too",
+            "When we dropped uniform for a two-year trial, exclusions did not go up at all",
+            "our behaviour programme, which cut detentions by thirty per cent in a single year",
+            "pupils can now wear any plain dark coat or fleece, because children were shivering in",
+        ),
+        refuted=(
+            (
+                "we estimate that families spend around \u00a3200 a year per child on secondary",
+                "fairstart-children.example",
+            ),
+            (
+                "parents spend an average of \u00a3337 a year on uniform for each child at",
+                "eduministry.example",
+            ),
+            (
+                "concluded that bullying over clothing fell by a third in schools that adopted a",
+                "fairstart-children.example",
+            ),
+        ),
+    ),
 }
 
 
@@ -1915,8 +2038,8 @@ def test_planted_contradictions_are_refuted_by_the_other_source(
     searched: Callable[[str], list[dict[str, Any]]], name: str, piece: str, domain: str
 ) -> None:
     claim = _claim(searched(name), piece)
-    # a local page's URL ends in <domain>/<file>
-    refuting_domains = {u.split("/")[-2] for u in claim["refuting_urls"]}
+    # a local page's URL is <corpus>/<domain>/<path>, the path a file or folders and a file
+    refuting_domains = {u.split(f"/{name}/", 1)[1].split("/", 1)[0] for u in claim["refuting_urls"]}
     assert domain in refuting_domains
     assert claim["source_domain"] != domain
 

@@ -88,3 +88,13 @@ HEDGE = re.compile(
     r"\b(may|might|could|suggests?|suggested|likely|unlikely|probably|possibly|appears? to)\b",
     re.IGNORECASE,
 )
+
+# A sentence that opens with what the writers found ("We find no statistically
+# significant effect of ...", "Our survey found that parents spend ...") states a
+# finding, whatever method words follow it (decision 0102).
+FINDING_OPENS = re.compile(
+    r"^(?:we|our\s+(?:survey|study|studies|data|analysis|review|results|research|trial))\s+"
+    r"(?:(?:also|further)\s+)?(?:find|finds|found|show|shows|showed|observed|concluded?|"
+    r"confirmed?)\b",
+    re.IGNORECASE,
+)

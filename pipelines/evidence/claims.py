@@ -24,6 +24,7 @@ from lyra.pipelines.evidence.claim_signals import (
     COMPARISON,
     COPULA,
     EFFECT,
+    FINDING_OPENS,
     HEDGE,
     JA_EFFECT,
     NUMBER,
@@ -89,7 +90,8 @@ _NAV_SEPARATORS = re.compile(r"[|\u203a\u00bb>/\u00b7\u2022]")
 # frost-free days rarely get ..." stands alone (decision 0099).
 _ANAPHORIC_START = re.compile(
     r"^(?:(?:thus|hence|so|also|however|but|and|or)\b,?\s*(?:(?:this|that|these|those|they|"
-    r"them|it|its|their|such|the|he|she|his|her|here|there)\b|$)|"
+    # "However, there is no clear evidence that ..." stands alone (decision 0102)
+    r"them|it|its|their|such|the|he|she|his|her|here|there(?!\s+(?:is|are|was|were)\b))\b|$)|"
     r"(?:this|that|these|those|they|them|it|its|their|such|each of|both of|he|she|his|her|"
     r"here)\b)",
     re.IGNORECASE,
@@ -482,7 +484,7 @@ def informativeness(text: str) -> float:
     text = stated_part(text)
     own_story = _FIRST_PERSON.search(text) is not None
     if (
-        _METHODS.match(text)
+        (_METHODS.match(text) and not FINDING_OPENS.match(text))
         or _WRITER_SPEAKS.match(text)
         or _OBJECTIVE.match(text)
         or _MYTH.match(text)

@@ -390,10 +390,35 @@ def _trafilatura_blocks(html: str, url: str) -> tuple[list[Block], str | None]:
         # Little main text: perhaps a discussion whose replies trafilatura set apart as
         # comments. Asked again for them (asking with comments from the start changes
         # what it takes for the main text of some articles).
-        blocks += _discussion(
+        replies = _discussion(
             blocks, _walked(_trafilatura_xml(html, url, comments=True), "comments")
         )
+        blocks += replies or _discussion(blocks, _thread_posts(html, blocks))
     return blocks, root.get("title")
+
+
+def _thread_posts(html: str, main: list[Block]) -> list[Block]:
+    """The paragraphs of a thread's posts, where trafilatura took the first post as the
+    main text and set none of the replies apart as comments (a forum of nested
+    ``<article class="post">``s, decision 0102): each ``<p>`` inside an element whose
+    class or id names a post, a reply, a comment or an answer, once, less what the main
+    text holds."""
+    tree = _parse_html(html)
+    if tree is None:
+        return []
+    _drop_furniture(tree)
+    taken = {_normal(b.text) for b in main}
+    found: list[Block] = []
+    for node in tree.iter("p"):
+        marked = any(
+            _MAY_HOLD_REPLIES.search(f'class="{a.get("class", "")}" id="{a.get("id", "")}"')
+            for a in node.iterancestors()
+        )
+        text = _flatten(node).replace(LINE_BREAK, " ").strip()
+        if marked and text and _normal(text) not in taken:
+            taken.add(_normal(text))
+            found.append(Block(text, "paragraph", None))
+    return found
 
 
 def _text_size(blocks: list[Block]) -> int:
