@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from lyra.pipelines.evidence.nli_tokens import STOPWORDS, content_keys, is_cue
+from lyra.pipelines.evidence.nli_tokens import content_keys, is_cue
 
 # Words that call a thing safe somewhere ("safe to use in a child's bedroom", "fine to
 # take during pregnancy", "suitable for children").
@@ -82,7 +82,7 @@ def read_advice(tokens: Sequence[str]) -> AdviceReading:
             or (tok == "not" and nxt in ("recommended", "advised"))
         ):
             against.update(_setting(tokens, i))
-    words = _fold({k for k in content_keys(tokens) if k not in STOPWORDS})
+    words = _fold(content_keys(tokens))
     return AdviceReading(frozenset(safe), frozenset(against), frozenset(words))
 
 
