@@ -1533,3 +1533,54 @@ def test_leaning_sentences_and_orders_without_a_rate_stay_out(sentence: str) -> 
 )
 def test_frames_of_two_more_blind_corpora(sentence: str, score: float) -> None:
     assert informativeness(sentence) == pytest.approx(score)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "score"),
+    [
+        # an "it" that stands for nothing before it (decision 0103): a judgement of what
+        # follows, the time a thing takes, a cleft naming who
+        ("It is safe to take magnesium during pregnancy.", 0.4),
+        ("It is not safe to give aspirin to children under 16.", 0.6),
+        ("It is unclear whether zinc shortens colds.", 0.4),
+        ("It remains unclear whether uniforms change behaviour.", 0.4),
+        ("It usually takes 4 to 6 weeks for the tablets to start working.", 0.3),
+        ("It may take two to three months before you notice the full benefit.", 0.5),
+        ("It is older women who benefit most from the drug.", 0.4),
+        # an "it" that stands for the thing named before still leans on it
+        ("It is a drug that lowers blood pressure.", 0.05),
+        ("It takes them a while to get used to it.", 0.0),
+        ("It was the placebo group that improved most.", 0.05),
+        # the writers' own lead-in before a colon is a frame, as the writer's is
+        (
+            "Our data do not support this: in the schools we surveyed, appearance-related "
+            "bullying was no lower in schools with compulsory uniform than in those without.",
+            0.5,
+        ),
+        ("Our results were clear: the drug cut the number of migraine days by a third.", 0.6),
+    ],
+)
+def test_an_it_that_stands_for_nothing_and_the_writers_lead_in(sentence: str, score: float) -> None:
+    assert informativeness(sentence) == pytest.approx(score)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "score"),
+    [
+        # a device's or a habit's use at a rate or for a time is its dosage (decision
+        # 0103), also after what it is for and as what to try for
+        ("For best performance, replace the 3-in-1 H13 HEPA filter every 12 months.", 0.7),
+        ("Try to wear your hearing aids for most of the day, ideally at least 8 hours.", 0.45),
+        ("Run the purifier on its highest setting for 30 minutes before bedtime.", 0.7),
+        ("Aim for at least 150 minutes of moderate activity a week.", 0.7),
+        ("Limit caffeine to 200 mg a day during pregnancy.", 0.7),
+    ],
+)
+def test_instructions_of_use_with_a_rate_are_dosage(sentence: str, score: float) -> None:
+    assert informativeness(sentence) == pytest.approx(score)
+    assert is_rejected_claim(sentence, "", min_chars=EXTRACTIVE_MIN_CHARS) is None
+
+
+def test_an_instruction_of_use_with_no_rate_stays_advice() -> None:
+    sentence = "Run it on the quiet setting at night and close the bedroom door."
+    assert informativeness(sentence) == 0.0

@@ -98,3 +98,28 @@ FINDING_OPENS = re.compile(
     r"confirmed?)\b",
     re.IGNORECASE,
 )
+
+# "It" that stands for nothing before it: the time a thing takes ("It can take several
+# weeks for the brain to adjust", "It usually takes 4 to 6 weeks to work"), a judgement
+# of what follows ("It is safe to take magnesium in pregnancy", "It is unclear whether
+# zinc shortens colds", "It is estimated that ..."), a cleft naming who ("It is older
+# women who benefit most"). Such a sentence leans on nothing before it (decision 0103).
+_IT_IS = r"it(?:'s|\u2019s|\s+is|\s+was|\s+isn't|\s+wasn't|\s+remains|\s+seems|\s+appears)"
+IMPERSONAL_IT = re.compile(
+    r"^(?:(?:but|and|so|however|also|still|yet),?\s+)?(?:"
+    r"it\s+(?:(?:can|may|might|could|will|would|does|did|often|usually|typically|"
+    r"generally|normally|commonly|only|also)\s+){0,2}(?:take|takes|took)\s+"
+    r"(?:(?:about|around|roughly|up\s+to|at\s+least|only|several|a\s+few|many|some)\s+)?"
+    r"(?:\d|a\b|an\b|one\b|two\b|three\b|four\b|five\b|six\b|eight\b|ten\b|twelve\b|"
+    r"weeks?\b|months?\b|days?\b|years?\b|hours?\b|time\b|longer\b|a\s+while\b)"
+    rf"|{_IT_IS}\s+(?:not\s+|now\s+|generally\s+|usually\s+|perfectly\s+|completely\s+|"
+    r"entirely\s+|quite\s+|very\s+|still\s+|also\s+)*"
+    r"(?:safe|unsafe|dangerous|risky|harmful|important|essential|vital|possible|impossible|"
+    r"unclear|uncertain|clear|known|unknown|thought|believed|estimated|reported|"
+    r"recommended|advised|advisable|best|wise|unwise|common|rare|normal|unusual|true|"
+    r"worth)\s+(?:for\s+[^,.;:]{1,40}?\s+)?(?:to\s+\w+|that\b|whether\b|if\b)"
+    rf"|{_IT_IS}\s+(?:not\s+|only\s+|mainly\s+|mostly\s+|especially\s+|"
+    r"particularly\s+)?(?:[\w-]+\s+){1,4}?(?:who|whose)\b"
+    r")",
+    re.IGNORECASE,
+)

@@ -26,6 +26,7 @@ from lyra.pipelines.evidence.claim_signals import (
     EFFECT,
     FINDING_OPENS,
     HEDGE,
+    IMPERSONAL_IT,
     JA_EFFECT,
     NUMBER,
     NUMBER_UNIT,
@@ -135,7 +136,10 @@ _IMPERATIVE_START = re.compile(
 _REFERENCE_MARKERS = re.compile(rf"(?:{REFERENCE_MARKER})+")
 # A study describing its own method ("We included ...", "This review gathered ...").
 _METHODS = re.compile(
-    r"^(we|our|this (study|review|paper|article|analysis))\b.*\b(includ|gather|analy[sz]|"
+    # the method's verb among the first words ("We cap the cost at £75, blazer included"
+    # is no method: decision 0103)
+    r"^(we|our|this (study|review|paper|article|analysis))\b(?:\W+\w+){0,5}?\W+(includ|"
+    r"gather|analy[sz]|"
     r"search|recruit|enrol|collect|conduct|measur|review|examin|describ|assembl|select|"
     r"identif|screen|extract|assign|randomi[sz]|allocat|interview|survey|"
     # "We estimate the effects of ..." is a method; "We estimate that ..." a finding.
@@ -443,7 +447,9 @@ def is_rejected_claim(
         return "navigation"
     if repeats_question(text, question):
         return "repeats_question"
-    if not _has_verb(text) and not _DOSING_INSTRUCTION.match(text):
+    if not _has_verb(text) and not any(
+        _DOSING_INSTRUCTION.match(t) for t in (text, main_clause(text))
+    ):
         return "no_verb"
     return None
 
@@ -520,7 +526,7 @@ def informativeness(text: str) -> float:
     # a finding quoted from a study's author or a doctor is the finding (decision 0102)
     expert = EXPERT_QUOTED.match(text)
     quoted = _QUOTED_SPEECH.match(text) and not (expert and EFFECT.search(expert.group(1)))
-    if _ANAPHORIC_START.match(text) or quoted:
+    if (_ANAPHORIC_START.match(text) and not IMPERSONAL_IT.match(text)) or quoted:
         score -= 0.35
     statement = own_statement(text)
     if _SECOND_PERSON.search(statement) and not contraindication:

@@ -57,7 +57,12 @@ MONTHS_PATTERN: Final = (
 DOSING_INSTRUCTION: Final = re.compile(
     # not an offer ("Use our app for 30 days free")
     r"^(?!.*\b(?:our|free|offer|trial|subscri\w*|orders?)\b)"
+    # what to try for ("Try to wear your hearing aids at least 8 hours a day")
+    r"(?:(?:try|aim|remember|be\s+sure)\s+to\s+)?"
     r"(?:take|stop|start|use|give|continue|repeat|wait|dissolve|apply|chew|swallow|"
+    # a device's or a habit's use ("Wear the aids for 8 hours a day", "Run the purifier
+    # for 30 minutes before bedtime", "Aim for 150 minutes a week": decision 0103)
+    r"wear|run|keep|stand|walk|drink|eat|limit|aim\s+for|"
     # a practice's rate or timing ("Sow the blend between mid-August and the end of
     # September", "drill cereal rye at 60 kg/ha"; decision 0099)
     r"sow|plant|drill|spread|spray|graze|mow|feed|fit|replace|kill|terminate|offer|prescribe|"
@@ -66,6 +71,7 @@ DOSING_INSTRUCTION: Final = re.compile(
     rf"(?:.*?\b(?:\d+(?:[.,]\d+)?|{NUMBER_WORDS})(?:\s*(?:to|or|-|\u2013)\s*\d+(?:[.,]\d+)?)?\s*"
     r"(?:mg|mcg|\u00b5g|g|kg|iu|ml|units?|tablets?|capsules?|lozenges?|drops?|doses?|hours?|"
     r"days?|weeks?|months?|years?|minutes?|ha|hectares?|acres?|cm|mm|litres?|liters?|"
+    r"portions?|servings?|cups?|glasses?|times?|sessions?|steps?|"
     r"degrees?|\u00b0\s?[cf])(?!\w)"
     # with a meal or by a date ("Take with a meal containing some fat")
     r"|(?:\s+[\w-]+){0,5}?\s+(?:with|after|before|between|by|in)\s+(?:(?:a|the|your)\s+)?"
@@ -440,7 +446,10 @@ VERDICT: Final = re.compile(
 # call"): what follows its comma is the sentence's main clause.
 _OPENING_CLAUSE = re.compile(
     r"^(?:(?:if|when|whenever|unless|once|after|before|until|while)\b[^,]{2,150}"
-    r"|in the meantime|meanwhile|for now|until then),\s*(?:then\s+)?",
+    r"|in the meantime|meanwhile|for now|until then"
+    # what an instruction is for ("For best performance, replace the filter ...")
+    r"|for (?:the )?(?:best|optimal|optimum|maximum) (?:results?|performance|effect|protection)"
+    r"|to get the (?:most|best) (?:out of|from) [^,]{2,60}),\s*(?:then\s+)?",
     re.IGNORECASE,
 )
 
@@ -553,8 +562,11 @@ CHANGED_FROM_TO = re.compile(r"\bfrom\s+(?:about\s+|around\s+)?\d[^.;]{0,40}?\bt
 # thousand in my own records"). The writer's own story has no such frame ("After I
 # stopped, the headaches went away") and stays out.
 _FIRST_PERSON_WORD = r"(?:I|[Mm]y|[Mm]e)"
+# a writer's lead-in before a colon, theirs or their team's ("Our data do not support
+# this: in the schools we surveyed, ...": decision 0103)
+_WRITERS_WORD = r"(?:I|[Mm]y|[Mm]e|[Ww]e|[Oo]ur|[Uu]s)"
 _WRITERS_FRAME = re.compile(
-    rf"^(?:[^:.!?]{{0,80}}\b{_FIRST_PERSON_WORD}\b[^:.!?]{{0,80}}:\s+(?=\S+(?:\s+\S+){{5}})"
+    rf"^(?:[^:.!?]{{0,80}}\b{_WRITERS_WORD}\b[^:.!?]{{0,80}}:\s+(?=\S+(?:\s+\S+){{5}})"
     r"|(?i:(?:but|and|so|still|yet|now),?\s+)?"
     rf"(?i:at|in|from|as|the\s+way)\b[^,.!?]{{0,80}}\b{_FIRST_PERSON_WORD}\b[^,.!?]{{0,40}},\s+"
     # "The independent studies I've read show ...", "Everything I read afterwards
