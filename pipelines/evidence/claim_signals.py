@@ -46,6 +46,9 @@ EFFECT = re.compile(
     # how something fared ("active managers did better in small caps")
     r"|\b(?:did|do|does|fared|fares|performed|performs) (?:better|worse|well|poorly|best|"
     r"worst|more for|less for)\b"
+    # a change for better or worse ("response times haven't got any worse": 0103)
+    r"|\b(?:got|gets|get|getting|gotten|became|become|becomes|grew|grown) (?:any |much |a lot |"
+    r"no |even )?(?:better|worse)\b"
     # the noun of a relation ("had no effect on", "the effect of")
     r"|\beffects?\s+(?:on|of)\b|\bno (?:significant )?differences? (?:in|between)\b",
     re.IGNORECASE,

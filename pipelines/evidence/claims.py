@@ -35,6 +35,7 @@ from lyra.pipelines.evidence.claim_signals import (
 from lyra.pipelines.evidence.leftovers import (
     CHANGED_FROM_TO,
     EXPERT_QUOTED,
+    PRACTITIONER_ADVISES,
     VERDICT,
     english_words,
     is_boilerplate,
@@ -488,7 +489,6 @@ def informativeness(text: str) -> float:
     reader ("you should", "Look for ...") loses most of its score.
     """
     text = stated_part(text)
-    own_story = _FIRST_PERSON.search(text) is not None
     if (
         (_METHODS.match(text) and not FINDING_OPENS.match(text))
         or _WRITER_SPEAKS.match(text)
@@ -499,6 +499,11 @@ def informativeness(text: str) -> float:
         return 0.0
     main = main_clause(text)  # after an opening "If ...,": "give us a call" is advice
     contraindication = _CONTRAINDICATION.match(text) is not None or speaks_to_a_case(text)
+    own_story = (
+        _FIRST_PERSON.search(text) is not None
+        and not contraindication
+        and not PRACTITIONER_ADVISES.match(text)
+    )
     dosing = any(_DOSING_INSTRUCTION.match(t) for t in (text, main))
     if any(_IMPERATIVE_START.match(t) for t in (text, main)) and not (contraindication or dosing):
         return 0.0
@@ -532,8 +537,8 @@ def informativeness(text: str) -> float:
     if _SECOND_PERSON.search(statement) and not contraindication:
         score -= 0.25
     if own_story:  # only a change the writer measured counts, at half (decision 0099)
-        measured = (EFFECT.search(text) or CHANGED_FROM_TO.search(text)) and NUMBER_UNIT.search(
-            text
+        measured = CHANGED_FROM_TO.search(text) or (
+            EFFECT.search(text) and NUMBER_UNIT.search(text)
         )
         score = score / 2 if measured else 0.0
     return max(0.0, min(1.0, score))

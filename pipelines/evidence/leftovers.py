@@ -88,8 +88,11 @@ CONTRAINDICATION: Final = re.compile(
     # a guideline's "Do not offer arthroscopic partial meniscectomy as first-line
     # treatment for ..." speaks to prescribers, never to the reader (decision 0099)
     r"^(?:(?:do not|don't|never)\s+(?:routinely\s+)?(?:offer|prescribe)\b"
-    r"|(?:do not|don't|never|you (?:should|must) (?:not|never))\s+(?:take|use|give|combine|"
-    r"mix|prescribe|offer|recommend)\b(?!\s+more\b).*\b(?:if you (?:have|are|take|had|were)|"
+    # a clinician's own rule ("I would not start sleep restriction in anyone who has had
+    # a seizure": decision 0103)
+    r"|(?:do not|don't|never|you (?:should|must) (?:not|never)|"
+    r"I(?:\s+would|'d|\s+will)?\s+(?:not|never))\s+(?:take|use|give|combine|"
+    r"mix|prescribe|offer|recommend|start)\b(?!\s+more\b).*\b(?:if you (?:have|are|take|had|were)|"
     r"(?:to|in|for) (?:children|people|patients|women|men|adults|infants|babies|anyone)|"
     r"during pregnancy|while (?:pregnant|breastfeeding)|with (?:alcohol|warfarin|"
     r"[a-z]+(?:ine|ol|am|ide|ate|in))\b))",
@@ -494,6 +497,18 @@ _PERMISSION = re.compile(
 )
 
 
+# A practitioner's own rule for the cases it names ("I always recommend camera-enforced
+# filters rather than planters on any route the fire service relies on"): the
+# recommendation, not the writer's story (decision 0103). With no case named ("I always
+# suggest patches or gum first") it stays the writer's story.
+PRACTITIONER_ADVISES: Final = re.compile(
+    r"^I(?:\s+would|'d)?(?:\s+(?:always|usually|generally|strongly|now|still|routinely|"
+    r"normally|tend\s+to))*\s+(?:recommend|advise|suggest)\b(?!\s+(?:you|that\s+you)\b)"
+    r".*?\b(?:for|in|on|to|with)\s+(?:any|anyone|anybody|everyone|people|patients|clients|"
+    r"children|adults|women|men|those|all|every|most)\b"
+)
+
+
 def speaks_to_a_case(text: str) -> bool:
     """True when `text` cautions or permits the reader in a case it names."""
     opening = _READERS_OWN_CASE.match(text)
@@ -515,6 +530,7 @@ _LEAD_IN = re.compile(
     r"(?:know|remember|note))\s+that\s+",
     re.IGNORECASE,
 )
+_ASIDE_MIN_HEAD_WORDS = 5
 _WRITERS_ASIDE = re.compile(
     r",\s+(?:so|and|but|which is why|that's|that is)\s+(?:what\s+|why\s+)?"
     r"(?:I|I'm|I've|my|me|we)\b.*$",
@@ -532,8 +548,11 @@ _TOLD_THE_WRITER = re.compile(
 # The speaker's candour framing what a sentence states ("If I'm honest, riboflavin has
 # about the same level of evidence ..."; decision 0102).
 _CANDOUR = re.compile(
-    r"^(?:if\s+I'm\s+honest|if\s+I\s+am\s+honest|to\s+be\s+(?:honest|fair|frank)|honestly|"
-    r"frankly|in\s+fairness|for\s+what\s+it's\s+worth|as\s+I\s+see\s+it)\s*,\s*",
+    r"^(?:if\s+I'm\s+honest|if\s+I\s+am\s+honest|to\s+be\s+(?:honest|fair|frank|clear)|honestly|"
+    r"frankly|in\s+fairness|for\s+what\s+it's\s+worth|as\s+I\s+see\s+it|"
+    # "I want to be clear, our response times ... haven't got any worse" (decision 0103)
+    r"(?:I\s+want\s+to|let\s+me)\s+be\s+(?:clear|honest|frank)|I\s+(?:have|must)\s+say|"
+    r"(?:I'm\s+)?not\s+going\s+to\s+lie|truth\s+be\s+told|in\s+all\s+honesty)\s*,\s*",
     re.IGNORECASE,
 )
 # Advice to the reader after what a sentence states: ", so check the running costs
@@ -552,7 +571,17 @@ EXPERT_QUOTED = re.compile(
 )
 # The writer's own change, measured from one value to another ("I went from about 10
 # migraine days a month to 5 or 6"): a finding of the writer's own (decision 0102).
-CHANGED_FROM_TO = re.compile(r"\bfrom\s+(?:about\s+|around\s+)?\d[^.;]{0,40}?\bto\s+\d")
+# A change the writer measured (decision 0099): from one value to another, one value
+# instead of another ("now takes 22 minutes instead of 8"), down or up by a size ("down
+# by about a third"), in digits or words (decision 0103).
+_VALUE = rf"(?:\d|(?:one|{NUMBER_WORDS})\b)"
+CHANGED_FROM_TO = re.compile(
+    rf"\bfrom\s+(?:about\s+|around\s+)?{_VALUE}[^.;]{{0,40}}?\bto\s+(?:about\s+)?{_VALUE}"
+    rf"|\d[^.;,]{{0,20}}?\binstead\s+of\s+{_VALUE}"
+    r"|\b(?:down|up)\s+by\s+(?:about\s+|around\s+|nearly\s+|almost\s+|roughly\s+)?"
+    rf"(?:a\s+|an\s+)?{_VALUE}",
+    re.IGNORECASE,
+)
 # The writer's frame around what a sentence states (decision 0099): a lead-in that ends
 # in a colon ("My answer, from what I have seen over the years: removing the torn flap
 # ... does not hasten arthritis"), an opening that says where or from whom the writer
@@ -653,7 +682,12 @@ def stated_part(text: str) -> str:
     text = _TOLD_THE_WRITER.sub("", _CANDOUR.sub("", text, count=1), count=1)
     text = _WRITERS_RECORDS.sub("", _WRITERS_FRAME.sub("", text, count=1))
     text = _WRITERS_PARENTHESIS.sub("", _HEDGING_FRAME.sub("", text, count=1))
-    return _READERS_ASIDE.sub("", _WRITERS_ASIDE.sub("", text, count=1), count=1)
+    # an aside after a statement, not a statement after a short aside ("I was sceptical,
+    # but my night wakings went from five or six a night down to one or two": 0103)
+    head = _WRITERS_ASIDE.sub("", text, count=1)
+    if len(head.split()) >= _ASIDE_MIN_HEAD_WORDS:
+        text = head
+    return _READERS_ASIDE.sub("", text, count=1)
 
 
 # A site's own furniture: a cookie notice, a sign-up box, a copyright line (decision
