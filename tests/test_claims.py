@@ -1584,3 +1584,40 @@ def test_instructions_of_use_with_a_rate_are_dosage(sentence: str, score: float)
 def test_an_instruction_of_use_with_no_rate_stays_advice() -> None:
     sentence = "Run it on the quiet setting at night and close the bedroom door."
     assert informativeness(sentence) == 0.0
+
+
+@pytest.mark.parametrize(
+    ("sentence", "score"),
+    [
+        # a clinician's own rule for a case, a practitioner's rule for the cases it names
+        # (decision 0103)
+        (
+            "I would not start sleep restriction in anyone who has had a seizure in the past "
+            "year without talking to their neurologist.",
+            0.4,
+        ),
+        (
+            "My rule of thumb these days: I always recommend camera-enforced filters rather "
+            "than planters on any route the fire service relies on.",
+            0.5,
+        ),
+        # candour before the statement, and a change for the worse
+        (
+            "I want to be clear, our response times into Eastfield haven't got any worse "
+            "since the trial began.",
+            0.5,
+        ),
+        # the writer's own change, measured in words, as "instead of", after a short aside
+        (
+            "I was sceptical, but my night wakings went from five or six a night down to one "
+            "or two by the end of the course.",
+            0.175,
+        ),
+        ("My drive to work now takes 22 minutes instead of 8.", 0.2),
+        # still the writer's story: no case named, no measure
+        ("I always suggest patches or gum first.", 0.0),
+        ("I use a wheelchair and my exemption took ages to come through.", 0.0),
+    ],
+)
+def test_a_practitioners_rules_and_a_writers_measured_change(sentence: str, score: float) -> None:
+    assert informativeness(sentence) == pytest.approx(score)

@@ -1798,6 +1798,8 @@ PLANTED = {
             "Air cleaners do little for dust mite allergy, because mite droppings are heavy",
             "Run the air cleaner for at least 12 hours a day, including all night while your child",
             "A replacement filter can cost between \u00a340 and \u00a390, so check the running",
+            # an instruction of use at a rate, after what it is for (decision 0103)
+            "For best performance, replace the 3-in-1 H13 HEPA filter every 12 months",
             "gained a mean of 1.2 additional symptom-free days per two weeks compared with the",
             "Mean bedroom PM2.5 concentration fell by 43% in the active group and by 4% in the",
             "There was no significant difference between groups in night-time awakenings due to",
