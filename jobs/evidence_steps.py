@@ -32,6 +32,7 @@ from lyra.pipelines.evidence.facets import (
 from lyra.pipelines.evidence.leftovers import NUMBER_WORDS, asks_only, under_reference_list
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
 from lyra.pipelines.evidence.ranking import seek_primary_scores
+from lyra.pipelines.evidence.stance_sweep import contradiction_candidates
 from lyra.pipelines.extract.injection import Detection, find_instructions
 from lyra.pipelines.net.domains import page_trust_level
 
@@ -42,6 +43,9 @@ log = logging.getLogger(__name__)
 GRAPH_READS_AT_ONCE = 4
 # Claims whose candidate fragments one graph call finds.
 STANCE_CLAIMS_PER_CALL = 64
+# Most pairs per claim that the contradiction rules add beside its nearest fragments
+# (decision 0104).
+SWEPT_PER_CLAIM = 4
 # A new claim this close (cosine) to a claim the task already has is the same claim.
 SAME_CLAIM_SIMILARITY = 0.92
 # Claims asked of each fragment beyond ``search.claims_per_fragment``: they fill what
@@ -413,6 +417,50 @@ async def active_calibration(ctx: SearchContext, source: str) -> tuple[int, Cali
     return int(entry["version"]), Calibration.from_json(entry["calibration"])
 
 
+def _can_bear(fragment: dict[str, Any]) -> bool:
+    """A heading or a title states nothing: it can neither support nor refute; nor can a
+    reference list's entry or a question standing alone."""
+    return (
+        fragment.get("fragment_type") != "heading"
+        and not under_reference_list(fragment.get("heading_context"))
+        and not asks_only(fragment["text"])
+    )
+
+
+async def _swept_pairs(
+    ctx: SearchContext,
+    claims: list[dict[str, Any]],
+    frag_ids: list[str],
+    meta: dict[str, dict[str, Any]],
+    taken: set[tuple[str, str]],
+) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """Pairs of a claim and a fragment of another page that the contradiction rules read
+    as disagreeing, however far apart the embedder puts them (`stance_sweep`, decision
+    0104): at most `SWEPT_PER_CLAIM` a claim, other domains first, none judged before or
+    already chosen (``taken``: (fragment id, claim id))."""
+    rest = [fid for fid in frag_ids if fid not in meta]
+    texts = dict(meta)
+    if rest:
+        texts.update(await ctx.call("graph", "texts_for", "fragment", rest))
+    usable = {fid: texts[fid] for fid in sorted(texts) if _can_bear(texts[fid])}
+    hits = await asyncio.to_thread(
+        contradiction_candidates,
+        [(c["id"], c["claim_text"]) for c in claims],
+        {fid: m["text"] for fid, m in usable.items()},
+    )
+    pairs = []
+    for claim in claims:
+        extra = [
+            fid
+            for fid in hits.get(claim["id"], [])
+            if usable[fid]["page_id"] != claim.get("origin_page_id")
+            and (fid, claim["id"]) not in taken
+        ]
+        extra.sort(key=lambda fid: usable[fid]["domain"] == claim.get("source_domain"))
+        pairs += [(claim, usable[fid]) for fid in extra[:SWEPT_PER_CLAIM]]
+    return pairs
+
+
 async def judge_stance(job: EvidenceJob) -> None:
     """Each claim of the task against its top fragments of other pages (not yet judged),
     in batches through the InferenceActor; the edges stored. Sets ``edges_added``."""
@@ -466,13 +514,7 @@ async def judge_stance(job: EvidenceJob) -> None:
     meta = await ctx.call("graph", "texts_for", "fragment", hit_ids) if hit_ids else {}
     # A heading or a title states nothing: it can neither support nor refute; nor can a
     # reference list's entry or a question standing alone. Decided once per fragment.
-    usable = {
-        fid
-        for fid, m in meta.items()
-        if m.get("fragment_type") != "heading"
-        and not under_reference_list(m.get("heading_context"))
-        and not asks_only(m["text"])
-    }
+    usable = {fid for fid, m in meta.items() if _can_bear(m)}
     # Each candidate's similarity gains for the claim's rarer words it says again.
     keys, claim_keys = await asyncio.to_thread(
         lambda: (
@@ -503,6 +545,15 @@ async def judge_stance(job: EvidenceJob) -> None:
             s.stance_candidates,
         )
         found.append([(claim, meta[c.fragment_id]) for c in chosen])
+    found.append(
+        await _swept_pairs(
+            ctx,
+            claims,
+            frag_ids,
+            meta,
+            judged | {(f["id"], c["id"]) for per_claim in found for c, f in per_claim},
+        )
+    )
     # Shortest first: each batch then pads to pairs of about its own length. Sent in
     # claim order, a batch padded every pair to its longest fragment, and real pages'
     # fragments range from a line to 1,200 characters: up to 40 % of the NLI time was

@@ -22,6 +22,9 @@ from lyra.pipelines.evidence.nli_tokens import content_keys, is_cue
 # Words that call a thing safe somewhere ("safe to use in a child's bedroom", "fine to
 # take during pregnancy", "suitable for children").
 _SAFE = frozenset({"safe", "harmless", "fine", "suitable", "okay"})
+# Of them, words that call a thing safe only before "to" or "for": "fine to take", not a
+# "£65 fine" or "it's been fine" (decision 0104).
+_SAFE_BEFORE = frozenset({"fine", "okay"})
 # Words after which a text advises against what follows: "advises against using",
 # "avoid taking", "should not be given to", "not recommended for", "unsafe in",
 # "contraindicated in".
@@ -29,7 +32,12 @@ _AGAINST_AFTER = frozenset(
     {"advise", "advises", "advised", "recommend", "recommends", "recommended", "warn",
      "warns", "warned", "caution", "cautions"}
 )  # fmt: skip
-_AGAINST = frozenset({"avoid", "avoided", "avoiding", "unsafe", "contraindicated"})
+_AGAINST = frozenset({"avoid", "unsafe", "contraindicated"})
+# Forms of "avoid" that advise only after advice ("we recommend avoiding", "is best
+# avoided", "should be avoided"); else they tell what someone did ("drivers avoiding the
+# signals").
+_AVOIDED = frozenset({"avoiding", "avoided"})
+_AVOIDED_AFTER = _AGAINST_AFTER | frozenset({"be", "best", "suggest", "suggests"})
 _MODALS = frozenset({"should", "must"})
 # How far a word of safety or advice reaches for its setting (content words, within so
 # many tokens: "advise against taking magnesium for migraine prevention while you are
@@ -72,11 +80,12 @@ def read_advice(tokens: Sequence[str]) -> AdviceReading:
     against: set[str] = set()
     for i, tok in enumerate(tokens):
         nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
-        if tok in _SAFE:
+        if tok in _SAFE and (tok not in _SAFE_BEFORE or nxt in ("to", "for")):
             negated = any(is_cue(tokens, j) for j in range(max(0, i - _CUE_REACH), i))
             (against if negated else safe).update(_setting(tokens, i))
         elif (
             tok in _AGAINST
+            or (tok in _AVOIDED and not _AVOIDED_AFTER.isdisjoint(tokens[max(0, i - 2) : i]))
             or (tok in _AGAINST_AFTER and nxt == "against")
             or (tok in _MODALS and nxt in ("not", "never"))
             or (tok == "not" and nxt in ("recommended", "advised"))

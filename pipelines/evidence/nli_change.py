@@ -1,4 +1,4 @@
-"""Two contradiction rules of the heuristic stance judge (`nli_heuristic`, decision 0101).
+"""Contradiction rules of the heuristic stance judge (`nli_heuristic`, decisions 0101, 0104).
 
 - A finding of no change against a change of a stated size: "our organic matter hasn't
   budged" against "soil organic matter rose by roughly 0.3 percentage points"; "no real
@@ -7,6 +7,9 @@
   scores".
 - Comparisons that cannot both hold: "green tea burns no more fat than ... coffee"
   against "green tea far outperforms coffee"; A ahead of B against B ahead of A.
+- One thing changed the same way by sizes far apart: "motor traffic on internal streets
+  fell by 47 per cent" against "the traffic on the streets inside the zone has fallen by
+  a mere 12%".
 
 Such pairs share little beyond what changed or what is compared, so the overlap rules of
 `nli_heuristic` call them neutral, and the packaged stance model reads their shared
@@ -18,8 +21,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from lyra.pipelines.evidence.leftovers import lexicon_readings
 from lyra.pipelines.evidence.nli_advice import AdviceReading, read_advice, safe_against_advised
-from lyra.pipelines.evidence.nli_numbers import number, stem
+from lyra.pipelines.evidence.nli_numbers import measures, number, stem
 from lyra.pipelines.evidence.nli_tokens import (
     DETERMINERS,
     axis_of,
@@ -53,7 +57,10 @@ _UNSIZED_SHARED = 2
 
 
 def _outcome(tokens: Sequence[str]) -> set[str]:
-    return {k for k in content_keys(tokens) if not k.startswith("~")}
+    """Content words a change can be about: no antonym axis, no adverb of degree or of
+    staying ("considerably", "essentially")."""
+    kept = [t for t in tokens if t not in CHANGE_DEGREES and t not in STAYING]
+    return {k for k in content_keys(kept) if not k.startswith("~")}
 
 
 def _acted_on(tokens: Sequence[str], i: int, reach: int) -> set[str]:
@@ -92,7 +99,24 @@ def _no_change(tokens: Sequence[str]) -> set[str]:
             or (stemmed in STAYED_STATES and not STAYING.isdisjoint(tokens[max(0, i - 3) : i]))
         ):
             found |= _outcome(tokens[max(0, i - _OUTCOME_REACH) : i])
+        elif tok == "any" and _denied_any(tokens, i):
+            # "our response times haven't got any worse": what comes before the denial
+            cue = next(j for j in range(i - 1, max(-1, i - 4), -1) if is_cue(tokens, j))
+            found |= _outcome(tokens[max(0, cue - _OUTCOME_REACH) : cue])
     return found
+
+
+def _denied_any(tokens: Sequence[str], i: int) -> bool:
+    """``tokens[i]`` is "any" before a comparative of change, with a negation before it:
+    "haven't got any worse", "was not any higher", "did not get any better"."""
+    if i + 1 >= len(tokens) or not tokens[i + 1].isalpha():
+        return False
+    axis = axis_of(tokens, i + 1)
+    return (
+        axis is not None
+        and axis[0] in _SIZED_AXES
+        and any(is_cue(tokens, j) for j in range(max(0, i - 3), i))
+    )
 
 
 def _changes(tokens: Sequence[str]) -> tuple[set[str], set[str]]:
@@ -114,11 +138,130 @@ def _changes(tokens: Sequence[str]) -> tuple[set[str], set[str]]:
             (number(t) is not None and tokens[j - 1] != "-") or t in CHANGE_SIZES
             for j, t in enumerate(tokens[i + 1 : i + 1 + 2 * _OUTCOME_REACH], start=i + 1)
         )
+        if "than" in tokens[i + 1 : i + 1 + _THAN_REACH]:
+            # a comparison, not a change: "more effective at reducing traffic than"
+            continue
         if sized or (i and tokens[i - 1] in CHANGE_DEGREES):
             found |= _acted_on(tokens, i, _CUE_REACH)
         else:
             unsized |= _acted_on(tokens, i, _OUTCOME_REACH)
     return found, found | unsized
+
+
+# The axes a change of a stated size moves along: "fell by 47 per cent", "shortened ...
+# by 19 minutes", "slowed ... by 41%", "improved by 12%".
+_SIZED_AXES = frozenset({"amount", "duration", "speed", "quality"})
+# How far after a verb of change its "by" may stand, past its object ("shortened sleep
+# onset latency by"), and how far before it its subject ("the traffic on the streets
+# inside the zone has fallen by").
+_BY_REACH = 6
+_SUBJECT_REACH = 8
+# Words between "by" and the size: "by a mean of 19 minutes", "by a mere 12%".
+_SIZE_LEAD = frozenset(
+    {"a", "an", "the", "about", "around", "roughly", "approximately", "nearly", "almost",
+     "some", "mere", "only", "just", "mean", "average", "median", "estimated", "of", "as",
+     "much", "up", "to", "more", "than", "over", "at", "least", "less", "under"}
+)  # fmt: skip
+# Bounds: "by more than 30%" (30 or more), "by up to 30%" (30 at most).
+_AT_LEAST = frozenset({"more", "over", "least"})
+_AT_MOST = frozenset({"up", "less", "under"})
+# Fractions a size is given in words, as percentages ("by about a third").
+_FRACTIONS = {"half": 50.0, "third": 100 / 3, "quarter": 25.0, "fifth": 20.0, "tenth": 10.0}
+# Sizes this far apart (the least the larger can be over the smaller) do not measure one
+# change: 47 against 12 per cent, 41 per cent against about a quarter.
+SIZES_APART = 1.5
+
+
+@dataclass(frozen=True)
+class _Sized:
+    """A change the text gives a size: "motor traffic ... fell by 47 per cent"."""
+
+    axis: str
+    sign: int
+    unit: str
+    low: float
+    high: float
+    about: frozenset[str]  # what changed: its object, else its subject
+
+
+def _size_after(tokens: Sequence[str], by: int) -> tuple[str, float, float] | None:
+    """The unit and interval of the size after "by" at ``by``, None when none follows:
+    "by a mean of 19 minutes", "by 5-7 hours", "by about a third", "by up to 30%"."""
+    j = by + 1
+    lead: set[str] = set()
+    while j < len(tokens) and tokens[j] in _SIZE_LEAD:
+        lead.add(tokens[j])
+        j += 1
+    if j >= len(tokens):
+        return None
+    found: tuple[str, float, float] | None = None
+    fraction = stem(tokens[j + 1]) if j + 1 < len(tokens) else ""
+    if tokens[j] in _FRACTIONS:
+        share = _FRACTIONS[tokens[j]]
+        found = ("%", share, share)
+    elif number(tokens[j]) is not None and fraction in _FRACTIONS:
+        share = _FRACTIONS[fraction] * (number(tokens[j]) or 0.0)
+        found = ("%", share, share)
+    else:
+        for unit, values in measures(tokens).items():
+            found = next(((unit, lo, hi) for lo, hi, at in values if at == j), found)
+    if found is None:
+        return None
+    unit, low, high = found
+    if lead & _AT_LEAST:
+        high = float("inf")
+    elif lead & _AT_MOST:
+        low = 0.0
+    return unit, low, high
+
+
+def _sized(tokens: Sequence[str]) -> list[_Sized]:
+    """Each change the text gives a size with "by", its direction and what changed; a
+    change a negation comes right before is none ("did not fall by 10%")."""
+    found = []
+    for i, tok in enumerate(tokens):
+        axis = axis_of(tokens, i) if tok.isalpha() else None
+        if not axis or axis[0] not in _SIZED_AXES:
+            continue
+        by = next(
+            (k for k in range(i + 1, min(len(tokens), i + 2 + _BY_REACH)) if tokens[k] == "by"), 0
+        )
+        size = _size_after(tokens, by) if by else None
+        if size is None or any(is_cue(tokens, j) for j in range(max(0, i - 3), i)):
+            continue
+        about = _outcome(tokens[i + 1 : by]) or _outcome(tokens[max(0, i - _SUBJECT_REACH) : i])
+        found.append(_Sized(axis[0], axis[1], size[0], size[1], size[2], frozenset(about)))
+    return found
+
+
+# "no clear evidence that ...": the words that may stand between the denial and
+# "evidence", and how far after "that" the change it denies may stand.
+_EVIDENCE_DENIALS = frozenset({"no", "little", "insufficient", "weak"})
+_EVIDENCE_REACH = 8
+
+
+def _unevidenced(tokens: Sequence[str]) -> list[_Sized]:
+    """Each change a text finds no evidence of, without its size: "there is no clear
+    evidence that hearing aids improve memory scores" (what improves: memory scores)."""
+    found = []
+    for i, tok in enumerate(tokens):
+        if stem(tok) != "evidenc" or tokens[i + 1 : i + 2] != ["that"]:
+            continue
+        before = range(max(0, i - 3), i)
+        if not any(tokens[j] in _EVIDENCE_DENIALS or is_cue(tokens, j) for j in before):
+            continue
+        for k in range(i + 2, min(len(tokens), i + 2 + _EVIDENCE_REACH)):
+            axis = axis_of(tokens, k) if tokens[k].isalpha() else None
+            if axis and axis[0] in _SIZED_AXES:
+                about = _outcome(tokens[k + 1 : k + 1 + _CUE_REACH])
+                found.append(_Sized(axis[0], axis[1], "", 0.0, 0.0, frozenset(about)))
+                break
+    return found
+
+
+def _far_apart(first: _Sized, second: _Sized) -> bool:
+    small, large = sorted((first, second), key=lambda c: c.low)
+    return small.high > 0 and large.low >= SIZES_APART * small.high
 
 
 # A comparison: a word of the amount, quality or performance axes ("more", "better",
@@ -214,6 +357,9 @@ class ChangeReading:
     change: frozenset[str]  # what it says changed, sized or not
     comparisons: tuple[_Comparison, ...]
     advice: AdviceReading  # where it calls a thing safe, where it advises against it
+    sized: tuple[_Sized, ...] = ()  # each change given a size with "by"
+    unevidenced: tuple[_Sized, ...] = ()  # each change it finds no evidence of
+    names: frozenset[str] = frozenset()  # stems of words no lexicon knows
 
 
 def read_changes(tokens: Sequence[str]) -> ChangeReading:
@@ -226,6 +372,9 @@ def read_changes(tokens: Sequence[str]) -> ChangeReading:
         change=frozenset(changed),
         comparisons=tuple(_comparisons(tokens)),
         advice=read_advice(tokens),
+        sized=tuple(_sized(tokens)),
+        unevidenced=tuple(_unevidenced(tokens)),
+        names=_names(tokens),
     )
 
 
@@ -235,19 +384,21 @@ def no_change_against_change(hypothesis: ChangeReading, sentence: ChangeReading)
     hasn't budged" against "soil organic matter rose by roughly 0.3 percentage points",
     "no real change in traffic noise" against "the wall has cut noise ... by around a
     third" (decision 0101). The same thing is a word both name there, one more specific
-    than "risk" or "rate", that no word before it in each text sets apart: "diastolic
+    than "risk" or "rate" and no name of a place or person (decision 0104), that no
+    word before it in each text sets apart: "diastolic
     blood pressure was unchanged" does not refute "lowered systolic blood pressure by 5
     mmHg"."""
     for null, moved in ((hypothesis, sentence), (sentence, hypothesis)):
         if moved.negated:
             continue
-        same = (null.no_change & moved.sized_change) - GENERAL_OUTCOMES
+        named = null.names | moved.names
+        same = (null.no_change & moved.sized_change) - GENERAL_OUTCOMES - named
         if not same:
             # A change of no stated size: two words of it named in both, one of them
             # neither who changed nor how often ("cut how often children need their
             # reliever" against "no real difference to how often children needed their
             # blue reliever inhaler").
-            same = (null.no_change & moved.change) - GENERAL_OUTCOMES
+            same = (null.no_change & moved.change) - GENERAL_OUTCOMES - named
             if len(same) < _UNSIZED_SHARED or same <= WHO_AND_HOW_OFTEN:
                 continue
         if not any(_set_apart(null.tokens, moved.tokens, word) for word in same):
@@ -266,14 +417,49 @@ def _modifiers(tokens: Sequence[str], word: str) -> set[str]:
 
 
 def _set_apart(first: Sequence[str], second: Sequence[str], word: str) -> bool:
-    """Each text puts a different content word right before ``word``: "systolic blood"
-    and "diastolic blood", "LDL cholesterol" and "HDL cholesterol"."""
+    """Each text puts a different content word right before ``word``, which the other
+    does not name at all: "systolic blood" and "diastolic blood", "LDL cholesterol" and
+    "HDL cholesterol"; not "memory scores" and "memory test scores"."""
     before, after = _modifiers(first, word), _modifiers(second, word)
-    return bool(before) and bool(after) and before.isdisjoint(after)
+    return (
+        bool(before)
+        and bool(after)
+        and before.isdisjoint(after)
+        and before.isdisjoint(_outcome(second))
+        and after.isdisjoint(_outcome(first))
+    )
 
 
 def _specific(words: frozenset[str]) -> frozenset[str]:
     return words - GENERAL_OUTCOMES
+
+
+# Names are at least this long (shorter unknown words are abbreviations: "LDL", "NO2").
+_NAME_MIN_LENGTH = 5
+
+
+def _names(tokens: Sequence[str]) -> frozenset[str]:
+    """Stems of the words no English lexicon knows: names of places and people, which
+    say where or whose a change is, never what changed ("Eastfield", "Hartwell")."""
+    return frozenset(
+        stem(t) for t in tokens if len(t) >= _NAME_MIN_LENGTH and t.isalpha() and not _known(t)
+    )
+
+
+def _known(word: str) -> bool:
+    """A lexicon knows the word or what it is made from ("reliever": "relieve")."""
+    return any(lexicon_readings(word[: len(word) - cut]) for cut in range(4))
+
+
+def _same_thing(
+    first: ChangeReading, second: ChangeReading, words: frozenset[str]
+) -> frozenset[str]:
+    """Of the words two readings share, those that can say what changed: none too
+    general ("risk", "rate"), no name, none set apart by the words before it."""
+    same = _specific(words) - first.names - second.names
+    if any(_set_apart(first.tokens, second.tokens, word) for word in same):
+        return frozenset()
+    return same
 
 
 def comparisons_clash(hypothesis: ChangeReading, sentence: ChangeReading) -> bool:
@@ -332,6 +518,38 @@ def _equal_against_lead(first: _Comparison, second: _Comparison) -> bool:
     return bool(forward or crossed)
 
 
+def sizes_differ(hypothesis: ChangeReading, sentence: ChangeReading) -> bool:
+    """Both texts change one thing the same way, by sizes in one unit that are far apart
+    (`SIZES_APART`): "motor traffic on internal streets fell by 47 per cent" against
+    "the traffic on the streets inside the zone has fallen by a mere 12%"; "slowed the
+    rate of cognitive decline by 41%" against "by about a quarter". The same thing is a
+    word both name there, more specific than "rate", that no word before it in each
+    text sets apart ("systolic" and "diastolic" blood pressure)."""
+    for first in hypothesis.sized:
+        for second in sentence.sized:
+            if (first.axis, first.sign, first.unit) != (second.axis, second.sign, second.unit):
+                continue
+            if _same_thing(hypothesis, sentence, first.about & second.about) and _far_apart(
+                first, second
+            ):
+                return True
+    return False
+
+
+def unevidenced_against_sized(hypothesis: ChangeReading, sentence: ChangeReading) -> bool:
+    """One text finds no evidence that a thing changes one way, and the other says it did,
+    by a stated size: "there is no clear evidence that hearing aids improve memory
+    scores" against "memory test scores improved by 12% after six months"."""
+    for denied, moved in ((hypothesis, sentence), (sentence, hypothesis)):
+        for first in denied.unevidenced:
+            for second in moved.sized:
+                if (first.axis, first.sign) != (second.axis, second.sign):
+                    continue
+                if _same_thing(denied, moved, first.about & second.about):
+                    return True
+    return False
+
+
 def changes_contradict(hypothesis: ChangeReading, sentence: ChangeReading) -> bool:
     """No change against a change, two comparisons that cannot both hold, or safe where
     the other advises against (`nli_advice`): at any overlap, for each names what it is
@@ -339,5 +557,7 @@ def changes_contradict(hypothesis: ChangeReading, sentence: ChangeReading) -> bo
     return (
         no_change_against_change(hypothesis, sentence)
         or comparisons_clash(hypothesis, sentence)
+        or sizes_differ(hypothesis, sentence)
+        or unevidenced_against_sized(hypothesis, sentence)
         or safe_against_advised(hypothesis.advice, sentence.advice)
     )

@@ -40,7 +40,9 @@ for _plain, _opposite in PREFIXED_OPPOSITES:
     _ANTONYM_AXES[_plain] = ((_plain,), (_opposite,))
 
 # Words, digits (a "%" kept on), and the currency signs a sum follows ("£1,150").
-_TOKEN_RE = re.compile(r"[£$€]|\d+(?:[.,]\d+)*\s?%?|[a-z]+(?:'[a-z]+)*")
+# A short word with digits in it is one token: "no2", "h13", "b12" (not "no", "2");
+# "covid19" stays "covid", "19" as "COVID-19" reads.
+_TOKEN_RE = re.compile(r"[£$€]|\d+(?:[.,]\d+)*\s?%?|[a-z]{1,3}\d[a-z\d]*|[a-z]+(?:'[a-z]+)*")
 
 
 _AXIS_OF: dict[str, tuple[str, int]] = {

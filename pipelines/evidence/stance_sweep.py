@@ -1,0 +1,74 @@
+"""Stance pairs the embedder does not make: a claim and a fragment of another page that
+the contradiction rules read as disagreeing with it (decision 0104).
+
+The stance step pairs each claim with the fragments nearest to it by embedding
+(`jobs.evidence_steps.judge_stance`, floor `search.stance_min_similarity`). Two findings
+that contradict each other in a size or in whether a thing changed often share little
+else: a working paper's "motor traffic on internal streets fell by 47 per cent" and a
+campaign's "the traffic on the streets inside the Eastfield zone has fallen by a mere
+12%" lie 0.40 apart by cosine, under the floor that keeps unrelated fragments out, so
+the contradiction was never judged.
+
+The rules that read such pairs (`nli_change`) each name what they are about, so they
+can search every fragment of a task cheaply: each sentence is read once and indexed by
+the words its readings are about (what changed, what is compared, what is called safe),
+and meets only the claims whose readings name one of those words. A pair found so is
+confirmed by the heuristic judge on the whole fragment, as the lexical veto will judge
+it, and then goes through the stance model with every other pair.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from lyra.pipelines.evidence.nli_change import ChangeReading, changes_contradict, read_changes
+from lyra.pipelines.evidence.nli_heuristic import claim_statement, heuristic_nli, split_sentences
+from lyra.pipelines.evidence.nli_tokens import tokenize
+from lyra.pipelines.evidence.nli_words import GENERAL_OUTCOMES
+
+
+def _about(reading: ChangeReading) -> frozenset[str]:
+    """The words a text's change readings are about: what it finds unchanged or changed,
+    what it gives a size or finds no evidence of, what it compares, what it calls safe or
+    advises against."""
+    words = set(reading.no_change | reading.change)
+    for change in reading.sized + reading.unevidenced:
+        words |= change.about
+    for comparison in reading.comparisons:
+        words |= comparison.leader | comparison.compared | comparison.measure
+    words |= reading.advice.safe | reading.advice.against
+    return frozenset(words - GENERAL_OUTCOMES)
+
+
+def contradiction_candidates(
+    claims: Sequence[tuple[str, str]], fragments: Mapping[str, str]
+) -> dict[str, list[str]]:
+    """For each (claim id, claim text), the ids of ``fragments`` (id -> text, in the
+    order given) that one of the change rules reads as contradicting the claim, confirmed
+    by `heuristic_nli` on the whole fragment. Claims with none are left out."""
+    readings: list[tuple[str, ChangeReading]] = []
+    index: dict[str, list[int]] = {}
+    for fragment_id, text in fragments.items():
+        for sentence in split_sentences(text):
+            reading = read_changes(tokenize(sentence))
+            about = _about(reading)
+            if not about:
+                continue
+            for word in about:
+                index.setdefault(word, []).append(len(readings))
+            readings.append((fragment_id, reading))
+    found: dict[str, list[str]] = {}
+    for claim_id, claim_text in claims:
+        hits: list[str] = []
+        for text in dict.fromkeys((claim_text, claim_statement(claim_text))):
+            claim = read_changes(tokenize(text))
+            near = sorted({n for word in _about(claim) for n in index.get(word, ())})
+            for n in near:
+                fragment_id, reading = readings[n]
+                if fragment_id in hits or not changes_contradict(claim, reading):
+                    continue
+                if heuristic_nli(fragments[fragment_id], claim_text).label == "refutes":
+                    hits.append(fragment_id)
+        if hits:
+            found[claim_id] = [fid for fid in fragments if fid in hits]
+    return found
