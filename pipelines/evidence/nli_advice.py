@@ -46,6 +46,9 @@ _MODALS = frozenset({"should", "must"})
 _SETTING_WORDS = 6
 _SETTING_TOKENS = 14
 _CUE_REACH = 5
+# Setting words both name that show the thing is named there too ("acupuncture",
+# "warfarin"): a thing can be part of its setting ("can have acupuncture safely").
+_SETTING_SHARED = 2
 # Verbs of taking and using that every setting of a medicine or a device names.
 _USING = frozenset({"use", "using", "us", "tak", "take", "keep", "giv", "give", "given"})
 # Prefix length at which two words count as one (pregnant, pregnancy).
@@ -80,7 +83,11 @@ def read_advice(tokens: Sequence[str]) -> AdviceReading:
     against: set[str] = set()
     for i, tok in enumerate(tokens):
         nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
-        if tok in _SAFE and (tok not in _SAFE_BEFORE or nxt in ("to", "for")):
+        if tok == "safely" and i:
+            # "patients on warfarin can have acupuncture perfectly safely": the setting
+            # comes before
+            safe.update(_fold(content_keys(tokens[max(0, i - _SETTING_TOKENS // 2) : i])))
+        elif tok in _SAFE and (tok not in _SAFE_BEFORE or nxt in ("to", "for")):
             negated = any(is_cue(tokens, j) for j in range(max(0, i - _CUE_REACH), i))
             (against if negated else safe).update(_setting(tokens, i))
         elif (
@@ -98,9 +105,10 @@ def read_advice(tokens: Sequence[str]) -> AdviceReading:
 def safe_against_advised(hypothesis: AdviceReading, sentence: AdviceReading) -> bool:
     """One text calls a thing safe in a setting where the other advises against it: the
     two name a word of that setting (a bedroom, a pregnancy, children) after their words
-    of safety and advice, and a word besides it (the thing: ionisers, magnesium)."""
+    of safety and advice, and a word besides it (the thing: ionisers, magnesium), or two
+    words of it (decision 0104)."""
     for safe, against in ((hypothesis, sentence), (sentence, hypothesis)):
         setting = safe.safe & against.against
-        if setting and (safe.words & against.words) - setting:
+        if len(setting) >= _SETTING_SHARED or (setting and (safe.words & against.words) - setting):
             return True
     return False

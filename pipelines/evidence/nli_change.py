@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from lyra.pipelines.evidence.leftovers import lexicon_readings
 from lyra.pipelines.evidence.nli_advice import AdviceReading, read_advice, safe_against_advised
-from lyra.pipelines.evidence.nli_numbers import measures, number, stem
+from lyra.pipelines.evidence.nli_numbers import CARDINALS, PERCENT_WORDS, measures, number, stem
 from lyra.pipelines.evidence.nli_tokens import (
     DETERMINERS,
     axis_of,
@@ -138,14 +138,37 @@ def _changes(tokens: Sequence[str]) -> tuple[set[str], set[str]]:
             (number(t) is not None and tokens[j - 1] != "-") or t in CHANGE_SIZES
             for j, t in enumerate(tokens[i + 1 : i + 1 + 2 * _OUTCOME_REACH], start=i + 1)
         )
-        if "than" in tokens[i + 1 : i + 1 + _THAN_REACH]:
-            # a comparison, not a change: "more effective at reducing traffic than"
+        if "than" in tokens[i + 1 : i + 1 + _THAN_REACH] and _no_measure_compared(tokens, i):
+            # a comparison of two things, not a change: "more effective at reducing
+            # traffic than" ("markedly higher function scores ... than" compares a measure)
             continue
         if sized or (i and tokens[i - 1] in CHANGE_DEGREES):
             found |= _acted_on(tokens, i, _CUE_REACH)
         else:
             unsized |= _acted_on(tokens, i, _OUTCOME_REACH)
     return found, found | unsized
+
+
+# Comparatives that compare a measure when a noun follows them ("higher function
+# scores than"), and the axes of the words after which they compare two things
+# ("more effective at reducing traffic than", "more likely to").
+_COMPARATIVES = frozenset(
+    {"more", "less", "higher", "lower", "better", "worse", "greater", "fewer", "larger", "smaller"}
+)
+_JUDGED_AXES = frozenset({"efficacy", "benefit", "performance", "safety"})
+_JUDGED_WORDS = frozenset({"likely", "useful", "helpful", "successful", "efficient"})
+
+
+def _no_measure_compared(tokens: Sequence[str], i: int) -> bool:
+    """The word of change at ``i``, with "than" after it, is no comparative of a measure:
+    a verb within a comparison ("at reducing traffic than") or a comparative of a
+    judgement ("more effective", "more likely")."""
+    if tokens[i] not in _COMPARATIVES:
+        return True
+    if i + 1 >= len(tokens) or not tokens[i + 1].isalpha():
+        return False
+    axis = axis_of(tokens, i + 1)
+    return tokens[i + 1] in _JUDGED_WORDS or (axis is not None and axis[0] in _JUDGED_AXES)
 
 
 # The axes a change of a stated size moves along: "fell by 47 per cent", "shortened ...
@@ -182,56 +205,118 @@ class _Sized:
     low: float
     high: float
     about: frozenset[str]  # what changed: its object, else its subject
+    agent: frozenset[str] = frozenset()  # what changed it, where an object follows
 
 
-def _size_after(tokens: Sequence[str], by: int) -> tuple[str, float, float] | None:
-    """The unit and interval of the size after "by" at ``by``, None when none follows:
-    "by a mean of 19 minutes", "by 5-7 hours", "by about a third", "by up to 30%"."""
-    j = by + 1
+# How far before a verb with an object what changed it is named ("ezetimibe lowers LDL
+# cholesterol by"), and names of what changed it that say no more than "it" ("the
+# intervention slowed ...").
+_AGENT_REACH = 4
+_GENERIC_AGENTS = frozenset(
+    {"intervent", "treatment", "therapi", "drug", "medicin", "programm", "program", "scheme",
+     "polici", "measur", "devic", "product", "approach", "it"}
+)  # fmt: skip
+# Before a change, words that make it what a thing can or should do, not what it did.
+_HYPOTHETICAL = frozenset({"that", "which"})
+_MODAL = frozenset({"can", "could", "would", "may", "might", "should", "must", "will"})
+
+# Verbs that take their size right after them and what changed after "to" / "of":
+# "the rise added less than 3 per cent to total running costs", "hospitality lost 4.5%
+# of its jobs"; the sign of each.
+_SIZE_VERBS = {
+    "added": 1, "adds": 1, "add": 1, "gained": 1, "gains": 1, "lost": -1, "loses": -1,
+    "lose": -1, "shed": -1, "sheds": -1, "cut": -1, "cuts": -1,
+}  # fmt: skip
+_WHAT_AFTER_SIZE = frozenset({"to", "of", "from", "off", "in"})
+# "has gone up by about 9 per cent", "went down by a third".
+_GONE = frozenset({"gone", "went", "go", "goes", "going"})
+_UP_DOWN = {"up": 1, "down": -1}
+
+
+def _size_at(tokens: Sequence[str], j: int) -> tuple[str, float, float, int] | None:
+    """The unit, interval and end of a size that begins at ``tokens[j]`` (words of
+    hedging first), None when none does: "a mean of 19 minutes", "5-7 hours", "about a
+    third", "up to 30%", "four and a half points"."""
     lead: set[str] = set()
     while j < len(tokens) and tokens[j] in _SIZE_LEAD:
         lead.add(tokens[j])
         j += 1
     if j >= len(tokens):
         return None
-    found: tuple[str, float, float] | None = None
+    found: tuple[str, float, float, int] | None = None
+    value = number(tokens[j]) if tokens[j] not in CARDINALS else float(CARDINALS[tokens[j]])
     fraction = stem(tokens[j + 1]) if j + 1 < len(tokens) else ""
     if tokens[j] in _FRACTIONS:
         share = _FRACTIONS[tokens[j]]
-        found = ("%", share, share)
-    elif number(tokens[j]) is not None and fraction in _FRACTIONS:
-        share = _FRACTIONS[fraction] * (number(tokens[j]) or 0.0)
-        found = ("%", share, share)
+        found = ("%", share, share, j + 1)
+    elif value is not None and fraction in _FRACTIONS:
+        found = ("%", _FRACTIONS[fraction] * value, _FRACTIONS[fraction] * value, j + 2)
+    elif (
+        value is not None and tokens[j + 1 : j + 4] == ["and", "a", "half"] and j + 4 < len(tokens)
+    ):
+        unit = "%" if tokens[j + 4] in PERCENT_WORDS else stem(tokens[j + 4])
+        found = (unit, value + 0.5, value + 0.5, j + 5)
     else:
+        width = 1 if tokens[j].endswith("%") else 2
         for unit, values in measures(tokens).items():
-            found = next(((unit, lo, hi) for lo, hi, at in values if at == j), found)
+            found = next(((unit, lo, hi, j + width) for lo, hi, at in values if at == j), found)
     if found is None:
         return None
-    unit, low, high = found
+    unit, low, high, end = found
     if lead & _AT_LEAST:
         high = float("inf")
     elif lead & _AT_MOST:
         low = 0.0
-    return unit, low, high
+    return unit, low, high, end
 
 
 def _sized(tokens: Sequence[str]) -> list[_Sized]:
-    """Each change the text gives a size with "by", its direction and what changed; a
-    change a negation comes right before is none ("did not fall by 10%")."""
+    """Each change the text gives a size, its direction and what changed: "fell by 47 per
+    cent", "has gone up by about 9 per cent", "added less than 3 per cent to total running
+    costs"; a change a negation comes right before is none ("did not fall by 10%")."""
     found = []
     for i, tok in enumerate(tokens):
-        axis = axis_of(tokens, i) if tok.isalpha() else None
+        if not tok.isalpha() or any(is_cue(tokens, j) for j in range(max(0, i - 3), i)):
+            continue
+        if tok in _SIZE_VERBS:
+            size = _size_at(tokens, i + 1)
+            if size is None or size[3] >= len(tokens) or tokens[size[3]] not in _WHAT_AFTER_SIZE:
+                continue
+            what = tokens[size[3] + 1 : size[3] + 2 + _CUE_REACH]
+            about = _outcome(what) | _outcome(tokens[max(0, i - _CUE_REACH) : i])
+            found.append(_Sized("amount", _SIZE_VERBS[tok], *size[:3], frozenset(about)))
+            continue
+        if tok in _UP_DOWN and i and tokens[i - 1] in _GONE:
+            axis: tuple[str, int] | None = ("amount", _UP_DOWN[tok])
+        else:
+            axis = axis_of(tokens, i)
         if not axis or axis[0] not in _SIZED_AXES:
             continue
         by = next(
             (k for k in range(i + 1, min(len(tokens), i + 2 + _BY_REACH)) if tokens[k] == "by"), 0
         )
-        size = _size_after(tokens, by) if by else None
-        if size is None or any(is_cue(tokens, j) for j in range(max(0, i - 3), i)):
+        size = _size_at(tokens, by + 1) if by else None
+        if size is None or _not_found(tokens, i, size[3]):
             continue
-        about = _outcome(tokens[i + 1 : by]) or _outcome(tokens[max(0, i - _SUBJECT_REACH) : i])
-        found.append(_Sized(axis[0], axis[1], size[0], size[1], size[2], frozenset(about)))
+        before = _outcome(tokens[max(0, i - _SUBJECT_REACH) : i])
+        about = _outcome(tokens[i + 1 : by])
+        agent = _outcome(tokens[max(0, i - _AGENT_REACH) : i]) if about else set()
+        found.append(
+            _Sized(axis[0], axis[1], *size[:3], frozenset(about or before), frozenset(agent))
+        )
     return found
+
+
+def _not_found(tokens: Sequence[str], i: int, end: int) -> bool:
+    """The change at ``i`` (its size ending at ``end``) is no finding: what a thing of a
+    kind can do or should do ("a tax that raises the price by 20 percent", "taxes that
+    would raise it by 20 percent"), or a step of a procedure ("increased by 15 minutes
+    at a time")."""
+    return (
+        (i > 0 and tokens[i - 1] in _HYPOTHETICAL)
+        or any(tokens[j] in _MODAL for j in range(max(0, i - 2), i))
+        or tokens[end : end + 3] == ["at", "a", "time"]
+    )
 
 
 # "no clear evidence that ...": the words that may stand between the denial and
@@ -259,6 +344,17 @@ def _unevidenced(tokens: Sequence[str]) -> list[_Sized]:
     return found
 
 
+def _other_agents(first: _Sized, second: _Sized) -> bool:
+    """Each change is made by something the other does not name: "a diet low in saturated
+    fat lowers LDL cholesterol by 5 to 10 percent" and "ezetimibe lowers LDL cholesterol
+    by about 20 percent" size two things' effects, not one."""
+    return (
+        bool(first.agent - _GENERIC_AGENTS)
+        and bool(second.agent - _GENERIC_AGENTS)
+        and first.agent.isdisjoint(second.agent)
+    )
+
+
 def _far_apart(first: _Sized, second: _Sized) -> bool:
     small, large = sorted((first, second), key=lambda c: c.low)
     return small.high > 0 and large.low >= SIZES_APART * small.high
@@ -268,10 +364,10 @@ def _far_apart(first: _Sized, second: _Sized) -> bool:
 # "outperforms") with "than" at most this many tokens after it.
 _THAN_REACH = 8
 # What leads is named right before the comparison ("call-centre agents gain", "green
-# tea burns"); a wider window takes in the sentence's setting ("after having their
-# wisdom teeth out get more ..."). A cue this far before it denies the comparison ("does
-# not slow the metabolism more than").
-_LEADER_REACH = 3
+# tea burns"), past a verb and an adverb of its own ("sleeping tablets work faster and
+# better than", "CBT-I works as well as": decision 0104); a wider window takes in the
+# sentence's setting ("after having their wisdom teeth out get more ...").
+_LEADER_REACH = 5
 _COMPARING_AXES = frozenset({"amount", "quality", "performance"})
 
 
@@ -528,6 +624,8 @@ def sizes_differ(hypothesis: ChangeReading, sentence: ChangeReading) -> bool:
     for first in hypothesis.sized:
         for second in sentence.sized:
             if (first.axis, first.sign, first.unit) != (second.axis, second.sign, second.unit):
+                continue
+            if _other_agents(first, second):
                 continue
             if _same_thing(hypothesis, sentence, first.about & second.about) and _far_apart(
                 first, second
