@@ -1621,3 +1621,37 @@ def test_an_instruction_of_use_with_no_rate_stays_advice() -> None:
 )
 def test_a_practitioners_rules_and_a_writers_measured_change(sentence: str, score: float) -> None:
     assert informativeness(sentence) == pytest.approx(score)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "score"),
+    [
+        # an organisation's own survey, however it is described, that finds something
+        # (decision 0104)
+        (
+            "Our own quarterly survey of members, backed by payroll data from the hospitality "
+            "association, shows that hospitality lost 4.5% of its jobs in the twelve months "
+            "following the uprating.",
+            0.7,
+        ),
+        (
+            "Our survey of 2,300 members found it was part-time workers over 50, rather than "
+            "young people, who lost the most hours after April.",
+            0.7,
+        ),
+        # the writer as the one who looked and found nothing
+        (
+            "Honestly, I can find no sign that menu prices at restaurants and takeaways rose "
+            "any faster than general inflation over the past year.",
+            0.5,
+        ),
+        # "you should not" after the reader's own case is a caution for that case
+        ("If you have a pacemaker, you should not have electroacupuncture.", 0.4),
+        # still methods, and still the writer's story
+        ("Our survey of 2,300 members took place in May.", 0.0),
+        ("We surveyed 2,300 members in May and June.", 0.0),
+        ("I can see why my neighbours signed the petition.", 0.0),
+    ],
+)
+def test_a_survey_that_finds_and_a_writer_who_finds_nothing(sentence: str, score: float) -> None:
+    assert informativeness(sentence) == pytest.approx(score)

@@ -76,6 +76,14 @@ CASES = [
         id="no-evidence-against-a-sized-change",
     ),
     pytest.param(
+        "Honestly, I can find no sign that menu prices at restaurants and takeaways rose any "
+        "faster than general inflation over the past year.",
+        "The commission's figures show that restaurant and takeaway prices rose 2.8 per cent "
+        "faster than the consumer price index in the year to March.",
+        "refutes",
+        id="no-sign-against-a-size-right-after-the-verb",
+    ),
+    pytest.param(
         "I want to be clear, our response times into the zone haven't got any worse since the "
         "trial began.",
         "Freedom of Information requests show ambulance response times in the zone have "
@@ -153,7 +161,7 @@ def test_change_rules_read_both_ways(premise: str, hypothesis: str, label: str) 
 
 
 def test_a_short_word_with_digits_is_one_token() -> None:
-    """"NO2" is no negation; "COVID19" reads as "COVID-19" does."""
+    """ "NO2" is no negation; "COVID19" reads as "COVID-19" does."""
     assert tokenize("NO2 fell in H13 filters; COVID19 and COVID-19") == [
         "no2", "fell", "in", "h13", "filters", "covid", "19", "and", "covid", "-", "19",
     ]  # fmt: skip

@@ -96,9 +96,18 @@ HEDGE = re.compile(
 # significant effect of ...", "Our survey found that parents spend ...") states a
 # finding, whatever method words follow it (decision 0102).
 FINDING_OPENS = re.compile(
-    r"^(?:we|our\s+(?:survey|study|studies|data|analysis|review|results|research|trial))\s+"
+    r"^(?:we|our(?:\W+\w+){0,3}?\W+(?:survey|study|studies|data|analysis|review|results|"
+    # "Our own quarterly survey of members, backed by payroll data ..., shows that"
+    r"research|trial|figures|counts|audit|records)(?:\W+\w+){0,12}?)\W+"
     r"(?:(?:also|further)\s+)?(?:find|finds|found|show|shows|showed|observed|concluded?|"
     r"confirmed?)\b",
+    re.IGNORECASE,
+)
+# The writer as the one who looked and found nothing: "I can find no sign that menu
+# prices rose any faster than inflation" is a finding, not the writer's story (0104).
+WRITER_FINDS_NONE = re.compile(
+    r"^(?:\w+,\s+)?I\s+(?:can|could|have|did)?\s*(?:not\s+)?(?:find|found|see|saw|seen)\s+"
+    r"(?:no|any)\s+(?:sign|evidence|trace|indication)s?\s+(?:that|of)\b",
     re.IGNORECASE,
 )
 

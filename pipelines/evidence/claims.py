@@ -31,6 +31,7 @@ from lyra.pipelines.evidence.claim_signals import (
     NUMBER,
     NUMBER_UNIT,
     RECOMMENDATION,
+    WRITER_FINDS_NONE,
 )
 from lyra.pipelines.evidence.leftovers import (
     CHANGED_FROM_TO,
@@ -503,6 +504,7 @@ def informativeness(text: str) -> float:
         _FIRST_PERSON.search(text) is not None
         and not contraindication
         and not PRACTITIONER_ADVISES.match(text)
+        and not WRITER_FINDS_NONE.match(text)
     )
     dosing = any(_DOSING_INSTRUCTION.match(t) for t in (text, main))
     if any(_IMPERATIVE_START.match(t) for t in (text, main)) and not (contraindication or dosing):

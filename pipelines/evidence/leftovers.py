@@ -481,6 +481,7 @@ _ASK_FIRST = (
 _CAUTION = re.compile(
     rf"^(?:{_ASK_FIRST}|it(?:'s| is)\s+(?:best|better|safest|safer|wise|advisable|"
     r"important)\s+(?:not\s+)?to\b|do not\b|don't\b|never\b|avoid\b|skip\b|hold off\b|"
+    r"you\s+(?:should|must)\s+(?:not|never)\b|you\s+shouldn't\b|"
     r"steer clear\b|stay away\b)",
     re.IGNORECASE,
 )

@@ -228,6 +228,11 @@ _SIZE_VERBS = {
     "lose": -1, "shed": -1, "sheds": -1, "cut": -1, "cuts": -1,
 }  # fmt: skip
 _WHAT_AFTER_SIZE = frozenset({"to", "of", "from", "off", "in"})
+# Verbs of a figure moving that take their size right after them ("rose 2.8 per cent").
+_MOVED_BY_DIRECTLY = frozenset(
+    {"rose", "risen", "fell", "fallen", "grew", "grown", "dropped", "climbed", "increased",
+     "decreased", "declined", "jumped", "slumped"}
+)  # fmt: skip
 # "has gone up by about 9 per cent", "went down by a third".
 _GONE = frozenset({"gone", "went", "go", "goes", "going"})
 _UP_DOWN = {"up": 1, "down": -1}
@@ -295,7 +300,13 @@ def _sized(tokens: Sequence[str]) -> list[_Sized]:
         by = next(
             (k for k in range(i + 1, min(len(tokens), i + 2 + _BY_REACH)) if tokens[k] == "by"), 0
         )
-        size = _size_at(tokens, by + 1) if by else None
+        if by:
+            size = _size_at(tokens, by + 1)
+        elif tok in _MOVED_BY_DIRECTLY:
+            # "prices rose 2.8 per cent faster than the index", "sales fell 12%"
+            by, size = i, _size_at(tokens, i + 1)
+        else:
+            size = None
         if size is None or _not_found(tokens, i, size[3]):
             continue
         before = _outcome(tokens[max(0, i - _SUBJECT_REACH) : i])
@@ -322,15 +333,17 @@ def _not_found(tokens: Sequence[str], i: int, end: int) -> bool:
 # "no clear evidence that ...": the words that may stand between the denial and
 # "evidence", and how far after "that" the change it denies may stand.
 _EVIDENCE_DENIALS = frozenset({"no", "little", "insufficient", "weak"})
+_EVIDENCE_WORDS = frozenset({"evidenc", "sign", "indicat", "proof"})
 _EVIDENCE_REACH = 8
 
 
 def _unevidenced(tokens: Sequence[str]) -> list[_Sized]:
     """Each change a text finds no evidence of, without its size: "there is no clear
-    evidence that hearing aids improve memory scores" (what improves: memory scores)."""
+    evidence that hearing aids improve memory scores", "I can find no sign that menu
+    prices ... rose any faster than general inflation"."""
     found = []
     for i, tok in enumerate(tokens):
-        if stem(tok) != "evidenc" or tokens[i + 1 : i + 2] != ["that"]:
+        if stem(tok) not in _EVIDENCE_WORDS or tokens[i + 1 : i + 2] != ["that"]:
             continue
         before = range(max(0, i - 3), i)
         if not any(tokens[j] in _EVIDENCE_DENIALS or is_cue(tokens, j) for j in before):
@@ -338,7 +351,9 @@ def _unevidenced(tokens: Sequence[str]) -> list[_Sized]:
         for k in range(i + 2, min(len(tokens), i + 2 + _EVIDENCE_REACH)):
             axis = axis_of(tokens, k) if tokens[k].isalpha() else None
             if axis and axis[0] in _SIZED_AXES:
-                about = _outcome(tokens[k + 1 : k + 1 + _CUE_REACH])
+                # what changes, named before the verb or after it: "hearing aids improve
+                # memory scores", "menu prices ... rose any faster than inflation"
+                about = _outcome(tokens[i + 2 : k]) | _outcome(tokens[k + 1 : k + 1 + _CUE_REACH])
                 found.append(_Sized(axis[0], axis[1], "", 0.0, 0.0, frozenset(about)))
                 break
     return found
