@@ -18,12 +18,20 @@ subject as support. Each rule names what it is about, so it applies at any overl
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from lyra.pipelines.evidence.leftovers import lexicon_readings
 from lyra.pipelines.evidence.nli_advice import AdviceReading, read_advice, safe_against_advised
-from lyra.pipelines.evidence.nli_numbers import CARDINALS, PERCENT_WORDS, measures, number, stem
+from lyra.pipelines.evidence.nli_numbers import (
+    CARDINALS,
+    PERCENT_WORDS,
+    Measures,
+    measures,
+    number,
+    stem,
+)
 from lyra.pipelines.evidence.nli_tokens import (
     DETERMINERS,
     axis_of,
@@ -238,10 +246,12 @@ _GONE = frozenset({"gone", "went", "go", "goes", "going"})
 _UP_DOWN = {"up": 1, "down": -1}
 
 
-def _size_at(tokens: Sequence[str], j: int) -> tuple[str, float, float, int] | None:
+def _size_at(
+    tokens: Sequence[str], j: int, measured: Measures
+) -> tuple[str, float, float, int] | None:
     """The unit, interval and end of a size that begins at ``tokens[j]`` (words of
     hedging first), None when none does: "a mean of 19 minutes", "5-7 hours", "about a
-    third", "up to 30%", "four and a half points"."""
+    third", "up to 30%", "four and a half points". ``measured``: the text's `measures`."""
     lead: set[str] = set()
     while j < len(tokens) and tokens[j] in _SIZE_LEAD:
         lead.add(tokens[j])
@@ -263,7 +273,7 @@ def _size_at(tokens: Sequence[str], j: int) -> tuple[str, float, float, int] | N
         found = (unit, value + 0.5, value + 0.5, j + 5)
     else:
         width = 1 if tokens[j].endswith("%") else 2
-        for unit, values in measures(tokens).items():
+        for unit, values in measured.items():
             found = next(((unit, lo, hi, j + width) for lo, hi, at in values if at == j), found)
     if found is None:
         return None
@@ -279,13 +289,19 @@ def _sized(tokens: Sequence[str]) -> list[_Sized]:
     """Each change the text gives a size, its direction and what changed: "fell by 47 per
     cent", "has gone up by about 9 per cent", "added less than 3 per cent to total running
     costs"; a change a negation comes right before is none ("did not fall by 10%")."""
-    found = []
+    found: list[_Sized] = []
+    digits = any(number(t) is not None for t in tokens)
+    if not digits and not any(t in CARDINALS or stem(t) in _FRACTIONS for t in tokens):
+        return found  # no size to give a change
+    measured = measures(tokens) if digits else {}
     for i, tok in enumerate(tokens):
-        if not tok.isalpha() or any(is_cue(tokens, j) for j in range(max(0, i - 3), i)):
+        if not tok.isalpha():
             continue
         if tok in _SIZE_VERBS:
-            size = _size_at(tokens, i + 1)
+            size = _size_at(tokens, i + 1, measured)
             if size is None or size[3] >= len(tokens) or tokens[size[3]] not in _WHAT_AFTER_SIZE:
+                continue
+            if _denied(tokens, i):
                 continue
             what = tokens[size[3] + 1 : size[3] + 2 + _CUE_REACH]
             about = _outcome(what) | _outcome(tokens[max(0, i - _CUE_REACH) : i])
@@ -301,13 +317,13 @@ def _sized(tokens: Sequence[str]) -> list[_Sized]:
             (k for k in range(i + 1, min(len(tokens), i + 2 + _BY_REACH)) if tokens[k] == "by"), 0
         )
         if by:
-            size = _size_at(tokens, by + 1)
+            size = _size_at(tokens, by + 1, measured)
         elif tok in _MOVED_BY_DIRECTLY:
             # "prices rose 2.8 per cent faster than the index", "sales fell 12%"
-            by, size = i, _size_at(tokens, i + 1)
+            by, size = i, _size_at(tokens, i + 1, measured)
         else:
             size = None
-        if size is None or _not_found(tokens, i, size[3]):
+        if size is None or _not_found(tokens, i, size[3]) or _denied(tokens, i):
             continue
         before = _outcome(tokens[max(0, i - _SUBJECT_REACH) : i])
         about = _outcome(tokens[i + 1 : by])
@@ -316,6 +332,11 @@ def _sized(tokens: Sequence[str]) -> list[_Sized]:
             _Sized(axis[0], axis[1], *size[:3], frozenset(about or before), frozenset(agent))
         )
     return found
+
+
+def _denied(tokens: Sequence[str], i: int) -> bool:
+    """A negation comes right before the change at ``i`` ("did not fall by 10%")."""
+    return any(is_cue(tokens, j) for j in range(max(0, i - 3), i))
 
 
 def _not_found(tokens: Sequence[str], i: int, end: int) -> bool:
@@ -343,7 +364,7 @@ def _unevidenced(tokens: Sequence[str]) -> list[_Sized]:
     prices ... rose any faster than general inflation"."""
     found = []
     for i, tok in enumerate(tokens):
-        if stem(tok) not in _EVIDENCE_WORDS or tokens[i + 1 : i + 2] != ["that"]:
+        if tokens[i + 1 : i + 2] != ["that"] or stem(tok) not in _EVIDENCE_WORDS:
             continue
         before = range(max(0, i - 3), i)
         if not any(tokens[j] in _EVIDENCE_DENIALS or is_cue(tokens, j) for j in before):
@@ -470,7 +491,11 @@ class ChangeReading:
     advice: AdviceReading  # where it calls a thing safe, where it advises against it
     sized: tuple[_Sized, ...] = ()  # each change given a size with "by"
     unevidenced: tuple[_Sized, ...] = ()  # each change it finds no evidence of
-    names: frozenset[str] = frozenset()  # stems of words no lexicon knows
+
+    @functools.cached_property
+    def names(self) -> frozenset[str]:
+        """Stems of the words no lexicon knows, read only where a rule asks."""
+        return _names(self.tokens)
 
 
 def read_changes(tokens: Sequence[str]) -> ChangeReading:
@@ -485,7 +510,6 @@ def read_changes(tokens: Sequence[str]) -> ChangeReading:
         advice=read_advice(tokens),
         sized=tuple(_sized(tokens)),
         unevidenced=tuple(_unevidenced(tokens)),
-        names=_names(tokens),
     )
 
 
@@ -502,14 +526,17 @@ def no_change_against_change(hypothesis: ChangeReading, sentence: ChangeReading)
     for null, moved in ((hypothesis, sentence), (sentence, hypothesis)):
         if moved.negated:
             continue
-        named = null.names | moved.names
-        same = (null.no_change & moved.sized_change) - GENERAL_OUTCOMES - named
+        same = (null.no_change & moved.sized_change) - GENERAL_OUTCOMES
+        if same:
+            same -= null.names | moved.names
         if not same:
             # A change of no stated size: two words of it named in both, one of them
             # neither who changed nor how often ("cut how often children need their
             # reliever" against "no real difference to how often children needed their
             # blue reliever inhaler").
-            same = (null.no_change & moved.change) - GENERAL_OUTCOMES - named
+            same = (null.no_change & moved.change) - GENERAL_OUTCOMES
+            if same:
+                same -= null.names | moved.names
             if len(same) < _UNSIZED_SHARED or same <= WHO_AND_HOW_OFTEN:
                 continue
         if not any(_set_apart(null.tokens, moved.tokens, word) for word in same):
