@@ -182,6 +182,19 @@ def test_the_sweep_finds_the_fragments_that_contradict_a_claim_and_no_other() ->
     assert found == {"c-campaign": ["f-study"]}
 
 
+def test_the_sweep_meets_numbers_of_one_unit_far_apart() -> None:
+    """A claim and a sentence that give one uncommon unit values far apart meet in the
+    sweep (decision 0105); a "%" alone, or a close value, does not make them meet."""
+    claim = "Working at a standing desk burns an extra 50 calories per hour compared with sitting."
+    fragments = {
+        "f-trial": "Energy use was measured in 60 staff. Compared with sitting, standing at the "
+        "desk used only 9 kcal more per hour (95% CI 6 to 12).",
+        "f-close": "Compared with sitting, standing at the desk used 48 kcal more per hour.",
+        "f-percent": "Compared with sitting, standing at the desk raised energy use by 12%.",
+    }
+    assert contradiction_candidates([("c", claim)], fragments) == {"c": ["f-trial"]}
+
+
 def test_the_stance_step_judges_what_the_sweep_finds_beside_the_nearest_fragments(
     lyra_home: Path,
 ) -> None:

@@ -84,7 +84,17 @@ ANTONYM_AXES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ("worsen", "worsens", "impair", "impairs", "worse"),
     ),
     "performance": (
-        ("outperform", "outperforms", "outperformed"),
+        (
+            "outperform",
+            "outperforms",
+            "outperformed",
+            "beats",
+            "outdoes",
+            "outstrips",
+            "outstripped",
+            "surpasses",
+            "surpassed",
+        ),
         ("underperform", "underperforms", "underperformed"),
     ),
     "strength": (

@@ -20,6 +20,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Final
 
+from lyra.pipelines.evidence.claim_advice import CONTRAINDICATION as _CONTRAINDICATION
+from lyra.pipelines.evidence.claim_advice import DOSING_INSTRUCTION as _DOSING_INSTRUCTION
+from lyra.pipelines.evidence.claim_advice import (
+    PRACTITIONER_ADVISES,
+    main_clause,
+    speaks_to_a_case,
+)
 from lyra.pipelines.evidence.claim_signals import (
     COMPARISON,
     COPULA,
@@ -36,23 +43,18 @@ from lyra.pipelines.evidence.claim_signals import (
 from lyra.pipelines.evidence.leftovers import (
     CHANGED_FROM_TO,
     EXPERT_QUOTED,
-    PRACTITIONER_ADVISES,
     VERDICT,
     english_words,
     is_boilerplate,
     leftover_reason,
-    main_clause,
     own_statement,
     points_elsewhere,
-    speaks_to_a_case,
     stated_part,
     states_a_value,
     states_preference,
     title_case,
     without_lead_label,
 )
-from lyra.pipelines.evidence.leftovers import CONTRAINDICATION as _CONTRAINDICATION
-from lyra.pipelines.evidence.leftovers import DOSING_INSTRUCTION as _DOSING_INSTRUCTION
 from lyra.pipelines.evidence.leftovers import ENGLISH_MARKERS as _ENGLISH_MARKERS
 from lyra.pipelines.evidence.leftovers import (
     FREQUENCY_ADVERBS as _FREQUENCY_ADVERBS,
@@ -265,6 +267,8 @@ _BASE_VERBS: Final[frozenset[str]] = (
     - _NOUN_OR_VERB
 )
 _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
+_WORD_OR_NUMBER = re.compile(r"[^\W_]+", re.UNICODE)
+_OBJECT_OPENS: Final = frozenset(("a", "an", "the", "their", "its", "any", "further", "more"))
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
 _JAPANESE_PREDICATE = re.compile(
     r"(である|であった|です|でした|ます|ました|いる|いた|ある|あった|ない|なかった|れる|れた|"
@@ -336,13 +340,18 @@ def _verb_form(word: str) -> str | None:
 def _lexicon_verb(words: list[str]) -> bool:
     """A finite verb by the lexicon: an inflected form (a heading's noun that could be
     read so, "Recent studies", asserts nothing and scores no informativeness), or a
-    base form after a pronoun or a plural noun ("electric cars emit", "we avoid")."""
-    for before, word in itertools.pairwise(["", *words]):
+    base form after a pronoun, a plural noun or a count ("electric cars emit", "we
+    avoid", "about 6 avoid")."""
+    for i, (before, word) in enumerate(itertools.pairwise(["", *words])):
         form = _verb_form(word)
         if form == "inflected":
             return True
+        after = words[i + 1] if i + 1 < len(words) else ""
         if form == "base" and (
             before in _BASE_FORM_SUBJECTS
+            # a count as the subject, an object after ("about 6 avoid a further heart
+            # attack"; not "12 March 2026": decision 0105)
+            or (before.isdigit() and after in _OBJECT_OPENS)
             or before in _FREQUENCY_ADVERBS
             or (before.endswith("s") and not before.endswith("ss"))
         ):
@@ -366,7 +375,11 @@ def _has_verb(text: str) -> bool:
         return True
     if states_a_value(text):
         return True
-    return _listed_verb(words) or bool(_CONTRACTED_VERB.search(text)) or _lexicon_verb(words)
+    return (
+        _listed_verb(words)
+        or bool(_CONTRACTED_VERB.search(text))
+        or _lexicon_verb([w.lower() for w in _WORD_OR_NUMBER.findall(text)])
+    )
 
 
 def _listed_verb(words: list[str]) -> bool:

@@ -49,55 +49,6 @@ MONTHS_PATTERN: Final = (
     r"january|february|march|april|may|june|july|august|september|october|november|"
     r"december"
 )
-# An instruction that states a dose or a time ("Take the antibiotic at least 2 hours
-# before zinc", "Stop taking the lozenges after 7 days", "Take 2 tablets every 4 hours",
-# "take the probiotic at least two hours after your antibiotic dose") is how a medicine
-# is used, the finding the dosage facet needs and a label or another source can
-# contradict, not advice to the reader.
-DOSING_INSTRUCTION: Final = re.compile(
-    # not an offer ("Use our app for 30 days free")
-    r"^(?!.*\b(?:our|free|offer|trial|subscri\w*|orders?)\b)"
-    # what to try for ("Try to wear your hearing aids at least 8 hours a day")
-    r"(?:(?:try|aim|remember|be\s+sure)\s+to\s+)?"
-    r"(?:take|stop|start|use|give|continue|repeat|wait|dissolve|apply|chew|swallow|"
-    # a device's or a habit's use ("Wear the aids for 8 hours a day", "Run the purifier
-    # for 30 minutes before bedtime", "Aim for 150 minutes a week": decision 0103)
-    r"wear|run|keep|stand|walk|drink|eat|limit|aim\s+for|"
-    # a practice's rate or timing ("Sow the blend between mid-August and the end of
-    # September", "drill cereal rye at 60 kg/ha"; decision 0099)
-    r"sow|plant|drill|spread|spray|graze|mow|feed|fit|replace|kill|terminate|offer|prescribe|"
-    # a setting ("Set the heating to come on about 30 minutes before you get up")
-    r"set|turn|program|schedule|lower)\b"
-    rf"(?:.*?\b(?:\d+(?:[.,]\d+)?|{NUMBER_WORDS})(?:\s*(?:to|or|-|\u2013)\s*\d+(?:[.,]\d+)?)?\s*"
-    r"(?:mg|mcg|\u00b5g|g|kg|iu|ml|units?|tablets?|capsules?|lozenges?|drops?|doses?|hours?|"
-    r"days?|weeks?|months?|years?|minutes?|ha|hectares?|acres?|cm|mm|litres?|liters?|"
-    r"portions?|servings?|cups?|glasses?|times?|sessions?|steps?|"
-    r"degrees?|\u00b0\s?[cf])(?!\w)"
-    # with a meal or by a date ("Take with a meal containing some fat")
-    r"|(?:\s+[\w-]+){0,5}?\s+(?:with|after|before|between|by|in)\s+(?:(?:a|the|your)\s+)?"
-    rf"(?:meals?|food|breakfast|lunch|dinner|supper|bedtime|{MONTHS_PATTERN}|mid-\w+|"
-    r"(?:first|second|third|last|early|late)\s+(?:week|half|days?)))",
-    re.IGNORECASE,
-)
-# A prohibition that names who or what it is for is a contraindication, the finding a
-# reader of the population and safety facets needs ("Do not take melatonin if you have
-# epilepsy", "Never give aspirin to children under 16", "Do not use Saccharomyces
-# boulardii in people with a central venous catheter"), not advice: a source can
-# support or refute it. A bare limit ("Never take more than 10 mg") stays advice.
-CONTRAINDICATION: Final = re.compile(
-    # a guideline's "Do not offer arthroscopic partial meniscectomy as first-line
-    # treatment for ..." speaks to prescribers, never to the reader (decision 0099)
-    r"^(?:(?:do not|don't|never)\s+(?:routinely\s+)?(?:offer|prescribe)\b"
-    # a clinician's own rule ("I would not start sleep restriction in anyone who has had
-    # a seizure": decision 0103)
-    r"|(?:do not|don't|never|you (?:should|must) (?:not|never)|"
-    r"I(?:\s+would|'d|\s+will)?\s+(?:not|never))\s+(?:take|use|give|combine|"
-    r"mix|prescribe|offer|recommend|start)\b(?!\s+more\b).*\b(?:if you (?:have|are|take|had|were)|"
-    r"(?:to|in|for) (?:children|people|patients|women|men|adults|infants|babies|anyone)|"
-    r"during pregnancy|while (?:pregnant|breastfeeding)|with (?:alcohol|warfarin|"
-    r"[a-z]+(?:ine|ol|am|ide|ate|in))\b))",
-    re.IGNORECASE,
-)
 
 
 @functools.lru_cache(maxsize=65536)
@@ -445,79 +396,6 @@ VERDICT: Final = re.compile(
     r"reliable|frequent|serious|likely|dangerous|successful)\b",
     re.IGNORECASE,
 )
-# An opening condition or time ("If the pain is getting worse after day three, give us a
-# call"): what follows its comma is the sentence's main clause.
-_OPENING_CLAUSE = re.compile(
-    r"^(?:(?:if|when|whenever|unless|once|after|before|until|while)\b[^,]{2,150}"
-    r"|in the meantime|meanwhile|for now|until then"
-    # what an instruction is for ("For best performance, replace the filter ...")
-    r"|for (?:the )?(?:best|optimal|optimum|maximum) (?:results?|performance|effect|protection)"
-    r"|to get the (?:most|best) (?:out of|from) [^,]{2,60}),\s*(?:then\s+)?",
-    re.IGNORECASE,
-)
-
-
-def main_clause(text: str) -> str:
-    """What follows an opening condition's comma ("" when `text` opens with none)."""
-    match = _OPENING_CLAUSE.match(text)
-    return text[match.end() :] if match else ""
-
-
-# Whose case a sentence speaks to (decision 0097). A caution for the reader's own case
-# ("If you have had a heart attack in the last 4 weeks, speak to your GP before using
-# nicotine patches", "If you are breastfeeding, it is best to hold off on patches",
-# "Talk to us before using X if you are pregnant") or what the reader may do in it
-# ("You can use nicotine patches while you are breastfeeding", "you can use a patch and
-# a mouth spray at the same time") names who may use what, and how: the finding the
-# population and dosage facets need, which a source can support or refute.
-_READERS_OWN_CASE = re.compile(
-    r"^(?:if|when|while)\s+(?:you|you're|you've)\b[^,]{2,150},\s*", re.IGNORECASE
-)
-_ASK_FIRST = (
-    r"(?:speak|talk|check)\s+(?:to|with)\s+(?:\w+\s+){0,3}(?:GP|doctor|pharmacist|midwife|"
-    r"nurse|dentist|adviser|advisor|specialist|prescriber|health visitor|us|team)\b"
-    r"[^.]*\bbefore\b"
-)
-_CAUTION = re.compile(
-    rf"^(?:{_ASK_FIRST}|it(?:'s| is)\s+(?:best|better|safest|safer|wise|advisable|"
-    r"important)\s+(?:not\s+)?to\b|do not\b|don't\b|never\b|avoid\b|skip\b|hold off\b|"
-    r"you\s+(?:should|must)\s+(?:not|never)\b|you\s+shouldn't\b|"
-    r"steer clear\b|stay away\b)",
-    re.IGNORECASE,
-)
-_CAUTION_FOR_A_CASE = re.compile(
-    rf"^(?:{_ASK_FIRST}|(?:it(?:['\u2019]s|\s+is)\s+)?(?:well\s+)?worth\s+(?:discussing|considering|"
-    r"trying|asking\s+about|talking\s+about)\b)"
-    r".*\bif\s+you(?:'re|'ve)?\s+(?:are|have|had|take|were|\w+ing)\b",
-    re.IGNORECASE,
-)
-_PERMISSION = re.compile(
-    r"(?:^|,\s*)you\s+can\s+(?:safely\s+|still\s+)?(?:use|take|have|keep using|carry on "
-    r"using|continue)\b.*\b(?:while|if|when|during|at the same time|together|alongside)\b",
-    re.IGNORECASE,
-)
-
-
-# A practitioner's own rule for the cases it names ("I always recommend camera-enforced
-# filters rather than planters on any route the fire service relies on"): the
-# recommendation, not the writer's story (decision 0103). With no case named ("I always
-# suggest patches or gum first") it stays the writer's story.
-PRACTITIONER_ADVISES: Final = re.compile(
-    r"^I(?:\s+would|'d)?(?:\s+(?:always|usually|generally|strongly|now|still|routinely|"
-    r"normally|tend\s+to))*\s+(?:recommend|advise|suggest)\b(?!\s+(?:you|that\s+you)\b)"
-    r".*?\b(?:for|in|on|to|with)\s+(?:any|anyone|anybody|everyone|people|patients|clients|"
-    r"children|adults|women|men|those|all|every|most)\b"
-)
-
-
-def speaks_to_a_case(text: str) -> bool:
-    """True when `text` cautions or permits the reader in a case it names."""
-    opening = _READERS_OWN_CASE.match(text)
-    if opening and _CAUTION.match(text[opening.end() :]):
-        return True
-    return bool(_CAUTION_FOR_A_CASE.match(text) or _PERMISSION.search(text))
-
-
 # Around what a sentence states (decision 0097): a lead-in that only announces it
 # ("Also worth knowing, ...", "One tip from me: ..."), the writer's aside after it
 # (", so I always suggest patches first", ", that's what my adviser set me up with")
@@ -541,6 +419,11 @@ _TOLD_THE_WRITER = re.compile(
     r"^.{0,80}?\b(?:told|tells|assured|advised|reminded)\s+(?:me|us)\s+(?:that\s+|"
     # without the "that": "My midwife told me magnesium is perfectly safe ..." (0102)
     r"(?=(?:\S+\s+){1,3}(?:is|are|was|were|can|does|do|will|would|has|have|should)\b))"
+    # what the writer's or a relative's doctor said ("After the second one, my mum's
+    # geriatrician said statins make falls more likely ...": decision 0105)
+    r"|^.{0,60}?\b(?:my|our)\s+(?:\w+['\u2019]s\s+)?(?:GP|doctor|consultant|geriatrician|"
+    r"cardiologist|nurse|pharmacist|midwife|surgeon|specialist|physio\w*|dentist)\s+"
+    r"(?:said|says|thinks|reckons|believes)\s+(?:that\s+)?"
     # "He said parents should not give ...", "She added that ..."
     r"|^(?:he|she|they)\s+(?:said|says|added|adds|explained|explains|noted|notes|warned|"
     r"warns|stressed|stresses|argued|argues)\s+(?:that\s+)?",
@@ -620,6 +503,8 @@ _WRITERS_RECORDS = re.compile(
 # patients ... should not be given probiotics"; decision 0098).
 _SPEAKERS_FRAME = re.compile(
     r"^.{0,60}?\b(?:my\s+(?:advice|recommendation|suggestion|rule)\s+is\s+(?:to|that)|"
+    # "My own view is that if you're over eighty-five ..., you should not ..." (0105)
+    r"my\s+(?:own\s+)?(?:view|opinion|position|belief)\s+is\s+that|"
     # a practitioner's frame ("In my experience, cover crops do pay ...", "For most fields
     # we suggest you drill ..."; decision 0099)
     r"in\s+my\s+(?:experience|practice|view|opinion|clinic)\s*,?|"

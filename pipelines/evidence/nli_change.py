@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from lyra.pipelines.evidence.leftovers import lexicon_readings
 from lyra.pipelines.evidence.nli_advice import AdviceReading, read_advice, safe_against_advised
+from lyra.pipelines.evidence.nli_groups import NO_GROUP, GroupReading, groups_clash, read_groups
 from lyra.pipelines.evidence.nli_numbers import (
     CARDINALS,
     PERCENT_WORDS,
@@ -31,6 +32,13 @@ from lyra.pipelines.evidence.nli_numbers import (
     measures,
     number,
     stem,
+)
+from lyra.pipelines.evidence.nli_shares import (
+    SHARED_WORDS,
+    Share,
+    read_share,
+    same_arm,
+    shares_apart,
 )
 from lyra.pipelines.evidence.nli_tokens import (
     DETERMINERS,
@@ -491,6 +499,9 @@ class ChangeReading:
     advice: AdviceReading  # where it calls a thing safe, where it advises against it
     sized: tuple[_Sized, ...] = ()  # each change given a size with "by"
     unevidenced: tuple[_Sized, ...] = ()  # each change it finds no evidence of
+    groups: GroupReading = NO_GROUP  # the group it singles out for most of an effect
+    share: Share | None = None  # the one share of people it gives ("1 in 100")
+    share_about: frozenset[str] = frozenset()  # the words of what that share has
 
     @functools.cached_property
     def names(self) -> frozenset[str]:
@@ -500,16 +511,25 @@ class ChangeReading:
 
 def read_changes(tokens: Sequence[str]) -> ChangeReading:
     sized, changed = _changes(tokens)
+    negated = is_negated(tokens)
+    comparisons = tuple(_comparisons(tokens))
+    sized_changes = tuple(_sized(tokens))
+    # a share in a sentence that changes, compares or negates nothing (decision 0105)
+    plain = not (negated or changed or comparisons or sized_changes)
+    share = read_share(tokens) if plain else None
     return ChangeReading(
         tokens=tokens,
-        negated=is_negated(tokens),
+        negated=negated,
         no_change=frozenset(_no_change(tokens)),
         sized_change=frozenset(sized),
         change=frozenset(changed),
-        comparisons=tuple(_comparisons(tokens)),
+        comparisons=comparisons,
         advice=read_advice(tokens),
-        sized=tuple(_sized(tokens)),
+        sized=sized_changes,
         unevidenced=tuple(_unevidenced(tokens)),
+        groups=read_groups(tokens),
+        share=share,
+        share_about=frozenset(_outcome(tokens)) if share else frozenset(),
     )
 
 
@@ -690,9 +710,26 @@ def unevidenced_against_sized(hypothesis: ChangeReading, sentence: ChangeReading
     return False
 
 
+def shares_differ(hypothesis: ChangeReading, sentence: ChangeReading) -> bool:
+    """Both texts give the share of people one outcome affects, far apart
+    (`nli_shares`): "muscle pain judged to be caused by the statin itself affected
+    roughly 1 in 100 participants" against "as many as 3 in 10 statin users suffer muscle
+    pain caused directly by their medication"."""
+    if hypothesis.share is None or sentence.share is None:
+        return False
+    if not shares_apart(hypothesis.share, sentence.share):
+        return False
+    if not same_arm(hypothesis.tokens, sentence.tokens):
+        return False
+    # names count here: a drug's name says whose outcome it is ("statin users")
+    return len(_specific(hypothesis.share_about & sentence.share_about)) >= SHARED_WORDS
+
+
 def changes_contradict(hypothesis: ChangeReading, sentence: ChangeReading) -> bool:
-    """No change against a change, two comparisons that cannot both hold, or safe where
-    the other advises against (`nli_advice`): at any overlap, for each names what it is
+    """No change against a change, two comparisons that cannot both hold, safe where
+    the other advises against (`nli_advice`), most of one effect given to opposite
+    groups (`nli_groups`), or shares of one outcome far apart (`nli_shares`): at any
+    overlap, for each names what it is
     about (`nli_heuristic._judge`)."""
     return (
         no_change_against_change(hypothesis, sentence)
@@ -700,4 +737,6 @@ def changes_contradict(hypothesis: ChangeReading, sentence: ChangeReading) -> bo
         or sizes_differ(hypothesis, sentence)
         or unevidenced_against_sized(hypothesis, sentence)
         or safe_against_advised(hypothesis.advice, sentence.advice)
+        or groups_clash(hypothesis.groups, sentence.groups)
+        or shares_differ(hypothesis, sentence)
     )

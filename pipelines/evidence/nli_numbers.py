@@ -161,6 +161,49 @@ def _counted_before(tokens: Sequence[str], i: int) -> bool:
     )
 
 
+# "1 in 100", "one in every ten thousand", "3 out of 10": a share, read as a percentage.
+_SHARE_SKIP = frozenset({"every", "each"})
+
+
+def _count_at(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
+    """The count at ``tokens[i]`` in digits or words ("100", "ten thousand", "one"), and
+    the index after it."""
+    if i >= len(tokens) or tokens[i].endswith("%"):
+        return None
+    tok = tokens[i]
+    value = 1.0 if tok == "one" else number(tok)
+    if value is None and tok in CARDINALS:
+        value = float(CARDINALS[tok])
+    if value is None:
+        return None
+    if i + 1 < len(tokens) and tokens[i + 1] in _WORD_SCALES:
+        return value * _SCALES[tokens[i + 1]], i + 2
+    return value, i + 1
+
+
+def _share(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
+    """A share beginning at ``tokens[i]`` ("1 in 100", "one in every ten thousand", "3
+    out of 10") as a percentage, and the index after it (decision 0105)."""
+    numerator = _count_at(tokens, i)
+    if numerator is None:
+        return None
+    j = numerator[1]
+    if tokens[j : j + 2] == ["out", "of"]:
+        j += 2
+    elif tokens[j : j + 1] == ["in"]:
+        j += 1
+    else:
+        return None
+    while j < len(tokens) and tokens[j] in _SHARE_SKIP:
+        j += 1
+    denominator = _count_at(tokens, j)
+    if denominator is None or denominator[0] <= numerator[0]:
+        return None
+    if 1800 <= denominator[0] <= 2100 and numerator[0] != 1 and "," not in tokens[j]:
+        return None  # "3 in 2019": a count in a year
+    return 100.0 * numerator[0] / denominator[0], denominator[1]
+
+
 def measures(tokens: Sequence[str]) -> Measures:
     """Numbers as (low, high, index) grouped by unit. A duration dated by a preposition
     counts under its unit and that preposition ("year after"): "pays back after about
@@ -171,6 +214,11 @@ def measures(tokens: Sequence[str]) -> Measures:
     i = 0
     while i < len(tokens):
         tok = tokens[i]
+        share = _share(tokens, i) if start is None else None
+        if share is not None:
+            found.setdefault("%", []).append((share[0], share[0], i))
+            i = share[1]
+            continue
         value = number(tok)
         i += 1
         if value is None:
@@ -239,7 +287,7 @@ def quantities(tokens: Sequence[str]) -> dict[str, list[tuple[float, float]]]:
     }
 
 
-def _close(a: tuple[float, float, int], b: tuple[float, float, int]) -> bool:
+def close(a: tuple[float, float, int], b: tuple[float, float, int]) -> bool:
     """Intervals overlap, or their gap is within 10 % of the largest magnitude."""
     gap = max(0.0, a[0] - b[1], b[0] - a[1])
     scale = max(abs(a[0]), abs(a[1]), abs(b[0]), abs(b[1]))
@@ -262,7 +310,7 @@ def disagreeing_measures(
     h_at: list[int] = []
     s_at: list[int] = []
     for unit in h_units.keys() & s_units.keys():
-        if any(not any(_close(h, s) for s in s_units[unit]) for h in h_units[unit]):
+        if any(not any(close(h, s) for s in s_units[unit]) for h in h_units[unit]):
             h_at += [at for _, _, at in h_units[unit]]
             s_at += [at for _, _, at in s_units[unit]]
     return h_at, s_at

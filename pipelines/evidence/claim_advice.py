@@ -1,0 +1,147 @@
+"""Advice a claim may be: a dose, a contraindication, the reader's own case, a
+practitioner's rule (issue 12; decisions 0097, 0099, 0103, 0105).
+
+The claim rules (``claims.py``) drop advice to the reader ("Ask your pharmacist",
+"Look for ..."), but some advice is the finding a facet needs and a source can support
+or refute: how a medicine or a device is used (a dose, a time, a rate), who must not use
+it, what the reader may do in a case the sentence names, and a practitioner's own rule
+for the cases it names. ``main_clause`` finds what follows an opening condition, where
+such an instruction often starts.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from lyra.pipelines.evidence.leftovers import MONTHS_PATTERN, NUMBER_WORDS
+
+# An instruction that states a dose or a time ("Take the antibiotic at least 2 hours
+# before zinc", "Stop taking the lozenges after 7 days", "Take 2 tablets every 4 hours",
+# "take the probiotic at least two hours after your antibiotic dose") is how a medicine
+# is used, the finding the dosage facet needs and a label or another source can
+# contradict, not advice to the reader.
+DOSING_INSTRUCTION: Final = re.compile(
+    # not an offer ("Use our app for 30 days free"); a guideline's opening "Offer
+    # atorvastatin 20 mg once a day" is a dose (decision 0105)
+    r"^(?!.*\b(?:our|free|trial|subscri\w*|orders?)\b)(?!.+\boffers?\b)"
+    # what to try for ("Try to wear your hearing aids at least 8 hours a day")
+    r"(?:(?:try|aim|remember|be\s+sure)\s+to\s+)?"
+    r"(?:take|stop|start|use|give|continue|repeat|wait|dissolve|apply|chew|swallow|"
+    # a device's or a habit's use ("Wear the aids for 8 hours a day", "Run the purifier
+    # for 30 minutes before bedtime", "Aim for 150 minutes a week": decision 0103)
+    r"wear|run|keep|stand|walk|drink|eat|limit|aim\s+for|"
+    # a practice's rate or timing ("Sow the blend between mid-August and the end of
+    # September", "drill cereal rye at 60 kg/ha"; decision 0099)
+    r"sow|plant|drill|spread|spray|graze|mow|feed|fit|replace|kill|terminate|offer|prescribe|"
+    # a setting ("Set the heating to come on about 30 minutes before you get up")
+    r"set|turn|program|schedule|lower)\b"
+    # a size and at most two words before its unit ("one small glass", "2 large cups")
+    rf"(?:.*?\b(?:\d+(?:[.,]\d+)?|one|{NUMBER_WORDS})(?:\s*(?:to|or|-|\u2013)\s*\d+(?:[.,]\d+)?)?"
+    r"(?:\s+(?:small|large|full|level|heaped|standard|big))?\s*"
+    r"(?:mg|mcg|\u00b5g|g|kg|iu|ml|units?|tablets?|capsules?|lozenges?|drops?|doses?|hours?|"
+    r"days?|weeks?|months?|years?|minutes?|ha|hectares?|acres?|cm|mm|litres?|liters?|"
+    r"portions?|servings?|cups?|glass(?:es)?|times?|sessions?|steps?|"
+    r"degrees?|\u00b0\s?[cf])(?!\w)"
+    # with a meal or by a date ("Take with a meal containing some fat")
+    r"|(?:\s+[\w-]+){0,5}?\s+(?:with|after|before|between|by|in)\s+(?:(?:a|the|your)\s+)?"
+    rf"(?:meals?|food|breakfast|lunch|dinner|supper|bedtime|{MONTHS_PATTERN}|mid-\w+|"
+    r"(?:first|second|third|last|early|late)\s+(?:week|half|days?)))",
+    re.IGNORECASE,
+)
+# A prohibition that names who or what it is for is a contraindication, the finding a
+# reader of the population and safety facets needs ("Do not take melatonin if you have
+# epilepsy", "Never give aspirin to children under 16", "Do not use Saccharomyces
+# boulardii in people with a central venous catheter"), not advice: a source can
+# support or refute it. A bare limit ("Never take more than 10 mg") stays advice.
+CONTRAINDICATION: Final = re.compile(
+    # a guideline's "Do not offer arthroscopic partial meniscectomy as first-line
+    # treatment for ..." speaks to prescribers, never to the reader (decision 0099)
+    r"^(?:(?:do not|don't|never)\s+(?:routinely\s+)?(?:offer|prescribe)\b"
+    # a clinician's own rule ("I would not start sleep restriction in anyone who has had
+    # a seizure": decision 0103)
+    r"|(?:do not|don't|never|you (?:should|must) (?:not|never)|"
+    r"I(?:\s+would|'d|\s+will)?\s+(?:not|never))\s+(?:take|use|give|combine|"
+    r"mix|prescribe|offer|recommend|start)\b(?!\s+more\b).*\b(?:if you (?:have|are|take|had|were)|"
+    r"(?:to|in|for) (?:children|people|patients|women|men|adults|infants|babies|anyone)|"
+    r"during pregnancy|while (?:pregnant|breastfeeding)|with (?:alcohol|warfarin|"
+    r"[a-z]+(?:ine|ol|am|ide|ate|in))\b))",
+    re.IGNORECASE,
+)
+
+
+# An opening condition or time ("If the pain is getting worse after day three, give us a
+# call"): what follows its comma is the sentence's main clause.
+_OPENING_CLAUSE = re.compile(
+    r"^(?:(?:if|when|whenever|unless|once|after|before|until|while)\b[^,]{2,150}"
+    r"|in the meantime|meanwhile|for now|until then"
+    # what an instruction is for ("For best performance, replace the filter ...")
+    r"|for (?:the )?(?:best|optimal|optimum|maximum) (?:results?|performance|effect|protection)"
+    r"|to get the (?:most|best) (?:out of|from) [^,]{2,60}"
+    # whom a guideline's instruction is for ("For people over 75 starting a statin, offer
+    # atorvastatin 20 mg once a day": decision 0105)
+    r"|for (?:people|adults|children|patients|women|men|anyone|those)\b[^,]{2,120}"
+    r"),\s*(?:then\s+)?",
+    re.IGNORECASE,
+)
+
+
+def main_clause(text: str) -> str:
+    """What follows an opening condition's comma ("" when `text` opens with none)."""
+    match = _OPENING_CLAUSE.match(text)
+    return text[match.end() :] if match else ""
+
+
+# Whose case a sentence speaks to (decision 0097). A caution for the reader's own case
+# ("If you have had a heart attack in the last 4 weeks, speak to your GP before using
+# nicotine patches", "If you are breastfeeding, it is best to hold off on patches",
+# "Talk to us before using X if you are pregnant") or what the reader may do in it
+# ("You can use nicotine patches while you are breastfeeding", "you can use a patch and
+# a mouth spray at the same time") names who may use what, and how: the finding the
+# population and dosage facets need, which a source can support or refute.
+_READERS_OWN_CASE = re.compile(
+    r"^(?:if|when|while)\s+(?:you|you're|you've)\b[^,]{2,150},\s*", re.IGNORECASE
+)
+_ASK_FIRST = (
+    r"(?:speak|talk|check)\s+(?:to|with)\s+(?:\w+\s+){0,3}(?:GP|doctor|pharmacist|midwife|"
+    r"nurse|dentist|adviser|advisor|specialist|prescriber|health visitor|us|team)\b"
+    r"[^.]*\bbefore\b"
+)
+_CAUTION = re.compile(
+    rf"^(?:{_ASK_FIRST}|it(?:'s| is)\s+(?:best|better|safest|safer|wise|advisable|"
+    r"important)\s+(?:not\s+)?to\b|do not\b|don't\b|never\b|avoid\b|skip\b|hold off\b|"
+    r"you\s+(?:should|must)\s+(?:not|never)\b|you\s+shouldn't\b|"
+    r"steer clear\b|stay away\b)",
+    re.IGNORECASE,
+)
+_CAUTION_FOR_A_CASE = re.compile(
+    rf"^(?:{_ASK_FIRST}|(?:it(?:['\u2019]s|\s+is)\s+)?(?:well\s+)?worth\s+(?:discussing|considering|"
+    r"trying|asking\s+about|talking\s+about)\b)"
+    r".*\bif\s+you(?:'re|'ve)?\s+(?:are|have|had|take|were|\w+ing)\b",
+    re.IGNORECASE,
+)
+_PERMISSION = re.compile(
+    r"(?:^|,\s*)you\s+can\s+(?:safely\s+|still\s+)?(?:use|take|have|keep using|carry on "
+    r"using|continue)\b.*\b(?:while|if|when|during|at the same time|together|alongside)\b",
+    re.IGNORECASE,
+)
+
+
+# A practitioner's own rule for the cases it names ("I always recommend camera-enforced
+# filters rather than planters on any route the fire service relies on"): the
+# recommendation, not the writer's story (decision 0103). With no case named ("I always
+# suggest patches or gum first") it stays the writer's story.
+PRACTITIONER_ADVISES: Final = re.compile(
+    r"^I(?:\s+would|'d)?(?:\s+(?:always|usually|generally|strongly|now|still|routinely|"
+    r"normally|tend\s+to))*\s+(?:recommend|advise|suggest)\b(?!\s+(?:you|that\s+you)\b)"
+    r".*?\b(?:for|in|on|to|with)\s+(?:any|anyone|anybody|everyone|people|patients|clients|"
+    r"children|adults|women|men|those|all|every|most)\b"
+)
+
+
+def speaks_to_a_case(text: str) -> bool:
+    """True when `text` cautions or permits the reader in a case it names."""
+    opening = _READERS_OWN_CASE.match(text)
+    if opening and _CAUTION.match(text[opening.end() :]):
+        return True
+    return bool(_CAUTION_FOR_A_CASE.match(text) or _PERMISSION.search(text))

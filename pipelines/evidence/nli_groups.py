@@ -1,0 +1,153 @@
+"""Who gains most: a contradiction rule of the heuristic stance judge (`nli_heuristic`,
+decision 0105).
+
+Two texts give the largest share of one effect to opposite groups: "The small attendance
+gain appears to be driven almost entirely by girls" against "it's boys whose attendance
+improves with a uniform, and for girls there's basically no difference"; "it was
+part-time workers over 50, rather than young people, who lost the most hours" against
+"the under-21s saw the biggest drop in hours"; "the largest benefits went to
+higher-income, long-tenured households" against "The biggest beneficiaries of
+stabilization have been low-income households, not higher earners". Such pairs share
+the effect and little else, so the overlap rules call them neutral. The rule names what
+it is about (the effect both name), so it applies at any overlap
+(`nli_change.changes_contradict`).
+
+A text singles a group out when it puts one side of a divide (sex, age, income, place)
+beside a word that says where most of an effect went ("most", "biggest", "driven ...
+by", "it's boys whose"), and names no other side of that divide except one it sets
+aside ("rather than young people", "not higher earners", "for girls there's no
+difference").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from lyra.pipelines.evidence.nli_numbers import number, stem
+from lyra.pipelines.evidence.nli_tokens import content_keys
+from lyra.pipelines.evidence.nli_words import GENERAL_OUTCOMES
+
+# One side of a divide, by the word that names it (lower case).
+_SIDES: dict[str, tuple[str, int]] = {
+    **dict.fromkeys(("girls", "girl", "women", "woman", "female", "females", "mothers"),
+                    ("sex", 0)),
+    **dict.fromkeys(("boys", "boy", "men", "man", "male", "males", "fathers"), ("sex", 1)),
+    **dict.fromkeys(("young", "younger", "youngest", "teenagers", "teens", "adolescents",
+                     "juniors"), ("age", 0)),
+    **dict.fromkeys(("older", "oldest", "elderly", "pensioners", "retirees", "seniors"),
+                    ("age", 1)),
+    **dict.fromkeys(("poorer", "poorest", "deprived", "disadvantaged"), ("income", 0)),
+    **dict.fromkeys(("wealthier", "wealthiest", "richer", "richest", "affluent"),
+                    ("income", 1)),
+    **dict.fromkeys(("urban", "city"), ("place", 0)),
+    **dict.fromkeys(("rural", "countryside"), ("place", 1)),
+}  # fmt: skip
+# "low-income", "lower-paid", "higher earners", "high-income": a level, then what it is
+# a level of (the tokenizer splits the hyphen off).
+_LEVELS = {"low": 0, "lower": 0, "lowest": 0, "high": 1, "higher": 1, "highest": 1, "top": 1}
+_INCOME_WORDS = frozenset({"income", "incomes", "paid", "earners", "earning", "earnings"})
+# "under-21s", "over 50": an age, where the number is no measure ("over 50 hours").
+_AGE_LEVELS = {"under": 0, "over": 1}
+_AGE_RANGE = (12.0, 95.0)
+_AGE_AFTER = frozenset({"s", "year", "years", "rather", "who", "and", "or", "were", "was"})
+
+# Words that say where most of an effect went.
+_MOST = frozenset(
+    {"most", "largest", "biggest", "greatest", "highest", "strongest", "mainly", "mostly",
+     "entirely", "chiefly", "largely", "primarily", "driven", "whose"}
+)  # fmt: skip
+# A group named right after these is set aside ("rather than young people", "not higher
+# earners", "unlike boys").
+_ASIDE_BEFORE = frozenset({"than", "not", "unlike", "instead", "except"})
+_ASIDE_REACH = 2
+# A group followed within this many tokens by one of these words, with no word of "most"
+# before it, gets nothing ("for girls there's basically no difference", "for boys the
+# estimate is close to zero"; not "girls gained the most, with no change for boys").
+_NOTHING = frozenset({"no", "nothing", "none", "neither", "zero", "negligible"})
+_NOTHING_REACH = 6
+# Nouns of gain in several forms: "benefits" and "beneficiaries" name one effect.
+_SAME_EFFECT = {"beneficiari": "benefit", "gainer": "gain", "winner": "gain", "loser": "lost"}
+
+
+@dataclass(frozen=True)
+class GroupReading:
+    """The group a text singles out for most of an effect, and the effect's words."""
+
+    divide: str = ""  # "sex", "age", "income", "place"; "" when none is singled out
+    side: int = 0
+    effect: frozenset[str] = frozenset()  # content stems, the groups' own words left out
+
+
+NO_GROUP: Final = GroupReading()
+
+
+def _side_at(tokens: Sequence[str], i: int) -> tuple[str, int, int] | None:
+    """The divide and side named at ``i``, and how many tokens name it."""
+    tok = tokens[i]
+    if tok in _SIDES:
+        return (*_SIDES[tok], 1)
+    if tok in _LEVELS:
+        j = i + 1 if i + 1 < len(tokens) and tokens[i + 1] != "-" else i + 2
+        if j < len(tokens) and tokens[j] in _INCOME_WORDS:
+            return ("income", _LEVELS[tok], j - i + 1)
+    if tok in _AGE_LEVELS:
+        j = i + 1 if i + 1 < len(tokens) and tokens[i + 1] != "-" else i + 2
+        age = number(tokens[j]) if j < len(tokens) else None
+        after = tokens[j + 1] if j + 1 < len(tokens) else "s"
+        if age is not None and _AGE_RANGE[0] <= age <= _AGE_RANGE[1] and after in _AGE_AFTER:
+            return ("age", _AGE_LEVELS[tok], j - i + 1)
+    return None
+
+
+def _aside(tokens: Sequence[str], i: int, length: int) -> bool:
+    """The group named at ``i`` is set aside, not singled out."""
+    if any(tokens[j] in _ASIDE_BEFORE for j in range(max(0, i - _ASIDE_REACH), i)):
+        return True
+    for tok in tokens[i + length : i + length + _NOTHING_REACH]:
+        if tok in _MOST:
+            return False
+        if tok in _NOTHING:
+            return True
+    return False
+
+
+def read_groups(tokens: Sequence[str]) -> GroupReading:
+    """The group ``tokens`` single out for most of an effect (`GroupReading`), if any."""
+    if _MOST.isdisjoint(tokens):
+        return NO_GROUP
+    featured: dict[str, set[int]] = {}
+    group_words: set[int] = set()
+    for i in range(len(tokens)):
+        found = _side_at(tokens, i)
+        if found is None:
+            continue
+        divide, side, length = found
+        # the group's own words, and the noun right after them ("young people",
+        # "low-income households"), say who, not what
+        group_words.update(range(i, min(len(tokens), i + length + 1)))
+        if not _aside(tokens, i, length):
+            featured.setdefault(divide, set()).add(side)
+    single = [(divide, sides) for divide, sides in featured.items() if len(sides) == 1]
+    if len(single) != 1:
+        return NO_GROUP
+    divide, sides = single[0]
+    rest = [t for i, t in enumerate(tokens) if i not in group_words and t not in _MOST]
+    effect = set()
+    for tok in rest:
+        for key in content_keys((tok,)):
+            # a word of an antonym axis ("benefits", "gain") is kept as itself
+            key = stem(tok) if key.startswith("~") else key
+            effect.add(_SAME_EFFECT.get(key, key))
+    return GroupReading(divide, next(iter(sides)), frozenset(effect - GENERAL_OUTCOMES))
+
+
+def groups_clash(first: GroupReading, second: GroupReading) -> bool:
+    """The two texts single out opposite sides of one divide for an effect both name."""
+    return bool(
+        first.divide
+        and first.divide == second.divide
+        and first.side != second.side
+        and first.effect & second.effect
+    )

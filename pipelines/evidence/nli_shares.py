@@ -1,0 +1,73 @@
+"""Shares far apart: a contradiction rule of the heuristic stance judge (`nli_heuristic`,
+decision 0105).
+
+Two texts give the share of people an outcome affects, and the shares are far apart:
+"muscle pain judged to be caused by the statin itself affected roughly 1 in 100
+participants over four years" against "as many as 3 in 10 statin users suffer muscle
+pain caused directly by their medication". Such pairs share the outcome and little
+else, so the overlap rules call them neutral. A share is a percentage or "N in M"
+(`nli_numbers`), the only one its sentence gives, in a sentence that states no change
+and no comparison (those are sized and compared by `nli_change`); the outcome is what
+the two sentences both name, in at least `SHARED_WORDS` specific words, so that "90 per
+cent of the muscle symptoms people blame on their statin also turn up on placebo" and
+"1 in 100 had muscle pain caused by the statin" (two words) do not meet, nor do a share
+on placebo and one on the drug.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from lyra.pipelines.evidence.nli_numbers import measures
+
+# Before a share, words that make it a bound: "fewer than 1 in 10,000" (at most), "more
+# than 1 in 5" (at least).
+_AT_MOST = frozenset({"fewer", "less", "under", "below", "up", "most", "max", "maximum"})
+_AT_LEAST = frozenset({"over", "above", "least", "minimum"})
+_MORE = frozenset({"more"})
+_BOUND_REACH = 3
+# Two sentences name one outcome in at least this many specific words.
+SHARED_WORDS = 3
+# Shares this far apart (the least the larger can be over the smaller) do not measure one
+# outcome: 1 in 100 against 3 in 10.
+SHARES_APART = 2.0
+
+
+# Words that name a trial's other arm: a share on placebo and a share on the drug are two
+# findings ("12% of patients given the drug had headaches" and "30% given placebo").
+_ARMS = frozenset({"placebo", "placebos", "control", "controls", "sham", "dummy", "untreated"})
+
+
+def same_arm(first: Sequence[str], second: Sequence[str]) -> bool:
+    """Both texts name the same of a trial's other arms, or neither names one."""
+    return _ARMS.intersection(first) == _ARMS.intersection(second)
+
+
+@dataclass(frozen=True)
+class Share:
+    """The one share a sentence gives, as a percentage interval."""
+
+    low: float
+    high: float
+
+
+def read_share(tokens: Sequence[str]) -> Share | None:
+    """The one share (percentage or "N in M") ``tokens`` give, as an interval widened by
+    a bound before it ("fewer than", "more than"); None for none, or for two or more."""
+    values = measures(tokens).get("%", [])
+    if len({(low, high) for low, high, _ in values}) != 1:
+        return None
+    low, high, at = values[0]
+    before = set(tokens[max(0, at - _BOUND_REACH) : at])
+    if before & _AT_MOST or (before & _MORE and "no" in before):
+        low = 0.0
+    elif before & _AT_LEAST or before & _MORE:
+        high = float("inf")
+    return Share(low, high)
+
+
+def shares_apart(first: Share, second: Share) -> bool:
+    """The larger share is at least `SHARES_APART` times the smaller, bounds included."""
+    small, large = sorted((first, second), key=lambda s: s.low)
+    return small.high > 0 and large.low >= SHARES_APART * small.high
