@@ -52,6 +52,17 @@ def test_an_opening_that_names_whom_an_instruction_is_for() -> None:
     assert DOSING_INSTRUCTION.match("Take 2 tablets a day with our free trial pack.") is None
 
 
+def test_an_equality_is_a_comparison() -> None:
+    """A verdict with an equality counts the comparison too (decision 0105)."""
+    assert informativeness(
+        "Bright morning light is as effective as melatonin for eastward flights."
+    ) == pytest.approx(0.5)
+    assert informativeness(
+        "But here's my honest experience: in the wards I've worked with, a 12-hour rota gives "
+        "nurses just about the same rest as an 8-hour one."
+    ) == pytest.approx(0.3)
+
+
 def test_a_count_is_a_verbs_subject() -> None:
     sentence = (
         "Of 100 adults with asthma using the inhaler for a year, about 6 avoid a stay in hospital."

@@ -30,6 +30,22 @@ TRAFFIC_CAMPAIGN = (
 # (premise, hypothesis, label both ways)
 CASES = [
     pytest.param(TRAFFIC_STUDY, TRAFFIC_CAMPAIGN, "refutes", id="sizes-far-apart"),
+    # "jump" moves a figure; "saw" before "income" sets nothing apart (decision 0105)
+    pytest.param(
+        "Average household income across the pilot towns rose by 1.4 per cent on the year "
+        "before.",
+        "Families in the pilot towns saw household income jump by about a fifth on the "
+        "previous year.",
+        "refutes",
+        id="a-jump-far-from-a-rise",
+    ),
+    # "went down" is a fall, and "sickness" names what "sick days" name (decision 0105)
+    pytest.param(
+        "Sick days at the depots fell by two thirds compared with the year before.",
+        "The evaluation found no clear evidence that sickness absence at the depots went down.",
+        "refutes",
+        id="no-evidence-it-went-down-against-a-fall",
+    ),
     pytest.param(
         TRAFFIC_STUDY,
         TRAFFIC_CAMPAIGN.replace("a mere 12%", "40%"),

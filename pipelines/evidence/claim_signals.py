@@ -84,7 +84,9 @@ NUMBER_UNIT = re.compile(
 COMPARISON = re.compile(
     r"\b(than|compared|comparison|versus|vs|higher|lower|more|less|fewer|greater|smaller|"
     r"faster|slower|longer|shorter|better|worse|switching|instead of|rather than|similar to|"
-    r"as much as)\b",
+    r"as much as|"
+    # an equality: "as effective as", "the same wellbeing lift as" (decision 0105)
+    r"as\s+\w+\s+as|the\s+same(?:\s+[\w-]+){0,2}\s+as)\b",
     re.IGNORECASE,
 )
 HEDGE = re.compile(

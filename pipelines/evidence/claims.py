@@ -96,7 +96,10 @@ _NAV_SEPARATORS = re.compile(r"[|\u203a\u00bb>/\u00b7\u2022]")
 _ANAPHORIC_START = re.compile(
     r"^(?:(?:thus|hence|so|also|however|but|and|or)\b,?\s*(?:(?:this|that|these|those|they|"
     # "However, there is no clear evidence that ..." stands alone (decision 0102)
-    r"them|it|its|their|such|the|he|she|his|her|here|there(?!\s+(?:is|are|was|were)\b))\b|$)|"
+    r"them|it|its|their|such|he|she|his|her|here|there(?!\s+(?:is|are|was|were)\b)|"
+    # "However, the national pilot found no clear evidence that ..." (decision 0105)
+    r"the(?!(?:\s+[\w-]+){1,4}\s+(?:found|finds|showed|shows|reported|reports|concluded)\b))"
+    r"\b|$)|"
     r"(?:this|that|these|those|they|them|it|its|their|such|each of|both of|he|she|his|her|"
     r"here)\b)",
     re.IGNORECASE,

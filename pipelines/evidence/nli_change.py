@@ -378,7 +378,11 @@ def _unevidenced(tokens: Sequence[str]) -> list[_Sized]:
         if not any(tokens[j] in _EVIDENCE_DENIALS or is_cue(tokens, j) for j in before):
             continue
         for k in range(i + 2, min(len(tokens), i + 2 + _EVIDENCE_REACH)):
-            axis = axis_of(tokens, k) if tokens[k].isalpha() else None
+            if tokens[k] in _UP_DOWN and tokens[k - 1] in _GONE:
+                # "no clear evidence that sickness absence went down" (decision 0105)
+                axis: tuple[str, int] | None = ("amount", _UP_DOWN[tokens[k]])
+            else:
+                axis = axis_of(tokens, k) if tokens[k].isalpha() else None
             if axis and axis[0] in _SIZED_AXES:
                 # what changes, named before the verb or after it: "hearing aids improve
                 # memory scores", "menu prices ... rose any faster than inflation"
@@ -569,9 +573,20 @@ def _modifiers(tokens: Sequence[str], word: str) -> set[str]:
     pressure", "systol" for "blood" and "blood" for "pressur"."""
     found = set()
     for i in range(1, len(tokens)):
-        if word in content_keys(tokens[i : i + 1]):
+        if word in content_keys(tokens[i : i + 1]) and not _verb_only(tokens[i - 1]):
             found |= _outcome(tokens[i - 1 : i])
     return found
+
+
+def _verb_only(token: str) -> bool:
+    """A verb that modifies nothing: a form of a verb other than its base ("saw revenue
+    jump"), or a verb the lexicon knows as nothing else ("suffer muscle pain";
+    decision 0105)."""
+    readings = lexicon_readings(token)
+    lemmas = readings.get("VERB")
+    if not lemmas:
+        return False
+    return lemmas[0] != token or not ({"NOUN", "ADJ"} & readings.keys())
 
 
 def _set_apart(first: Sequence[str], second: Sequence[str], word: str) -> bool:

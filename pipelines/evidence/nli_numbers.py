@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from lyra.pipelines.evidence.leftovers import lexicon_readings
 from lyra.pipelines.evidence.nli_words import ATTRIBUTION_TEXT, STOPWORDS_TEXT, UNIT_SYMBOLS
 
 # A number of the hypothesis is matched by one of the sentence within 10 % of the larger.
@@ -62,10 +63,21 @@ _MIN_STEM = 3
 Measures = dict[str, list[tuple[float, float, int]]]
 
 
+# "sickness" and "sick days" name one thing: a noun in "-ness" of a known adjective
+# stems as the adjective (decision 0105).
+_NESS = "ness"
+_NESS_MIN_BASE = 3
+
+
 def stem(word: str) -> str:
     """Light suffix stripping so inflections of one word share a stem."""
     if len(word) <= _MIN_STEM or not word.isalpha():
         return word
+    if word.endswith(_NESS) and len(word) - len(_NESS) >= _NESS_MIN_BASE and word != "business":
+        base = word[: -len(_NESS)]
+        base = base[:-1] + "y" if base.endswith("i") else base  # "tidiness": "tidy"
+        if "ADJ" in lexicon_readings(base):
+            word = base
     for suffix in _SUFFIXES:
         if not word.endswith(suffix) or len(word) - len(suffix) < _MIN_STEM:
             continue
