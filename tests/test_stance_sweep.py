@@ -32,8 +32,7 @@ CASES = [
     pytest.param(TRAFFIC_STUDY, TRAFFIC_CAMPAIGN, "refutes", id="sizes-far-apart"),
     # "jump" moves a figure; "saw" before "income" sets nothing apart (decision 0105)
     pytest.param(
-        "Average household income across the pilot towns rose by 1.4 per cent on the year "
-        "before.",
+        "Average household income across the pilot towns rose by 1.4 per cent on the year before.",
         "Families in the pilot towns saw household income jump by about a fifth on the "
         "previous year.",
         "refutes",
@@ -198,19 +197,6 @@ def test_the_sweep_finds_the_fragments_that_contradict_a_claim_and_no_other() ->
     assert found == {"c-campaign": ["f-study"]}
 
 
-def test_the_sweep_meets_numbers_of_one_unit_far_apart() -> None:
-    """A claim and a sentence that give one uncommon unit values far apart meet in the
-    sweep (decision 0105); a "%" alone, or a close value, does not make them meet."""
-    claim = "Working at a standing desk burns an extra 50 calories per hour compared with sitting."
-    fragments = {
-        "f-trial": "Energy use was measured in 60 staff. Compared with sitting, standing at the "
-        "desk used only 9 kcal more per hour (95% CI 6 to 12).",
-        "f-close": "Compared with sitting, standing at the desk used 48 kcal more per hour.",
-        "f-percent": "Compared with sitting, standing at the desk raised energy use by 12%.",
-    }
-    assert contradiction_candidates([("c", claim)], fragments) == {"c": ["f-trial"]}
-
-
 def test_the_stance_step_judges_what_the_sweep_finds_beside_the_nearest_fragments(
     lyra_home: Path,
 ) -> None:
@@ -268,3 +254,18 @@ def test_the_stance_step_judges_what_the_sweep_finds_beside_the_nearest_fragment
         ("f-study", "refutes"),
     }
     assert SWEPT_PER_CLAIM == 4
+
+
+def test_the_sweep_meets_safe_and_advised_against_in_one_setting() -> None:
+    """A text that calls a thing safe and one that advises against it meet where they
+    share words of the setting, wherever they stand; the heuristic judge decides
+    (decision 0105)."""
+    claim = (
+        "If you employ drivers or nurses, you should not roster them on twelve-hour night shifts."
+    )
+    fragments = {
+        "f-safe": "Our twelve-hour night shifts have proved perfectly safe for our nurses, and "
+        "sickness absence is down.",
+        "f-other": "Our nurses say the new canteen is perfectly fine.",
+    }
+    assert contradiction_candidates([("c", claim)], fragments) == {"c": ["f-safe"]}

@@ -34,6 +34,8 @@ from lyra.pipelines.evidence.nli_numbers import (
     stem,
 )
 from lyra.pipelines.evidence.nli_shares import (
+    LIGHT_VERBS,
+    SHARED_KNOWN,
     SHARED_WORDS,
     Share,
     read_share,
@@ -578,15 +580,21 @@ def _modifiers(tokens: Sequence[str], word: str) -> set[str]:
     return found
 
 
+@functools.lru_cache(maxsize=16384)
 def _verb_only(token: str) -> bool:
-    """A verb that modifies nothing: a form of a verb other than its base ("saw revenue
-    jump"), or a verb the lexicon knows as nothing else ("suffer muscle pain";
-    decision 0105)."""
+    """A verb that modifies nothing: a form of a verb other than its base or its past
+    participle ("saw revenue jump"; "taxed drinks" and "stabilized buildings" are set
+    apart by their participles), or a verb the lexicon knows as nothing else ("suffer
+    muscle pain"; decision 0105)."""
     readings = lexicon_readings(token)
     lemmas = readings.get("VERB")
     if not lemmas:
         return False
-    return lemmas[0] != token or not ({"NOUN", "ADJ"} & readings.keys())
+    if lemmas[0] == token:
+        return not ({"NOUN", "ADJ"} & readings.keys())
+    from lemminflect import getInflection
+
+    return token not in getInflection(lemmas[0], tag="VBN")
 
 
 def _set_apart(first: Sequence[str], second: Sequence[str], word: str) -> bool:
@@ -736,8 +744,10 @@ def shares_differ(hypothesis: ChangeReading, sentence: ChangeReading) -> bool:
         return False
     if not same_arm(hypothesis.tokens, sentence.tokens):
         return False
-    # names count here: a drug's name says whose outcome it is ("statin users")
-    return len(_specific(hypothesis.share_about & sentence.share_about)) >= SHARED_WORDS
+    # names count here too: a drug's name says whose outcome it is ("statin users")
+    same = _specific(hypothesis.share_about & sentence.share_about) - LIGHT_VERBS
+    known = same - hypothesis.names - sentence.names
+    return len(same) >= SHARED_WORDS and len(known) >= SHARED_KNOWN
 
 
 def changes_contradict(hypothesis: ChangeReading, sentence: ChangeReading) -> bool:

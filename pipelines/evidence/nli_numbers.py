@@ -299,7 +299,7 @@ def quantities(tokens: Sequence[str]) -> dict[str, list[tuple[float, float]]]:
     }
 
 
-def close(a: tuple[float, float, int], b: tuple[float, float, int]) -> bool:
+def _close(a: tuple[float, float, int], b: tuple[float, float, int]) -> bool:
     """Intervals overlap, or their gap is within 10 % of the largest magnitude."""
     gap = max(0.0, a[0] - b[1], b[0] - a[1])
     scale = max(abs(a[0]), abs(a[1]), abs(b[0]), abs(b[1]))
@@ -322,7 +322,7 @@ def disagreeing_measures(
     h_at: list[int] = []
     s_at: list[int] = []
     for unit in h_units.keys() & s_units.keys():
-        if any(not any(close(h, s) for s in s_units[unit]) for h in h_units[unit]):
+        if any(not any(_close(h, s) for s in s_units[unit]) for h in h_units[unit]):
             h_at += [at for _, _, at in h_units[unit]]
             s_at += [at for _, _, at in s_units[unit]]
     return h_at, s_at

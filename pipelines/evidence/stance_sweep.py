@@ -12,10 +12,9 @@ the contradiction was never judged.
 The rules that read such pairs (`nli_change`) each name what they are about, so they
 can search every fragment of a task cheaply: each sentence is read once and indexed by
 the words its readings are about (what changed, what is compared, what is called safe),
-and meets only the claims whose readings name one of those words. Each sentence is also
-indexed by the units it quantifies ("kcal", "£ per metre"), so that two numbers of one
-unit far apart meet too ("an extra 50 calories per hour" against "only 9 kcal more per
-hour": decision 0105). A pair found so is
+and meets only the claims whose readings name one of those words. A text that calls a
+thing safe and one that advises against it meet where they share two words of the
+setting, wherever those stand (decision 0105). A pair found so is
 confirmed by the heuristic judge on the whole fragment, as the lexical veto will judge
 it, and then goes through the stance model with every other pair.
 """
@@ -26,7 +25,6 @@ from collections.abc import Mapping, Sequence
 
 from lyra.pipelines.evidence.nli_change import ChangeReading, changes_contradict, read_changes
 from lyra.pipelines.evidence.nli_heuristic import claim_statement, heuristic_nli, split_sentences
-from lyra.pipelines.evidence.nli_numbers import Measures, close, measures
 from lyra.pipelines.evidence.nli_tokens import tokenize
 from lyra.pipelines.evidence.nli_words import GENERAL_OUTCOMES
 
@@ -41,29 +39,29 @@ def _about(reading: ChangeReading) -> frozenset[str]:
     for comparison in reading.comparisons:
         words |= comparison.leader | comparison.compared | comparison.measure
     words |= reading.advice.safe | reading.advice.against
+    if reading.advice.safe or reading.advice.against:
+        words |= reading.advice.words  # the setting too: "care staff", "care workers"
     words |= reading.groups.effect | reading.share_about
     return frozenset(words - GENERAL_OUTCOMES)
 
 
-# Units too common to say two numbers measure one thing ("%" of anything).
-_COMMON_UNITS = frozenset({"%", "", "="})
+# Words of its setting a text that calls a thing safe and one that advises against it
+# share, to meet in the sweep (`heuristic_nli` then decides).
+_ADVICE_SHARED = 2
 
 
-def _units(amounts: Measures) -> frozenset[str]:
-    """Index keys for the units a text quantifies ("kcal", "£/metr"), common ones left
-    out: two texts that give one such unit different values may disagree on a number
-    (`nli_numbers.disagreeing_measures`), however far apart the embedder puts them."""
-    return frozenset("#" + unit for unit in amounts.keys() - _COMMON_UNITS)
-
-
-def _amounts_differ(first: Measures, second: Measures) -> bool:
-    """In a unit both quantify (not a common one), a value of ``first`` that no value of
-    ``second`` comes close to ("an extra 50 calories per hour" against "only 9 kcal
-    more per hour")."""
-    for unit in first.keys() & second.keys() - _COMMON_UNITS:
-        if any(not any(close(a, b) for b in second[unit]) for a in first[unit]):
-            return True
-    return False
+def _advice_meets(first: ChangeReading, second: ChangeReading) -> bool:
+    """One text calls a thing safe and the other advises against, and they share words of
+    the setting wherever they stand ("Our ten-hour days have proved perfectly safe for our
+    care workers" and "If you employ care or transport staff, you should not roster them
+    on ten-hour compressed shifts": decision 0105). Too loose to be a rule of its own
+    (`nli_advice.safe_against_advised` wants the setting after the words of safety and
+    advice); the heuristic judge confirms the pair or not."""
+    opposed = (first.advice.safe and second.advice.against) or (
+        first.advice.against and second.advice.safe
+    )
+    shared = first.advice.words & second.advice.words
+    return bool(opposed) and len(shared) >= _ADVICE_SHARED
 
 
 def contradiction_candidates(
@@ -72,33 +70,28 @@ def contradiction_candidates(
     """For each (claim id, claim text), the ids of ``fragments`` (id -> text, in the
     order given) that one of the change rules reads as contradicting the claim, confirmed
     by `heuristic_nli` on the whole fragment. Claims with none are left out."""
-    readings: list[tuple[str, ChangeReading, Measures]] = []
+    readings: list[tuple[str, ChangeReading]] = []
     index: dict[str, list[int]] = {}
     for fragment_id, text in fragments.items():
         for sentence in split_sentences(text):
             reading = read_changes(tokenize(sentence))
-            amounts = measures(reading.tokens)
-            keys = _about(reading) | _units(amounts)
+            keys = _about(reading)
             if not keys:
                 continue
             for key in keys:
                 index.setdefault(key, []).append(len(readings))
-            readings.append((fragment_id, reading, amounts))
+            readings.append((fragment_id, reading))
     found: dict[str, list[str]] = {}
     for claim_id, claim_text in claims:
         hits: list[str] = []
         for text in dict.fromkeys((claim_text, claim_statement(claim_text))):
             claim = read_changes(tokenize(text))
-            claim_amounts = measures(claim.tokens)
-            keys = _about(claim) | _units(claim_amounts)
-            near = sorted({n for key in keys for n in index.get(key, ())})
+            near = sorted({n for key in _about(claim) for n in index.get(key, ())})
             for n in near:
-                fragment_id, reading, amounts = readings[n]
+                fragment_id, reading = readings[n]
                 if fragment_id in hits:
                     continue
-                if not (
-                    changes_contradict(claim, reading) or _amounts_differ(claim_amounts, amounts)
-                ):
+                if not (changes_contradict(claim, reading) or _advice_meets(claim, reading)):
                     continue
                 if heuristic_nli(fragments[fragment_id], claim_text).label == "refutes":
                     hits.append(fragment_id)
