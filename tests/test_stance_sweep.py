@@ -38,6 +38,15 @@ CASES = [
         "refutes",
         id="a-jump-far-from-a-rise",
     ),
+    # "every bit as good as" takes the measure the other text names (decision 0105)
+    pytest.param(
+        "For most of my patients, the patch is every bit as good as the tablet at preventing "
+        "night-time attacks.",
+        "The evidence shows that the tablet prevents considerably more night-time attacks than "
+        "the patch does.",
+        "refutes",
+        id="as-good-as-against-more-than",
+    ),
     # "went down" is a fall, and "sickness" names what "sick days" name (decision 0105)
     pytest.param(
         "Sick days at the depots fell by two thirds compared with the year before.",

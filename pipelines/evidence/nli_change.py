@@ -426,6 +426,7 @@ _EQUAL_AXES = frozenset({"efficacy", "safety", "benefit", "quality", "performanc
 _EQUAL_WORDS = frozenset({"good", "well", "potent", "strong"})
 # Before the first "as", words that make it no equality: "at least as effective as" (or
 # better), "nearly as good as" (a little worse), "twice as effective as" (a multiple).
+_JUDGEMENT_MEASURES = frozenset({"good", "well", "effectiv", "efficaci", "us", "help"})
 _NOT_EQUAL = frozenset({"least", "nearly", "almost", "quite", "twice", "times", "half"})
 
 
@@ -654,7 +655,12 @@ def comparisons_clash(hypothesis: ChangeReading, sentence: ChangeReading) -> boo
     a swap needs both to name it."""
     for first in hypothesis.comparisons:
         for second in sentence.comparisons:
-            if first.measure and second.measure and not first.measure & second.measure:
+            if (
+                first.measure
+                and second.measure
+                and not first.measure & second.measure
+                and not (_judged(first) or _judged(second))
+            ):
                 continue
             if (first.sign == 0) != (second.sign == 0):
                 if _equal_against_lead(first, second):
@@ -682,6 +688,14 @@ def comparisons_clash(hypothesis: ChangeReading, sentence: ChangeReading) -> boo
             if swapped and not (first.denied or second.denied):
                 return True
     return False
+
+
+def _judged(comparison: _Comparison) -> bool:
+    """An equality in a word of judgement ("every bit as good as", "as effective as"),
+    which any measure the other text names can fill: "ezetimibe is every bit as good as
+    a statin at preventing heart attacks" against "a statin prevents considerably more
+    heart attacks than ezetimibe" (decision 0105)."""
+    return comparison.sign == 0 and bool(comparison.measure & _JUDGEMENT_MEASURES)
 
 
 def _equal_against_lead(first: _Comparison, second: _Comparison) -> bool:
