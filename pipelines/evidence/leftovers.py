@@ -62,6 +62,15 @@ def lexicon_readings(word: str) -> dict[str, tuple[str, ...]]:
         return dict(getAllLemmas(word))
 
 
+@functools.lru_cache(maxsize=16384)
+def past_participles(lemma: str) -> tuple[str, ...]:
+    """lemminflect's past participles of the verb ``lemma`` ("see": "seen")."""
+    from lemminflect import getInflection
+
+    with _LEXICON_LOCK:
+        return tuple(getInflection(lemma, tag="VBN"))
+
+
 # An author's affiliation in a paper's header ("1Institute for Quantum Matter and
 # Department of Physics ..., Johns Hopkins University, Baltimore, Maryland 21218, USA").
 # It opens with the institution and reads as an address: commas, and a postcode or a

@@ -22,7 +22,7 @@ import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from lyra.pipelines.evidence.leftovers import lexicon_readings
+from lyra.pipelines.evidence.leftovers import lexicon_readings, past_participles
 from lyra.pipelines.evidence.nli_advice import AdviceReading, read_advice, safe_against_advised
 from lyra.pipelines.evidence.nli_groups import NO_GROUP, GroupReading, groups_clash, read_groups
 from lyra.pipelines.evidence.nli_numbers import (
@@ -426,8 +426,13 @@ _EQUAL_AXES = frozenset({"efficacy", "safety", "benefit", "quality", "performanc
 _EQUAL_WORDS = frozenset({"good", "well", "potent", "strong"})
 # Before the first "as", words that make it no equality: "at least as effective as" (or
 # better), "nearly as good as" (a little worse), "twice as effective as" (a multiple).
-_JUDGEMENT_MEASURES = frozenset({"good", "well", "effectiv", "efficaci", "us", "help"})
 _NOT_EQUAL = frozenset({"least", "nearly", "almost", "quite", "twice", "times", "half"})
+
+
+# An equality in these words says only that one does as well as the other, in whatever
+# the other text measures ("every bit as good as"; an axis word such as "effective" is
+# no measure at all).
+_JUDGEMENT_MEASURES = frozenset({"good", "well"})
 
 
 @dataclass(frozen=True)
@@ -593,9 +598,7 @@ def _verb_only(token: str) -> bool:
         return False
     if lemmas[0] == token:
         return not ({"NOUN", "ADJ"} & readings.keys())
-    from lemminflect import getInflection
-
-    return token not in getInflection(lemmas[0], tag="VBN")
+    return token not in past_participles(lemmas[0])
 
 
 def _set_apart(first: Sequence[str], second: Sequence[str], word: str) -> bool:
@@ -691,8 +694,8 @@ def comparisons_clash(hypothesis: ChangeReading, sentence: ChangeReading) -> boo
 
 
 def _judged(comparison: _Comparison) -> bool:
-    """An equality in a word of judgement ("every bit as good as", "as effective as"),
-    which any measure the other text names can fill: "ezetimibe is every bit as good as
+    """An equality in a word of judgement ("every bit as good as"), which any measure the
+    other text names can fill: "ezetimibe is every bit as good as
     a statin at preventing heart attacks" against "a statin prevents considerably more
     heart attacks than ezetimibe" (decision 0105)."""
     return comparison.sign == 0 and bool(comparison.measure & _JUDGEMENT_MEASURES)
@@ -768,8 +771,7 @@ def changes_contradict(hypothesis: ChangeReading, sentence: ChangeReading) -> bo
     """No change against a change, two comparisons that cannot both hold, safe where
     the other advises against (`nli_advice`), most of one effect given to opposite
     groups (`nli_groups`), or shares of one outcome far apart (`nli_shares`): at any
-    overlap, for each names what it is
-    about (`nli_heuristic._judge`)."""
+    overlap, for each names what it is about (`nli_heuristic._judge`)."""
     return (
         no_change_against_change(hypothesis, sentence)
         or comparisons_clash(hypothesis, sentence)
