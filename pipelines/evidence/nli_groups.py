@@ -41,8 +41,8 @@ _SIDES: dict[str, tuple[str, int]] = {
     **dict.fromkeys(("poorer", "poorest", "deprived", "disadvantaged"), ("income", 0)),
     **dict.fromkeys(("wealthier", "wealthiest", "richer", "richest", "affluent"),
                     ("income", 1)),
-    **dict.fromkeys(("urban", "city"), ("place", 0)),
-    **dict.fromkeys(("rural", "countryside"), ("place", 1)),
+    **dict.fromkeys(("urban",), ("place", 0)),
+    **dict.fromkeys(("rural",), ("place", 1)),
 }  # fmt: skip
 # "low-income", "lower-paid", "higher earners", "high-income": a level, then what it is
 # a level of (the tokenizer splits the hyphen off).
@@ -56,8 +56,13 @@ _AGE_AFTER = frozenset({"s", "year", "years", "rather", "who", "and", "or", "wer
 # Words that say where most of an effect went.
 _MOST = frozenset(
     {"most", "largest", "biggest", "greatest", "highest", "strongest", "mainly", "mostly",
-     "entirely", "chiefly", "largely", "primarily", "driven", "whose"}
+     "entirely", "chiefly", "largely", "primarily", "driven"}
 )  # fmt: skip
+# A cleft puts the group it names first: "it's boys whose attendance improves", "it was
+# part-time workers over 50 ... who lost the most hours".
+_CLEFT_OPENS = frozenset({"it's", "it\u2019s"})
+_CLEFT_VERBS = frozenset({"is", "was"})
+_CLEFT_REACH = 3
 # A group named right after these is set aside ("rather than young people", "not higher
 # earners", "unlike boys").
 _ASIDE_BEFORE = frozenset({"than", "not", "unlike", "instead", "except"})
@@ -101,6 +106,20 @@ def _side_at(tokens: Sequence[str], i: int) -> tuple[str, int, int] | None:
     return None
 
 
+def _cleft(tokens: Sequence[str]) -> bool:
+    """The text opens a cleft on a group: "it's boys whose ...", "it is women who ..."."""
+    for i, tok in enumerate(tokens):
+        if tok in _CLEFT_OPENS:
+            start = i + 1
+        elif tok == "it" and tokens[i + 1 : i + 2] and tokens[i + 1] in _CLEFT_VERBS:
+            start = i + 2
+        else:
+            continue
+        if any(_side_at(tokens, j) for j in range(start, min(len(tokens), start + _CLEFT_REACH))):
+            return True
+    return False
+
+
 def _aside(tokens: Sequence[str], i: int, length: int) -> bool:
     """The group named at ``i`` is set aside, not singled out."""
     if any(tokens[j] in _ASIDE_BEFORE for j in range(max(0, i - _ASIDE_REACH), i)):
@@ -115,7 +134,7 @@ def _aside(tokens: Sequence[str], i: int, length: int) -> bool:
 
 def read_groups(tokens: Sequence[str]) -> GroupReading:
     """The group ``tokens`` single out for most of an effect (`GroupReading`), if any."""
-    if _MOST.isdisjoint(tokens):
+    if _MOST.isdisjoint(tokens) and not _cleft(tokens):
         return NO_GROUP
     featured: dict[str, set[int]] = {}
     group_words: set[int] = set()
