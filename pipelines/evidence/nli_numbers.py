@@ -175,6 +175,7 @@ def _counted_before(tokens: Sequence[str], i: int) -> bool:
 
 # "1 in 100", "one in every ten thousand", "3 out of 10": a share, read as a percentage.
 _SHARE_SKIP = frozenset({"every", "each"})
+_SHARE_JOINS = frozenset({"in", "out"})
 
 
 def _count_at(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
@@ -226,7 +227,10 @@ def measures(tokens: Sequence[str]) -> Measures:
     i = 0
     while i < len(tokens):
         tok = tokens[i]
-        share = _share(tokens, i) if start is None else None
+        # a share's numerator comes right before "in" or "out of" (checked first: this
+        # loop runs on every token of every stance pair)
+        ahead = tokens[i + 1] if i + 1 < len(tokens) else ""
+        share = _share(tokens, i) if start is None and ahead in _SHARE_JOINS else None
         if share is not None:
             found.setdefault("%", []).append((share[0], share[0], i))
             i = share[1]
