@@ -107,6 +107,27 @@ _ANAPHORIC_START = re.compile(
 # "I" only as the pronoun: a capital I standing alone, not a Roman numeral after a word
 # that numbers things ("type I diabetes", "phase I trial") nor part of a name ("CBT-I",
 # "I-131"); "my", "me" and "mine" in lower or title case, not "ME" (ME/CFS).
+_SYMPTOM = re.compile(
+    r"\b(?:rash(?:es)?|diarrh(?:o)?ea|nausea|nauseous|vomit(?:ed|ing)?|headaches?|dizz(?:y|iness)|"
+    r"drows(?:y|iness)|itch(?:ed|y|ing)|ached|aching|cramps|bloat(?:ed|ing)|constipated|"
+    r"palpitations|swollen|bruising|bleeding|fainted)\b",
+    re.IGNORECASE,
+)
+# what a treatment brought on, not the complaint the writer came with ("I've had an
+# aching left knee for about four months" is the condition)
+_TREATMENT_BROUGHT = re.compile(
+    r"\b(?:gave|made|left)\s+(?:me|him|her|us|them)\b|\b(?:came|broke)\s+out\s+in\b|"
+    r"\bfor\s+the\s+first\s+(?:\w+\s+)?(?:days?|weeks?|months?|fortnight)\b|"
+    r"\bon\s+(?:the|it|them|this)\b(?:\s+(?:course|antibiotics?|tablets?|pills?|drugs?|"
+    r"medication|medicine|treatment))?|\bsince\s+(?:starting|taking|I\s+started)\b|"
+    r"\bafter\s+(?:starting|taking|the\s+first\s+dose)\b|\bside[- ]effects?\b",
+    re.IGNORECASE,
+)
+# a symptom that went is an own story of relief, not of harm
+_EASED = re.compile(
+    r"\b(?:went\s+away|cleared(?:\s+up)?|eased|disappeared|stopped|settled|improved|gone)\b",
+    re.IGNORECASE,
+)
 _FIRST_PERSON = re.compile(
     r"(?<![\w-])(?<!type )(?<!Type )(?<!phase )(?<!Phase )(?<!class )(?<!Class )"
     r"(?<!grade )(?<!Grade )(?<!stage )(?<!Stage )(?<!level )(?<!Level )(?<!part )"
@@ -523,12 +544,21 @@ def informativeness(text: str) -> float:
         and not WRITER_FINDS_NONE.match(text)
     )
     dosing = any(_DOSING_INSTRUCTION.match(t) for t in (text, main))
+    # the writer's own adverse event is a report of harm ("the oxide gave me terrible
+    # diarrhoea", "my daughter came out in a blotchy rash on day 5": decision 0106)
+    harmed = (
+        own_story
+        and _SYMPTOM.search(text) is not None
+        and _TREATMENT_BROUGHT.search(text) is not None
+        and not _EASED.search(text)
+    )
     if any(_IMPERATIVE_START.match(t) for t in (text, main)) and not (contraindication or dosing):
         return 0.0
     score = 0.0
     if (
         contraindication
         or dosing
+        or harmed
         or EFFECT.search(text)
         or JA_EFFECT.search(text)
         or RECOMMENDATION.search(text)
@@ -549,15 +579,17 @@ def informativeness(text: str) -> float:
     # a finding quoted from a study's author or a doctor is the finding (decision 0102)
     expert = EXPERT_QUOTED.match(text)
     quoted = _QUOTED_SPEECH.match(text) and not (expert and EFFECT.search(expert.group(1)))
+    measured = own_story and (
+        harmed or CHANGED_FROM_TO.search(text) or (EFFECT.search(text) and NUMBER_UNIT.search(text))
+    )
+    # a speaker's own measured change is their testimony, quoted or not (decision 0106)
+    quoted = quoted and not measured
     if (_ANAPHORIC_START.match(text) and not IMPERSONAL_IT.match(text)) or quoted:
         score -= 0.35
     statement = own_statement(text)
     if _SECOND_PERSON.search(statement) and not contraindication:
         score -= 0.25
     if own_story:  # only a change the writer measured counts, at half (decision 0099)
-        measured = CHANGED_FROM_TO.search(text) or (
-            EFFECT.search(text) and NUMBER_UNIT.search(text)
-        )
         score = score / 2 if measured else 0.0
     return max(0.0, min(1.0, score))
 
@@ -646,14 +678,18 @@ def _sentences(fragment_text: str) -> Iterator[tuple[int, str]]:
     for index, (start, end) in enumerate(sentence_spans(fragment_text)):
         sentence = normalize_whitespace(_REFERENCE_MARKERS.sub("", fragment_text[start:end]))
         sentence = without_lead_label(sentence)
-        if len(sentence) <= MAX_CLAIM_CHARS or ";" not in sentence:
+        if len(sentence) <= MAX_CLAIM_CHARS:
             yield index, sentence
             continue
-        for clause in _CLAUSE_BREAK.split(sentence):
+        # too long: its clauses where semicolons join them, else where a reason or a
+        # concession is added (", since officers who knew ...": decision 0106)
+        breaks = _CLAUSE_BREAK if ";" in sentence else _REASON_BREAK
+        for clause in breaks.split(sentence):
             yield index, clause.strip().rstrip(";")
 
 
 _CLAUSE_BREAK = re.compile(r"(?<=;)\s+")
+_REASON_BREAK = re.compile(r",\s+(?=(?:since|because|although|though|whereas|which|while)\s)")
 # A table fragment: one line per row, cells joined by " | " (extract_html, extract_text).
 TABLE_CELL_SEPARATOR: Final = " | "
 

@@ -468,9 +468,19 @@ EXPERT_QUOTED = re.compile(
 # instead of another ("now takes 22 minutes instead of 8"), down or up by a size ("down
 # by about a third"), in digits or words (decision 0103).
 _VALUE = rf"(?:\d|(?:one|{NUMBER_WORDS})\b)"
+# a value with its currency before it ("Cr 6,200", "$2,100") or after what was done
+# ("from managing a 10-minute walk to a 40-minute walk")
+_FROM_VALUE = (
+    r"(?:about\s+|around\s+)?(?:\w+ing\s+)?(?:a\s+|an\s+)?(?:(?-i:[A-Z][a-z]?)\s?|[$\u00a3\u20ac])?"
+)
 CHANGED_FROM_TO = re.compile(
-    rf"\bfrom\s+(?:about\s+|around\s+)?{_VALUE}[^.;]{{0,40}}?\bto\s+(?:about\s+)?{_VALUE}"
-    rf"|\d[^.;,]{{0,20}}?\binstead\s+of\s+{_VALUE}"
+    rf"\bfrom\s+{_FROM_VALUE}{_VALUE}(?:[^.;]|\.(?=\d)){{0,40}}?\bto\s+{_FROM_VALUE}{_VALUE}"
+    # "3 migraines this month instead of my usual 8" (decision 0106)
+    rf"|\d[^.;,]{{0,30}}?\binstead\s+of\s+(?:(?:my|our|his|her|their|the)\s+)?"
+    rf"(?:(?:usual|normal|typical|average)\s+)?{_VALUE}"
+    # "I drew my baton twice, against nine times in the six months before" (0106)
+    rf"|,\s+(?:against|compared\s+with|versus)\s+{_VALUE}[^.;,]{{0,40}}?"
+    r"\b(?:before|earlier|previously|last\s+(?:year|month|week|winter|summer))\b"
     r"|\b(?:down|up)\s+by\s+(?:about\s+|around\s+|nearly\s+|almost\s+|roughly\s+)?"
     rf"(?:a\s+|an\s+)?{_VALUE}"
     # "an extra forty minutes of sleep", "it adds roughly six hours to my week" (0105)
@@ -515,7 +525,14 @@ _WRITERS_RECORDS = re.compile(
 _SPEAKERS_FRAME = re.compile(
     r"^.{0,60}?\b(?:my\s+(?:advice|recommendation|suggestion|rule)\s+is\s+(?:to|that)|"
     # "My own view is that if you're over eighty-five ..., you should not ..." (0105)
-    r"my\s+(?:own\s+)?(?:view|opinion|position|belief)\s+is\s+that|"
+    r"my\s+(?:own\s+)?(?:view|opinion|position|belief|reading|impression|sense|take)"
+    r"\s+is\s+that|"
+    # what a practitioner tells the people they see, the plain answer they give ("I tell
+    # parents that mastoiditis ... happens in fewer than 1 in 4,000 children", "the honest
+    # answer is that cameras seem to help some forces ..."; decision 0106)
+    r"I\s+(?:always\s+|usually\s+|often\s+)?(?:tell|remind|warn)\s+(?:my\s+)?(?:parents|"
+    r"patients|clients|families|people|readers|listeners|students|customers|members)\s+that|"
+    r"the\s+(?:honest|short|simple|plain)\s+answer\s+is\s+that|"
     # a practitioner's frame ("In my experience, cover crops do pay ...", "For most fields
     # we suggest you drill ..."; decision 0099)
     r"in\s+my\s+(?:experience|practice|view|opinion|clinic)\s*,?|"
@@ -584,8 +601,15 @@ def stated_part(text: str) -> str:
     text = _WRITERS_PARENTHESIS.sub("", _HEDGING_FRAME.sub("", text, count=1))
     # an aside after a statement, not a statement after a short aside ("I was sceptical,
     # but my night wakings went from five or six a night down to one or two": 0103)
-    head = _WRITERS_ASIDE.sub("", text, count=1)
-    if len(head.split()) >= _ASIDE_MIN_HEAD_WORDS:
+    # an aside that measures a change is the statement ("..., and my cholesterol went
+    # from 4.2 to 6.1 within a year": decision 0106)
+    aside = _WRITERS_ASIDE.search(text)
+    head = text[: aside.start()] if aside else text
+    if (
+        aside
+        and len(head.split()) >= _ASIDE_MIN_HEAD_WORDS
+        and not CHANGED_FROM_TO.search(aside.group())
+    ):
         text = head
     return _READERS_ASIDE.sub("", text, count=1)
 

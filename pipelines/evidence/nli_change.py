@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from lyra.pipelines.evidence.leftovers import lexicon_readings, past_participles
 from lyra.pipelines.evidence.nli_advice import AdviceReading, read_advice, safe_against_advised
@@ -152,7 +153,7 @@ def _changes(tokens: Sequence[str]) -> tuple[set[str], set[str]]:
         if tokens[i + 1 : i + 2] == ["than"] or tokens[i - 1 : i] == ["or"]:
             # a bound, not a change: "more than eight years", "800 IU or more"
             continue
-        sized = any(
+        sized = _sized_before(tokens, i) or any(
             (number(t) is not None and tokens[j - 1] != "-") or t in CHANGE_SIZES
             for j, t in enumerate(tokens[i + 1 : i + 1 + 2 * _OUTCOME_REACH], start=i + 1)
         )
@@ -165,6 +166,17 @@ def _changes(tokens: Sequence[str]) -> tuple[set[str], set[str]]:
         else:
             unsized |= _acted_on(tokens, i, _OUTCOME_REACH)
     return found, found | unsized
+
+
+def _sized_before(tokens: Sequence[str], i: int) -> bool:
+    """A percentage right before the comparative at ``i``: "were 37% lower", "48 per cent
+    less often" (decision 0106)."""
+    before = tokens[max(0, i - 3) : i]
+    if before[-1:] and before[-1].endswith("%") and number(before[-1][:-1]) is not None:
+        return True
+    if before[-1:] == ["percent"] or before[-2:] == ["per", "cent"]:
+        return number(tokens[i - 2] if before[-1] == "percent" else tokens[i - 3]) is not None
+    return False
 
 
 # Comparatives that compare a measure when a noun follows them ("higher function
@@ -521,6 +533,10 @@ class ChangeReading:
         return _names(self.tokens)
 
 
+# "one child in four" and "1 in 20 children" count the same people (decision 0106)
+_ONE_OF: Final = {"children": "child", "women": "woman", "men": "man", "people": "person"}
+
+
 def read_changes(tokens: Sequence[str]) -> ChangeReading:
     sized, changed = _changes(tokens)
     negated = is_negated(tokens)
@@ -541,7 +557,9 @@ def read_changes(tokens: Sequence[str]) -> ChangeReading:
         unevidenced=tuple(_unevidenced(tokens)),
         groups=read_groups(tokens),
         share=share,
-        share_about=frozenset(_outcome(tokens)) if share else frozenset(),
+        share_about=frozenset(_ONE_OF.get(k, k) for k in _outcome(tokens))
+        if share
+        else frozenset(),
     )
 
 

@@ -35,7 +35,7 @@ _SIDES: dict[str, tuple[str, int]] = {
                     ("sex", 0)),
     **dict.fromkeys(("boys", "boy", "men", "man", "male", "males", "fathers"), ("sex", 1)),
     **dict.fromkeys(("young", "younger", "youngest", "teenagers", "teens", "adolescents",
-                     "juniors"), ("age", 0)),
+                     "juniors", "babies", "infants", "toddlers"), ("age", 0)),
     **dict.fromkeys(("older", "oldest", "elderly", "pensioners", "retirees", "seniors"),
                     ("age", 1)),
     **dict.fromkeys(("poorer", "poorest", "deprived", "disadvantaged"), ("income", 0)),
@@ -43,6 +43,10 @@ _SIDES: dict[str, tuple[str, int]] = {
                     ("income", 1)),
     **dict.fromkeys(("urban",), ("place", 0)),
     **dict.fromkeys(("rural",), ("place", 1)),
+    # when in the day (decision 0106: "strongest on night-time city-centre patrols"
+    # against "concentrated in daytime response work")
+    **dict.fromkeys(("daytime", "day-time", "daylight"), ("time", 0)),
+    **dict.fromkeys(("night-time", "nighttime", "overnight", "night"), ("time", 1)),
 }  # fmt: skip
 # "low-income", "lower-paid", "higher earners", "high-income": a level, then what it is
 # a level of (the tokenizer splits the hyphen off).
@@ -52,12 +56,25 @@ _INCOME_WORDS = frozenset({"income", "incomes", "paid", "earners", "earning", "e
 _AGE_LEVELS = {"under": 0, "over": 1}
 _AGE_RANGE = (12.0, 95.0)
 _AGE_AFTER = frozenset({"s", "year", "years", "rather", "who", "and", "or", "were", "was"})
+# a child's age ("children under 2 years of age", "babies under two"): any age where years
+# or months follow, or a person is named before the level
+_YEARS = frozenset({"year", "years", "months"})
+_PEOPLE = frozenset(
+    {"children", "child", "kids", "babies", "infants", "toddlers", "people", "adults",
+     "patients", "pupils", "workers", "those", "anyone"}
+)  # fmt: skip
+# "aged five and over", "65 and older": the upper side after the number
+_AND_OVER = frozenset({"over", "older", "above"})
 
 # Words that say where most of an effect went.
 _MOST = frozenset(
     {"most", "largest", "biggest", "greatest", "highest", "strongest", "mainly", "mostly",
-     "entirely", "chiefly", "largely", "primarily", "driven"}
+     "entirely", "chiefly", "largely", "primarily", "driven", "concentrated"}
 )  # fmt: skip
+# Words that say where the least of it went: a group named before them is set aside
+# ("babies under two gain the least", "night-time patrols saw the smallest change").
+_LEAST = frozenset({"least", "smallest", "weakest", "fewest"})
+_LEAST_REACH = 10
 # A cleft puts the group it names first: "it's boys whose attendance improves", "it was
 # part-time workers over 50 ... who lost the most hours".
 _CLEFT_OPENS = frozenset({"it's", "it\u2019s"})
@@ -103,6 +120,21 @@ def _side_at(tokens: Sequence[str], i: int) -> tuple[str, int, int] | None:
         after = tokens[j + 1] if j + 1 < len(tokens) else "s"
         if age is not None and _AGE_RANGE[0] <= age <= _AGE_RANGE[1] and after in _AGE_AFTER:
             return ("age", _AGE_LEVELS[tok], j - i + 1)
+        if (
+            age is not None
+            and 0 < age < _AGE_RANGE[0]
+            and (after in _YEARS or (i and tokens[i - 1] in _PEOPLE))
+        ):
+            return ("age", _AGE_LEVELS[tok], j - i + 1)
+    if (
+        i + 2 < len(tokens)
+        and tokens[i + 1] in ("and", "or")
+        and tokens[i + 2] in _AND_OVER
+        and i
+        and tokens[i - 1] in ("aged", "age", "ages")
+        and number(tok) is not None
+    ):
+        return ("age", 1, 3)
     return None
 
 
@@ -124,10 +156,11 @@ def _aside(tokens: Sequence[str], i: int, length: int) -> bool:
     """The group named at ``i`` is set aside, not singled out."""
     if any(tokens[j] in _ASIDE_BEFORE for j in range(max(0, i - _ASIDE_REACH), i)):
         return True
-    for tok in tokens[i + length : i + length + _NOTHING_REACH]:
+    after = tokens[i + length : i + length + _LEAST_REACH]
+    for n, tok in enumerate(after):
         if tok in _MOST:
             return False
-        if tok in _NOTHING:
+        if (tok in _NOTHING and n < _NOTHING_REACH) or tok in _LEAST:
             return True
     return False
 

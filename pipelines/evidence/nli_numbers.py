@@ -176,6 +176,12 @@ def _counted_before(tokens: Sequence[str], i: int) -> bool:
 # "1 in 100", "one in every ten thousand", "3 out of 10": a share, read as a percentage.
 _SHARE_SKIP = frozenset({"every", "each"})
 _SHARE_JOINS = frozenset({"in", "out"})
+# one of whom a share counts, between its numerator and "in" ("one child in four",
+# "1 patient in 10": decision 0106)
+SHARE_NOUNS = frozenset(
+    {"child", "person", "patient", "adult", "woman", "man", "user", "worker", "household",
+     "participant", "pupil", "driver", "officer", "baby", "infant", "student", "customer"}
+)  # fmt: skip
 
 
 def _count_at(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
@@ -201,6 +207,8 @@ def _share(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
     if numerator is None:
         return None
     j = numerator[1]
+    if tokens[j] in SHARE_NOUNS and tokens[j + 1 : j + 2] == ["in"]:
+        j += 1
     if tokens[j : j + 2] == ["out", "of"]:
         j += 2
     elif tokens[j : j + 1] == ["in"]:
@@ -230,7 +238,11 @@ def measures(tokens: Sequence[str]) -> Measures:
         # a share's numerator comes right before "in" or "out of" (checked first: this
         # loop runs on every token of every stance pair)
         ahead = tokens[i + 1] if i + 1 < len(tokens) else ""
-        share = _share(tokens, i) if start is None and ahead in _SHARE_JOINS else None
+        share = (
+            _share(tokens, i)
+            if start is None and (ahead in _SHARE_JOINS or ahead in SHARE_NOUNS)
+            else None
+        )
         if share is not None:
             found.setdefault("%", []).append((share[0], share[0], i))
             i = share[1]

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from lyra.pipelines.evidence.nli_numbers import measures
+from lyra.pipelines.evidence.nli_numbers import SHARE_NOUNS, measures
 
 # Before a share, words that make it a bound: "fewer than 1 in 10,000" (at most), "more
 # than 1 in 5" (at least).
@@ -78,7 +78,9 @@ def _of_people(tokens: Sequence[str], at: int) -> bool:
     """The percentage at ``at`` is a share of some group: "N in M", "N out of M", "28
     percent of rider injuries"; not "15.5% moisture" nor "a 12% drop"."""
     after = tokens[at + 1 : at + 3]
-    if after[:1] in (["in"], ["out"]):
+    if after[:1] in (["in"], ["out"]) or (
+        after[:1] and after[0] in SHARE_NOUNS and after[1:] == ["in"]
+    ):
         return True
     if tokens[at].endswith("%"):
         return after[:1] == ["of"]
