@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from lyra.pipelines.evidence.nli_numbers import number, stem
+from lyra.pipelines.evidence.nli_numbers import CARDINALS, number, stem
 from lyra.pipelines.evidence.nli_tokens import content_keys
 from lyra.pipelines.evidence.nli_words import GENERAL_OUTCOMES
 
@@ -75,6 +75,9 @@ _MOST = frozenset(
 # ("babies under two gain the least", "night-time patrols saw the smallest change").
 _LEAST = frozenset({"least", "smallest", "weakest", "fewest"})
 _LEAST_REACH = 10
+# the next clause speaks of another group ("in daytime hours, while night-time streets
+# saw the smallest change")
+_CLAUSE_TURNS = frozenset({"while", "whereas", "but", "whilst"})
 # A cleft puts the group it names first: "it's boys whose attendance improves", "it was
 # part-time workers over 50 ... who lost the most hours".
 _CLEFT_OPENS = frozenset({"it's", "it\u2019s"})
@@ -132,7 +135,7 @@ def _side_at(tokens: Sequence[str], i: int) -> tuple[str, int, int] | None:
         and tokens[i + 2] in _AND_OVER
         and i
         and tokens[i - 1] in ("aged", "age", "ages")
-        and number(tok) is not None
+        and (number(tok) is not None or tok in CARDINALS)
     ):
         return ("age", 1, 3)
     return None
@@ -158,7 +161,7 @@ def _aside(tokens: Sequence[str], i: int, length: int) -> bool:
         return True
     after = tokens[i + length : i + length + _LEAST_REACH]
     for n, tok in enumerate(after):
-        if tok in _MOST:
+        if tok in _MOST or tok in _CLAUSE_TURNS:
             return False
         if (tok in _NOTHING and n < _NOTHING_REACH) or tok in _LEAST:
             return True
