@@ -1,6 +1,7 @@
 """Decision 0106: what a writer reports of their own case, a practitioner's frame, an
 over-long sentence; and on the stance side "one child in four" as a share, a percentage
-before a comparative as a sized change, children's ages and who gains least."""
+before a comparative as a sized change, children's ages, who gains least and costs far
+apart."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ import pytest
 
 from lyra.pipelines.evidence.claims import _sentences, informativeness
 from lyra.pipelines.evidence.leftovers import CHANGED_FROM_TO, stated_part
+from lyra.pipelines.evidence.nli_costs import Cost, costs_differ, read_cost
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
+from lyra.pipelines.evidence.nli_tokens import tokenize
 
 
 @pytest.mark.parametrize(
@@ -167,3 +170,41 @@ def test_clashes_refute_both_ways(premise: str, hypothesis: str) -> None:
 def test_the_same_group_singled_out_is_no_clash(premise: str, hypothesis: str) -> None:
     assert heuristic_nli(premise, hypothesis).label != "refutes"
     assert heuristic_nli(hypothesis, premise).label != "refutes"
+
+
+COST_CLASHES = [
+    pytest.param(
+        "Once storage and the staff time needed to review footage are included, the full "
+        "annual cost of a body camera averages 2,900 crowns per officer.",
+        "With no hidden fees, total cost of ownership comes to under 600 crowns per officer "
+        "per year, including unlimited cloud storage.",
+        id="2900-against-under-600-crowns-per-officer",
+    ),
+    pytest.param(
+        "Hearing aids from the clinic cost about $4,000 per pair once fitting is included.",
+        "With fitting included, a pair of the clinic's hearing aids costs $1,200 per pair.",
+        id="4000-against-1200-dollars-per-pair",
+    ),
+]
+
+
+@pytest.mark.parametrize(("premise", "hypothesis"), COST_CLASHES)
+def test_costs_far_apart_refute_both_ways(premise: str, hypothesis: str) -> None:
+    assert heuristic_nli(premise, hypothesis).label == "refutes"
+    assert heuristic_nli(hypothesis, premise).label == "refutes"
+
+
+def test_costs_of_other_things_or_close_together_do_not_meet() -> None:
+    def cost(text: str) -> Cost | None:
+        return read_cost(tokenize(text))
+
+    storage = cost("A year of cloud storage costs £300 per officer.")
+    assert storage == Cost(300.0, 300.0, "£", "officer", frozenset({"cloud", "storag"}))
+    # two treatments at their own price, a cost close to another, another "per" thing
+    assert not costs_differ(
+        cost("Physiotherapy costs £45 a session."), cost("Acupuncture costs £120 a session.")
+    )
+    assert not costs_differ(storage, cost("Cloud storage costs about £280 per officer."))
+    assert not costs_differ(storage, cost("Cloud storage costs about £900 per station."))
+    # a sentence with two figures of the unit gives no one cost
+    assert cost("Cloud storage costs £300 per officer, and £900 per station.") is None

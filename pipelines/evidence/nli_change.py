@@ -25,6 +25,7 @@ from typing import Final
 
 from lyra.pipelines.evidence.leftovers import lexicon_readings, past_participles
 from lyra.pipelines.evidence.nli_advice import AdviceReading, read_advice, safe_against_advised
+from lyra.pipelines.evidence.nli_costs import Cost, costs_differ, read_cost
 from lyra.pipelines.evidence.nli_groups import NO_GROUP, GroupReading, groups_clash, read_groups
 from lyra.pipelines.evidence.nli_numbers import (
     CARDINALS,
@@ -526,6 +527,7 @@ class ChangeReading:
     groups: GroupReading = NO_GROUP  # the group it singles out for most of an effect
     share: Share | None = None  # the one share of people it gives ("1 in 100")
     share_about: frozenset[str] = frozenset()  # the words of what that share has
+    cost: Cost | None = None  # the one cost it gives ("2,900 crowns per officer")
 
     @functools.cached_property
     def names(self) -> frozenset[str]:
@@ -557,6 +559,7 @@ def read_changes(tokens: Sequence[str]) -> ChangeReading:
         unevidenced=tuple(_unevidenced(tokens)),
         groups=read_groups(tokens),
         share=share,
+        cost=read_cost(tokens),
         share_about=frozenset(_ONE_OF.get(k, k) for k in _outcome(tokens))
         if share
         else frozenset(),
@@ -788,8 +791,9 @@ def shares_differ(hypothesis: ChangeReading, sentence: ChangeReading) -> bool:
 def changes_contradict(hypothesis: ChangeReading, sentence: ChangeReading) -> bool:
     """No change against a change, two comparisons that cannot both hold, safe where
     the other advises against (`nli_advice`), most of one effect given to opposite
-    groups (`nli_groups`), or shares of one outcome far apart (`nli_shares`): at any
-    overlap, for each names what it is about (`nli_heuristic._judge`)."""
+    groups (`nli_groups`), shares of one outcome or costs far apart (`nli_shares`,
+    `nli_costs`): at any overlap, for each names what it is about
+    (`nli_heuristic._judge`)."""
     return (
         no_change_against_change(hypothesis, sentence)
         or comparisons_clash(hypothesis, sentence)
@@ -798,4 +802,5 @@ def changes_contradict(hypothesis: ChangeReading, sentence: ChangeReading) -> bo
         or safe_against_advised(hypothesis.advice, sentence.advice)
         or groups_clash(hypothesis.groups, sentence.groups)
         or shares_differ(hypothesis, sentence)
+        or costs_differ(hypothesis.cost, sentence.cost)
     )

@@ -42,6 +42,8 @@ def _about(reading: ChangeReading) -> frozenset[str]:
     if reading.advice.safe or reading.advice.against:
         words |= reading.advice.words  # the setting too: "care staff", "care workers"
     words |= reading.groups.effect | reading.share_about
+    if reading.cost is not None:  # what it costs for each of: "per officer" (0106)
+        words.add(reading.cost.per)
     return frozenset(words - GENERAL_OUTCOMES)
 
 

@@ -1,0 +1,100 @@
+"""Costs far apart: a contradiction rule of the heuristic stance judge (`nli_heuristic`,
+decision 0106).
+
+Two texts give what one thing costs for each of the same units, and the figures are far
+apart: "the full annual cost of a body-worn camera averages 2,900 crowns per officer"
+against "total cost of ownership comes to under 600 crowns per officer per year,
+including unlimited cloud storage". Such pairs share the price and little else, so the
+overlap rules call them neutral and the stance model reads two sentences about the
+cost of cameras as agreeing. A cost is a number in a sentence that names a cost
+("cost", "price", "fee", "spend", ...), the only one of its unit there, followed by what
+it is for each of ("per officer", "a session"); a bound before it widens it ("under
+600"). Two costs meet where unit and "per" thing are the same and the sentences share
+one more specific word ("storage"), so that "physiotherapy costs £45 a session" and
+"acupuncture costs £120 a session" do not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from lyra.pipelines.evidence.nli_numbers import measures, stem
+from lyra.pipelines.evidence.nli_tokens import content_keys
+from lyra.pipelines.evidence.nli_words import GENERAL_OUTCOMES
+
+COST_WORDS: Final = frozenset(
+    {"cost", "costs", "costing", "price", "prices", "priced", "fee", "fees", "charge",
+     "charges", "charged", "spend", "spends", "spending", "spent", "budget", "pays", "paid"}
+)  # fmt: skip
+_PER: Final = frozenset({"per", "a", "an", "each", "every"})
+_PER_REACH: Final = 3
+# what a cost is for each of when it is only a time: the sentences must share more
+_TIMES: Final = frozenset({"year", "month", "week", "day", "hour", "annum"})
+_AT_MOST: Final = frozenset({"under", "below", "less", "fewer", "within"})
+_AT_LEAST: Final = frozenset({"over", "above", "more", "least"})
+_BOUND_REACH: Final = 3
+# The larger cost is at least this many times the smaller.
+COSTS_APART: Final = 2.0
+
+
+@dataclass(frozen=True)
+class Cost:
+    """The one cost a sentence gives: its interval, unit, and what it is for each of."""
+
+    low: float
+    high: float
+    unit: str
+    per: str
+    about: frozenset[str]  # the sentence's specific words, the cost's own left out
+
+
+def _per(tokens: Sequence[str], at: int, unit: str) -> str:
+    """What the number at ``at`` is a cost for each of: "per officer", "a session"."""
+    if "/" in unit:
+        return unit.split("/", 1)[1]
+    for j in range(at + 1, min(len(tokens) - 1, at + 1 + _PER_REACH)):
+        if tokens[j] in _PER and tokens[j + 1].isalpha():
+            return stem(tokens[j + 1])
+    return ""
+
+
+def read_cost(tokens: Sequence[str]) -> Cost | None:
+    """The one cost ``tokens`` give (`Cost`), or None."""
+    if COST_WORDS.isdisjoint(tokens):
+        return None
+    found = [
+        (low, high, unit, at)
+        for unit, values in measures(tokens).items()
+        if unit != "%"
+        for low, high, at in values
+    ]
+    if len(found) != 1:
+        return None
+    low, high, unit, at = found[0]
+    per = _per(tokens, at, unit)
+    if not per:
+        return None
+    before = set(tokens[max(0, at - _BOUND_REACH) : at])
+    if before & _AT_MOST:
+        low = 0.0
+    elif before & _AT_LEAST:
+        high = float("inf")
+    base = unit.split("/", 1)[0]
+    own = {stem(base), base, per, *map(stem, COST_WORDS)}
+    about = {k for k in content_keys(tokens) if not k.startswith("~")} - own - GENERAL_OUTCOMES
+    return Cost(low, high, base, per, frozenset(about - _TIMES))
+
+
+def costs_differ(first: Cost | None, second: Cost | None) -> bool:
+    """Both texts cost the same thing for each of the same units, at least `COSTS_APART`
+    times apart, and share a specific word more (two where the unit is a time)."""
+    if first is None or second is None:
+        return False
+    if (first.unit, first.per) != (second.unit, second.per):
+        return False
+    small, large = sorted((first, second), key=lambda c: c.low)
+    if not (small.high > 0 and large.low >= COSTS_APART * small.high):
+        return False
+    return len(first.about & second.about) >= (2 if first.per in _TIMES else 1)
