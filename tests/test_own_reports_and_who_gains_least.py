@@ -9,8 +9,10 @@ import pytest
 
 from lyra.pipelines.evidence.claims import _sentences, informativeness
 from lyra.pipelines.evidence.leftovers import CHANGED_FROM_TO, stated_part
+from lyra.pipelines.evidence.nli_change import read_changes
 from lyra.pipelines.evidence.nli_costs import Cost, costs_differ, read_cost
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
+from lyra.pipelines.evidence.nli_shares import arms_differ
 from lyra.pipelines.evidence.nli_tokens import tokenize
 
 
@@ -137,6 +139,12 @@ CLASHES = [
         id="under-3-against-six-and-over",
     ),
     pytest.param(
+        "Antibiotics do not shorten ear pain by even a single day.",
+        "The median duration of ear pain was 2.1 days in the antibiotic group and 3.4 days in "
+        "the placebo group.",
+        id="no-shorter-pain-against-two-arms-apart",
+    ),
+    pytest.param(
         "The effect of street lighting on burglary was strongest at night-time in residential "
         "streets.",
         "The fall in burglary was concentrated in daytime hours, while night-time residential "
@@ -208,3 +216,12 @@ def test_costs_of_other_things_or_close_together_do_not_meet() -> None:
     assert not costs_differ(storage, cost("Cloud storage costs about £900 per station."))
     # a sentence with two figures of the unit gives no one cost
     assert cost("Cloud storage costs £300 per officer, and £900 per station.") is None
+
+
+def test_two_arms_alike_or_no_arm_named_size_no_difference() -> None:
+    same = "Median ear pain lasted 2 days in the antibiotic group and 2 days in the placebo group."
+    no_arm = "Ear pain lasted 2.1 days in March and 3.4 days in April."
+    assert arms_differ(tokenize(same)) == []
+    assert arms_differ(tokenize(no_arm)) == []
+    assert read_changes(tokenize(same)).sized_change == frozenset()
+    assert read_changes(tokenize(no_arm)).sized_change == frozenset()

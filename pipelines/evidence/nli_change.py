@@ -40,6 +40,7 @@ from lyra.pipelines.evidence.nli_shares import (
     SHARED_KNOWN,
     SHARED_WORDS,
     Share,
+    arms_differ,
     read_share,
     same_arm,
     shares_apart,
@@ -541,6 +542,10 @@ _ONE_OF: Final = {"children": "child", "women": "woman", "men": "man", "people":
 
 def read_changes(tokens: Sequence[str]) -> ChangeReading:
     sized, changed = _changes(tokens)
+    measured = arms_differ(tokens)
+    if measured:  # a measure that differs between a trial's arms (decision 0106)
+        sized |= _outcome(measured)
+        changed |= sized
     negated = is_negated(tokens)
     comparisons = tuple(_comparisons(tokens))
     sized_changes = tuple(_sized(tokens))

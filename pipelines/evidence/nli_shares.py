@@ -91,3 +91,30 @@ def shares_apart(first: Share, second: Share) -> bool:
     """The larger share is at least `SHARES_APART` times the smaller, bounds included."""
     small, large = sorted((first, second), key=lambda s: s.low)
     return small.high > 0 and large.low >= SHARES_APART * small.high
+
+
+# A measure given for each arm of a trial: "the median duration of ear pain was 2.1 days
+# in the pravacillin group and 3.4 days in the placebo group" (decision 0106) sizes a
+# difference in what comes before the first value.
+_ARM_NOUNS = frozenset({"group", "groups", "arm", "arms"})
+_MEASURE_REACH = 6
+
+
+def _arm_at(tokens: Sequence[str], i: int) -> bool:
+    """``tokens[i:]`` reads "in the X group" within four tokens."""
+    window = tokens[i : i + 5]
+    return bool(window[:1] == ["in"] and _ARM_NOUNS.intersection(window[2:]))
+
+
+def arms_differ(tokens: Sequence[str]) -> list[str]:
+    """The tokens before two values of one unit given for two arms of a trial, one of
+    them placebo or control, where the values differ; [] for none."""
+    for unit, values in measures(tokens).items():
+        if unit == "%" or len(values) != 2 or values[0][:2] == values[1][:2]:
+            continue
+        (_, _, first), (_, _, second) = values
+        arms = [j for j in range(first, min(len(tokens), second + 6)) if _arm_at(tokens, j)]
+        after_second = tokens[second : second + 8]
+        if len(arms) >= 2 and not _ARMS.isdisjoint(after_second):
+            return list(tokens[max(0, first - _MEASURE_REACH) : first])
+    return []

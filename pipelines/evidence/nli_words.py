@@ -54,7 +54,8 @@ BENEFIT: Final = frozenset(
 # identical thing is a state of no change only after a verb of staying or a "nearly"
 # ("held steady", "practically identical"): "a flat payment", "a steady trickle" are
 # not. Stems, as ``nli_numbers.stem`` leaves them.
-NULL_NOUNS: Final = frozenset({"chang", "differenc", "effect", "impact", "shift"})
+# "did not shorten ear pain by even a single day" finds no change in ear pain (0106)
+NULL_NOUNS: Final = frozenset({"chang", "differenc", "effect", "impact", "shift", "shorten"})
 NULL_DETERMINERS: Final = frozenset({"no", "little", "negligible", "zero", "hardly", "barely"})
 NULL_STATES: Final = frozenset({"unchang", "unaffect", "unalter"})
 STAYED_STATES: Final = frozenset({"steadi", "stabl", "flat", "same", "identical"})
