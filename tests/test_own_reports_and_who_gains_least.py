@@ -145,6 +145,12 @@ CLASHES = [
         id="no-shorter-pain-against-two-arms-apart",
     ),
     pytest.param(
+        "The greatest benefit from grommets is seen in children under 3 years of age.",
+        "Older children, aged six and over, gain the most from grommets, because in the "
+        "youngest children most glue ear clears by itself.",
+        id="a-reason-after-the-finding-singles-no-group-out",
+    ),
+    pytest.param(
         "The effect of street lighting on burglary was strongest at night-time in residential "
         "streets.",
         "The fall in burglary was concentrated in daytime hours, while night-time residential "

@@ -172,6 +172,11 @@ def read_groups(tokens: Sequence[str]) -> GroupReading:
     """The group ``tokens`` single out for most of an effect (`GroupReading`), if any."""
     if _MOST.isdisjoint(tokens) and not _cleft(tokens):
         return NO_GROUP
+    # a reason after the finding explains it and singles no group out ("..., because in
+    # the youngest children so much ... is viral": decision 0106)
+    reason = next((i for i, tok in enumerate(tokens) if tok == "because"), len(tokens))
+    if not _MOST.isdisjoint(tokens[:reason]):
+        tokens = tokens[:reason]
     featured: dict[str, set[int]] = {}
     group_words: set[int] = set()
     for i in range(len(tokens)):
