@@ -173,12 +173,10 @@ def _changes(tokens: Sequence[str]) -> tuple[set[str], set[str]]:
 def _sized_before(tokens: Sequence[str], i: int) -> bool:
     """A percentage right before the comparative at ``i``: "were 37% lower", "48 per cent
     less often" (decision 0106)."""
-    before = tokens[max(0, i - 3) : i]
-    if before[-1:] and before[-1].endswith("%") and number(before[-1][:-1]) is not None:
-        return True
-    if before[-1:] == ["percent"] or before[-2:] == ["per", "cent"]:
-        return number(tokens[i - 2] if before[-1] == "percent" else tokens[i - 3]) is not None
-    return False
+    if i and tokens[i - 1].endswith("%"):
+        return number(tokens[i - 1][:-1]) is not None
+    # the tokenizer writes "per cent" as "percent"
+    return i > 1 and tokens[i - 1] == "percent" and number(tokens[i - 2]) is not None
 
 
 # Comparatives that compare a measure when a noun follows them ("higher function

@@ -35,6 +35,8 @@ _TIMES: Final = frozenset({"year", "month", "week", "day", "hour", "annum"})
 _AT_MOST: Final = frozenset({"under", "below", "less", "fewer", "within"})
 _AT_LEAST: Final = frozenset({"over", "above", "more", "least"})
 _BOUND_REACH: Final = 3
+# Words that say nothing of what is costed: the cost's own, too general, a time.
+_NOT_ABOUT: Final = frozenset(map(stem, COST_WORDS)) | GENERAL_OUTCOMES | _TIMES
 # The larger cost is at least this many times the smaller.
 COSTS_APART: Final = 2.0
 
@@ -82,9 +84,9 @@ def read_cost(tokens: Sequence[str]) -> Cost | None:
     elif before & _AT_LEAST:
         high = float("inf")
     base = unit.split("/", 1)[0]
-    own = {stem(base), base, per, *map(stem, COST_WORDS)}
-    about = {k for k in content_keys(tokens) if not k.startswith("~")} - own - GENERAL_OUTCOMES
-    return Cost(low, high, base, per, frozenset(about - _TIMES))
+    about = {k for k in content_keys(tokens) if not k.startswith("~")}
+    about -= {stem(base), base, per} | _NOT_ABOUT
+    return Cost(low, high, base, per, frozenset(about))
 
 
 def costs_differ(first: Cost | None, second: Cost | None) -> bool:

@@ -45,8 +45,9 @@ _SIDES: dict[str, tuple[str, int]] = {
     **dict.fromkeys(("rural",), ("place", 1)),
     # when in the day (decision 0106: "strongest on night-time city-centre patrols"
     # against "concentrated in daytime response work")
-    **dict.fromkeys(("daytime", "day-time", "daylight"), ("time", 0)),
-    **dict.fromkeys(("night-time", "nighttime", "overnight", "night"), ("time", 1)),
+    # (the tokenizer splits "night-time": "night" names it)
+    **dict.fromkeys(("daytime", "daylight"), ("time", 0)),
+    **dict.fromkeys(("nighttime", "overnight", "night"), ("time", 1)),
 }  # fmt: skip
 # "low-income", "lower-paid", "higher earners", "high-income": a level, then what it is
 # a level of (the tokenizer splits the hyphen off).

@@ -109,6 +109,8 @@ def _arm_at(tokens: Sequence[str], i: int) -> bool:
 def arms_differ(tokens: Sequence[str]) -> list[str]:
     """The tokens before two values of one unit given for two arms of a trial, one of
     them placebo or control, where the values differ; [] for none."""
+    if _ARMS.isdisjoint(tokens) or _ARM_NOUNS.isdisjoint(tokens):
+        return []  # read on every stance pair: no arm named, no numbers read
     for unit, values in measures(tokens).items():
         if unit == "%" or len(values) != 2 or values[0][:2] == values[1][:2]:
             continue
