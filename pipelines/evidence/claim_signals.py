@@ -49,6 +49,10 @@ EFFECT = re.compile(
     # a change for better or worse ("response times haven't got any worse": 0103)
     r"|\b(?:got|gets|get|getting|gotten|became|become|becomes|grew|grown) (?:any |much |a lot |"
     r"no |even )?(?:better|worse)\b"
+    # who bears a cost ("Middle- and higher-income households ... pay the bulk of the
+    # charge revenue", "low-income households ... end up paying the most": 0107)
+    r"|\b(?:pay|pays|paid|paying|bear|bears|bore|bearing)\s+(?:the\s+)?(?:bulk|most|"
+    r"majority|brunt|lion's\s+share|least|more|less)\b"
     # the noun of a relation ("had no effect on", "the effect of")
     r"|\beffects?\s+(?:on|of)\b|\bno (?:significant )?differences? (?:in|between)\b",
     re.IGNORECASE,

@@ -40,6 +40,7 @@ from lyra.pipelines.evidence.claim_signals import (
     RECOMMENDATION,
     WRITER_FINDS_NONE,
 )
+from lyra.pipelines.evidence.harm_reports import practitioners_count, reports_harm
 from lyra.pipelines.evidence.leftovers import (
     CHANGED_FROM_TO,
     EXPERT_QUOTED,
@@ -107,27 +108,6 @@ _ANAPHORIC_START = re.compile(
 # "I" only as the pronoun: a capital I standing alone, not a Roman numeral after a word
 # that numbers things ("type I diabetes", "phase I trial") nor part of a name ("CBT-I",
 # "I-131"); "my", "me" and "mine" in lower or title case, not "ME" (ME/CFS).
-_SYMPTOM = re.compile(
-    r"\b(?:rash(?:es)?|diarrh(?:o)?ea|nausea|nauseous|vomit(?:ed|ing)?|headaches?|dizz(?:y|iness)|"
-    r"drows(?:y|iness)|itch(?:ed|y|ing)|ached|aching|cramps|bloat(?:ed|ing)|constipated|"
-    r"palpitations|swollen|bruising|bleeding|fainted)\b",
-    re.IGNORECASE,
-)
-# what a treatment brought on, not the complaint the writer came with ("I've had an
-# aching left knee for about four months" is the condition)
-_TREATMENT_BROUGHT = re.compile(
-    r"\b(?:gave|made|left)\s+(?:me|him|her|us|them)\b|\b(?:came|broke)\s+out\s+in\b|"
-    r"\bfor\s+the\s+first\s+(?:\w+\s+)?(?:days?|weeks?|months?|fortnight)\b|"
-    r"\bon\s+(?:the|it|them|this)\b(?:\s+(?:course|antibiotics?|tablets?|pills?|drugs?|"
-    r"medication|medicine|treatment))?|\bsince\s+(?:starting|taking|I\s+started)\b|"
-    r"\bafter\s+(?:starting|taking|the\s+first\s+dose)\b|\bside[- ]effects?\b",
-    re.IGNORECASE,
-)
-# a symptom that went is an own story of relief, not of harm
-_EASED = re.compile(
-    r"\b(?:went\s+away|cleared(?:\s+up)?|eased|disappeared|stopped|settled|improved|gone)\b",
-    re.IGNORECASE,
-)
 _FIRST_PERSON = re.compile(
     r"(?<![\w-])(?<!type )(?<!Type )(?<!phase )(?<!Phase )(?<!class )(?<!Class )"
     r"(?<!grade )(?<!Grade )(?<!stage )(?<!Stage )(?<!level )(?<!Level )(?<!part )"
@@ -537,8 +517,10 @@ def informativeness(text: str) -> float:
         return 0.0
     main = main_clause(text)  # after an opening "If ...,": "give us a call" is advice
     contraindication = _CONTRAINDICATION.match(text) is not None or speaks_to_a_case(text)
+    counted = practitioners_count(text)
     own_story = (
         _FIRST_PERSON.search(text) is not None
+        and not counted
         and not contraindication
         and not PRACTITIONER_ADVISES.match(text)
         and not WRITER_FINDS_NONE.match(text)
@@ -546,12 +528,7 @@ def informativeness(text: str) -> float:
     dosing = any(_DOSING_INSTRUCTION.match(t) for t in (text, main))
     # the writer's own adverse event is a report of harm ("the oxide gave me terrible
     # diarrhoea", "my daughter came out in a blotchy rash on day 5": decision 0106)
-    harmed = (
-        own_story
-        and _SYMPTOM.search(text) is not None
-        and _TREATMENT_BROUGHT.search(text) is not None
-        and not _EASED.search(text)
-    )
+    harmed = reports_harm(text, own_story=own_story, counted=counted)
     if any(_IMPERATIVE_START.match(t) for t in (text, main)) and not (contraindication or dosing):
         return 0.0
     score = 0.0

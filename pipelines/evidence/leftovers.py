@@ -360,7 +360,7 @@ def states_preference(text: str) -> bool:
 VERDICT: Final = re.compile(
     r"\bwork(?:s|ed)?\s+(?:well|efficiently|better|best|poorly|as well|just as|for|in|"
     r"against)\b"
-    r"|\b(effective|ineffective|efficient|inefficient|efficiently|"
+    r"|\b(effective|ineffective|effectively|ineffectively|efficient|inefficient|efficiently|"
     r"inefficiently|safe|unsafe|beneficial|harmful|useful|useless|reliable|unreliable|"
     r"dangerous|toxic|suits?|suited|enforceable|unenforceable|lawful|unlawful|illegal|"
     r"void|liable|constitutional|unconstitutional|permissible|impermissible|exempt|"
@@ -484,7 +484,9 @@ CHANGED_FROM_TO = re.compile(
     r"|\b(?:down|up)\s+by\s+(?:about\s+|around\s+|nearly\s+|almost\s+|roughly\s+)?"
     rf"(?:a\s+|an\s+)?{_VALUE}"
     # "an extra forty minutes of sleep", "it adds roughly six hours to my week" (0105)
-    rf"|\ban\s+extra\s+{_VALUE}|\badds?\s+(?:about\s+|around\s+|roughly\s+|nearly\s+)?{_VALUE}",
+    rf"|\ban\s+extra\s+{_VALUE}|\badds?\s+(?:about\s+|around\s+|roughly\s+|nearly\s+)?{_VALUE}"
+    # "we used to bring home about 15 bags a week and now it's one or two" (0107)
+    rf"|\bused\s+to\b[^.;]{{0,60}}?{_VALUE}[^.;]{{0,40}}?\bnow\b[^.;]{{0,30}}?{_VALUE}",
     re.IGNORECASE,
 )
 # The writer's frame around what a sentence states (decision 0099): a lead-in that ends
@@ -505,6 +507,11 @@ _WRITERS_FRAME = re.compile(
     rf"(?i:at|in|from|as|the\s+way)\b[^,.!?]{{0,80}}\b{_FIRST_PERSON_WORD}\b[^,.!?]{{0,40}},\s+"
     # "The independent studies I've read show ...", "Everything I read afterwards
     # suggests that ..." (decision 0100)
+    # the writer's own analysis as the opening ("When I fit a simple count model with
+    # beach fixed effects ..., the coastal survey data show no measurable change ...")
+    r"|(?i:when|once|after|if)\s+(?:I|we)\s+(?i:fit|fitted|run|ran|re-?ran|analy[sz]ed?|"
+    r"model(?:l?ed)?|adjust(?:ed)?|control(?:led)?|crunch(?:ed)?|compare[d]?|look(?:ed)?\s+at)"
+    r"\b[^.!?]{0,120}?,\s+(?=\S+(?:\s+\S+){5})"
     r"|[^.!?]{0,60}\bI(?:'ve|\s+have)?\s+(?:read|seen)(?:\s+\w+){0,2}?\s+"
     r"(?:show|suggest|find|found|say)s?\s+(?:that\s+)?"
     r"|(?i:her|his|their|the)\s+(?i:point|view|argument|message|advice)\b[^.!?]{0,80}?"
@@ -525,8 +532,12 @@ _WRITERS_RECORDS = re.compile(
 _SPEAKERS_FRAME = re.compile(
     r"^.{0,60}?\b(?:my\s+(?:advice|recommendation|suggestion|rule)\s+is\s+(?:to|that)|"
     # "My own view is that if you're over eighty-five ..., you should not ..." (0105)
-    r"my\s+(?:own\s+)?(?:view|opinion|position|belief|reading|impression|sense|take)"
-    r"\s+is\s+that|"
+    r"my\s+(?:own\s+|personal\s+)?(?:view|opinion|position|belief|reading|impression|sense|"
+    # with what it rests on between ("My view, based on the household expenditure survey
+    # and our own diary study, is that ...": decision 0107)
+    r"take)(?:\s*,[^,]{1,100},)?\s+is\s+that|"
+    # a conviction ("I have no doubt that aspirin clearly lowers ...": decision 0107)
+    r"I(?:\s+have|'ve)\s+(?:no|little)\s+doubt\s+that|"
     # what a practitioner tells the people they see, the plain answer they give ("I tell
     # parents that mastoiditis ... happens in fewer than 1 in 4,000 children", "the honest
     # answer is that cameras seem to help some forces ..."; decision 0106)
@@ -542,8 +553,8 @@ _SPEAKERS_FRAME = re.compile(
     # an estimate or a view the speaker keeps stating ("By my estimate, ...", "it's why
     # I keep saying that ..."; decision 0100)
     r"by\s+my\s+(?:own\s+)?(?:estimate|reckoning|count|calculations?|numbers)\s*,?|"
-    r"I\s+(?:keep\s+saying|(?:have\s+|'ve\s+)?always\s+(?:said|say)|(?:would|'d)\s+argue)"
-    r"\s+that|"
+    r"I\s+(?:keep\s+saying|(?:have\s+|'ve\s+)?always\s+(?:said|say)|would\s+argue)\s+that|"
+    r"I'd\s+argue\s+that|"
     r"I(?:'d|\s+would)?\s+(?:always\s+|strongly\s+)?(?:recommend|advise)\s+that|"
     # a court's finding and what the parties agreed ("On the whole of the evidence, I
     # find that ...", "It was common ground that ...")

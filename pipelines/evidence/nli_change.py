@@ -266,6 +266,7 @@ _MOVED_BY_DIRECTLY = frozenset(
 # "has gone up by about 9 per cent", "went down by a third".
 _GONE = frozenset({"gone", "went", "go", "goes", "going"})
 _UP_DOWN = {"up": 1, "down": -1}
+_SWITCHED = frozenset({"switched", "switching", "switch", "turned", "moved"})
 
 
 def _size_at(
@@ -395,6 +396,10 @@ def _unevidenced(tokens: Sequence[str]) -> list[_Sized]:
             if tokens[k] in _UP_DOWN and tokens[k - 1] in _GONE:
                 # "no clear evidence that sickness absence went down" (decision 0105)
                 axis: tuple[str, int] | None = ("amount", _UP_DOWN[tokens[k]])
+            elif tokens[k] in _SWITCHED and tokens[k + 1 : k + 2] == ["to"]:
+                # more of what people switched to: "no evidence that shoppers have
+                # switched to buying plastic bin liners" (decision 0107)
+                axis = ("amount", 1)
             else:
                 axis = axis_of(tokens, k) if tokens[k].isalpha() else None
             if axis and axis[0] in _SIZED_AXES:

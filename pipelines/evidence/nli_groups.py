@@ -52,6 +52,8 @@ _SIDES: dict[str, tuple[str, int]] = {
 # "low-income", "lower-paid", "higher earners", "high-income": a level, then what it is
 # a level of (the tokenizer splits the hyphen off).
 _LEVELS = {"low": 0, "lower": 0, "lowest": 0, "high": 1, "higher": 1, "highest": 1, "top": 1}
+# "the poor", "the rich": only after "the" (0107)
+_THE_INCOME = {"poor": 0, "rich": 1}
 _INCOME_WORDS = frozenset({"income", "incomes", "paid", "earners", "earning", "earnings"})
 # "under-21s", "over 50": an age, where the number is no measure ("over 50 hours").
 _AGE_LEVELS = {"under": 0, "over": 1}
@@ -70,7 +72,7 @@ _AND_OVER = frozenset({"over", "older", "above"})
 # Words that say where most of an effect went.
 _MOST = frozenset(
     {"most", "largest", "biggest", "greatest", "highest", "strongest", "mainly", "mostly",
-     "entirely", "chiefly", "largely", "primarily", "driven", "concentrated"}
+     "entirely", "chiefly", "largely", "primarily", "driven", "concentrated", "bulk"}
 )  # fmt: skip
 # Words that say where the least of it went: a group named before them is set aside
 # ("babies under two gain the least", "night-time patrols saw the smallest change").
@@ -114,6 +116,8 @@ def _side_at(tokens: Sequence[str], i: int) -> tuple[str, int, int] | None:
     tok = tokens[i]
     if tok in _SIDES:
         return (*_SIDES[tok], 1)
+    if tok in _THE_INCOME and i and tokens[i - 1] == "the":  # "the poor", not "poor sleep"
+        return ("income", _THE_INCOME[tok], 1)
     if tok in _LEVELS:
         j = i + 1 if i + 1 < len(tokens) and tokens[i + 1] != "-" else i + 2
         if j < len(tokens) and tokens[j] in _INCOME_WORDS:

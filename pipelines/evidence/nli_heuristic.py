@@ -435,7 +435,9 @@ def _moves_beside(tokens: Sequence[str], words: Set[str]) -> list[str]:
     ]
 
 
-def anchored_contradiction(hypothesis: Sequence[str], sentence: Sequence[str]) -> bool:
+def anchored_contradiction(
+    hypothesis: Sequence[str], sentence: Sequence[str], *, measures_only: bool = False
+) -> bool:
     """The two texts contradict each other about what both name with the same pair of
     content words (the anchor: "defect density", "traffic ... zone"), though they share
     little else: one negates it ("did not reduce defect density" against "had 60 percent
@@ -451,10 +453,12 @@ def anchored_contradiction(hypothesis: Sequence[str], sentence: Sequence[str]) -
     if not anchor:
         return False
     words = {word for pair in anchor for word in pair}
-    if negations_differ(hypothesis, sentence):
+    if negations_differ(hypothesis, sentence) and not measures_only:
         negated = hypothesis if is_negated(hypothesis) else sentence
         return _cue_before(negated, words)
-    if antonyms_flip(_moves_beside(hypothesis, words), _moves_beside(sentence, words)):
+    if not measures_only and antonyms_flip(
+        _moves_beside(hypothesis, words), _moves_beside(sentence, words)
+    ):
         return True
     return (
         bool(disagreeing_measures(hypothesis, sentence)[0])
@@ -485,6 +489,28 @@ _REASON_GIVEN = re.compile(
     r"|,\s+which\b.*$",
     re.IGNORECASE | re.DOTALL,
 )
+# A short label before a colon at the claim's start ("Over-the-counter aids: for mild
+# to moderate loss ...", "But here's my honest experience: in the organisations ...").
+_LEAD_LABEL = re.compile(r"^[^.;:!?]{1,60}?:\s+(?=\S)")
+# A word or phrase that only links a claim to what came before ("Put another way, roughly
+# 1 in 50 older people ...", "In fact, ...").
+_LINKING_OPENER = re.compile(
+    r"^(?:put\s+(?:another\s+way|simply)|simply\s+put|in\s+other\s+words|in\s+(?:short|sum|fact|"
+    r"practice|total|addition|contrast|the\s+end)|overall|indeed|that\s+said|even\s+so|of\s+course|"
+    r"on\s+balance|all\s+told|crucially|importantly|notably|by\s+contrast|on\s+the\s+other\s+hand|"
+    r"moreover|furthermore|however|meanwhile|first(?:ly)?|second(?:ly)?|finally|"
+    r"as\s+a\s+result)\s*,\s+",
+    re.IGNORECASE,
+)
+# A source named before the claim, itself perhaps holding commas ("According to till data
+# shared with the Courier by Norda Foods, a regional grocery chain with 46 stores in
+# Saltreach and Northmarch, sales of pedal-bin liners ... rose by 34 per cent", "Based on
+# the annual returns ..., single-use carrier bag sales ... have fallen by 90 per cent").
+_SOURCE_OPENER = re.compile(r"^(?:according\s+to|based\s+on|drawing\s+on|citing)\b", re.IGNORECASE)
+_SOURCE_COMMAS = 3
+# Where a claim joins a second statement to its first (", and they cost a fraction of
+# the price", ", so every meeting ... counts", "; ..."): the first is read alone.
+_CLAUSE_JOIN = re.compile(r",\s+(?:and|so|with|whether)\s+|;\s+", re.IGNORECASE)
 # The statement judged on its own has at least this many content words.
 _MIN_STATEMENT_KEYS = 3
 
@@ -494,21 +520,49 @@ def claim_statement(hypothesis: str) -> str:
     return _REASON_GIVEN.sub("", _REPORTING_FRAME.sub("", hypothesis, count=1))
 
 
+def claim_statements(hypothesis: str) -> list[str]:
+    """What ``hypothesis`` states, each read on its own where it differs from the whole:
+    the statement without its frame and reason (`claim_statement`), without a label
+    before a colon, a linking word or a source named before it, and the first of the
+    clauses a conjunction joins; each with at least `_MIN_STATEMENT_KEYS` content words.
+    A premise that refutes one of them refutes the claim: "A, and B" does not stand if A
+    does not (decision 0107)."""
+    statement = claim_statement(hypothesis)
+    unlabelled = _LINKING_OPENER.sub("", _LEAD_LABEL.sub("", statement, count=1), count=1)
+    openings = [unlabelled]
+    if _SOURCE_OPENER.match(unlabelled):
+        parts = unlabelled.split(", ", _SOURCE_COMMAS)
+        openings += [", ".join(parts[n:]) for n in range(1, len(parts))]
+    # the first clause only: what a claim adds after ", and" dilutes its statement, but
+    # read alone it often leans on the first ("..., and footfall ... fell by 4 percent,
+    # although retail sales ... were steady")
+    clauses = [_CLAUSE_JOIN.split(opening, maxsplit=1)[0].strip(" ,.") for opening in openings]
+    whole = hypothesis.strip(" ,.")
+    found: dict[str, str] = {}  # each reading once, whatever its closing stop
+    for text in (statement, *openings, *clauses):
+        if text.strip(" ,.") != whole:
+            found.setdefault(text.strip(" ,."), text)
+    return [
+        text for text in found.values() if len(content_keys(tokenize(text))) >= _MIN_STATEMENT_KEYS
+    ]
+
+
 def heuristic_nli(premise: str, hypothesis: str) -> NliResult:
     """Stance of the hypothesis (claim) given the premise (fragment), by word rules.
 
     A claim that reports its statement or gives a reason for it is also read as the
     statement alone: the frame and the reason dilute its overlap with a sentence that
     contradicts the statement, and a negation in the reason ("because patches do not
-    contain tar") hides the one that differs (decision 0097)."""
+    contain tar") hides the one that differs (decision 0097). So is each clause of a
+    claim that joins two, and a claim after a label and a colon (decision 0107)."""
     result = _judge(premise, hypothesis)
     if result.label == "refutes":
         return result
-    statement = claim_statement(hypothesis)
-    if statement == hypothesis or len(content_keys(tokenize(statement))) < _MIN_STATEMENT_KEYS:
-        return result
-    alone = _judge(premise, statement)
-    return alone if alone.label == "refutes" else result
+    for statement in claim_statements(hypothesis):
+        alone = _judge(premise, statement)
+        if alone.label == "refutes":
+            return alone
+    return result
 
 
 def _judge(premise: str, hypothesis: str) -> NliResult:
@@ -519,47 +573,76 @@ def _judge(premise: str, hypothesis: str) -> NliResult:
     sentences = _read_sentences(premise, hyp_keys)
     evidence = _best_sentence(sentences)
     overlap = evidence.overlap
-    if (
-        evidence.sentence is not None
-        and ANCHORED_FROM <= overlap < NEUTRAL_BELOW
-        and (
-            anchored_contradiction(hyp_tokens, evidence.tokens)
-            or event_years_differ(hyp_tokens, evidence.tokens)
-        )
-    ):
-        return _result("refutes", 0.55 + 0.4 * overlap, evidence.sentence)
     hyp_changes = read_changes(hyp_tokens)
+    if evidence.sentence is not None and _sentence_contradicts(
+        hyp_tokens, hyp_keys, hyp_changes, evidence
+    ):
+        return _refutes(evidence)
     if evidence.sentence is None or overlap < NEUTRAL_BELOW:
         changed = _changes_against(sentences, hyp_changes)
         if changed is not None:
             return changed
         # A sentence sharing no content word is no evidence of anything.
         shown = evidence.sentence if overlap > 0 else None
-        return _result("neutral", 0.7 - 0.4 * overlap, shown)
-    negated, other = (
-        (hyp_tokens, evidence.tokens) if is_negated(hyp_tokens) else (evidence.tokens, hyp_tokens)
-    )
-    contradicts = (
-        (negations_differ(hyp_tokens, evidence.tokens) and negation_bears_on(negated, other))
-        or (
-            is_negated(hyp_tokens)
-            and is_negated(evidence.tokens)
-            and negations_cross(hyp_tokens, evidence.tokens)
-        )
-        or (
-            antonyms_flip(hyp_tokens, evidence.tokens)
-            and _overlap_beside_axes(hyp_keys, evidence.tokens) >= NEUTRAL_BELOW
-        )
-        or numbers_contradict(hyp_tokens, evidence.tokens)
-        or event_years_differ(hyp_tokens, evidence.tokens)
-        or changes_contradict(hyp_changes, read_changes(evidence.tokens))
-    )
-    if contradicts:
-        return _result("refutes", min(CONFIDENCE_CAP, 0.55 + 0.4 * overlap), evidence.sentence)
-    if overlap >= SUPPORTS_FROM and not speaks_of_another(premise, hypothesis):
+        neutral = _result("neutral", 0.7 - 0.4 * overlap, shown)
+    elif overlap >= SUPPORTS_FROM and not speaks_of_another(premise, hypothesis):
         return _result("supports", min(CONFIDENCE_CAP, 0.5 + 0.45 * overlap), evidence.sentence)
-    others = [read for read in sentences if read is not evidence]
-    return _changes_against(others, hyp_changes) or _result("neutral", 0.5, evidence.sentence)
+    else:
+        others = [read for read in sentences if read is not evidence]
+        changed = _changes_against(others, hyp_changes)
+        if changed is not None:
+            return changed
+        neutral = _result("neutral", 0.5, evidence.sentence)
+    # The sentence that shares most words decides nothing: another one of the premise
+    # may still contradict the claim ("Most people take low-dose aspirin without
+    # problems. ... Serious stomach bleeding at this dose is rare, affecting around 1 in
+    # 2,000 people ..." against "roughly 1 in 50 older people who take aspirin for five
+    # years will have a major bleed": decision 0107).
+    for read in sorted(sentences, key=lambda read: -read.overlap):
+        if read is not evidence and _sentence_contradicts(
+            hyp_tokens, hyp_keys, hyp_changes, read, closest=False
+        ):
+            return _refutes(read)
+    return neutral
+
+
+def _refutes(evidence: _Evidence) -> NliResult:
+    return _result("refutes", min(CONFIDENCE_CAP, 0.55 + 0.4 * evidence.overlap), evidence.sentence)
+
+
+def _sentence_contradicts(
+    hyp_tokens: Sequence[str],
+    hyp_keys: set[str],
+    hyp_changes: ChangeReading,
+    read: _Evidence,
+    *,
+    closest: bool = True,
+) -> bool:
+    """True when the sentence ``read`` contradicts the hypothesis: at an overlap from
+    ``ANCHORED_FROM`` by an anchored contradiction or another year of one event, from
+    ``NEUTRAL_BELOW`` by a negation, an antonym, a number or a change that differs. A
+    sentence other than the ``closest`` one contradicts under ``NEUTRAL_BELOW`` only by
+    measures that differ (on HealthVer dev an anchored negation there was wrong on 5 of
+    5 pairs)."""
+    tokens = read.tokens
+    if read.overlap < ANCHORED_FROM:
+        return False
+    if read.overlap < NEUTRAL_BELOW:
+        return anchored_contradiction(
+            hyp_tokens, tokens, measures_only=not closest
+        ) or event_years_differ(hyp_tokens, tokens)
+    negated, other = (hyp_tokens, tokens) if is_negated(hyp_tokens) else (tokens, hyp_tokens)
+    return (
+        (negations_differ(hyp_tokens, tokens) and negation_bears_on(negated, other))
+        or (is_negated(hyp_tokens) and is_negated(tokens) and negations_cross(hyp_tokens, tokens))
+        or (
+            antonyms_flip(hyp_tokens, tokens)
+            and _overlap_beside_axes(hyp_keys, tokens) >= NEUTRAL_BELOW
+        )
+        or numbers_contradict(hyp_tokens, tokens)
+        or event_years_differ(hyp_tokens, tokens)
+        or changes_contradict(hyp_changes, read_changes(tokens))
+    )
 
 
 def _changes_against(

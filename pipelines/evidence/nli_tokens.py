@@ -63,8 +63,15 @@ def tokenize(text: str) -> list[str]:
     return numbers_in_digits(tokens)
 
 
+# "no doubt" and "no question" affirm what follows ("I have no doubt that aspirin clearly
+# lowers ...": decision 0107).
+_CERTAIN_AFTER_NO = frozenset({"doubt", "doubts", "question"})
+
+
 def is_cue(tokens: Sequence[str], i: int) -> bool:
     tok = tokens[i]
+    if tok in {"no", "without"} and i + 1 < len(tokens) and tokens[i + 1] in _CERTAIN_AFTER_NO:
+        return False
     if tok in NEGATION_WORDS or tok in NEGATED_CONTRACTIONS or tok.endswith("n't"):
         return True
     return tok in FAIL_WORDS and i + 1 < len(tokens) and tokens[i + 1] == "to"

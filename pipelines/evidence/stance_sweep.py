@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from lyra.pipelines.evidence.nli_change import ChangeReading, changes_contradict, read_changes
-from lyra.pipelines.evidence.nli_heuristic import claim_statement, heuristic_nli, split_sentences
+from lyra.pipelines.evidence.nli_heuristic import claim_statements, heuristic_nli, split_sentences
 from lyra.pipelines.evidence.nli_tokens import tokenize
 from lyra.pipelines.evidence.nli_words import GENERAL_OUTCOMES
 
@@ -69,9 +69,10 @@ def _advice_meets(first: ChangeReading, second: ChangeReading) -> bool:
 def contradiction_candidates(
     claims: Sequence[tuple[str, str]], fragments: Mapping[str, str]
 ) -> dict[str, list[str]]:
-    """For each (claim id, claim text), the ids of ``fragments`` (id -> text, in the
-    order given) that one of the change rules reads as contradicting the claim, confirmed
-    by `heuristic_nli` on the whole fragment. Claims with none are left out."""
+    """For each (claim id, claim text), the ids of ``fragments`` (id -> text) that one of
+    the change rules reads as contradicting the claim, confirmed by `heuristic_nli` on
+    the whole fragment: the surest confirmation first, then in the order given. Claims
+    with none are left out."""
     readings: list[tuple[str, ChangeReading]] = []
     index: dict[str, list[int]] = {}
     for fragment_id, text in fragments.items():
@@ -85,8 +86,8 @@ def contradiction_candidates(
             readings.append((fragment_id, reading))
     found: dict[str, list[str]] = {}
     for claim_id, claim_text in claims:
-        hits: list[str] = []
-        for text in dict.fromkeys((claim_text, claim_statement(claim_text))):
+        hits: dict[str, float] = {}
+        for text in (claim_text, *claim_statements(claim_text)):
             claim = read_changes(tokenize(text))
             near = sorted({n for key in _about(claim) for n in index.get(key, ())})
             for n in near:
@@ -95,8 +96,11 @@ def contradiction_candidates(
                     continue
                 if not (changes_contradict(claim, reading) or _advice_meets(claim, reading)):
                     continue
-                if heuristic_nli(fragments[fragment_id], claim_text).label == "refutes":
-                    hits.append(fragment_id)
+                judged = heuristic_nli(fragments[fragment_id], claim_text)
+                if judged.label == "refutes":
+                    hits[fragment_id] = judged.confidence
         if hits:
-            found[claim_id] = [fid for fid in fragments if fid in hits]
+            # surest first: the stance step keeps only the first few (decision 0107)
+            order = {fid: n for n, fid in enumerate(fragments)}
+            found[claim_id] = sorted(hits, key=lambda fid: (-hits[fid], order[fid]))
     return found

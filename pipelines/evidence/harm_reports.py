@@ -1,0 +1,70 @@
+"""Harm a writer reports: what a treatment brought on them, and what a practitioner
+counts among the people they see (decisions 0106, 0107).
+
+A writer's own story is no claim unless it measures a change or reports harm
+(`claims.informativeness`, decision 0099): "my daughter came out in a blotchy rash on
+day 5 of the course" and "I had a nosebleed that lasted nearly forty minutes and ended
+up at the emergency department" are the safety reports a researcher collects; "I've had
+an aching left knee for about four months" is the complaint the writer came with, and
+"the headaches went away" relief. A practitioner's "About one in five of my patients on
+aspirin mention indigestion or heartburn" is a count, not a story of their own.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lyra.pipelines.evidence.claim_signals import NUMBER
+
+SYMPTOM = re.compile(
+    r"\b(?:rash(?:es)?|diarrh(?:o)?ea|nausea|nauseous|vomit(?:ed|ing)?|headaches?|dizz(?:y|iness)|"
+    r"drows(?:y|iness)|itch(?:ed|y|ing)|ached|aching|cramps|bloat(?:ed|ing)|constipated|"
+    r"palpitations|swollen|bruis(?:es|ed|ing)|bleeding|bleeds?|nosebleeds?|heartburn|"
+    r"indigestion|fainted)\b",
+    re.IGNORECASE,
+)
+# what a treatment brought on, not the complaint the writer came with ("I've had an
+# aching left knee for about four months" is the condition)
+TREATMENT_BROUGHT = re.compile(
+    r"\b(?:gave|made|left)\s+(?:me|him|her|us|them)\b|\b(?:came|broke)\s+out\s+in\b|"
+    r"\bfor\s+the\s+first\s+(?:\w+\s+)?(?:days?|weeks?|months?|fortnight)\b|"
+    r"\bon\s+(?:the|it|them|this)\b(?:\s+(?:course|antibiotics?|tablets?|pills?|drugs?|"
+    r"medication|medicine|treatment))?|\bsince\s+(?:starting|taking|I\s+started)\b|"
+    r"\bafter\s+(?:starting|taking|the\s+first\s+dose)\b|\bside[- ]effects?\b|"
+    # "I started VitaFlow alongside my aspirin in March and within three weeks I had
+    # bruises all over my shins" (decision 0107)
+    r"\b(?:started|began)\b[^.;]{0,80}?\b(?:within|after)\s+(?:a|an|\w+)\s+(?:days?|weeks?|"
+    r"months?)\b|"
+    # harm that took the writer to hospital ("I had a nosebleed that lasted nearly
+    # forty minutes and ended up at the emergency department")
+    r"\bended\s+up\s+(?:in|at)\s+(?:the\s+)?(?:hospital|A&E|emergency|ICU|intensive\s+care)",
+    re.IGNORECASE,
+)
+# a practitioner's count of the people they see ("About one in five of my patients on
+# aspirin mention indigestion or heartburn": decision 0107) is no story of their own
+PRACTITIONERS_COUNT = re.compile(
+    r"^(?:[\w-]+\s+){0,4}?(?:of\s+)?(?:my|our)\s+(?:own\s+)?(?:patients|clients|customers|"
+    r"members|pupils|students|residents|tenants)\b",
+    re.IGNORECASE,
+)
+# a symptom that went is an own story of relief, not of harm
+EASED = re.compile(
+    r"\b(?:went\s+away|cleared(?:\s+up)?|eased|disappeared|stopped|settled|improved|gone)\b",
+    re.IGNORECASE,
+)
+
+
+def practitioners_count(text: str) -> bool:
+    """True when ``text`` opens on a count of the people its writer sees ("About one in
+    five of my patients ...", "Roughly a third of our members ...")."""
+    return PRACTITIONERS_COUNT.match(text) is not None
+
+
+def reports_harm(text: str, *, own_story: bool, counted: bool) -> bool:
+    """True when ``text`` reports harm: the writer's own (``own_story``) symptom that a
+    treatment brought on and that has not gone, or a symptom with a number in a
+    practitioner's count (``counted``)."""
+    symptom = SYMPTOM.search(text) is not None
+    if own_story:
+        return symptom and TREATMENT_BROUGHT.search(text) is not None and not EASED.search(text)
+    return counted and symptom and NUMBER.search(text) is not None
