@@ -512,8 +512,9 @@ def test_an_irregular_legal_past_is_a_verb() -> None:
         # claim before
         ("The UKPDS trial showed a 39% reduction in myocardial infarction.", 0.7),
         ("Use in pregnancy is considered safe by most guidelines.", 0.4),
-        ("The drug costs less than 5 dollars a month.", 0.4),
-        ("The generic costs $4 a month in most pharmacies.", 0.3),
+        # a price counts as much as an effect (decision 0107)
+        ("The drug costs less than 5 dollars a month.", 0.8),
+        ("The generic costs $4 a month in most pharmacies.", 0.7),
         # an imperative "use" is still advice
         ("Use the search box above to find a drug.", 0.0),
     ],
@@ -1500,7 +1501,7 @@ def test_leaning_sentences_and_orders_without_a_rate_stay_out(sentence: str) -> 
             "take it alongside your usual prescriptions.",
             0.4,
         ),
-        ("A replacement filter can cost between £40 and £90, so check the running costs.", 0.45),
+        ("A replacement filter can cost between £40 and £90, so check the running costs.", 0.7),
         # a null finding in a noun
         ("With menstrual migraine, the studies showed no difference from dummy tablets.", 0.4),
         # a finding quoted from a study's author is a finding; an opinion quoted is not

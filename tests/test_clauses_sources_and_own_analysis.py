@@ -11,6 +11,7 @@ import pytest
 from lyra.pipelines.evidence.claim_signals import EFFECT
 from lyra.pipelines.evidence.claims import informativeness
 from lyra.pipelines.evidence.leftovers import CHANGED_FROM_TO, stated_part
+from lyra.pipelines.evidence.nli_costs import costs_differ, read_cost
 from lyra.pipelines.evidence.nli_groups import read_groups
 from lyra.pipelines.evidence.nli_heuristic import claim_statements, heuristic_nli
 from lyra.pipelines.evidence.nli_tokens import is_negated, tokenize
@@ -244,3 +245,100 @@ def test_no_evidence_of_a_switch_meets_a_sized_rise() -> None:
     # a switch to something else is no rise in bin liners
     other = "There is no evidence that shoppers have switched to buying paper bags instead."
     assert heuristic_nli(other, rise).label == "neutral"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "score"),
+    [
+        # a guideline's recommendation for the people it names, and its limit on what
+        # prescribers give
+        (
+            "Consider a short course of oral steroids as an adjunct for people with severe "
+            "asthma who are already using inhalers.",
+            0.4,
+        ),
+        (
+            "If repeat doses are agreed, do not give more than four iron infusions to the same "
+            "patient in any 12-month period.",
+            0.7,
+        ),
+        # a price is a finding, told to the reader or not
+        ("The private scan costs 180 crowns, including your report.", 0.35),
+        # an estimate of what a practitioner sees
+        (
+            "At the practice I'd estimate something like one patient in ten has a rash in the "
+            "first week.",
+            0.35,
+        ),
+        # "in my experience" inserted is no frame of what stands before it
+        (
+            "Shock-wave therapy costs roughly twice as much and, in my experience, gives no "
+            "more lasting relief.",
+            0.7,
+        ),
+        (
+            "On my reading of the accounts, the coaching scheme produced similar gains for "
+            "about a third of the price.",
+            0.6,
+        ),
+        # the writer's own measured change: "shot up to", "compared to", "to just two"
+        (
+            "After the first dose my blood pressure shot up to 182 over 100 and stayed there "
+            "for a day.",
+            0.1,
+        ),
+        (
+            "The second course only gave me about two weeks of relief compared to roughly "
+            "three months from the first.",
+            0.2,
+        ),
+        ("Not scientific, but my daughter's sick days dropped from eight a term to just two.", 0.3),
+        # a harm the writer names by how it looked
+        (
+            "Odd one: my neck went bright red for a day afterwards, which the pharmacist said is "
+            "a known side effect.",
+            0.2,
+        ),
+        # a reader's own limit and advice stay advice
+        ("Never take more than 10 mg of melatonin in one night.", 0.0),
+        ("Consider the cost before you buy.", 0.0),
+    ],
+)
+def test_guidance_prices_estimates_and_measured_changes(sentence: str, score: float) -> None:
+    assert informativeness(sentence) == pytest.approx(score)
+
+
+def test_a_cost_per_child_is_a_cost_per_pupil() -> None:
+    first = read_cost(tokenize("Small classes cost the council 2,400 crowns per child a year."))
+    second = read_cost(tokenize("Small classes cost the council 880 crowns per pupil a year."))
+    assert first is not None and second is not None
+    assert (first.per, second.per) == ("pupil", "pupil")
+    assert costs_differ(first, second)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "score"),
+    [
+        # what a treatment does not do even in the reader's case is a safety finding
+        (
+            "That means because the medicine stays inside the joint, it will not affect your "
+            "blood sugar, even if you have diabetes.",
+            0.4,
+        ),
+        ("The patch will not raise your blood pressure, even if you have heart disease.", 0.4),
+        # "This means" before an instruction keeps it advice
+        ("This means you should rest.", 0.0),
+    ],
+)
+def test_what_holds_even_in_the_readers_case(sentence: str, score: float) -> None:
+    assert informativeness(sentence) == pytest.approx(score)
+
+
+def test_a_speakers_estimate_is_read_without_its_frame() -> None:
+    claim = (
+        "In my own clinic I'd estimate something like one patient in five has a noticeable "
+        "flare in the first day or two."
+    )
+    assert claim_statements(claim) == [
+        "something like one patient in five has a noticeable flare in the first day or two."
+    ]

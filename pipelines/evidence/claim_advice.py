@@ -65,7 +65,16 @@ CONTRAINDICATION: Final = re.compile(
     r"mix|prescribe|offer|recommend|start)\b(?!\s+more\b).*\b(?:if you (?:have|are|take|had|were)|"
     r"(?:to|in|for) (?:children|people|patients|women|men|adults|infants|babies|anyone)|"
     r"during pregnancy|while (?:pregnant|breastfeeding)|with (?:alcohol|warfarin|"
-    r"[a-z]+(?:ine|ol|am|ide|ate|in))\b))",
+    r"[a-z]+(?:ine|ol|am|ide|ate|in))\b)"
+    # a guideline's recommendation to prescribers for the people it names ("Consider an
+    # intra-articular corticosteroid injection as a short-term adjunct for people with
+    # moderate to severe knee pain") and its limit on what they give ("do not give more
+    # than three corticosteroid injections into the same knee in any 12-month period";
+    # decision 0107)
+    r"|(?:consider|offer)\s+(?:an?\s+|the\s+)?[\w-]+(?:\s+[\w-]+){0,9}?\s+(?:for|to)\s+"
+    r"(?:people|patients|adults|children|women|men|anyone|those|older|younger)\b"
+    r"|(?:do not|don't|never)\s+(?:give|offer|prescribe|administer|inject)\s+more\s+than\s+"
+    rf"(?:\d+|one|{NUMBER_WORDS})\b)",
     re.IGNORECASE,
 )
 
@@ -139,9 +148,18 @@ PRACTITIONER_ADVISES: Final = re.compile(
 )
 
 
+# what a treatment does or not even in the reader's case ("it will not affect your
+# blood sugar, even if you have diabetes": decision 0107)
+_EVEN_IN_A_CASE = re.compile(
+    r",\s*even\s+(?:if|when)\s+you(?:'re|'ve)?\s+(?:are|have|had|take|were)\b", re.IGNORECASE
+)
+
+
 def speaks_to_a_case(text: str) -> bool:
-    """True when `text` cautions or permits the reader in a case it names."""
+    """True when `text` cautions, reassures or permits the reader in a case it names."""
     opening = _READERS_OWN_CASE.match(text)
     if opening and _CAUTION.match(text[opening.end() :]):
         return True
-    return bool(_CAUTION_FOR_A_CASE.match(text) or _PERMISSION.search(text))
+    return bool(
+        _CAUTION_FOR_A_CASE.match(text) or _PERMISSION.search(text) or _EVEN_IN_A_CASE.search(text)
+    )

@@ -53,6 +53,10 @@ EFFECT = re.compile(
     # charge revenue", "low-income households ... end up paying the most": 0107)
     r"|\b(?:pay|pays|paid|paying|bear|bears|bore|bearing)\s+(?:the\s+)?(?:bulk|most|"
     r"majority|brunt|lion's\s+share|least|more|less)\b"
+    # a price ("Our ultrasound-guided steroid injection costs 245 crowns", "cost roughly
+    # three times as much": decision 0107)
+    r"|\bcosts?\s+(?:[a-z]+\s+){0,2}?(?:[$\u00a3\u20ac\u00a5]\s*)?\d"
+    r"|\bcosts?\s+(?:[a-z]+\s+){0,2}?(?:twice|three\s+times|four\s+times|half|double)\b"
     # the noun of a relation ("had no effect on", "the effect of")
     r"|\beffects?\s+(?:on|of)\b|\bno (?:significant )?differences? (?:in|between)\b",
     re.IGNORECASE,

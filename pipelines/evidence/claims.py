@@ -516,7 +516,9 @@ def informativeness(text: str) -> float:
     ):
         return 0.0
     main = main_clause(text)  # after an opening "If ...,": "give us a call" is advice
-    contraindication = _CONTRAINDICATION.match(text) is not None or speaks_to_a_case(text)
+    contraindication = any(_CONTRAINDICATION.match(t) for t in (text, main)) or speaks_to_a_case(
+        text
+    )
     counted = practitioners_count(text)
     own_story = (
         _FIRST_PERSON.search(text) is not None

@@ -20,7 +20,7 @@ SYMPTOM = re.compile(
     r"\b(?:rash(?:es)?|diarrh(?:o)?ea|nausea|nauseous|vomit(?:ed|ing)?|headaches?|dizz(?:y|iness)|"
     r"drows(?:y|iness)|itch(?:ed|y|ing)|ached|aching|cramps|bloat(?:ed|ing)|constipated|"
     r"palpitations|swollen|bruis(?:es|ed|ing)|bleeding|bleeds?|nosebleeds?|heartburn|"
-    r"indigestion|fainted)\b",
+    r"indigestion|fainted|flush(?:ed|ing)|went\s+(?:bright\s+)?red)\b",
     re.IGNORECASE,
 )
 # what a treatment brought on, not the complaint the writer came with ("I've had an

@@ -410,7 +410,9 @@ VERDICT: Final = re.compile(
 # (", so I always suggest patches first", ", that's what my adviser set me up with")
 # and a frame that reports it to the writer ("the pharmacist told me that ...").
 _LEAD_IN = re.compile(
-    r"^(?:also|plus|and)?\s*(?:(?:it's|it is)\s+)?(?:(?:well\s+)?worth (?:knowing|noting|"
+    # "That means because the medicine stays inside the joint, it will not ..." (0107)
+    r"^(?:that|this)\s+means\s+(?:that\s+)?(?=because\b|even\b|if\b)"
+    r"|^(?:also|plus|and)?\s*(?:(?:it's|it is)\s+)?(?:(?:well\s+)?worth (?:knowing|noting|"
     r"remembering)|good to know|(?:one|a|my) (?:tip|thing)(?: from me)?|fyi|btw)\s*[,:]\s*"
     # "And when she's older, it's worth knowing that condoms reduce ..."
     r"|^(?:and|but|also|so)?,?\s*(?:(?:when|once|if|as)\b[^,]{0,60},\s*)?(?:it's|it is)\s+"
@@ -471,7 +473,8 @@ _VALUE = rf"(?:\d|(?:one|{NUMBER_WORDS})\b)"
 # a value with its currency before it ("Cr 6,200", "$2,100") or after what was done
 # ("from managing a 10-minute walk to a 40-minute walk")
 _FROM_VALUE = (
-    r"(?:about\s+|around\s+)?(?:\w+ing\s+)?(?:a\s+|an\s+)?(?:(?-i:[A-Z][a-z]?)\s?|[$\u00a3\u20ac])?"
+    r"(?:about\s+|around\s+|just\s+|only\s+)?(?:\w+ing\s+)?(?:a\s+|an\s+)?"
+    r"(?:(?-i:[A-Z][a-z]?)\s?|[$\u00a3\u20ac])?"
 )
 CHANGED_FROM_TO = re.compile(
     rf"\bfrom\s+{_FROM_VALUE}{_VALUE}(?:[^.;]|\.(?=\d)){{0,40}}?\bto\s+{_FROM_VALUE}{_VALUE}"
@@ -485,6 +488,10 @@ CHANGED_FROM_TO = re.compile(
     rf"(?:a\s+|an\s+)?{_VALUE}"
     # "an extra forty minutes of sleep", "it adds roughly six hours to my week" (0105)
     rf"|\ban\s+extra\s+{_VALUE}|\badds?\s+(?:about\s+|around\s+|roughly\s+|nearly\s+)?{_VALUE}"
+    # "my blood sugar went up to 17.4 mmol/l", "the third one only gave me about three
+    # weeks of relief compared to roughly two months from the first" (0107)
+    rf"|\b(?:went|shot|jumped|climbed)\s+(?:up\s+|down\s+)?to\s+(?:about\s+|around\s+)?{_VALUE}"
+    rf"|{_VALUE}[^.;]{{0,50}}?\bcompared\s+(?:to|with)\s+(?:\w+\s+){{0,2}}?{_VALUE}"
     # "we used to bring home about 15 bags a week and now it's one or two" (0107)
     rf"|\bused\s+to\b[^.;]{{0,60}}?{_VALUE}[^.;]{{0,40}}?\bnow\b[^.;]{{0,30}}?{_VALUE}",
     re.IGNORECASE,
@@ -504,7 +511,7 @@ _WRITERS_WORD = r"(?:I|[Mm]y|[Mm]e|[Ww]e|[Oo]ur|[Uu]s)"
 _WRITERS_FRAME = re.compile(
     rf"^(?:[^:.!?]{{0,80}}\b{_WRITERS_WORD}\b[^:.!?]{{0,80}}:\s+(?=\S+(?:\s+\S+){{5}})"
     r"|(?i:(?:but|and|so|still|yet|now),?\s+)?"
-    rf"(?i:at|in|from|as|the\s+way)\b[^,.!?]{{0,80}}\b{_FIRST_PERSON_WORD}\b[^,.!?]{{0,40}},\s+"
+    rf"(?i:at|in|from|as|on|the\s+way)\b[^,.!?]{{0,80}}\b{_FIRST_PERSON_WORD}\b[^,.!?]{{0,40}},\s+"
     # "The independent studies I've read show ...", "Everything I read afterwards
     # suggests that ..." (decision 0100)
     # the writer's own analysis as the opening ("When I fit a simple count model with
@@ -555,6 +562,9 @@ _SPEAKERS_FRAME = re.compile(
     r"by\s+my\s+(?:own\s+)?(?:estimate|reckoning|count|calculations?|numbers)\s*,?|"
     r"I\s+(?:keep\s+saying|(?:have\s+|'ve\s+)?always\s+(?:said|say)|would\s+argue)\s+that|"
     r"I'd\s+argue\s+that|"
+    # an estimate ("In my own clinic I'd estimate something like one patient in five has
+    # a noticeable flare": decision 0107)
+    r"I(?:'d|\s+would)\s+(?:estimate|guess|reckon)(?:\s+that)?|"
     r"I(?:'d|\s+would)?\s+(?:always\s+|strongly\s+)?(?:recommend|advise)\s+that|"
     # a court's finding and what the parties agreed ("On the whole of the evidence, I
     # find that ...", "It was common ground that ...")
@@ -597,12 +607,18 @@ _HEDGING_FRAME = re.compile(
     r"^it\s+(?:appears|seems|turns\s+out|is\s+(?:likely|possible|clear|probable))\s+that\s+",
     re.IGNORECASE,
 )
+# the writer's experience inserted between commas ("hyaluronic acid injections cost
+# roughly three times as much and, in my experience, give slower ... relief": 0107)
+_WRITERS_INSERT = re.compile(
+    r",\s*in\s+my\s+(?:own\s+)?(?:experience|view|opinion)\s*,\s*", re.IGNORECASE
+)
 _WRITERS_PARENTHESIS = re.compile(r"\s*\([^()]*\b(?:I|me|my|I'm|I've)\b[^()]*\)")
 
 
 def stated_part(text: str) -> str:
     """The part of `text` whose statement its claim rules score."""
-    text = _SPEAKERS_FRAME.sub("", text, count=1)
+    # an inserted "in my experience" is no frame of what stands before it
+    text = _SPEAKERS_FRAME.sub("", _WRITERS_INSERT.sub(" ", text), count=1)
     text = _LEAD_IN.sub("", text, count=1)
     text = _TOLD_THE_WRITER.sub("", _CANDOUR.sub("", text, count=1), count=1)
     # a frame within a frame ("But here's my honest experience: in the organisations I've

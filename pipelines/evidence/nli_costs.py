@@ -29,6 +29,12 @@ COST_WORDS: Final = frozenset(
      "charges", "charged", "spend", "spends", "spending", "spent", "budget", "pays", "paid"}
 )  # fmt: skip
 _PER: Final = frozenset({"per", "a", "an", "each", "every"})
+# one "per" thing in other words: "per child" and "per pupil" at school (decision 0107)
+_SAME_PER: Final = {
+    stem(word): stem(same)
+    for word, same in (("child", "pupil"), ("student", "pupil"), ("kid", "pupil"),
+                       ("head", "person"), ("capita", "person"), ("resident", "person"))
+}  # fmt: skip
 _PER_REACH: Final = 3
 # what a cost is for each of when it is only a time: the sentences must share more
 _TIMES: Final = frozenset({"year", "month", "week", "day", "hour", "annum"})
@@ -58,7 +64,8 @@ def _per(tokens: Sequence[str], at: int, unit: str) -> str:
         return unit.split("/", 1)[1]
     for j in range(at + 1, min(len(tokens) - 1, at + 1 + _PER_REACH)):
         if tokens[j] in _PER and tokens[j + 1].isalpha():
-            return stem(tokens[j + 1])
+            per = stem(tokens[j + 1])
+            return _SAME_PER.get(per, per)
     return ""
 
 

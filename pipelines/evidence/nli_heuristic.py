@@ -481,7 +481,10 @@ def _result(label: NliLabel, confidence: float, evidence: str | None) -> NliResu
 _REPORTING_FRAME = re.compile(
     r"^.{0,100}?\b(?:notes?|noted|says?|said|suggests?|suggested|suggesting|finds?|"
     r"found|reports?|reported|shows?|showed|shown|concludes?|concluded|states?|stated|"
-    r"claims?|claimed|argues?|argued|believes?|believed|warns?|warned|told\s+\w+)\s+that\s+",
+    r"claims?|claimed|argues?|argued|believes?|believed|warns?|warned|told\s+\w+)\s+that\s+"
+    # a speaker's estimate ("In my own clinic I'd estimate something like one patient in
+    # five has a noticeable flare": decision 0107)
+    r"|^.{0,60}?\bI(?:'d|\s+would)?\s+(?:estimate|guess|reckon)\s+(?:that\s+)?",
     re.IGNORECASE | re.DOTALL,
 )
 _REASON_GIVEN = re.compile(
