@@ -556,8 +556,9 @@ def heuristic_nli(premise: str, hypothesis: str) -> NliResult:
     A claim that reports its statement or gives a reason for it is also read as the
     statement alone: the frame and the reason dilute its overlap with a sentence that
     contradicts the statement, and a negation in the reason ("because patches do not
-    contain tar") hides the one that differs (decision 0097). So is each clause of a
-    claim that joins two, and a claim after a label and a colon (decision 0107)."""
+    contain tar") hides the one that differs (decision 0097). So is a claim without the
+    label, the linking word or the source before it, and the first clause of one that
+    joins two (`claim_statements`, decision 0107)."""
     result = _judge(premise, hypothesis)
     if result.label == "refutes":
         return result
