@@ -11,7 +11,7 @@ import pytest
 from lyra.pipelines.evidence.claim_signals import EFFECT
 from lyra.pipelines.evidence.claims import informativeness
 from lyra.pipelines.evidence.leftovers import CHANGED_FROM_TO, stated_part
-from lyra.pipelines.evidence.nli_costs import costs_differ, read_cost
+from lyra.pipelines.evidence.nli_costs import Cost, costs_differ, read_cost
 from lyra.pipelines.evidence.nli_groups import read_groups
 from lyra.pipelines.evidence.nli_heuristic import claim_statements, heuristic_nli
 from lyra.pipelines.evidence.nli_tokens import is_negated, tokenize
@@ -311,8 +311,10 @@ def test_guidance_prices_estimates_and_measured_changes(sentence: str, score: fl
 def test_a_cost_per_child_is_a_cost_per_pupil() -> None:
     first = read_cost(tokenize("Small classes cost the council 2,400 crowns per child a year."))
     second = read_cost(tokenize("Small classes cost the council 880 crowns per pupil a year."))
-    assert first is not None and second is not None
-    assert (first.per, second.per) == ("pupil", "pupil")
+    assert first == Cost(
+        2400.0, 2400.0, "crown", "pupil", frozenset({"council", "child", "class", "small"})
+    )
+    assert second == Cost(880.0, 880.0, "crown", "pupil", frozenset({"council", "class", "small"}))
     assert costs_differ(first, second)
 
 
