@@ -325,11 +325,11 @@ class SearchSettings(_Section):
         50, gt=0, description="Kneedle cutoff keeps at most this many of one facet's ranking."
     )
     max_passages_per_search: int = Field(
-        100,
+        160,
         gt=0,
         description=(
             "Passages one search draws claims from, across the question's facets (each "
-            "facet's ranking cut at its knee, at most kneedle_max; decision 0098)."
+            "facet's ranking cut at its knee, at most kneedle_max; decisions 0098, 0108)."
         ),
     )
     rerank_depth: int = Field(
@@ -346,7 +346,7 @@ class SearchSettings(_Section):
         ),
     )
     max_claims_per_search: int = Field(
-        150, gt=0, description="Most new claims one search adds (near-duplicates merged first)."
+        250, gt=0, description="Most new claims one search adds (near-duplicates merged first)."
     )
     stance_candidates: int = Field(
         8, gt=0, description="Fragments of other pages paired with each claim for NLI."

@@ -55,7 +55,8 @@ EFFECT = re.compile(
     r"majority|brunt|lion's\s+share|least|more|less)\b"
     # a price ("Our ultrasound-guided steroid injection costs 245 crowns", "cost roughly
     # three times as much": decision 0107)
-    r"|\bcosts?\s+(?:[a-z]+\s+){0,2}?(?:[$\u00a3\u20ac\u00a5]\s*)?\d"
+    # ("cutting class sizes costs the taxpayer more than 2,400 crowns per child")
+    r"|\bcosts?\s+(?:[a-z]+\s+){0,4}?(?:[$\u00a3\u20ac\u00a5]\s*)?\d"
     r"|\bcosts?\s+(?:[a-z]+\s+){0,2}?(?:twice|three\s+times|four\s+times|half|double)\b"
     # the noun of a relation ("had no effect on", "the effect of")
     r"|\beffects?\s+(?:on|of)\b|\bno (?:significant )?differences? (?:in|between)\b",
@@ -86,12 +87,16 @@ NUMBER_UNIT = re.compile(
     r"(?:milli|micro|kilo)?grams?|"
     r"ml|l|mmol|mmhg|iu|cups?|times|fold|doses?|servings?|units?|patients|participants|"
     r"people|adults|deaths|cases|dollars|euros|pounds|yen|cents|db|dba|decibels|kwh)\b|\d\s*%|"
-    r"[$€£¥]\s*\d",
+    r"[$€£¥]\s*\d|"
+    # a rate in a currency the pattern does not name ("2,400 crowns per child")
+    r"\d[\d,.]*\s+[a-z]+\s+per\s+[a-z]+",
     re.IGNORECASE,
 )
 COMPARISON = re.compile(
     r"\b(than|compared|comparison|versus|vs|higher|lower|more|less|fewer|greater|smaller|"
     r"faster|slower|longer|shorter|better|worse|switching|instead of|rather than|similar to|"
+    # alike in two groups ("was similar in women and men": decision 0108)
+    r"similar (?:in|for|among|between)|"
     r"as much as|"
     # an equality: "as effective as", "the same wellbeing lift as" (decision 0105)
     r"as\s+\w+\s+as|the\s+same(?:\s+[\w-]+){0,2}\s+as)\b",
@@ -110,7 +115,8 @@ FINDING_OPENS = re.compile(
     # "Our own quarterly survey of members, backed by payroll data ..., shows that"
     r"research|trial|figures|counts|audit|records)(?:\W+\w+){0,12}?)\W+"
     r"(?:(?:also|further)\s+)?(?:find|finds|found|show|shows|showed|observed|concluded?|"
-    r"confirmed?)\b",
+    # "Our analysis suggests that a further 60 sections ... could prevent ..." (0108)
+    r"confirmed?|suggests?|suggested|indicates?|indicated|(?:estimates?|estimated)\s+that)\b",
     re.IGNORECASE,
 )
 # The writer as the one who looked and found nothing: "I can find no sign that menu

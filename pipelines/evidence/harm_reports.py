@@ -43,8 +43,11 @@ TREATMENT_BROUGHT = re.compile(
 # a practitioner's count of the people they see ("About one in five of my patients on
 # aspirin mention indigestion or heartburn": decision 0107) is no story of their own
 PRACTITIONERS_COUNT = re.compile(
-    r"^(?:[\w-]+\s+){0,4}?(?:of\s+)?(?:my|our)\s+(?:own\s+)?(?:patients|clients|customers|"
-    r"members|pupils|students|residents|tenants)\b",
+    # when, first ("before the Act, roughly one in two of my remanded clients lost either a
+    # job or a tenancy": decision 0108), and what kind of client, between
+    r"^(?:(?:before|after|since|until|during|in)\b[^,]{0,40},\s+)?"
+    r"(?:[\w-]+\s+){0,4}?(?:of\s+)?(?:my|our)\s+(?:own\s+)?(?:[\w-]+\s+)?(?:patients|clients|"
+    r"customers|members|pupils|students|residents|tenants)\b",
     re.IGNORECASE,
 )
 # a symptom that went is an own story of relief, not of harm

@@ -417,7 +417,19 @@ _LEAD_IN = re.compile(
     # "And when she's older, it's worth knowing that condoms reduce ..."
     r"|^(?:and|but|also|so)?,?\s*(?:(?:when|once|if|as)\b[^,]{0,60},\s*)?(?:it's|it is)\s+"
     r"(?:well\s+)?(?:worth (?:knowing|noting|remembering)|good to know|important to "
-    r"(?:know|remember|note))\s+that\s+",
+    r"(?:know|remember|note))\s+that\s+"
+    # "But the reality is, from where my members stand, missed court dates have roughly
+    # doubled ...", "But the figure published in the Treasury accounts is that fine income
+    # from the sections was about 19 million crowns" (decision 0108)
+    r"|^(?:but|and|so)?,?\s*the\s+(?:reality|truth|fact|point)\s+is,?\s+(?:that\s+)?"
+    r"|^(?:but|and|so)?,?\s*the\s+(?:figures?|numbers?|data|record|accounts?)\b[^.!?]{0,80}?"
+    r"\b(?:is|are|was|were|shows?|showed)\s+that\s+"
+    # a body or a person named in the sentence before ("It noted that in the LOFIB trial
+    # the proportion of people who responded ... was similar in women and men", "He
+    # points out that ..."); "They found that ..." leans on a study named before and
+    # keeps its penalty
+    r"|^(?:it|he|she)\s+(?:also\s+)?(?:noted|said|found|reported|concluded|observed|"
+    r"added|stressed|warned|points?\s+out|pointed\s+out)\s+that\s+",
     re.IGNORECASE,
 )
 _ASIDE_MIN_HEAD_WORDS = 5
@@ -511,7 +523,7 @@ _WRITERS_WORD = r"(?:I|[Mm]y|[Mm]e|[Ww]e|[Oo]ur|[Uu]s)"
 _WRITERS_FRAME = re.compile(
     rf"^(?:[^:.!?]{{0,80}}\b{_WRITERS_WORD}\b[^:.!?]{{0,80}}:\s+(?=\S+(?:\s+\S+){{5}})"
     r"|(?i:(?:but|and|so|still|yet|now),?\s+)?"
-    rf"(?i:at|in|from|as|on|the\s+way)\b[^,.!?]{{0,80}}\b{_FIRST_PERSON_WORD}\b[^,.!?]{{0,40}},\s+"
+    rf"(?i:at|in|from|as|on|the\s+way)\b[^,.!?]{{0,80}}\b{_FIRST_PERSON_WORD}\b[^,.!?]{{0,60}},\s+"
     # "The independent studies I've read show ...", "Everything I read afterwards
     # suggests that ..." (decision 0100)
     # the writer's own analysis as the opening ("When I fit a simple count model with
@@ -540,6 +552,7 @@ _SPEAKERS_FRAME = re.compile(
     r"^.{0,60}?\b(?:my\s+(?:advice|recommendation|suggestion|rule)\s+is\s+(?:to|that)|"
     # "My own view is that if you're over eighty-five ..., you should not ..." (0105)
     r"my\s+(?:own\s+|personal\s+)?(?:view|opinion|position|belief|reading|impression|sense|"
+    r"rule\s+of\s+thumb|"
     # with what it rests on between ("My view, based on the household expenditure survey
     # and our own diary study, is that ...": decision 0107)
     r"take)(?:\s*,[^,]{1,100},)?\s+is\s+that|"
@@ -559,7 +572,7 @@ _SPEAKERS_FRAME = re.compile(
     r"I(?:'m|\s+am)\s+(?:firm|clear|confident|convinced|certain)\s+that|"
     # an estimate or a view the speaker keeps stating ("By my estimate, ...", "it's why
     # I keep saying that ..."; decision 0100)
-    r"by\s+my\s+(?:own\s+)?(?:estimate|reckoning|count|calculations?|numbers)\s*,?|"
+    r"by\s+(?:my|our)\s+(?:own\s+)?(?:estimate|reckoning|count|calculations?|numbers|figures)\s*,?|"
     r"I\s+(?:keep\s+saying|(?:have\s+|'ve\s+)?always\s+(?:said|say)|would\s+argue)\s+that|"
     r"I'd\s+argue\s+that|"
     # an estimate ("In my own clinic I'd estimate something like one patient in five has

@@ -25,6 +25,16 @@ from typing import Final
 
 from lyra.pipelines.evidence.leftovers import lexicon_readings, past_participles
 from lyra.pipelines.evidence.nli_advice import AdviceReading, read_advice, safe_against_advised
+from lyra.pipelines.evidence.nli_comparisons import (
+    CUE_REACH,
+    NULL_REACH,
+    THAN_REACH,
+    Comparison,
+    comparisons_clash,
+    outcome,
+    read_comparisons,
+    specific,
+)
 from lyra.pipelines.evidence.nli_costs import Cost, costs_differ, read_cost
 from lyra.pipelines.evidence.nli_groups import NO_GROUP, GroupReading, groups_clash, read_groups
 from lyra.pipelines.evidence.nli_numbers import (
@@ -39,6 +49,8 @@ from lyra.pipelines.evidence.nli_shares import (
     LIGHT_VERBS,
     SHARED_KNOWN,
     SHARED_WORDS,
+    SHARED_WORDS_FAR,
+    SHARES_FAR_APART,
     Share,
     arms_differ,
     read_share,
@@ -65,23 +77,11 @@ from lyra.pipelines.evidence.nli_words import (
     WHO_AND_HOW_OFTEN,
 )
 
-# How far a verb of change reaches for its object, and a negation for the comparison it
-# denies (tokens).
-_CUE_REACH = 4
 # How far a finding of no change or a change reaches for what it is about (tokens).
 _OUTCOME_REACH = 6
-# After a null noun, through "to the risk of having a heart attack".
-_NULL_REACH = 8
 _CHANGE_AXES = frozenset({"amount", "quality"})
 # Words of a change of no stated size that the finding of no change names too.
 _UNSIZED_SHARED = 2
-
-
-def _outcome(tokens: Sequence[str]) -> set[str]:
-    """Content words a change can be about: no antonym axis, no adverb of degree or of
-    staying ("considerably", "essentially")."""
-    kept = [t for t in tokens if t not in CHANGE_DEGREES and t not in STAYING]
-    return {k for k in content_keys(kept) if not k.startswith("~")}
 
 
 def _acted_on(tokens: Sequence[str], i: int, reach: int) -> set[str]:
@@ -92,9 +92,9 @@ def _acted_on(tokens: Sequence[str], i: int, reach: int) -> set[str]:
     j = i + 1
     while j < len(tokens) and tokens[j] in DETERMINERS:
         j += 1
-    if j < len(tokens) and (tokens[j] == "how" or _outcome(tokens[j : j + 1])):
-        return _outcome(tokens[i + 1 : i + 1 + reach])
-    return _outcome(tokens[max(0, i - _OUTCOME_REACH) : i])
+    if j < len(tokens) and (tokens[j] == "how" or outcome(tokens[j : j + 1])):
+        return outcome(tokens[i + 1 : i + 1 + reach])
+    return outcome(tokens[max(0, i - _OUTCOME_REACH) : i])
 
 
 def _no_change(tokens: Sequence[str]) -> set[str]:
@@ -110,21 +110,54 @@ def _no_change(tokens: Sequence[str]) -> set[str]:
             tokens[j] in NULL_DETERMINERS or is_cue(tokens, j) for j in before
         ):
             if any(tokens[j] in ("no", "little") for j in before):
-                found |= _outcome(tokens[i + 1 : i + 1 + _NULL_REACH])
+                after = outcome(tokens[i + 1 : i + 1 + NULL_REACH]) - _STATISTICS
+                # "the six-month rearrest rate showed no statistically significant
+                # change": nothing after it, what showed it comes before (decision 0108)
+                start = min(j for j in before if tokens[j] in ("no", "little"))
+                found |= after or outcome(tokens[max(0, start - _OUTCOME_REACH) : start])
             else:
                 # a verb: "did not change cancer rates", "turnover hardly changed"
-                found |= _acted_on(tokens, i, _NULL_REACH)
+                found |= _acted_on(tokens, i, NULL_REACH)
         elif (
             stemmed in NULL_STATES
             or (stemmed == "budg" and is_negated(tokens[max(0, i - 3) : i]))
             or (stemmed in STAYED_STATES and not STAYING.isdisjoint(tokens[max(0, i - 3) : i]))
         ):
-            found |= _outcome(tokens[max(0, i - _OUTCOME_REACH) : i])
+            found |= outcome(tokens[max(0, i - _OUTCOME_REACH) : i])
+        elif stemmed in NULL_NOUNS and (end := _not_significant_after(tokens, i)):
+            # "the change in injury collisions was not statistically significant"
+            found |= outcome(tokens[i + 1 : end])
         elif tok == "any" and _denied_any(tokens, i):
             # "our response times haven't got any worse": what comes before the denial
             cue = next(j for j in range(i - 1, max(-1, i - 4), -1) if is_cue(tokens, j))
-            found |= _outcome(tokens[max(0, cue - _OUTCOME_REACH) : cue])
+            found |= outcome(tokens[max(0, cue - _OUTCOME_REACH) : cue])
     return found
+
+
+# "... was not statistically significant", "... was non-significant" after a null noun
+_NOT_SIGNIFICANT_REACH = 8
+_BE = frozenset({"was", "were", "is", "are"})
+
+
+# Words of the statistics after a finding ("(0.6 percentage points; 95% CI -0.9 to
+# 2.1)"): they say nothing of what changed.
+_STATISTICS: Final = frozenset({"point", "percentag", "ci", "confidenc", "interval", "p", "ratio"})
+
+
+def _not_significant_after(tokens: Sequence[str], i: int) -> int:
+    """Where "was / were" begins "was not (statistically) significant" within reach after
+    the null noun at ``i`` (what lies between is what did not change); 0 for none."""
+    for k in range(i + 2, min(len(tokens) - 1, i + 1 + _NOT_SIGNIFICANT_REACH)):
+        if tokens[k] not in _BE:
+            continue
+        rest = [t for t in tokens[k + 1 : k + 4] if t != "statistically"]
+        if rest[:2] == ["not", "significant"] or rest[:1] in (
+            ["insignificant"],
+            ["nonsignificant"],
+        ):
+            return k
+        return 0
+    return 0
 
 
 def _denied_any(tokens: Sequence[str], i: int) -> bool:
@@ -159,12 +192,12 @@ def _changes(tokens: Sequence[str]) -> tuple[set[str], set[str]]:
             (number(t) is not None and tokens[j - 1] != "-") or t in CHANGE_SIZES
             for j, t in enumerate(tokens[i + 1 : i + 1 + 2 * _OUTCOME_REACH], start=i + 1)
         )
-        if "than" in tokens[i + 1 : i + 1 + _THAN_REACH] and _no_measure_compared(tokens, i):
+        if "than" in tokens[i + 1 : i + 1 + THAN_REACH] and _no_measure_compared(tokens, i):
             # a comparison of two things, not a change: "more effective at reducing
             # traffic than" ("markedly higher function scores ... than" compares a measure)
             continue
         if sized or (i and tokens[i - 1] in CHANGE_DEGREES):
-            found |= _acted_on(tokens, i, _CUE_REACH)
+            found |= _acted_on(tokens, i, CUE_REACH)
         else:
             unsized |= _acted_on(tokens, i, _OUTCOME_REACH)
     return found, found | unsized
@@ -284,6 +317,9 @@ def _size_at(
     found: tuple[str, float, float, int] | None = None
     value = number(tokens[j]) if tokens[j] not in CARDINALS else float(CARDINALS[tokens[j]])
     fraction = stem(tokens[j + 1]) if j + 1 < len(tokens) else ""
+    if fraction == "-" and j + 2 < len(tokens):  # "two-thirds"
+        fraction = stem(tokens[j + 2])
+        j += 1
     if tokens[j] in _FRACTIONS:
         share = _FRACTIONS[tokens[j]]
         found = ("%", share, share, j + 1)
@@ -308,6 +344,15 @@ def _size_at(
     return unit, low, high, end
 
 
+def _size_after_up_down(tokens: Sequence[str], i: int, measured: Measures) -> bool:
+    """ "up" or "down" at ``i`` moves by the size right after "by", or by a percentage
+    right after it ("down only about 8 per cent"; not "count down the 10 days")."""
+    if tokens[i + 1 : i + 2] == ["by"]:
+        return _size_at(tokens, i + 2, measured) is not None
+    size = _size_at(tokens, i + 1, measured)
+    return size is not None and size[0] == "%"
+
+
 def _sized(tokens: Sequence[str]) -> list[_Sized]:
     """Each change the text gives a size, its direction and what changed: "fell by 47 per
     cent", "has gone up by about 9 per cent", "added less than 3 per cent to total running
@@ -326,11 +371,16 @@ def _sized(tokens: Sequence[str]) -> list[_Sized]:
                 continue
             if _denied(tokens, i):
                 continue
-            what = tokens[size[3] + 1 : size[3] + 2 + _CUE_REACH]
-            about = _outcome(what) | _outcome(tokens[max(0, i - _CUE_REACH) : i])
+            what = tokens[size[3] + 1 : size[3] + 2 + CUE_REACH]
+            about = outcome(what) | outcome(tokens[max(0, i - CUE_REACH) : i])
             found.append(_Sized("amount", _SIZE_VERBS[tok], *size[:3], frozenset(about)))
             continue
-        if tok in _UP_DOWN and i and tokens[i - 1] in _GONE:
+        if tok in _UP_DOWN and (
+            (i and tokens[i - 1] in _GONE)
+            # a headline's "traffic up by roughly a third", "rider casualties on the
+            # sections down only about 8 per cent" (decision 0108)
+            or (i and tokens[i - 1].isalpha() and _size_after_up_down(tokens, i, measured))
+        ):
             axis: tuple[str, int] | None = ("amount", _UP_DOWN[tok])
         else:
             axis = axis_of(tokens, i)
@@ -341,16 +391,17 @@ def _sized(tokens: Sequence[str]) -> list[_Sized]:
         )
         if by:
             size = _size_at(tokens, by + 1, measured)
-        elif tok in _MOVED_BY_DIRECTLY:
+        elif tok in _MOVED_BY_DIRECTLY or tok in _UP_DOWN:
             # "prices rose 2.8 per cent faster than the index", "sales fell 12%"
             by, size = i, _size_at(tokens, i + 1, measured)
         else:
             size = None
         if size is None or _not_found(tokens, i, size[3]) or _denied(tokens, i):
             continue
-        before = _outcome(tokens[max(0, i - _SUBJECT_REACH) : i])
-        about = _outcome(tokens[i + 1 : by])
-        agent = _outcome(tokens[max(0, i - _AGENT_REACH) : i]) if about else set()
+        before = outcome(tokens[max(0, i - _SUBJECT_REACH) : i])
+        # "fell slightly, by around 3 per cent": how it moved says nothing of what moved
+        about = outcome([t for t in tokens[i + 1 : by] if not t.endswith("ly")])
+        agent = outcome(tokens[max(0, i - _AGENT_REACH) : i]) if about else set()
         found.append(
             _Sized(axis[0], axis[1], *size[:3], frozenset(about or before), frozenset(agent))
         )
@@ -405,7 +456,7 @@ def _unevidenced(tokens: Sequence[str]) -> list[_Sized]:
             if axis and axis[0] in _SIZED_AXES:
                 # what changes, named before the verb or after it: "hearing aids improve
                 # memory scores", "menu prices ... rose any faster than inflation"
-                about = _outcome(tokens[i + 2 : k]) | _outcome(tokens[k + 1 : k + 1 + _CUE_REACH])
+                about = outcome(tokens[i + 2 : k]) | outcome(tokens[k + 1 : k + 1 + CUE_REACH])
                 found.append(_Sized(axis[0], axis[1], "", 0.0, 0.0, frozenset(about)))
                 break
     return found
@@ -427,94 +478,6 @@ def _far_apart(first: _Sized, second: _Sized) -> bool:
     return small.high > 0 and large.low >= SIZES_APART * small.high
 
 
-# A comparison: a word of the amount, quality or performance axes ("more", "better",
-# "outperforms") with "than" at most this many tokens after it.
-_THAN_REACH = 8
-# What leads is named right before the comparison ("call-centre agents gain", "green
-# tea burns"), past a verb and an adverb of its own ("sleeping tablets work faster and
-# better than", "CBT-I works as well as": decision 0104); a wider window takes in the
-# sentence's setting ("after having their wisdom teeth out get more ...").
-_LEADER_REACH = 5
-_COMPARING_AXES = frozenset({"amount", "quality", "performance"})
-
-
-# "A is as effective as B": an equality of these axes, or of these words.
-_EQUAL_AXES = frozenset({"efficacy", "safety", "benefit", "quality", "performance"})
-_EQUAL_WORDS = frozenset({"good", "well", "potent", "strong"})
-# Before the first "as", words that make it no equality: "at least as effective as" (or
-# better), "nearly as good as" (a little worse), "twice as effective as" (a multiple).
-_NOT_EQUAL = frozenset({"least", "nearly", "almost", "quite", "twice", "times", "half"})
-
-
-# An equality in these words says only that one does as well as the other, in whatever
-# the other text measures ("every bit as good as"; an axis word such as "effective" is
-# no measure at all).
-_JUDGEMENT_MEASURES = frozenset({"good", "well"})
-
-
-@dataclass(frozen=True)
-class _Comparison:
-    sign: int  # +1: the leader has more, does better; -1: less, worse; 0: as well as
-    denied: bool  # "no more ... than", "not better than"
-    leader: frozenset[str]  # what comes first: "green tea", "call-centre agents"
-    compared: frozenset[str]  # what it is compared with: "coffee", "programmers"
-    measure: frozenset[str]  # what they are compared in: "fat", "from a standing desk"
-
-
-def _equalities(tokens: Sequence[str]) -> list[_Comparison]:
-    """Each "A is (just) as effective as B" of the text that no word before denies or
-    bounds ("not as good as", "at least as effective as", "twice as effective as")."""
-    found = []
-    for i in range(1, len(tokens) - 2):
-        if tokens[i - 1] != "as" or tokens[i + 1] != "as":
-            continue
-        axis = axis_of(tokens, i) if tokens[i].isalpha() else None
-        if not ((axis and axis[0] in _EQUAL_AXES) or tokens[i] in _EQUAL_WORDS):
-            continue
-        before = tokens[max(0, i - 1 - _CUE_REACH) : i - 1]
-        if not _NOT_EQUAL.isdisjoint(before) or any(number(t) is not None for t in before):
-            continue
-        if any(is_cue(tokens, j) for j in range(max(0, i - 1 - _CUE_REACH), i - 1)):
-            continue
-        found.append(
-            _Comparison(
-                sign=0,
-                denied=False,
-                leader=frozenset(_outcome(tokens[max(0, i - 1 - _LEADER_REACH) : i - 1])),
-                compared=frozenset(_outcome(tokens[i + 2 : i + 2 + _NULL_REACH])),
-                measure=frozenset(_outcome(tokens[i : i + 1])),
-            )
-        )
-    return found
-
-
-def _comparisons(tokens: Sequence[str]) -> list[_Comparison]:
-    """Each "A <more / better / less ...> X than B" and "A outperforms B" of the text; a
-    bound ("no more than 4 grams") is none. Then its equalities (`_equalities`)."""
-    found = []
-    for i, tok in enumerate(tokens):
-        axis = axis_of(tokens, i) if tok.isalpha() else None
-        if not axis or axis[0] not in _COMPARING_AXES:
-            continue
-        if axis[0] == "performance":
-            than = i
-        else:
-            ahead = range(i + 1, min(len(tokens), i + 1 + _THAN_REACH))
-            than = next((k for k in ahead if tokens[k] == "than"), 0)
-            if not than or any(number(t) is not None for t in tokens[than + 1 : than + 2]):
-                continue
-        found.append(
-            _Comparison(
-                sign=axis[1],
-                denied=any(is_cue(tokens, j) for j in range(max(0, i - _CUE_REACH), i)),
-                leader=frozenset(_outcome(tokens[max(0, i - _LEADER_REACH) : i])),
-                compared=frozenset(_outcome(tokens[than + 1 : than + 1 + _NULL_REACH])),
-                measure=frozenset(_outcome(tokens[i + 1 : than])),
-            )
-        )
-    return found + _equalities(tokens)
-
-
 @dataclass(frozen=True)
 class ChangeReading:
     """What the two rules read in one text, made once per text."""
@@ -524,7 +487,7 @@ class ChangeReading:
     no_change: frozenset[str]  # what it finds did not change
     sized_change: frozenset[str]  # what it says changed by a stated size
     change: frozenset[str]  # what it says changed, sized or not
-    comparisons: tuple[_Comparison, ...]
+    comparisons: tuple[Comparison, ...]
     advice: AdviceReading  # where it calls a thing safe, where it advises against it
     sized: tuple[_Sized, ...] = ()  # each change given a size with "by"
     unevidenced: tuple[_Sized, ...] = ()  # each change it finds no evidence of
@@ -547,10 +510,10 @@ def read_changes(tokens: Sequence[str]) -> ChangeReading:
     sized, changed = _changes(tokens)
     measured = arms_differ(tokens)
     if measured:  # a measure that differs between a trial's arms (decision 0106)
-        sized |= _outcome(measured)
+        sized |= outcome(measured)
         changed |= sized
     negated = is_negated(tokens)
-    comparisons = tuple(_comparisons(tokens))
+    comparisons = tuple(read_comparisons(tokens))
     sized_changes = tuple(_sized(tokens))
     # a share in a sentence that changes, compares or negates nothing (decision 0105)
     plain = not (negated or changed or comparisons or sized_changes)
@@ -568,9 +531,7 @@ def read_changes(tokens: Sequence[str]) -> ChangeReading:
         groups=read_groups(tokens),
         share=share,
         cost=read_cost(tokens),
-        share_about=frozenset(_ONE_OF.get(k, k) for k in _outcome(tokens))
-        if share
-        else frozenset(),
+        share_about=frozenset(_ONE_OF.get(k, k) for k in outcome(tokens)) if share else frozenset(),
     )
 
 
@@ -611,7 +572,7 @@ def _modifiers(tokens: Sequence[str], word: str) -> set[str]:
     found = set()
     for i in range(1, len(tokens)):
         if word in content_keys(tokens[i : i + 1]) and not _verb_only(tokens[i - 1]):
-            found |= _outcome(tokens[i - 1 : i])
+            found |= outcome(tokens[i - 1 : i])
     return found
 
 
@@ -639,13 +600,9 @@ def _set_apart(first: Sequence[str], second: Sequence[str], word: str) -> bool:
         bool(before)
         and bool(after)
         and before.isdisjoint(after)
-        and before.isdisjoint(_outcome(second))
-        and after.isdisjoint(_outcome(first))
+        and before.isdisjoint(outcome(second))
+        and after.isdisjoint(outcome(first))
     )
-
-
-def _specific(words: frozenset[str]) -> frozenset[str]:
-    return words - GENERAL_OUTCOMES
 
 
 # Names are at least this long (shorter unknown words are abbreviations: "LDL", "NO2").
@@ -660,9 +617,22 @@ def _names(tokens: Sequence[str]) -> frozenset[str]:
     )
 
 
+# Prefixes a known word takes ("rearrest", "reoffend", "nonsmoker", "misdiagnosed"); not
+# "over", "under" or "co", which begin as many names ("Overton", "Underwood", "Coventry").
+_PREFIXES: Final = ("re", "non", "pre", "post", "anti", "mis")
+
+
 def _known(word: str) -> bool:
-    """A lexicon knows the word or what it is made from ("reliever": "relieve")."""
-    return any(lexicon_readings(word[: len(word) - cut]) for cut in range(4))
+    """A lexicon knows the word or what it is made from ("reliever": "relieve"), or what
+    follows a prefix ("rearrested": "arrest"; decision 0108)."""
+    if any(lexicon_readings(word[: len(word) - cut]) for cut in range(4)):
+        return True
+    return any(
+        word.startswith(prefix)
+        and len(word) - len(prefix) >= _NAME_MIN_LENGTH - 1
+        and any(lexicon_readings(word[len(prefix) : len(word) - cut]) for cut in range(4))
+        for prefix in _PREFIXES
+    )
 
 
 def _same_thing(
@@ -670,79 +640,10 @@ def _same_thing(
 ) -> frozenset[str]:
     """Of the words two readings share, those that can say what changed: none too
     general ("risk", "rate"), no name, none set apart by the words before it."""
-    same = _specific(words) - first.names - second.names
+    same = specific(words) - first.names - second.names
     if any(_set_apart(first.tokens, second.tokens, word) for word in same):
         return frozenset()
     return same
-
-
-def comparisons_clash(hypothesis: ChangeReading, sentence: ChangeReading) -> bool:
-    """Two comparisons in the same direction and measure that cannot both hold: one denies
-    that A leads B and the other says it does ("green tea burns no more fat than the same
-    amount of caffeine from coffee" against "green tea far outperforms coffee when it
-    comes to burning fat"), or the two put A and B in opposite places ("call-centre
-    agents gain far more from a standing desk than programmers do" against "software
-    developers gain more from sit-stand desks than call-centre agents do"). Where both
-    name what they compare in ("fat", "from a standing desk"), they share a word of it;
-    a swap needs both to name it."""
-    for first in hypothesis.comparisons:
-        for second in sentence.comparisons:
-            if (
-                first.measure
-                and second.measure
-                and not first.measure & second.measure
-                and not (_judged(first) or _judged(second))
-            ):
-                continue
-            if (first.sign == 0) != (second.sign == 0):
-                if _equal_against_lead(first, second):
-                    return True
-                continue
-            if first.sign != second.sign:
-                continue
-            same_order = _specific(first.leader & second.leader) and _specific(
-                first.compared & second.compared
-            )
-            if same_order and first.denied != second.denied:
-                return True
-            # A in one is B in the other: compared with what the other puts first, and
-            # never with what the other compares with ("programmers" and "software
-            # developers" may name one group; no word says so).
-            crossed = _specific(first.leader & second.compared)
-            crossed_back = _specific(first.compared & second.leader)
-            swapped = (
-                (crossed or crossed_back)
-                and first.measure & second.measure
-                and not first.compared & second.compared
-                and not crossed & second.leader
-                and not crossed_back & first.leader
-            )
-            if swapped and not (first.denied or second.denied):
-                return True
-    return False
-
-
-def _judged(comparison: _Comparison) -> bool:
-    """An equality in a word of judgement ("every bit as good as"), which any measure the
-    other text names can fill: "ezetimibe is every bit as good as
-    a statin at preventing heart attacks" against "a statin prevents considerably more
-    heart attacks than ezetimibe" (decision 0105)."""
-    return comparison.sign == 0 and bool(comparison.measure & _JUDGEMENT_MEASURES)
-
-
-def _equal_against_lead(first: _Comparison, second: _Comparison) -> bool:
-    """One says A does as well as B, the other, denying nothing, that one of them leads:
-    "magnesium was just as effective as propranolol at cutting the number of attacks"
-    against "Propranolol is more effective than magnesium at reducing attack frequency"."""
-    if first.denied or second.denied:
-        return False
-    forward = _specific(first.leader & second.leader) and _specific(
-        first.compared & second.compared
-    )
-    crossed = _specific(first.leader & second.compared) and _specific(
-        first.compared & second.leader
-    )
-    return bool(forward or crossed)
 
 
 def sizes_differ(hypothesis: ChangeReading, sentence: ChangeReading) -> bool:
@@ -754,13 +655,17 @@ def sizes_differ(hypothesis: ChangeReading, sentence: ChangeReading) -> bool:
     text sets apart ("systolic" and "diastolic" blood pressure)."""
     for first in hypothesis.sized:
         for second in sentence.sized:
-            if (first.axis, first.sign, first.unit) != (second.axis, second.sign, second.unit):
+            if (first.axis, first.unit) != (second.axis, second.unit):
                 continue
             if _other_agents(first, second):
                 continue
-            if _same_thing(hypothesis, sentence, first.about & second.about) and _far_apart(
-                first, second
-            ):
+            same = _same_thing(hypothesis, sentence, first.about & second.about)
+            # opposite ways, each by a stated size: "traffic on the two parallel minor
+            # roads ... fell slightly, by around 3 per cent" against "traffic up by roughly
+            # a third" on the same back lanes (decision 0108)
+            if same and first.sign != second.sign and first.axis == "amount":
+                return True
+            if first.sign == second.sign and same and _far_apart(first, second):
                 return True
     return False
 
@@ -791,8 +696,10 @@ def shares_differ(hypothesis: ChangeReading, sentence: ChangeReading) -> bool:
     if not same_arm(hypothesis.tokens, sentence.tokens):
         return False
     # names count here too: a drug's name says whose outcome it is ("statin users")
-    same = _specific(hypothesis.share_about & sentence.share_about) - LIGHT_VERBS
+    same = specific(hypothesis.share_about & sentence.share_about) - LIGHT_VERBS
     known = same - hypothesis.names - sentence.names
+    if shares_apart(hypothesis.share, sentence.share, SHARES_FAR_APART):
+        return len(known) >= SHARED_WORDS_FAR
     return len(same) >= SHARED_WORDS and len(known) >= SHARED_KNOWN
 
 
@@ -804,7 +711,7 @@ def changes_contradict(hypothesis: ChangeReading, sentence: ChangeReading) -> bo
     (`nli_heuristic._judge`)."""
     return (
         no_change_against_change(hypothesis, sentence)
-        or comparisons_clash(hypothesis, sentence)
+        or comparisons_clash(hypothesis.comparisons, sentence.comparisons)
         or sizes_differ(hypothesis, sentence)
         or unevidenced_against_sized(hypothesis, sentence)
         or safe_against_advised(hypothesis.advice, sentence.advice)

@@ -61,7 +61,8 @@ class Cost:
 def _per(tokens: Sequence[str], at: int, unit: str) -> str:
     """What the number at ``at`` is a cost for each of: "per officer", "a session"."""
     if "/" in unit:
-        return unit.split("/", 1)[1]
+        per = unit.split("/", 1)[1]
+        return _SAME_PER.get(per, per)
     for j in range(at + 1, min(len(tokens) - 1, at + 1 + _PER_REACH)):
         if tokens[j] in _PER and tokens[j + 1].isalpha():
             per = stem(tokens[j + 1])

@@ -21,6 +21,7 @@ difference").
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -95,6 +96,21 @@ _ASIDE_REACH = 2
 # estimate is close to zero"; not "girls gained the most, with no change for boys").
 _NOTHING = frozenset({"no", "nothing", "none", "neither", "zero", "negligible"})
 _NOTHING_REACH = 6
+# Words that say a group gained as much as the others, no more: "the disadvantaged
+# children gained about the same as everybody else, there was no extra boost for them",
+# "the people with the very lowest transferrin saturation did no better than anyone
+# else", "the benefit for children in the poorest fifth ... was basically the same size
+# as for children in the richest fifth", "similar in women and men" (decision 0108).
+_ALIKE = re.compile(
+    r"\bno (?:better|worse|more|less) than (?:anyone|anybody|everyone|everybody|the rest|"
+    r"others|any other)\b|\bthe same(?: size| amount)? as\b|\bsimilar (?:in|for|among|between) "
+    r"(?:\w+ )?\w+ and\b|\bno (?:extra|additional) "
+    r"(?:boost|benefit|gain|advantage)\b|\bjust as much as\b"
+)
+# Words that say a group gained more than another named after them: "gained roughly
+# twice as much in reading as their better-off classmates", "roughly double that in the
+# least deprived fifth".
+_MORE_THAN = frozenset({"twice", "double", "triple", "thrice"})
 # Nouns of gain in several forms: "benefits" and "beneficiaries" name one effect.
 _SAME_EFFECT = {"beneficiari": "benefit", "gainer": "gain", "winner": "gain", "loser": "lost"}
 
@@ -106,6 +122,9 @@ class GroupReading:
     divide: str = ""  # "sex", "age", "income", "place"; "" when none is singled out
     side: int = 0
     effect: frozenset[str] = frozenset()  # content stems, the groups' own words left out
+    # what the group gets: "most" of the effect, the "least" of it ("rural districts
+    # have seen the smallest change"), or "alike", as much as the others (`_ALIKE`)
+    share: str = "most"
 
 
 NO_GROUP: Final = GroupReading()
@@ -114,6 +133,14 @@ NO_GROUP: Final = GroupReading()
 def _side_at(tokens: Sequence[str], i: int) -> tuple[str, int, int] | None:
     """The divide and side named at ``i``, and how many tokens name it."""
     tok = tokens[i]
+    # who is poor and who is not at school ("eligible for free school meals", "their
+    # better-off classmates", "the least deprived fifth": decision 0108)
+    if tokens[i : i + 3] == ["free", "school", "meals"]:
+        return ("income", 0, 3)
+    if tok in ("better", "well") and tokens[i + 1 : i + 3] == ["-", "off"]:
+        return ("income", 1, 3)
+    if tok in ("least", "most") and tokens[i + 1 : i + 2] in (["deprived"], ["disadvantaged"]):
+        return ("income", 1 if tok == "least" else 0, 2)
     if tok in _SIDES:
         return (*_SIDES[tok], 1)
     if tok in _THE_INCOME and i and tokens[i - 1] == "the":  # "the poor", not "poor sleep"
@@ -160,22 +187,65 @@ def _cleft(tokens: Sequence[str]) -> bool:
     return False
 
 
+def _more_than_before(tokens: Sequence[str], i: int) -> bool:
+    """A group named at ``i`` after "twice as much ... as" or "double that in": the one
+    the other gained more than."""
+    for j in range(i - 1, max(-1, i - _LEAST_REACH), -1):
+        if tokens[j] in _MORE_THAN:
+            return "as" in tokens[j + 2 : i] or tokens[j + 1 : j + 2] == ["that"]
+        if tokens[j] in _CLAUSE_TURNS:
+            return False
+    return False
+
+
+def _least(tokens: Sequence[str], i: int, length: int) -> bool:
+    """The group named at ``i`` gets the least of the effect ("rural districts have
+    seen the smallest change")."""
+    for j in range(i + length, min(len(tokens), i + length + _LEAST_REACH)):
+        if _ends_reach(tokens, i, j):
+            return False
+        if tokens[j] in _LEAST:
+            return True
+    return False
+
+
+def _ends_reach(tokens: Sequence[str], i: int, j: int) -> bool:
+    """What follows the group named at ``i`` stops saying what it gets at ``tokens[j]``:
+    a word of most (then it gets the most), a turn of clause, another group named
+    ("the most deprived fifth ... double that in the least deprived fifth")."""
+    tok = tokens[j]
+    if tok in _MOST or tok in _MORE_THAN or tok in _CLAUSE_TURNS:
+        return True
+    other = _side_at(tokens, j)
+    own = _side_at(tokens, i)
+    return other is not None and own is not None and other[:2] != own[:2]
+
+
 def _aside(tokens: Sequence[str], i: int, length: int) -> bool:
     """The group named at ``i`` is set aside, not singled out."""
     if any(tokens[j] in _ASIDE_BEFORE for j in range(max(0, i - _ASIDE_REACH), i)):
         return True
-    after = tokens[i + length : i + length + _LEAST_REACH]
-    for n, tok in enumerate(after):
-        if tok in _MOST or tok in _CLAUSE_TURNS:
+    if _more_than_before(tokens, i):
+        return True
+    for n, j in enumerate(range(i + length, min(len(tokens), i + length + _LEAST_REACH))):
+        if _ends_reach(tokens, i, j):
             return False
-        if (tok in _NOTHING and n < _NOTHING_REACH) or tok in _LEAST:
+        if (tokens[j] in _NOTHING and n < _NOTHING_REACH) or tokens[j] in _LEAST:
             return True
     return False
 
 
 def read_groups(tokens: Sequence[str]) -> GroupReading:
-    """The group ``tokens`` single out for most of an effect (`GroupReading`), if any."""
-    if _MOST.isdisjoint(tokens) and not _cleft(tokens):
+    """The group ``tokens`` single out for most of an effect, or for the least of it,
+    or say gained as much as the others (`GroupReading`), if any."""
+    alike = _ALIKE.search(" ".join(tokens)) is not None
+    if (
+        _MOST.isdisjoint(tokens)
+        and _MORE_THAN.isdisjoint(tokens)
+        and _LEAST.isdisjoint(tokens)
+        and not alike
+        and not _cleft(tokens)
+    ):
         return NO_GROUP
     # a reason after the finding explains it and singles no group out ("..., because in
     # the youngest children so much ... is viral": decision 0106)
@@ -183,36 +253,72 @@ def read_groups(tokens: Sequence[str]) -> GroupReading:
     if not _MOST.isdisjoint(tokens[:reason]):
         tokens = tokens[:reason]
     featured: dict[str, set[int]] = {}
+    least: dict[str, set[int]] = {}
+    named: dict[str, set[int]] = {}
     group_words: set[int] = set()
-    for i in range(len(tokens)):
+    i = 0
+    while i < len(tokens):
         found = _side_at(tokens, i)
         if found is None:
+            i += 1
             continue
         divide, side, length = found
         # the group's own words, and the noun right after them ("young people",
         # "low-income households"), say who, not what
-        group_words.update(range(i, min(len(tokens), i + length + 1)))
+        after = i + length
+        noun = after < len(tokens) and not tokens[after].endswith("ed")  # not "... gained"
+        group_words.update(range(i, min(len(tokens), after + noun)))
+        named.setdefault(divide, set()).add(side)
         if not _aside(tokens, i, length):
             featured.setdefault(divide, set()).add(side)
-    single = [(divide, sides) for divide, sides in featured.items() if len(sides) == 1]
+        elif _least(tokens, i, length):
+            least.setdefault(divide, set()).add(side)
+        i += length
+    share = "most"
+    if alike and _MOST.isdisjoint(tokens) and _MORE_THAN.isdisjoint(tokens):
+        # as much as the others: whichever side is named, the divide makes no difference
+        single = [(divide, {min(sides)}) for divide, sides in named.items()]
+        share = "alike"
+    else:
+        single = [(divide, sides) for divide, sides in featured.items() if len(sides) == 1]
+        if not single and _MOST.isdisjoint(tokens) and _MORE_THAN.isdisjoint(tokens):
+            single = [(divide, sides) for divide, sides in least.items() if len(sides) == 1]
+            share = "least"
     if len(single) != 1:
         return NO_GROUP
     divide, sides = single[0]
-    rest = [t for i, t in enumerate(tokens) if i not in group_words and t not in _MOST]
+    rest = [
+        t
+        for i, t in enumerate(tokens)
+        if i not in group_words and t not in _MOST and t not in _LEAST and t not in _MORE_THAN
+    ]
     effect = set()
     for tok in rest:
         for key in content_keys((tok,)):
             # a word of an antonym axis ("benefits", "gain") is kept as itself
             key = stem(tok) if key.startswith("~") else key
             effect.add(_SAME_EFFECT.get(key, key))
-    return GroupReading(divide, next(iter(sides)), frozenset(effect - GENERAL_OUTCOMES))
+    return GroupReading(
+        divide, next(iter(sides)), frozenset(effect - GENERAL_OUTCOMES - _ALIKE_WORDS), share
+    )
+
+
+# the words of `_ALIKE` say nothing of what was gained
+_ALIKE_WORDS: Final = frozenset(
+    {"anyon", "anybodi", "everyon", "everybodi", "rest", "other", "same", "siz", "amount",
+     "extra", "additional", "boost", "better", "wors", "less", "mor", "just", "els"}
+)  # fmt: skip
 
 
 def groups_clash(first: GroupReading, second: GroupReading) -> bool:
-    """The two texts single out opposite sides of one divide for an effect both name."""
-    return bool(
-        first.divide
-        and first.divide == second.divide
-        and first.side != second.side
-        and first.effect & second.effect
-    )
+    """The two texts say different things of one divide for an effect both name:
+    opposite sides get the most (or the least) of it, one side gets the most and the
+    least, or one side gets the most and each gets alike."""
+    if not (first.divide and first.divide == second.divide and first.effect & second.effect):
+        return False
+    shares = {first.share, second.share}
+    if len(shares) == 1:
+        return shares != {"alike"} and first.side != second.side
+    if shares == {"most", "least"}:
+        return first.side == second.side
+    return shares == {"most", "alike"}

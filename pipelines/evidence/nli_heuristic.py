@@ -118,6 +118,12 @@ from lyra.pipelines.evidence.nli_words import (
 )
 
 _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+|\n+")
+# Where a sentence's clauses stand apart: a semicolon, a concession ("..., roughly 45 per
+# cent of patients develop a low blood phosphate level ..., although in most cases it
+# causes no symptoms").
+_SEMICOLON = re.compile(
+    r";\s+|,\s+(?=(?:although|though|whereas|compared\s+(?:with|to))\s)", re.IGNORECASE
+)
 
 MODEL_ID = "heuristic-nli-v1"
 
@@ -350,9 +356,15 @@ def _read_sentences(premise: str, hyp_keys: set[str]) -> list[_Evidence]:
     """Each sentence of the premise, tokenized, with its overlap with the hypothesis."""
     read = []
     for sentence in split_sentences(premise):
-        tokens = tokenize(sentence)
-        overlap = len(hyp_keys & content_keys(tokens)) / len(hyp_keys)
-        read.append(_Evidence(sentence, tokens, overlap))
+        # a sentence's clauses after a semicolon are read on their own too, after it
+        # (the sentence stays the closest on a tie): "You may have read online about
+        # changes in blood phosphate ...; in our experience, low phosphate levels are very
+        # rare, seen in fewer than one in a thousand of our patients" (decision 0108)
+        clauses = _SEMICOLON.split(sentence)
+        for text in (sentence, *clauses) if len(clauses) > 1 else (sentence,):
+            tokens = tokenize(text)
+            overlap = len(hyp_keys & content_keys(tokens)) / len(hyp_keys)
+            read.append(_Evidence(text, tokens, overlap))
     return read
 
 
@@ -513,7 +525,17 @@ _SOURCE_OPENER = re.compile(r"^(?:according\s+to|based\s+on|drawing\s+on|citing)
 _SOURCE_COMMAS = 3
 # Where a claim joins a second statement to its first (", and they cost a fraction of
 # the price", ", so every meeting ... counts", "; ..."): the first is read alone.
-_CLAUSE_JOIN = re.compile(r",\s+(?:and|so|with|whether)\s+|;\s+", re.IGNORECASE)
+_CLAUSE_JOIN = re.compile(
+    r",\s+(?:and|so|with|whether|although|though|whereas|compared\s+(?:with|to))\s+|;\s+",
+    re.IGNORECASE,
+)
+# The writer's own view or experience before a statement ("in our experience, low
+# phosphate levels are very rare", "on my reading of the district figures, ...").
+_OWN_FRAME = re.compile(
+    r"^(?:in\s+(?:my|our)\s+(?:own\s+)?(?:experience|view|practice|clinic)|"
+    r"on\s+(?:my|our)\s+reading\s+of\s+[^,]{1,120}),\s+",
+    re.IGNORECASE,
+)
 # The statement judged on its own has at least this many content words.
 _MIN_STATEMENT_KEYS = 3
 
@@ -526,13 +548,23 @@ def claim_statement(hypothesis: str) -> str:
 def claim_statements(hypothesis: str) -> list[str]:
     """What ``hypothesis`` states, each read on its own where it differs from the whole:
     the statement without its frame and reason (`claim_statement`), without a label
-    before a colon, a linking word or a source named before it, and the first of the
-    clauses a conjunction joins; each with at least `_MIN_STATEMENT_KEYS` content words.
-    A premise that refutes one of them refutes the claim: "A, and B" does not stand if A
-    does not (decision 0107)."""
+    before a colon, a linking word, a source or the writer's own view named before it,
+    its first sentence, the first of the clauses a conjunction joins, and each clause
+    after a semicolon; each with at least `_MIN_STATEMENT_KEYS` content words. A premise
+    that refutes one of them refutes the claim: "A, and B" does not stand if A does not
+    (decisions 0107, 0108)."""
     statement = claim_statement(hypothesis)
     unlabelled = _LINKING_OPENER.sub("", _LEAD_LABEL.sub("", statement, count=1), count=1)
     openings = [unlabelled]
+    framed = _OWN_FRAME.sub("", unlabelled, count=1)
+    if framed != unlabelled:
+        openings.append(framed)
+    # the first sentence of a claim that holds more (a list item's: "A temporary flare of
+    # pain ... happens after about 2 in every 100 injections. It usually settles within
+    # 2 days. Use an ice pack ..."), unless it asks ("Do you need hand sanitizer ...?")
+    sentences = split_sentences(unlabelled)
+    if len(sentences) > 1 and not sentences[0].rstrip().endswith("?"):
+        openings.append(sentences[0])
     if _SOURCE_OPENER.match(unlabelled):
         parts = unlabelled.split(", ", _SOURCE_COMMAS)
         openings += [", ".join(parts[n:]) for n in range(1, len(parts))]
@@ -540,6 +572,10 @@ def claim_statements(hypothesis: str) -> list[str]:
     # read alone it often leans on the first ("..., and footfall ... fell by 4 percent,
     # although retail sales ... were steady")
     clauses = [_CLAUSE_JOIN.split(opening, maxsplit=1)[0].strip(" ,.") for opening in openings]
+    # what follows a semicolon stands on its own (decision 0108), its frame aside
+    for after in re.split(r";\s+", unlabelled)[1:]:
+        after = _LINKING_OPENER.sub("", _OWN_FRAME.sub("", after, count=1), count=1)
+        clauses += [after, _CLAUSE_JOIN.split(after, maxsplit=1)[0].strip(" ,.")]
     whole = hypothesis.strip(" ,.")
     found: dict[str, str] = {}  # each reading once, whatever its closing stop
     for text in (statement, *openings, *clauses):

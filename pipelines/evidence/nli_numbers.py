@@ -59,6 +59,8 @@ _STOPWORDS = frozenset(STOPWORDS_TEXT.split()) | frozenset(ATTRIBUTION_TEXT.spli
 _SUFFIXES = ("ingly", "edly", "ies", "ing", "ed", "es", "ly", "s")
 _MIN_STEM = 3
 
+_SYMBOLS = frozenset(UNIT_SYMBOLS.values()) | {"sd", "ci", "hr", "or", "rr"}
+
 # unit -> [(low, high, index of the number's first token)]
 Measures = dict[str, list[tuple[float, float, int]]]
 
@@ -174,7 +176,7 @@ def _counted_before(tokens: Sequence[str], i: int) -> bool:
 
 
 # "1 in 100", "one in every ten thousand", "3 out of 10": a share, read as a percentage.
-_SHARE_SKIP = frozenset({"every", "each"})
+_SHARE_SKIP = frozenset({"every", "each", "a"})
 _SHARE_JOINS = frozenset({"in", "out"})
 # one of whom a share counts, between its numerator and "in" ("one child in four",
 # "1 patient in 10": decision 0106)
@@ -193,6 +195,8 @@ def _count_at(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
     value = 1.0 if tok == "one" else number(tok)
     if value is None and tok in CARDINALS:
         value = float(CARDINALS[tok])
+    if value is None and tok in _WORD_SCALES:  # "one in a thousand"
+        return _SCALES[tok], i + 1
     if value is None:
         return None
     if i + 1 < len(tokens) and tokens[i + 1] in _WORD_SCALES:
@@ -200,9 +204,23 @@ def _count_at(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
     return value, i + 1
 
 
+# A share as a fraction of a group: "a third of my clients", "two fifths of the schools".
+FRACTION_OF = {
+    "half": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4, "fifth": 5, "fifths": 5,
+    "sixth": 6, "sixths": 6, "tenth": 10, "tenths": 10,
+}  # fmt: skip
+
+
 def _share(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
     """A share beginning at ``tokens[i]`` ("1 in 100", "one in every ten thousand", "3
-    out of 10") as a percentage, and the index after it (decision 0105)."""
+    out of 10", "a third of": decision 0108) as a percentage, and the index after it
+    (decision 0105)."""
+    if tokens[i] == "half" and tokens[i + 1 : i + 2] == ["of"]:
+        return 50.0, i + 1
+    if tokens[i + 1 : i + 2] and tokens[i + 1] in FRACTION_OF and tokens[i + 2 : i + 3] == ["of"]:
+        count = 1.0 if tokens[i] in ("a", "one") else number(tokens[i])
+        if count is not None and count < FRACTION_OF[tokens[i + 1]]:
+            return 100.0 * count / FRACTION_OF[tokens[i + 1]], i + 2
     numerator = _count_at(tokens, i)
     if numerator is None:
         return None
@@ -240,7 +258,13 @@ def measures(tokens: Sequence[str]) -> Measures:
         ahead = tokens[i + 1] if i + 1 < len(tokens) else ""
         share = (
             _share(tokens, i)
-            if start is None and (ahead in _SHARE_JOINS or ahead in SHARE_NOUNS)
+            if start is None
+            and (
+                ahead in _SHARE_JOINS
+                or ahead in SHARE_NOUNS
+                or ahead in FRACTION_OF
+                or (tok == "half" and ahead == "of")
+            )
             else None
         )
         if share is not None:
@@ -269,6 +293,7 @@ def measures(tokens: Sequence[str]) -> Measures:
             start = value
             continue
         currency = tokens[begins - 1] if begins and tokens[begins - 1] in CURRENCY_SIGNS else ""
+        currency = currency or _currency_code(tokens, begins, nxt)
         scale = _SCALES.get(nxt) if currency or nxt in _WORD_SCALES else None
         scaled = ""
         if scale:
@@ -279,6 +304,8 @@ def measures(tokens: Sequence[str]) -> Measures:
             found.setdefault(currency + _rate(tokens, i), []).append((low, high, begins))
             continue
         unit = "%" if nxt in PERCENT_WORDS else (stem(nxt) if _unit_word(nxt) else scaled)
+        if _in_standard_deviations(tokens, over):
+            unit = "sd"
         unit = _CURRENCY_NAMES.get(unit) or UNIT_SYMBOLS.get(unit, unit)
         if (not unit or unit == scaled) and _counted_before(tokens, begins):
             # "limits calories to 800 a day": what the number counts comes before it
@@ -295,6 +322,29 @@ def measures(tokens: Sequence[str]) -> Measures:
         if unit:
             found.setdefault(unit, []).append((low, high, begins))
     return found
+
+
+def _currency_code(tokens: Sequence[str], begins: int, after: str) -> str:
+    """A currency's code before a sum that is a rate or scaled ("SM 1.20 per person per
+    year", "OC 39 million"): two or three letters that are no stop word or unit symbol.
+    Codes are as many as currencies, made-up ones included, so none is listed."""
+    code = tokens[begins - 1] if begins else ""
+    if not (2 <= len(code) <= 3 and code.isalpha()) or code in _STOPWORDS or code in _SYMBOLS:
+        return ""
+    return code if after in _RATE_WORDS or after in _SCALES else ""
+
+
+def _in_standard_deviations(tokens: Sequence[str], i: int) -> bool:
+    """An effect size in standard deviations follows at ``tokens[i]``: "0.17 standard
+    deviations", "0.35 of a standard deviation", "0.2 SD" (one unit however written)."""
+    if tokens[i : i + 2] in (["of", "a"], ["of", "an"]):
+        i += 2
+    if i < len(tokens) and tokens[i] in {"sd", "sds"}:
+        return True
+    return tokens[i : i + 1] == ["standard"] and tokens[i + 1 : i + 2] in (
+        ["deviation"],
+        ["deviations"],
+    )
 
 
 def _rate(tokens: Sequence[str], i: int) -> str:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from lyra.pipelines.evidence.nli_numbers import SHARE_NOUNS, measures
+from lyra.pipelines.evidence.nli_numbers import FRACTION_OF, SHARE_NOUNS, measures
 
 # Before a share, words that make it a bound: "fewer than 1 in 10,000" (at most), "more
 # than 1 in 5" (at least).
@@ -37,6 +37,12 @@ LIGHT_VERBS = frozenset({"tak", "take", "us", "use", "giv", "give", "get", "hav"
 # Shares this far apart (the least the larger can be over the smaller) do not measure one
 # outcome: 1 in 100 against 3 in 10.
 SHARES_APART = 2.0
+# Shares this far apart need name one outcome in only `SHARED_WORDS_FAR` words, both no
+# names: "a temporary flare of pain in the injected knee happens after about 2 in every
+# 100 injections" against "one patient in five has a noticeable flare in the first day
+# or two - the knee gets sorer" (the same event, ten times as often).
+SHARES_FAR_APART = 5.0
+SHARED_WORDS_FAR = 2
 
 
 # Words that name a trial's other arm: a share on placebo and a share on the drug are two
@@ -78,6 +84,10 @@ def _of_people(tokens: Sequence[str], at: int) -> bool:
     """The percentage at ``at`` is a share of some group: "N in M", "N out of M", "28
     percent of rider injuries"; not "15.5% moisture" nor "a 12% drop"."""
     after = tokens[at + 1 : at + 3]
+    if after[1:] == ["of"] and (after[0] in FRACTION_OF or tokens[at] == "half"):
+        return True  # "a third of my clients"
+    if tokens[at] == "half" and after[:1] == ["of"]:
+        return True
     if after[:1] in (["in"], ["out"]) or (
         after[:1] and after[0] in SHARE_NOUNS and after[1:] == ["in"]
     ):
@@ -87,10 +97,10 @@ def _of_people(tokens: Sequence[str], at: int) -> bool:
     return after == ["percent", "of"] or tokens[at + 1 : at + 4] == ["per", "cent", "of"]
 
 
-def shares_apart(first: Share, second: Share) -> bool:
-    """The larger share is at least `SHARES_APART` times the smaller, bounds included."""
+def shares_apart(first: Share, second: Share, apart: float = SHARES_APART) -> bool:
+    """The larger share is at least ``apart`` times the smaller, bounds included."""
     small, large = sorted((first, second), key=lambda s: s.low)
-    return small.high > 0 and large.low >= SHARES_APART * small.high
+    return small.high > 0 and large.low >= apart * small.high
 
 
 # A measure given for each arm of a trial: "the median duration of ear pain was 2.1 days

@@ -1,0 +1,242 @@
+"""Comparisons: a reading of the heuristic stance judge's change rules (`nli_change`,
+decisions 0104, 0105, 0108), moved out of it to keep it under STYLE's size.
+
+"A <more / better / cheaper ...> X than B", "A outperforms B", "A is (just) as effective
+as B", "A costs N times as much (per X) as B"; and which two of them cannot both hold:
+one denies what the other asserts, the two put A and B in opposite places, an equality
+against a lead, or one costs more where the other costs less.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from lyra.pipelines.evidence.nli_numbers import CARDINALS, number
+from lyra.pipelines.evidence.nli_tokens import axis_of, content_keys, is_cue
+from lyra.pipelines.evidence.nli_words import CHANGE_DEGREES, GENERAL_OUTCOMES, STAYING
+
+# How far a verb of change reaches for its object, and a negation for the comparison it
+# denies (tokens).
+CUE_REACH = 4
+# After a null noun, through "to the risk of having a heart attack"; after "than".
+NULL_REACH = 8
+
+
+def outcome(tokens: Sequence[str]) -> set[str]:
+    """Content words a change can be about: no antonym axis, no adverb of degree or of
+    staying ("considerably", "essentially")."""
+    kept = [t for t in tokens if t not in CHANGE_DEGREES and t not in STAYING]
+    return {k for k in content_keys(kept) if not k.startswith("~")}
+
+
+def specific(words: frozenset[str]) -> frozenset[str]:
+    """``words`` without those too general to say what changed ("risk", "rate")."""
+    return words - GENERAL_OUTCOMES
+
+
+# A comparison: a word of the amount, quality or performance axes ("more", "better",
+# "outperforms") with "than" at most this many tokens after it.
+THAN_REACH = 8
+# What leads is named right before the comparison ("call-centre agents gain", "green
+# tea burns"), past a verb and an adverb of its own ("sleeping tablets work faster and
+# better than", "CBT-I works as well as": decision 0104); a wider window takes in the
+# sentence's setting ("after having their wisdom teeth out get more ...").
+_LEADER_REACH = 5
+_COMPARING_AXES = frozenset({"amount", "quality", "performance", "cost"})
+# "cost roughly four times as much per decayed tooth prevented as water fluoridation":
+# a multiple of a cost, what is costed before it (decision 0108).
+_COSTED = frozenset({"cost", "costs", "costing", "price", "priced"})
+_MULTIPLE_REACH = 3
+
+
+# "A is as effective as B": an equality of these axes, or of these words.
+_EQUAL_AXES = frozenset({"efficacy", "safety", "benefit", "quality", "performance"})
+_EQUAL_WORDS = frozenset({"good", "well", "potent", "strong"})
+# Before the first "as", words that make it no equality: "at least as effective as" (or
+# better), "nearly as good as" (a little worse), "twice as effective as" (a multiple).
+_NOT_EQUAL = frozenset({"least", "nearly", "almost", "quite", "twice", "times", "half"})
+
+
+# An equality in these words says only that one does as well as the other, in whatever
+# the other text measures ("every bit as good as"; an axis word such as "effective" is
+# no measure at all).
+_JUDGEMENT_MEASURES = frozenset({"good", "well"})
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """One comparison of a text: who leads, what it is compared with, in what."""
+
+    sign: int  # +1: the leader has more, does better; -1: less, worse; 0: as well as
+    denied: bool  # "no more ... than", "not better than"
+    leader: frozenset[str]  # what comes first: "green tea", "call-centre agents"
+    compared: frozenset[str]  # what it is compared with: "coffee", "programmers"
+    measure: frozenset[str]  # what they are compared in: "fat", "from a standing desk"
+    axis: str = ""  # the antonym axis of its word ("cost": "cheaper", "four times as much")
+
+
+def _equalities(tokens: Sequence[str]) -> list[Comparison]:
+    """Each "A is (just) as effective as B" of the text that no word before denies or
+    bounds ("not as good as", "at least as effective as", "twice as effective as")."""
+    found = []
+    for i in range(1, len(tokens) - 2):
+        if tokens[i - 1] != "as" or tokens[i + 1] != "as":
+            continue
+        axis = axis_of(tokens, i) if tokens[i].isalpha() else None
+        if not ((axis and axis[0] in _EQUAL_AXES) or tokens[i] in _EQUAL_WORDS):
+            continue
+        before = tokens[max(0, i - 1 - CUE_REACH) : i - 1]
+        if not _NOT_EQUAL.isdisjoint(before) or any(number(t) is not None for t in before):
+            continue
+        if any(is_cue(tokens, j) for j in range(max(0, i - 1 - CUE_REACH), i - 1)):
+            continue
+        found.append(
+            Comparison(
+                sign=0,
+                denied=False,
+                leader=frozenset(outcome(tokens[max(0, i - 1 - _LEADER_REACH) : i - 1])),
+                compared=frozenset(outcome(tokens[i + 2 : i + 2 + NULL_REACH])),
+                measure=frozenset(outcome(tokens[i : i + 1])),
+            )
+        )
+    return found
+
+
+# Words for a count after "than" that make a bound of what looks like a comparison.
+_BOUND_WORDS: Final = frozenset({"one", "half", "a"})
+
+
+def read_comparisons(tokens: Sequence[str]) -> list[Comparison]:
+    """Each "A <more / better / less ...> X than B" and "A outperforms B" of the text; a
+    bound ("no more than 4 grams") is none. Then its equalities (`_equalities`)."""
+    found = []
+    for i, tok in enumerate(tokens):
+        axis = axis_of(tokens, i) if tok.isalpha() else None
+        if not axis or axis[0] not in _COMPARING_AXES:
+            continue
+        if axis[0] == "performance":
+            than = i
+        else:
+            ahead = range(i + 1, min(len(tokens), i + 1 + THAN_REACH))
+            than = next((k for k in ahead if tokens[k] == "than"), 0)
+            # "fewer than 1 in 1,000", "fewer than one in a thousand": a bound
+            if not than or any(
+                number(t) is not None or t in CARDINALS or t in _BOUND_WORDS
+                for t in tokens[than + 1 : than + 2]
+            ):
+                continue
+        found.append(
+            Comparison(
+                sign=axis[1],
+                denied=any(is_cue(tokens, j) for j in range(max(0, i - CUE_REACH), i)),
+                leader=frozenset(outcome(tokens[max(0, i - _LEADER_REACH) : i])),
+                compared=frozenset(outcome(tokens[than + 1 : than + 1 + NULL_REACH])),
+                measure=frozenset(outcome(tokens[i + 1 : than])),
+                axis=axis[0],
+            )
+        )
+    return found + _equalities(tokens) + _cost_multiples(tokens)
+
+
+def _cost_multiples(tokens: Sequence[str]) -> list[Comparison]:
+    """Each "A costs N times as much (per X) as B": A costs more than B, in X."""
+    found = []
+    for i, tok in enumerate(tokens):
+        if tok != "times" or tokens[i + 1 : i + 3] != ["as", "much"]:
+            continue
+        costed = next(
+            (j for j in range(max(0, i - 1 - _MULTIPLE_REACH), i) if tokens[j] in _COSTED), None
+        )
+        ahead = range(i + 3, min(len(tokens), i + 3 + THAN_REACH))
+        second_as = next((k for k in ahead if tokens[k] == "as"), None)
+        if costed is None or second_as is None or (number(tokens[i - 1]) or 0) <= 1:
+            continue
+        found.append(
+            Comparison(
+                sign=1,
+                denied=False,
+                leader=frozenset(outcome(tokens[max(0, costed - _LEADER_REACH) : costed])),
+                compared=frozenset(outcome(tokens[second_as + 1 : second_as + 1 + NULL_REACH])),
+                measure=frozenset(outcome(tokens[i + 3 : second_as])),
+                axis="cost",
+            )
+        )
+    return found
+
+
+def comparisons_clash(hypothesis: Sequence[Comparison], sentence: Sequence[Comparison]) -> bool:
+    """Two comparisons in the same direction and measure that cannot both hold: one denies
+    that A leads B and the other says it does ("green tea burns no more fat than the same
+    amount of caffeine from coffee" against "green tea far outperforms coffee when it
+    comes to burning fat"), or the two put A and B in opposite places ("call-centre
+    agents gain far more from a standing desk than programmers do" against "software
+    developers gain more from sit-stand desks than call-centre agents do"). Where both
+    name what they compare in ("fat", "from a standing desk"), they share a word of it;
+    a swap needs both to name it."""
+    for first in hypothesis:
+        for second in sentence:
+            if (
+                first.measure
+                and second.measure
+                and not first.measure & second.measure
+                and not (_judged(first) or _judged(second))
+                # a cost is the measure; what it is paid for each of may be named in
+                # other words ("per decayed tooth prevented", "per cavity prevented")
+                and not first.axis == second.axis == "cost"
+            ):
+                continue
+            if (first.sign == 0) != (second.sign == 0):
+                if _equal_against_lead(first, second):
+                    return True
+                continue
+            same_order = specific(first.leader & second.leader) and specific(
+                first.compared & second.compared
+            )
+            # "A costs four times as much as B" against "A works out cheaper than B"
+            if (
+                first.axis == second.axis == "cost"
+                and first.sign == -second.sign
+                and same_order
+                and first.denied == second.denied
+            ):
+                return True
+            if first.sign != second.sign:
+                continue
+            if same_order and first.denied != second.denied:
+                return True
+            # A in one is B in the other: compared with what the other puts first, and
+            # never with what the other compares with ("programmers" and "software
+            # developers" may name one group; no word says so).
+            crossed = specific(first.leader & second.compared)
+            crossed_back = specific(first.compared & second.leader)
+            swapped = (
+                (crossed or crossed_back)
+                and first.measure & second.measure
+                and not first.compared & second.compared
+                and not crossed & second.leader
+                and not crossed_back & first.leader
+            )
+            if swapped and not (first.denied or second.denied):
+                return True
+    return False
+
+
+def _judged(comparison: Comparison) -> bool:
+    """An equality in a word of judgement ("every bit as good as"), which any measure the
+    other text names can fill: "ezetimibe is every bit as good as
+    a statin at preventing heart attacks" against "a statin prevents considerably more
+    heart attacks than ezetimibe" (decision 0105)."""
+    return comparison.sign == 0 and bool(comparison.measure & _JUDGEMENT_MEASURES)
+
+
+def _equal_against_lead(first: Comparison, second: Comparison) -> bool:
+    """One says A does as well as B, the other, denying nothing, that one of them leads:
+    "magnesium was just as effective as propranolol at cutting the number of attacks"
+    against "Propranolol is more effective than magnesium at reducing attack frequency"."""
+    if first.denied or second.denied:
+        return False
+    forward = specific(first.leader & second.leader) and specific(first.compared & second.compared)
+    crossed = specific(first.leader & second.compared) and specific(first.compared & second.leader)
+    return bool(forward or crossed)
