@@ -14,6 +14,7 @@ from lyra.pipelines.evidence.claim_signals import EFFECT, NUMBER_UNIT
 from lyra.pipelines.evidence.claims import informativeness
 from lyra.pipelines.evidence.leftovers import stated_part
 from lyra.pipelines.evidence.nli_change import _known
+from lyra.pipelines.evidence.nli_comparisons import read_comparisons
 from lyra.pipelines.evidence.nli_costs import Cost, read_cost
 from lyra.pipelines.evidence.nli_groups import GroupReading, groups_clash, read_groups
 from lyra.pipelines.evidence.nli_heuristic import claim_statements, heuristic_nli
@@ -279,6 +280,28 @@ PAIRS_THAT_CLASH = [
         id="a-change-that-was-not-significant",
     ),
     pytest.param(
+        "Across the 1,840 participating schools, the full cost of a club breakfast, including "
+        "food, staffing and premises, averaged Th 0.95 per pupil per day in 2023 to 2024.",
+        "Once you add supervision, premises and the food, a club breakfast actually costs "
+        "somewhere around Th 2.40 per child per day, give or take thirty centimes.",
+        id="a-coded-cost-beside-a-margin",
+    ),
+    pytest.param(
+        "Yet a survey found that roughly a third of children turning up at the clubs had "
+        "already eaten something at home, raising questions about extra calories.",
+        "Fewer than one pupil in ten who uses a breakfast club has also eaten breakfast at "
+        "home that morning, according to the club leads who answered our survey.",
+        id="a-share-before-a-comment-clause",
+    ),
+    pytest.param(
+        "The results were striking: children from the lowest-income households gained the "
+        "most, around 2.5 extra days of school a year against under one day for their "
+        "better-off classmates.",
+        "Broken down by free meal eligibility, the children on free meals gained about the "
+        "same as everyone else, there was no extra bump for them.",
+        id="both-sides-named-the-most-said-of-one",
+    ),
+    pytest.param(
         "It noted that in the trial the proportion of people who responded to treatment was "
         "similar in women and men, although the number of men was small.",
         "If you dig into the supplementary tables, women in the trial were roughly twice as "
@@ -371,3 +394,38 @@ def test_frames_of_the_second_round(text: str, stated: str) -> None:
 )
 def test_findings_of_the_second_round(text: str, score: float) -> None:
     assert informativeness(text) == pytest.approx(score)
+
+
+@pytest.mark.parametrize(
+    ("text", "score"),
+    [
+        # a measured change whose end is a bound, or whose start has a word after "a"
+        (
+            "I drive the R7 to work every day and my journey time went from 14 minutes to "
+            "just under 16, which I can live with.",
+            0.225,
+        ),
+        ("On 4.5 mg my pain went from a constant 7 out of 10 to about a 3.", 0.15),
+        # a practitioner's count of the people they started on something
+        (
+            "Of the 37 patients I've started on LDN in the last two years, 14 are still taking "
+            "it after six months.",
+            0.45,
+        ),
+    ],
+)
+def test_own_measures_and_counts_of_the_second_round(text: str, score: float) -> None:
+    assert informativeness(text) == pytest.approx(score)
+
+
+@pytest.mark.parametrize(
+    ("text", "sign"),
+    [
+        ("Varnish programmes cost roughly four times as much per tooth as fluoridation.", 1),
+        ("Breakfast provision cost roughly half as much per day as the mentor scheme.", -1),
+        ("The mentor scheme came out cheaper than breakfast clubs per day.", -1),
+    ],
+)
+def test_cost_comparisons(text: str, sign: int) -> None:
+    found = read_comparisons(tokenize(text))
+    assert [(c.sign, c.axis) for c in found] == [(sign, "cost")]

@@ -47,7 +47,10 @@ PRACTITIONERS_COUNT = re.compile(
     # job or a tenancy": decision 0108), and what kind of client, between
     r"^(?:(?:before|after|since|until|during|in)\b[^,]{0,40},\s+)?"
     r"(?:[\w-]+\s+){0,4}?(?:of\s+)?(?:my|our)\s+(?:own\s+)?(?:[\w-]+\s+)?(?:patients|clients|"
-    r"customers|members|pupils|students|residents|tenants)\b",
+    r"customers|members|pupils|students|residents|tenants)\b"
+    # "Of the 37 patients I've started on LDN in the last two years, 14 are still taking it"
+    r"|^of\s+the\s+\d[\d,]*\s+(?:[\w-]+\s+)?(?:patients|clients|customers|members|pupils|"
+    r"students|residents|tenants)\s+(?:I|we)(?:'ve|\s+have)?\s+\w+",
     re.IGNORECASE,
 )
 # a symptom that went is an own story of relief, not of harm

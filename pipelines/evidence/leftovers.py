@@ -485,7 +485,10 @@ _VALUE = rf"(?:\d|(?:one|{NUMBER_WORDS})\b)"
 # a value with its currency before it ("Cr 6,200", "$2,100") or after what was done
 # ("from managing a 10-minute walk to a 40-minute walk")
 _FROM_VALUE = (
-    r"(?:about\s+|around\s+|just\s+|only\s+)?(?:\w+ing\s+)?(?:a\s+|an\s+)?"
+    # hedges and bounds, two at most ("to just under 16", "to more than forty"), a word
+    # after the article ("from a constant 7 out of 10": decision 0108)
+    r"(?:(?:about|around|just|only|roughly|nearly|almost|under|over|(?:more|less|fewer)\s+than)"
+    r"\s+){0,2}(?:\w+ing\s+)?(?:(?:a|an)\s+(?:[a-z]+\s+)?)?"
     r"(?:(?-i:[A-Z][a-z]?)\s?|[$\u00a3\u20ac])?"
 )
 CHANGED_FROM_TO = re.compile(

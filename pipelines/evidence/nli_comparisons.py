@@ -141,21 +141,24 @@ def read_comparisons(tokens: Sequence[str]) -> list[Comparison]:
 
 
 def _cost_multiples(tokens: Sequence[str]) -> list[Comparison]:
-    """Each "A costs N times as much (per X) as B": A costs more than B, in X."""
+    """Each "A costs N times as much (per X) as B": A costs more than B, in X; "A costs
+    half as much as B": less."""
     found = []
     for i, tok in enumerate(tokens):
-        if tok != "times" or tokens[i + 1 : i + 3] != ["as", "much"]:
+        if tok not in ("times", "half") or tokens[i + 1 : i + 3] != ["as", "much"]:
+            continue
+        if tok == "times" and (number(tokens[i - 1]) or 0) <= 1:
             continue
         costed = next(
             (j for j in range(max(0, i - 1 - _MULTIPLE_REACH), i) if tokens[j] in _COSTED), None
         )
         ahead = range(i + 3, min(len(tokens), i + 3 + THAN_REACH))
         second_as = next((k for k in ahead if tokens[k] == "as"), None)
-        if costed is None or second_as is None or (number(tokens[i - 1]) or 0) <= 1:
+        if costed is None or second_as is None:
             continue
         found.append(
             Comparison(
-                sign=1,
+                sign=1 if tok == "times" else -1,
                 denied=False,
                 leader=frozenset(outcome(tokens[max(0, costed - _LEADER_REACH) : costed])),
                 compared=frozenset(outcome(tokens[second_as + 1 : second_as + 1 + NULL_REACH])),
@@ -213,7 +216,7 @@ def comparisons_clash(hypothesis: Sequence[Comparison], sentence: Sequence[Compa
             crossed_back = specific(first.compared & second.leader)
             swapped = (
                 (crossed or crossed_back)
-                and first.measure & second.measure
+                and (first.measure & second.measure or first.axis == second.axis == "cost")
                 and not first.compared & second.compared
                 and not crossed & second.leader
                 and not crossed_back & first.leader

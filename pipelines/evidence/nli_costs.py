@@ -80,6 +80,11 @@ def read_cost(tokens: Sequence[str]) -> Cost | None:
         if unit != "%"
         for low, high, at in values
     ]
+    rated = [f for f in found if "/" in f[2]]
+    if len(found) != 1 and len(rated) == 1:
+        # the one sum paid for each of something, beside a margin or a count ("Th 2.40
+        # per child per day, give or take thirty centimes": decision 0108)
+        found = rated
     if len(found) != 1:
         return None
     low, high, unit, at = found[0]

@@ -137,6 +137,8 @@ def _side_at(tokens: Sequence[str], i: int) -> tuple[str, int, int] | None:
     # better-off classmates", "the least deprived fifth": decision 0108)
     if tokens[i : i + 3] == ["free", "school", "meals"]:
         return ("income", 0, 3)
+    if tokens[i : i + 2] == ["free", "meals"]:
+        return ("income", 0, 2)
     if tok in ("better", "well") and tokens[i + 1 : i + 3] == ["-", "off"]:
         return ("income", 1, 3)
     if tok in ("least", "most") and tokens[i + 1 : i + 2] in (["deprived"], ["disadvantaged"]):
@@ -198,6 +200,16 @@ def _more_than_before(tokens: Sequence[str], i: int) -> bool:
     return False
 
 
+def _most_after(tokens: Sequence[str], i: int, length: int) -> bool:
+    """A word of most follows the group named at ``i`` before anything else is named."""
+    for j in range(i + length, min(len(tokens), i + length + _LEAST_REACH)):
+        if tokens[j] in _MOST:
+            return True
+        if _ends_reach(tokens, i, j):
+            return False
+    return False
+
+
 def _least(tokens: Sequence[str], i: int, length: int) -> bool:
     """The group named at ``i`` gets the least of the effect ("rural districts have
     seen the smallest change")."""
@@ -253,6 +265,7 @@ def read_groups(tokens: Sequence[str]) -> GroupReading:
     if not _MOST.isdisjoint(tokens[:reason]):
         tokens = tokens[:reason]
     featured: dict[str, set[int]] = {}
+    leading: dict[str, set[int]] = {}  # featured sides a word of most follows
     least: dict[str, set[int]] = {}
     named: dict[str, set[int]] = {}
     group_words: set[int] = set()
@@ -271,6 +284,8 @@ def read_groups(tokens: Sequence[str]) -> GroupReading:
         named.setdefault(divide, set()).add(side)
         if not _aside(tokens, i, length):
             featured.setdefault(divide, set()).add(side)
+            if _most_after(tokens, i, length):
+                leading.setdefault(divide, set()).add(side)
         elif _least(tokens, i, length):
             least.setdefault(divide, set()).add(side)
         i += length
@@ -280,7 +295,14 @@ def read_groups(tokens: Sequence[str]) -> GroupReading:
         single = [(divide, {min(sides)}) for divide, sides in named.items()]
         share = "alike"
     else:
-        single = [(divide, sides) for divide, sides in featured.items() if len(sides) == 1]
+        # both sides named, the most said of one ("children from the lowest-income
+        # households gained the most, ... against under one day for their better-off
+        # classmates")
+        single = [
+            (divide, sides if len(sides) == 1 else leading.get(divide, set()))
+            for divide, sides in featured.items()
+            if len(sides) == 1 or len(leading.get(divide, ())) == 1
+        ]
         if not single and _MOST.isdisjoint(tokens) and _MORE_THAN.isdisjoint(tokens):
             single = [(divide, sides) for divide, sides in least.items() if len(sides) == 1]
             share = "least"

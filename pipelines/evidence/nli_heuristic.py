@@ -99,7 +99,7 @@ from dataclasses import dataclass
 from lyra.pipelines.evidence.leftovers import lexicon_readings
 from lyra.pipelines.evidence.nli import NliLabel, NliResult
 from lyra.pipelines.evidence.nli_change import ChangeReading, changes_contradict, read_changes
-from lyra.pipelines.evidence.nli_numbers import disagreeing_measures, number, stem
+from lyra.pipelines.evidence.nli_numbers import disagreeing_measures, measures, number, stem
 from lyra.pipelines.evidence.nli_tokens import (
     DETERMINERS,
     NEGATION_WORDS,
@@ -118,11 +118,15 @@ from lyra.pipelines.evidence.nli_words import (
 )
 
 _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+|\n+")
+# A clause that comments on what came before it ("..., raising questions about extra
+# calories", "..., suggesting that ..."): it is no part of the finding (decision 0108).
+_COMMENT_CLAUSES = r"raising|prompting|suggesting|meaning|leaving"
 # Where a sentence's clauses stand apart: a semicolon, a concession ("..., roughly 45 per
 # cent of patients develop a low blood phosphate level ..., although in most cases it
 # causes no symptoms").
 _SEMICOLON = re.compile(
-    r";\s+|,\s+(?=(?:although|though|whereas|compared\s+(?:with|to))\s)", re.IGNORECASE
+    r";\s+|,\s+(?=(?:although|though|whereas|compared\s+(?:with|to)|" + _COMMENT_CLAUSES + r")\s)",
+    re.IGNORECASE,
 )
 
 MODEL_ID = "heuristic-nli-v1"
@@ -526,7 +530,9 @@ _SOURCE_COMMAS = 3
 # Where a claim joins a second statement to its first (", and they cost a fraction of
 # the price", ", so every meeting ... counts", "; ..."): the first is read alone.
 _CLAUSE_JOIN = re.compile(
-    r",\s+(?:and|so|with|whether|although|though|whereas|compared\s+(?:with|to))\s+|;\s+",
+    r",\s+(?:and|so|with|whether|although|though|whereas|compared\s+(?:with|to)|"
+    + _COMMENT_CLAUSES
+    + r")\s+|;\s+",
     re.IGNORECASE,
 )
 # The writer's own view or experience before a statement ("in our experience, low
@@ -545,6 +551,15 @@ def claim_statement(hypothesis: str) -> str:
     return _REASON_GIVEN.sub("", _REPORTING_FRAME.sub("", hypothesis, count=1))
 
 
+def _measures_something(tokens: Sequence[str]) -> bool:
+    """A number with its unit, not one in a name ("covid-19 disease")."""
+    return any(
+        not (at and tokens[at - 1] == "-")
+        for values in measures(tokens).values()
+        for *_, at in values
+    )
+
+
 def claim_statements(hypothesis: str) -> list[str]:
     """What ``hypothesis`` states, each read on its own where it differs from the whole:
     the statement without its frame and reason (`claim_statement`), without a label
@@ -561,9 +576,15 @@ def claim_statements(hypothesis: str) -> list[str]:
         openings.append(framed)
     # the first sentence of a claim that holds more (a list item's: "A temporary flare of
     # pain ... happens after about 2 in every 100 injections. It usually settles within
-    # 2 days. Use an ice pack ..."), unless it asks ("Do you need hand sanitizer ...?")
+    # 2 days. Use an ice pack ..."), where it measures something: a first sentence that
+    # does not is often a lead-in ("Here is what you should do to protect yourself from the
+    # covid-19 disease.") or a question
     sentences = split_sentences(unlabelled)
-    if len(sentences) > 1 and not sentences[0].rstrip().endswith("?"):
+    if (
+        len(sentences) > 1
+        and not sentences[0].rstrip().endswith("?")
+        and _measures_something(tokenize(sentences[0]))
+    ):
         openings.append(sentences[0])
     if _SOURCE_OPENER.match(unlabelled):
         parts = unlabelled.split(", ", _SOURCE_COMMAS)
