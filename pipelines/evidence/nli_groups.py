@@ -281,10 +281,13 @@ def read_groups(tokens: Sequence[str]) -> GroupReading:
         after = i + length
         noun = after < len(tokens) and not tokens[after].endswith("ed")  # not "... gained"
         group_words.update(range(i, min(len(tokens), after + noun)))
+        # only the side named first can lead ("Girls and boys gained the most" singles
+        # out neither)
+        first = divide not in named
         named.setdefault(divide, set()).add(side)
         if not _aside(tokens, i, length):
             featured.setdefault(divide, set()).add(side)
-            if _most_after(tokens, i, length):
+            if first and _most_after(tokens, i, length):
                 leading.setdefault(divide, set()).add(side)
         elif _least(tokens, i, length):
             least.setdefault(divide, set()).add(side)
