@@ -118,16 +118,15 @@ from lyra.pipelines.evidence.nli_words import (
 )
 
 _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+|\n+")
-# A clause that comments on what came before it ("..., raising questions about extra
-# calories", "..., suggesting that ..."): it is no part of the finding (decision 0108).
-_COMMENT_CLAUSES = r"raising|prompting|suggesting|meaning|leaving"
-# Where a sentence's clauses stand apart: a semicolon, a concession ("..., roughly 45 per
-# cent of patients develop a low blood phosphate level ..., although in most cases it
-# causes no symptoms").
-_SEMICOLON = re.compile(
-    r";\s+|,\s+(?=(?:although|though|whereas|compared\s+(?:with|to)|" + _COMMENT_CLAUSES + r")\s)",
-    re.IGNORECASE,
+# Words that open a clause standing apart from the finding before it: a concession
+# ("..., roughly 45 per cent of patients develop a low blood phosphate level ...,
+# although in most cases it causes no symptoms"), a comparison, a comment ("..., raising
+# questions about extra calories": decision 0108).
+_APART_CLAUSES = (
+    r"although|though|whereas|compared\s+(?:with|to)|raising|prompting|suggesting|meaning|leaving"
 )
+# Where a premise sentence's clauses stand apart: a semicolon, or a comma before one.
+_CLAUSE_BREAK = re.compile(r";\s+|,\s+(?=(?:" + _APART_CLAUSES + r")\s)", re.IGNORECASE)
 
 MODEL_ID = "heuristic-nli-v1"
 
@@ -364,7 +363,7 @@ def _read_sentences(premise: str, hyp_keys: set[str]) -> list[_Evidence]:
         # (the sentence stays the closest on a tie): "You may have read online about
         # changes in blood phosphate ...; in our experience, low phosphate levels are very
         # rare, seen in fewer than one in a thousand of our patients" (decision 0108)
-        clauses = _SEMICOLON.split(sentence)
+        clauses = _CLAUSE_BREAK.split(sentence)
         for text in (sentence, *clauses) if len(clauses) > 1 else (sentence,):
             tokens = tokenize(text)
             overlap = len(hyp_keys & content_keys(tokens)) / len(hyp_keys)
@@ -530,10 +529,7 @@ _SOURCE_COMMAS = 3
 # Where a claim joins a second statement to its first (", and they cost a fraction of
 # the price", ", so every meeting ... counts", "; ..."): the first is read alone.
 _CLAUSE_JOIN = re.compile(
-    r",\s+(?:and|so|with|whether|although|though|whereas|compared\s+(?:with|to)|"
-    + _COMMENT_CLAUSES
-    + r")\s+|;\s+",
-    re.IGNORECASE,
+    r",\s+(?:and|so|with|whether|" + _APART_CLAUSES + r")\s+|;\s+", re.IGNORECASE
 )
 # The writer's own view or experience before a statement ("in our experience, low
 # phosphate levels are very rare", "on my reading of the district figures, ...").
