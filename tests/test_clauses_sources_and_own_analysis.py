@@ -26,7 +26,11 @@ def test_a_claim_is_read_without_its_label_and_clause_by_clause() -> None:
     assert claim_statements(claim) == [
         "for mild hay fever, the nasal spray works about as well as prescription tablets, "
         "and it costs a fraction of the price.",
+        # without the setting before its subject too (decision 0109)
+        "the nasal spray works about as well as prescription tablets, and it costs a "
+        "fraction of the price.",
         "for mild hay fever, the nasal spray works about as well as prescription tablets",
+        "the nasal spray works about as well as prescription tablets",
     ]
     # only the first clause is read alone: what is added after ", and" may lean on it
     assert claim_statements(

@@ -37,7 +37,9 @@ EFFECT = re.compile(
     r"|\b(?-i:rose|risen|fell|fallen|falls?|falling|grew|grown|led|shrank|shrunk|keeps|kept|ban|bans|banned|"
     r"banning|permits|permitted|permitting|upheld|upholds?|ruled|struck down|strikes? down|"
     r"lost|lose|loses|losing|offset|offsets|unaffected|unchanged|set aside|sets aside|"
-    r"vacated|vacates|caught|catches|captured|captures|driven|drove)\b"
+    r"vacated|vacates|caught|catches|captured|captures|driven|drove|"
+    # one thing beating another ("biochar has beaten compost for yield": decision 0109)
+    r"beaten|beats|outyield(?:s|ed)?)\b"
     # a share and what weighs more ("accounts for 15 percent", "frequency matters more
     # to riders than price"): as phrases, since "account" and "matter" are nouns too
     r"|\b(?:accounts?|accounted) for\b|\bmatter(?:s|ed)? (?:more|less|most|little)\b"

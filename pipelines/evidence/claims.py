@@ -64,7 +64,7 @@ from lyra.pipelines.evidence.leftovers import lexicon_readings as _readings
 from lyra.pipelines.evidence.ranking import tokenize
 from lyra.pipelines.extract.documents import normalize_whitespace
 from lyra.pipelines.extract.injection import MASK, find_instructions
-from lyra.pipelines.extract.sentences import REFERENCE_MARKER, sentence_spans
+from lyra.pipelines.extract.sentences import FOOTNOTE_NUMBER, REFERENCE_MARKER, sentence_spans
 from lyra.pipelines.llm.prompts import load_prompt_module
 from lyra.pipelines.llm.sanitize import is_task_tag, sanitize_untrusted
 
@@ -141,7 +141,7 @@ _IMPERATIVE_START = re.compile(
     re.IGNORECASE,
 )
 # Reference markers a sentence keeps from its page ("... in summer.[1]").
-_REFERENCE_MARKERS = re.compile(rf"(?:{REFERENCE_MARKER})+")
+_REFERENCE_MARKERS = re.compile(rf"(?:{REFERENCE_MARKER})+|{FOOTNOTE_NUMBER}(?=\s|$)")
 # A study describing its own method ("We included ...", "This review gathered ...").
 _METHODS = re.compile(
     # the method's verb among the first words ("We cap the cost at £75, blazer included"
@@ -496,6 +496,15 @@ def _claim_length(text: str) -> int:
     return len(text) + (_CJK_CHAR_WEIGHT - 1) * len(_CJK.findall(text))
 
 
+# The writer's own comparison of two things, which one did better where they tried both
+# ("biochar has beaten compost for yield every single season on my sand": decision 0109)
+_OWN_COMPARISON = re.compile(
+    r"\b(?:has|have|had)\s+(?:\w+\s+)?(?:beaten|outperformed|out-?yielded|outlasted)\b"
+    r"|\b(?:did|has\s+done|have\s+done)\s+(?:far\s+|much\s+)?better\s+than\b",
+    re.IGNORECASE,
+)
+
+
 def informativeness(text: str) -> float:
     """0..1: how much a sentence asserts that a reader could check.
 
@@ -559,7 +568,10 @@ def informativeness(text: str) -> float:
     expert = EXPERT_QUOTED.match(text)
     quoted = _QUOTED_SPEECH.match(text) and not (expert and EFFECT.search(expert.group(1)))
     measured = own_story and (
-        harmed or CHANGED_FROM_TO.search(text) or (EFFECT.search(text) and NUMBER_UNIT.search(text))
+        harmed
+        or CHANGED_FROM_TO.search(text)
+        or (EFFECT.search(text) and NUMBER_UNIT.search(text))
+        or _OWN_COMPARISON.search(text)
     )
     # a speaker's own measured change is their testimony, quoted or not (decision 0106)
     quoted = quoted and not measured
@@ -660,14 +672,16 @@ def _sentences(fragment_text: str) -> Iterator[tuple[int, str]]:
         if len(sentence) <= MAX_CLAIM_CHARS:
             yield index, sentence
             continue
-        # too long: its clauses where semicolons join them, else where a reason or a
+        # too long: its clauses where semicolons join them or a colon opens a list
+        # ("... three separate face-to-face conferences held over about six weeks: an
+        # opening meeting at which ...": decision 0109), else where a reason or a
         # concession is added (", since officers who knew ...": decision 0106)
-        breaks = _CLAUSE_BREAK if ";" in sentence else _REASON_BREAK
+        breaks = _CLAUSE_BREAK if ";" in sentence or ": " in sentence else _REASON_BREAK
         for clause in breaks.split(sentence):
-            yield index, clause.strip().rstrip(";")
+            yield index, clause.strip().rstrip(";:")
 
 
-_CLAUSE_BREAK = re.compile(r"(?<=;)\s+")
+_CLAUSE_BREAK = re.compile(r"(?<=[;:])\s+")
 _REASON_BREAK = re.compile(r",\s+(?=(?:since|because|although|though|whereas|which|while)\s)")
 # A table fragment: one line per row, cells joined by " | " (extract_html, extract_text).
 TABLE_CELL_SEPARATOR: Final = " | "

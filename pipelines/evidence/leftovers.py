@@ -337,7 +337,12 @@ _EXPLAINING_CLAUSE = re.compile(
 # What a thing lets "you" do is said of the thing, not to the reader ("Thermostatic
 # radiator valves let you heat only the rooms you actually use"; decision 0099).
 _WHAT_IT_LETS_YOU_DO = re.compile(
-    r"\b(?:lets?|allows?|helps?|enables?)\s+you\b.*?(?=[,;.]|$)", re.IGNORECASE
+    r"\b(?:lets?|allows?|helps?|enables?)\s+you\b.*?(?=[,;.]|$)"
+    # anyone's "you" after a superlative ("the single biggest improvement you can make to
+    # a dog's coat": decision 0109)
+    r"|(?<=\s)(?=(?:best|biggest|greatest|largest|worst|only)\s)"
+    r"(?:[\w-]+\s+){1,3}?you\s+(?:can|could)\s+\w+",
+    re.IGNORECASE,
 )
 
 
@@ -536,7 +541,10 @@ _WRITERS_FRAME = re.compile(
     r"\b[^.!?]{0,120}?,\s+(?=\S+(?:\s+\S+){5})"
     r"|[^.!?]{0,60}\bI(?:'ve|\s+have)?\s+(?:read|seen)(?:\s+\w+){0,2}?\s+"
     r"(?:show|suggest|find|found|say)s?\s+(?:that\s+)?"
-    r"|(?i:her|his|their|the)\s+(?i:point|view|argument|message|advice)\b[^.!?]{0,80}?"
+    # a source's conclusion ("Its conclusion was that pulse ingredients ... pose no known
+    # cardiac risk ...": decision 0109)
+    r"|(?i:her|his|their|its|the)\s+(?i:point|view|argument|message|advice|conclusions?|"
+    r"verdict|finding)\b[^.!?]{0,80}?"
     r"\b(?:was|is)\s+that\s+)",
     re.DOTALL,
 )
@@ -552,7 +560,9 @@ _WRITERS_RECORDS = re.compile(
 # probiotic at least two hours after ...", "it's why I'm firm that critically ill
 # patients ... should not be given probiotics"; decision 0098).
 _SPEAKERS_FRAME = re.compile(
-    r"^.{0,60}?\b(?:my\s+(?:advice|recommendation|suggestion|rule)\s+is\s+(?:to|that)|"
+    # after a lead-in that ends in a colon ("Forget the ten-minute dip the official
+    # guidelines talk about: in my experience anything under half an hour ...": 0109)
+    r"^(?:[^:.!?]{0,90}:\s+)?.{0,60}?\b(?:my\s+(?:advice|recommendation|suggestion|rule)\s+is\s+(?:to|that)|"
     # "My own view is that if you're over eighty-five ..., you should not ..." (0105)
     r"my\s+(?:own\s+|personal\s+)?(?:view|opinion|position|belief|reading|impression|sense|"
     r"rule\s+of\s+thumb|"
@@ -572,7 +582,15 @@ _SPEAKERS_FRAME = re.compile(
     r"in\s+my\s+(?:experience|practice|view|opinion|clinic)\s*,?|"
     r"we\s+(?:would\s+|generally\s+|usually\s+)?(?:suggest|recommend|advise)(?:\s+that)?"
     r"(?:\s+you)?|"
-    r"I(?:'m|\s+am)\s+(?:firm|clear|confident|convinced|certain)\s+that|"
+    r"I(?:'m|\s+am)\s+(?:(?:completely|absolutely|totally|fully|quite|now)\s+)?"
+    r"(?:firm|clear|confident|convinced|certain)\s+that|"
+    # a concession before what the writer holds, and where they have it from ("I know
+    # some people get nervous about amounts, but from everything I've read you can
+    # safely take up to 3 grams ...", "I know the guild people say otherwise, but
+    # biochar has beaten compost ...": decision 0109)
+    r"I\s+(?:know|realise|realize|accept|understand|appreciate)\b[^.;:]{0,80}?,\s+but"
+    r"(?:\s+(?:from|based\s+on)\s+(?:everything|all|what)\s+I(?:'ve|\s+have)\s+"
+    r"(?:read|seen|heard)\s*,?)?|"
     # an estimate or a view the speaker keeps stating ("By my estimate, ...", "it's why
     # I keep saying that ..."; decision 0100)
     r"by\s+(?:my|our)\s+(?:own\s+)?(?:estimate|reckoning|count|calculations?|numbers|figures)\s*,?|"

@@ -59,6 +59,7 @@ from lyra.pipelines.evidence.nli_shares import (
 )
 from lyra.pipelines.evidence.nli_tokens import (
     DETERMINERS,
+    STOPWORDS,
     axis_of,
     content_keys,
     is_cue,
@@ -93,8 +94,22 @@ def _acted_on(tokens: Sequence[str], i: int, reach: int) -> set[str]:
     while j < len(tokens) and tokens[j] in DETERMINERS:
         j += 1
     if j < len(tokens) and (tokens[j] == "how" or outcome(tokens[j : j + 1])):
-        return outcome(tokens[i + 1 : i + 1 + reach])
+        # a hyphen takes no word's place: "reduced self-reported muscle soreness" (0109)
+        return outcome([t for t in tokens[i + 1 : i + 1 + 2 * reach] if t != "-"][:reach])
     return outcome(tokens[max(0, i - _OUTCOME_REACH) : i])
+
+
+def _words_before(tokens: Sequence[str], i: int) -> list[str]:
+    """The tokens before ``tokens[i]`` back to the `_OUTCOME_REACH`-th content word,
+    hyphens, numbers and adverbs not counted: "soreness ratings at the 24-hour mark were
+    statistically indistinguishable" is about soreness (decision 0109)."""
+    counted = 0
+    j = i
+    while j > 0 and counted < _OUTCOME_REACH:
+        j -= 1
+        word = tokens[j]
+        counted += word.isalpha() and word not in STOPWORDS and not word.endswith("ly")
+    return list(tokens[j:i])
 
 
 def _no_change(tokens: Sequence[str]) -> set[str]:
@@ -123,7 +138,7 @@ def _no_change(tokens: Sequence[str]) -> set[str]:
             or (stemmed == "budg" and is_negated(tokens[max(0, i - 3) : i]))
             or (stemmed in STAYED_STATES and not STAYING.isdisjoint(tokens[max(0, i - 3) : i]))
         ):
-            found |= outcome(tokens[max(0, i - _OUTCOME_REACH) : i])
+            found |= outcome(_words_before(tokens, i))
         elif stemmed in NULL_NOUNS and (end := _not_significant_after(tokens, i)):
             # "the change in injury collisions was not statistically significant"
             found |= outcome(tokens[i + 1 : end])
@@ -198,9 +213,19 @@ def _changes(tokens: Sequence[str]) -> tuple[set[str], set[str]]:
             continue
         if sized or (i and tokens[i - 1] in CHANGE_DEGREES):
             found |= _acted_on(tokens, i, CUE_REACH)
+            if _sized_before(tokens, i):
+                # what gave the size: "plots ... yielded 14 percent more grain" (0109)
+                found |= _verb_before_size(tokens, i)
         else:
             unsized |= _acted_on(tokens, i, _OUTCOME_REACH)
     return found, found | unsized
+
+
+def _verb_before_size(tokens: Sequence[str], i: int) -> set[str]:
+    """The past-tense verb before the percentage before the comparative at ``i``
+    ("yielded 14 percent more", "scored 12% higher"); empty for none."""
+    k = i - (2 if tokens[i - 1].endswith("%") else 3)
+    return outcome(tokens[k : k + 1]) if k >= 0 and tokens[k].endswith("ed") else set()
 
 
 def _sized_before(tokens: Sequence[str], i: int) -> bool:
@@ -515,9 +540,11 @@ def read_changes(tokens: Sequence[str]) -> ChangeReading:
     negated = is_negated(tokens)
     comparisons = tuple(read_comparisons(tokens))
     sized_changes = tuple(_sized(tokens))
-    # a share in a sentence that changes, compares or negates nothing (decision 0105)
-    plain = not (negated or changed or comparisons or sized_changes)
-    share = read_share(tokens) if plain else None
+    # a share in a sentence that sizes no change and negates nothing (decision 0105),
+    # beside a change or a comparison it counts the people of: "only 4 per cent of
+    # victims who took part said they felt worse after the conference than before it"
+    # (decision 0109)
+    share = read_share(tokens) if not (negated or sized or sized_changes) else None
     return ChangeReading(
         tokens=tokens,
         negated=negated,
@@ -566,12 +593,21 @@ def no_change_against_change(hypothesis: ChangeReading, sentence: ChangeReading)
     return False
 
 
+# A trial's arm ends the phrase before what it measures ("In the cold-bath group,
+# soreness ratings ...": the comma is gone from the tokens; decision 0109).
+_NO_MODIFIERS = frozenset({"group", "groups", "arm", "arms"})
+
+
 def _modifiers(tokens: Sequence[str], word: str) -> set[str]:
     """The content words right before each use of ``word`` (a key): in "systolic blood
     pressure", "systol" for "blood" and "blood" for "pressur"."""
     found = set()
     for i in range(1, len(tokens)):
-        if word in content_keys(tokens[i : i + 1]) and not _verb_only(tokens[i - 1]):
+        if (
+            word in content_keys(tokens[i : i + 1])
+            and not _verb_only(tokens[i - 1])
+            and tokens[i - 1] not in _NO_MODIFIERS
+        ):
             found |= outcome(tokens[i - 1 : i])
     return found
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from lyra.pipelines.evidence.nli_numbers import CARDINALS, number
-from lyra.pipelines.evidence.nli_tokens import axis_of, content_keys, is_cue
+from lyra.pipelines.evidence.nli_tokens import STOPWORDS, axis_of, content_keys, is_cue
 from lyra.pipelines.evidence.nli_words import CHANGE_DEGREES, GENERAL_OUTCOMES, STAYING
 
 # How far a verb of change reaches for its object, and a negation for the comparison it
@@ -53,7 +53,11 @@ _MULTIPLE_REACH = 3
 
 # "A is as effective as B": an equality of these axes, or of these words.
 _EQUAL_AXES = frozenset({"efficacy", "safety", "benefit", "quality", "performance"})
-_EQUAL_WORDS = frozenset({"good", "well", "potent", "strong"})
+_EQUAL_WORDS = frozenset({"good", "well", "potent", "strong", "much"})
+# "switching devices to night mode and lowering screen brightness shortened sleep onset
+# about as much as wearing amber glasses": what does as much stands before its verb and
+# what it acts on (decision 0109)
+_MUCH_LEADER_REACH = 10
 # Before the first "as", words that make it no equality: "at least as effective as" (or
 # better), "nearly as good as" (a little worse), "twice as effective as" (a multiple).
 _NOT_EQUAL = frozenset({"least", "nearly", "almost", "quite", "twice", "times", "half"})
@@ -90,13 +94,22 @@ def _equalities(tokens: Sequence[str]) -> list[Comparison]:
         before = tokens[max(0, i - 1 - CUE_REACH) : i - 1]
         if not _NOT_EQUAL.isdisjoint(before) or any(number(t) is not None for t in before):
             continue
+        much = tokens[i] == "much"
+        if much and any(number(t) is not None for t in tokens[i + 2 : i + 4]):
+            continue  # "as much as 30 per cent": a bound
         if any(is_cue(tokens, j) for j in range(max(0, i - 1 - CUE_REACH), i - 1)):
             continue
         found.append(
             Comparison(
                 sign=0,
                 denied=False,
-                leader=frozenset(outcome(tokens[max(0, i - 1 - _LEADER_REACH) : i - 1])),
+                leader=frozenset(
+                    outcome(
+                        tokens[
+                            max(0, i - 1 - (_MUCH_LEADER_REACH if much else _LEADER_REACH)) : i - 1
+                        ]
+                    )
+                ),
                 compared=frozenset(outcome(tokens[i + 2 : i + 2 + NULL_REACH])),
                 measure=frozenset(outcome(tokens[i : i + 1])),
             )
@@ -104,6 +117,8 @@ def _equalities(tokens: Sequence[str]) -> list[Comparison]:
     return found
 
 
+# After what a performance verb beats, the words that open what it beats it in.
+_FOR_MEASURE = frozenset({"for", "at", "on", "comes"})
 # Words for a count after "than" that make a bound of what looks like a comparison.
 _BOUND_WORDS: Final = frozenset({"one", "half", "a"})
 
@@ -116,8 +131,18 @@ def read_comparisons(tokens: Sequence[str]) -> list[Comparison]:
         axis = axis_of(tokens, i) if tok.isalpha() else None
         if not axis or axis[0] not in _COMPARING_AXES:
             continue
+        measure_at = 0
         if axis[0] == "performance":
             than = i
+            # "A beats B for yield", "... when it comes to falling asleep" (decision 0109)
+            measure_at = next(
+                (
+                    k
+                    for k in range(i + 2, min(len(tokens), i + 1 + NULL_REACH))
+                    if tokens[k] in _FOR_MEASURE
+                ),
+                0,
+            )
         else:
             ahead = range(i + 1, min(len(tokens), i + 1 + THAN_REACH))
             than = next((k for k in ahead if tokens[k] == "than"), 0)
@@ -132,12 +157,27 @@ def read_comparisons(tokens: Sequence[str]) -> list[Comparison]:
                 sign=axis[1],
                 denied=any(is_cue(tokens, j) for j in range(max(0, i - CUE_REACH), i)),
                 leader=frozenset(outcome(tokens[max(0, i - _LEADER_REACH) : i])),
-                compared=frozenset(outcome(tokens[than + 1 : than + 1 + NULL_REACH])),
-                measure=frozenset(outcome(tokens[i + 1 : than])),
+                compared=frozenset(outcome(tokens[than + 1 : measure_at or than + 1 + NULL_REACH])),
+                measure=frozenset(
+                    outcome(_words_run(tokens, measure_at + 1))
+                    if measure_at
+                    else outcome(tokens[i + 1 : than])
+                ),
                 axis=axis[0],
             )
         )
     return found + _equalities(tokens) + _cost_multiples(tokens)
+
+
+def _words_run(tokens: Sequence[str], start: int) -> Sequence[str]:
+    """The words from ``start`` past leading function words to the next one: "yield" of
+    "for yield every single season", "water retention" of "for water retention on"."""
+    while start < len(tokens) and tokens[start] in STOPWORDS:
+        start += 1
+    end = start
+    while end < min(len(tokens), start + CUE_REACH) and tokens[end] not in STOPWORDS:
+        end += 1
+    return tokens[start:end]
 
 
 def _cost_multiples(tokens: Sequence[str]) -> list[Comparison]:
@@ -216,13 +256,30 @@ def comparisons_clash(hypothesis: Sequence[Comparison], sentence: Sequence[Compa
             crossed_back = specific(first.compared & second.leader)
             swapped = (
                 (crossed or crossed_back)
-                and (first.measure & second.measure or first.axis == second.axis == "cost")
+                and (
+                    first.measure & second.measure
+                    or first.axis == second.axis == "cost"
+                    or _measure_named(first, second)
+                )
                 and not first.compared & second.compared
                 and not crossed & second.leader
                 and not crossed_back & first.leader
             )
             if swapped and not (first.denied or second.denied):
                 return True
+    return False
+
+
+def _measure_named(first: Comparison, second: Comparison) -> bool:
+    """One comparison names no measure and the other's is among its words: "compost gave
+    larger yield gains than biochar" and "biochar has beaten compost for yield" (0109)."""
+    for bare, named in ((first, second), (second, first)):
+        if (
+            not bare.measure
+            and named.measure
+            and specific(named.measure & (bare.leader | bare.compared))
+        ):
+            return True
     return False
 
 

@@ -96,7 +96,7 @@ import re
 from collections.abc import Sequence, Set
 from dataclasses import dataclass
 
-from lyra.pipelines.evidence.leftovers import lexicon_readings
+from lyra.pipelines.evidence.leftovers import lexicon_readings, stated_part
 from lyra.pipelines.evidence.nli import NliLabel, NliResult
 from lyra.pipelines.evidence.nli_change import ChangeReading, changes_contradict, read_changes
 from lyra.pipelines.evidence.nli_numbers import disagreeing_measures, measures, number, stem
@@ -116,8 +116,12 @@ from lyra.pipelines.evidence.nli_words import (
     MONTHS_TEXT,
     NULL_RESULT,
 )
+from lyra.pipelines.extract.sentences import FOOTNOTE_NUMBER, REFERENCE_MARKER
 
 _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+|\n+")
+# A reference marker ("...first-time users.[7] The response ...") or a footnote's number
+# ("... taken with meals.4 Because ...") hides where a sentence ends; neither is read.
+_MARKERS = re.compile(rf"{REFERENCE_MARKER}|{FOOTNOTE_NUMBER}(?=\s)")
 # Words that open a clause standing apart from the finding before it: a concession
 # ("..., roughly 45 per cent of patients develop a low blood phosphate level ...,
 # although in most cases it causes no symptoms"), a comparison, a comment ("..., raising
@@ -258,7 +262,7 @@ def antonym_signs(tokens: Sequence[str], shared: Set[str] = frozenset()) -> dict
     return signs
 
 
-def _beside_numbers(tokens: Sequence[str], at: Sequence[int]) -> set[str]:
+def beside_numbers(tokens: Sequence[str], at: Sequence[int]) -> set[str]:
     """Content words (antonym axes aside) within ``_NUMBER_SUBJECT_REACH`` tokens of the
     numbers at ``at``: what those numbers count."""
     near = set()
@@ -275,8 +279,8 @@ def numbers_contradict(hypothesis: Sequence[str], sentence: Sequence[str]) -> bo
     disagreeing numbers are read, so "over the first two years" in both texts does not
     make them count the same (decision 0100)."""
     h_at, s_at = disagreeing_measures(hypothesis, sentence)
-    return bool(h_at) and not _beside_numbers(hypothesis, h_at).isdisjoint(
-        _beside_numbers(sentence, s_at)
+    return bool(h_at) and not beside_numbers(hypothesis, h_at).isdisjoint(
+        beside_numbers(sentence, s_at)
     )
 
 
@@ -345,7 +349,7 @@ def antonyms_flip(hypothesis: Sequence[str], sentence: Sequence[str]) -> bool:
 
 def split_sentences(text: str) -> list[str]:
     """Sentences of a premise (split after . ! ? and at line breaks)."""
-    return [s.strip() for s in _SENTENCE_RE.split(text) if s and s.strip()]
+    return [s.strip() for s in _SENTENCE_RE.split(_MARKERS.sub("", text)) if s and s.strip()]
 
 
 @dataclass(frozen=True)
@@ -538,6 +542,13 @@ _OWN_FRAME = re.compile(
     r"on\s+(?:my|our)\s+reading\s+of\s+[^,]{1,120}),\s+",
     re.IGNORECASE,
 )
+# A setting before the claim's subject: when, where, in whom it was found.
+_SETTING_OPENER = re.compile(
+    r"^(?:over|across|during|after|by|in|among|within|at|for|throughout|unlike|pooled\s+across)"
+    r"\b[^,;:()]{0,80},\s+(?=\S+(?:\s+\S+){4})",
+    re.IGNORECASE,
+)
+_BRACKETED = re.compile(r"\s*\([^()]*\)")
 # The statement judged on its own has at least this many content words.
 _MIN_STATEMENT_KEYS = 3
 
@@ -570,6 +581,18 @@ def claim_statements(hypothesis: str) -> list[str]:
     framed = _OWN_FRAME.sub("", unlabelled, count=1)
     if framed != unlabelled:
         openings.append(framed)
+    # the writer's frames the claim extractor reads past ("I know some people get
+    # nervous about amounts, but from everything I've read you can safely take ...",
+    # "I'm completely convinced that ...": `leftovers.stated_part`, decision 0109)
+    stated = stated_part(unlabelled)
+    if stated not in openings:
+        openings.append(stated)
+    # without the setting before it and the statistics in brackets ("Over the four-week
+    # treatment period, participants ... fell asleep on average 7 minutes sooner than
+    # those given clear placebo lenses (95% CI 2 to 12 minutes)": decision 0109)
+    bare = _BRACKETED.sub("", _SETTING_OPENER.sub("", unlabelled, count=1))
+    if bare not in openings:
+        openings.append(bare)
     # the first sentence of a claim that holds more (a list item's: "A temporary flare of
     # pain ... happens after about 2 in every 100 injections. It usually settles within
     # 2 days. Use an ice pack ..."), where it measures something: a first sentence that

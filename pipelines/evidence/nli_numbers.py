@@ -12,6 +12,8 @@ The stemmer lives here too: the judge's content words and the units share it.
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Sequence
 
 from lyra.pipelines.evidence.leftovers import lexicon_readings
@@ -119,10 +121,28 @@ def _unit_word(token: str) -> bool:
 _COUNTED_OVER = frozenset({"additional", "extra", "more", "fewer", "further", "excess"})
 
 
+# Words between a number and what it counts that say they are apart: "three separate
+# face-to-face conferences" counts conferences (decision 0109).
+_APART = frozenset({"separate", "distinct", "individual", "different"})
+
+
 def _past_counted_over(tokens: Sequence[str], i: int) -> int:
-    """``i``, or past "additional" / "extra" / "more" there to the word they qualify."""
+    """``i``, or past "additional" / "extra" / "more" / "separate" and a compound joined
+    by hyphens there to the word they qualify ("face-to-face conferences")."""
     counted_over = i + 1 < len(tokens) and tokens[i] in _COUNTED_OVER
-    return i + 1 if counted_over and _unit_word(tokens[i + 1]) else i
+    if counted_over and _unit_word(tokens[i + 1]):
+        return i + 1
+    j = i + 1 if i < len(tokens) and tokens[i] in _APART else i
+    while (
+        j + 2 < len(tokens)
+        and tokens[j].isalpha()
+        and tokens[j + 1] == "-"
+        and tokens[j + 2].isalpha()
+    ):
+        j += 2
+    if j != i and j + 1 < len(tokens) and _unit_word(tokens[j + 1]):
+        return j + 1
+    return j if j != i and tokens[i] in _APART else i
 
 
 def _counts(tokens: Sequence[str], i: int) -> bool:
@@ -147,7 +167,12 @@ def numbers_in_digits(tokens: Sequence[str]) -> list[str]:
         else:
             merged.append(tok)
     return [
-        str(CARDINALS[tok]) if tok in CARDINALS and _counts(merged, i) else tok
+        str(CARDINALS[tok])
+        if tok in CARDINALS and _counts(merged, i)
+        # "a single face-to-face conference": one (decision 0109)
+        else "1"
+        if tok == "single" and merged[i - 1 : i] == ["a"] and _counts(merged, i)
+        else tok
         for i, tok in enumerate(merged)
     ]
 
@@ -184,6 +209,23 @@ SHARE_NOUNS = frozenset(
     {"child", "person", "patient", "adult", "woman", "man", "user", "worker", "household",
      "participant", "pupil", "driver", "officer", "baby", "infant", "student", "customer"}
 )  # fmt: skip
+
+
+# "one new wearer in four", "one first-time user in eight": one of whom, in words
+_ONE = frozenset({"one", "1"})
+_ONE_OF_WHOM = re.compile(r"(?:[a-z]{2,} ){0,2}[a-z]{3,} in(?: \S+){0,2}")
+_TIMES = frozenset({"second", "minute", "hour", "day", "night", "week", "month", "year"})
+
+
+def one_of_whom(tokens: Sequence[str], i: int) -> int:
+    """Where "in" stands when ``tokens[i]`` opens "one new wearer in", "one first-year
+    pupil in", with who between; 0 for none."""
+    if tokens[i] not in _ONE:
+        return 0
+    words = [k for k in range(i + 1, min(len(tokens), i + 7)) if tokens[k] != "-"][:4]
+    if not _ONE_OF_WHOM.fullmatch(" ".join(tokens[k] for k in words)):
+        return 0
+    return next(k for k in words if tokens[k] == "in")
 
 
 def _count_at(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
@@ -224,9 +266,12 @@ def _share(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
     numerator = _count_at(tokens, i)
     if numerator is None:
         return None
+    whom = False
     j = numerator[1]
-    if tokens[j] in SHARE_NOUNS and tokens[j + 1 : j + 2] == ["in"]:
+    if tokens[j : j + 1] and tokens[j] in SHARE_NOUNS and tokens[j + 1 : j + 2] == ["in"]:
         j += 1
+    elif at_in := one_of_whom(tokens, i):
+        j, whom = at_in, True  # "one new wearer in four" (decision 0109)
     if tokens[j : j + 2] == ["out", "of"]:
         j += 2
     elif tokens[j : j + 1] == ["in"]:
@@ -238,7 +283,13 @@ def _share(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
     denominator = _count_at(tokens, j)
     if denominator is None or denominator[0] <= numerator[0]:
         return None
-    if 1800 <= denominator[0] <= 2100 and numerator[0] != 1 and "," not in tokens[j]:
+    if (
+        whom
+        and tokens[denominator[1] : denominator[1] + 1]
+        and (tokens[denominator[1]].rstrip("s") in _TIMES)
+    ):
+        return None  # "one dose in two weeks"
+    if 1800 <= denominator[0] <= 2100 and (numerator[0] != 1 or whom) and "," not in tokens[j]:
         return None  # "3 in 2019": a count in a year
     return 100.0 * numerator[0] / denominator[0], denominator[1]
 
@@ -264,6 +315,7 @@ def measures(tokens: Sequence[str]) -> Measures:
                 or ahead in SHARE_NOUNS
                 or ahead in FRACTION_OF
                 or (tok == "half" and ahead == "of")
+                or (tok in _ONE and ahead.isalpha())
             )
             else None
         )

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from lyra.pipelines.evidence.nli_numbers import FRACTION_OF, SHARE_NOUNS, measures
+from lyra.pipelines.evidence.nli_numbers import FRACTION_OF, SHARE_NOUNS, measures, one_of_whom
 
 # Before a share, words that make it a bound: "fewer than 1 in 10,000" (at most), "more
 # than 1 in 5" (at least).
@@ -88,8 +88,10 @@ def _of_people(tokens: Sequence[str], at: int) -> bool:
         return True  # "a third of my clients"
     if tokens[at] == "half" and after[:1] == ["of"]:
         return True
-    if after[:1] in (["in"], ["out"]) or (
-        after[:1] and after[0] in SHARE_NOUNS and after[1:] == ["in"]
+    if (
+        after[:1] in (["in"], ["out"])
+        or (after[:1] and after[0] in SHARE_NOUNS and after[1:] == ["in"])
+        or bool(one_of_whom(tokens, at))
     ):
         return True
     if tokens[at].endswith("%"):

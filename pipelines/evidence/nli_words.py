@@ -57,7 +57,9 @@ BENEFIT: Final = frozenset(
 # "did not shorten ear pain by even a single day" finds no change in ear pain (0106)
 NULL_NOUNS: Final = frozenset({"chang", "differenc", "effect", "impact", "shift", "shorten"})
 NULL_DETERMINERS: Final = frozenset({"no", "little", "negligible", "zero", "hardly", "barely"})
-NULL_STATES: Final = frozenset({"unchang", "unaffect", "unalter"})
+# "soreness ratings at the 24-hour mark were statistically indistinguishable from those
+# of players who simply rested" (decision 0109)
+NULL_STATES: Final = frozenset({"unchang", "unaffect", "unalter", "indistinguishabl"})
 STAYED_STATES: Final = frozenset({"steadi", "stabl", "flat", "same", "identical"})
 STAYING: Final = frozenset(
     {"is", "are", "was", "were", "stayed", "remained", "stays", "remains", "kept", "held",

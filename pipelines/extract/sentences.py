@@ -25,8 +25,11 @@ _ABBREVIATIONS: Final[frozenset[str]] = frozenset(
 # A reference marker ("[1]", "[2-4]", "[a]", "[citation needed]"). After the full stop
 # ("... in summer.[1] When ...") it stays with the sentence it cites.
 REFERENCE_MARKER: Final = r"\[(?:\d{1,3}(?:[,\u2013-]\s*\d{1,3})*|[a-z]|citation needed)\]"
+# A footnote's number set right after a word's full stop ("... taken with meals.4 Because
+# laboratory studies ..."): after a lower-case letter, so "2.5 mg" keeps its decimal.
+FOOTNOTE_NUMBER: Final = r"(?<=[a-z][.!?])\d{1,2}"
 _SENTENCE_END = re.compile(
-    rf"[.!?…]+[\"'\u201d\u2019)\]]*(?:{REFERENCE_MARKER})*"
+    rf"[.!?…]+[\"'\u201d\u2019)\]]*(?:{REFERENCE_MARKER}|{FOOTNOTE_NUMBER})*"
     r"(?=\s+[\"'\u201c\u2018(\[]?[\dA-Z\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff])"
     r"|[\u3002\uff01\uff1f]+[\u300d\u300f\uff09]*"
 )
