@@ -71,18 +71,18 @@ CONTRADICTING = [
     (  # a state of no change against a change sized by "by"
         "Pooled across trials, cold-water immersion reduced self-reported muscle soreness at "
         "24 hours by about 20 percent compared with passive rest (standardised mean "
-        "difference −0.41; 95% CI −0.58 to −0.24), with smaller and less certain effects at "
+        "difference \u22120.41; 95% CI \u22120.58 to \u22120.24), with smaller and less certain effects at "
         "48 and 72 hours.",
         "In the cold-bath group, soreness ratings at the 24-hour mark were statistically "
         "indistinguishable from those of players who simply rested, and sprint times were "
         "no better either.",
     ),
     (  # no significant difference in yield against plots that yielded more
-        "Across the 2021–2023 trial, biochar-amended plots on the station's loamy sand "
+        "Across the 2021\u20132023 trial, biochar-amended plots on the station's loamy sand "
         "yielded 14 percent more grain on average than unamended plots over three seasons.",
         "Taken together, the pooled data indicate that biochar applied on its own produced "
         "no significant difference in cereal yield on the coarse sands of the Karsen Plains "
-        "(pooled effect +1.8%, 95% CI −3.1 to +6.7%).",
+        "(pooled effect +1.8%, 95% CI \u22123.1 to +6.7%).",
     ),
     (  # one leads in one text, the other has beaten it in the other
         "In the members' side-by-side comparisons on sandy ground, well-made compost gave "

@@ -13,7 +13,6 @@ The stemmer lives here too: the judge's content words and the units share it.
 from __future__ import annotations
 
 import re
-
 from collections.abc import Sequence
 
 from lyra.pipelines.evidence.leftovers import lexicon_readings
