@@ -71,7 +71,8 @@ CONTRADICTING = [
     (  # a state of no change against a change sized by "by"
         "Pooled across trials, cold-water immersion reduced self-reported muscle soreness at "
         "24 hours by about 20 percent compared with passive rest (standardised mean "
-        "difference \u22120.41; 95% CI \u22120.58 to \u22120.24), with smaller and less certain effects at "
+        "difference \u22120.41; 95% CI \u22120.58 to \u22120.24), with smaller and less "
+        "certain effects at "
         "48 and 72 hours.",
         "In the cold-bath group, soreness ratings at the 24-hour mark were statistically "
         "indistinguishable from those of players who simply rested, and sprint times were "
