@@ -283,3 +283,33 @@ def test_a_single_blind_trial_counts_nothing() -> None:
     assert measures(tokenize("a single-blind trial of 40 patients")) == {
         "patient": [(40.0, 40.0, 6)]
     }
+
+
+@pytest.mark.parametrize(
+    ("claim", "premise"),
+    [
+        (  # the clause after a colon read alone; "constipation" and "constipated" alike
+            "In studies of healthy babies born at full term, constipation and other digestive "
+            "side effects were reported in fewer than 2 in every 100 infants taking the "
+            "drops, and these settled when the drops were stopped.",
+            "Constipation is not the rare thing the leaflet makes out: about one baby in five "
+            "in our group ended up constipated after starting the drops.",
+        ),
+        (  # "with no curfew" names what the change is compared with, it negates nothing
+            "Across the 24 months after designation, we found no statistically significant "
+            "difference in recorded juvenile offending between the three curfew areas and "
+            "the six matched comparison districts.",
+            "In the first twelve months of the pilot, recorded juvenile crime in the pilot "
+            "districts fell 23 per cent more than in comparable districts with no curfew.",
+        ),
+    ],
+)
+def test_contradictions_of_the_second_round(claim: str, premise: str) -> None:
+    assert heuristic_nli(premise, claim).label == "refutes"
+    assert heuristic_nli(claim, premise).label == "refutes"
+
+
+def test_a_change_negated_before_its_than_still_negates() -> None:
+    null = "There was no significant difference in recorded juvenile crime in the districts."
+    moved = "Recorded juvenile crime in the districts did not fall 23 per cent more than before."
+    assert heuristic_nli(null, moved).label != "refutes"

@@ -573,9 +573,13 @@ def no_change_against_change(hypothesis: ChangeReading, sentence: ChangeReading)
     blood pressure was unchanged" does not refute "lowered systolic blood pressure by 5
     mmHg"."""
     for null, moved in ((hypothesis, sentence), (sentence, hypothesis)):
-        if moved.negated:
+        if moved.negated and _negated_before_than(moved.tokens):
             continue
-        same = (null.no_change & moved.sized_change) - GENERAL_OUTCOMES
+        # what a change sized with "by" or a percentage is about counts too: "recorded
+        # juvenile crime in the pilot districts fell 23 per cent more than in comparable
+        # districts with no curfew" (whose "no" names what it is compared with: 0109)
+        sized = moved.sized_change.union(*(change.about for change in moved.sized))
+        same = (null.no_change & sized) - GENERAL_OUTCOMES
         if same:
             same -= null.names | moved.names
         if not same:
@@ -591,6 +595,13 @@ def no_change_against_change(hypothesis: ChangeReading, sentence: ChangeReading)
         if not any(_set_apart(null.tokens, moved.tokens, word) for word in same):
             return True
     return False
+
+
+def _negated_before_than(tokens: Sequence[str]) -> bool:
+    """A negation stands before the text's "than", or anywhere when it has none: "with no
+    curfew" after "than" names what the change is compared with."""
+    than = tokens.index("than") if "than" in tokens else len(tokens)
+    return any(is_cue(tokens, i) for i in range(than))
 
 
 # A trial's arm ends the phrase before what it measures ("In the cold-bath group,
@@ -720,6 +731,22 @@ def unevidenced_against_sized(hypothesis: ChangeReading, sentence: ChangeReading
     return False
 
 
+# Two stems of one word in two forms share their first letters: "constipation" and
+# "constipated" (decision 0109).
+_ALIKE_PREFIX = 7
+
+
+def _alike(first: frozenset[str], second: frozenset[str]) -> frozenset[str]:
+    """The words of ``first`` that ``second`` names too, as they stand or in another
+    form of at least `_ALIKE_PREFIX` letters."""
+    prefixes = {word[:_ALIKE_PREFIX] for word in second if len(word) >= _ALIKE_PREFIX}
+    return frozenset(
+        word
+        for word in first
+        if word in second or (len(word) >= _ALIKE_PREFIX and word[:_ALIKE_PREFIX] in prefixes)
+    )
+
+
 def shares_differ(hypothesis: ChangeReading, sentence: ChangeReading) -> bool:
     """Both texts give the share of people one outcome affects, far apart
     (`nli_shares`): "muscle pain judged to be caused by the statin itself affected
@@ -732,7 +759,7 @@ def shares_differ(hypothesis: ChangeReading, sentence: ChangeReading) -> bool:
     if not same_arm(hypothesis.tokens, sentence.tokens):
         return False
     # names count here too: a drug's name says whose outcome it is ("statin users")
-    same = specific(hypothesis.share_about & sentence.share_about) - LIGHT_VERBS
+    same = specific(_alike(hypothesis.share_about, sentence.share_about)) - LIGHT_VERBS
     known = same - hypothesis.names - sentence.names
     if shares_apart(hypothesis.share, sentence.share, SHARES_FAR_APART):
         return len(known) >= SHARED_WORDS_FAR
