@@ -17,9 +17,10 @@ from lyra.pipelines.evidence.nli_change import _known
 from lyra.pipelines.evidence.nli_comparisons import read_comparisons
 from lyra.pipelines.evidence.nli_costs import Cost, read_cost
 from lyra.pipelines.evidence.nli_groups import GroupReading, groups_clash, read_groups
-from lyra.pipelines.evidence.nli_heuristic import claim_statements, heuristic_nli
+from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
 from lyra.pipelines.evidence.nli_numbers import measures
 from lyra.pipelines.evidence.nli_shares import Share, read_share
+from lyra.pipelines.evidence.nli_statements import claim_statements
 from lyra.pipelines.evidence.nli_tokens import tokenize
 
 

@@ -96,10 +96,15 @@ import re
 from collections.abc import Sequence, Set
 from dataclasses import dataclass
 
-from lyra.pipelines.evidence.leftovers import lexicon_readings, stated_part
+from lyra.pipelines.evidence.leftovers import lexicon_readings
 from lyra.pipelines.evidence.nli import NliLabel, NliResult
 from lyra.pipelines.evidence.nli_change import ChangeReading, changes_contradict, read_changes
-from lyra.pipelines.evidence.nli_numbers import disagreeing_measures, measures, number, stem
+from lyra.pipelines.evidence.nli_numbers import disagreeing_measures, number, stem
+from lyra.pipelines.evidence.nli_statements import (
+    APART_CLAUSES,
+    claim_statements,
+    split_sentences,
+)
 from lyra.pipelines.evidence.nli_tokens import (
     DETERMINERS,
     NEGATION_WORDS,
@@ -116,25 +121,13 @@ from lyra.pipelines.evidence.nli_words import (
     MONTHS_TEXT,
     NULL_RESULT,
 )
-from lyra.pipelines.extract.sentences import FOOTNOTE_NUMBER, REFERENCE_MARKER
 
-_SENTENCE_RE = re.compile(r"(?<=[.!?])\s+|\n+")
-# A reference marker ("...first-time users.[7] The response ...") or a footnote's number
-# ("... taken with meals.4 Because ...") hides where a sentence ends; neither is read.
-_MARKERS = re.compile(rf"{REFERENCE_MARKER}|{FOOTNOTE_NUMBER}(?=\s)")
-# Words that open a clause standing apart from the finding before it: a concession
-# ("..., roughly 45 per cent of patients develop a low blood phosphate level ...,
-# although in most cases it causes no symptoms"), a comparison, a comment ("..., raising
-# questions about extra calories": decision 0108).
-_APART_CLAUSES = (
-    r"although|though|whereas|compared\s+(?:with|to)|raising|prompting|suggesting|meaning|leaving"
-)
 # Where a premise sentence's clauses stand apart: a semicolon, or a comma before one.
 # A colon before a statement of five words or more opens one too ("Constipation is not
 # the rare thing the leaflet makes out: about one baby in five in our group ended up
 # constipated": decision 0109).
 _CLAUSE_BREAK = re.compile(
-    r";\s+|:\s+(?=\S+(?:\s+\S+){4})|,\s+(?=(?:" + _APART_CLAUSES + r")\s)", re.IGNORECASE
+    r";\s+|:\s+(?=\S+(?:\s+\S+){4})|,\s+(?=(?:" + APART_CLAUSES + r")\s)", re.IGNORECASE
 )
 
 MODEL_ID = "heuristic-nli-v1"
@@ -352,11 +345,6 @@ def antonyms_flip(hypothesis: Sequence[str], sentence: Sequence[str]) -> bool:
     return any(h_signs[axis].isdisjoint(s_signs[axis]) for axis in h_signs.keys() & s_signs.keys())
 
 
-def split_sentences(text: str) -> list[str]:
-    """Sentences of a premise (split after . ! ? and at line breaks)."""
-    return [s.strip() for s in _SENTENCE_RE.split(_MARKERS.sub("", text)) if s and s.strip()]
-
-
 @dataclass(frozen=True)
 class _Evidence:
     sentence: str | None
@@ -497,138 +485,6 @@ def _result(label: NliLabel, confidence: float, evidence: str | None) -> NliResu
     probs = {name: rest for name in ("supports", "refutes", "neutral")}
     probs[label] = confidence
     return NliResult(label, confidence, probs, evidence)
-
-
-# The frame that reports a claim ("The paper also notes earlier research suggesting
-# that ...", "the pharmacist told me that ...") and the reason given after it (",
-# possibly because ...", ", which ..."): the claim's own statement lies between them.
-_REPORTING_FRAME = re.compile(
-    r"^.{0,100}?\b(?:notes?|noted|says?|said|suggests?|suggested|suggesting|finds?|"
-    r"found|reports?|reported|shows?|showed|shown|concludes?|concluded|states?|stated|"
-    r"claims?|claimed|argues?|argued|believes?|believed|warns?|warned|told\s+\w+)\s+that\s+"
-    # a speaker's estimate ("In my own clinic I'd estimate something like one patient in
-    # five has a noticeable flare": decision 0107)
-    r"|^.{0,60}?\bI(?:'d|\s+would)?\s+(?:estimate|guess|reckon)\s+(?:that\s+)?",
-    re.IGNORECASE | re.DOTALL,
-)
-_REASON_GIVEN = re.compile(
-    r",?\s+(?:(?:possibly|probably|perhaps|partly|mainly|largely|mostly)\s+)?because\b.*$"
-    r"|,\s+which\b.*$",
-    re.IGNORECASE | re.DOTALL,
-)
-# A short label before a colon at the claim's start ("Over-the-counter aids: for mild
-# to moderate loss ...", "But here's my honest experience: in the organisations ...").
-_LEAD_LABEL = re.compile(r"^[^.;:!?]{1,60}?:\s+(?=\S)")
-# A word or phrase that only links a claim to what came before ("Put another way, roughly
-# 1 in 50 older people ...", "In fact, ...").
-_LINKING_OPENER = re.compile(
-    r"^(?:put\s+(?:another\s+way|simply)|simply\s+put|in\s+other\s+words|in\s+(?:short|sum|fact|"
-    r"practice|total|addition|contrast|the\s+end)|overall|indeed|that\s+said|even\s+so|of\s+course|"
-    r"on\s+balance|all\s+told|crucially|importantly|notably|by\s+contrast|on\s+the\s+other\s+hand|"
-    r"moreover|furthermore|however|meanwhile|first(?:ly)?|second(?:ly)?|finally|"
-    r"as\s+a\s+result)\s*,\s+",
-    re.IGNORECASE,
-)
-# A source named before the claim, itself perhaps holding commas ("According to till data
-# shared with the Courier by Norda Foods, a regional grocery chain with 46 stores in
-# Saltreach and Northmarch, sales of pedal-bin liners ... rose by 34 per cent", "Based on
-# the annual returns ..., single-use carrier bag sales ... have fallen by 90 per cent").
-_SOURCE_OPENER = re.compile(r"^(?:according\s+to|based\s+on|drawing\s+on|citing)\b", re.IGNORECASE)
-_SOURCE_COMMAS = 3
-# Where a claim joins a second statement to its first (", and they cost a fraction of
-# the price", ", so every meeting ... counts", "; ..."): the first is read alone.
-_CLAUSE_JOIN = re.compile(
-    r",\s+(?:and|so|with|whether|" + _APART_CLAUSES + r")\s+|;\s+", re.IGNORECASE
-)
-# The writer's own view or experience before a statement ("in our experience, low
-# phosphate levels are very rare", "on my reading of the district figures, ...").
-_OWN_FRAME = re.compile(
-    r"^(?:in\s+(?:my|our)\s+(?:own\s+)?(?:experience|view|practice|clinic)|"
-    r"on\s+(?:my|our)\s+reading\s+of\s+[^,]{1,120}),\s+",
-    re.IGNORECASE,
-)
-# A setting before the claim's subject: when, where, in whom it was found.
-_SETTING_OPENER = re.compile(
-    r"^(?:over|across|during|after|by|in|among|within|at|for|throughout|unlike|pooled\s+across)"
-    r"\b[^,;:()]{0,80},\s+(?=\S+(?:\s+\S+){4})",
-    re.IGNORECASE,
-)
-_BRACKETED = re.compile(r"\s*\([^()]*\)")
-# The statement judged on its own has at least this many content words.
-_MIN_STATEMENT_KEYS = 3
-
-
-def claim_statement(hypothesis: str) -> str:
-    """``hypothesis`` without a reporting frame before it or a reason after it."""
-    return _REASON_GIVEN.sub("", _REPORTING_FRAME.sub("", hypothesis, count=1))
-
-
-def _measures_something(tokens: Sequence[str]) -> bool:
-    """A number with its unit, not one in a name ("covid-19 disease")."""
-    return any(
-        not (at and tokens[at - 1] == "-")
-        for values in measures(tokens).values()
-        for *_, at in values
-    )
-
-
-def claim_statements(hypothesis: str) -> list[str]:
-    """What ``hypothesis`` states, each read on its own where it differs from the whole:
-    the statement without its frame and reason (`claim_statement`), without a label
-    before a colon, a linking word, a source or the writer's own view named before it,
-    its first sentence, the first of the clauses a conjunction joins, and each clause
-    after a semicolon; each with at least `_MIN_STATEMENT_KEYS` content words. A premise
-    that refutes one of them refutes the claim: "A, and B" does not stand if A does not
-    (decisions 0107, 0108)."""
-    statement = claim_statement(hypothesis)
-    unlabelled = _LINKING_OPENER.sub("", _LEAD_LABEL.sub("", statement, count=1), count=1)
-    openings = [unlabelled]
-    framed = _OWN_FRAME.sub("", unlabelled, count=1)
-    if framed != unlabelled:
-        openings.append(framed)
-    # the writer's frames the claim extractor reads past ("I know some people get
-    # nervous about amounts, but from everything I've read you can safely take ...",
-    # "I'm completely convinced that ...": `leftovers.stated_part`, decision 0109)
-    stated = stated_part(unlabelled)
-    if stated not in openings:
-        openings.append(stated)
-    # without the setting before it and the statistics in brackets ("Over the four-week
-    # treatment period, participants ... fell asleep on average 7 minutes sooner than
-    # those given clear placebo lenses (95% CI 2 to 12 minutes)": decision 0109)
-    bare = _BRACKETED.sub("", _SETTING_OPENER.sub("", unlabelled, count=1))
-    if bare not in openings:
-        openings.append(bare)
-    # the first sentence of a claim that holds more (a list item's: "A temporary flare of
-    # pain ... happens after about 2 in every 100 injections. It usually settles within
-    # 2 days. Use an ice pack ..."), where it measures something: a first sentence that
-    # does not is often a lead-in ("Here is what you should do to protect yourself from the
-    # covid-19 disease.") or a question
-    sentences = split_sentences(unlabelled)
-    if (
-        len(sentences) > 1
-        and not sentences[0].rstrip().endswith("?")
-        and _measures_something(tokenize(sentences[0]))
-    ):
-        openings.append(sentences[0])
-    if _SOURCE_OPENER.match(unlabelled):
-        parts = unlabelled.split(", ", _SOURCE_COMMAS)
-        openings += [", ".join(parts[n:]) for n in range(1, len(parts))]
-    # the first clause only: what a claim adds after ", and" dilutes its statement, but
-    # read alone it often leans on the first ("..., and footfall ... fell by 4 percent,
-    # although retail sales ... were steady")
-    clauses = [_CLAUSE_JOIN.split(opening, maxsplit=1)[0].strip(" ,.") for opening in openings]
-    # what follows a semicolon stands on its own (decision 0108), its frame aside
-    for after in re.split(r";\s+", unlabelled)[1:]:
-        after = _LINKING_OPENER.sub("", _OWN_FRAME.sub("", after, count=1), count=1)
-        clauses += [after, _CLAUSE_JOIN.split(after, maxsplit=1)[0].strip(" ,.")]
-    whole = hypothesis.strip(" ,.")
-    found: dict[str, str] = {}  # each reading once, whatever its closing stop
-    for text in (statement, *openings, *clauses):
-        if text.strip(" ,.") != whole:
-            found.setdefault(text.strip(" ,."), text)
-    return [
-        text for text in found.values() if len(content_keys(tokenize(text))) >= _MIN_STATEMENT_KEYS
-    ]
 
 
 def heuristic_nli(premise: str, hypothesis: str) -> NliResult:

@@ -14,9 +14,13 @@ can search every fragment of a task cheaply: each sentence is read once and inde
 the words its readings are about (what changed, what is compared, what is called safe),
 and meets only the claims whose readings name one of those words. A text that calls a
 thing safe and one that advises against it meet where they share two words of the
-setting, wherever those stand (decision 0105). A pair found so is
-confirmed by the heuristic judge on the whole fragment, as the lexical veto will judge
-it, and then goes through the stance model with every other pair.
+setting, wherever those stand (decision 0105). Numbers of one unit a claim gives meet
+the sentences that give numbers of that unit with two of the same words beside them,
+where the numbers disagree ("fell asleep on average 7 minutes sooner than those given
+clear placebo lenses" and "a full 24 minutes earlier than volunteers handed clear
+lenses": decision 0109). A pair found so is confirmed by the heuristic judge on the
+whole fragment, as the lexical veto will judge it, and then goes through the stance
+model with every other pair.
 """
 
 from __future__ import annotations
@@ -27,12 +31,11 @@ from collections.abc import Mapping, Sequence
 from lyra.pipelines.evidence.nli_change import ChangeReading, changes_contradict, read_changes
 from lyra.pipelines.evidence.nli_heuristic import (
     beside_numbers,
-    claim_statements,
     heuristic_nli,
     numbers_contradict,
-    split_sentences,
 )
 from lyra.pipelines.evidence.nli_numbers import measures
+from lyra.pipelines.evidence.nli_statements import claim_statements, split_sentences
 from lyra.pipelines.evidence.nli_tokens import tokenize
 from lyra.pipelines.evidence.nli_words import GENERAL_OUTCOMES
 
