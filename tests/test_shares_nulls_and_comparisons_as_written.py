@@ -244,12 +244,14 @@ def test_a_claim_read_without_its_setting_and_its_bracketed_statistics() -> None
     assert heuristic_nli(SEVEN_MINUTES, TWENTY_FOUR_MINUTES).label == "refutes"
 
 
-def test_numbers_of_what_both_count_meet_in_the_sweep() -> None:
+def test_numbers_of_one_unit_alone_make_no_pair_in_the_sweep() -> None:
+    # tried and taken out (decision 0109): such pairs were mostly different quantities
     fragments = {
-        "herald": "The four-week trial followed almost 200 adults. " + TWENTY_FOUR_MINUTES,
-        "unrelated": "Sales of the glasses rose by 24 per cent in a year.",
+        "works": "Fluoride in the supply showed a mean concentration of 0.68 mg/L against a "
+        "target of 0.7 mg/L at the treatment works.",
     }
-    assert contradiction_candidates([("c", SEVEN_MINUTES)], fragments) == {"c": ["herald"]}
+    claim = "Raw water at the treatment works here is about 0.1 mg/L naturally."
+    assert contradiction_candidates([("c", claim)], fragments) == {}
 
 
 def test_a_claim_read_past_the_writers_concession() -> None:

@@ -99,13 +99,18 @@ def _acted_on(tokens: Sequence[str], i: int, reach: int) -> set[str]:
     return outcome(tokens[max(0, i - _OUTCOME_REACH) : i])
 
 
+_STATE_REACH = 4
+
+
 def _words_before(tokens: Sequence[str], i: int) -> list[str]:
-    """The tokens before ``tokens[i]`` back to the `_OUTCOME_REACH`-th content word,
+    """The tokens before ``tokens[i]`` back to the `_STATE_REACH`-th content word,
     hyphens, numbers and adverbs not counted: "soreness ratings at the 24-hour mark were
-    statistically indistinguishable" is about soreness (decision 0109)."""
+    statistically indistinguishable" is about soreness (decision 0109), "most
+    participating firms reported that business results held roughly steady" about the
+    results."""
     counted = 0
     j = i
-    while j > 0 and counted < _OUTCOME_REACH:
+    while j > 0 and counted < _STATE_REACH:
         j -= 1
         word = tokens[j]
         counted += word.isalpha() and word not in STOPWORDS and not word.endswith("ly")
@@ -138,7 +143,11 @@ def _no_change(tokens: Sequence[str]) -> set[str]:
             or (stemmed == "budg" and is_negated(tokens[max(0, i - 3) : i]))
             or (stemmed in STAYED_STATES and not STAYING.isdisjoint(tokens[max(0, i - 3) : i]))
         ):
-            found |= outcome(_words_before(tokens, i))
+            found |= outcome(
+                _words_before(tokens, i)
+                if stemmed in NULL_STATES
+                else tokens[max(0, i - _OUTCOME_REACH) : i]
+            )
         elif stemmed in NULL_NOUNS and (end := _not_significant_after(tokens, i)):
             # "the change in injury collisions was not statistically significant"
             found |= outcome(tokens[i + 1 : end])
@@ -575,11 +584,17 @@ def no_change_against_change(hypothesis: ChangeReading, sentence: ChangeReading)
     for null, moved in ((hypothesis, sentence), (sentence, hypothesis)):
         if moved.negated and _negated_before_than(moved.tokens):
             continue
-        # what a change sized with "by" or a percentage is about counts too: "recorded
-        # juvenile crime in the pilot districts fell 23 per cent more than in comparable
-        # districts with no curfew" (whose "no" names what it is compared with: 0109)
-        sized = moved.sized_change.union(*(change.about for change in moved.sized))
-        same = (null.no_change & sized) - GENERAL_OUTCOMES
+        same = (null.no_change & moved.sized_change) - GENERAL_OUTCOMES
+        if not same:
+            # what a change sized with "by" or a percentage is about, in two words:
+            # "recorded juvenile crime in the pilot districts fell 23 per cent more than
+            # in comparable districts with no curfew" (whose "no" names what it is
+            # compared with: decision 0109); one word there ("cameras went national,
+            # recorded complaints ... rose by 11%") may say where, not what
+            about = frozenset().union(*(change.about for change in moved.sized))
+            same = (null.no_change & about) - GENERAL_OUTCOMES
+            if len(same - null.names - moved.names) < _UNSIZED_SHARED:
+                same = frozenset()
         if same:
             same -= null.names | moved.names
         if not same:

@@ -14,27 +14,19 @@ can search every fragment of a task cheaply: each sentence is read once and inde
 the words its readings are about (what changed, what is compared, what is called safe),
 and meets only the claims whose readings name one of those words. A text that calls a
 thing safe and one that advises against it meet where they share two words of the
-setting, wherever those stand (decision 0105). Numbers of one unit a claim gives meet
-the sentences that give numbers of that unit with two of the same words beside them,
-where the numbers disagree ("fell asleep on average 7 minutes sooner than those given
-clear placebo lenses" and "a full 24 minutes earlier than volunteers handed clear
-lenses": decision 0109). A pair found so is confirmed by the heuristic judge on the
-whole fragment, as the lexical veto will judge it, and then goes through the stance
-model with every other pair.
+setting, wherever those stand (decision 0105). A pair found so is
+confirmed by the heuristic judge on the whole fragment, as the lexical veto will judge
+it, and then goes through the stance model with every other pair. Numbers of one unit
+alone do not make pairs here: tried, they paired mostly different quantities of one
+unit ("0.1 mg/L naturally" and "a target of 0.7 mg/L"; decision 0109).
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from lyra.pipelines.evidence.nli_change import ChangeReading, changes_contradict, read_changes
-from lyra.pipelines.evidence.nli_heuristic import (
-    beside_numbers,
-    heuristic_nli,
-    numbers_contradict,
-)
-from lyra.pipelines.evidence.nli_numbers import measures
+from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
 from lyra.pipelines.evidence.nli_statements import claim_statements, split_sentences
 from lyra.pipelines.evidence.nli_tokens import tokenize
 from lyra.pipelines.evidence.nli_words import GENERAL_OUTCOMES
@@ -77,62 +69,35 @@ def _advice_meets(first: ChangeReading, second: ChangeReading) -> bool:
     return bool(opposed) and len(shared) >= _ADVICE_SHARED
 
 
-# Numbers of one unit a claim and a sentence give, with at least this many words beside
-# them in both, meet in the sweep: "fell asleep on average 7 minutes sooner than those
-# given clear placebo lenses" and "falling asleep a full 24 minutes earlier than
-# volunteers handed clear lenses" (decision 0109).
-_COUNTED_SHARED = 2
-
-
-def _counted(tokens: Sequence[str]) -> frozenset[tuple[str, str]]:
-    """(unit, word) for each unit the text gives numbers in and each content word beside
-    those numbers: what the numbers count."""
-    keys: set[tuple[str, str]] = set()
-    for unit, values in measures(tokens).items():
-        words = beside_numbers(tokens, [at for _, _, at in values]) - GENERAL_OUTCOMES
-        keys |= {(unit, word) for word in words}
-    return frozenset(keys)
-
-
 def contradiction_candidates(
     claims: Sequence[tuple[str, str]], fragments: Mapping[str, str]
 ) -> dict[str, list[str]]:
     """For each (claim id, claim text), the ids of ``fragments`` (id -> text) that one of
-    the change rules reads as contradicting the claim, or whose numbers of what the claim
-    counts disagree with its own, confirmed by `heuristic_nli` on the whole fragment: the
-    surest confirmation first, then in the order given. Claims with none are left out."""
+    the change rules reads as contradicting the claim, confirmed by `heuristic_nli` on
+    the whole fragment: the surest confirmation first, then in the order given. Claims
+    with none are left out."""
     readings: list[tuple[str, ChangeReading]] = []
     index: dict[str, list[int]] = {}
-    counted: dict[tuple[str, str], list[int]] = {}
     for fragment_id, text in fragments.items():
         for sentence in split_sentences(text):
             reading = read_changes(tokenize(sentence))
             keys = _about(reading)
-            numbers = _counted(reading.tokens)
-            if not keys and not numbers:
+            if not keys:
                 continue
             for key in keys:
                 index.setdefault(key, []).append(len(readings))
-            for number_key in numbers:
-                counted.setdefault(number_key, []).append(len(readings))
             readings.append((fragment_id, reading))
     found: dict[str, list[str]] = {}
     for claim_id, claim_text in claims:
         hits: dict[str, float] = {}
         for text in (claim_text, *claim_statements(claim_text)):
             claim = read_changes(tokenize(text))
-            near = {n for key in _about(claim) for n in index.get(key, ())}
-            shared = Counter(n for key in _counted(claim.tokens) for n in counted.get(key, ()))
-            numbered = {n for n, count in shared.items() if count >= _COUNTED_SHARED}
-            for n in sorted(near | numbered):
+            near = sorted({n for key in _about(claim) for n in index.get(key, ())})
+            for n in near:
                 fragment_id, reading = readings[n]
                 if fragment_id in hits:
                     continue
-                if not (
-                    changes_contradict(claim, reading)
-                    or _advice_meets(claim, reading)
-                    or (n in numbered and numbers_contradict(claim.tokens, reading.tokens))
-                ):
+                if not (changes_contradict(claim, reading) or _advice_meets(claim, reading)):
                     continue
                 judged = heuristic_nli(fragments[fragment_id], claim_text)
                 if judged.label == "refutes":
