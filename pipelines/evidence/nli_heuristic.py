@@ -260,7 +260,7 @@ def antonym_signs(tokens: Sequence[str], shared: Set[str] = frozenset()) -> dict
     return signs
 
 
-def beside_numbers(tokens: Sequence[str], at: Sequence[int]) -> set[str]:
+def _beside_numbers(tokens: Sequence[str], at: Sequence[int]) -> set[str]:
     """Content words (antonym axes aside) within ``_NUMBER_SUBJECT_REACH`` tokens of the
     numbers at ``at``: what those numbers count."""
     near = set()
@@ -277,8 +277,8 @@ def numbers_contradict(hypothesis: Sequence[str], sentence: Sequence[str]) -> bo
     disagreeing numbers are read, so "over the first two years" in both texts does not
     make them count the same (decision 0100)."""
     h_at, s_at = disagreeing_measures(hypothesis, sentence)
-    return bool(h_at) and not beside_numbers(hypothesis, h_at).isdisjoint(
-        beside_numbers(sentence, s_at)
+    return bool(h_at) and not _beside_numbers(hypothesis, h_at).isdisjoint(
+        _beside_numbers(sentence, s_at)
     )
 
 
