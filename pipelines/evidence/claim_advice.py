@@ -63,7 +63,8 @@ CONTRAINDICATION: Final = re.compile(
     r"|(?:do not|don't|never|you (?:should|must) (?:not|never)|"
     r"I(?:\s+would|'d|\s+will)?\s+(?:not|never))\s+(?:take|use|give|combine|"
     r"mix|prescribe|offer|recommend|start)\b(?!\s+more\b).*\b(?:if you (?:have|are|take|had|were)|"
-    r"(?:to|in|for) (?:children|people|patients|women|men|adults|infants|babies|anyone)|"
+    # "do not fit them on children under three years old" (decision 0110)
+    r"(?:to|in|for|on) (?:children|people|patients|women|men|adults|infants|babies|anyone)|"
     r"during pregnancy|while (?:pregnant|breastfeeding)|with (?:alcohol|warfarin|"
     r"[a-z]+(?:ine|ol|am|ide|ate|in))\b)"
     # a guideline's recommendation to prescribers for the people it names ("Consider an

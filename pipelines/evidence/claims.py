@@ -86,7 +86,9 @@ _CONFIDENCE_SPAN: Final = 0.6
 
 _NAVIGATION = re.compile(
     r"\b(skip to (main )?content|back to top|next (article|page|post)|previous "
-    r"(article|page|post)|table of contents|main menu|home page|go to)\b",
+    r"(article|page|post)|table of contents|main menu|home page)\b"
+    # a link's "Go to ...", not "the biggest gains go to single-storey buildings" (0110)
+    r"|^\W*go to\b",
     re.IGNORECASE,
 )
 _NAV_SEPARATORS = re.compile(r"[|\u203a\u00bb>/\u00b7\u2022]")

@@ -371,7 +371,8 @@ VERDICT: Final = re.compile(
     r"void|liable|constitutional|unconstitutional|permissible|impermissible|exempt|"
     r"eligible|ineligible|entitled|mandatory)\b"
     # how often a harm comes ("Nausea and headaches are common in the first week")
-    r"|\b(?:is|are|was|were|be)\s+(?:(?:very|quite|fairly|more|less|most|least)\s+)?"
+    # ("It is genuinely rare for clients to tell us they felt pushed into a deal": 0110)
+    r"|\b(?:is|are|was|were|be)\s+(?:(?:very|quite|fairly|more|less|most|least|\w+ly)\s+)?"
     r"(?:common|uncommon|rare|frequent|infrequent)\b"
     # that a harm or an event comes at all ("Fainting can occur after vaccination")
     r"|\b(?:can|may|might|could|does|do|did|often|rarely|sometimes)\s+(?:not\s+)?"

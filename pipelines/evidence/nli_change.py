@@ -40,6 +40,7 @@ from lyra.pipelines.evidence.nli_groups import NO_GROUP, GroupReading, groups_cl
 from lyra.pipelines.evidence.nli_numbers import (
     CARDINALS,
     PERCENT_WORDS,
+    TIME_UNITS,
     Measures,
     measures,
     number,
@@ -117,6 +118,31 @@ def _words_before(tokens: Sequence[str], i: int) -> list[str]:
     return list(tokens[j:i])
 
 
+# Stop words a finding of no change reaches past, beyond `NULL_REACH` tokens, unless
+# the groups it compares come first.
+_NULL_REACH_PAST = 4
+_GROUPS_APART = frozenset({"between", "among", "amongst"})
+
+
+def _words_after(tokens: Sequence[str], i: int) -> Sequence[str]:
+    """The tokens after ``tokens[i]`` up to the `NULL_REACH`-th that is no stop word, at
+    most `_NULL_REACH_PAST` more than `NULL_REACH` in all: "no significant difference to
+    how many of them went on to have a stroke" is about the stroke, "no significant
+    difference in the time mediated and unmediated cases took to reach a final order"
+    about the final order too (decision 0110)."""
+    counted = 0
+    j = i + 1
+    end = min(len(tokens), i + 1 + NULL_REACH + _NULL_REACH_PAST)
+    if not _GROUPS_APART.isdisjoint(tokens[j : i + 1 + NULL_REACH]):
+        # "no significant difference in coat condition scores between dogs fed the
+        # grain-free diet and ...": past "between" are the groups, not the outcome
+        end = min(end, i + 1 + NULL_REACH)
+    while j < end and counted < NULL_REACH:
+        counted += tokens[j] not in STOPWORDS
+        j += 1
+    return tokens[i + 1 : j]
+
+
 def _no_change(tokens: Sequence[str]) -> set[str]:
     """What the text finds did not change: the words after a null noun ("no real change
     in traffic noise", "little or no difference to the risk of a heart attack") and
@@ -130,7 +156,7 @@ def _no_change(tokens: Sequence[str]) -> set[str]:
             tokens[j] in NULL_DETERMINERS or is_cue(tokens, j) for j in before
         ):
             if any(tokens[j] in ("no", "little") for j in before):
-                after = outcome(tokens[i + 1 : i + 1 + NULL_REACH]) - _STATISTICS
+                after = outcome(_words_after(tokens, i)) - _STATISTICS
                 # "the six-month rearrest rate showed no statistically significant
                 # change": nothing after it, what showed it comes before (decision 0108)
                 start = min(j for j in before if tokens[j] in ("no", "little"))
@@ -149,8 +175,10 @@ def _no_change(tokens: Sequence[str]) -> set[str]:
                 else tokens[max(0, i - _OUTCOME_REACH) : i]
             )
         elif stemmed in NULL_NOUNS and (end := _not_significant_after(tokens, i)):
-            # "the change in injury collisions was not statistically significant"
-            found |= outcome(tokens[i + 1 : end])
+            # "the change in injury collisions was not statistically significant"; "the
+            # proportion who vomited was 29% with active bands and 31% with sham bands, a
+            # difference that was not statistically significant": what the figures were
+            found |= outcome(tokens[i + 1 : end]) or _figures_of(tokens, i)
         elif tok == "any" and _denied_any(tokens, i):
             # "our response times haven't got any worse": what comes before the denial
             cue = next(j for j in range(i - 1, max(-1, i - 4), -1) if is_cue(tokens, j))
@@ -184,6 +212,14 @@ def _not_significant_after(tokens: Sequence[str], i: int) -> int:
     return 0
 
 
+def _figures_of(tokens: Sequence[str], i: int) -> set[str]:
+    """What the figures before a null noun at ``tokens[i]`` measure: the words before
+    the last "was / were" ahead of it ("the proportion of passengers who vomited was
+    29% ... , a difference that was not statistically significant")."""
+    be = next((j for j in range(i - 1, 0, -1) if tokens[j] in _BE), 0)
+    return outcome(tokens[max(0, be - _OUTCOME_REACH) : be]) if be else set()
+
+
 def _denied_any(tokens: Sequence[str], i: int) -> bool:
     """``tokens[i]`` is "any" before a comparative of change, with a negation before it:
     "haven't got any worse", "was not any higher", "did not get any better"."""
@@ -206,6 +242,17 @@ def _changes(tokens: Sequence[str]) -> tuple[set[str], set[str]]:
     found: set[str] = set()
     unsized: set[str] = set()
     for i, tok in enumerate(tokens):
+        # Two groups compared by a multiple or a duration: what the comparison is about
+        # meets a finding of no change in two words, as a change of no stated size does
+        # (one, "lens", is not enough: decision 0110).
+        if tok in _AS_OFTEN and (what := _as_often_as(tokens, i)):
+            # "passengers wearing the active bands were roughly half as likely to vomit"
+            unsized |= what
+            continue
+        if tok in _TIME_COMPARATIVES and (begins := _duration_before(tokens, i)):
+            # "reached a final order a median of 14 weeks sooner than": what came sooner
+            unsized |= outcome(tokens[max(0, begins - _OUTCOME_REACH) : begins])
+            continue
         axis = axis_of(tokens, i) if tok.isalpha() else None
         if not ((axis and axis[0] in _CHANGE_AXES) or stem(tok) in CHANGE_VERBS):
             continue
@@ -228,6 +275,53 @@ def _changes(tokens: Sequence[str]) -> tuple[set[str], set[str]]:
         else:
             unsized |= _acted_on(tokens, i, _OUTCOME_REACH)
     return found, found | unsized
+
+
+# "half as likely to vomit as", "three times as often as": a multiple of how often.
+_AS_OFTEN = frozenset({"likely", "often", "common"})
+_MULTIPLES = frozenset({"half", "third", "quarter", "twice", "thrice", "times"})
+
+
+def _as_often_as(tokens: Sequence[str], i: int) -> set[str]:
+    """Who or what happened a multiple as often, with "as" after it, for "likely / often"
+    at ``tokens[i]`` after "<multiple> as": the words before the multiple, and after
+    "to" up to the second "as" ("passengers wearing the active bands were roughly half
+    as likely to vomit as"); empty for none."""
+    if i < 2 or tokens[i - 1] != "as" or tokens[i - 2] not in _MULTIPLES:
+        return set()
+    second = next(
+        (k for k in range(i + 1, min(len(tokens), i + 2 + CUE_REACH)) if tokens[k] == "as"), 0
+    )
+    if not second:
+        return set()
+    begins = i - 2
+    before = outcome(_words_before(tokens, begins))
+    return before | outcome(tokens[i + 2 : second]) if tokens[i + 1] == "to" else before
+
+
+# Comparatives of time a duration can size: "14 weeks sooner than", "52 minutes longer".
+_TIME_COMPARATIVES = frozenset(
+    {"sooner", "earlier", "later", "longer", "shorter", "faster", "quicker", "slower"}
+)
+# Words that lead a duration: "a median of 14 weeks", "about 3 days".
+_DURATION_LEAD = frozenset(
+    {"a", "an", "the", "median", "mean", "average", "of", "about", "around", "roughly",
+     "nearly", "almost", "some", "approximately", "full"}
+)  # fmt: skip
+
+
+def _duration_before(tokens: Sequence[str], i: int) -> int:
+    """Where the duration that sizes the comparative at ``tokens[i]`` begins, its
+    leading words included ("a median of 14 weeks sooner", "two days earlier"); 0 for
+    none."""
+    if i < 2 or stem(tokens[i - 1]) not in TIME_UNITS:
+        return 0
+    if number(tokens[i - 2]) is None and tokens[i - 2] not in CARDINALS:
+        return 0
+    begins = i - 2
+    while begins > 0 and tokens[begins - 1] in _DURATION_LEAD:
+        begins -= 1
+    return begins
 
 
 def _verb_before_size(tokens: Sequence[str], i: int) -> set[str]:

@@ -386,12 +386,27 @@ def _heads_its_chunk(lines: list[str]) -> bool:
     )
 
 
+# A list item's mark at the start of a line of plain text: "- Advise the customer ...".
+_BULLET: Final = re.compile(r"^[-*\u2022\u2013]\s+")
+
+
 def _plain_paragraphs(chunk: str) -> list[str]:
     """A chunk's paragraphs: its lines joined (hard-wrapped prose), unless every line ends
     a sentence; then each line is a paragraph of its own (a list of findings written one
-    per line, as a working paper's abstract or a notes file has them)."""
+    per line, as a working paper's abstract or a notes file has them). In a list of two
+    or more items marked "- ", each item (its wrapped lines joined) is a paragraph, and
+    so is the line that leads it (decision 0110): a pharmacist's checklist joined into
+    one paragraph had a dose, a caution and a question in one "sentence"."""
     lines = [normalize_whitespace(line) for line in chunk.split("\n")]
     lines = [line for line in lines if line]
+    if sum(_BULLET.match(line) is not None for line in lines) >= 2:
+        items: list[str] = []
+        for line in lines:
+            if _BULLET.match(line) or not items:
+                items.append(_BULLET.sub("", line))
+            else:
+                items[-1] += " " + line
+        return items
     if len(lines) > 1 and all(line.endswith(_SENTENCE_END) for line in lines):
         return lines
     return [normalize_whitespace(chunk)]
