@@ -44,12 +44,6 @@ CONTRADICTING = [
 ]
 
 
-@pytest.mark.parametrize(("claim", "premise"), CONTRADICTING)
-def test_contradictions_as_the_sources_wrote_them(claim: str, premise: str) -> None:
-    assert heuristic_nli(premise, claim).label == "refutes"
-    assert heuristic_nli(claim, premise).label == "refutes"
-
-
 # (claim, premise): pairs of the 59 keyed corpora that a first, wider reading refuted
 NOT_CONTRADICTING = [
     (  # one word ("lens") in common is not what the comparison is about
@@ -80,10 +74,13 @@ NOT_CONTRADICTING = [
 ]
 
 
-@pytest.mark.parametrize(("claim", "premise"), NOT_CONTRADICTING)
-def test_what_does_not_contradict(claim: str, premise: str) -> None:
-    assert heuristic_nli(premise, claim).label != "refutes"
-    assert heuristic_nli(claim, premise).label != "refutes"
+@pytest.mark.parametrize(
+    ("claim", "premise", "refuted"),
+    [(c, p, True) for c, p in CONTRADICTING] + [(c, p, False) for c, p in NOT_CONTRADICTING],
+)
+def test_each_pair_read_both_ways(claim: str, premise: str, refuted: bool) -> None:
+    assert (heuristic_nli(premise, claim).label == "refutes") is refuted
+    assert (heuristic_nli(claim, premise).label == "refutes") is refuted
 
 
 def test_a_finding_of_no_change_reaches_past_stop_words() -> None:

@@ -27,7 +27,6 @@ from lyra.pipelines.evidence.leftovers import lexicon_readings, past_participles
 from lyra.pipelines.evidence.nli_advice import AdviceReading, read_advice, safe_against_advised
 from lyra.pipelines.evidence.nli_comparisons import (
     CUE_REACH,
-    NULL_REACH,
     THAN_REACH,
     Comparison,
     comparisons_clash,
@@ -37,6 +36,13 @@ from lyra.pipelines.evidence.nli_comparisons import (
 )
 from lyra.pipelines.evidence.nli_costs import Cost, costs_differ, read_cost
 from lyra.pipelines.evidence.nli_groups import NO_GROUP, GroupReading, groups_clash, read_groups
+from lyra.pipelines.evidence.nli_no_change import (
+    OUTCOME_REACH,
+    SIZED_AXES,
+    acted_on,
+    no_change,
+    words_before,
+)
 from lyra.pipelines.evidence.nli_numbers import (
     CARDINALS,
     PERCENT_WORDS,
@@ -59,8 +65,6 @@ from lyra.pipelines.evidence.nli_shares import (
     shares_apart,
 )
 from lyra.pipelines.evidence.nli_tokens import (
-    DETERMINERS,
-    STOPWORDS,
     axis_of,
     content_keys,
     is_cue,
@@ -71,166 +75,12 @@ from lyra.pipelines.evidence.nli_words import (
     CHANGE_SIZES,
     CHANGE_VERBS,
     GENERAL_OUTCOMES,
-    NULL_DETERMINERS,
-    NULL_NOUNS,
-    NULL_STATES,
-    STAYED_STATES,
-    STAYING,
     WHO_AND_HOW_OFTEN,
 )
 
-# How far a finding of no change or a change reaches for what it is about (tokens).
-_OUTCOME_REACH = 6
 _CHANGE_AXES = frozenset({"amount", "quality"})
 # Words of a change of no stated size that the finding of no change names too.
 _UNSIZED_SHARED = 2
-
-
-def _acted_on(tokens: Sequence[str], i: int, reach: int) -> set[str]:
-    """What the verb or comparative at ``i`` is about: the words after it when a content
-    word or "how" follows it (an object: "cut heart attacks", "higher function scores",
-    "cut how often children need their reliever"), else
-    those before it (its subject: "organic matter rose by", "turnover hardly changed")."""
-    j = i + 1
-    while j < len(tokens) and tokens[j] in DETERMINERS:
-        j += 1
-    if j < len(tokens) and (tokens[j] == "how" or outcome(tokens[j : j + 1])):
-        # a hyphen takes no word's place: "reduced self-reported muscle soreness" (0109)
-        return outcome([t for t in tokens[i + 1 : i + 1 + 2 * reach] if t != "-"][:reach])
-    return outcome(tokens[max(0, i - _OUTCOME_REACH) : i])
-
-
-_STATE_REACH = 4
-
-
-def _words_before(tokens: Sequence[str], i: int) -> list[str]:
-    """The tokens before ``tokens[i]`` back to the `_STATE_REACH`-th content word,
-    hyphens, numbers and adverbs not counted: "soreness ratings at the 24-hour mark were
-    statistically indistinguishable" is about soreness (decision 0109), "most
-    participating firms reported that business results held roughly steady" about the
-    results."""
-    counted = 0
-    j = i
-    while j > 0 and counted < _STATE_REACH:
-        j -= 1
-        word = tokens[j]
-        counted += word.isalpha() and word not in STOPWORDS and not word.endswith("ly")
-    return list(tokens[j:i])
-
-
-# Stop words a finding of no change reaches past, beyond `NULL_REACH` tokens, unless
-# the groups it compares come first.
-_NULL_REACH_PAST = 4
-_GROUPS_APART = frozenset({"between", "among", "amongst"})
-
-
-def _words_after(tokens: Sequence[str], i: int) -> Sequence[str]:
-    """The tokens after ``tokens[i]`` up to the `NULL_REACH`-th that is no stop word, at
-    most `_NULL_REACH_PAST` more than `NULL_REACH` in all: "no significant difference to
-    how many of them went on to have a stroke" is about the stroke, "no significant
-    difference in the time mediated and unmediated cases took to reach a final order"
-    about the final order too (decision 0110)."""
-    counted = 0
-    j = i + 1
-    end = min(len(tokens), i + 1 + NULL_REACH + _NULL_REACH_PAST)
-    if not _GROUPS_APART.isdisjoint(tokens[j : i + 1 + NULL_REACH]):
-        # "no significant difference in coat condition scores between dogs fed the
-        # grain-free diet and ...": past "between" are the groups, not the outcome
-        end = min(end, i + 1 + NULL_REACH)
-    while j < end and counted < NULL_REACH:
-        counted += tokens[j] not in STOPWORDS
-        j += 1
-    return tokens[i + 1 : j]
-
-
-def _no_change(tokens: Sequence[str]) -> set[str]:
-    """What the text finds did not change: the words after a null noun ("no real change
-    in traffic noise", "little or no difference to the risk of a heart attack") and
-    before a state of no change ("organic matter hasn't budged", "spending held steady",
-    "function scores ... practically identical", "noise was about the same")."""
-    found: set[str] = set()
-    for i, tok in enumerate(tokens):
-        stemmed = stem(tok)
-        before = range(max(0, i - 3), i)
-        if stemmed in NULL_NOUNS and any(
-            tokens[j] in NULL_DETERMINERS or is_cue(tokens, j) for j in before
-        ):
-            if any(tokens[j] in ("no", "little") for j in before):
-                after = outcome(_words_after(tokens, i)) - _STATISTICS
-                # "the six-month rearrest rate showed no statistically significant
-                # change": nothing after it, what showed it comes before (decision 0108)
-                start = min(j for j in before if tokens[j] in ("no", "little"))
-                found |= after or outcome(tokens[max(0, start - _OUTCOME_REACH) : start])
-            else:
-                # a verb: "did not change cancer rates", "turnover hardly changed"
-                found |= _acted_on(tokens, i, NULL_REACH)
-        elif (
-            stemmed in NULL_STATES
-            or (stemmed == "budg" and is_negated(tokens[max(0, i - 3) : i]))
-            or (stemmed in STAYED_STATES and not STAYING.isdisjoint(tokens[max(0, i - 3) : i]))
-        ):
-            found |= outcome(
-                _words_before(tokens, i)
-                if stemmed in NULL_STATES
-                else tokens[max(0, i - _OUTCOME_REACH) : i]
-            )
-        elif stemmed in NULL_NOUNS and (end := _not_significant_after(tokens, i)):
-            # "the change in injury collisions was not statistically significant"; "the
-            # proportion who vomited was 29% with active bands and 31% with sham bands, a
-            # difference that was not statistically significant": what the figures were
-            found |= outcome(tokens[i + 1 : end]) or _figures_of(tokens, i)
-        elif tok == "any" and _denied_any(tokens, i):
-            # "our response times haven't got any worse": what comes before the denial
-            cue = next(j for j in range(i - 1, max(-1, i - 4), -1) if is_cue(tokens, j))
-            found |= outcome(tokens[max(0, cue - _OUTCOME_REACH) : cue])
-    return found
-
-
-# "... was not statistically significant", "... was non-significant" after a null noun
-_NOT_SIGNIFICANT_REACH = 8
-_BE = frozenset({"was", "were", "is", "are"})
-
-
-# Words of the statistics after a finding ("(0.6 percentage points; 95% CI -0.9 to
-# 2.1)"): they say nothing of what changed.
-_STATISTICS: Final = frozenset({"point", "percentag", "ci", "confidenc", "interval", "p", "ratio"})
-
-
-def _not_significant_after(tokens: Sequence[str], i: int) -> int:
-    """Where "was / were" begins "was not (statistically) significant" within reach after
-    the null noun at ``i`` (what lies between is what did not change); 0 for none."""
-    for k in range(i + 2, min(len(tokens) - 1, i + 1 + _NOT_SIGNIFICANT_REACH)):
-        if tokens[k] not in _BE:
-            continue
-        rest = [t for t in tokens[k + 1 : k + 4] if t != "statistically"]
-        if rest[:2] == ["not", "significant"] or rest[:1] in (
-            ["insignificant"],
-            ["nonsignificant"],
-        ):
-            return k
-        return 0
-    return 0
-
-
-def _figures_of(tokens: Sequence[str], i: int) -> set[str]:
-    """What the figures before a null noun at ``tokens[i]`` measure: the words before
-    the last "was / were" ahead of it ("the proportion of passengers who vomited was
-    29% ... , a difference that was not statistically significant")."""
-    be = next((j for j in range(i - 1, 0, -1) if tokens[j] in _BE), 0)
-    return outcome(tokens[max(0, be - _OUTCOME_REACH) : be]) if be else set()
-
-
-def _denied_any(tokens: Sequence[str], i: int) -> bool:
-    """``tokens[i]`` is "any" before a comparative of change, with a negation before it:
-    "haven't got any worse", "was not any higher", "did not get any better"."""
-    if i + 1 >= len(tokens) or not tokens[i + 1].isalpha():
-        return False
-    axis = axis_of(tokens, i + 1)
-    return (
-        axis is not None
-        and axis[0] in _SIZED_AXES
-        and any(is_cue(tokens, j) for j in range(max(0, i - 3), i))
-    )
 
 
 def _changes(tokens: Sequence[str]) -> tuple[set[str], set[str]]:
@@ -251,7 +101,7 @@ def _changes(tokens: Sequence[str]) -> tuple[set[str], set[str]]:
             continue
         if tok in _TIME_COMPARATIVES and (begins := _duration_before(tokens, i)):
             # "reached a final order a median of 14 weeks sooner than": what came sooner
-            unsized |= outcome(tokens[max(0, begins - _OUTCOME_REACH) : begins])
+            unsized |= outcome(tokens[max(0, begins - OUTCOME_REACH) : begins])
             continue
         axis = axis_of(tokens, i) if tok.isalpha() else None
         if not ((axis and axis[0] in _CHANGE_AXES) or stem(tok) in CHANGE_VERBS):
@@ -261,19 +111,19 @@ def _changes(tokens: Sequence[str]) -> tuple[set[str], set[str]]:
             continue
         sized = _sized_before(tokens, i) or any(
             (number(t) is not None and tokens[j - 1] != "-") or t in CHANGE_SIZES
-            for j, t in enumerate(tokens[i + 1 : i + 1 + 2 * _OUTCOME_REACH], start=i + 1)
+            for j, t in enumerate(tokens[i + 1 : i + 1 + 2 * OUTCOME_REACH], start=i + 1)
         )
         if "than" in tokens[i + 1 : i + 1 + THAN_REACH] and _no_measure_compared(tokens, i):
             # a comparison of two things, not a change: "more effective at reducing
             # traffic than" ("markedly higher function scores ... than" compares a measure)
             continue
         if sized or (i and tokens[i - 1] in CHANGE_DEGREES):
-            found |= _acted_on(tokens, i, CUE_REACH)
+            found |= acted_on(tokens, i, CUE_REACH)
             if _sized_before(tokens, i):
                 # what gave the size: "plots ... yielded 14 percent more grain" (0109)
                 found |= _verb_before_size(tokens, i)
         else:
-            unsized |= _acted_on(tokens, i, _OUTCOME_REACH)
+            unsized |= acted_on(tokens, i, OUTCOME_REACH)
     return found, found | unsized
 
 
@@ -295,7 +145,7 @@ def _as_often_as(tokens: Sequence[str], i: int) -> set[str]:
     if not second:
         return set()
     begins = i - 2
-    before = outcome(_words_before(tokens, begins))
+    before = outcome(words_before(tokens, begins))
     return before | outcome(tokens[i + 2 : second]) if tokens[i + 1] == "to" else before
 
 
@@ -362,9 +212,6 @@ def _no_measure_compared(tokens: Sequence[str], i: int) -> bool:
     return tokens[i + 1] in _JUDGED_WORDS or (axis is not None and axis[0] in _JUDGED_AXES)
 
 
-# The axes a change of a stated size moves along: "fell by 47 per cent", "shortened ...
-# by 19 minutes", "slowed ... by 41%", "improved by 12%".
-_SIZED_AXES = frozenset({"amount", "duration", "speed", "quality"})
 # How far after a verb of change its "by" may stand, past its object ("shortened sleep
 # onset latency by"), and how far before it its subject ("the traffic on the streets
 # inside the zone has fallen by").
@@ -512,7 +359,7 @@ def _sized(tokens: Sequence[str]) -> list[_Sized]:
             axis: tuple[str, int] | None = ("amount", _UP_DOWN[tok])
         else:
             axis = axis_of(tokens, i)
-        if not axis or axis[0] not in _SIZED_AXES:
+        if not axis or axis[0] not in SIZED_AXES:
             continue
         by = next(
             (k for k in range(i + 1, min(len(tokens), i + 2 + _BY_REACH)) if tokens[k] == "by"), 0
@@ -581,7 +428,7 @@ def _unevidenced(tokens: Sequence[str]) -> list[_Sized]:
                 axis = ("amount", 1)
             else:
                 axis = axis_of(tokens, k) if tokens[k].isalpha() else None
-            if axis and axis[0] in _SIZED_AXES:
+            if axis and axis[0] in SIZED_AXES:
                 # what changes, named before the verb or after it: "hearing aids improve
                 # memory scores", "menu prices ... rose any faster than inflation"
                 about = outcome(tokens[i + 2 : k]) | outcome(tokens[k + 1 : k + 1 + CUE_REACH])
@@ -651,7 +498,7 @@ def read_changes(tokens: Sequence[str]) -> ChangeReading:
     return ChangeReading(
         tokens=tokens,
         negated=negated,
-        no_change=frozenset(_no_change(tokens)),
+        no_change=frozenset(no_change(tokens)),
         sized_change=frozenset(sized),
         change=frozenset(changed),
         comparisons=comparisons,

@@ -1,0 +1,182 @@
+"""Findings of no change, read for what they are about (`nli_change`, decisions 0101,
+0109, 0110): "no real change in traffic noise", "organic matter hasn't budged", "soreness
+ratings ... were statistically indistinguishable", "no significant difference to how many
+of them went on to have a stroke", "the change in injury collisions was not statistically
+significant". Also the reaches both this reading and `nli_change`'s changes use for what
+a verb or a comparative is about.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from lyra.pipelines.evidence.nli_comparisons import NULL_REACH, outcome
+from lyra.pipelines.evidence.nli_numbers import stem
+from lyra.pipelines.evidence.nli_tokens import (
+    DETERMINERS,
+    STOPWORDS,
+    axis_of,
+    is_cue,
+    is_negated,
+)
+from lyra.pipelines.evidence.nli_words import (
+    NULL_DETERMINERS,
+    NULL_NOUNS,
+    NULL_STATES,
+    STAYED_STATES,
+    STAYING,
+)
+
+# How far a finding of no change or a change reaches for what it is about (tokens).
+OUTCOME_REACH = 6
+# The axes a change of a stated size moves along: "fell by 47 per cent", "shortened ...
+# by 19 minutes", "slowed ... by 41%", "improved by 12%".
+SIZED_AXES = frozenset({"amount", "duration", "speed", "quality"})
+
+
+def acted_on(tokens: Sequence[str], i: int, reach: int) -> set[str]:
+    """What the verb or comparative at ``i`` is about: the words after it when a content
+    word or "how" follows it (an object: "cut heart attacks", "higher function scores",
+    "cut how often children need their reliever"), else
+    those before it (its subject: "organic matter rose by", "turnover hardly changed")."""
+    j = i + 1
+    while j < len(tokens) and tokens[j] in DETERMINERS:
+        j += 1
+    if j < len(tokens) and (tokens[j] == "how" or outcome(tokens[j : j + 1])):
+        # a hyphen takes no word's place: "reduced self-reported muscle soreness" (0109)
+        return outcome([t for t in tokens[i + 1 : i + 1 + 2 * reach] if t != "-"][:reach])
+    return outcome(tokens[max(0, i - OUTCOME_REACH) : i])
+
+
+_STATE_REACH = 4
+
+
+def words_before(tokens: Sequence[str], i: int) -> list[str]:
+    """The tokens before ``tokens[i]`` back to the `_STATE_REACH`-th content word,
+    hyphens, numbers and adverbs not counted: "soreness ratings at the 24-hour mark were
+    statistically indistinguishable" is about soreness (decision 0109), "most
+    participating firms reported that business results held roughly steady" about the
+    results."""
+    counted = 0
+    j = i
+    while j > 0 and counted < _STATE_REACH:
+        j -= 1
+        word = tokens[j]
+        counted += word.isalpha() and word not in STOPWORDS and not word.endswith("ly")
+    return list(tokens[j:i])
+
+
+# Stop words a finding of no change reaches past, beyond `NULL_REACH` tokens, unless
+# the groups it compares come first.
+_NULL_REACH_PAST = 4
+_GROUPS_APART = frozenset({"between", "among", "amongst"})
+
+
+def _words_after(tokens: Sequence[str], i: int) -> Sequence[str]:
+    """The tokens after ``tokens[i]`` up to the `NULL_REACH`-th that is no stop word, at
+    most `_NULL_REACH_PAST` more than `NULL_REACH` in all: "no significant difference to
+    how many of them went on to have a stroke" is about the stroke, "no significant
+    difference in the time mediated and unmediated cases took to reach a final order"
+    about the final order too (decision 0110)."""
+    counted = 0
+    j = i + 1
+    end = min(len(tokens), i + 1 + NULL_REACH + _NULL_REACH_PAST)
+    if not _GROUPS_APART.isdisjoint(tokens[j : i + 1 + NULL_REACH]):
+        # "no significant difference in coat condition scores between dogs fed the
+        # grain-free diet and ...": past "between" are the groups, not the outcome
+        end = min(end, i + 1 + NULL_REACH)
+    while j < end and counted < NULL_REACH:
+        counted += tokens[j] not in STOPWORDS
+        j += 1
+    return tokens[i + 1 : j]
+
+
+def no_change(tokens: Sequence[str]) -> set[str]:
+    """What the text finds did not change: the words after a null noun ("no real change
+    in traffic noise", "little or no difference to the risk of a heart attack") and
+    before a state of no change ("organic matter hasn't budged", "spending held steady",
+    "function scores ... practically identical", "noise was about the same")."""
+    found: set[str] = set()
+    for i, tok in enumerate(tokens):
+        stemmed = stem(tok)
+        before = range(max(0, i - 3), i)
+        if stemmed in NULL_NOUNS and any(
+            tokens[j] in NULL_DETERMINERS or is_cue(tokens, j) for j in before
+        ):
+            if any(tokens[j] in ("no", "little") for j in before):
+                after = outcome(_words_after(tokens, i)) - _STATISTICS
+                # "the six-month rearrest rate showed no statistically significant
+                # change": nothing after it, what showed it comes before (decision 0108)
+                start = min(j for j in before if tokens[j] in ("no", "little"))
+                found |= after or outcome(tokens[max(0, start - OUTCOME_REACH) : start])
+            else:
+                # a verb: "did not change cancer rates", "turnover hardly changed"
+                found |= acted_on(tokens, i, NULL_REACH)
+        elif (
+            stemmed in NULL_STATES
+            or (stemmed == "budg" and is_negated(tokens[max(0, i - 3) : i]))
+            or (stemmed in STAYED_STATES and not STAYING.isdisjoint(tokens[max(0, i - 3) : i]))
+        ):
+            found |= outcome(
+                words_before(tokens, i)
+                if stemmed in NULL_STATES
+                else tokens[max(0, i - OUTCOME_REACH) : i]
+            )
+        elif stemmed in NULL_NOUNS and (end := _not_significant_after(tokens, i)):
+            # "the change in injury collisions was not statistically significant"; "the
+            # proportion who vomited was 29% with active bands and 31% with sham bands, a
+            # difference that was not statistically significant": what the figures were
+            found |= outcome(tokens[i + 1 : end]) or _figures_of(tokens, i)
+        elif tok == "any" and _denied_any(tokens, i):
+            # "our response times haven't got any worse": what comes before the denial
+            cue = next(j for j in range(i - 1, max(-1, i - 4), -1) if is_cue(tokens, j))
+            found |= outcome(tokens[max(0, cue - OUTCOME_REACH) : cue])
+    return found
+
+
+# "... was not statistically significant", "... was non-significant" after a null noun
+_NOT_SIGNIFICANT_REACH = 8
+_BE = frozenset({"was", "were", "is", "are"})
+
+
+# Words of the statistics after a finding ("(0.6 percentage points; 95% CI -0.9 to
+# 2.1)"): they say nothing of what changed.
+_STATISTICS: Final = frozenset({"point", "percentag", "ci", "confidenc", "interval", "p", "ratio"})
+
+
+def _not_significant_after(tokens: Sequence[str], i: int) -> int:
+    """Where "was / were" begins "was not (statistically) significant" within reach after
+    the null noun at ``i`` (what lies between is what did not change); 0 for none."""
+    for k in range(i + 2, min(len(tokens) - 1, i + 1 + _NOT_SIGNIFICANT_REACH)):
+        if tokens[k] not in _BE:
+            continue
+        rest = [t for t in tokens[k + 1 : k + 4] if t != "statistically"]
+        if rest[:2] == ["not", "significant"] or rest[:1] in (
+            ["insignificant"],
+            ["nonsignificant"],
+        ):
+            return k
+        return 0
+    return 0
+
+
+def _figures_of(tokens: Sequence[str], i: int) -> set[str]:
+    """What the figures before a null noun at ``tokens[i]`` measure: the words before
+    the last "was / were" ahead of it ("the proportion of passengers who vomited was
+    29% ... , a difference that was not statistically significant")."""
+    be = next((j for j in range(i - 1, 0, -1) if tokens[j] in _BE), 0)
+    return outcome(tokens[max(0, be - OUTCOME_REACH) : be]) if be else set()
+
+
+def _denied_any(tokens: Sequence[str], i: int) -> bool:
+    """``tokens[i]`` is "any" before a comparative of change, with a negation before it:
+    "haven't got any worse", "was not any higher", "did not get any better"."""
+    if i + 1 >= len(tokens) or not tokens[i + 1].isalpha():
+        return False
+    axis = axis_of(tokens, i + 1)
+    return (
+        axis is not None
+        and axis[0] in SIZED_AXES
+        and any(is_cue(tokens, j) for j in range(max(0, i - 3), i))
+    )
