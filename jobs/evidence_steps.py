@@ -43,6 +43,10 @@ log = logging.getLogger(__name__)
 GRAPH_READS_AT_ONCE = 4
 # Claims whose candidate fragments one graph call finds.
 STANCE_CLAIMS_PER_CALL = 64
+# NLI batches (`inference.nli_batch_size` pairs each) per call to the InferenceActor:
+# pairs the lexical rules refute take no model time, and a call of one batch of them was
+# mostly its round trip (decision 0111).
+STANCE_BATCHES_PER_CALL = 4
 # Most pairs per claim that the contradiction rules add beside its nearest fragments
 # (decision 0104).
 SWEPT_PER_CLAIM = 4
@@ -443,22 +447,72 @@ async def _swept_pairs(
     if rest:
         texts.update(await ctx.call("graph", "texts_for", "fragment", rest))
     usable = {fid: texts[fid] for fid in sorted(texts) if _can_bear(texts[fid])}
+    # Neither a claim's own page nor a pair already taken is confirmed by the rules.
+    on_page: dict[str, set[str]] = {}
+    for fid, m in usable.items():
+        on_page.setdefault(m["page_id"], set()).add(fid)
+    paired: dict[str, set[str]] = {}
+    for fid, claim_id in taken:
+        paired.setdefault(claim_id, set()).add(fid)
+    left_out = {
+        c["id"]: on_page.get(c.get("origin_page_id") or "", set()) | paired.get(c["id"], set())
+        for c in claims
+    }
     hits = await asyncio.to_thread(
         contradiction_candidates,
         [(c["id"], c["claim_text"]) for c in claims],
         {fid: m["text"] for fid, m in usable.items()},
+        left_out,
     )
     pairs = []
     for claim in claims:
-        extra = [
-            fid
-            for fid in hits.get(claim["id"], [])
-            if usable[fid]["page_id"] != claim.get("origin_page_id")
-            and (fid, claim["id"]) not in taken
-        ]
+        extra = hits.get(claim["id"], [])
         extra.sort(key=lambda fid: usable[fid]["domain"] == claim.get("source_domain"))
         pairs += [(claim, usable[fid]) for fid in extra[:SWEPT_PER_CLAIM]]
     return pairs
+
+
+def _shortest_first(
+    pairs: list[tuple[dict[str, Any], dict[str, Any]]],
+) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """Shortest first: each batch then pads to pairs of about its own length. Sent in
+    claim order, a batch padded every pair to its longest fragment, and real pages'
+    fragments range from a line to 1,200 characters: up to 40 % of the NLI time was
+    padding. The order is the pairs' own (texts, not ids): int8 models judge each pair
+    alone (decision 0039), but a pulled one stored with external data (> 2 GiB) keeps
+    per-batch activation scales (decision 0035), and a replay then meets the same
+    batch-mates."""
+    return sorted(
+        pairs,
+        key=lambda p: (
+            len(p[1]["text"]) + len(p[0]["claim_text"]),
+            p[0]["claim_text"],
+            p[1]["text"],
+        ),
+    )
+
+
+async def _judged(
+    job: EvidenceJob, pairs: list[tuple[dict[str, Any], dict[str, Any]]], done: int, total: int
+) -> list[dict[str, Any]]:
+    """The InferenceActor's stance of each (claim, fragment) pair, `STANCE_BATCHES_PER_CALL`
+    batches a call; progress counts from ``done`` of ``total``."""
+    ctx = job.ctx
+    per_call = STANCE_BATCHES_PER_CALL * ctx.settings.inference.nli_batch_size
+    results: list[dict[str, Any]] = []
+    for start in range(0, len(pairs), per_call):
+        job.check("stance")
+        chunk = pairs[start : start + per_call]
+        results.extend(
+            await ctx.call("inference", "nli", [(f["text"], c["claim_text"]) for c, f in chunk])
+        )
+        judged = done + start + len(chunk)
+        ctx.progress(
+            "stance",
+            0.7 + 0.25 * judged / max(total, judged),
+            f"judged {judged}/{max(total, judged)} claim-fragment pairs",
+        )
+    return results
 
 
 async def judge_stance(job: EvidenceJob) -> None:
@@ -545,45 +599,21 @@ async def judge_stance(job: EvidenceJob) -> None:
             s.stance_candidates,
         )
         found.append([(claim, meta[c.fragment_id]) for c in chosen])
-    found.append(
-        await _swept_pairs(
-            ctx,
-            claims,
-            frag_ids,
-            meta,
-            judged | {(f["id"], c["id"]) for per_claim in found for c, f in per_claim},
-        )
+    # The nearest fragments are judged while the contradiction rules sweep the task's
+    # other fragments in this process (decision 0111); the swept pairs are judged last.
+    near = _shortest_first([pair for per_claim in found for pair in per_claim])
+    sweep = asyncio.create_task(
+        _swept_pairs(ctx, claims, frag_ids, meta, judged | {(f["id"], c["id"]) for c, f in near})
     )
-    # Shortest first: each batch then pads to pairs of about its own length. Sent in
-    # claim order, a batch padded every pair to its longest fragment, and real pages'
-    # fragments range from a line to 1,200 characters: up to 40 % of the NLI time was
-    # padding. The order is the pairs' own (texts, not ids): int8 models judge each pair
-    # alone (decision 0039), but a pulled one stored with external data (> 2 GiB) keeps
-    # per-batch activation scales (decision 0035), and a replay then meets the same
-    # batch-mates.
-    pairs = sorted(
-        (pair for per_claim in found for pair in per_claim),
-        key=lambda p: (
-            len(p[1]["text"]) + len(p[0]["claim_text"]),
-            p[0]["claim_text"],
-            p[1]["text"],
-        ),
-    )
+    try:
+        results = await _judged(job, near, 0, len(near))
+        swept = _shortest_first(await sweep)
+    finally:
+        sweep.cancel()
+    results += await _judged(job, swept, len(near), len(near) + len(swept))
+    pairs = near + swept
     if not pairs:
         return
-    results: list[dict[str, Any]] = []
-    batch = ctx.settings.inference.nli_batch_size
-    for start in range(0, len(pairs), batch):
-        job.check("stance")
-        chunk = pairs[start : start + batch]
-        results.extend(
-            await ctx.call("inference", "nli", [(f["text"], c["claim_text"]) for c, f in chunk])
-        )
-        ctx.progress(
-            "stance",
-            0.7 + 0.25 * (start + len(chunk)) / len(pairs),
-            f"judged {start + len(chunk)}/{len(pairs)} claim-fragment pairs",
-        )
     # The calibrated probability is what the edge carries (and Bayesian confidence adds);
     # the model's own is kept beside it with the version that mapped it.
     version, calibrate = await active_calibration(ctx, "nli")

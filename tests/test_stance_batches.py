@@ -1,5 +1,6 @@
 """The stance step sends its claim-fragment pairs shortest first, so each NLI batch pads
-to pairs of about its own length, and every edge still carries its own pair's judgment."""
+to pairs of about its own length, and every edge still carries its own pair's judgment.
+A call to the InferenceActor carries `STANCE_BATCHES_PER_CALL` batches."""
 
 from __future__ import annotations
 
@@ -100,7 +101,8 @@ def test_pairs_go_to_the_judge_shortest_first_and_edges_keep_their_own_judgment(
     # One graph call finds every claim's candidates, the task's fragments sent once.
     assert searches == [(3, [f"f{i}" for i in range(len(FRAGMENTS))])]
     sent = [pair for batch in batches for pair in batch]
-    assert [len(b) for b in batches] == [8, 8, 8, 8, 8, 2]  # 3 claims x 14 fragments
+    # 3 claims x 14 fragments, four NLI batches of 8 a call (decision 0111)
+    assert [len(b) for b in batches] == [32, 10]
     lengths = [len(p) + len(c) for p, c in sent]
     assert lengths == sorted(lengths)
     assert sorted(sent) == sorted((f, c) for c in CLAIMS for f in FRAGMENTS)

@@ -222,8 +222,34 @@ def test_each_text_is_embedded_once(embedder: OnnxEmbedder) -> None:
     stance = load_packaged_stance(embed=counting)
     stance.judge([SUPPORTS, REFUTES, NEUTRAL])
     stance.judge([SUPPORTS, NUMBER])
-    assert sorted(seen) == sorted({*SUPPORTS, *REFUTES, *NEUTRAL, *NUMBER})
+    # the pairs the lexical rules refute (REFUTES's premise, NUMBER) reach no encoder
+    assert sorted(seen) == sorted({*SUPPORTS, *NEUTRAL})
     assert stance.judge([]) == []
+
+
+def test_pairs_the_rules_refute_skip_the_encoders(embedder: OnnxEmbedder) -> None:
+    """A pair the lexical rules call "refutes" takes their verdict, so the cross-encoder
+    never reads it; every other pair is judged as if it had been (decision 0111)."""
+    stance = load_packaged_stance(embed=embedder.embed)
+    read: list[tuple[str, str]] = []
+    output = stance.model.output
+
+    def counting(name: str, pairs: list[tuple[str, str]]) -> np.ndarray:
+        read.extend(pairs)
+        return output(name, pairs)
+
+    stance.model.output = counting  # type: ignore[method-assign]
+    mixed = stance.judge([REFUTES, SUPPORTS, NUMBER, NEUTRAL])
+    assert read == [SUPPORTS, NEUTRAL]
+    assert [r.label for r in mixed] == ["refutes", "supports", "refutes", "neutral"]
+    alone = [load_packaged_stance(embed=embedder.embed).judge([p])[0] for p in (SUPPORTS, NEUTRAL)]
+    for got, want in zip([mixed[1], mixed[3]], alone, strict=True):
+        assert got.probs == pytest.approx(want.probs, abs=1e-6)
+    rule = heuristic_nli(*REFUTES)
+    assert mixed[0].confidence == pytest.approx(stance._veto.probability(rule.confidence))
+    assert mixed[0].evidence_sentence == rule.evidence_sentence
+    assert stance.judge([REFUTES, NUMBER]) == [mixed[0], mixed[2]]
+    assert read == [SUPPORTS, NEUTRAL]
 
 
 def test_vectors_made_elsewhere_are_not_embedded_again(embedder: OnnxEmbedder) -> None:

@@ -206,6 +206,14 @@ def test_the_sweep_finds_the_fragments_that_contradict_a_claim_and_no_other() ->
     assert found == {"c-campaign": ["f-study"]}
 
 
+def test_the_sweep_does_not_confirm_the_fragments_it_is_told_to_leave_out() -> None:
+    """A claim's own page's fragments and the pairs the stance step has already taken
+    are not confirmed again (decision 0111); other claims keep theirs."""
+    claims = [("c-campaign", TRAFFIC_CAMPAIGN), ("c-again", TRAFFIC_CAMPAIGN)]
+    found = contradiction_candidates(claims, FRAGMENTS, {"c-campaign": {"f-study"}})
+    assert found == {"c-again": ["f-study"]}
+
+
 def test_the_stance_step_judges_what_the_sweep_finds_beside_the_nearest_fragments(
     lyra_home: Path,
 ) -> None:
@@ -257,7 +265,11 @@ def test_the_stance_step_judges_what_the_sweep_finds_beside_the_nearest_fragment
 
     # The nearest fragments' texts first, then the rest of the task's in one read.
     assert text_reads == [["f-unrelated"], ["f-agrees", "f-study"]]
-    assert sorted(f for f, _ in judged) == sorted([FRAGMENTS["f-unrelated"], FRAGMENTS["f-study"]])
+    # the nearest fragment first; the sweep's pair after it (decision 0111)
+    assert judged == [
+        (FRAGMENTS["f-unrelated"], TRAFFIC_CAMPAIGN),
+        (FRAGMENTS["f-study"], TRAFFIC_CAMPAIGN),
+    ]
     assert {(e["source_id"], e["relation"]) for e in edges} == {
         ("f-unrelated", "neutral"),
         ("f-study", "refutes"),

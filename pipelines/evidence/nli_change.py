@@ -66,9 +66,9 @@ from lyra.pipelines.evidence.nli_shares import (
 )
 from lyra.pipelines.evidence.nli_tokens import (
     axis_of,
-    content_keys,
     is_cue,
     is_negated,
+    token_key,
 )
 from lyra.pipelines.evidence.nli_words import (
     CHANGE_DEGREES,
@@ -481,7 +481,20 @@ class ChangeReading:
 _ONE_OF: Final = {"children": "child", "women": "woman", "men": "man", "people": "person"}
 
 
+# A task's sentences meet many others (each claim its candidates, each fragment the
+# claims): each token list is read once while it is in use.
+_READINGS_KEPT = 4096
+
+
 def read_changes(tokens: Sequence[str]) -> ChangeReading:
+    """What the change rules read in one sentence's tokens (kept for the next pair)."""
+    return _read_changes(tuple(tokens))
+
+
+@functools.lru_cache(maxsize=_READINGS_KEPT)
+def _read_changes(key: tuple[str, ...]) -> ChangeReading:
+    # a list, as the rules compare slices with lists ("tokens[i + 1 : i + 2] == ['by']")
+    tokens = list(key)
     sized, changed = _changes(tokens)
     measured = arms_differ(tokens)
     if measured:  # a measure that differs between a trial's arms (decision 0106)
@@ -571,7 +584,7 @@ def _modifiers(tokens: Sequence[str], word: str) -> set[str]:
     found = set()
     for i in range(1, len(tokens)):
         if (
-            word in content_keys(tokens[i : i + 1])
+            token_key(tokens[i]) == word
             and not _verb_only(tokens[i - 1])
             and tokens[i - 1] not in _NO_MODIFIERS
         ):

@@ -12,6 +12,7 @@ The stemmer lives here too: the judge's content words and the units share it.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
@@ -72,6 +73,12 @@ _NESS = "ness"
 _NESS_MIN_BASE = 3
 
 
+# Words met by the rules repeat across a task's pairs (a claim meets each fragment, a
+# fragment each claim): each is stemmed once. Bounded: a page of rare tokens cannot grow it.
+_STEMS_KEPT = 1 << 16
+
+
+@functools.lru_cache(maxsize=_STEMS_KEPT)
 def stem(word: str) -> str:
     """Light suffix stripping so inflections of one word share a stem."""
     if len(word) <= _MIN_STEM or not word.isalpha():

@@ -9,6 +9,7 @@ its antonym axis ("~amount") for a word on one.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Sequence
 
@@ -53,14 +54,24 @@ _AXIS_OF: dict[str, tuple[str, int]] = {
 }
 
 
+# The rules tokenise a claim once for each fragment it meets and a fragment once for
+# each claim: each text's tokens are kept while it is in use.
+_TEXTS_KEPT = 4096
+
+
 def tokenize(text: str) -> list[str]:
     """Lower-cased word and number tokens; "12 %" and "12%" become "12%", a number word
     before a unit a number ("two weeks": "2", "weeks")."""
+    return list(_tokens(text))
+
+
+@functools.lru_cache(maxsize=_TEXTS_KEPT)
+def _tokens(text: str) -> tuple[str, ...]:
     text = text.lower().replace("\u2019", "'").replace("\u2013", " - ").replace("\u2014", " ")
     tokens = []
     for match in re.finditer(r"-|" + _TOKEN_RE.pattern, text):
         tokens.append(match.group(0).replace(" ", ""))
-    return numbers_in_digits(tokens)
+    return tuple(numbers_in_digits(tokens))
 
 
 # "no doubt" and "no question" affirm what follows ("I have no doubt that aspirin clearly
@@ -162,12 +173,21 @@ def content_keys(tokens: Iterable[str]) -> set[str]:
     """
     keys = set()
     for tok in tokens:
-        if not tok.isalpha() or tok in STOPWORDS or tok in NEGATION_WORDS:
-            continue
-        if tok in NEGATED_CONTRACTIONS or tok in FAIL_WORDS or tok in PERCENT_WORDS:
-            # Cues and units are compared by their own rules, not as shared content.
-            continue
-        stemmed = stem(tok)
-        axis = _AXIS_OF.get(stemmed)
-        keys.add(f"~{axis[0]}" if axis else stemmed)
+        key = token_key(tok)
+        if key is not None:
+            keys.add(key)
     return keys
+
+
+@functools.lru_cache(maxsize=4 * _TEXTS_KEPT)
+def token_key(tok: str) -> str | None:
+    """The content key of one token (`content_keys`); None for a token that is no
+    content word (a stop word, a negation or failure cue, a unit, a number)."""
+    if not tok.isalpha() or tok in STOPWORDS or tok in NEGATION_WORDS:
+        return None
+    if tok in NEGATED_CONTRACTIONS or tok in FAIL_WORDS or tok in PERCENT_WORDS:
+        # Cues and units are compared by their own rules, not as shared content.
+        return None
+    stemmed = stem(tok)
+    axis = _AXIS_OF.get(stemmed)
+    return f"~{axis[0]}" if axis else stemmed

@@ -224,23 +224,49 @@ class PackagedStance:
         return np.hstack([cross, bi_encoder_features(vectors[: len(pairs)], vectors[len(pairs) :])])
 
     def judge(self, pairs: Sequence[tuple[str, str]]) -> list[NliResult]:
-        """One result per (premise, claim) pair, in order."""
+        """One result per (premise, claim) pair, in order.
+
+        The lexical rules read every pair first: a pair they call "refutes" takes their
+        verdict whatever the model says (`veto_refutations`), so only the others go
+        through the encoders. Each pair's result is the same as if every pair had (the
+        int8 graph quantises each row alone, decision 0039); a task whose sources
+        disagree on many numbers spends far less time here (decision 0111)."""
         if not pairs:
             return []
+        rules = [heuristic_nli(premise, claim) for premise, claim in pairs]
+        open_pairs = [pair for pair, rule in zip(pairs, rules, strict=True) if not _vetoes(rule)]
         head = self._heads["full" if self._embed is not None else "cross"]
-        results = results_from_logits(head.logits(self.features(pairs)), NLI_LABELS)
-        return veto_refutations(pairs, results, self._veto)
+        judged = iter(
+            results_from_logits(head.logits(self.features(open_pairs)), NLI_LABELS)
+            if open_pairs
+            else []
+        )
+        results = [_VETOED if _vetoes(rule) else next(judged) for rule in rules]
+        return veto_refutations(pairs, results, self._veto, rules)
+
+
+# Stands in for the model's result of a pair the rules decide (it is never returned).
+_VETOED = NliResult("refutes", 1.0, {"supports": 0.0, "refutes": 1.0, "neutral": 0.0}, None)
+
+
+def _vetoes(rule: NliResult) -> bool:
+    return rule.label == "refutes"
 
 
 def veto_refutations(
-    pairs: Sequence[tuple[str, str]], results: Sequence[NliResult], veto: VetoCalibration
+    pairs: Sequence[tuple[str, str]],
+    results: Sequence[NliResult],
+    veto: VetoCalibration,
+    rules: Sequence[NliResult] | None = None,
 ) -> list[NliResult]:
     """``results`` with every pair the lexical rules call "refutes" set to "refutes" at
-    the probability ``veto`` gives (the other two labels share the rest evenly)."""
+    the probability ``veto`` gives (the other two labels share the rest evenly).
+    ``rules``: the rules' results of ``pairs`` where the caller has them already."""
+    if rules is None:
+        rules = [heuristic_nli(premise, claim) for premise, claim in pairs]
     out = []
-    for (premise, claim), result in zip(pairs, results, strict=True):
-        rule = heuristic_nli(premise, claim)
-        if rule.label == "refutes":
+    for (premise, claim), result, rule in zip(pairs, results, rules, strict=True):
+        if _vetoes(rule):
             confidence = veto.probability(rule.confidence)
             rest = (1.0 - confidence) / 2.0
             probs: dict[str, float] = {

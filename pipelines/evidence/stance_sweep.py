@@ -23,7 +23,7 @@ unit ("0.1 mg/L naturally" and "a target of 0.7 mg/L"; decision 0109).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 
 from lyra.pipelines.evidence.nli_change import ChangeReading, changes_contradict, read_changes
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
@@ -70,12 +70,15 @@ def _advice_meets(first: ChangeReading, second: ChangeReading) -> bool:
 
 
 def contradiction_candidates(
-    claims: Sequence[tuple[str, str]], fragments: Mapping[str, str]
+    claims: Sequence[tuple[str, str]],
+    fragments: Mapping[str, str],
+    left_out: Mapping[str, Set[str]] | None = None,
 ) -> dict[str, list[str]]:
     """For each (claim id, claim text), the ids of ``fragments`` (id -> text) that one of
     the change rules reads as contradicting the claim, confirmed by `heuristic_nli` on
     the whole fragment: the surest confirmation first, then in the order given. Claims
-    with none are left out."""
+    with none are left out; so is each fragment that ``left_out`` (claim id -> fragment
+    ids) names for a claim."""
     readings: list[tuple[str, ChangeReading]] = []
     index: dict[str, list[int]] = {}
     for fragment_id, text in fragments.items():
@@ -89,13 +92,14 @@ def contradiction_candidates(
             readings.append((fragment_id, reading))
     found: dict[str, list[str]] = {}
     for claim_id, claim_text in claims:
+        skipped = left_out.get(claim_id, frozenset()) if left_out else frozenset()
         hits: dict[str, float] = {}
         for text in (claim_text, *claim_statements(claim_text)):
             claim = read_changes(tokenize(text))
             near = sorted({n for key in _about(claim) for n in index.get(key, ())})
             for n in near:
                 fragment_id, reading = readings[n]
-                if fragment_id in hits:
+                if fragment_id in hits or fragment_id in skipped:
                     continue
                 if not (changes_contradict(claim, reading) or _advice_meets(claim, reading)):
                     continue
