@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 import logging
 import os
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -45,6 +46,7 @@ from lyra.pipelines.evidence.claims import (
     parse_claims_response,
 )
 from lyra.pipelines.evidence.embedding import load_default_embedder, load_pulled_embedder
+from lyra.pipelines.evidence.leftovers import warm_lexicon
 from lyra.pipelines.evidence.model_registry import (
     RegistryEntry,
     active_model,
@@ -164,6 +166,9 @@ class InferenceActor:
         self._settings = settings
         self._use_gpu = use_gpu
         self._load_models()
+        # Reading claims needs lemminflect's tables: loaded beside the first calls, not
+        # in the first search's claims (decision 0111).
+        threading.Thread(target=warm_lexicon, name="lyra-lexicon", daemon=True).start()
         self._llm = OllamaLLM(
             settings.llm.ollama_host, settings.llm.model, settings.llm.timeout_seconds
         )

@@ -145,6 +145,9 @@ def _web_child(conn: Connection, domains: int, salt: str, watched: int) -> None:
                 conn.send(sampler.peak / mini_web.MiB)
             elif command == "min_gap":
                 conn.send(min(s.min_gap() for s in sites))
+            elif command == "span":
+                times = [t for s in sites for t, _ in s.arrivals]
+                conn.send((min(times), max(times)) if times else None)
             else:
                 conn.send(None)
                 return
@@ -179,6 +182,11 @@ class LoopbackWeb:
     def min_gap(self) -> float:
         """Smallest time between two requests on one site, on the sites' own clocks."""
         return float(self._ask("min_gap"))
+
+    def request_span(self) -> tuple[float, float] | None:
+        """time.monotonic() of the first and the last request on any site since start."""
+        span = self._ask("span")
+        return (float(span[0]), float(span[1])) if span else None
 
     def close(self) -> None:
         self._ask("close")
@@ -288,6 +296,7 @@ async def run_k(client: Client, sites: list[Any], pages: int, k: int, qps: float
     ends: list[tuple[float, dict[str, float]]] = []
     poller = asyncio.create_task(poll())
     started = time.perf_counter()
+    started_monotonic = time.monotonic()
     results = await asyncio.gather(*(search(t, c) for t, c in zip(tasks, chunks, strict=True)))
     wall = time.perf_counter() - started
     running = False
@@ -304,6 +313,9 @@ async def run_k(client: Client, sites: list[Any], pages: int, k: int, qps: float
         "pages_per_min": round(fetched / wall * 60, 1),
         "bound_pages_per_min": round(len(sites) * qps * 60, 1),
         "ratio_to_bound": round(bound / wall, 3),
+        # time.monotonic() at the first search call: the sites' first and last requests
+        # are placed against it (the fetching's own span, and the tail after it)
+        "started_monotonic": started_monotonic,
         # The stance pairs the searches judged, and when each search ended: the last
         # one's tail after its last page is what keeps a run from the bound.
         "stance_pairs": sum(int(r["metrics"].get("edges_added", 0)) for r in results),
@@ -415,6 +427,11 @@ async def main_async(args: argparse.Namespace) -> list[dict[str, Any]]:
                 await asyncio.sleep(EXPORT_WAIT_S)
                 run["inference"] = inference_figures(before, scrape(port))
                 run["min_gap_s"] = round(web.min_gap(), 4)
+                span = web.request_span()
+                begun = run.pop("started_monotonic")
+                run["requests_s"] = (
+                    [round(span[0] - begun, 2), round(span[1] - begun, 2)] if span else None
+                )
             finally:
                 web.close()
             figures.append(run)
@@ -435,7 +452,8 @@ async def main_async(args: argparse.Namespace) -> list[dict[str, Any]]:
                 flush=True,
             )
             print(
-                f"       searches ended at {run['search_ends_s']} s; "
+                f"       requests from {run['requests_s'][0]} to {run['requests_s'][1]} s; "
+                f"searches ended at {run['search_ends_s']} s; "
                 f"{run['stance_pairs']} stance pairs judged; the last one's stages (s): "
                 + ", ".join(
                     f"{k} {run['last_search_stage_s'][k]}"

@@ -45,6 +45,7 @@ from lyra.pipelines.evidence.facets import (
     Facet,
     question_facets,
 )
+from lyra.pipelines.evidence.leftovers import warm_lexicon
 from lyra.pipelines.evidence.onnx_export import MINILM_MODEL_ID
 from lyra.pipelines.evidence.ranking import (
     bm25_scores,
@@ -96,6 +97,8 @@ class SearchJob:
         # Set when a stop or the time budget's end came while documents were collected:
         # the search then processes what it has and ends with that status.
         self.wound_down: SearchStopped | None = None
+        # Tasks the search starts and does not wait for (kept from the garbage collector).
+        self._background: set[asyncio.Task[None]] = set()
         # Every vector the search makes or reuses (its texts embedded as they arrive).
         self.vectors = SearchVectors(ctx)
         self.facets: list[Facet] = []
@@ -199,6 +202,12 @@ class SearchJob:
         if self.model_id == MINILM_MODEL_ID and not latin_script(ctx.query):
             ctx.warnings.append(DEGRADED_PREFIX + DEGRADED_LANGUAGE)
         self.facets = question_facets(ctx.query)
+        # Choosing passages reads words in lemminflect's tables: they load while the sites
+        # are asked, not in the first search's tail (decision 0111; once per process).
+        lexicon = asyncio.create_task(asyncio.to_thread(warm_lexicon))
+        lexicon.add_done_callback(lambda t: t.cancelled() or t.exception())
+        self._background.add(lexicon)
+        lexicon.add_done_callback(self._background.discard)
         # The question's vectors are first needed once the documents are in: they are
         # made while the sites are asked (decision 0045).
         question = asyncio.create_task(self._embed_question())
