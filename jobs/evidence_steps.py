@@ -601,17 +601,17 @@ async def judge_stance(job: EvidenceJob) -> None:
         found.append([(claim, meta[c.fragment_id]) for c in chosen])
     # The nearest fragments are judged while the contradiction rules sweep the task's
     # other fragments in this process (decision 0111); the swept pairs are judged last.
-    near = _shortest_first([pair for per_claim in found for pair in per_claim])
+    nearest = _shortest_first([pair for per_claim in found for pair in per_claim])
     sweep = asyncio.create_task(
-        _swept_pairs(ctx, claims, frag_ids, meta, judged | {(f["id"], c["id"]) for c, f in near})
+        _swept_pairs(ctx, claims, frag_ids, meta, judged | {(f["id"], c["id"]) for c, f in nearest})
     )
     try:
-        results = await _judged(job, near, 0, len(near))
+        results = await _judged(job, nearest, 0, len(nearest))
         swept = _shortest_first(await sweep)
     finally:
         sweep.cancel()
-    results += await _judged(job, swept, len(near), len(near) + len(swept))
-    pairs = near + swept
+    results += await _judged(job, swept, len(nearest), len(nearest) + len(swept))
+    pairs = nearest + swept
     if not pairs:
         return
     # The calibrated probability is what the edge carries (and Bayesian confidence adds);
