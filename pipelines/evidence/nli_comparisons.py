@@ -120,7 +120,34 @@ def _equalities(tokens: Sequence[str]) -> list[Comparison]:
 # After what a performance verb beats, the words that open what it beats it in.
 _FOR_MEASURE = frozenset({"for", "at", "on", "comes"})
 # Words for a count after "than" that make a bound of what looks like a comparison.
-_BOUND_WORDS: Final = frozenset({"one", "half", "a"})
+_BOUND_WORDS: Final = frozenset({"one", "half"})
+# After "than a", a count, a fraction or a span (in the next two words) makes a bound:
+# "more than a third", "fewer than a dozen", "less than a full year"; any other words are
+# what is compared: "more travellers than a standard antihistamine tablet", "less
+# carbon dioxide than a comparable petrol car" (decision 0111).
+_COUNTED_AFTER_A: Final = frozenset(
+    {
+        "few", "couple", "bit", "little", "handful", "dozen", "pinch", "score", "fraction",
+        "hundred", "thousand", "million", "billion", "half", "third", "quarter", "fifth",
+        "sixth", "tenth", "second", "minute", "hour", "day", "night", "week", "fortnight",
+        "month", "term", "semester", "season", "year", "decade", "century", "generation",
+        "lifetime", "mile", "metre", "meter", "kilometre", "kilometer", "kilogram", "gram",
+        "litre", "liter", "pound", "cup", "glass", "teaspoon", "tablespoon", "portion",
+        "serving", "dose", "percent", "per", "cent", "point", "degree",
+    }
+)  # fmt: skip
+
+
+def _bound_after_than(tokens: Sequence[str], than: int) -> bool:
+    """What follows "than" at ``than`` is a count, not what is compared: "fewer than 1 in
+    1,000", "fewer than one in a thousand", "more than a third"."""
+    after = tokens[than + 1 : than + 2]
+    if not after:
+        return False
+    word = after[0]
+    if number(word) is not None or word in CARDINALS or word in _BOUND_WORDS:
+        return True
+    return word == "a" and not _COUNTED_AFTER_A.isdisjoint(tokens[than + 2 : than + 4])
 
 
 def read_comparisons(tokens: Sequence[str]) -> list[Comparison]:
@@ -146,11 +173,7 @@ def read_comparisons(tokens: Sequence[str]) -> list[Comparison]:
         else:
             ahead = range(i + 1, min(len(tokens), i + 1 + THAN_REACH))
             than = next((k for k in ahead if tokens[k] == "than"), 0)
-            # "fewer than 1 in 1,000", "fewer than one in a thousand": a bound
-            if not than or any(
-                number(t) is not None or t in CARDINALS or t in _BOUND_WORDS
-                for t in tokens[than + 1 : than + 2]
-            ):
+            if not than or _bound_after_than(tokens, than):
                 continue
         found.append(
             Comparison(
