@@ -1,4 +1,4 @@
-""""than a" opens what is compared unless a count, a fraction or a span follows it
+""" "than a" opens what is compared unless a count, a fraction or a span follows it
 (decision 0111): "more travellers than a standard antihistamine tablet" is a comparison,
 "more than a third of" and "less than a full year" are bounds."""
 
