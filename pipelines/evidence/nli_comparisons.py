@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from lyra.pipelines.evidence.nli_numbers import CARDINALS, number
+from lyra.pipelines.evidence.nli_numbers import CARDINALS, FRACTION_OF, number
 from lyra.pipelines.evidence.nli_tokens import STOPWORDS, axis_of, content_keys, is_cue
 from lyra.pipelines.evidence.nli_words import CHANGE_DEGREES, GENERAL_OUTCOMES, STAYING
 
@@ -125,15 +125,15 @@ _BOUND_WORDS: Final = frozenset({"one", "half"})
 # "more than a third", "fewer than a dozen", "less than a full year"; any other words are
 # what is compared: "more travellers than a standard antihistamine tablet", "less
 # carbon dioxide than a comparable petrol car" (decision 0111).
-_COUNTED_AFTER_A: Final = frozenset(
+_COUNTED_AFTER_A: Final = frozenset(FRACTION_OF) | frozenset(
     {
         "few", "couple", "bit", "little", "handful", "dozen", "pinch", "score", "fraction",
-        "hundred", "thousand", "million", "billion", "half", "third", "quarter", "fifth",
-        "sixth", "tenth", "second", "minute", "hour", "day", "night", "week", "fortnight",
-        "month", "term", "semester", "season", "year", "decade", "century", "generation",
-        "lifetime", "mile", "metre", "meter", "kilometre", "kilometer", "kilogram", "gram",
-        "litre", "liter", "pound", "cup", "glass", "teaspoon", "tablespoon", "portion",
-        "serving", "dose", "percent", "per", "cent", "point", "degree",
+        "hundred", "thousand", "million", "billion", "second", "minute", "hour", "day",
+        "night", "week", "fortnight", "month", "term", "semester", "season", "year",
+        "decade", "century", "generation", "lifetime", "mile", "metre", "meter",
+        "kilometre", "kilometer", "kilogram", "gram", "litre", "liter", "pound", "cup",
+        "glass", "teaspoon", "tablespoon", "portion", "serving", "dose", "percent", "per",
+        "cent", "point", "degree",
     }
 )  # fmt: skip
 
