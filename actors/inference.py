@@ -23,6 +23,7 @@ import os
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -62,6 +63,7 @@ from lyra.pipelines.evidence.stance_model import (
     PackagedStance,
     load_packaged_stance,
 )
+from lyra.pipelines.evidence.stance_sweep import contradiction_candidates, read_ahead
 from lyra.pipelines.llm.ollama import OllamaLLM
 from lyra.pipelines.llm.sanitize import check_llm_output, sanitize_untrusted
 
@@ -152,6 +154,13 @@ def _attempt(what: str, load: Callable[[], T]) -> tuple[T | None, str | None]:
         return None, f"{type(exc).__name__}: {exc}"
 
 
+def _read_failed(reading: Future[None]) -> None:
+    """A reading ahead that failed is logged; the sweep reads the same texts again, and
+    fails the search there if it must."""
+    if not reading.cancelled() and reading.exception() is not None:
+        log.warning("reading ahead failed", exc_info=reading.exception())
+
+
 @ray.remote(  # type: ignore[call-overload]  # Ray's stubs lack concurrency_groups
     max_restarts=3, max_task_retries=1, concurrency_groups={STATUS_GROUP: 1}
 )
@@ -169,6 +178,9 @@ class InferenceActor:
         # Reading claims needs lemminflect's tables: loaded beside the first calls, not
         # in the first search's claims (decision 0111).
         threading.Thread(target=warm_lexicon, name="lyra-lexicon", daemon=True).start()
+        # The texts it embeds are read for the contradiction rules in a thread of their
+        # own, while the search's other pages still wait on their sites (decision 0112).
+        self._reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lyra-read-ahead")
         self._llm = OllamaLLM(
             settings.llm.ollama_host, settings.llm.model, settings.llm.timeout_seconds
         )
@@ -340,6 +352,7 @@ class InferenceActor:
         started = time.perf_counter()
         vectors = np.asarray(self._embedder.embed(texts), dtype=np.float32)
         telemetry.inference_batch("embed", len(texts), time.perf_counter() - started)
+        self._reader.submit(read_ahead, list(texts)).add_done_callback(_read_failed)
         if self._stance_reads_embedder and isinstance(self._nli, PackagedStance):
             # The search embeds its fragments and claims before the stance step: the
             # packaged stance model reads these same vectors (decision 0018).
@@ -376,6 +389,18 @@ class InferenceActor:
             {"label": r.label, "confidence": float(r.confidence), "method": method, "model": model}
             for r in results
         ]
+
+    def contradiction_candidates(
+        self,
+        claims: list[tuple[str, str]],
+        fragments: dict[str, str],
+        left_out: dict[str, set[str]],
+    ) -> dict[str, list[str]]:
+        """For each (claim id, text), the fragments (id -> text) the contradiction rules
+        read as disagreeing with it, leaving out ``left_out``'s (`stance_sweep`): rules
+        only, no model. Here rather than in the orchestrator, whose tool calls wait while
+        a thread of it reads (decision 0112). Idempotent."""
+        return contradiction_candidates(claims, fragments, left_out)
 
     def relevance(
         self, query: str, papers: list[dict[str, Any]], tag: str

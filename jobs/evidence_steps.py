@@ -12,7 +12,8 @@ import asyncio
 import logging
 import re
 import time
-from collections import Counter
+from collections import Counter, deque
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 import numpy as np
@@ -32,7 +33,7 @@ from lyra.pipelines.evidence.facets import (
 from lyra.pipelines.evidence.leftovers import NUMBER_WORDS, asks_only, under_reference_list
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
 from lyra.pipelines.evidence.ranking import seek_primary_scores
-from lyra.pipelines.evidence.stance_sweep import contradiction_candidates
+from lyra.pipelines.extract.documents import Fragment
 from lyra.pipelines.extract.injection import Detection, find_instructions
 from lyra.pipelines.net.domains import page_trust_level
 
@@ -47,6 +48,9 @@ STANCE_CLAIMS_PER_CALL = 64
 # pairs the lexical rules refute take no model time, and a call of one batch of them was
 # mostly its round trip (decision 0111).
 STANCE_BATCHES_PER_CALL = 4
+# Calls of them in flight at once: the next call waits in the InferenceActor's queue while
+# the answer to the last one comes back, so its round trip costs no model time (0112).
+STANCE_CALLS_IN_FLIGHT = 2
 # Most pairs per claim that the contradiction rules add beside its nearest fragments
 # (decision 0104).
 SWEPT_PER_CLAIM = 4
@@ -97,6 +101,15 @@ _QUANTITY = re.compile(rf"\d+(?:[.,]\d+)*|\b(?:{NUMBER_WORDS})\b", re.IGNORECASE
 
 def _quantities(text: str) -> set[str]:
     return {q.lower() for q in _QUANTITY.findall(text)}
+
+
+def read_page_ahead(fragments: Sequence[Fragment], question: str) -> None:
+    """Read what the passage choice will read of a page's fragments, as the page
+    arrives: kept per text, the stage after the last fetch finds it read (decision
+    0112)."""
+    for f in fragments:
+        if f.fragment_type != "heading" and not under_reference_list(f.heading_context):
+            has_claim_candidate(f.text, question)
 
 
 async def choose_passages(
@@ -458,8 +471,9 @@ async def _swept_pairs(
         c["id"]: on_page.get(c.get("origin_page_id") or "", set()) | paired.get(c["id"], set())
         for c in claims
     }
-    hits = await asyncio.to_thread(
-        contradiction_candidates,
+    hits = await ctx.call(
+        "inference",
+        "contradiction_candidates",
         [(c["id"], c["claim_text"]) for c in claims],
         {fid: m["text"] for fid, m in usable.items()},
         left_out,
@@ -496,22 +510,34 @@ async def _judged(
     job: EvidenceJob, pairs: list[tuple[dict[str, Any], dict[str, Any]]], done: int, total: int
 ) -> list[dict[str, Any]]:
     """The InferenceActor's stance of each (claim, fragment) pair, `STANCE_BATCHES_PER_CALL`
-    batches a call; progress counts from ``done`` of ``total``."""
+    batches a call, `STANCE_CALLS_IN_FLIGHT` calls at once; progress counts from ``done``
+    of ``total``."""
     ctx = job.ctx
     per_call = STANCE_BATCHES_PER_CALL * ctx.settings.inference.nli_batch_size
     results: list[dict[str, Any]] = []
-    for start in range(0, len(pairs), per_call):
-        job.check("stance")
-        chunk = pairs[start : start + per_call]
-        results.extend(
-            await ctx.call("inference", "nli", [(f["text"], c["claim_text"]) for c, f in chunk])
-        )
-        judged = done + start + len(chunk)
+    asked: deque[asyncio.Future[list[dict[str, Any]]]] = deque()
+
+    async def answered() -> None:
+        results.extend(await asked.popleft())
+        judged = done + len(results)
         ctx.progress(
             "stance",
             0.7 + 0.25 * judged / max(total, judged),
             f"judged {judged}/{max(total, judged)} claim-fragment pairs",
         )
+
+    try:
+        for start in range(0, len(pairs), per_call):
+            job.check("stance")
+            chunk = [(f["text"], c["claim_text"]) for c, f in pairs[start : start + per_call]]
+            asked.append(asyncio.ensure_future(ctx.call("inference", "nli", chunk)))
+            if len(asked) == STANCE_CALLS_IN_FLIGHT:
+                await answered()
+        while asked:
+            await answered()
+    finally:
+        for call in asked:  # a stop, or a call that failed: none is left running
+            call.cancel()
     return results
 
 

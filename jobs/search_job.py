@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 from urllib.parse import urldefrag
@@ -26,7 +27,12 @@ import ray
 from lyra.jobs.academic import APIS, AcademicClient
 from lyra.jobs.discovery import PaperDiscovery, ids_from_options, ids_of_page
 from lyra.jobs.engine_serps import EngineSerps, on_priority_site
-from lyra.jobs.evidence_steps import choose_passages, extract_claims, judge_stance
+from lyra.jobs.evidence_steps import (
+    choose_passages,
+    extract_claims,
+    judge_stance,
+    read_page_ahead,
+)
 from lyra.jobs.fetched_documents import asked_to_wait, read_fetched
 from lyra.jobs.page_rows import canonical_of, fragment_rows, page_row
 from lyra.jobs.search_context import SearchContext, SearchStopped
@@ -74,6 +80,9 @@ DEGRADED_LANGUAGE = (
 )
 # Security warnings one search reports at most (one per page, kind and detail).
 MAX_SECURITY_WARNINGS = 200
+# Each fetched page's fragments are read for the passage choice as the page arrives, in
+# one thread of their own: never in the way of the threads that extract pages (0112).
+_READER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lyra-read-ahead")
 
 
 class SearchJob:
@@ -98,7 +107,7 @@ class SearchJob:
         # the search then processes what it has and ends with that status.
         self.wound_down: SearchStopped | None = None
         # Tasks the search starts and does not wait for (kept from the garbage collector).
-        self._background: set[asyncio.Task[None]] = set()
+        self._background: set[asyncio.Future[None]] = set()
         # Every vector the search makes or reuses (its texts embedded as they arrive).
         self.vectors = SearchVectors(ctx)
         self.facets: list[Facet] = []
@@ -204,10 +213,7 @@ class SearchJob:
         self.facets = question_facets(ctx.query)
         # Choosing passages reads words in lemminflect's tables: they load while the sites
         # are asked, not in the first search's tail (decision 0111; once per process).
-        lexicon = asyncio.create_task(asyncio.to_thread(warm_lexicon))
-        lexicon.add_done_callback(lambda t: t.cancelled() or t.exception())
-        self._background.add(lexicon)
-        lexicon.add_done_callback(self._background.discard)
+        self._keep(asyncio.create_task(asyncio.to_thread(warm_lexicon)))
         # The question's vectors are first needed once the documents are in: they are
         # made while the sites are asked (decision 0045).
         question = asyncio.create_task(self._embed_question())
@@ -260,6 +266,13 @@ class SearchJob:
                 "documents in hand were processed"
             )
         return result
+
+    def _keep(self, work: asyncio.Future[None]) -> None:
+        """Work done ahead for a later stage, held until it ends. Its failure is not the
+        search's: the stage that needs it does the same work again and raises there."""
+        self._background.add(work)
+        work.add_done_callback(self._background.discard)
+        work.add_done_callback(lambda w: w.cancelled() or w.exception())
 
     async def _embed_question(self) -> None:
         """The question's and its facets' vectors (none without an embedding model)."""
@@ -624,6 +637,8 @@ class SearchJob:
             "screenshot_path": result.get("screenshot_path"),
         }
         self.vectors.queue_document(doc)
+        loop = asyncio.get_running_loop()
+        self._keep(loop.run_in_executor(_READER, read_page_ahead, doc.fragments, self.ctx.query))
         return doc
 
     # --- rank documents ---------------------------------------------------------------

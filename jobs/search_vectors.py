@@ -78,15 +78,18 @@ class SearchVectors:
             self._early.update(await self.vectors_for(chunk))
 
     async def settle(self) -> None:
-        """Wait for the embeddings started ahead. A failure is only logged: the texts
-        left are embedded by the stage that needs them."""
+        """Wait for the embeddings started ahead, the texts still queued included: the
+        last pages' texts arrive together, as the sites' last answers do, and the stages
+        after ranking need them all, so they go in one call rather than one per stage
+        (decision 0112). A failure is only logged: the texts left are embedded by the
+        stage that needs them."""
         loop, self._loop = self._loop, None
-        self._queue.clear()
         if loop is None:
             return
         try:
             await loop
         except Exception as exc:
+            self._queue.clear()
             log.warning(
                 "search %s: early embedding failed (%s: %s); embedding in the stage",
                 self.ctx.search_id,

@@ -15,6 +15,7 @@ import numpy as np
 from lyra.jobs.evidence_steps import judge_stance
 from lyra.pipelines.evidence import research as rs
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
+from lyra.pipelines.evidence.stance_sweep import contradiction_candidates
 from lyra.storage.graph_store import GraphStore
 from tests.conftest import make_settings, step_context
 
@@ -34,10 +35,13 @@ FRAGMENTS = [
 
 def _stance_run(
     lyra_home: Path, claims: list[str]
-) -> tuple[list[list[tuple[str, str]]], list[dict[str, Any]], list[tuple[int, list[str]]]]:
+) -> tuple[
+    list[list[tuple[str, str]]], list[dict[str, Any]], list[tuple[int, list[str]]], list[int]
+]:
     """judge_stance over the claims (in the order given) against every fragment, with the
     graph's reads answered from the lists above; the NLI batches it sent, the edges, and
-    each candidate search it asked the graph for (claims in it, fragment ids allowed)."""
+    each candidate search it asked the graph for (claims in it, fragment ids allowed),
+    and how many NLI calls were open as each began."""
     claim_rows = [
         {"id": f"c{CLAIMS.index(t)}", "claim_text": t, "origin_page_id": "p-own",
          "source_domain": "own.example", "source_trust_level": "UNVERIFIED"}
@@ -52,6 +56,9 @@ def _stance_run(
     batches: list[list[tuple[str, str]]] = []
     searches: list[tuple[int, list[str]]] = []
     edges: list[dict[str, Any]] = []
+    # NLI calls asked and not yet answered, each time one begins
+    open_calls: list[int] = []
+    answered: list[int] = []
 
     async def call(actor: str, method: str, *args: Any) -> Any:
         if (actor, method) == ("graph", "claim_confidences"):
@@ -71,10 +78,15 @@ def _stance_run(
             return {"nli": {"version": 0, "calibration": {"method": "identity"}}}
         if (actor, method) == ("inference", "nli"):
             batches.append(list(args[0]))
+            open_calls.append(len(batches) - len(answered))
+            await asyncio.sleep(0)  # the actor's queue: the others are asked meanwhile
+            answered.append(len(args[0]))
             return [
                 {"label": r.label, "confidence": r.confidence, "method": "heuristic"}
                 for r in (heuristic_nli(p, c) for p, c in args[0])
             ]
+        if (actor, method) == ("inference", "contradiction_candidates"):
+            return contradiction_candidates(*args)
         if (actor, method) == ("graph", "insert_edges"):
             edges.extend(args[0])
             return len(args[0])
@@ -90,19 +102,22 @@ def _stance_run(
     ctx = step_context(settings, "coffee and blood pressure", call)
     job = SimpleNamespace(ctx=ctx, model_id="test-embedder", metrics={}, check=lambda _: None)
     asyncio.run(judge_stance(job))  # type: ignore[arg-type]
-    return batches, edges, searches
+    return batches, edges, searches, open_calls
 
 
 def test_pairs_go_to_the_judge_shortest_first_and_edges_keep_their_own_judgment(
     lyra_home: Path,
 ) -> None:
-    batches, edges, searches = _stance_run(lyra_home, CLAIMS)
+    batches, edges, searches, open_calls = _stance_run(lyra_home, CLAIMS)
 
     # One graph call finds every claim's candidates, the task's fragments sent once.
     assert searches == [(3, [f"f{i}" for i in range(len(FRAGMENTS))])]
     sent = [pair for batch in batches for pair in batch]
     # 3 claims x 14 fragments, four NLI batches of 8 a call (decision 0111)
     assert [len(b) for b in batches] == [32, 10]
+    # The second call is asked before the first is answered, in the actor's queue while
+    # the first answer comes back (decision 0112).
+    assert open_calls == [1, 2]
     lengths = [len(p) + len(c) for p, c in sent]
     assert lengths == sorted(lengths)
     assert sorted(sent) == sorted((f, c) for c in CLAIMS for f in FRAGMENTS)
@@ -125,8 +140,8 @@ def test_the_same_pairs_meet_the_same_batches_whatever_order_the_claims_come_in(
     lyra_home: Path,
 ) -> None:
     """A replay judges the same pairs in the same batches (decision 0035)."""
-    first, _, _ = _stance_run(lyra_home, CLAIMS)
-    again, _, _ = _stance_run(lyra_home, list(reversed(CLAIMS)))
+    first, *_ = _stance_run(lyra_home, CLAIMS)
+    again, *_ = _stance_run(lyra_home, list(reversed(CLAIMS)))
     assert again == first
 
 

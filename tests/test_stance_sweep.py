@@ -14,7 +14,8 @@ import pytest
 
 from lyra.jobs.evidence_steps import SWEPT_PER_CLAIM, judge_stance
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
-from lyra.pipelines.evidence.nli_tokens import tokenize
+from lyra.pipelines.evidence.nli_numbers import disagreeing_measures, measures
+from lyra.pipelines.evidence.nli_tokens import kept_per_tokens, tokenize
 from lyra.pipelines.evidence.stance_sweep import contradiction_candidates
 from tests.conftest import make_settings, step_context
 
@@ -254,6 +255,8 @@ def test_the_stance_step_judges_what_the_sweep_finds_beside_the_nearest_fragment
                 {"label": r.label, "confidence": r.confidence, "method": "heuristic"}
                 for r in (heuristic_nli(p, c) for p, c in args[0])
             ]
+        if (actor, method) == ("inference", "contradiction_candidates"):
+            return contradiction_candidates(*args)
         if (actor, method) == ("graph", "insert_edges"):
             edges.extend(args[0])
             return len(args[0])
@@ -290,3 +293,30 @@ def test_the_sweep_meets_safe_and_advised_against_in_one_setting() -> None:
         "f-other": "Our nurses say the new canteen is perfectly fine.",
     }
     assert contradiction_candidates([("c", claim)], fragments) == {"c": ["f-safe"]}
+
+
+def test_a_reading_kept_per_token_list_is_read_once_from_a_list() -> None:
+    """The rules read each sentence against every claim it meets, so what they read of a
+    token list alone is kept by its tokens (decision 0112); the reader gets a list, as
+    the rules compare slices with lists."""
+    calls: list[list[str]] = []
+
+    @kept_per_tokens
+    def ends_with_by(tokens: list[str]) -> bool:
+        calls.append(tokens)
+        return tokens[-1:] == ["by"]
+
+    assert ends_with_by(["fell", "by"]) is True
+    assert ends_with_by(("fell", "by")) is True
+    assert ends_with_by(["rose"]) is False
+    assert calls == [["fell", "by"], ["rose"]]
+
+
+def test_numbers_kept_per_token_list_are_each_callers_own() -> None:
+    """`disagreeing_measures` replaces a sentence's stated values with every number in it:
+    the next pair that meets the same sentence still reads its own measures."""
+    tokens = tokenize("TOTPAR6 was 15.8 for the combination, 12.1 for ibuprofen")
+    first = measures(tokens)
+    first.clear()
+    assert measures(tokens) == measures(list(tokens)) != {}
+    assert disagreeing_measures(tokenize("TOTPAR6 was 12.1 for ibuprofen"), tokens) == ([], [])

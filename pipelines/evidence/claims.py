@@ -642,6 +642,9 @@ def extract_claims_extractive(
     ]
 
 
+# A search asks this of each passage as its page arrives (decision 0112), and again when
+# it chooses its passages: the second time it is read here.
+@functools.lru_cache(maxsize=4096)
 def has_claim_candidate(fragment_text: str, question: str) -> bool:
     """True when some sentence of the fragment could be a claim: one the extractive path
     would not reject outright (navigation, boilerplate, a question, an instruction, no

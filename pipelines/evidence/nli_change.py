@@ -68,6 +68,7 @@ from lyra.pipelines.evidence.nli_tokens import (
     axis_of,
     is_cue,
     is_negated,
+    kept_per_tokens,
     token_key,
 )
 from lyra.pipelines.evidence.nli_words import (
@@ -578,18 +579,21 @@ def _negated_before_than(tokens: Sequence[str]) -> bool:
 _NO_MODIFIERS = frozenset({"group", "groups", "arm", "arms"})
 
 
-def _modifiers(tokens: Sequence[str], word: str) -> set[str]:
+def _modifiers(tokens: Sequence[str], word: str) -> frozenset[str]:
     """The content words right before each use of ``word`` (a key): in "systolic blood
     pressure", "systol" for "blood" and "blood" for "pressur"."""
-    found = set()
+    return _modified(tokens).get(word, frozenset())
+
+
+@kept_per_tokens
+def _modified(tokens: list[str]) -> dict[str, frozenset[str]]:
+    """`_modifiers` of every content word of ``tokens`` at once, by key."""
+    found: dict[str, set[str]] = {}
     for i in range(1, len(tokens)):
-        if (
-            token_key(tokens[i]) == word
-            and not _verb_only(tokens[i - 1])
-            and tokens[i - 1] not in _NO_MODIFIERS
-        ):
-            found |= outcome(tokens[i - 1 : i])
-    return found
+        key = token_key(tokens[i])
+        if key is not None and not _verb_only(tokens[i - 1]) and tokens[i - 1] not in _NO_MODIFIERS:
+            found.setdefault(key, set()).update(outcome(tokens[i - 1 : i]))
+    return {key: frozenset(words) for key, words in found.items()}
 
 
 @functools.lru_cache(maxsize=16384)

@@ -113,6 +113,7 @@ from lyra.pipelines.evidence.nli_tokens import (
     content_keys,
     is_cue,
     is_negated,
+    kept_per_tokens,
     tokenize,
 )
 from lyra.pipelines.evidence.nli_words import (
@@ -164,11 +165,15 @@ def negations_differ(hypothesis: Sequence[str], sentence: Sequence[str]) -> bool
     """
 
     def withouts(tokens: Sequence[str]) -> set[str]:
+        if "without" not in tokens:
+            return set()
         return {_scope(tokens, i) for i, tok in enumerate(tokens) if tok == "without"} - {""}
 
     shared = withouts(hypothesis) & withouts(sentence)
 
     def negated(tokens: Sequence[str]) -> bool:
+        if not shared:
+            return is_negated(tokens)
         return any(
             is_cue(tokens, i) and not (tok == "without" and _scope(tokens, i) in shared)
             for i, tok in enumerate(tokens)
@@ -177,7 +182,8 @@ def negations_differ(hypothesis: Sequence[str], sentence: Sequence[str]) -> bool
     return negated(hypothesis) != negated(sentence)
 
 
-def _literal_keys(tokens: Sequence[str]) -> set[str]:
+@kept_per_tokens
+def _literal_keys(tokens: list[str]) -> frozenset[str]:
     """Stems of content words, an antonym axis's words by axis and sign ("fell" and "fall"
     one key, "lower" and "increase" two)."""
     keys = set()
@@ -186,7 +192,7 @@ def _literal_keys(tokens: Sequence[str]) -> set[str]:
             continue
         axis = axis_of(tokens, i)
         keys.add(f"~{axis[0]}{axis[1]:+d}" if axis else stem(tok))
-    return keys
+    return frozenset(keys)
 
 
 def negation_bears_on(negated: Sequence[str], other: Sequence[str]) -> bool:
@@ -249,14 +255,24 @@ def negations_cross(hypothesis: Sequence[str], sentence: Sequence[str]) -> bool:
     return bool(s_heads & h_stated) or bool(h_heads & s_stated)
 
 
+@kept_per_tokens
+def _axis_uses(tokens: list[str]) -> tuple[tuple[str, str, int], ...]:
+    """(stem, axis, sign) of each word of ``tokens`` on an antonym axis, in order."""
+    uses = []
+    for i, tok in enumerate(tokens):
+        axis = axis_of(tokens, i) if tok.isalpha() else None
+        if axis:
+            uses.append((stem(tok), *axis))
+    return tuple(uses)
+
+
 def antonym_signs(tokens: Sequence[str], shared: Set[str] = frozenset()) -> dict[str, set[int]]:
     """For each antonym axis mentioned, the signs it is mentioned with (words whose stem
     is in ``shared`` left out)."""
     signs: dict[str, set[int]] = {}
-    for i, tok in enumerate(tokens):
-        axis = axis_of(tokens, i) if tok.isalpha() and stem(tok) not in shared else None
-        if axis:
-            signs.setdefault(axis[0], set()).add(axis[1])
+    for stemmed, axis, sign in _axis_uses(tokens):
+        if stemmed not in shared:
+            signs.setdefault(axis, set()).add(sign)
     return signs
 
 
@@ -330,7 +346,7 @@ def event_years_differ(hypothesis: Sequence[str], sentence: Sequence[str]) -> bo
 
 
 def _axis_stems(tokens: Sequence[str]) -> set[str]:
-    return {stem(tok) for i, tok in enumerate(tokens) if tok.isalpha() and axis_of(tokens, i)}
+    return {stemmed for stemmed, _, _ in _axis_uses(tokens)}
 
 
 def antonyms_flip(hypothesis: Sequence[str], sentence: Sequence[str]) -> bool:
@@ -352,20 +368,43 @@ class _Evidence:
     overlap: float
 
 
+def _premise_texts(premise: str) -> list[str]:
+    """The premise's sentences, each followed by its clauses after a semicolon where it
+    has any, read on their own too (the sentence stays the closest on a tie): "You may
+    have read online about changes in blood phosphate ...; in our experience, low
+    phosphate levels are very rare, seen in fewer than one in a thousand of our patients"
+    (decision 0108)."""
+    texts: list[str] = []
+    for sentence in split_sentences(premise):
+        clauses = _CLAUSE_BREAK.split(sentence)
+        texts += [sentence, *clauses] if len(clauses) > 1 else [sentence]
+    return texts
+
+
+_sentence_keys = kept_per_tokens(lambda tokens: frozenset(content_keys(tokens)))
+
+
 def _read_sentences(premise: str, hyp_keys: set[str]) -> list[_Evidence]:
     """Each sentence of the premise, tokenized, with its overlap with the hypothesis."""
     read = []
-    for sentence in split_sentences(premise):
-        # a sentence's clauses after a semicolon are read on their own too, after it
-        # (the sentence stays the closest on a tie): "You may have read online about
-        # changes in blood phosphate ...; in our experience, low phosphate levels are very
-        # rare, seen in fewer than one in a thousand of our patients" (decision 0108)
-        clauses = _CLAUSE_BREAK.split(sentence)
-        for text in (sentence, *clauses) if len(clauses) > 1 else (sentence,):
-            tokens = tokenize(text)
-            overlap = len(hyp_keys & content_keys(tokens)) / len(hyp_keys)
-            read.append(_Evidence(text, tokens, overlap))
+    for text in _premise_texts(premise):
+        tokens = tokenize(text)
+        overlap = len(hyp_keys & _sentence_keys(tokens)) / len(hyp_keys)
+        read.append(_Evidence(text, tokens, overlap))
     return read
+
+
+def read_premise(premise: str) -> None:
+    """Read now what judging any claim against ``premise`` reads of the premise alone:
+    each sentence's words, negations, antonym axes, numbers and changes. Kept per token
+    list, the pairs it meets later find them read (decision 0112)."""
+    for text in _premise_texts(premise):
+        tokens = tokenize(text)
+        _sentence_keys(tokens)
+        is_negated(tokens)
+        _literal_keys(tokens)
+        _axis_uses(tokens)
+        read_changes(tokens)
 
 
 def _best_sentence(sentences: Sequence[_Evidence]) -> _Evidence:

@@ -303,7 +303,15 @@ def _share(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
 def measures(tokens: Sequence[str]) -> Measures:
     """Numbers as (low, high, index) grouped by unit. A duration dated by a preposition
     counts under its unit and that preposition ("year after"): "pays back after about
-    2 years" times an event, it does not measure what "last about 15 years" measures."""
+    2 years" times an event, it does not measure what "last about 15 years" measures.
+    Read once per token list while it is in use (decision 0112); the dict is the
+    caller's own."""
+    return dict(_measures(tuple(tokens)))
+
+
+@functools.lru_cache(maxsize=8192)
+def _measures(key: tuple[str, ...]) -> Measures:
+    tokens = list(key)  # a list: the rules compare slices with lists
     found: Measures = {}
     start: float | None = None
     begins = 0

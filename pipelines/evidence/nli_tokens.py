@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import TypeVar
 
 from lyra.pipelines.evidence.antonym_axes import ANTONYM_AXES, PREFIXED_OPPOSITES
 from lyra.pipelines.evidence.nli_numbers import PERCENT_WORDS, number, numbers_in_digits, stem
@@ -59,6 +60,26 @@ _AXIS_OF: dict[str, tuple[str, int]] = {
 _TEXTS_KEPT = 4096
 
 
+_Read = TypeVar("_Read")
+
+
+def kept_per_tokens(read: Callable[[list[str]], _Read]) -> Callable[[Sequence[str]], _Read]:
+    """``read`` of a token list, kept by the tokens while they are in use: the rules read
+    each sentence of a task against every claim it meets (decision 0112). ``read`` gets a
+    list of its own (the rules compare slices with lists); what it returns is shared by
+    every later caller, so it must be left unchanged: frozensets, tuples, numbers."""
+
+    @functools.lru_cache(maxsize=2 * _TEXTS_KEPT)
+    def kept(tokens: tuple[str, ...]) -> _Read:
+        return read(list(tokens))
+
+    @functools.wraps(read)
+    def reading(tokens: Sequence[str]) -> _Read:
+        return kept(tuple(tokens))
+
+    return reading
+
+
 def tokenize(text: str) -> list[str]:
     """Lower-cased word and number tokens; "12 %" and "12%" become "12%", a number word
     before a unit a number ("two weeks": "2", "weeks")."""
@@ -88,7 +109,8 @@ def is_cue(tokens: Sequence[str], i: int) -> bool:
     return tok in FAIL_WORDS and i + 1 < len(tokens) and tokens[i + 1] == "to"
 
 
-def is_negated(tokens: Sequence[str]) -> bool:
+@kept_per_tokens
+def is_negated(tokens: list[str]) -> bool:
     """True when the token list carries a negation cue."""
     return any(is_cue(tokens, i) for i in range(len(tokens)))
 

@@ -23,10 +23,11 @@ unit ("0.1 mg/L naturally" and "a target of 0.7 mg/L"; decision 0109).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence, Set
+import functools
+from collections.abc import Iterable, Mapping, Sequence, Set
 
 from lyra.pipelines.evidence.nli_change import ChangeReading, changes_contradict, read_changes
-from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
+from lyra.pipelines.evidence.nli_heuristic import heuristic_nli, read_premise
 from lyra.pipelines.evidence.nli_statements import claim_statements, split_sentences
 from lyra.pipelines.evidence.nli_tokens import tokenize
 from lyra.pipelines.evidence.nli_words import GENERAL_OUTCOMES
@@ -69,6 +70,33 @@ def _advice_meets(first: ChangeReading, second: ChangeReading) -> bool:
     return bool(opposed) and len(shared) >= _ADVICE_SHARED
 
 
+# A task's fragments are read once each while in use, and may be read as their page
+# arrives (`read_ahead`), long before the stance step sweeps them.
+_FRAGMENTS_KEPT = 4096
+
+
+@functools.lru_cache(maxsize=_FRAGMENTS_KEPT)
+def sentence_readings(text: str) -> tuple[tuple[ChangeReading, frozenset[str]], ...]:
+    """The change readings of ``text``'s sentences that are about something, each with
+    the words it is about (`_about`), in the text's order."""
+    out = []
+    for sentence in split_sentences(text):
+        reading = read_changes(tokenize(sentence))
+        keys = _about(reading)
+        if keys:
+            out.append((reading, keys))
+    return tuple(out)
+
+
+def read_ahead(texts: Iterable[str]) -> None:
+    """Read fragments' sentences now, so that the sweep, and the judge confirming what it
+    finds, meet them read (decision 0112): the InferenceActor reads each text it embeds,
+    as the pages arrive, while the search's other pages still wait on their sites."""
+    for text in texts:
+        sentence_readings(text)
+        read_premise(text)
+
+
 def contradiction_candidates(
     claims: Sequence[tuple[str, str]],
     fragments: Mapping[str, str],
@@ -82,11 +110,7 @@ def contradiction_candidates(
     readings: list[tuple[str, ChangeReading]] = []
     index: dict[str, list[int]] = {}
     for fragment_id, text in fragments.items():
-        for sentence in split_sentences(text):
-            reading = read_changes(tokenize(sentence))
-            keys = _about(reading)
-            if not keys:
-                continue
+        for reading, keys in sentence_readings(text):
             for key in keys:
                 index.setdefault(key, []).append(len(readings))
             readings.append((fragment_id, reading))
