@@ -476,7 +476,8 @@ class Orchestrator:
             for sid, j in self._jobs.items()
             if self._search_task.get(sid) == task_id and not j.done()
         ]
-        if running and wait_seconds > 0:  # a task with a search here exists
+        waited = bool(running) and wait_seconds > 0
+        if waited:  # a task with a search here exists
             await asyncio.wait(
                 set(running), timeout=wait_seconds, return_when=asyncio.FIRST_COMPLETED
             )
@@ -484,7 +485,7 @@ class Orchestrator:
         # read was written (decision 0080) and, while a search runs, from a read renewed
         # beside the polls (decision 0086); what _lyra_meta reports comes with them, so
         # the bridge makes one round trip, not two.
-        reads, meta = await asyncio.gather(self._live.get(task_id), self.status())
+        reads, meta = await asyncio.gather(self._live.get(task_id, waited=waited), self.status())
         task = _found(reads["task"], task_id)
         searches, claims = reads["searches"], reads["claims"]
         extras, summary = reads["extras"], reads["summary"]

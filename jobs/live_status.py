@@ -18,7 +18,8 @@ finished, its stop or cleanup; for every task: feedback, calibration, an auth an
 domain block lifted) calls :meth:`LiveStatus.forget`: the next poll reads the graph
 before it answers, so no answer misses what a response has acknowledged. What other
 tasks' searches write to shared rows (a page's retraction, a site blocked) shows within
-`MAX_STALE_S`. Decision 0086.
+`MAX_STALE_S`. Decision 0086. A long poll (one that waited for a search to end) starts
+no loop of its own (decision 0112).
 """
 
 from __future__ import annotations
@@ -77,14 +78,24 @@ class LiveStatus:
         self._max_tasks = max_tasks
         self._tasks: dict[str, _Live] = {}
 
-    async def get(self, task_id: str) -> dict[str, Any]:
+    async def get(self, task_id: str, *, waited: bool = False) -> dict[str, Any]:
         """The graph's status reads of ``task_id``: read now unless a search runs, then
         from the background loop's latest read when it is recent enough. The caller may
-        change what it gets."""
+        change what it gets.
+
+        A poll that ``waited`` (a long poll, answered when a search ended or its wait
+        did) starts no loop and keeps none alive: its client asks again only once its
+        next wait ends, so reads renewed for it meanwhile would be wasted, and at K = 16
+        such reads made the GraphActor the busiest process (decision 0112). It reads the
+        graph unless another client's polls keep the task's read fresh."""
         if not self._busy():
             self.stop()
             return await self._read(task_id)
         live = self._tasks.get(task_id)
+        if waited:
+            if live is not None and live.value is not None and self._fresh(live):
+                return copy.deepcopy(live.value)
+            return await self._read(task_id)
         if live is None:
             while len(self._tasks) >= self._max_tasks:
                 self._drop(min(self._tasks, key=lambda t: self._tasks[t].polled_at))
@@ -92,9 +103,12 @@ class LiveStatus:
         live.polled_at = time.monotonic()
         if live.loop is None or live.loop.done():
             live.loop = asyncio.get_running_loop().create_task(self._renew(task_id, live))
-        if live.value is not None and time.monotonic() - live.read_at <= self._max_stale_s:
+        if live.value is not None and self._fresh(live):
             return copy.deepcopy(live.value)
         return copy.deepcopy(await self._read_into(task_id, live))
+
+    def _fresh(self, live: _Live) -> bool:
+        return time.monotonic() - live.read_at <= self._max_stale_s
 
     def forget(self, task_id: str | None = None) -> None:
         """Something was written that a tool response acknowledged, for ``task_id`` (None:

@@ -191,3 +191,22 @@ async def test_only_the_most_recently_polled_tasks_are_read_in_the_background() 
     assert graph.per_task["t1"] == 1
     assert graph.per_task["t2"] > 1
     assert graph.per_task["t3"] > 1
+
+
+async def test_a_poll_that_waited_reads_the_graph_and_starts_no_loop() -> None:
+    """A long poll's client asks again only once its next wait ends: nothing is read for
+    it in the background (decision 0112); it is answered from the loop another client's
+    polls keep, where there is one."""
+    graph = Graph()
+    live = LiveStatus(graph.status_reads, graph.busy, refresh_s=0.01, max_stale_s=10.0)
+    assert (await live.get("t1", waited=True))["read"] == 1
+    assert (await live.get("t1", waited=True))["read"] == 2
+    await asyncio.sleep(0.05)
+    assert graph.per_task == {"t1": 2}
+    await live.get("t2")  # polled without waiting: kept fresh in the background
+    await asyncio.sleep(0.05)
+    graph.gate.clear()  # a read of the graph now would wait
+    kept = await asyncio.wait_for(live.get("t2", waited=True), timeout=1)
+    assert (kept["task"], kept["read"] > 3) == ("t2", True)
+    graph.gate.set()
+    live.stop()
