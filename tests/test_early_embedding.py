@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from lyra.jobs.search_context import SearchContext
+from lyra.jobs.search_context import Call, SearchContext
 from lyra.jobs.search_job import SearchJob
 from tests.conftest import make_settings
 
@@ -23,6 +24,37 @@ faded within two weeks in regular drinkers, according to the investigators.</p>
 <p>Participants who drank decaffeinated coffee showed no change in blood pressure,
 which points to caffeine rather than other compounds in coffee as the cause.</p>
 </article></body></html>"""
+
+
+def _page(url: str, html: str) -> dict[str, Any]:
+    """The fetch layer's answer for a page."""
+    return {
+        "body": html.encode(),
+        "final_url": url,
+        "headers": {"content-type": "text/html; charset=utf-8"},
+        "content_type": "text/html",
+        "status": 200,
+        "fetched_at": "2026-11-25T00:00:00Z",
+    }
+
+
+def _context(lyra_home: Path, call: Call, fetch_url: Callable[..., Any]) -> SearchContext:
+    """A search's context whose actors are ``call`` and whose sites are ``fetch_url``."""
+    return SearchContext(
+        settings=make_settings(lyra_home),
+        task={"id": "task-1", "tag": "tag"},
+        search_id="search-1",
+        query="coffee and blood pressure",
+        options={},
+        call=call,
+        progress=lambda stage, share, message: None,
+        stop_requested=lambda: False,
+        pages_left=10,
+        deadline=time.monotonic() + 60,
+        domain_rules={},
+        corpus_cache={},
+        fetch_url=fetch_url,
+    )
 
 
 def test_texts_are_embedded_while_the_last_fetch_still_waits(lyra_home: Path) -> None:
@@ -43,30 +75,9 @@ def test_texts_are_embedded_while_the_last_fetch_still_waits(lyra_home: Path) ->
             # The last fetch ends only once the first page's texts are being embedded.
             await asyncio.wait_for(first_embedded.wait(), timeout=10)
         title = "Slow page" if url.endswith("/slow") else "Fast page"
-        return {
-            "body": ARTICLE.format(title=title).encode(),
-            "final_url": url,
-            "headers": {"content-type": "text/html; charset=utf-8"},
-            "content_type": "text/html",
-            "status": 200,
-            "fetched_at": "2026-11-25T00:00:00Z",
-        }
+        return _page(url, ARTICLE.format(title=title))
 
-    ctx = SearchContext(
-        settings=make_settings(lyra_home),
-        task={"id": "task-1", "tag": "tag"},
-        search_id="search-1",
-        query="coffee and blood pressure",
-        options={},
-        call=call,
-        progress=lambda stage, share, message: None,
-        stop_requested=lambda: False,
-        pages_left=10,
-        deadline=time.monotonic() + 60,
-        domain_rules={},
-        corpus_cache={},
-        fetch_url=fetch_url,
-    )
+    ctx = _context(lyra_home, call, fetch_url)
 
     async def scenario() -> tuple[list[Any], int, np.ndarray, list[str]]:
         job = SearchJob(ctx)
@@ -111,30 +122,9 @@ def test_texts_still_queued_when_the_stages_begin_go_in_one_call(lyra_home: Path
         n = url.rsplit("/", 1)[1]
         # each page its own numbers, so that no text of one is a text of another
         body = ARTICLE.format(title=f"Page {n}").replace("412", f"41{n}").replace("2.1", f"2.{n}")
-        return {
-            "body": body.replace("two weeks", f"{n} weeks").encode(),
-            "final_url": url,
-            "headers": {"content-type": "text/html; charset=utf-8"},
-            "content_type": "text/html",
-            "status": 200,
-            "fetched_at": "2026-11-25T00:00:00Z",
-        }
+        return _page(url, body.replace("two weeks", f"{n} weeks"))
 
-    ctx = SearchContext(
-        settings=make_settings(lyra_home),
-        task={"id": "task-1", "tag": "tag"},
-        search_id="search-1",
-        query="coffee and blood pressure",
-        options={},
-        call=call,
-        progress=lambda stage, share, message: None,
-        stop_requested=lambda: False,
-        pages_left=10,
-        deadline=time.monotonic() + 60,
-        domain_rules={},
-        corpus_cache={},
-        fetch_url=fetch_url,
-    )
+    ctx = _context(lyra_home, call, fetch_url)
 
     async def scenario() -> tuple[list[Any], int]:
         job = SearchJob(ctx)
