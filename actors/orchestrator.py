@@ -54,6 +54,7 @@ from lyra.pipelines.discover.engines import load_engines
 from lyra.pipelines.discover.local_corpus import CorpusScan
 from lyra.pipelines.errors import LyraError
 from lyra.pipelines.evidence import research as rs
+from lyra.pipelines.evidence.leftovers import warm_lexicon
 from lyra.pipelines.extract.documents import Document
 from lyra.pipelines.llm.sanitize import new_task_tag
 from lyra.pipelines.net.domains import (
@@ -89,6 +90,7 @@ class Orchestrator:
         self._standby = StandbyWorkers(settings.fetch.standby_workers)
         self._standby_task: asyncio.Task[int] | None = None
         self._nodes_task: asyncio.Task[None] | None = None
+        self._lexicon_task: asyncio.Task[None] | None = None
         self._jobs: dict[str, asyncio.Task[dict[str, Any]]] = {}
         # The pipelines of the searches running now, for their partial metrics.
         self._running: dict[str, SearchJob] = {}
@@ -199,6 +201,9 @@ class Orchestrator:
             self._ready = True
             self._standby_task = asyncio.create_task(self._warm_up_fetching())
             self._nodes_task = asyncio.create_task(self._children.watch_nodes())
+            # Choosing passages reads lemminflect's tables (0.8 s of CPU to load): loaded
+            # now, not while the first search's fetchers start (decision 0112).
+            self._lexicon_task = asyncio.create_task(asyncio.to_thread(warm_lexicon))
 
     async def _warm_up_fetching(self) -> int:
         """What the first fetch of new domains would otherwise wait for (FetcherPool.warm_up)."""

@@ -51,7 +51,6 @@ from lyra.pipelines.evidence.facets import (
     Facet,
     question_facets,
 )
-from lyra.pipelines.evidence.leftovers import warm_lexicon
 from lyra.pipelines.evidence.onnx_export import MINILM_MODEL_ID
 from lyra.pipelines.evidence.ranking import (
     bm25_scores,
@@ -211,9 +210,6 @@ class SearchJob:
         if self.model_id == MINILM_MODEL_ID and not latin_script(ctx.query):
             ctx.warnings.append(DEGRADED_PREFIX + DEGRADED_LANGUAGE)
         self.facets = question_facets(ctx.query)
-        # Choosing passages reads words in lemminflect's tables: they load while the sites
-        # are asked, not in the first search's tail (decision 0111; once per process).
-        self._keep(asyncio.create_task(asyncio.to_thread(warm_lexicon)))
         # The question's vectors are first needed once the documents are in: they are
         # made while the sites are asked (decision 0045).
         question = asyncio.create_task(self._embed_question())
