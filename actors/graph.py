@@ -177,9 +177,10 @@ class GraphActor:
         return self._store.embeddings_by_text_hash(model_id, text_hashes)
 
     def put_embeddings(
-        self, target_type: str, model_id: str, rows: list[tuple[str, str, list[float]]]
+        self, target_type: str, model_id: str, rows: list[tuple[str, str, Any]]
     ) -> None:
-        """Persist vectors (idempotent) and add them to the in-memory index."""
+        """Persist vectors (idempotent) and add them to the in-memory index. Each row is
+        (target id, text hash, vector): a NumPy array, or a list of floats."""
         self._store.put_embeddings(target_type, model_id, rows)
 
     @ray.method(concurrency_group=READ_GROUP)

@@ -239,14 +239,21 @@ class SearchJob:
         lap("store")
         self.check("embedding")
         ctx.progress("embed", 0.35, f"embedding {len(fragments)} fragments")
-        frag_vecs = await self.embed_targets("fragment", fragments)
+        frag_vecs = await self.vectors.embed_rows(fragments)
+        # Stored while the passages and claims are chosen, which read them from here; the
+        # stance step searches them in the graph, so they are stored by then, whatever
+        # ends the stages before it (decision 0112).
+        stored = asyncio.ensure_future(self.vectors.store("fragment", fragments, frag_vecs))
         lap("embed")
-        self.check("fragment ranking")
-        useful = await choose_passages(self, fragments, frag_vecs, self._facet_vecs)
-        lap("passages")
-        self.check("claim extraction")
-        ctx.progress("claims", 0.5, f"extracting claims from {len(useful)} fragments")
-        await extract_claims(self, useful)
+        try:
+            self.check("fragment ranking")
+            useful = await choose_passages(self, fragments, frag_vecs, self._facet_vecs)
+            lap("passages")
+            self.check("claim extraction")
+            ctx.progress("claims", 0.5, f"extracting claims from {len(useful)} fragments")
+            await extract_claims(self, useful)
+        finally:
+            await stored
         lap("claims")
         self.check("stance")
         ctx.progress("stance", 0.7, "judging stance")

@@ -134,21 +134,37 @@ class SearchVectors:
         self, target_type: str, rows: list[dict[str, Any]], text_key: str = "text_content"
     ) -> np.ndarray:
         """Vectors of ``rows``' texts, stored in the graph as ``target_type``'s."""
+        vecs = await self.embed_rows(rows, text_key)
+        await self.store(target_type, rows, vecs, text_key)
+        return vecs
+
+    async def embed_rows(
+        self, rows: list[dict[str, Any]], text_key: str = "text_content"
+    ) -> np.ndarray:
+        """Vectors of ``rows``' texts (no columns without an embedding model)."""
         if self.model_id is None or not rows:
             return np.zeros((len(rows), 0), dtype=np.float32)
-        texts = [r[text_key] for r in rows]
-        vecs = await self.embed_texts(texts)
+        return await self.embed_texts([r[text_key] for r in rows])
+
+    async def store(
+        self,
+        target_type: str,
+        rows: list[dict[str, Any]],
+        vecs: np.ndarray,
+        text_key: str = "text_content",
+    ) -> None:
+        """Store ``vecs`` in the graph as the vectors of ``rows`` (``target_type``'s), as
+        arrays: a list of floats per row cost the GraphActor call four times the time
+        to serialise and read back."""
+        if self.model_id is None or not rows:
+            return
         await self.ctx.call(
             "graph",
             "put_embeddings",
             target_type,
             self.model_id,
-            [
-                (r["id"], rs.text_hash(t), v.tolist())
-                for r, t, v in zip(rows, texts, vecs, strict=True)
-            ],
+            [(r["id"], rs.text_hash(r[text_key]), v) for r, v in zip(rows, vecs, strict=True)],
         )
-        return vecs
 
     async def page_cosines(self, docs: list[Document], query_vec: np.ndarray) -> np.ndarray:
         """Cosine of each page's vector (`page_vector_texts`, averaged) to the query's."""

@@ -23,6 +23,7 @@ from typing import Any, cast
 
 import duckdb
 import numpy as np
+import numpy.typing as npt
 
 from lyra.config.settings import Settings
 from lyra.pipelines.discover import engine_health as eh
@@ -284,7 +285,7 @@ class GraphStore:
         return {h: v.tolist() for h, v in found.items()}
 
     def put_embeddings(
-        self, target_type: str, model_id: str, rows: list[tuple[str, str, list[float]]]
+        self, target_type: str, model_id: str, rows: list[tuple[str, str, npt.ArrayLike]]
     ) -> None:
         if not rows:
             return
