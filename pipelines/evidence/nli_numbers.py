@@ -309,6 +309,8 @@ def measures(tokens: Sequence[str]) -> Measures:
     return dict(_measures(tuple(tokens)))
 
 
+# nli_tokens.kept_per_tokens does this for the rules above this module; it cannot serve
+# here (nli_tokens imports this module), nor hand each caller a dict of its own.
 @functools.lru_cache(maxsize=8192)
 def _measures(key: tuple[str, ...]) -> Measures:
     tokens = list(key)  # a list: the rules compare slices with lists
