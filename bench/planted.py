@@ -1,7 +1,12 @@
 """Planted corpora: how many planted facts become claims, and planted contradictions
 refutes edges from the other source (issue 12's second acceptance point).
 
-Run: .venv/bin/python bench/planted.py [NAME ...] [--json PATH]
+Run: .venv/bin/python bench/planted.py [NAME | FOLDER ...] [--json PATH] [--status DIR]
+
+A NAME is a folder under ``tests/corpora``; a FOLDER is any corpus folder of the same
+shape (a key of your own, written blind, kept outside the repository). ``--status DIR``
+also writes each search's final ``get_status`` answer there, to compare two runs'
+claims and edges.
 
 Every folder under ``tests/corpora`` with an ``EXPECTED.json`` is searched once, as
 ``lyra research --corpus`` searches it: one orchestrator on a local Ray (2 CPUs), the
@@ -79,10 +84,17 @@ def _domain(url: str, name: str) -> str:
     return url.split(f"/{name}/", 1)[1].split("/", 1)[0]
 
 
-def measure(name: str, home: Path) -> dict[str, Any]:
-    key = json.loads((CORPORA / name / "EXPECTED.json").read_text(encoding="utf-8"))
+def _folder(name: str) -> Path:
+    """A corpus by its name under ``tests/corpora``, or by its own folder's path."""
+    return Path(name) if "/" in name else CORPORA / name
+
+
+def measure(name: str, home: Path, status_dir: Path | None = None) -> dict[str, Any]:
+    folder = _folder(name)
+    name = folder.name
+    key = json.loads((folder / "EXPECTED.json").read_text(encoding="utf-8"))
     started = time.perf_counter()
-    settings = _settings(home, CORPORA / name)
+    settings = _settings(home, folder)
     orch = Orchestrator.options(  # type: ignore[attr-defined]
         name="orchestrator", namespace=settings.ray.namespace
     ).remote(settings)
@@ -91,6 +103,11 @@ def measure(name: str, home: Path) -> dict[str, Any]:
         fragments = _fragments(orch)
     finally:
         ray.kill(orch)
+    if status_dir is not None:
+        status_dir.mkdir(parents=True, exist_ok=True)
+        (status_dir / f"{name}.json").write_text(
+            json.dumps(status, indent=1, default=str), encoding="utf-8"
+        )
     claims = status["claims"]
     texts = [c["claim_text"] for c in claims]
     facts = key["facts"]
@@ -115,8 +132,11 @@ def measure(name: str, home: Path) -> dict[str, Any]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("names", nargs="*", help="corpora to measure (default: all keyed)")
+    parser.add_argument(
+        "names", nargs="*", help="corpora to measure, by name or folder (default: all keyed)"
+    )
     parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument("--status", type=Path, help="write each search's status here")
     args = parser.parse_args()
     names = args.names or sorted(p.parent.name for p in CORPORA.glob("*/EXPECTED.json"))
     ray.init(num_cpus=2, include_dashboard=False, logging_level="ERROR", log_to_driver=False)
@@ -127,10 +147,10 @@ def main() -> None:
             f"{'neutral':>8s} {'claims':>7s} {'s':>5s}"
         )
         for name in names:
-            row = measure(name, Path(home))
+            row = measure(name, Path(home), args.status)
             rows.append(row)
             print(
-                f"{name:20s} {row['in_fragments']:>5d} / {row['facts']:<4d} "
+                f"{row['corpus']:20s} {row['in_fragments']:>5d} / {row['facts']:<4d} "
                 f"{row['as_claims']:>5d} / {row['facts']:<2d} "
                 f"{row['refuted']:>3d} / {row['readings']:<2d} {row['neutral_share']:>8.2f} "
                 f"{row['claims']:>7d} {row['seconds']:>5.0f}",

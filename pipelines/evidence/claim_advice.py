@@ -35,14 +35,18 @@ DOSING_INSTRUCTION: Final = re.compile(
     # September", "drill cereal rye at 60 kg/ha"; decision 0099)
     r"sow|plant|drill|spread|spray|graze|mow|feed|fit|replace|kill|terminate|offer|prescribe|"
     # a setting ("Set the heating to come on about 30 minutes before you get up")
-    r"set|turn|program|schedule|lower)\b"
+    r"set|turn|program|schedule|lower|"
+    # a size to choose ("choose a blanket that weighs around 10 percent of your body
+    # weight": decision 0113)
+    r"choose|pick|select)\b"
     # a size and at most two words before its unit ("one small glass", "2 large cups")
     rf"(?:.*?\b(?:\d+(?:[.,]\d+)?|one|{NUMBER_WORDS})(?:\s*(?:to|or|-|\u2013)\s*\d+(?:[.,]\d+)?)?"
     r"(?:\s+(?:small|large|full|level|heaped|standard|big))?\s*"
     r"(?:mg|mcg|\u00b5g|g|kg|iu|ml|units?|tablets?|capsules?|lozenges?|drops?|doses?|hours?|"
     r"days?|weeks?|months?|years?|minutes?|ha|hectares?|acres?|cm|mm|litres?|liters?|"
     r"portions?|servings?|cups?|glass(?:es)?|times?|sessions?|steps?|"
-    r"degrees?|\u00b0\s?[cf])(?!\w)"
+    r"degrees?|\u00b0\s?[cf]|(?:%|percent|per\s+cent)\s+of\s+(?:your\s+|their\s+|the\s+)?"
+    r"body\s*weight)(?!\w)"
     # with a meal or by a date ("Take with a meal containing some fat")
     r"|(?:\s+[\w-]+){0,5}?\s+(?:with|after|before|between|by|in)\s+(?:(?:a|the|your)\s+)?"
     rf"(?:meals?|food|breakfast|lunch|dinner|supper|bedtime|{MONTHS_PATTERN}|mid-\w+|"
@@ -86,7 +90,9 @@ _OPENING_CLAUSE = re.compile(
     r"^(?:(?:if|when|whenever|unless|once|after|before|until|while)\b[^,]{2,150}"
     r"|in the meantime|meanwhile|for now|until then"
     # what an instruction is for ("For best performance, replace the filter ...")
-    r"|for (?:the )?(?:best|optimal|optimum|maximum) (?:results?|performance|effect|protection)"
+    # ("For the full recovery effect, wear your tights continuously for 24 hours": 0113)
+    r"|for (?:the )?(?:best|optimal|optimum|maximum|full|greatest|biggest)(?: [a-z-]+)? "
+    r"(?:results?|performance|effect|protection|benefits?)"
     r"|to get the (?:most|best) (?:out of|from) [^,]{2,60}"
     # whom a guideline's instruction is for ("For people over 75 starting a statin, offer
     # atorvastatin 20 mg once a day": decision 0105)
@@ -146,6 +152,11 @@ PRACTITIONER_ADVISES: Final = re.compile(
     r"normally|tend\s+to))*\s+(?:recommend|advise|suggest)\b(?!\s+(?:you|that\s+you)\b)"
     r".*?\b(?:for|in|on|to|with)\s+(?:any|anyone|anybody|everyone|people|patients|clients|"
     r"children|adults|women|men|those|all|every|most)\b"
+    # where a speaker would start a group, a dose ("For most adults I'd start somewhere
+    # between 5 and 7 percent of body weight and only go heavier if ...": decision 0113)
+    r"|^[\"\u201c]?(?:[Ff]or\s+(?:most\s+|many\s+|all\s+)?[a-z-]+(?:\s+[a-z-]+)?,?\s+)?"
+    r"I(?:\s+would|'d)\s+(?:usually\s+|generally\s+|always\s+)?(?:start|begin|aim)\b"
+    r"(?:\s+\w+){0,2}?\s+(?:at|with|on|between|around|from)\s+(?:about\s+|around\s+)?\d"
 )
 
 

@@ -46,7 +46,6 @@ from lyra.pipelines.evidence.leftovers import (
     EXPERT_QUOTED,
     VERDICT,
     english_words,
-    is_boilerplate,
     leftover_reason,
     own_statement,
     points_elsewhere,
@@ -62,6 +61,7 @@ from lyra.pipelines.evidence.leftovers import (
 )
 from lyra.pipelines.evidence.leftovers import lexicon_readings as _readings
 from lyra.pipelines.evidence.ranking import tokenize
+from lyra.pipelines.evidence.site_furniture import is_boilerplate
 from lyra.pipelines.extract.documents import normalize_whitespace
 from lyra.pipelines.extract.injection import MASK, find_instructions
 from lyra.pipelines.extract.sentences import FOOTNOTE_NUMBER, REFERENCE_MARKER, sentence_spans
@@ -440,8 +440,10 @@ def is_rejected_claim(
     *,
     min_chars: int = LLM_MIN_CLAIM_CHARS,
     max_chars: int = MAX_CLAIM_CHARS,
+    part: bool = False,
 ) -> str | None:
-    """Why `claim` is not a usable claim (a short reason code), or None when it is."""
+    """Why `claim` is not a usable claim (a short reason code), or None when it is.
+    A ``part`` of a sentence too long to be a claim (`_clauses`) may open in lower case."""
     text = normalize_whitespace(claim)
     if not text:
         return "empty"
@@ -459,7 +461,7 @@ def is_rejected_claim(
         return "question"
     if is_boilerplate(text):
         return "boilerplate"
-    leftover = leftover_reason(text)
+    leftover = leftover_reason(text, part=part)
     if leftover is not None:
         return leftover
     if _mostly_digits(text):
@@ -619,8 +621,8 @@ def extract_claims_extractive(
     focus_words = _content_words(question) | (_content_words(focus) if focus else set())
     saturation = min(_FOCUS_SATURATION, len(focus_words)) or 1
     candidates: list[tuple[float, int, str]] = []
-    for index, sentence in _sentences(fragment_text):
-        if is_rejected_claim(sentence, question, min_chars=EXTRACTIVE_MIN_CHARS):
+    for index, sentence, part in _sentences(fragment_text):
+        if is_rejected_claim(sentence, question, min_chars=EXTRACTIVE_MIN_CHARS, part=part):
             continue
         info = informativeness(sentence)
         if info < MIN_INFORMATIVENESS:
@@ -656,38 +658,65 @@ def has_claim_candidate(fragment_text: str, question: str) -> bool:
     """
     return any(
         informativeness(sentence) >= MIN_INFORMATIVENESS
-        and is_rejected_claim(sentence, question, min_chars=EXTRACTIVE_MIN_CHARS) is None
-        for _, sentence in _sentences(fragment_text)
+        and is_rejected_claim(sentence, question, min_chars=EXTRACTIVE_MIN_CHARS, part=part) is None
+        for _, sentence, part in _sentences(fragment_text)
     )
 
 
-def _sentences(fragment_text: str) -> Iterator[tuple[int, str]]:
-    """(index, text) of each sentence of a fragment, reference markers, an FAQ's "A:" /
-    "Q:" labels, a structured abstract's and a dateline dropped; a sentence too long to
-    be a claim gives its clauses instead, where semicolons join them ("the charge did
-    not reduce nitrogen dioxide ...; the apparent fall ...").
-    A table gives one statement per row instead (:func:`table_row_statements`)."""
+def _sentences(fragment_text: str) -> Iterator[tuple[int, str, bool]]:
+    """(index, text, whether a part of a longer sentence) of each sentence of a
+    fragment, reference markers, an FAQ's "A:" / "Q:" labels, a structured abstract's and
+    a dateline dropped; a sentence too long to be a claim gives its parts instead
+    (`_clauses`). A table gives one statement per row instead
+    (:func:`table_row_statements`)."""
     rows = table_row_statements(fragment_text)
     if rows is not None:
-        yield from enumerate(map(without_lead_label, rows))
+        for index, row in enumerate(rows):
+            yield index, without_lead_label(row), False
         return
     for index, (start, end) in enumerate(sentence_spans(fragment_text)):
         sentence = normalize_whitespace(_REFERENCE_MARKERS.sub("", fragment_text[start:end]))
         sentence = without_lead_label(sentence)
         if len(sentence) <= MAX_CLAIM_CHARS:
-            yield index, sentence
+            yield index, sentence, False
             continue
-        # too long: its clauses where semicolons join them or a colon opens a list
-        # ("... three separate face-to-face conferences held over about six weeks: an
-        # opening meeting at which ...": decision 0109), else where a reason or a
-        # concession is added (", since officers who knew ...": decision 0106)
-        breaks = _CLAUSE_BREAK if ";" in sentence or ": " in sentence else _REASON_BREAK
-        for clause in breaks.split(sentence):
-            yield index, clause.strip().rstrip(";:")
+        for clause in _clauses(sentence):
+            yield index, clause, True
+
+
+def _clauses(sentence: str) -> list[str]:
+    """A sentence too long to be a claim, in parts: its clauses where semicolons join
+    them or a colon opens a list ("... three separate face-to-face conferences held over
+    about six weeks: an opening meeting at which ...": decision 0109), a part still too
+    long where a reason or a concession is added (", since officers who knew ...": 0106;
+    ", whereas in low-crime suburban settings ...": 0113), and a part still too long as
+    what its study found ("Our evaluation across 62 local highway authorities, using
+    eleven years of ... data, found that switching lights off ... was not associated with
+    any increase in night-time collisions": 0113)."""
+    parts = [sentence]
+    for breaks in (_CLAUSE_BREAK, _REASON_BREAK):
+        parts = [
+            clause.strip().rstrip(";:")
+            for part in parts
+            for clause in (breaks.split(part) if len(part) > MAX_CLAIM_CHARS else [part])
+        ]
+    return [_finding_of(part) if len(part) > MAX_CLAIM_CHARS else part for part in parts]
+
+
+def _finding_of(part: str) -> str:
+    """What a too-long part says was found, when that alone is short enough."""
+    found = _FOUND_THAT.search(part)
+    if found is None or len(part) - found.end() > MAX_CLAIM_CHARS:
+        return part
+    return part[found.end() :]
 
 
 _CLAUSE_BREAK = re.compile(r"(?<=[;:])\s+")
 _REASON_BREAK = re.compile(r",\s+(?=(?:since|because|although|though|whereas|which|while)\s)")
+_FOUND_THAT = re.compile(
+    r"\b(?:found|finds|showed|shows|concluded|concludes|demonstrated|demonstrates|"
+    r"suggested|suggests|indicated|indicates|reported|reports)\s+that\s+"
+)
 # A table fragment: one line per row, cells joined by " | " (extract_html, extract_text).
 TABLE_CELL_SEPARATOR: Final = " | "
 

@@ -200,9 +200,10 @@ def english_words(words: list[str]) -> bool:
     return len(alphabetic) >= 3 and all(lexicon_readings(w) for w in alphabetic)
 
 
-def leftover_reason(text: str) -> str | None:
-    """Why ``text`` (one whitespace-normalised sentence) is something a page left between
-    its findings: "boilerplate", "incomplete", "fragment" or "reference"; else None."""
+def leftover_reason(text: str, *, part: bool = False) -> str | None:
+    """Why ``text`` (one whitespace-normalised sentence, or a ``part`` of one too long to
+    be a claim) is something a page left between its findings: "boilerplate",
+    "incomplete", "fragment" or "reference"; else None."""
     if _AFFILIATION.match(text) or _RATING.match(text) or _CORRECTION.match(text):
         return "boilerplate"
     if _MYTH_LABEL.match(text):
@@ -214,7 +215,7 @@ def leftover_reason(text: str) -> str | None:
     if _CUT.search(text) or (_NEEDS_MORE.search(text) and not text.endswith((".", "!", "\u2026"))):
         return "incomplete"
     start = _LOWER_START.match(text)
-    if start and (start.group() in ENGLISH_MARKERS or lexicon_readings(start.group())):
+    if start and not part and (start.group() in ENGLISH_MARKERS or lexicon_readings(start.group())):
         return "fragment"
     if _EQUATION_DEBRIS.match(text):
         return "fragment"
@@ -552,6 +553,10 @@ _WRITERS_FRAME = re.compile(
     r"(?:show|suggest|find|found|say)s?\s+(?:that\s+)?"
     # a source's conclusion ("Its conclusion was that pulse ingredients ... pose no known
     # cardiac risk ...": decision 0109)
+    # what the writer adds to back a frame before it up ("In my experience, and the
+    # reading I've done backs it up, the three percent hypertonic rinse does ...": 0113)
+    r"|(?i:and|as)\s+[^,.!?]{0,60}\b(?:I|I've|I'm|[Mm]y|[Mm]e)\b[^,.!?]{0,40}?\s+"
+    r"(?i:backs?|bears?)\s+(?i:it|this|that)\s+(?i:up|out),\s+"
     r"|(?i:her|his|their|its|the)\s+(?i:point|view|argument|message|advice|conclusions?|"
     r"verdict|finding)\b[^.!?]{0,80}?"
     r"\b(?:was|is)\s+that\s+)",
@@ -647,7 +652,12 @@ def states_a_value(text: str) -> bool:
 # A frame that only hedges what follows ("It appears that green tea burns ...") and an
 # aside of the writer's in parentheses ("(a 100-bag box costs me about $12)").
 _HEDGING_FRAME = re.compile(
-    r"^it\s+(?:appears|seems|turns\s+out|is\s+(?:likely|possible|clear|probable))\s+that\s+",
+    r"^it\s+(?:appears|seems|turns\s+out|is\s+(?:likely|possible|clear|probable))\s+that\s+"
+    # a speaker's estimate ("I'd say one field in five of our clients' direct-drilled
+    # wheat got redrilled", "She reckoned about one in four of the people on her caseload
+    # had ...": decision 0113)
+    r"|^(?:I(?:'d|\s+would)\s+(?:say|estimate|guess)|(?:I|she|he|they)\s+(?:reckon(?:s|ed)?|"
+    r"estimated?|estimates))\s+(?:that\s+)?(?=\S+(?:\s+\S+){5})",
     re.IGNORECASE,
 )
 # the writer's experience inserted between commas ("hyaluronic acid injections cost
@@ -682,42 +692,3 @@ def stated_part(text: str) -> str:
     ):
         text = head
     return _READERS_ASIDE.sub("", text, count=1)
-
-
-# A site's own furniture: a cookie notice, a sign-up box, a copyright line (decision
-# 0100). Some phrases are furniture wherever they stand; the words a finding may also
-# use ("cookies" eaten, a "subscription" that costs, an app that makes you "sign up")
-# are furniture in a short sentence, where the site speaks ("we", "our"), or at the
-# head of an imperative ("Subscribe to ...", "Read more").
-_FURNITURE = re.compile(
-    r"\b(click here|all rights reserved|privacy policy|terms of (use|service)|share this|"
-    r"follow us|related articles|enable javascript|sponsored content|paid content|"
-    r"partner content|advertorial|donate now|support our work)\b|\u00a9",
-    re.IGNORECASE,
-)
-_FURNITURE_WORDS = re.compile(
-    r"\b(cookies?|subscribe|subscription|newsletter|sign up|sign in|log in|advertisement|"
-    r"read more)\b",
-    re.IGNORECASE,
-)
-_SITE_SPEAKS = re.compile(
-    r"\b(we|our|us|this (site|website|page)|nuestr[oa]s?|notre|nos|unser(e|en|em|er)?)\b",
-    re.IGNORECASE,
-)
-_FURNITURE_IMPERATIVE = re.compile(
-    r"^(subscribe|sign (up|in)|log in|read more|accept|manage|register|join)\b", re.IGNORECASE
-)
-_FURNITURE_MAX_WORDS = 12
-
-
-def is_boilerplate(text: str) -> bool:
-    """True for a site's furniture rather than anything its page states."""
-    if _FURNITURE.search(text):
-        return True
-    if not _FURNITURE_WORDS.search(text):
-        return False
-    return (
-        len(text.split()) < _FURNITURE_MAX_WORDS
-        or _SITE_SPEAKS.search(text) is not None
-        or _FURNITURE_IMPERATIVE.match(text) is not None
-    )

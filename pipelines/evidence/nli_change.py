@@ -54,12 +54,14 @@ from lyra.pipelines.evidence.nli_numbers import (
 )
 from lyra.pipelines.evidence.nli_shares import (
     LIGHT_VERBS,
+    SHARE_FRAME,
     SHARED_KNOWN,
     SHARED_WORDS,
     SHARED_WORDS_FAR,
     SHARES_FAR_APART,
     Share,
     arms_differ,
+    frequencies_opposed,
     read_share,
     same_arm,
     shares_apart,
@@ -479,7 +481,17 @@ class ChangeReading:
 
 
 # "one child in four" and "1 in 20 children" count the same people (decision 0106)
-_ONE_OF: Final = {"children": "child", "women": "woman", "men": "man", "people": "person"}
+_ONE_OF: Final = {
+    "children": "child",
+    "women": "woman",
+    "men": "man",
+    "people": "person",
+    # one outcome in the words writers give it: "overheating is rare: ... felt too warm"
+    # against "feeling too hot was the most common complaint" (decision 0113)
+    "felt": "feel",
+    "warm": "hot",
+    "overheat": "hot",
+}
 
 
 # A task's sentences meet many others (each claim its candidates, each fragment the
@@ -575,8 +587,13 @@ def _negated_before_than(tokens: Sequence[str]) -> bool:
 
 
 # A trial's arm ends the phrase before what it measures ("In the cold-bath group,
-# soreness ratings ...": the comma is gone from the tokens; decision 0109).
-_NO_MODIFIERS = frozenset({"group", "groups", "arm", "arms"})
+# soreness ratings ...": the comma is gone from the tokens; decision 0109); how an
+# outcome was taken sets no other outcome apart ("perceived soreness" is the "muscle
+# soreness" a trial reduced: decision 0113).
+_NO_MODIFIERS = frozenset(
+    {"group", "groups", "arm", "arms", "perceived", "reported", "rated", "measured",
+     "subjective", "self"}
+)  # fmt: skip
 
 
 def _modifiers(tokens: Sequence[str], word: str) -> frozenset[str]:
@@ -732,8 +749,14 @@ def shares_differ(hypothesis: ChangeReading, sentence: ChangeReading) -> bool:
     if not same_arm(hypothesis.tokens, sentence.tokens):
         return False
     # names count here too: a drug's name says whose outcome it is ("statin users")
-    same = specific(_alike(hypothesis.share_about, sentence.share_about)) - LIGHT_VERBS
+    alike = _alike(hypothesis.share_about, sentence.share_about) - LIGHT_VERBS
+    same = specific(alike)
     known = same - hypothesis.names - sentence.names
+    if frequencies_opposed(hypothesis.tokens, sentence.tokens):
+        # "side effects" are common against rare: two words of the outcome, not of who it
+        # affects, one of them specific (decision 0113)
+        outcome = alike - hypothesis.names - sentence.names - SHARE_FRAME
+        return len(outcome) >= SHARED_WORDS_FAR and bool(specific(outcome))
     if shares_apart(hypothesis.share, sentence.share, SHARES_FAR_APART):
         return len(known) >= SHARED_WORDS_FAR
     return len(same) >= SHARED_WORDS and len(known) >= SHARED_KNOWN

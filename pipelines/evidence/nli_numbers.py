@@ -13,6 +13,7 @@ The stemmer lives here too: the judge's content words and the units share it.
 from __future__ import annotations
 
 import functools
+import math
 import re
 from collections.abc import Sequence
 
@@ -234,6 +235,45 @@ def one_of_whom(tokens: Sequence[str], i: int) -> int:
     return next(k for k in words if tokens[k] == "in")
 
 
+def per_group(tokens: Sequence[str], j: int) -> int:
+    """Where the count after "per" stands when ``tokens[j:]`` reads "[up to three words]
+    per M <people>": "one complaint logged per 200 households", "3 falls per 1,000
+    patients" (a share of a group, decision 0113); not "5 mg per 10 kg"; 0 for none."""
+    for k in range(j, min(len(tokens), j + _PER_REACH + 1)):
+        if tokens[k] == "per":
+            break
+        if not tokens[k].isalpha():
+            return 0
+    else:
+        return 0
+    denominator = _count_at(tokens, k + 1)
+    if denominator is None or denominator[1] >= len(tokens):
+        return 0
+    noun = tokens[denominator[1]]
+    return k + 1 if noun.removesuffix("s") in SHARE_NOUNS else 0
+
+
+_PER_REACH = 3
+# "19 of the 60 people who answered", "3 of our 25 clients" (decision 0113)
+_OF_DETERMINERS = frozenset({"the", "our", "their", "those", "these", "all", "my"})
+_PEOPLE_PLURALS = frozenset({"people", "children", "women", "men"})
+
+
+def of_so_many(tokens: Sequence[str], j: int) -> int:
+    """Where the count stands when ``tokens[j:]`` reads "of [the] M <people>" after a
+    numerator; 0 for none ("2 of the 10 studies" counts no people)."""
+    if tokens[j : j + 1] != ["of"]:
+        return 0
+    k = j + 1
+    while k < len(tokens) and tokens[k] in _OF_DETERMINERS:
+        k += 1
+    count = _count_at(tokens, k)
+    if count is None or count[1] >= len(tokens):
+        return 0
+    noun = tokens[count[1]]
+    return k if noun in _PEOPLE_PLURALS or noun.removesuffix("s") in SHARE_NOUNS else 0
+
+
 def _count_at(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
     """The count at ``tokens[i]`` in digits or words ("100", "ten thousand", "one"), and
     the index after it."""
@@ -272,15 +312,19 @@ def _share(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
     numerator = _count_at(tokens, i)
     if numerator is None:
         return None
-    whom = False
+    whom, of = False, 0
     j = numerator[1]
     if tokens[j : j + 1] and tokens[j] in SHARE_NOUNS and tokens[j + 1 : j + 2] == ["in"]:
         j += 1
     elif at_in := one_of_whom(tokens, i):
         j, whom = at_in, True  # "one new wearer in four" (decision 0109)
+    elif per := per_group(tokens, j):
+        j = per - 1  # "one complaint per 200 households": "per" read as "in"
+    elif of := of_so_many(tokens, j):
+        j = of - 1  # "19 of the 60 people": what stands before the count read as "in"
     if tokens[j : j + 2] == ["out", "of"]:
         j += 2
-    elif tokens[j : j + 1] == ["in"]:
+    elif tokens[j : j + 1] in (["in"], ["per"]) or of:
         j += 1
     else:
         return None
@@ -315,6 +359,7 @@ def measures(tokens: Sequence[str]) -> Measures:
 def _measures(key: tuple[str, ...]) -> Measures:
     tokens = list(key)  # a list: the rules compare slices with lists
     found: Measures = {}
+    per = "per" in key  # "one complaint logged per 200 households" (decision 0113)
     start: float | None = None
     begins = 0
     i = 0
@@ -332,6 +377,8 @@ def _measures(key: tuple[str, ...]) -> Measures:
                 or ahead in FRACTION_OF
                 or (tok == "half" and ahead == "of")
                 or (tok in _ONE and ahead.isalpha())
+                or (per and ahead.isalpha() and per_group(tokens, i + 1) > 0)
+                or (ahead == "of" and of_so_many(tokens, i + 1) > 0)
             )
             else None
         )
@@ -434,10 +481,34 @@ def quantities(tokens: Sequence[str]) -> dict[str, list[tuple[float, float]]]:
 
 
 def _close(a: tuple[float, float, int], b: tuple[float, float, int]) -> bool:
-    """Intervals overlap, or their gap is within 10 % of the largest magnitude."""
+    """Intervals overlap, or their gap is within 10 % of the largest finite magnitude."""
     gap = max(0.0, a[0] - b[1], b[0] - a[1])
-    scale = max(abs(a[0]), abs(a[1]), abs(b[0]), abs(b[1]))
+    scale = max(abs(v) for v in (*a[:2], *b[:2]) if v != math.inf)
     return gap <= NUMBER_TOLERANCE * scale
+
+
+# A bound before a share: "fewer than 1 in 20" is any share up to 5 %, which "about 3%"
+# does not contradict; "more than 20 %" any share from 20 on (decision 0113).
+_AT_MOST_BEFORE = (["fewer", "than"], ["less", "than"], ["up", "to"], ["at", "most"])
+_AT_MOST_WORDS = frozenset({"under", "below"})
+_AT_LEAST_BEFORE = (["more", "than"], ["greater", "than"], ["at", "least"])
+_AT_LEAST_WORDS = frozenset({"over", "above"})
+
+
+def _bounded(tokens: Sequence[str], value: tuple[float, float, int]) -> tuple[float, float, int]:
+    """``value`` widened by a bound that stands right before it ("no more than 5" is at
+    most 5)."""
+    low, high, at = value
+    before = list(tokens[max(0, at - 2) : at])
+    last = before[-1] if before else ""
+    negated = list(tokens[max(0, at - 3) : max(0, at - 2)]) in (["no"], ["not"])
+    at_most = before in _AT_MOST_BEFORE or last in _AT_MOST_WORDS
+    at_least = before in _AT_LEAST_BEFORE or last in _AT_LEAST_WORDS
+    if (at_most and not negated) or (at_least and negated):
+        return 0.0, high, at
+    if at_least:
+        return low, math.inf, at
+    return value
 
 
 def disagreeing_measures(
@@ -456,7 +527,11 @@ def disagreeing_measures(
     h_at: list[int] = []
     s_at: list[int] = []
     for unit in h_units.keys() & s_units.keys():
-        if any(not any(_close(h, s) for s in s_units[unit]) for h in h_units[unit]):
+        # a bound widens a share only: "up to 3 grams of ginger a day" is a limit, which
+        # "the maximum amount considered safe is 1 gram a day" contradicts
+        hs = [_bounded(hypothesis, h) if unit == "%" else h for h in h_units[unit]]
+        ss = [_bounded(sentence, s) if unit == "%" else s for s in s_units[unit]]
+        if any(not any(_close(h, s) for s in ss) for h in hs):
             h_at += [at for _, _, at in h_units[unit]]
             s_at += [at for _, _, at in s_units[unit]]
     return h_at, s_at

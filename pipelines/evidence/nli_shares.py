@@ -19,7 +19,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from lyra.pipelines.evidence.nli_numbers import FRACTION_OF, SHARE_NOUNS, measures, one_of_whom
+from lyra.pipelines.evidence.antonym_axes import ANTONYM_AXES
+from lyra.pipelines.evidence.nli_numbers import (
+    FRACTION_OF,
+    SHARE_NOUNS,
+    measures,
+    of_so_many,
+    one_of_whom,
+    per_group,
+)
 
 # Before a share, words that make it a bound: "fewer than 1 in 10,000" (at most), "more
 # than 1 in 5" (at least).
@@ -92,11 +100,47 @@ def _of_people(tokens: Sequence[str], at: int) -> bool:
         after[:1] in (["in"], ["out"])
         or (after[:1] and after[0] in SHARE_NOUNS and after[1:] == ["in"])
         or bool(one_of_whom(tokens, at))
+        or bool(per_group(tokens, at + 1))
+        or bool(of_so_many(tokens, at + 1))
     ):
         return True
     if tokens[at].endswith("%"):
-        return after[:1] == ["of"]
-    return after == ["percent", "of"] or tokens[at + 1 : at + 4] == ["per", "cent", "of"]
+        return after[:1] == ["of"] or bool(after[:1] and after[0] in _SAID)
+    if after[:1] == ["percent"]:
+        return after[1:] == ["of"] or bool(after[1:] and after[1] in _SAID)
+    return tokens[at + 1 : at + 4] == ["per", "cent", "of"]
+
+
+# A percentage that says, reports or feels something is a share of people: "of the
+# 1,140 residents who responded, 22 per cent said the new lamps caused glare" (0113).
+_SAID = frozenset(
+    {"said", "say", "says", "reported", "report", "reports", "told", "felt", "feel", "feels",
+     "noticed", "complained", "described", "experienced", "rated", "agreed", "answered"}
+)  # fmt: skip
+
+
+# One text calls the outcome common and the other rare, each with its share: "Mild side
+# effects are common, affecting about 23% of people in trials" against "Side effects are
+# rare, with fewer than 1 in 20 of our patients reporting any stinging or ear fullness".
+# Writers who grade how often an outcome comes say what it is in fewer words, so such
+# shares meet at `SHARED_WORDS_FAR` words and `SHARES_APART` (decision 0113).
+# The words that say whom a share counts and how, not what it counts ("affecting 23% of
+# people in trials").
+SHARE_FRAME = frozenset(
+    {"affect", "report", "experienc", "suffer", "peopl", "person", "patient", "participant",
+     "user", "trial", "customer"}
+)  # fmt: skip
+_OFTEN, _SELDOM = (frozenset(words) for words in ANTONYM_AXES["frequency"])
+
+
+def frequencies_opposed(first: Sequence[str], second: Sequence[str]) -> bool:
+    """One text grades its outcome as common and the other as rare."""
+
+    def grade(tokens: Sequence[str]) -> int:
+        often, seldom = not _OFTEN.isdisjoint(tokens), not _SELDOM.isdisjoint(tokens)
+        return often - seldom
+
+    return grade(first) * grade(second) < 0
 
 
 def shares_apart(first: Share, second: Share, apart: float = SHARES_APART) -> bool:

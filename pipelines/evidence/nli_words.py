@@ -95,5 +95,5 @@ UNIT_SYMBOLS: Final = {
     "litr": "l", "liter": "l", "millilitr": "ml", "milliliter": "ml", "kilometr": "km",
     "kilometer": "km", "metr": "m", "meter": "m", "centimetr": "cm", "centimeter": "cm",
     "millimetr": "mm", "millimeter": "mm", "hectar": "ha", "calori": "kcal",
-    "kilocalori": "kcal",
+    "kilocalori": "kcal", "kelvin": "k",
 }  # fmt: skip

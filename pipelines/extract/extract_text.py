@@ -334,13 +334,21 @@ def _is_plain_heading(chunk: str) -> bool:
     )
 
 
+# A line of one character repeated that rules a plain-text page into sections (a notice's
+# "-----" above and below "B. WHAT THE RULE SHOULD SAY"): a break between paragraphs, not
+# words of the sentence under it (decision 0113).
+_RULE_LINE: Final = re.compile(r"(?m)^[ \t]*([-=_~*#])\1{2,}[ \t]*$")
+
+
 def _plain_blocks(text: str) -> list[Block]:
     """Paragraphs separated by blank lines; hard-wrapped lines are joined; a short line
     standing alone without closing punctuation is a heading."""
     blocks: list[Block] = []
     # Plain text has no heading levels: each heading replaces the one before it.
     headings = HeadingTracker()
-    chunks = [c for c in re.split(r"\n[ \t]*\n", text) if normalize_whitespace(c)]
+    chunks = [
+        c for c in re.split(r"\n[ \t]*\n", _RULE_LINE.sub("", text)) if normalize_whitespace(c)
+    ]
     for i, chunk in enumerate(chunks):
         # A heading names what follows: the last chunk (a one-line note, a text cut at
         # the size cap mid-sentence) is never one.
