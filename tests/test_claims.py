@@ -600,7 +600,7 @@ def test_methods_campaigns_quotes_and_exemptions(sentence: str, score: float) ->
 def test_an_overlong_sentence_gives_its_clauses() -> None:
     """A sentence over the claim length whose clauses a semicolon joins: each clause is
     a candidate, in the fragment's own words (found on a planted corpus: 304
-    characters, so no claim at all)."""
+    characters, so no claim at all); a clause may open in lower case (decision 0113)."""
     first = (
         "In our difference-in-differences analysis, the congestion charge did not reduce "
         "nitrogen dioxide concentrations inside the zone relative to comparable districts "
@@ -613,7 +613,7 @@ def test_an_overlong_sentence_gives_its_clauses() -> None:
     fragment = f"{first}; {second}"
     assert len(fragment) > 300
     got = extract_claims_extractive(fragment, "Do congestion charges reduce air pollution?", 6)
-    assert [c.text for c in got] == [first]
+    assert [c.text for c in got] == [first, second]
     assert all(c.text in fragment for c in got)
 
 

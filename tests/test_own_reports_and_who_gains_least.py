@@ -109,7 +109,7 @@ def test_an_over_long_sentence_gives_its_finding_before_the_reason() -> None:
         "schools may have been more aware of symptoms and more likely to take their children "
         "to hospital early in an attack."
     )
-    assert [text for _, text in _sentences(sentence)] == [
+    assert [text for _, text, _ in _sentences(sentence)] == [
         "Contrary to what we expected before the trial began, hospital admissions for asthma "
         "were 22% higher in the schools that installed the new filters than in the comparison "
         "schools, a result we treat with caution",
