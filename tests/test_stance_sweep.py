@@ -186,9 +186,11 @@ def test_change_rules_read_both_ways(premise: str, hypothesis: str, label: str) 
 
 
 def test_a_short_word_with_digits_is_one_token() -> None:
-    """ "NO2" is no negation; "COVID19" reads as "COVID-19" does."""
+    """ "NO2" is no negation, and reads as its name (decision 0114); "COVID19" reads as
+    "COVID-19" does."""
     assert tokenize("NO2 fell in H13 filters; COVID19 and COVID-19") == [
-        "no2", "fell", "in", "h13", "filters", "covid", "19", "and", "covid", "-", "19",
+        "nitrogen", "dioxide", "fell", "in", "h13", "filters", "covid", "19", "and", "covid",
+        "-", "19",
     ]  # fmt: skip
 
 

@@ -113,6 +113,10 @@ HEDGE = re.compile(
 # significant effect of ...", "Our survey found that parents spend ...") states a
 # finding, whatever method words follow it (decision 0102).
 FINDING_OPENS = re.compile(
+    # "Our estimate, when you load in health care ..., is closer to sixty-one thousand
+    # dollars per person per year": an estimate given, not made (decision 0114)
+    r"^our\s+(?:own\s+|best\s+|central\s+)?(?:estimates?|figures?|calculations?)\b"
+    r"(?=[^.;]{0,120}?\b(?:is|are|was|were|comes?|came|puts?)\b)|"
     r"^(?:we|our(?:\W+\w+){0,3}?\W+(?:survey|study|studies|data|analysis|review|results|"
     # "Our own quarterly survey of members, backed by payroll data ..., shows that"
     r"research|trial|figures|counts|audit|records)(?:\W+\w+){0,12}?)\W+"
@@ -151,5 +155,30 @@ IMPERSONAL_IT = re.compile(
     rf"|{_IT_IS}\s+(?:not\s+|only\s+|mainly\s+|mostly\s+|especially\s+|"
     r"particularly\s+)?(?:[\w-]+\s+){1,4}?(?:who|whose)\b"
     r")",
+    re.IGNORECASE,
+)
+# A quoted speaker's report of their own research, in a news story that named them just
+# before ("Dr Hugh Carrow, who runs long-term tillage plots ..., said"): "'Our long-term
+# plots at Halloway didn't close the yield gap until the eighth harvest after we stopped
+# ploughing,' he said." The quote is the finding, as an author's is (decisions 0102,
+# 0114); group 1 is the quote.
+RESEARCH_QUOTED = re.compile(
+    # "'When we looked at our own cases, people we diverted into treatment court were
+    # rearrested more often ...,' Voss said": a clause of up to five words may come first
+    r"^[\"\u201c]((?:[\w']+\s+){0,5}?(?:our|my)\s+(?:[\w-]+\s+){0,3}?(?:plots?|trials?|"
+    r"study|studies|data|analysis|results|figures|research|survey|evaluation|measurements|"
+    r"records|cohort|sample|experiments?|fields?|clinic|patients|cases)\b[^\"\u201d]{10,})"
+    r"[\"\u201d],?\s+(?:he|she|they|(?-i:[A-Z])[\w'-]+)\s+(?:said|says|told|adds|added|"
+    r"explains|explained)\b",
+    re.IGNORECASE,
+)
+# The writer's research team or own analysis: "When my team took the council's own
+# monitor readings and corrected them for weather ..., there's no statistically
+# significant difference in nitrogen dioxide" is a finding, not the writer's story
+# (decision 0114).
+RESEARCH_FIRST_PERSON = re.compile(
+    # not "my survey": "My survey is small and probably tilted towards schools with a
+    # grievance" is the writer's caveat
+    r"\b(?:my|our)\s+(?:own\s+)?(?:research\s+)?(?:team|team's|lab|lab's|research\s+group)\b",
     re.IGNORECASE,
 )

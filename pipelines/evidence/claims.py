@@ -38,6 +38,8 @@ from lyra.pipelines.evidence.claim_signals import (
     NUMBER,
     NUMBER_UNIT,
     RECOMMENDATION,
+    RESEARCH_FIRST_PERSON,
+    RESEARCH_QUOTED,
     WRITER_FINDS_NONE,
 )
 from lyra.pipelines.evidence.harm_reports import practitioners_count, reports_harm
@@ -213,7 +215,7 @@ _COMMON_VERBS: Final[frozenset[str]] = frozenset((
     "seems", "becomes", "limits", "slows", "boosts", "damages", "harms", "benefits",
     "shifts", "moves", "adjusts", "finds", "reports", "states", "recommends", "warns",
     "advises", "notes", "stays", "recovers", "persists", "fades", "charges", "cites",
-    "accounts", "matters",
+    "accounts", "matters", "comes",
 ))
 # Past forms that the suffix rule misses ("Blood levels rose", "the trial found").
 _IRREGULAR_PAST: Final[frozenset[str]] = frozenset((
@@ -536,6 +538,7 @@ def informativeness(text: str) -> float:
     own_story = (
         _FIRST_PERSON.search(text) is not None
         and not counted
+        and not RESEARCH_FIRST_PERSON.search(text)
         and not contraindication
         and not PRACTITIONER_ADVISES.match(text)
         and not WRITER_FINDS_NONE.match(text)
@@ -569,7 +572,7 @@ def informativeness(text: str) -> float:
     if HEDGE.search(text):
         score += 0.05
     # a finding quoted from a study's author or a doctor is the finding (decision 0102)
-    expert = EXPERT_QUOTED.match(text)
+    expert = EXPERT_QUOTED.match(text) or RESEARCH_QUOTED.match(text)
     quoted = _QUOTED_SPEECH.match(text) and not (expert and EFFECT.search(expert.group(1)))
     measured = own_story and (
         harmed
@@ -578,7 +581,7 @@ def informativeness(text: str) -> float:
         or _OWN_COMPARISON.search(text)
     )
     # a speaker's own measured change is their testimony, quoted or not (decision 0106)
-    quoted = quoted and not measured
+    quoted = quoted and not measured and not counted
     if (_ANAPHORIC_START.match(text) and not IMPERSONAL_IT.match(text)) or quoted:
         score -= 0.35
     statement = own_statement(text)
@@ -712,7 +715,9 @@ def _finding_of(part: str) -> str:
 
 
 _CLAUSE_BREAK = re.compile(r"(?<=[;:])\s+")
-_REASON_BREAK = re.compile(r",\s+(?=(?:since|because|although|though|whereas|which|while)\s)")
+_REASON_BREAK = re.compile(
+    r",\s+(?=(?:since|because|although|though|whereas|which|while|adding)\s)"
+)
 _FOUND_THAT = re.compile(
     r"\b(?:found|finds|showed|shows|concluded|concludes|demonstrated|demonstrates|"
     r"suggested|suggests|indicated|indicates|reported|reports)\s+that\s+"

@@ -60,10 +60,29 @@ EASED = re.compile(
 )
 
 
+# a share of the people in a group the writer sees or belongs to, anywhere in the
+# sentence: "about one in four people in my Tuesday group had sore knees", "in my
+# patients it's something like six in every hundred" (decision 0114)
+_SHARE = (
+    r"(?:one|two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(?:in|out\s+of)\s+"
+    r"(?:every\s+)?\w+"
+)
+_WRITERS_GROUP = (
+    r"(?:my|our)\s+(?:own\s+)?(?:[\w-]+\s+){0,2}?(?:group|groups|class|classes|clinic|"
+    r"practice|ward|caseload|patients|clients|members|pupils|students|customers|cases)\b"
+)
+COUNTED_AMONG = re.compile(
+    rf"\b{_SHARE}\s+(?:[\w-]+\s+){{0,2}}?(?:in|of|among)\s+{_WRITERS_GROUP}"
+    rf"|\b(?:in|among)\s+{_WRITERS_GROUP}[^.;]{{0,40}}?\b{_SHARE}",
+    re.IGNORECASE,
+)
+
+
 def practitioners_count(text: str) -> bool:
     """True when ``text`` opens on a count of the people its writer sees ("About one in
-    five of my patients ...", "Roughly a third of our members ...")."""
-    return PRACTITIONERS_COUNT.match(text) is not None
+    five of my patients ...", "Roughly a third of our members ..."), or gives a share of
+    a group of theirs ("about one in four people in my Tuesday group had sore knees")."""
+    return PRACTITIONERS_COUNT.match(text) is not None or COUNTED_AMONG.search(text) is not None
 
 
 def reports_harm(text: str, *, own_story: bool, counted: bool) -> bool:

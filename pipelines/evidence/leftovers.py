@@ -656,8 +656,11 @@ _HEDGING_FRAME = re.compile(
     # a speaker's estimate ("I'd say one field in five of our clients' direct-drilled
     # wheat got redrilled", "She reckoned about one in four of the people on her caseload
     # had ...": decision 0113)
+    # "I think the levy here in Brennick has taken more commuter cars off the road than
+    # Elvan's charge ever did" (decision 0114)
     r"|^(?:I(?:'d|\s+would)\s+(?:say|estimate|guess)|(?:I|she|he|they)\s+(?:reckon(?:s|ed)?|"
-    r"estimated?|estimates))\s+(?:that\s+)?(?=\S+(?:\s+\S+){5})",
+    r"estimated?|estimates|think|thinks|thought|believe|believes|suspect|suspects))\s+"
+    r"(?:that\s+)?(?=\S+(?:\s+\S+){5})",
     re.IGNORECASE,
 )
 # the writer's experience inserted between commas ("hyaluronic acid injections cost

@@ -40,6 +40,7 @@ from lyra.pipelines.evidence.nli_no_change import (
     OUTCOME_REACH,
     SIZED_AXES,
     acted_on,
+    change_noun,
     no_change,
     words_before,
 )
@@ -65,6 +66,7 @@ from lyra.pipelines.evidence.nli_shares import (
     read_share,
     same_arm,
     shares_apart,
+    shares_compared,
 )
 from lyra.pipelines.evidence.nli_tokens import (
     axis_of,
@@ -105,6 +107,10 @@ def _changes(tokens: Sequence[str]) -> tuple[set[str], set[str]]:
         if tok in _TIME_COMPARATIVES and (begins := _duration_before(tokens, i)):
             # "reached a final order a median of 14 weeks sooner than": what came sooner
             unsized |= outcome(tokens[max(0, begins - OUTCOME_REACH) : begins])
+            continue
+        if (noun := change_noun(tokens, i)) is not None:
+            # "a 7% increase in examination scores": what follows "in" (decision 0114)
+            (found if noun[1] else unsized).update(noun[0])
             continue
         axis = axis_of(tokens, i) if tok.isalpha() else None
         if not ((axis and axis[0] in _CHANGE_AXES) or stem(tok) in CHANGE_VERBS):
@@ -509,8 +515,10 @@ def _read_changes(key: tuple[str, ...]) -> ChangeReading:
     # a list, as the rules compare slices with lists ("tokens[i + 1 : i + 2] == ['by']")
     tokens = list(key)
     sized, changed = _changes(tokens)
-    measured = arms_differ(tokens)
-    if measured:  # a measure that differs between a trial's arms (decision 0106)
+    # a measure that differs between a trial's arms (decision 0106), or two shares set
+    # against each other (decision 0114)
+    measured = arms_differ(tokens) or shares_compared(tokens)
+    if measured:
         sized |= outcome(measured)
         changed |= sized
     negated = is_negated(tokens)

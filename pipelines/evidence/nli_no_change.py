@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from lyra.pipelines.evidence.nli_comparisons import NULL_REACH, outcome
-from lyra.pipelines.evidence.nli_numbers import stem
+from lyra.pipelines.evidence.nli_numbers import number, stem
 from lyra.pipelines.evidence.nli_tokens import (
     DETERMINERS,
     STOPWORDS,
@@ -180,3 +180,69 @@ def _denied_any(tokens: Sequence[str], i: int) -> bool:
         and axis[0] in SIZED_AXES
         and any(is_cue(tokens, j) for j in range(max(0, i - 3), i))
     )
+
+
+# A change named by a noun: "a 7% increase in examination scores", "a pooled improvement
+# of 0.07 standard deviations in end-of-year examination scores", "a significant
+# reduction in pain" (decision 0114). A verb of the same form ("scores increase in
+# winter") has a noun, not one of `_NOUN_LEADS`, before it.
+CHANGE_NOUNS: Final = frozenset(
+    {"increase", "increases", "rise", "rises", "drop", "drops", "decline", "declines",
+     "fall", "falls", "reduction", "reductions", "improvement", "improvements", "decrease",
+     "decreases", "gain", "gains", "cut", "cuts", "boost", "deterioration", "worsening"}
+)  # fmt: skip
+# Adjectives before the noun that give it a size, as an adverb of degree does a verb's.
+_SIZING_ADJECTIVES: Final = frozenset(
+    {"significant", "substantial", "marked", "considerable", "dramatic", "sharp", "clear",
+     "large", "notable", "meaningful", "major", "big", "huge", "pooled", "mean", "average",
+     "median", "absolute", "relative", "net"}
+)  # fmt: skip
+_NOUN_LEADS: Final = (
+    DETERMINERS
+    | _SIZING_ADJECTIVES
+    | {"this", "that", "any", "small", "modest", "slight", "further", "overall", "some"}
+)
+# How far "of <size>" may run before the "in" that names what changed.
+_SIZE_REACH = 6
+# Where what a noun of change is about stops: "(95% CI ...)", ", compared with ...".
+_ABOUT_ENDS: Final = frozenset({"(", ",", ";", "than", "compared", "versus", "vs", "between"})
+
+
+def change_noun(tokens: Sequence[str], i: int) -> tuple[set[str], bool] | None:
+    """What the noun of change at ``tokens[i]`` is about, and whether a size or a degree
+    is given ("a 7% increase", "an improvement of 0.07 standard deviations", "a
+    significant reduction"); None where ``tokens[i]`` is no such noun. A noun denied ("no
+    reduction in pain") or found not significant after ("the reduction in pain was not
+    statistically significant") is about nothing here: `no_change` reads it."""
+    if tokens[i] not in CHANGE_NOUNS or i == 0:
+        return None
+    lead = tokens[i - 1]
+    sized = number(lead) is not None or lead.endswith("%") or lead in _SIZING_ADJECTIVES
+    if not (sized or lead in _NOUN_LEADS):
+        return None
+    start = i + 1
+    if tokens[start : start + 1] == ["of"]:
+        ahead = tokens[start + 1 : start + 1 + _SIZE_REACH]
+        if ahead and (number(ahead[0]) is not None or ahead[0].endswith("%")):
+            if "in" not in ahead:
+                return None
+            sized = True
+            start += 2 + ahead.index("in")
+        else:
+            start += 1  # "a reduction of pain"
+    elif tokens[start : start + 1] == ["in"]:
+        start += 1
+    else:
+        return None
+    if any(t in ("no", "little") or is_cue(tokens, j) for j, t in _before(tokens, i, 3)):
+        return set(), False
+    if _not_significant_after(tokens, i):
+        return set(), False
+    end = start
+    while end < len(tokens) and end < start + NULL_REACH and tokens[end] not in _ABOUT_ENDS:
+        end += 1
+    return outcome([t for t in tokens[start:end] if t != "-"]) - _STATISTICS, sized
+
+
+def _before(tokens: Sequence[str], i: int, reach: int) -> list[tuple[int, str]]:
+    return [(j, tokens[j]) for j in range(max(0, i - reach), i)]

@@ -16,6 +16,7 @@ import functools
 import math
 import re
 from collections.abc import Sequence
+from typing import Literal
 
 from lyra.pipelines.evidence.leftovers import lexicon_readings
 from lyra.pipelines.evidence.nli_words import ATTRIBUTION_TEXT, STOPWORDS_TEXT, UNIT_SYMBOLS
@@ -163,6 +164,21 @@ def _counts(tokens: Sequence[str], i: int) -> bool:
     return (_unit_word(nxt) and nxt not in CARDINALS) or nxt in _WORD_SCALES
 
 
+_UNITS_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+                "seven": 7, "eight": 8, "nine": 9}  # fmt: skip
+_TENS = frozenset({"twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"})
+
+
+def _tens_before(merged: Sequence[str]) -> tuple[int, int] | None:
+    """The tens word that a units word after ``merged`` completes ("twenty-five"), and how
+    many tokens it and its hyphen take; None for none."""
+    if merged[-1:] and merged[-1] in _TENS:
+        return CARDINALS[merged[-1]], 1
+    if merged[-2:-1] and merged[-2] in _TENS and merged[-1] == "-":
+        return CARDINALS[merged[-2]], 2
+    return None
+
+
 def numbers_in_digits(tokens: Sequence[str]) -> list[str]:
     """``tokens`` with each number word that is a value in digits: "roughly two weeks"
     reads as "roughly 2 weeks" (and "two" is then no content word the texts share);
@@ -171,6 +187,10 @@ def numbers_in_digits(tokens: Sequence[str]) -> list[str]:
     for tok in tokens:
         if tok == "cent" and merged and merged[-1] == "per":
             merged[-1] = "percent"
+        elif tok in _UNITS_WORDS and (tens := _tens_before(merged)):
+            # "twenty-five percent", "sixty-one thousand dollars" (decision 0114)
+            del merged[-tens[1] :]
+            merged.append(str(tens[0] + _UNITS_WORDS[tok]))
         else:
             merged.append(tok)
     return [
@@ -254,7 +274,7 @@ def per_group(tokens: Sequence[str], j: int) -> int:
 
 
 _PER_REACH = 3
-# "19 of the 60 people who answered", "3 of our 25 clients" (decision 0113)
+# "19 of the 60 people who answered", "3 of our 25 patients" (decision 0113)
 _OF_DETERMINERS = frozenset({"the", "our", "their", "those", "these", "all", "my"})
 _PEOPLE_PLURALS = frozenset({"people", "children", "women", "men"})
 
@@ -488,25 +508,43 @@ def _close(a: tuple[float, float, int], b: tuple[float, float, int]) -> bool:
 
 
 # A bound before a share: "fewer than 1 in 20" is any share up to 5 %, which "about 3%"
-# does not contradict; "more than 20 %" any share from 20 on (decision 0113).
+# does not contradict; "more than 20 %" any share from 20 on (decisions 0113, 0114).
+# The words right before the number: two that end in "than" or "to", or one.
 _AT_MOST_BEFORE = (["fewer", "than"], ["less", "than"], ["up", "to"], ["at", "most"])
-_AT_MOST_WORDS = frozenset({"under", "below"})
 _AT_LEAST_BEFORE = (["more", "than"], ["greater", "than"], ["at", "least"])
-_AT_LEAST_WORDS = frozenset({"over", "above"})
+_AT_MOST_WORDS = frozenset({"under", "below", "max", "maximum"})
+_AT_LEAST_WORDS = frozenset({"over", "above", "minimum"})
+_NEGATIONS = frozenset({"no", "not"})
+
+
+def bound_before(tokens: Sequence[str], at: int) -> Literal["at most", "at least", ""]:
+    """Which bound the words right before the number at ``at`` set: "at most" for "fewer
+    than", "up to", "under", "a maximum of"; "at least" for "more than", "over"; a "no"
+    or "not" before them turns it ("no more than 5" is at most 5); "" for none."""
+    two = list(tokens[max(0, at - 2) : at])
+    if two[-1:] == ["of"] and two[:1] and two[0] in ("maximum", "minimum"):
+        two, last, start = two[:1], two[0], at - 2  # "a maximum of 5%"
+    else:
+        last = two[-1] if two else ""
+        start = at - 2 if two in _AT_MOST_BEFORE or two in _AT_LEAST_BEFORE else at - 1
+    if two in _AT_MOST_BEFORE or last in _AT_MOST_WORDS:
+        bound: Literal["at most", "at least", ""] = "at most"
+    elif two in _AT_LEAST_BEFORE or last in _AT_LEAST_WORDS:
+        bound = "at least"
+    else:
+        return ""
+    if start > 0 and tokens[start - 1] in _NEGATIONS:
+        return "at least" if bound == "at most" else "at most"
+    return bound
 
 
 def _bounded(tokens: Sequence[str], value: tuple[float, float, int]) -> tuple[float, float, int]:
-    """``value`` widened by a bound that stands right before it ("no more than 5" is at
-    most 5)."""
+    """``value`` widened by the bound that stands right before it (`bound_before`)."""
     low, high, at = value
-    before = list(tokens[max(0, at - 2) : at])
-    last = before[-1] if before else ""
-    negated = list(tokens[max(0, at - 3) : max(0, at - 2)]) in (["no"], ["not"])
-    at_most = before in _AT_MOST_BEFORE or last in _AT_MOST_WORDS
-    at_least = before in _AT_LEAST_BEFORE or last in _AT_LEAST_WORDS
-    if (at_most and not negated) or (at_least and negated):
+    bound = bound_before(tokens, at)
+    if bound == "at most":
         return 0.0, high, at
-    if at_least:
+    if bound == "at least":
         return low, math.inf, at
     return value
 

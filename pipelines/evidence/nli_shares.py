@@ -16,6 +16,7 @@ on placebo and one on the drug.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -23,18 +24,13 @@ from lyra.pipelines.evidence.antonym_axes import ANTONYM_AXES
 from lyra.pipelines.evidence.nli_numbers import (
     FRACTION_OF,
     SHARE_NOUNS,
+    bound_before,
     measures,
     of_so_many,
     one_of_whom,
     per_group,
 )
 
-# Before a share, words that make it a bound: "fewer than 1 in 10,000" (at most), "more
-# than 1 in 5" (at least).
-_AT_MOST = frozenset({"fewer", "less", "under", "below", "up", "most", "max", "maximum"})
-_AT_LEAST = frozenset({"over", "above", "least", "minimum"})
-_MORE = frozenset({"more"})
-_BOUND_REACH = 3
 # Two sentences name one outcome in at least this many specific words, light verbs left
 # out, of which at least `SHARED_KNOWN` are no name ("muscle pain" and "statin" are
 # three; "muscle" and "statin" of "muscle aches" and "a rare breakdown of muscle
@@ -73,17 +69,18 @@ class Share:
 
 def read_share(tokens: Sequence[str]) -> Share | None:
     """The one share (percentage or "N in M") ``tokens`` give, as an interval widened by
-    a bound before it ("fewer than", "more than"); None for none, or for two or more."""
+    a bound right before it (`bound_before`: "fewer than", "more than"); None for none,
+    or for two or more."""
     values = measures(tokens).get("%", [])
     if len({(low, high) for low, high, _ in values}) != 1:
         return None
     low, high, at = values[0]
     if not _of_people(tokens, at):
         return None
-    before = set(tokens[max(0, at - _BOUND_REACH) : at])
-    if before & _AT_MOST or (before & _MORE and "no" in before):
+    bound = bound_before(tokens, at)
+    if bound == "at most":
         low = 0.0
-    elif before & _AT_LEAST or before & _MORE:
+    elif bound == "at least":
         high = float("inf")
     return Share(low, high)
 
@@ -175,4 +172,34 @@ def arms_differ(tokens: Sequence[str]) -> list[str]:
         after_second = tokens[second : second + 8]
         if len(arms) >= 2 and not _ARMS.isdisjoint(after_second):
             return list(tokens[max(0, first - _MEASURE_REACH) : first])
+    return []
+
+
+# Two shares set against each other: "31.2% were reconvicted within two years, compared
+# with 42.6% of matched offenders who served custodial sentences" sizes a difference in
+# what the first share did (decision 0114); shares this close are no difference.
+_SET_AGAINST = frozenset({"compared", "versus", "vs", "against"})
+_SHARES_DIFFER = 1.2
+_SET_AGAINST_REACH = 12
+_NOT_SIGNIFICANT = frozenset({"nonsignificant", "insignificant", "non-significant"})
+
+
+def shares_compared(tokens: Sequence[str]) -> list[str]:
+    """The tokens between a share and the word that sets a second, different share
+    against it ("were reconvicted within two years ,"); [] for none, or where the
+    sentence calls the difference not significant."""
+    if _SET_AGAINST.isdisjoint(tokens) or not _NOT_SIGNIFICANT.isdisjoint(tokens):
+        return []
+    values = measures(tokens).get("%", [])
+    for (low, _, first), (other, _, second) in itertools.pairwise(values):
+        between = list(tokens[first + 1 : second])
+        against = next((j for j, t in enumerate(between) if t in _SET_AGAINST), None)
+        if against is None or len(between) > _SET_AGAINST_REACH:
+            continue
+        if min(low, other) <= 0 or max(low, other) < _SHARES_DIFFER * min(low, other):
+            continue
+        if any(t == "not" and "significant" in tokens[k + 1 : k + 3] for k, t in
+               enumerate(tokens)):  # fmt: skip
+            return []
+        return between[:against]
     return []

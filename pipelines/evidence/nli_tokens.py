@@ -16,6 +16,7 @@ from typing import TypeVar
 
 from lyra.pipelines.evidence.antonym_axes import ANTONYM_AXES, PREFIXED_OPPOSITES
 from lyra.pipelines.evidence.nli_numbers import PERCENT_WORDS, number, numbers_in_digits, stem
+from lyra.pipelines.evidence.nli_spelling import FORMULAE, fold
 from lyra.pipelines.evidence.nli_words import (
     ATTRIBUTION_TEXT,
     NEGATED_CONTRACTIONS_TEXT,
@@ -89,9 +90,11 @@ def tokenize(text: str) -> list[str]:
 @functools.lru_cache(maxsize=_TEXTS_KEPT)
 def _tokens(text: str) -> tuple[str, ...]:
     text = text.lower().replace("\u2019", "'").replace("\u2013", " - ").replace("\u2014", " ")
-    tokens = []
+    tokens: list[str] = []
     for match in re.finditer(r"-|" + _TOKEN_RE.pattern, text):
-        tokens.append(match.group(0).replace(" ", ""))
+        token = match.group(0).replace(" ", "")
+        # a formula as its name: "no2" is "nitrogen dioxide" (decision 0114)
+        tokens.extend(FORMULAE.get(token, (token,)))
     return tuple(numbers_in_digits(tokens))
 
 
@@ -224,4 +227,5 @@ def token_key(tok: str) -> str | None:
         return None
     stemmed = stem(tok)
     axis = _AXIS_OF.get(stemmed)
-    return f"~{axis[0]}" if axis else stemmed
+    # one key for a word's spellings and an outcome's other names (decision 0114)
+    return f"~{axis[0]}" if axis else fold(stemmed)

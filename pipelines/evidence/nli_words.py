@@ -55,7 +55,13 @@ BENEFIT: Final = frozenset(
 # ("held steady", "practically identical"): "a flat payment", "a steady trickle" are
 # not. Stems, as ``nli_numbers.stem`` leaves them.
 # "did not shorten ear pain by even a single day" finds no change in ear pain (0106)
-NULL_NOUNS: Final = frozenset({"chang", "differenc", "effect", "impact", "shift", "shorten"})
+# Also the verb "differ" and nouns of a benefit denied: "did not differ significantly",
+# "no significant reduction in pain" (decision 0114); not "increase": "the barrier did
+# not increase noise for homes opposite" is no finding that noise stayed the same.
+NULL_NOUNS: Final = frozenset(
+    {"chang", "differenc", "effect", "impact", "shift", "shorten", "differ", "reduction",
+     "improvement"}
+)  # fmt: skip
 NULL_DETERMINERS: Final = frozenset({"no", "little", "negligible", "zero", "hardly", "barely"})
 # "soreness ratings at the 24-hour mark were statistically indistinguishable from those
 # of players who simply rested" (decision 0109)

@@ -1,0 +1,98 @@
+"""One key for one word however a writer spells it, and for the few outcome measures that
+go by several names (decision 0114).
+
+The heuristic stance judge meets two texts at the content words they share
+(`nli_tokens.content_keys`). Sources of one question are written on both sides of the
+Atlantic and by people of different trades: "randomised" and "randomized", "behaviour"
+and "behavior", "oestrogen" and "estrogen", "ploughed" and "plowed" are one word, and a
+ministry's "reconviction" is a criminologist's "reoffending" or "recidivism". Each is
+folded here onto one key after stemming (``fold``), on both sides alike, so a fold
+never parts two words that matched before; it only joins variants.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Final
+
+# Outcome measures by their other names, stem to stem (`nli_numbers.stem` forms).
+OUTCOME_SYNONYMS: Final = {
+    # offending again after a sentence
+    "reconvict": "reoffend",
+    "reconviction": "reoffend",
+    "recidivism": "reoffend",
+    "recidivist": "reoffend",
+    "reoffenc": "reoffend",
+    # examination results at school ("GCSE results", "end-of-year examination scores")
+    "examination": "exam",
+    "gcs": "exam",
+    # dying, as trials count it
+    "mortaliti": "death",
+    # soil organic carbon, by its initials
+    "soc": "carbon",
+    # blood clots in the veins, as patients and as clinicians name them
+    "clott": "clot",
+    "thrombosis": "clot",
+    "thromboembolism": "clot",
+    "thromboembolic": "clot",
+    "vte": "clot",
+    "dvt": "clot",
+    # words that differ by more than a letter between British and American English
+    "plough": "plow",
+    "ploughing": "plow",
+    "aluminium": "aluminum",
+    "sulphur": "sulfur",
+}
+
+# Chemical formulae, in the words other writers use: "NO2" is "nitrogen dioxide". A
+# token of letters and digits is no content word, so the formula is read as its name.
+FORMULAE: Final = {
+    "no2": ("nitrogen", "dioxide"),
+    "nox": ("nitrogen", "oxides"),
+    "co2": ("carbon", "dioxide"),
+    "so2": ("sulfur", "dioxide"),
+    "o3": ("ozone",),
+    "ch4": ("methane",),
+    "n2o": ("nitrous", "oxide"),
+}
+
+# British "-our" words: "behaviour", "colour", "tumour", "favourable", "labouring" ...;
+# not "hour", "four", "pour", "tour", "flour", "sour" and the like, whose "our" is no
+# spelling choice.
+_OUR = re.compile(r"(?<=[a-z]{2})our(?=(?:al|abl|it|ing|ed|ish)?$)")
+_NATIVE_OUR: Final = frozenset(
+    {"hour", "four", "pour", "tour", "flour", "sour", "detour", "contour", "devour",
+     "dour", "scour", "your", "hourli", "troubadour", "paramour", "velour", "amour"}
+)  # fmt: skip
+# "-ise" and "-yse" against "-ize" and "-yze" ("randomis(ed)", "analys(ed)",
+# "hospitalisation").
+_ISE = re.compile(r"(?<=[a-z]{3})([iy])s(?=(?:ation|ations|ing|er|ers)?$)")
+# Greek "ae" and "oe" kept in British medical words ("anaemia", "paediatric",
+# "oedema", "diarrhoea", "foetal", "coeliac").
+_AE = re.compile(r"(?<=[a-z])ae|^ae(?=[^r])")
+_OE = re.compile(r"^oe(?=[dsn])|(?<=rrh)oe|(?<=^f)oe(?=t)|(?<=^c)oe(?=l)|(?<=man)oe(?=uv)")
+# "centre", "fibre", "litre", "metre", "theatre" (stemmed "centr"): "center" ...
+_RE_END = re.compile(r"(?<=[a-z]{2})([tb])r$")
+# "travelled", "modelling", "labelled" against "traveled", "modeling", "labeled";
+# "programme" against "program".
+_DOUBLED_END = re.compile(r"(?<=[a-z]{4})(l|m)\1$")
+_SHORTEST = 4
+
+
+@functools.lru_cache(maxsize=16384)
+def fold(key: str) -> str:
+    """The one key of a stemmed word's spellings and other names: "randomis" and
+    "randomiz" are "randomiz", "behaviour" "behavior", "reconvict" "reoffend"."""
+    if key in OUTCOME_SYNONYMS:
+        return OUTCOME_SYNONYMS[key]
+    if len(key) < _SHORTEST:
+        return key
+    if key not in _NATIVE_OUR:
+        key = _OUR.sub("or", key)
+    key = _ISE.sub(r"\1z", key)
+    key = _AE.sub("e", key)
+    key = _OE.sub("e", key)
+    key = _RE_END.sub(r"\1er", key)
+    key = _DOUBLED_END.sub(r"\1", key)
+    return OUTCOME_SYNONYMS.get(key, key)
