@@ -182,6 +182,8 @@ def test_two_shares_set_against_each_other_size_a_difference() -> None:
         # a difference called not significant
         "Reconviction was 20% versus 40%, a nonsignificant difference.",
         "Reconviction was 20% against 40%, but the difference was not significant.",
+        "Reconviction was 20% against 40%, a non-significant difference.",
+        "Reconviction was 20% compared with 40%; this was not statistically significant.",
         # two shares not set against each other
         "The proportion who vomited was 29% with active bands and 31% with sham bands.",
     ],

@@ -181,14 +181,28 @@ def arms_differ(tokens: Sequence[str]) -> list[str]:
 _SET_AGAINST = frozenset({"compared", "versus", "vs", "against"})
 _SHARES_DIFFER = 1.2
 _SET_AGAINST_REACH = 12
-_NOT_SIGNIFICANT = frozenset({"nonsignificant", "insignificant", "non-significant"})
+_NOT_SIGNIFICANT = frozenset({"nonsignificant", "insignificant"})
+# The words that deny a "significant" one or two tokens after them ("not statistically
+# significant"; "non" of "non-significant", which the tokenizer parts at its hyphen).
+_DENIES_SIGNIFICANT = frozenset({"not", "non"})
+
+
+def _called_not_significant(tokens: Sequence[str]) -> bool:
+    """Whether the sentence calls something not significant ("nonsignificant", "non-
+    significant", "not statistically significant")."""
+    if not _NOT_SIGNIFICANT.isdisjoint(tokens):
+        return True
+    return any(
+        t in _DENIES_SIGNIFICANT and "significant" in tokens[k + 1 : k + 3]
+        for k, t in enumerate(tokens)
+    )
 
 
 def shares_compared(tokens: Sequence[str]) -> list[str]:
     """The tokens between a share and the word that sets a second, different share
-    against it ("were reconvicted within two years ,"); [] for none, or where the
+    against it ("were reconvicted within two years"); [] for none, or where the
     sentence calls the difference not significant."""
-    if _SET_AGAINST.isdisjoint(tokens) or not _NOT_SIGNIFICANT.isdisjoint(tokens):
+    if _SET_AGAINST.isdisjoint(tokens) or _called_not_significant(tokens):
         return []
     values = measures(tokens).get("%", [])
     for (low, _, first), (other, _, second) in itertools.pairwise(values):
@@ -198,8 +212,5 @@ def shares_compared(tokens: Sequence[str]) -> list[str]:
             continue
         if min(low, other) <= 0 or max(low, other) < _SHARES_DIFFER * min(low, other):
             continue
-        if any(t == "not" and "significant" in tokens[k + 1 : k + 3] for k, t in
-               enumerate(tokens)):  # fmt: skip
-            return []
         return between[:against]
     return []
