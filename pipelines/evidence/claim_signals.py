@@ -182,3 +182,15 @@ RESEARCH_FIRST_PERSON = re.compile(
     r"\b(?:my|our)\s+(?:own\s+)?(?:research\s+)?(?:team|team's|lab|lab's|research\s+group)\b",
     re.IGNORECASE,
 )
+# A list item's own lead-in before a colon, in lower case ("the big surprise for me:
+# roughly one in four of us reported itchy skin, red marks or numb toes"): the statement
+# is what follows it (decision 0115).
+LIST_LEAD_IN = re.compile(r"^[a-z][^:;.!?\d]{2,40}:\s+(?=[\w\"\u201c])")
+# What a scheme pays the reader, at a rate: "you receive $750 per month for 24
+# consecutive months" states the amount as a dose is stated (decision 0115).
+AMOUNT_PAID = re.compile(
+    r"^(?:[^,]{0,80},\s*)?you\s+(?:will\s+|would\s+)?(?:receive|get|be\s+paid|are\s+paid)\s+"
+    r"(?:up\s+to\s+|about\s+|around\s+)?[$\u00a3\u20ac]\s?\d[\d,.]*\s*(?:a|per|each|every)\s+"
+    r"(?:day|week|fortnight|month|quarter|year)\b",
+    re.IGNORECASE,
+)

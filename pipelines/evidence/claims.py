@@ -28,6 +28,7 @@ from lyra.pipelines.evidence.claim_advice import (
     speaks_to_a_case,
 )
 from lyra.pipelines.evidence.claim_signals import (
+    AMOUNT_PAID,
     COMPARISON,
     COPULA,
     EFFECT,
@@ -35,6 +36,7 @@ from lyra.pipelines.evidence.claim_signals import (
     HEDGE,
     IMPERSONAL_IT,
     JA_EFFECT,
+    LIST_LEAD_IN,
     NUMBER,
     NUMBER_UNIT,
     RECOMMENDATION,
@@ -543,7 +545,8 @@ def informativeness(text: str) -> float:
         and not PRACTITIONER_ADVISES.match(text)
         and not WRITER_FINDS_NONE.match(text)
     )
-    dosing = any(_DOSING_INSTRUCTION.match(t) for t in (text, main))
+    paid = AMOUNT_PAID.match(text) is not None
+    dosing = paid or any(_DOSING_INSTRUCTION.match(t) for t in (text, main))
     # the writer's own adverse event is a report of harm ("the oxide gave me terrible
     # diarrhoea", "my daughter came out in a blotchy rash on day 5": decision 0106)
     harmed = reports_harm(text, own_story=own_story, counted=counted)
@@ -585,7 +588,7 @@ def informativeness(text: str) -> float:
     if (_ANAPHORIC_START.match(text) and not IMPERSONAL_IT.match(text)) or quoted:
         score -= 0.35
     statement = own_statement(text)
-    if _SECOND_PERSON.search(statement) and not contraindication:
+    if _SECOND_PERSON.search(statement) and not (contraindication or paid):
         score -= 0.25
     if own_story:  # only a change the writer measured counts, at half (decision 0099)
         score = score / 2 if measured else 0.0
@@ -680,8 +683,11 @@ def _sentences(fragment_text: str) -> Iterator[tuple[int, str, bool]]:
     for index, (start, end) in enumerate(sentence_spans(fragment_text)):
         sentence = normalize_whitespace(_REFERENCE_MARKERS.sub("", fragment_text[start:end]))
         sentence = without_lead_label(sentence)
+        lead = LIST_LEAD_IN.match(sentence)
+        if lead is not None:
+            sentence = sentence[lead.end() :]
         if len(sentence) <= MAX_CLAIM_CHARS:
-            yield index, sentence, False
+            yield index, sentence, lead is not None
             continue
         for clause in _clauses(sentence):
             yield index, clause, True

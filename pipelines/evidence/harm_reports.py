@@ -73,6 +73,12 @@ _WRITERS_GROUP = (
 )
 COUNTED_AMONG = re.compile(
     rf"\b{_SHARE}\s+(?:[\w-]+\s+){{0,2}}?(?:in|of|among)\s+{_WRITERS_GROUP}"
+    # the writer's group as "us", or what the writer is called out to ("roughly one in
+    # four of us reported itchy skin"; "about one in five of the green roofs I get called
+    # out to have leaked")
+    rf"|\b{_SHARE}\s+of\s+(?:us\b|the\s+(?:[\w-]+\s+){{1,3}}?(?:I|we)\s+(?:\w+\s+)?"
+    r"(?:see|saw|get|got|inspect|inspected|survey|surveyed|visit|visited|treat|treated|"
+    r"fit|fitted|install|installed|look\s+after|work\s+on)\b)"
     rf"|\b(?:in|among)\s+{_WRITERS_GROUP}[^.;]{{0,40}}?\b{_SHARE}",
     re.IGNORECASE,
 )
@@ -81,7 +87,8 @@ COUNTED_AMONG = re.compile(
 def practitioners_count(text: str) -> bool:
     """True when ``text`` opens on a count of the people its writer sees ("About one in
     five of my patients ...", "Roughly a third of our members ..."), or gives a share of
-    a group of theirs ("about one in four people in my Tuesday group had sore knees")."""
+    a group of theirs ("about one in four people in my Tuesday group had sore knees",
+    "one in four of us", "one in five of the roofs I get called out to")."""
     return PRACTITIONERS_COUNT.match(text) is not None or COUNTED_AMONG.search(text) is not None
 
 

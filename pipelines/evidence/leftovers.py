@@ -293,6 +293,8 @@ def asks_only(text: str) -> bool:
 _LEAD_LABEL = re.compile(
     r"^(?:Q|A|Question|Answer|(?i:(?:main |key )?(?:results?|findings)|conclusions?|facts?|"
     r"interpretation|bottom line|background|methods?|design))\s*[:\u2014]\s*(?=\S)"
+    # a notice's label before a sentence ("Important: If you currently receive ...")
+    r"|^(?i:important|note|warning|caution):\s+(?=[A-Z\"\u201c])"
     r"|^[A-Z][A-Z .'-]+(?:, [A-Z][a-z]+\.? \d{1,2})? \u2014 (?=\S)"
     # a speaker in a transcript ("DR. PATEL: Intermittent fasting leads to ...")
     r"|^(?:[A-Z][A-Z'.-]*\s){0,3}[A-Z][A-Z'.-]+:\s+(?=[A-Z\"\u201c])"

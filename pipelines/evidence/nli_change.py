@@ -30,6 +30,7 @@ from lyra.pipelines.evidence.nli_comparisons import (
     THAN_REACH,
     Comparison,
     comparisons_clash,
+    no_difference_against_comparison,
     outcome,
     read_comparisons,
     specific,
@@ -63,8 +64,10 @@ from lyra.pipelines.evidence.nli_shares import (
     Share,
     arms_differ,
     frequencies_opposed,
+    rarity_denied,
     read_share,
     same_arm,
+    share_clause,
     shares_apart,
     shares_compared,
 )
@@ -497,6 +500,10 @@ _ONE_OF: Final = {
     "felt": "feel",
     "warm": "hot",
     "overheat": "hot",
+    # leaving work in other words: "leaving paid employment altogether was rare" against
+    # "11 percent ... said they had quit their jobs outright" (decision 0115)
+    "quit": "leav",
+    "job": "employ",
 }
 
 
@@ -529,6 +536,12 @@ def _read_changes(key: tuple[str, ...]) -> ChangeReading:
     # victims who took part said they felt worse after the conference than before it"
     # (decision 0109)
     share = read_share(tokens) if not (negated or sized or sized_changes) else None
+    share_tokens = tokens
+    if share is None and not (sized or sized_changes):
+        # the share of one clause, where the others negate or give shares too (0115)
+        clause = share_clause(tokens)
+        if len(clause) < len(tokens) and not is_negated(clause):
+            share, share_tokens = read_share(clause), clause
     return ChangeReading(
         tokens=tokens,
         negated=negated,
@@ -542,7 +555,9 @@ def _read_changes(key: tuple[str, ...]) -> ChangeReading:
         groups=read_groups(tokens),
         share=share,
         cost=read_cost(tokens),
-        share_about=frozenset(_ONE_OF.get(k, k) for k in outcome(tokens)) if share else frozenset(),
+        share_about=(
+            frozenset(_ONE_OF.get(k, k) for k in outcome(share_tokens)) if share else frozenset()
+        ),
     )
 
 
@@ -765,6 +780,9 @@ def shares_differ(hypothesis: ChangeReading, sentence: ChangeReading) -> bool:
         # affects, one of them specific (decision 0113)
         outcome = alike - hypothesis.names - sentence.names - SHARE_FRAME
         return len(outcome) >= SHARED_WORDS_FAR and bool(specific(outcome))
+    if rarity_denied(hypothesis.tokens, hypothesis.share, sentence.tokens, sentence.share):
+        # called rare against a share far larger: one specific word of the outcome (0115)
+        return bool(specific(alike - hypothesis.names - sentence.names - SHARE_FRAME))
     if shares_apart(hypothesis.share, sentence.share, SHARES_FAR_APART):
         return len(known) >= SHARED_WORDS_FAR
     return len(same) >= SHARED_WORDS and len(known) >= SHARED_KNOWN
@@ -779,6 +797,12 @@ def changes_contradict(hypothesis: ChangeReading, sentence: ChangeReading) -> bo
     return (
         no_change_against_change(hypothesis, sentence)
         or comparisons_clash(hypothesis.comparisons, sentence.comparisons)
+        or no_difference_against_comparison(
+            hypothesis.tokens, hypothesis.no_change, sentence.comparisons, sentence.tokens
+        )
+        or no_difference_against_comparison(
+            sentence.tokens, sentence.no_change, hypothesis.comparisons, hypothesis.tokens
+        )
         or sizes_differ(hypothesis, sentence)
         or unevidenced_against_sized(hypothesis, sentence)
         or safe_against_advised(hypothesis.advice, sentence.advice)

@@ -117,6 +117,41 @@ def _equalities(tokens: Sequence[str]) -> list[Comparison]:
     return found
 
 
+# "the same level of protection as": what the sameness is of, in a word or two after
+# one of these and "of" (decision 0115).
+_SAME_OF = frozenset({"level", "levels", "degree", "amount", "kind", "quality"})
+_SAME_MEASURE_WORDS = 2
+
+
+def _same_as(tokens: Sequence[str]) -> list[Comparison]:
+    """Each "A gives the same (level of) protection as B" of the text that no word before
+    negates: "our stockings give the same level of protection as a heparin injection"."""
+    found = []
+    for i in range(1, len(tokens) - 2):
+        if tokens[i] != "same" or tokens[i - 1] != "the":
+            continue
+        start = i + 1
+        if tokens[start] in _SAME_OF and tokens[start + 1 : start + 2] == ["of"]:
+            start += 2
+        ends = [k for k in range(start + 1, start + 1 + _SAME_MEASURE_WORDS) if k < len(tokens)]
+        second_as = next((k for k in ends if tokens[k] == "as"), None)
+        if second_as is None:
+            continue
+        opening = max(0, i - 1 - _LEADER_REACH)
+        if any(is_cue(tokens, j) for j in range(opening, i - 1)):
+            continue
+        found.append(
+            Comparison(
+                sign=0,
+                denied=False,
+                leader=frozenset(outcome(tokens[opening : i - 1])),
+                compared=frozenset(outcome(tokens[second_as + 1 : second_as + 1 + NULL_REACH])),
+                measure=frozenset(outcome(tokens[start:second_as])),
+            )
+        )
+    return found
+
+
 # After what a performance verb beats, the words that open what it beats it in.
 _FOR_MEASURE = frozenset({"for", "at", "on", "comes"})
 # Words for a count after "than" that make a bound of what looks like a comparison.
@@ -189,7 +224,7 @@ def read_comparisons(tokens: Sequence[str]) -> list[Comparison]:
                 axis=axis[0],
             )
         )
-    return found + _equalities(tokens) + _cost_multiples(tokens)
+    return found + _equalities(tokens) + _same_as(tokens) + _cost_multiples(tokens)
 
 
 def _words_run(tokens: Sequence[str], start: int) -> Sequence[str]:
@@ -327,3 +362,34 @@ def _equal_against_lead(first: Comparison, second: Comparison) -> bool:
     forward = specific(first.leader & second.leader) and specific(first.compared & second.compared)
     crossed = specific(first.leader & second.compared) and specific(first.compared & second.leader)
     return bool(forward or crossed)
+
+
+# The words that set two things side by side in a finding of no difference ("did not
+# differ significantly between exercise and antidepressant arms", "no different from").
+_SIDE_BY_SIDE = frozenset({"between", "from", "versus", "vs", "compared", "than"})
+
+
+def no_difference_against_comparison(
+    null_tokens: Sequence[str],
+    no_change: frozenset[str],
+    comparisons: Sequence[Comparison],
+    other_tokens: Sequence[str],
+) -> bool:
+    """One text finds no difference between two things in an outcome ("remission at 12
+    weeks did not differ significantly between exercise and antidepressant arms"), and
+    the other has one of them do better or more than the other, naming the outcome
+    ("Structured exercise outperforms antidepressants, with patients around 1.5 times
+    more likely to reach remission ..."): decision 0115."""
+    if not no_change or _SIDE_BY_SIDE.isdisjoint(null_tokens):
+        return False
+    if not specific(no_change) & content_keys(other_tokens):
+        return False
+    # the two things, never the outcome itself
+    named = content_keys(null_tokens) - no_change
+    for comparison in comparisons:
+        if comparison.sign == 0 or comparison.denied:
+            continue
+        leads, behind = specific(comparison.leader & named), specific(comparison.compared & named)
+        if leads and behind and leads.isdisjoint(behind):
+            return True
+    return False

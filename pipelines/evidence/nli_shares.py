@@ -214,3 +214,56 @@ def shares_compared(tokens: Sequence[str]) -> list[str]:
             continue
         return between[:against]
     return []
+
+
+# Where the clause that gives a share ends: "about 11 percent of recipients said they had
+# quit their jobs outright since the payments began, and a further 18 percent said they
+# had cut back their hours"; "leaving paid employment altogether was rare, at 2.1 per
+# cent of recipients ..., compared with 1.9 per cent in the comparison group"; "injuries
+# were reported by about 2% of participants ..., and no serious cardiac events were
+# recorded" (decision 0115).
+_CLAUSE_ENDS = frozenset({"and", "but", "while", "whereas", "compared", "versus", "vs"})
+
+
+def share_clause(tokens: Sequence[str]) -> list[str]:
+    """The tokens up to the first clause join after the sentence's first share, all of
+    them where none follows it."""
+    values = measures(tokens).get("%", [])
+    if not values:
+        return list(tokens)
+    first = min(at for _, _, at in values)
+    end = next((j for j in range(first + 1, len(tokens)) if tokens[j] in _CLAUSE_ENDS), None)
+    return list(tokens[:end] if end is not None else tokens)
+
+
+# How severe an outcome is sets it apart: "serious side effects are rare, fewer than 1 in
+# 1,000" and "side effects such as nausea affect 1 in 5" are two outcomes.
+_SEVERITY = frozenset(
+    {"serious", "severe", "major", "minor", "mild", "moderate", "fatal", "life-threatening",
+     "significant", "lasting", "permanent", "temporary"}
+)  # fmt: skip
+
+
+def rarity_denied(
+    first: Sequence[str], first_share: Share, second: Sequence[str], second_share: Share
+) -> bool:
+    """One text calls its outcome rare with a share, and the other, grading nothing,
+    gives a share at least `SHARES_FAR_APART` times larger: "Harms were infrequent:
+    musculoskeletal injuries were reported by about 2% of participants" against "about
+    18% of patients on prescribed exercise programmes pick up a strain or overuse
+    injury" (decision 0115). Both shares' clauses grade the outcome's severity alike."""
+    for rare, rare_share, other, other_share in (
+        (first, first_share, second, second_share),
+        (second, second_share, first, first_share),
+    ):
+        if _SELDOM.isdisjoint(rare) or not _OFTEN.isdisjoint(rare):
+            continue
+        if not (_SELDOM.isdisjoint(other) and _OFTEN.isdisjoint(other)):
+            continue
+        if _SEVERITY.intersection(share_clause(rare)) != _SEVERITY.intersection(
+            share_clause(other)
+        ):
+            continue
+        if other_share.low >= SHARES_FAR_APART * rare_share.high > 0:
+            return True
+    return False

@@ -15,7 +15,7 @@ _ABBREVIATIONS: Final[frozenset[str]] = frozenset(
     {
         "al", "approx", "ca", "cf", "co", "corp", "dept", "dr", "e.g", "eg", "eq", "est",
         "fig", "figs", "gen", "i.e", "ie", "inc", "jr", "lt", "ltd", "mr", "mrs", "ms",
-        "mt", "no", "nos", "p", "pp", "ph.d", "prof", "ref", "refs", "rev", "sec", "sen",
+        "mt", "nos", "p", "pp", "ph.d", "prof", "ref", "refs", "rev", "sec", "sen",
         "sr", "st", "tab", "u.k", "u.n", "u.s", "u.s.a", "vol", "vols", "vs",
         "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
     }
@@ -33,6 +33,9 @@ _SENTENCE_END = re.compile(
     r"(?=\s+[\"'\u201c\u2018(\[]?[\dA-Z\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff])"
     r"|[\u3002\uff01\uff1f]+[\u300d\u300f\uff09]*"
 )
+# "No." abbreviates "number" only before one ("No. 10 Downing Street"); before a word
+# it is the answer: "So the short version ... is no. When we looked at ...".
+_NUMBER_SIGN = "no"
 _WORD_BEFORE = re.compile(r"([\w.]+)\.$")
 # A unit after a degree sign ("-15 °C.") or a lower-case one after a number ("5 h.",
 # "3 g.") is no initial; "In 2015 M. Jones" keeps its initial.
@@ -45,7 +48,9 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     start = 0
     for match in _SENTENCE_END.finditer(text):
         end = match.end()
-        if match.group().startswith(".") and _is_abbreviation(text[start : match.start() + 1]):
+        if match.group().startswith(".") and _is_abbreviation(
+            text[start : match.start() + 1], text[end : end + 8].lstrip()
+        ):
             continue
         append_stripped(text, start, end, spans)
         start = end
@@ -53,11 +58,13 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _is_abbreviation(sentence: str) -> bool:
+def _is_abbreviation(sentence: str, following: str) -> bool:
     found = _WORD_BEFORE.search(sentence.rstrip("\"'\u201d\u2019)]"))
     if found is None:
         return False
     word = found.group(1).lower()
+    if word == _NUMBER_SIGN:
+        return following[:1].isdigit()
     if word in _ABBREVIATIONS:  # "p. 45", "Fig. 2"
         return True
     # A single capital before the period is an initial ("J. Smith"), not an ending;
