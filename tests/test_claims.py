@@ -11,6 +11,7 @@ import json
 
 import pytest
 
+from lyra.pipelines.evidence.claim_sentences import table_row_statements
 from lyra.pipelines.evidence.claims import (
     EXTRACTIVE_MIN_CHARS,
     ExtractedClaim,
@@ -20,7 +21,6 @@ from lyra.pipelines.evidence.claims import (
     is_rejected_claim,
     parse_claims_response,
     repeats_question,
-    table_row_statements,
 )
 from lyra.pipelines.evidence.leftovers import asks_only, under_reference_list
 from lyra.pipelines.llm.sanitize import new_task_tag

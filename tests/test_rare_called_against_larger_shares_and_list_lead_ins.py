@@ -1,10 +1,11 @@
 """Decision 0115: contradictions and claims of the fourth blind round read at first sight.
-An outcome called rare with its share against a share far larger that grades nothing; the
-share of one clause where another clause negates or gives a share of its own; leaving
-work in other words; "no." as an answer, not "number"; "Important:" as a label; a list
-item's lead-in before its statement; a share of "us" or of what the writer is called out
-to; what a scheme pays the reader. Each pair is quoted as its source wrote it and read
-both ways."""
+An outcome called rare with its share against a share far larger that grades nothing;
+shares of two things named after "of" that disagree in nothing; the share of one clause
+where another clause negates or gives a share of its own; leaving work in other words;
+no difference between two things against one leading the other; "the same level of X
+as"; "no." as an answer, not "number"; "Important:" as a label; a list item's lead-in
+before its statement; a share of "us" or of what the writer is called out to; what a
+scheme pays the reader. Each pair is quoted as its source wrote it and read both ways."""
 
 from __future__ import annotations
 
@@ -50,6 +51,14 @@ CONTRADICTING = [
         "In our trial of high-risk travellers, a single dose of low-molecular-weight heparin "
         "before departure protected better than stockings alone.",
     ),
+    (  # shares of one thing ("annual rainfall") far apart
+        "Green roofs retained 56% of annual rainfall in the study.",
+        "Green roofs retained 24% of the annual rainfall in the city.",
+    ),
+    (  # shares of people, in two words for them
+        "About 20% of patients taking the drug had nausea in the first week.",
+        "Nausea affected 56% of participants taking the drug in the first week.",
+    ),
     (  # uncommon, fewer than 2 in 100, against one in four of a poll's answerers
         "Side effects are uncommon: skin irritation or discomfort affects fewer than 2 in every "
         "100 travellers who wear them.",
@@ -86,6 +95,13 @@ def test_contradictions_as_the_sources_wrote_them(claim: str, premise: str) -> N
         (  # the same protection as one thing, against another thing beating a third
             "Our stockings give the same level of protection as a heparin injection.",
             "Aspirin protected better than a placebo tablet in the trial.",
+        ),
+        (  # a share of the rain against a share of the roofs
+            "Across the included sites, extensive green roofs retained a median of 56% of "
+            "annual rainfall (interquartile range 43 to 67%), compared with 5 to 15% on "
+            "conventional gravel-ballasted roofs monitored in the same studies.",
+            "Across the last few years, about one in five of the green roofs I get called out "
+            "to have leaked somewhere in the first ten years, usually at the drains or upstands.",
         ),
         (  # called rare, the larger share of another outcome
             "Leaks are rare, with about 1% of roofs needing a repair in ten years.",

@@ -67,6 +67,7 @@ from lyra.pipelines.evidence.nli_shares import (
     rarity_denied,
     read_share,
     same_arm,
+    share_bases_differ,
     share_clause,
     shares_apart,
     shares_compared,
@@ -771,6 +772,8 @@ def shares_differ(hypothesis: ChangeReading, sentence: ChangeReading) -> bool:
         return False
     if not same_arm(hypothesis.tokens, sentence.tokens):
         return False
+    if share_bases_differ(hypothesis.tokens, sentence.tokens):
+        return False  # "56% of annual rainfall", "one in five of the green roofs" (0115)
     # names count here too: a drug's name says whose outcome it is ("statin users")
     alike = _alike(hypothesis.share_about, sentence.share_about) - LIGHT_VERBS
     same = specific(alike)

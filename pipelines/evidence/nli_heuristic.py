@@ -100,6 +100,7 @@ from lyra.pipelines.evidence.leftovers import lexicon_readings
 from lyra.pipelines.evidence.nli import NliLabel, NliResult
 from lyra.pipelines.evidence.nli_change import ChangeReading, changes_contradict, read_changes
 from lyra.pipelines.evidence.nli_numbers import disagreeing_measures, number, stem
+from lyra.pipelines.evidence.nli_shares import shares_of_other_things
 from lyra.pipelines.evidence.nli_statements import (
     APART_CLAUSES,
     claim_statements,
@@ -291,11 +292,12 @@ def numbers_contradict(hypothesis: Sequence[str], sentence: Sequence[str]) -> bo
     numbers in each text is the same. "purchases ... fell by 7.6 percent" and "the sugar
     content ... fell by 29 percent" count different things (decision 0090); only the
     disagreeing numbers are read, so "over the first two years" in both texts does not
-    make them count the same (decision 0100)."""
+    make them count the same (decision 0100); shares of two things named after "of"
+    count different things (decision 0115)."""
     h_at, s_at = disagreeing_measures(hypothesis, sentence)
-    return bool(h_at) and not _beside_numbers(hypothesis, h_at).isdisjoint(
-        _beside_numbers(sentence, s_at)
-    )
+    if not h_at or shares_of_other_things(hypothesis, h_at, sentence, s_at):
+        return False
+    return not _beside_numbers(hypothesis, h_at).isdisjoint(_beside_numbers(sentence, s_at))
 
 
 # Verbs of a one-time event, which happens in one year only: "The law took effect in

@@ -30,6 +30,7 @@ from lyra.pipelines.evidence.nli_numbers import (
     one_of_whom,
     per_group,
 )
+from lyra.pipelines.evidence.nli_tokens import content_keys
 
 # Two sentences name one outcome in at least this many specific words, light verbs left
 # out, of which at least `SHARED_KNOWN` are no name ("muscle pain" and "statin" are
@@ -267,3 +268,55 @@ def rarity_denied(
         if other_share.low >= SHARES_FAR_APART * rare_share.high > 0:
             return True
     return False
+
+
+# What a share is of, read in at most this many words after its "of" ("56% of annual
+# rainfall", "one in five of the green roofs"), the "of" at most `_OF_REACH` tokens after
+# the share's number.
+_OF_REACH = 3
+_OF_WORDS = 3
+_OF_SKIPPED = frozenset({"the", "a", "an", "all", "our", "their", "its", "those", "these"})
+# Whom a share may count, in any of the words writers give them: shares of these are
+# left to the other rules ("20% of patients" and "56% of participants" may count alike).
+_PEOPLE = frozenset(
+    {"peopl", "person", "patient", "participant", "user", "customer", "adult", "child",
+     "children", "women", "woman", "men", "man", "resident", "household", "respond",
+     "respondent", "student", "pupil", "worker", "driver", "member", "recipient", "case",
+     "client", "travel", "traveller", "smoker", "us", "them", "those"}
+)  # fmt: skip
+
+
+def _of_what(tokens: Sequence[str], at: int) -> frozenset[str] | None:
+    """The content keys of what the number at ``at`` is a share of; None where no "of"
+    follows it."""
+    for j in range(at + 1, min(len(tokens), at + 1 + _OF_REACH + 1)):
+        if tokens[j] == "of":
+            words = [t for t in tokens[j + 1 : j + 1 + _OF_WORDS + 1] if t not in _OF_SKIPPED]
+            return frozenset(content_keys(words[:_OF_WORDS]))
+    return None
+
+
+def shares_of_other_things(
+    first: Sequence[str], first_at: Sequence[int], second: Sequence[str], second_at: Sequence[int]
+) -> bool:
+    """The numbers of both texts at these places that are shares of something named after
+    "of" (at least one in each), none of people, name nothing both count: "retained a median of 56% of
+    annual rainfall" and "about one in five of the green roofs I get called out to have
+    leaked" disagree in no measure (decision 0115)."""
+    first_of = [w for w in (_of_what(first, at) for at in first_at) if w is not None]
+    second_of = [w for w in (_of_what(second, at) for at in second_at) if w is not None]
+    if not first_of or not second_of:
+        return False
+    first_words, second_words = frozenset().union(*first_of), frozenset().union(*second_of)
+    if not first_words or not second_words or (first_words | second_words) & _PEOPLE:
+        return False
+    return first_words.isdisjoint(second_words)
+
+
+def share_bases_differ(first: Sequence[str], second: Sequence[str]) -> bool:
+    """The two texts' shares are of two things named after "of", none of people
+    (`shares_of_other_things`): "56% of annual rainfall" and "one in five of the green
+    roofs"."""
+    first_at = [at for _, _, at in measures(first).get("%", [])]
+    second_at = [at for _, _, at in measures(second).get("%", [])]
+    return shares_of_other_things(first, first_at, second, second_at)
