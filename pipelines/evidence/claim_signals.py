@@ -179,7 +179,11 @@ RESEARCH_QUOTED = re.compile(
 RESEARCH_FIRST_PERSON = re.compile(
     # not "my survey": "My survey is small and probably tilted towards schools with a
     # grievance" is the writer's caveat
-    r"\b(?:my|our)\s+(?:own\s+)?(?:research\s+)?(?:team|team's|lab|lab's|research\s+group)\b",
+    r"\b(?:my|our)\s+(?:own\s+)?(?:research\s+)?(?:team|team's|lab|lab's|research\s+group)\b"
+    # the trials a speaker ran ("in the trials I've run it's about one in five people":
+    # decision 0115)
+    r"|\b(?:trials?|studies|study|experiments?)\s+(?:that\s+)?(?:I|we)(?:'ve|\s+have)?\s+"
+    r"(?:run|ran|led|conducted|done|did)\b",
     re.IGNORECASE,
 )
 # A list item's own lead-in before a colon, in lower case ("the big surprise for me:
@@ -192,5 +196,36 @@ AMOUNT_PAID = re.compile(
     r"^(?:[^,]{0,80},\s*)?you\s+(?:will\s+|would\s+)?(?:receive|get|be\s+paid|are\s+paid)\s+"
     r"(?:up\s+to\s+|about\s+|around\s+)?[$\u00a3\u20ac]\s?\d[\d,.]*\s*(?:a|per|each|every)\s+"
     r"(?:day|week|fortnight|month|quarter|year)\b",
+    re.IGNORECASE,
+)
+# A dose or a course stated, not ordered: "is 5 mg about half an hour before bed", "The
+# standard course is five sessions, spaced a week apart" (decision 0115).
+DOSE_STATED = re.compile(
+    r"\b(?:\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten)\s*"
+    r"(?:mg|mcg|\u00b5g|g|iu|ml|units?|tablets?|capsules?|sessions?|treatments?|doses?)\b"
+    r"[^.;]{0,40}?\b(?:before\s+(?:bed|bedtime|sleep|meals?)|at\s+bedtime|"
+    r"(?:a|one|two|three)\s+weeks?\s+apart|(?:a|per|each|every)\s+(?:day|night|week)|"
+    r"daily|weekly|nightly|once|twice)\b",
+    re.IGNORECASE,
+)
+# A frame that only says a plain answer follows: "And the honest picture is that ...",
+# "The short answer is ..." (decision 0115).
+PLAIN_ANSWER_FRAME = re.compile(
+    r"^(?:(?:and|but|so)\s+)?(?:the\s+)?(?:honest|short|simple|plain|real)\s+"
+    r"(?:picture|answer|version|truth|story)\s+is\s+(?:that\s+)?(?=\S+(?:\s+\S+){5})",
+    re.IGNORECASE,
+)
+# "you" of anyone, not the reader addressed: "two-thirds of the gain you get from
+# one-to-one sessions" (decision 0115).
+GENERIC_YOU = re.compile(
+    r"\b(?:the|a|an)\s+(?:[\w-]+\s+){1,2}?you(?:'d)?\s+(?:would\s+)?(?:get|see|find|need)\b",
+    re.IGNORECASE,
+)
+# An opening that has the reader look at the figures, not act: "If you just look at
+# whether the counts went up at all at six months, traffic ... went up at 17 of the 40
+# schools" (decision 0115).
+READER_LOOKS = re.compile(
+    r"^if\s+you\s+(?:just\s+|only\s+|simply\s+)?(?:look|compare|count|check|add|go\s+by|"
+    r"take\s+(?:the|all|only))\b",
     re.IGNORECASE,
 )

@@ -32,13 +32,17 @@ from lyra.pipelines.evidence.claim_signals import (
     AMOUNT_PAID,
     COMPARISON,
     COPULA,
+    DOSE_STATED,
     EFFECT,
     FINDING_OPENS,
+    GENERIC_YOU,
     HEDGE,
     IMPERSONAL_IT,
     JA_EFFECT,
     NUMBER,
     NUMBER_UNIT,
+    PLAIN_ANSWER_FRAME,
+    READER_LOOKS,
     RECOMMENDATION,
     RESEARCH_FIRST_PERSON,
     RESEARCH_QUOTED,
@@ -518,7 +522,7 @@ def informativeness(text: str) -> float:
     leans on the one before it, tells the writer's own story or method, or advises the
     reader ("you should", "Look for ...") loses most of its score.
     """
-    text = stated_part(text)
+    text = PLAIN_ANSWER_FRAME.sub("", stated_part(text), count=1)
     if (
         (_METHODS.match(text) and not FINDING_OPENS.match(text))
         or _WRITER_SPEAKS.match(text)
@@ -540,7 +544,10 @@ def informativeness(text: str) -> float:
         and not PRACTITIONER_ADVISES.match(text)
         and not WRITER_FINDS_NONE.match(text)
     )
+    # an amount paid states what a dose would; a dose stated keeps its score quoted or
+    # with "you" only in its timing (decision 0115)
     paid = AMOUNT_PAID.match(text) is not None
+    stated = paid or DOSE_STATED.search(text) is not None
     dosing = paid or any(_DOSING_INSTRUCTION.match(t) for t in (text, main))
     # the writer's own adverse event is a report of harm ("the oxide gave me terrible
     # diarrhoea", "my daughter came out in a blotchy rash on day 5": decision 0106)
@@ -579,11 +586,14 @@ def informativeness(text: str) -> float:
         or _OWN_COMPARISON.search(text)
     )
     # a speaker's own measured change is their testimony, quoted or not (decision 0106)
-    quoted = quoted and not measured and not counted
+    quoted = quoted and not measured and not counted and not stated
     if (_ANAPHORIC_START.match(text) and not IMPERSONAL_IT.match(text)) or quoted:
         score -= 0.35
-    statement = own_statement(text)
-    if _SECOND_PERSON.search(statement) and not (contraindication or paid):
+    # the reader only in an opening condition ("If you just look at whether the counts
+    # went up at all, traffic ... went up at 17 of the 40 schools") or anyone's "you"
+    looks = main and READER_LOOKS.match(text)
+    statement = GENERIC_YOU.sub("", main if looks else own_statement(text))
+    if _SECOND_PERSON.search(statement) and not (contraindication or stated):
         score -= 0.25
     if own_story:  # only a change the writer measured counts, at half (decision 0099)
         score = score / 2 if measured else 0.0

@@ -69,7 +69,9 @@ _SHARE = (
 )
 _WRITERS_GROUP = (
     r"(?:my|our)\s+(?:own\s+)?(?:[\w-]+\s+){0,2}?(?:group|groups|class|classes|clinic|"
-    r"practice|ward|caseload|patients|clients|members|pupils|students|customers|cases)\b"
+    r"practice|ward|caseload|patients|clients|members|pupils|students|customers|cases|"
+    # a school's year groups and children ("9 out of 26 of my Year 3s": decision 0115)
+    r"kids|children|year\s+\d{1,2}s)\b"
 )
 COUNTED_AMONG = re.compile(
     rf"\b{_SHARE}\s+(?:[\w-]+\s+){{0,2}}?(?:in|of|among)\s+{_WRITERS_GROUP}"

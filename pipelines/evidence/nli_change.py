@@ -36,6 +36,7 @@ from lyra.pipelines.evidence.nli_comparisons import (
     specific,
 )
 from lyra.pipelines.evidence.nli_costs import Cost, costs_differ, read_cost
+from lyra.pipelines.evidence.nli_doses import Dose, doses_differ, read_dose
 from lyra.pipelines.evidence.nli_groups import NO_GROUP, GroupReading, groups_clash, read_groups
 from lyra.pipelines.evidence.nli_no_change import (
     OUTCOME_REACH,
@@ -483,6 +484,7 @@ class ChangeReading:
     share: Share | None = None  # the one share of people it gives ("1 in 100")
     share_about: frozenset[str] = frozenset()  # the words of what that share has
     cost: Cost | None = None  # the one cost it gives ("2,900 crowns per officer")
+    dose: Dose | None = None  # the one dose it states ("take 0.5 mg at local bedtime")
 
     @functools.cached_property
     def names(self) -> frozenset[str]:
@@ -556,6 +558,7 @@ def _read_changes(key: tuple[str, ...]) -> ChangeReading:
         groups=read_groups(tokens),
         share=share,
         cost=read_cost(tokens),
+        dose=read_dose(tokens),
         share_about=(
             frozenset(_ONE_OF.get(k, k) for k in outcome(share_tokens)) if share else frozenset()
         ),
@@ -812,4 +815,5 @@ def changes_contradict(hypothesis: ChangeReading, sentence: ChangeReading) -> bo
         or groups_clash(hypothesis.groups, sentence.groups)
         or shares_differ(hypothesis, sentence)
         or costs_differ(hypothesis.cost, sentence.cost)
+        or doses_differ(hypothesis.dose, sentence.dose, hypothesis.names, sentence.names)
     )

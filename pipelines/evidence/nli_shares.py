@@ -300,9 +300,9 @@ def shares_of_other_things(
     first: Sequence[str], first_at: Sequence[int], second: Sequence[str], second_at: Sequence[int]
 ) -> bool:
     """The numbers of both texts at these places that are shares of something named after
-    "of" (at least one in each), none of people, name nothing both count: "retained a median of 56% of
-    annual rainfall" and "about one in five of the green roofs I get called out to have
-    leaked" disagree in no measure (decision 0115)."""
+    "of" (at least one in each), none of people, name nothing both count: "retained a
+    median of 56% of annual rainfall" and "about one in five of the green roofs I get
+    called out to have leaked" disagree in no measure (decision 0115)."""
     first_of = [w for w in (_of_what(first, at) for at in first_at) if w is not None]
     second_of = [w for w in (_of_what(second, at) for at in second_at) if w is not None]
     if not first_of or not second_of:
