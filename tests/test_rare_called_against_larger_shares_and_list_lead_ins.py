@@ -14,7 +14,6 @@ import pytest
 from lyra.pipelines.evidence.claims import extract_claims_extractive
 from lyra.pipelines.evidence.harm_reports import practitioners_count
 from lyra.pipelines.evidence.nli_change import read_changes
-from lyra.pipelines.evidence.nli_doses import doses_differ
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
 from lyra.pipelines.evidence.nli_shares import Share, share_clause
 from lyra.pipelines.evidence.nli_tokens import tokenize
@@ -238,45 +237,3 @@ def test_a_label_before_lower_case_stays_with_its_sentence() -> None:
     assert [c.text for c in extract_claims_extractive(text, "Do basic income pilots work?")] == [
         text
     ]
-
-
-def test_doses_far_apart_refute_at_any_overlap() -> None:
-    advised = (
-        "If you choose to use it for an eastward trip across five or more time zones, we "
-        "advise you to take 0.5 mg at local bedtime on the day you arrive and for the "
-        "following four nights."
-    )
-    practised = (
-        "What works for me, and what the travel nurse at my company told me years ago, is 5 "
-        "mg about half an hour before bed, starting the night before you fly and carrying on "
-        "for five nights after you land."
-    )
-    assert heuristic_nli(practised, advised).label == "refutes"
-    assert heuristic_nli(advised, practised).label == "refutes"
-
-
-@pytest.mark.parametrize(
-    ("first", "second", "differ"),
-    [
-        ("Take 1 mg at bedtime.", "Take 5 mg at bedtime.", True),
-        # two drugs, each by its name
-        (
-            "Take 10 mg of zolpidem at bedtime for the first two nights.",
-            "Take 0.5 mg of melatonin at bedtime on arrival.",
-            False,
-        ),
-        # two groups
-        ("For children, the dose is 1 mg at bedtime.", "For adults, the dose is 5 mg.", False),
-        # a bound: up to 5 mg holds 0.5 mg
-        ("Take up to 5 mg at bedtime.", "Take 0.5 mg at bedtime.", False),
-        # near doses
-        ("Take 1 mg at bedtime.", "Take 1.5 mg at bedtime.", False),
-        # nothing says it is taken
-        ("Each capsule holds 5 mg.", "The tablet holds 0.5 mg.", False),
-    ],
-)
-def test_doses_differ_only_for_one_thing_one_group_far_apart(
-    first: str, second: str, differ: bool
-) -> None:
-    one, two = read_changes(tokenize(first)), read_changes(tokenize(second))
-    assert doses_differ(one.dose, two.dose, one.names, two.names) is differ

@@ -36,7 +36,6 @@ from lyra.pipelines.evidence.nli_comparisons import (
     specific,
 )
 from lyra.pipelines.evidence.nli_costs import Cost, costs_differ, read_cost
-from lyra.pipelines.evidence.nli_doses import Dose, doses_differ, read_dose
 from lyra.pipelines.evidence.nli_groups import NO_GROUP, GroupReading, groups_clash, read_groups
 from lyra.pipelines.evidence.nli_no_change import (
     OUTCOME_REACH,
@@ -56,6 +55,7 @@ from lyra.pipelines.evidence.nli_numbers import (
     stem,
 )
 from lyra.pipelines.evidence.nli_shares import (
+    COUNT_KEYS,
     LIGHT_VERBS,
     SHARE_FRAME,
     SHARED_KNOWN,
@@ -484,7 +484,6 @@ class ChangeReading:
     share: Share | None = None  # the one share of people it gives ("1 in 100")
     share_about: frozenset[str] = frozenset()  # the words of what that share has
     cost: Cost | None = None  # the one cost it gives ("2,900 crowns per officer")
-    dose: Dose | None = None  # the one dose it states ("take 0.5 mg at local bedtime")
 
     @functools.cached_property
     def names(self) -> frozenset[str]:
@@ -558,7 +557,6 @@ def _read_changes(key: tuple[str, ...]) -> ChangeReading:
         groups=read_groups(tokens),
         share=share,
         cost=read_cost(tokens),
-        dose=read_dose(tokens),
         share_about=(
             frozenset(_ONE_OF.get(k, k) for k in outcome(share_tokens)) if share else frozenset()
         ),
@@ -787,8 +785,10 @@ def shares_differ(hypothesis: ChangeReading, sentence: ChangeReading) -> bool:
         outcome = alike - hypothesis.names - sentence.names - SHARE_FRAME
         return len(outcome) >= SHARED_WORDS_FAR and bool(specific(outcome))
     if rarity_denied(hypothesis.tokens, hypothesis.share, sentence.tokens, sentence.share):
-        # called rare against a share far larger: one specific word of the outcome (0115)
-        return bool(specific(alike - hypothesis.names - sentence.names - SHARE_FRAME))
+        # called rare against a share far larger: one specific word of the outcome, no
+        # word of the count ("one in a thousand", "one patient in ten"): decision 0115
+        outcome = alike - hypothesis.names - sentence.names - SHARE_FRAME - COUNT_KEYS
+        return bool(specific(outcome))
     if shares_apart(hypothesis.share, sentence.share, SHARES_FAR_APART):
         return len(known) >= SHARED_WORDS_FAR
     return len(same) >= SHARED_WORDS and len(known) >= SHARED_KNOWN
@@ -815,5 +815,4 @@ def changes_contradict(hypothesis: ChangeReading, sentence: ChangeReading) -> bo
         or groups_clash(hypothesis.groups, sentence.groups)
         or shares_differ(hypothesis, sentence)
         or costs_differ(hypothesis.cost, sentence.cost)
-        or doses_differ(hypothesis.dose, sentence.dose, hypothesis.names, sentence.names)
     )

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from lyra.pipelines.evidence.antonym_axes import ANTONYM_AXES
 from lyra.pipelines.evidence.nli_numbers import (
+    CARDINALS,
     FRACTION_OF,
     SHARE_NOUNS,
     bound_before,
@@ -243,6 +244,12 @@ _SEVERITY = frozenset(
     {"serious", "severe", "major", "minor", "mild", "moderate", "fatal", "life-threatening",
      "significant", "lasting", "permanent", "temporary"}
 )  # fmt: skip
+
+
+# The words of a count, which name no outcome ("one in a thousand", "one patient in ten").
+COUNT_KEYS = frozenset(
+    content_keys([*CARDINALS, "one", "hundred", "thousand", "million", "every", "dozen"])
+)
 
 
 def rarity_denied(
