@@ -123,9 +123,13 @@ def _changes(tokens: Sequence[str]) -> tuple[set[str], set[str]]:
         if tokens[i + 1 : i + 2] == ["than"] or tokens[i - 1 : i] == ["or"]:
             # a bound, not a change: "more than eight years", "800 IU or more"
             continue
-        sized = _sized_before(tokens, i) or any(
-            (number(t) is not None and tokens[j - 1] != "-") or t in CHANGE_SIZES
-            for j, t in enumerate(tokens[i + 1 : i + 1 + 2 * OUTCOME_REACH], start=i + 1)
+        sized = (
+            _sized_before(tokens, i)
+            or any(
+                (number(t) is not None and tokens[j - 1] != "-") or t in CHANGE_SIZES
+                for j, t in enumerate(tokens[i + 1 : i + 1 + 2 * OUTCOME_REACH], start=i + 1)
+            )
+            or _size_after_by(tokens, i)
         )
         if "than" in tokens[i + 1 : i + 1 + THAN_REACH] and _no_measure_compared(tokens, i):
             # a comparison of two things, not a change: "more effective at reducing
@@ -139,6 +143,20 @@ def _changes(tokens: Sequence[str]) -> tuple[set[str], set[str]]:
         else:
             unsized |= acted_on(tokens, i, OUTCOME_REACH)
     return found, found | unsized
+
+
+# How far past "by" a change's size may stand: "improved on standardised reading
+# comprehension measures by a pooled effect size of g = 0.31" (decision 0116).
+_BY_SIZE_REACH = 8
+
+
+def _size_after_by(tokens: Sequence[str], i: int) -> bool:
+    """The change at ``i`` is sized past "by", farther than a number is read otherwise."""
+    after = tokens[i + 1 : i + 1 + 2 * OUTCOME_REACH]
+    if "by" not in after:
+        return False
+    start = i + 2 + after.index("by")
+    return any(number(t) is not None for t in tokens[start : start + _BY_SIZE_REACH])
 
 
 # "half as likely to vomit as", "three times as often as": a multiple of how often.

@@ -100,6 +100,7 @@ from lyra.pipelines.evidence.leftovers import lexicon_readings
 from lyra.pipelines.evidence.nli import NliLabel, NliResult
 from lyra.pipelines.evidence.nli_change import ChangeReading, changes_contradict, read_changes
 from lyra.pipelines.evidence.nli_numbers import disagreeing_measures, number, stem
+from lyra.pipelines.evidence.nli_outcomes import other_outcomes
 from lyra.pipelines.evidence.nli_shares import shares_of_other_things
 from lyra.pipelines.evidence.nli_statements import (
     APART_CLAUSES,
@@ -557,11 +558,11 @@ def _judge(premise: str, hypothesis: str) -> NliResult:
     overlap = evidence.overlap
     hyp_changes = read_changes(hyp_tokens)
     if evidence.sentence is not None and _sentence_contradicts(
-        hyp_tokens, hyp_keys, hyp_changes, evidence
+        hypothesis, hyp_keys, hyp_changes, evidence
     ):
         return _refutes(evidence)
     if evidence.sentence is None or overlap < NEUTRAL_BELOW:
-        changed = _changes_against(sentences, hyp_changes)
+        changed = _changes_against(sentences, hypothesis, hyp_changes)
         if changed is not None:
             return changed
         # A sentence sharing no content word is no evidence of anything.
@@ -571,7 +572,7 @@ def _judge(premise: str, hypothesis: str) -> NliResult:
         return _result("supports", min(CONFIDENCE_CAP, 0.5 + 0.45 * overlap), evidence.sentence)
     else:
         others = [read for read in sentences if read is not evidence]
-        changed = _changes_against(others, hyp_changes)
+        changed = _changes_against(others, hypothesis, hyp_changes)
         if changed is not None:
             return changed
         neutral = _result("neutral", 0.5, evidence.sentence)
@@ -582,7 +583,7 @@ def _judge(premise: str, hypothesis: str) -> NliResult:
     # years will have a major bleed": decision 0107).
     for read in sorted(sentences, key=lambda read: -read.overlap):
         if read is not evidence and _sentence_contradicts(
-            hyp_tokens, hyp_keys, hyp_changes, read, closest=False
+            hypothesis, hyp_keys, hyp_changes, read, closest=False
         ):
             return _refutes(read)
     return neutral
@@ -593,7 +594,7 @@ def _refutes(evidence: _Evidence) -> NliResult:
 
 
 def _sentence_contradicts(
-    hyp_tokens: Sequence[str],
+    hypothesis: str,
     hyp_keys: set[str],
     hyp_changes: ChangeReading,
     read: _Evidence,
@@ -605,10 +606,12 @@ def _sentence_contradicts(
     ``NEUTRAL_BELOW`` by a negation, an antonym, a number or a change that differs. A
     sentence other than the ``closest`` one contradicts under ``NEUTRAL_BELOW`` only by
     measures that differ (on HealthVer dev an anchored negation there was wrong on 5 of
-    5 pairs)."""
+    5 pairs). Two findings about two different outcomes never contradict each other
+    (`nli_outcomes`, decision 0116)."""
     tokens = read.tokens
-    if read.overlap < ANCHORED_FROM:
+    if read.overlap < ANCHORED_FROM or other_outcomes(hypothesis, read.sentence or ""):
         return False
+    hyp_tokens = tokenize(hypothesis)
     if read.overlap < NEUTRAL_BELOW:
         return anchored_contradiction(
             hyp_tokens, tokens, measures_only=not closest
@@ -628,7 +631,7 @@ def _sentence_contradicts(
 
 
 def _changes_against(
-    sentences: Sequence[_Evidence], hyp_changes: ChangeReading
+    sentences: Sequence[_Evidence], hypothesis: str, hyp_changes: ChangeReading
 ) -> NliResult | None:
     """Refutes, with the first sentence of the premise that finds no change in what the
     hypothesis says changed by a stated size (or the other way round), or makes a
@@ -638,7 +641,9 @@ def _changes_against(
     of staff leaving the participating companies fell by 57 percent ..."). Read only
     where the premise neither supports nor refutes by its closest sentence."""
     for read in sentences:
-        if changes_contradict(hyp_changes, read_changes(read.tokens)):
+        if changes_contradict(hyp_changes, read_changes(read.tokens)) and not other_outcomes(
+            hypothesis, read.sentence or ""
+        ):
             confidence = min(CONFIDENCE_CAP, 0.55 + 0.4 * read.overlap)
             return _result("refutes", confidence, read.sentence)
     return None

@@ -41,6 +41,9 @@ def acted_on(tokens: Sequence[str], i: int, reach: int) -> set[str]:
     "cut how often children need their reliever"), else
     those before it (its subject: "organic matter rose by", "turnover hardly changed")."""
     j = i + 1
+    if tokens[j : j + 1] == ["on"]:  # "tutees improved on reading comprehension" (0116)
+        i = j
+        j += 1
     while j < len(tokens) and tokens[j] in DETERMINERS:
         j += 1
     if j < len(tokens) and (tokens[j] == "how" or outcome(tokens[j : j + 1])):
@@ -50,6 +53,18 @@ def acted_on(tokens: Sequence[str], i: int, reach: int) -> set[str]:
 
 
 _STATE_REACH = 4
+# After "the same" or "similar", what ends a state of no change ("were the same in both
+# groups", "was similar across schools"); a noun there is what is alike, no finding of
+# no change ("the same dose", "a similar level of protection").
+_ALIKE: Final = frozenset({"same", "similar", "comparable"})
+_ALIKE_THEN: Final = frozenset({"", "in", "between", "across", "among", "for"})
+
+
+def _alike_state(tokens: Sequence[str], i: int) -> bool:
+    """``tokens[i]`` is "the same" or "similar" as a state: "noise was about the same",
+    "reading scores were similar in both groups" (decision 0116)."""
+    after = tokens[i + 1] if i + 1 < len(tokens) else ""
+    return tokens[i] in _ALIKE and after in _ALIKE_THEN
 
 
 def words_before(tokens: Sequence[str], i: int) -> list[str]:
@@ -101,11 +116,29 @@ def no_change(tokens: Sequence[str]) -> set[str]:
     for i, tok in enumerate(tokens):
         stemmed = stem(tok)
         before = range(max(0, i - 3), i)
-        if stemmed in NULL_NOUNS and any(
+        if (
+            tok == "different"
+            and i
+            and tokens[i - 1] == "no"
+            and (subject := outcome(words_before(tokens, i - 1)))
+        ):
+            # "the reading scores of tutored pupils were no different, statistically,
+            # from those of ...": what is no different comes before (decision 0116)
+            found |= subject
+        elif (tok == "nothing" and tokens[i - 1 : i] in (["did"], ["does"], ["do"])) or (
+            tok == "ineffective" and tokens[i + 1 : i + 2] in (["for"], ["against"])
+        ):
+            # "peer tutoring did nothing for reading scores", "is ineffective for pain"
+            found |= outcome(tokens[i + 2 : i + 2 + OUTCOME_REACH])
+        elif stemmed in NULL_NOUNS and any(
             tokens[j] in NULL_DETERMINERS or is_cue(tokens, j) for j in before
         ):
             if any(tokens[j] in ("no", "little") for j in before):
-                after = outcome(_words_after(tokens, i)) - _STATISTICS
+                # "the annual mean at the gate showed no significant difference between
+                # the school street schools and the comparison schools": past "between"
+                # are the groups, what did not differ comes before (decision 0116)
+                groups_next = tokens[i + 1 : i + 2] in (["between"], ["among"])
+                after = set() if groups_next else outcome(_words_after(tokens, i)) - _STATISTICS
                 # "the six-month rearrest rate showed no statistically significant
                 # change": nothing after it, what showed it comes before (decision 0108)
                 start = min(j for j in before if tokens[j] in ("no", "little"))
@@ -116,7 +149,10 @@ def no_change(tokens: Sequence[str]) -> set[str]:
         elif (
             stemmed in NULL_STATES
             or (stemmed == "budg" and is_negated(tokens[max(0, i - 3) : i]))
-            or (stemmed in STAYED_STATES and not STAYING.isdisjoint(tokens[max(0, i - 3) : i]))
+            or (
+                (stemmed in STAYED_STATES or _alike_state(tokens, i))
+                and not STAYING.isdisjoint(tokens[max(0, i - 3) : i])
+            )
         ):
             found |= outcome(
                 words_before(tokens, i)

@@ -32,6 +32,7 @@ from lyra.pipelines.evidence.nli_numbers import (
     per_group,
 )
 from lyra.pipelines.evidence.nli_tokens import content_keys
+from lyra.pipelines.evidence.nli_words import PEOPLE
 
 # Two sentences name one outcome in at least this many specific words, light verbs left
 # out, of which at least `SHARED_KNOWN` are no name ("muscle pain" and "statin" are
@@ -283,14 +284,6 @@ def rarity_denied(
 _OF_REACH = 3
 _OF_WORDS = 3
 _OF_SKIPPED = frozenset({"the", "a", "an", "all", "our", "their", "its", "those", "these"})
-# Whom a share may count, in any of the words writers give them: shares of these are
-# left to the other rules ("20% of patients" and "56% of participants" may count alike).
-_PEOPLE = frozenset(
-    {"peopl", "person", "patient", "participant", "user", "customer", "adult", "child",
-     "children", "women", "woman", "men", "man", "resident", "household", "respond",
-     "respondent", "student", "pupil", "worker", "driver", "member", "recipient", "case",
-     "client", "travel", "traveller", "smoker", "us", "them", "those"}
-)  # fmt: skip
 
 
 def _of_what(tokens: Sequence[str], at: int) -> frozenset[str] | None:
@@ -315,7 +308,7 @@ def shares_of_other_things(
     if not first_of or not second_of:
         return False
     first_words, second_words = frozenset().union(*first_of), frozenset().union(*second_of)
-    if not first_words or not second_words or (first_words | second_words) & _PEOPLE:
+    if not first_words or not second_words or (first_words | second_words) & PEOPLE:
         return False
     return first_words.isdisjoint(second_words)
 

@@ -103,3 +103,14 @@ UNIT_SYMBOLS: Final = {
     "millimetr": "mm", "millimeter": "mm", "hectar": "ha", "calori": "kcal",
     "kilocalori": "kcal", "kelvin": "k",
 }  # fmt: skip
+
+# Whom a share may count or a finding is about, in any of the words writers give them
+# (stems): shares of these are left to the other rules ("20% of patients" and "56% of
+# participants" may count alike, decision 0115); no outcome is one of them ("the benefit
+# for children in the poorest fifth", decision 0116).
+PEOPLE: Final = frozenset(
+    {"peopl", "person", "patient", "participant", "user", "customer", "adult", "child",
+     "children", "women", "woman", "men", "man", "resident", "household", "respond",
+     "respondent", "student", "pupil", "worker", "driver", "member", "recipient", "case",
+     "client", "travel", "traveller", "smoker", "us", "them", "those"}
+)  # fmt: skip

@@ -1,0 +1,224 @@
+"""What a finding measures, apart from what acted on it: two findings about one
+intervention that name two different outcomes do not contradict each other.
+
+"Peer tutoring made no difference to attendance" and "peer tutoring improved reading
+scores by 20%" share the intervention and nothing else; the negation of the one bears on
+the intervention's name, which the other uses too, so the contradiction rules read a
+negation that bears on the other text, or a finding of no change against a change. A
+phrasing grid (decision 0116: 18 ways to say an intervention changed nothing, 14 ways to
+say it changed something, six interventions from medicine, schooling, transport and
+welfare) read 21 % of such pairs with two different outcomes as contradictions.
+
+`outcome_words` reads the outcome where a finding names it by its grammar:
+
+- after a noun of effect and its link: "no difference to X", "a 25% reduction in X",
+  "the effect of tutoring on X", "no benefit for X";
+- after a verb that changes something: "lowered X", "failed to improve X", "affects X",
+  "improved on X";
+- after a comparison: "30% lower X than";
+- before a verb of change or of staying the same, within its clause: "X fell by 30%",
+  "X was no different with ...", "X did not differ", "X remained unchanged", "X was
+  similar in both groups".
+
+Each outcome runs until a word that starts something else (who, with what, compared with
+what, by how much). `other_outcomes` is true only where both texts name an outcome this
+way and neither outcome (its specific words: not "risk", "rate", "level") appears
+anywhere in the other text: any doubt leaves the rules as they were.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Final
+
+from lyra.pipelines.evidence.nli_numbers import number, stem
+from lyra.pipelines.evidence.nli_tokens import DETERMINERS, content_keys, tokenize
+from lyra.pipelines.evidence.nli_words import GENERAL_OUTCOMES, PEOPLE
+
+# Nouns of an effect that name their outcome after a link ("no difference to", "a
+# reduction in", "no benefit for"), stems.
+_EFFECT_NOUNS: Final = frozenset(
+    {"effect", "differenc", "chang", "impact", "benefit", "improvement", "reduction",
+     "increas", "decreas", "drop", "declin", "rise", "gain", "shift", "noth", "nothing",
+     "harm"}
+)  # fmt: skip
+_LINKS: Final = frozenset({"on", "in", "to", "for"})
+# Verbs that change what follows them ("lowered attendance", "failed to improve pain").
+_CHANGING_VERBS: Final = frozenset(
+    {"reduc", "lower", "rais", "increas", "improv", "cut", "halv", "boost", "worsen",
+     "affect", "decreas", "shorten", "lengthen", "eas", "reliev", "alleviat", "trim",
+     "slash", "chang", "doubl", "tripl"}
+)  # fmt: skip
+# Comparatives before what is compared: "30% lower blood pressure than".
+_COMPARATIVES: Final = frozenset({"lower", "higher", "less", "more", "fewer", "greater"})
+# Verbs of change or of staying the same whose outcome stands before them.
+_CHANGED: Final = frozenset(
+    {"fell", "rose", "dropped", "declined", "increased", "decreased", "improved",
+     "changed", "remained", "stayed", "differed", "halved", "doubled", "worsened",
+     "shrank", "grew"}
+)  # fmt: skip
+_IS: Final = frozenset({"is", "are", "was", "were"})
+# After "was"/"were": the state of no change or of a change ("was no different", "were
+# similar", "were the same", "was unchanged", "was lower").
+_STATES: Final = frozenset(
+    {"no", "unchanged", "unaffected", "similar", "the", "different", "identical", "comparable",
+     "lower", "higher", "reduced", "increased", "improved", "statistically"}
+)  # fmt: skip
+# "X was no better than usual care for O": what is compared is no outcome.
+_BETTER: Final = frozenset({"better", "worse", "effective", "ineffective"})
+# Words that end an outcome: who, with what, compared with what, by how much, when.
+_ENDS: Final = frozenset(
+    {"by", "with", "between", "among", "than", "compared", "versus", "vs", "after",
+     "during", "over", "from", "when", "because", "at", "in", "for", "across", "while",
+     "whereas", "but", "as", "within", "who", "which", "that", "was", "were",
+     "is", "are", "did", "does", "do", "had", "has", "have", "not", "no"}
+)  # fmt: skip
+_RELATIVE: Final = frozenset({"who", "which", "that"})
+# "-ing" forms that change their object after these: "at improving reading scores".
+_AT_DOING: Final = frozenset({"at", "in", "for", "by", "without"})
+_BROUGHT: Final = frozenset({"brought", "bring", "brings", "pushed", "drove"})
+_UP_DOWN: Final = frozenset({"up", "down"})
+_HOW_OFTEN: Final = frozenset({"often", "frequently"})
+_SHOWED: Final = frozenset({"showed", "show", "shows", "saw", "see", "sees", "had", "has"})
+# Links between the phrases of one outcome's name, read past going back to its start.
+_PHRASE_LINKS: Final = frozenset({"of", "in", "at", "for", "on", "across", "within", "among"})
+_STAYED: Final = frozenset({"remained", "stayed"})
+_REACH: Final = 6  # content words an outcome runs to at most
+_CLAUSES: Final = re.compile(r"[,;:()]|\s[-\u2013\u2014]\s")
+
+
+def _after(tokens: list[str], start: int) -> set[str]:
+    """Content keys of the outcome that starts at ``start`` (determiners and adverbs
+    skipped)."""
+    words: list[str] = []
+    for tok in tokens[start:]:
+        if tok in _ENDS or number(tok) or len(words) >= _REACH:
+            break
+        if tok not in DETERMINERS and not tok.endswith("ly"):
+            words.append(tok)
+    return content_keys(words)
+
+
+def _before(tokens: list[str], end: int) -> set[str]:
+    """Content keys of the outcome that ends before ``end``: back to its clause's start or
+    a word that starts something else, then the first phrase of it that names something
+    specific ("the air pollution at the gate of the schools in the scheme" is about air
+    pollution, "the reading scores of tutored pupils" about reading scores, "the risk of
+    stroke" about stroke)."""
+    words: list[str] = []
+    for tok in reversed(tokens[:end]):
+        if tok in _RELATIVE:  # "the symptoms of travellers who took melatonin were"
+            words = []
+            continue
+        if (tok in _ENDS and tok not in _PHRASE_LINKS) or number(tok) or len(words) >= 2 * _REACH:
+            break
+        if not tok.endswith("ly"):
+            words.append(tok)
+    words.reverse()
+    phrase: list[str] = []
+    for tok in [*words, "of"]:
+        if tok not in _PHRASE_LINKS:
+            phrase.append(tok)
+        elif content_keys(phrase) - GENERAL_OUTCOMES:
+            return content_keys(phrase)
+        else:
+            phrase = []
+    return set()
+
+
+def _null_noun_after(tokens: list[str], i: int) -> bool:
+    """An effect noun with no link after it follows ``tokens[i]`` closely: "showed no
+    improvement with", "saw no benefit"."""
+    for j in range(i + 1, min(len(tokens), i + 4)):
+        if stem(tokens[j]) in _EFFECT_NOUNS:
+            return tokens[j + 1 : j + 2] == [] or tokens[j + 1] not in _LINKS
+    return False
+
+
+def _passive_or_sized(tokens: list[str], i: int) -> bool:
+    """ "was" at ``i`` begins a passive change ("was not affected by", "were reduced by")
+    or a sized comparison with nothing after it ("was 20% lower in the ... group")."""
+    rest = [t for t in tokens[i + 1 : i + 4] if t not in ("not", "no") and not t.endswith("ly")]
+    if not rest:
+        return False
+    if stem(rest[0]) in _CHANGING_VERBS and rest[0].endswith("ed"):
+        return True
+    return number(rest[0]) is not None and rest[1:2] != [] and rest[1] in _COMPARATIVES
+
+
+def _intransitive(after: str) -> bool:
+    """A verb of change followed by this word has no object ("fell by", "rose in")."""
+    return not after or after in _ENDS or number(after) is not None or after.endswith("ly")
+
+
+def _clause_outcomes(tokens: list[str]) -> set[str]:
+    found: set[str] = set()
+    for i, tok in enumerate(tokens):
+        stemmed = stem(tok)
+        after = tokens[i + 1] if i + 1 < len(tokens) else ""
+        if tok in _BETTER:  # "no better than usual care for O"
+            ahead = tokens[i + 1 : i + 3 + _REACH]
+            if "for" in ahead:
+                found |= _after(tokens, i + 2 + ahead.index("for"))
+        if stemmed in _EFFECT_NOUNS:
+            # "the effect of tutoring on X": the outcome follows the link after "of ..."
+            for j in range(i + 1, min(len(tokens), i + 2 + _REACH)):
+                if tokens[j] in _LINKS:
+                    found |= _after(tokens, j + 1)
+                    break
+                if tokens[j] != "of" and tokens[j] in _ENDS:
+                    break
+        before = tokens[i - 1] if i else ""
+        doing = not tok.endswith("ing") or before in _AT_DOING  # "at improving pain"
+        if stemmed in _CHANGING_VERBS and doing and after:
+            if after == "on":  # "improved on reading scores"
+                found |= _after(tokens, i + 2)
+            elif after not in _ENDS and after not in _LINKS and not number(after):
+                found |= _after(tokens, i + 1)
+        if tok in _BROUGHT and not _UP_DOWN.isdisjoint(tokens[i + 2 : i + 3 + _REACH]):
+            found |= _after(tokens, i + 1)  # "brought mental health down by a quarter"
+        if tok in _SHOWED and _null_noun_after(tokens, i):
+            found |= _before(tokens, i)  # "employment showed no improvement with ..."
+        if tok in _IS and _passive_or_sized(tokens, i):
+            found |= _before(tokens, i)  # "was not affected by", "was 20% lower in"
+        if tok in _COMPARATIVES and i and (number(tokens[i - 1]) or tokens[i - 1] == "%"):
+            if after == "likely" and tokens[i + 2 : i + 3] == ["to"]:
+                found |= _after(tokens, i + 3)  # "30% less likely to vomit"
+            elif after in _HOW_OFTEN:
+                found |= content_keys(tokens[i - 2 : i - 1])  # "assaulted 48% less often"
+            else:
+                found |= _after(tokens, i + 1)
+        if (tok in _CHANGED and (_intransitive(after) or tok in _STAYED)) or (
+            tok in _IS and after in _STATES and tokens[i + 2 : i + 3] != ["better"]
+        ):
+            found |= _before(tokens, i)
+        if tok == "did" and after == "not" and i + 2 < len(tokens):
+            # "reading scores did not differ between", not "did not change reading scores"
+            next_word = tokens[i + 3] if i + 3 < len(tokens) else ""
+            if stem(tokens[i + 2]) in ("differ", "chang") and _intransitive(next_word):
+                found |= _before(tokens, i)
+    return found
+
+
+@functools.lru_cache(maxsize=4096)
+def outcome_words(text: str) -> frozenset[str]:
+    """The specific content keys of the outcomes ``text`` names by its grammar (empty
+    when it names none this way, or only general ones: "the risk", "the rate")."""
+    found: set[str] = set()
+    for clause in _CLAUSES.split(text):
+        found |= _clause_outcomes(tokenize(clause))
+    # not whom it is about ("the benefit for children"), nor a direction ("less often")
+    return frozenset(k for k in found - GENERAL_OUTCOMES - PEOPLE if not k.startswith("~"))
+
+
+def other_outcomes(first: str, second: str) -> bool:
+    """True when both texts name an outcome and neither's outcome is named anywhere in
+    the other: two findings about two different things, which no contradiction rule may
+    set against each other."""
+    mine, theirs = outcome_words(first), outcome_words(second)
+    if not mine or not theirs:
+        return False
+    return mine.isdisjoint(content_keys(tokenize(second))) and theirs.isdisjoint(
+        content_keys(tokenize(first))
+    )
