@@ -194,3 +194,50 @@ def test_a_size_given_past_by_far_from_its_verb() -> None:
     )
     assert heuristic_nli(null, change).label == "refutes"
     assert heuristic_nli(change, null).label == "refutes"
+
+
+# Found on the keyed corpora after the first version of the rule (decision 0116): each
+# pair contradicts, and each is read both ways.
+KEYED_CONTRADICTIONS = [
+    (  # what did not differ follows the groups: "between A and B on pain"
+        "But when you look at what it actually measured on the main outcome, at twelve "
+        "weeks, it found no significant difference between naltrexone and the dummy pill on "
+        "pain.",
+        "At week 12, mean daily pain fell by 1.9 points with naltrexone and by 1.1 points "
+        "with placebo, a between-group difference of 0.8 points (95% CI 0.3 to 1.3; p=0.002).",
+    ),
+    (  # one comparison of women and men, its outcome in two words
+        "It noted that in the LOFIB trial the proportion of people who responded to treatment "
+        "was similar in women and men, although the number of men was small.",
+        "If you dig into the supplementary tables, women in LOFIB were roughly twice as likely "
+        "as men to reach a 30 per cent reduction in pain.",
+    ),
+    (  # "the benefit seen in studies" names no outcome; trials are no outcome
+        "Trials that showed a benefit mostly used 10 billion CFU or more per day.",
+        "Dose: A daily dose of 5 billion CFU is enough to get the benefit seen in studies.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("first", "second"), KEYED_CONTRADICTIONS)
+def test_contradictions_the_outcome_rule_must_keep(first: str, second: str) -> None:
+    assert not other_outcomes(first, second)
+    assert heuristic_nli(first, second).label == "refutes"
+    assert heuristic_nli(second, first).label == "refutes"
+
+
+def test_a_different_outcome_between_arms_is_no_contradiction() -> None:
+    """The keyed body cameras corpus: arrests that did not differ between the arms never
+    refuted officers being assaulted less often (it had, by the shared "officers")."""
+    claim = (
+        "In one of the most rigorous studies ever run in Kestria, officers wearing "
+        "ClearWitness cameras in the Harrowgate trial were assaulted 48% less often than "
+        "colleagues without them."
+    )
+    premise = (
+        "Despite concerns that cameras would make officers more risk-averse, arrest rates did "
+        "not differ meaningfully between the two arms of the trial."
+    )
+    assert outcome_words(claim) == {"assault"}
+    assert other_outcomes(premise, claim) is True
+    assert heuristic_nli(premise, claim).label != "refutes"

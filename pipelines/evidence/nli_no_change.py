@@ -53,6 +53,19 @@ def acted_on(tokens: Sequence[str], i: int, reach: int) -> set[str]:
 
 
 _STATE_REACH = 4
+# How far past "between" the groups may run before what they differ on ("on pain").
+_GROUPS_REACH = 8
+
+
+def _after_groups(tokens: Sequence[str], at: int) -> set[str]:
+    """What the groups named from ``tokens[at]`` ("between A and B") differ on, where
+    "on" or "in" follows them: "between naltrexone and the dummy pill on pain"."""
+    for j in range(at + 1, min(len(tokens), at + 1 + _GROUPS_REACH)):
+        if tokens[j] in ("on", "in") and (found := outcome(tokens[j + 1 : j + 1 + NULL_REACH])):
+            return found
+    return set()
+
+
 # After "the same" or "similar", what ends a state of no change ("were the same in both
 # groups", "was similar across schools"); a noun there is what is alike, no finding of
 # no change ("the same dose", "a similar level of protection").
@@ -136,9 +149,12 @@ def no_change(tokens: Sequence[str]) -> set[str]:
             if any(tokens[j] in ("no", "little") for j in before):
                 # "the annual mean at the gate showed no significant difference between
                 # the school street schools and the comparison schools": past "between"
-                # are the groups, what did not differ comes before (decision 0116)
-                groups_next = tokens[i + 1 : i + 2] in (["between"], ["among"])
-                after = set() if groups_next else outcome(_words_after(tokens, i)) - _STATISTICS
+                # are the groups, what did not differ comes before, unless it follows
+                # them: "between naltrexone and the dummy pill on pain" (decision 0116)
+                if tokens[i + 1 : i + 2] in (["between"], ["among"]):
+                    after = _after_groups(tokens, i + 1)
+                else:
+                    after = outcome(_words_after(tokens, i)) - _STATISTICS
                 # "the six-month rearrest rate showed no statistically significant
                 # change": nothing after it, what showed it comes before (decision 0108)
                 start = min(j for j in before if tokens[j] in ("no", "little"))

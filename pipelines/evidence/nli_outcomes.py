@@ -74,6 +74,10 @@ _ENDS: Final = frozenset(
      "whereas", "but", "as", "within", "who", "which", "that", "was", "were",
      "is", "are", "did", "does", "do", "had", "has", "have", "not", "no"}
 )  # fmt: skip
+# What a finding comes from is no outcome of it ("trials that showed a benefit").
+_RESEARCH: Final = frozenset(
+    content_keys(["trials", "studies", "review", "analysis", "data", "evidence", "research"])
+)
 _RELATIVE: Final = frozenset({"who", "which", "that"})
 # "-ing" forms that change their object after these: "at improving reading scores".
 _AT_DOING: Final = frozenset({"at", "in", "for", "by", "without"})
@@ -132,7 +136,8 @@ def _null_noun_after(tokens: list[str], i: int) -> bool:
     improvement with", "saw no benefit"."""
     for j in range(i + 1, min(len(tokens), i + 4)):
         if stem(tokens[j]) in _EFFECT_NOUNS:
-            return tokens[j + 1 : j + 2] == [] or tokens[j + 1] not in _LINKS
+            denied = not {"no", "little"}.isdisjoint(tokens[i + 1 : j])  # not "a benefit"
+            return denied and (tokens[j + 1 : j + 2] == [] or tokens[j + 1] not in _LINKS)
     return False
 
 
@@ -163,9 +168,17 @@ def _clause_outcomes(tokens: list[str]) -> set[str]:
                 found |= _after(tokens, i + 2 + ahead.index("for"))
         if stemmed in _EFFECT_NOUNS:
             # "the effect of tutoring on X": the outcome follows the link after "of ..."
-            for j in range(i + 1, min(len(tokens), i + 2 + _REACH)):
+            # ("the benefit seen in studies" names no outcome after "in")
+            reach = i + 2 + _REACH if tokens[i + 1 : i + 2] == ["of"] else i + 2
+            for j in range(i + 1, min(len(tokens), reach)):
                 if tokens[j] in _LINKS:
                     found |= _after(tokens, j + 1)
+                    break
+                if tokens[j] == "between":  # "between naltrexone and placebo on pain"
+                    ahead = tokens[j + 1 : j + 1 + _REACH + 2]
+                    link = next((k for k, t in enumerate(ahead) if t in ("on", "in")), None)
+                    if link is not None:
+                        found |= _after(tokens, j + 2 + link)
                     break
                 if tokens[j] != "of" and tokens[j] in _ENDS:
                     break
@@ -209,16 +222,21 @@ def outcome_words(text: str) -> frozenset[str]:
     for clause in _CLAUSES.split(text):
         found |= _clause_outcomes(tokenize(clause))
     # not whom it is about ("the benefit for children"), nor a direction ("less often")
-    return frozenset(k for k in found - GENERAL_OUTCOMES - PEOPLE if not k.startswith("~"))
+    found -= GENERAL_OUTCOMES | PEOPLE | _RESEARCH
+    return frozenset(k for k in found if not k.startswith("~"))
 
 
 def other_outcomes(first: str, second: str) -> bool:
     """True when both texts name an outcome and neither's outcome is named anywhere in
     the other: two findings about two different things, which no contradiction rule may
-    set against each other."""
+    set against each other. Two texts that compare the same two groups of people ("women
+    and men") are about one comparison whatever they call its outcome: "the proportion of
+    people who responded to treatment was similar in women and men" against "women were
+    roughly twice as likely as men to reach a 30 per cent reduction in pain"."""
     mine, theirs = outcome_words(first), outcome_words(second)
     if not mine or not theirs:
         return False
-    return mine.isdisjoint(content_keys(tokenize(second))) and theirs.isdisjoint(
-        content_keys(tokenize(first))
-    )
+    first_keys, second_keys = content_keys(tokenize(first)), content_keys(tokenize(second))
+    if len(first_keys & second_keys & PEOPLE) >= 2:
+        return False
+    return mine.isdisjoint(second_keys) and theirs.isdisjoint(first_keys)
