@@ -175,6 +175,7 @@ def test_alike_things_are_no_finding_of_no_change() -> None:
     for alike in (
         "The dose is the same as in adults.",
         "The drug gives the same level of protection as the older pill.",
+        "The fall in blood pressure was similar in size to that of the older pill.",
     ):
         assert heuristic_nli(alike, change).label != "refutes"
 

@@ -73,10 +73,20 @@ _ALIKE: Final = frozenset({"same", "similar", "comparable"})
 _ALIKE_THEN: Final = frozenset({"", "in", "between", "across", "among", "for"})
 
 
+# "similar in size to", "the same in design as": how two things are alike, no state
+_ALIKE_IN_WHAT: Final = frozenset(
+    {"size", "magnitude", "scale", "shape", "design", "appearance", "kind", "nature",
+     "form", "character", "style", "direction"}
+)  # fmt: skip
+
+
 def _alike_state(tokens: Sequence[str], i: int) -> bool:
     """``tokens[i]`` is "the same" or "similar" as a state: "noise was about the same",
-    "reading scores were similar in both groups" (decision 0116)."""
+    "reading scores were similar in both groups" (decision 0116); not "similar in size
+    to" (an effect as large as another one)."""
     after = tokens[i + 1] if i + 1 < len(tokens) else ""
+    if after == "in" and tokens[i + 2 : i + 3] and tokens[i + 2] in _ALIKE_IN_WHAT:
+        return False
     return tokens[i] in _ALIKE and after in _ALIKE_THEN
 
 
