@@ -607,11 +607,23 @@ def _sentence_contradicts(
     sentence other than the ``closest`` one contradicts under ``NEUTRAL_BELOW`` only by
     measures that differ (on HealthVer dev an anchored negation there was wrong on 5 of
     5 pairs). Two findings about two different outcomes never contradict each other
-    (`nli_outcomes`, decision 0116)."""
-    tokens = read.tokens
-    if read.overlap < ANCHORED_FROM or other_outcomes(hypothesis, read.sentence or ""):
+    (`nli_outcomes`, decision 0116), asked only of a sentence some rule reads as one."""
+    if read.overlap < ANCHORED_FROM:
         return False
-    hyp_tokens = tokenize(hypothesis)
+    return _contradicts(tokenize(hypothesis), hyp_keys, hyp_changes, read, closest) and not (
+        other_outcomes(hypothesis, read.sentence or "")
+    )
+
+
+def _contradicts(
+    hyp_tokens: list[str],
+    hyp_keys: set[str],
+    hyp_changes: ChangeReading,
+    read: _Evidence,
+    closest: bool,
+) -> bool:
+    """`_sentence_contradicts` by the rules alone."""
+    tokens = read.tokens
     if read.overlap < NEUTRAL_BELOW:
         return anchored_contradiction(
             hyp_tokens, tokens, measures_only=not closest
