@@ -79,6 +79,9 @@ class Comparison:
     compared: frozenset[str]  # what it is compared with: "coffee", "programmers"
     measure: frozenset[str]  # what they are compared in: "fat", "from a standing desk"
     axis: str = ""  # the antonym axis of its word ("cost": "cheaper", "four times as much")
+    # what follows what it is compared with after "for / at / on": "worked better than
+    # paracetamol for dental pain" (decision 0117)
+    setting: frozenset[str] = frozenset()
 
 
 def _equalities(tokens: Sequence[str]) -> list[Comparison]:
@@ -193,7 +196,7 @@ def read_comparisons(tokens: Sequence[str]) -> list[Comparison]:
         axis = axis_of(tokens, i) if tok.isalpha() else None
         if not axis or axis[0] not in _COMPARING_AXES:
             continue
-        measure_at = 0
+        measure_at = setting_at = 0
         if axis[0] == "performance":
             than = i
             # "A beats B for yield", "... when it comes to falling asleep" (decision 0109)
@@ -210,21 +213,71 @@ def read_comparisons(tokens: Sequence[str]) -> list[Comparison]:
             than = next((k for k in ahead if tokens[k] == "than"), 0)
             if not than or _bound_after_than(tokens, than):
                 continue
+            # "worked better than paracetamol for dental pain": what they are compared
+            # in may follow what is compared (decision 0117)
+            setting_at = next(
+                (
+                    k
+                    for k in range(than + 2, min(len(tokens), than + 1 + NULL_REACH))
+                    if tokens[k] in _FOR_MEASURE
+                ),
+                0,
+            )
         found.append(
             Comparison(
                 sign=axis[1],
                 denied=any(is_cue(tokens, j) for j in range(max(0, i - CUE_REACH), i)),
                 leader=frozenset(outcome(tokens[max(0, i - _LEADER_REACH) : i])),
-                compared=frozenset(outcome(tokens[than + 1 : measure_at or than + 1 + NULL_REACH])),
+                compared=frozenset(
+                    outcome(tokens[than + 1 : measure_at or setting_at or than + 1 + NULL_REACH])
+                ),
                 measure=frozenset(
                     outcome(_words_run(tokens, measure_at + 1))
                     if measure_at
                     else outcome(tokens[i + 1 : than])
                 ),
                 axis=axis[0],
+                setting=frozenset(outcome(_words_run(tokens, setting_at + 1)))
+                if setting_at
+                else frozenset(),
             )
         )
-    return found + _equalities(tokens) + _same_as(tokens) + _cost_multiples(tokens)
+    return (
+        found + _superior(tokens) + _equalities(tokens) + _same_as(tokens) + _cost_multiples(tokens)
+    )
+
+
+# "A was superior / inferior to B for O" (decision 0117).
+_RANKED: Final = {"superior": 1, "inferior": -1}
+
+
+def _superior(tokens: Sequence[str]) -> list[Comparison]:
+    """Each "A is superior (inferior) to B (for / at / in O)": A does better (worse)."""
+    found = []
+    for i, tok in enumerate(tokens):
+        if tok not in _RANKED or tokens[i + 1 : i + 2] != ["to"]:
+            continue
+        measure_at = next(
+            (
+                k
+                for k in range(i + 3, min(len(tokens), i + 2 + NULL_REACH))
+                if tokens[k] in _FOR_MEASURE or tokens[k] == "in"
+            ),
+            0,
+        )
+        found.append(
+            Comparison(
+                sign=_RANKED[tok],
+                denied=any(is_cue(tokens, j) for j in range(max(0, i - CUE_REACH), i)),
+                leader=frozenset(outcome(tokens[max(0, i - _LEADER_REACH) : i])),
+                compared=frozenset(outcome(tokens[i + 2 : measure_at or i + 2 + NULL_REACH])),
+                measure=frozenset(outcome(_words_run(tokens, measure_at + 1)))
+                if measure_at
+                else frozenset(),
+                axis="quality",
+            )
+        )
+    return found
 
 
 def _words_run(tokens: Sequence[str], start: int) -> Sequence[str]:
@@ -318,6 +371,7 @@ def comparisons_clash(hypothesis: Sequence[Comparison], sentence: Sequence[Compa
                     first.measure & second.measure
                     or first.axis == second.axis == "cost"
                     or _measure_named(first, second)
+                    or _measure_unnamed(first, second, crossed | crossed_back)
                 )
                 and not first.compared & second.compared
                 and not crossed & second.leader
@@ -339,10 +393,27 @@ def _measure_named(first: Comparison, second: Comparison) -> bool:
             not bare.measure
             and named.axis == "performance"
             and named.measure
-            and specific(named.measure & (bare.leader | bare.compared))
+            and specific(named.measure & (bare.leader | bare.compared | bare.setting))
         ):
             return True
     return False
+
+
+def _measure_unnamed(first: Comparison, second: Comparison, swapped: frozenset[str]) -> bool:
+    """One comparison at most names its measure apart, and both name one specific word of
+    it beside the two they compare: "ibuprofen relieved dental pain more than
+    paracetamol did" and "paracetamol worked better than ibuprofen for dental pain"
+    (decision 0117). Findings about two outcomes are told apart by the outcome guard
+    (`nli_outcomes`)."""
+    if first.measure and second.measure:
+        return False
+    rest = _topic(first) & _topic(second)
+    return bool(specific(rest - swapped))
+
+
+def _topic(comparison: Comparison) -> frozenset[str]:
+    """What a comparison is in: its measure where it names one apart, else all its words."""
+    return comparison.measure or comparison.leader | comparison.compared | comparison.setting
 
 
 def _judged(comparison: Comparison) -> bool:

@@ -371,7 +371,7 @@ class _Evidence:
     overlap: float
 
 
-def _premise_texts(premise: str) -> list[str]:
+def premise_texts(premise: str) -> list[str]:
     """The premise's sentences, each followed by its clauses after a semicolon where it
     has any, read on their own too (the sentence stays the closest on a tie): "You may
     have read online about changes in blood phosphate ...; in our experience, low
@@ -390,7 +390,7 @@ _sentence_keys = kept_per_tokens(lambda tokens: frozenset(content_keys(tokens)))
 def _read_sentences(premise: str, hyp_keys: set[str]) -> list[_Evidence]:
     """Each sentence of the premise, tokenized, with its overlap with the hypothesis."""
     read = []
-    for text in _premise_texts(premise):
+    for text in premise_texts(premise):
         tokens = tokenize(text)
         overlap = len(hyp_keys & _sentence_keys(tokens)) / len(hyp_keys)
         read.append(_Evidence(text, tokens, overlap))
@@ -401,7 +401,7 @@ def read_premise(premise: str) -> None:
     """Read now what judging any claim against ``premise`` reads of the premise alone:
     each sentence's words, negations, antonym axes, numbers and changes. Kept per token
     list, the pairs it meets later find them read (decision 0112)."""
-    for text in _premise_texts(premise):
+    for text in premise_texts(premise):
         tokens = tokenize(text)
         _sentence_keys(tokens)
         is_negated(tokens)

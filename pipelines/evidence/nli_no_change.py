@@ -21,6 +21,7 @@ from lyra.pipelines.evidence.nli_tokens import (
     is_negated,
 )
 from lyra.pipelines.evidence.nli_words import (
+    ARMS,
     NULL_DETERMINERS,
     NULL_NOUNS,
     NULL_STATES,
@@ -153,6 +154,10 @@ def no_change(tokens: Sequence[str]) -> set[str]:
         ):
             # "peer tutoring did nothing for reading scores", "is ineffective for pain"
             found |= outcome(tokens[i + 2 : i + 2 + OUTCOME_REACH])
+        elif tok == "better" and (than := _than_an_arm(tokens, i)):
+            # "glucosamine has not been shown to relieve knee pain any better than an
+            # inactive dummy tablet", "was no better than placebo for knee pain"
+            found |= _no_better_about(tokens, i, than)
         elif stemmed in NULL_NOUNS and any(
             tokens[j] in NULL_DETERMINERS or is_cue(tokens, j) for j in before
         ):
@@ -197,9 +202,57 @@ def no_change(tokens: Sequence[str]) -> set[str]:
     return found
 
 
+# How far past "than" the trial's other arm may stand ("than an inactive dummy tablet"),
+# and how far before "any better" its negation ("has not been shown to relieve knee pain
+# any better").
+_ARM_REACH = 4
+_DENIAL_REACH = 8
+# What a result against the other arm is about, after it: "no better than placebo for
+# knee pain", "at relieving pain".
+_ABOUT_AFTER = frozenset({"for", "at", "on", "in"})
+# What a denial says of the evidence, not of the outcome: "has not been shown to".
+_SHOWN = frozenset({"shown", "proven", "proved", "found", "demonstrated", "seen", "known"})
+
+
+def _than_an_arm(tokens: Sequence[str], i: int) -> int:
+    """Where "than" stands after "no better" or a denied "any better" at ``i``, when the
+    trial's other arm follows it (placebo, a dummy tablet, sham, no treatment): a finding
+    of no effect. 0 for none."""
+    if tokens[i + 1 : i + 2] != ["than"] or ARMS.isdisjoint(tokens[i + 2 : i + 2 + _ARM_REACH]):
+        return 0
+    if tokens[i - 1 : i] == ["no"]:
+        return i + 1
+    if tokens[i - 1 : i] == ["any"] and any(
+        is_cue(tokens, j) for j in range(max(0, i - 1 - _DENIAL_REACH), i - 1)
+    ):
+        return i + 1
+    return 0
+
+
+def _no_better_about(tokens: Sequence[str], i: int, than: int) -> set[str]:
+    """What a result no better than the other arm is about: what follows the arm after
+    "for / at / on / in", else what the denied verb acts on before "any better"
+    ("relieve knee pain"), else the subject before "no better"."""
+    arm = next(j for j in range(than + 1, len(tokens)) if tokens[j] in ARMS)
+    # past the arm and a noun of its own: "than a sham brace at easing knee pain"
+    about = next(
+        (j for j in (arm + 1, arm + 2) if tokens[j : j + 1] and tokens[j] in _ABOUT_AFTER), 0
+    )
+    if about:
+        return outcome(tokens[about + 1 : about + 1 + OUTCOME_REACH])
+    if tokens[i - 1] == "any":
+        cue = max(j for j in range(max(0, i - 1 - _DENIAL_REACH), i - 1) if is_cue(tokens, j))
+        denied = [t for t in tokens[cue + 1 : i - 1] if t not in _SHOWN]
+        return outcome(denied[-OUTCOME_REACH:])
+    return outcome(words_before(tokens, i - 1))
+
+
 # "... was not statistically significant", "... was non-significant" after a null noun
-_NOT_SIGNIFICANT_REACH = 8
+_NOT_SIGNIFICANT_REACH = 14
 _BE = frozenset({"was", "were", "is", "are"})
+# A size before "and not significant" says the same: "the change in recorded cyclist
+# injuries ... was small and not statistically significant".
+_SMALL = frozenset({"small", "slight", "modest", "minimal", "negligible", "tiny"})
 
 
 # Words of the statistics after a finding ("(0.6 percentage points; 95% CI -0.9 to
@@ -213,7 +266,9 @@ def _not_significant_after(tokens: Sequence[str], i: int) -> int:
     for k in range(i + 2, min(len(tokens) - 1, i + 1 + _NOT_SIGNIFICANT_REACH)):
         if tokens[k] not in _BE:
             continue
-        rest = [t for t in tokens[k + 1 : k + 4] if t != "statistically"]
+        rest = [t for t in tokens[k + 1 : k + 6] if t != "statistically"]
+        if rest[:1] and rest[0] in _SMALL and rest[1:2] == ["and"]:
+            rest = rest[2:]
         if rest[:2] == ["not", "significant"] or rest[:1] in (
             ["insignificant"],
             ["nonsignificant"],

@@ -20,7 +20,12 @@ thickness", which share a word).
 - after a comparison: "30% lower X than";
 - before a verb of change or of staying the same, within its clause: "X fell by 30%",
   "X was no different with ...", "X did not differ", "X remained unchanged", "X was
-  similar in both groups".
+  similar in both groups", "X climbed", "X went up";
+- in a statement of how often it happens (decision 0117): "X is rare", "X is a common
+  side effect of", "reported X", "reports of X", "X affected 40% of people", "the
+  commonest side effect was X";
+- in a comparison of two treatments: "A worked better than B for X", "A was superior to
+  B on X", "better control of X", "For X, A did better than B".
 
 Each outcome runs until a word that starts something else (who, with what, compared with
 what, by how much). `other_outcomes` is true only where both texts name an outcome this
@@ -42,8 +47,8 @@ from lyra.pipelines.evidence.nli_words import GENERAL_OUTCOMES, PEOPLE
 # reduction in", "no benefit for"), stems.
 _EFFECT_NOUNS: Final = frozenset(
     {"effect", "differenc", "chang", "impact", "benefit", "improvement", "reduction",
-     "increas", "decreas", "drop", "declin", "rise", "gain", "shift", "noth", "nothing",
-     "harm"}
+     "increas", "decreas", "drop", "declin", "ris", "gain", "shift", "noth", "nothing",
+     "harm", "fall", "jump", "slump", "climb", "surg", "dip", "plung"}
 )  # fmt: skip
 _LINKS: Final = frozenset({"on", "in", "to", "for"})
 # Verbs that change what follows them ("lowered attendance", "failed to improve pain").
@@ -58,7 +63,8 @@ _COMPARATIVES: Final = frozenset({"lower", "higher", "less", "more", "fewer", "g
 _CHANGED: Final = frozenset(
     {"fell", "rose", "dropped", "declined", "increased", "decreased", "improved",
      "changed", "remained", "stayed", "differed", "halved", "doubled", "worsened",
-     "shrank", "grew"}
+     "shrank", "grew", "climbed", "jumped", "slumped", "soared", "plunged", "plummeted",
+     "surged", "dipped"}
 )  # fmt: skip
 _IS: Final = frozenset({"is", "are", "was", "were"})
 # After "was"/"were": the state of no change or of a change ("was no different", "were
@@ -68,7 +74,9 @@ _STATES: Final = frozenset(
      "lower", "higher", "reduced", "increased", "improved", "statistically"}
 )  # fmt: skip
 # "X was no better than usual care for O": what is compared is no outcome.
-_BETTER: Final = frozenset({"better", "worse", "effective", "ineffective"})
+_BETTER: Final = frozenset({"better", "worse", "effective", "ineffective", "superior", "inferior"})
+# What follows them names the outcome: "for pain", "on insomnia", "against fever".
+_BETTER_AT: Final = frozenset({"for", "on", "against"})
 # Words that end an outcome: who, with what, compared with what, by how much, when.
 _ENDS: Final = frozenset(
     {"by", "with", "between", "among", "than", "compared", "versus", "vs", "after",
@@ -80,16 +88,60 @@ _ENDS: Final = frozenset(
 _RESEARCH: Final = frozenset(
     content_keys(["trials", "studies", "review", "analysis", "data", "evidence", "research"])
 )
+# Nouns that count an outcome, not name it: "reports of muscle pain", "cases of".
+_COUNTS: Final = frozenset(
+    content_keys(["reports", "cases", "episodes", "incidence", "instances", "occurrence"])
+)
+# "the most frequently reported side effect of statins was headache": a side effect or
+# adverse event named before "was", the outcome after it.
+_SIDE_EFFECTS: Final = frozenset({"effect", "effects", "event", "events", "reaction", "reactions"})
 _RELATIVE: Final = frozenset({"who", "which", "that"})
 # "-ing" forms that change their object after these: "at improving reading scores".
 _AT_DOING: Final = frozenset({"at", "in", "for", "by", "without"})
 _BROUGHT: Final = frozenset({"brought", "bring", "brings", "pushed", "drove"})
 _UP_DOWN: Final = frozenset({"up", "down"})
+_GONE: Final = frozenset({"went", "gone", "go", "goes", "going"})
 _HOW_OFTEN: Final = frozenset({"often", "frequently"})
 _SHOWED: Final = frozenset({"showed", "show", "shows", "saw", "see", "sees", "had", "has"})
 # Links between the phrases of one outcome's name, read past going back to its start.
-_PHRASE_LINKS: Final = frozenset({"of", "in", "at", "for", "on", "across", "within", "among"})
+_PHRASE_LINKS: Final = frozenset(
+    {"of", "in", "at", "for", "on", "across", "within", "among", "with"}
+)
 _STAYED: Final = frozenset({"remained", "stayed"})
+# How often an outcome happens, after "is / was": "muscle pain is rare with statins",
+# "headache is a common side effect of ..." (decision 0117).
+_HOW_COMMON: Final = frozenset(
+    {"rare", "common", "uncommon", "unusual", "widespread", "frequent", "infrequent",
+     "commonest", "rarer", "rarest", "low", "high"}
+)  # fmt: skip
+_TO_BE: Final = frozenset({"be", "being", "been"})
+_SEEMING: Final = frozenset(
+    {"to", "out", "turned", "turns", "turn", "seems", "seemed", "seem", "appears", "appeared",
+     "appear", "proved", "proves", "prove", "has", "have", "had", "can", "may", "might"}
+)  # fmt: skip
+_A: Final = frozenset(
+    {"a", "an", "the", "very", "quite", "fairly", "relatively", "more", "most", "among"}
+)
+# "very few scheme cyclists, about 1 in 200, had road injury"; not "had no effect on",
+# "had a large effect on", "had been", "had to".
+_HAVE: Final = frozenset({"had", "has", "have"})
+_NOT_HAD: Final = frozenset({"a", "an", "the", "no", "little", "any", "been", "to", ""})
+# Verbs by which people have an outcome, before it: "9% reported headaches", "one in
+# four experienced nausea", "hardly any developed a rash"; "reports of muscle pain".
+_HAD: Final = frozenset(
+    {"report", "experienc", "develop", "suffer", "notic", "complain", "caus"}
+)  # fmt: skip
+# Passives of being seen, after "was / were": "muscle pain was reported by 2%".
+_SEEN: Final = frozenset({"reported", "seen", "observed", "recorded", "noted", "experienced"})
+# Verbs of an outcome happening to people, with the share after them: "headache
+# affected 40% of people", "nausea occurred in 18 of every 100".
+_HAPPENED: Final = frozenset({"affect", "occurr", "occur"})
+_SHARE_LEADS: Final = frozenset(
+    {"fewer", "more", "less", "about", "around", "roughly", "nearly", "almost", "over",
+     "under", "up", "just", "only", "some", "one", "in", "as", "between"}
+)  # fmt: skip
+# Comparatives without a size after a link: "was linked to higher bone density".
+_LINKED: Final = frozenset({"to", "with"})
 _REACH: Final = 6  # content words an outcome runs to at most
 _CLAUSES: Final = re.compile(r"[,;:()]|\s[-\u2013\u2014]\s")
 
@@ -126,8 +178,8 @@ def _before(tokens: list[str], end: int) -> set[str]:
     for tok in [*words, "of"]:
         if tok not in _PHRASE_LINKS:
             phrase.append(tok)
-        elif content_keys(phrase) - GENERAL_OUTCOMES:
-            return content_keys(phrase)
+        elif content_keys(phrase) - GENERAL_OUTCOMES - _COUNTS - PEOPLE:
+            return content_keys(phrase) - _COUNTS
         else:
             phrase = []
     return set()
@@ -159,21 +211,63 @@ def _intransitive(after: str) -> bool:
     return not after or after in _ENDS or number(after) is not None or after.endswith("ly")
 
 
+def _how_often_outcome(tokens: list[str], i: int) -> set[str]:
+    """The outcome a statement of how often it happens names at ``tokens[i]``
+    (decision 0117): "muscle pain is rare with statins", "headache is a common side effect
+    of", "arm soreness turned out to be common", "the commonest side effect was
+    headache", "was reported by just 2%", "9% reported headaches", "reports of muscle
+    pain", "very few ..., about 1 in 200, had road injury", "headache affected 40% of
+    people", "nausea frequently occurs with"."""
+    tok, stemmed = tokens[i], stem(tokens[i])
+    after = tokens[i + 1] if i + 1 < len(tokens) else ""
+    if tok in _TO_BE and after in _HOW_COMMON:
+        start = i
+        while start and tokens[start - 1] in _SEEMING:
+            start -= 1
+        return _before(tokens, start)
+    if tok in _IS:
+        if after in _HOW_COMMON or (
+            after in _A and not _HOW_COMMON.isdisjoint(tokens[i + 2 : i + 4])
+        ):
+            return _before(tokens, i)
+        if after in _SEEN:
+            return _before(tokens, i)
+        if (
+            after
+            and after not in _STATES | _A | _ENDS
+            and not _SIDE_EFFECTS.isdisjoint(tokens[max(0, i - 2 * _REACH) : i])
+        ):
+            return _after(tokens, i + 1)
+        return set()
+    if stemmed in _HAD or (tok in _HAVE and after not in _NOT_HAD):
+        if after == "of" and stemmed == "report":
+            return _after(tokens, i + 2)
+        if after and after not in _ENDS | {"side", "adverse"} and not number(after):
+            return _after(tokens, i + 1)
+        return set()
+    if stemmed in _HAPPENED and (number(after) or after in _SHARE_LEADS or stemmed != "affect"):
+        return _before(tokens, i)
+    return set()
+
+
 def _clause_outcomes(tokens: list[str]) -> set[str]:
     found: set[str] = set()
     for i, tok in enumerate(tokens):
         stemmed = stem(tok)
         after = tokens[i + 1] if i + 1 < len(tokens) else ""
-        if tok in _BETTER:  # "no better than usual care for O"
+        if tok in _BETTER:  # "no better than usual care for O", "worse than B on O"
             ahead = tokens[i + 1 : i + 3 + _REACH]
-            if "for" in ahead:
-                found |= _after(tokens, i + 2 + ahead.index("for"))
+            link = next((k for k, t in enumerate(ahead) if t in _BETTER_AT), None)
+            if link is not None:
+                found |= _after(tokens, i + 2 + link)
+        if tok == "control" and after == "of":  # "gave better control of dental pain"
+            found |= _after(tokens, i + 2)
         if stemmed in _EFFECT_NOUNS:
             # "the effect of tutoring on X": the outcome follows the link after "of ..."
             # ("the benefit seen in studies" names no outcome after "in")
             reach = i + 2 + _REACH if tokens[i + 1 : i + 2] == ["of"] else i + 2
             for j in range(i + 1, min(len(tokens), reach)):
-                if tokens[j] in _LINKS:
+                if tokens[j] in _LINKS and tokens[j - 1] != "-":  # not "cycle-to-work"
                     found |= _after(tokens, j + 1)
                     break
                 if tokens[j] == "between":  # "between naltrexone and placebo on pain"
@@ -191,6 +285,8 @@ def _clause_outcomes(tokens: list[str]) -> set[str]:
                 found |= _after(tokens, i + 2)
             elif after not in _ENDS and after not in _LINKS and not number(after):
                 found |= _after(tokens, i + 1)
+        if tok in _GONE and after in _UP_DOWN:
+            found |= _before(tokens, i)  # "LDL cholesterol went up with statins"
         if tok in _BROUGHT and not _UP_DOWN.isdisjoint(tokens[i + 2 : i + 3 + _REACH]):
             found |= _after(tokens, i + 1)  # "brought mental health down by a quarter"
         if tok in _SHOWED and _null_noun_after(tokens, i):
@@ -208,6 +304,9 @@ def _clause_outcomes(tokens: list[str]) -> set[str]:
             tok in _IS and after in _STATES and tokens[i + 2 : i + 3] != ["better"]
         ):
             found |= _before(tokens, i)
+        found |= _how_often_outcome(tokens, i)
+        if tok in _COMPARATIVES and before in _LINKED and after:
+            found |= _after(tokens, i + 1)  # "was linked to higher bone density"
         if tok == "did" and after == "not" and i + 2 < len(tokens):
             # "reading scores did not differ between", not "did not change reading scores"
             next_word = tokens[i + 3] if i + 3 < len(tokens) else ""
@@ -222,9 +321,12 @@ def outcome_words(text: str) -> frozenset[str]:
     when it names none this way, or only general ones: "the risk", "the rate")."""
     found: set[str] = set()
     for clause in _CLAUSES.split(text):
-        found |= _clause_outcomes(tokenize(clause))
+        tokens = tokenize(clause)
+        if tokens[:1] == ["for"] and len(tokens) <= _REACH:  # "For insomnia, CBT did better"
+            found |= _after(tokens, 1)
+        found |= _clause_outcomes(tokens)
     # not whom it is about ("the benefit for children"), nor a direction ("less often")
-    found -= GENERAL_OUTCOMES | PEOPLE | _RESEARCH
+    found -= GENERAL_OUTCOMES | PEOPLE | _RESEARCH | _COUNTS
     return frozenset(k for k in found if not k.startswith("~"))
 
 

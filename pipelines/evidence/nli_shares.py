@@ -32,7 +32,7 @@ from lyra.pipelines.evidence.nli_numbers import (
     per_group,
 )
 from lyra.pipelines.evidence.nli_tokens import content_keys
-from lyra.pipelines.evidence.nli_words import PEOPLE
+from lyra.pipelines.evidence.nli_words import ARMS, PEOPLE
 
 # Two sentences name one outcome in at least this many specific words, light verbs left
 # out, of which at least `SHARED_KNOWN` are no name ("muscle pain" and "statin" are
@@ -52,9 +52,7 @@ SHARES_FAR_APART = 5.0
 SHARED_WORDS_FAR = 2
 
 
-# Words that name a trial's other arm: a share on placebo and a share on the drug are two
-# findings ("12% of patients given the drug had headaches" and "30% given placebo").
-_ARMS = frozenset({"placebo", "placebos", "control", "controls", "sham", "dummy", "untreated"})
+_ARMS = ARMS
 
 
 def same_arm(first: Sequence[str], second: Sequence[str]) -> bool:
@@ -74,11 +72,11 @@ def read_share(tokens: Sequence[str]) -> Share | None:
     """The one share (percentage or "N in M") ``tokens`` give, as an interval widened by
     a bound right before it (`bound_before`: "fewer than", "more than"); None for none,
     or for two or more."""
-    values = measures(tokens).get("%", [])
+    values = _restated_once(measures(tokens).get("%", []))
     if len({(low, high) for low, high, _ in values}) != 1:
         return None
     low, high, at = values[0]
-    if not _of_people(tokens, at):
+    if not any(_of_people(tokens, j) for j in _restating(tokens, at)):
         return None
     bound = bound_before(tokens, at)
     if bound == "at most":
@@ -86,6 +84,42 @@ def read_share(tokens: Sequence[str]) -> Share | None:
     elif bound == "at least":
         high = float("inf")
     return Share(low, high)
+
+
+# A share given again in another form right after it, in brackets or after a comma, is
+# one share: "around one in eight (12 per cent) reporting heartburn", "a third (34%)".
+_RESTATED_WITHIN = 5  # tokens from the first number to the second
+_RESTATED_RATIO = 1.1  # the larger at most this much over the smaller
+
+
+def _restated_once(
+    values: Sequence[tuple[float, float, int]],
+) -> list[tuple[float, float, int]]:
+    """``values`` without each one that restates the value just before it: a few tokens
+    after it and within rounding of it ("one in eight (12 per cent)")."""
+    kept: list[tuple[float, float, int]] = []
+    for low, high, at in sorted(values, key=lambda value: value[2]):
+        if kept:
+            first_low, first_high, first_at = kept[-1]
+            near = at - first_at <= _RESTATED_WITHIN
+            smaller, larger = sorted((first_high, high))
+            if (
+                near
+                and first_low == first_high
+                and low == high
+                and smaller > 0
+                and larger <= _RESTATED_RATIO * smaller
+            ):
+                continue
+        kept.append((low, high, at))
+    return kept
+
+
+def _restating(tokens: Sequence[str], at: int) -> list[int]:
+    """Where the share at ``at`` stands, and where the share restating it does: either
+    may say whose share it is ("about a third (34%) of parents")."""
+    values = measures(tokens).get("%", [])
+    return [at, *(j for _, _, j in values if at < j <= at + _RESTATED_WITHIN)]
 
 
 def _of_people(tokens: Sequence[str], at: int) -> bool:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Iterable, Sequence
-from typing import TypeVar
+from typing import Final, TypeVar
 
 from lyra.pipelines.evidence.antonym_axes import ANTONYM_AXES, PREFIXED_OPPOSITES
 from lyra.pipelines.evidence.nli_numbers import PERCENT_WORDS, number, numbers_in_digits, stem
@@ -174,6 +174,11 @@ _FALLS_NOUN_AFTER = frozenset(
 )
 
 
+# "went up", "has gone down": a rise or a fall (decision 0117).
+_MOVED: Final = {"up": 1, "down": -1}
+_GONE: Final = frozenset({"went", "gone", "go", "goes", "going"})
+
+
 def axis_of(tokens: Sequence[str], i: int) -> tuple[str, int] | None:
     """The antonym axis and sign of ``tokens[i]``, None for a word on no axis or a use
     of it that has no direction (the accident in "the risk of falls")."""
@@ -187,6 +192,8 @@ def axis_of(tokens: Sequence[str], i: int) -> tuple[str, int] | None:
     # "human-caused"
     if tok == "common" and after in ("cold", "colds"):
         return None
+    if tok in _MOVED and before in _GONE:  # "went up", "has gone down" (0117)
+        return ("amount", _MOVED[tok])
     stemmed = stem(tok)
     if stemmed == "caus" and (after in ("of", "by") or before == "-" or before == "all"):
         return None

@@ -37,6 +37,11 @@ EVENT_VERBS_TEXT = """
 MONTHS_TEXT = """
     january february march april may june july august september october november december
 """
+# Words that name a trial's other arm: a share on placebo and a share on the drug are two
+# findings ("12% of patients given the drug had headaches" and "30% given placebo").
+ARMS: Final = frozenset(
+    {"placebo", "placebos", "control", "controls", "sham", "dummy", "untreated"}
+)
 # A null result ("no better than placebo", "no difference", "no benefit") bears on a
 # claim that the same thing helps ("is enough to get the benefit", "works", "reduces"):
 # the one denies what the other states, in other words (decision 0098).
@@ -85,7 +90,9 @@ CHANGE_VERBS: Final = frozenset({"trim", "trimm", "slash", "halv", "lift", "shav
 GENERAL_OUTCOMES: Final = frozenset(
     {"risk", "rate", "level", "number", "amount", "use", "time", "peopl", "patient",
      "group", "year", "month", "week", "day", "result", "outcom", "valu", "chanc",
-     "odd", "total", "overall", "averag", "effect", "differenc", "chang", "impact"}
+     "odd", "total", "overall", "averag", "effect", "differenc", "chang", "impact",
+     # the stems of "rate", "time" and "overall" (decision 0117: never matched before)
+     "rat", "tim", "overal"}
 )  # fmt: skip
 # Who changed and how often: words a change of no stated size shares with a finding of
 # no change about something else ("children", "often").
