@@ -52,6 +52,10 @@ OUTCOMES = [
     # who had it is no outcome: "patients with diabetes"
     ("Patients with diabetes were unaffected.", {"diabet"}),
     ("Statins had no effect on muscle pain.", {"muscl", "pain"}),
+    ("Half of statin users had muscle pain.", {"muscl", "pain"}),
+    # a tense is no having, an effect no side effect: no outcome named
+    ("Researchers have shown that statins work.", set()),
+    ("The effect was large.", set()),
 ]
 
 

@@ -93,7 +93,7 @@ _COUNTS: Final = frozenset(
     content_keys(["reports", "cases", "episodes", "incidence", "instances", "occurrence"])
 )
 # "the most frequently reported side effect of statins was headache": a side effect or
-# adverse event named before "was", the outcome after it.
+# adverse event named before "was", the outcome after it (not "the effect was large").
 _SIDE_EFFECTS: Final = frozenset({"effect", "effects", "event", "events", "reaction", "reactions"})
 _RELATIVE: Final = frozenset({"who", "which", "that"})
 # "-ing" forms that change their object after these: "at improving reading scores".
@@ -211,6 +211,18 @@ def _intransitive(after: str) -> bool:
     return not after or after in _ENDS or number(after) is not None or after.endswith("ly")
 
 
+# Past participles after "has / have / had" make a tense, not a having: "researchers
+# have shown", "patients had been told".
+_PARTICIPLES: Final = frozenset(
+    {"shown", "proven", "found", "seen", "been", "known", "given", "taken", "done", "made",
+     "become", "begun", "grown", "risen", "fallen", "gone", "come", "got", "gotten", "led"}
+)  # fmt: skip
+
+
+def _participle(word: str) -> bool:
+    return word in _PARTICIPLES or (word.endswith("ed") and len(word) > 4)
+
+
 def _how_often_outcome(tokens: list[str], i: int) -> set[str]:
     """The outcome a statement of how often it happens names at ``tokens[i]``
     (decision 0117): "muscle pain is rare with statins", "headache is a common side effect
@@ -235,11 +247,14 @@ def _how_often_outcome(tokens: list[str], i: int) -> set[str]:
         if (
             after
             and after not in _STATES | _A | _ENDS
-            and not _SIDE_EFFECTS.isdisjoint(tokens[max(0, i - 2 * _REACH) : i])
+            and any(
+                tokens[j] in _SIDE_EFFECTS and tokens[j - 1] in ("side", "adverse")
+                for j in range(max(1, i - 2 * _REACH), i)
+            )
         ):
             return _after(tokens, i + 1)
         return set()
-    if stemmed in _HAD or (tok in _HAVE and after not in _NOT_HAD):
+    if stemmed in _HAD or (tok in _HAVE and after not in _NOT_HAD and not _participle(after)):
         if after == "of" and stemmed == "report":
             return _after(tokens, i + 2)
         if after and after not in _ENDS | {"side", "adverse"} and not number(after):
