@@ -150,7 +150,9 @@ def test_a_claims_first_sentence_is_read_alone_unless_it_asks() -> None:
         (
             "Release rates have risen everywhere, but rural districts have seen the smallest "
             "change in release rates",
-            GroupReading("place", 1, frozenset({"releas", "risen", "everywher", "seen"}), "least"),
+            GroupReading(
+                "place", 1, frozenset({"releas", "rat", "risen", "everywher", "seen"}), "least"
+            ),
         ),
     ],
 )

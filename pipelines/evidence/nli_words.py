@@ -90,10 +90,11 @@ CHANGE_VERBS: Final = frozenset({"trim", "trimm", "slash", "halv", "lift", "shav
 GENERAL_OUTCOMES: Final = frozenset(
     {"risk", "rate", "level", "number", "amount", "use", "time", "peopl", "patient",
      "group", "year", "month", "week", "day", "result", "outcom", "valu", "chanc",
-     "odd", "total", "overall", "averag", "effect", "differenc", "chang", "impact",
-     # the stems of "rate", "time" and "overall" (decision 0117: never matched before)
-     "rat", "tim", "overal"}
+     "odd", "total", "overall", "averag", "effect", "differenc", "chang", "impact"}
 )  # fmt: skip
+# "rate", "time" and "overall" stand above unstemmed: their stems ("rat", "tim", "overal")
+# are not general. Made general, "the rate of falls" lost its only specific word ("falls"
+# is read as a direction) and a true contradiction with it (decision 0117).
 # Who changed and how often: words a change of no stated size shares with a finding of
 # no change about something else ("children", "often").
 WHO_AND_HOW_OFTEN: Final = frozenset(
