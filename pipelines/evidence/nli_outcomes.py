@@ -88,9 +88,10 @@ _ENDS: Final = frozenset(
 _RESEARCH: Final = frozenset(
     content_keys(["trials", "studies", "review", "analysis", "data", "evidence", "research"])
 )
-# Nouns that count an outcome, not name it: "reports of muscle pain", "cases of".
+# Nouns that count an outcome, not name it: "reports of muscle pain", "cases of", "the
+# rate of fever" ("rate" is general here; `GENERAL_OUTCOMES` keeps its stem specific).
 _COUNTS: Final = frozenset(
-    content_keys(["reports", "cases", "episodes", "incidence", "instances", "occurrence"])
+    content_keys(["reports", "cases", "episodes", "incidence", "instances", "occurrence", "rate"])
 )
 # "the most frequently reported side effect of statins was headache": a side effect or
 # adverse event named before "was", the outcome after it (not "the effect was large").
