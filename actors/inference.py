@@ -41,6 +41,7 @@ from lyra.pipelines.discover.query_mirror import (
     parse_mirror,
 )
 from lyra.pipelines.evidence.claims import (
+    ExtractedClaim,
     build_claim_prompt,
     extract_claims_extractive,
     is_rejected_claim,
@@ -57,6 +58,7 @@ from lyra.pipelines.evidence.nli import CrossEncoderNli
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
 from lyra.pipelines.evidence.onnx_export import MINILM_MODEL_ID
 from lyra.pipelines.evidence.reranker import CrossEncoderReranker
+from lyra.pipelines.evidence.rule_faults import CLAIMS, fault_summary, guarded
 from lyra.pipelines.evidence.stance_model import (
     PACKAGED,
     STANCE_MODEL_ID,
@@ -331,6 +333,9 @@ class InferenceActor:
             )
         if not self._llm_ok:
             degraded.append(DEGRADED_LLM)
+        faults = fault_summary()
+        if faults is not None:
+            degraded.append(faults)
         return {
             "embedding_model": self._embedder.model_id if self._embedder else None,
             "embedding_error": self._embedder_error,
@@ -487,9 +492,16 @@ class InferenceActor:
                                 }
                             )
                     continue
-            for claim in extract_claims_extractive(
-                frag["text"], question, max_per_fragment, focus=frag.get("focus") or None
-            ):
+            # a fragment the claim rules fault on gives no claims (`rule_faults`)
+            read = functools.partial(
+                extract_claims_extractive,
+                frag["text"],
+                question,
+                max_per_fragment,
+                focus=frag.get("focus") or None,
+            )
+            none: list[ExtractedClaim] = []
+            for claim in guarded(CLAIMS, read, none):
                 out.append(
                     {
                         "fragment_id": frag["id"],

@@ -92,6 +92,7 @@ result is flagged as degraded and why a real NLI model is preferred when configu
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence, Set
 from dataclasses import dataclass
@@ -124,6 +125,7 @@ from lyra.pipelines.evidence.nli_words import (
     MONTHS_TEXT,
     NULL_RESULT,
 )
+from lyra.pipelines.evidence.rule_faults import STANCE, guarded
 
 # Where a premise sentence's clauses stand apart: a semicolon, or a comma before one.
 # A colon before a statement of five words or more opens one too ("Constipation is not
@@ -537,7 +539,19 @@ def heuristic_nli(premise: str, hypothesis: str) -> NliResult:
     contradicts the statement, and a negation in the reason ("because patches do not
     contain tar") hides the one that differs (decision 0097). So is a claim without the
     label, the linking word or the source before it, and the first clause of one that
-    joins two (`claim_statements`, decision 0107)."""
+    joins two (`claim_statements`, decision 0107).
+
+    A pair the rules fault on reads as neutral at 0.5 with no evidence sentence, logged
+    and counted (`rule_faults`, decision 0118): it costs that pair its reading only."""
+    return guarded(STANCE, functools.partial(_read_pair, premise, hypothesis), _UNREAD)
+
+
+# What a pair the rules could not read gets: nothing found either way.
+_UNREAD = _result("neutral", 0.5, None)
+
+
+def _read_pair(premise: str, hypothesis: str) -> NliResult:
+    """`heuristic_nli`, unguarded."""
     result = _judge(premise, hypothesis)
     if result.label == "refutes":
         return result
@@ -680,7 +694,13 @@ def speaks_of_another(premise: str, hypothesis: str) -> bool:
     it shares most of the claim's words, but a name the claim gives is missing from it
     and it gives one the claim does not ("Felodipine is cleared by the kidneys with a
     half-life of 9 hours" against "Efonidipine is cleared by the kidneys with a
-    half-life of 9 hours"). Such a sentence is no support (decision 0098)."""
+    half-life of 9 hours"). Such a sentence is no support (decision 0098). False where
+    the rules fault on the pair (`rule_faults`)."""
+    return guarded(STANCE, functools.partial(_speaks_of_another, premise, hypothesis), False)
+
+
+def _speaks_of_another(premise: str, hypothesis: str) -> bool:
+    """`speaks_of_another`, unguarded."""
     hyp_tokens = tokenize(hypothesis)
     hyp_keys = content_keys(hyp_tokens)
     if not hyp_keys:

@@ -31,6 +31,7 @@ from lyra.pipelines.evidence.nli_heuristic import heuristic_nli, premise_texts, 
 from lyra.pipelines.evidence.nli_statements import claim_statements
 from lyra.pipelines.evidence.nli_tokens import tokenize
 from lyra.pipelines.evidence.nli_words import GENERAL_OUTCOMES
+from lyra.pipelines.evidence.rule_faults import SWEEP, guarded
 
 
 def _about(reading: ChangeReading) -> frozenset[str]:
@@ -114,29 +115,46 @@ def contradiction_candidates(
     ids) names for a claim."""
     readings: list[tuple[str, ChangeReading]] = []
     index: dict[str, list[int]] = {}
+    unread: tuple[tuple[ChangeReading, frozenset[str]], ...] = ()
+    none_found: dict[str, float] = {}
     for fragment_id, text in fragments.items():
-        for reading, keys in sentence_readings(text):
+        # a fragment the rules fault on is read as saying nothing (`rule_faults`)
+        for reading, keys in guarded(SWEEP, functools.partial(sentence_readings, text), unread):
             for key in keys:
                 index.setdefault(key, []).append(len(readings))
             readings.append((fragment_id, reading))
+    order = {fid: n for n, fid in enumerate(fragments)}
     found: dict[str, list[str]] = {}
     for claim_id, claim_text in claims:
         skipped = left_out.get(claim_id, frozenset()) if left_out else frozenset()
-        hits: dict[str, float] = {}
-        for text in (claim_text, *claim_statements(claim_text)):
-            claim = read_changes(tokenize(text))
-            near = sorted({n for key in _about(claim) for n in index.get(key, ())})
-            for n in near:
-                fragment_id, reading = readings[n]
-                if fragment_id in hits or fragment_id in skipped:
-                    continue
-                if not (changes_contradict(claim, reading) or _advice_meets(claim, reading)):
-                    continue
-                judged = heuristic_nli(fragments[fragment_id], claim_text)
-                if judged.label == "refutes":
-                    hits[fragment_id] = judged.confidence
+        read = functools.partial(_contradicted_by, claim_text, fragments, readings, index, skipped)
+        hits = guarded(SWEEP, read, none_found)
         if hits:
             # surest first: the stance step keeps only the first few (decision 0107)
-            order = {fid: n for n, fid in enumerate(fragments)}
             found[claim_id] = sorted(hits, key=lambda fid: (-hits[fid], order[fid]))
     return found
+
+
+def _contradicted_by(
+    claim_text: str,
+    fragments: Mapping[str, str],
+    readings: Sequence[tuple[str, ChangeReading]],
+    index: Mapping[str, Sequence[int]],
+    skipped: Set[str],
+) -> dict[str, float]:
+    """The fragments (id -> the rules' confidence) that contradict one claim, for
+    `contradiction_candidates`."""
+    hits: dict[str, float] = {}
+    for text in (claim_text, *claim_statements(claim_text)):
+        claim = read_changes(tokenize(text))
+        near = sorted({n for key in _about(claim) for n in index.get(key, ())})
+        for n in near:
+            fragment_id, reading = readings[n]
+            if fragment_id in hits or fragment_id in skipped:
+                continue
+            if not (changes_contradict(claim, reading) or _advice_meets(claim, reading)):
+                continue
+            judged = heuristic_nli(fragments[fragment_id], claim_text)
+            if judged.label == "refutes":
+                hits[fragment_id] = judged.confidence
+    return hits
