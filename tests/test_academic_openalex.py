@@ -130,6 +130,7 @@ def _index() -> dict[str, dict[str, Any]]:
 
 
 def _body(name: str) -> bytes:
+    _require()
     return (OA_DIR / name).read_bytes()
 
 

@@ -129,11 +129,17 @@ def _index() -> dict[str, dict[str, Any]]:
 
 
 def _body(name: str) -> bytes:
+    _require()
     return (S2_DIR / name).read_bytes()
 
 
 def _status(name: str) -> int:
     return int(_index()[name]["status"])
+
+
+def _object(name: str) -> Any:
+    _require()
+    return json.loads((S2_DIR / "objects" / name).read_text())
 
 
 def test_every_recorded_response_is_in_a_table() -> None:
@@ -273,7 +279,7 @@ def test_recommendations() -> None:
 
 def test_full_paper_object() -> None:
     _require()
-    obj = json.loads((S2_DIR / "objects/Paper.trimmed.json").read_text())
+    obj = _object("Paper.trimmed.json")
     paper = s2.parse_paper(obj)
     assert (paper.doi, paper.corpus_id, paper.year, paper.venue, paper.citation_count) == (
         "10.1093/mind/lix.236.433",
@@ -291,7 +297,7 @@ def test_full_paper_object() -> None:
 
 def test_null_values_parse() -> None:
     _require()
-    obj = json.loads((S2_DIR / "objects/PaperWithNullValues.json").read_text())
+    obj = _object("PaperWithNullValues.json")
     paper = s2.parse_paper(obj)
     assert (paper.s2_id, paper.authors, paper.title, paper.doi) == (
         "2d5673caa9e6af3a7b82a43f19ee920992db07ad",
@@ -334,7 +340,7 @@ def test_edge_objects(
     arxiv: str | None,
 ) -> None:
     _require()
-    edge = json.loads((S2_DIR / "objects" / obj_file).read_text())
+    edge = _object(obj_file)
     direction = "citations" if edge_key == "citingPaper" else "references"
     links, next_offset = s2.parse_links_page(200, {"offset": 0, "data": [edge]}, "A", direction)
     link = links[0]
