@@ -330,7 +330,10 @@ def change_noun(tokens: Sequence[str], i: int) -> tuple[set[str], bool] | None:
     is given ("a 7% increase", "an improvement of 0.07 standard deviations", "a
     significant reduction"); None where ``tokens[i]`` is no such noun. A noun denied ("no
     reduction in pain") or found not significant after ("the reduction in pain was not
-    statistically significant") is about nothing here: `no_change` reads it."""
+    statistically significant") is about nothing here: `no_change` reads it. An effect
+    with a direction is such a noun too (`_directed_effect`)."""
+    if tokens[i] in _EFFECT_NOUNS:
+        return _directed_effect(tokens, i)
     if tokens[i] not in CHANGE_NOUNS or i == 0:
         return None
     lead = tokens[i - 1]
@@ -358,6 +361,46 @@ def change_noun(tokens: Sequence[str], i: int) -> tuple[set[str], bool] | None:
     end = start
     while end < len(tokens) and end < start + NULL_REACH and tokens[end] not in _ABOUT_ENDS:
         end += 1
+    return outcome([t for t in tokens[start:end] if t != "-"]) - _STATISTICS, sized
+
+
+_EFFECT_NOUNS: Final = frozenset({"effect", "effects", "impact"})
+# The direction an effect is given: "a small positive effect on attainment". Not
+# "adverse" nor "side": those effects are harms of their own, not a change in an outcome.
+_EFFECT_DIRECTIONS: Final = frozenset(
+    {"positive", "negative", "beneficial", "harmful", "detrimental", "favourable",
+     "favorable", "protective"}
+)  # fmt: skip
+
+
+# Where an effect's size begins after what it is on: "(pooled g = 0.09", "(SMD 0.4".
+_EFFECT_SIZE_NAMES: Final = frozenset({"pooled", "g", "d", "smd", "md", "es", "hedges", "cohen"})
+
+
+def _directed_effect(tokens: Sequence[str], i: int) -> tuple[set[str], bool] | None:
+    """What an effect with a direction is on, and whether it is sized: "homework was
+    associated with a small positive effect on attainment (pooled g = 0.09, 95% CI 0.04
+    to 0.14)" is a change in attainment of a stated size, which a finding of no
+    difference in attainment contradicts (round six, decision 0118). Sized by an
+    adjective of size before it ("a significant positive effect") or a number after what
+    it is on; denied or found not significant, it is about nothing here."""
+    if i < 1 or tokens[i - 1] not in _EFFECT_DIRECTIONS or tokens[i + 1 : i + 2] != ["on"]:
+        return None
+    if any(t in ("no", "little") or is_cue(tokens, j) for j, t in _before(tokens, i, 3)):
+        return set(), False
+    if _not_significant_after(tokens, i):
+        return set(), False
+    start = end = i + 2
+    while (
+        end < len(tokens)
+        and end < start + NULL_REACH
+        and tokens[end] not in _ABOUT_ENDS | _EFFECT_SIZE_NAMES
+        and number(tokens[end]) is None
+    ):
+        end += 1
+    sized = (i >= 2 and tokens[i - 2] in _SIZING_ADJECTIVES) or any(
+        number(t) is not None for t in tokens[start : start + 2 * OUTCOME_REACH]
+    )
     return outcome([t for t in tokens[start:end] if t != "-"]) - _STATISTICS, sized
 
 
