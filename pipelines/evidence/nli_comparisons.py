@@ -247,15 +247,26 @@ def read_comparisons(tokens: Sequence[str]) -> list[Comparison]:
     )
 
 
-# "A was superior / inferior to B for O" (decision 0117).
+# "A was superior / inferior to B for O" (decision 0117); "A fell short of B" (0118).
 _RANKED: Final = {"superior": 1, "inferior": -1}
+_FELL: Final = frozenset({"fell", "falls", "fall", "falling", "fallen"})
 
 
 def _superior(tokens: Sequence[str]) -> list[Comparison]:
-    """Each "A is superior (inferior) to B (for / at / in O)": A does better (worse)."""
+    """Each "A is superior (inferior) to B (for / at / in O)": A does better (worse);
+    "A fell short of B (for O)": A does worse."""
     found = []
     for i, tok in enumerate(tokens):
-        if tok not in _RANKED or tokens[i + 1 : i + 2] != ["to"]:
+        if tok in _RANKED and tokens[i + 1 : i + 2] == ["to"]:
+            sign, lead_end = _RANKED[tok], i
+        elif (
+            tok == "short"
+            and tokens[i + 1 : i + 2] == ["of"]
+            and tokens[i - 1 : i]
+            and (tokens[i - 1] in _FELL)
+        ):
+            sign, lead_end = -1, i - 1
+        else:
             continue
         measure_at = next(
             (
@@ -267,9 +278,9 @@ def _superior(tokens: Sequence[str]) -> list[Comparison]:
         )
         found.append(
             Comparison(
-                sign=_RANKED[tok],
+                sign=sign,
                 denied=any(is_cue(tokens, j) for j in range(max(0, i - CUE_REACH), i)),
-                leader=frozenset(outcome(tokens[max(0, i - _LEADER_REACH) : i])),
+                leader=frozenset(outcome(tokens[max(0, lead_end - _LEADER_REACH) : lead_end])),
                 compared=frozenset(outcome(tokens[i + 2 : measure_at or i + 2 + NULL_REACH])),
                 measure=frozenset(outcome(_words_run(tokens, measure_at + 1)))
                 if measure_at
@@ -357,6 +368,18 @@ def comparisons_clash(hypothesis: Sequence[Comparison], sentence: Sequence[Compa
             ):
                 return True
             if first.sign != second.sign:
+                # "A relieved dental pain better than B" against "A fell short of B for
+                # dental pain": one ranks A above B, the other below, in one measure
+                # (decision 0118). Amounts are left out: "less" nausea is better.
+                if (
+                    first.sign
+                    and second.sign
+                    and {first.axis, second.axis} <= _RANKING_AXES
+                    and same_order
+                    and first.denied == second.denied
+                    and _one_measure(first, second)
+                ):
+                    return True
                 continue
             if same_order and first.denied != second.denied:
                 return True
@@ -380,6 +403,26 @@ def comparisons_clash(hypothesis: Sequence[Comparison], sentence: Sequence[Compa
             if swapped and not (first.denied or second.denied):
                 return True
     return False
+
+
+# The axes of a ranking: better / worse, superior / inferior, outperformed / fell short.
+_RANKING_AXES: Final = frozenset({"quality", "performance"})
+
+
+def _one_measure(first: Comparison, second: Comparison) -> bool:
+    """Every specific word of the measure one ranking names apart is in the other's
+    measure, or in its words where it names none apart: "dental pain" is in "ibuprofen
+    relieved dental pain better than paracetamol", not in "... relieved back pain ..."
+    (two outcomes sharing "pain" are two measures here)."""
+    named = [c for c in (first, second) if specific(c.measure)]
+    if not named:
+        return False
+    if len(named) == 2:
+        return (
+            specific(first.measure) <= second.measure or specific(second.measure) <= first.measure
+        )
+    other = second if named[0] is first else first
+    return specific(named[0].measure) <= _topic(other)
 
 
 def _measure_named(first: Comparison, second: Comparison) -> bool:

@@ -2,7 +2,9 @@
 decision 0118): "homework was associated with a small positive effect on attainment
 (pooled g = 0.09, 95% CI 0.04 to 0.14)" is a change in attainment of a stated size,
 which a finding of no difference in attainment contradicts, each way round and in the
-sweep that pairs what the embedder does not."""
+sweep that pairs what the embedder does not. And a ranking reversed: "A fell short of B
+for O" (or "A was inferior to B for O", "A is worse than B for O") against "A relieved
+O better than B", in one measure only."""
 
 from __future__ import annotations
 
@@ -62,3 +64,54 @@ def test_an_effect_on_another_outcome_contradicts_nothing() -> None:
     other = "Exercise had a significant beneficial effect on sleep quality (SMD 0.4)."
     assert heuristic_nli(NONE_ON_BP, other).label != "refutes"
     assert contradiction_candidates([("c", other)], {"f": NONE_ON_BP}) == {}
+
+
+FELL_SHORT = "Ibuprofen fell short of paracetamol for dental pain."
+
+
+@pytest.mark.parametrize(
+    ("premise", "claim"),
+    [
+        (FELL_SHORT, "Ibuprofen relieved dental pain better than paracetamol."),
+        (
+            "Ibuprofen was superior to paracetamol for dental pain.",
+            "Ibuprofen was inferior to paracetamol for dental pain.",
+        ),
+        (
+            "Ibuprofen works better than paracetamol for dental pain.",
+            "Ibuprofen is worse than paracetamol for dental pain.",
+        ),
+        (
+            "Mediation outperformed litigation on cost.",
+            "Mediation did worse than litigation on cost.",
+        ),
+    ],
+)
+def test_a_ranking_reversed_in_one_measure_refutes(premise: str, claim: str) -> None:
+    assert heuristic_nli(premise, claim).label == "refutes"
+    assert heuristic_nli(claim, premise).label == "refutes"
+
+
+@pytest.mark.parametrize(
+    ("premise", "claim"),
+    [
+        # the same ranking, told the other way round
+        (FELL_SHORT, "Paracetamol relieved dental pain better than ibuprofen."),
+        # two measures sharing a word
+        (FELL_SHORT, "Ibuprofen relieved back pain better than paracetamol."),
+        (
+            "Ibuprofen was superior to paracetamol for dental pain.",
+            "Ibuprofen was inferior to paracetamol for stomach upsets.",
+        ),
+        # amounts are no ranking: less nausea is better
+        (
+            "Ibuprofen caused less nausea than paracetamol.",
+            "Ibuprofen relieved more pain than paracetamol.",
+        ),
+    ],
+)
+def test_a_ranking_in_the_same_order_or_another_measure_is_no_contradiction(
+    premise: str, claim: str
+) -> None:
+    assert heuristic_nli(premise, claim).label != "refutes"
+    assert heuristic_nli(claim, premise).label != "refutes"
