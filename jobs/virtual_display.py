@@ -12,6 +12,23 @@ log = logging.getLogger(__name__)
 XVFB_START_SECONDS = 10.0
 
 
+def _read_line(fd: int) -> bytes:
+    """What Xvfb writes to its ``-displayfd``, through the newline (or to end of file).
+
+    Xvfb writes the number and the newline in two calls, and a write that fails is fatal
+    to it ("Cannot write display number to fd N"): a reader that stopped after the
+    number and closed the pipe between the two writes killed the server it had just
+    been told of. On a loaded machine that happened (CI, 2026-12-04: three Xvfb in a row
+    exited that way and the headful browser never found its display)."""
+    data = b""
+    while b"\n" not in data:
+        chunk = os.read(fd, 64)
+        if not chunk:
+            break
+        data += chunk
+    return data
+
+
 class VirtualDisplay:
     """A private Xvfb server, so a headful Chromium runs on a machine without a display.
 
@@ -55,7 +72,7 @@ class VirtualDisplay:
             os.close(write_fd)
             if log_file is not None:
                 log_file.close()
-        reading = asyncio.ensure_future(asyncio.to_thread(os.read, read_fd, 64))
+        reading = asyncio.ensure_future(asyncio.to_thread(_read_line, read_fd))
         try:
             data = await asyncio.wait_for(asyncio.shield(reading), XVFB_START_SECONDS)
         except TimeoutError:
