@@ -1,5 +1,5 @@
 """An effect with a direction is a change in what it is on (round six's primary_homework,
-decision 0118): "homework was associated with a small positive effect on attainment
+decision 0119): "homework was associated with a small positive effect on attainment
 (pooled g = 0.09, 95% CI 0.04 to 0.14)" is a change in attainment of a stated size,
 which a finding of no difference in attainment contradicts, each way round and in the
 sweep that pairs what the embedder does not. And a ranking reversed: "A fell short of B

@@ -247,7 +247,7 @@ def read_comparisons(tokens: Sequence[str]) -> list[Comparison]:
     )
 
 
-# "A was superior / inferior to B for O" (decision 0117); "A fell short of B" (0118).
+# "A was superior / inferior to B for O" (decision 0117); "A fell short of B" (0119).
 _RANKED: Final = {"superior": 1, "inferior": -1}
 _FELL: Final = frozenset({"fell", "falls", "fall", "falling", "fallen"})
 
@@ -370,7 +370,7 @@ def comparisons_clash(hypothesis: Sequence[Comparison], sentence: Sequence[Compa
             if first.sign != second.sign:
                 # "A relieved dental pain better than B" against "A fell short of B for
                 # dental pain": one ranks A above B, the other below, in one measure
-                # (decision 0118). Amounts are left out: "less" nausea is better.
+                # (decision 0119). Amounts are left out: "less" nausea is better.
                 if (
                     first.sign
                     and second.sign

@@ -381,7 +381,7 @@ def _directed_effect(tokens: Sequence[str], i: int) -> tuple[set[str], bool] | N
     """What an effect with a direction is on, and whether it is sized: "homework was
     associated with a small positive effect on attainment (pooled g = 0.09, 95% CI 0.04
     to 0.14)" is a change in attainment of a stated size, which a finding of no
-    difference in attainment contradicts (round six, decision 0118). Sized by an
+    difference in attainment contradicts (round six, decision 0119). Sized by an
     adjective of size before it ("a significant positive effect") or a number after what
     it is on; denied or found not significant, it is about nothing here."""
     if i < 1 or tokens[i - 1] not in _EFFECT_DIRECTIONS or tokens[i + 1 : i + 2] != ["on"]:
