@@ -46,6 +46,20 @@ _MODALS = frozenset({"should", "must"})
 _SETTING_WORDS = 6
 _SETTING_TOKENS = 14
 _CUE_REACH = 5
+# Phrasal verbs that advise against what follows them: "should leave cranberry alone",
+# "steer clear of", "stay / keep away from" (decision 0120).
+_LEAVE_ALONE_REACH = 6
+_CLEAR_OF = (["steer", "clear", "of"], ["stay", "away", "from"], ["keep", "away", "from"])
+# An imperative that opens a sentence ("Do not do pelvic floor exercises while the
+# catheter is still in", "Never take ... with").
+_IMPERATIVE_NOT = frozenset({"don't", "never"})
+# How far before a modal its subject may name the setting: "anyone on warfarin should
+# leave cranberry alone" is advice for people on warfarin.
+_SUBJECT_TOKENS = 6
+# A condition that opens the sentence and what it may hold before the advice: "If you are
+# pregnant, avoid ...", "When taking warfarin, steer clear of ...".
+_CONDITIONS = frozenset({"if", "when", "while"})
+_CONDITION_TOKENS = 10
 # Setting words both name that show the thing is named there too ("acupuncture",
 # "warfarin"): a thing can be part of its setting ("can have acupuncture safely").
 _SETTING_SHARED = 2
@@ -78,6 +92,43 @@ class AdviceReading:
     words: frozenset[str]  # every content key of the text, folded
 
 
+def _advises_against(tokens: Sequence[str], i: int) -> bool:
+    """``tokens[i]`` opens advice against what follows: "avoid", "advises against",
+    "should not", "not recommended", "leave ... alone", "steer clear of", or a sentence
+    that opens with "do not" / "don't" / "never"."""
+    tok = tokens[i]
+    nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
+    return (
+        tok in _AGAINST
+        or (tok in _AVOIDED and not _AVOIDED_AFTER.isdisjoint(tokens[max(0, i - 2) : i]))
+        or (tok in _AGAINST_AFTER and nxt == "against")
+        or (tok in _MODALS and nxt in ("not", "never"))
+        or (tok == "not" and nxt in ("recommended", "advised"))
+        or (tok == "leave" and "alone" in tokens[i + 2 : i + 2 + _LEAVE_ALONE_REACH])
+        or list(tokens[i : i + 3]) in _CLEAR_OF
+        or (i == 0 and (tok in _IMPERATIVE_NOT or (tok == "do" and nxt in ("not", "never"))))
+    )
+
+
+def _subject(tokens: Sequence[str], i: int) -> set[str]:
+    """The setting named before the advice at ``tokens[i]``, folded: a condition that
+    opens the sentence ("If you take warfarin, stay away from ..."), or a modal's subject
+    ("anyone on warfarin should ..."); nothing where neither stands there or a clause
+    ends first."""
+    if tokens[0] in _CONDITIONS and 0 < i <= _CONDITION_TOKENS:
+        # "If you take warfarin, stay away from glucosamine": the condition is the setting
+        return _fold(content_keys(tokens[1:i]))
+    at = i - 1 if i and tokens[i - 1] in _MODALS else i if tokens[i] in _MODALS else -1
+    if at <= 0:
+        return set()
+    start = max(0, at - _SUBJECT_TOKENS)
+    for j in range(at - 1, start - 1, -1):
+        if tokens[j] in ("that", "and", "but", "if", "because", "so", "is", "are"):
+            start = j + 1
+            break
+    return _fold(content_keys(tokens[start:at]))
+
+
 def read_advice(tokens: Sequence[str]) -> AdviceReading:
     safe: set[str] = set()
     against: set[str] = set()
@@ -90,14 +141,8 @@ def read_advice(tokens: Sequence[str]) -> AdviceReading:
         elif tok in _SAFE and (tok not in _SAFE_BEFORE or nxt in ("to", "for")):
             negated = any(is_cue(tokens, j) for j in range(max(0, i - _CUE_REACH), i))
             (against if negated else safe).update(_setting(tokens, i))
-        elif (
-            tok in _AGAINST
-            or (tok in _AVOIDED and not _AVOIDED_AFTER.isdisjoint(tokens[max(0, i - 2) : i]))
-            or (tok in _AGAINST_AFTER and nxt == "against")
-            or (tok in _MODALS and nxt in ("not", "never"))
-            or (tok == "not" and nxt in ("recommended", "advised"))
-        ):
-            against.update(_setting(tokens, i))
+        elif _advises_against(tokens, i):
+            against.update(_setting(tokens, i) | _subject(tokens, i))
     words = _fold(content_keys(tokens))
     return AdviceReading(frozenset(safe), frozenset(against), frozenset(words))
 

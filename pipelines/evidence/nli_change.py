@@ -85,6 +85,7 @@ from lyra.pipelines.evidence.nli_words import (
     CHANGE_SIZES,
     CHANGE_VERBS,
     GENERAL_OUTCOMES,
+    OUTCOME_FOLDS,
     WHO_AND_HOW_OFTEN,
 )
 
@@ -524,6 +525,7 @@ _ONE_OF: Final = {
     # "11 percent ... said they had quit their jobs outright" (decision 0115)
     "quit": "leav",
     "job": "employ",
+    **OUTCOME_FOLDS,
 }
 
 

@@ -158,6 +158,13 @@ def no_change(tokens: Sequence[str]) -> set[str]:
             # "glucosamine has not been shown to relieve knee pain any better than an
             # inactive dummy tablet", "was no better than placebo for knee pain"
             found |= _no_better_about(tokens, i, than)
+        elif stemmed in NULL_NOUNS and _denied_any_noun(tokens, i):
+            # "our gauging stations have not picked up any measurable change in flood
+            # peaks", "did not find any difference in pain": as "no change in" (0120)
+            if tokens[i + 1 : i + 2] in (["between"], ["among"]):
+                found |= _after_groups(tokens, i + 1)
+            else:
+                found |= outcome(_words_after(tokens, i)) - _STATISTICS
         elif stemmed in NULL_NOUNS and any(
             tokens[j] in NULL_DETERMINERS or is_cue(tokens, j) for j in before
         ):
@@ -284,6 +291,47 @@ def _figures_of(tokens: Sequence[str], i: int) -> set[str]:
     29% ... , a difference that was not statistically significant")."""
     be = next((j for j in range(i - 1, 0, -1) if tokens[j] in _BE), 0)
     return outcome(tokens[max(0, be - OUTCOME_REACH) : be]) if be else set()
+
+
+# Adjectives between a denied "any" and its noun of change: "any measurable change".
+_ANY_SIZED: Final = frozenset(
+    {"measurable", "real", "significant", "meaningful", "noticeable", "detectable",
+     "appreciable", "discernible", "clear", "obvious", "statistically", "clinically",
+     "important", "relevant", "material", "substantial", "overall", "further"}
+)  # fmt: skip
+
+
+_CHANGE_IN: Final = (["in"], ["to"], ["on"], ["between"], ["among"])
+# Words that may stand between the negation and "any": a verb of finding and its
+# auxiliaries ("have not picked up any", "did not see any", "there was not any", "has
+# not so far produced any").
+_FINDING: Final = frozenset(
+    {"picked", "pick", "up", "find", "found", "see", "seen", "saw", "show", "shown", "showed",
+     "detect", "detected", "observe", "observed", "record", "recorded", "measure", "measured",
+     "notice", "noticed", "spot", "spotted", "report", "reported", "produce", "produced",
+     "make", "made", "cause", "caused", "bring", "brought", "have", "has", "had", "been", "be",
+     "was", "were", "is", "are", "there", "yet", "so", "far", "really", "actually", "ever",
+     "we", "they", "it", "i", "led", "lead", "to"}
+)  # fmt: skip
+
+
+def _denied_any_noun(tokens: Sequence[str], i: int) -> bool:
+    """The noun of change at ``tokens[i]`` follows "any" (and adjectives of size only),
+    with a negation within `_DENIAL_REACH` before "any": "have not picked up any
+    measurable change", "didn't see any real difference", "found no evidence of" is
+    another rule's. The noun is no verb here, and its finding is one of no change."""
+    j = i - 1
+    while j >= 0 and tokens[j] in _ANY_SIZED:
+        j -= 1
+    if j < 0 or tokens[j] != "any" or tokens[i + 1 : i + 2] not in _CHANGE_IN:
+        return False
+    for k in range(j - 1, max(-1, j - 1 - _DENIAL_REACH), -1):
+        if is_cue(tokens, k):
+            return True
+        if tokens[k] not in _FINDING:
+            # "it is not yet clear whether any change in ...": no finding denied
+            return False
+    return False
 
 
 def _denied_any(tokens: Sequence[str], i: int) -> bool:

@@ -41,7 +41,7 @@ from typing import Final
 
 from lyra.pipelines.evidence.nli_numbers import number, stem
 from lyra.pipelines.evidence.nli_tokens import DETERMINERS, content_keys, tokenize
-from lyra.pipelines.evidence.nli_words import GENERAL_OUTCOMES, PEOPLE
+from lyra.pipelines.evidence.nli_words import GENERAL_OUTCOMES, PEOPLE, fold_outcome
 
 # Nouns of an effect that name their outcome after a link ("no difference to", "a
 # reduction in", "no benefit for"), stems.
@@ -359,4 +359,6 @@ def other_outcomes(first: str, second: str) -> bool:
     first_keys, second_keys = content_keys(tokenize(first)), content_keys(tokenize(second))
     if len(first_keys & second_keys & PEOPLE) >= 2:
         return False
-    return mine.isdisjoint(second_keys) and theirs.isdisjoint(first_keys)
+    return fold_outcome(mine).isdisjoint(fold_outcome(second_keys)) and fold_outcome(
+        theirs
+    ).isdisjoint(fold_outcome(first_keys))

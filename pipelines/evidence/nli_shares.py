@@ -72,7 +72,7 @@ def read_share(tokens: Sequence[str]) -> Share | None:
     """The one share (percentage or "N in M") ``tokens`` give, as an interval widened by
     a bound right before it (`bound_before`: "fewer than", "more than"); None for none,
     or for two or more."""
-    values = _restated_once(measures(tokens).get("%", []))
+    values = _restated_once(measures(tokens).get("%", []), tokens)
     if len({(low, high) for low, high, _ in values}) != 1:
         return None
     low, high, at = values[0]
@@ -90,29 +90,45 @@ def read_share(tokens: Sequence[str]) -> Share | None:
 # one share: "around one in eight (12 per cent) reporting heartburn", "a third (34%)".
 _RESTATED_WITHIN = 5  # tokens from the first number to the second
 _RESTATED_RATIO = 1.1  # the larger at most this much over the smaller
+# A share restated in the other form ("about 30 per cent of them, nearly one in three"),
+# whose hedge rounds further, may stand a word further and a little further off (0120).
+_RESTATED_FORM_WITHIN = 8
+_RESTATED_FORM_RATIO = 1.15
 
 
 def _restated_once(
-    values: Sequence[tuple[float, float, int]],
+    values: Sequence[tuple[float, float, int]], tokens: Sequence[str] = ()
 ) -> list[tuple[float, float, int]]:
     """``values`` without each one that restates the value just before it: a few tokens
-    after it and within rounding of it ("one in eight (12 per cent)")."""
+    after it and within rounding of it ("one in eight (12 per cent)"), or in the other
+    form a word further and rounded a little further ("30 per cent, nearly one in three":
+    ``tokens`` tell the forms apart)."""
     kept: list[tuple[float, float, int]] = []
     for low, high, at in sorted(values, key=lambda value: value[2]):
         if kept:
             first_low, first_high, first_at = kept[-1]
-            near = at - first_at <= _RESTATED_WITHIN
+            other_form = bool(tokens) and _in_form(tokens, first_at) != _in_form(tokens, at)
+            within, ratio = (
+                (_RESTATED_FORM_WITHIN, _RESTATED_FORM_RATIO)
+                if other_form
+                else (_RESTATED_WITHIN, _RESTATED_RATIO)
+            )
             smaller, larger = sorted((first_high, high))
             if (
-                near
+                at - first_at <= within
                 and first_low == first_high
                 and low == high
                 and smaller > 0
-                and larger <= _RESTATED_RATIO * smaller
+                and larger <= ratio * smaller
             ):
                 continue
         kept.append((low, high, at))
     return kept
+
+
+def _in_form(tokens: Sequence[str], at: int) -> bool:
+    """The share at ``at`` is given as "N in M" ("one in three", "2 in every 100")."""
+    return tokens[at + 1 : at + 2] == ["in"]
 
 
 def _restating(tokens: Sequence[str], at: int) -> list[int]:

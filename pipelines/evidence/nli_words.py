@@ -122,3 +122,14 @@ PEOPLE: Final = frozenset(
      "respondent", "student", "pupil", "worker", "driver", "member", "recipient", "case",
      "client", "travel", "traveller", "smoker", "us", "them", "those"}
 )  # fmt: skip
+
+
+# One outcome in the words writers give it, as keys: "digestive side effects are rare"
+# against "29 per cent reported stomach upset" (decision 0120). Read by the share rules
+# and by the guard against findings about other outcomes.
+OUTCOME_FOLDS: Final = {"digestiv": "stomach", "gastrointestinal": "stomach", "tummi": "stomach"}
+
+
+def fold_outcome(keys: frozenset[str] | set[str]) -> frozenset[str]:
+    """``keys`` with each word of `OUTCOME_FOLDS` as the one it folds to."""
+    return frozenset(OUTCOME_FOLDS.get(key, key) for key in keys)
