@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 
+from lyra.pipelines.evidence.claims import extract_claims_extractive
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
 from lyra.pipelines.evidence.nli_no_change import no_change
 from lyra.pipelines.evidence.nli_shares import Share, read_share
@@ -127,3 +128,22 @@ def test_another_outcome_or_setting_is_no_contradiction(first: str, second: str)
     assert heuristic_nli(second, first).label == "neutral"
     assert contradiction_candidates([("c", second)], {"f": first}) == {}
     assert contradiction_candidates([("c", first)], {"f": second}) == {}
+
+
+# A prohibition of an exercise or a habit in a case it names is a contraindication, a
+# claim; an order with no case stays advice, no claim (pelvic_floor, round seven).
+PROHIBITIONS = [
+    ("Do not do pelvic floor exercises while the catheter is still in.", True),
+    ("Do not wear the stockings while you are asleep.", True),
+    ("Never lift anything heavy while your wound is still healing.", True),
+    ("Do not do it now.", False),
+    ("Do not do this at home.", False),
+    ("Don't eat anything.", False),
+]
+
+
+@pytest.mark.parametrize(("text", "claimed"), PROHIBITIONS)
+def test_a_prohibition_in_a_named_case_is_a_claim(text: str, claimed: bool) -> None:
+    question = "Is pelvic floor training safe after prostate surgery?"
+    claims = [c.text for c in extract_claims_extractive(text, question, max_claims=5)]
+    assert claims == ([text] if claimed else [])

@@ -66,7 +66,11 @@ CONTRAINDICATION: Final = re.compile(
     # a seizure": decision 0103)
     r"|(?:do not|don't|never|you (?:should|must) (?:not|never)|"
     r"I(?:\s+would|'d|\s+will)?\s+(?:not|never))\s+(?:take|use|give|combine|"
-    r"mix|prescribe|offer|recommend|start)\b(?!\s+more\b).*\b(?:if you (?:have|are|take|had|were)|"
+    # an exercise or a habit in a case ("Do not do pelvic floor exercises while the
+    # catheter is still in": decision 0120)
+    r"mix|prescribe|offer|recommend|start|do|begin|perform|wear|drink|eat|lift)\b"
+    r"(?!\s+more\b).*\b(?:if you (?:have|are|take|had|were)|"
+    r"while (?:you (?:are|have|still)|(?:the|your|a|an) [\w-]+(?: [\w-]+)? (?:is|are) still)|"
     # "do not fit them on children under three years old" (decision 0110)
     r"(?:to|in|for|on) (?:children|people|patients|women|men|adults|infants|babies|anyone)|"
     r"during pregnancy|while (?:pregnant|breastfeeding)|with (?:alcohol|warfarin|"
