@@ -97,7 +97,7 @@ _RESTATED_FORM_RATIO = 1.15
 
 
 def _restated_once(
-    values: Sequence[tuple[float, float, int]], tokens: Sequence[str] = ()
+    values: Sequence[tuple[float, float, int]], tokens: Sequence[str]
 ) -> list[tuple[float, float, int]]:
     """``values`` without each one that restates the value just before it: a few tokens
     after it and within rounding of it ("one in eight (12 per cent)"), or in the other
@@ -107,7 +107,7 @@ def _restated_once(
     for low, high, at in sorted(values, key=lambda value: value[2]):
         if kept:
             first_low, first_high, first_at = kept[-1]
-            other_form = bool(tokens) and _in_form(tokens, first_at) != _in_form(tokens, at)
+            other_form = _in_form(tokens, first_at) != _in_form(tokens, at)
             within, ratio = (
                 (_RESTATED_FORM_WITHIN, _RESTATED_FORM_RATIO)
                 if other_form
