@@ -191,7 +191,13 @@ async def citation_calls(size: int, anchors: int) -> dict[str, Any]:
     from lyra.actors.instance import loopback_only
 
     with loopback_only():
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, namespace="bench-disc")
+        ray.init(
+            address="local",  # its own Ray, never one a stale session file names
+            num_cpus=2,
+            include_dashboard=False,
+            log_to_driver=False,
+            namespace="bench-disc",
+        )
     try:
         with tempfile.TemporaryDirectory(prefix="lyra-bench-discovery-") as home:
             qps = 50.0

@@ -139,7 +139,14 @@ def main() -> None:
     parser.add_argument("--status", type=Path, help="write each search's status here")
     args = parser.parse_args()
     names = args.names or sorted(p.parent.name for p in CORPORA.glob("*/EXPECTED.json"))
-    ray.init(num_cpus=2, include_dashboard=False, logging_level="ERROR", log_to_driver=False)
+    # a Ray of its own: "local", never one a stale /tmp/ray/ray_current_cluster names
+    ray.init(
+        address="local",
+        num_cpus=2,
+        include_dashboard=False,
+        logging_level="ERROR",
+        log_to_driver=False,
+    )
     rows = []
     with tempfile.TemporaryDirectory(prefix="lyra-bench-planted-") as home:
         print(

@@ -36,6 +36,7 @@ from lyra.pipelines.evidence.nli_comparisons import (
     specific,
 )
 from lyra.pipelines.evidence.nli_costs import Cost, costs_differ, read_cost
+from lyra.pipelines.evidence.nli_doses import Dose, doses_differ, read_dose
 from lyra.pipelines.evidence.nli_groups import NO_GROUP, GroupReading, groups_clash, read_groups
 from lyra.pipelines.evidence.nli_no_change import (
     OUTCOME_REACH,
@@ -503,6 +504,7 @@ class ChangeReading:
     share: Share | None = None  # the one share of people it gives ("1 in 100")
     share_about: frozenset[str] = frozenset()  # the words of what that share has
     cost: Cost | None = None  # the one cost it gives ("2,900 crowns per officer")
+    dose: Dose | None = None  # the dose it gives for one age band ("aged 1 to 5 ... 2.5 ml")
 
     @functools.cached_property
     def names(self) -> frozenset[str]:
@@ -577,6 +579,7 @@ def _read_changes(key: tuple[str, ...]) -> ChangeReading:
         groups=read_groups(tokens),
         share=share,
         cost=read_cost(tokens),
+        dose=read_dose(tokens),
         share_about=(
             frozenset(_ONE_OF.get(k, k) for k in outcome(share_tokens)) if share else frozenset()
         ),
@@ -625,10 +628,16 @@ def no_change_against_change(hypothesis: ChangeReading, sentence: ChangeReading)
 
 
 def _negated_before_than(tokens: Sequence[str]) -> bool:
-    """A negation stands before the text's "than", or anywhere when it has none: "with no
-    curfew" after "than" names what the change is compared with."""
+    """A negation stands before the text's "than" (or "compared with"), or anywhere when
+    it has neither: "with no curfew" after "than", "compared with placebo or no
+    treatment", name what the change is compared with (decision 0122)."""
     than = tokens.index("than") if "than" in tokens else len(tokens)
-    return any(is_cue(tokens, i) for i in range(than))
+    compared = next(
+        (i for i in range(len(tokens) - 1) if tokens[i : i + 2] in (["compared", "with"],
+                                                                      ["compared", "to"])),
+        len(tokens),
+    )  # fmt: skip
+    return any(is_cue(tokens, i) for i in range(min(than, compared)))
 
 
 # A trial's arm ends the phrase before what it measures ("In the cold-bath group,
@@ -817,9 +826,9 @@ def shares_differ(hypothesis: ChangeReading, sentence: ChangeReading) -> bool:
 def changes_contradict(hypothesis: ChangeReading, sentence: ChangeReading) -> bool:
     """No change against a change, two comparisons that cannot both hold, safe where
     the other advises against (`nli_advice`), most of one effect given to opposite
-    groups (`nli_groups`), shares of one outcome or costs far apart (`nli_shares`,
-    `nli_costs`): at any overlap, for each names what it is about
-    (`nli_heuristic._judge`)."""
+    groups (`nli_groups`), shares of one outcome, costs or doses for one age band far
+    apart (`nli_shares`, `nli_costs`, `nli_doses`): at any overlap, for each names what
+    it is about (`nli_heuristic._judge`)."""
     return (
         no_change_against_change(hypothesis, sentence)
         or comparisons_clash(hypothesis.comparisons, sentence.comparisons)
@@ -835,4 +844,5 @@ def changes_contradict(hypothesis: ChangeReading, sentence: ChangeReading) -> bo
         or groups_clash(hypothesis.groups, sentence.groups)
         or shares_differ(hypothesis, sentence)
         or costs_differ(hypothesis.cost, sentence.cost)
+        or doses_differ(hypothesis.dose, sentence.dose)
     )

@@ -243,8 +243,86 @@ def read_comparisons(tokens: Sequence[str]) -> list[Comparison]:
             )
         )
     return (
-        found + _superior(tokens) + _equalities(tokens) + _same_as(tokens) + _cost_multiples(tokens)
+        found
+        + _superior(tokens)
+        + _equalities(tokens)
+        + _same_as(tokens)
+        + _cost_multiples(tokens)
+        + _shares_side_by_side(tokens)
     )
+
+
+# "56% of participants on the diet compared with 34% on control diets", "deposit schemes
+# recovered 88% of PET bottles, against 61% in kerbside-only areas" (decision 0122): two
+# shares set side by side by one of these, the second within a word or two of it.
+_SIDE_JOINS: Final = (("compared", "with"), ("compared", "to"), ("against",), ("versus",),
+                      ("vs",))  # fmt: skip
+_SIDE_REACH: Final = 10
+# Two shares closer than this (relative to the larger) lead nowhere: 31% against 30%.
+_SHARES_LEAD: Final = 0.1
+
+
+def _percent_at(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
+    """The percentage at ``tokens[i]`` ("56%", "56 percent") and the index after it."""
+    tok = tokens[i]
+    if tok.endswith("%") and (value := number(tok[:-1])) is not None:
+        return value, i + 1
+    if tokens[i + 1 : i + 2] == ["percent"] and (value := number(tok)) is not None:
+        return value, i + 2
+    return None
+
+
+def _side_join(tokens: Sequence[str], j: int) -> int:
+    """How many tokens a joiner of `_SIDE_JOINS` takes at ``j`` (0 for none)."""
+    for join in _SIDE_JOINS:
+        if tuple(tokens[j : j + len(join)]) == join:
+            return len(join)
+    return 0
+
+
+def _shares_side_by_side(tokens: Sequence[str]) -> list[Comparison]:
+    """Each "N% <of A> compared with / against M% <in B>": A leads B (N > M) or trails it
+    in what the shares are of. What leads is named before the first share or between it
+    and the joiner; the measure is read in the same words (the outcome comes first in
+    "relief was reported by 56% ...", after "of" in "recovered 88% of PET bottles")."""
+    found = []
+    for i in range(len(tokens)):
+        first = _percent_at(tokens, i)
+        if first is None:
+            continue
+        for j in range(first[1], min(len(tokens), first[1] + _SIDE_REACH)):
+            if _percent_at(tokens, j) is not None or number(tokens[j]) is not None:
+                break
+            join = _side_join(tokens, j)
+            if not join:
+                continue
+            k = j + join
+            second = _percent_at(tokens, k) if k < len(tokens) else None
+            if second is None:
+                break
+            high = max(first[0], second[0])
+            if high <= 0 or abs(first[0] - second[0]) <= _SHARES_LEAD * high:
+                break
+            end = next(
+                (m for m in range(second[1], min(len(tokens), second[1] + NULL_REACH))
+                 if number(tokens[m]) is not None or _percent_at(tokens, m)),
+                min(len(tokens), second[1] + NULL_REACH),
+            )  # fmt: skip
+            lead = frozenset(outcome(tokens[max(0, i - _LEADER_REACH) : i])) | frozenset(
+                outcome(tokens[first[1] : j])
+            )
+            found.append(
+                Comparison(
+                    sign=1 if first[0] > second[0] else -1,
+                    denied=False,
+                    leader=lead,
+                    compared=frozenset(outcome(tokens[second[1] : end])),
+                    measure=lead,
+                    axis="amount",
+                )
+            )
+            break
+    return found
 
 
 # "A was superior / inferior to B for O" (decision 0117); "A fell short of B" (0119).

@@ -48,11 +48,25 @@ def acted_on(tokens: Sequence[str], i: int, reach: int) -> set[str]:
     while j < len(tokens) and tokens[j] in DETERMINERS:
         j += 1
     if j < len(tokens) and (tokens[j] == "how" or outcome(tokens[j : j + 1])):
-        # a hyphen takes no word's place: "reduced self-reported muscle soreness" (0109)
-        return outcome([t for t in tokens[i + 1 : i + 1 + 2 * reach] if t != "-"][:reach])
+        # a hyphen takes no word's place: "reduced self-reported muscle soreness" (0109),
+        # nor does a stop word: "reduced the frequency of night-time coughing" is about
+        # the coughing too (decision 0122)
+        words = [t for t in tokens[i + 1 : i + 1 + 2 * reach] if t != "-"]
+        kept: list[str] = []
+        for word in words:
+            if word in _OBJECT_ENDS or sum(w not in STOPWORDS for w in kept) == reach:
+                break
+            kept.append(word)
+        return outcome(kept)
     return outcome(tokens[max(0, i - OUTCOME_REACH) : i])
 
 
+# Words that end the object of a verb of change: "lower defect density than comparable
+# teams" is about the defect density; "fell by 30 percent" about nothing after "by".
+_OBJECT_ENDS: Final = frozenset(
+    {"than", "by", "compared", "versus", "vs", "against", "after", "within", "among",
+     "because", "while", "when", "but", "whereas"}
+)  # fmt: skip
 _STATE_REACH = 4
 # How far past "between" the groups may run before what they differ on ("on pain").
 _GROUPS_REACH = 8
@@ -71,7 +85,7 @@ def _after_groups(tokens: Sequence[str], at: int) -> set[str]:
 # groups", "was similar across schools"); a noun there is what is alike, no finding of
 # no change ("the same dose", "a similar level of protection").
 _ALIKE: Final = frozenset({"same", "similar", "comparable"})
-_ALIKE_THEN: Final = frozenset({"", "in", "between", "across", "among", "for"})
+_ALIKE_THEN: Final = frozenset({"", "in", "between", "across", "among", "for", "on", "as"})
 
 
 # "similar in size to", "the same in design as": how two things are alike, no state

@@ -29,12 +29,15 @@ RANGE_JOINERS = frozenset({"to", "-"})
 # event rather than the quantity a sentence measures, with the words that may stand
 # between them ("after about 2 years", "within the first 6 weeks").
 TIME_UNITS = frozenset({"second", "minut", "hour", "day", "week", "month", "year", "decad"})
+# "for" is none: "for at least 12 weeks" is a span, as "should last 4 to 6 weeks" and "6
+# weeks" are (decision 0122).
 _TIME_PREPOSITIONS = frozenset(
-    {"after", "over", "for", "within", "during", "in", "at", "before", "from", "since"}
+    {"after", "over", "within", "during", "in", "at", "before", "from", "since"}
 )
 _NUMBER_HEDGES = frozenset(
     {"about", "around", "approximately", "roughly", "nearly", "almost", "only", "just",
-     "some", "up", "to", "the", "first", "last", "next", "least", "more", "than", "less"}
+     "some", "up", "to", "the", "first", "last", "next", "least", "more", "than", "less",
+     "between"}
 )  # fmt: skip
 # Verbs after which a number without a unit is the value of what they follow.
 _STATED_AS = frozenset({"is", "was", "are", "were", "equals", "equalled", "equaled"})
@@ -161,6 +164,9 @@ def _counts(tokens: Sequence[str], i: int) -> bool:
         return True
     if nxt in RANGE_JOINERS and i + 2 < len(tokens) and tokens[i + 2] in CARDINALS:
         return True
+    if nxt == "and" and i and tokens[i - 1] == "between" and i + 2 < len(tokens):
+        # "between four and six weeks"
+        return tokens[i + 2] in CARDINALS or number(tokens[i + 2]) is not None
     return (_unit_word(nxt) and nxt not in CARDINALS) or nxt in _WORD_SCALES
 
 
@@ -208,7 +214,10 @@ def _time_preposition(tokens: Sequence[str], i: int) -> str:
     """The preposition that makes the duration beginning at ``tokens[i]`` the time of an
     event ("after about 2 years", "over 8 years", "within 6 weeks"), or ""."""
     j = i - 1
-    while j >= 0 and tokens[j] in _NUMBER_HEDGES:
+    while j >= 0 and (
+        tokens[j] in _NUMBER_HEDGES or (tokens[j] == "at" and tokens[j + 1] in ("least", "most"))
+    ):
+        # "for at least 12 weeks": "at" there is a bound, not the time of an event
         j -= 1
     return tokens[j] if j >= 0 and tokens[j] in _TIME_PREPOSITIONS else ""
 
@@ -423,8 +432,11 @@ def _measures(key: tuple[str, ...]) -> Measures:
         over = _past_counted_over(tokens, i)
         nxt = tokens[over] if over < len(tokens) else ""
         after = tokens[i + 1] if i + 1 < len(tokens) else ""
-        if nxt in RANGE_JOINERS and number(after) is not None:
-            # First end of a range: the unit comes after the second end.
+        if number(after) is not None and (
+            nxt in RANGE_JOINERS or (nxt == "and" and begins and tokens[begins - 1] == "between")
+        ):
+            # First end of a range ("4 to 6 weeks", "between 4 and 6 weeks"): the unit
+            # comes after the second end.
             start = value
             continue
         currency = tokens[begins - 1] if begins and tokens[begins - 1] in CURRENCY_SIGNS else ""

@@ -38,6 +38,11 @@ OUTCOME_SYNONYMS: Final = {
     "thromboembolic": "clot",
     "vte": "clot",
     "dvt": "clot",
+    # the stage of a diet or a treatment in which foods or doses are cut out (decision
+    # 0122: "the restriction step" is "the elimination phase")
+    "elimination": "restriction",
+    "phas": "stag",
+    "step": "stag",
     # words that differ by more than a letter between British and American English
     "plough": "plow",
     "ploughing": "plow",

@@ -49,6 +49,9 @@ def _about(reading: ChangeReading) -> frozenset[str]:
     words |= reading.groups.effect | reading.share_about
     if reading.cost is not None:  # what it costs for each of: "per officer" (0106)
         words.add(reading.cost.per)
+    if reading.dose is not None:  # the ages and the unit it doses: "aged 1 to 5", ml (0122)
+        low, high = reading.dose.ages
+        words.add(f"dose {reading.dose.unit} {low:g}-{high:g}")
     return frozenset(words - GENERAL_OUTCOMES)
 
 
