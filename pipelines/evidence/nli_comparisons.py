@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from lyra.pipelines.evidence.nli_numbers import CARDINALS, FRACTION_OF, number
+from lyra.pipelines.evidence.nli_numbers import CARDINALS, FRACTION_OF, PERCENT_WORDS, number
 from lyra.pipelines.evidence.nli_tokens import STOPWORDS, axis_of, content_keys, is_cue
 from lyra.pipelines.evidence.nli_words import CHANGE_DEGREES, GENERAL_OUTCOMES, STAYING
 
@@ -263,11 +263,16 @@ _SHARES_LEAD: Final = 0.1
 
 
 def _percent_at(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
-    """The percentage at ``tokens[i]`` ("56%", "56 percent") and the index after it."""
+    """The percentage at ``tokens[i]`` ("56%", "56 percent": `numbers_in_digits` makes
+    "per cent" one word) and the index after it."""
     tok = tokens[i]
     if tok.endswith("%") and (value := number(tok[:-1])) is not None:
         return value, i + 1
-    if tokens[i + 1 : i + 2] == ["percent"] and (value := number(tok)) is not None:
+    if (
+        i + 1 < len(tokens)
+        and tokens[i + 1] in PERCENT_WORDS
+        and (value := number(tok)) is not None
+    ):
         return value, i + 2
     return None
 

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from lyra.pipelines.evidence.nli_numbers import measures, number
+from lyra.pipelines.evidence.nli_numbers import RANGE_JOINERS, measures, number
 from lyra.pipelines.evidence.nli_tokens import content_keys
 
 # Units of a dose, as `nli_numbers.measures` keys them.
@@ -35,7 +35,6 @@ DOSE_WORDS: Final = frozenset(
 # One dose is this many times another at least before the two are far apart.
 DOSES_APART: Final = 1.5
 _AGE_WORDS: Final = frozenset({"aged", "ages", "age"})
-_RANGE: Final = frozenset({"to", "-"})
 _AND_OVER: Final = frozenset({"over", "older", "above", "up"})
 # Words of what a dose is of that name no remedy: "10 ml of the syrup" names none.
 _NOT_A_REMEDY: Final = frozenset({"syrup", "liquid", "mixtur", "solution", "medicin"})
@@ -60,7 +59,7 @@ def _age_bands(tokens: Sequence[str]) -> list[tuple[float, float]]:
         if tok not in _AGE_WORDS or (low := number(tokens[i + 1])) is None:
             continue
         after = tokens[i + 2 : i + 4]
-        if after[:1] and after[0] in _RANGE and len(after) == 2:
+        if after[:1] and after[0] in RANGE_JOINERS and len(after) == 2:
             high = number(after[1])
             if high is not None:
                 bands.append((low, high))

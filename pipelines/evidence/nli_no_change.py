@@ -53,10 +53,12 @@ def acted_on(tokens: Sequence[str], i: int, reach: int) -> set[str]:
         # the coughing too (decision 0122)
         words = [t for t in tokens[i + 1 : i + 1 + 2 * reach] if t != "-"]
         kept: list[str] = []
+        counted = 0
         for word in words:
-            if word in _OBJECT_ENDS or sum(w not in STOPWORDS for w in kept) == reach:
+            if word in _OBJECT_ENDS or counted == reach:
                 break
             kept.append(word)
+            counted += word not in STOPWORDS
         return outcome(kept)
     return outcome(tokens[max(0, i - OUTCOME_REACH) : i])
 
