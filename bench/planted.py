@@ -34,6 +34,7 @@ import json
 import re
 import tempfile
 import time
+import unicodedata
 import uuid
 from pathlib import Path
 from typing import Any
@@ -110,9 +111,12 @@ def measure(name: str, home: Path, status_dir: Path | None = None) -> dict[str, 
         )
     claims = status["claims"]
     texts = [c["claim_text"] for c in claims]
-    facts = key["facts"]
+    # Lyra reads every page in NFKC (ARCHITECTURE's injection layer): a key written with
+    # "m²" finds its fact as "m2", as the page's text is stored
+    facts = [unicodedata.normalize("NFKC", piece) for piece in key["facts"]]
     refuted = 0
-    for piece, domain in key["refuted"]:
+    for raw, domain in key["refuted"]:
+        piece = unicodedata.normalize("NFKC", raw)
         urls = [u for c in claims if piece in c["claim_text"] for u in c["refuting_urls"]]
         refuted += domain in {_domain(u, name) for u in urls}
     edges = status["evidence_summary"]["edges_by_relation"]

@@ -164,6 +164,66 @@ PRACTITIONER_ADVISES: Final = re.compile(
 )
 
 
+# A practitioner's own practice, as a rule of theirs (decision 0123): the dose they give
+# for the cases named or out of habit ("So for anyone with moderate or severe croup, I
+# still give 0.6 milligrams per kilo of dexamethasone"), or what they ask of their
+# patients ("These days, I don't ask my AF patients to give up coffee"). A dose with
+# neither a case nor a habit ("I give my son 5 ml every night") stays the writer's story.
+_DOSE_UNIT = (
+    r"(?:mg|mcg|\u00b5g|g|iu|ml|milligrams?|micrograms?|grams?|millilitres?|milliliters?|"
+    r"units?|tablets?|capsules?|puffs?|drops?|sprays?)"
+)
+_HABIT = r"(?:still|always|usually|generally|routinely|normally|typically|now|tend\s+to)"
+_GIVES = (
+    r"(?:give|prescribe|use|start\s+(?:[\w-]+\s+){0,2}?on|put\s+(?:[\w-]+\s+){0,2}?on)\s+"
+    r"(?:[\w-]+\s+){0,3}?(?:about\s+|around\s+|up\s+to\s+)?\d+(?:\.\d+)?\s*" + _DOSE_UNIT + r"\b"
+)
+PRACTITIONER_PRACTICE: Final = re.compile(
+    # the cases named before it
+    r"^(?:(?:and|but|so)\s+)?(?:for|in)\s+(?:any|anyone|anybody|everyone|most|all|every|"
+    r"people|patients|children|adults|women|men|those|babies|infants|kids)\b[^,.;]{0,80},\s*"
+    rf"I(?:\s+(?:would|'d))?(?:\s+{_HABIT})*\s+{_GIVES}"
+    # out of habit
+    rf"|^(?:[^,.;]{{0,40}},\s*)?I(?:\s+(?:would|'d))?(?:\s+{_HABIT})+\s+{_GIVES}"
+    # what they ask of their patients
+    r"|^(?:[^,.;]{0,40},\s*)?I(?:\s+(?:don't|do\s+not|never|no\s+longer|always|usually|now|"
+    r"still|routinely|generally))*\s+(?:ask|tell|advise|encourage|urge|get)\s+(?:my|our)\s+"
+    r"(?:[\w-]+\s+){0,2}?(?:patients|clients|parents|families|members|customers)\s+to\b",
+    re.IGNORECASE,
+)
+_CLINICIAN = (
+    r"(?:doctor|gp|cardiologist|consultant|specialist|physio|physiotherapist|nurse|midwife|"
+    r"pharmacist|dentist|surgeon|paediatrician|pediatrician|vet|dietitian|dietician|"
+    r"neurologist|rheumatologist|dermatologist|oncologist|urologist|gynaecologist|"
+    r"health\s+visitor|optician|podiatrist)"
+)
+# A clinician's advice the writer reports for a case it names ("when I was first
+# diagnosed my cardiologist told me that with a diagnosed arrhythmia I should cut out
+# caffeine completely", "my vascular nurse said I can't start the supervised walking
+# group until the ulcer on my heel has healed"): the advice, not the writer's story
+# (decision 0123). Without a case ("My GP said I should rest for a week") it stays the
+# writer's story (decision 0105).
+_OBLIGED = (
+    r"(?:should|shouldn't|must|mustn't|ought\s+to|need\s+to|needed\s+to|have\s+to|had\s+to|"
+    r"would\s+have\s+to|can't|cannot|could\s+not|couldn't|wasn't\s+to|weren't\s+to)"
+)
+REPORTED_ADVICE: Final = re.compile(
+    rf"\b(?:my|our|her|his|their|the)\s+(?:[\w-]+\s+)?{_CLINICIAN}\s+(?:(?:told|advised|warned|"
+    rf"instructed)\s+(?:me|us|him|her|them)\s+(?:to\b|(?:that\s+)?[^.;]{{0,80}}?\b{_OBLIGED}\b)"
+    # "my vascular nurse said I can't start the supervised walking group until ..."
+    rf"|(?:said|says)\s+(?:that\s+)?(?:I|we|he|she|they)\s+{_OBLIGED}\b)",
+    re.IGNORECASE,
+)
+_A_CASE = re.compile(r"\b(?:with|until|unless|if|because|since|while|after|before|given)\s")
+
+
+def reports_advice(text: str) -> bool:
+    """True when ``text`` reports a clinician's advice for a case it names
+    (`REPORTED_ADVICE`)."""
+    advice = REPORTED_ADVICE.search(text)
+    return advice is not None and _A_CASE.search(text, advice.start()) is not None
+
+
 # what a treatment does or not even in the reader's case ("it will not affect your
 # blood sugar, even if you have diabetes": decision 0107)
 _EVEN_IN_A_CASE = re.compile(

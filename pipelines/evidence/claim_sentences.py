@@ -72,7 +72,9 @@ def _finding_of(part: str) -> str:
 
 _CLAUSE_BREAK = re.compile(r"(?<=[;:])\s+")
 _REASON_BREAK = re.compile(
-    r",\s+(?=(?:since|because|although|though|whereas|which|while|adding)\s)"
+    # a reason given in part ("..., largely because they intercepted runoff ...": 0123)
+    r",\s+(?=(?:(?:largely|mainly|mostly|partly|chiefly|probably|possibly|perhaps)\s+)?"
+    r"(?:since|because|although|though|whereas|which|while|adding)\s)"
 )
 _FOUND_THAT = re.compile(
     r"\b(?:found|finds|showed|shows|concluded|concludes|demonstrated|demonstrates|"

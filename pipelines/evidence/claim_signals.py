@@ -28,6 +28,8 @@ EFFECT = re.compile(
     r"recover|widen|narrow|persist|declin|struggl|worsen|outperform|underperform|"
     # what a measure, a device or an attack does (security, engineering, policy findings)
     r"stop|provid|expos|compromis|bypass|intercept|exploit|detect|breach|outweigh|sav|"
+    # "knocks the flood peak down far more than ..." (decision 0123)
+    r"knock|"
     # what drives a decline or a change (a causal question's findings: "Poor nutrition
     # weakens colonies", "losses reflect beekeeping practices")
     r"weaken|strengthen|reflect|attribut|explain|contribut|threaten|spread|undermin|"

@@ -23,7 +23,9 @@ from lyra.pipelines.evidence.claim_advice import CONTRAINDICATION as _CONTRAINDI
 from lyra.pipelines.evidence.claim_advice import DOSING_INSTRUCTION as _DOSING_INSTRUCTION
 from lyra.pipelines.evidence.claim_advice import (
     PRACTITIONER_ADVISES,
+    PRACTITIONER_PRACTICE,
     main_clause,
+    reports_advice,
     speaks_to_a_case,
 )
 from lyra.pipelines.evidence.claim_sentences import MAX_CLAIM_CHARS
@@ -512,6 +514,27 @@ _OWN_COMPARISON = re.compile(
 )
 
 
+# What a practitioner has seen, as a finding of theirs, not their story: "in my
+# experience a properly sized underground tank knocks the flood peak down far more than
+# a scatter of street rain gardens" (decision 0123).
+# The statement is what follows, after any lead-in of the speaker's ("I can only tell you
+# what I've seen on the schemes I've been involved in, and in my experience ...").
+_OWN_EXPERIENCE = re.compile(
+    r"(?:^|,\s*(?:and|but|so)\s+|;\s*)in\s+my\s+(?:own\s+)?(?:experience|practice),?\s+"
+    r"(?=\S+(?:\s+\S+){5})",
+    re.IGNORECASE,
+)
+# The writer's own reading since a dose they state: "I swapped my three-monthly jabs for
+# one 1,000 mcg tablet a day ... and my levels have stayed between 480 and 650 ever
+# since" (decision 0123).
+_OWN_RESULT = re.compile(
+    r"\bmy\s+(?:[\w-]+\s+){0,2}?(?:levels?|readings?|results?|scores?|counts?|pressure|weight|"
+    r"numbers)\s+(?:have\s+|has\s+|had\s+)?(?:stayed|been|fallen|dropped|risen|gone|come|"
+    r"remained|improved|settled)\b[^.;]{0,40}?\d",
+    re.IGNORECASE,
+)
+
+
 def informativeness(text: str) -> float:
     """0..1: how much a sentence asserts that a reader could check.
 
@@ -522,7 +545,11 @@ def informativeness(text: str) -> float:
     leans on the one before it, tells the writer's own story or method, or advises the
     reader ("you should", "Look for ...") loses most of its score.
     """
+    # a clinician's advice the writer reports: `stated_part` reads past its frame
+    advised = reports_advice(text)
     text = PLAIN_ANSWER_FRAME.sub("", stated_part(text), count=1)
+    if experience := _OWN_EXPERIENCE.search(text):
+        text = text[experience.end() :]
     if (
         (_METHODS.match(text) and not FINDING_OPENS.match(text))
         or _WRITER_SPEAKS.match(text)
@@ -536,19 +563,22 @@ def informativeness(text: str) -> float:
         text
     )
     counted = practitioners_count(text)
+    practice = PRACTITIONER_PRACTICE.match(text) is not None
     own_story = (
         _FIRST_PERSON.search(text) is not None
         and not counted
         and not RESEARCH_FIRST_PERSON.search(text)
         and not contraindication
         and not PRACTITIONER_ADVISES.match(text)
+        and not practice
+        and not advised
         and not WRITER_FINDS_NONE.match(text)
     )
     # an amount paid states what a dose would; a dose stated keeps its score quoted or
     # with "you" only in its timing (decision 0115)
     paid = AMOUNT_PAID.match(text) is not None
     stated = paid or DOSE_STATED.search(text) is not None
-    dosing = paid or any(_DOSING_INSTRUCTION.match(t) for t in (text, main))
+    dosing = paid or practice or any(_DOSING_INSTRUCTION.match(t) for t in (text, main))
     # the writer's own adverse event is a report of harm ("the oxide gave me terrible
     # diarrhoea", "my daughter came out in a blotchy rash on day 5": decision 0106)
     harmed = reports_harm(text, own_story=own_story, counted=counted)
@@ -558,6 +588,7 @@ def informativeness(text: str) -> float:
     if (
         contraindication
         or dosing
+        or advised
         or harmed
         or EFFECT.search(text)
         or JA_EFFECT.search(text)
@@ -582,6 +613,7 @@ def informativeness(text: str) -> float:
     measured = own_story and (
         harmed
         or CHANGED_FROM_TO.search(text)
+        or (stated and _OWN_RESULT.search(text))
         or (EFFECT.search(text) and NUMBER_UNIT.search(text))
         or _OWN_COMPARISON.search(text)
     )

@@ -81,7 +81,13 @@ COUNTED_AMONG = re.compile(
     rf"|\b{_SHARE}\s+of\s+(?:us\b|the\s+(?:[\w-]+\s+){{1,3}}?(?:I|we)\s+(?:\w+\s+)?"
     r"(?:see|saw|get|got|inspect|inspected|survey|surveyed|visit|visited|treat|treated|"
     r"fit|fitted|install|installed|look\s+after|work\s+on)\b)"
-    rf"|\b(?:in|among)\s+{_WRITERS_GROUP}[^.;]{{0,40}}?\b{_SHARE}",
+    rf"|\b(?:in|among)\s+{_WRITERS_GROUP}[^.;]{{0,40}}?\b{_SHARE}"
+    # the answers to a poll or survey of the writer's own ("I put a poll on the village
+    # page and 31 of the 96 people who answered ... said they'd found ticks": 0123)
+    r"|\b\d[\d,]*\s+(?:of|out\s+of)\s+(?:the\s+)?\d[\d,]*\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:people|respondents|parents|members|residents|users|readers|owners|patients|"
+    r"customers|neighbours|neighbors|households|families)\s+(?:who|that)\s+(?:answered|"
+    r"responded|replied|took\s+part|filled|completed|voted|returned)\b",
     re.IGNORECASE,
 )
 

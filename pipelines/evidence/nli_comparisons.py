@@ -13,7 +13,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from lyra.pipelines.evidence.nli_numbers import CARDINALS, FRACTION_OF, PERCENT_WORDS, number
+from lyra.pipelines.evidence.nli_numbers import (
+    CARDINALS,
+    FRACTION_OF,
+    PERCENT_WORDS,
+    TIME_UNITS,
+    number,
+    stem,
+)
 from lyra.pipelines.evidence.nli_tokens import STOPWORDS, axis_of, content_keys, is_cue
 from lyra.pipelines.evidence.nli_words import CHANGE_DEGREES, GENERAL_OUTCOMES, STAYING
 
@@ -257,7 +264,7 @@ def read_comparisons(tokens: Sequence[str]) -> list[Comparison]:
 # shares set side by side by one of these, the second within a word or two of it.
 _SIDE_JOINS: Final = (("compared", "with"), ("compared", "to"), ("against",), ("versus",),
                       ("vs",))  # fmt: skip
-_SIDE_REACH: Final = 10
+_SIDE_REACH: Final = 14
 # Two shares closer than this (relative to the larger) lead nowhere: 31% against 30%.
 _SHARES_LEAD: Final = 0.1
 
@@ -296,7 +303,12 @@ def _shares_side_by_side(tokens: Sequence[str]) -> list[Comparison]:
         if first is None:
             continue
         for j in range(first[1], min(len(tokens), first[1] + _SIDE_REACH)):
-            if _percent_at(tokens, j) is not None or number(tokens[j]) is not None:
+            if _percent_at(tokens, j) is not None or (
+                # a time of follow-up is no share ("stably housed at 24 months, compared
+                # with 41.2% in ...": decision 0123)
+                number(tokens[j]) is not None
+                and not (j + 1 < len(tokens) and stem(tokens[j + 1]) in TIME_UNITS)
+            ):
                 break
             join = _side_join(tokens, j)
             if not join:

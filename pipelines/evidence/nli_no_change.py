@@ -147,6 +147,18 @@ def _words_after(tokens: Sequence[str], i: int) -> Sequence[str]:
     return tokens[i + 1 : j]
 
 
+# A verb of being in other words: "the bumblebee counts on the long verges came out no
+# different from ..." (decision 0123).
+_LINKING_VERBS: Final = (["came", "out"], ["turned", "out"], ["ended", "up"])
+
+
+def _past_linking_verb(tokens: Sequence[str], i: int) -> int:
+    """``i``, or where a two-word linking verb right before ``tokens[i]`` starts."""
+    if i >= 2 and list(tokens[i - 2 : i]) in _LINKING_VERBS:
+        return i - 2
+    return i
+
+
 def no_change(tokens: Sequence[str]) -> set[str]:
     """What the text finds did not change: the words after a null noun ("no real change
     in traffic noise", "little or no difference to the risk of a heart attack") and
@@ -160,7 +172,7 @@ def no_change(tokens: Sequence[str]) -> set[str]:
             tok == "different"
             and i
             and tokens[i - 1] == "no"
-            and (subject := outcome(words_before(tokens, i - 1)))
+            and (subject := outcome(words_before(tokens, _past_linking_verb(tokens, i - 1))))
         ):
             # "the reading scores of tutored pupils were no different, statistically,
             # from those of ...": what is no different comes before (decision 0116)
@@ -218,11 +230,31 @@ def no_change(tokens: Sequence[str]) -> set[str]:
             # proportion who vomited was 29% with active bands and 31% with sham bands, a
             # difference that was not statistically significant": what the figures were
             found |= outcome(tokens[i + 1 : end]) or _figures_of(tokens, i)
+        elif tok in ("or", "nor") and _either_way_denied(tokens, i):
+            # "no convincing evidence that drinking coffee either raises or lowers your
+            # chance of developing atrial fibrillation": no change either way (0123)
+            found |= acted_on(tokens, i + 1, NULL_REACH)
         elif tok == "any" and _denied_any(tokens, i):
             # "our response times haven't got any worse": what comes before the denial
             cue = next(j for j in range(i - 1, max(-1, i - 4), -1) if is_cue(tokens, j))
             found |= outcome(tokens[max(0, cue - OUTCOME_REACH) : cue])
     return found
+
+
+def _either_way_denied(tokens: Sequence[str], i: int) -> bool:
+    """``tokens[i]`` ("or", "nor") joins two verbs of one axis in opposite directions
+    ("raises or lowers", "neither increases nor decreases") under a denial at most
+    `_DENIAL_REACH` tokens before it."""
+    if not 0 < i < len(tokens) - 1:
+        return False
+    first, second = axis_of(tokens, i - 1), axis_of(tokens, i + 1)
+    return (
+        first is not None
+        and second is not None
+        and first[0] == second[0]
+        and first[1] != second[1]
+        and is_negated(list(tokens[max(0, i - _DENIAL_REACH) : i]))
+    )
 
 
 # How far past "than" the trial's other arm may stand ("than an inactive dummy tablet"),

@@ -101,6 +101,10 @@ def stem(word: str) -> str:
         if suffix == "ly" and len(word) - 2 < 5:
             # "family", "only": too short to be an adverb in -ly.
             break
+        if suffix == "es" and word.endswith("ees"):
+            # "bumblebees", "employees", "degrees": the plural of a word in "-ee", which
+            # stems as the singular does (decision 0123)
+            suffix = "s"
         word = word[: -len(suffix)] + ("i" if suffix == "ies" else "")
         break
     if len(word) > _MIN_STEM and word.endswith("e"):

@@ -94,6 +94,15 @@ _RESTATED_RATIO = 1.1  # the larger at most this much over the smaller
 # whose hedge rounds further, may stand a word further and a little further off (0120).
 _RESTATED_FORM_WITHIN = 8
 _RESTATED_FORM_RATIO = 1.15
+# A share restated after a word of rounding may stand further off: "38 of the 112 people
+# housed under the scheme since 2021, roughly one in three" (decision 0123).
+_ROUNDING: frozenset[str] = frozenset(
+    {"around", "about", "roughly", "nearly", "almost", "approximately", "some"}
+)
+_RESTATED_ROUNDED_WITHIN = 16
+# An exact share under the bound just given, in brackets: "fewer than 1 in 20 of our
+# tenants (4.3%)" is one share, 4.3 % (decision 0123).
+_UNDER_BOUND_RATIO = 1.5
 
 
 def _restated_once(
@@ -113,6 +122,8 @@ def _restated_once(
                 if other_form
                 else (_RESTATED_WITHIN, _RESTATED_RATIO)
             )
+            if tokens[at - 1] in _ROUNDING:
+                within = _RESTATED_ROUNDED_WITHIN
             smaller, larger = sorted((first_high, high))
             if (
                 at - first_at <= within
@@ -121,6 +132,14 @@ def _restated_once(
                 and smaller > 0
                 and larger <= ratio * smaller
             ):
+                continue
+            if (
+                other_form
+                and at - first_at <= within
+                and bound_before(tokens, first_at) == "at most"
+                and first_high / _UNDER_BOUND_RATIO <= high <= first_high
+            ):
+                kept[-1] = (low, high, first_at)
                 continue
         kept.append((low, high, at))
     return kept

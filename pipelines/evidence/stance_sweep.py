@@ -26,7 +26,12 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Mapping, Sequence, Set
 
-from lyra.pipelines.evidence.nli_change import ChangeReading, changes_contradict, read_changes
+from lyra.pipelines.evidence.nli_change import (
+    ChangeReading,
+    changes_contradict,
+    read_changes,
+    verbs_of_nouns,
+)
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli, premise_texts, read_premise
 from lyra.pipelines.evidence.nli_statements import claim_statements
 from lyra.pipelines.evidence.nli_tokens import tokenize
@@ -47,6 +52,8 @@ def _about(reading: ChangeReading) -> frozenset[str]:
     if reading.advice.safe or reading.advice.against:
         words |= reading.advice.words  # the setting too: "care staff", "care workers"
     words |= reading.groups.effect | reading.share_about
+    # a share's outcome as its verb too: "eviction" meets "evicted" (decision 0123)
+    words |= verbs_of_nouns(reading.share_about)
     if reading.cost is not None:  # what it costs for each of: "per officer" (0106)
         words.add(reading.cost.per)
     if reading.dose is not None:  # the ages and the unit it doses: "aged 1 to 5", ml (0122)
