@@ -793,23 +793,20 @@ def _alike(first: frozenset[str], second: frozenset[str]) -> frozenset[str]:
     """The words of ``first`` that ``second`` names too, as they stand, in another form
     of at least `_ALIKE_PREFIX` letters, or as the noun of its verb (`_NOUN_ENDINGS`)."""
     prefixes = {word[:_ALIKE_PREFIX] for word in second if len(word) >= _ALIKE_PREFIX}
+    verbs = verbs_of_nouns(second)
     return frozenset(
         word
         for word in first
         if word in second
         or (len(word) >= _ALIKE_PREFIX and word[:_ALIKE_PREFIX] in prefixes)
-        or any(_noun_of(word, other) or _noun_of(other, word) for other in second)
+        or word in verbs
+        or not verbs_of_nouns(frozenset({word})).isdisjoint(second)
     )
-
-
-def _noun_of(noun: str, verb: str) -> bool:
-    """``noun`` is ``verb`` with a noun's ending ("eviction", "evict")."""
-    return len(verb) >= _NOUN_BASE and any(noun == verb + end for end in _NOUN_ENDINGS)
 
 
 def verbs_of_nouns(words: frozenset[str]) -> frozenset[str]:
     """The verb of each noun of ``words`` that `_NOUN_ENDINGS` make ("eviction": "evict"),
-    for the sweep to meet a text that names the verb."""
+    for `_alike` and for the sweep to meet a text that names the verb."""
     return frozenset(
         word[: -len(end)]
         for word in words
