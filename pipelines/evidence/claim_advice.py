@@ -211,7 +211,12 @@ REPORTED_ADVICE: Final = re.compile(
     rf"\b(?:my|our|her|his|their|the)\s+(?:[\w-]+\s+)?{_CLINICIAN}\s+(?:(?:told|advised|warned|"
     rf"instructed)\s+(?:me|us|him|her|them)\s+(?:to\b|(?:that\s+)?[^.;]{{0,80}}?\b{_OBLIGED}\b)"
     # "my vascular nurse said I can't start the supervised walking group until ..."
-    rf"|(?:said|says)\s+(?:that\s+)?(?:I|we|he|she|they)\s+{_OBLIGED}\b)",
+    rf"|(?:said|says)\s+(?:that\s+)?(?:I|we|he|she|they)\s+{_OBLIGED}\b"
+    # "the stoma nurse said gum was a no-go for me because it just glues itself to the
+    # plate" (decision 0124)
+    r"|(?:said|says)\s+(?:that\s+)?[^.;]{1,60}?\b(?:was|is|were|are)\s+(?:a\s+)?(?:no-go|"
+    r"off[-\s]limits|out\s+of\s+the\s+question|not\s+(?:safe|suitable|advisable|an\s+option))"
+    r"\s+for\s+(?:me|us|him|her|them)\b)",
     re.IGNORECASE,
 )
 _A_CASE = re.compile(r"\b(?:with|until|unless|if|because|since|while|after|before|given)\s")

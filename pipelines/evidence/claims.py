@@ -535,6 +535,19 @@ _OWN_RESULT = re.compile(
 )
 
 
+# The writer in a sentence that is not their story (decision 0124): the people a
+# practitioner serves ("for my clients who are living on the street, the texts do next
+# to nothing") and the range of what they have seen ("a thick, well-flowering hedgerow
+# does more for bumblebees over a whole season than any sown strip I've ever seen").
+_NOT_THE_WRITERS_STORY = re.compile(
+    r"\b(?:my|our)\s+(?:own\s+)?(?:[\w-]+\s+){0,2}?(?:patients|clients|pupils|students|"
+    r"customers|members|tenants|families|parents|residents|defendants|growers|farmers)\b"
+    r"|(?<=\b(?:any|all))(\s+[\w-]+){1,3}?\s+(?:that\s+)?I(?:'ve|\s+have)?\s+(?:ever\s+)?"
+    r"(?:seen|known|tried|used|met|come\s+across|worked\s+with|read)\b",
+    re.IGNORECASE,
+)
+
+
 def informativeness(text: str) -> float:
     """0..1: how much a sentence asserts that a reader could check.
 
@@ -565,7 +578,7 @@ def informativeness(text: str) -> float:
     counted = practitioners_count(text)
     practice = PRACTITIONER_PRACTICE.match(text) is not None
     own_story = (
-        _FIRST_PERSON.search(text) is not None
+        _FIRST_PERSON.search(_NOT_THE_WRITERS_STORY.sub("", text)) is not None
         and not counted
         and not RESEARCH_FIRST_PERSON.search(text)
         and not contraindication

@@ -80,7 +80,14 @@ COUNTED_AMONG = re.compile(
     # out to have leaked")
     rf"|\b{_SHARE}\s+of\s+(?:us\b|the\s+(?:[\w-]+\s+){{1,3}}?(?:I|we)\s+(?:\w+\s+)?"
     r"(?:see|saw|get|got|inspect|inspected|survey|surveyed|visit|visited|treat|treated|"
-    r"fit|fitted|install|installed|look\s+after|work\s+on)\b)"
+    r"fit|fitted|install|installed|look\s+after|work\s+on|"
+    # "roughly four in ten of the people I start on a light box come back ..." (0124)
+    r"start|started|put|prescribe|prescribed|refer|referred|care\s+for|work\s+with)\b)"
+    # the writer's own count of a set of theirs, restated as a share ("on 9 of those 22
+    # fields, so about 4 in 10, we've had to go back in with extra pellets": 0124)
+    rf"|\b\d[\d,]*\s+(?:of|out\s+of)\s+(?:those|these|our|my)\s+\d[\d,]*\s+[\w-]+"
+    rf"(?:\s+\w+){{0,3}}?\s*,\s*(?:so\s+|that's\s+|which\s+is\s+)?(?:about\s+|roughly\s+|"
+    rf"around\s+|nearly\s+|almost\s+|over\s+)?{_SHARE}"
     rf"|\b(?:in|among)\s+{_WRITERS_GROUP}[^.;]{{0,40}}?\b{_SHARE}"
     # the answers to a poll or survey of the writer's own ("I put a poll on the village
     # page and 31 of the 96 people who answered ... said they'd found ticks": 0123)

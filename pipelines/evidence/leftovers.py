@@ -446,7 +446,18 @@ _LEAD_IN = re.compile(
     # points out that ..."); "They found that ..." leans on a study named before and
     # keeps its penalty
     r"|^(?:it|he|she)\s+(?:also\s+)?(?:noted|said|found|reported|concluded|observed|"
-    r"added|stressed|warned|points?\s+out|pointed\s+out)\s+that\s+",
+    r"added|stressed|warned|points?\s+out|pointed\s+out)\s+that\s+"
+    # a source named by its kind ("Their report, published last month, found that wheat
+    # ... yields ... were statistically no different ...": decision 0124)
+    r"|^(?:their|its|this|that|these|those)\s+(?:[\w-]+\s+){0,2}?(?:report|study|review|"
+    r"analysis|trial|survey|audit|evaluation|paper|data|figures|results|findings)"
+    r"(?:\s*,[^,.;]{1,60},)?\s+(?:also\s+)?(?:found|finds|showed|shows|concluded|concludes|"
+    r"reported|reports|suggested|suggests)\s+that\s+"
+    # who the speaker is, before what they state ("I do a lot of our encampment outreach
+    # calendar, and for my clients who are living on the street, the texts do next to
+    # nothing ...": decision 0124)
+    r"|^I\s+(?:do|run|lead|manage|coordinate|handle|organi[sz]e|cover)\s+[^,.;]{3,60},\s+and\s+"
+    r"(?=\S+(?:\s+\S+){5})",
     re.IGNORECASE,
 )
 _ASIDE_MIN_HEAD_WORDS = 5

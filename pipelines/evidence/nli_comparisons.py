@@ -402,7 +402,10 @@ def _cost_multiples(tokens: Sequence[str]) -> list[Comparison]:
     half as much as B": less."""
     found = []
     for i, tok in enumerate(tokens):
-        if tok not in ("times", "half") or tokens[i + 1 : i + 3] != ["as", "much"]:
+        if tok not in ("times", "half") or tokens[i + 1 : i + 3] not in (
+            ["as", "much"],
+            ["as", "many"],
+        ):
             continue
         if tok == "times" and (number(tokens[i - 1]) or 0) <= 1:
             continue
@@ -411,7 +414,10 @@ def _cost_multiples(tokens: Sequence[str]) -> list[Comparison]:
         )
         ahead = range(i + 3, min(len(tokens), i + 3 + THAN_REACH))
         second_as = next((k for k in ahead if tokens[k] == "as"), None)
-        if costed is None or second_as is None:
+        if second_as is None:
+            continue
+        if costed is None:
+            found.extend(_multiple(tokens, i, second_as))
             continue
         found.append(
             Comparison(
@@ -424,6 +430,25 @@ def _cost_multiples(tokens: Sequence[str]) -> list[Comparison]:
             )
         )
     return found
+
+
+def _multiple(tokens: Sequence[str], i: int, second_as: int) -> list[Comparison]:
+    """ "A supported 2.6 times as many foraging bumblebees per 100 m as managed hedgerows":
+    A has more of X than B, as "A has more X than B" says (decision 0124); what A is
+    comes before the number and its verb."""
+    start = i - 1 if tokens[i] == "times" else i
+    if start > 0 and tokens[start - 1] in ("about", "around", "roughly", "nearly", "some"):
+        start -= 1
+    return [
+        Comparison(
+            sign=1 if tokens[i] == "times" else -1,
+            denied=False,
+            leader=frozenset(outcome(tokens[max(0, start - _LEADER_REACH) : start])),
+            compared=frozenset(outcome(tokens[second_as + 1 : second_as + 1 + NULL_REACH])),
+            measure=frozenset(outcome(tokens[i + 3 : second_as])),
+            axis="amount",
+        )
+    ]
 
 
 def comparisons_clash(hypothesis: Sequence[Comparison], sentence: Sequence[Comparison]) -> bool:

@@ -331,6 +331,28 @@ def _clause_outcomes(tokens: list[str]) -> set[str]:
     return found
 
 
+# A list of outcomes that ends in "or" or "and" ("jaw ache, hiccups or wind from
+# swallowed air", "bloating, hiccups or an aching jaw"): its items, up to three words
+# each. The grammar reads one item of such a list (the one next to its verb); the list
+# names them all (decision 0124).
+_WORD_RE = r"[^\W\d_][\w'-]*"
+_LISTED: Final = re.compile(
+    rf"(?:{_WORD_RE}\s+){{0,2}}{_WORD_RE}(?:\s*,\s*(?:{_WORD_RE}\s+){{0,2}}{_WORD_RE})+,?\s+"
+    rf"(?:or|and)\s+(?:(?:an?|the)\s+)?(?:{_WORD_RE}\s+){{0,2}}{_WORD_RE}"
+)
+_ITEM_BREAK: Final = re.compile(r"\s*,\s*|\s+(?:or|and)\s+")
+
+
+def _with_listed(text: str, words: frozenset[str]) -> frozenset[str]:
+    """``words`` with the keys of every item of a list in ``text`` that one of them is in."""
+    found = set(words)
+    for listed in _LISTED.finditer(text):
+        items = [content_keys(tokenize(item)) for item in _ITEM_BREAK.split(listed.group())]
+        if any(item & words for item in items):
+            found.update(*items)
+    return frozenset(found - GENERAL_OUTCOMES - PEOPLE)
+
+
 @functools.lru_cache(maxsize=4096)
 def outcome_words(text: str) -> frozenset[str]:
     """The specific content keys of the outcomes ``text`` names by its grammar (empty
@@ -356,6 +378,7 @@ def other_outcomes(first: str, second: str) -> bool:
     mine, theirs = outcome_words(first), outcome_words(second)
     if not mine or not theirs:
         return False
+    mine, theirs = _with_listed(first, mine), _with_listed(second, theirs)
     first_keys, second_keys = content_keys(tokenize(first)), content_keys(tokenize(second))
     if len(first_keys & second_keys & PEOPLE) >= 2:
         return False
