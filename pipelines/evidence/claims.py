@@ -542,7 +542,7 @@ _OWN_RESULT = re.compile(
 _NOT_THE_WRITERS_STORY = re.compile(
     r"\b(?:my|our)\s+(?:own\s+)?(?:[\w-]+\s+){0,2}?(?:patients|clients|pupils|students|"
     r"customers|members|tenants|families|parents|residents|defendants|growers|farmers)\b"
-    r"|(?<=\b(?:any|all))(\s+[\w-]+){1,3}?\s+(?:that\s+)?I(?:'ve|\s+have)?\s+(?:ever\s+)?"
+    r"|(?<=\b(?:any|all))(?:\s+[\w-]+){1,3}?\s+(?:that\s+)?I(?:'ve|\s+have)?\s+(?:ever\s+)?"
     r"(?:seen|known|tried|used|met|come\s+across|worked\s+with|read)\b",
     re.IGNORECASE,
 )

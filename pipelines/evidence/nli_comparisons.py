@@ -254,7 +254,7 @@ def read_comparisons(tokens: Sequence[str]) -> list[Comparison]:
         + _superior(tokens)
         + _equalities(tokens)
         + _same_as(tokens)
-        + _cost_multiples(tokens)
+        + _multiples(tokens)
         + _shares_side_by_side(tokens)
     )
 
@@ -397,9 +397,10 @@ def _words_run(tokens: Sequence[str], start: int) -> Sequence[str]:
     return tokens[start:end]
 
 
-def _cost_multiples(tokens: Sequence[str]) -> list[Comparison]:
+def _multiples(tokens: Sequence[str]) -> list[Comparison]:
     """Each "A costs N times as much (per X) as B": A costs more than B, in X; "A costs
-    half as much as B": less."""
+    half as much as B": less. Without a word of cost, "A <verb> N times as many / much X
+    as B" (`_multiple`)."""
     found = []
     for i, tok in enumerate(tokens):
         if tok not in ("times", "half") or tokens[i + 1 : i + 3] not in (

@@ -343,11 +343,19 @@ _LISTED: Final = re.compile(
 _ITEM_BREAK: Final = re.compile(r"\s*,\s*|\s+(?:or|and)\s+")
 
 
+@functools.lru_cache(maxsize=4096)
+def _lists(text: str) -> tuple[tuple[frozenset[str], ...], ...]:
+    """The content keys of each item of each list in ``text`` (`_LISTED`)."""
+    return tuple(
+        tuple(frozenset(content_keys(tokenize(item))) for item in _ITEM_BREAK.split(listed.group()))
+        for listed in _LISTED.finditer(text)
+    )
+
+
 def _with_listed(text: str, words: frozenset[str]) -> frozenset[str]:
     """``words`` with the keys of every item of a list in ``text`` that one of them is in."""
     found = set(words)
-    for listed in _LISTED.finditer(text):
-        items = [content_keys(tokenize(item)) for item in _ITEM_BREAK.split(listed.group())]
+    for items in _lists(text):
         if any(item & words for item in items):
             found.update(*items)
     return frozenset(found - GENERAL_OUTCOMES - PEOPLE)
