@@ -216,7 +216,12 @@ REPORTED_ADVICE: Final = re.compile(
     # plate" (decision 0124)
     r"|(?:said|says)\s+(?:that\s+)?[^.;]{1,60}?\b(?:was|is|were|are)\s+(?:a\s+)?(?:no-go|"
     r"off[-\s]limits|out\s+of\s+the\s+question|not\s+(?:safe|suitable|advisable|an\s+option))"
-    r"\s+for\s+(?:me|us|him|her|them)\b)",
+    r"\s+for\s+(?:me|us|him|her|them)\b"
+    # a clinician's refusal in a case ("My GP was very upfront: she wouldn't inject my
+    # shoulder while my HbA1c was over 75": decision 0125)
+    r"|(?:[^.;:]{0,30}:\s*|said\s+(?:that\s+)?)?(?:she|he|they)?\s*(?:wouldn't|won't|would\s+not|"
+    r"will\s+not|refused\s+to|declined\s+to)\s+(?:inject|operate|prescribe|give|treat|start|"
+    r"offer|refer|put|do|let)\b)",
     re.IGNORECASE,
 )
 _A_CASE = re.compile(r"\b(?:with|until|unless|if|because|since|while|after|before|given)\s")

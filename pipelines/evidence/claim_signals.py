@@ -214,7 +214,12 @@ DOSE_STATED = re.compile(
 # "The short answer is ..." (decision 0115).
 PLAIN_ANSWER_FRAME = re.compile(
     r"^(?:(?:and|but|so)\s+)?(?:the\s+)?(?:honest|short|simple|plain|real)\s+"
-    r"(?:picture|answer|version|truth|story)\s+is\s+(?:that\s+)?(?=\S+(?:\s+\S+){5})",
+    r"(?:picture|answer|version|truth|story)\s+is\s+(?:that\s+)?(?=\S+(?:\s+\S+){5})"
+    # what a source's data showed, told as a story before a colon ("But the institute's
+    # food diaries told a flatter story over time: by the following spring ...": 0125)
+    r"|^(?:(?:and|but|so)\s+)?[^:;.!?]{3,90}?\b(?:told|tells|tell|painted|paints|paint|gave|"
+    r"gives|give)\s+a\s+(?:[\w-]+\s+){0,2}?(?:story|picture)(?:\s+(?:over\s+time|overall|"
+    r"in\s+the\s+end|in\s+practice))?\s*:\s*(?=\S+(?:\s+\S+){5})",
     re.IGNORECASE,
 )
 # "you" of anyone, not the reader addressed: "two-thirds of the gain you get from

@@ -520,8 +520,12 @@ _OWN_COMPARISON = re.compile(
 # The statement is what follows, after any lead-in of the speaker's ("I can only tell you
 # what I've seen on the schemes I've been involved in, and in my experience ...").
 _OWN_EXPERIENCE = re.compile(
-    r"(?:^|,\s*(?:and|but|so)\s+|;\s*)in\s+my\s+(?:own\s+)?(?:experience|practice),?\s+"
-    r"(?=\S+(?:\s+\S+){5})",
+    r"(?:^(?:(?:and|but|so)\s+)?(?:(?:honestly|frankly|truthfully),?\s+)?|,\s*(?:and|but|so)\s+|"
+    r";\s*)(?:in\s+my\s+(?:own\s+)?(?:experience|practice)"
+    # "And honestly, from what I've seen in something like sixty schools now, twenty
+    # minutes every other week ... is plenty" (decision 0125)
+    r"|from\s+what\s+I(?:'ve|\s+have)\s+(?:seen|found|observed)(?:\s+(?:in|at|on|across|over)"
+    r"\s+[^,;.]{1,60})?),?\s+(?=\S+(?:\s+\S+){5})",
     re.IGNORECASE,
 )
 # The writer's own reading since a dose they state: "I swapped my three-monthly jabs for

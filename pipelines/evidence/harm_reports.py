@@ -94,7 +94,13 @@ COUNTED_AMONG = re.compile(
     r"|\b\d[\d,]*\s+(?:of|out\s+of)\s+(?:the\s+)?\d[\d,]*\s+(?:[\w-]+\s+){0,2}?"
     r"(?:people|respondents|parents|members|residents|users|readers|owners|patients|"
     r"customers|neighbours|neighbors|households|families)\s+(?:who|that)\s+(?:answered|"
-    r"responded|replied|took\s+part|filled|completed|voted|returned)\b",
+    r"responded|replied|took\s+part|filled|completed|voted|returned)\b"
+    # the speaker's own estimate of how often ("I'd say roughly one session in five ended
+    # with somebody at the first-aid box": decision 0125)
+    r"|\bI(?:'d|\s+would)\s+(?:say|estimate|guess)\s+(?:that\s+)?(?:roughly\s+|about\s+|"
+    r"around\s+|something\s+like\s+|maybe\s+|probably\s+|at\s+least\s+)?(?:(?:one|two|three|"
+    r"four|five|six|seven|eight|nine|ten|\d+)\s+(?:[\w-]+\s+)?(?:in|out\s+of)\s+(?:every\s+)?\w+"
+    r"|\d+(?:\.\d+)?\s*(?:%|per\s*cent|percent)|(?:a|one)\s+(?:third|quarter|half|fifth|tenth)\b)",
     re.IGNORECASE,
 )
 

@@ -466,6 +466,10 @@ _WRITERS_ASIDE = re.compile(
     r"(?:I|I'm|I've|my|me|we)\b.*$",
     re.DOTALL,
 )
+# The writer's own estimate of how often, in an aside: the aside is the statement ("I
+# kept a log for the first full year ..., and I'd say roughly one session in five ended
+# with somebody at the first-aid box": decision 0125).
+_WRITERS_ESTIMATE = re.compile(r"\bI(?:'d|\s+would)\s+(?:say|estimate|guess)\b")
 _TOLD_THE_WRITER = re.compile(
     r"^.{0,80}?\b(?:told|tells|assured|advised|reminded)\s+(?:me|us)\s+(?:that\s+|"
     # without the "that": "My midwife told me magnesium is perfectly safe ..." (0102)
@@ -705,6 +709,7 @@ def stated_part(text: str) -> str:
         aside
         and len(head.split()) >= _ASIDE_MIN_HEAD_WORDS
         and not CHANGED_FROM_TO.search(aside.group())
+        and not _WRITERS_ESTIMATE.search(aside.group())
     ):
         text = head
     return _READERS_ASIDE.sub("", text, count=1)

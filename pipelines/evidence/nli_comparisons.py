@@ -51,6 +51,26 @@ THAN_REACH = 8
 # better than", "CBT-I works as well as": decision 0104); a wider window takes in the
 # sentence's setting ("after having their wisdom teeth out get more ...").
 _LEADER_REACH = 5
+# A verb that gives what leads its result ("physiotherapy on its own led to better pain
+# and function than ...", "signed limits have delivered bigger casualty reductions than
+# ..."): the leader is named before it, past an "on its own" (decision 0125).
+_RESULT_VERBS: Final = frozenset(
+    {"delivered", "produced", "achieved", "yielded", "brought", "gave", "led", "resulted"}
+)
+_RESULT_LINKS: Final = frozenset({"to", "in", "about"})
+_ON_ITS_OWN: Final = frozenset(
+    {"on", "its", "their", "own", "alone", "by", "itself", "themselves", "have", "has", "had",
+     "actually", "also"}
+)  # fmt: skip
+# Size words on no antonym axis that compare amounts before "than" ("bigger casualty
+# reductions than", "a larger fall in ... than"): read in comparisons only, and only
+# before what they size ("the saving by weight is smaller than the saving in bag counts"
+# sets two measures side by side, not two things: decision 0125).
+_SIZE_COMPARATIVES: Final = {"bigger": 1, "larger": 1, "smaller": -1}
+# A time the comparison holds over, between its measure and "than" ("better pain and
+# function over the first three months than"): "than" may stand this much further on.
+_OVER_A_TIME: Final = frozenset({"over", "during", "across", "within", "for", "at", "in"})
+_TIME_REACH: Final = 5
 _COMPARING_AXES = frozenset({"amount", "quality", "performance", "cost"})
 # "cost roughly four times as much per decayed tooth prevented as water fluoridation":
 # a multiple of a cost, what is costed before it (decision 0108).
@@ -201,6 +221,8 @@ def read_comparisons(tokens: Sequence[str]) -> list[Comparison]:
     found = []
     for i, tok in enumerate(tokens):
         axis = axis_of(tokens, i) if tok.isalpha() else None
+        if axis is None and tok in _SIZE_COMPARATIVES and tokens[i + 1 : i + 2] != ["than"]:
+            axis = ("amount", _SIZE_COMPARATIVES[tok])
         if not axis or axis[0] not in _COMPARING_AXES:
             continue
         measure_at = setting_at = 0
@@ -216,8 +238,7 @@ def read_comparisons(tokens: Sequence[str]) -> list[Comparison]:
                 0,
             )
         else:
-            ahead = range(i + 1, min(len(tokens), i + 1 + THAN_REACH))
-            than = next((k for k in ahead if tokens[k] == "than"), 0)
+            than = _than_after(tokens, i)
             if not than or _bound_after_than(tokens, than):
                 continue
             # "worked better than paracetamol for dental pain": what they are compared
@@ -234,7 +255,9 @@ def read_comparisons(tokens: Sequence[str]) -> list[Comparison]:
             Comparison(
                 sign=axis[1],
                 denied=any(is_cue(tokens, j) for j in range(max(0, i - CUE_REACH), i)),
-                leader=frozenset(outcome(tokens[max(0, i - _LEADER_REACH) : i])),
+                leader=frozenset(outcome(tokens[max(0, lead - _LEADER_REACH) : lead]))
+                if (lead := _leader_end(tokens, i))
+                else frozenset(),
                 compared=frozenset(
                     outcome(tokens[than + 1 : measure_at or setting_at or than + 1 + NULL_REACH])
                 ),
@@ -257,6 +280,36 @@ def read_comparisons(tokens: Sequence[str]) -> list[Comparison]:
         + _multiples(tokens)
         + _shares_side_by_side(tokens)
     )
+
+
+def _than_after(tokens: Sequence[str], i: int) -> int:
+    """Where "than" stands after the comparative at ``i`` (0 for nowhere near): within
+    `THAN_REACH`, or past a time the comparison holds over ("better pain and function
+    over the first three months than"; decision 0125)."""
+    end = i + 1 + THAN_REACH
+    for k in range(i + 2, min(len(tokens), end)):
+        if tokens[k] in _OVER_A_TIME and any(
+            stem(t) in TIME_UNITS for t in tokens[k + 1 : k + 1 + _TIME_REACH]
+        ):
+            end += _TIME_REACH
+            break
+    return next((k for k in range(i + 1, min(len(tokens), end)) if tokens[k] == "than"), 0)
+
+
+def _leader_end(tokens: Sequence[str], i: int) -> int:
+    """Where the words naming what leads end, before the comparative at ``i``: right
+    before it, or before a verb that gives it as a result ("physiotherapy on its own led
+    to better ...", "signed limits have delivered bigger ...": decision 0125)."""
+    k = i
+    if k >= 2 and tokens[k - 1] in _RESULT_LINKS and tokens[k - 2] in _RESULT_VERBS:
+        k -= 2
+    elif k >= 1 and tokens[k - 1] in _RESULT_VERBS:
+        k -= 1
+    else:
+        return i
+    while k > 0 and tokens[k - 1] in _ON_ITS_OWN:
+        k -= 1
+    return k
 
 
 # "56% of participants on the diet compared with 34% on control diets", "deposit schemes

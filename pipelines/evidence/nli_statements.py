@@ -92,6 +92,12 @@ _SETTING_OPENER = re.compile(
     re.IGNORECASE,
 )
 _BRACKETED = re.compile(r"\s*\([^()]*\)")
+# The writer's estimate after what they did to know it ("I kept a log for the first full
+# year ..., and I'd say roughly one session in five ended with ...": decision 0125).
+_ESTIMATE_GIVEN = re.compile(
+    r"(?:^|,\s+(?:and|but|so)\s+)I(?:'d|\s+would)\s+(?:say|estimate|guess)\s+(?:that\s+)?",
+    re.IGNORECASE,
+)
 # The statement judged on its own has at least this many content words.
 _MIN_STATEMENT_KEYS = 3
 
@@ -130,6 +136,10 @@ def claim_statements(hypothesis: str) -> list[str]:
     stated = stated_part(unlabelled)
     if stated not in openings:
         openings.append(stated)
+    # (searched in the whole claim: a reason before it, "because ...", is cut from
+    # the statement with all that follows)
+    if estimate := _ESTIMATE_GIVEN.search(hypothesis):
+        openings.append(hypothesis[estimate.end() :])
     # without the setting before it and the statistics in brackets ("Over the four-week
     # treatment period, participants ... fell asleep on average 7 minutes sooner than
     # those given clear placebo lenses (95% CI 2 to 12 minutes)": decision 0109)
