@@ -9,7 +9,9 @@ seen" as a lead-in; a clinician's refusal in a case. The stance rules: "bigger",
 "larger" and "smaller" compare amounts; what leads is named before a verb that gives
 its result ("led to better ...", "have delivered bigger ..."); "than" past a time the
 comparison holds over; a change's size after where it happened ("went up at five of the
-eight tubes ..., by about 7 per cent"). Each with controls that stay as they were.
+eight tubes ..., by about 7 per cent"); a harm rare against common ten times as often
+with one word of it shared, graded by the first word of frequency. Each with controls
+that stay as they were.
 """
 
 from __future__ import annotations
@@ -114,9 +116,23 @@ _RARE_FIRST_AID = (
 )
 
 
+_RARE_IRRITATION = (
+    "In our wearer surveys, skin irritation is rare, affecting fewer than 2 in every 100 "
+    "wearers, and when it does happen it is usually because the brief is the wrong size or "
+    "the pad has slipped out of position."
+)
+_COMMON_SORENESS = (
+    "But the audit also found that sore, reddened or broken skin over the hips was common, "
+    "turning up in 29 per cent of residents who wore the garments for three months or more."
+)
+
+
 @pytest.mark.parametrize(
     ("premise", "claim"),
     [
+        # rare (under 2 in 100) against common (29 per cent), one word of the harm shared
+        (_RARE_IRRITATION, _COMMON_SORENESS),
+        (_COMMON_SORENESS, _RARE_IRRITATION),
         # A led to better X than B, against B had better X than A
         (_INJECTION_LEADS, _PHYSIO_LEADS),
         (_PHYSIO_LEADS, _INJECTION_LEADS),
@@ -171,6 +187,22 @@ def test_the_writers_estimate_is_read_past_what_they_did_to_know_it() -> None:
         (
             _NO2_ROSE,
             "Traffic noise fell at most roadside sites, by around 6 per cent.",
+            ("neutral", "neutral"),
+        ),
+        # rare against common: a grade of how bad, under ten times as often, another harm
+        (
+            "Serious skin reactions are rare, affecting fewer than 1 in 100 patients.",
+            "Mild skin redness is common, turning up in 29 per cent of residents.",
+            ("neutral", "neutral"),
+        ),
+        (
+            "Skin irritation is rare, affecting fewer than 5 in every 100 wearers.",
+            "Sore skin was common, turning up in 29 per cent of residents.",
+            ("neutral", "neutral"),
+        ),
+        (
+            "Skin irritation is rare, affecting fewer than 2 in every 100 wearers.",
+            "Hip fractures were common, turning up in 29 per cent of residents.",
             ("neutral", "neutral"),
         ),
         # "smaller than" between two measures of one thing is no ranking of two things

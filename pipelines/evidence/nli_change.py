@@ -844,6 +844,16 @@ def verbs_of_nouns(words: frozenset[str]) -> frozenset[str]:
     )
 
 
+# A harm called rare in one text and common in the other, this far apart, needs one
+# word of it named in both; unless either grades how bad it is ("serious skin reactions
+# are rare" and "mild skin redness is common" are two outcomes).
+_SHARES_TENFOLD: Final = 10.0
+_SEVERITIES: Final = frozenset(
+    {"serious", "severe", "major", "mild", "minor", "slight", "moderate", "significant",
+     "life", "fatal", "dangerous", "trivial", "bad", "worse", "worst"}
+)  # fmt: skip
+
+
 def shares_differ(hypothesis: ChangeReading, sentence: ChangeReading) -> bool:
     """Both texts give the share of people one outcome affects, far apart
     (`nli_shares`): "muscle pain judged to be caused by the statin itself affected
@@ -865,7 +875,18 @@ def shares_differ(hypothesis: ChangeReading, sentence: ChangeReading) -> bool:
         # "side effects" are common against rare: two words of the outcome, not of who it
         # affects, one of them specific (decision 0113)
         outcome = alike - hypothesis.names - sentence.names - SHARE_FRAME
-        return len(outcome) >= SHARED_WORDS_FAR and bool(specific(outcome))
+        if len(outcome) >= SHARED_WORDS_FAR and specific(outcome):
+            return True
+        # ten times as often, one specific word of the outcome named in both, neither
+        # grading how bad it is ("skin irritation is rare, affecting fewer than 2 in every
+        # 100 wearers" against "sore, reddened or broken skin ... was common, turning up
+        # in 29 per cent": decision 0125)
+        return (
+            bool(specific(outcome))
+            and shares_apart(hypothesis.share, sentence.share, _SHARES_TENFOLD)
+            and _SEVERITIES.isdisjoint(hypothesis.tokens)
+            and _SEVERITIES.isdisjoint(sentence.tokens)
+        )
     if rarity_denied(hypothesis.tokens, hypothesis.share, sentence.tokens, sentence.share):
         # called rare against a share far larger: one specific word of the outcome, no
         # word of the count ("one in a thousand", "one patient in ten"): decision 0115

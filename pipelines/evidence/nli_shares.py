@@ -203,11 +203,18 @@ _OFTEN, _SELDOM = (frozenset(words) for words in ANTONYM_AXES["frequency"])
 
 
 def frequencies_opposed(first: Sequence[str], second: Sequence[str]) -> bool:
-    """One text grades its outcome as common and the other as rare."""
+    """One text grades its outcome as common and the other as rare, by the first word of
+    frequency each holds: what follows often grades something else ("skin irritation is
+    rare, ..., and when it does happen it is usually because the brief is the wrong size":
+    decision 0125)."""
 
     def grade(tokens: Sequence[str]) -> int:
-        often, seldom = not _OFTEN.isdisjoint(tokens), not _SELDOM.isdisjoint(tokens)
-        return often - seldom
+        for token in tokens:
+            if token in _OFTEN:
+                return 1
+            if token in _SELDOM:
+                return -1
+        return 0
 
     return grade(first) * grade(second) < 0
 
