@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from lyra.pipelines.evidence.claim_signals import NUMBER
+from lyra.pipelines.evidence.leftovers import WRITERS_ESTIMATE
 
 SYMPTOM = re.compile(
     r"\b(?:rash(?:es)?|diarrh(?:o)?ea|nausea|nauseous|vomit(?:ed|ing)?|headaches?|dizz(?:y|iness)|"
@@ -97,7 +98,7 @@ COUNTED_AMONG = re.compile(
     r"responded|replied|took\s+part|filled|completed|voted|returned)\b"
     # the speaker's own estimate of how often ("I'd say roughly one session in five ended
     # with somebody at the first-aid box": decision 0125)
-    r"|\bI(?:'d|\s+would)\s+(?:say|estimate|guess)\s+(?:that\s+)?(?:roughly\s+|about\s+|"
+    rf"|{WRITERS_ESTIMATE}\s+(?:that\s+)?(?:roughly\s+|about\s+|"
     r"around\s+|something\s+like\s+|maybe\s+|probably\s+|at\s+least\s+)?(?:(?:one|two|three|"
     r"four|five|six|seven|eight|nine|ten|\d+)\s+(?:[\w-]+\s+)?(?:in|out\s+of)\s+(?:every\s+)?\w+"
     r"|\d+(?:\.\d+)?\s*(?:%|per\s*cent|percent)|(?:a|one)\s+(?:third|quarter|half|fifth|tenth)\b)",

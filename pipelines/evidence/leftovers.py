@@ -466,10 +466,12 @@ _WRITERS_ASIDE = re.compile(
     r"(?:I|I'm|I've|my|me|we)\b.*$",
     re.DOTALL,
 )
-# The writer's own estimate of how often, in an aside: the aside is the statement ("I
-# kept a log for the first full year ..., and I'd say roughly one session in five ended
-# with somebody at the first-aid box": decision 0125).
-_WRITERS_ESTIMATE = re.compile(r"\bI(?:'d|\s+would)\s+(?:say|estimate|guess)\b")
+# The writer's own estimate ("I'd say roughly one session in five ended with somebody at
+# the first-aid box": decision 0125), as a pattern the claim and stance rules share; in
+# an aside, the aside is the statement ("I kept a log for the first full year ..., and
+# I'd say ...").
+WRITERS_ESTIMATE: Final = r"\bI(?:'d|\s+would)\s+(?:say|estimate|guess)\b"
+_WRITERS_ESTIMATE = re.compile(WRITERS_ESTIMATE, re.IGNORECASE)
 _TOLD_THE_WRITER = re.compile(
     r"^.{0,80}?\b(?:told|tells|assured|advised|reminded)\s+(?:me|us)\s+(?:that\s+|"
     # without the "that": "My midwife told me magnesium is perfectly safe ..." (0102)

@@ -398,18 +398,11 @@ def _sized(tokens: Sequence[str]) -> list[_Sized]:
         by = next(
             (k for k in range(i + 1, min(len(tokens), i + 2 + _BY_REACH)) if tokens[k] == "by"), 0
         )
+        # "nitrogen dioxide went up at five of the eight tubes on the converted streets,
+        # by about 7 per cent": "by" after where it changed
         where = 0 if by else _place_before_by(tokens, i)
-        if where:
-            # "nitrogen dioxide went up at five of the eight tubes on the converted
-            # streets, by about 7 per cent": what changed is named before the verb
-            size = _size_at(tokens, where + 1, measured)
-            if size is None or _not_found(tokens, i, size[3]) or _denied(tokens, i):
-                continue
-            before = outcome(tokens[max(0, i - _SUBJECT_REACH) : i])
-            found.append(_Sized(axis[0], axis[1], *size[:3], frozenset(before), frozenset()))
-            continue
-        if by:
-            size = _size_at(tokens, by + 1, measured)
+        if by or where:
+            size = _size_at(tokens, (by or where) + 1, measured)
         elif tok in _MOVED_BY_DIRECTLY or tok in _UP_DOWN:
             # "prices rose 2.8 per cent faster than the index", "sales fell 12%"
             by, size = i, _size_at(tokens, i + 1, measured)
@@ -418,8 +411,9 @@ def _sized(tokens: Sequence[str]) -> list[_Sized]:
         if size is None or _not_found(tokens, i, size[3]) or _denied(tokens, i):
             continue
         before = outcome(tokens[max(0, i - _SUBJECT_REACH) : i])
-        # "fell slightly, by around 3 per cent": how it moved says nothing of what moved
-        about = outcome([t for t in tokens[i + 1 : by] if not t.endswith("ly")])
+        # "fell slightly, by around 3 per cent": how it moved says nothing of what moved;
+        # nor does where ("went up at five of the eight tubes"): it is named before then
+        about = set() if where else outcome([t for t in tokens[i + 1 : by] if not t.endswith("ly")])
         agent = outcome(tokens[max(0, i - _AGENT_REACH) : i]) if about else set()
         found.append(
             _Sized(axis[0], axis[1], *size[:3], frozenset(about or before), frozenset(agent))
@@ -436,7 +430,7 @@ _PLACE_REACH: Final = 12
 
 def _place_before_by(tokens: Sequence[str], i: int) -> int:
     """Where "by" stands after a place the change at ``i`` happened in (0 for none)."""
-    if tokens[i + 1 : i + 2] == [] or tokens[i + 1] not in _PLACES:
+    if i + 1 >= len(tokens) or tokens[i + 1] not in _PLACES:
         return 0
     for k in range(i + 2, min(len(tokens), i + 2 + _PLACE_REACH)):
         if tokens[k] == "by":

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from lyra.pipelines.evidence.leftovers import stated_part
+from lyra.pipelines.evidence.leftovers import WRITERS_ESTIMATE, stated_part
 from lyra.pipelines.evidence.nli_numbers import measures
 from lyra.pipelines.evidence.nli_tokens import content_keys, tokenize
 from lyra.pipelines.extract.sentences import FOOTNOTE_NUMBER, REFERENCE_MARKER
@@ -95,8 +95,7 @@ _BRACKETED = re.compile(r"\s*\([^()]*\)")
 # The writer's estimate after what they did to know it ("I kept a log for the first full
 # year ..., and I'd say roughly one session in five ended with ...": decision 0125).
 _ESTIMATE_GIVEN = re.compile(
-    r"(?:^|,\s+(?:and|but|so)\s+)I(?:'d|\s+would)\s+(?:say|estimate|guess)\s+(?:that\s+)?",
-    re.IGNORECASE,
+    rf"(?:^|,\s+(?:and|but|so)\s+){WRITERS_ESTIMATE}\s+(?:that\s+)?", re.IGNORECASE
 )
 # The statement judged on its own has at least this many content words.
 _MIN_STATEMENT_KEYS = 3
