@@ -37,6 +37,7 @@ from lyra.pipelines.evidence.nli_comparisons import (
 )
 from lyra.pipelines.evidence.nli_costs import Cost, costs_differ, read_cost
 from lyra.pipelines.evidence.nli_doses import Dose, doses_differ, read_dose
+from lyra.pipelines.evidence.nli_enough import Amounts, enough_under_floor, read_amounts
 from lyra.pipelines.evidence.nli_groups import NO_GROUP, GroupReading, groups_clash, read_groups
 from lyra.pipelines.evidence.nli_no_change import (
     OUTCOME_REACH,
@@ -65,6 +66,7 @@ from lyra.pipelines.evidence.nli_shares import (
     SHARES_FAR_APART,
     Share,
     arms_differ,
+    extra_against_arm,
     frequencies_opposed,
     rarity_denied,
     read_share,
@@ -528,6 +530,7 @@ class ChangeReading:
     share_about: frozenset[str] = frozenset()  # the words of what that share has
     cost: Cost | None = None  # the one cost it gives ("2,900 crowns per officer")
     dose: Dose | None = None  # the dose it gives for one age band ("aged 1 to 5 ... 2.5 ml")
+    amounts: Amounts | None = None  # a floor it sets, or an amount it calls enough (0126)
 
     @functools.cached_property
     def names(self) -> frozenset[str]:
@@ -569,9 +572,9 @@ def _read_changes(key: tuple[str, ...]) -> ChangeReading:
     # a list, as the rules compare slices with lists ("tokens[i + 1 : i + 2] == ['by']")
     tokens = list(key)
     sized, changed = _changes(tokens)
-    # a measure that differs between a trial's arms (decision 0106), or two shares set
-    # against each other (decision 0114)
-    measured = arms_differ(tokens) or shares_compared(tokens)
+    # a measure that differs between a trial's arms (decision 0106), or what one arm
+    # gained over the other (decision 0126), or two shares set against each other (0114)
+    measured = arms_differ(tokens) or extra_against_arm(tokens) or shares_compared(tokens)
     if measured:
         sized |= outcome(measured)
         changed |= sized
@@ -603,6 +606,7 @@ def _read_changes(key: tuple[str, ...]) -> ChangeReading:
         share=share,
         cost=read_cost(tokens),
         dose=read_dose(tokens),
+        amounts=read_amounts(tokens),
         share_about=(
             frozenset(_ONE_OF.get(k, k) for k in outcome(share_tokens)) if share else frozenset()
         ),
@@ -895,8 +899,9 @@ def changes_contradict(hypothesis: ChangeReading, sentence: ChangeReading) -> bo
     """No change against a change, two comparisons that cannot both hold, safe where
     the other advises against (`nli_advice`), most of one effect given to opposite
     groups (`nli_groups`), shares of one outcome, costs or doses for one age band far
-    apart (`nli_shares`, `nli_costs`, `nli_doses`): at any overlap, for each names what
-    it is about (`nli_heuristic._judge`)."""
+    apart (`nli_shares`, `nli_costs`, `nli_doses`), an amount called enough well under
+    the other's floor (`nli_enough`): at any overlap, for each names what it is about
+    (`nli_heuristic._judge`)."""
     return (
         no_change_against_change(hypothesis, sentence)
         or comparisons_clash(hypothesis.comparisons, sentence.comparisons)
@@ -913,4 +918,5 @@ def changes_contradict(hypothesis: ChangeReading, sentence: ChangeReading) -> bo
         or shares_differ(hypothesis, sentence)
         or costs_differ(hypothesis.cost, sentence.cost)
         or doses_differ(hypothesis.dose, sentence.dose)
+        or enough_under_floor(hypothesis.amounts, sentence.amounts)
     )

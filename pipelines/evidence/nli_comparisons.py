@@ -22,7 +22,7 @@ from lyra.pipelines.evidence.nli_numbers import (
     stem,
 )
 from lyra.pipelines.evidence.nli_tokens import STOPWORDS, axis_of, content_keys, is_cue
-from lyra.pipelines.evidence.nli_words import CHANGE_DEGREES, GENERAL_OUTCOMES, STAYING
+from lyra.pipelines.evidence.nli_words import ARMS, CHANGE_DEGREES, GENERAL_OUTCOMES, STAYING
 
 # How far a verb of change reaches for its object, and a negation for the comparison it
 # denies (tokens).
@@ -71,6 +71,14 @@ _SIZE_COMPARATIVES: Final = {"bigger": 1, "larger": 1, "smaller": -1}
 # function over the first three months than"): "than" may stand this much further on.
 _OVER_A_TIME: Final = frozenset({"over", "during", "across", "within", "for", "at", "in"})
 _TIME_REACH: Final = 5
+# A change over to what leads, between the measure and "than": "we actually had fewer
+# hip fractures once we went over to the soft foam ones than we ever had with the hard
+# shells" (decision 0126). What leads is named after the change's "to".
+_SWITCH_WHEN: Final = frozenset({"once", "after", "since", "when"})
+_SWITCH_VERBS: Final = frozenset(
+    {"switched", "moved", "changed", "went", "swapped", "converted", "turned"}
+)
+_SWITCH_REACH: Final = 4
 _COMPARING_AXES = frozenset({"amount", "quality", "performance", "cost"})
 # "cost roughly four times as much per decayed tooth prevented as water fluoridation":
 # a multiple of a cost, what is costed before it (decision 0108).
@@ -251,20 +259,25 @@ def read_comparisons(tokens: Sequence[str]) -> list[Comparison]:
                 ),
                 0,
             )
+        switch, switched_to = _switch_between(tokens, i, than) if than > i else (0, 0)
+        if switched_to:
+            leader = frozenset(outcome(tokens[switched_to:than]))
+        elif lead := _leader_end(tokens, i):
+            leader = frozenset(outcome(tokens[max(0, lead - _LEADER_REACH) : lead]))
+        else:
+            leader = frozenset()
         found.append(
             Comparison(
                 sign=axis[1],
                 denied=any(is_cue(tokens, j) for j in range(max(0, i - CUE_REACH), i)),
-                leader=frozenset(outcome(tokens[max(0, lead - _LEADER_REACH) : lead]))
-                if (lead := _leader_end(tokens, i))
-                else frozenset(),
+                leader=leader,
                 compared=frozenset(
                     outcome(tokens[than + 1 : measure_at or setting_at or than + 1 + NULL_REACH])
                 ),
                 measure=frozenset(
                     outcome(_words_run(tokens, measure_at + 1))
                     if measure_at
-                    else outcome(tokens[i + 1 : than])
+                    else outcome(tokens[i + 1 : switch or than])
                 ),
                 axis=axis[0],
                 setting=frozenset(outcome(_words_run(tokens, setting_at + 1)))
@@ -293,7 +306,37 @@ def _than_after(tokens: Sequence[str], i: int) -> int:
         ):
             end += _TIME_REACH
             break
+        if to := _switched_to(tokens, k):
+            end = to + THAN_REACH
+            break
     return next((k for k in range(i + 1, min(len(tokens), end)) if tokens[k] == "than"), 0)
+
+
+def _switched_to(tokens: Sequence[str], k: int) -> int:
+    """Where what was changed over to is named, when ``tokens[k]`` starts "once / after /
+    since / when ... switched / went over ... to"; 0 for no such change."""
+    if tokens[k] not in _SWITCH_WHEN:
+        return 0
+    verb = next(
+        (j for j in range(k + 1, min(len(tokens), k + 1 + _SWITCH_REACH))
+         if tokens[j] in _SWITCH_VERBS),
+        0,
+    )  # fmt: skip
+    if not verb:
+        return 0
+    return next(
+        (j + 1 for j in range(verb + 1, min(len(tokens), verb + 3)) if tokens[j] in ("to", "onto")),
+        0,
+    )
+
+
+def _switch_between(tokens: Sequence[str], i: int, than: int) -> tuple[int, int]:
+    """(where the change over starts, where what it went to is named) between the
+    comparative at ``i`` and its "than"; (0, 0) for none."""
+    for k in range(i + 2, than):
+        if to := _switched_to(tokens, k):
+            return k, to
+    return 0, 0
 
 
 def _leader_end(tokens: Sequence[str], i: int) -> int:
@@ -649,7 +692,23 @@ def _equal_against_lead(first: Comparison, second: Comparison) -> bool:
         return False
     forward = specific(first.leader & second.leader) and specific(first.compared & second.compared)
     crossed = specific(first.leader & second.compared) and specific(first.compared & second.leader)
-    return bool(forward or crossed)
+    return bool(forward or crossed or _equal_to_the_control(first, second))
+
+
+def _equal_to_the_control(first: Comparison, second: Comparison) -> bool:
+    """The lead is over the trial's control arm, and the equality puts the same leader
+    level with a group it names in other words: "the hybrid teams got through
+    essentially the same amount of work as the ones who came in every day" against
+    "employees allocated to the hybrid arm completed 7.2% more scheduled work items per
+    month than office-based controls" (decision 0126). A group named with the leader's
+    own noun is another arm ("the same amount of work as the fully remote teams")."""
+    equal, lead = (first, second) if first.sign == 0 else (second, first)
+    return bool(
+        specific(equal.leader & lead.leader)
+        and not ARMS.isdisjoint(lead.compared)
+        and specific(equal.measure & lead.measure)
+        and not equal.compared & (lead.leader | lead.compared | equal.leader)
+    )
 
 
 # The words that set two things side by side in a finding of no difference ("did not

@@ -186,6 +186,15 @@ def no_change(tokens: Sequence[str]) -> set[str]:
             # "glucosamine has not been shown to relieve knee pain any better than an
             # inactive dummy tablet", "was no better than placebo for knee pain"
             found |= _no_better_about(tokens, i, than)
+        elif (
+            tok in _MORE_OR_FEWER
+            and i
+            and tokens[i - 1] == "no"
+            and (than := _than_the_untreated(tokens, i))
+        ):
+            # "by the following spring the gardening pupils were eating no more
+            # vegetables than children at schools that had never dug a bed" (0126)
+            found |= outcome(tokens[i + 1 : than])
         elif stemmed in NULL_NOUNS and _denied_any_noun(tokens, i):
             # "our gauging stations have not picked up any measurable change in flood
             # peaks", "did not find any difference in pain": as "no change in" (0120)
@@ -282,6 +291,28 @@ def _than_an_arm(tokens: Sequence[str], i: int) -> int:
     ):
         return i + 1
     return 0
+
+
+# "no more X than" the trial's other arm, or than a group told by what it never did:
+# "than children at schools that had never dug a bed", "than residents not wearing
+# them" (decision 0126); "no more than 2 a day" gives a most, no finding.
+_MORE_OR_FEWER: Final = frozenset({"more", "fewer", "less"})
+_UNTREATED_REACH = 8
+_NEVER: Final = frozenset({"never", "not", "n't", "without", "no"})
+
+
+def _than_the_untreated(tokens: Sequence[str], i: int) -> int:
+    """Where "than" stands after "no more / fewer / less" at ``i`` and what it is more
+    of, when the other arm or a group that had none of it follows; 0 for none."""
+    than = next(
+        (j for j in range(i + 2, min(len(tokens), i + 2 + OUTCOME_REACH)) if tokens[j] == "than"),
+        0,
+    )
+    if not than or not outcome(tokens[i + 1 : than]):
+        return 0
+    if not ARMS.isdisjoint(tokens[than + 1 : than + 1 + _ARM_REACH]):
+        return than
+    return than if not _NEVER.isdisjoint(tokens[than + 1 : than + 1 + _UNTREATED_REACH]) else 0
 
 
 def _no_better_about(tokens: Sequence[str], i: int, than: int) -> set[str]:

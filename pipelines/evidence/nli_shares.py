@@ -27,6 +27,7 @@ from lyra.pipelines.evidence.nli_numbers import (
     SHARE_NOUNS,
     bound_before,
     measures,
+    number,
     of_so_many,
     one_of_whom,
     per_group,
@@ -232,25 +233,82 @@ _ARM_NOUNS = frozenset({"group", "groups", "arm", "arms"})
 _MEASURE_REACH = 6
 
 
+# Arms named by what a cluster trial randomised: "in intervention homes", "in the
+# control schools" (decision 0126).
+_ARM_KINDS = frozenset({"intervention", "control", "comparison"})
+
+
 def _arm_at(tokens: Sequence[str], i: int) -> bool:
-    """``tokens[i:]`` reads "in the X group" within four tokens."""
+    """``tokens[i:]`` reads "in the X group" within four tokens, or "in (the)
+    intervention / control / comparison <noun>"."""
     window = tokens[i : i + 5]
-    return bool(window[:1] == ["in"] and _ARM_NOUNS.intersection(window[2:]))
+    if window[:1] != ["in"]:
+        return False
+    if _ARM_NOUNS.intersection(window[2:]):
+        return True
+    named = [t for t in window[1:4] if t != "the"]
+    return len(named) >= 2 and named[0] in _ARM_KINDS and named[1].isalpha()
+
+
+def _rates(tokens: Sequence[str]) -> dict[str, list[tuple[float, float, int]]]:
+    """Values given as rates, keyed by what they are per: "3.2 per 100 resident-years"
+    (decision 0126)."""
+    found: dict[str, list[tuple[float, float, int]]] = {}
+    for i in range(len(tokens) - 3):
+        value = number(tokens[i])
+        if value is not None and tokens[i + 1] == "per" and number(tokens[i + 2]) is not None:
+            found.setdefault(" ".join(tokens[i + 2 : i + 4]), []).append((value, value, i))
+    return found
 
 
 def arms_differ(tokens: Sequence[str]) -> list[str]:
     """The tokens before two values of one unit given for two arms of a trial, one of
     them placebo or control, where the values differ; [] for none."""
-    if _ARMS.isdisjoint(tokens) or _ARM_NOUNS.isdisjoint(tokens):
+    if _ARMS.isdisjoint(tokens) or (
+        _ARM_NOUNS.isdisjoint(tokens) and _ARM_KINDS.isdisjoint(tokens)
+    ):
         return []  # read on every stance pair: no arm named, no numbers read
-    for unit, values in measures(tokens).items():
+    for unit, values in (measures(tokens) | _rates(tokens)).items():
         if unit == "%" or len(values) != 2 or values[0][:2] == values[1][:2]:
             continue
         (_, _, first), (_, _, second) = values
-        arms = [j for j in range(first, min(len(tokens), second + 6)) if _arm_at(tokens, j)]
+        arms = [j for j in range(first, min(len(tokens), second + 8)) if _arm_at(tokens, j)]
         after_second = tokens[second : second + 8]
         if len(arms) >= 2 and not _ARMS.isdisjoint(after_second):
             return list(tokens[max(0, first - _MEASURE_REACH) : first])
+    return []
+
+
+# What one arm gained over the other, as one value: "children at intervention schools
+# were eating an additional 0.42 portions of vegetables per day compared with control
+# schools", "ate 0.4 more portions a day than controls" (decision 0126).
+_EXTRA = frozenset({"additional", "extra"})
+_MORE = frozenset({"more", "fewer", "less"})
+_EXTRA_REACH = 10
+
+
+def extra_against_arm(tokens: Sequence[str]) -> list[str]:
+    """The tokens of what an arm had more or less of than the trial's other arm
+    (placebo, control), given as one value; [] for none."""
+    if _ARMS.isdisjoint(tokens):
+        return []
+    for i in range(len(tokens) - 2):
+        # "an additional 0.42 portions", "0.4 more portions"
+        extra = tokens[i] in _EXTRA and number(tokens[i + 1]) is not None
+        more = tokens[i + 1] in _MORE and number(tokens[i]) is not None
+        if not (extra or more):
+            continue
+        start = i + 2
+        end = next(
+            (
+                j
+                for j in range(start, min(len(tokens), start + _EXTRA_REACH))
+                if tokens[j] in _SET_AGAINST or tokens[j] == "than"
+            ),
+            None,
+        )
+        if end is not None and end > start and not _ARMS.isdisjoint(tokens[end : end + 5]):
+            return list(tokens[start:end])
     return []
 
 

@@ -59,6 +59,8 @@ def _about(reading: ChangeReading) -> frozenset[str]:
     if reading.dose is not None:  # the ages and the unit it doses: "aged 1 to 5", ml (0122)
         low, high = reading.dose.ages
         words.add(f"dose {reading.dose.unit} {low:g}-{high:g}")
+    if reading.amounts is not None:  # the kinds of amount: "times a week" (0126)
+        words |= {f"amount {dimension}" for dimension, _ in reading.amounts.by_dimension}
     return frozenset(words - GENERAL_OUTCOMES)
 
 

@@ -1,0 +1,267 @@
+"""A least amount set against a smaller one called enough: a contradiction rule of the
+heuristic stance judge (`nli_heuristic`, decision 0126).
+
+"The splint should be worn every night, for the whole of the night, for at least six
+weeks" against "a few nights a week for a fortnight is plenty for most people"; "wood chip
+mulch should be applied to a settled depth of at least 10 cm" against "an inch of chips is
+plenty"; "at least twice a week, in sessions of 45 to 60 minutes, for a minimum of 12
+weeks" against "a single 20-minute session once a week is plenty". One text sets a floor
+("at least", "a minimum of", "no less than") and the other calls an amount of the same
+kind well under it enough ("is plenty", "is enough", "is all you need"). Such pairs share
+the kind of amount and little else ("splint" against "strapped up"), so the overlap rules
+call them neutral, and the stance model reads two dosing instructions as agreeing.
+
+Amounts are read along four dimensions: how often (times a week), for how long in all
+(days), how long each time (minutes) and how deep, thick or long (centimetres). Two
+readings meet where they share a dimension; they differ where, on every dimension they
+share, the amount called enough is at most the floor, and on one at most half of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from lyra.pipelines.evidence.nli_numbers import CARDINALS, number
+from lyra.pipelines.evidence.nli_tokens import is_negated
+
+# The dimensions an amount is read along.
+OFTEN, SPAN, EACH, DEPTH = "times a week", "days in all", "minutes each", "centimetres"
+WEEKLY = "minutes a week"  # "at least 150 minutes of exercise a week": a total, not each
+
+# Words before an amount that make it a floor.
+_FLOOR_STARTS: Final = (("at", "least"), ("a", "minimum", "of"), ("minimum", "of"),
+                        ("no", "less", "than"), ("no", "fewer", "than"), ("not", "less", "than"),
+                        ("no", "shorter", "than"))  # fmt: skip
+# Words that call an amount enough, after it: "is plenty", "is enough", "is all you need".
+_ENOUGH: Final = frozenset({"plenty", "enough", "sufficient", "suffices", "ample"})
+# How far before the word of enough its amounts may stand.
+_ENOUGH_REACH: Final = 14
+# The enough amount at most this part of the floor on some dimension.
+_WELL_UNDER: Final = 0.5
+
+# Units of a span, in days; of a time each, in minutes; of depth, in centimetres.
+_SPAN_DAYS: Final = {"day": 1.0, "days": 1.0, "night": 1.0, "nights": 1.0, "week": 7.0,
+                     "weeks": 7.0, "fortnight": 14.0, "fortnights": 14.0, "month": 30.0,
+                     "months": 30.0, "term": 91.0, "terms": 91.0, "year": 365.0,
+                     "years": 365.0}  # fmt: skip
+_EACH_MINUTES: Final = {"minute": 1.0, "minutes": 1.0, "min": 1.0, "mins": 1.0,
+                        "hour": 60.0, "hours": 60.0, "hr": 60.0, "hrs": 60.0}  # fmt: skip
+_DEPTH_CM: Final = {"cm": 1.0, "centimetre": 1.0, "centimetres": 1.0, "centimeter": 1.0,
+                    "centimeters": 1.0, "mm": 0.1, "millimetre": 0.1, "millimetres": 0.1,
+                    "inch": 2.54, "inches": 2.54, "foot": 30.48, "feet": 30.48,
+                    "m": 100.0, "metre": 100.0, "metres": 100.0}  # fmt: skip
+# Times a week for "every <word>" and words of their own.
+_EVERY: Final = {"day": 7.0, "night": 7.0, "evening": 7.0, "morning": 7.0, "week": 1.0,
+                 "month": 0.25}  # fmt: skip
+_OFTEN_WORDS: Final = {"daily": 7.0, "nightly": 7.0, "weekly": 1.0, "fortnightly": 0.5,
+                       "monthly": 0.25}  # fmt: skip
+# "once", "twice" and counts of vague size before "a week": "a few nights a week".
+_TIMES: Final = {"once": 1.0, "twice": 2.0, "thrice": 3.0}
+_VAGUE: Final = {"few": 3.0, "couple": 2.0, "several": 4.0}
+# What a count of times a week may count: "3 times", "a few nights", "2 sessions".
+_TIMES_NOUNS: Final = frozenset({"times", "time", "nights", "days", "sessions", "evenings",
+                                 "mornings", "classes", "visits"})  # fmt: skip
+_PER: Final = frozenset({"a", "per", "each", "every"})
+_PER_UNIT: Final = {"day": 7.0, "night": 7.0, "week": 1.0, "fortnight": 0.5, "month": 0.25}
+# Words that make a number of weeks a time, not a span: "after 6 weeks", "2 weeks ago".
+_NO_SPAN_BEFORE: Final = frozenset({"after", "at", "within", "by", "until", "since", "in",
+                                    "from", "before"})  # fmt: skip
+_NO_SPAN_AFTER: Final = frozenset({"ago", "later", "old", "earlier"})
+# Words passed over back to such a word: "after at least 6 weeks", "by about 2 weeks".
+_QUALIFIERS: Final = frozenset({"least", "about", "around", "roughly", "approximately",
+                                "minimum", "maximum", "of", "a", "the", "just",
+                                "only"})  # fmt: skip
+# How far past minutes a week or a day may stand for them to be a total per week.
+_PER_WEEK_REACH: Final = 4
+
+
+@dataclass(frozen=True)
+class Amounts:
+    """The amounts one text sets as a floor, or calls enough, by dimension."""
+
+    floor: bool  # True: a floor ("at least"); False: called enough ("is plenty")
+    by_dimension: tuple[tuple[str, float], ...]
+
+    def value(self, dimension: str) -> float | None:
+        return next((v for d, v in self.by_dimension if d == dimension), None)
+
+
+def _count(token: str) -> float | None:
+    """A number in digits or words: "6", "six", "a" (one)."""
+    value = number(token)
+    if value is not None:
+        return value
+    if token in CARDINALS:
+        return float(CARDINALS[token])
+    return 1.0 if token in ("a", "an", "one", "single") else None
+
+
+def _often_at(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
+    """Times a week said from ``tokens[i]`` and where it ends: "every night", "every
+    other week", "twice a week", "a few nights a week", "3 times per week", "daily"."""
+    tok = tokens[i]
+    if tok in _OFTEN_WORDS:
+        return _OFTEN_WORDS[tok], i + 1
+    if tok in ("every", "each"):
+        j = i + 1
+        if tokens[j : j + 1] == ["single"]:
+            j += 1
+        if tokens[j : j + 1] == ["other"] and tokens[j + 1 : j + 2] in (["day"], ["week"]):
+            return _EVERY[tokens[j + 1]] / 2, j + 2
+        if tokens[j : j + 1] and tokens[j] in _EVERY:
+            return _EVERY[tokens[j]], j + 1
+        return None
+    if tok in _TIMES:
+        times, j = _TIMES[tok], i + 1
+    elif tok in _VAGUE and tokens[i + 1 : i + 2] and tokens[i + 1] in _TIMES_NOUNS | {"of"}:
+        times, j = _VAGUE[tok], i + 1
+        if tokens[j] == "of":
+            j += 1
+        if not (tokens[j : j + 1] and tokens[j] in _TIMES_NOUNS):
+            return None
+        j += 1
+    elif (
+        (value := number(tok) or CARDINALS.get(tok))
+        and tokens[i + 1 : i + 2]
+        and (tokens[i + 1] in _TIMES_NOUNS)
+    ):
+        times, j = float(value), i + 2
+    else:
+        return None
+    if tokens[j : j + 1] and tokens[j] in _PER and tokens[j + 1 : j + 2]:
+        unit = tokens[j + 1]
+        if unit in _PER_UNIT:
+            return times * _PER_UNIT[unit], j + 2
+    return None
+
+
+def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> dict[str, float]:
+    """The amounts between ``start`` and ``end``, the first of each dimension; of a range
+    ("45 to 60 minutes") its ``high`` end or its low one."""
+    found: dict[str, float] = {}
+    i = start
+    while i < end:
+        often = _often_at(tokens, i)
+        if often is not None:
+            found.setdefault(OFTEN, often[0])
+            i = often[1]
+            continue
+        value = _count(tokens[i])
+        j = i + 1
+        if (
+            value is not None
+            and tokens[j : j + 1] in (["to"], ["-"])
+            and (j + 1 < len(tokens) and (upper := number(tokens[j + 1])) is not None)
+        ):
+            value = upper if high else value
+            j += 2  # "45 to 60 minutes"
+        if (
+            value is not None
+            and tokens[j : j + 1] == ["or"]
+            and (j + 1 < len(tokens) and _count(tokens[j + 1]) is not None)
+        ):
+            j += 2  # "three or 4 years": the first of the two
+        if value is not None and tokens[j : j + 1] == ["-"]:
+            j += 1  # "a 20-minute session"
+        if value is not None and j < len(tokens):
+            unit = tokens[j]
+            if unit == "school" and tokens[j + 1 : j + 2] in (["terms"], ["term"]):
+                unit = tokens[j + 1]
+            if unit in _EACH_MINUTES:
+                per, past = _per_week(tokens, j + 1)
+                if per:
+                    found.setdefault(WEEKLY, value * _EACH_MINUTES[unit] * per)
+                    i = past
+                    continue
+                found.setdefault(EACH, value * _EACH_MINUTES[unit])
+            elif (
+                unit in _SPAN_DAYS
+                and not _a_time(tokens, i)
+                and not _NO_SPAN_AFTER.intersection(tokens[j + 1 : j + 2])
+            ):
+                found.setdefault(SPAN, value * _SPAN_DAYS[unit])
+            elif unit in _DEPTH_CM and (unit != "m" or number(tokens[i]) is not None):
+                found.setdefault(DEPTH, value * _DEPTH_CM[unit])
+        i += 1
+    return found
+
+
+def _a_time(tokens: Sequence[str], i: int) -> bool:
+    """The number at ``i`` names a time, not a span: "after at least 6 weeks", "at 12
+    weeks", "within 2 weeks"."""
+    k = i - 1
+    while k >= 0 and tokens[k] in _QUALIFIERS:
+        k -= 1
+    if k >= 0 and tokens[k] == "at" and tokens[k + 1 : k + 2] == ["least"]:
+        k -= 1
+        while k >= 0 and tokens[k] in _QUALIFIERS:
+            k -= 1
+    return k >= 0 and tokens[k] in _NO_SPAN_BEFORE
+
+
+def _per_week(tokens: Sequence[str], at: int) -> tuple[float, int]:
+    """How many times a week "a week" or "a day" right after minutes (``tokens[at]``)
+    counts them, past "of <what>": "150 minutes of exercise a week" (7 for a day); 0
+    for neither ("a 20-minute session once a week" is each time). And where they end."""
+    k = at
+    if tokens[k : k + 1] == ["of"]:
+        k = next(
+            (j for j in range(k + 1, min(len(tokens), k + _PER_WEEK_REACH)) if tokens[j] in _PER),
+            len(tokens),
+        )
+    if tokens[k : k + 1] and tokens[k] in ("a", "per", "each") and tokens[k + 1 : k + 2]:
+        return {"week": 1.0, "day": 7.0}.get(tokens[k + 1], 0.0), k + 2
+    return 0.0, at
+
+
+def read_amounts(tokens: Sequence[str]) -> Amounts | None:
+    """The floor a text sets ("at least ...") or the amount it calls enough ("... is
+    plenty"); None for neither, or both."""
+    floor_at = next(
+        (
+            i + len(start)
+            for i in range(len(tokens))
+            for start in _FLOOR_STARTS
+            if tuple(tokens[i : i + len(start)]) == start
+        ),
+        None,
+    )
+    enough_at = next(
+        (i for i, tok in enumerate(tokens) if tok in _ENOUGH and not _denied(tokens, i)), None
+    )
+    if (floor_at is None) == (enough_at is None):
+        return None
+    if floor_at is not None:
+        # the advice's other amounts count too: "The splint should be worn every night,
+        # ..., for at least six weeks"
+        found = _amounts_in(tokens, 0, len(tokens), high=False)
+        floor = True
+    else:
+        assert enough_at is not None
+        found = _amounts_in(tokens, max(0, enough_at - _ENOUGH_REACH), enough_at, high=True)
+        floor = False
+    if not found:
+        return None
+    return Amounts(floor, tuple(sorted(found.items())))
+
+
+def _denied(tokens: Sequence[str], i: int) -> bool:
+    """The word of enough at ``i`` is denied: "is not enough", "isn't plenty"."""
+    return is_negated(list(tokens[max(0, i - 3) : i]))
+
+
+def enough_under_floor(first: Amounts | None, second: Amounts | None) -> bool:
+    """One text calls enough an amount well under the floor the other sets, on a
+    dimension they share."""
+    if first is None or second is None or first.floor == second.floor:
+        return False
+    floor, enough = (first, second) if first.floor else (second, first)
+    shared = [d for d, _ in floor.by_dimension if enough.value(d) is not None]
+    if not shared:
+        return False
+    pairs = [(enough.value(d), floor.value(d)) for d in shared]
+    return all(e is not None and f is not None and e <= f for e, f in pairs) and any(
+        e is not None and f is not None and e <= _WELL_UNDER * f for e, f in pairs
+    )
