@@ -1,4 +1,5 @@
-"""Round twelve's readings left over, read in general (issue 12, decision 0126).
+"""Round twelve's readings left over, and round fourteen's findings of effect against
+no effect, read in general (issue 12, decision 0126).
 
 Each sentence below is a round-twelve corpus's own (tests/corpora/hip_protectors,
 tests/corpora/school_gardens). The stance rules: a rate given for each arm of a cluster
@@ -8,8 +9,14 @@ other ("an additional 0.42 portions of vegetables per day compared with control 
 does too; "no more X than" a group that had none of it ("than children at schools that
 had never dug a bed") finds no change in X; and a change over to what leads, between the
 measure and "than" ("fewer hip fractures once we went over to the soft foam ones than we
-ever had with the hard shells"), names what leads. Each with controls that stay as they
-were.
+ever had with the hard shells"), names what leads. From round fourteen (written blind,
+tests/corpora/dementia_music and remote_work): a gain given as a value before the
+comparative ("7.9 points lower in homes allocated to group music therapy than in homes
+continuing usual activities"), an arm kept to what it did as usual ("no less agitated
+than the ones who'd just carried on with the normal activities timetable"), a noun and
+its participle as one outcome ("agitation", "agitated"), and a group level with the one
+that leads over the control arm ("the same amount of work as the ones who came in every
+day"). Each with controls that stay as they were.
 """
 
 from __future__ import annotations
@@ -50,6 +57,25 @@ _SOFT_LEADS = (
     "shells."
 )
 
+_LOWER_THAN_USUAL = (
+    "At 12 weeks, mean Residential Agitation Index scores were 7.9 points lower in homes "
+    "allocated to group music therapy than in homes continuing usual activities (95% CI "
+    "4.2 to 11.6)."
+)
+_NO_LESS_AGITATED = (
+    "When we pooled the nine trials, residents who went to the music groups ended up no "
+    "less agitated than the ones who'd just carried on with the normal activities "
+    "timetable."
+)
+_MORE_THAN_CONTROLS = (
+    "Employees allocated to the hybrid arm completed 7.2% more scheduled work items per "
+    "month than office-based controls (95% CI 2.4% to 12.0%)."
+)
+_SAME_AMOUNT = (
+    "What we found, when we went through the output logs, was that the hybrid teams got "
+    "through essentially the same amount of work as the ones who came in every day."
+)
+
 
 @pytest.mark.parametrize(
     ("premise", "claim"),
@@ -63,6 +89,12 @@ _SOFT_LEADS = (
         # A fewer X than B, against fewer X once changed over to B than with A
         (_HARD_LEADS, _SOFT_LEADS),
         (_SOFT_LEADS, _HARD_LEADS),
+        # lower than usual care by a value, against no less than those kept to usual
+        (_LOWER_THAN_USUAL, _NO_LESS_AGITATED),
+        (_NO_LESS_AGITATED, _LOWER_THAN_USUAL),
+        # more than the control arm, against level with a group named by what it did
+        (_MORE_THAN_CONTROLS, _SAME_AMOUNT),
+        (_SAME_AMOUNT, _MORE_THAN_CONTROLS),
     ],
 )
 def test_round_twelve_leftovers_refute(premise: str, claim: str) -> None:
@@ -104,6 +136,19 @@ def test_round_twelve_leftovers_refute(premise: str, claim: str) -> None:
         (
             "Residents ate 0.4 more portions of fruit a day than controls.",
             _NO_MORE_EATEN,
+            ("neutral", "neutral"),
+        ),
+        # level with another arm named with the leader's own noun
+        (
+            "The hybrid teams got through essentially the same amount of work as the fully "
+            "remote teams.",
+            _MORE_THAN_CONTROLS,
+            ("neutral", "neutral"),
+        ),
+        # level in another outcome
+        (
+            "The hybrid teams took the same number of sick days as the ones who came in every day.",
+            _MORE_THAN_CONTROLS,
             ("neutral", "neutral"),
         ),
         # changed over to what leads the same way: they agree

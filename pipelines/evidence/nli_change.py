@@ -626,7 +626,9 @@ def no_change_against_change(hypothesis: ChangeReading, sentence: ChangeReading)
     for null, moved in ((hypothesis, sentence), (sentence, hypothesis)):
         if moved.negated and _negated_before_than(moved.tokens):
             continue
-        same = (null.no_change & moved.sized_change) - GENERAL_OUTCOMES
+        # in another form too: "no less agitated" and "agitation scores were 7.9 points
+        # lower" (decision 0126)
+        same = _alike(null.no_change, moved.sized_change) - GENERAL_OUTCOMES
         if not same:
             # what a change sized with "by" or a percentage is about, in two words:
             # "recorded juvenile crime in the pilot districts fell 23 per cent more than

@@ -22,6 +22,7 @@ from lyra.pipelines.evidence.nli_tokens import (
 )
 from lyra.pipelines.evidence.nli_words import (
     ARMS,
+    AS_USUAL,
     NULL_DETERMINERS,
     NULL_NOUNS,
     NULL_STATES,
@@ -293,11 +294,12 @@ def _than_an_arm(tokens: Sequence[str], i: int) -> int:
     return 0
 
 
-# "no more X than" the trial's other arm, or than a group told by what it never did:
-# "than children at schools that had never dug a bed", "than residents not wearing
-# them" (decision 0126); "no more than 2 a day" gives a most, no finding.
+# "no more X than" the trial's other arm, or than a group told by what it never did or
+# kept to: "than children at schools that had never dug a bed", "than residents not
+# wearing them", "than the ones who'd just carried on with the normal activities
+# timetable" (decision 0126); "no more than 2 a day" gives a most, no finding.
 _MORE_OR_FEWER: Final = frozenset({"more", "fewer", "less"})
-_UNTREATED_REACH = 8
+_UNTREATED_REACH = 10
 _NEVER: Final = frozenset({"never", "not", "n't", "without", "no"})
 
 
@@ -312,7 +314,8 @@ def _than_the_untreated(tokens: Sequence[str], i: int) -> int:
         return 0
     if not ARMS.isdisjoint(tokens[than + 1 : than + 1 + _ARM_REACH]):
         return than
-    return than if not _NEVER.isdisjoint(tokens[than + 1 : than + 1 + _UNTREATED_REACH]) else 0
+    after = tokens[than + 1 : than + 1 + _UNTREATED_REACH]
+    return than if not (_NEVER.isdisjoint(after) and AS_USUAL.isdisjoint(after)) else 0
 
 
 def _no_better_about(tokens: Sequence[str], i: int, than: int) -> set[str]:

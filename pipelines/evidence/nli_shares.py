@@ -33,7 +33,7 @@ from lyra.pipelines.evidence.nli_numbers import (
     per_group,
 )
 from lyra.pipelines.evidence.nli_tokens import content_keys
-from lyra.pipelines.evidence.nli_words import ARMS, PEOPLE
+from lyra.pipelines.evidence.nli_words import ARMS, AS_USUAL, PEOPLE
 
 # Two sentences name one outcome in at least this many specific words, light verbs left
 # out, of which at least `SHARED_KNOWN` are no name ("muscle pain" and "statin" are
@@ -281,24 +281,42 @@ def arms_differ(tokens: Sequence[str]) -> list[str]:
 
 # What one arm gained over the other, as one value: "children at intervention schools
 # were eating an additional 0.42 portions of vegetables per day compared with control
-# schools", "ate 0.4 more portions a day than controls" (decision 0126).
+# schools", "ate 0.4 more portions a day than controls", "scores were 7.9 points lower in
+# homes allocated to group music therapy than in homes continuing usual activities"
+# (decision 0126).
 _EXTRA = frozenset({"additional", "extra"})
-_MORE = frozenset({"more", "fewer", "less"})
+_MORE = frozenset({"more", "fewer", "less", "lower", "higher", "greater"})
 _EXTRA_REACH = 10
+_UNIT_WORDS = 2  # "7.9 points lower", "2 percentage points higher"
+# After the comparative, the arm it is in, not what it is of: "lower in homes ...".
+_IN_AN_ARM = frozenset({"in", "among", "for", "with", "on"})
+_OTHER_ARM = _ARMS | AS_USUAL
+
+
+def _gain_at(tokens: Sequence[str], i: int) -> int:
+    """Where the words after a gain from ``tokens[i]`` start ("an additional 0.42",
+    "0.4 more", "7.9 points lower"); 0 for none."""
+    if tokens[i] in _EXTRA and number(tokens[i + 1]) is not None:
+        return i + 2
+    if number(tokens[i]) is None:
+        return 0
+    for j in range(i + 1, min(len(tokens), i + 2 + _UNIT_WORDS)):
+        if tokens[j] in _MORE:
+            return j + 1
+        if not tokens[j].isalpha():
+            return 0
+    return 0
 
 
 def extra_against_arm(tokens: Sequence[str]) -> list[str]:
     """The tokens of what an arm had more or less of than the trial's other arm
-    (placebo, control), given as one value; [] for none."""
-    if _ARMS.isdisjoint(tokens):
+    (placebo, control, usual care), given as one value; [] for none."""
+    if _OTHER_ARM.isdisjoint(tokens):
         return []
     for i in range(len(tokens) - 2):
-        # "an additional 0.42 portions", "0.4 more portions"
-        extra = tokens[i] in _EXTRA and number(tokens[i + 1]) is not None
-        more = tokens[i + 1] in _MORE and number(tokens[i]) is not None
-        if not (extra or more):
+        start = _gain_at(tokens, i)
+        if not start:
             continue
-        start = i + 2
         end = next(
             (
                 j
@@ -307,8 +325,12 @@ def extra_against_arm(tokens: Sequence[str]) -> list[str]:
             ),
             None,
         )
-        if end is not None and end > start and not _ARMS.isdisjoint(tokens[end : end + 5]):
-            return list(tokens[start:end])
+        if end is None or end == start or _OTHER_ARM.isdisjoint(tokens[end : end + 6]):
+            continue
+        if tokens[start] in _IN_AN_ARM:
+            # what is lower comes before the value: "scores were 7.9 points lower in ..."
+            return list(tokens[max(0, i - _MEASURE_REACH) : i])
+        return list(tokens[start:end])
     return []
 
 

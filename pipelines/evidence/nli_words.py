@@ -42,6 +42,9 @@ MONTHS_TEXT = """
 ARMS: Final = frozenset(
     {"placebo", "placebos", "control", "controls", "sham", "dummy", "untreated"}
 )
+# Words that name an arm kept to what it did before: "homes continuing usual activities",
+# "the ones who'd just carried on with the normal activities timetable" (decision 0126).
+AS_USUAL: Final = frozenset({"usual", "normal", "routine"})
 # A null result ("no better than placebo", "no difference", "no benefit") bears on a
 # claim that the same thing helps ("is enough to get the benefit", "works", "reduces"):
 # the one denies what the other states, in other words (decision 0098).
