@@ -417,6 +417,10 @@ VERDICT: Final = re.compile(
     r"|\bgain(?:s|ed)?\s+(?:\w+\s+)?(?:more|less|most|least|little|nothing|much)\s+from\b"
     # a null result in words ("make no real difference to what a household spends")
     r"|\b(?:makes?|made|making)\s+(?:\w+\s+)?(?:no|little|any|a)\s+(?:\w+\s+)?difference\b"
+    # or against the other group ("were really no better off than people who didn't
+    # wear anything at all", "ended up no less agitated than ...": decision 0126)
+    r"|\bno\s+(?:better|worse)(?:\s+off)?\s+than\b"
+    r"|\bno\s+(?:more|less)\s+[a-z]+\s+than\b"
     # a ranking among options ("... is the most important thing to do if ...")
     r"|\bthe\s+(?:single\s+)?(?:most|least)\s+(?:important|effective|common|useful|"
     r"reliable|frequent|serious|likely|dangerous|successful)\b",
