@@ -81,6 +81,19 @@ _TWENTY_MINUTES = (
         ("You should see a change after at least 6 weeks.", None),
         ("An inch of chips is not enough, in my experience.", None),
         ("At least 10 cm is plenty.", None),
+        # a count, no advice; a condition of whom, not the amount advised; a denial
+        # further back (tests/corpora/ppi_long_term, twenty_mph)
+        (
+            "In 2023 around 612,000 people were dispensed at least one PPI, and more than "
+            "half of them had received the drug for over a year.",
+            None,
+        ),
+        (
+            "You should review at least once a year all adults who have been taking a PPI "
+            "continuously for more than 12 months.",
+            Amounts(True, ((OFTEN, 1 / 52),)),
+        ),
+        ("The campaign said a single year was never going to be enough.", None),
     ],
 )
 def test_amounts_are_read_by_dimension(sentence: str, amounts: Amounts | None) -> None:

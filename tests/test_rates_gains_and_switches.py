@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import pytest
 
+from lyra.pipelines.evidence.claims import informativeness
 from lyra.pipelines.evidence.nli_comparisons import Comparison, read_comparisons
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
 from lyra.pipelines.evidence.nli_tokens import tokenize
@@ -188,3 +189,24 @@ def test_what_was_changed_over_to_leads() -> None:
     assert read_comparisons(tokenize("Soft foam ones had fewer hip fractures than hard shells."))[
         0
     ].leader == frozenset({"soft", "foam", "one"})
+
+
+@pytest.mark.parametrize(
+    ("sentence", "score"),
+    [
+        # a null result against the group that had none is a verdict (0.25 before)
+        (
+            "Put all those trials together and people who slept in a brace were really no "
+            "better off than people who didn't wear anything at all.",
+            0.5,
+        ),
+        (_NO_LESS_AGITATED, 0.7),
+        # a most ("no more than") is no finding: as before
+        ("It costs no more than £5 a month.", 0.45),
+        ("You should take no more than 2 tablets a day.", 0.7),
+        # the writer's own story stays the writer's
+        ("My son was no less tired than before.", 0.0),
+    ],
+)
+def test_a_null_result_against_the_other_group_is_a_finding(sentence: str, score: float) -> None:
+    assert informativeness(sentence) == pytest.approx(score)

@@ -34,10 +34,21 @@ WEEKLY = "minutes a week"  # "at least 150 minutes of exercise a week": a total,
 _FLOOR_STARTS: Final = (("at", "least"), ("a", "minimum", "of"), ("minimum", "of"),
                         ("no", "less", "than"), ("no", "fewer", "than"), ("not", "less", "than"),
                         ("no", "shorter", "than"))  # fmt: skip
+# A floor is advice: "should be worn ... for at least six weeks", not a count ("were
+# dispensed at least one PPI").
+_ADVICE: Final = frozenset({"should", "must", "need", "needs", "recommend", "recommends",
+                            "recommended", "advise", "advises", "advised", "aim", "ought",
+                            "required", "requires"})  # fmt: skip
+# Words before an amount that make it a condition or a ceiling, not part of the advised
+# amount: "adults who have been taking a PPI continuously for more than 12 months".
+_NOT_ADVISED: Final = (("more", "than"), ("longer", "than"), ("less", "than"),
+                       ("fewer", "than"), ("up", "to"), ("over",), ("under",))  # fmt: skip
 # Words that call an amount enough, after it: "is plenty", "is enough", "is all you need".
 _ENOUGH: Final = frozenset({"plenty", "enough", "sufficient", "suffices", "ample"})
 # How far before the word of enough its amounts may stand.
 _ENOUGH_REACH: Final = 14
+# How far before the word of enough a denial reaches: "was never going to be enough".
+_DENIAL_REACH: Final = 5
 # The enough amount at most this part of the floor on some dimension.
 _WELL_UNDER: Final = 0.5
 
@@ -64,7 +75,8 @@ _VAGUE: Final = {"few": 3.0, "couple": 2.0, "several": 4.0}
 _TIMES_NOUNS: Final = frozenset({"times", "time", "nights", "days", "sessions", "evenings",
                                  "mornings", "classes", "visits"})  # fmt: skip
 _PER: Final = frozenset({"a", "per", "each", "every"})
-_PER_UNIT: Final = {"day": 7.0, "night": 7.0, "week": 1.0, "fortnight": 0.5, "month": 0.25}
+_PER_UNIT: Final = {"day": 7.0, "night": 7.0, "week": 1.0, "fortnight": 0.5, "month": 0.25,
+                     "year": 1 / 52}  # fmt: skip
 # Words that make a number of weeks a time, not a span: "after 6 weeks", "2 weeks ago".
 _NO_SPAN_BEFORE: Final = frozenset({"after", "at", "within", "by", "until", "since", "in",
                                     "from", "before"})  # fmt: skip
@@ -149,6 +161,11 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
             i = often[1]
             continue
         value = _count(tokens[i])
+        if value is not None and any(
+            tuple(tokens[max(0, i - len(words)) : i]) == words for words in _NOT_ADVISED
+        ):
+            i += 1
+            continue
         j = i + 1
         if (
             value is not None
@@ -217,8 +234,8 @@ def _per_week(tokens: Sequence[str], at: int) -> tuple[float, int]:
 
 
 def read_amounts(tokens: Sequence[str]) -> Amounts | None:
-    """The floor a text sets ("at least ...") or the amount it calls enough ("... is
-    plenty"); None for neither, or both."""
+    """The floor a text advises ("should ... at least ...") or the amount it calls enough
+    ("... is plenty"); None for neither, or both."""
     floor_at = next(
         (
             i + len(start)
@@ -232,6 +249,8 @@ def read_amounts(tokens: Sequence[str]) -> Amounts | None:
         (i for i, tok in enumerate(tokens) if tok in _ENOUGH and not _denied(tokens, i)), None
     )
     if (floor_at is None) == (enough_at is None):
+        return None
+    if floor_at is not None and _ADVICE.isdisjoint(tokens):
         return None
     if floor_at is not None:
         # the advice's other amounts count too: "The splint should be worn every night,
@@ -249,7 +268,7 @@ def read_amounts(tokens: Sequence[str]) -> Amounts | None:
 
 def _denied(tokens: Sequence[str], i: int) -> bool:
     """The word of enough at ``i`` is denied: "is not enough", "isn't plenty"."""
-    return is_negated(list(tokens[max(0, i - 3) : i]))
+    return is_negated(list(tokens[max(0, i - _DENIAL_REACH) : i]))
 
 
 def enough_under_floor(first: Amounts | None, second: Amounts | None) -> bool:

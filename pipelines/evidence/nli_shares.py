@@ -236,6 +236,8 @@ _MEASURE_REACH = 6
 # Arms named by what a cluster trial randomised: "in intervention homes", "in the
 # control schools" (decision 0126).
 _ARM_KINDS = frozenset({"intervention", "control", "comparison"})
+# "in comparison with", "in control of": no arm named
+_NOT_AN_ARM = frozenset({"with", "to", "of", "over", "and", "or"})
 
 
 def _arm_at(tokens: Sequence[str], i: int) -> bool:
@@ -247,7 +249,7 @@ def _arm_at(tokens: Sequence[str], i: int) -> bool:
     if _ARM_NOUNS.intersection(window[2:]):
         return True
     named = [t for t in window[1:4] if t != "the"]
-    return len(named) >= 2 and named[0] in _ARM_KINDS and named[1].isalpha()
+    return len(named) >= 2 and named[0] in _ARM_KINDS and named[1] not in _NOT_AN_ARM
 
 
 def _rates(tokens: Sequence[str]) -> dict[str, list[tuple[float, float, int]]]:
