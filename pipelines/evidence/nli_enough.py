@@ -37,6 +37,7 @@ _FLOOR_STARTS: Final = (("at", "least"), ("a", "minimum", "of"), ("minimum", "of
 # A floor is advice: "should be worn ... for at least six weeks", not a count ("were
 # dispensed at least one PPI").
 _ADVICE: Final = frozenset({"should", "must", "need", "needs", "recommend", "recommends",
+                            "always", "everyone", "routinely",
                             "recommended", "advise", "advises", "advised", "aim", "ought",
                             "required", "requires"})  # fmt: skip
 # Words before an amount that make it a condition or a ceiling, not part of the advised
