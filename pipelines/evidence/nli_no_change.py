@@ -300,7 +300,6 @@ def _than_an_arm(tokens: Sequence[str], i: int) -> int:
 # timetable" (decision 0126); "no more than 2 a day" gives a most, no finding.
 _MORE_OR_FEWER: Final = frozenset({"more", "fewer", "less"})
 _UNTREATED_REACH = 10
-_NEVER: Final = frozenset({"never", "not", "n't", "without", "no"})
 
 
 def _than_the_untreated(tokens: Sequence[str], i: int) -> int:
@@ -315,7 +314,7 @@ def _than_the_untreated(tokens: Sequence[str], i: int) -> int:
     if not ARMS.isdisjoint(tokens[than + 1 : than + 1 + _ARM_REACH]):
         return than
     after = tokens[than + 1 : than + 1 + _UNTREATED_REACH]
-    return than if not (_NEVER.isdisjoint(after) and AS_USUAL.isdisjoint(after)) else 0
+    return than if is_negated(list(after)) or not AS_USUAL.isdisjoint(after) else 0
 
 
 def _no_better_about(tokens: Sequence[str], i: int, than: int) -> set[str]:
