@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
+from lyra.pipelines.evidence.claim_frames import CHANGED_FROM_TO, stated_part
 from lyra.pipelines.evidence.claim_signals import EFFECT
 from lyra.pipelines.evidence.claims import informativeness
-from lyra.pipelines.evidence.leftovers import CHANGED_FROM_TO, stated_part
 from lyra.pipelines.evidence.nli_costs import Cost, costs_differ, read_cost
 from lyra.pipelines.evidence.nli_groups import read_groups
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli

@@ -10,9 +10,9 @@ from __future__ import annotations
 import pytest
 
 from lyra.config.settings import Settings
+from lyra.pipelines.evidence.claim_frames import stated_part
 from lyra.pipelines.evidence.claim_signals import EFFECT, NUMBER_UNIT
 from lyra.pipelines.evidence.claims import informativeness
-from lyra.pipelines.evidence.leftovers import stated_part
 from lyra.pipelines.evidence.nli_change import _known
 from lyra.pipelines.evidence.nli_comparisons import read_comparisons
 from lyra.pipelines.evidence.nli_costs import Cost, read_cost

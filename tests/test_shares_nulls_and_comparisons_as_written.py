@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import pytest
 
+from lyra.pipelines.evidence.claim_frames import stated_part
 from lyra.pipelines.evidence.claims import (
     MIN_INFORMATIVENESS,
     extract_claims_extractive,
     informativeness,
 )
-from lyra.pipelines.evidence.leftovers import stated_part
 from lyra.pipelines.evidence.nli_comparisons import read_comparisons
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
 from lyra.pipelines.evidence.nli_numbers import measures

@@ -8,8 +8,8 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
+from lyra.pipelines.evidence.claim_frames import without_lead_label
 from lyra.pipelines.evidence.claim_signals import LIST_LEAD_IN
-from lyra.pipelines.evidence.leftovers import without_lead_label
 from lyra.pipelines.extract.documents import normalize_whitespace
 from lyra.pipelines.extract.sentences import FOOTNOTE_NUMBER, REFERENCE_MARKER, sentence_spans
 

@@ -28,6 +28,18 @@ from lyra.pipelines.evidence.claim_advice import (
     reports_advice,
     speaks_to_a_case,
 )
+from lyra.pipelines.evidence.claim_frames import (
+    CHANGED_FROM_TO,
+    EXPERT_QUOTED,
+    VERDICT,
+    own_statement,
+    stated_part,
+    states_a_value,
+    states_preference,
+)
+from lyra.pipelines.evidence.claim_frames import (
+    FREQUENCY_ADVERBS as _FREQUENCY_ADVERBS,
+)
 from lyra.pipelines.evidence.claim_sentences import MAX_CLAIM_CHARS
 from lyra.pipelines.evidence.claim_sentences import claim_sentences as _sentences
 from lyra.pipelines.evidence.claim_signals import (
@@ -51,22 +63,12 @@ from lyra.pipelines.evidence.claim_signals import (
     WRITER_FINDS_NONE,
 )
 from lyra.pipelines.evidence.harm_reports import practitioners_count, reports_harm
-from lyra.pipelines.evidence.leftovers import (
-    CHANGED_FROM_TO,
-    EXPERT_QUOTED,
-    VERDICT,
-    english_words,
-    leftover_reason,
-    own_statement,
-    points_elsewhere,
-    stated_part,
-    states_a_value,
-    states_preference,
-    title_case,
-)
 from lyra.pipelines.evidence.leftovers import ENGLISH_MARKERS as _ENGLISH_MARKERS
 from lyra.pipelines.evidence.leftovers import (
-    FREQUENCY_ADVERBS as _FREQUENCY_ADVERBS,
+    english_words,
+    leftover_reason,
+    points_elsewhere,
+    title_case,
 )
 from lyra.pipelines.evidence.leftovers import lexicon_readings as _readings
 from lyra.pipelines.evidence.ranking import tokenize

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import re
 
+from lyra.pipelines.evidence.claim_frames import WRITERS_ESTIMATE
 from lyra.pipelines.evidence.claim_signals import NUMBER
-from lyra.pipelines.evidence.leftovers import WRITERS_ESTIMATE
 
 SYMPTOM = re.compile(
     r"\b(?:rash(?:es)?|diarrh(?:o)?ea|nausea|nauseous|vomit(?:ed|ing)?|headaches?|dizz(?:y|iness)|"

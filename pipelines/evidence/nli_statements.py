@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from lyra.pipelines.evidence.leftovers import WRITERS_ESTIMATE, stated_part
+from lyra.pipelines.evidence.claim_frames import WRITERS_ESTIMATE, stated_part
 from lyra.pipelines.evidence.nli_numbers import measures
 from lyra.pipelines.evidence.nli_tokens import content_keys, tokenize
 from lyra.pipelines.extract.sentences import FOOTNOTE_NUMBER, REFERENCE_MARKER
@@ -131,7 +131,7 @@ def claim_statements(hypothesis: str) -> list[str]:
         openings.append(framed)
     # the writer's frames the claim extractor reads past ("I know some people get
     # nervous about amounts, but from everything I've read you can safely take ...",
-    # "I'm completely convinced that ...": `leftovers.stated_part`, decision 0109)
+    # "I'm completely convinced that ...": `claim_frames.stated_part`, decision 0109)
     stated = stated_part(unlabelled)
     if stated not in openings:
         openings.append(stated)
