@@ -188,7 +188,13 @@ PRACTITIONER_PRACTICE: Final = re.compile(
     # what they ask of their patients
     r"|^(?:[^,.;]{0,40},\s*)?I(?:\s+(?:don't|do\s+not|never|no\s+longer|always|usually|now|"
     r"still|routinely|generally))*\s+(?:ask|tell|advise|encourage|urge|get)\s+(?:my|our)\s+"
-    r"(?:[\w-]+\s+){0,2}?(?:patients|clients|parents|families|members|customers)\s+to\b",
+    r"(?:[\w-]+\s+){0,2}?(?:patients|clients|parents|families|members|customers)\s+to\b"
+    # the least they find works: "Weekly changes are plenty for most of my patients"
+    # (decision 0127)
+    r"|^(?:[^,.;]{0,40},\s*)?[^,.;]{1,60}?\b(?:is|are|was|were|'s)\s+(?:plenty|enough|"
+    r"sufficient|ample)\s+for\s+(?:(?:most|many|all|nearly\s+all|almost\s+all)\s+(?:of\s+)?)?"
+    r"(?:my|our)\s+(?:[\w-]+\s+){0,2}?(?:patients|clients|parents|families|members|"
+    r"customers|pupils|students)\b",
     re.IGNORECASE,
 )
 _CLINICIAN = (

@@ -156,6 +156,13 @@ IMPERSONAL_IT = re.compile(
     r"worth)\s+(?:for\s+[^,.;:]{1,40}?\s+)?(?:to\s+\w+|that\b|whether\b|if\b)"
     rf"|{_IT_IS}\s+(?:not\s+|only\s+|mainly\s+|mostly\s+|especially\s+|"
     r"particularly\s+)?(?:[\w-]+\s+){1,4}?(?:who|whose)\b"
+    # whom a thing is for, "it" standing for the thing the page is about: "It's for adults
+    # caught with a small amount of a drug for their own personal use" (decision 0127)
+    rf"|{_IT_IS}\s+(?:(?:only|really|mainly|mostly|just|strictly|not|never)\s+){{0,2}}"
+    r"(?:(?:meant|intended|designed|aimed|suitable|licensed|approved)\s+)?(?:for|at)\s+"
+    r"(?:[\w-]+\s+){0,2}?(?:adults|people|patients|children|kids|women|men|anyone|anybody|"
+    r"those|residents|families|households|pupils|students|users|teenagers|offenders|"
+    r"drivers|workers|employees|homes|houses|flats)\b"
     r")",
     re.IGNORECASE,
 )

@@ -21,7 +21,10 @@ SYMPTOM = re.compile(
     r"\b(?:rash(?:es)?|diarrh(?:o)?ea|nausea|nauseous|vomit(?:ed|ing)?|headaches?|dizz(?:y|iness)|"
     r"drows(?:y|iness)|itch(?:ed|y|ing)|ached|aching|cramps|bloat(?:ed|ing)|constipated|"
     r"palpitations|swollen|bruis(?:es|ed|ing)|bleeding|bleeds?|nosebleeds?|heartburn|"
-    r"indigestion|fainted|flush(?:ed|ing)|went\s+(?:bright\s+)?red)\b",
+    r"indigestion|fainted|flush(?:ed|ing)|went\s+(?:bright\s+)?red|"
+    # what a practice of the mind can bring on (decision 0127)
+    r"panic(?:ky|ked|\s+attacks?)?|dissociat(?:ed|ion|ive)|spaced[- ]out|flashbacks?|"
+    r"nightmares?|sting(?:ing|s)?|burning|tingl(?:ing|y))\b",
     re.IGNORECASE,
 )
 # what a treatment brought on, not the complaint the writer came with ("I've had an
@@ -65,8 +68,10 @@ EASED = re.compile(
 # sentence: "about one in four people in my Tuesday group had sore knees", "in my
 # patients it's something like six in every hundred" (decision 0114)
 _SHARE = (
-    r"(?:one|two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(?:in|out\s+of)\s+"
+    r"(?:(?:one|two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(?:in|out\s+of)\s+"
     r"(?:every\s+)?\w+"
+    # "about a third of our group ended up with panicky ... feelings" (decision 0127)
+    r"|(?:a|one)\s+(?:third|quarter|fifth|tenth)|half|\d+(?:\.\d+)?\s*(?:%|per\s*cent|percent))"
 )
 _WRITERS_GROUP = (
     r"(?:my|our)\s+(?:own\s+)?(?:[\w-]+\s+){0,2}?(?:group|groups|class|classes|clinic|"

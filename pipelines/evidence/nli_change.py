@@ -40,9 +40,7 @@ from lyra.pipelines.evidence.nli_groups import NO_GROUP, GroupReading, groups_cl
 from lyra.pipelines.evidence.nli_no_change import (
     no_change,
 )
-from lyra.pipelines.evidence.nli_numbers import (
-    stem,
-)
+from lyra.pipelines.evidence.nli_numbers import measures, stem
 from lyra.pipelines.evidence.nli_shares import (
     COUNT_KEYS,
     LIGHT_VERBS,
@@ -72,6 +70,7 @@ from lyra.pipelines.evidence.nli_sizes import (
     unevidenced_changes,
 )
 from lyra.pipelines.evidence.nli_tokens import (
+    FAIL_WORDS,
     is_cue,
     is_negated,
     kept_per_tokens,
@@ -128,6 +127,11 @@ _ONE_OF: Final = {
     # "11 percent ... said they had quit their jobs outright" (decision 0115)
     "quit": "leav",
     "job": "employ",
+    # feelings in another form ("left them feeling worse" against "panicky or spaced out
+    # feelings"), and finishing in other words ("fail to finish their course" against
+    # "failed to complete it"): decision 0127
+    "feeling": "feel",
+    "complet": "finish",
     **OUTCOME_FOLDS,
 }
 
@@ -155,12 +159,19 @@ def _read_changes(key: tuple[str, ...]) -> ChangeReading:
         changed |= sized
     negated = is_negated(tokens)
     comparisons = tuple(read_comparisons(tokens))
+    # "Fewer than 3 in every 100 people referred to us fail to finish their course": the
+    # share counts those who failed, it denies nothing (decision 0127)
+    counts_failures = negated and _only_failures_counted(tokens)
     sized_found = tuple(sized_changes(tokens))
     # a share in a sentence that sizes no change and negates nothing (decision 0105),
     # beside a change or a comparison it counts the people of: "only 4 per cent of
     # victims who took part said they felt worse after the conference than before it"
     # (decision 0109)
-    share = read_share(tokens) if not (negated or sized or sized_found) else None
+    share = (
+        read_share(tokens)
+        if not ((negated and not counts_failures) or sized or sized_found)
+        else None
+    )
     share_tokens = tokens
     if share is None and not (sized or sized_found):
         # the share of one clause, where the others negate or give shares too (0115)
@@ -183,9 +194,24 @@ def _read_changes(key: tuple[str, ...]) -> ChangeReading:
         dose=read_dose(tokens),
         amounts=read_amounts(tokens),
         share_about=(
-            frozenset(_ONE_OF.get(k, k) for k in outcome(share_tokens)) if share else frozenset()
+            # what the people counted failed to do is part of what they have: "fail"
+            frozenset(_ONE_OF.get(k, k) for k in outcome(share_tokens))
+            | (_FAILED if counts_failures else frozenset())
+            if share
+            else frozenset()
         ),
     )
+
+
+_FAILED: Final = frozenset({"fail"})
+
+
+def _only_failures_counted(tokens: Sequence[str]) -> bool:
+    """Each negation of ``tokens`` is a failure ("fail to", "failed to") after its first
+    share: what the people counted failed to do."""
+    first = min((at for _, _, at in measures(tokens).get("%", [])), default=len(tokens))
+    cues = [i for i in range(len(tokens)) if is_cue(tokens, i)]
+    return bool(cues) and all(i > first and tokens[i] in FAIL_WORDS for i in cues)
 
 
 def no_change_against_change(hypothesis: ChangeReading, sentence: ChangeReading) -> bool:
@@ -440,6 +466,8 @@ def shares_differ(hypothesis: ChangeReading, sentence: ChangeReading) -> bool:
         return False
     if not same_arm(hypothesis.tokens, sentence.tokens):
         return False
+    if (hypothesis.share_about >= _FAILED) != (sentence.share_about >= _FAILED):
+        return False  # those who failed to finish against those who finished (0127)
     if share_bases_differ(hypothesis.tokens, sentence.tokens):
         return False  # "56% of annual rainfall", "one in five of the green roofs" (0115)
     # names count here too: a drug's name says whose outcome it is ("statin users")

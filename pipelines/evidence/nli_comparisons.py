@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from lyra.pipelines.evidence.leftovers import lexicon_readings
 from lyra.pipelines.evidence.nli_numbers import (
     CARDINALS,
     FRACTION_OF,
@@ -119,6 +120,37 @@ class Comparison:
     setting: frozenset[str] = frozenset()
 
 
+# Words that stress an equality right before its first "as": "every bit as anxious as",
+# "just as heavy as", "exactly as tired as" (decision 0127).
+_EQUALITY_STRESS: Final = frozenset({"bit", "just", "exactly", "equally"})
+# States that "just as ... as" leaves out: a time ("just as soon as"), a distance, a
+# quantity or a degree ("just as long as", "just as far as", "just as much as" are read
+# by `_EQUAL_WORDS` where they are).
+_NOT_STATES: Final = frozenset({"soon", "far", "long", "much", "many", "often", "quickly"})
+
+
+def _stressed_state(tokens: Sequence[str], i: int) -> bool:
+    """``tokens[i]`` is an adjective of a state in a stressed equality: "the people with
+    the app were every bit as anxious as the people who were just sitting on a waiting
+    list"."""
+    if i < 2 or tokens[i - 2] not in _EQUALITY_STRESS or tokens[i] in _NOT_STATES:
+        return False
+    if tokens[i - 2] == "bit" and tokens[i - 3 : i - 2] != ["every"]:
+        return False
+    return tokens[i].isalpha() and "ADJ" in lexicon_readings(tokens[i])
+
+
+_STATE_COMPARED_REACH: Final = 10
+
+
+def _state_noun(adjective: str) -> frozenset[str]:
+    """The noun of an adjective in "-ious" whose noun ends in "-iety" ("anxious":
+    "anxiety"), as a key; empty for others."""
+    if not adjective.endswith("ious"):
+        return frozenset()
+    return frozenset(content_keys([adjective[:-4] + "iety"]))
+
+
 def _equalities(tokens: Sequence[str]) -> list[Comparison]:
     """Each "A is (just) as effective as B" of the text that no word before denies or
     bounds ("not as good as", "at least as effective as", "twice as effective as")."""
@@ -127,11 +159,16 @@ def _equalities(tokens: Sequence[str]) -> list[Comparison]:
         if tokens[i - 1] != "as" or tokens[i + 1] != "as":
             continue
         axis = axis_of(tokens, i) if tokens[i].isalpha() else None
-        if not ((axis and axis[0] in _EQUAL_AXES) or tokens[i] in _EQUAL_WORDS):
+        if not (
+            (axis and axis[0] in _EQUAL_AXES)
+            or tokens[i] in _EQUAL_WORDS
+            or _stressed_state(tokens, i)
+        ):
             continue
         before = tokens[max(0, i - 1 - CUE_REACH) : i - 1]
         if not _NOT_EQUAL.isdisjoint(before) or any(number(t) is not None for t in before):
             continue
+        stressed = _stressed_state(tokens, i)
         much = tokens[i] == "much"
         if much and any(number(t) is not None for t in tokens[i + 2 : i + 4]):
             continue  # "as much as 30 per cent": a bound
@@ -144,12 +181,19 @@ def _equalities(tokens: Sequence[str]) -> list[Comparison]:
                 leader=frozenset(
                     outcome(
                         tokens[
-                            max(0, i - 1 - (_MUCH_LEADER_REACH if much else _LEADER_REACH)) : i - 1
+                            max(0, i - 1 - (_MUCH_LEADER_REACH if much else _LEADER_REACH)) : i
+                            - (3 if stressed else 1)
                         ]
                     )
                 ),
-                compared=frozenset(outcome(tokens[i + 2 : i + 2 + NULL_REACH])),
-                measure=frozenset(outcome(tokens[i : i + 1])),
+                # a state's equality names its groups in full: "as the people who were
+                # just sitting on a waiting list"
+                compared=frozenset(
+                    outcome(
+                        tokens[i + 2 : i + 2 + (_STATE_COMPARED_REACH if stressed else NULL_REACH)]
+                    )
+                ),
+                measure=frozenset(outcome(tokens[i : i + 1])) | _state_noun(tokens[i]),
             )
         )
     return found

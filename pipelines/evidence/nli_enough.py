@@ -69,6 +69,10 @@ _EVERY: Final = {"day": 7.0, "night": 7.0, "evening": 7.0, "morning": 7.0, "week
                  "month": 0.25}  # fmt: skip
 _OFTEN_WORDS: Final = {"daily": 7.0, "nightly": 7.0, "weekly": 1.0, "fortnightly": 0.5,
                        "monthly": 0.25}  # fmt: skip
+# Times a week for "every <number> <unit>": "every 48 hours", "every 3 days".
+_EVERY_UNIT: Final = {"hour": 168.0, "hours": 168.0, "day": 7.0, "days": 7.0, "night": 7.0,
+                      "nights": 7.0, "week": 1.0, "weeks": 1.0, "fortnight": 0.5,
+                      "month": 0.25, "months": 0.25}  # fmt: skip
 # "once", "twice" and counts of vague size before "a week": "a few nights a week".
 _TIMES: Final = {"once": 1.0, "twice": 2.0, "thrice": 3.0}
 _VAGUE: Final = {"few": 3.0, "couple": 2.0, "several": 4.0}
@@ -102,12 +106,14 @@ class Amounts:
 
 
 def _count(token: str) -> float | None:
-    """A number in digits or words: "6", "six", "a" (one)."""
+    """A number in digits or words: "6", "six", "a" (one), "few" (of "a few minutes")."""
     value = number(token)
     if value is not None:
         return value
     if token in CARDINALS:
         return float(CARDINALS[token])
+    if token in _VAGUE:
+        return _VAGUE[token]
     return 1.0 if token in ("a", "an", "one", "single") else None
 
 
@@ -125,6 +131,10 @@ def _often_at(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
             return _EVERY[tokens[j + 1]] / 2, j + 2
         if tokens[j : j + 1] and tokens[j] in _EVERY:
             return _EVERY[tokens[j]], j + 1
+        # "every 48 hours", "every 3 days", "every two weeks"
+        value = _count(tokens[j]) if j < len(tokens) else None
+        if value and tokens[j + 1 : j + 2] and tokens[j + 1] in _EVERY_UNIT:
+            return _EVERY_UNIT[tokens[j + 1]] / value, j + 2
         return None
     if tok in _TIMES:
         times, j = _TIMES[tok], i + 1
@@ -161,6 +171,9 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
             found.setdefault(OFTEN, often[0])
             i = often[1]
             continue
+        if tokens[i] in ("a", "an") and tokens[i + 1 : i + 2] and tokens[i + 1] in _VAGUE:
+            i += 1  # "a few minutes", "a couple of weeks": the vague count
+            continue
         value = _count(tokens[i])
         if value is not None and any(
             tuple(tokens[max(0, i - len(words)) : i]) == words for words in _NOT_ADVISED
@@ -168,6 +181,8 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
             i += 1
             continue
         j = i + 1
+        if value is not None and tokens[i] in _VAGUE and tokens[j : j + 1] == ["of"]:
+            j += 1  # "a couple of weeks": the unit after "of"
         if (
             value is not None
             and tokens[j : j + 1] in (["to"], ["-"])
@@ -191,6 +206,9 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
                 per, past = _per_week(tokens, j + 1)
                 if per:
                     found.setdefault(WEEKLY, value * _EACH_MINUTES[unit] * per)
+                    if per == _PER_UNIT["day"]:
+                        # "at least 10 minutes a day": each day's practice too
+                        found.setdefault(EACH, value * _EACH_MINUTES[unit])
                     i = past
                     continue
                 found.setdefault(EACH, value * _EACH_MINUTES[unit])

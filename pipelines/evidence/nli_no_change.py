@@ -224,7 +224,14 @@ def no_change(tokens: Sequence[str]) -> set[str]:
                 found |= acted_on(tokens, i, NULL_REACH)
         elif (
             stemmed in NULL_STATES
-            or (stemmed == "budg" and is_negated(tokens[max(0, i - 3) : i]))
+            or (
+                # "hasn't budged", "has barely budged" (decision 0127)
+                stemmed == "budg"
+                and (
+                    is_negated(tokens[max(0, i - 3) : i])
+                    or not _SCARCELY.isdisjoint(tokens[max(0, i - 3) : i])
+                )
+            )
             or (
                 (stemmed in STAYED_STATES or _alike_state(tokens, i))
                 and not STAYING.isdisjoint(tokens[max(0, i - 3) : i])
@@ -233,8 +240,12 @@ def no_change(tokens: Sequence[str]) -> set[str]:
             found |= outcome(
                 words_before(tokens, i)
                 if stemmed in NULL_STATES
-                else tokens[max(0, i - OUTCOME_REACH) : i]
+                else [t for t in tokens[max(0, i - OUTCOME_REACH) : i] if t not in _SCARCELY]
             )
+        elif tok == "same" and (as_at := _same_as_before(tokens, i)):
+            # "the black-bin rounds are still hauling away almost exactly the same weight
+            # of general rubbish as they were before the caddies arrived" (0127)
+            found |= outcome(tokens[i + 1 : as_at])
         elif stemmed in NULL_NOUNS and (end := _not_significant_after(tokens, i)):
             # "the change in injury collisions was not statistically significant"; "the
             # proportion who vomited was 29% with active bands and 31% with sham bands, a
@@ -249,6 +260,37 @@ def no_change(tokens: Sequence[str]) -> set[str]:
             cue = next(j for j in range(i - 1, max(-1, i - 4), -1) if is_cue(tokens, j))
             found |= outcome(tokens[max(0, cue - OUTCOME_REACH) : cue])
     return found
+
+
+# "barely budged": the adverbs that deny a verb of moving all but entirely.
+_SCARCELY: Final = frozenset({"barely", "hardly", "scarcely"})
+# "the same <what> as <who> <did> before": what stayed over time, named between "same"
+# and "as", and the words that say the comparison is with an earlier time.
+_SAME_WHAT_REACH: Final = 6
+_EARLIER_REACH: Final = 6
+_EARLIER: Final = frozenset({"before", "previously", "formerly", "beforehand", "earlier"})
+_EARLIER_PERIODS: Final = (["last", "year"], ["the", "year", "before"], ["a", "year", "ago"])
+
+
+def _same_as_before(tokens: Sequence[str], i: int) -> int:
+    """Where the "as" stands after "the same <what>" at ``tokens[i]`` when what follows
+    it is an earlier time ("as they were before the caddies arrived", "as last year");
+    0 for none."""
+    if tokens[i - 1 : i] != ["the"]:
+        return 0
+    as_at = next(
+        (k for k in range(i + 2, min(len(tokens), i + 2 + _SAME_WHAT_REACH)) if tokens[k] == "as"),
+        0,
+    )
+    if not as_at:
+        return 0
+    after = tokens[as_at + 1 : as_at + 1 + _EARLIER_REACH]
+    earlier = not _EARLIER.isdisjoint(after) or any(
+        list(after[k : k + len(period)]) == period
+        for period in _EARLIER_PERIODS
+        for k in range(len(after))
+    )
+    return as_at if earlier else 0
 
 
 def _either_way_denied(tokens: Sequence[str], i: int) -> bool:

@@ -373,8 +373,17 @@ def shares_compared(tokens: Sequence[str]) -> list[str]:
             continue
         if min(low, other) <= 0 or max(low, other) < _SHARES_DIFFER * min(low, other):
             continue
+        if against == 0:
+            # back to back, what differs named before them: "Proven reoffending showed a
+            # similar pattern (11.8% versus 17.5%)" (decision 0127)
+            return list(tokens[max(0, first - _BACK_TO_BACK_REACH) : first])
         return between[:against]
     return []
+
+
+# How far before two shares set back to back ("11.8% versus 17.5%") what they measure
+# may be named.
+_BACK_TO_BACK_REACH = 6
 
 
 # Where the clause that gives a share ends: "about 11 percent of recipients said they had
