@@ -144,7 +144,8 @@ def test_a_share_of_those_who_failed_is_a_share() -> None:
     assert "fail" in reading.share_about
     assert _both_ways(_FAIL_TO_FINISH, _FAILED_TO_COMPLETE) == ("refutes", "refutes")
     # a failure before the share denies the finding: no share
-    assert read_changes(tokenize("Trials failed to show that a third of adults finish.")).share is None
+    denied = "Trials failed to show that a third of adults finish."
+    assert read_changes(tokenize(denied)).share is None
     # what those who failed did not do differs: one word in common is not enough
     attend = "Fewer than 3 in every 100 people referred to us fail to attend their first session."
     assert _both_ways(attend, _FAILED_TO_COMPLETE) == ("neutral", "neutral")
