@@ -131,7 +131,9 @@ def test_barely_budged_and_the_same_as_before_are_no_change() -> None:
         "general",
         "rubbish",
     }
-    assert no_change(tokenize(_SAME_WEIGHT)) == {"weight", "general", "rubbish"}
+    assert no_change(tokenize(_SAME_WEIGHT)) == {"general", "rubbish"}
+    # a measure alone names too little: all of a text's hours would meet it
+    assert no_change(tokenize("They ended up working the same hours as before.")) == set()
     assert _both_ways(_SAME_WEIGHT, _FELL_BY) == ("refutes", "refutes")
     # the same as another thing, not as before: no finding of no change
     assert no_change(tokenize("Patients were given the same dose as in the trial.")) == set()
@@ -194,6 +196,13 @@ def test_feelings_in_another_form_are_one_outcome() -> None:
         ("It was for my son's birthday.", 0.0),
         ("Most of our group loved it.", 0.0),
         ("Weekly changes are plenty for me.", 0.0),
+        # a leaflet's audience, not whom a scheme is for; relief, not a symptom
+        ("It is intended for young people, their families, victims and professionals.", 0.0),
+        (
+            "The therapy gave me something to actually do at 3am other than panic, which "
+            "made the tapering much less scary.",
+            0.0,
+        ),
     ],
 )
 def test_round_fifteen_facts_are_claims(sentence: str, score: float) -> None:

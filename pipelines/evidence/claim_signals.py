@@ -162,7 +162,10 @@ IMPERSONAL_IT = re.compile(
     r"(?:(?:meant|intended|designed|aimed|suitable|licensed|approved)\s+)?(?:for|at)\s+"
     r"(?:[\w-]+\s+){0,2}?(?:adults|people|patients|children|kids|women|men|anyone|anybody|"
     r"those|residents|families|households|pupils|students|users|teenagers|offenders|"
-    r"drivers|workers|employees|homes|houses|flats)\b"
+    r"drivers|workers|employees|homes|houses|flats)\s+(?:who|whose|with|without|caught|"
+    # who qualifies, not an audience ("It is intended for young people, their families,
+    # victims and professionals" is a leaflet's)
+    r"aged|over|under|that|living|on|in|at)\b"
     r")",
     re.IGNORECASE,
 )

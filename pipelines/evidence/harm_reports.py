@@ -23,7 +23,7 @@ SYMPTOM = re.compile(
     r"palpitations|swollen|bruis(?:es|ed|ing)|bleeding|bleeds?|nosebleeds?|heartburn|"
     r"indigestion|fainted|flush(?:ed|ing)|went\s+(?:bright\s+)?red|"
     # what a practice of the mind can bring on (decision 0127)
-    r"panic(?:ky|ked|\s+attacks?)?|dissociat(?:ed|ion|ive)|spaced[- ]out|flashbacks?|"
+    r"panic(?:ky|ked|\s+attacks?)|dissociat(?:ed|ion|ive)|spaced[- ]out|flashbacks?|"
     r"nightmares?|sting(?:ing|s)?|burning|tingl(?:ing|y))\b",
     re.IGNORECASE,
 )

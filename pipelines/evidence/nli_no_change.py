@@ -242,10 +242,12 @@ def no_change(tokens: Sequence[str]) -> set[str]:
                 if stemmed in NULL_STATES
                 else [t for t in tokens[max(0, i - OUTCOME_REACH) : i] if t not in _SCARCELY]
             )
-        elif tok == "same" and (as_at := _same_as_before(tokens, i)):
+        elif tok == "same" and (as_at := _same_as_before(tokens, i)) and "of" in tokens[i:as_at]:
             # "the black-bin rounds are still hauling away almost exactly the same weight
-            # of general rubbish as they were before the caddies arrived" (0127)
-            found |= outcome(tokens[i + 1 : as_at])
+            # of general rubbish as they were before the caddies arrived": what follows
+            # "of" (0127); a measure alone ("the same hours as before") names too little
+            of = tokens.index("of", i)
+            found |= outcome(tokens[of + 1 : as_at])
         elif stemmed in NULL_NOUNS and (end := _not_significant_after(tokens, i)):
             # "the change in injury collisions was not statistically significant"; "the
             # proportion who vomited was 29% with active bands and 31% with sham bands, a
