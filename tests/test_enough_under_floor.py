@@ -68,7 +68,8 @@ _TWENTY_MINUTES = (
         (_A_FEW_NIGHTS, Amounts(False, ((SPAN, 14.0), (OFTEN, 3.0)))),
         (_TWICE_A_WEEK, Amounts(True, ((SPAN, 84.0), (EACH, 45.0), (OFTEN, 2.0)))),
         (_ONCE_A_WEEK, Amounts(False, ((EACH, 20.0), (OFTEN, 1.0)))),
-        (_TEN_CM, Amounts(True, ((DEPTH, 10.0),))),
+        # "topped up every spring": once a year (decision 0127)
+        (_TEN_CM, Amounts(True, ((DEPTH, 10.0), (OFTEN, 1 / 52)))),
         (_AN_INCH, Amounts(False, ((DEPTH, 2.54),))),
         (_AN_HOUR, Amounts(True, ((SPAN, 182.0), (EACH, 60.0), (OFTEN, 1.0)))),
         (_TWENTY_MINUTES, Amounts(False, ((SPAN, 42.0), (EACH, 20.0), (OFTEN, 0.5)))),

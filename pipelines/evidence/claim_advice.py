@@ -194,7 +194,13 @@ PRACTITIONER_PRACTICE: Final = re.compile(
     r"|^(?:[^,.;]{0,40},\s*)?[^,.;]{1,60}?\b(?:is|are|was|were|'s)\s+(?:plenty|enough|"
     r"sufficient|ample)\s+for\s+(?:(?:most|many|all|nearly\s+all|almost\s+all)\s+(?:of\s+)?)?"
     r"(?:my|our)\s+(?:[\w-]+\s+){0,2}?(?:patients|clients|parents|families|members|"
-    r"customers|pupils|students)\b",
+    r"customers|pupils|students)\b"
+    # "getting the file the morning of the hearing gives me plenty of time for most of
+    # these cases" (decision 0127)
+    r"|^(?:[^,.;]{0,40},\s*)?[^,.;]{1,80}?\b(?:gives?|gave|leaves?|left)\s+(?:me|us)\s+"
+    r"(?:plenty\s+of|enough)\s+time\s+for\s+(?:(?:most|many|all|nearly\s+all)\s+(?:of\s+)?)?"
+    r"(?:my|our|these|those|the)\s+(?:[\w-]+\s+){0,2}?(?:cases|patients|clients|jobs|"
+    r"pupils|students)\b",
     re.IGNORECASE,
 )
 _CLINICIAN = (

@@ -158,6 +158,10 @@ VERDICT: Final = re.compile(
     # wear anything at all", "ended up no less agitated than ...": decision 0126)
     r"|\bno\s+(?:better|worse)(?:\s+off)?\s+than\b"
     r"|\bno\s+(?:more|less)\s+[a-z]+\s+than\b"
+    # "had pretty much the same number of breeding pairs as the farms that hadn't",
+    # "lost their homes at almost exactly the same rate as ..." (decision 0127)
+    r"|\bthe\s+same\s+(?:number|rate|share|proportion|percentage|amount|weight)\s+"
+    r"(?:of\s+(?:\w+\s+){1,4}?)?as\b"
     # a ranking among options ("... is the most important thing to do if ...")
     r"|\bthe\s+(?:single\s+)?(?:most|least)\s+(?:important|effective|common|useful|"
     r"reliable|frequent|serious|likely|dangerous|successful)\b",

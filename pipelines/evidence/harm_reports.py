@@ -24,7 +24,9 @@ SYMPTOM = re.compile(
     r"indigestion|fainted|flush(?:ed|ing)|went\s+(?:bright\s+)?red|"
     # what a practice of the mind can bring on (decision 0127)
     r"panic(?:ky|ked|\s+attacks?)|dissociat(?:ed|ion|ive)|spaced[- ]out|flashbacks?|"
-    r"nightmares?|sting(?:ing|s)?|burning|tingl(?:ing|y))\b",
+    r"nightmares?|sting(?:ing|s)?|burning|tingl(?:ing|y)|"
+    # a pain a count names ("jaw pain bad enough that they gave up": decision 0127)
+    r"(?:jaw|joint|muscle|tooth|back|neck|chest|leg|knee|hip|shoulder|stomach)\s+pain)\b",
     re.IGNORECASE,
 )
 # what a treatment brought on, not the complaint the writer came with ("I've had an
@@ -74,13 +76,13 @@ _SHARE = (
     r"|(?:a|one)\s+(?:third|quarter|fifth|tenth)|half|\d+(?:\.\d+)?\s*(?:%|per\s*cent|percent))"
 )
 _WRITERS_GROUP = (
-    r"(?:my|our)\s+(?:own\s+)?(?:[\w-]+\s+){0,2}?(?:group|groups|class|classes|clinic|"
+    r"(?:my|our)\s+(?:own\s+)?(?:[\w-]+\s+){0,2}?(?:group|groups|class|classes|clinic|club|"
     r"practice|ward|caseload|patients|clients|members|pupils|students|customers|cases|"
     # a school's year groups and children ("9 out of 26 of my Year 3s": decision 0115)
     r"kids|children|year\s+\d{1,2}s)\b"
 )
 COUNTED_AMONG = re.compile(
-    rf"\b{_SHARE}\s+(?:[\w-]+\s+){{0,2}}?(?:in|of|among)\s+{_WRITERS_GROUP}"
+    rf"\b{_SHARE}\s+(?:[\w-]+\s+){{0,3}}?(?:in|of|among)\s+{_WRITERS_GROUP}"
     # the writer's group as "us", or what the writer is called out to ("roughly one in
     # four of us reported itchy skin"; "about one in five of the green roofs I get called
     # out to have leaked")

@@ -35,7 +35,12 @@ from lyra.pipelines.evidence.nli_comparisons import (
 )
 from lyra.pipelines.evidence.nli_costs import Cost, costs_differ, read_cost
 from lyra.pipelines.evidence.nli_doses import Dose, doses_differ, read_dose
-from lyra.pipelines.evidence.nli_enough import Amounts, enough_under_floor, read_amounts
+from lyra.pipelines.evidence.nli_enough import (
+    Amounts,
+    enough_over_ceiling,
+    enough_under_floor,
+    read_amounts,
+)
 from lyra.pipelines.evidence.nli_groups import NO_GROUP, GroupReading, groups_clash, read_groups
 from lyra.pipelines.evidence.nli_no_change import (
     no_change,
@@ -505,8 +510,8 @@ def changes_contradict(hypothesis: ChangeReading, sentence: ChangeReading) -> bo
     the other advises against (`nli_advice`), most of one effect given to opposite
     groups (`nli_groups`), shares of one outcome, costs or doses for one age band far
     apart (`nli_shares`, `nli_costs`, `nli_doses`), an amount called enough well under
-    the other's floor (`nli_enough`): at any overlap, for each names what it is about
-    (`nli_heuristic._judge`)."""
+    the other's floor or well over its ceiling (`nli_enough`): at any overlap, for each
+    names what it is about (`nli_heuristic._judge`)."""
     return (
         no_change_against_change(hypothesis, sentence)
         or comparisons_clash(hypothesis.comparisons, sentence.comparisons)
@@ -524,4 +529,5 @@ def changes_contradict(hypothesis: ChangeReading, sentence: ChangeReading) -> bo
         or costs_differ(hypothesis.cost, sentence.cost)
         or doses_differ(hypothesis.dose, sentence.dose)
         or enough_under_floor(hypothesis.amounts, sentence.amounts)
+        or enough_over_ceiling(hypothesis.amounts, sentence.amounts)
     )

@@ -44,6 +44,10 @@ _ADVICE: Final = frozenset({"should", "must", "need", "needs", "recommend", "rec
 # amount: "adults who have been taking a PPI continuously for more than 12 months".
 _NOT_ADVISED: Final = (("more", "than"), ("longer", "than"), ("less", "than"),
                        ("fewer", "than"), ("up", "to"), ("over",), ("under",))  # fmt: skip
+# Words before an amount that make it a ceiling the text advises: "should be cut no more
+# than once in every three years" (decision 0127).
+_CEILING_STARTS: Final = (("no", "more", "than"), ("not", "more", "than"), ("no", "more",
+                          "often", "than"), ("at", "most"))  # fmt: skip
 # Words that call an amount enough, after it: "is plenty", "is enough", "is all you need".
 _ENOUGH: Final = frozenset({"plenty", "enough", "sufficient", "suffices", "ample"})
 # How far before the word of enough its amounts may stand.
@@ -52,6 +56,8 @@ _ENOUGH_REACH: Final = 14
 _DENIAL_REACH: Final = 5
 # The enough amount at most this part of the floor on some dimension.
 _WELL_UNDER: Final = 0.5
+# The enough amount at least this many times a ceiling.
+_WELL_OVER: Final = 2.0
 
 # Units of a span, in days; of a time each, in minutes; of depth, in centimetres.
 _SPAN_DAYS: Final = {"day": 1.0, "days": 1.0, "night": 1.0, "nights": 1.0, "week": 7.0,
@@ -66,13 +72,16 @@ _DEPTH_CM: Final = {"cm": 1.0, "centimetre": 1.0, "centimetres": 1.0, "centimete
                     "m": 100.0, "metre": 100.0, "metres": 100.0}  # fmt: skip
 # Times a week for "every <word>" and words of their own.
 _EVERY: Final = {"day": 7.0, "night": 7.0, "evening": 7.0, "morning": 7.0, "week": 1.0,
+                 "year": 1 / 52, "spring": 1 / 52, "summer": 1 / 52, "autumn": 1 / 52,
+                 "winter": 1 / 52, "fall": 1 / 52,
                  "month": 0.25}  # fmt: skip
 _OFTEN_WORDS: Final = {"daily": 7.0, "nightly": 7.0, "weekly": 1.0, "fortnightly": 0.5,
                        "monthly": 0.25}  # fmt: skip
 # Times a week for "every <number> <unit>": "every 48 hours", "every 3 days".
 _EVERY_UNIT: Final = {"hour": 168.0, "hours": 168.0, "day": 7.0, "days": 7.0, "night": 7.0,
                       "nights": 7.0, "week": 1.0, "weeks": 1.0, "fortnight": 0.5,
-                      "month": 0.25, "months": 0.25}  # fmt: skip
+                      "month": 0.25, "months": 0.25, "year": 1 / 52,
+                      "years": 1 / 52}  # fmt: skip
 # "once", "twice" and counts of vague size before "a week": "a few nights a week".
 _TIMES: Final = {"once": 1.0, "twice": 2.0, "thrice": 3.0}
 _VAGUE: Final = {"few": 3.0, "couple": 2.0, "several": 4.0}
@@ -100,6 +109,8 @@ class Amounts:
 
     floor: bool  # True: a floor ("at least"); False: called enough ("is plenty")
     by_dimension: tuple[tuple[str, float], ...]
+    ceiling: bool = False  # a ceiling ("no more than"), neither floor nor enough (0127)
+    habit: bool = False  # a floor advised as a habit ("every night"): skipping any refutes
 
     def value(self, dimension: str) -> float | None:
         return next((v for d, v in self.by_dimension if d == dimension), None)
@@ -151,8 +162,22 @@ def _often_at(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
         and (tokens[i + 1] in _TIMES_NOUNS)
     ):
         times, j = float(value), i + 2
+    elif (
+        (value := number(tok) or CARDINALS.get(tok))
+        and tokens[i + 1 : i + 2] in (["or"], ["to"], ["-"])
+        and i + 2 < len(tokens)
+        and (upper := number(tokens[i + 2]) or CARDINALS.get(tokens[i + 2]))
+        and tokens[i + 3 : i + 4]
+        and tokens[i + 3] in _TIMES_NOUNS
+    ):
+        # "three or four nights a week", "2 to 3 times a week": the more of the two
+        times, j = float(max(value, upper)), i + 4
     else:
         return None
+    if tokens[j : j + 2] == ["in", "every"]:
+        # "once in every three years"
+        every = _often_at(tokens, j + 1)
+        return (times * every[0], every[1]) if every else None
     if tokens[j : j + 1] and tokens[j] in _PER and tokens[j + 1 : j + 2]:
         unit = tokens[j + 1]
         if unit in _PER_UNIT:
@@ -267,6 +292,8 @@ def read_amounts(tokens: Sequence[str]) -> Amounts | None:
     enough_at = next(
         (i for i, tok in enumerate(tokens) if tok in _ENOUGH and not _denied(tokens, i)), None
     )
+    if floor_at is None and enough_at is None:
+        return _ceiling(tokens) or _advised_every(tokens)
     if (floor_at is None) == (enough_at is None):
         return None
     if floor_at is not None and _ADVICE.isdisjoint(tokens):
@@ -285,6 +312,51 @@ def read_amounts(tokens: Sequence[str]) -> Amounts | None:
     return Amounts(floor, tuple(sorted(found.items())))
 
 
+def _ceiling(tokens: Sequence[str]) -> Amounts | None:
+    """The ceiling a text advises: how often at most ("Hedges managed for breeding birds
+    should be cut no more than once in every three years"); None for none. Only how often
+    is read: a ceiling of other kinds bounds what a text measures as often as what it
+    advises."""
+    if _ADVICE.isdisjoint(tokens):
+        return None
+    for i in range(len(tokens)):
+        for start in _CEILING_STARTS:
+            if tuple(tokens[i : i + len(start)]) == start:
+                often = _often_at(tokens, i + len(start))
+                if often is not None:
+                    return Amounts(False, ((OFTEN, often[0]),), ceiling=True)
+    return None
+
+
+# Words that advise how often as a habit, not a least amount: "every night", "daily".
+_HABITS: Final = frozenset({"every", "daily", "nightly"})
+
+
+def _advised_every(tokens: Sequence[str]) -> Amounts | None:
+    """How often a text advises a thing as a habit, a floor on how often: "The device
+    should be worn every night, for the whole of the sleep period" (decision 0127); None
+    for none."""
+    if _ADVICE.isdisjoint(tokens) or _HABITS.isdisjoint(tokens):
+        return None
+    for i, tok in enumerate(tokens):
+        if tok in _HABITS and (often := _often_at(tokens, i)) is not None:
+            return Amounts(True, ((OFTEN, often[0]),), habit=True)
+    return None
+
+
+def enough_over_ceiling(first: Amounts | None, second: Amounts | None) -> bool:
+    """One text finds needed or enough how often the other advises against: at least
+    twice its ceiling ("cut no more than once in every three years" against "a trim every
+    autumn ... was what kept a hedge thick enough")."""
+    if first is None or second is None or first.ceiling == second.ceiling:
+        return False
+    ceiling, enough = (first, second) if first.ceiling else (second, first)
+    if enough.floor:
+        return False
+    limit, amount = ceiling.value(OFTEN), enough.value(OFTEN)
+    return limit is not None and amount is not None and amount >= _WELL_OVER * limit
+
+
 def _denied(tokens: Sequence[str], i: int) -> bool:
     """The word of enough at ``i`` is denied: "is not enough", "isn't plenty"."""
     return is_negated(list(tokens[max(0, i - _DENIAL_REACH) : i]))
@@ -300,6 +372,9 @@ def enough_under_floor(first: Amounts | None, second: Amounts | None) -> bool:
     if not shared:
         return False
     pairs = [(enough.value(d), floor.value(d)) for d in shared]
+    if floor.habit:
+        # every night, and a night a week or more left out called enough
+        return all(e is not None and f is not None and e <= f - 1 for e, f in pairs)
     return all(e is not None and f is not None and e <= f for e, f in pairs) and any(
         e is not None and f is not None and e <= _WELL_UNDER * f for e, f in pairs
     )

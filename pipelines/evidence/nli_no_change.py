@@ -248,6 +248,11 @@ def no_change(tokens: Sequence[str]) -> set[str]:
             # "of" (0127); a measure alone ("the same hours as before") names too little
             of = tokens.index("of", i)
             found |= outcome(tokens[of + 1 : as_at])
+        elif tok == "same" and (what := _same_measure_as(tokens, i)):
+            # "the farms that had put in new hedges had pretty much the same number of
+            # breeding pairs as the farms that hadn't", "lost their homes at almost exactly
+            # the same rate as tenants who stood in front of the judge alone" (0127)
+            found |= what
         elif stemmed in NULL_NOUNS and (end := _not_significant_after(tokens, i)):
             # "the change in injury collisions was not statistically significant"; "the
             # proportion who vomited was 29% with active bands and 31% with sham bands, a
@@ -293,6 +298,51 @@ def _same_as_before(tokens: Sequence[str], i: int) -> int:
         for k in range(len(after))
     )
     return as_at if earlier else 0
+
+
+# Measures one group can have the same of as another: "the same number of breeding
+# pairs as", "the same rate as".
+_SAME_MEASURES: Final = frozenset(
+    {"number", "rate", "share", "proportion", "percentage", "amount", "level"}
+)
+
+
+# A group on its own, with none of what the other had: "who stood in front of the judge
+# alone".
+_ON_THEIR_OWN: Final = frozenset({"alone", "unaided", "unrepresented"})
+
+
+def _same_measure_as(tokens: Sequence[str], i: int) -> set[str]:
+    """What "the same <measure> (of <what>) as" at ``tokens[i]`` finds alike: what follows
+    "of", or what comes before "the same" ("lost their homes at ... the same rate as");
+    empty for none."""
+    if (
+        tokens[i - 1 : i] != ["the"]
+        or tokens[i + 1 : i + 2] == []
+        or tokens[i + 1] not in _SAME_MEASURES
+    ):
+        return set()
+    as_at = next(
+        (k for k in range(i + 2, min(len(tokens), i + 2 + _SAME_WHAT_REACH)) if tokens[k] == "as"),
+        0,
+    )
+    if not as_at:
+        return set()
+    # the other group had none of it, or is the trial's other arm: "as the farms that
+    # hadn't", "as tenants who stood in front of the judge alone"; not another arm of the
+    # same kind ("the same amount of work as the fully remote teams")
+    after = tokens[as_at + 1 : as_at + 1 + _UNTREATED_REACH]
+    if not (
+        is_negated(list(after))
+        or not AS_USUAL.isdisjoint(after)
+        or not ARMS.isdisjoint(tokens[as_at + 1 : as_at + 1 + _ARM_REACH])
+        or not _ON_THEIR_OWN.isdisjoint(after)
+    ):
+        return set()
+    if tokens[i + 2 : i + 3] == ["of"]:
+        return outcome(tokens[i + 3 : as_at])
+    before = [t for t in tokens[max(0, i - 1 - OUTCOME_REACH) : i - 1] if not t.endswith("ly")]
+    return outcome(before)
 
 
 def _either_way_denied(tokens: Sequence[str], i: int) -> bool:

@@ -36,7 +36,9 @@ _SENTENCE_END = re.compile(
 # "No." abbreviates "number" only before one ("No. 10 Downing Street"); before a word
 # it is the answer: "So the short version ... is no. When we looked at ...".
 _NUMBER_SIGN = "no"
-_WORD_BEFORE = re.compile(r"([\w.]+)\.$")
+# The word before a period; a contraction's last letter is no initial ("... as the farms
+# that hadn't. We looked ...": decision 0127), so a word after an apostrophe is none.
+_WORD_BEFORE = re.compile(r"(?<![\w'\u2019])([\w.]+)\.$")
 # A unit after a degree sign ("-15 °C.") or a lower-case one after a number ("5 h.",
 # "3 g.") is no initial; "In 2015 M. Jones" keeps its initial.
 _UNIT_BEFORE = re.compile(r"(?:°\s?[CFK]|\d\s?[a-z])\.$")
