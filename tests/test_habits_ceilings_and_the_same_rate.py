@@ -70,6 +70,12 @@ def test_a_habit_advised_is_a_floor_that_fewer_nights_refute() -> None:
         "neutral",
     )
     assert read_amounts(tokenize("Every patient should be offered a leaflet.")) is None
+    # a chore done every day is no dose (tests/corpora/food_waste_caddies)
+    chore = (
+        "Residents should be advised to empty the kitchen caddy into the outdoor caddy every "
+        "day or two, to keep the outdoor caddy lid locked and out of direct sun."
+    )
+    assert read_amounts(tokenize(chore)) is None
 
 
 def test_a_ceiling_meets_more_often_found_needed() -> None:
@@ -123,6 +129,14 @@ def test_a_contraction_before_a_full_stop_ends_the_sentence() -> None:
             0.4,
         ),
         (_SAME_NUMBER, 0.4),
+        # a rule of the writer's own force (tests/corpora/body_cameras): the fact had
+        # been a claim only while the splitter ran it on into the next sentence
+        (
+            "In our force the camera goes off when we take a first account from a rape "
+            "victim unless she or he agrees to be filmed, and most don't.",
+            0.4,
+        ),
+        ("In my practice I always felt tired.", 0.0),
         # controls: the writer's own pain, a count of friends, plenty of time for oneself
         ("I had back pain for years before I started.", 0.0),
         ("Honestly about a third of my friends had jaw pain.", 0.0),

@@ -200,7 +200,13 @@ PRACTITIONER_PRACTICE: Final = re.compile(
     r"|^(?:[^,.;]{0,40},\s*)?[^,.;]{1,80}?\b(?:gives?|gave|leaves?|left)\s+(?:me|us)\s+"
     r"(?:plenty\s+of|enough)\s+time\s+for\s+(?:(?:most|many|all|nearly\s+all)\s+(?:of\s+)?)?"
     r"(?:my|our|these|those|the)\s+(?:[\w-]+\s+){0,2}?(?:cases|patients|clients|jobs|"
-    r"pupils|students)\b",
+    r"pupils|students)\b"
+    # a rule of the writer's own institution: "In our force the camera goes off when we
+    # take a first account from a rape victim unless she or he agrees to be filmed"
+    # (decision 0127)
+    r"|^in\s+(?:our|my)\s+(?:force|unit|ward|practice|clinic|service|trust|school|team|"
+    r"department|hospital|court|surgery|council)\b,?\s+[^.;]{0,120}?\b(?:when|whenever|"
+    r"unless|only|always|never)\b",
     re.IGNORECASE,
 )
 _CLINICIAN = (

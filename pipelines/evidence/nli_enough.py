@@ -328,8 +328,15 @@ def _ceiling(tokens: Sequence[str]) -> Amounts | None:
     return None
 
 
-# Words that advise how often as a habit, not a least amount: "every night", "daily".
+# Words that advise how often as a habit, not a least amount: "every night", "daily";
+# and the verbs of using a treatment they must follow, within a few words ("should be worn
+# every night"; not "advised to empty the kitchen caddy ... every day or two", a chore).
 _HABITS: Final = frozenset({"every", "daily", "nightly"})
+_DOSE_VERBS: Final = frozenset({"worn", "wear", "wearing", "used", "use", "using", "taken",
+                                "take", "taking", "applied", "apply", "practise", "practised",
+                                "practice", "practiced", "done", "performed", "given",
+                                "give", "played", "attended"})  # fmt: skip
+_DOSE_VERB_REACH: Final = 4
 
 
 def _advised_every(tokens: Sequence[str]) -> Amounts | None:
@@ -339,7 +346,11 @@ def _advised_every(tokens: Sequence[str]) -> Amounts | None:
     if _ADVICE.isdisjoint(tokens) or _HABITS.isdisjoint(tokens):
         return None
     for i, tok in enumerate(tokens):
-        if tok in _HABITS and (often := _often_at(tokens, i)) is not None:
+        if (
+            tok in _HABITS
+            and not _DOSE_VERBS.isdisjoint(tokens[max(0, i - _DOSE_VERB_REACH) : i])
+            and (often := _often_at(tokens, i)) is not None
+        ):
             return Amounts(True, ((OFTEN, often[0]),), habit=True)
     return None
 
