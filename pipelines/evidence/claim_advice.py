@@ -189,18 +189,14 @@ PRACTITIONER_PRACTICE: Final = re.compile(
     r"|^(?:[^,.;]{0,40},\s*)?I(?:\s+(?:don't|do\s+not|never|no\s+longer|always|usually|now|"
     r"still|routinely|generally))*\s+(?:ask|tell|advise|encourage|urge|get)\s+(?:my|our)\s+"
     r"(?:[\w-]+\s+){0,2}?(?:patients|clients|parents|families|members|customers)\s+to\b"
-    # the least they find works: "Weekly changes are plenty for most of my patients"
-    # (decision 0127)
-    r"|^(?:[^,.;]{0,40},\s*)?[^,.;]{1,60}?\b(?:is|are|was|were|'s)\s+(?:plenty|enough|"
-    r"sufficient|ample)\s+for\s+(?:(?:most|many|all|nearly\s+all|almost\s+all)\s+(?:of\s+)?)?"
-    r"(?:my|our)\s+(?:[\w-]+\s+){0,2}?(?:patients|clients|parents|families|members|"
-    r"customers|pupils|students)\b"
-    # "getting the file the morning of the hearing gives me plenty of time for most of
-    # these cases" (decision 0127)
-    r"|^(?:[^,.;]{0,40},\s*)?[^,.;]{1,80}?\b(?:gives?|gave|leaves?|left)\s+(?:me|us)\s+"
-    r"(?:plenty\s+of|enough)\s+time\s+for\s+(?:(?:most|many|all|nearly\s+all)\s+(?:of\s+)?)?"
-    r"(?:my|our|these|those|the)\s+(?:[\w-]+\s+){0,2}?(?:cases|patients|clients|jobs|"
-    r"pupils|students)\b"
+    # the least they find works for the people or cases they see: "Weekly changes are
+    # plenty for most of my patients", "getting the file the morning of the hearing gives
+    # me plenty of time for most of these cases" (decision 0127)
+    r"|^(?:[^,.;]{0,40},\s*)?[^,.;]{1,80}?\b(?:(?:is|are|was|were|'s)\s+(?:plenty|enough|"
+    r"sufficient|ample)|(?:gives?|gave|leaves?|left)\s+(?:me|us)\s+(?:plenty\s+of|enough)\s+"
+    r"time)\s+for\s+(?:(?:most|many|all|nearly\s+all|almost\s+all)\s+(?:of\s+)?)?"
+    r"(?:my|our|these|those)\s+(?:[\w-]+\s+){0,2}?(?:patients|clients|parents|families|"
+    r"members|customers|pupils|students|cases|jobs)\b"
     # a rule of the writer's own institution: "In our force the camera goes off when we
     # take a first account from a rape victim unless she or he agrees to be filmed"
     # (decision 0127)

@@ -159,16 +159,12 @@ def _equalities(tokens: Sequence[str]) -> list[Comparison]:
         if tokens[i - 1] != "as" or tokens[i + 1] != "as":
             continue
         axis = axis_of(tokens, i) if tokens[i].isalpha() else None
-        if not (
-            (axis and axis[0] in _EQUAL_AXES)
-            or tokens[i] in _EQUAL_WORDS
-            or _stressed_state(tokens, i)
-        ):
+        stressed = _stressed_state(tokens, i)
+        if not ((axis and axis[0] in _EQUAL_AXES) or tokens[i] in _EQUAL_WORDS or stressed):
             continue
         before = tokens[max(0, i - 1 - CUE_REACH) : i - 1]
         if not _NOT_EQUAL.isdisjoint(before) or any(number(t) is not None for t in before):
             continue
-        stressed = _stressed_state(tokens, i)
         much = tokens[i] == "much"
         if much and any(number(t) is not None for t in tokens[i + 2 : i + 4]):
             continue  # "as much as 30 per cent": a bound

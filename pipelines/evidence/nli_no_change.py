@@ -279,16 +279,22 @@ _EARLIER: Final = frozenset({"before", "previously", "formerly", "beforehand", "
 _EARLIER_PERIODS: Final = (["last", "year"], ["the", "year", "before"], ["a", "year", "ago"])
 
 
+def _as_after_the_same(tokens: Sequence[str], i: int) -> int:
+    """Where the "as" of "the same <what> as" stands, for "same" at ``tokens[i]``; 0 for
+    none."""
+    if tokens[i - 1 : i] != ["the"]:
+        return 0
+    return next(
+        (k for k in range(i + 2, min(len(tokens), i + 2 + _SAME_WHAT_REACH)) if tokens[k] == "as"),
+        0,
+    )
+
+
 def _same_as_before(tokens: Sequence[str], i: int) -> int:
     """Where the "as" stands after "the same <what>" at ``tokens[i]`` when what follows
     it is an earlier time ("as they were before the caddies arrived", "as last year");
     0 for none."""
-    if tokens[i - 1 : i] != ["the"]:
-        return 0
-    as_at = next(
-        (k for k in range(i + 2, min(len(tokens), i + 2 + _SAME_WHAT_REACH)) if tokens[k] == "as"),
-        0,
-    )
+    as_at = _as_after_the_same(tokens, i)
     if not as_at:
         return 0
     after = tokens[as_at + 1 : as_at + 1 + _EARLIER_REACH]
@@ -316,28 +322,13 @@ def _same_measure_as(tokens: Sequence[str], i: int) -> set[str]:
     """What "the same <measure> (of <what>) as" at ``tokens[i]`` finds alike: what follows
     "of", or what comes before "the same" ("lost their homes at ... the same rate as");
     empty for none."""
-    if (
-        tokens[i - 1 : i] != ["the"]
-        or tokens[i + 1 : i + 2] == []
-        or tokens[i + 1] not in _SAME_MEASURES
-    ):
+    if tokens[i + 1 : i + 2] == [] or tokens[i + 1] not in _SAME_MEASURES:
         return set()
-    as_at = next(
-        (k for k in range(i + 2, min(len(tokens), i + 2 + _SAME_WHAT_REACH)) if tokens[k] == "as"),
-        0,
-    )
-    if not as_at:
-        return set()
+    as_at = _as_after_the_same(tokens, i)
     # the other group had none of it, or is the trial's other arm: "as the farms that
     # hadn't", "as tenants who stood in front of the judge alone"; not another arm of the
     # same kind ("the same amount of work as the fully remote teams")
-    after = tokens[as_at + 1 : as_at + 1 + _UNTREATED_REACH]
-    if not (
-        is_negated(list(after))
-        or not AS_USUAL.isdisjoint(after)
-        or not ARMS.isdisjoint(tokens[as_at + 1 : as_at + 1 + _ARM_REACH])
-        or not _ON_THEIR_OWN.isdisjoint(after)
-    ):
+    if not as_at or not _untreated_after(tokens, as_at, _ON_THEIR_OWN):
         return set()
     if tokens[i + 2 : i + 3] == ["of"]:
         return outcome(tokens[i + 3 : as_at])
@@ -405,10 +396,16 @@ def _than_the_untreated(tokens: Sequence[str], i: int) -> int:
     )
     if not than or not outcome(tokens[i + 1 : than]):
         return 0
-    if not ARMS.isdisjoint(tokens[than + 1 : than + 1 + _ARM_REACH]):
-        return than
-    after = tokens[than + 1 : than + 1 + _UNTREATED_REACH]
-    return than if is_negated(list(after)) or not AS_USUAL.isdisjoint(after) else 0
+    return than if _untreated_after(tokens, than) else 0
+
+
+def _untreated_after(tokens: Sequence[str], at: int, alone: frozenset[str] = frozenset()) -> bool:
+    """The group named after ``tokens[at]`` ("than", "as") is the trial's other arm, or
+    had none of it (a negation, the usual, or a word of ``alone``)."""
+    if not ARMS.isdisjoint(tokens[at + 1 : at + 1 + _ARM_REACH]):
+        return True
+    after = tokens[at + 1 : at + 1 + _UNTREATED_REACH]
+    return is_negated(list(after)) or not (AS_USUAL | alone).isdisjoint(after)
 
 
 def _no_better_about(tokens: Sequence[str], i: int, than: int) -> set[str]:
