@@ -178,6 +178,24 @@ _GIVES = (
     r"(?:give|prescribe|use|start\s+(?:[\w-]+\s+){0,2}?on|put\s+(?:[\w-]+\s+){0,2}?on)\s+"
     r"(?:[\w-]+\s+){0,3}?(?:about\s+|around\s+|up\s+to\s+)?\d+(?:\.\d+)?\s*" + _DOSE_UNIT + r"\b"
 )
+# Enough, said of an amount: "is plenty", "gives me plenty of time".
+_PLENTY = (
+    r"(?:(?:is|are|was|were|'s)\s+(?:plenty|enough|sufficient|ample)|(?:gives?|gave|leaves?|"
+    r"left)\s+(?:me|us)\s+(?:plenty\s+of|enough)\s+time)"
+)
+# The people or cases a practitioner sees: "most of my patients", "these cases", "most of
+# the herds I go on to", "the older people I see".
+_SEEN_NOUNS = (
+    r"(?:patients|clients|parents|families|members|customers|pupils|students|cases|jobs|"
+    r"people|children|kids|adults|herds|farms|flocks|animals|dogs|horses|schools|classes|"
+    r"homes|households|sites|gardens)"
+)
+_THOSE_I_SEE = (
+    r"(?:(?:most|many|all|nearly\s+all|almost\s+all)\s+(?:of\s+)?)?(?:(?:my|our|these|those)"
+    rf"\s+(?:[\w-]+\s+){{0,2}}?{_SEEN_NOUNS}\b|the\s+(?:[\w-]+\s+){{0,2}}?{_SEEN_NOUNS}\s+"
+    r"(?:I|we)\s+(?:see|treat|visit|teach|advise|support|work\s+with|look\s+after|"
+    r"care\s+for|deal\s+with|go\s+(?:on\s+|out\s+)?to)\b)"
+)
 PRACTITIONER_PRACTICE: Final = re.compile(
     # the cases named before it
     r"^(?:(?:and|but|so)\s+)?(?:for|in)\s+(?:any|anyone|anybody|everyone|most|all|every|"
@@ -192,11 +210,11 @@ PRACTITIONER_PRACTICE: Final = re.compile(
     # the least they find works for the people or cases they see: "Weekly changes are
     # plenty for most of my patients", "getting the file the morning of the hearing gives
     # me plenty of time for most of these cases" (decision 0127)
-    r"|^(?:[^,.;]{0,40},\s*)?[^,.;]{1,80}?\b(?:(?:is|are|was|were|'s)\s+(?:plenty|enough|"
-    r"sufficient|ample)|(?:gives?|gave|leaves?|left)\s+(?:me|us)\s+(?:plenty\s+of|enough)\s+"
-    r"time)\s+for\s+(?:(?:most|many|all|nearly\s+all|almost\s+all)\s+(?:of\s+)?)?"
-    r"(?:my|our|these|those)\s+(?:[\w-]+\s+){0,2}?(?:patients|clients|parents|families|"
-    r"members|customers|pupils|students|cases|jobs)\b"
+    # "Two per cent, one milking a week, and that's plenty for most of the herds I go on
+    # to", "For most of the older people I see, five minutes once a day ... is plenty"
+    rf"|^(?:[^,.;]{{0,40}},\s*){{0,2}}[^,.;]{{1,80}}?\b{_PLENTY}\s+for\s+{_THOSE_I_SEE}"
+    rf"|^for\s+{_THOSE_I_SEE}\s*,\s*[^.;]{{1,120}}?\b(?:is|are|was|were|'s)\s+(?:plenty|"
+    r"enough|sufficient|ample)\b"
     # a rule of the writer's own institution: "In our force the camera goes off when we
     # take a first account from a rape victim unless she or he agrees to be filmed"
     # (decision 0127)

@@ -153,7 +153,7 @@ VERDICT: Final = re.compile(
     r"higher|cheaper|fewer|greater|smaller|larger|below|above)\b"
     r"|\bgain(?:s|ed)?\s+(?:\w+\s+)?(?:more|less|most|least|little|nothing|much)\s+from\b"
     # a null result in words ("make no real difference to what a household spends")
-    r"|\b(?:makes?|made|making)\s+(?:\w+\s+)?(?:no|little|any|a)\s+(?:\w+\s+)?difference\b"
+    r"|\b(?:makes?|made|making)\s+(?:\w+\s+)?(?:no|little|any|a)\s+(?:\w+\s+)?(?:difference|dent)\b"
     # or against the other group ("were really no better off than people who didn't
     # wear anything at all", "ended up no less agitated than ...": decision 0126)
     r"|\bno\s+(?:better|worse)(?:\s+off)?\s+than\b"
@@ -161,7 +161,7 @@ VERDICT: Final = re.compile(
     # "had pretty much the same number of breeding pairs as the farms that hadn't",
     # "lost their homes at almost exactly the same rate as ..." (decision 0127)
     r"|\bthe\s+same\s+(?:number|rate|share|proportion|percentage|amount|weight)\s+"
-    r"(?:of\s+(?:\w+\s+){1,4}?)?as\b"
+    r"(?:of\s+(?:\w+\s+){1,6}?)?as\b"
     # a ranking among options ("... is the most important thing to do if ...")
     r"|\bthe\s+(?:single\s+)?(?:most|least)\s+(?:important|effective|common|useful|"
     r"reliable|frequent|serious|likely|dangerous|successful)\b",

@@ -25,6 +25,10 @@ SYMPTOM = re.compile(
     # what a practice of the mind can bring on (decision 0127)
     r"panic(?:ky|ked|\s+attacks?)|dissociat(?:ed|ion|ive)|spaced[- ]out|flashbacks?|"
     r"nightmares?|sting(?:ing|s)?|burning|tingl(?:ing|y)|"
+    # what skin and airways show ("red raw skin ..., some of them cracked and weeping",
+    # "started sneezing and itching")
+    r"(?:red\s+)?raw\s+skin|cracked\s+and\s+weeping|blister(?:s|ed|ing)?|"
+    r"sneez(?:e|es|ed|ing)|wheez(?:e|es|ed|ing|y)|"
     # a pain a count names ("jaw pain bad enough that they gave up": decision 0127)
     r"(?:jaw|joint|muscle|tooth|back|neck|chest|leg|knee|hip|shoulder|stomach)\s+pain)\b",
     re.IGNORECASE,
@@ -83,6 +87,12 @@ _WRITERS_GROUP = (
 )
 COUNTED_AMONG = re.compile(
     rf"\b{_SHARE}\s+(?:[\w-]+\s+){{0,3}}?(?:in|of|among)\s+{_WRITERS_GROUP}"
+    # a poster's share of the animals they keep, opening the sentence ("honestly
+    # about a third of the heifers came out of it with red raw skin")
+    rf"|^(?:(?:honestly|tbh|frankly|basically|literally)\s+)?(?:about\s+|roughly\s+|"
+    rf"around\s+|nearly\s+|almost\s+|easily\s+|maybe\s+)?{_SHARE}\s+(?:of\s+)?the\s+"
+    r"(?:[\w-]+\s+)?(?:heifers|cows|calves|ewes|lambs|sheep|animals|dogs|cats|horses|hens|"
+    r"birds|herd|flock)\b"
     # the writer's group as "us", or what the writer is called out to ("roughly one in
     # four of us reported itchy skin"; "about one in five of the green roofs I get called
     # out to have leaked")

@@ -125,6 +125,12 @@ _NEEDS_MORE = re.compile(
 # so ("mRNA", "eGFR", "iPhone") has a capital inside and is no such start, and a word
 # the English lexicon does not know is a name ("pipenv is another tool ...").
 _LOWER_START = re.compile(r"^[a-z]+\b(?![-'\u2019]?[A-Z])")
+# How a forum poster opens a sentence without a capital ("honestly about a third of the
+# heifers came out of it with red raw skin ..."): their sentence, not a piece of one.
+_CHATTY_OPENERS: Final = frozenset(
+    {"honestly", "tbh", "imo", "imho", "ngl", "fwiw", "frankly", "personally", "basically",
+     "seriously", "literally", "apparently", "anyway", "yeah", "ok", "okay"}
+)  # fmt: skip
 # The debris a PDF's equations leave before a sentence: a lone digit, then a bracket or
 # a preposition ("8 from (39), this agrees ...", "0 (p) = p2 + r, ...").
 _EQUATION_DEBRIS = re.compile(r"^\d\s+(?:\(|(?:from|at|and|with)\b)")
@@ -215,7 +221,12 @@ def leftover_reason(text: str, *, part: bool = False) -> str | None:
     if _CUT.search(text) or (_NEEDS_MORE.search(text) and not text.endswith((".", "!", "\u2026"))):
         return "incomplete"
     start = _LOWER_START.match(text)
-    if start and not part and (start.group() in ENGLISH_MARKERS or lexicon_readings(start.group())):
+    if (
+        start
+        and not part
+        and start.group() not in _CHATTY_OPENERS
+        and (start.group() in ENGLISH_MARKERS or lexicon_readings(start.group()))
+    ):
         return "fragment"
     if _EQUATION_DEBRIS.match(text):
         return "fragment"

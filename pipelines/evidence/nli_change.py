@@ -42,6 +42,7 @@ from lyra.pipelines.evidence.nli_enough import (
     read_amounts,
 )
 from lyra.pipelines.evidence.nli_groups import NO_GROUP, GroupReading, groups_clash, read_groups
+from lyra.pipelines.evidence.nli_lasting import worn_off_inside_floor
 from lyra.pipelines.evidence.nli_no_change import (
     no_change,
 )
@@ -510,7 +511,8 @@ def changes_contradict(hypothesis: ChangeReading, sentence: ChangeReading) -> bo
     the other advises against (`nli_advice`), most of one effect given to opposite
     groups (`nli_groups`), shares of one outcome, costs or doses for one age band far
     apart (`nli_shares`, `nli_costs`, `nli_doses`), an amount called enough well under
-    the other's floor or well over its ceiling (`nli_enough`): at any overlap, for each
+    the other's floor or well over its ceiling (`nli_enough`), an effect gone well inside
+    the other's floor on how long it lasts (`nli_lasting`): at any overlap, for each
     names what it is about (`nli_heuristic._judge`)."""
     return (
         no_change_against_change(hypothesis, sentence)
@@ -530,4 +532,5 @@ def changes_contradict(hypothesis: ChangeReading, sentence: ChangeReading) -> bo
         or doses_differ(hypothesis.dose, sentence.dose)
         or enough_under_floor(hypothesis.amounts, sentence.amounts)
         or enough_over_ceiling(hypothesis.amounts, sentence.amounts)
+        or worn_off_inside_floor(hypothesis.tokens, sentence.tokens)
     )

@@ -379,17 +379,36 @@ def _switch_between(tokens: Sequence[str], i: int, than: int) -> tuple[int, int]
     return 0, 0
 
 
+# A summary statistic between what leads and its lead ("read a mean of 9.8 more words
+# correct per minute than"): not the leader.
+_STATISTICS: Final = frozenset({"mean", "average", "median"})
+
+
+def _before_a_statistic(tokens: Sequence[str], i: int) -> int:
+    """Where "a mean of 9.8" stands before the comparative at ``tokens[i]``; ``i`` for
+    none."""
+    k = i - 1 if i >= 1 and number(tokens[i - 1]) is not None else i
+    if (
+        k >= 3
+        and tokens[k - 1] == "of"
+        and tokens[k - 2] in _STATISTICS
+        and tokens[k - 3] in {"a", "an", "the"}
+    ):
+        return k - 3
+    return i
+
+
 def _leader_end(tokens: Sequence[str], i: int) -> int:
     """Where the words naming what leads end, before the comparative at ``i``: right
     before it, or before a verb that gives it as a result ("physiotherapy on its own led
     to better ...", "signed limits have delivered bigger ...": decision 0125)."""
-    k = i
+    k = _before_a_statistic(tokens, i)
     if k >= 2 and tokens[k - 1] in _RESULT_LINKS and tokens[k - 2] in _RESULT_VERBS:
         k -= 2
     elif k >= 1 and tokens[k - 1] in _RESULT_VERBS:
         k -= 1
     else:
-        return i
+        return k
     while k > 0 and tokens[k - 1] in _ON_ITS_OWN:
         k -= 1
     return k

@@ -86,8 +86,16 @@ _EVERY_UNIT: Final = {"hour": 168.0, "hours": 168.0, "day": 7.0, "days": 7.0, "n
 _TIMES: Final = {"once": 1.0, "twice": 2.0, "thrice": 3.0}
 _VAGUE: Final = {"few": 3.0, "couple": 2.0, "several": 4.0}
 # What a count of times a week may count: "3 times", "a few nights", "2 sessions".
+# Occasions a count may number too, one word of kind between ("4 consecutive milkings
+# each week", "one milking a week", "2 short walks a day").
 _TIMES_NOUNS: Final = frozenset({"times", "time", "nights", "days", "sessions", "evenings",
                                  "mornings", "classes", "visits"})  # fmt: skip
+_OCCASIONS: Final = frozenset({"session", "class", "visit", "treatment", "treatments",
+                               "application", "applications", "dose", "doses", "walk",
+                               "walks", "bath", "baths", "wash", "washes", "rinse", "rinses",
+                               "lesson", "lessons", "round", "rounds", "milking", "milkings",
+                               "workout", "workouts", "swim", "swims", "feed", "feeds",
+                               "shift", "shifts", "collection", "collections"})  # fmt: skip
 _PER: Final = frozenset({"a", "per", "each", "every"})
 _PER_UNIT: Final = {"day": 7.0, "night": 7.0, "week": 1.0, "fortnight": 0.5, "month": 0.25,
                      "year": 1 / 52}  # fmt: skip
@@ -156,12 +164,10 @@ def _often_at(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
         if not (tokens[j : j + 1] and tokens[j] in _TIMES_NOUNS):
             return None
         j += 1
-    elif (
-        (value := number(tok) or CARDINALS.get(tok))
-        and tokens[i + 1 : i + 2]
-        and (tokens[i + 1] in _TIMES_NOUNS)
+    elif (value := _occasions(tok)) and (
+        j := _occasion_end(tokens, i + 1, counted=tok not in _ONE)
     ):
-        times, j = float(value), i + 2
+        times = value
     elif (
         (value := number(tok) or CARDINALS.get(tok))
         and tokens[i + 1 : i + 2] in (["or"], ["to"], ["-"])
@@ -183,6 +189,35 @@ def _often_at(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
         if unit in _PER_UNIT:
             return times * _PER_UNIT[unit], j + 2
     return None
+
+
+_ONE: Final = frozenset({"a", "one", "single"})
+
+
+def _occasions(token: str) -> float | None:
+    """How many occasions ``token`` counts: "4", "four", "a" (one)."""
+    value = number(token) or CARDINALS.get(token)
+    if value:
+        return float(value)
+    return 1.0 if token in _ONE else None
+
+
+def _occasion_end(tokens: Sequence[str], at: int, *, counted: bool) -> int:
+    """Where the occasions a count numbers end, from ``tokens[at]``: "times", "nights"
+    (after a number only: "a night" is the unit), "sessions", "consecutive milkings"; 0
+    for none."""
+    if tokens[at : at + 1] and counted and tokens[at] in _TIMES_NOUNS:
+        return at + 1
+    if tokens[at : at + 1] and tokens[at] in _OCCASIONS:
+        return at + 1
+    if (
+        tokens[at + 1 : at + 2]
+        and tokens[at + 1] in _OCCASIONS
+        and tokens[at].isalpha()
+        and tokens[at] not in _PER
+    ):
+        return at + 2
+    return 0
 
 
 def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> dict[str, float]:

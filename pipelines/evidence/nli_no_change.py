@@ -248,6 +248,10 @@ def no_change(tokens: Sequence[str]) -> set[str]:
             # "of" (0127); a measure alone ("the same hours as before") names too little
             of = tokens.index("of", i)
             found |= outcome(tokens[of + 1 : as_at])
+        elif tok in ("many", "much") and _stressed_as_alone(tokens, i):
+            # "and took just as many tumbles over the following year": the group it is
+            # set against was named before, what is alike follows
+            found |= outcome(tokens[i + 1 : i + 1 + _AS_MANY_REACH])
         elif tok == "same" and (what := _same_measure_as(tokens, i)):
             # "the farms that had put in new hedges had pretty much the same number of
             # breeding pairs as the farms that hadn't", "lost their homes at almost exactly
@@ -273,7 +277,7 @@ def no_change(tokens: Sequence[str]) -> set[str]:
 _SCARCELY: Final = frozenset({"barely", "hardly", "scarcely"})
 # "the same <what> as <who> <did> before": what stayed over time, named between "same"
 # and "as", and the words that say the comparison is with an earlier time.
-_SAME_WHAT_REACH: Final = 6
+_SAME_WHAT_REACH: Final = 8
 _EARLIER_REACH: Final = 6
 _EARLIER: Final = frozenset({"before", "previously", "formerly", "beforehand", "earlier"})
 _EARLIER_PERIODS: Final = (["last", "year"], ["the", "year", "before"], ["a", "year", "ago"])
@@ -316,6 +320,8 @@ _SAME_MEASURES: Final = frozenset(
 # A group on its own, with none of what the other had: "who stood in front of the judge
 # alone".
 _ON_THEIR_OWN: Final = frozenset({"alone", "unaided", "unrepresented"})
+# A group that all but never had it: "as herds that hardly ever used a bath".
+_SELDOM: Final = frozenset({"hardly", "barely", "scarcely", "rarely", "seldom"})
 
 
 def _same_measure_as(tokens: Sequence[str], i: int) -> set[str]:
@@ -334,6 +340,23 @@ def _same_measure_as(tokens: Sequence[str], i: int) -> set[str]:
         return outcome(tokens[i + 3 : as_at])
     before = [t for t in tokens[max(0, i - 1 - OUTCOME_REACH) : i - 1] if not t.endswith("ly")]
     return outcome(before)
+
+
+# "just as many tumbles", "every bit as much water": an equality stressed so that it says
+# nothing changed, its comparison named before; what is alike is the next few words.
+_AS_STRESS: Final = frozenset({"just", "exactly", "equally", "bit"})
+_AS_MANY_REACH: Final = 3
+
+
+def _stressed_as_alone(tokens: Sequence[str], i: int) -> bool:
+    """``tokens[i]`` ("many", "much") follows a stressed "as" ("just as many") and no
+    "as" names the other side after it."""
+    return (
+        i >= 2
+        and tokens[i - 1] == "as"
+        and tokens[i - 2] in _AS_STRESS
+        and "as" not in tokens[i + 1 : i + 1 + _SAME_WHAT_REACH]
+    )
 
 
 def _either_way_denied(tokens: Sequence[str], i: int) -> bool:
@@ -405,7 +428,7 @@ def _untreated_after(tokens: Sequence[str], at: int, alone: frozenset[str] = fro
     if not ARMS.isdisjoint(tokens[at + 1 : at + 1 + _ARM_REACH]):
         return True
     after = tokens[at + 1 : at + 1 + _UNTREATED_REACH]
-    return is_negated(list(after)) or not (AS_USUAL | alone).isdisjoint(after)
+    return is_negated(list(after)) or not (AS_USUAL | alone | _SELDOM).isdisjoint(after)
 
 
 def _no_better_about(tokens: Sequence[str], i: int, than: int) -> set[str]:

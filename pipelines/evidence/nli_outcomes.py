@@ -39,6 +39,7 @@ import functools
 import re
 from typing import Final
 
+from lyra.pipelines.evidence.harm_reports import SYMPTOM
 from lyra.pipelines.evidence.nli_numbers import number, stem
 from lyra.pipelines.evidence.nli_tokens import DETERMINERS, content_keys, tokenize
 from lyra.pipelines.evidence.nli_words import GENERAL_OUTCOMES, PEOPLE, fold_outcome
@@ -376,6 +377,14 @@ def outcome_words(text: str) -> frozenset[str]:
     return frozenset(k for k in found if not k.startswith("~"))
 
 
+# Outcomes named as harm in general ("problems", "side effects", "adverse events"): any
+# symptom the other text names is one of them.
+HARMS: Final = frozenset(
+    {"problem", "harm", "sid", "advers", "event", "complication", "reaction", "issu",
+     "troubl"}
+)  # fmt: skip
+
+
 def other_outcomes(first: str, second: str) -> bool:
     """True when both texts name an outcome and neither's outcome is named anywhere in
     the other: two findings about two different things, which no contradiction rule may
@@ -385,6 +394,9 @@ def other_outcomes(first: str, second: str) -> bool:
     roughly twice as likely as men to reach a 30 per cent reduction in pain"."""
     mine, theirs = outcome_words(first), outcome_words(second)
     if not mine or not theirs:
+        return False
+    if (mine <= HARMS and SYMPTOM.search(second)) or (theirs <= HARMS and SYMPTOM.search(first)):
+        # "problems are very uncommon" names any harm, "started sneezing and itching" one
         return False
     mine, theirs = _with_listed(first, mine), _with_listed(second, theirs)
     first_keys, second_keys = content_keys(tokenize(first)), content_keys(tokenize(second))

@@ -43,6 +43,11 @@ OUTCOME_SYNONYMS: Final = {
     "elimination": "restriction",
     "phas": "stag",
     "step": "stag",
+    # giddy and dizzy; frightened, afraid and scared (whose stem "scar" was already the
+    # wound's)
+    "giddi": "dizzi",
+    "frighten": "scar",
+    "afraid": "scar",
     # words that differ by more than a letter between British and American English
     "plough": "plow",
     "ploughing": "plow",

@@ -151,6 +151,8 @@ _FALLS_NOUN_AFTER = frozenset(
         "no",
         "any",
         "had",
+        "many",
+        "took",
         "recurrent",
         "serious",
         "injurious",

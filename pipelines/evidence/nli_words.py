@@ -44,7 +44,7 @@ ARMS: Final = frozenset(
 )
 # Words that name an arm kept to what it did before: "homes continuing usual activities",
 # "the ones who'd just carried on with the normal activities timetable" (decision 0126).
-AS_USUAL: Final = frozenset({"usual", "normal", "routine"})
+AS_USUAL: Final = frozenset({"usual", "normal", "routine", "ordinary"})
 # A null result ("no better than placebo", "no difference", "no benefit") bears on a
 # claim that the same thing helps ("is enough to get the benefit", "works", "reduces"):
 # the one denies what the other states, in other words (decision 0098).
@@ -68,7 +68,7 @@ BENEFIT: Final = frozenset(
 # not increase noise for homes opposite" is no finding that noise stayed the same.
 NULL_NOUNS: Final = frozenset(
     {"chang", "differenc", "effect", "impact", "shift", "shorten", "differ", "reduction",
-     "improvement"}
+     "improvement", "dent"}
 )  # fmt: skip
 NULL_DETERMINERS: Final = frozenset({"no", "little", "negligible", "zero", "hardly", "barely"})
 # "soreness ratings at the 24-hour mark were statistically indistinguishable from those

@@ -21,7 +21,8 @@ _ABBREVIATIONS: Final[frozenset[str]] = frozenset(
     }
 )  # fmt: skip
 # A sentence ends at . ! ? (with closing quotes or brackets) before whitespace and a
-# capital, digit or opening quote; or at the CJK full stops, which need no space.
+# capital, digit or opening quote (or a chatty opener typed in lower case); or at the CJK
+# full stops, which need no space.
 # A reference marker ("[1]", "[2-4]", "[a]", "[citation needed]"). After the full stop
 # ("... in summer.[1] When ...") it stays with the sentence it cites.
 REFERENCE_MARKER: Final = r"\[(?:\d{1,3}(?:[,\u2013-]\s*\d{1,3})*|[a-z]|citation needed)\]"
@@ -30,7 +31,10 @@ REFERENCE_MARKER: Final = r"\[(?:\d{1,3}(?:[,\u2013-]\s*\d{1,3})*|[a-z]|citation
 FOOTNOTE_NUMBER: Final = r"(?<=[a-z][.!?])\d{1,2}"
 _SENTENCE_END = re.compile(
     rf"[.!?…]+[\"'\u201d\u2019)\]]*(?:{REFERENCE_MARKER}|{FOOTNOTE_NUMBER})*"
-    r"(?=\s+[\"'\u201c\u2018(\[]?[\dA-Z\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff])"
+    r"(?=\s+[\"'\u201c\u2018(\[]?[\dA-Z\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff]"
+    # or a forum poster's sentence begun without a capital ("... than the charity made
+    # out. tbh by week three about a third of my group ...")
+    r"|\s+(?:tbh|imo|imho|ngl|fwiw|btw|honestly|anyway)\b)"
     r"|[\u3002\uff01\uff1f]+[\u300d\u300f\uff09]*"
 )
 # "No." abbreviates "number" only before one ("No. 10 Downing Street"); before a word
