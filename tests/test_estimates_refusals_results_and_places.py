@@ -43,12 +43,13 @@ _ESTIMATED_HARM = (
         (_NO_MORE_EATEN, 0.5),
         # the writer's estimate of how often, after what they did to know it
         (_ESTIMATED_HARM, 0.7),
-        # "from what I've seen in ..." before a practitioner's statement
+        # "from what I've seen in ..." before a practitioner's statement, an amount called
+        # enough (a dose since decision 0128)
         (
             "And honestly, from what I've seen in something like sixty schools now, twenty "
             "minutes every other week for about six weeks is plenty to get them trying new "
             "vegetables.",
-            0.45,
+            0.7,
         ),
         # a clinician's refusal in the writer's case
         (

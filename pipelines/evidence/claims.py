@@ -71,6 +71,8 @@ from lyra.pipelines.evidence.leftovers import (
     title_case,
 )
 from lyra.pipelines.evidence.leftovers import lexicon_readings as _readings
+from lyra.pipelines.evidence.nli_enough import read_amounts
+from lyra.pipelines.evidence.nli_tokens import tokenize as nli_tokenize
 from lyra.pipelines.evidence.ranking import tokenize
 from lyra.pipelines.evidence.site_furniture import is_boilerplate
 from lyra.pipelines.extract.documents import normalize_whitespace
@@ -597,7 +599,12 @@ def informativeness(text: str) -> float:
     # with "you" only in its timing (decision 0115)
     paid = AMOUNT_PAID.match(text) is not None
     stated = paid or DOSE_STATED.search(text) is not None
-    dosing = paid or practice or any(_DOSING_INSTRUCTION.match(t) for t in (text, main))
+    dosing = (
+        paid
+        or practice
+        or any(_DOSING_INSTRUCTION.match(t) for t in (text, main))
+        or _amount_called_enough(text)
+    )
     # the writer's own adverse event is a report of harm ("the oxide gave me terrible
     # diarrhoea", "my daughter came out in a blotchy rash on day 5": decision 0106)
     harmed = reports_harm(text, own_story=own_story, counted=counted)
@@ -649,6 +656,17 @@ def informativeness(text: str) -> float:
     if own_story:  # only a change the writer measured counts, at half (decision 0099)
         score = score / 2 if measured else 0.0
     return max(0.0, min(1.0, score))
+
+
+# An amount called enough or set as a floor, as the stance judge reads it ("One gentle
+# rinse a year is plenty for a normal house": decision 0128).
+_AMOUNT_WORDS: Final = re.compile(
+    r"\b(?:plenty|enough|sufficient|ample|at\s+least|a\s+minimum\s+of)\b", re.IGNORECASE
+)
+
+
+def _amount_called_enough(text: str) -> bool:
+    return _AMOUNT_WORDS.search(text) is not None and read_amounts(nli_tokenize(text)) is not None
 
 
 # A claim asserts at least this much (a copula is 0.15) and scores this much overall

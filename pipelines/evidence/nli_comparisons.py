@@ -234,6 +234,11 @@ def _same_as(tokens: Sequence[str]) -> list[Comparison]:
 _FOR_MEASURE = frozenset({"for", "at", "on", "comes"})
 # Words for a count after "than" that make a bound of what looks like a comparison.
 _BOUND_WORDS: Final = frozenset({"one", "half"})
+# "have more than trebled since ...": a change bounded, not a comparison (decision 0128).
+_MULTIPLIED: Final = frozenset(
+    {"doubled", "tripled", "trebled", "quadrupled", "halved", "double", "triple", "treble",
+     "quadruple", "halve", "doubling", "tripling", "trebling", "halving"}
+)  # fmt: skip
 # After "than a", a count, a fraction or a span (in the next two words) makes a bound:
 # "more than a third", "fewer than a dozen", "less than a full year"; any other words are
 # what is compared: "more travellers than a standard antihistamine tablet", "less
@@ -258,7 +263,7 @@ def _bound_after_than(tokens: Sequence[str], than: int) -> bool:
     if not after:
         return False
     word = after[0]
-    if number(word) is not None or word in CARDINALS or word in _BOUND_WORDS:
+    if number(word) is not None or word in CARDINALS or word in _BOUND_WORDS | _MULTIPLIED:
         return True
     return word == "a" and not _COUNTED_AFTER_A.isdisjoint(tokens[than + 2 : than + 4])
 

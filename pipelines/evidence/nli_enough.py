@@ -29,6 +29,7 @@ from lyra.pipelines.evidence.nli_tokens import is_negated
 # The dimensions an amount is read along.
 OFTEN, SPAN, EACH, DEPTH = "times a week", "days in all", "minutes each", "centimetres"
 WEEKLY = "minutes a week"  # "at least 150 minutes of exercise a week": a total, not each
+TIMES = "times in all"  # "at least four appointments", "one proper sit-down" (0128)
 
 # Words before an amount that make it a floor.
 _FLOOR_STARTS: Final = (("at", "least"), ("a", "minimum", "of"), ("minimum", "of"),
@@ -95,7 +96,10 @@ _OCCASIONS: Final = frozenset({"session", "class", "visit", "treatment", "treatm
                                "walks", "bath", "baths", "wash", "washes", "rinse", "rinses",
                                "lesson", "lessons", "round", "rounds", "milking", "milkings",
                                "workout", "workouts", "swim", "swims", "feed", "feeds",
-                               "shift", "shifts", "collection", "collections"})  # fmt: skip
+                               "shift", "shifts", "collection", "collections",
+                               "appointment", "appointments", "consultation",
+                               "consultations", "meeting", "meetings", "sit-down",
+                               "sit-downs"})  # fmt: skip
 _PER: Final = frozenset({"a", "per", "each", "every"})
 _PER_UNIT: Final = {"day": 7.0, "night": 7.0, "week": 1.0, "fortnight": 0.5, "month": 0.25,
                      "year": 1 / 52}  # fmt: skip
@@ -204,19 +208,24 @@ def _occasions(token: str) -> float | None:
 
 def _occasion_end(tokens: Sequence[str], at: int, *, counted: bool) -> int:
     """Where the occasions a count numbers end, from ``tokens[at]``: "times", "nights"
-    (after a number only: "a night" is the unit), "sessions", "consecutive milkings"; 0
-    for none."""
+    (after a number only: "a night" is the unit), "sessions", "consecutive milkings",
+    "proper sit-down"; 0 for none."""
     if tokens[at : at + 1] and counted and tokens[at] in _TIMES_NOUNS:
         return at + 1
+    if end := _occasion_at(tokens, at):
+        return end
+    if tokens[at : at + 1] and tokens[at].isalpha() and tokens[at] not in _PER:
+        return _occasion_at(tokens, at + 1)
+    return 0
+
+
+def _occasion_at(tokens: Sequence[str], at: int) -> int:
+    """Where the occasion named at ``tokens[at]`` ends ("milkings", "sit-down"); 0 for
+    none."""
     if tokens[at : at + 1] and tokens[at] in _OCCASIONS:
         return at + 1
-    if (
-        tokens[at + 1 : at + 2]
-        and tokens[at + 1] in _OCCASIONS
-        and tokens[at].isalpha()
-        and tokens[at] not in _PER
-    ):
-        return at + 2
+    if tokens[at : at + 2] == ["sit", "-"] and tokens[at + 2 : at + 3] in (["down"], ["downs"]):
+        return at + 3
     return 0
 
 
@@ -230,6 +239,14 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
         if often is not None:
             found.setdefault(OFTEN, often[0])
             i = often[1]
+            continue
+        if (value := _occasions(tokens[i])) and (
+            j := _occasion_end(tokens, i + 1, counted=tokens[i] not in _ONE)
+        ):
+            # occasions with no "a week" after them count in all: "at least four
+            # appointments spread over ...", "One proper sit-down of about an hour"
+            found.setdefault(TIMES, value)
+            i = j
             continue
         if tokens[i] in ("a", "an") and tokens[i + 1 : i + 2] and tokens[i + 1] in _VAGUE:
             i += 1  # "a few minutes", "a couple of weeks": the vague count

@@ -48,7 +48,9 @@ def acted_on(tokens: Sequence[str], i: int, reach: int) -> set[str]:
         j += 1
     while j < len(tokens) and tokens[j] in DETERMINERS:
         j += 1
-    if j < len(tokens) and (tokens[j] == "how" or outcome(tokens[j : j + 1])):
+    if j < len(tokens) and (
+        tokens[j] == "how" or (tokens[j] not in _OBJECT_ENDS and outcome(tokens[j : j + 1]))
+    ):
         # a hyphen takes no word's place: "reduced self-reported muscle soreness" (0109),
         # nor does a stop word: "reduced the frequency of night-time coughing" is about
         # the coughing too (decision 0122)
@@ -61,16 +63,22 @@ def acted_on(tokens: Sequence[str], i: int, reach: int) -> set[str]:
             kept.append(word)
             counted += word not in STOPWORDS
         return outcome(kept)
-    return outcome(tokens[max(0, i - OUTCOME_REACH) : i])
+    # the subject, past a bound on the verb ("crashes at junctions along the route have
+    # more than trebled": decision 0128)
+    k = i
+    while k > 0 and tokens[k - 1] in _VERB_BOUNDS:
+        k -= 1
+    return outcome(tokens[max(0, k - OUTCOME_REACH) : k]) | outcome(words_before(tokens, k))
 
 
 # Words that end the object of a verb of change: "lower defect density than comparable
 # teams" is about the defect density; "fell by 30 percent" about nothing after "by".
 _OBJECT_ENDS: Final = frozenset(
     {"than", "by", "compared", "versus", "vs", "against", "after", "within", "among",
-     "because", "while", "when", "but", "whereas"}
+     "because", "while", "when", "but", "whereas", "since"}
 )  # fmt: skip
 _STATE_REACH = 4
+_VERB_BOUNDS: Final = frozenset({"more", "less", "than", "nearly", "almost", "roughly", "well"})
 # How far past "between" the groups may run before what they differ on ("on pain").
 _GROUPS_REACH = 8
 
@@ -196,6 +204,16 @@ def no_change(tokens: Sequence[str]) -> set[str]:
             # "by the following spring the gardening pupils were eating no more
             # vegetables than children at schools that had never dug a bed" (0126)
             found |= outcome(tokens[i + 1 : than])
+        elif (
+            tok in _LEVELS
+            and i
+            and tokens[i - 1] == "no"
+            and (than := _than_after(tokens, i))
+            and (_untreated_after(tokens, than) or _earlier_after(tokens, than))
+        ):
+            # "injury collisions at the four junctions were no higher during the trial
+            # than in the equivalent period of the previous three years" (0128)
+            found |= outcome(words_before(tokens, _past_linking_verb(tokens, i - 1)))
         elif stemmed in NULL_NOUNS and _denied_any_noun(tokens, i):
             # "our gauging stations have not picked up any measurable change in flood
             # peaks", "did not find any difference in pain": as "no change in" (0120)
@@ -412,14 +430,46 @@ _UNTREATED_REACH = 10
 
 def _than_the_untreated(tokens: Sequence[str], i: int) -> int:
     """Where "than" stands after "no more / fewer / less" at ``i`` and what it is more
-    of, when the other arm or a group that had none of it follows; 0 for none."""
+    of, when the other arm, a group that had none of it or an earlier time follows ("no
+    less bothered by their tinnitus than when they started": decision 0128); 0 for
+    none."""
     than = next(
         (j for j in range(i + 2, min(len(tokens), i + 2 + OUTCOME_REACH)) if tokens[j] == "than"),
         0,
     )
     if not than or not outcome(tokens[i + 1 : than]):
         return 0
-    return than if _untreated_after(tokens, than) else 0
+    return than if _untreated_after(tokens, than) or _earlier_after(tokens, than) else 0
+
+
+# A level no higher than before: what is no higher is named before it.
+_LEVELS: Final = frozenset({"higher", "lower", "greater", "bigger", "smaller"})
+_LEVEL_THAN_REACH: Final = 6
+# An earlier time after "than": "than when they started", "than in the equivalent
+# period of the previous three years", "than at baseline".
+_EARLIER_THAN: Final = frozenset(
+    {"before", "beforehand", "previously", "baseline", "outset", "previous", "preceding"}
+)
+_STARTED: Final = frozenset({"started", "began", "begun", "joined", "enrolled"})
+
+
+def _than_after(tokens: Sequence[str], i: int) -> int:
+    return next(
+        (
+            j
+            for j in range(i + 1, min(len(tokens), i + 1 + _LEVEL_THAN_REACH))
+            if tokens[j] == "than"
+        ),
+        0,
+    )
+
+
+def _earlier_after(tokens: Sequence[str], at: int) -> bool:
+    """What follows ``tokens[at]`` ("than") is an earlier time of the same people."""
+    after = tokens[at + 1 : at + 1 + _UNTREATED_REACH]
+    if not _EARLIER_THAN.isdisjoint(after):
+        return True
+    return after[:1] == ["when"] and not _STARTED.isdisjoint(after[1:4])
 
 
 def _untreated_after(tokens: Sequence[str], at: int, alone: frozenset[str] = frozenset()) -> bool:

@@ -48,6 +48,8 @@ OUTCOME_SYNONYMS: Final = {
     "giddi": "dizzi",
     "frighten": "scar",
     "afraid": "scar",
+    # a crash on the road is a collision
+    "crash": "collision",
     # words that differ by more than a letter between British and American English
     "plough": "plow",
     "ploughing": "plow",
