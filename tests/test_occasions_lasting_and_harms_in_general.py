@@ -24,6 +24,7 @@ from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
 from lyra.pipelines.evidence.nli_lasting import lasting_floor, worn_off_by
 from lyra.pipelines.evidence.nli_outcomes import other_outcomes
 from lyra.pipelines.evidence.nli_tokens import tokenize
+from lyra.pipelines.evidence.stance_sweep import contradiction_candidates
 from lyra.pipelines.extract.sentences import split_sentences
 
 _MEAN_OF = (
@@ -189,3 +190,16 @@ def test_a_chatty_lower_case_opener_starts_a_sentence() -> None:
 )  # fmt: skip
 def test_round_seventeen_claims(sentence: str, score: float) -> None:
     assert informativeness(sentence) == pytest.approx(score)
+
+
+def test_the_sweep_pairs_an_effect_gone_with_a_floor_on_how_long_it_lasts() -> None:
+    """The two share no word of what changed: the sweep meets them by "lasting"."""
+    paragraph = (
+        "The fear factor, exactly. But it doesn't stick. " + _SECOND_SUMMER + " People just "
+        "get used to it."
+    )
+    found = contradiction_candidates(
+        [("floor", _FIVE_YEARS)],
+        {"gone": paragraph, "later": paragraph.replace("second", "fourth")},
+    )
+    assert found == {"floor": ["gone"]}

@@ -33,6 +33,7 @@ from lyra.pipelines.evidence.nli_change import (
     verbs_of_nouns,
 )
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli, premise_texts, read_premise
+from lyra.pipelines.evidence.nli_lasting import lasting_floor, worn_off_by
 from lyra.pipelines.evidence.nli_statements import claim_statements
 from lyra.pipelines.evidence.nli_tokens import tokenize
 from lyra.pipelines.evidence.nli_words import GENERAL_OUTCOMES
@@ -61,6 +62,9 @@ def _about(reading: ChangeReading) -> frozenset[str]:
         words.add(f"dose {reading.dose.unit} {low:g}-{high:g}")
     if reading.amounts is not None:  # the kinds of amount: "times a week" (0126)
         words |= {f"amount {dimension}" for dimension, _ in reading.amounts.by_dimension}
+    # how long an effect lasts, or when it was seen gone (0128)
+    if lasting_floor(reading.tokens) is not None or worn_off_by(reading.tokens) is not None:
+        words.add("lasting")
     return frozenset(words - GENERAL_OUTCOMES)
 
 
