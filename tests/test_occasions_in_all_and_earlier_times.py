@@ -98,3 +98,22 @@ def test_more_than_trebled_is_a_change_of_its_subject() -> None:
 )
 def test_an_amount_called_enough_is_a_claim(sentence: str, score: float) -> None:
     assert informativeness(sentence) == pytest.approx(score)
+
+
+@pytest.mark.parametrize(
+    ("premise", "claim", "label"),
+    [
+        # "not just" asserts what it says is not all (no negation): a crash is a collision
+        ("Speed does not just make crashes more likely; it makes them more deadly.",
+         "Across all enforced sections, fatal and serious injury collisions fell by 36% (95% "
+         "CI 22% to 48%) relative to the comparison sections.", "neutral"),
+        # a unit after its number names no subject of the change
+        ("On the main B-road through Hollins Lane, which was kept at 30mph, speeds were "
+         "unchanged.",
+         "Across 37 installations monitored through our SpeedData Cloud service, the "
+         "proportion of drivers exceeding 24mph in front of an SW-20 fell by an average of "
+         "41% in the first month after activation.", "neutral"),
+    ],
+)  # fmt: skip
+def test_round_eighteen_controls(premise: str, claim: str, label: str) -> None:
+    assert heuristic_nli(premise, claim).label == label

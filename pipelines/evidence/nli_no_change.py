@@ -68,7 +68,15 @@ def acted_on(tokens: Sequence[str], i: int, reach: int) -> set[str]:
     k = i
     while k > 0 and tokens[k - 1] in _VERB_BOUNDS:
         k -= 1
-    return outcome(tokens[max(0, k - OUTCOME_REACH) : k]) | outcome(words_before(tokens, k))
+    subject = outcome(tokens[max(0, k - OUTCOME_REACH) : k])
+    if k == i:
+        return subject
+    # past a bound, back to the subject's fourth content word, a unit after its number
+    # not counted ("drivers exceeding 24mph")
+    wider = words_before(tokens, k)
+    start = k - len(wider)
+    kept = [t for j, t in enumerate(wider, start) if j == 0 or number(tokens[j - 1]) is None]
+    return subject | outcome(kept)
 
 
 # Words that end the object of a verb of change: "lower defect density than comparable

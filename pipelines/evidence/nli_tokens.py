@@ -109,6 +109,9 @@ _COMPARED_WITH = frozenset({"versus", "vs", "than"})
 _COMPARED = (["compared", "with"], ["compared", "to"], ["relative", "to"])
 
 
+_NOT_ONLY: Final = (["only"], ["just"], ["merely"], ["simply"])
+
+
 def is_cue(tokens: Sequence[str], i: int) -> bool:
     tok = tokens[i]
     if tok in {"no", "without"} and i + 1 < len(tokens) and tokens[i + 1] in _CERTAIN_AFTER_NO:
@@ -119,7 +122,12 @@ def is_cue(tokens: Sequence[str], i: int) -> bool:
         and (tokens[i - 1] in _COMPARED_WITH or list(tokens[max(0, i - 2) : i]) in _COMPARED)
     ):
         return False
-    if tok in NEGATION_WORDS or tok in NEGATED_CONTRACTIONS or tok.endswith("n't"):
+    negation = tok in NEGATION_WORDS or tok in NEGATED_CONTRACTIONS or tok.endswith("n't")
+    if negation and tok != "no" and tokens[i + 1 : i + 2] in _NOT_ONLY:
+        # "Speed does not just make crashes more likely; it makes them more deadly"
+        # asserts both (decision 0128)
+        return False
+    if negation:
         return True
     return tok in FAIL_WORDS and i + 1 < len(tokens) and tokens[i + 1] == "to"
 
