@@ -86,7 +86,7 @@ _WRITERS_GROUP = (
     r"kids|children|year\s+\d{1,2}s)\b"
 )
 COUNTED_AMONG = re.compile(
-    rf"\b{_SHARE}\s+(?:[\w-]+\s+){{0,3}}?(?:in|of|among)\s+{_WRITERS_GROUP}"
+    rf"\b{_SHARE}\s+(?:[\w-]+\s+){{0,3}}?(?:in|of|among|on)\s+{_WRITERS_GROUP}"
     # a poster's share of the animals they keep, opening the sentence ("honestly
     # about a third of the heifers came out of it with red raw skin")
     rf"|^(?:(?:honestly|tbh|frankly|basically|literally)\s+)?(?:about\s+|roughly\s+|"
@@ -96,11 +96,14 @@ COUNTED_AMONG = re.compile(
     # the writer's group as "us", or what the writer is called out to ("roughly one in
     # four of us reported itchy skin"; "about one in five of the green roofs I get called
     # out to have leaked")
-    rf"|\b{_SHARE}\s+of\s+(?:us\b|the\s+(?:[\w-]+\s+){{1,3}}?(?:I|we)\s+(?:\w+\s+)?"
+    rf"|\b{_SHARE}\s+of\s+(?:us\b|the\s+(?:[\w-]+\s+){{1,3}}?(?:I|we)(?:'ve|\u2019ve)?\s+"
+    r"(?:\w+\s+)?"
     r"(?:see|saw|get|got|inspect|inspected|survey|surveyed|visit|visited|treat|treated|"
     r"fit|fitted|install|installed|look\s+after|work\s+on|"
     # "roughly four in ten of the people I start on a light box come back ..." (0124)
-    r"start|started|put|prescribe|prescribed|refer|referred|care\s+for|work\s+with)\b)"
+    r"start|started|put|prescribe|prescribed|refer|referred|care\s+for|work\s+with|"
+    # "about one in three of the topped-up lofts I've been up into this winter" (0128)
+    r"been\s+(?:up|out|in)\s+(?:into|to|in))\b)"
     # the writer's own count of a set of theirs, restated as a share ("on 9 of those 22
     # fields, so about 4 in 10, we've had to go back in with extra pellets": 0124)
     rf"|\b\d[\d,]*\s+(?:of|out\s+of)\s+(?:those|these|our|my)\s+\d[\d,]*\s+[\w-]+"

@@ -392,7 +392,7 @@ _STATISTICS: Final = frozenset({"mean", "average", "median"})
 def _before_a_statistic(tokens: Sequence[str], i: int) -> int:
     """Where "a mean of 9.8" stands before the comparative at ``tokens[i]``; ``i`` for
     none."""
-    k = i - 1 if i >= 1 and number(tokens[i - 1]) is not None else i
+    k = i - 1 if i >= 1 and number(tokens[i - 1].rstrip("%")) is not None else i
     if (
         k >= 3
         and tokens[k - 1] == "of"

@@ -278,6 +278,10 @@ def no_change(tokens: Sequence[str]) -> set[str]:
             # "and took just as many tumbles over the following year": the group it is
             # set against was named before, what is alike follows
             found |= outcome(tokens[i + 1 : i + 1 + _AS_MANY_REACH])
+        elif tok in ("many", "much") and (as_at := _stressed_as_the_untreated(tokens, i)):
+            # "were paying just as much to heat their homes a year later as neighbours
+            # still on the waiting list" (0128): what is alike, and the verb before it
+            found |= outcome(tokens[i + 1 : as_at]) | outcome(tokens[max(0, i - 3) : i - 2])
         elif tok == "same" and (what := _same_measure_as(tokens, i)):
             # "the farms that had put in new hedges had pretty much the same number of
             # breeding pairs as the farms that hadn't", "lost their homes at almost exactly
@@ -385,6 +389,18 @@ def _stressed_as_alone(tokens: Sequence[str], i: int) -> bool:
     )
 
 
+def _stressed_as_the_untreated(tokens: Sequence[str], i: int) -> int:
+    """Where the second "as" stands after a stressed "as many / much" at ``tokens[i]``
+    when a group that had none of it follows; 0 for none."""
+    if i < 2 or tokens[i - 1] != "as" or tokens[i - 2] not in _AS_STRESS:
+        return 0
+    as_at = next(
+        (k for k in range(i + 1, min(len(tokens), i + 1 + _SAME_WHAT_REACH)) if tokens[k] == "as"),
+        0,
+    )
+    return as_at if as_at and _untreated_after(tokens, as_at) else 0
+
+
 def _either_way_denied(tokens: Sequence[str], i: int) -> bool:
     """``tokens[i]`` ("or", "nor") joins two verbs of one axis in opposite directions
     ("raises or lowers", "neither increases nor decreases") under a denial at most
@@ -486,7 +502,15 @@ def _untreated_after(tokens: Sequence[str], at: int, alone: frozenset[str] = fro
     if not ARMS.isdisjoint(tokens[at + 1 : at + 1 + _ARM_REACH]):
         return True
     after = tokens[at + 1 : at + 1 + _UNTREATED_REACH]
-    return is_negated(list(after)) or not (AS_USUAL | alone | _SELDOM).isdisjoint(after)
+    waiting = any(
+        after[k : k + 2] in (["waiting", "list"], ["wait", "list"]) for k in range(len(after))
+    )
+    return (
+        waiting
+        or "waitlist" in after
+        or is_negated(list(after))
+        or not (AS_USUAL | alone | _SELDOM).isdisjoint(after)
+    )
 
 
 def _no_better_about(tokens: Sequence[str], i: int, than: int) -> set[str]:
