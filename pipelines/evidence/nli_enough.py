@@ -87,10 +87,11 @@ _EVERY_UNIT: Final = {"hour": 168.0, "hours": 168.0, "day": 7.0, "days": 7.0, "n
 _TIMES: Final = {"once": 1.0, "twice": 2.0, "thrice": 3.0}
 _VAGUE: Final = {"few": 3.0, "couple": 2.0, "several": 4.0}
 # What a count of times a week may count: "3 times", "a few nights", "2 sessions".
-# Occasions a count may number too, one word of kind between ("4 consecutive milkings
-# each week", "one milking a week", "2 short walks a day").
 _TIMES_NOUNS: Final = frozenset({"times", "time", "nights", "days", "sessions", "evenings",
                                  "mornings", "classes", "visits"})  # fmt: skip
+# Occasions a count may number too, one word of kind between ("4 consecutive milkings
+# each week", "one milking a week", "2 short walks a day"); "sit-down" is read in its
+# three tokens (`_occasion_at`).
 _OCCASIONS: Final = frozenset({"session", "class", "visit", "treatment", "treatments",
                                "application", "applications", "dose", "doses", "walk",
                                "walks", "bath", "baths", "wash", "washes", "rinse", "rinses",
@@ -98,8 +99,7 @@ _OCCASIONS: Final = frozenset({"session", "class", "visit", "treatment", "treatm
                                "workout", "workouts", "swim", "swims", "feed", "feeds",
                                "shift", "shifts", "collection", "collections",
                                "appointment", "appointments", "consultation",
-                               "consultations", "meeting", "meetings", "sit-down",
-                               "sit-downs"})  # fmt: skip
+                               "consultations", "meeting", "meetings"})  # fmt: skip
 _PER: Final = frozenset({"a", "per", "each", "every"})
 _PER_UNIT: Final = {"day": 7.0, "night": 7.0, "week": 1.0, "fortnight": 0.5, "month": 0.25,
                      "year": 1 / 52}  # fmt: skip

@@ -216,7 +216,7 @@ def no_change(tokens: Sequence[str]) -> set[str]:
             tok in _LEVELS
             and i
             and tokens[i - 1] == "no"
-            and (than := _than_after(tokens, i))
+            and (than := _word_within(tokens, "than", i + 1, i + 1 + _LEVEL_THAN_REACH))
             and (_untreated_after(tokens, than) or _earlier_after(tokens, than))
         ):
             # "injury collisions at the four junctions were no higher during the trial
@@ -274,14 +274,10 @@ def no_change(tokens: Sequence[str]) -> set[str]:
             # "of" (0127); a measure alone ("the same hours as before") names too little
             of = tokens.index("of", i)
             found |= outcome(tokens[of + 1 : as_at])
-        elif tok in ("many", "much") and _stressed_as_alone(tokens, i):
-            # "and took just as many tumbles over the following year": the group it is
-            # set against was named before, what is alike follows
-            found |= outcome(tokens[i + 1 : i + 1 + _AS_MANY_REACH])
-        elif tok in ("many", "much") and (as_at := _stressed_as_the_untreated(tokens, i)):
-            # "were paying just as much to heat their homes a year later as neighbours
-            # still on the waiting list" (0128): what is alike, and the verb before it
-            found |= outcome(tokens[i + 1 : as_at]) | outcome(tokens[max(0, i - 3) : i - 2])
+        elif tok in ("many", "much") and (alike := _alike_as_much(tokens, i)):
+            # "and took just as many tumbles", "were paying just as much to heat their
+            # homes ... as neighbours still on the waiting list" (0128)
+            found |= alike
         elif tok == "same" and (what := _same_measure_as(tokens, i)):
             # "the farms that had put in new hedges had pretty much the same number of
             # breeding pairs as the farms that hadn't", "lost their homes at almost exactly
@@ -378,27 +374,25 @@ _AS_STRESS: Final = frozenset({"just", "exactly", "equally", "bit"})
 _AS_MANY_REACH: Final = 3
 
 
-def _stressed_as_alone(tokens: Sequence[str], i: int) -> bool:
-    """``tokens[i]`` ("many", "much") follows a stressed "as" ("just as many") and no
-    "as" names the other side after it."""
-    return (
-        i >= 2
-        and tokens[i - 1] == "as"
-        and tokens[i - 2] in _AS_STRESS
-        and "as" not in tokens[i + 1 : i + 1 + _SAME_WHAT_REACH]
-    )
-
-
-def _stressed_as_the_untreated(tokens: Sequence[str], i: int) -> int:
-    """Where the second "as" stands after a stressed "as many / much" at ``tokens[i]``
-    when a group that had none of it follows; 0 for none."""
+def _alike_as_much(tokens: Sequence[str], i: int) -> set[str]:
+    """What a stressed "as many / much" at ``tokens[i]`` finds alike: the next few words
+    when its comparison was named before ("and took just as many tumbles over the
+    following year"); what stands before the second "as", and the verb before the
+    stress, when a group that had none follows it ("were paying just as much to heat
+    their homes a year later as neighbours still on the waiting list"); else nothing."""
     if i < 2 or tokens[i - 1] != "as" or tokens[i - 2] not in _AS_STRESS:
-        return 0
-    as_at = next(
-        (k for k in range(i + 1, min(len(tokens), i + 1 + _SAME_WHAT_REACH)) if tokens[k] == "as"),
-        0,
-    )
-    return as_at if as_at and _untreated_after(tokens, as_at) else 0
+        return set()
+    as_at = _word_within(tokens, "as", i + 1, i + 1 + _SAME_WHAT_REACH)
+    if not as_at:
+        return outcome(tokens[i + 1 : i + 1 + _AS_MANY_REACH])
+    if _untreated_after(tokens, as_at):
+        return outcome(tokens[i + 1 : as_at]) | outcome(tokens[max(0, i - 3) : i - 2])
+    return set()
+
+
+def _word_within(tokens: Sequence[str], word: str, start: int, end: int) -> int:
+    """Where ``word`` first stands in ``tokens[start:end]``; 0 for nowhere."""
+    return next((j for j in range(start, min(len(tokens), end)) if tokens[j] == word), 0)
 
 
 def _either_way_denied(tokens: Sequence[str], i: int) -> bool:
@@ -457,10 +451,7 @@ def _than_the_untreated(tokens: Sequence[str], i: int) -> int:
     of, when the other arm, a group that had none of it or an earlier time follows ("no
     less bothered by their tinnitus than when they started": decision 0128); 0 for
     none."""
-    than = next(
-        (j for j in range(i + 2, min(len(tokens), i + 2 + OUTCOME_REACH)) if tokens[j] == "than"),
-        0,
-    )
+    than = _word_within(tokens, "than", i + 2, i + 2 + OUTCOME_REACH)
     if not than or not outcome(tokens[i + 1 : than]):
         return 0
     return than if _untreated_after(tokens, than) or _earlier_after(tokens, than) else 0
@@ -475,17 +466,6 @@ _EARLIER_THAN: Final = frozenset(
     {"before", "beforehand", "previously", "baseline", "outset", "previous", "preceding"}
 )
 _STARTED: Final = frozenset({"started", "began", "begun", "joined", "enrolled"})
-
-
-def _than_after(tokens: Sequence[str], i: int) -> int:
-    return next(
-        (
-            j
-            for j in range(i + 1, min(len(tokens), i + 1 + _LEVEL_THAN_REACH))
-            if tokens[j] == "than"
-        ),
-        0,
-    )
 
 
 def _earlier_after(tokens: Sequence[str], at: int) -> bool:
