@@ -265,11 +265,11 @@ def test_no_evidence_of_a_switch_meets_a_sized_rise() -> None:
         ),
         # a price is a finding, told to the reader or not
         ("The private scan costs 180 crowns, including your report.", 0.35),
-        # an estimate of what a practitioner sees
+        # an estimate of what a practitioner sees, a count of harm since decision 0129
         (
             "At the practice I'd estimate something like one patient in ten has a rash in the "
             "first week.",
-            0.35,
+            0.6,
         ),
         # "in my experience" inserted is no frame of what stands before it
         (

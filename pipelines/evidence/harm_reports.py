@@ -116,6 +116,19 @@ COUNTED_AMONG = re.compile(
     r"(?:people|respondents|parents|members|residents|users|readers|owners|patients|"
     r"customers|neighbours|neighbors|households|families)\s+(?:who|that)\s+(?:answered|"
     r"responded|replied|took\s+part|filled|completed|voted|returned)\b"
+    # the writer's own count "out of" a group of theirs ("Out of the nine of us in my
+    # Tuesday knee class who got fitted with these braces, three ended up having to
+    # stop": decision 0129)
+    r"|^out\s+of\s+(?:the\s+|our\s+|my\s+)?(?:\d+|two|three|four|five|six|seven|eight|nine|"
+    r"ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty)\s+(?:of\s+us\b|[\w-]+\s+(?:I|we)\b)"
+    r"[^.;]{0,80}?,\s*(?:about\s+|roughly\s+|only\s+|just\s+)?(?:\d+|one|two|three|four|five|"
+    r"six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty)\b"
+    # a count of occasions or things with the noun inside it ("on roughly one run in
+    # three after midnight I end up dealing with a punch-up", "the cows ended up
+    # squashing roughly one nest in three": decision 0129); no year after "in"
+    r"|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|\d{1,3})\s+[a-z][\w-]*\s+in\s+"
+    r"(?:every\s+)?(?:two|three|four|five|six|seven|eight|nine|ten|twenty|fifty|a\s+hundred|"
+    r"\d{1,3}(?:,\d{3})*)\b(?![,.]?\d)"
     # the speaker's own estimate of how often ("I'd say roughly one session in five ended
     # with somebody at the first-aid box": decision 0125)
     rf"|{WRITERS_ESTIMATE}\s+(?:that\s+)?(?:roughly\s+|about\s+|"

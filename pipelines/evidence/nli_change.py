@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from lyra.pipelines.evidence.harm_reports import SYMPTOM
 from lyra.pipelines.evidence.leftovers import lexicon_readings, past_participles
 from lyra.pipelines.evidence.nli_advice import AdviceReading, read_advice, safe_against_advised
 from lyra.pipelines.evidence.nli_comparisons import (
@@ -47,6 +48,7 @@ from lyra.pipelines.evidence.nli_no_change import (
     no_change,
 )
 from lyra.pipelines.evidence.nli_numbers import measures, stem
+from lyra.pipelines.evidence.nli_outcomes import HARMS
 from lyra.pipelines.evidence.nli_shares import (
     COUNT_KEYS,
     LIGHT_VERBS,
@@ -182,7 +184,7 @@ def _read_changes(key: tuple[str, ...]) -> ChangeReading:
     if share is None and not (sized or sized_found):
         # the share of one clause, where the others negate or give shares too (0115)
         clause = share_clause(tokens)
-        if len(clause) < len(tokens) and not is_negated(clause):
+        if len(clause) < len(tokens) and not is_negated(share_clause(tokens, opened=True)):
             share, share_tokens = read_share(clause), clause
     return ChangeReading(
         tokens=tokens,
@@ -201,8 +203,9 @@ def _read_changes(key: tuple[str, ...]) -> ChangeReading:
         amounts=read_amounts(tokens),
         share_about=(
             # what the people counted failed to do is part of what they have: "fail"
-            frozenset(_ONE_OF.get(k, k) for k in outcome(share_tokens))
+            frozenset(_ONE_OF.get(k, k) for k in outcome(_injured(_without_the_base(share_tokens))))
             | (_FAILED if counts_failures else frozenset())
+            | (_STOPPED if _gave_up(share_tokens) else frozenset())
             if share
             else frozenset()
         ),
@@ -210,6 +213,40 @@ def _read_changes(key: tuple[str, ...]) -> ChangeReading:
 
 
 _FAILED: Final = frozenset({"fail"})
+_BASE_JOINS: Final = (["for", "every"], ["per"])
+_RELATIVES: Final = frozenset({"who", "that", "which"})
+
+
+# Those who got hurt were injured ("about a third of the lads on my work group got hurt"
+# against "9 injuries ... for every 1,000 people": decision 0129); what hurts is pain.
+_GOT: Final = frozenset({"got", "get", "gets", "getting", "were", "was", "been", "being"})
+
+
+def _injured(tokens: Sequence[str]) -> Sequence[str]:
+    return [
+        "injury" if t == "hurt" and i and tokens[i - 1] in _GOT else t for i, t in enumerate(tokens)
+    ]
+
+
+def _without_the_base(tokens: Sequence[str]) -> Sequence[str]:
+    """``tokens`` less who a rate is counted over: "9 injuries ... for every 1,000 people
+    who started an order in 2023" is about injuries, not orders (decision 0129)."""
+    for i in range(len(tokens)):
+        for join in _BASE_JOINS:
+            k = i + len(join)
+            if list(tokens[i:k]) == join and k + 2 < len(tokens) and tokens[k + 2] in _RELATIVES:
+                return tokens[: k + 2]
+    return tokens
+
+
+# Those who gave up stopped: "about a third of the women on my unit gave up on the cap"
+# against "fewer than 2 in every 100 patients stop a session early" (decision 0129).
+_STOPPED: Final = frozenset({"stop"})
+_GIVE: Final = frozenset({"give", "gave", "gives", "giving", "given"})
+
+
+def _gave_up(tokens: Sequence[str]) -> bool:
+    return any(t in _GIVE and tokens[i + 1 : i + 2] == ["up"] for i, t in enumerate(tokens))
 
 
 def _only_failures_counted(tokens: Sequence[str]) -> bool:
@@ -428,16 +465,25 @@ _NOUN_BASE = 4
 def _alike(first: frozenset[str], second: frozenset[str]) -> frozenset[str]:
     """The words of ``first`` that ``second`` names too, as they stand, in another form
     of at least `_ALIKE_PREFIX` letters, or as the noun of its verb (`_NOUN_ENDINGS`)."""
+    second = second | {IRREGULAR[word] for word in second if word in IRREGULAR}
     prefixes = {word[:_ALIKE_PREFIX] for word in second if len(word) >= _ALIKE_PREFIX}
     verbs = verbs_of_nouns(second)
     return frozenset(
         word
         for word in first
         if word in second
+        or IRREGULAR.get(word) in second
         or (len(word) >= _ALIKE_PREFIX and word[:_ALIKE_PREFIX] in prefixes)
         or word in verbs
         or not verbs_of_nouns(frozenset({word})).isdisjoint(second)
     )
+
+
+# Irregular pasts whose stem is not the word's: "slept no longer than the people on the
+# pretend drink" against "increased total sleep time" (decision 0129). Only where two
+# findings are matched (`_alike`, the sweep): a fold into every key raised the overlap
+# of agreeing comparisons past the lexical rules' floor.
+IRREGULAR: Final = {"slept": "sleep"}
 
 
 def verbs_of_nouns(words: frozenset[str]) -> frozenset[str]:
@@ -500,10 +546,20 @@ def shares_differ(hypothesis: ChangeReading, sentence: ChangeReading) -> bool:
         # called rare against a share far larger: one specific word of the outcome, no
         # word of the count ("one in a thousand", "one patient in ten"): decision 0115
         outcome = alike - hypothesis.names - sentence.names - SHARE_FRAME - COUNT_KEYS
-        return bool(specific(outcome))
+        return bool(specific(outcome)) or _harm_as_a_symptom(hypothesis, sentence)
     if shares_apart(hypothesis.share, sentence.share, SHARES_FAR_APART):
         return len(known) >= SHARED_WORDS_FAR
     return len(same) >= SHARED_WORDS and len(known) >= SHARED_KNOWN
+
+
+def _harm_as_a_symptom(first: ChangeReading, second: ChangeReading) -> bool:
+    """One share is of harm in general ("digestive side effects are uncommon, and fewer
+    than 2 in every 100 ..."), the other's text names a symptom ("ended up with bloating,
+    cramps or loose bowels"): one outcome, as `nli_outcomes` reads them (decision 0129)."""
+    return any(
+        not HARMS.isdisjoint(general.share_about) and SYMPTOM.search(" ".join(named.tokens))
+        for general, named in ((first, second), (second, first))
+    )
 
 
 def changes_contradict(hypothesis: ChangeReading, sentence: ChangeReading) -> bool:

@@ -79,7 +79,8 @@ _EVERY: Final = {"day": 7.0, "night": 7.0, "evening": 7.0, "morning": 7.0, "week
 _OFTEN_WORDS: Final = {"daily": 7.0, "nightly": 7.0, "weekly": 1.0, "fortnightly": 0.5,
                        "monthly": 0.25}  # fmt: skip
 # Times a week for "every <number> <unit>": "every 48 hours", "every 3 days".
-_EVERY_UNIT: Final = {"hour": 168.0, "hours": 168.0, "day": 7.0, "days": 7.0, "night": 7.0,
+_EVERY_UNIT: Final = {"minute": 10080.0, "minutes": 10080.0, "mins": 10080.0,
+                      "hour": 168.0, "hours": 168.0, "day": 7.0, "days": 7.0, "night": 7.0,
                       "nights": 7.0, "week": 1.0, "weeks": 1.0, "fortnight": 0.5,
                       "month": 0.25, "months": 0.25, "year": 1 / 52,
                       "years": 1 / 52}  # fmt: skip
@@ -99,10 +100,13 @@ _OCCASIONS: Final = frozenset({"session", "class", "visit", "treatment", "treatm
                                "workout", "workouts", "swim", "swims", "feed", "feeds",
                                "shift", "shifts", "collection", "collections",
                                "appointment", "appointments", "consultation",
-                               "consultations", "meeting", "meetings"})  # fmt: skip
-_PER: Final = frozenset({"a", "per", "each", "every"})
-_PER_UNIT: Final = {"day": 7.0, "night": 7.0, "week": 1.0, "fortnight": 0.5, "month": 0.25,
-                     "year": 1 / 52}  # fmt: skip
+                               "consultations", "meeting", "meetings",
+                               # a service's runs ("one bus an hour": decision 0129)
+                               "bus", "buses", "train", "trains", "departure",
+                               "departures", "run", "runs", "trip", "trips"})  # fmt: skip
+_PER: Final = frozenset({"a", "an", "per", "each", "every"})
+_PER_UNIT: Final = {"hour": 168.0, "day": 7.0, "night": 7.0, "week": 1.0, "fortnight": 0.5,
+                     "month": 0.25, "year": 1 / 52}  # fmt: skip
 # Words that make a number of weeks a time, not a span: "after 6 weeks", "2 weeks ago".
 _NO_SPAN_BEFORE: Final = frozenset({"after", "at", "within", "by", "until", "since", "in",
                                     "from", "before"})  # fmt: skip
@@ -125,7 +129,19 @@ class Amounts:
     habit: bool = False  # a floor advised as a habit ("every night"): skipping any refutes
 
     def value(self, dimension: str) -> float | None:
-        return next((v for d, v in self.by_dimension if d == dimension), None)
+        found = next((v for d, v in self.by_dimension if d == dimension), None)
+        if found is None and dimension == WEEKLY:
+            # "An hour every other week": 30 minutes a week in all (decision 0129)
+            each, often = self.value(EACH), self.value(OFTEN)
+            if each is not None and often is not None:
+                return each * often
+        return found
+
+    def dimensions(self) -> frozenset[str]:
+        """The dimensions read, and minutes a week where each time and how often are."""
+        return frozenset(
+            d for d in (*(d for d, _ in self.by_dimension), WEEKLY) if self.value(d) is not None
+        )
 
 
 def _count(token: str) -> float | None:
@@ -252,8 +268,14 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
             i += 1  # "a few minutes", "a couple of weeks": the vague count
             continue
         value = _count(tokens[i])
-        if value is not None and any(
-            tuple(tokens[max(0, i - len(words)) : i]) == words for words in _NOT_ADVISED
+        if (
+            value is not None
+            and any(
+                tuple(tokens[max(0, i - len(words)) : i]) == words
+                # "no less than nine months" is a floor (decision 0129)
+                and tokens[max(0, i - len(words) - 1) : i - len(words)] not in (["no"], ["not"])
+                for words in _NOT_ADVISED
+            )
         ):
             i += 1
             continue
@@ -342,7 +364,12 @@ def read_amounts(tokens: Sequence[str]) -> Amounts | None:
         None,
     )
     enough_at = next(
-        (i for i, tok in enumerate(tokens) if tok in _ENOUGH and not _denied(tokens, i)), None
+        (
+            i
+            for i, tok in enumerate(tokens)
+            if (tok in _ENOUGH or _all_needed(tokens, i)) and not _denied(tokens, i)
+        ),
+        None,
     )
     if floor_at is None and enough_at is None:
         return _ceiling(tokens) or _advised_every(tokens)
@@ -420,6 +447,15 @@ def enough_over_ceiling(first: Amounts | None, second: Amounts | None) -> bool:
     return limit is not None and amount is not None and amount >= _WELL_OVER * limit
 
 
+# "that's all a jury needs", "is all you need" (decision 0129)
+_NEEDS: Final = frozenset({"need", "needs", "needed"})
+_ALL_NEEDED_REACH: Final = 3
+
+
+def _all_needed(tokens: Sequence[str], i: int) -> bool:
+    return tokens[i] == "all" and not _NEEDS.isdisjoint(tokens[i + 1 : i + 1 + _ALL_NEEDED_REACH])
+
+
 def _denied(tokens: Sequence[str], i: int) -> bool:
     """The word of enough at ``i`` is denied: "is not enough", "isn't plenty"."""
     return is_negated(list(tokens[max(0, i - _DENIAL_REACH) : i]))
@@ -431,7 +467,7 @@ def enough_under_floor(first: Amounts | None, second: Amounts | None) -> bool:
     if first is None or second is None or first.floor == second.floor:
         return False
     floor, enough = (first, second) if first.floor else (second, first)
-    shared = [d for d, _ in floor.by_dimension if enough.value(d) is not None]
+    shared = sorted(floor.dimensions() & enough.dimensions())
     if not shared:
         return False
     pairs = [(enough.value(d), floor.value(d)) for d in shared]

@@ -65,11 +65,11 @@ def acted_on(tokens: Sequence[str], i: int, reach: int) -> set[str]:
         return outcome(kept)
     # the subject, past a bound on the verb ("crashes at junctions along the route have
     # more than trebled": decision 0128)
-    k = i
+    verb = k = _past_span(tokens, i)
     while k > 0 and tokens[k - 1] in _VERB_BOUNDS:
         k -= 1
     subject = outcome(tokens[max(0, k - OUTCOME_REACH) : k])
-    if k == i:
+    if k == verb:
         return subject
     # past a bound, back to the subject's fourth content word, a unit after its number
     # not counted ("drivers exceeding 24mph")
@@ -77,6 +77,21 @@ def acted_on(tokens: Sequence[str], i: int, reach: int) -> set[str]:
     start = k - len(wider)
     kept = [t for j, t in enumerate(wider, start) if j == 0 or number(tokens[j - 1]) is None]
     return subject | outcome(kept)
+
+
+_SPAN_OPENS: Final = frozenset({"between", "from"})
+_SPAN_JOINS: Final = frozenset({"and", "to", "-"})
+
+
+def _past_span(tokens: Sequence[str], i: int) -> int:
+    """Where the subject of the verb at ``i`` ends, before a span of hours or years
+    between it and the verb ("alcohol-related injury collisions between 22:00 and 05:00
+    fell by 27%": decision 0129); ``i`` where none stands there."""
+    j = i
+    while j > 0 and (number(tokens[j - 1]) is not None or tokens[j - 1] in _SPAN_JOINS):
+        j -= 1
+    numbers = sum(number(t) is not None for t in tokens[j:i])
+    return j - 1 if j > 0 and tokens[j - 1] in _SPAN_OPENS and numbers >= 2 else i
 
 
 # Words that end the object of a verb of change: "lower defect density than comparable
@@ -458,7 +473,8 @@ def _than_the_untreated(tokens: Sequence[str], i: int) -> int:
 
 
 # A level no higher than before: what is no higher is named before it.
-_LEVELS: Final = frozenset({"higher", "lower", "greater", "bigger", "smaller"})
+# "slept no longer than the people on the pretend drink" (decision 0129)
+_LEVELS: Final = frozenset({"higher", "lower", "greater", "bigger", "smaller", "longer", "shorter"})
 _LEVEL_THAN_REACH: Final = 6
 # An earlier time after "than": "than when they started", "than in the equivalent
 # period of the previous three years", "than at baseline".

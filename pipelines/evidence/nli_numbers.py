@@ -271,11 +271,18 @@ def one_of_whom(tokens: Sequence[str], i: int) -> int:
 def per_group(tokens: Sequence[str], j: int) -> int:
     """Where the count after "per" stands when ``tokens[j:]`` reads "[up to three words]
     per M <people>": "one complaint logged per 200 households", "3 falls per 1,000
-    patients" (a share of a group, decision 0113); not "5 mg per 10 kg"; 0 for none."""
-    for k in range(j, min(len(tokens), j + _PER_REACH + 1)):
-        if tokens[k] == "per":
+    patients" (a share of a group, decision 0113); not "5 mg per 10 kg"; "for every"
+    read as "per", up to eight words after the numerator ("9 injuries requiring first aid
+    or medical treatment for every 1,000 people": decision 0129); 0 for none."""
+    every = False
+    for k in range(j, min(len(tokens), j + _FOR_EVERY_REACH + 1)):
+        if tokens[k] == "per" and k <= j + _PER_REACH:
             break
-        if not tokens[k].isalpha():
+        if tokens[k : k + 2] == ["for", "every"]:
+            k, every = k + 1, True
+            break
+        if not tokens[k].isalpha() or _people(tokens[k]):
+            # people counted per people are a ratio: "1 extra adult per 20 children"
             return 0
     else:
         return 0
@@ -283,13 +290,19 @@ def per_group(tokens: Sequence[str], j: int) -> int:
     if denominator is None or denominator[1] >= len(tokens):
         return 0
     noun = tokens[denominator[1]]
-    return k + 1 if noun.removesuffix("s") in SHARE_NOUNS else 0
+    # "per 100 people" stays a rate, not a share (a share would meet "24% less likely")
+    return k + 1 if (_people(noun) if every else noun.removesuffix("s") in SHARE_NOUNS) else 0
 
 
 _PER_REACH = 3
+_FOR_EVERY_REACH = 8
 # "19 of the 60 people who answered", "3 of our 25 patients" (decision 0113)
 _OF_DETERMINERS = frozenset({"the", "our", "their", "those", "these", "all", "my"})
 _PEOPLE_PLURALS = frozenset({"people", "children", "women", "men"})
+
+
+def _people(word: str) -> bool:
+    return word in _PEOPLE_PLURALS or word.removesuffix("s") in SHARE_NOUNS
 
 
 def of_so_many(tokens: Sequence[str], j: int) -> int:
@@ -305,6 +318,35 @@ def of_so_many(tokens: Sequence[str], j: int) -> int:
         return 0
     noun = tokens[count[1]]
     return k if noun in _PEOPLE_PLURALS or noun.removesuffix("s") in SHARE_NOUNS else 0
+
+
+# How far past the group "out of" names its count may stand: "Out of the nine of us in
+# my Tuesday knee class who got fitted with these braces, three ended up ...".
+_OUT_OF_REACH = 16
+_OUT_OF_DETERMINERS = frozenset({"the", "our", "my", "those", "these", "all"})
+
+
+def out_of_first(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
+    """A share that names its group first, at ``tokens[i]`` ("out"): "out of the nine of
+    us ..., three ended up ..." as a percentage, and where its count stands (decision
+    0129); None for none. Only at a sentence's start, or where nothing counts before."""
+    if i and number(tokens[i - 1]) is not None:
+        return None  # "3 out of 10": `_share` reads it
+    k = i + 2
+    while k < len(tokens) and tokens[k] in _OUT_OF_DETERMINERS:
+        k += 1
+    group = _count_at(tokens, k)
+    if group is None or group[0] < 2:
+        return None
+    for j in range(group[1] + 1, min(len(tokens), group[1] + 1 + _OUT_OF_REACH)):
+        count = _count_at(tokens, j)
+        if count is None:
+            continue
+        after = tokens[count[1] : count[1] + 1]
+        if count[0] < group[0] and not (after and stem(after[0]) in TIME_UNITS):
+            return 100.0 * count[0] / group[0], j
+        return None
+    return None
 
 
 def _count_at(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
@@ -345,7 +387,7 @@ def _share(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
     numerator = _count_at(tokens, i)
     if numerator is None:
         return None
-    whom, of = False, 0
+    whom, of, per = False, 0, 0
     j = numerator[1]
     if tokens[j : j + 1] and tokens[j] in SHARE_NOUNS and tokens[j + 1 : j + 2] == ["in"]:
         j += 1
@@ -357,7 +399,7 @@ def _share(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
         j = of - 1  # "19 of the 60 people": what stands before the count read as "in"
     if tokens[j : j + 2] == ["out", "of"]:
         j += 2
-    elif tokens[j : j + 1] in (["in"], ["per"]) or of:
+    elif tokens[j : j + 1] in (["in"], ["per"]) or of or per:
         j += 1
     else:
         return None
@@ -392,7 +434,9 @@ def measures(tokens: Sequence[str]) -> Measures:
 def _measures(key: tuple[str, ...]) -> Measures:
     tokens = list(key)  # a list: the rules compare slices with lists
     found: Measures = {}
-    per = "per" in key  # "one complaint logged per 200 households" (decision 0113)
+    # "one complaint logged per 200 households" (decision 0113), "9 injuries ... for
+    # every 1,000 people" (decision 0129)
+    per = "per" in key or "every" in key
     start: float | None = None
     begins = 0
     i = 0
@@ -418,6 +462,10 @@ def _measures(key: tuple[str, ...]) -> Measures:
         if share is not None:
             found.setdefault("%", []).append((share[0], share[0], i))
             i = share[1]
+            continue
+        if tok == "out" and ahead == "of" and (group_first := out_of_first(tokens, i)):
+            found.setdefault("%", []).append((group_first[0], group_first[0], group_first[1]))
+            i = group_first[1] + 1
             continue
         value = number(tok)
         i += 1

@@ -30,6 +30,7 @@ from lyra.pipelines.evidence.nli_numbers import (
     number,
     of_so_many,
     one_of_whom,
+    out_of_first,
     per_group,
 )
 from lyra.pipelines.evidence.nli_tokens import content_keys
@@ -158,6 +159,14 @@ def _restating(tokens: Sequence[str], at: int) -> list[int]:
     return [at, *(j for _, _, j in values if at < j <= at + _RESTATED_WITHIN)]
 
 
+def _counted_out_of(tokens: Sequence[str], at: int) -> bool:
+    """The count at ``at`` is of a group named first: "out of the nine of us ..., three"."""
+    return any(
+        tokens[k : k + 2] == ["out", "of"] and (found := out_of_first(tokens, k)) and found[1] == at
+        for k in range(at)
+    )
+
+
 def _of_people(tokens: Sequence[str], at: int) -> bool:
     """The percentage at ``at`` is a share of some group: "N in M", "N out of M", "28
     percent of rider injuries"; not "15.5% moisture" nor "a 12% drop"."""
@@ -172,6 +181,7 @@ def _of_people(tokens: Sequence[str], at: int) -> bool:
         or bool(one_of_whom(tokens, at))
         or bool(per_group(tokens, at + 1))
         or bool(of_so_many(tokens, at + 1))
+        or _counted_out_of(tokens, at)
     ):
         return True
     if tokens[at].endswith("%"):
@@ -395,15 +405,34 @@ _BACK_TO_BACK_REACH = 6
 _CLAUSE_ENDS = frozenset({"and", "but", "while", "whereas", "compared", "versus", "vs"})
 
 
-def share_clause(tokens: Sequence[str]) -> list[str]:
-    """The tokens up to the first clause join after the sentence's first share, all of
-    them where none follows it."""
+def share_clause(tokens: Sequence[str], *, opened: bool = False) -> list[str]:
+    """The tokens up to the first clause join after the sentence's first share (or a
+    reason: "because", not "because of"), all of them where none follows it. ``opened``:
+    from a join that opens on the share ("the headaches were no joke, and about a third
+    of the women on my unit gave up on the cap ... because they just couldn't stand it":
+    decision 0129)."""
     values = measures(tokens).get("%", [])
     if not values:
         return list(tokens)
     first = min(at for _, _, at in values)
-    end = next((j for j in range(first + 1, len(tokens)) if tokens[j] in _CLAUSE_ENDS), None)
-    return list(tokens[:end] if end is not None else tokens)
+    end = next((j for j in range(first + 1, len(tokens)) if _ends_clause(tokens, j)), None)
+    start = 0
+    if opened:
+        start = next(
+            (j + 1 for j in range(first - 1, max(-1, first - 1 - _OPENS_ON_SHARE), -1)
+             if tokens[j] in _CLAUSE_ENDS),
+            0,
+        )  # fmt: skip
+    return list(tokens[start:end] if end is not None else tokens[start:])
+
+
+def _ends_clause(tokens: Sequence[str], j: int) -> bool:
+    return tokens[j] in _CLAUSE_ENDS or (tokens[j] == "because" and tokens[j + 1 : j + 2] != ["of"])
+
+
+# A join this many tokens or fewer before a share's number opens the share's clause
+# ("and about a third of ...").
+_OPENS_ON_SHARE = 3
 
 
 # How severe an outcome is sets it apart: "serious side effects are rare, fewer than 1 in

@@ -50,6 +50,11 @@ OUTCOME_SYNONYMS: Final = {
     "afraid": "scar",
     # a crash on the road is a collision
     "crash": "collision",
+    # cows are cattle; a jail is a prison; what hurts is pain ("how much people's knees
+    # hurt" is knee pain; "got hurt" is read as injured first: decision 0129)
+    "cow": "cattl",
+    "jail": "prison",
+    "hurt": "pain",
     # words that differ by more than a letter between British and American English
     "plough": "plow",
     "ploughing": "plow",

@@ -40,7 +40,7 @@ MONTHS_TEXT = """
 # Words that name a trial's other arm: a share on placebo and a share on the drug are two
 # findings ("12% of patients given the drug had headaches" and "30% given placebo").
 ARMS: Final = frozenset(
-    {"placebo", "placebos", "control", "controls", "sham", "dummy", "untreated"}
+    {"placebo", "placebos", "control", "controls", "sham", "dummy", "untreated", "pretend"}
 )
 # Words that name an arm kept to what it did before: "homes continuing usual activities",
 # "the ones who'd just carried on with the normal activities timetable" (decision 0126).

@@ -26,7 +26,9 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Mapping, Sequence, Set
 
+from lyra.pipelines.evidence.harm_reports import SYMPTOM
 from lyra.pipelines.evidence.nli_change import (
+    IRREGULAR,
     ChangeReading,
     changes_contradict,
     read_changes,
@@ -34,6 +36,7 @@ from lyra.pipelines.evidence.nli_change import (
 )
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli, premise_texts, read_premise
 from lyra.pipelines.evidence.nli_lasting import lasting_floor, worn_off_by
+from lyra.pipelines.evidence.nli_outcomes import HARMS
 from lyra.pipelines.evidence.nli_statements import claim_statements
 from lyra.pipelines.evidence.nli_tokens import tokenize
 from lyra.pipelines.evidence.nli_words import GENERAL_OUTCOMES
@@ -61,10 +64,16 @@ def _about(reading: ChangeReading) -> frozenset[str]:
         low, high = reading.dose.ages
         words.add(f"dose {reading.dose.unit} {low:g}-{high:g}")
     if reading.amounts is not None:  # the kinds of amount: "times a week" (0126)
-        words |= {f"amount {dimension}" for dimension, _ in reading.amounts.by_dimension}
+        words |= {f"amount {dimension}" for dimension in reading.amounts.dimensions()}
     # how long an effect lasts, or when it was seen gone (0128)
     if lasting_floor(reading.tokens) is not None or worn_off_by(reading.tokens) is not None:
         words.add("lasting")
+    words |= {IRREGULAR[word] for word in words if word in IRREGULAR}  # "slept" (0129)
+    # a share of harm in general, or of a named symptom: they meet (0129)
+    if reading.share is not None and (
+        not HARMS.isdisjoint(reading.share_about) or SYMPTOM.search(" ".join(reading.tokens))
+    ):
+        words.add("harm share")
     return frozenset(words - GENERAL_OUTCOMES)
 
 
