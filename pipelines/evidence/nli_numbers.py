@@ -317,7 +317,7 @@ def of_so_many(tokens: Sequence[str], j: int) -> int:
     if count is None or count[1] >= len(tokens):
         return 0
     noun = tokens[count[1]]
-    return k if noun in _PEOPLE_PLURALS or noun.removesuffix("s") in SHARE_NOUNS else 0
+    return k if _people(noun) else 0
 
 
 # How far past the group "out of" names its count may stand: "Out of the nine of us in
