@@ -76,7 +76,13 @@ RECOMMENDATION = re.compile(
     r"(is|are) (not )?(recommended|advised)|"
     r"recommends?|advises?|avoid(s|ed)?|contraindicated|unsuitable|not suitable|"
     # what may be combined with what ("can be taken with paracetamol")
-    r"(can|may|could)( safely)? (not )?be (taken|used|given|combined|mixed))\b",
+    r"(can|may|could)( safely)? (not )?be (taken|used|given|combined|mixed)|"
+    # advice as speech gives it, with an amount of time after it ("you want the tape on
+    # for three to five days"; not "if you want to try it", "where you want it", "trees
+    # you want to keep": decision 0130)
+    r"(?<!\bif )(?<!\bwhere )you(?:'ll| will)? (?:really )?want (?:the|it|them|to)"
+    r"(?=[^.;]{0,60}?\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve)\s+"
+    r"(?:minutes?|hours?|days?|weeks?|months?|times?|sessions?|coats?)\b))\b",
     re.IGNORECASE,
 )
 # The same relations in Japanese (the other language the product reads).

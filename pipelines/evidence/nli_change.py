@@ -206,6 +206,7 @@ def _read_changes(key: tuple[str, ...]) -> ChangeReading:
             frozenset(_ONE_OF.get(k, k) for k in outcome(_injured(_without_the_base(share_tokens))))
             | (_FAILED if counts_failures else frozenset())
             | (_STOPPED if _gave_up(share_tokens) else frozenset())
+            | (_APPETITE if _off_food(share_tokens) else frozenset())
             if share
             else frozenset()
         ),
@@ -247,6 +248,22 @@ _GIVE: Final = frozenset({"give", "gave", "gives", "giving", "given"})
 
 def _gave_up(tokens: Sequence[str]) -> bool:
     return any(t in _GIVE and tokens[i + 1 : i + 2] == ["up"] for i, t in enumerate(tokens))
+
+
+# Who went off their feed lost their appetite, ate less ("about a third of our milkers
+# went right off their feed" against "fewer than 2 in every 100 animals ... showed any
+# drop in feed intake": decision 0130).
+_APPETITE: Final = frozenset({"intak", "appetit"})
+_FOOD: Final = frozenset({"feed", "food", "grub"})
+_POSSESSIVES: Final = frozenset({"their", "his", "her", "its", "my", "our", "your", "the"})
+
+
+def _off_food(tokens: Sequence[str]) -> bool:
+    return any(
+        t == "off" and tokens[i + 1 : i + 2] and tokens[i + 1] in _POSSESSIVES
+        and tokens[i + 2 : i + 3] and tokens[i + 2] in _FOOD
+        for i, t in enumerate(tokens)
+    )  # fmt: skip
 
 
 def _only_failures_counted(tokens: Sequence[str]) -> bool:
@@ -319,7 +336,9 @@ def _negated_before_than(tokens: Sequence[str]) -> bool:
 # soreness" a trial reduced: decision 0113).
 _NO_MODIFIERS = frozenset(
     {"group", "groups", "arm", "arms", "perceived", "reported", "rated", "measured",
-     "subjective", "self"}
+     "subjective", "self",
+     # the statistic taken of it ("mean shoulder pain": decision 0130)
+     "mean", "median", "average"}
 )  # fmt: skip
 
 
@@ -339,9 +358,28 @@ def _modified(tokens: list[str]) -> dict[str, frozenset[str]]:
         if tokens[i] == "than":
             break
         key = token_key(tokens[i])
-        if key is not None and not _verb_only(tokens[i - 1]) and tokens[i - 1] not in _NO_MODIFIERS:
+        if (
+            key is not None
+            and not _verb_only(tokens[i - 1])
+            and tokens[i - 1] not in _NO_MODIFIERS
+            and not _after_a_verb_cue(tokens, i - 1)
+        ):
             found.setdefault(key, set()).update(outcome(tokens[i - 1 : i]))
     return {key: frozenset(words) for key, words in found.items()}
+
+
+# Words after which a word is a verb, modifying nothing: "did not ease shoulder pain",
+# "failed to improve knee pain" (decision 0130).
+_VERB_CUES: Final = frozenset({"not", "never"})
+_FAILED_TO: Final = (["failed", "to"], ["fail", "to"], ["fails", "to"])
+
+
+def _after_a_verb_cue(tokens: Sequence[str], i: int) -> bool:
+    return i > 0 and (
+        tokens[i - 1] in _VERB_CUES
+        or tokens[i - 1].endswith("n't")
+        or list(tokens[max(0, i - 2) : i]) in _FAILED_TO
+    )
 
 
 @functools.lru_cache(maxsize=16384)

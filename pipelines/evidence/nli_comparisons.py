@@ -23,7 +23,13 @@ from lyra.pipelines.evidence.nli_numbers import (
     stem,
 )
 from lyra.pipelines.evidence.nli_tokens import STOPWORDS, axis_of, content_keys, is_cue
-from lyra.pipelines.evidence.nli_words import ARMS, CHANGE_DEGREES, GENERAL_OUTCOMES, STAYING
+from lyra.pipelines.evidence.nli_words import (
+    ARMS,
+    AS_USUAL,
+    CHANGE_DEGREES,
+    GENERAL_OUTCOMES,
+    STAYING,
+)
 
 # How far a verb of change reaches for its object, and a negation for the comparison it
 # denies (tokens).
@@ -791,7 +797,7 @@ def no_difference_against_comparison(
     the other has one of them do better or more than the other, naming the outcome
     ("Structured exercise outperforms antidepressants, with patients around 1.5 times
     more likely to reach remission ..."): decision 0115."""
-    if not no_change or _SIDE_BY_SIDE.isdisjoint(null_tokens):
+    if not no_change or (_SIDE_BY_SIDE.isdisjoint(null_tokens) and not _same_as(null_tokens)):
         return False
     if not specific(no_change) & content_keys(other_tokens):
         return False
@@ -803,4 +809,24 @@ def no_difference_against_comparison(
         leads, behind = specific(comparison.leader & named), specific(comparison.compared & named)
         if leads and behind and leads.isdisjoint(behind):
             return True
+        if leads and not comparison.compared & named and _each_names_a_control(comparison, named):
+            return True
     return False
+
+
+# The words that name a study's control arm, or those who got the usual treatment:
+# "matched comparison cases", "people who'd just been sentenced in the ordinary way".
+# (Their keys, not the axis "usual" stands for: "daily" reads on that axis too.)
+_CONTROL_KEYS: Final = frozenset(
+    key for key in content_keys([*ARMS, *AS_USUAL, "comparison"]) if not key.startswith("~")
+)
+
+
+def _each_names_a_control(comparison: Comparison, named: set[str]) -> bool:
+    """The comparison leads over a control arm, and the finding of no difference sets the
+    leader beside a control arm too, each named in its own words: "34.1% of drug court
+    participants had been reconvicted ..., compared with 49.7% of matched comparison
+    cases" against "the people who'd been through drug court were getting reconvicted at
+    more or less the same rate as people who'd just been sentenced in the ordinary way"
+    (decision 0130)."""
+    return bool(comparison.compared & _CONTROL_KEYS) and bool(named & _CONTROL_KEYS)

@@ -101,6 +101,9 @@ _OCCASIONS: Final = frozenset({"session", "class", "visit", "treatment", "treatm
                                "shift", "shifts", "collection", "collections",
                                "appointment", "appointments", "consultation",
                                "consultations", "meeting", "meetings",
+                               # coats of a finish ("two full coats", "one decent coat":
+                               # decision 0130)
+                               "coat", "coats", "layer", "layers",
                                # a service's runs ("one bus an hour": decision 0129)
                                "bus", "buses", "train", "trains", "departure",
                                "departures", "run", "runs", "trip", "trips"})  # fmt: skip
@@ -414,7 +417,9 @@ _HABITS: Final = frozenset({"every", "daily", "nightly"})
 _DOSE_VERBS: Final = frozenset({"worn", "wear", "wearing", "used", "use", "using", "taken",
                                 "take", "taking", "applied", "apply", "practise", "practised",
                                 "practice", "practiced", "done", "performed", "given",
-                                "give", "played", "attended"})  # fmt: skip
+                                "give", "played", "attended",
+                                # fed to animals ("should be fed every day": 0130)
+                                "fed", "feed", "feeding"})  # fmt: skip
 _DOSE_VERB_REACH: Final = 4
 
 

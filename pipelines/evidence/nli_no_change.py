@@ -43,6 +43,7 @@ def acted_on(tokens: Sequence[str], i: int, reach: int) -> set[str]:
     "cut how often children need their reliever"), else
     those before it (its subject: "organic matter rose by", "turnover hardly changed")."""
     j = i + 1
+    verb_at = i
     if tokens[j : j + 1] == ["on"]:  # "tutees improved on reading comprehension" (0116)
         i = j
         j += 1
@@ -65,7 +66,7 @@ def acted_on(tokens: Sequence[str], i: int, reach: int) -> set[str]:
         return outcome(kept)
     # the subject, past a bound on the verb ("crashes at junctions along the route have
     # more than trebled": decision 0128)
-    verb = k = _past_span(tokens, i)
+    verb = k = _past_size(tokens, _past_span(tokens, verb_at))
     while k > 0 and tokens[k - 1] in _VERB_BOUNDS:
         k -= 1
     subject = outcome(tokens[max(0, k - OUTCOME_REACH) : k])
@@ -79,6 +80,20 @@ def acted_on(tokens: Sequence[str], i: int, reach: int) -> set[str]:
     return subject | outcome(kept)
 
 
+def _past_size(tokens: Sequence[str], i: int) -> int:
+    """Where the subject of the comparative at ``i`` ends, before the size and the verb
+    of being between them ("mean shoulder pain on movement was 2.1 points lower":
+    decision 0130); ``i`` where no size stands there."""
+    j = i
+    if j > 0 and tokens[j - 1].isalpha() and j > 1 and number(tokens[j - 2]) is not None:
+        j -= 1  # the unit: "points", "degrees"
+    if j == 0 or number(tokens[j - 1]) is None:
+        return i
+    j -= 1
+    return j - 1 if j > 0 and tokens[j - 1] in _BEING else i
+
+
+_BEING: Final = frozenset({"was", "were", "is", "are"})
 _SPAN_OPENS: Final = frozenset({"between", "from"})
 _SPAN_JOINS: Final = frozenset({"and", "to", "-"})
 
@@ -307,11 +322,47 @@ def no_change(tokens: Sequence[str]) -> set[str]:
             # "no convincing evidence that drinking coffee either raises or lowers your
             # chance of developing atrial fibrillation": no change either way (0123)
             found |= acted_on(tokens, i + 1, NULL_REACH)
+        elif stemmed in _EASING and _verb_denied(tokens, i):
+            # "elastic taping did not ease shoulder pain by any amount that patients
+            # would notice when compared with sham taping" (decision 0130)
+            found |= acted_on(tokens, i, NULL_REACH)
         elif tok == "any" and _denied_any(tokens, i):
             # "our response times haven't got any worse": what comes before the denial
             cue = next(j for j in range(i - 1, max(-1, i - 4), -1) if is_cue(tokens, j))
             found |= outcome(tokens[max(0, cue - OUTCOME_REACH) : cue])
     return found
+
+
+# Verbs of easing or improving an outcome, whose denial by any amount finds it
+# unchanged: "did not ease shoulder pain by any amount that patients would notice", "did
+# not significantly reduce pain" (not "do not reduce the risk of serious bleeding", which
+# says what a tablet cannot do, nor "if crying has not improved", a condition).
+_EASING: Final = frozenset({"eas", "reduc", "improv", "reliev", "lower", "alleviat", "lessen"})
+_DENIAL_ADVERBS: Final = frozenset(
+    {"significantly", "meaningfully", "appreciably", "noticeably", "materially", "measurably"}
+)
+# "by any amount", "to any degree", "at all", "in any way" after the object.
+_ANY_AMOUNT: Final = (["by", "any"], ["to", "any"], ["at", "all"], ["in", "any"])
+# Words after such a verb that make its denial a comparison: "did not reduce pain more
+# than exercise did", "did not ease pain as much as ..."
+_COMPARED_AFTER: Final = frozenset({"than", "more", "as", "further"})
+
+
+def _verb_denied(tokens: Sequence[str], i: int) -> bool:
+    """The verb at ``i`` is denied right before it ("did not ease", "failed to
+    improve"; not "nor reduce", which HealthVer's one pair with it reads as neutral), by
+    any amount (an adverb before it or "by any amount" after it), and compares nothing
+    after it."""
+    j = i - 1
+    adverb = j >= 0 and tokens[j] in _DENIAL_ADVERBS
+    if adverb:
+        j -= 1
+    denied = (j >= 0 and (tokens[j] in ("not", "never") or tokens[j].endswith("n't"))) or tokens[
+        max(0, j - 1) : j + 1
+    ] == ["failed", "to"]
+    after = list(tokens[i + 1 : i + 1 + NULL_REACH])
+    any_amount = any(after[k : k + 2] in _ANY_AMOUNT for k in range(len(after)))
+    return denied and (adverb or any_amount) and _COMPARED_AFTER.isdisjoint(after)
 
 
 # "barely budged": the adverbs that deny a verb of moving all but entirely.

@@ -380,7 +380,13 @@ def _share(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
     (decision 0105)."""
     if tokens[i] == "half" and tokens[i + 1 : i + 2] == ["of"]:
         return 50.0, i + 1
-    if tokens[i + 1 : i + 2] and tokens[i + 1] in FRACTION_OF and tokens[i + 2 : i + 3] == ["of"]:
+    if (
+        tokens[i + 1 : i + 2]
+        and tokens[i + 1] in FRACTION_OF
+        and tokens[i + 2 : i + 3] == ["of"]
+        and tokens[i + 3 : i + 4] not in (["a"], ["an"])
+    ):
+        # not part of one thing: "only a quarter of a degree or so cooler" (0130)
         count = 1.0 if tokens[i] in ("a", "one") else number(tokens[i])
         if count is not None and count < FRACTION_OF[tokens[i + 1]]:
             return 100.0 * count / FRACTION_OF[tokens[i + 1]], i + 2

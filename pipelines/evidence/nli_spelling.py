@@ -55,6 +55,8 @@ OUTCOME_SYNONYMS: Final = {
     "cow": "cattl",
     "jail": "prison",
     "hurt": "pain",
+    # a finish that flakes off peels (decision 0130)
+    "flak": "peel",
     # words that differ by more than a letter between British and American English
     "plough": "plow",
     "ploughing": "plow",
