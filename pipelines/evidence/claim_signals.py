@@ -47,6 +47,11 @@ EFFECT = re.compile(
     r"|\b(?:accounts?|accounted) for\b|\bmatter(?:s|ed)? (?:more|less|most|little)\b"
     # where a change came from ("Most of the fall came from reformulation")
     r"|\b(?:came|comes|stems?|stemmed) from\b|\bdue to\b"
+    # back where it started ("the number of people dying because of drink is right back
+    # where it was before the floor price came in": decision 0130)
+    r"|\b(?:is|are|was|were|gone|got|came|come)\s+(?:right\s+|straight\s+|all\s+the\s+"
+    r"way\s+)?back\s+(?:where|to\s+where|up|down|to\s+(?:pre\b|previous|former|normal|"
+    r"baseline|the\s+same|its|their))\b"
     # how something fared ("active managers did better in small caps")
     r"|\b(?:did|do|does|fared|fares|performed|performs) (?:better|worse|well|poorly|best|"
     r"worst|more for|less for)\b"
@@ -80,6 +85,9 @@ RECOMMENDATION = re.compile(
     # advice as speech gives it, with an amount of time after it ("you want the tape on
     # for three to five days"; not "if you want to try it", "where you want it", "trees
     # you want to keep": decision 0130)
+    # where a thing is worth doing ("It's really only worth doing where you've got deep
+    # peat": decision 0130)
+    r"worth (?:doing|using|trying) (?:where|when|if|on|in|unless)\b(?![^.;]*\?)|"
     r"(?<!\bif )(?<!\bwhere )you(?:'ll| will)? (?:really )?want (?:the|it|them|to)"
     r"(?=[^.;]{0,60}?\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve)\s+"
     r"(?:minutes?|hours?|days?|weeks?|months?|times?|sessions?|coats?)\b))\b",
@@ -162,6 +170,9 @@ IMPERSONAL_IT = re.compile(
     r"worth)\s+(?:for\s+[^,.;:]{1,40}?\s+)?(?:to\s+\w+|that\b|whether\b|if\b)"
     rf"|{_IT_IS}\s+(?:not\s+|only\s+|mainly\s+|mostly\s+|especially\s+|"
     r"particularly\s+)?(?:[\w-]+\s+){1,4}?(?:who|whose)\b"
+    # where it is worth doing: "It's really only worth doing where you've got deep peat"
+    rf"|{_IT_IS}\s+(?:(?:really|only|just|not|mainly)\s+){{0,2}}worth\s+(?:doing|using|"
+    r"trying)\s+(?:where|when|if|on|in|for|unless)\b"
     # whom a thing is for, "it" standing for the thing the page is about: "It's for adults
     # caught with a small amount of a drug for their own personal use" (decision 0127)
     rf"|{_IT_IS}\s+(?:(?:only|really|mainly|mostly|just|strictly|not|never)\s+){{0,2}}"
@@ -248,7 +259,10 @@ GENERIC_YOU = re.compile(
 # whether the counts went up at all at six months, traffic ... went up at 17 of the 40
 # schools" (decision 0115).
 READER_LOOKS = re.compile(
-    r"^if\s+you\s+(?:just\s+|only\s+|simply\s+)?(?:look|compare|count|check|add|go\s+by|"
-    r"take\s+(?:the|all|only))\b",
+    r"^(?:if\s+you\s+(?:just\s+|only\s+|simply\s+)?(?:look|compare|count|check|add|go\s+by|"
+    r"take\s+(?:the|all|only))"
+    # a time the reader is taken to ("Once you get past the first eighteen months or so,
+    # the number of people dying because of drink is right back where it was": 0130)
+    r"|(?:once|by\s+the\s+time)\s+you(?:'re|\s+are|\s+get|\s+go)\s+(?:past|beyond|to))\b",
     re.IGNORECASE,
 )

@@ -556,6 +556,16 @@ _NOT_THE_WRITERS_STORY = re.compile(
 )
 
 
+_ENOUGH_FOR_MINE = re.compile(r"\b(?:plenty|enough|sufficient|ample)\s+for\s+(?:my|our)\b", re.I)
+# A position calling an amount enough or too much: "Our members believe a floor of 40p a
+# unit is plenty ..." (decision 0130).
+_BELIEVED_ENOUGH = re.compile(
+    r"^(?:we|our\s+\w+)\s+believes?\s+(?:that\s+)?[^.;]*?\d[^.;]*?\b(?:is|are)\s+"
+    r"(?:plenty|enough|sufficient|ample|too\s+\w+)\b",
+    re.IGNORECASE,
+)
+
+
 def informativeness(text: str) -> float:
     """0..1: how much a sentence asserts that a reader could check.
 
@@ -573,7 +583,9 @@ def informativeness(text: str) -> float:
         text = text[experience.end() :]
     if (
         (_METHODS.match(text) and not FINDING_OPENS.match(text))
-        or _WRITER_SPEAKS.match(text)
+        # not a position that calls an amount enough ("Our members believe a floor of 40p
+        # a unit is plenty ...": decision 0130)
+        or (_WRITER_SPEAKS.match(text) and not _BELIEVED_ENOUGH.match(text))
         or _OBJECTIVE.match(text)
         or _MYTH.match(text)
         or points_elsewhere(text)
@@ -594,6 +606,9 @@ def informativeness(text: str) -> float:
         and not practice
         and not advised
         and not WRITER_FINDS_NONE.match(text)
+        # an amount the writer calls enough for those they teach or treat ("one quick quiz
+        # every couple of weeks is plenty for my Year 10s": decision 0130)
+        and not (_ENOUGH_FOR_MINE.search(text) and _amount_called_enough(text))
     )
     # an amount paid states what a dose would; a dose stated keeps its score quoted or
     # with "you" only in its timing (decision 0115)

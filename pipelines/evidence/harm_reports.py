@@ -86,7 +86,7 @@ _WRITERS_GROUP = (
     r"kids|children|year\s+\d{1,2}s)\b"
 )
 COUNTED_AMONG = re.compile(
-    rf"\b{_SHARE}\s+(?:[\w-]+\s+){{0,3}}?(?:in|of|among|on)\s+{_WRITERS_GROUP}"
+    rf"\b{_SHARE}\s+(?:[\w-]+\s+){{0,3}}?(?:in|of|among|on|at)\s+{_WRITERS_GROUP}"
     # a poster's share of the animals they keep, opening the sentence ("honestly
     # about a third of the heifers came out of it with red raw skin")
     rf"|^(?:(?:honestly|tbh|frankly|basically|literally)\s+)?(?:about\s+|roughly\s+|"

@@ -87,6 +87,7 @@ from lyra.pipelines.evidence.nli_tokens import (
 from lyra.pipelines.evidence.nli_words import (
     GENERAL_OUTCOMES,
     OUTCOME_FOLDS,
+    PEOPLE,
     WHO_AND_HOW_OFTEN,
 )
 
@@ -207,6 +208,7 @@ def _read_changes(key: tuple[str, ...]) -> ChangeReading:
             | (_FAILED if counts_failures else frozenset())
             | (_STOPPED if _gave_up(share_tokens) else frozenset())
             | (_APPETITE if _off_food(share_tokens) else frozenset())
+            | (_FOOD_KEY if _skipped_meals(share_tokens) else frozenset())
             if share
             else frozenset()
         ),
@@ -264,6 +266,19 @@ def _off_food(tokens: Sequence[str]) -> bool:
         and tokens[i + 2 : i + 3] and tokens[i + 2] in _FOOD
         for i, t in enumerate(tokens)
     )  # fmt: skip
+
+
+# Meals skipped are food gone without ("skipping proper meals" against "had gone without
+# food or heating": decision 0130); not "free meals", a school's.
+_FOOD_KEY: Final = frozenset({"food"})
+_SKIPPED: Final = frozenset({"skip", "skips", "skipped", "skipping", "miss", "missed", "missing"})
+_MEALS: Final = frozenset({"meal", "meals"})
+
+
+def _skipped_meals(tokens: Sequence[str]) -> bool:
+    return any(
+        t in _SKIPPED and not _MEALS.isdisjoint(tokens[i + 1 : i + 3]) for i, t in enumerate(tokens)
+    )
 
 
 def _only_failures_counted(tokens: Sequence[str]) -> bool:
@@ -363,6 +378,8 @@ def _modified(tokens: list[str]) -> dict[str, frozenset[str]]:
             and not _verb_only(tokens[i - 1])
             and tokens[i - 1] not in _NO_MODIFIERS
             and not _after_a_verb_cue(tokens, i - 1)
+            # who it happens to is no kind of it: "the number of people dying" (0130)
+            and token_key(tokens[i - 1]) not in PEOPLE
         ):
             found.setdefault(key, set()).update(outcome(tokens[i - 1 : i]))
     return {key: frozenset(words) for key, words in found.items()}

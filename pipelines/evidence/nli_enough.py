@@ -101,9 +101,9 @@ _OCCASIONS: Final = frozenset({"session", "class", "visit", "treatment", "treatm
                                "shift", "shifts", "collection", "collections",
                                "appointment", "appointments", "consultation",
                                "consultations", "meeting", "meetings",
-                               # coats of a finish ("two full coats", "one decent coat":
-                               # decision 0130)
-                               "coat", "coats", "layer", "layers",
+                               # coats of a finish ("two full coats", "one decent coat"),
+                               # quizzes in class (decision 0130)
+                               "coat", "coats", "layer", "layers", "quiz", "quizzes",
                                # a service's runs ("one bus an hour": decision 0129)
                                "bus", "buses", "train", "trains", "departure",
                                "departures", "run", "runs", "trip", "trips"})  # fmt: skip
@@ -175,6 +175,8 @@ def _often_at(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
             return _EVERY[tokens[j]], j + 1
         # "every 48 hours", "every 3 days", "every two weeks"
         value = _count(tokens[j]) if j < len(tokens) else None
+        if value and tokens[j] in _VAGUE and tokens[j + 1 : j + 2] == ["of"]:
+            j += 1  # "every couple of weeks" (decision 0130)
         if value and tokens[j + 1 : j + 2] and tokens[j + 1] in _EVERY_UNIT:
             return _EVERY_UNIT[tokens[j + 1]] / value, j + 2
         return None

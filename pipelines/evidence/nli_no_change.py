@@ -322,6 +322,10 @@ def no_change(tokens: Sequence[str]) -> set[str]:
             # "no convincing evidence that drinking coffee either raises or lowers your
             # chance of developing atrial fibrillation": no change either way (0123)
             found |= acted_on(tokens, i + 1, NULL_REACH)
+        elif tok == "back" and (being := _back_where_it_was(tokens, i)):
+            # "the number of people dying because of drink is right back where it was
+            # before the floor price came in" (decision 0130)
+            found |= outcome(words_before(tokens, being))
         elif stemmed in _EASING and _verb_denied(tokens, i):
             # "elastic taping did not ease shoulder pain by any amount that patients
             # would notice when compared with sham taping" (decision 0130)
@@ -331,6 +335,27 @@ def no_change(tokens: Sequence[str]) -> set[str]:
             cue = next(j for j in range(i - 1, max(-1, i - 4), -1) if is_cue(tokens, j))
             found |= outcome(tokens[max(0, cue - OUTCOME_REACH) : cue])
     return found
+
+
+# "is right back where it was", "went straight back to where they were before".
+_BACK_VERBS: Final = frozenset({"is", "are", "was", "were", "went", "gone", "got", "came"})
+_BACK_STRESS: Final = frozenset({"right", "straight", "just"})
+_AS_BEFORE: Final = frozenset({"was", "were", "before", "previously", "pre"})
+_AS_BEFORE_REACH: Final = 5
+
+
+def _back_where_it_was(tokens: Sequence[str], i: int) -> int:
+    """Where the verb before "back" at ``i`` stands, when what it says is back where it
+    was before ("... is right back where it was before ..."); 0 for none."""
+    j = i - 1
+    while j > 0 and tokens[j] in _BACK_STRESS:
+        j -= 1
+    if j <= 0 or tokens[j] not in _BACK_VERBS:
+        return 0
+    after = tokens[i + 1 : i + 1 + _AS_BEFORE_REACH]
+    if not after or after[0] not in ("where", "to") or _AS_BEFORE.isdisjoint(after[1:]):
+        return 0
+    return j
 
 
 # Verbs of easing or improving an outcome, whose denial by any amount finds it

@@ -57,6 +57,9 @@ OUTCOME_SYNONYMS: Final = {
     "hurt": "pain",
     # a finish that flakes off peels (decision 0130)
     "flak": "peel",
+    # those dying are deaths counted
+    "dying": "death",
+    "died": "death",
     # words that differ by more than a letter between British and American English
     "plough": "plow",
     "ploughing": "plow",

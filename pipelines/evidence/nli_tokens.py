@@ -101,6 +101,7 @@ def _tokens(text: str) -> tuple[str, ...]:
 # "no doubt" and "no question" affirm what follows ("I have no doubt that aspirin clearly
 # lowers ...": decision 0107).
 _CERTAIN_AFTER_NO = frozenset({"doubt", "doubts", "question"})
+_GO_WITHOUT = frozenset({"go", "goes", "went", "gone", "going", "do", "did", "done", "doing"})
 
 
 # "no" after these names what is compared with, it negates nothing: "compared with no
@@ -115,6 +116,9 @@ _NOT_ONLY: Final = (["only"], ["just"], ["merely"], ["simply"])
 def is_cue(tokens: Sequence[str], i: int) -> bool:
     tok = tokens[i]
     if tok in {"no", "without"} and i + 1 < len(tokens) and tokens[i + 1] in _CERTAIN_AFTER_NO:
+        return False
+    if tok == "without" and i and tokens[i - 1] in _GO_WITHOUT:
+        # "had gone without food or heating": to lack something, no denial (0130)
         return False
     if (
         tok == "no"
