@@ -79,6 +79,7 @@ from lyra.pipelines.evidence.nli_sizes import (
 )
 from lyra.pipelines.evidence.nli_tokens import (
     FAIL_WORDS,
+    denies_the_next_word,
     is_cue,
     is_negated,
     kept_per_tokens,
@@ -385,18 +386,10 @@ def _modified(tokens: list[str]) -> dict[str, frozenset[str]]:
     return {key: frozenset(words) for key, words in found.items()}
 
 
-# Words after which a word is a verb, modifying nothing: "did not ease shoulder pain",
-# "failed to improve knee pain" (decision 0130).
-_VERB_CUES: Final = frozenset({"not", "never"})
-_FAILED_TO: Final = (["failed", "to"], ["fail", "to"], ["fails", "to"])
-
-
 def _after_a_verb_cue(tokens: Sequence[str], i: int) -> bool:
-    return i > 0 and (
-        tokens[i - 1] in _VERB_CUES
-        or tokens[i - 1].endswith("n't")
-        or list(tokens[max(0, i - 2) : i]) in _FAILED_TO
-    )
+    """A denial stands right before ``tokens[i]``, so it is a verb, modifying nothing:
+    "did not ease shoulder pain", "failed to improve knee pain" (decision 0130)."""
+    return i > 0 and denies_the_next_word(tokens, i - 1)
 
 
 @functools.lru_cache(maxsize=16384)

@@ -17,6 +17,7 @@ from lyra.pipelines.evidence.nli_tokens import (
     DETERMINERS,
     STOPWORDS,
     axis_of,
+    denies_the_next_word,
     is_cue,
     is_negated,
 )
@@ -90,10 +91,9 @@ def _past_size(tokens: Sequence[str], i: int) -> int:
     if j == 0 or number(tokens[j - 1]) is None:
         return i
     j -= 1
-    return j - 1 if j > 0 and tokens[j - 1] in _BEING else i
+    return j - 1 if j > 0 and tokens[j - 1] in _BE else i
 
 
-_BEING: Final = frozenset({"was", "were", "is", "are"})
 _SPAN_OPENS: Final = frozenset({"between", "from"})
 _SPAN_JOINS: Final = frozenset({"and", "to", "-"})
 
@@ -382,9 +382,7 @@ def _verb_denied(tokens: Sequence[str], i: int) -> bool:
     adverb = j >= 0 and tokens[j] in _DENIAL_ADVERBS
     if adverb:
         j -= 1
-    denied = (j >= 0 and (tokens[j] in ("not", "never") or tokens[j].endswith("n't"))) or tokens[
-        max(0, j - 1) : j + 1
-    ] == ["failed", "to"]
+    denied = j >= 0 and denies_the_next_word(tokens, j)
     after = list(tokens[i + 1 : i + 1 + NULL_REACH])
     any_amount = any(after[k : k + 2] in _ANY_AMOUNT for k in range(len(after)))
     return denied and (adverb or any_amount) and _COMPARED_AFTER.isdisjoint(after)

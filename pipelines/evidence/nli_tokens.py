@@ -113,6 +113,20 @@ _COMPARED = (["compared", "with"], ["compared", "to"], ["relative", "to"])
 _NOT_ONLY: Final = (["only"], ["just"], ["merely"], ["simply"])
 
 
+_FAILS: Final = frozenset({"fail", "fails", "failed"})
+
+
+def denies_the_next_word(tokens: Sequence[str], j: int) -> bool:
+    """``tokens[j]`` denies the verb right after it: "not", "never", a negated
+    contraction, or the "to" of "failed to" ("did not ease", "failed to improve")."""
+    tok = tokens[j]
+    return (
+        tok in ("not", "never")
+        or tok.endswith("n't")
+        or (tok == "to" and j > 0 and tokens[j - 1] in _FAILS)
+    )
+
+
 def is_cue(tokens: Sequence[str], i: int) -> bool:
     tok = tokens[i]
     if tok in {"no", "without"} and i + 1 < len(tokens) and tokens[i + 1] in _CERTAIN_AFTER_NO:
