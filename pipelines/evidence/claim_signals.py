@@ -52,6 +52,9 @@ EFFECT = re.compile(
     r"|\b(?:is|are|was|were|gone|got|came|come)\s+(?:right\s+|straight\s+|all\s+the\s+"
     r"way\s+)?back\s+(?:where|to\s+where|up|down|to\s+(?:pre\b|previous|former|normal|"
     r"baseline|the\s+same|its|their))\b"
+    # no change, as a stressed equality ("they take just as long to get there", "took
+    # just as many tumbles": decision 0131)
+    r"|\b(?:just|exactly|every\s+bit|equally)\s+as\s+(?:many|much|long|likely|often)\b"
     # how something fared ("active managers did better in small caps")
     r"|\b(?:did|do|does|fared|fares|performed|performs) (?:better|worse|well|poorly|best|"
     r"worst|more for|less for)\b"
@@ -116,6 +119,9 @@ COMPARISON = re.compile(
     # alike in two groups ("was similar in women and men": decision 0108)
     r"similar (?:in|for|among|between)|"
     r"as much as|"
+    # a stressed equality whose comparison was named before ("they take just as long to
+    # get there": decision 0131)
+    r"(?:just|exactly|every\s+bit|equally)\s+as\s+\w+|"
     # an equality: "as effective as", "the same wellbeing lift as" (decision 0105)
     r"as\s+\w+\s+as|the\s+same(?:\s+[\w-]+){0,2}\s+as)\b",
     re.IGNORECASE,

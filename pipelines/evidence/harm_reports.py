@@ -41,6 +41,10 @@ TREATMENT_BROUGHT = re.compile(
     r"\bon\s+(?:the|it|them|this)\b(?:\s+(?:course|antibiotics?|tablets?|pills?|drugs?|"
     r"medication|medicine|treatment))?|\bsince\s+(?:starting|taking|I\s+started)\b|"
     r"\bafter\s+(?:starting|taking|the\s+first\s+dose)\b|\bside[- ]effects?\b|"
+    # what followed each treatment ("the deep bruised ache for a couple of days afterwards
+    # happened after nearly every session I had": decision 0131)
+    r"\bafter\s+(?:nearly\s+|almost\s+|pretty\s+much\s+)?(?:every|each)\s+(?:single\s+)?"
+    r"(?:session|treatment|appointment|visit|injection|dose|jab|application)\b|"
     # "I started VitaFlow alongside my aspirin in March and within three weeks I had
     # bruises all over my shins" (decision 0107)
     r"\b(?:started|began)\b[^.;]{0,80}?\b(?:within|after)\s+(?:a|an|\w+)\s+(?:days?|weeks?|"

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from lyra.pipelines.evidence.nli_numbers import CARDINALS, number
+from lyra.pipelines.evidence.nli_numbers import CARDINALS, number, stem
 from lyra.pipelines.evidence.nli_tokens import is_negated
 
 # The dimensions an amount is read along.
@@ -372,7 +372,13 @@ def read_amounts(tokens: Sequence[str]) -> Amounts | None:
         (
             i
             for i, tok in enumerate(tokens)
-            if (tok in _ENOUGH or _all_needed(tokens, i)) and not _denied(tokens, i)
+            if (
+                tok in _ENOUGH
+                or _all_needed(tokens, i)
+                or _more_is_no_help(tokens, i)
+                or _on_its_own(tokens, i)
+            )
+            and not _denied(tokens, i)
         ),
         None,
     )
@@ -385,11 +391,16 @@ def read_amounts(tokens: Sequence[str]) -> Amounts | None:
     if floor_at is not None:
         # the advice's other amounts count too: "The splint should be worn every night,
         # ..., for at least six weeks"
-        found = _amounts_in(tokens, 0, len(tokens), high=False)
+        found = _amounts_in(tokens, 0, len(tokens), high=False) | _ratio_floor(tokens, floor_at)
         floor = True
     else:
         assert enough_at is not None
-        found = _amounts_in(tokens, max(0, enough_at - _ENOUGH_REACH), enough_at, high=True)
+        found = (
+            # one alone says how many one is enough for, no other amount
+            _one_minds(tokens, max(0, enough_at - _ALONE_REACH), enough_at)
+            if _on_its_own(tokens, enough_at)
+            else _amounts_in(tokens, max(0, enough_at - _ENOUGH_REACH), enough_at, high=True)
+        )
         floor = False
     if not found:
         return None
@@ -461,6 +472,77 @@ _ALL_NEEDED_REACH: Final = 3
 
 def _all_needed(tokens: Sequence[str], i: int) -> bool:
     return tokens[i] == "all" and not _NEEDS.isdisjoint(tokens[i + 1 : i + 1 + _ALL_NEEDED_REACH])
+
+
+# How many of one thing for each of another, a dimension of its own named by the other
+# ("dogs for every 300 ewes" is a number per ewe): "keepers should run at least two
+# guardian dogs for every 300 ewes" against "One good bitch will mind six or seven
+# hundred ewes on the open hill by herself", which calls one enough for so many
+# (decision 0131). The words between a count and its "for every" (what is counted) and
+# after "one" (who minds them alone) may be a few.
+RATIO = "per "
+_FOR_EACH: Final = (("for", "every"), ("for", "each"), ("per",), ("to", "every"))
+_COUNTED_WORDS: Final = 3
+_ALONE: Final = frozenset({"herself", "himself", "itself", "themselves"})
+_ALONE_REACH: Final = 18
+
+
+def _on_its_own(tokens: Sequence[str], i: int) -> bool:
+    """``tokens[i]`` ends "by herself", "by itself": one thing doing it all alone."""
+    return tokens[i] in _ALONE and tokens[i - 1 : i] == ["by"]
+
+
+def _count_at(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
+    """A count at ``tokens[i]`` ("300", "six", "7 hundred") and where its noun stands."""
+    value = _count(tokens[i]) if tokens[i] not in _VAGUE and tokens[i] not in _ONE else None
+    if value is None:
+        return None
+    j = i + 1
+    if tokens[j : j + 1] and tokens[j] in ("hundred", "thousand"):
+        value *= 100.0 if tokens[j] == "hundred" else 1000.0
+        j += 1
+    return (value, j) if j < len(tokens) and tokens[j].isalpha() else None
+
+
+def _ratio_floor(tokens: Sequence[str], i: int) -> dict[str, float]:
+    """The floor at ``i`` as a least number of one thing for each so many of another:
+    "at least two guardian dogs for every 300 ewes" is 2 / 300 per ewe."""
+    counted = _count(tokens[i]) if i < len(tokens) and tokens[i] not in _VAGUE else None
+    if counted is None:
+        return {}
+    for k in range(i + 1, min(len(tokens), i + 2 + _COUNTED_WORDS)):
+        each = next((w for w in _FOR_EACH if tuple(tokens[k : k + len(w)]) == w), None)
+        if each is None:
+            continue
+        base = _count_at(tokens, k + len(each))
+        return {RATIO + stem(tokens[base[1]]): counted / base[0]} if base and base[0] else {}
+    return {}
+
+
+def _one_minds(tokens: Sequence[str], start: int, end: int) -> dict[str, float]:
+    """One thing minding so many alone, in ``tokens[start:end]``: "One good bitch will
+    mind six or seven hundred ewes" is 1 / 700 per ewe."""
+    ones = [i for i in range(start, end) if tokens[i] in ("one", "1")]
+    if not ones:
+        return {}
+    for i in range(end - 1, ones[0], -1):
+        base = _count_at(tokens, i)
+        if base is not None and base[1] < end and base[0] > 1:
+            return {RATIO + stem(tokens[base[1]]): 1.0 / base[0]}
+    return {}
+
+
+# More said to do no good after an amount, which calls that amount enough: "is done and
+# dusted in about forty minutes, and dragging it out longer doesn't help anyone", "more
+# than that adds nothing" (decision 0131).
+_MORE_OF_IT: Final = frozenset({"longer", "more", "further"})
+_NO_GOOD: Final = frozenset({"help", "helps", "add", "adds", "difference"})
+_NO_GOOD_REACH: Final = 4
+
+
+def _more_is_no_help(tokens: Sequence[str], i: int) -> bool:
+    after = list(tokens[i + 1 : i + 1 + _NO_GOOD_REACH])
+    return tokens[i] in _MORE_OF_IT and not _NO_GOOD.isdisjoint(after) and is_negated(after)
 
 
 def _denied(tokens: Sequence[str], i: int) -> bool:

@@ -304,7 +304,7 @@ def no_change(tokens: Sequence[str]) -> set[str]:
             # "of" (0127); a measure alone ("the same hours as before") names too little
             of = tokens.index("of", i)
             found |= outcome(tokens[of + 1 : as_at])
-        elif tok in ("many", "much") and (alike := _alike_as_much(tokens, i)):
+        elif tok in ("many", "much", "long") and (alike := _alike_as_much(tokens, i)):
             # "and took just as many tumbles", "were paying just as much to heat their
             # homes ... as neighbours still on the waiting list" (0128)
             found |= alike
@@ -393,18 +393,19 @@ _SCARCELY: Final = frozenset({"barely", "hardly", "scarcely"})
 # "the same <what> as <who> <did> before": what stayed over time, named between "same"
 # and "as", and the words that say the comparison is with an earlier time.
 _SAME_WHAT_REACH: Final = 8
+_SAME_OF_WHAT_REACH: Final = 11
 _EARLIER_REACH: Final = 6
 _EARLIER: Final = frozenset({"before", "previously", "formerly", "beforehand", "earlier"})
 _EARLIER_PERIODS: Final = (["last", "year"], ["the", "year", "before"], ["a", "year", "ago"])
 
 
-def _as_after_the_same(tokens: Sequence[str], i: int) -> int:
+def _as_after_the_same(tokens: Sequence[str], i: int, reach: int = _SAME_WHAT_REACH) -> int:
     """Where the "as" of "the same <what> as" stands, for "same" at ``tokens[i]``; 0 for
     none."""
     if tokens[i - 1 : i] != ["the"]:
         return 0
     return next(
-        (k for k in range(i + 2, min(len(tokens), i + 2 + _SAME_WHAT_REACH)) if tokens[k] == "as"),
+        (k for k in range(i + 2, min(len(tokens), i + 2 + reach)) if tokens[k] == "as"),
         0,
     )
 
@@ -414,15 +415,7 @@ def _same_as_before(tokens: Sequence[str], i: int) -> int:
     it is an earlier time ("as they were before the caddies arrived", "as last year");
     0 for none."""
     as_at = _as_after_the_same(tokens, i)
-    if not as_at:
-        return 0
-    after = tokens[as_at + 1 : as_at + 1 + _EARLIER_REACH]
-    earlier = not _EARLIER.isdisjoint(after) or any(
-        list(after[k : k + len(period)]) == period
-        for period in _EARLIER_PERIODS
-        for k in range(len(after))
-    )
-    return as_at if earlier else 0
+    return as_at if as_at and _same_time_before(tokens, as_at) else 0
 
 
 # Measures one group can have the same of as another: "the same number of breeding
@@ -445,13 +438,16 @@ def _same_measure_as(tokens: Sequence[str], i: int) -> set[str]:
     empty for none."""
     if tokens[i + 1 : i + 2] == [] or tokens[i + 1] not in _SAME_MEASURES:
         return set()
-    as_at = _as_after_the_same(tokens, i)
+    # what a measure is of may run longer: "the same share of their lambs to foxes and
+    # feral dogs as those that did not" (decision 0131)
+    of = tokens[i + 2 : i + 3] == ["of"]
+    as_at = _as_after_the_same(tokens, i, _SAME_OF_WHAT_REACH if of else _SAME_WHAT_REACH)
     # the other group had none of it, or is the trial's other arm: "as the farms that
     # hadn't", "as tenants who stood in front of the judge alone"; not another arm of the
     # same kind ("the same amount of work as the fully remote teams")
     if not as_at or not _untreated_after(tokens, as_at, _ON_THEIR_OWN):
         return set()
-    if tokens[i + 2 : i + 3] == ["of"]:
+    if of:
         return outcome(tokens[i + 3 : as_at])
     before = [t for t in tokens[max(0, i - 1 - OUTCOME_REACH) : i - 1] if not t.endswith("ly")]
     return outcome(before)
@@ -471,12 +467,32 @@ def _alike_as_much(tokens: Sequence[str], i: int) -> set[str]:
     their homes a year later as neighbours still on the waiting list"); else nothing."""
     if i < 2 or tokens[i - 1] != "as" or tokens[i - 2] not in _AS_STRESS:
         return set()
+    # "they take just as long to get there": as long is the same time (decision 0131)
+    took = {_TIME} if tokens[i] == "long" else set()
     as_at = _word_within(tokens, "as", i + 1, i + 1 + _SAME_WHAT_REACH)
     if not as_at:
-        return outcome(tokens[i + 1 : i + 1 + _AS_MANY_REACH])
+        return took | outcome(tokens[i + 1 : i + 1 + _AS_MANY_REACH])
     if _untreated_after(tokens, as_at):
-        return outcome(tokens[i + 1 : as_at]) | outcome(tokens[max(0, i - 3) : i - 2])
+        return took | outcome(tokens[i + 1 : as_at]) | outcome(tokens[max(0, i - 3) : i - 2])
+    if _same_time_before(tokens, as_at):
+        # "were getting through just as many units of power as before" (decision 0131)
+        return took | outcome(tokens[i + 1 : as_at])
     return set()
+
+
+# The key of "time", which "as long" measures.
+_TIME: Final = "tim"
+
+
+def _same_time_before(tokens: Sequence[str], at: int) -> bool:
+    """What follows the "as" at ``at`` is only an earlier time: "as before", "as they did
+    before", "as last year"."""
+    after = tokens[at + 1 : at + 1 + _EARLIER_REACH]
+    return not _EARLIER.isdisjoint(after) or any(
+        list(after[k : k + len(period)]) == period
+        for period in _EARLIER_PERIODS
+        for k in range(len(after))
+    )
 
 
 def _word_within(tokens: Sequence[str], word: str, start: int, end: int) -> int:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from lyra.pipelines.evidence.antonym_axes import ANTONYM_AXES
 from lyra.pipelines.evidence.nli_numbers import (
@@ -75,6 +76,8 @@ def read_share(tokens: Sequence[str]) -> Share | None:
     a bound right before it (`bound_before`: "fewer than", "more than"); None for none,
     or for two or more."""
     values = _restated_once(measures(tokens).get("%", []), tokens)
+    if not values:
+        return _all_but_every(tokens)
     if len({(low, high) for low, high, _ in values}) != 1:
         return None
     low, high, at = values[0]
@@ -86,6 +89,24 @@ def read_share(tokens: Sequence[str]) -> Share | None:
     elif bound == "at least":
         high = float("inf")
     return Share(low, high)
+
+
+# "after nearly every session I had", "almost all of the children": a share in words, of
+# all but a few (decision 0131), read only where no number gives one.
+_ALL_BUT: Final = frozenset({"nearly", "almost", "virtually", "practically"})
+_EVERY: Final = frozenset({"every", "all"})
+ALL_BUT_A_FEW: Final = Share(80.0, 100.0)
+
+
+def _all_but_every(tokens: Sequence[str]) -> Share | None:
+    """`ALL_BUT_A_FEW` when ``tokens`` say "nearly every <noun>" or "almost all (of) the
+    <noun>" once; None otherwise."""
+    found = [
+        i
+        for i in range(1, len(tokens) - 1)
+        if tokens[i] in _EVERY and tokens[i - 1] in _ALL_BUT and tokens[i + 1].isalpha()
+    ]
+    return ALL_BUT_A_FEW if len(found) == 1 else None
 
 
 # A share given again in another form right after it, in brackets or after a comma, is

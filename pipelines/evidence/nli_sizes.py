@@ -86,13 +86,28 @@ def changed_words(tokens: Sequence[str]) -> tuple[set[str], set[str]]:
             # traffic than" ("markedly higher function scores ... than" compares a measure)
             continue
         if sized or (i and tokens[i - 1] in CHANGE_DEGREES):
-            found |= acted_on(tokens, i, CUE_REACH)
+            found |= acted_on(tokens, i, CUE_REACH) | _what_was_lost(tokens, i)
             if _sized_before(tokens, i):
                 # what gave the size: "plots ... yielded 14 percent more grain" (0109)
                 found |= _verb_before_size(tokens, i)
         else:
             unsized |= acted_on(tokens, i, OUTCOME_REACH)
     return found, found | unsized
+
+
+# "Predation losses were 3.1 lambs per 100": a count of losses names what was lost after
+# its number (decision 0131).
+_LOSSES: Final = frozenset({"loss", "losses"})
+_WERE: Final = frozenset({"was", "were", "is", "are", "averaged", "totalled", "totaled"})
+
+
+def _what_was_lost(tokens: Sequence[str], i: int) -> set[str]:
+    """What the losses at ``i`` counted, when a number of it follows: "losses were 3.1
+    lambs per 100" lost lambs; nothing otherwise."""
+    after = tokens[i + 1 : i + 4]
+    if tokens[i] not in _LOSSES or len(after) < 3 or after[0] not in _WERE:
+        return set()
+    return outcome(after[2:3]) if number(after[1]) is not None else set()
 
 
 # How far past "by" a change's size may stand: "improved on standardised reading

@@ -60,6 +60,14 @@ OUTCOME_SYNONYMS: Final = {
     # those dying are deaths counted
     "dying": "death",
     "died": "death",
+    # pressed into agreeing, in the words of those pressed ("felt under any pressure to
+    # agree" against "feeling we'd been steamrollered into a lowball figure": 0131)
+    "steamroller": "pressur",
+    "coerc": "pressur",
+    "pressuriz": "pressur",
+    # a household's power is its electricity ("getting through just as many units of
+    # power as before" against "used 6.4% less electricity": decision 0131)
+    "power": "electriciti",
     # words that differ by more than a letter between British and American English
     "plough": "plow",
     "ploughing": "plow",
