@@ -1,4 +1,4 @@
-"""Round twenty-four's readings (issue 12, decision 0131).
+"""Rounds twenty-four and twenty-five's readings (issue 12, decision 0131).
 
 Round twenty-four, written blind after round twenty-three's rules
 (tests/corpora/dry_needling, guardian_dogs, small_claims_mediation, smart_meters), read
@@ -164,3 +164,63 @@ def test_harm_after_every_treatment_and_a_quoted_equality_are_claims(
 )
 def test_stories_without_a_treatments_harm_stay_out(sentence: str) -> None:
     assert informativeness(sentence) == 0.0
+
+
+# Round twenty-five (tests/corpora/foam_rolling, tree_guards, day_fines, chess_in_schools),
+# written blind after round twenty-four's rules: 30 / 32 facts and 9 / 24 readings at
+# first sight. Read now: seconds as a time each; "just about as sore ... as the ones who
+# put their feet up" as no change against a group that rested; a share of those who come
+# to the writer as a count.
+_AS_SORE_AS_RESTING = (
+    "Put it all together and the swimmers who stretched ended up just about as stiff two "
+    "days later as the ones who put their feet up."
+)
+_STIFFNESS_LOWER = (
+    "Compared with seated rest, ten minutes of stretching lowered stiffness at 48 hours by "
+    "a mean of 1.4 points on a 0-10 scale."
+)
+_SECONDS_PLENTY = "Twenty seconds on each calf, twice a week, is plenty for most people."
+_MINUTES_FLOOR = (
+    "Adults should stretch each calf for at least 2 minutes per session, on a minimum of 3 "
+    "days each week."
+)
+
+
+@pytest.mark.parametrize(
+    ("premise", "claim"),
+    [
+        (_AS_SORE_AS_RESTING, _STIFFNESS_LOWER),
+        (_STIFFNESS_LOWER, _AS_SORE_AS_RESTING),
+        (_SECONDS_PLENTY, _MINUTES_FLOOR),
+        (_MINUTES_FLOOR, _SECONDS_PLENTY),
+    ],
+)
+def test_round_twenty_five_contradictions_refute(premise: str, claim: str) -> None:
+    assert heuristic_nli(premise, claim).label == "refutes"
+
+
+def test_equal_to_a_group_that_rested_is_no_change() -> None:
+    assert no_change(tokenize(_AS_SORE_AS_RESTING)) == {"stiff", "day", "later"}
+    # as stiff as another treated group, or as "the rest" of a class, is no finding
+    assert no_change(tokenize("They were just as stiff as the ones who swam.")) == set()
+    assert no_change(tokenize("She was just as keen as the rest of the class.")) == set()
+    # "roughly as many" with nothing named after it
+    assert no_change(tokenize("There were roughly as many dead trees in each row.")) == {
+        "dead",
+        "tre",
+    }
+
+
+def test_seconds_are_a_time_each_and_a_second_course_is_not() -> None:
+    assert read_amounts(tokenize(_SECONDS_PLENTY)) == Amounts(
+        False, ((EACH, 20 / 60), ("times a week", 2.0))
+    )
+    assert read_amounts(tokenize("A second course is plenty for most people.")) is None
+
+
+def test_a_share_of_those_who_come_to_the_writer_is_a_count() -> None:
+    sentence = (
+        "Going off my own notes, roughly a third of the tenants on benefits who come to us "
+        "with a court fine have fallen into arrears on it."
+    )
+    assert informativeness(sentence) == pytest.approx(0.6)

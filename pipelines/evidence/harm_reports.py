@@ -108,6 +108,9 @@ COUNTED_AMONG = re.compile(
     r"start|started|put|prescribe|prescribed|refer|referred|care\s+for|work\s+with|"
     # "about one in three of the topped-up lofts I've been up into this winter" (0128)
     r"been\s+(?:up|out|in)\s+(?:into|to|in))\b)"
+    # those who come to the writer ("roughly a third of the people on benefits who come
+    # to us with a day fine have fallen into arrears on it": decision 0131)
+    rf"|\b{_SHARE}\s+of\s+the\s+(?:[\w-]+\s+){{1,6}}?who\s+(?:come|came)\s+to\s+(?:us|me)\b"
     # the writer's own count of a set of theirs, restated as a share ("on 9 of those 22
     # fields, so about 4 in 10, we've had to go back in with extra pellets": 0124)
     rf"|\b\d[\d,]*\s+(?:of|out\s+of)\s+(?:those|these|our|my)\s+\d[\d,]*\s+[\w-]+"

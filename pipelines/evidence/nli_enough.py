@@ -66,7 +66,10 @@ _SPAN_DAYS: Final = {"day": 1.0, "days": 1.0, "night": 1.0, "nights": 1.0, "week
                      "months": 30.0, "term": 91.0, "terms": 91.0, "year": 365.0,
                      "years": 365.0}  # fmt: skip
 _EACH_MINUTES: Final = {"minute": 1.0, "minutes": 1.0, "min": 1.0, "mins": 1.0,
-                        "hour": 60.0, "hours": 60.0, "hr": 60.0, "hrs": 60.0}  # fmt: skip
+                        "hour": 60.0, "hours": 60.0, "hr": 60.0, "hrs": 60.0,
+                        # "Thirty seconds on each muscle" (decision 0131); not "a second
+                        # course", so plural only
+                        "seconds": 1 / 60, "secs": 1 / 60}  # fmt: skip
 _DEPTH_CM: Final = {"cm": 1.0, "centimetre": 1.0, "centimetres": 1.0, "centimeter": 1.0,
                     "centimeters": 1.0, "mm": 0.1, "millimetre": 0.1, "millimetres": 0.1,
                     "inch": 2.54, "inches": 2.54, "foot": 30.48, "feet": 30.48,

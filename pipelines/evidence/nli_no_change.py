@@ -304,7 +304,7 @@ def no_change(tokens: Sequence[str]) -> set[str]:
             # "of" (0127); a measure alone ("the same hours as before") names too little
             of = tokens.index("of", i)
             found |= outcome(tokens[of + 1 : as_at])
-        elif tok in ("many", "much", "long") and (alike := _alike_as_much(tokens, i)):
+        elif tokens[i - 1 : i] == ["as"] and (alike := _alike_as_much(tokens, i)):
             # "and took just as many tumbles", "were paying just as much to heat their
             # homes ... as neighbours still on the waiting list" (0128)
             found |= alike
@@ -454,29 +454,41 @@ def _same_measure_as(tokens: Sequence[str], i: int) -> set[str]:
 
 
 # "just as many tumbles", "every bit as much water": an equality stressed so that it says
-# nothing changed, its comparison named before; what is alike is the next few words.
+# nothing changed, its comparison named before; what is alike is the next few words. "just
+# about as sore", "roughly as many" say so too (decision 0131).
 _AS_STRESS: Final = frozenset({"just", "exactly", "equally", "bit"})
+_ROUGHLY: Final = frozenset({"about", "roughly"})
+_AS_MUCH: Final = frozenset({"many", "much", "long"})
 _AS_MANY_REACH: Final = 3
 
 
 def _alike_as_much(tokens: Sequence[str], i: int) -> set[str]:
-    """What a stressed "as many / much" at ``tokens[i]`` finds alike: the next few words
-    when its comparison was named before ("and took just as many tumbles over the
-    following year"); what stands before the second "as", and the verb before the
-    stress, when a group that had none follows it ("were paying just as much to heat
-    their homes a year later as neighbours still on the waiting list"); else nothing."""
-    if i < 2 or tokens[i - 1] != "as" or tokens[i - 2] not in _AS_STRESS:
+    """What a stressed "as many / much / long" or "as <adjective>" at ``tokens[i]`` finds
+    alike: the next few words when its comparison was named before ("and took just as many
+    tumbles over the following year"; not for an adjective); what stands before the second
+    "as" (the adjective too), and the verb before the stress, when a group that had none
+    follows it ("were paying just as much to heat their homes a year later as neighbours
+    still on the waiting list", "ended up just about as sore two days later as the ones
+    who put their feet up"), or an earlier time; else nothing."""
+    if i < 2 or tokens[i - 1] != "as":
         return set()
+    stress = i - 2
+    if tokens[stress] in _ROUGHLY and stress and tokens[stress - 1] in _AS_STRESS:
+        stress -= 1
+    elif tokens[stress] not in _AS_STRESS | _ROUGHLY:
+        return set()
+    measure = tokens[i] in _AS_MUCH
     # "they take just as long to get there": as long is the same time (decision 0131)
     took = {_TIME} if tokens[i] == "long" else set()
     as_at = _word_within(tokens, "as", i + 1, i + 1 + _SAME_WHAT_REACH)
     if not as_at:
-        return took | outcome(tokens[i + 1 : i + 1 + _AS_MANY_REACH])
+        return took | outcome(tokens[i + 1 : i + 1 + _AS_MANY_REACH]) if measure else set()
+    what = outcome(tokens[i + 1 if measure else i : as_at])
     if _untreated_after(tokens, as_at):
-        return took | outcome(tokens[i + 1 : as_at]) | outcome(tokens[max(0, i - 3) : i - 2])
+        return took | what | outcome(tokens[max(0, stress - 1) : stress])
     if _same_time_before(tokens, as_at):
         # "were getting through just as many units of power as before" (decision 0131)
-        return took | outcome(tokens[i + 1 : as_at])
+        return took | what
     return set()
 
 
@@ -589,14 +601,20 @@ def _untreated_after(tokens: Sequence[str], at: int, alone: frozenset[str] = fro
         return True
     after = tokens[at + 1 : at + 1 + _UNTREATED_REACH]
     waiting = any(
-        after[k : k + 2] in (["waiting", "list"], ["wait", "list"]) for k in range(len(after))
+        after[k : k + 2] in (["waiting", "list"], ["wait", "list"], ["feet", "up"])
+        for k in range(len(after))
     )
     return (
         waiting
         or "waitlist" in after
         or is_negated(list(after))
-        or not (AS_USUAL | alone | _SELDOM).isdisjoint(after)
+        or not (AS_USUAL | alone | _SELDOM | _RESTED).isdisjoint(after)
     )
+
+
+# A group that rested instead: "as the ones who put their feet up" (decision 0131), "as
+# those resting"; not "the rest", who are only the others.
+_RESTED: Final = frozenset({"rested", "resting"})
 
 
 def _no_better_about(tokens: Sequence[str], i: int, than: int) -> set[str]:
