@@ -224,3 +224,50 @@ def test_a_share_of_those_who_come_to_the_writer_is_a_count() -> None:
         "with a court fine have fallen into arrears on it."
     )
     assert informativeness(sentence) == pytest.approx(0.6)
+
+
+# Round twenty-six (tests/corpora/ear_wax_drops, slug_nematodes, procedural_justice,
+# coloured_overlays), written blind after round twenty-five's rules: 30 / 32 facts and
+# 13 / 24 readings at first sight. Read now: a course prescribed with "should" (how often
+# and for how long) as the least advised; "for 14 days" as a span, not occasions; a share
+# of the writer's shift or team as a count; "the same level as before" as no change in
+# what stands at it.
+_PRESCRIBED_COURSE = (
+    "Adults should use two drops of almond oil in the affected ear three times a day for "
+    "10 days before syringing is considered."
+)
+_TWO_NIGHTS_PLENTY = "Honestly, a couple of drops at bedtime for two nights is plenty."
+
+
+@pytest.mark.parametrize(
+    ("premise", "claim"),
+    [(_TWO_NIGHTS_PLENTY, _PRESCRIBED_COURSE), (_PRESCRIBED_COURSE, _TWO_NIGHTS_PLENTY)],
+)
+def test_round_twenty_six_contradictions_refute(premise: str, claim: str) -> None:
+    assert heuristic_nli(premise, claim).label == "refutes"
+
+
+def test_a_prescribed_course_is_a_floor_and_days_are_a_span() -> None:
+    assert read_amounts(tokenize(_PRESCRIBED_COURSE)) == Amounts(
+        True, (("days in all", 10.0), ("times a week", 21.0))
+    )
+    # how often alone, or no "should", prescribes no course
+    assert read_amounts(tokenize("Adults should use two drops three times a day.")) is None
+    assert read_amounts(tokenize("Most used drops three times a day for 10 days.")) is None
+    # two nights called plenty: a span of two days
+    assert read_amounts(tokenize(_TWO_NIGHTS_PLENTY)) == Amounts(False, (("days in all", 2.0),))
+
+
+def test_a_share_of_the_writers_shift_is_a_count() -> None:
+    sentence = (
+        "Tbh about a third of my shift have admitted they've held back too long on a "
+        "violent call since doing the course."
+    )
+    assert informativeness(sentence) == pytest.approx(0.6)
+
+
+def test_the_same_level_as_before_is_no_change_in_what_stands_at_it() -> None:
+    sentence = "Complaints against the force were running at virtually the same level as before."
+    assert no_change(tokenize(sentence)) == {"complaint", "forc", "runn"}
+    # the same level as another group is no finding of this kind
+    assert no_change(tokenize("Complaints were at the same level as in other forces.")) == set()

@@ -87,7 +87,10 @@ _WRITERS_GROUP = (
     r"(?:my|our)\s+(?:own\s+)?(?:[\w-]+\s+){0,2}?(?:group|groups|class|classes|clinic|club|"
     r"practice|ward|caseload|patients|clients|members|pupils|students|customers|cases|"
     # a school's year groups and children ("9 out of 26 of my Year 3s": decision 0115)
-    r"kids|children|year\s+\d{1,2}s)\b"
+    r"kids|children|year\s+\d{1,2}s|"
+    # those the writer works beside ("about a third of my shift have admitted they've
+    # hung back ...": decision 0131)
+    r"shift|team|crew|squad|colleagues|workmates)\b"
 )
 COUNTED_AMONG = re.compile(
     rf"\b{_SHARE}\s+(?:[\w-]+\s+){{0,3}}?(?:in|of|among|on|at)\s+{_WRITERS_GROUP}"

@@ -264,8 +264,10 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
             found.setdefault(OFTEN, often[0])
             i = often[1]
             continue
-        if (value := _occasions(tokens[i])) and (
-            j := _occasion_end(tokens, i + 1, counted=tokens[i] not in _ONE)
+        if (
+            (value := _occasions(tokens[i]))
+            and not _for_a_span(tokens, i)
+            and (j := _occasion_end(tokens, i + 1, counted=tokens[i] not in _ONE))
         ):
             # occasions with no "a week" after them count in all: "at least four
             # appointments spread over ...", "One proper sit-down of about an hour"
@@ -331,6 +333,19 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
     return found
 
 
+# "for 14 days", "for two or three nights": days and nights a course lasts, not occasions
+# counted (decision 0131).
+_FOR_REACH: Final = 3
+
+
+def _for_a_span(tokens: Sequence[str], i: int) -> bool:
+    return (
+        tokens[i + 1 : i + 2] != []
+        and tokens[i + 1] in _SPAN_DAYS
+        and ("for" in tokens[max(0, i - _FOR_REACH) : i])
+    )
+
+
 def _a_time(tokens: Sequence[str], i: int) -> bool:
     """The number at ``i`` names a time, not a span: "after at least 6 weeks", "at 12
     weeks", "within 2 weeks"."""
@@ -386,7 +401,7 @@ def read_amounts(tokens: Sequence[str]) -> Amounts | None:
         None,
     )
     if floor_at is None and enough_at is None:
-        return _ceiling(tokens) or _advised_every(tokens)
+        return _ceiling(tokens) or _advised_every(tokens) or _advised_course(tokens)
     if (floor_at is None) == (enough_at is None):
         return None
     if floor_at is not None and _ADVICE.isdisjoint(tokens):
@@ -453,6 +468,25 @@ def _advised_every(tokens: Sequence[str]) -> Amounts | None:
         ):
             return Amounts(True, ((OFTEN, often[0]),), habit=True)
     return None
+
+
+# A course a text prescribes, how often and for how long, is the least it advises: "Adults
+# should instil two to three drops ... three times a day for 14 days before ear irrigation
+# or microsuction is considered" against "a couple of drops at bedtime for two or three
+# nights is plenty" (decision 0131). Only "should" or "must" prescribe it.
+_PRESCRIBED: Final = frozenset({"should", "must"})
+
+
+def _advised_course(tokens: Sequence[str]) -> Amounts | None:
+    """How often and for how long a text says a thing should be done, as a floor; None
+    unless it says both."""
+    if _PRESCRIBED.isdisjoint(tokens):
+        return None
+    start = min(i for i, tok in enumerate(tokens) if tok in _PRESCRIBED)
+    found = _amounts_in(tokens, start, len(tokens), high=False)
+    if OFTEN not in found or SPAN not in found:
+        return None
+    return Amounts(True, tuple(sorted(found.items())))
 
 
 def enough_over_ceiling(first: Amounts | None, second: Amounts | None) -> bool:

@@ -304,6 +304,14 @@ def no_change(tokens: Sequence[str]) -> set[str]:
             # "of" (0127); a measure alone ("the same hours as before") names too little
             of = tokens.index("of", i)
             found |= outcome(tokens[of + 1 : as_at])
+        elif (
+            tok == "same"
+            and not _SAME_MEASURES.isdisjoint(tokens[i + 1 : i + 2])
+            and _same_as_before(tokens, i)
+        ):
+            # "grievances lodged against the force were running at virtually the same
+            # level as before": what stands at that level is named before it (0131)
+            found |= outcome(words_before(tokens, i - 1))
         elif tokens[i - 1 : i] == ["as"] and (alike := _alike_as_much(tokens, i)):
             # "and took just as many tumbles", "were paying just as much to heat their
             # homes ... as neighbours still on the waiting list" (0128)
