@@ -22,7 +22,7 @@ from lyra.pipelines.evidence.nli_enough import EACH, Amounts, read_amounts
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
 from lyra.pipelines.evidence.nli_no_change import no_change
 from lyra.pipelines.evidence.nli_shares import Share, read_share
-from lyra.pipelines.evidence.nli_tokens import tokenize
+from lyra.pipelines.evidence.nli_tokens import is_negated, tokenize
 
 _ACHE_EVERY_TIME = (
     "Honestly the throbbing bruised feeling for a day or two afterwards came after nearly "
@@ -111,10 +111,26 @@ def test_round_twenty_four_controls_stay_neutral(premise: str, claim: str) -> No
 
 
 def test_all_but_a_few_is_a_share_in_words_once() -> None:
-    assert read_share(tokenize("It happened after nearly every session.")) == Share(80.0, 100.0)
+    bruised = "The bruising happened after nearly every session."
+    assert read_share(tokenize(bruised)) == Share(80.0, 100.0)
     # twice is no one share; a number wins over the words
-    assert read_share(tokenize("Almost all nurses and nearly every doctor agreed.")) is None
-    assert read_share(tokenize("Almost all of them, 12 in 100, agreed.")) == Share(12.0, 12.0)
+    assert read_share(tokenize("Almost all had rashes and nearly every one itched.")) is None
+    assert read_share(tokenize("Almost all of them, 12 in 100, had rashes.")) == Share(12.0, 12.0)
+    # no symptom named, no harm counted: what a writer does after every run, whom a panel
+    # advises, what a law bans
+    for sentence in (
+        "I've been plunging after almost every run and gym session for five years now.",
+        "The panel recommends against arthroscopy for almost all patients with knee disease.",
+        "Minnesota banned almost all new non-compete agreements from July 2023.",
+    ):
+        assert read_share(tokenize(sentence)) is None
+
+
+def test_a_denied_denial_grants_what_follows() -> None:
+    granted = "He does not dispute that the machines use far less power."
+    assert not is_negated(tokenize(granted))
+    assert not is_negated(tokenize("No one denies that the scheme works."))
+    assert is_negated(tokenize("He does not think the machines use less power."))
 
 
 def test_stressed_equalities_find_no_change() -> None:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from lyra.pipelines.evidence.antonym_axes import ANTONYM_AXES
+from lyra.pipelines.evidence.harm_reports import SYMPTOM
 from lyra.pipelines.evidence.nli_numbers import (
     CARDINALS,
     FRACTION_OF,
@@ -92,7 +93,9 @@ def read_share(tokens: Sequence[str]) -> Share | None:
 
 
 # "after nearly every session I had", "almost all of the children": a share in words, of
-# all but a few (decision 0131), read only where no number gives one.
+# all but a few (decision 0131), read only where no number gives one and a symptom is
+# named: "plunging after almost every run", "recommends against arthroscopy for almost
+# all patients", "banned almost all new non-compete agreements" count no harm.
 _ALL_BUT: Final = frozenset({"nearly", "almost", "virtually", "practically"})
 _EVERY: Final = frozenset({"every", "all"})
 ALL_BUT_A_FEW: Final = Share(80.0, 100.0)
@@ -100,13 +103,15 @@ ALL_BUT_A_FEW: Final = Share(80.0, 100.0)
 
 def _all_but_every(tokens: Sequence[str]) -> Share | None:
     """`ALL_BUT_A_FEW` when ``tokens`` say "nearly every <noun>" or "almost all (of) the
-    <noun>" once; None otherwise."""
+    <noun>" once and name a symptom; None otherwise."""
     found = [
         i
         for i in range(1, len(tokens) - 1)
         if tokens[i] in _EVERY and tokens[i - 1] in _ALL_BUT and tokens[i + 1].isalpha()
     ]
-    return ALL_BUT_A_FEW if len(found) == 1 else None
+    if len(found) != 1 or not SYMPTOM.search(" ".join(tokens)):
+        return None
+    return ALL_BUT_A_FEW
 
 
 # A share given again in another form right after it, in brackets or after a comma, is

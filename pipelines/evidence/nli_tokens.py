@@ -145,9 +145,29 @@ def is_cue(tokens: Sequence[str], i: int) -> bool:
         # "Speed does not just make crashes more likely; it makes them more deadly"
         # asserts both (decision 0128)
         return False
+    if negation and _denies_a_denial(tokens, i):
+        # "He does not dispute that the machines use far less power" grants what follows
+        # (decision 0131)
+        return False
     if negation:
         return True
     return tok in FAIL_WORDS and i + 1 < len(tokens) and tokens[i + 1] == "to"
+
+
+# Verbs of disputing: denied, they grant what follows ("does not dispute that", "no one
+# denies that").
+_DISPUTING: Final = frozenset(
+    {"dispute", "disputes", "disputed", "deny", "denies", "denied", "contest", "contests"}
+)
+
+
+def _denies_a_denial(tokens: Sequence[str], i: int) -> bool:
+    """The negation at ``i`` denies a verb of disputing: "does not dispute", "doesn't
+    deny", "no one disputes", "nobody denies"."""
+    after = tokens[i + 1 : i + 3]
+    if tokens[i] == "no" and after[:1] == ["one"]:
+        after = after[1:]
+    return after[:1] != [] and after[0] in _DISPUTING
 
 
 @kept_per_tokens
