@@ -12,9 +12,13 @@ the kind of amount and little else ("splint" against "strapped up"), so the over
 call them neutral, and the stance model reads two dosing instructions as agreeing.
 
 Amounts are read along four dimensions: how often (times a week), for how long in all
-(days), how long each time (minutes) and how deep, thick or long (centimetres). Two
-readings meet where they share a dimension; they differ where, on every dimension they
-share, the amount called enough is at most the floor, and on one at most half of it.
+(days), how long each time (minutes) and how deep, thick or long (centimetres); and, for
+a floor of so many of one thing for every so many of another, how many per one of the
+other ("per ewe": decision 0131). Two readings meet where they share a dimension; they
+differ where, on every dimension they share, the amount called enough is at most the
+floor, and on one at most half of it. A course prescribed with "should" or "must", how
+often and for how long, is a floor too; "by herself" after one minding so many, and more
+that "doesn't help", call an amount enough.
 """
 
 from __future__ import annotations
@@ -339,6 +343,7 @@ _FOR_REACH: Final = 3
 
 
 def _for_a_span(tokens: Sequence[str], i: int) -> bool:
+    """The number at ``i`` counts days or nights after "for": how long, not how often."""
     return (
         tokens[i + 1 : i + 2] != []
         and tokens[i + 1] in _SPAN_DAYS
@@ -517,7 +522,7 @@ def _all_needed(tokens: Sequence[str], i: int) -> bool:
 # hundred ewes on the open hill by herself", which calls one enough for so many
 # (decision 0131). The words between a count and its "for every" (what is counted) and
 # after "one" (who minds them alone) may be a few.
-RATIO = "per "
+RATIO: Final = "per "
 _FOR_EACH: Final = (("for", "every"), ("for", "each"), ("per",), ("to", "every"))
 _COUNTED_WORDS: Final = 3
 _ALONE: Final = frozenset({"herself", "himself", "itself", "themselves"})
@@ -578,6 +583,7 @@ _NO_GOOD_REACH: Final = 4
 
 
 def _more_is_no_help(tokens: Sequence[str], i: int) -> bool:
+    """``tokens[i]`` ("longer", "more") is said to do no good in the next few words."""
     after = list(tokens[i + 1 : i + 1 + _NO_GOOD_REACH])
     return tokens[i] in _MORE_OF_IT and not _NO_GOOD.isdisjoint(after) and is_negated(after)
 

@@ -609,11 +609,12 @@ def _untreated_after(tokens: Sequence[str], at: int, alone: frozenset[str] = fro
         return True
     after = tokens[at + 1 : at + 1 + _UNTREATED_REACH]
     waiting = any(
-        after[k : k + 2] in (["waiting", "list"], ["wait", "list"], ["feet", "up"])
-        for k in range(len(after))
+        after[k : k + 2] in (["waiting", "list"], ["wait", "list"]) for k in range(len(after))
     )
+    feet_up = any(after[k : k + 2] == ["feet", "up"] for k in range(len(after)))
     return (
         waiting
+        or feet_up
         or "waitlist" in after
         or is_negated(list(after))
         or not (AS_USUAL | alone | _SELDOM | _RESTED).isdisjoint(after)
