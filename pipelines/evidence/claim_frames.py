@@ -202,6 +202,11 @@ _LEAD_IN = re.compile(
     # calendar, and for my clients who are living on the street, the texts do next to
     # nothing ...": decision 0124)
     r"|^I\s+(?:do|run|lead|manage|coordinate|handle|organi[sz]e|cover)\s+[^,.;]{3,60},\s+and\s+"
+    # how long the speaker has done the work, before their estimate ("But I've done this
+    # a long time and I'd say - for most parents, two meetings ... is plenty": 0132)
+    r"|^(?:(?:but|and|so)\s+)?I(?:'ve|\u2019ve|\s+have)\s+(?:done|been\s+doing|worked|"
+    r"taught|practised|practiced|run)\b[^,.;:]{0,50}?\b(?:a\s+long\s+time|years|decades)"
+    r"(?:\s+now)?,?\s+and\s+(?:I(?:'d|\u2019d|\s+would)\s+(?:say|tell\s+you)\s*[-\u2013\u2014:,]?\s*)?"
     r"(?=\S+(?:\s+\S+){5})",
     re.IGNORECASE,
 )

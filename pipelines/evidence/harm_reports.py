@@ -90,7 +90,10 @@ _WRITERS_GROUP = (
     r"kids|children|year\s+\d{1,2}s|"
     # those the writer works beside ("about a third of my shift have admitted they've
     # hung back ...": decision 0131)
-    r"shift|team|crew|squad|colleagues|workmates)\b"
+    r"shift|team|crew|squad|colleagues|workmates|"
+    # what the writer grows or keeps ("about one in three of my oaks were too floppy to
+    # hold themselves up once the tubes came off": decision 0132)
+    r"trees|oaks|saplings|whips|seedlings|plants|hedges|hives|colonies|fields|plots|beds)\b"
 )
 COUNTED_AMONG = re.compile(
     rf"\b{_SHARE}\s+(?:[\w-]+\s+){{0,3}}?(?:in|of|among|on|at)\s+{_WRITERS_GROUP}"
@@ -110,7 +113,9 @@ COUNTED_AMONG = re.compile(
     # "roughly four in ten of the people I start on a light box come back ..." (0124)
     r"start|started|put|prescribe|prescribed|refer|referred|care\s+for|work\s+with|"
     # "about one in three of the topped-up lofts I've been up into this winter" (0128)
-    r"been\s+(?:up|out|in)\s+(?:into|to|in))\b)"
+    r"been\s+(?:up|out|in)\s+(?:into|to|in)|"
+    # "about a third of the conferences I've sat in with an advocate present" (0132)
+    r"sat\s+in(?:\s+on)?|been\s+to|attended|chaired|handled|dealt\s+with|supported)\b)"
     # those who come to the writer ("roughly a third of the people on benefits who come
     # to us with a day fine have fallen into arrears on it": decision 0131)
     rf"|\b{_SHARE}\s+of\s+the\s+(?:[\w-]+\s+){{1,6}}?who\s+(?:come|came)\s+to\s+(?:us|me)\b"

@@ -237,11 +237,21 @@ def _occasions(token: str) -> float | None:
 def _occasion_end(tokens: Sequence[str], at: int, *, counted: bool) -> int:
     """Where the occasions a count numbers end, from ``tokens[at]``: "times", "nights"
     (after a number only: "a night" is the unit), "sessions", "consecutive milkings",
-    "proper sit-down"; 0 for none."""
+    "face-to-face meetings", "proper sit-down"; 0 for none."""
     if tokens[at : at + 1] and counted and tokens[at] in _TIMES_NOUNS:
         return at + 1
     if end := _occasion_at(tokens, at):
         return end
+    joined = at
+    while (
+        tokens[joined + 1 : joined + 2] == ["-"]
+        and tokens[joined].isalpha()
+        and tokens[joined + 2 : joined + 3] != []
+        and tokens[joined + 2].isalpha()
+    ):
+        joined += 2  # a kind in words joined by hyphens: "face-to-face meetings" (0132)
+    if joined > at:
+        return _occasion_at(tokens, joined + 1)
     if tokens[at : at + 1] and tokens[at].isalpha() and tokens[at] not in _PER:
         return _occasion_at(tokens, at + 1)
     return 0
@@ -406,7 +416,12 @@ def read_amounts(tokens: Sequence[str]) -> Amounts | None:
         None,
     )
     if floor_at is None and enough_at is None:
-        return _ceiling(tokens) or _advised_every(tokens) or _advised_course(tokens)
+        return (
+            _ceiling(tokens)
+            or _advised_every(tokens)
+            or _advised_course(tokens)
+            or _advised_range(tokens)
+        )
     if (floor_at is None) == (enough_at is None):
         return None
     if floor_at is not None and _ADVICE.isdisjoint(tokens):
@@ -423,6 +438,8 @@ def read_amounts(tokens: Sequence[str]) -> Amounts | None:
             _one_minds(tokens, max(0, enough_at - _ALONE_REACH), enough_at)
             if _on_its_own(tokens, enough_at)
             else _amounts_in(tokens, max(0, enough_at - _ENOUGH_REACH), enough_at, high=True)
+            | _ratio_enough(tokens, max(0, enough_at - _ENOUGH_REACH), enough_at)
+            | _units_enough(tokens, max(0, enough_at - _ENOUGH_REACH), enough_at)
         )
         floor = False
     if not found:
@@ -492,6 +509,77 @@ def _advised_course(tokens: Sequence[str]) -> Amounts | None:
     if OFTEN not in found or SPAN not in found:
         return None
     return Amounts(True, tuple(sorted(found.items())))
+
+
+# A range a text says an amount should fall within, whose low end is the least it advises:
+# "the starting point should be 30 day-units, within a range of 20 to 45 units" against
+# "six or seven units is plenty" (decision 0132). Such amounts are counted in units of the
+# text's own, a dimension named by the unit ("units of unit"), met only by the same unit
+# called enough.
+UNITS: Final = "units of "
+_RANGE_STARTS: Final = (("range", "of"), ("between",))
+_RANGE_JOINS: Final = frozenset({"to", "and", "-"})
+
+
+def _advised_range(tokens: Sequence[str]) -> Amounts | None:
+    """The low end of a range a text says something "should" or "must" fall within, in its
+    unit; None for none."""
+    if _PRESCRIBED.isdisjoint(tokens):
+        return None
+    start = min(i for i, tok in enumerate(tokens) if tok in _PRESCRIBED)
+    for i in range(start, len(tokens)):
+        each = next((w for w in _RANGE_STARTS if tuple(tokens[i : i + len(w)]) == w), None)
+        if each is None:
+            continue
+        at = i + len(each)
+        low = number(tokens[at]) if at < len(tokens) else None
+        high = number(tokens[at + 2]) if at + 2 < len(tokens) else None
+        unit = tokens[at + 3] if at + 3 < len(tokens) else ""
+        if (
+            low is not None
+            and high is not None
+            and low < high
+            and tokens[at + 1] in _RANGE_JOINS
+            and unit.isalpha()
+            and unit not in _SPAN_DAYS
+            and unit not in _EACH_MINUTES
+        ):
+            return Amounts(True, ((UNITS + stem(unit), low),))
+    return None
+
+
+def _number(token: str) -> float | None:
+    """A number in digits or in words ("6", "six")."""
+    value = number(token)
+    return float(CARDINALS[token]) if value is None and token in CARDINALS else value
+
+
+_UNITS_NEAR: Final = 3  # "six or seven units is plenty": the unit, a verb, the word of enough
+
+
+def _units_enough(tokens: Sequence[str], start: int, end: int) -> dict[str, float]:
+    """A count of some unit right before the word of enough at ``end`` ("six or seven
+    units is plenty"), the first of a choice, as a number of that unit; not a count
+    further back ("from what I've seen in sixty schools now, twenty minutes ... is
+    plenty")."""
+    for i in range(start, end):
+        value = _number(tokens[i])
+        if value is None:
+            continue
+        j = i + 1
+        if tokens[j : j + 1] == ["or"] and j + 1 < end and _number(tokens[j + 1]) is not None:
+            j += 2
+        if (
+            j < end
+            and end - j <= _UNITS_NEAR
+            and tokens[j].isalpha()
+            and tokens[j] not in _SPAN_DAYS
+            and tokens[j] not in _TIMES_NOUNS
+            and not _occasion_at(tokens, j)
+        ):
+            return {UNITS + stem(tokens[j]): value}
+        return {}
+    return {}
 
 
 def enough_over_ceiling(first: Amounts | None, second: Amounts | None) -> bool:
@@ -571,6 +659,35 @@ def _one_minds(tokens: Sequence[str], start: int, end: int) -> dict[str, float]:
         base = _count_at(tokens, i)
         if base is not None and base[1] < end and base[0] > 1:
             return {RATIO + stem(tokens[base[1]]): 1.0 / base[0]}
+    return {}
+
+
+# So many of one thing on so many of another called enough: "Two boxes on four hundred
+# hectares is plenty" is 2 / 400 per hectare (decision 0132).
+_ON_SO_MANY: Final = (("on",), ("per",), ("across",), ("for",), *_FOR_EACH)
+
+
+def _ratio_enough(tokens: Sequence[str], start: int, end: int) -> dict[str, float]:
+    """The first count in ``tokens[start:end]`` said to be on, for or across a count of
+    something else (not of days or weeks), as a number per the other."""
+    for i in range(start, end):
+        counted = _count_at(tokens, i)
+        if counted is None:
+            continue
+        for k in range(counted[1] + 1, min(end, counted[1] + _COUNTED_WORDS)):
+            each = next((w for w in _ON_SO_MANY if tuple(tokens[k : k + len(w)]) == w), None)
+            if each is None:
+                continue
+            base = _count_at(tokens, k + len(each))
+            if (
+                base is None
+                or base[1] >= end
+                or base[0] <= counted[0]
+                or tokens[base[1]] in _SPAN_DAYS  # "two sessions for six weeks": a span
+            ):
+                return {}
+            return {RATIO + stem(tokens[base[1]]): counted[0] / base[0]}
+        return {}
     return {}
 
 

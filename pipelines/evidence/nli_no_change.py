@@ -576,10 +576,16 @@ def _than_the_untreated(tokens: Sequence[str], i: int) -> int:
     of, when the other arm, a group that had none of it or an earlier time follows ("no
     less bothered by their tinnitus than when they started": decision 0128); 0 for
     none."""
-    than = _word_within(tokens, "than", i + 2, i + 2 + OUTCOME_REACH)
+    # "no more likely to end up with a clear ear than those who had used nothing at all":
+    # what is no more likely is said in a verb's words (decision 0132)
+    reach = _LIKELY_THAN_REACH if tokens[i + 1 : i + 2] == ["likely"] else OUTCOME_REACH
+    than = _word_within(tokens, "than", i + 2, i + 2 + reach)
     if not than or not outcome(tokens[i + 1 : than]):
         return 0
     return than if _untreated_after(tokens, than) or _earlier_after(tokens, than) else 0
+
+
+_LIKELY_THAN_REACH: Final = 10
 
 
 # A level no higher than before: what is no higher is named before it.
@@ -612,9 +618,14 @@ def _untreated_after(tokens: Sequence[str], at: int, alone: frozenset[str] = fro
         after[k : k + 2] in (["waiting", "list"], ["wait", "list"]) for k in range(len(after))
     )
     feet_up = any(after[k : k + 2] == ["feet", "up"] for k in range(len(after)))
+    # "than those who had used nothing at all" (decision 0132)
+    had_none = any(
+        after[k] == "nothing" and after[k - 1] in _HAD_NONE for k in range(1, len(after))
+    )
     return (
         waiting
         or feet_up
+        or had_none
         or "waitlist" in after
         or is_negated(list(after))
         or not (AS_USUAL | alone | _SELDOM | _RESTED).isdisjoint(after)
@@ -624,6 +635,7 @@ def _untreated_after(tokens: Sequence[str], at: int, alone: frozenset[str] = fro
 # A group that rested instead: "as the ones who put their feet up" (decision 0131), "as
 # those resting"; not "the rest", who are only the others.
 _RESTED: Final = frozenset({"rested", "resting"})
+_HAD_NONE: Final = frozenset({"used", "took", "got", "received", "applied", "tried"})
 
 
 def _no_better_about(tokens: Sequence[str], i: int, than: int) -> set[str]:

@@ -16,7 +16,7 @@ import functools
 import math
 import re
 from collections.abc import Sequence
-from typing import Literal
+from typing import Final, Literal
 
 from lyra.pipelines.evidence.leftovers import lexicon_readings
 from lyra.pipelines.evidence.nli_words import ATTRIBUTION_TEXT, STOPWORDS_TEXT, UNIT_SYMBOLS
@@ -374,11 +374,32 @@ FRACTION_OF = {
 }  # fmt: skip
 
 
+# "half the owl boxes", "about half the mums": half of a group named in the plural; not
+# "half the dose", "half the time" or "half the price" (amounts), nor "half the size"
+# (decision 0132).
+_HALF_REACH = 2  # words from "the" to the plural noun: "half the owl boxes"
+_MANY: Final = frozenset({"people", "children", "men", "women", "kids", "folk"})
+
+
+def half_the_many(tokens: Sequence[str], i: int) -> bool:
+    """``tokens[i]`` is "half" and begins "half the <plural noun>"."""
+    if tokens[i + 1 : i + 2] != ["the"]:
+        return False
+    for token in tokens[i + 2 : i + 2 + _HALF_REACH]:
+        if not token.isalpha():
+            return False
+        if token in _MANY or (
+            len(token) > 3 and token.endswith("s") and not token.endswith(("ss", "us", "is"))
+        ):
+            return True
+    return False
+
+
 def _share(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
     """A share beginning at ``tokens[i]`` ("1 in 100", "one in every ten thousand", "3
     out of 10", "a third of": decision 0108) as a percentage, and the index after it
     (decision 0105)."""
-    if tokens[i] == "half" and tokens[i + 1 : i + 2] == ["of"]:
+    if tokens[i] == "half" and (tokens[i + 1 : i + 2] == ["of"] or half_the_many(tokens, i)):
         return 50.0, i + 1
     if (
         tokens[i + 1 : i + 2]
@@ -458,7 +479,7 @@ def _measures(key: tuple[str, ...]) -> Measures:
                 ahead in _SHARE_JOINS
                 or ahead in SHARE_NOUNS
                 or ahead in FRACTION_OF
-                or (tok == "half" and ahead == "of")
+                or (tok == "half" and (ahead == "of" or half_the_many(tokens, i)))
                 or (tok in _ONE and ahead.isalpha())
                 or (per and ahead.isalpha() and per_group(tokens, i + 1) > 0)
                 or (ahead == "of" and of_so_many(tokens, i + 1) > 0)

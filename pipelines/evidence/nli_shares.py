@@ -28,6 +28,7 @@ from lyra.pipelines.evidence.nli_numbers import (
     FRACTION_OF,
     SHARE_NOUNS,
     bound_before,
+    half_the_many,
     measures,
     number,
     of_so_many,
@@ -199,7 +200,7 @@ def _of_people(tokens: Sequence[str], at: int) -> bool:
     after = tokens[at + 1 : at + 3]
     if after[1:] == ["of"] and (after[0] in FRACTION_OF or tokens[at] == "half"):
         return True  # "a third of my clients"
-    if tokens[at] == "half" and after[:1] == ["of"]:
+    if tokens[at] == "half" and (after[:1] == ["of"] or half_the_many(tokens, at)):
         return True
     if (
         after[:1] in (["in"], ["out"])

@@ -68,6 +68,9 @@ OUTCOME_SYNONYMS: Final = {
     # a household's power is its electricity ("getting through just as many units of
     # power as before" against "used 6.4% less electricity": decision 0131)
     "power": "electriciti",
+    # skin that is tender is sore ("any redness or tenderness" against "red, sore skin":
+    # decision 0132)
+    "tender": "sor",
     # words that differ by more than a letter between British and American English
     "plough": "plow",
     "ploughing": "plow",
