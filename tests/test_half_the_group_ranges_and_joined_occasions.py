@@ -117,7 +117,7 @@ def test_ratios_joined_occasions_and_units_called_enough() -> None:
         True, (("minutes each", 900.0), (TIMES, 10.0))
     )
     assert read_amounts(tokenize(_RANGE_OF_UNITS)) == Amounts(True, ((UNITS + "unit", 15.0),))
-    assert read_amounts(tokenize(_FIVE_UNITS_PLENTY)) == Amounts(False, ((UNITS + "unit", 4.0),))
+    assert read_amounts(tokenize(_FIVE_UNITS_PLENTY)) == Amounts(False, ((UNITS + "unit", 5.0),))
     # a count further back than the unit right before the word of enough
     far_back = "From what I've seen in forty schools now, what they do is plenty."
     assert read_amounts(tokenize(far_back)) is None

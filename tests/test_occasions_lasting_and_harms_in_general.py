@@ -19,7 +19,7 @@ import pytest
 from lyra.pipelines.evidence.claims import informativeness
 from lyra.pipelines.evidence.leftovers import leftover_reason
 from lyra.pipelines.evidence.nli_change import read_changes
-from lyra.pipelines.evidence.nli_enough import OFTEN, Amounts, read_amounts
+from lyra.pipelines.evidence.nli_enough import OFTEN, PERCENT, Amounts, read_amounts
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
 from lyra.pipelines.evidence.nli_lasting import lasting_floor, worn_off_by
 from lyra.pipelines.evidence.nli_outcomes import other_outcomes
@@ -137,7 +137,8 @@ def test_round_seventeen_readings(premise: str, claim: str, label: str) -> None:
 
 def test_occasions_are_counted_a_week() -> None:
     assert read_amounts(tokenize(_FLOOR_MILKINGS)) == Amounts(True, ((OFTEN, 4.0),))
-    assert read_amounts(tokenize(_ONE_MILKING)) == Amounts(False, ((OFTEN, 1.0),))
+    # the strength called enough too (decision 0132)
+    assert read_amounts(tokenize(_ONE_MILKING)) == Amounts(False, ((PERCENT, 2.0), (OFTEN, 1.0)))
     # minutes stay minutes, and a session after "a single 20-minute" is each time
     assert read_amounts(tokenize("A single 20-minute session once a week is plenty.")) == Amounts(
         False, (("minutes each", 20.0), (OFTEN, 1.0))

@@ -102,6 +102,7 @@ COUNTED_AMONG = re.compile(
     rf"|^(?:(?:honestly|tbh|frankly|basically|literally)\s+)?(?:about\s+|roughly\s+|"
     rf"around\s+|nearly\s+|almost\s+|easily\s+|maybe\s+)?{_SHARE}\s+(?:of\s+)?the\s+"
     r"(?:[\w-]+\s+)?(?:heifers|cows|calves|ewes|lambs|sheep|animals|dogs|cats|horses|hens|"
+    r"bullocks|steers|bulls|cattle|pigs|sows|goats|"
     r"birds|herd|flock)\b"
     # the writer's group as "us", or what the writer is called out to ("roughly one in
     # four of us reported itchy skin"; "about one in five of the green roofs I get called

@@ -429,7 +429,12 @@ def read_amounts(tokens: Sequence[str]) -> Amounts | None:
     if floor_at is not None:
         # the advice's other amounts count too: "The splint should be worn every night,
         # ..., for at least six weeks"
-        found = _amounts_in(tokens, 0, len(tokens), high=False) | _ratio_floor(tokens, floor_at)
+        ratio = _ratio_floor(tokens, floor_at)
+        found = (
+            _amounts_in(tokens, 0, len(tokens), high=False)
+            | ratio
+            | ({} if ratio else _units_floor(tokens, floor_at))
+        )
         floor = True
     else:
         assert enough_at is not None
@@ -555,11 +560,74 @@ def _number(token: str) -> float | None:
 
 
 _UNITS_NEAR: Final = 3  # "six or seven units is plenty": the unit, a verb, the word of enough
+# "Two or three books over the whole summer is plenty": a short phrase of when or where
+# between the unit and its verb.
+_PHRASE_STARTS: Final = frozenset(
+    {"over", "across", "in", "during", "throughout", "for", "per", "a", "each", "every", "on"}
+)
+_PHRASE_WORDS: Final = 4
+PERCENT: Final = "per cent"
+
+
+def _percent_at(tokens: Sequence[str], i: int) -> float | None:
+    """The percentage at ``tokens[i]`` ("30%", "12 percent", "twelve per cent")."""
+    if tokens[i].endswith("%"):
+        return number(tokens[i])
+    if tokens[i + 1 : i + 2] == ["percent"] or tokens[i + 1 : i + 3] == ["per", "cent"]:
+        return _number(tokens[i])
+    return None
+
+
+def _unit_noun(token: str) -> bool:
+    """``token`` may name a unit of a text's own: a word, not a time, a span, a length,
+    an occasion or a scale ("hundred")."""
+    return (
+        token.isalpha()
+        and token not in _SPAN_DAYS
+        and token not in _EACH_MINUTES
+        and token not in _DEPTH_CM
+        and token not in _TIMES_NOUNS
+        and token not in ("hundred", "thousand", "million")
+        and not _occasion_at([token], 0)
+    )
+
+
+_NOUN_PHRASE: Final = 3
+_PHRASE_ENDS: Final = frozenset(
+    {"of", "for", "over", "per", "each", "every", "in", "a", "an", "the", "and", "or", "to",
+     "with", "before", "after", "by", "from", "on", "at", "is", "are", "should", "must"}
+)  # fmt: skip
+
+
+def _units_floor(tokens: Sequence[str], i: int) -> dict[str, float]:
+    """The floor at ``i`` as a percentage ("at least 30% of sward dry matter") or a count
+    of a unit of the text's own ("at least six books")."""
+    if i >= len(tokens):
+        return {}
+    if (percent := _percent_at(tokens, i)) is not None:
+        return {PERCENT: percent}
+    value = _number(tokens[i])
+    if value is None:
+        return {}
+    # the head of a short noun phrase: "at least two assessment stages"
+    phrase: list[str] = []
+    for token in tokens[i + 1 : i + 1 + _NOUN_PHRASE]:
+        if not token.isalpha() or token in _PHRASE_ENDS:
+            break
+        phrase.append(token)
+        if len(token) > 3 and token.endswith("s") and not token.endswith(("ss", "us", "is")):
+            break  # a plural ends it: "two assessment stages have been passed"
+    if not phrase or not all(_unit_noun(token) for token in phrase):
+        return {}  # "at least 4 consecutive milkings": occasions, read as such
+    return {UNITS + stem(phrase[-1]): value}
 
 
 def _units_enough(tokens: Sequence[str], start: int, end: int) -> dict[str, float]:
-    """A count of some unit right before the word of enough at ``end`` ("six or seven
-    units is plenty"), the first of a choice, as a number of that unit; not a count
+    """A percentage, or a count of some unit, that is what the word of enough at ``end``
+    calls enough: right before it ("six or seven units is plenty", "Ten, twelve per cent
+    clover across the field is plenty", not a percentage "of" something) or past a short
+    phrase of when or where ("two or three books over the whole summer is plenty"); of a
+    choice, the larger. Not a count
     further back ("from what I've seen in sixty schools now, twenty minutes ... is
     plenty")."""
     for i in range(start, end):
@@ -567,18 +635,27 @@ def _units_enough(tokens: Sequence[str], start: int, end: int) -> dict[str, floa
         if value is None:
             continue
         j = i + 1
-        if tokens[j : j + 1] == ["or"] and j + 1 < end and _number(tokens[j + 1]) is not None:
-            j += 2
         if (
-            j < end
-            and end - j <= _UNITS_NEAR
-            and tokens[j].isalpha()
-            and tokens[j] not in _SPAN_DAYS
-            and tokens[j] not in _TIMES_NOUNS
-            and not _occasion_at(tokens, j)
+            tokens[j : j + 1] in (["or"], ["to"])
+            and j + 1 < end
+            and (upper := _number(tokens[j + 1])) is not None
+        ):
+            value, j = max(value, upper), j + 2
+        if (percent := _percent_at(tokens, j - 1)) is not None:
+            past = j + (1 if tokens[j : j + 1] == ["percent"] else 2)
+            # "twelve per cent clover ... is plenty"; not "15 per cent of the budget is
+            # plenty", a share of something the floor may not measure
+            if past < end and tokens[past] != "of" and end - past <= _UNITS_NEAR + _PHRASE_WORDS:
+                return {PERCENT: percent}
+            return {}
+        if j >= end or not _unit_noun(tokens[j]):
+            continue
+        near = end - j <= _UNITS_NEAR
+        phrase = tokens[j + 1 : j + 2] != [] and tokens[j + 1] in _PHRASE_STARTS
+        if (near or (phrase and end - j <= _UNITS_NEAR + _PHRASE_WORDS)) and all(
+            _number(t) is None for t in tokens[j + 1 : end]
         ):
             return {UNITS + stem(tokens[j]): value}
-        return {}
     return {}
 
 

@@ -321,6 +321,11 @@ def no_change(tokens: Sequence[str]) -> set[str]:
             # breeding pairs as the farms that hadn't", "lost their homes at almost exactly
             # the same rate as tenants who stood in front of the judge alone" (0127)
             found |= what
+        elif stemmed in NULL_NOUNS and _vanishes(tokens, i):
+            # "once you only count the trials where the person scoring the scar didn't
+            # know which half had the sheet on, the difference basically vanishes": what
+            # the difference was in comes before it (decision 0132)
+            found |= outcome(words_before(tokens, i - 1 if tokens[i - 1] == "the" else i))
         elif stemmed in NULL_NOUNS and (end := _not_significant_after(tokens, i)):
             # "the change in injury collisions was not statistically significant"; "the
             # proportion who vomited was 29% with active bands and 31% with sham bands, a
@@ -552,15 +557,42 @@ def _than_an_arm(tokens: Sequence[str], i: int) -> int:
     """Where "than" stands after "no better" or a denied "any better" at ``i``, when the
     trial's other arm follows it (placebo, a dummy tablet, sham, no treatment): a finding
     of no effect. 0 for none."""
-    if tokens[i + 1 : i + 2] != ["than"] or ARMS.isdisjoint(tokens[i + 2 : i + 2 + _ARM_REACH]):
+    than = i + 1 if tokens[i + 1 : i + 2] == ["than"] else _than_past_setting(tokens, i + 1)
+    if not than or (
+        ARMS.isdisjoint(tokens[than + 1 : than + 1 + _ARM_REACH])
+        and not (than > i + 1 and _untreated_after(tokens, than))
+    ):
         return 0
     if tokens[i - 1 : i] == ["no"]:
-        return i + 1
+        return than
     if tokens[i - 1 : i] == ["any"] and any(
         is_cue(tokens, j) for j in range(max(0, i - 1 - _DENIAL_REACH), i - 1)
     ):
-        return i + 1
+        return than
     return 0
+
+
+# When or where between "no better" and "than": "reading no better in September than
+# classmates who had not" (decision 0132), where the other group may be told by what it
+# did not do.
+_SETTING_STARTS: Final = frozenset({"in", "at", "on", "by", "after"})
+_SETTING_REACH: Final = 4
+
+
+def _than_past_setting(tokens: Sequence[str], at: int) -> int:
+    """Where "than" stands past a short phrase of time or place opening at ``tokens[at]``
+    ("in September", "at six months"); 0 for none."""
+    if tokens[at : at + 1] == [] or tokens[at] not in _SETTING_STARTS:
+        return 0
+    return next(
+        (
+            j
+            for j in range(at + 2, min(len(tokens), at + 1 + _SETTING_REACH))
+            if tokens[j] == "than"
+            and all(t.isalnum() and t not in ("than", "and") for t in tokens[at + 1 : j])
+        ),
+        0,
+    )
 
 
 # "no more X than" the trial's other arm, or than a group told by what it never did or
@@ -642,10 +674,12 @@ def _no_better_about(tokens: Sequence[str], i: int, than: int) -> set[str]:
     """What a result no better than the other arm is about: what follows the arm after
     "for / at / on / in", else what the denied verb acts on before "any better"
     ("relieve knee pain"), else the subject before "no better"."""
-    arm = next(j for j in range(than + 1, len(tokens)) if tokens[j] in ARMS)
+    arm = next((j for j in range(than + 1, len(tokens)) if tokens[j] in ARMS), None)
     # past the arm and a noun of its own: "than a sham brace at easing knee pain"
-    about = next(
-        (j for j in (arm + 1, arm + 2) if tokens[j : j + 1] and tokens[j] in _ABOUT_AFTER), 0
+    about = (
+        next((j for j in (arm + 1, arm + 2) if tokens[j : j + 1] and tokens[j] in _ABOUT_AFTER), 0)
+        if arm is not None
+        else 0
     )
     if about:
         return outcome(tokens[about + 1 : about + 1 + OUTCOME_REACH])
@@ -654,6 +688,23 @@ def _no_better_about(tokens: Sequence[str], i: int, than: int) -> set[str]:
         denied = [t for t in tokens[cue + 1 : i - 1] if t not in _SHOWN]
         return outcome(denied[-OUTCOME_REACH:])
     return outcome(words_before(tokens, i - 1))
+
+
+# A difference or effect that vanishes is none: "the difference basically vanishes",
+# "the benefit all but disappeared once ...".
+_VANISHING: Final = frozenset(
+    {"vanishes", "vanished", "disappears", "disappeared", "evaporates", "evaporated"}
+)
+_VANISH_REACH: Final = 3
+
+
+def _vanishes(tokens: Sequence[str], i: int) -> bool:
+    """The difference or effect at ``tokens[i]`` vanishes within a few words, and no
+    denial comes before the verb ("the effect never disappeared")."""
+    return any(
+        tokens[j] in _VANISHING and not is_negated(list(tokens[i + 1 : j]))
+        for j in range(i + 1, min(len(tokens), i + 1 + _VANISH_REACH))
+    )
 
 
 # "... was not statistically significant", "... was non-significant" after a null noun

@@ -395,6 +395,16 @@ def half_the_many(tokens: Sequence[str], i: int) -> bool:
     return False
 
 
+# A share that says, reports or feels something is a share of people: "of the 1,140
+# residents who responded, 22 per cent said the new lamps caused glare" (0113), "almost a
+# third admitted weeding out applicants" (0132).
+SAID: Final = frozenset(
+    {"said", "say", "says", "reported", "report", "reports", "told", "felt", "feel", "feels",
+     "noticed", "complained", "described", "experienced", "rated", "agreed", "answered",
+     "admitted", "admit", "admits"}
+)  # fmt: skip
+
+
 def _share(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
     """A share beginning at ``tokens[i]`` ("1 in 100", "one in every ten thousand", "3
     out of 10", "a third of": decision 0108) as a percentage, and the index after it
@@ -404,8 +414,10 @@ def _share(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
     if (
         tokens[i + 1 : i + 2]
         and tokens[i + 1] in FRACTION_OF
-        and tokens[i + 2 : i + 3] == ["of"]
-        and tokens[i + 3 : i + 4] not in (["a"], ["an"])
+        and (
+            (tokens[i + 2 : i + 3] == ["of"] and tokens[i + 3 : i + 4] not in (["a"], ["an"]))
+            or (tokens[i + 2 : i + 3] != [] and tokens[i + 2] in SAID)
+        )
     ):
         # not part of one thing: "only a quarter of a degree or so cooler" (0130)
         count = 1.0 if tokens[i] in ("a", "one") else number(tokens[i])

@@ -26,6 +26,7 @@ from lyra.pipelines.evidence.harm_reports import SYMPTOM
 from lyra.pipelines.evidence.nli_numbers import (
     CARDINALS,
     FRACTION_OF,
+    SAID,
     SHARE_NOUNS,
     bound_before,
     half_the_many,
@@ -200,6 +201,8 @@ def _of_people(tokens: Sequence[str], at: int) -> bool:
     after = tokens[at + 1 : at + 3]
     if after[1:] == ["of"] and (after[0] in FRACTION_OF or tokens[at] == "half"):
         return True  # "a third of my clients"
+    if after[:1] and after[0] in FRACTION_OF and after[1:] and after[1] in SAID:
+        return True  # "almost a third admitted weeding out applicants" (0132)
     if tokens[at] == "half" and (after[:1] == ["of"] or half_the_many(tokens, at)):
         return True
     if (
@@ -212,18 +215,10 @@ def _of_people(tokens: Sequence[str], at: int) -> bool:
     ):
         return True
     if tokens[at].endswith("%"):
-        return after[:1] == ["of"] or bool(after[:1] and after[0] in _SAID)
+        return after[:1] == ["of"] or bool(after[:1] and after[0] in SAID)
     if after[:1] == ["percent"]:
-        return after[1:] == ["of"] or bool(after[1:] and after[1] in _SAID)
+        return after[1:] == ["of"] or bool(after[1:] and after[1] in SAID)
     return tokens[at + 1 : at + 4] == ["per", "cent", "of"]
-
-
-# A percentage that says, reports or feels something is a share of people: "of the
-# 1,140 residents who responded, 22 per cent said the new lamps caused glare" (0113).
-_SAID = frozenset(
-    {"said", "say", "says", "reported", "report", "reports", "told", "felt", "feel", "feels",
-     "noticed", "complained", "described", "experienced", "rated", "agreed", "answered"}
-)  # fmt: skip
 
 
 # One text calls the outcome common and the other rare, each with its share: "Mild side

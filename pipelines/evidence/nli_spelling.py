@@ -71,6 +71,8 @@ OUTCOME_SYNONYMS: Final = {
     # skin that is tender is sore ("any redness or tenderness" against "red, sore skin":
     # decision 0132)
     "tender": "sor",
+    # stock that "blew up" on lush clover bloated, in a stockman's words (decision 0132)
+    "blew": "bloat",
     # words that differ by more than a letter between British and American English
     "plough": "plow",
     "ploughing": "plow",
