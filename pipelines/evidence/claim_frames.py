@@ -202,6 +202,12 @@ _LEAD_IN = re.compile(
     # calendar, and for my clients who are living on the street, the texts do next to
     # nothing ...": decision 0124)
     r"|^I\s+(?:do|run|lead|manage|coordinate|handle|organi[sz]e|cover)\s+[^,.;]{3,60},\s+and\s+"
+    # a survey or poll of the writer's own, before what it found ("Our PTA did a quick
+    # survey after Christmas and roughly a third of parents said ...": decision 0132)
+    r"|^(?:(?:but|and|so)\s+)?(?:we|I|our\s+[\w'\u2019-]+(?:\s+[\w-]+)?)\s+(?:did|ran|put\s+up|"
+    r"put\s+out|carried\s+out|sent\s+(?:out|round))\s+(?:a|an|our\s+own)\s+(?:quick\s+|"
+    r"little\s+|short\s+|informal\s+)?(?:survey|poll|questionnaire|straw\s+poll|show\s+of\s+"
+    r"hands)\b[^,.;:]{0,40}?\s+and\s+(?=(?:\w+\s+){0,2}(?:a|one|two|\d+|half|most|many)\b)"
     # how long the speaker has done the work, before their estimate ("But I've done this
     # a long time and I'd say - for most parents, two meetings ... is plenty": 0132)
     r"|^(?:(?:but|and|so)\s+)?I(?:'ve|\u2019ve|\s+have)\s+(?:done|been\s+doing|worked|"
@@ -427,7 +433,9 @@ _HEDGING_FRAME = re.compile(
     # had ...": decision 0113)
     # "I think the levy here in Brennick has taken more commuter cars off the road than
     # Elvan's charge ever did" (decision 0114)
-    r"|^(?:I(?:'d|\s+would)\s+(?:say|estimate|guess)|(?:I|she|he|they)\s+(?:reckon(?:s|ed)?|"
+    # "But I'd say one morning a week on a short loop ... is plenty" (decision 0132)
+    r"|^(?:(?:but|and|so),?\s+)?(?:I(?:'d|\u2019d|\s+would)\s+(?:say|estimate|guess)|"
+    r"(?:I|she|he|they)\s+(?:reckon(?:s|ed)?|"
     r"estimated?|estimates|think|thinks|thought|believe|believes|suspect|suspects))\s+"
     r"(?:that\s+)?(?=\S+(?:\s+\S+){5})",
     re.IGNORECASE,

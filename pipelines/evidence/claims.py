@@ -551,7 +551,12 @@ _NOT_THE_WRITERS_STORY = re.compile(
     r"\b(?:my|our)\s+(?:own\s+)?(?:[\w-]+\s+){0,2}?(?:patients|clients|pupils|students|"
     r"customers|members|tenants|families|parents|residents|defendants|growers|farmers)\b"
     r"|(?<=\b(?:any|all))(?:\s+[\w-]+){1,3}?\s+(?:that\s+)?I(?:'ve|\s+have)?\s+(?:ever\s+)?"
-    r"(?:seen|known|tried|used|met|come\s+across|worked\s+with|read)\b",
+    r"(?:seen|known|tried|used|met|come\s+across|worked\s+with|read)\b"
+    # the writer's own count of the outcome ("the holes made no difference at all to how
+    # many hedgehogs I was recording": decision 0132)
+    r"|\bhow\s+(?:many|much|often)\s+(?:[\w-]+\s+){0,3}?(?:I|we)(?:'d|\s+was|\s+were|"
+    r"\s+had|\s+kept)?\s+(?:been\s+)?(?:recording|seeing|counting|catching|logging|trapping|"
+    r"spotting|recorded|saw|counted|caught|logged|trapped|spotted)\b",
     re.IGNORECASE,
 )
 

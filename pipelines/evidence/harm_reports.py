@@ -25,6 +25,9 @@ SYMPTOM = re.compile(
     # what a practice of the mind can bring on (decision 0127)
     r"panic(?:ky|ked|\s+attacks?)|dissociat(?:ed|ion|ive)|spaced[- ]out|flashbacks?|"
     r"nightmares?|sting(?:ing|s)?|burning|tingl(?:ing|y)|"
+    # what a strap or a brace can press on ("pins and needles in our fingers", "went numb":
+    # decision 0132)
+    r"pins\s+and\s+needles|numb(?:ness)?|"
     # what skin and airways show ("red raw skin ..., some of them cracked and weeping",
     # "started sneezing and itching")
     r"(?:red\s+)?raw\s+skin|cracked\s+and\s+weeping|blister(?:s|ed|ing)?|"

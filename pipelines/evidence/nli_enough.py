@@ -34,6 +34,7 @@ from lyra.pipelines.evidence.nli_tokens import is_negated
 OFTEN, SPAN, EACH, DEPTH = "times a week", "days in all", "minutes each", "centimetres"
 WEEKLY = "minutes a week"  # "at least 150 minutes of exercise a week": a total, not each
 TIMES = "times in all"  # "at least four appointments", "one proper sit-down" (0128)
+MINUTES = "minutes in all"  # each time's minutes by the times in all (0132)
 
 # Words before an amount that make it a floor.
 _FLOOR_STARTS: Final = (("at", "least"), ("a", "minimum", "of"), ("minimum", "of"),
@@ -106,6 +107,9 @@ _OCCASIONS: Final = frozenset({"session", "class", "visit", "treatment", "treatm
                                "lesson", "lessons", "round", "rounds", "milking", "milkings",
                                "workout", "workouts", "swim", "swims", "feed", "feeds",
                                "shift", "shifts", "collection", "collections",
+                               # a part of the day ("one morning a week": decision 0132)
+                               "morning", "mornings", "evening", "evenings", "afternoon",
+                               "afternoons",
                                "appointment", "appointments", "consultation",
                                "consultations", "meeting", "meetings",
                                # coats of a finish ("two full coats", "one decent coat"),
@@ -145,12 +149,20 @@ class Amounts:
             each, often = self.value(EACH), self.value(OFTEN)
             if each is not None and often is not None:
                 return each * often
+        if found is None and dimension == MINUTES:
+            # "three joint sessions of around 90 minutes each": 270 minutes (0132)
+            each, times = self.value(EACH), self.value(TIMES)
+            if each is not None and times is not None:
+                return each * times
         return found
 
     def dimensions(self) -> frozenset[str]:
-        """The dimensions read, and minutes a week where each time and how often are."""
+        """The dimensions read, minutes a week where each time and how often are, and
+        minutes in all where each time and how many times are."""
         return frozenset(
-            d for d in (*(d for d, _ in self.by_dimension), WEEKLY) if self.value(d) is not None
+            d
+            for d in (*(d for d, _ in self.by_dimension), WEEKLY, MINUTES)
+            if self.value(d) is not None
         )
 
 
@@ -174,7 +186,10 @@ def _often_at(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
         return _OFTEN_WORDS[tok], i + 1
     if tok in ("every", "each"):
         j = i + 1
-        if tokens[j : j + 1] == ["single"]:
+        if tokens[j : j + 1] == ["single"] or (
+            # "every school week", "every school day" (decision 0132)
+            tokens[j : j + 1] == ["school"] and tokens[j + 1 : j + 2] in (["week"], ["day"])
+        ):
             j += 1
         if tokens[j : j + 1] == ["other"] and tokens[j + 1 : j + 2] in (["day"], ["week"]):
             return _EVERY[tokens[j + 1]] / 2, j + 2
@@ -253,6 +268,8 @@ def _occasion_end(tokens: Sequence[str], at: int, *, counted: bool) -> int:
     if joined > at:
         return _occasion_at(tokens, joined + 1)
     if tokens[at : at + 1] and tokens[at].isalpha() and tokens[at] not in _PER:
+        if counted and tokens[at + 1 : at + 2] != [] and tokens[at + 1] in _TIMES_NOUNS:
+            return at + 2  # "three joint sessions" (decision 0132)
         return _occasion_at(tokens, at + 1)
     return 0
 
@@ -309,10 +326,10 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
         if (
             value is not None
             and tokens[j : j + 1] in (["to"], ["-"])
-            and (j + 1 < len(tokens) and (upper := number(tokens[j + 1])) is not None)
+            and (j + 1 < len(tokens) and (upper := _count(tokens[j + 1])) is not None)
         ):
             value = upper if high else value
-            j += 2  # "45 to 60 minutes"
+            j += 2  # "45 to 60 minutes", "six to ten weeks"
         if (
             value is not None
             and tokens[j : j + 1] == ["or"]
@@ -794,6 +811,11 @@ def enough_under_floor(first: Amounts | None, second: Amounts | None) -> bool:
         return False
     floor, enough = (first, second) if first.floor else (second, first)
     shared = sorted(floor.dimensions() & enough.dimensions())
+    if MINUTES in shared:
+        # fewer, longer sittings: "one well-run session of about two hours is plenty"
+        # against "at least three joint sessions of around 90 minutes each", the time in
+        # all, not each time's (decision 0132)
+        shared.remove(EACH)
     if not shared:
         return False
     pairs = [(enough.value(d), floor.value(d)) for d in shared]

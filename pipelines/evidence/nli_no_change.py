@@ -473,6 +473,7 @@ _AS_STRESS: Final = frozenset({"just", "exactly", "equally", "bit"})
 _ROUGHLY: Final = frozenset({"about", "roughly"})
 _AS_MUCH: Final = frozenset({"many", "much", "long"})
 _AS_MANY_REACH: Final = 3
+_AS_ASIDE_REACH: Final = 14
 
 
 def _alike_as_much(tokens: Sequence[str], i: int) -> set[str]:
@@ -493,7 +494,10 @@ def _alike_as_much(tokens: Sequence[str], i: int) -> set[str]:
     measure = tokens[i] in _AS_MUCH
     # "they take just as long to get there": as long is the same time (decision 0131)
     took = {_TIME} if tokens[i] == "long" else set()
-    as_at = _word_within(tokens, "as", i + 1, i + 1 + _SAME_WHAT_REACH)
+    # a second likeness denied on the way ("every bit as sore, and no stronger in the grip,
+    # at the two-month mark as the people who'd never bothered with one": 0132)
+    reach = _AS_ASIDE_REACH if tokens[i + 1 : i + 3] in (["and", "no"], ["and", "not"]) else 0
+    as_at = _word_within(tokens, "as", i + 1, i + 1 + (reach or _SAME_WHAT_REACH))
     if not as_at:
         return took | outcome(tokens[i + 1 : i + 1 + _AS_MANY_REACH]) if measure else set()
     what = outcome(tokens[i + 1 if measure else i : as_at])

@@ -73,6 +73,8 @@ def changed_words(tokens: Sequence[str]) -> tuple[set[str], set[str]]:
         if tokens[i + 1 : i + 2] == ["than"] or tokens[i - 1 : i] == ["or"]:
             # a bound, not a change: "more than eight years", "800 IU or more"
             continue
+        if _cuts_a_thing(tokens, i):
+            continue
         sized = (
             _sized_before(tokens, i)
             or any(
@@ -86,7 +88,9 @@ def changed_words(tokens: Sequence[str]) -> tuple[set[str], set[str]]:
             # traffic than" ("markedly higher function scores ... than" compares a measure)
             continue
         if sized or (i and tokens[i - 1] in CHANGE_DEGREES):
-            found |= acted_on(tokens, i, CUE_REACH) | _what_was_lost(tokens, i)
+            found |= (
+                acted_on(tokens, i, CUE_REACH) | _what_was_lost(tokens, i) | _counted_per(tokens, i)
+            )
             if _sized_before(tokens, i):
                 # what gave the size: "plots ... yielded 14 percent more grain" (0109)
                 found |= _verb_before_size(tokens, i)
@@ -382,6 +386,39 @@ def sized_changes(tokens: Sequence[str]) -> list[Sized]:
             Sized(axis[0], axis[1], *size[:3], frozenset(about or before), frozenset(agent))
         )
     return found
+
+
+# "households that had cut a gap": a thing cut out, no amount cut down (decision 0132)
+_CUTS: Final = frozenset({"cut", "cuts", "cutting"})
+
+
+def _cuts_a_thing(tokens: Sequence[str], i: int) -> bool:
+    """``tokens[i]`` cuts a thing ("cut a gap", "cutting a hole"), not an amount ("cut a
+    third of", "cut a few minutes off")."""
+    after = tokens[i + 1 : i + 3]
+    return (
+        tokens[i] in _CUTS
+        and after[:1] in (["a"], ["an"])
+        and len(after) == 2
+        and after[1].isalpha()
+        and after[1] not in CHANGE_SIZES
+        and stem(after[1]) not in _FRACTIONS
+        and after[1] not in ("few", "couple", "little", "bit", "lot", "quarter", "third", "half")
+    )
+
+
+def _counted_per(tokens: Sequence[str], i: int) -> set[str]:
+    """What a rate before the change at ``i`` counts, named before its "per": "Hedgehog
+    detections per 100 camera-trap nights were 47% higher" is about hedgehog detections
+    as much as about nights (decision 0132)."""
+    window = range(max(0, i - _SUBJECT_REACH), i)
+    per = next((k for k in window if tokens[k] == "per"), None)
+    if per is None:
+        return set()
+    return outcome(tokens[max(0, per - _PER_REACH) : per])
+
+
+_PER_REACH: Final = 3
 
 
 # Where a change happened, between its verb and its size ("went up at five of the

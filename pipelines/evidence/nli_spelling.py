@@ -73,6 +73,8 @@ OUTCOME_SYNONYMS: Final = {
     "tender": "sor",
     # stock that "blew up" on lush clover bloated, in a stockman's words (decision 0132)
     "blew": "bloat",
+    # a gardener's "hogs" are hedgehogs ("we've had hogs through every night": 0132)
+    "hog": "hedgehog",
     # words that differ by more than a letter between British and American English
     "plough": "plow",
     "ploughing": "plow",
