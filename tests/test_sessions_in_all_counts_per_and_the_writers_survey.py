@@ -5,7 +5,8 @@ Round twenty-nine, written blind after round twenty-eight's rules
 read 28 / 32 facts and 6 / 24 readings at first sight. What the rules missed there and
 read now, with controls: fewer, longer sittings called enough against more sittings of
 a set length (the time in all); mornings in every school week and one morning a week;
-what a rate counts, named before its "per"; a thing cut, not an amount; "every bit as
+what a rate counts, named before its "per"; "9.6 additional minutes ... compared with"
+and "no more active ... than classmates"; a thing cut, not an amount; "every bit as
 sore, and no stronger ..., as the people who'd never bothered"; pins and needles as a
 symptom; the writer's survey and its finding; "But I'd say"; the writer's own count of
 the outcome as no story of theirs; a gardener's hogs.
@@ -90,6 +91,13 @@ _PROBLEMS_RARE = (
         (_PROBLEMS_RARE, _CUT_A_GAP),
         (_CUT_A_GAP, _PROBLEMS_RARE),
         (
+            "At 6 months, children at intervention schools accumulated a mean of 8.2 additional "
+            "minutes of moderate-to-vigorous physical activity per weekday compared with "
+            "children at control schools (95% CI 4.0 to 12.4).",
+            "The school's own checks showed the cycle-train children were no more active over "
+            "a whole school day than classmates who were driven in.",
+        ),
+        (
             "A corridor should link at least ten neighbouring gardens before you can expect "
             "any benefit for the local hedgehog population.",
             "Honestly, linking just three gardens was plenty for us and we've had hogs "
@@ -160,5 +168,13 @@ def test_the_writers_own_recording_alone_is_a_story() -> None:
     assert informativeness("We did a survey of 300 homes and found the lamps were fine.") == 0.0
 
 
-def test_a_gardeners_hogs_are_hedgehogs() -> None:
+def test_a_gardeners_hogs_are_hedgehogs_and_activity_is_being_active() -> None:
     assert fold("hog") == "hedgehog"
+    assert fold("activiti") == fold("activ") == "activ"
+
+
+def test_classmates_had_none_of_it() -> None:
+    assert no_change(tokenize("They were no more active than classmates who came by car.")) == {
+        "activ"
+    }
+    assert no_change(tokenize("They were no more active than the coaches who ran it.")) == set()

@@ -658,10 +658,14 @@ def _untreated_after(tokens: Sequence[str], at: int, alone: frozenset[str] = fro
     had_none = any(
         after[k] == "nothing" and after[k - 1] in _HAD_NONE for k in range(1, len(after))
     )
+    # "than classmates who were dropped off by car": the pupils beside them, who had none
+    # of it (decision 0132)
+    classmates = not _CLASSMATES.isdisjoint(after[:2])
     return (
         waiting
         or feet_up
         or had_none
+        or classmates
         or "waitlist" in after
         or is_negated(list(after))
         or not (AS_USUAL | alone | _SELDOM | _RESTED).isdisjoint(after)
@@ -671,6 +675,7 @@ def _untreated_after(tokens: Sequence[str], at: int, alone: frozenset[str] = fro
 # A group that rested instead: "as the ones who put their feet up" (decision 0131), "as
 # those resting"; not "the rest", who are only the others.
 _RESTED: Final = frozenset({"rested", "resting"})
+_CLASSMATES: Final = frozenset({"classmates", "schoolmates"})
 _HAD_NONE: Final = frozenset({"used", "took", "got", "received", "applied", "tried"})
 
 

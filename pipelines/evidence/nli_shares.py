@@ -320,7 +320,7 @@ def arms_differ(tokens: Sequence[str]) -> list[str]:
 # (decision 0126).
 _EXTRA = frozenset({"additional", "extra"})
 _MORE = frozenset({"more", "fewer", "less", "lower", "higher", "greater"})
-_EXTRA_REACH = 10
+_EXTRA_REACH = 14  # "minutes of moderate-to-vigorous physical activity per weekday compared"
 _UNIT_WORDS = 2  # "7.9 points lower", "2 percentage points higher"
 # After the comparative, the arm it is in, not what it is of: "lower in homes ...".
 _IN_AN_ARM = frozenset({"in", "among", "for", "with", "on"})
@@ -329,13 +329,14 @@ _OTHER_ARM = _ARMS | AS_USUAL
 
 def _gain_at(tokens: Sequence[str], i: int) -> int:
     """Where the words after a gain from ``tokens[i]`` start ("an additional 0.42",
-    "0.4 more", "7.9 points lower"); 0 for none."""
+    "0.4 more", "9.6 additional", "7.9 points lower"); 0 for none."""
     if tokens[i] in _EXTRA and number(tokens[i + 1]) is not None:
         return i + 2
     if number(tokens[i]) is None:
         return 0
     for j in range(i + 1, min(len(tokens), i + 2 + _UNIT_WORDS)):
-        if tokens[j] in _MORE:
+        # "a mean of 9.6 additional minutes of ... activity per weekday" (0132)
+        if tokens[j] in _MORE or (j == i + 1 and tokens[j] in _EXTRA):
             return j + 1
         if not tokens[j].isalpha():
             return 0

@@ -73,6 +73,9 @@ OUTCOME_SYNONYMS: Final = {
     "tender": "sor",
     # stock that "blew up" on lush clover bloated, in a stockman's words (decision 0132)
     "blew": "bloat",
+    # how active children are is their activity ("no more active over a whole school day"
+    # against "9.6 additional minutes of ... physical activity": decision 0132)
+    "activiti": "activ",
     # a gardener's "hogs" are hedgehogs ("we've had hogs through every night": 0132)
     "hog": "hedgehog",
     # words that differ by more than a letter between British and American English
