@@ -105,6 +105,9 @@ def test_half_the_group_is_a_share_and_half_an_amount_is_not() -> None:
     assert read_share(tokenize(_HALF_THE_DOSE)) is None
     assert read_share(tokenize("Half the time nobody answers the phone.")) is None
     assert read_share(tokenize("It costs half the price of the branded one.")) is None
+    # a setting, not a finding (decision 0132, after the full run)
+    setting = "In a school where almost half the pupils get free meals, staff see a change."
+    assert read_share(tokenize(setting)) is None
 
 
 def test_ratios_joined_occasions_and_units_called_enough() -> None:

@@ -120,6 +120,9 @@ def test_a_difference_that_vanishes_is_none() -> None:
     )
     assert no_change(tokenize(vanishes)) == {"person", "mark", "wound", "blind"}
     assert no_change(tokenize("The effect never disappeared in the treated patients.")) == set()
+    # gone by a time: an effect worn off, not none (decision 0132, after the full run)
+    worn_off = "Soreness was lower at 24 hours, but the difference had disappeared by day two."
+    assert no_change(tokenize(worn_off)) == set()
 
 
 def test_a_fraction_that_admits_or_says_is_a_share() -> None:

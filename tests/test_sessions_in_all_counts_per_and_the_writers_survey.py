@@ -19,6 +19,7 @@ import pytest
 from lyra.pipelines.evidence.claims import MIN_INFORMATIVENESS, informativeness
 from lyra.pipelines.evidence.nli_change import read_changes
 from lyra.pipelines.evidence.nli_enough import (
+    DOSE,
     EACH,
     MINUTES,
     OFTEN,
@@ -178,3 +179,69 @@ def test_classmates_had_none_of_it() -> None:
         "activ"
     }
     assert no_change(tokenize("They were no more active than the coaches who ran it.")) == set()
+
+
+# Round thirty (tests/corpora/ginkgo_memory, impact_statements, straw_mulch_potatoes,
+# homework_clubs), written blind after round twenty-nine's rules: 29 / 32 facts and
+# 13 / 24 readings at first sight.
+_GINKGO_DOSE = (
+    "Anyone who decides to try it should take 120 mg of a standardised extract each day and "
+    "allow at least 10 weeks before judging whether it has made any difference."
+)
+_FORTY_MG = "Honestly 30mg once a day is plenty, I could tell it was working inside a week."
+_NO_MORE_WORDS = (
+    "In the bigger trials, the people taking the extract didn't remember any more words than "
+    "the people on the dummy tablets."
+)
+_MORE_WORDS = (
+    "At 24 weeks, participants in the extract group recalled a mean of 1.8 more words on the "
+    "delayed recall task than those given placebo (95% CI 0.6 to 3.0)."
+)
+
+
+@pytest.mark.parametrize(
+    ("premise", "claim"),
+    [
+        (_GINKGO_DOSE, _FORTY_MG),
+        (_FORTY_MG, _GINKGO_DOSE),
+        (_MORE_WORDS, _NO_MORE_WORDS),
+        (_NO_MORE_WORDS, _MORE_WORDS),
+    ],
+)
+def test_round_thirty_contradictions_refute(premise: str, claim: str) -> None:
+    assert heuristic_nli(premise, claim).label == "refutes"
+
+
+def test_a_dose_by_weight_is_an_amount() -> None:
+    assert read_amounts(tokenize(_GINKGO_DOSE)) == Amounts(
+        True, ((SPAN, 70.0), (DOSE, 120.0), (OFTEN, 7.0))
+    )
+    assert read_amounts(tokenize("Honestly 1 g once a day is plenty.")) == Amounts(
+        False, ((DOSE, 1000.0), (OFTEN, 7.0))
+    )
+    # the same dose called enough: no contradiction
+    assert heuristic_nli(_GINKGO_DOSE, "Honestly 120mg once a day is plenty.").label != "refutes"
+
+
+def test_denied_any_more_than_the_dummy_arm() -> None:
+    assert "word" in no_change(tokenize(_NO_MORE_WORDS))
+
+
+@pytest.mark.parametrize(
+    ("sentence", "score"),
+    [
+        (_FORTY_MG, 0.7),
+        (
+            "Honestly I couldn't tell the covered rows from the bare ones, the flies got the "
+            "lot and I lifted roughly the same weight of onions from both.",
+            0.2,
+        ),
+        (
+            "Honestly, about a third of the kids in my daughter's year who went were "
+            "completely worn out by Thursday.",
+            0.35,
+        ),
+    ],
+)
+def test_round_thirty_claims(sentence: str, score: float) -> None:
+    assert informativeness(sentence) == pytest.approx(score)

@@ -219,7 +219,10 @@ _LEAD_IN = re.compile(
 _ASIDE_MIN_HEAD_WORDS = 5
 _WRITERS_ASIDE = re.compile(
     r",\s+(?:so|and|but|which is why|that's|that is)\s+(?:what\s+|why\s+)?"
-    r"(?:I|I'm|I've|my|me|we)\b.*$",
+    r"(?:I|I'm|I've|my|me|we)\b.*$"
+    # a comma splice of the writer's ("40mg once a day is plenty, I could tell it was
+    # working inside a week": decision 0132)
+    r"|,\s+I\s+(?:could|can|did|do|had|have|was|would|found|noticed)\b.*$",
     re.DOTALL,
 )
 # The writer's own estimate ("I'd say roughly one session in five ended with somebody at

@@ -55,6 +55,10 @@ EFFECT = re.compile(
     # no change, as a stressed equality ("they take just as long to get there", "took
     # just as many tumbles": decision 0131)
     r"|\b(?:just|exactly|every\s+bit|equally)\s+as\s+(?:many|much|long|likely|often)\b"
+    # the same yield from both ("I lifted roughly the same weight of spuds from both":
+    # decision 0132)
+    r"|\bthe\s+same\s+(?:weight|amount|number|yield|crop|quantity|tonnage)\s+of\s+"
+    r"(?:[\w-]+\s+){1,3}?(?:from|off|out\s+of|on|in)\s+(?:both|each)\b"
     # how something fared ("active managers did better in small caps")
     r"|\b(?:did|do|does|fared|fares|performed|performs) (?:better|worse|well|poorly|best|"
     r"worst|more for|less for)\b"

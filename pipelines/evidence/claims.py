@@ -513,7 +513,12 @@ def _claim_length(text: str) -> int:
 # ("biochar has beaten compost for yield every single season on my sand": decision 0109)
 _OWN_COMPARISON = re.compile(
     r"\b(?:has|have|had)\s+(?:\w+\s+)?(?:beaten|outperformed|out-?yielded|outlasted)\b"
-    r"|\b(?:did|has\s+done|have\s+done)\s+(?:far\s+|much\s+)?better\s+than\b",
+    r"|\b(?:did|has\s+done|have\s+done)\s+(?:far\s+|much\s+)?better\s+than\b"
+    # a grower's own plots alike ("I lifted roughly the same weight of spuds from both":
+    # decision 0132)
+    r"|\b(?:roughly|about|pretty\s+much|much|exactly|near\s+enough)\s+the\s+same\s+"
+    r"(?:weight|amount|number|yield|crop|quantity|tonnage)\s+of\s+(?:[\w-]+\s+){1,3}?"
+    r"(?:from|off|out\s+of|on|in)\s+(?:both|each)\b",
     re.IGNORECASE,
 )
 

@@ -87,7 +87,9 @@ _SHARE = (
     r"|(?:a|one)\s+(?:third|quarter|fifth|tenth)|half|\d+(?:\.\d+)?\s*(?:%|per\s*cent|percent))"
 )
 _WRITERS_GROUP = (
-    r"(?:my|our)\s+(?:own\s+)?(?:[\w-]+\s+){0,2}?(?:group|groups|class|classes|clinic|club|"
+    r"(?:my|our)\s+(?:own\s+)?(?:[\w'\u2019-]+\s+){0,2}?(?:group|groups|class|classes|clinic|club|"
+    # a child's school year ("the kids in my son's year": decision 0132)
+    r"year|form|"
     r"practice|ward|caseload|patients|clients|members|pupils|students|customers|cases|"
     # a school's year groups and children ("9 out of 26 of my Year 3s": decision 0115)
     r"kids|children|year\s+\d{1,2}s|"

@@ -35,6 +35,7 @@ OFTEN, SPAN, EACH, DEPTH = "times a week", "days in all", "minutes each", "centi
 WEEKLY = "minutes a week"  # "at least 150 minutes of exercise a week": a total, not each
 TIMES = "times in all"  # "at least four appointments", "one proper sit-down" (0128)
 MINUTES = "minutes in all"  # each time's minutes by the times in all (0132)
+DOSE = "milligrams"  # a dose by weight (0132)
 
 # Words before an amount that make it a floor.
 _FLOOR_STARTS: Final = (("at", "least"), ("a", "minimum", "of"), ("minimum", "of"),
@@ -79,6 +80,12 @@ _DEPTH_CM: Final = {"cm": 1.0, "centimetre": 1.0, "centimetres": 1.0, "centimete
                     "centimeters": 1.0, "mm": 0.1, "millimetre": 0.1, "millimetres": 0.1,
                     "inch": 2.54, "inches": 2.54, "foot": 30.48, "feet": 30.48,
                     "m": 100.0, "metre": 100.0, "metres": 100.0}  # fmt: skip
+# A dose by weight, in milligrams: "should take 240 mg of a standardised extract each
+# day" against "40mg once a day is plenty" (decision 0132). Digits only ("a gram of
+# sense" is none).
+_DOSE_MG: Final = {"mg": 1.0, "milligram": 1.0, "milligrams": 1.0, "g": 1000.0,
+                   "gram": 1000.0, "grams": 1000.0, "mcg": 0.001, "microgram": 0.001,
+                   "micrograms": 0.001}  # fmt: skip
 # Times a week for "every <word>" and words of their own.
 _EVERY: Final = {"day": 7.0, "night": 7.0, "evening": 7.0, "morning": 7.0, "week": 1.0,
                  "year": 1 / 52, "spring": 1 / 52, "summer": 1 / 52, "autumn": 1 / 52,
@@ -360,6 +367,8 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
                 found.setdefault(SPAN, value * _SPAN_DAYS[unit])
             elif unit in _DEPTH_CM and (unit != "m" or number(tokens[i]) is not None):
                 found.setdefault(DEPTH, value * _DEPTH_CM[unit])
+            elif unit in _DOSE_MG and number(tokens[i]) is not None:
+                found.setdefault(DOSE, value * _DOSE_MG[unit])
         i += 1
     return found
 
@@ -603,6 +612,7 @@ def _unit_noun(token: str) -> bool:
         and token not in _SPAN_DAYS
         and token not in _EACH_MINUTES
         and token not in _DEPTH_CM
+        and token not in _DOSE_MG
         and token not in _TIMES_NOUNS
         and token not in ("hundred", "thousand", "million")
         and not _occasion_at([token], 0)

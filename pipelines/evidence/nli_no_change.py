@@ -236,7 +236,15 @@ def no_change(tokens: Sequence[str]) -> set[str]:
         elif (
             tok in _MORE_OR_FEWER
             and i
-            and tokens[i - 1] == "no"
+            and (
+                tokens[i - 1] == "no"
+                # "didn't remember any more words or names than the people on the dummy
+                # tablets" (decision 0132)
+                or (
+                    tokens[i - 1] == "any"
+                    and any(is_cue(tokens, j) for j in range(max(0, i - 1 - _DENIAL_REACH), i - 1))
+                )
+            )
             and (than := _than_the_untreated(tokens, i))
         ):
             # "by the following spring the gardening pupils were eating no more
@@ -647,7 +655,8 @@ def _earlier_after(tokens: Sequence[str], at: int) -> bool:
 def _untreated_after(tokens: Sequence[str], at: int, alone: frozenset[str] = frozenset()) -> bool:
     """The group named after ``tokens[at]`` ("than", "as") is the trial's other arm, or
     had none of it (a negation, the usual, or a word of ``alone``)."""
-    if not ARMS.isdisjoint(tokens[at + 1 : at + 1 + _ARM_REACH]):
+    # "than the people on the dummy tablets" (decision 0132)
+    if not ARMS.isdisjoint(tokens[at + 1 : at + 1 + _GROUP_ARM_REACH]):
         return True
     after = tokens[at + 1 : at + 1 + _UNTREATED_REACH]
     waiting = any(
@@ -675,6 +684,7 @@ def _untreated_after(tokens: Sequence[str], at: int, alone: frozenset[str] = fro
 # A group that rested instead: "as the ones who put their feet up" (decision 0131), "as
 # those resting"; not "the rest", who are only the others.
 _RESTED: Final = frozenset({"rested", "resting"})
+_GROUP_ARM_REACH: Final = 6
 _CLASSMATES: Final = frozenset({"classmates", "schoolmates"})
 _HAD_NONE: Final = frozenset({"used", "took", "got", "received", "applied", "tried"})
 
@@ -708,10 +718,14 @@ _VANISH_REACH: Final = 3
 
 
 def _vanishes(tokens: Sequence[str], i: int) -> bool:
-    """The difference or effect at ``tokens[i]`` vanishes within a few words, and no
-    denial comes before the verb ("the effect never disappeared")."""
+    """The difference or effect at ``tokens[i]`` vanishes within a few words, with no
+    denial before the verb ("the effect never disappeared") and no time after it."""
     return any(
-        tokens[j] in _VANISHING and not is_negated(list(tokens[i + 1 : j]))
+        tokens[j] in _VANISHING
+        and not is_negated(list(tokens[i + 1 : j]))
+        # gone by a time is an effect worn off, not none ("the difference had disappeared
+        # by the second day": `nli_lasting`)
+        and tokens[j + 1 : j + 2] not in (["by"], ["after"], ["within"], ["at"])
         for j in range(i + 1, min(len(tokens), i + 1 + _VANISH_REACH))
     )
 

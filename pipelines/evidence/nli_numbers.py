@@ -379,11 +379,14 @@ FRACTION_OF = {
 # (decision 0132).
 _HALF_REACH = 2  # words from "the" to the plural noun: "half the owl boxes"
 _MANY: Final = frozenset({"people", "children", "men", "women", "kids", "folk"})
+_SETTING_BACK: Final = 3
 
 
 def half_the_many(tokens: Sequence[str], i: int) -> bool:
     """``tokens[i]`` is "half" and begins "half the <plural noun>"."""
-    if tokens[i + 1 : i + 2] != ["the"]:
+    if tokens[i + 1 : i + 2] != ["the"] or "where" in tokens[max(0, i - _SETTING_BACK) : i]:
+        # "in a school like Skarholm, where almost half the pupils are eligible for free
+        # school meals": the setting, not a finding
         return False
     for token in tokens[i + 2 : i + 2 + _HALF_REACH]:
         if not token.isalpha():
