@@ -208,6 +208,11 @@ _LEAD_IN = re.compile(
     r"put\s+out|carried\s+out|sent\s+(?:out|round))\s+(?:a|an|our\s+own)\s+(?:quick\s+|"
     r"little\s+|short\s+|informal\s+)?(?:survey|poll|questionnaire|straw\s+poll|show\s+of\s+"
     r"hands)\b[^,.;:]{0,40}?\s+and\s+(?=(?:\w+\s+){0,2}(?:a|one|two|\d+|half|most|many)\b)"
+    # "When I did a quick show of hands after lesson four, roughly a third of the class
+    # said ..." (decision 0132)
+    r"|^(?:(?:but|and|so)\s+)?when\s+(?:we|I)\s+(?:did|ran|took|held|put\s+out)\s+(?:a|an)\s+"
+    r"(?:quick\s+|little\s+|short\s+|informal\s+)?(?:survey|poll|questionnaire|straw\s+poll|"
+    r"show\s+of\s+hands)\b[^,.;:]{0,40},\s+(?=(?:\w+\s+){0,2}(?:a|one|two|\d+|half|most|many)\b)"
     # how long the speaker has done the work, before their estimate ("But I've done this
     # a long time and I'd say - for most parents, two meetings ... is plenty": 0132)
     r"|^(?:(?:but|and|so)\s+)?I(?:'ve|\u2019ve|\s+have)\s+(?:done|been\s+doing|worked|"

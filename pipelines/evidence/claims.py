@@ -554,7 +554,9 @@ _OWN_RESULT = re.compile(
 # does more for bumblebees over a whole season than any sown strip I've ever seen").
 _NOT_THE_WRITERS_STORY = re.compile(
     r"\b(?:my|our)\s+(?:own\s+)?(?:[\w-]+\s+){0,2}?(?:patients|clients|pupils|students|"
-    r"customers|members|tenants|families|parents|residents|defendants|growers|farmers)\b"
+    r"customers|members|tenants|families|parents|residents|defendants|growers|farmers|"
+    # "the people on my caseload" (decision 0132)
+    r"caseload)\b"
     r"|(?<=\b(?:any|all))(?:\s+[\w-]+){1,3}?\s+(?:that\s+)?I(?:'ve|\s+have)?\s+(?:ever\s+)?"
     r"(?:seen|known|tried|used|met|come\s+across|worked\s+with|read)\b"
     # the writer's own count of the outcome ("the holes made no difference at all to how

@@ -114,6 +114,9 @@ _OCCASIONS: Final = frozenset({"session", "class", "visit", "treatment", "treatm
                                "lesson", "lessons", "round", "rounds", "milking", "milkings",
                                "workout", "workouts", "swim", "swims", "feed", "feeds",
                                "shift", "shifts", "collection", "collections",
+                               # a contact of a case worker's ("two contacts per week",
+                               # "a phone call every other week": decision 0132)
+                               "contact", "contacts", "call", "calls", "check-in",
                                # a part of the day ("one morning a week": decision 0132)
                                "morning", "mornings", "evening", "evenings", "afternoon",
                                "afternoons",

@@ -506,13 +506,25 @@ def _alike_as_much(tokens: Sequence[str], i: int) -> set[str]:
     # at the two-month mark as the people who'd never bothered with one": 0132)
     reach = _AS_ASIDE_REACH if tokens[i + 1 : i + 3] in (["and", "no"], ["and", "not"]) else 0
     as_at = _word_within(tokens, "as", i + 1, i + 1 + (reach or _SAME_WHAT_REACH))
+    if not as_at and not measure:
+        # a second adjective and a setting on the way, the second "as" an earlier time or
+        # a group that had none ("just as stiff and sore on their first steps out of bed
+        # three months later as when they started": 0132)
+        far = _word_within(tokens, "as", i + 1, i + 1 + _AS_ASIDE_REACH)
+        if far and (
+            _untreated_after(tokens, far)
+            or _same_time_before(tokens, far)
+            or _earlier_after(tokens, far)
+        ):
+            as_at = far
     if not as_at:
         return took | outcome(tokens[i + 1 : i + 1 + _AS_MANY_REACH]) if measure else set()
     what = outcome(tokens[i + 1 if measure else i : as_at])
     if _untreated_after(tokens, as_at):
         return took | what | outcome(tokens[max(0, stress - 1) : stress])
-    if _same_time_before(tokens, as_at):
-        # "were getting through just as many units of power as before" (decision 0131)
+    if _same_time_before(tokens, as_at) or (not measure and _earlier_after(tokens, as_at)):
+        # "were getting through just as many units of power as before" (decision 0131),
+        # "just as stiff and sore ... as when they started" (0132)
         return took | what
     return set()
 
@@ -649,7 +661,17 @@ def _earlier_after(tokens: Sequence[str], at: int) -> bool:
     after = tokens[at + 1 : at + 1 + _UNTREATED_REACH]
     if not _EARLIER_THAN.isdisjoint(after):
         return True
+    if after[:2] in (["they", "had"], ["they", "did"], ["we", "had"]) and not _MONTHS.isdisjoint(
+        after[2:5]
+    ):
+        return True  # "than they had in September" (decision 0132)
     return after[:1] == ["when"] and not _STARTED.isdisjoint(after[1:4])
+
+
+_MONTHS: Final = frozenset(
+    {"january", "february", "march", "april", "may", "june", "july", "august", "september",
+     "october", "november", "december", "autumn", "spring", "summer", "winter"}
+)  # fmt: skip
 
 
 def _untreated_after(tokens: Sequence[str], at: int, alone: frozenset[str] = frozenset()) -> bool:

@@ -145,6 +145,16 @@ def is_cue(tokens: Sequence[str], i: int) -> bool:
         # "Speed does not just make crashes more likely; it makes them more deadly"
         # asserts both (decision 0128)
         return False
+    if (
+        tok == "not"
+        and i
+        and tokens[i - 1] in _ABOUT
+        and tokens[i + 1 : i + 2] != []
+        and tokens[i + 1].endswith("ing")
+    ):
+        # what a worry is about: "lying awake worrying about not getting enough sleep",
+        # "the fear of not finding work" (decision 0132)
+        return False
     if negation and _denies_a_denial(tokens, i):
         # "He does not dispute that the machines use far less power" grants what follows
         # (decision 0131)
@@ -154,6 +164,7 @@ def is_cue(tokens: Sequence[str], i: int) -> bool:
     return tok in FAIL_WORDS and i + 1 < len(tokens) and tokens[i + 1] == "to"
 
 
+_ABOUT: Final = frozenset({"about", "of"})
 # Verbs of disputing: denied, they grant what follows ("does not dispute that", "no one
 # denies that").
 _DISPUTING: Final = frozenset(
