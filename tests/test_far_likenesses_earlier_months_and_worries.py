@@ -101,3 +101,16 @@ def test_contacts_and_calls_are_occasions() -> None:
 @pytest.mark.parametrize(("sentence", "score"), [(_A_CALL_FORTNIGHTLY, 0.4), (_HANDS_UP, 0.35)])
 def test_the_writers_caseload_and_show_of_hands_are_claims(sentence: str, score: float) -> None:
     assert informativeness(sentence) == pytest.approx(score)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # after the full run: a comma splice of the writer's own doings stays their story
+        "Physio has helped a bit, I do my exercises most days, and I take paracetamol.",
+        "Since the new guideline came out, I have had the conversation perhaps forty times.",
+        "But if the routine bath was doing a great deal, I would have expected to see it.",
+    ],
+)
+def test_a_comma_splice_of_the_writers_doings_is_no_aside(sentence: str) -> None:
+    assert informativeness(sentence) == 0.0

@@ -227,7 +227,9 @@ _WRITERS_ASIDE = re.compile(
     r"(?:I|I'm|I've|my|me|we)\b.*$"
     # a comma splice of the writer's ("40mg once a day is plenty, I could tell it was
     # working inside a week": decision 0132)
-    r"|,\s+I\s+(?:could|can|did|do|had|have|was|would|found|noticed)\b.*$",
+    # the writer's own sense of it only: "I do my exercises", "I would have expected",
+    # "I have had the conversation forty times" after a comma are statements of their own
+    r"|,\s+I\s+(?:could|can)\s+(?:tell|see|feel)\b.*$",
     re.DOTALL,
 )
 # The writer's own estimate ("I'd say roughly one session in five ended with somebody at
