@@ -172,3 +172,15 @@ def test_no_more_likely_than_those_who_used_nothing_is_no_change() -> None:
         no_change(tokenize("They were no more likely to agree than those who had nothing."))
         == set()
     )
+
+
+def test_half_the_group_after_the_full_run() -> None:
+    # a condition, not a finding
+    assert read_share(tokenize("If only half the forms come back, costs double.")) is None
+    # what half the trees are is no outcome a rare harm of trees names
+    still_going = "You are looking at a bit over half the trees still going, he said."
+    scorch_rare = "Heat scorch is rare, affecting fewer than 1 in 200 trees in our trials."
+    assert heuristic_nli(scorch_rare, still_going).label == "neutral"
+    # a length before the sitting is read as its length, not as a kind of sitting
+    two_hours = "Honestly one two-hour session online was plenty."
+    assert read_amounts(tokenize(two_hours)) == Amounts(False, (("minutes each", 120.0),))

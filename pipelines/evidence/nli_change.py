@@ -47,7 +47,7 @@ from lyra.pipelines.evidence.nli_lasting import worn_off_inside_floor
 from lyra.pipelines.evidence.nli_no_change import (
     no_change,
 )
-from lyra.pipelines.evidence.nli_numbers import measures, stem
+from lyra.pipelines.evidence.nli_numbers import counted_after_half, measures, stem
 from lyra.pipelines.evidence.nli_outcomes import HARMS
 from lyra.pipelines.evidence.nli_shares import (
     COUNT_KEYS,
@@ -79,6 +79,7 @@ from lyra.pipelines.evidence.nli_sizes import (
 )
 from lyra.pipelines.evidence.nli_tokens import (
     FAIL_WORDS,
+    content_keys,
     denies_the_next_word,
     is_cue,
     is_negated,
@@ -594,6 +595,11 @@ def shares_differ(hypothesis: ChangeReading, sentence: ChangeReading) -> bool:
         # called rare against a share far larger: one specific word of the outcome, no
         # word of the count ("one in a thousand", "one patient in ten"): decision 0115
         outcome = alike - hypothesis.names - sentence.names - SHARE_FRAME - COUNT_KEYS
+        # nor what "half the" counts ("a bit over half the trees still going" against
+        # "stem deformation ... affecting fewer than 1 in 200 trees": decision 0132)
+        outcome -= content_keys(
+            [*counted_after_half(hypothesis.tokens), *counted_after_half(sentence.tokens)]
+        )
         return bool(specific(outcome)) or _harm_as_a_symptom(hypothesis, sentence)
     if shares_apart(hypothesis.share, sentence.share, SHARES_FAR_APART):
         return len(known) >= SHARED_WORDS_FAR

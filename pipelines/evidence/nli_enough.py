@@ -271,6 +271,8 @@ def _occasion_end(tokens: Sequence[str], at: int, *, counted: bool) -> int:
     while (
         tokens[joined + 1 : joined + 2] == ["-"]
         and tokens[joined].isalpha()
+        # not a length: "one two-hour session" is read as two hours each
+        and _number(tokens[joined]) is None
         and tokens[joined + 2 : joined + 3] != []
         and tokens[joined + 2].isalpha()
     ):

@@ -380,13 +380,17 @@ FRACTION_OF = {
 _HALF_REACH = 2  # words from "the" to the plural noun: "half the owl boxes"
 _MANY: Final = frozenset({"people", "children", "men", "women", "kids", "folk"})
 _SETTING_BACK: Final = 3
+_SETTING: Final = frozenset({"where", "if"})
 
 
 def half_the_many(tokens: Sequence[str], i: int) -> bool:
     """``tokens[i]`` is "half" and begins "half the <plural noun>"."""
-    if tokens[i + 1 : i + 2] != ["the"] or "where" in tokens[max(0, i - _SETTING_BACK) : i]:
+    if tokens[i + 1 : i + 2] != ["the"] or not _SETTING.isdisjoint(
+        tokens[max(0, i - _SETTING_BACK) : i]
+    ):
         # "in a school like Skarholm, where almost half the pupils are eligible for free
-        # school meals": the setting, not a finding
+        # school meals": the setting, not a finding; "if only half the forms come back":
+        # a condition
         return False
     for token in tokens[i + 2 : i + 2 + _HALF_REACH]:
         if not token.isalpha():
@@ -406,6 +410,20 @@ SAID: Final = frozenset(
      "noticed", "complained", "described", "experienced", "rated", "agreed", "answered",
      "admitted", "admit", "admits"}
 )  # fmt: skip
+
+
+def counted_after_half(tokens: Sequence[str]) -> set[str]:
+    """The plural noun "half the" counts, as tokens ("a bit over half the trees still
+    going"): what the share is of, not what happened to it."""
+    found: set[str] = set()
+    for i, token in enumerate(tokens):
+        if token == "half" and half_the_many(tokens, i):
+            found.update(
+                t
+                for t in tokens[i + 2 : i + 2 + _HALF_REACH]
+                if t in _MANY or (len(t) > 3 and t.endswith("s"))
+            )
+    return found
 
 
 def _share(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
