@@ -17,9 +17,9 @@ from lyra.pipelines.evidence.leftovers import lexicon_readings
 from lyra.pipelines.evidence.nli_numbers import (
     CARDINALS,
     FRACTION_OF,
-    PERCENT_WORDS,
     TIME_UNITS,
     number,
+    percent_at,
     stem,
 )
 from lyra.pipelines.evidence.nli_tokens import STOPWORDS, axis_of, content_keys, is_cue
@@ -435,21 +435,6 @@ _SIDE_REACH: Final = 14
 _SHARES_LEAD: Final = 0.1
 
 
-def _percent_at(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
-    """The percentage at ``tokens[i]`` ("56%", "56 percent": `numbers_in_digits` makes
-    "per cent" one word) and the index after it."""
-    tok = tokens[i]
-    if tok.endswith("%") and (value := number(tok[:-1])) is not None:
-        return value, i + 1
-    if (
-        i + 1 < len(tokens)
-        and tokens[i + 1] in PERCENT_WORDS
-        and (value := number(tok)) is not None
-    ):
-        return value, i + 2
-    return None
-
-
 def _side_join(tokens: Sequence[str], j: int) -> int:
     """How many tokens a joiner of `_SIDE_JOINS` takes at ``j`` (0 for none)."""
     for join in _SIDE_JOINS:
@@ -465,11 +450,11 @@ def _shares_side_by_side(tokens: Sequence[str]) -> list[Comparison]:
     "relief was reported by 56% ...", after "of" in "recovered 88% of PET bottles")."""
     found = []
     for i in range(len(tokens)):
-        first = _percent_at(tokens, i)
+        first = percent_at(tokens, i)
         if first is None:
             continue
         for j in range(first[1], min(len(tokens), first[1] + _SIDE_REACH)):
-            if _percent_at(tokens, j) is not None or (
+            if percent_at(tokens, j) is not None or (
                 # a time of follow-up is no share ("stably housed at 24 months, compared
                 # with 41.2% in ...": decision 0123)
                 number(tokens[j]) is not None
@@ -480,7 +465,7 @@ def _shares_side_by_side(tokens: Sequence[str]) -> list[Comparison]:
             if not join:
                 continue
             k = j + join
-            second = _percent_at(tokens, k) if k < len(tokens) else None
+            second = percent_at(tokens, k) if k < len(tokens) else None
             if second is None:
                 break
             high = max(first[0], second[0])
@@ -488,7 +473,7 @@ def _shares_side_by_side(tokens: Sequence[str]) -> list[Comparison]:
                 break
             end = next(
                 (m for m in range(second[1], min(len(tokens), second[1] + NULL_REACH))
-                 if number(tokens[m]) is not None or _percent_at(tokens, m)),
+                 if number(tokens[m]) is not None or percent_at(tokens, m)),
                 min(len(tokens), second[1] + NULL_REACH),
             )  # fmt: skip
             lead = frozenset(outcome(tokens[max(0, i - _LEADER_REACH) : i])) | frozenset(

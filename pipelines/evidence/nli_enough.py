@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from lyra.pipelines.evidence.nli_numbers import CARDINALS, number, stem
+from lyra.pipelines.evidence.nli_numbers import CARDINALS, looks_plural, number, percent_at, stem
 from lyra.pipelines.evidence.nli_tokens import is_negated
 
 # The dimensions an amount is read along.
@@ -253,9 +253,9 @@ _ONE: Final = frozenset({"a", "one", "single"})
 
 def _occasions(token: str) -> float | None:
     """How many occasions ``token`` counts: "4", "four", "a" (one)."""
-    value = number(token) or CARDINALS.get(token)
+    value = _number(token)
     if value:
-        return float(value)
+        return value
     return 1.0 if token in _ONE else None
 
 
@@ -600,15 +600,6 @@ _PHRASE_WORDS: Final = 4
 PERCENT: Final = "per cent"
 
 
-def _percent_at(tokens: Sequence[str], i: int) -> float | None:
-    """The percentage at ``tokens[i]`` ("30%", "12 percent", "twelve per cent")."""
-    if tokens[i].endswith("%"):
-        return number(tokens[i])
-    if tokens[i + 1 : i + 2] == ["percent"] or tokens[i + 1 : i + 3] == ["per", "cent"]:
-        return _number(tokens[i])
-    return None
-
-
 def _unit_noun(token: str) -> bool:
     """``token`` may name a unit of a text's own: a word, not a time, a span, a length,
     an occasion or a scale ("hundred")."""
@@ -636,8 +627,8 @@ def _units_floor(tokens: Sequence[str], i: int) -> dict[str, float]:
     of a unit of the text's own ("at least six books")."""
     if i >= len(tokens):
         return {}
-    if (percent := _percent_at(tokens, i)) is not None:
-        return {PERCENT: percent}
+    if (percent := percent_at(tokens, i)) is not None:
+        return {PERCENT: percent[0]}
     value = _number(tokens[i])
     if value is None:
         return {}
@@ -647,7 +638,7 @@ def _units_floor(tokens: Sequence[str], i: int) -> dict[str, float]:
         if not token.isalpha() or token in _PHRASE_ENDS:
             break
         phrase.append(token)
-        if len(token) > 3 and token.endswith("s") and not token.endswith(("ss", "us", "is")):
+        if looks_plural(token):
             break  # a plural ends it: "two assessment stages have been passed"
     if not phrase or not all(_unit_noun(token) for token in phrase):
         return {}  # "at least 4 consecutive milkings": occasions, read as such
@@ -659,9 +650,8 @@ def _units_enough(tokens: Sequence[str], start: int, end: int) -> dict[str, floa
     calls enough: right before it ("six or seven units is plenty", "Ten, twelve per cent
     clover across the field is plenty", not a percentage "of" something) or past a short
     phrase of when or where ("two or three books over the whole summer is plenty"); of a
-    choice, the larger. Not a count
-    further back ("from what I've seen in sixty schools now, twenty minutes ... is
-    plenty")."""
+    choice, the larger. Not a count further back ("from what I've seen in sixty schools
+    now, twenty minutes ... is plenty")."""
     for i in range(start, end):
         value = _number(tokens[i])
         if value is None:
@@ -673,12 +663,12 @@ def _units_enough(tokens: Sequence[str], start: int, end: int) -> dict[str, floa
             and (upper := _number(tokens[j + 1])) is not None
         ):
             value, j = max(value, upper), j + 2
-        if (percent := _percent_at(tokens, j - 1)) is not None:
-            past = j + (1 if tokens[j : j + 1] == ["percent"] else 2)
+        if (percent := percent_at(tokens, j - 1)) is not None:
+            value, past = percent
             # "twelve per cent clover ... is plenty"; not "15 per cent of the budget is
             # plenty", a share of something the floor may not measure
             if past < end and tokens[past] != "of" and end - past <= _UNITS_NEAR + _PHRASE_WORDS:
-                return {PERCENT: percent}
+                return {PERCENT: value}
             return {}
         if j >= end or not _unit_noun(tokens[j]):
             continue

@@ -383,23 +383,59 @@ _SETTING_BACK: Final = 3
 _SETTING: Final = frozenset({"where", "if"})
 
 
-def half_the_many(tokens: Sequence[str], i: int) -> bool:
-    """``tokens[i]`` is "half" and begins "half the <plural noun>"."""
+def looks_plural(token: str) -> bool:
+    """``token`` reads as a plural noun: "boxes", "people"; not "glass", "bus", "this"."""
+    return token in _MANY or (
+        len(token) > 3 and token.endswith("s") and not token.endswith(("ss", "us", "is"))
+    )
+
+
+def _half_the_noun(tokens: Sequence[str], i: int) -> int:
+    """Where the plural noun stands when ``tokens[i]`` begins "half the <plural noun>";
+    0 for none."""
     if tokens[i + 1 : i + 2] != ["the"] or not _SETTING.isdisjoint(
         tokens[max(0, i - _SETTING_BACK) : i]
     ):
         # "in a school like Skarholm, where almost half the pupils are eligible for free
         # school meals": the setting, not a finding; "if only half the forms come back":
         # a condition
-        return False
-    for token in tokens[i + 2 : i + 2 + _HALF_REACH]:
-        if not token.isalpha():
-            return False
-        if token in _MANY or (
-            len(token) > 3 and token.endswith("s") and not token.endswith(("ss", "us", "is"))
-        ):
-            return True
-    return False
+        return 0
+    for at in range(i + 2, min(len(tokens), i + 2 + _HALF_REACH)):
+        if not tokens[at].isalpha():
+            return 0
+        if looks_plural(tokens[at]):
+            return at
+    return 0
+
+
+def half_the_many(tokens: Sequence[str], i: int) -> bool:
+    """``tokens[i]`` is "half" and begins "half the <plural noun>"."""
+    return tokens[i] == "half" and _half_the_noun(tokens, i) > 0
+
+
+def counted_after_half(tokens: Sequence[str]) -> list[str]:
+    """The plural nouns "half the" counts, as tokens ("a bit over half the trees still
+    going"): what the share is of, not what happened to it."""
+    return [
+        tokens[at]
+        for i in range(len(tokens))
+        if tokens[i] == "half" and (at := _half_the_noun(tokens, i))
+    ]
+
+
+def percent_at(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
+    """The percentage at ``tokens[i]`` ("56%", "56 percent": `numbers_in_digits` makes
+    "per cent" one word) and the index after it."""
+    tok = tokens[i]
+    if tok.endswith("%") and (value := number(tok[:-1])) is not None:
+        return value, i + 1
+    if (
+        i + 1 < len(tokens)
+        and tokens[i + 1] in PERCENT_WORDS
+        and (value := number(tok)) is not None
+    ):
+        return value, i + 2
+    return None
 
 
 # A share that says, reports or feels something is a share of people: "of the 1,140
@@ -410,20 +446,6 @@ SAID: Final = frozenset(
      "noticed", "complained", "described", "experienced", "rated", "agreed", "answered",
      "admitted", "admit", "admits"}
 )  # fmt: skip
-
-
-def counted_after_half(tokens: Sequence[str]) -> set[str]:
-    """The plural noun "half the" counts, as tokens ("a bit over half the trees still
-    going"): what the share is of, not what happened to it."""
-    found: set[str] = set()
-    for i, token in enumerate(tokens):
-        if token == "half" and half_the_many(tokens, i):
-            found.update(
-                t
-                for t in tokens[i + 2 : i + 2 + _HALF_REACH]
-                if t in _MANY or (len(t) > 3 and t.endswith("s"))
-            )
-    return found
 
 
 def _share(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
