@@ -2,8 +2,8 @@
 0109, 0110): "no real change in traffic noise", "organic matter hasn't budged", "soreness
 ratings ... were statistically indistinguishable", "no significant difference to how many
 of them went on to have a stroke", "the change in injury collisions was not statistically
-significant". Also the reaches both this reading and `nli_change`'s changes use for what
-a verb or a comparative is about.
+significant"; and what a noun of change is about (`change_noun`). What a verb is about
+is read in `nli_about`, the group or time a finding sets against in `nli_other_side`.
 """
 
 from __future__ import annotations
@@ -11,8 +11,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+from lyra.pipelines.evidence.nli_about import (
+    BE,
+    OUTCOME_REACH,
+    SIZED_AXES,
+    acted_on,
+    words_before,
+)
 from lyra.pipelines.evidence.nli_comparisons import NULL_REACH, outcome
 from lyra.pipelines.evidence.nli_numbers import number, stem
+from lyra.pipelines.evidence.nli_other_side import (
+    earlier_after,
+    same_time_before,
+    than_past_setting,
+    untreated_after,
+    word_within,
+)
 from lyra.pipelines.evidence.nli_tokens import (
     DETERMINERS,
     STOPWORDS,
@@ -23,7 +37,6 @@ from lyra.pipelines.evidence.nli_tokens import (
 )
 from lyra.pipelines.evidence.nli_words import (
     ARMS,
-    AS_USUAL,
     NULL_DETERMINERS,
     NULL_NOUNS,
     NULL_STATES,
@@ -31,92 +44,6 @@ from lyra.pipelines.evidence.nli_words import (
     STAYING,
 )
 
-# How far a finding of no change or a change reaches for what it is about (tokens).
-OUTCOME_REACH = 6
-# The axes a change of a stated size moves along: "fell by 47 per cent", "shortened ...
-# by 19 minutes", "slowed ... by 41%", "improved by 12%".
-SIZED_AXES = frozenset({"amount", "duration", "speed", "quality"})
-
-
-def acted_on(tokens: Sequence[str], i: int, reach: int) -> set[str]:
-    """What the verb or comparative at ``i`` is about: the words after it when a content
-    word or "how" follows it (an object: "cut heart attacks", "higher function scores",
-    "cut how often children need their reliever"), else
-    those before it (its subject: "organic matter rose by", "turnover hardly changed")."""
-    j = i + 1
-    verb_at = i
-    if tokens[j : j + 1] == ["on"]:  # "tutees improved on reading comprehension" (0116)
-        i = j
-        j += 1
-    while j < len(tokens) and tokens[j] in DETERMINERS:
-        j += 1
-    if j < len(tokens) and (
-        tokens[j] == "how" or (tokens[j] not in _OBJECT_ENDS and outcome(tokens[j : j + 1]))
-    ):
-        # a hyphen takes no word's place: "reduced self-reported muscle soreness" (0109),
-        # nor does a stop word: "reduced the frequency of night-time coughing" is about
-        # the coughing too (decision 0122)
-        words = [t for t in tokens[i + 1 : i + 1 + 2 * reach] if t != "-"]
-        kept: list[str] = []
-        counted = 0
-        for word in words:
-            if word in _OBJECT_ENDS or counted == reach:
-                break
-            kept.append(word)
-            counted += word not in STOPWORDS
-        return outcome(kept)
-    # the subject, past a bound on the verb ("crashes at junctions along the route have
-    # more than trebled": decision 0128)
-    verb = k = _past_size(tokens, _past_span(tokens, verb_at))
-    while k > 0 and tokens[k - 1] in _VERB_BOUNDS:
-        k -= 1
-    subject = outcome(tokens[max(0, k - OUTCOME_REACH) : k])
-    if k == verb:
-        return subject
-    # past a bound, back to the subject's fourth content word, a unit after its number
-    # not counted ("drivers exceeding 24mph")
-    wider = words_before(tokens, k)
-    start = k - len(wider)
-    kept = [t for j, t in enumerate(wider, start) if j == 0 or number(tokens[j - 1]) is None]
-    return subject | outcome(kept)
-
-
-def _past_size(tokens: Sequence[str], i: int) -> int:
-    """Where the subject of the comparative at ``i`` ends, before the size and the verb
-    of being between them ("mean shoulder pain on movement was 2.1 points lower":
-    decision 0130); ``i`` where no size stands there."""
-    j = i
-    if j > 0 and tokens[j - 1].isalpha() and j > 1 and number(tokens[j - 2]) is not None:
-        j -= 1  # the unit: "points", "degrees"
-    if j == 0 or number(tokens[j - 1]) is None:
-        return i
-    j -= 1
-    return j - 1 if j > 0 and tokens[j - 1] in _BE else i
-
-
-_SPAN_OPENS: Final = frozenset({"between", "from"})
-_SPAN_JOINS: Final = frozenset({"and", "to", "-"})
-
-
-def _past_span(tokens: Sequence[str], i: int) -> int:
-    """Where the subject of the verb at ``i`` ends, before a span of hours or years
-    between it and the verb ("alcohol-related injury collisions between 22:00 and 05:00
-    fell by 27%": decision 0129); ``i`` where none stands there."""
-    j = i
-    while j > 0 and (number(tokens[j - 1]) is not None or tokens[j - 1] in _SPAN_JOINS):
-        j -= 1
-    numbers = sum(number(t) is not None for t in tokens[j:i])
-    return j - 1 if j > 0 and tokens[j - 1] in _SPAN_OPENS and numbers >= 2 else i
-
-
-# Words that end the object of a verb of change: "lower defect density than comparable
-# teams" is about the defect density; "fell by 30 percent" about nothing after "by".
-_OBJECT_ENDS: Final = frozenset(
-    {"than", "by", "compared", "versus", "vs", "against", "after", "within", "among",
-     "because", "while", "when", "but", "whereas", "since"}
-)  # fmt: skip
-_STATE_REACH = 4
-_VERB_BOUNDS: Final = frozenset({"more", "less", "than", "nearly", "almost", "roughly", "well"})
 # How far past "between" the groups may run before what they differ on ("on pain").
 _GROUPS_REACH = 8
 
@@ -152,21 +79,6 @@ def _alike_state(tokens: Sequence[str], i: int) -> bool:
     if after == "in" and tokens[i + 2 : i + 3] and tokens[i + 2] in _ALIKE_IN_WHAT:
         return False
     return tokens[i] in _ALIKE and after in _ALIKE_THEN
-
-
-def words_before(tokens: Sequence[str], i: int) -> list[str]:
-    """The tokens before ``tokens[i]`` back to the `_STATE_REACH`-th content word,
-    hyphens, numbers and adverbs not counted: "soreness ratings at the 24-hour mark were
-    statistically indistinguishable" is about soreness (decision 0109), "most
-    participating firms reported that business results held roughly steady" about the
-    results."""
-    counted = 0
-    j = i
-    while j > 0 and counted < _STATE_REACH:
-        j -= 1
-        word = tokens[j]
-        counted += word.isalpha() and word not in STOPWORDS and not word.endswith("ly")
-    return list(tokens[j:i])
 
 
 # Stop words a finding of no change reaches past, beyond `NULL_REACH` tokens, unless
@@ -254,8 +166,8 @@ def no_change(tokens: Sequence[str]) -> set[str]:
             tok in _LEVELS
             and i
             and tokens[i - 1] == "no"
-            and (than := _word_within(tokens, "than", i + 1, i + 1 + _LEVEL_THAN_REACH))
-            and (_untreated_after(tokens, than) or _earlier_after(tokens, than))
+            and (than := word_within(tokens, "than", i + 1, i + 1 + _LEVEL_THAN_REACH))
+            and (untreated_after(tokens, than) or earlier_after(tokens, than))
         ):
             # "injury collisions at the four junctions were no higher during the trial
             # than in the equivalent period of the previous three years" (0128)
@@ -412,12 +324,9 @@ def _verb_denied(tokens: Sequence[str], i: int) -> bool:
 # "barely budged": the adverbs that deny a verb of moving all but entirely.
 _SCARCELY: Final = frozenset({"barely", "hardly", "scarcely"})
 # "the same <what> as <who> <did> before": what stayed over time, named between "same"
-# and "as", and the words that say the comparison is with an earlier time.
+# and "as" (the earlier time is read by `nli_other_side.same_time_before`).
 _SAME_WHAT_REACH: Final = 8
 _SAME_OF_WHAT_REACH: Final = 11
-_EARLIER_REACH: Final = 6
-_EARLIER: Final = frozenset({"before", "previously", "formerly", "beforehand", "earlier"})
-_EARLIER_PERIODS: Final = (["last", "year"], ["the", "year", "before"], ["a", "year", "ago"])
 
 
 def _as_after_the_same(tokens: Sequence[str], i: int, reach: int = _SAME_WHAT_REACH) -> int:
@@ -436,7 +345,7 @@ def _same_as_before(tokens: Sequence[str], i: int) -> int:
     it is an earlier time ("as they were before the caddies arrived", "as last year");
     0 for none."""
     as_at = _as_after_the_same(tokens, i)
-    return as_at if as_at and _same_time_before(tokens, as_at) else 0
+    return as_at if as_at and same_time_before(tokens, as_at) else 0
 
 
 # Measures one group can have the same of as another: "the same number of breeding
@@ -449,8 +358,6 @@ _SAME_MEASURES: Final = frozenset(
 # A group on its own, with none of what the other had: "who stood in front of the judge
 # alone".
 _ON_THEIR_OWN: Final = frozenset({"alone", "unaided", "unrepresented"})
-# A group that all but never had it: "as herds that hardly ever used a bath".
-_SELDOM: Final = frozenset({"hardly", "barely", "scarcely", "rarely", "seldom"})
 
 
 def _same_measure_as(tokens: Sequence[str], i: int) -> set[str]:
@@ -466,7 +373,7 @@ def _same_measure_as(tokens: Sequence[str], i: int) -> set[str]:
     # the other group had none of it, or is the trial's other arm: "as the farms that
     # hadn't", "as tenants who stood in front of the judge alone"; not another arm of the
     # same kind ("the same amount of work as the fully remote teams")
-    if not as_at or not _untreated_after(tokens, as_at, _ON_THEIR_OWN):
+    if not as_at or not untreated_after(tokens, as_at, _ON_THEIR_OWN):
         return set()
     if of:
         return outcome(tokens[i + 3 : as_at])
@@ -505,24 +412,24 @@ def _alike_as_much(tokens: Sequence[str], i: int) -> set[str]:
     # a second likeness denied on the way ("every bit as sore, and no stronger in the grip,
     # at the two-month mark as the people who'd never bothered with one": 0132)
     reach = _AS_ASIDE_REACH if tokens[i + 1 : i + 3] in (["and", "no"], ["and", "not"]) else 0
-    as_at = _word_within(tokens, "as", i + 1, i + 1 + (reach or _SAME_WHAT_REACH))
+    as_at = word_within(tokens, "as", i + 1, i + 1 + (reach or _SAME_WHAT_REACH))
     if not as_at and not measure:
         # a second adjective and a setting on the way, the second "as" an earlier time or
         # a group that had none ("just as stiff and sore on their first steps out of bed
         # three months later as when they started": 0132)
-        far = _word_within(tokens, "as", i + 1, i + 1 + _AS_ASIDE_REACH)
+        far = word_within(tokens, "as", i + 1, i + 1 + _AS_ASIDE_REACH)
         if far and (
-            _untreated_after(tokens, far)
-            or _same_time_before(tokens, far)
-            or _earlier_after(tokens, far)
+            untreated_after(tokens, far)
+            or same_time_before(tokens, far)
+            or earlier_after(tokens, far)
         ):
             as_at = far
     if not as_at:
         return took | outcome(tokens[i + 1 : i + 1 + _AS_MANY_REACH]) if measure else set()
     what = outcome(tokens[i + 1 if measure else i : as_at])
-    if _untreated_after(tokens, as_at):
+    if untreated_after(tokens, as_at):
         return took | what | outcome(tokens[max(0, stress - 1) : stress])
-    if _same_time_before(tokens, as_at) or (not measure and _earlier_after(tokens, as_at)):
+    if same_time_before(tokens, as_at) or (not measure and earlier_after(tokens, as_at)):
         # "were getting through just as many units of power as before" (decision 0131),
         # "just as stiff and sore ... as when they started" (0132)
         return took | what
@@ -531,22 +438,6 @@ def _alike_as_much(tokens: Sequence[str], i: int) -> set[str]:
 
 # The key of "time", which "as long" measures.
 _TIME: Final = "tim"
-
-
-def _same_time_before(tokens: Sequence[str], at: int) -> bool:
-    """What follows the "as" at ``at`` is only an earlier time: "as before", "as they did
-    before", "as last year"."""
-    after = tokens[at + 1 : at + 1 + _EARLIER_REACH]
-    return not _EARLIER.isdisjoint(after) or any(
-        list(after[k : k + len(period)]) == period
-        for period in _EARLIER_PERIODS
-        for k in range(len(after))
-    )
-
-
-def _word_within(tokens: Sequence[str], word: str, start: int, end: int) -> int:
-    """Where ``word`` first stands in ``tokens[start:end]``; 0 for nowhere."""
-    return next((j for j in range(start, min(len(tokens), end)) if tokens[j] == word), 0)
 
 
 def _either_way_denied(tokens: Sequence[str], i: int) -> bool:
@@ -581,10 +472,10 @@ def _than_an_arm(tokens: Sequence[str], i: int) -> int:
     """Where "than" stands after "no better" or a denied "any better" at ``i``, when the
     trial's other arm follows it (placebo, a dummy tablet, sham, no treatment): a finding
     of no effect. 0 for none."""
-    than = i + 1 if tokens[i + 1 : i + 2] == ["than"] else _than_past_setting(tokens, i + 1)
+    than = i + 1 if tokens[i + 1 : i + 2] == ["than"] else than_past_setting(tokens, i + 1)
     if not than or (
         ARMS.isdisjoint(tokens[than + 1 : than + 1 + _ARM_REACH])
-        and not (than > i + 1 and _untreated_after(tokens, than))
+        and not (than > i + 1 and untreated_after(tokens, than))
     ):
         return 0
     if tokens[i - 1 : i] == ["no"]:
@@ -596,35 +487,11 @@ def _than_an_arm(tokens: Sequence[str], i: int) -> int:
     return 0
 
 
-# When or where between "no better" and "than": "reading no better in September than
-# classmates who had not" (decision 0132), where the other group may be told by what it
-# did not do.
-_SETTING_STARTS: Final = frozenset({"in", "at", "on", "by", "after"})
-_SETTING_REACH: Final = 4
-
-
-def _than_past_setting(tokens: Sequence[str], at: int) -> int:
-    """Where "than" stands past a short phrase of time or place opening at ``tokens[at]``
-    ("in September", "at six months"); 0 for none."""
-    if tokens[at : at + 1] == [] or tokens[at] not in _SETTING_STARTS:
-        return 0
-    return next(
-        (
-            j
-            for j in range(at + 2, min(len(tokens), at + 1 + _SETTING_REACH))
-            if tokens[j] == "than"
-            and all(t.isalnum() and t not in ("than", "and") for t in tokens[at + 1 : j])
-        ),
-        0,
-    )
-
-
 # "no more X than" the trial's other arm, or than a group told by what it never did or
 # kept to: "than children at schools that had never dug a bed", "than residents not
 # wearing them", "than the ones who'd just carried on with the normal activities
 # timetable" (decision 0126); "no more than 2 a day" gives a most, no finding.
 _MORE_OR_FEWER: Final = frozenset({"more", "fewer", "less"})
-_UNTREATED_REACH = 10
 
 
 def _than_the_untreated(tokens: Sequence[str], i: int) -> int:
@@ -635,10 +502,10 @@ def _than_the_untreated(tokens: Sequence[str], i: int) -> int:
     # "no more likely to end up with a clear ear than those who had used nothing at all":
     # what is no more likely is said in a verb's words (decision 0132)
     reach = _LIKELY_THAN_REACH if tokens[i + 1 : i + 2] == ["likely"] else OUTCOME_REACH
-    than = _word_within(tokens, "than", i + 2, i + 2 + reach)
+    than = word_within(tokens, "than", i + 2, i + 2 + reach)
     if not than or not outcome(tokens[i + 1 : than]):
         return 0
-    return than if _untreated_after(tokens, than) or _earlier_after(tokens, than) else 0
+    return than if untreated_after(tokens, than) or earlier_after(tokens, than) else 0
 
 
 _LIKELY_THAN_REACH: Final = 10
@@ -648,67 +515,6 @@ _LIKELY_THAN_REACH: Final = 10
 # "slept no longer than the people on the pretend drink" (decision 0129)
 _LEVELS: Final = frozenset({"higher", "lower", "greater", "bigger", "smaller", "longer", "shorter"})
 _LEVEL_THAN_REACH: Final = 6
-# An earlier time after "than": "than when they started", "than in the equivalent
-# period of the previous three years", "than at baseline".
-_EARLIER_THAN: Final = frozenset(
-    {"before", "beforehand", "previously", "baseline", "outset", "previous", "preceding"}
-)
-_STARTED: Final = frozenset({"started", "began", "begun", "joined", "enrolled"})
-
-
-def _earlier_after(tokens: Sequence[str], at: int) -> bool:
-    """What follows ``tokens[at]`` ("than") is an earlier time of the same people."""
-    after = tokens[at + 1 : at + 1 + _UNTREATED_REACH]
-    if not _EARLIER_THAN.isdisjoint(after):
-        return True
-    if after[:2] in (["they", "had"], ["they", "did"], ["we", "had"]) and not _MONTHS.isdisjoint(
-        after[2:5]
-    ):
-        return True  # "than they had in September" (decision 0132)
-    return after[:1] == ["when"] and not _STARTED.isdisjoint(after[1:4])
-
-
-_MONTHS: Final = frozenset(
-    {"january", "february", "march", "april", "may", "june", "july", "august", "september",
-     "october", "november", "december", "autumn", "spring", "summer", "winter"}
-)  # fmt: skip
-
-
-def _untreated_after(tokens: Sequence[str], at: int, alone: frozenset[str] = frozenset()) -> bool:
-    """The group named after ``tokens[at]`` ("than", "as") is the trial's other arm, or
-    had none of it (a negation, the usual, or a word of ``alone``)."""
-    # "than the people on the dummy tablets" (decision 0132)
-    if not ARMS.isdisjoint(tokens[at + 1 : at + 1 + _GROUP_ARM_REACH]):
-        return True
-    after = tokens[at + 1 : at + 1 + _UNTREATED_REACH]
-    waiting = any(
-        after[k : k + 2] in (["waiting", "list"], ["wait", "list"]) for k in range(len(after))
-    )
-    feet_up = any(after[k : k + 2] == ["feet", "up"] for k in range(len(after)))
-    # "than those who had used nothing at all" (decision 0132)
-    had_none = any(
-        after[k] == "nothing" and after[k - 1] in _HAD_NONE for k in range(1, len(after))
-    )
-    # "than classmates who were dropped off by car": the pupils beside them, who had none
-    # of it (decision 0132)
-    classmates = not _CLASSMATES.isdisjoint(after[:2])
-    return (
-        waiting
-        or feet_up
-        or had_none
-        or classmates
-        or "waitlist" in after
-        or is_negated(list(after))
-        or not (AS_USUAL | alone | _SELDOM | _RESTED).isdisjoint(after)
-    )
-
-
-# A group that rested instead: "as the ones who put their feet up" (decision 0131), "as
-# those resting"; not "the rest", who are only the others.
-_RESTED: Final = frozenset({"rested", "resting"})
-_GROUP_ARM_REACH: Final = 6
-_CLASSMATES: Final = frozenset({"classmates", "schoolmates"})
-_HAD_NONE: Final = frozenset({"used", "took", "got", "received", "applied", "tried"})
 
 
 def _no_better_about(tokens: Sequence[str], i: int, than: int) -> set[str]:
@@ -754,7 +560,6 @@ def _vanishes(tokens: Sequence[str], i: int) -> bool:
 
 # "... was not statistically significant", "... was non-significant" after a null noun
 _NOT_SIGNIFICANT_REACH = 14
-_BE = frozenset({"was", "were", "is", "are"})
 # A size before "and not significant" says the same: "the change in recorded cyclist
 # injuries ... was small and not statistically significant".
 _SMALL = frozenset({"small", "slight", "modest", "minimal", "negligible", "tiny"})
@@ -769,7 +574,7 @@ def _not_significant_after(tokens: Sequence[str], i: int) -> int:
     """Where "was / were" begins "was not (statistically) significant" within reach after
     the null noun at ``i`` (what lies between is what did not change); 0 for none."""
     for k in range(i + 2, min(len(tokens) - 1, i + 1 + _NOT_SIGNIFICANT_REACH)):
-        if tokens[k] not in _BE:
+        if tokens[k] not in BE:
             continue
         rest = [t for t in tokens[k + 1 : k + 6] if t != "statistically"]
         if rest[:1] and rest[0] in _SMALL and rest[1:2] == ["and"]:
@@ -787,7 +592,7 @@ def _figures_of(tokens: Sequence[str], i: int) -> set[str]:
     """What the figures before a null noun at ``tokens[i]`` measure: the words before
     the last "was / were" ahead of it ("the proportion of passengers who vomited was
     29% ... , a difference that was not statistically significant")."""
-    be = next((j for j in range(i - 1, 0, -1) if tokens[j] in _BE), 0)
+    be = next((j for j in range(i - 1, 0, -1) if tokens[j] in BE), 0)
     return outcome(tokens[max(0, be - OUTCOME_REACH) : be]) if be else set()
 
 

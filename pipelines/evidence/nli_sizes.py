@@ -20,14 +20,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from lyra.pipelines.evidence.nli_about import OUTCOME_REACH, SIZED_AXES, acted_on, words_before
 from lyra.pipelines.evidence.nli_comparisons import CUE_REACH, THAN_REACH, outcome
-from lyra.pipelines.evidence.nli_no_change import (
-    OUTCOME_REACH,
-    SIZED_AXES,
-    acted_on,
-    change_noun,
-    words_before,
-)
+from lyra.pipelines.evidence.nli_no_change import change_noun
 from lyra.pipelines.evidence.nli_numbers import (
     CARDINALS,
     PERCENT_WORDS,
