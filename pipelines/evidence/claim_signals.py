@@ -256,7 +256,12 @@ PLAIN_ANSWER_FRAME = re.compile(
     # food diaries told a flatter story over time: by the following spring ...": 0125)
     r"|^(?:(?:and|but|so)\s+)?[^:;.!?]{3,90}?\b(?:told|tells|tell|painted|paints|paint|gave|"
     r"gives|give)\s+a\s+(?:[\w-]+\s+){0,2}?(?:story|picture)(?:\s+(?:over\s+time|overall|"
-    r"in\s+the\s+end|in\s+practice))?\s*:\s*(?=\S+(?:\s+\S+){5})",
+    r"in\s+the\s+end|in\s+practice))?\s*:\s*(?=\S+(?:\s+\S+){5})"
+    # what a study found, told as "what we found": "What we found was that, once you take
+    # out the small studies, the kids who learned an instrument were no better at maths
+    # ..." (decision 0133)
+    r"|^(?:(?:and|but|so)\s+)?what\s+(?:we|they)\s+(?:found|saw)\s+(?:was|is)\s+(?:that\b)?"
+    r"\s*,?\s*(?=\S+(?:\s+\S+){5})",
     re.IGNORECASE,
 )
 # "you" of anyone, not the reader addressed: "two-thirds of the gain you get from
@@ -273,6 +278,10 @@ READER_LOOKS = re.compile(
     r"take\s+(?:the|all|only))"
     # a time the reader is taken to ("Once you get past the first eighteen months or so,
     # the number of people dying because of drink is right back where it was": 0130)
-    r"|(?:once|by\s+the\s+time)\s+you(?:'re|\s+are|\s+get|\s+go)\s+(?:past|beyond|to))\b",
+    r"|(?:once|by\s+the\s+time)\s+you(?:'re|\s+are|\s+get|\s+go)\s+(?:past|beyond|to)"
+    # studies the reader sets aside ("once you take out the small studies, the kids who
+    # learned an instrument were no better at maths ...": decision 0133)
+    r"|(?:if|once|when)\s+you\s+(?:just\s+|only\s+)?(?:(?:take|strip|leave|set)\s+(?:out|aside)|"
+    r"exclude|discount|adjust\s+for|allow\s+for|control\s+for))\b",
     re.IGNORECASE,
 )

@@ -192,7 +192,8 @@ def _read_changes(key: tuple[str, ...]) -> ChangeReading:
     return ChangeReading(
         tokens=tokens,
         negated=negated,
-        no_change=frozenset(no_change(tokens)),
+        # "no measurable difference to how often children were hurt": injured (0133)
+        no_change=frozenset(no_change(_injured(tokens))),
         sized_change=frozenset(sized),
         change=frozenset(changed),
         comparisons=comparisons,
@@ -211,6 +212,7 @@ def _read_changes(key: tuple[str, ...]) -> ChangeReading:
             | (_STOPPED if _gave_up(share_tokens) else frozenset())
             | (_APPETITE if _off_food(share_tokens) else frozenset())
             | (_FOOD_KEY if _skipped_meals(share_tokens) else frozenset())
+            | (_HEARING_KEY if _ears_ringing(share_tokens) else frozenset())
             if share
             else frozenset()
         ),
@@ -280,6 +282,22 @@ _MEALS: Final = frozenset({"meal", "meals"})
 def _skipped_meals(tokens: Sequence[str]) -> bool:
     return any(
         t in _SKIPPED and not _MEALS.isdisjoint(tokens[i + 1 : i + 3]) for i, t in enumerate(tokens)
+    )
+
+
+# Ringing ears are a complaint of the hearing ("about a third of the kids ... were coming
+# home with ringing ears" against "fewer than one pupil in a hundred has reported any
+# discomfort with their hearing": decision 0133).
+_HEARING_KEY: Final = frozenset({"hear"})
+_RINGING: Final = frozenset({"ringing", "rang", "ring", "rings", "buzzing"})
+_EARS: Final = frozenset({"ear", "ears"})
+_EARS_REACH: Final = 4  # "ears ringing", "ringing in their ears"
+
+
+def _ears_ringing(tokens: Sequence[str]) -> bool:
+    return any(
+        t in _RINGING and not _EARS.isdisjoint(tokens[max(0, i - _EARS_REACH) : i + _EARS_REACH])
+        for i, t in enumerate(tokens)
     )
 
 

@@ -27,11 +27,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from lyra.pipelines.evidence.nli_lengths import (
+    DEPTH,
+    LENGTH_CM,
+    SPACING,
+    is_spacing,
+    widest_spacing,
+)
 from lyra.pipelines.evidence.nli_numbers import CARDINALS, looks_plural, number, percent_at, stem
 from lyra.pipelines.evidence.nli_tokens import is_negated
 
 # The dimensions an amount is read along.
-OFTEN, SPAN, EACH, DEPTH = "times a week", "days in all", "minutes each", "centimetres"
+OFTEN, SPAN, EACH = "times a week", "days in all", "minutes each"
 WEEKLY = "minutes a week"  # "at least 150 minutes of exercise a week": a total, not each
 TIMES = "times in all"  # "at least four appointments", "one proper sit-down" (0128)
 MINUTES = "minutes in all"  # each time's minutes by the times in all (0132)
@@ -66,7 +73,7 @@ _WELL_UNDER: Final = 0.5
 # The enough amount at least this many times a ceiling.
 _WELL_OVER: Final = 2.0
 
-# Units of a span, in days; of a time each, in minutes; of depth, in centimetres.
+# Units of a span, in days; of a time each, in minutes (of length: `nli_lengths`).
 _SPAN_DAYS: Final = {"day": 1.0, "days": 1.0, "night": 1.0, "nights": 1.0, "week": 7.0,
                      "weeks": 7.0, "fortnight": 14.0, "fortnights": 14.0, "month": 30.0,
                      "months": 30.0, "term": 91.0, "terms": 91.0, "year": 365.0,
@@ -76,10 +83,6 @@ _EACH_MINUTES: Final = {"minute": 1.0, "minutes": 1.0, "min": 1.0, "mins": 1.0,
                         # "Thirty seconds on each muscle" (decision 0131); not "a second
                         # course", so plural only
                         "seconds": 1 / 60, "secs": 1 / 60}  # fmt: skip
-_DEPTH_CM: Final = {"cm": 1.0, "centimetre": 1.0, "centimetres": 1.0, "centimeter": 1.0,
-                    "centimeters": 1.0, "mm": 0.1, "millimetre": 0.1, "millimetres": 0.1,
-                    "inch": 2.54, "inches": 2.54, "foot": 30.48, "feet": 30.48,
-                    "m": 100.0, "metre": 100.0, "metres": 100.0}  # fmt: skip
 # A dose by weight, in milligrams: "should take 240 mg of a standardised extract each
 # day" against "40mg once a day is plenty" (decision 0132). Digits only ("a gram of
 # sense" is none).
@@ -370,8 +373,10 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
                 and not _NO_SPAN_AFTER.intersection(tokens[j + 1 : j + 2])
             ):
                 found.setdefault(SPAN, value * _SPAN_DAYS[unit])
-            elif unit in _DEPTH_CM and (unit != "m" or number(tokens[i]) is not None):
-                found.setdefault(DEPTH, value * _DEPTH_CM[unit])
+            elif unit in LENGTH_CM and (unit != "m" or number(tokens[i]) is not None):
+                # "one hump every 800 feet" is how far apart, not how deep (0133)
+                length = SPACING if is_spacing(tokens, i, j) else DEPTH
+                found.setdefault(length, value * LENGTH_CM[unit])
             elif unit in _DOSE_MG and number(tokens[i]) is not None:
                 found.setdefault(DOSE, value * _DOSE_MG[unit])
         i += 1
@@ -452,6 +457,7 @@ def read_amounts(tokens: Sequence[str]) -> Amounts | None:
             or _advised_every(tokens)
             or _advised_course(tokens)
             or _advised_range(tokens)
+            or _advised_spacing(tokens)
         )
     if (floor_at is None) == (enough_at is None):
         return None
@@ -584,6 +590,16 @@ def _advised_range(tokens: Sequence[str]) -> Amounts | None:
     return None
 
 
+def _advised_spacing(tokens: Sequence[str]) -> Amounts | None:
+    """The widest spacing a text says something "should" or "must" be put at, a ceiling
+    (`nli_lengths`); None for none."""
+    if _PRESCRIBED.isdisjoint(tokens):
+        return None
+    start = min(i for i, tok in enumerate(tokens) if tok in _PRESCRIBED)
+    widest = widest_spacing(tokens, start)
+    return None if widest is None else Amounts(False, ((SPACING, widest),), ceiling=True)
+
+
 def _number(token: str) -> float | None:
     """A number in digits or in words ("6", "six")."""
     value = number(token)
@@ -607,7 +623,7 @@ def _unit_noun(token: str) -> bool:
         token.isalpha()
         and token not in _SPAN_DAYS
         and token not in _EACH_MINUTES
-        and token not in _DEPTH_CM
+        and token not in LENGTH_CM
         and token not in _DOSE_MG
         and token not in _TIMES_NOUNS
         and token not in ("hundred", "thousand", "million")
@@ -690,8 +706,13 @@ def enough_over_ceiling(first: Amounts | None, second: Amounts | None) -> bool:
     ceiling, enough = (first, second) if first.ceiling else (second, first)
     if enough.floor:
         return False
-    limit, amount = ceiling.value(OFTEN), enough.value(OFTEN)
-    return limit is not None and amount is not None and amount >= _WELL_OVER * limit
+    # how often, or how far apart (decision 0133)
+    return any(
+        (limit := ceiling.value(d)) is not None
+        and (amount := enough.value(d)) is not None
+        and amount >= _WELL_OVER * limit
+        for d in (OFTEN, SPACING)
+    )
 
 
 # "that's all a jury needs", "is all you need" (decision 0129)

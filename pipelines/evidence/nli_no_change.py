@@ -517,6 +517,10 @@ _LEVELS: Final = frozenset({"higher", "lower", "greater", "bigger", "smaller", "
 _LEVEL_THAN_REACH: Final = 6
 
 
+# Where what they were no better at ends: "at maths by the end".
+_SETTING_ENDS: Final = frozenset({"by", "in", "on", "after", "at", "during"})
+
+
 def _no_better_about(tokens: Sequence[str], i: int, than: int) -> set[str]:
     """What a result no better than the other arm is about: what follows the arm after
     "for / at / on / in", else what the denied verb acts on before "any better"
@@ -530,6 +534,11 @@ def _no_better_about(tokens: Sequence[str], i: int, than: int) -> set[str]:
     )
     if about:
         return outcome(tokens[about + 1 : about + 1 + OUTCOME_REACH])
+    end = next((j for j in range(i + 3, than) if tokens[j] in _SETTING_ENDS), than)
+    if tokens[i + 1 : i + 2] == ["at"] and (at_what := outcome(tokens[i + 2 : end])):
+        # what they were no better at: "the kids who learned an instrument were no better
+        # at maths by the end than the kids who didn't" (decision 0133)
+        return at_what
     if tokens[i - 1] == "any":
         cue = max(j for j in range(max(0, i - 1 - _DENIAL_REACH), i - 1) if is_cue(tokens, j))
         denied = [t for t in tokens[cue + 1 : i - 1] if t not in _SHOWN]

@@ -301,8 +301,20 @@ _OF_DETERMINERS = frozenset({"the", "our", "their", "those", "these", "all", "my
 _PEOPLE_PLURALS = frozenset({"people", "children", "women", "men"})
 
 
+# Holdings a grower or keeper counts as people are counted: "Four of the twelve
+# greenhouses on our site ... ended up with spider mite" (decision 0133).
+_HOLDINGS: Final = frozenset(
+    {"greenhouses", "farms", "herds", "flocks", "hives", "colonies", "plots", "allotments",
+     "gardens", "orchards", "polytunnels", "holdings", "yards", "stables", "kennels"}
+)  # fmt: skip
+
+
 def _people(word: str) -> bool:
     return word in _PEOPLE_PLURALS or word.removesuffix("s") in SHARE_NOUNS
+
+
+def _people_or_holdings(word: str) -> bool:
+    return _people(word) or word in _HOLDINGS
 
 
 def of_so_many(tokens: Sequence[str], j: int) -> int:
@@ -317,7 +329,7 @@ def of_so_many(tokens: Sequence[str], j: int) -> int:
     if count is None or count[1] >= len(tokens):
         return 0
     noun = tokens[count[1]]
-    return k if _people(noun) else 0
+    return k if _people_or_holdings(noun) else 0
 
 
 # How far past the group "out of" names its count may stand: "Out of the nine of us in

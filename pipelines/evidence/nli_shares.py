@@ -484,7 +484,7 @@ def rarity_denied(
         (first, first_share, second, second_share),
         (second, second_share, first, first_share),
     ):
-        if _SELDOM.isdisjoint(rare) or not _OFTEN.isdisjoint(rare):
+        if not _called_rare(rare, rare_share) or not _OFTEN.isdisjoint(rare):
             continue
         if not (_SELDOM.isdisjoint(other) and _OFTEN.isdisjoint(other)):
             continue
@@ -495,6 +495,19 @@ def rarity_denied(
         if other_share.low >= SHARES_FAR_APART * rare_share.high > 0:
             return True
     return False
+
+
+# A share of at most a few in a hundred who had any of it calls it rare: "fewer than one
+# pupil in a hundred has reported any discomfort with their hearing" (decision 0133).
+_RARE_AT_MOST: Final = 5.0
+
+
+def _called_rare(tokens: Sequence[str], share: Share) -> bool:
+    """``tokens`` call their outcome rare: in a word ("rare", "seldom"), or as at most
+    `_RARE_AT_MOST` per cent who had any of it."""
+    if not _SELDOM.isdisjoint(tokens):
+        return True
+    return share.low == 0 and 0 < share.high <= _RARE_AT_MOST and "any" in share_clause(tokens)
 
 
 # What a share is of, read in at most this many words after its "of" ("56% of annual
