@@ -19,7 +19,7 @@ from lyra.pipelines.evidence.nli_about import (
     words_before,
 )
 from lyra.pipelines.evidence.nli_comparisons import NULL_REACH, outcome
-from lyra.pipelines.evidence.nli_numbers import number, stem
+from lyra.pipelines.evidence.nli_numbers import CARDINALS, number, stem
 from lyra.pipelines.evidence.nli_other_side import (
     earlier_after,
     same_time_before,
@@ -535,7 +535,13 @@ def _no_better_about(tokens: Sequence[str], i: int, than: int) -> set[str]:
     if about:
         return outcome(tokens[about + 1 : about + 1 + OUTCOME_REACH])
     end = next((j for j in range(i + 3, than) if tokens[j] in _SETTING_ENDS), than)
-    if tokens[i + 1 : i + 2] == ["at"] and (at_what := outcome(tokens[i + 2 : end])):
+    if (
+        tokens[i + 1 : i + 2] == ["at"]
+        # not a time: "no better at six months than those on placebo"
+        and number(tokens[i + 2]) is None
+        and tokens[i + 2] not in CARDINALS
+        and (at_what := outcome(tokens[i + 2 : end]))
+    ):
         # what they were no better at: "the kids who learned an instrument were no better
         # at maths by the end than the kids who didn't" (decision 0133)
         return at_what
