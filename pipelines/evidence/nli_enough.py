@@ -29,13 +29,27 @@ from typing import Final
 
 from lyra.pipelines.evidence.nli_lengths import (
     DEPTH,
-    LENGTH_CM,
     SPACING,
     is_spacing,
     widest_spacing,
 )
 from lyra.pipelines.evidence.nli_numbers import CARDINALS, looks_plural, number, percent_at, stem
 from lyra.pipelines.evidence.nli_tokens import is_negated
+from lyra.pipelines.evidence.nli_units import (
+    DOSE_MG,
+    EACH_MINUTES,
+    EVERY_UNIT,
+    EVERY_WORD,
+    LENGTH_CM,
+    OCCASIONS,
+    OFTEN_WORDS,
+    ONCE_TWICE,
+    PER_UNIT,
+    PER_WORDS,
+    SPAN_DAYS,
+    TIMES_NOUNS,
+    VAGUE,
+)
 
 # The dimensions an amount is read along.
 OFTEN, SPAN, EACH = "times a week", "days in all", "minutes each"
@@ -73,67 +87,6 @@ _WELL_UNDER: Final = 0.5
 # The enough amount at least this many times a ceiling.
 _WELL_OVER: Final = 2.0
 
-# Units of a span, in days; of a time each, in minutes (of length: `nli_lengths`).
-_SPAN_DAYS: Final = {"day": 1.0, "days": 1.0, "night": 1.0, "nights": 1.0, "week": 7.0,
-                     "weeks": 7.0, "fortnight": 14.0, "fortnights": 14.0, "month": 30.0,
-                     "months": 30.0, "term": 91.0, "terms": 91.0, "year": 365.0,
-                     "years": 365.0}  # fmt: skip
-_EACH_MINUTES: Final = {"minute": 1.0, "minutes": 1.0, "min": 1.0, "mins": 1.0,
-                        "hour": 60.0, "hours": 60.0, "hr": 60.0, "hrs": 60.0,
-                        # "Thirty seconds on each muscle" (decision 0131); not "a second
-                        # course", so plural only
-                        "seconds": 1 / 60, "secs": 1 / 60}  # fmt: skip
-# A dose by weight, in milligrams: "should take 240 mg of a standardised extract each
-# day" against "40mg once a day is plenty" (decision 0132). Digits only ("a gram of
-# sense" is none).
-_DOSE_MG: Final = {"mg": 1.0, "milligram": 1.0, "milligrams": 1.0, "g": 1000.0,
-                   "gram": 1000.0, "grams": 1000.0, "mcg": 0.001, "microgram": 0.001,
-                   "micrograms": 0.001}  # fmt: skip
-# Times a week for "every <word>" and words of their own.
-_EVERY: Final = {"day": 7.0, "night": 7.0, "evening": 7.0, "morning": 7.0, "week": 1.0,
-                 "year": 1 / 52, "spring": 1 / 52, "summer": 1 / 52, "autumn": 1 / 52,
-                 "winter": 1 / 52, "fall": 1 / 52,
-                 "month": 0.25}  # fmt: skip
-_OFTEN_WORDS: Final = {"daily": 7.0, "nightly": 7.0, "weekly": 1.0, "fortnightly": 0.5,
-                       "monthly": 0.25}  # fmt: skip
-# Times a week for "every <number> <unit>": "every 48 hours", "every 3 days".
-_EVERY_UNIT: Final = {"minute": 10080.0, "minutes": 10080.0, "mins": 10080.0,
-                      "hour": 168.0, "hours": 168.0, "day": 7.0, "days": 7.0, "night": 7.0,
-                      "nights": 7.0, "week": 1.0, "weeks": 1.0, "fortnight": 0.5,
-                      "month": 0.25, "months": 0.25, "year": 1 / 52,
-                      "years": 1 / 52}  # fmt: skip
-# "once", "twice" and counts of vague size before "a week": "a few nights a week".
-_TIMES: Final = {"once": 1.0, "twice": 2.0, "thrice": 3.0}
-_VAGUE: Final = {"few": 3.0, "couple": 2.0, "several": 4.0}
-# What a count of times a week may count: "3 times", "a few nights", "2 sessions".
-_TIMES_NOUNS: Final = frozenset({"times", "time", "nights", "days", "sessions", "evenings",
-                                 "mornings", "classes", "visits"})  # fmt: skip
-# Occasions a count may number too, one word of kind between ("4 consecutive milkings
-# each week", "one milking a week", "2 short walks a day"); "sit-down" is read in its
-# three tokens (`_occasion_at`).
-_OCCASIONS: Final = frozenset({"session", "class", "visit", "treatment", "treatments",
-                               "application", "applications", "dose", "doses", "walk",
-                               "walks", "bath", "baths", "wash", "washes", "rinse", "rinses",
-                               "lesson", "lessons", "round", "rounds", "milking", "milkings",
-                               "workout", "workouts", "swim", "swims", "feed", "feeds",
-                               "shift", "shifts", "collection", "collections",
-                               # a contact of a case worker's ("two contacts per week",
-                               # "a phone call every other week": decision 0132)
-                               "contact", "contacts", "call", "calls", "check-in",
-                               # a part of the day ("one morning a week": decision 0132)
-                               "morning", "mornings", "evening", "evenings", "afternoon",
-                               "afternoons",
-                               "appointment", "appointments", "consultation",
-                               "consultations", "meeting", "meetings",
-                               # coats of a finish ("two full coats", "one decent coat"),
-                               # quizzes in class (decision 0130)
-                               "coat", "coats", "layer", "layers", "quiz", "quizzes",
-                               # a service's runs ("one bus an hour": decision 0129)
-                               "bus", "buses", "train", "trains", "departure",
-                               "departures", "run", "runs", "trip", "trips"})  # fmt: skip
-_PER: Final = frozenset({"a", "an", "per", "each", "every"})
-_PER_UNIT: Final = {"hour": 168.0, "day": 7.0, "night": 7.0, "week": 1.0, "fortnight": 0.5,
-                     "month": 0.25, "year": 1 / 52}  # fmt: skip
 # Words that make a number of weeks a time, not a span: "after 6 weeks", "2 weeks ago".
 _NO_SPAN_BEFORE: Final = frozenset({"after", "at", "within", "by", "until", "since", "in",
                                     "from", "before"})  # fmt: skip
@@ -186,8 +139,8 @@ def _count(token: str) -> float | None:
         return value
     if token in CARDINALS:
         return float(CARDINALS[token])
-    if token in _VAGUE:
-        return _VAGUE[token]
+    if token in VAGUE:
+        return VAGUE[token]
     return 1.0 if token in ("a", "an", "one", "single") else None
 
 
@@ -195,8 +148,8 @@ def _often_at(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
     """Times a week said from ``tokens[i]`` and where it ends: "every night", "every
     other week", "twice a week", "a few nights a week", "3 times per week", "daily"."""
     tok = tokens[i]
-    if tok in _OFTEN_WORDS:
-        return _OFTEN_WORDS[tok], i + 1
+    if tok in OFTEN_WORDS:
+        return OFTEN_WORDS[tok], i + 1
     if tok in ("every", "each"):
         j = i + 1
         if tokens[j : j + 1] == ["single"] or (
@@ -205,23 +158,23 @@ def _often_at(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
         ):
             j += 1
         if tokens[j : j + 1] == ["other"] and tokens[j + 1 : j + 2] in (["day"], ["week"]):
-            return _EVERY[tokens[j + 1]] / 2, j + 2
-        if tokens[j : j + 1] and tokens[j] in _EVERY:
-            return _EVERY[tokens[j]], j + 1
+            return EVERY_WORD[tokens[j + 1]] / 2, j + 2
+        if tokens[j : j + 1] and tokens[j] in EVERY_WORD:
+            return EVERY_WORD[tokens[j]], j + 1
         # "every 48 hours", "every 3 days", "every two weeks"
         value = _count(tokens[j]) if j < len(tokens) else None
-        if value and tokens[j] in _VAGUE and tokens[j + 1 : j + 2] == ["of"]:
+        if value and tokens[j] in VAGUE and tokens[j + 1 : j + 2] == ["of"]:
             j += 1  # "every couple of weeks" (decision 0130)
-        if value and tokens[j + 1 : j + 2] and tokens[j + 1] in _EVERY_UNIT:
-            return _EVERY_UNIT[tokens[j + 1]] / value, j + 2
+        if value and tokens[j + 1 : j + 2] and tokens[j + 1] in EVERY_UNIT:
+            return EVERY_UNIT[tokens[j + 1]] / value, j + 2
         return None
-    if tok in _TIMES:
-        times, j = _TIMES[tok], i + 1
-    elif tok in _VAGUE and tokens[i + 1 : i + 2] and tokens[i + 1] in _TIMES_NOUNS | {"of"}:
-        times, j = _VAGUE[tok], i + 1
+    if tok in ONCE_TWICE:
+        times, j = ONCE_TWICE[tok], i + 1
+    elif tok in VAGUE and tokens[i + 1 : i + 2] and tokens[i + 1] in TIMES_NOUNS | {"of"}:
+        times, j = VAGUE[tok], i + 1
         if tokens[j] == "of":
             j += 1
-        if not (tokens[j : j + 1] and tokens[j] in _TIMES_NOUNS):
+        if not (tokens[j : j + 1] and tokens[j] in TIMES_NOUNS):
             return None
         j += 1
     elif (value := _occasions(tok)) and (
@@ -234,7 +187,7 @@ def _often_at(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
         and i + 2 < len(tokens)
         and (upper := number(tokens[i + 2]) or CARDINALS.get(tokens[i + 2]))
         and tokens[i + 3 : i + 4]
-        and tokens[i + 3] in _TIMES_NOUNS
+        and tokens[i + 3] in TIMES_NOUNS
     ):
         # "three or four nights a week", "2 to 3 times a week": the more of the two
         times, j = float(max(value, upper)), i + 4
@@ -244,10 +197,10 @@ def _often_at(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
         # "once in every three years"
         every = _often_at(tokens, j + 1)
         return (times * every[0], every[1]) if every else None
-    if tokens[j : j + 1] and tokens[j] in _PER and tokens[j + 1 : j + 2]:
+    if tokens[j : j + 1] and tokens[j] in PER_WORDS and tokens[j + 1 : j + 2]:
         unit = tokens[j + 1]
-        if unit in _PER_UNIT:
-            return times * _PER_UNIT[unit], j + 2
+        if unit in PER_UNIT:
+            return times * PER_UNIT[unit], j + 2
     return None
 
 
@@ -266,7 +219,7 @@ def _occasion_end(tokens: Sequence[str], at: int, *, counted: bool) -> int:
     """Where the occasions a count numbers end, from ``tokens[at]``: "times", "nights"
     (after a number only: "a night" is the unit), "sessions", "consecutive milkings",
     "face-to-face meetings", "proper sit-down"; 0 for none."""
-    if tokens[at : at + 1] and counted and tokens[at] in _TIMES_NOUNS:
+    if tokens[at : at + 1] and counted and tokens[at] in TIMES_NOUNS:
         return at + 1
     if end := _occasion_at(tokens, at):
         return end
@@ -282,8 +235,8 @@ def _occasion_end(tokens: Sequence[str], at: int, *, counted: bool) -> int:
         joined += 2  # a kind in words joined by hyphens: "face-to-face meetings" (0132)
     if joined > at:
         return _occasion_at(tokens, joined + 1)
-    if tokens[at : at + 1] and tokens[at].isalpha() and tokens[at] not in _PER:
-        if counted and tokens[at + 1 : at + 2] != [] and tokens[at + 1] in _TIMES_NOUNS:
+    if tokens[at : at + 1] and tokens[at].isalpha() and tokens[at] not in PER_WORDS:
+        if counted and tokens[at + 1 : at + 2] != [] and tokens[at + 1] in TIMES_NOUNS:
             return at + 2  # "three joint sessions" (decision 0132)
         return _occasion_at(tokens, at + 1)
     return 0
@@ -292,7 +245,7 @@ def _occasion_end(tokens: Sequence[str], at: int, *, counted: bool) -> int:
 def _occasion_at(tokens: Sequence[str], at: int) -> int:
     """Where the occasion named at ``tokens[at]`` ends ("milkings", "sit-down"); 0 for
     none."""
-    if tokens[at : at + 1] and tokens[at] in _OCCASIONS:
+    if tokens[at : at + 1] and tokens[at] in OCCASIONS:
         return at + 1
     if tokens[at : at + 2] == ["sit", "-"] and tokens[at + 2 : at + 3] in (["down"], ["downs"]):
         return at + 3
@@ -320,7 +273,7 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
             found.setdefault(TIMES, value)
             i = j
             continue
-        if tokens[i] in ("a", "an") and tokens[i + 1 : i + 2] and tokens[i + 1] in _VAGUE:
+        if tokens[i] in ("a", "an") and tokens[i + 1 : i + 2] and tokens[i + 1] in VAGUE:
             i += 1  # "a few minutes", "a couple of weeks": the vague count
             continue
         value = _count(tokens[i])
@@ -336,7 +289,7 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
             i += 1
             continue
         j = i + 1
-        if value is not None and tokens[i] in _VAGUE and tokens[j : j + 1] == ["of"]:
+        if value is not None and tokens[i] in VAGUE and tokens[j : j + 1] == ["of"]:
             j += 1  # "a couple of weeks": the unit after "of"
         if (
             value is not None
@@ -357,28 +310,28 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
             unit = tokens[j]
             if unit == "school" and tokens[j + 1 : j + 2] in (["terms"], ["term"]):
                 unit = tokens[j + 1]
-            if unit in _EACH_MINUTES:
+            if unit in EACH_MINUTES:
                 per, past = _per_week(tokens, j + 1)
                 if per:
-                    found.setdefault(WEEKLY, value * _EACH_MINUTES[unit] * per)
-                    if per == _PER_UNIT["day"]:
+                    found.setdefault(WEEKLY, value * EACH_MINUTES[unit] * per)
+                    if per == PER_UNIT["day"]:
                         # "at least 10 minutes a day": each day's practice too
-                        found.setdefault(EACH, value * _EACH_MINUTES[unit])
+                        found.setdefault(EACH, value * EACH_MINUTES[unit])
                     i = past
                     continue
-                found.setdefault(EACH, value * _EACH_MINUTES[unit])
+                found.setdefault(EACH, value * EACH_MINUTES[unit])
             elif (
-                unit in _SPAN_DAYS
+                unit in SPAN_DAYS
                 and not _a_time(tokens, i)
                 and not _NO_SPAN_AFTER.intersection(tokens[j + 1 : j + 2])
             ):
-                found.setdefault(SPAN, value * _SPAN_DAYS[unit])
+                found.setdefault(SPAN, value * SPAN_DAYS[unit])
             elif unit in LENGTH_CM and (unit != "m" or number(tokens[i]) is not None):
                 # "one hump every 800 feet" is how far apart, not how deep (0133)
                 length = SPACING if is_spacing(tokens, i, j) else DEPTH
                 found.setdefault(length, value * LENGTH_CM[unit])
-            elif unit in _DOSE_MG and number(tokens[i]) is not None:
-                found.setdefault(DOSE, value * _DOSE_MG[unit])
+            elif unit in DOSE_MG and number(tokens[i]) is not None:
+                found.setdefault(DOSE, value * DOSE_MG[unit])
         i += 1
     return found
 
@@ -392,7 +345,7 @@ def _for_a_span(tokens: Sequence[str], i: int) -> bool:
     """The number at ``i`` counts days or nights after "for": how long, not how often."""
     return (
         tokens[i + 1 : i + 2] != []
-        and tokens[i + 1] in _SPAN_DAYS
+        and tokens[i + 1] in SPAN_DAYS
         and ("for" in tokens[max(0, i - _FOR_REACH) : i])
     )
 
@@ -417,7 +370,11 @@ def _per_week(tokens: Sequence[str], at: int) -> tuple[float, int]:
     k = at
     if tokens[k : k + 1] == ["of"]:
         k = next(
-            (j for j in range(k + 1, min(len(tokens), k + _PER_WEEK_REACH)) if tokens[j] in _PER),
+            (
+                j
+                for j in range(k + 1, min(len(tokens), k + _PER_WEEK_REACH))
+                if tokens[j] in PER_WORDS
+            ),
             len(tokens),
         )
     if tokens[k : k + 1] and tokens[k] in ("a", "per", "each") and tokens[k + 1 : k + 2]:
@@ -583,8 +540,8 @@ def _advised_range(tokens: Sequence[str]) -> Amounts | None:
             and low < high
             and tokens[at + 1] in _RANGE_JOINS
             and unit.isalpha()
-            and unit not in _SPAN_DAYS
-            and unit not in _EACH_MINUTES
+            and unit not in SPAN_DAYS
+            and unit not in EACH_MINUTES
         ):
             return Amounts(True, ((UNITS + stem(unit), low),))
     return None
@@ -621,11 +578,11 @@ def _unit_noun(token: str) -> bool:
     an occasion or a scale ("hundred")."""
     return (
         token.isalpha()
-        and token not in _SPAN_DAYS
-        and token not in _EACH_MINUTES
+        and token not in SPAN_DAYS
+        and token not in EACH_MINUTES
         and token not in LENGTH_CM
-        and token not in _DOSE_MG
-        and token not in _TIMES_NOUNS
+        and token not in DOSE_MG
+        and token not in TIMES_NOUNS
         and token not in ("hundred", "thousand", "million")
         and not _occasion_at([token], 0)
     )
@@ -744,7 +701,7 @@ def _on_its_own(tokens: Sequence[str], i: int) -> bool:
 
 def _count_at(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
     """A count at ``tokens[i]`` ("300", "six", "7 hundred") and where its noun stands."""
-    value = _count(tokens[i]) if tokens[i] not in _VAGUE and tokens[i] not in _ONE else None
+    value = _count(tokens[i]) if tokens[i] not in VAGUE and tokens[i] not in _ONE else None
     if value is None:
         return None
     j = i + 1
@@ -757,7 +714,7 @@ def _count_at(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
 def _ratio_floor(tokens: Sequence[str], i: int) -> dict[str, float]:
     """The floor at ``i`` as a least number of one thing for each so many of another:
     "at least two guardian dogs for every 300 ewes" is 2 / 300 per ewe."""
-    counted = _count(tokens[i]) if i < len(tokens) and tokens[i] not in _VAGUE else None
+    counted = _count(tokens[i]) if i < len(tokens) and tokens[i] not in VAGUE else None
     if counted is None:
         return {}
     for k in range(i + 1, min(len(tokens), i + 2 + _COUNTED_WORDS)):
@@ -803,7 +760,7 @@ def _ratio_enough(tokens: Sequence[str], start: int, end: int) -> dict[str, floa
                 base is None
                 or base[1] >= end
                 or base[0] <= counted[0]
-                or tokens[base[1]] in _SPAN_DAYS  # "two sessions for six weeks": a span
+                or tokens[base[1]] in SPAN_DAYS  # "two sessions for six weeks": a span
             ):
                 return {}
             return {RATIO + stem(tokens[base[1]]): counted[0] / base[0]}

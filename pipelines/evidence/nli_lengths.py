@@ -15,16 +15,12 @@ from collections.abc import Sequence
 from typing import Final
 
 from lyra.pipelines.evidence.nli_numbers import CARDINALS, number
+from lyra.pipelines.evidence.nli_units import LENGTH_CM
 
 # The dimensions a length is read along.
 DEPTH: Final = "centimetres"
 SPACING: Final = "centimetres apart"
 
-# Units of length, in centimetres.
-LENGTH_CM: Final = {"cm": 1.0, "centimetre": 1.0, "centimetres": 1.0, "centimeter": 1.0,
-                    "centimeters": 1.0, "mm": 0.1, "millimetre": 0.1, "millimetres": 0.1,
-                    "inch": 2.54, "inches": 2.54, "foot": 30.48, "feet": 30.48,
-                    "m": 100.0, "metre": 100.0, "metres": 100.0}  # fmt: skip
 # Words before a length that make it a spacing: "every 800 feet", "at intervals of 60 to
 # 90 metres", "spaced 30 cm".
 _SPACED_BY: Final = (("every",), ("intervals", "of"), ("interval", "of"), ("spaced",),

@@ -1,0 +1,75 @@
+"""The units an amount is counted in (`nli_enough`): spans in days, a time each in
+minutes, a dose by weight in milligrams, how often in times a week, lengths in
+centimetres, and the occasions and times a count may number."""
+
+from __future__ import annotations
+
+from typing import Final
+
+# Units of a span, in days; of a time each, in minutes.
+SPAN_DAYS: Final = {"day": 1.0, "days": 1.0, "night": 1.0, "nights": 1.0, "week": 7.0,
+                    "weeks": 7.0, "fortnight": 14.0, "fortnights": 14.0, "month": 30.0,
+                    "months": 30.0, "term": 91.0, "terms": 91.0, "year": 365.0,
+                    "years": 365.0}  # fmt: skip
+EACH_MINUTES: Final = {"minute": 1.0, "minutes": 1.0, "min": 1.0, "mins": 1.0,
+                       "hour": 60.0, "hours": 60.0, "hr": 60.0, "hrs": 60.0,
+                       # "Thirty seconds on each muscle" (decision 0131); not "a second
+                       # course", so plural only
+                       "seconds": 1 / 60, "secs": 1 / 60}  # fmt: skip
+# A dose by weight, in milligrams: "should take 240 mg of a standardised extract each
+# day" against "40mg once a day is plenty" (decision 0132). Digits only ("a gram of
+# sense" is none).
+DOSE_MG: Final = {"mg": 1.0, "milligram": 1.0, "milligrams": 1.0, "g": 1000.0,
+                  "gram": 1000.0, "grams": 1000.0, "mcg": 0.001, "microgram": 0.001,
+                  "micrograms": 0.001}  # fmt: skip
+# Times a week for "every <word>" and words of their own.
+EVERY_WORD: Final = {"day": 7.0, "night": 7.0, "evening": 7.0, "morning": 7.0, "week": 1.0,
+                     "year": 1 / 52, "spring": 1 / 52, "summer": 1 / 52, "autumn": 1 / 52,
+                     "winter": 1 / 52, "fall": 1 / 52,
+                     "month": 0.25}  # fmt: skip
+OFTEN_WORDS: Final = {"daily": 7.0, "nightly": 7.0, "weekly": 1.0, "fortnightly": 0.5,
+                      "monthly": 0.25}  # fmt: skip
+# Times a week for "every <number> <unit>": "every 48 hours", "every 3 days".
+EVERY_UNIT: Final = {"minute": 10080.0, "minutes": 10080.0, "mins": 10080.0,
+                     "hour": 168.0, "hours": 168.0, "day": 7.0, "days": 7.0, "night": 7.0,
+                     "nights": 7.0, "week": 1.0, "weeks": 1.0, "fortnight": 0.5,
+                     "month": 0.25, "months": 0.25, "year": 1 / 52,
+                     "years": 1 / 52}  # fmt: skip
+# "once", "twice" and counts of vague size before "a week": "a few nights a week".
+ONCE_TWICE: Final = {"once": 1.0, "twice": 2.0, "thrice": 3.0}
+VAGUE: Final = {"few": 3.0, "couple": 2.0, "several": 4.0}
+# What a count of times a week may count: "3 times", "a few nights", "2 sessions".
+TIMES_NOUNS: Final = frozenset({"times", "time", "nights", "days", "sessions", "evenings",
+                                "mornings", "classes", "visits"})  # fmt: skip
+# Occasions a count may number too, one word of kind between ("4 consecutive milkings
+# each week", "one milking a week", "2 short walks a day"); "sit-down" is read in its
+# three tokens (`_occasion_at`).
+OCCASIONS: Final = frozenset({"session", "class", "visit", "treatment", "treatments",
+                              "application", "applications", "dose", "doses", "walk",
+                              "walks", "bath", "baths", "wash", "washes", "rinse", "rinses",
+                              "lesson", "lessons", "round", "rounds", "milking", "milkings",
+                              "workout", "workouts", "swim", "swims", "feed", "feeds",
+                              "shift", "shifts", "collection", "collections",
+                              # a contact of a case worker's ("two contacts per week",
+                              # "a phone call every other week": decision 0132)
+                              "contact", "contacts", "call", "calls", "check-in",
+                              # a part of the day ("one morning a week": decision 0132)
+                              "morning", "mornings", "evening", "evenings", "afternoon",
+                              "afternoons",
+                              "appointment", "appointments", "consultation",
+                              "consultations", "meeting", "meetings",
+                              # coats of a finish ("two full coats", "one decent coat"),
+                              # quizzes in class (decision 0130)
+                              "coat", "coats", "layer", "layers", "quiz", "quizzes",
+                              # a service's runs ("one bus an hour": decision 0129)
+                              "bus", "buses", "train", "trains", "departure",
+                              "departures", "run", "runs", "trip", "trips"})  # fmt: skip
+PER_WORDS: Final = frozenset({"a", "an", "per", "each", "every"})
+PER_UNIT: Final = {"hour": 168.0, "day": 7.0, "night": 7.0, "week": 1.0, "fortnight": 0.5,
+                   "month": 0.25, "year": 1 / 52}  # fmt: skip
+
+# Units of length, in centimetres (`nli_lengths`).
+LENGTH_CM: Final = {"cm": 1.0, "centimetre": 1.0, "centimetres": 1.0, "centimeter": 1.0,
+                    "centimeters": 1.0, "mm": 0.1, "millimetre": 0.1, "millimetres": 0.1,
+                    "inch": 2.54, "inches": 2.54, "foot": 30.48, "feet": 30.48,
+                    "m": 100.0, "metre": 100.0, "metres": 100.0}  # fmt: skip
