@@ -36,6 +36,14 @@ _SAME_PER: Final = {
                        ("head", "person"), ("capita", "person"), ("resident", "person"))
 }  # fmt: skip
 _PER_REACH: Final = 3
+# A time a thing costs, in the words of losing or adding it: "lost on average less than
+# one second per cushion" against "every hump or cushion we go over costs a loaded fire
+# engine something like nine seconds" (decision 0133). Only a time is costed so.
+_TIME_COST_WORDS: Final = frozenset({"lost", "lose", "loses", "losing", "add", "adds", "added"})
+_TIME_UNITS: Final = frozenset({"second", "minute", "hour"})
+_ONE_TIME: Final = frozenset({"second", "seconds", "minute", "minutes", "hour", "hours"})
+# "every hump or cushion ... costs ...": what each of comes first, before its cost.
+_EACH_FIRST: Final = frozenset({"every", "each"})
 # what a cost is for each of when it is only a time: the sentences must share more
 _TIMES: Final = frozenset({"year", "month", "week", "day", "hour", "annum"})
 _AT_MOST: Final = frozenset({"under", "below", "less", "fewer", "within"})
@@ -56,6 +64,10 @@ class Cost:
     unit: str
     per: str
     about: frozenset[str]  # the sentence's specific words, the cost's own left out
+    per_also: frozenset[str] = frozenset()  # "every hump or cushion": the other of them
+
+    def pers(self) -> frozenset[str]:
+        return self.per_also | {self.per}
 
 
 def _per(tokens: Sequence[str], at: int, unit: str) -> str:
@@ -70,14 +82,32 @@ def _per(tokens: Sequence[str], at: int, unit: str) -> str:
     return ""
 
 
+def _each_first(tokens: Sequence[str], at: int) -> tuple[str, frozenset[str]]:
+    """What the cost at ``at`` is for each of when that comes before it: "every hump or
+    cushion we go over costs ..." is per hump, or cushion."""
+    for j in range(at - 1):
+        if tokens[j] in _EACH_FIRST and tokens[j + 1].isalpha():
+            per = stem(tokens[j + 1])
+            also = tokens[j + 3] if tokens[j + 2 : j + 3] == ["or"] and j + 3 < at else ""
+            return per, frozenset({stem(also)} if also.isalpha() else ())
+    return "", frozenset()
+
+
 def read_cost(tokens: Sequence[str]) -> Cost | None:
     """The one cost ``tokens`` give (`Cost`), or None."""
-    if COST_WORDS.isdisjoint(tokens):
+    timed = COST_WORDS.isdisjoint(tokens)
+    if timed and _TIME_COST_WORDS.isdisjoint(tokens):
         return None
+    if timed:
+        # "one second": one, as a count of a time
+        tokens = [
+            "1" if t == "one" and tokens[k + 1 : k + 2] and tokens[k + 1] in _ONE_TIME else t
+            for k, t in enumerate(tokens)
+        ]
     found = [
         (low, high, unit, at)
         for unit, values in measures(tokens).items()
-        if unit != "%"
+        if unit != "%" and (not timed or unit in _TIME_UNITS)
         for low, high, at in values
     ]
     rated = [f for f in found if "/" in f[2]]
@@ -88,7 +118,9 @@ def read_cost(tokens: Sequence[str]) -> Cost | None:
     if len(found) != 1:
         return None
     low, high, unit, at = found[0]
-    per = _per(tokens, at, unit)
+    per, per_also = _per(tokens, at, unit), frozenset[str]()
+    if not per and unit in _TIME_UNITS:
+        per, per_also = _each_first(tokens, at)
     if not per:
         return None
     before = set(tokens[max(0, at - _BOUND_REACH) : at])
@@ -99,7 +131,8 @@ def read_cost(tokens: Sequence[str]) -> Cost | None:
     base = unit.split("/", 1)[0]
     about = {k for k in content_keys(tokens) if not k.startswith("~")}
     about -= {stem(base), base, per} | _NOT_ABOUT
-    return Cost(low, high, base, per, frozenset(about))
+    about -= per_also
+    return Cost(low, high, base, per, frozenset(about), per_also)
 
 
 def costs_differ(first: Cost | None, second: Cost | None) -> bool:
@@ -107,7 +140,7 @@ def costs_differ(first: Cost | None, second: Cost | None) -> bool:
     times apart, and share a specific word more (two where the unit is a time)."""
     if first is None or second is None:
         return False
-    if (first.unit, first.per) != (second.unit, second.per):
+    if first.unit != second.unit or first.pers().isdisjoint(second.pers()):
         return False
     small, large = sorted((first, second), key=lambda c: c.low)
     if not (small.high > 0 and large.low >= COSTS_APART * small.high):

@@ -28,9 +28,12 @@ from dataclasses import dataclass
 from typing import Final
 
 from lyra.pipelines.evidence.nli_lengths import (
+    DENSITY,
     DEPTH,
     SPACING,
+    count_along,
     is_spacing,
+    per_length,
     widest_spacing,
 )
 from lyra.pipelines.evidence.nli_numbers import CARDINALS, looks_plural, number, percent_at, stem
@@ -439,6 +442,7 @@ def read_amounts(tokens: Sequence[str]) -> Amounts | None:
             else _amounts_in(tokens, max(0, enough_at - _ENOUGH_REACH), enough_at, high=True)
             | _ratio_enough(tokens, max(0, enough_at - _ENOUGH_REACH), enough_at)
             | _units_enough(tokens, max(0, enough_at - _ENOUGH_REACH), enough_at)
+            | count_along(tokens, max(0, enough_at - _ENOUGH_REACH), enough_at)
         )
         floor = False
     if not found:
@@ -721,6 +725,8 @@ def _ratio_floor(tokens: Sequence[str], i: int) -> dict[str, float]:
         each = next((w for w in _FOR_EACH if tuple(tokens[k : k + len(w)]) == w), None)
         if each is None:
             continue
+        if (cm := per_length(tokens, k + len(each))) is not None:
+            return {DENSITY: counted / cm}  # "at least three ... per metre" (0133)
         base = _count_at(tokens, k + len(each))
         return {RATIO + stem(tokens[base[1]]): counted / base[0]} if base and base[0] else {}
     return {}

@@ -20,12 +20,19 @@ from lyra.pipelines.evidence.nli_units import LENGTH_CM
 # The dimensions a length is read along.
 DEPTH: Final = "centimetres"
 SPACING: Final = "centimetres apart"
+# How many to a length: "at least three French marigolds per metre of tomato row" against
+# "Two at each end of a six-metre row is all you need" (decision 0133), per centimetre.
+DENSITY: Final = "per centimetre"
 
 # Words before a length that make it a spacing: "every 800 feet", "at intervals of 60 to
 # 90 metres", "spaced 30 cm".
 _SPACED_BY: Final = (("every",), ("intervals", "of"), ("interval", "of"), ("spaced",),
                      ("spaced", "at"))  # fmt: skip
 _RANGE_JOINS: Final = frozenset({"to", "-", "and"})
+# How far past a count the length it is set along may stand, and what doubles it: "Two at
+# each end of a six-metre row".
+_ALONG_REACH: Final = 8
+_EACH_END: Final = ("at", "each", "end")
 
 
 def is_spacing(tokens: Sequence[str], i: int, unit_at: int) -> bool:
@@ -63,3 +70,33 @@ def widest_spacing(tokens: Sequence[str], start: int) -> float | None:
 def _value(token: str) -> float | None:
     value = number(token)
     return float(CARDINALS[token]) if value is None and token in CARDINALS else value
+
+
+def count_along(tokens: Sequence[str], start: int, end: int) -> dict[str, float]:
+    """The first count in ``tokens[start:end]`` set along a length named after it ("two
+    ... of a six-metre row", "a dozen along 10 metres of hedge"), as a number per
+    centimetre; two at each end of it are four."""
+    for i in range(start, end):
+        counted = _value(tokens[i])
+        if counted is None or tokens[i + 1 : i + 2] == ["-"] or tokens[i + 1 : i + 2] == []:
+            continue
+        if tokens[i + 1] in LENGTH_CM:
+            return {}  # a length itself, not a count of things
+        for k in range(i + 1, min(end, i + 1 + _ALONG_REACH)):
+            length = _value(tokens[k])
+            unit_at = k + 2 if tokens[k + 1 : k + 2] == ["-"] else k + 1
+            if length and unit_at < len(tokens) and tokens[unit_at] in LENGTH_CM:
+                ends = 2.0 if _EACH_END in _windows(tokens[i + 1 : k], len(_EACH_END)) else 1.0
+                return {DENSITY: counted * ends / (length * LENGTH_CM[tokens[unit_at]])}
+        return {}
+    return {}
+
+
+def per_length(tokens: Sequence[str], at: int) -> float | None:
+    """The centimetres of the length that ``tokens[at]`` names after "per" ("per metre");
+    None for none."""
+    return LENGTH_CM.get(tokens[at]) if at < len(tokens) else None
+
+
+def _windows(tokens: Sequence[str], size: int) -> set[tuple[str, ...]]:
+    return {tuple(tokens[k : k + size]) for k in range(len(tokens) - size + 1)}
