@@ -32,7 +32,7 @@ OUTCOMES = [
     ),
     ("Loneliness was reported by just two per cent of hybrid staff.", {"loneli"}),
     ("Around one in four (25%) scheme cyclists reported bike theft.", {"bik", "theft"}),
-    ("Very few scheme cyclists, about 1 in 200, had road injury.", {"road", "injur"}),
+    ("Very few scheme cyclists, about 1 in 200, had road injury.", {"road", "injuri"}),
     (
         "The most frequently reported side effect of the cycle-to-work scheme was bike theft, "
         "in 28% of participants.",

@@ -23,6 +23,7 @@ BE: Final = frozenset({"was", "were", "is", "are"})
 
 # How far before a comparative its size may stand for "in" after it to name the measure.
 _SIZE_WORDS: Final = 3
+_WHERE: Final = frozenset({"arm", "arms", "group", "groups", "schools", "areas", "wards"})
 
 
 def acted_on(tokens: Sequence[str], i: int, reach: int) -> set[str]:
@@ -32,10 +33,17 @@ def acted_on(tokens: Sequence[str], i: int, reach: int) -> set[str]:
     those before it (its subject: "organic matter rose by", "turnover hardly changed")."""
     j = i + 1
     verb_at = i
-    if tokens[j : j + 1] == ["on"] or (
-        # a size's measure: "3.4 standardised points higher in mathematics" (0133)
-        tokens[j : j + 1] == ["in"]
-        and any(number(t) is not None for t in tokens[max(0, i - _SIZE_WORDS) : i])
+    if (
+        tokens[j : j + 1] == ["on"]
+        or (
+            # a size's measure: "3.4 standardised points higher in mathematics" (0133)
+            tokens[j : j + 1] == ["in"]
+            and any(number(t) is not None for t in tokens[max(0, i - _SIZE_WORDS) : i])
+            # not where: "5.8 points lower in the advice arm", "in schools that ..."
+            and tokens[j + 1 : j + 2] != []
+            and tokens[j + 1] not in DETERMINERS
+            and _WHERE.isdisjoint(tokens[j + 1 : j + 3])
+        )
     ):  # "tutees improved on reading comprehension" (0116)
         i = j
         j += 1

@@ -313,8 +313,7 @@ def _people(word: str) -> bool:
     return word in _PEOPLE_PLURALS or word.removesuffix("s") in SHARE_NOUNS
 
 
-def _people_or_holdings(word: str) -> bool:
-    return _people(word) or word in _HOLDINGS
+_WHERE_IN: Final = (["in"], ["at"], ["on"], ["across"], ["from"])
 
 
 def of_so_many(tokens: Sequence[str], j: int) -> int:
@@ -329,7 +328,10 @@ def of_so_many(tokens: Sequence[str], j: int) -> int:
     if count is None or count[1] >= len(tokens):
         return 0
     noun = tokens[count[1]]
-    return k if _people_or_holdings(noun) else 0
+    if _people(noun):
+        return k
+    # holdings as those counted, not where: "entered at least once in 9 of the 52 gardens"
+    return k if noun in _HOLDINGS and tokens[max(0, j - 2) : j - 1] not in _WHERE_IN else 0
 
 
 # How far past the group "out of" names its count may stand: "Out of the nine of us in

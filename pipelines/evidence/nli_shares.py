@@ -484,7 +484,7 @@ def rarity_denied(
         (first, first_share, second, second_share),
         (second, second_share, first, first_share),
     ):
-        if not _called_rare(rare, rare_share) or not _OFTEN.isdisjoint(rare):
+        if not _called_rare(rare, rare_share, other) or not _OFTEN.isdisjoint(rare):
             continue
         if not (_SELDOM.isdisjoint(other) and _OFTEN.isdisjoint(other)):
             continue
@@ -502,12 +502,18 @@ def rarity_denied(
 _RARE_AT_MOST: Final = 5.0
 
 
-def _called_rare(tokens: Sequence[str], share: Share) -> bool:
+def _called_rare(tokens: Sequence[str], share: Share, other: Sequence[str]) -> bool:
     """``tokens`` call their outcome rare: in a word ("rare", "seldom"), or as at most
-    `_RARE_AT_MOST` per cent who had any of it."""
+    `_RARE_AT_MOST` per cent who had any of it, against a symptom the ``other`` names
+    ("ringing ears or headaches"; not "89% of nights" of a strip worn)."""
     if not _SELDOM.isdisjoint(tokens):
         return True
-    return share.low == 0 and 0 < share.high <= _RARE_AT_MOST and "any" in share_clause(tokens)
+    return (
+        share.low == 0
+        and 0 < share.high <= _RARE_AT_MOST
+        and "any" in share_clause(tokens)
+        and SYMPTOM.search(" ".join(share_clause(other))) is not None
+    )
 
 
 # What a share is of, read in at most this many words after its "of" ("56% of annual

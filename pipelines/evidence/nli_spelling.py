@@ -76,9 +76,6 @@ OUTCOME_SYNONYMS: Final = {
     # how active children are is their activity ("no more active over a whole school day"
     # against "9.6 additional minutes of ... physical activity": decision 0132)
     "activiti": "activ",
-    # the injured and their injuries ("how often children were hurt" is how often they
-    # were injured: decision 0133)
-    "injuri": "injur",
     # maths is mathematics (decision 0133)
     "mathematic": "math",
     # a gardener's "hogs" are hedgehogs ("we've had hogs through every night": 0132)
