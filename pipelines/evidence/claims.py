@@ -678,7 +678,11 @@ def informativeness(text: str) -> float:
     # went up at all, traffic ... went up at 17 of the 40 schools") or anyone's "you"
     looks = main and READER_LOOKS.match(text)
     statement = GENERIC_YOU.sub("", main if looks else own_statement(text))
-    if _SECOND_PERSON.search(statement) and not (contraindication or stated):
+    # nor an amount called enough, "you" in its timing ("An hour or two on the days you're
+    # going to be on your feet a lot is plenty": decision 0133)
+    if _SECOND_PERSON.search(statement) and not (
+        contraindication or stated or _amount_called_enough(text)
+    ):
         score -= 0.25
     if own_story:  # only a change the writer measured counts, at half (decision 0099)
         score = score / 2 if measured else 0.0

@@ -165,6 +165,11 @@ def _read_changes(key: tuple[str, ...]) -> ChangeReading:
     # homework with daily ... reading at home improves reading and mathematics attainment"
     # (decision 0133)
     tokens = tokens[: _asked_whether(tokens)]
+    # "final exam marks" are exam scores (decision 0133)
+    tokens = [
+        "scores" if t == "marks" and k and tokens[k - 1] in _MARKED else t
+        for k, t in enumerate(tokens)
+    ]
     sized, changed = changed_words(tokens)
     # a measure that differs between a trial's arms (decision 0106), or what one arm
     # gained over the other (decision 0126), or two shares set against each other (0114)
@@ -289,6 +294,8 @@ def _skipped_meals(tokens: Sequence[str]) -> bool:
     )
 
 
+# What marks given are scores of: "final exam marks", "test marks".
+_MARKED: Final = frozenset({"exam", "test", "coursework", "assessment", "maths", "english"})
 # Verbs that ask whether something holds, within a few words before "whether".
 _ASKING: Final = frozenset(
     {"test", "tested", "tests", "testing", "assess", "assessed", "examine", "examined",

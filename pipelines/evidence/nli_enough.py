@@ -30,10 +30,11 @@ from typing import Final
 from lyra.pipelines.evidence.nli_lengths import (
     DENSITY,
     DEPTH,
+    SPACED_AT_MOST,
     SPACING,
     count_along,
-    is_spacing,
     per_length,
+    spacing_kind,
     widest_spacing,
 )
 from lyra.pipelines.evidence.nli_numbers import CARDINALS, looks_plural, number, percent_at, stem
@@ -82,7 +83,7 @@ _CEILING_STARTS: Final = (("no", "more", "than"), ("not", "more", "than"), ("no"
 # Words that call an amount enough, after it: "is plenty", "is enough", "is all you need".
 _ENOUGH: Final = frozenset({"plenty", "enough", "sufficient", "suffices", "ample"})
 # How far before the word of enough its amounts may stand.
-_ENOUGH_REACH: Final = 14
+_ENOUGH_REACH: Final = 18
 # How far before the word of enough a denial reaches: "was never going to be enough".
 _DENIAL_REACH: Final = 5
 # The enough amount at most this part of the floor on some dimension.
@@ -331,7 +332,7 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
                 found.setdefault(SPAN, value * SPAN_DAYS[unit])
             elif unit in LENGTH_CM and (unit != "m" or number(tokens[i]) is not None):
                 # "one hump every 800 feet" is how far apart, not how deep (0133)
-                length = SPACING if is_spacing(tokens, i, j) else DEPTH
+                length = spacing_kind(tokens, i, j) or DEPTH
                 found.setdefault(length, value * LENGTH_CM[unit])
             elif unit in DOSE_MG and number(tokens[i]) is not None:
                 found.setdefault(DOSE, value * DOSE_MG[unit])
@@ -805,9 +806,14 @@ def enough_under_floor(first: Amounts | None, second: Amounts | None) -> bool:
         # against "at least three joint sessions of around 90 minutes each", the time in
         # all, not each time's (decision 0132)
         shared.remove(EACH)
-    if not shared:
-        return False
     pairs = [(enough.value(d), floor.value(d)) for d in shared]
+    widest, spaced = floor.value(SPACED_AT_MOST), enough.value(SPACING)
+    if widest and spaced:
+        # a spacing wider than the floor's widest is less of the thing: inverted, so that
+        # "a one metre strip every 400 m" is under "no more than 200 metres apart" (0133)
+        pairs.append((1 / spaced, 1 / widest))
+    if not pairs:
+        return False
     if floor.habit:
         # every night, and a night a week or more left out called enough
         return all(e is not None and f is not None and e <= f - 1 for e, f in pairs)

@@ -20,6 +20,11 @@ from lyra.pipelines.evidence.nli_units import LENGTH_CM
 # The dimensions a length is read along.
 DEPTH: Final = "centimetres"
 SPACING: Final = "centimetres apart"
+# The widest spacing a floor's advice allows: "should be sited no more than 200 metres
+# apart" (decision 0133).
+SPACED_AT_MOST: Final = "centimetres apart at most"
+_AT_MOST_BEFORE: Final = (("no", "more", "than"), ("not", "more", "than"), ("at", "most"),
+                          ("up", "to"), ("within",))  # fmt: skip
 # How many to a length: "at least three French marigolds per metre of tomato row" against
 # "Two at each end of a six-metre row is all you need" (decision 0133), per centimetre.
 DENSITY: Final = "per centimetre"
@@ -41,6 +46,14 @@ def is_spacing(tokens: Sequence[str], i: int, unit_at: int) -> bool:
     return tokens[unit_at + 1 : unit_at + 2] == ["apart"] or any(
         list(tokens[max(0, i - len(words)) : i]) == list(words) for words in _SPACED_BY
     )
+
+
+def spacing_kind(tokens: Sequence[str], i: int, unit_at: int) -> str | None:
+    """`SPACED_AT_MOST`, `SPACING` or None for the length at ``tokens[i]``."""
+    if not is_spacing(tokens, i, unit_at):
+        return None
+    at_most = any(tuple(tokens[max(0, i - len(words)) : i]) == words for words in _AT_MOST_BEFORE)
+    return SPACED_AT_MOST if at_most else SPACING
 
 
 def widest_spacing(tokens: Sequence[str], start: int) -> float | None:

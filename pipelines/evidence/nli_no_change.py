@@ -475,7 +475,8 @@ def _than_an_arm(tokens: Sequence[str], i: int) -> int:
     than = i + 1 if tokens[i + 1 : i + 2] == ["than"] else than_past_setting(tokens, i + 1)
     if not than or (
         ARMS.isdisjoint(tokens[than + 1 : than + 1 + _ARM_REACH])
-        and not (than > i + 1 and untreated_after(tokens, than))
+        # "no better than those of classmates who kept their laptops open" (decision 0133)
+        and not untreated_after(tokens, than)
     ):
         return 0
     if tokens[i - 1 : i] == ["no"]:

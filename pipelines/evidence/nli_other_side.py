@@ -109,7 +109,7 @@ def untreated_after(tokens: Sequence[str], at: int, alone: frozenset[str] = froz
     )
     # "than classmates who were dropped off by car": the pupils beside them, who had none
     # of it (decision 0132)
-    classmates = not _CLASSMATES.isdisjoint(after[:2])
+    classmates = not _CLASSMATES.isdisjoint(after[:3])  # "those of classmates who" (0133)
     return (
         waiting
         or feet_up
