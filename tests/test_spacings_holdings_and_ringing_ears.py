@@ -20,9 +20,9 @@ import pytest
 from lyra.pipelines.evidence.claims import MIN_INFORMATIVENESS, informativeness
 from lyra.pipelines.evidence.nli_change import read_changes
 from lyra.pipelines.evidence.nli_costs import Cost, read_cost
-from lyra.pipelines.evidence.nli_enough import DEPTH, OFTEN, Amounts, read_amounts
+from lyra.pipelines.evidence.nli_enough import DEPTH, EACH, OFTEN, Amounts, read_amounts
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
-from lyra.pipelines.evidence.nli_lengths import DENSITY, SPACING
+from lyra.pipelines.evidence.nli_lengths import DENSITY, SPACED_AT_MOST, SPACING
 from lyra.pipelines.evidence.nli_no_change import no_change
 from lyra.pipelines.evidence.nli_shares import Share, read_share
 from lyra.pipelines.evidence.nli_spelling import fold
@@ -256,3 +256,93 @@ def test_a_finding_past_what_we_found_and_studies_set_aside(sentence: str, score
 
 def test_the_finding_past_what_we_found_is_a_claim() -> None:
     assert informativeness(_NO_BETTER_AT_MATHS) > MIN_INFORMATIVENESS
+
+
+# Round thirty-three, written blind after round thirty-two's rules (tests/corpora/
+# pelvic_belts, foot_patrols, beetle_banks, handwritten_notes), read 30 / 32 facts and
+# 12 / 24 readings at first sight. What the rules missed there and read now:
+
+_HOUR_OR_TWO = (
+    "An hour or two on the days you're going to be on your feet a lot is plenty, and most "
+    "women can put it back in the drawer after a fortnight or so."
+)
+_SIX_HOURS = (
+    "The belt should be worn for at least six hours a day during upright activity, and for a "
+    "minimum of eight weeks before deciding whether it has helped."
+)
+_STRIP_EVERY_400 = "Honestly a one metre strip every 400 m is plenty."
+_BANKS_APART = (
+    "Beetle banks should be at least 3 metres wide and, on large fields, should be sited no "
+    "more than 200 metres apart."
+)
+_LAPTOPS_OPEN = (
+    "Across 14 course sections, students told to write by hand finished the year with final "
+    "exam marks no better than those of classmates who kept their laptops open."
+)
+_SCORED_HIGHER = (
+    "At the one-week delayed test, students in the longhand condition scored a mean of 11.2 "
+    "percentage points higher than those in the laptop condition (95% CI 6.0 to 16.4)."
+)
+
+
+@pytest.mark.parametrize(
+    ("premise", "claim"),
+    [
+        (_HOUR_OR_TWO, _SIX_HOURS),
+        (_SIX_HOURS, _HOUR_OR_TWO),
+        (_STRIP_EVERY_400, _BANKS_APART),
+        (_BANKS_APART, _STRIP_EVERY_400),
+    ],
+)
+def test_round_thirty_three_contradictions_refute(premise: str, claim: str) -> None:
+    assert heuristic_nli(premise, claim).label == "refutes"
+
+
+def test_an_amount_far_before_plenty_with_you_in_its_timing() -> None:
+    assert read_amounts(tokenize(_HOUR_OR_TWO)) == Amounts(False, ((EACH, 60.0),))
+    assert informativeness(_HOUR_OR_TWO) == pytest.approx(0.6)
+
+
+def test_the_widest_spacing_a_floor_allows() -> None:
+    assert read_amounts(tokenize(_BANKS_APART)) == Amounts(
+        True, ((DEPTH, 300.0), (SPACED_AT_MOST, 20000.0))
+    )
+    # advised alone, the widest spacing is a ceiling; under twice it, no contradiction
+    apart = "Banks should be sited no more than 200 metres apart."
+    assert read_amounts(tokenize(apart)) == Amounts(False, ((SPACING, 20000.0),), ceiling=True)
+    assert heuristic_nli("Honestly a strip every 300 m is plenty.", apart).label == "neutral"
+    assert heuristic_nli("Honestly a strip every 500 m is plenty.", apart).label == "refutes"
+    one_metre = (
+        "Beetle banks should be at least 1 metre wide and sited no more than 200 metres apart."
+    )
+    assert heuristic_nli("Honestly a one metre strip every 300 m is plenty.", one_metre).label == (
+        "neutral"
+    )
+    assert heuristic_nli("Honestly a one metre strip every 500 m is plenty.", one_metre).label == (
+        "refutes"
+    )
+
+
+def test_classmates_past_those_of_and_exam_marks_as_scores() -> None:
+    assert no_change(tokenize(_LAPTOPS_OPEN)) == {"exam", "final", "mark", "year"}
+    assert read_changes(tokenize(_LAPTOPS_OPEN)).no_change == {"exam", "final", "scor", "year"}
+    # marks on the skin stay marks
+    assert (
+        "mark"
+        in read_changes(
+            tokenize("Fewer than 2 in 100 wearers had red marks on the skin.")
+        ).share_about
+    )
+
+
+def test_a_size_scored_before_a_comparative_is_a_difference() -> None:
+    assert read_changes(tokenize(_SCORED_HIGHER)).sized_change == {
+        "condition",
+        "longhand",
+        "scor",
+        "student",
+    }
+    # a bound stays a bound
+    assert read_changes(tokenize("Patients took the drug for more than eight years.")).change == (
+        frozenset()
+    )
