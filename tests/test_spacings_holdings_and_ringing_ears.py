@@ -335,14 +335,13 @@ def test_classmates_past_those_of_and_exam_marks_as_scores() -> None:
     )
 
 
-def test_a_size_scored_before_a_comparative_is_a_difference() -> None:
-    assert read_changes(tokenize(_SCORED_HIGHER)).sized_change == {
-        "condition",
-        "longhand",
-        "scor",
-        "student",
-    }
-    # a bound stays a bound
-    assert read_changes(tokenize("Patients took the drug for more than eight years.")).change == (
-        frozenset()
+def test_a_size_scored_before_a_comparative_stays_unread() -> None:
+    # a size a group scored before "than" names the group, not what changed: read as a
+    # change, "Our school is the same." refuted it in the full run (decision 0133)
+    forest = (
+        "At 12 weeks, pupils in the forest school arm scored 4.6 points higher than controls on "
+        "the 60-point Hartwell Child Wellbeing Scale (95% CI 2.2 to 7.0)."
     )
+    assert read_changes(tokenize(forest)).sized_change == frozenset()
+    assert heuristic_nli("Our school is the same.", forest).label == "neutral"
+    assert read_changes(tokenize(_SCORED_HIGHER)).sized_change == frozenset()

@@ -83,37 +83,14 @@ def acted_on(tokens: Sequence[str], i: int, reach: int) -> set[str]:
 def _past_size(tokens: Sequence[str], i: int) -> int:
     """Where the subject of the comparative at ``i`` ends, before the size and the verb
     of being between them ("mean shoulder pain on movement was 2.1 points lower":
-    decision 0130); past a verb of scoring, which names what was measured ("students in
-    the longhand condition scored a mean of 11.2 percentage points higher": 0133); ``i``
-    where no size stands there."""
+    decision 0130); ``i`` where no size stands there."""
     j = i
-    for width in (1, 2):  # "points", "percentage points"
-        if (
-            j - width > 0
-            and all(t.isalpha() for t in tokens[j - width : j])
-            and number(tokens[j - width - 1]) is not None
-        ):
-            j -= width
-            break
+    if j > 0 and tokens[j - 1].isalpha() and j > 1 and number(tokens[j - 2]) is not None:
+        j -= 1  # the unit: "points", "degrees"
     if j == 0 or number(tokens[j - 1]) is None:
         return i
     j -= 1
-    while j > 0 and tokens[j - 1] in _SIZE_LEADS:
-        j -= 1
-    if j > 0 and tokens[j - 1] in BE:
-        return j - 1
-    return j if j > 0 and tokens[j - 1] in _SCORED else i
-
-
-def sized_before(tokens: Sequence[str], i: int) -> bool:
-    """A size and a verb of being or scoring stand before the comparative at ``i``
-    ("scored a mean of 11.2 percentage points higher than"): a difference, not a bound."""
-    return _past_size(tokens, i) != i
-
-
-# Words before a size: "a mean of 11.2", "on average 3.4".
-_SIZE_LEADS: Final = frozenset({"a", "an", "mean", "average", "median", "of", "on", "about"})
-_SCORED: Final = frozenset({"scored", "score", "scores", "rated", "rate", "rates"})
+    return j - 1 if j > 0 and tokens[j - 1] in BE else i
 
 
 _SPAN_OPENS: Final = frozenset({"between", "from"})
