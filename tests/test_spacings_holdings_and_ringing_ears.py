@@ -345,3 +345,35 @@ def test_a_size_scored_before_a_comparative_stays_unread() -> None:
     assert read_changes(tokenize(forest)).sized_change == frozenset()
     assert heuristic_nli("Our school is the same.", forest).label == "neutral"
     assert read_changes(tokenize(_SCORED_HIGHER)).sized_change == frozenset()
+
+
+def test_a_score_lower_than_the_other_arm_and_codes_that_set_outcomes_apart() -> None:
+    scar = (
+        "At 12 weeks, incision halves treated with silicone gel sheeting had a mean Vancouver "
+        "Scar Scale score 2.4 points lower than untreated halves (95% CI 1.7 to 3.1)."
+    )
+    assert {"scar", "scal", "vancouver", "scor"} <= read_changes(tokenize(scar)).sized_change
+    assert heuristic_nli(scar, "The scars look the same, sheet or no sheet.").label == "refutes"
+    # after a verb of being, the subject may hold the arm: no difference read there
+    straw = (
+        "Mean peak defoliation in straw-mulched plots was 41% lower than in bare-soil controls "
+        "(95% CI 29% to 52%)."
+    )
+    assert read_changes(tokenize(straw)).sized_change == frozenset()
+    assert (
+        heuristic_nli(
+            "Hand-picking, spraying and straw did not differ clearly from one another for yield.",
+            straw,
+        ).label
+        == "neutral"
+    )
+    # a code names a kind of rate as a word would
+    cin3 = (
+        "Among women offered the vaccine at age 12 to 13, CIN3 rates were 94% lower than in "
+        "unvaccinated cohorts."
+    )
+    pregnancy = (
+        "Studies following hundreds of thousands of vaccinated women have found no difference in "
+        "pregnancy rates."
+    )
+    assert heuristic_nli(pregnancy, cin3).label == "neutral"

@@ -90,7 +90,24 @@ def _past_size(tokens: Sequence[str], i: int) -> int:
     if j == 0 or number(tokens[j - 1]) is None:
         return i
     j -= 1
-    return j - 1 if j > 0 and tokens[j - 1] in BE else i
+    if j > 0 and tokens[j - 1] in BE:
+        return j - 1
+    # a measure's score named right before its size: "a mean Vancouver Scar Scale score 2.4
+    # points lower than untreated halves" (decision 0133); not a group that "scored"
+    return j if j > 0 and tokens[j - 1] in _SCORE_NOUNS else i
+
+
+def sized_before(tokens: Sequence[str], i: int) -> bool:
+    """A score and its size stand right before the comparative at ``i`` ("a mean
+    Vancouver Scar Scale score 2.4 points lower than untreated halves"): a difference
+    between groups, not a bound ("more than eight years"). Not after a verb of being
+    ("defoliation in straw-mulched plots was 41% lower than"), whose subject may hold the
+    arm: the full run found that wrong (decision 0133)."""
+    at = _past_size(tokens, i)
+    return at != i and tokens[at - 1] in _SCORE_NOUNS
+
+
+_SCORE_NOUNS: Final = frozenset({"score", "scores"})
 
 
 _SPAN_OPENS: Final = frozenset({"between", "from"})

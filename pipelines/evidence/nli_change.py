@@ -431,7 +431,15 @@ def _modified(tokens: list[str]) -> dict[str, frozenset[str]]:
             and token_key(tokens[i - 1]) not in PEOPLE
         ):
             found.setdefault(key, set()).update(outcome(tokens[i - 1 : i]))
+            if _is_code(tokens[i - 1]):
+                # a code names a kind too: "CIN3 rates" are no "pregnancy rates" (0133)
+                found[key].add(tokens[i - 1])
     return {key: frozenset(words) for key, words in found.items()}
+
+
+def _is_code(token: str) -> bool:
+    """Letters and digits together: "cin3", "pm10"."""
+    return token.isalnum() and not token.isalpha() and not token.isdigit()
 
 
 def _after_a_verb_cue(tokens: Sequence[str], i: int) -> bool:

@@ -24,6 +24,7 @@ from lyra.pipelines.evidence.nli_about import (
     OUTCOME_REACH,
     SIZED_AXES,
     acted_on,
+    sized_before,
     words_before,
 )
 from lyra.pipelines.evidence.nli_comparisons import CUE_REACH, THAN_REACH, outcome
@@ -70,8 +71,11 @@ def changed_words(tokens: Sequence[str]) -> tuple[set[str], set[str]]:
         axis = axis_of(tokens, i) if tok.isalpha() else None
         if not ((axis and axis[0] in _CHANGE_AXES) or stem(tok) in CHANGE_VERBS):
             continue
-        if tokens[i + 1 : i + 2] == ["than"] or tokens[i - 1 : i] == ["or"]:
-            # a bound, not a change: "more than eight years", "800 IU or more"
+        if (tokens[i + 1 : i + 2] == ["than"] and not sized_before(tokens, i)) or tokens[
+            i - 1 : i
+        ] == ["or"]:
+            # a bound, not a change: "more than eight years", "800 IU or more"; not "were
+            # 23% lower than" (decision 0133)
             continue
         if _cuts_a_thing(tokens, i):
             continue
