@@ -30,6 +30,7 @@ from typing import Final
 from lyra.pipelines.evidence.nli_lengths import (
     DENSITY,
     DEPTH,
+    RANGE_JOINS,
     SPACED_AT_MOST,
     SPACING,
     count_along,
@@ -37,7 +38,14 @@ from lyra.pipelines.evidence.nli_lengths import (
     spacing_kind,
     widest_spacing,
 )
-from lyra.pipelines.evidence.nli_numbers import CARDINALS, looks_plural, number, percent_at, stem
+from lyra.pipelines.evidence.nli_numbers import (
+    CARDINALS,
+    looks_plural,
+    number,
+    number_or_word,
+    percent_at,
+    stem,
+)
 from lyra.pipelines.evidence.nli_tokens import is_negated
 from lyra.pipelines.evidence.nli_units import (
     DOSE_MG,
@@ -213,7 +221,7 @@ _ONE: Final = frozenset({"a", "one", "single"})
 
 def _occasions(token: str) -> float | None:
     """How many occasions ``token`` counts: "4", "four", "a" (one)."""
-    value = _number(token)
+    value = number_or_word(token)
     if value:
         return value
     return 1.0 if token in _ONE else None
@@ -232,7 +240,7 @@ def _occasion_end(tokens: Sequence[str], at: int, *, counted: bool) -> int:
         tokens[joined + 1 : joined + 2] == ["-"]
         and tokens[joined].isalpha()
         # not a length: "one two-hour session" is read as two hours each
-        and _number(tokens[joined]) is None
+        and number_or_word(tokens[joined]) is None
         and tokens[joined + 2 : joined + 3] != []
         and tokens[joined + 2].isalpha()
     ):
@@ -522,7 +530,6 @@ def _advised_course(tokens: Sequence[str]) -> Amounts | None:
 # called enough.
 UNITS: Final = "units of "
 _RANGE_STARTS: Final = (("range", "of"), ("between",))
-_RANGE_JOINS: Final = frozenset({"to", "and", "-"})
 
 
 def _advised_range(tokens: Sequence[str]) -> Amounts | None:
@@ -543,7 +550,7 @@ def _advised_range(tokens: Sequence[str]) -> Amounts | None:
             low is not None
             and high is not None
             and low < high
-            and tokens[at + 1] in _RANGE_JOINS
+            and tokens[at + 1] in RANGE_JOINS
             and unit.isalpha()
             and unit not in SPAN_DAYS
             and unit not in EACH_MINUTES
@@ -560,12 +567,6 @@ def _advised_spacing(tokens: Sequence[str]) -> Amounts | None:
     start = min(i for i, tok in enumerate(tokens) if tok in _PRESCRIBED)
     widest = widest_spacing(tokens, start)
     return None if widest is None else Amounts(False, ((SPACING, widest),), ceiling=True)
-
-
-def _number(token: str) -> float | None:
-    """A number in digits or in words ("6", "six")."""
-    value = number(token)
-    return float(CARDINALS[token]) if value is None and token in CARDINALS else value
 
 
 _UNITS_NEAR: Final = 3  # "six or seven units is plenty": the unit, a verb, the word of enough
@@ -607,7 +608,7 @@ def _units_floor(tokens: Sequence[str], i: int) -> dict[str, float]:
         return {}
     if (percent := percent_at(tokens, i)) is not None:
         return {PERCENT: percent[0]}
-    value = _number(tokens[i])
+    value = number_or_word(tokens[i])
     if value is None:
         return {}
     # the head of a short noun phrase: "at least two assessment stages"
@@ -631,14 +632,14 @@ def _units_enough(tokens: Sequence[str], start: int, end: int) -> dict[str, floa
     choice, the larger. Not a count further back ("from what I've seen in sixty schools
     now, twenty minutes ... is plenty")."""
     for i in range(start, end):
-        value = _number(tokens[i])
+        value = number_or_word(tokens[i])
         if value is None:
             continue
         j = i + 1
         if (
             tokens[j : j + 1] in (["or"], ["to"])
             and j + 1 < end
-            and (upper := _number(tokens[j + 1])) is not None
+            and (upper := number_or_word(tokens[j + 1])) is not None
         ):
             value, j = max(value, upper), j + 2
         if (percent := percent_at(tokens, j - 1)) is not None:
@@ -653,7 +654,7 @@ def _units_enough(tokens: Sequence[str], start: int, end: int) -> dict[str, floa
         near = end - j <= _UNITS_NEAR
         phrase = tokens[j + 1 : j + 2] != [] and tokens[j + 1] in _PHRASE_STARTS
         if (near or (phrase and end - j <= _UNITS_NEAR + _PHRASE_WORDS)) and all(
-            _number(t) is None for t in tokens[j + 1 : end]
+            number_or_word(t) is None for t in tokens[j + 1 : end]
         ):
             return {UNITS + stem(tokens[j]): value}
     return {}

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from lyra.pipelines.evidence.nli_numbers import CARDINALS, number
+from lyra.pipelines.evidence.nli_numbers import number_or_word
 from lyra.pipelines.evidence.nli_units import LENGTH_CM
 
 # The dimensions a length is read along.
@@ -33,7 +33,7 @@ DENSITY: Final = "per centimetre"
 # 90 metres", "spaced 30 cm".
 _SPACED_BY: Final = (("every",), ("intervals", "of"), ("interval", "of"), ("spaced",),
                      ("spaced", "at"))  # fmt: skip
-_RANGE_JOINS: Final = frozenset({"to", "-", "and"})
+RANGE_JOINS: Final = frozenset({"to", "-", "and"})
 # How far past a count the length it is set along may stand, and what doubles it: "Two at
 # each end of a six-metre row".
 _ALONG_REACH: Final = 8
@@ -60,15 +60,15 @@ def widest_spacing(tokens: Sequence[str], start: int) -> float | None:
     """The widest spacing, in centimetres, from ``tokens[start]`` on: the high end of a
     range ("at intervals of 60 to 90 metres" is 9,000); None for none."""
     for i in range(start, len(tokens)):
-        low = _value(tokens[i])
+        low = number_or_word(tokens[i])
         if low is None:
             continue
         high, unit_at = low, i + 1
         if (
             tokens[unit_at : unit_at + 1]
-            and tokens[unit_at] in _RANGE_JOINS
+            and tokens[unit_at] in RANGE_JOINS
             and unit_at + 1 < len(tokens)
-            and (upper := _value(tokens[unit_at + 1])) is not None
+            and (upper := number_or_word(tokens[unit_at + 1])) is not None
         ):
             high, unit_at = upper, unit_at + 2
         if (
@@ -80,23 +80,18 @@ def widest_spacing(tokens: Sequence[str], start: int) -> float | None:
     return None
 
 
-def _value(token: str) -> float | None:
-    value = number(token)
-    return float(CARDINALS[token]) if value is None and token in CARDINALS else value
-
-
 def count_along(tokens: Sequence[str], start: int, end: int) -> dict[str, float]:
     """The first count in ``tokens[start:end]`` set along a length named after it ("two
     ... of a six-metre row", "a dozen along 10 metres of hedge"), as a number per
     centimetre; two at each end of it are four."""
     for i in range(start, end):
-        counted = _value(tokens[i])
+        counted = number_or_word(tokens[i])
         if counted is None or tokens[i + 1 : i + 2] == ["-"] or tokens[i + 1 : i + 2] == []:
             continue
         if tokens[i + 1] in LENGTH_CM:
             return {}  # a length itself, not a count of things
         for k in range(i + 1, min(end, i + 1 + _ALONG_REACH)):
-            length = _value(tokens[k])
+            length = number_or_word(tokens[k])
             unit_at = k + 2 if tokens[k + 1 : k + 2] == ["-"] else k + 1
             if length and unit_at < len(tokens) and tokens[unit_at] in LENGTH_CM:
                 ends = 2.0 if _EACH_END in _windows(tokens[i + 1 : k], len(_EACH_END)) else 1.0

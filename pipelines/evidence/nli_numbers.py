@@ -189,6 +189,12 @@ def _tens_before(merged: Sequence[str]) -> tuple[int, int] | None:
     return None
 
 
+def number_or_word(token: str) -> float | None:
+    """A number in digits or in words ("6", "six")."""
+    value = number(token)
+    return float(CARDINALS[token]) if value is None and token in CARDINALS else value
+
+
 def numbers_in_digits(tokens: Sequence[str]) -> list[str]:
     """``tokens`` with each number word that is a value in digits: "roughly two weeks"
     reads as "roughly 2 weeks" (and "two" is then no content word the texts share);
@@ -307,13 +313,12 @@ _HOLDINGS: Final = frozenset(
     {"greenhouses", "farms", "herds", "flocks", "hives", "colonies", "plots", "allotments",
      "gardens", "orchards", "polytunnels", "holdings", "yards", "stables", "kennels"}
 )  # fmt: skip
+# Before the count, words that make the holdings where, not who: "in 9 of the 52 gardens".
+_WHERE_IN: Final = (["in"], ["at"], ["on"], ["across"], ["from"])
 
 
 def _people(word: str) -> bool:
     return word in _PEOPLE_PLURALS or word.removesuffix("s") in SHARE_NOUNS
-
-
-_WHERE_IN: Final = (["in"], ["at"], ["on"], ["across"], ["from"])
 
 
 def of_so_many(tokens: Sequence[str], j: int) -> int:

@@ -36,6 +36,7 @@ from lyra.pipelines.evidence.nli_numbers import (
     Measures,
     measures,
     number,
+    number_or_word,
     stem,
 )
 from lyra.pipelines.evidence.nli_tokens import axis_of, is_cue
@@ -295,7 +296,7 @@ def _size_at(
     if j >= len(tokens):
         return None
     found: tuple[str, float, float, int] | None = None
-    value = number(tokens[j]) if tokens[j] not in CARDINALS else float(CARDINALS[tokens[j]])
+    value = number_or_word(tokens[j])
     fraction = stem(tokens[j + 1]) if j + 1 < len(tokens) else ""
     if fraction == "-" and j + 2 < len(tokens):  # "two-thirds"
         fraction = stem(tokens[j + 2])
