@@ -330,12 +330,26 @@ def _ears_ringing(tokens: Sequence[str]) -> bool:
     )
 
 
+# What the people counted did not do, as they failed to: "drift into just listening
+# ... without following the words on the page", "gazing out of the window ... and not
+# following the page at all" (decision 0134).
+_NOT_DOING: Final = frozenset({"not", "without", "never"})
+
+
 def _only_failures_counted(tokens: Sequence[str]) -> bool:
-    """Each negation of ``tokens`` is a failure ("fail to", "failed to") after its first
-    share: what the people counted failed to do."""
+    """Each negation of ``tokens`` is a failure ("fail to", "failed to", "not following",
+    "without following") after its first share: what the people counted failed to do."""
     first = min((at for _, _, at in measures(tokens).get("%", [])), default=len(tokens))
     cues = [i for i in range(len(tokens)) if is_cue(tokens, i)]
-    return bool(cues) and all(i > first and tokens[i] in FAIL_WORDS for i in cues)
+    return bool(cues) and all(
+        i > first
+        and (
+            tokens[i] in FAIL_WORDS
+            or (tokens[i] in _NOT_DOING and tokens[i + 1 : i + 2] != []
+                and tokens[i + 1].endswith("ing"))
+        )
+        for i in cues
+    )  # fmt: skip
 
 
 def no_change_against_change(hypothesis: ChangeReading, sentence: ChangeReading) -> bool:
@@ -381,11 +395,16 @@ def no_change_against_change(hypothesis: ChangeReading, sentence: ChangeReading)
     return False
 
 
+_THAN_OR_VERSUS: Final = frozenset({"than", "versus", "vs"})
+
+
 def _negated_before_than(tokens: Sequence[str]) -> bool:
     """A negation stands before the text's "than" (or "compared with"), or anywhere when
     it has neither: "with no curfew" after "than", "compared with placebo or no
     treatment", name what the change is compared with (decision 0122)."""
-    than = tokens.index("than") if "than" in tokens else len(tokens)
+    # "versus" sets the arms side by side as "than" does: "... in the interlock arm versus
+    # 8.4 ... in the control arm relicensed without a device" (decision 0134)
+    than = next((k for k, tok in enumerate(tokens) if tok in _THAN_OR_VERSUS), len(tokens))
     compared = next(
         (i for i in range(len(tokens) - 1) if tokens[i : i + 2] in (["compared", "with"],
                                                                       ["compared", "to"])),

@@ -80,6 +80,21 @@ _ADVICE: Final = frozenset({"should", "must", "need", "needs", "recommend", "rec
                             "always", "everyone", "routinely",
                             "recommended", "advise", "advises", "advised", "aim", "ought",
                             "required", "requires"})  # fmt: skip
+# A sentence that opens with an order to do or use a thing advises it as "should" would:
+# "Apply the plaster for 12 hours in every 24-hour period, once daily, and continue for at
+# least 4 weeks", "Plan for a stocking rate of at least 5 ewes per hectare" (decision
+# 0134). The verb is followed by what opens its object or complement, never by a noun's
+# "of" ("Use of the plaster was at least ...") nor a verb ("Plan costs rose").
+_ORDERS: Final = frozenset({"apply", "continue", "plan", "use", "wear", "take", "keep",
+                            "give", "allow", "leave", "start", "begin", "repeat", "spend",
+                            "schedule", "timetable", "practise", "practice", "stock",
+                            "graze", "release", "fit", "set", "space", "attend", "walk",
+                            "drink", "eat", "rest", "wait", "replace", "reapply",
+                            "book", "offer", "run", "hold"})  # fmt: skip
+_ORDER_OPENS: Final = frozenset({"the", "a", "an", "your", "each", "every", "one", "it",
+                                 "them", "for", "at", "on", "to", "in", "this", "these",
+                                 "those", "up", "out", "with", "no", "all", "both",
+                                 "between", "over"})  # fmt: skip
 # Words before an amount that make it a condition or a ceiling, not part of the advised
 # amount: "adults who have been taking a PPI continuously for more than 12 months".
 _NOT_ADVISED: Final = (("more", "than"), ("longer", "than"), ("less", "than"),
@@ -394,6 +409,28 @@ def _per_week(tokens: Sequence[str], at: int) -> tuple[float, int]:
     return 0.0, at
 
 
+def _ordered(tokens: Sequence[str]) -> bool:
+    """The text opens with an order to do or use a thing (`_ORDERS`)."""
+    return (
+        len(tokens) > 1
+        and tokens[0] in _ORDERS
+        and (tokens[1] in _ORDER_OPENS or number_or_word(tokens[1]) is not None)
+    )
+
+
+def _advises(tokens: Sequence[str]) -> bool:
+    """The text advises: a word of advice, or an order at its opening."""
+    return not _ADVICE.isdisjoint(tokens) or _ordered(tokens)
+
+
+def _prescribed_at(tokens: Sequence[str]) -> int | None:
+    """Where a text's prescription starts: its opening order, or its first "should" or
+    "must" (`_PRESCRIBED`); None for none."""
+    if _ordered(tokens):
+        return 0
+    return next((i for i, tok in enumerate(tokens) if tok in _PRESCRIBED), None)
+
+
 def read_amounts(tokens: Sequence[str]) -> Amounts | None:
     """The floor a text advises ("should ... at least ...") or the amount it calls enough
     ("... is plenty"); None for neither, or both."""
@@ -430,7 +467,7 @@ def read_amounts(tokens: Sequence[str]) -> Amounts | None:
         )
     if (floor_at is None) == (enough_at is None):
         return None
-    if floor_at is not None and _ADVICE.isdisjoint(tokens):
+    if floor_at is not None and not _advises(tokens):
         return None
     if floor_at is not None:
         # the advice's other amounts count too: "The splint should be worn every night,
@@ -464,7 +501,7 @@ def _ceiling(tokens: Sequence[str]) -> Amounts | None:
     should be cut no more than once in every three years"); None for none. Only how often
     is read: a ceiling of other kinds bounds what a text measures as often as what it
     advises."""
-    if _ADVICE.isdisjoint(tokens):
+    if not _advises(tokens):
         return None
     for i in range(len(tokens)):
         for start in _CEILING_STARTS:
@@ -492,7 +529,7 @@ def _advised_every(tokens: Sequence[str]) -> Amounts | None:
     """How often a text advises a thing as a habit, a floor on how often: "The device
     should be worn every night, for the whole of the sleep period" (decision 0127); None
     for none."""
-    if _ADVICE.isdisjoint(tokens) or _HABITS.isdisjoint(tokens):
+    if not _advises(tokens) or _HABITS.isdisjoint(tokens):
         return None
     for i, tok in enumerate(tokens):
         if (
@@ -514,9 +551,9 @@ _PRESCRIBED: Final = frozenset({"should", "must"})
 def _advised_course(tokens: Sequence[str]) -> Amounts | None:
     """How often and for how long a text says a thing should be done, as a floor; None
     unless it says both."""
-    if _PRESCRIBED.isdisjoint(tokens):
+    start = _prescribed_at(tokens)
+    if start is None:
         return None
-    start = min(i for i, tok in enumerate(tokens) if tok in _PRESCRIBED)
     found = _amounts_in(tokens, start, len(tokens), high=False)
     if OFTEN not in found or SPAN not in found:
         return None
@@ -535,9 +572,9 @@ _RANGE_STARTS: Final = (("range", "of"), ("between",))
 def _advised_range(tokens: Sequence[str]) -> Amounts | None:
     """The low end of a range a text says something "should" or "must" fall within, in its
     unit; None for none."""
-    if _PRESCRIBED.isdisjoint(tokens):
+    start = _prescribed_at(tokens)
+    if start is None:
         return None
-    start = min(i for i, tok in enumerate(tokens) if tok in _PRESCRIBED)
     for i in range(start, len(tokens)):
         each = next((w for w in _RANGE_STARTS if tuple(tokens[i : i + len(w)]) == w), None)
         if each is None:
@@ -562,9 +599,9 @@ def _advised_range(tokens: Sequence[str]) -> Amounts | None:
 def _advised_spacing(tokens: Sequence[str]) -> Amounts | None:
     """The widest spacing a text says something "should" or "must" be put at, a ceiling
     (`nli_lengths`); None for none."""
-    if _PRESCRIBED.isdisjoint(tokens):
+    start = _prescribed_at(tokens)
+    if start is None:
         return None
-    start = min(i for i, tok in enumerate(tokens) if tok in _PRESCRIBED)
     widest = widest_spacing(tokens, start)
     return None if widest is None else Amounts(False, ((SPACING, widest),), ceiling=True)
 

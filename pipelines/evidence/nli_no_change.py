@@ -428,6 +428,11 @@ def _alike_as_much(tokens: Sequence[str], i: int) -> set[str]:
         return took | outcome(tokens[i + 1 : i + 1 + _AS_MANY_REACH]) if measure else set()
     what = outcome(tokens[i + 1 if measure else i : as_at])
     if untreated_after(tokens, as_at):
+        if tokens[i] == "often":
+            # how often a thing happens is the rate of what is done before it: "come back
+            # on drink-drive charges just as often as the ones who just got their
+            # licence back the normal way with nothing fitted" (decision 0134)
+            return what | outcome(words_before(tokens, stress))
         return took | what | outcome(tokens[max(0, stress - 1) : stress])
     if same_time_before(tokens, as_at) or (not measure and earlier_after(tokens, as_at)):
         # "were getting through just as many units of power as before" (decision 0131),
@@ -550,7 +555,15 @@ def _no_better_about(tokens: Sequence[str], i: int, than: int) -> set[str]:
         cue = max(j for j in range(max(0, i - 1 - _DENIAL_REACH), i - 1) if is_cue(tokens, j))
         denied = [t for t in tokens[cue + 1 : i - 1] if t not in _SHOWN]
         return outcome(denied[-OUTCOME_REACH:])
-    return outcome(words_before(tokens, i - 1))
+    before = words_before(tokens, i - 1)
+    # what a verb takes with "what" or "how" is the outcome, not who did it: "the kids
+    # listening along on headphones understood what they read no better than the class
+    # down the corridor" is about comprehension (decision 0134)
+    asked = next((k for k in range(1, len(before)) if before[k] in _WHAT_OR_HOW), None)
+    return outcome(before if asked is None else before[asked - 1 :])
+
+
+_WHAT_OR_HOW: Final = frozenset({"what", "how"})
 
 
 # A difference or effect that vanishes is none: "the difference basically vanishes",

@@ -393,11 +393,17 @@ FRACTION_OF = {
 }  # fmt: skip
 
 
-# "half the owl boxes", "about half the mums": half of a group named in the plural; not
-# "half the dose", "half the time" or "half the price" (amounts), nor "half the size"
-# (decision 0132).
+# "half the owl boxes", "about half the mums", "half my patients": half of a group named
+# in the plural; not "half the dose", "half the time" or "half the price" (amounts), nor
+# "half the size" (decision 0132).
 _HALF_REACH = 2  # words from "the" to the plural noun: "half the owl boxes"
 _MANY: Final = frozenset({"people", "children", "men", "women", "kids", "folk"})
+# Half of a group named by one noun of many, after "the" or whose it is: "Half my Year 7
+# catch-up group were gazing out of the window", "half the class" (decision 0134).
+_THE_OR_WHOSE: Final = frozenset({"the", "my", "our", "his", "her", "their", "your"})
+_GROUPS: Final = frozenset({"group", "class", "team", "herd", "flock", "cohort", "ward",
+                            "unit", "crew", "squad", "form", "tutorial", "caseload"})  # fmt: skip
+_GROUP_REACH = 6  # words from "the" to the group noun: "my Year 7 catch-up group"
 _SETTING_BACK: Final = 3
 _SETTING: Final = frozenset({"where", "if"})
 
@@ -412,8 +418,10 @@ def looks_plural(token: str) -> bool:
 def _half_the_noun(tokens: Sequence[str], i: int) -> int:
     """Where the plural noun stands when ``tokens[i]`` begins "half the <plural noun>";
     0 for none."""
-    if tokens[i + 1 : i + 2] != ["the"] or not _SETTING.isdisjoint(
-        tokens[max(0, i - _SETTING_BACK) : i]
+    if (
+        tokens[i + 1 : i + 2] == []
+        or tokens[i + 1] not in _THE_OR_WHOSE
+        or not (_SETTING.isdisjoint(tokens[max(0, i - _SETTING_BACK) : i]))
     ):
         # "in a school like Skarholm, where almost half the pupils are eligible for free
         # school meals": the setting, not a finding; "if only half the forms come back":
@@ -421,9 +429,14 @@ def _half_the_noun(tokens: Sequence[str], i: int) -> int:
         return 0
     for at in range(i + 2, min(len(tokens), i + 2 + _HALF_REACH)):
         if not tokens[at].isalpha():
-            return 0
+            break
         if looks_plural(tokens[at]):
             return at
+    for at in range(i + 2, min(len(tokens), i + 2 + _GROUP_REACH)):
+        if tokens[at] in _GROUPS:
+            return at
+        if not (tokens[at].isalnum() or tokens[at] == "-") or looks_plural(tokens[at]):
+            return 0
     return 0
 
 

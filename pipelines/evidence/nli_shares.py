@@ -302,15 +302,30 @@ def arms_differ(tokens: Sequence[str]) -> list[str]:
         _ARM_NOUNS.isdisjoint(tokens) and _ARM_KINDS.isdisjoint(tokens)
     ):
         return []  # read on every stance pair: no arm named, no numbers read
-    for unit, values in (measures(tokens) | _rates(tokens)).items():
+    rates = _rates(tokens)
+    for unit, values in (measures(tokens) | rates).items():
         if unit == "%" or len(values) != 2 or values[0][:2] == values[1][:2]:
             continue
         (_, _, first), (_, _, second) = values
-        arms = [j for j in range(first, min(len(tokens), second + 8)) if _arm_at(tokens, j)]
-        after_second = tokens[second : second + 8]
+        # a rate's unit takes four words more: "8.4 per 100 person-years in the control
+        # arm" (decision 0134)
+        reach = _ARM_AFTER + (_RATE_WORDS if unit in rates else 0)
+        arms = [j for j in range(first, min(len(tokens), second + reach)) if _arm_at(tokens, j)]
+        after_second = tokens[second : second + reach]
         if len(arms) >= 2 and not _ARMS.isdisjoint(after_second):
-            return list(tokens[max(0, first - _MEASURE_REACH) : first])
+            # what occurred at those rates: "new drink-driving offences occurred at a rate
+            # of 3.2 per 100 person-years in the interlock arm versus ..." (decision 0134)
+            end = first
+            while end > 0 and tokens[end - 1] in _RATE_FRAME:
+                end -= 1
+            return list(tokens[max(0, end - _MEASURE_REACH) : end])
     return []
+
+
+_ARM_AFTER: Final = 8
+_RATE_WORDS: Final = 4
+# The words that say a value is a rate, between what occurred and its value.
+_RATE_FRAME: Final = frozenset({"occurred", "at", "a", "rate", "of"})
 
 
 # What one arm gained over the other, as one value: "children at intervention schools

@@ -78,6 +78,12 @@ OUTCOME_SYNONYMS: Final = {
     "activiti": "activ",
     # maths is mathematics (decision 0133)
     "mathematic": "math",
+    # what readers understood is their comprehension ("understood what they read no better
+    # than the class down the corridor" against "scored higher on the standardised
+    # comprehension test": decision 0134)
+    "understood": "comprehension",
+    "understand": "comprehension",
+    "comprehend": "comprehension",
     # a gardener's "hogs" are hedgehogs ("we've had hogs through every night": 0132)
     "hog": "hedgehog",
     # words that differ by more than a letter between British and American English
