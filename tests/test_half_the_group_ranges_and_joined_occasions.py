@@ -111,7 +111,10 @@ def test_half_the_group_is_a_share_and_half_an_amount_is_not() -> None:
 
 
 def test_ratios_joined_occasions_and_units_called_enough() -> None:
-    assert read_amounts(tokenize(_THREE_ON_500)) == Amounts(False, (("per hectar", 3 / 500),))
+    # so many to an area, per square metre of it (decision 0134)
+    assert read_amounts(tokenize(_THREE_ON_500)) == Amounts(
+        False, (("box per square metre", 3 / 5e6),)
+    )
     # "for six weeks" is how long, not six of something per week
     assert read_amounts(tokenize(_THREE_FOR_SIX_WEEKS)) == Amounts(
         False, (("days in all", 42.0), (TIMES, 3.0))

@@ -95,7 +95,7 @@ def test_an_order_at_the_opening_advises_a_floor() -> None:
         True, ((SPAN, 28.0), (EACH, 720.0), (OFTEN, 7.0))
     )
     assert read_amounts(tokenize(_FIVE_EWES)) == Amounts(
-        True, ((SPAN, 112.0), ("units of ewe", 5.0))
+        True, ((SPAN, 112.0), ("ewe per square metre", 5 / 1e4))
     )
     # a noun's "of", a verb after it, or no order at all: no advice, no floor
     assert read_amounts(tokenize("Use of the plaster for at least 4 weeks was common.")) is None

@@ -261,7 +261,11 @@ PLAIN_ANSWER_FRAME = re.compile(
     # out the small studies, the kids who learned an instrument were no better at maths
     # ..." (decision 0133)
     r"|^(?:(?:and|but|so)\s+)?what\s+(?:we|they)\s+(?:found|saw)\s+(?:was|is)\s+(?:that\b)?"
-    r"\s*,?\s*(?=\S+(?:\s+\S+){5})",
+    r"\s*,?\s*(?=\S+(?:\s+\S+){5})"
+    # a speaker's promise of candour, to the listener ("To be straight with you, my lambs
+    # off the solar site weighed up no different ...": decision 0134)
+    r"|^(?:(?:and|but|so)\s+)?to\s+be\s+(?:straight|honest|fair|frank)\s+with\s+you,?\s+"
+    r"(?=\S+(?:\s+\S+){5})",
     re.IGNORECASE,
 )
 # "you" of anyone, not the reader addressed: "two-thirds of the gain you get from

@@ -62,7 +62,7 @@ from lyra.pipelines.evidence.claim_signals import (
     RESEARCH_QUOTED,
     WRITER_FINDS_NONE,
 )
-from lyra.pipelines.evidence.harm_reports import practitioners_count, reports_harm
+from lyra.pipelines.evidence.harm_reports import practitioners_count, reports_harm, witnessed
 from lyra.pipelines.evidence.leftovers import ENGLISH_MARKERS as _ENGLISH_MARKERS
 from lyra.pipelines.evidence.leftovers import (
     english_words,
@@ -568,7 +568,11 @@ _NOT_THE_WRITERS_STORY = re.compile(
 )
 
 
-_ENOUGH_FOR_MINE = re.compile(r"\b(?:plenty|enough|sufficient|ample)\s+for\s+(?:my|our)\b", re.I)
+_ENOUGH_BEYOND_ME = re.compile(
+    r"\b(?:plenty|enough|sufficient|ample)\s+(?:for\s+(?:my|our|any(?:one|body)|every(?:one|body)|"
+    r"most)\b|to\s+(?!me\b)\w+)",
+    re.IGNORECASE,
+)
 # A position calling an amount enough or too much: "Our members believe a floor of 40p a
 # unit is plenty ..." (decision 0130).
 _BELIEVED_ENOUGH = re.compile(
@@ -618,9 +622,11 @@ def informativeness(text: str) -> float:
         and not practice
         and not advised
         and not WRITER_FINDS_NONE.match(text)
-        # an amount the writer calls enough for those they teach or treat ("one quick quiz
-        # every couple of weeks is plenty for my Year 10s": decision 0130)
-        and not (_ENOUGH_FOR_MINE.search(text) and _amount_called_enough(text))
+        # an amount the writer calls enough for those they teach or treat, or anyone, or
+        # for a purpose ("one quick quiz every couple of weeks is plenty for my Year 10s":
+        # decision 0130; "three or four days is plenty to tell you if the patches are going
+        # to work": 0134), not for the writer alone ("Two cups a day is plenty for me")
+        and not (_ENOUGH_BEYOND_ME.search(text) and _amount_called_enough(text))
     )
     # an amount paid states what a dose would; a dose stated keeps its score quoted or
     # with "you" only in its timing (decision 0115)
@@ -635,6 +641,8 @@ def informativeness(text: str) -> float:
     # the writer's own adverse event is a report of harm ("the oxide gave me terrible
     # diarrhoea", "my daughter came out in a blotchy rash on day 5": decision 0106)
     harmed = reports_harm(text, own_story=own_story, counted=counted)
+    # how often a witness saw a thing, or two of their groups alike (decision 0134)
+    seen = witnessed(text)
     if any(_IMPERATIVE_START.match(t) for t in (text, main)) and not (contraindication or dosing):
         return 0.0
     score = 0.0
@@ -643,6 +651,7 @@ def informativeness(text: str) -> float:
         or dosing
         or advised
         or harmed
+        or seen
         or EFFECT.search(text)
         or JA_EFFECT.search(text)
         or RECOMMENDATION.search(text)
@@ -665,13 +674,14 @@ def informativeness(text: str) -> float:
     quoted = _QUOTED_SPEECH.match(text) and not (expert and EFFECT.search(expert.group(1)))
     measured = own_story and (
         harmed
+        or seen
         or CHANGED_FROM_TO.search(text)
         or (stated and _OWN_RESULT.search(text))
         or (EFFECT.search(text) and NUMBER_UNIT.search(text))
         or _OWN_COMPARISON.search(text)
     )
     # a speaker's own measured change is their testimony, quoted or not (decision 0106)
-    quoted = quoted and not measured and not counted and not stated
+    quoted = quoted and not measured and not counted and not stated and not seen
     if (_ANAPHORIC_START.match(text) and not IMPERSONAL_IT.match(text)) or quoted:
         score -= 0.35
     # the reader only in an opening condition ("If you just look at whether the counts

@@ -176,3 +176,49 @@ def reports_harm(text: str, *, own_story: bool, counted: bool) -> bool:
     if own_story:
         return symptom and TREATMENT_BROUGHT.search(text) is not None and not EASED.search(text)
     return counted and symptom and NUMBER.search(text) is not None
+
+
+# How often a witness saw a thing happen, told in words (decision 0134): "Nearly every
+# time I peeled one off the skin underneath was angry red", "locked me out almost every
+# other morning", "chewed ... the loose string cables along pretty much every row", "had
+# the same sore marks every single morning", "nearly everyone on my drink-drive course
+# said theirs did the same", "two others in my shingles support group had the very same
+# rash", "the other three men in his bay", "well over half ended up eating each other",
+# "Half the people I referred ... were still waiting". A witness's count is a finding
+# another source can contradict, as a practitioner's share is (`COUNTED_AMONG`).
+_FEW = r"(?:two|three|four|five|six|seven|eight|nine|ten|a\s+few|several|\d+)"
+_DID = r"(?:were|was|had|ended|got|came|went|did|fell|gave|needed|stopped)"
+WITNESS_FREQUENCY = re.compile(
+    r"\b(?:nearly|almost|pretty\s+much|practically|virtually|just\s+about)\s+every\s+"
+    r"(?:single\s+|other\s+)?(?:time|morning|night|evening|day|week|row|lesson|session|"
+    r"shift|run|visit|one|bed|field|tunnel|plant|patient|walk|ride|trip)\b"
+    r"|\bevery\s+single\s+(?:time|morning|night|evening|day|week|lesson|session|shift)\b"
+    r"|\b(?:nearly|almost|practically|virtually|pretty\s+much)\s+(?:everyone|everybody|"
+    r"all\s+of\s+(?:us|them))\b"
+    rf"|\b{_FEW}\s+others?\s+(?:in|on|at|from)\s+(?:my|our|his|her|their)\b"
+    rf"|\bthe\s+other\s+{_FEW}\s+(?:[\w-]+\s+){{0,2}}?(?:in|on|at)\s+(?:my|our|his|her|their)\b"
+    rf"|\b(?:well\s+over|over|about|nearly|almost|more\s+than)\s+half\s+{_DID}\b"
+    rf"|\bhalf\s+(?:of\s+)?(?:the|my|our)\s+(?:[\w'-]+\s+){{0,10}}?{_DID}\b",
+    re.IGNORECASE,
+)
+# A witness's own two groups alike, one that had the thing and one that had none
+# (decision 0134): "my lambs off the solar site weighed up no different from the ones on
+# the ordinary grass", "were every bit as confused by day three as the ones who slept
+# with nothing on", "came off their bikes just about as often as the kids at the school
+# down the road", "you honestly couldn't tell them apart", "weren't a penny better off a
+# year later than families at the practices down the road".
+WITNESS_ALIKE = re.compile(
+    r"\bno\s+different\s+(?:from|to|than)\s+the\s+ones?\b"
+    r"|\b(?:every\s+bit|just|exactly|just\s+about)\s+as\s+[\w-]+\s+(?:[\w-]+\s+){0,8}?as\s+"
+    r"the\s+(?:ones?|kids|children|people|families|patients|pupils|others)\b"
+    r"|\bcould(?:n't|n\u2019t|\s+not)\s+(?:honestly\s+|really\s+)?tell\s+(?:them|the\s+two)\s+apart\b"
+    r"|\bbetter\s+off\s+(?:[\w-]+\s+){0,4}?than\s+(?:the\s+)?(?:families|people|ones|those|kids|"
+    r"patients|households)\b",
+    re.IGNORECASE,
+)
+
+
+def witnessed(text: str) -> bool:
+    """True when ``text`` tells how often a witness saw a thing happen, or two of the
+    witness's groups alike (`WITNESS_FREQUENCY`, `WITNESS_ALIKE`)."""
+    return WITNESS_FREQUENCY.search(text) is not None or WITNESS_ALIKE.search(text) is not None

@@ -30,10 +30,12 @@ from typing import Final
 from lyra.pipelines.evidence.nli_lengths import (
     DENSITY,
     DEPTH,
+    PER_AREA,
     RANGE_JOINS,
     SPACED_AT_MOST,
     SPACING,
     count_along,
+    per_area,
     per_length,
     spacing_kind,
     widest_spacing,
@@ -82,19 +84,23 @@ _ADVICE: Final = frozenset({"should", "must", "need", "needs", "recommend", "rec
                             "required", "requires"})  # fmt: skip
 # A sentence that opens with an order to do or use a thing advises it as "should" would:
 # "Apply the plaster for 12 hours in every 24-hour period, once daily, and continue for at
-# least 4 weeks", "Plan for a stocking rate of at least 5 ewes per hectare" (decision
-# 0134). The verb is followed by what opens its object or complement, never by a noun's
-# "of" ("Use of the plaster was at least ...") nor a verb ("Plan costs rose").
-_ORDERS: Final = frozenset({"apply", "continue", "plan", "use", "wear", "take", "keep",
-                            "give", "allow", "leave", "start", "begin", "repeat", "spend",
-                            "schedule", "timetable", "practise", "practice", "stock",
-                            "graze", "release", "fit", "set", "space", "attend", "walk",
-                            "drink", "eat", "rest", "wait", "replace", "reapply",
-                            "book", "offer", "run", "hold"})  # fmt: skip
+# least 4 weeks", "Offer earplugs and an eye mask from the first night", "Plan for a
+# stocking rate of at least 5 ewes per hectare" (decision 0134). A verb that is seldom a
+# noun orders whatever follows it but a noun's "of" or a verb of being ("Release of the
+# larvae was ..."); one that is often a noun ("Plan", "Use", "Rest") only where what
+# follows opens its object or complement ("Plan costs rose" is no order).
+_ORDERS: Final = frozenset({"apply", "continue", "offer", "give", "wear", "keep", "repeat",
+                            "allow", "release", "graze", "reapply", "replace", "attend",
+                            "spend", "schedule", "timetable", "take", "leave", "eat",
+                            "begin", "wait", "practise"})  # fmt: skip
+_ORDERS_OR_NOUNS: Final = frozenset({"plan", "use", "practice", "set", "run", "hold", "book",
+                                     "rest", "space", "walk", "drink", "fit", "start",
+                                     "stock"})  # fmt: skip
 _ORDER_OPENS: Final = frozenset({"the", "a", "an", "your", "each", "every", "one", "it",
                                  "them", "for", "at", "on", "to", "in", "this", "these",
                                  "those", "up", "out", "with", "no", "all", "both",
                                  "between", "over"})  # fmt: skip
+_NO_ORDER_AFTER: Final = frozenset({"of", "is", "was", "are", "were", "has", "had", "and", "or"})
 # Words before an amount that make it a condition or a ceiling, not part of the advised
 # amount: "adults who have been taking a PPI continuously for more than 12 months".
 _NOT_ADVISED: Final = (("more", "than"), ("longer", "than"), ("less", "than"),
@@ -333,6 +339,8 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
             j += 2  # "three or 4 years": the first of the two
         if value is not None and tokens[j : j + 1] == ["-"]:
             j += 1  # "a 20-minute session"
+        if value is not None and tokens[j : j + 1] and tokens[j] in _WHOLE:
+            j += 1  # "at least six uninterrupted hours every night" (decision 0134)
         if value is not None and j < len(tokens):
             unit = tokens[j]
             if unit == "school" and tokens[j + 1 : j + 2] in (["terms"], ["term"]):
@@ -361,6 +369,12 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
                 found.setdefault(DOSE, value * DOSE_MG[unit])
         i += 1
     return found
+
+
+# Words between a count and its unit of time that say the time is whole: "six
+# uninterrupted hours", "two full days", "eight consecutive weeks".
+_WHOLE: Final = frozenset({"uninterrupted", "full", "whole", "continuous", "consecutive",
+                           "straight", "solid", "unbroken", "complete", "clear"})  # fmt: skip
 
 
 # "for 14 days", "for two or three nights": days and nights a course lasts, not occasions
@@ -410,11 +424,13 @@ def _per_week(tokens: Sequence[str], at: int) -> tuple[float, int]:
 
 
 def _ordered(tokens: Sequence[str]) -> bool:
-    """The text opens with an order to do or use a thing (`_ORDERS`)."""
-    return (
-        len(tokens) > 1
-        and tokens[0] in _ORDERS
-        and (tokens[1] in _ORDER_OPENS or number_or_word(tokens[1]) is not None)
+    """The text opens with an order to do or use a thing (`_ORDERS`, `_ORDERS_OR_NOUNS`)."""
+    if len(tokens) < 2:
+        return False
+    if tokens[0] in _ORDERS:
+        return tokens[1] not in _NO_ORDER_AFTER
+    return tokens[0] in _ORDERS_OR_NOUNS and (
+        tokens[1] in _ORDER_OPENS or number_or_word(tokens[1]) is not None
     )
 
 
@@ -766,6 +782,9 @@ def _ratio_floor(tokens: Sequence[str], i: int) -> dict[str, float]:
             continue
         if (cm := per_length(tokens, k + len(each))) is not None:
             return {DENSITY: counted / cm}  # "at least three ... per metre" (0133)
+        if (m2 := per_area(tokens, k + len(each))) is not None and tokens[k - 1].isalpha():
+            # "at least 20 larvae per square metre" (0134)
+            return {stem(tokens[k - 1]) + PER_AREA: counted / m2}
         base = _count_at(tokens, k + len(each))
         return {RATIO + stem(tokens[base[1]]): counted / base[0]} if base and base[0] else {}
     return {}
@@ -790,15 +809,26 @@ _ON_SO_MANY: Final = (("on",), ("per",), ("across",), ("for",), *_FOR_EACH)
 
 
 def _ratio_enough(tokens: Sequence[str], start: int, end: int) -> dict[str, float]:
-    """The first count in ``tokens[start:end]`` said to be on, for or across a count of
-    something else (not of days or weeks), as a number per the other."""
+    """The first count in ``tokens[start:end]`` (past a count of one) said to be on, for
+    or across a count of something else (not of days or weeks), or to an area, as a
+    number per the other."""
     for i in range(start, end):
         counted = _count_at(tokens, i)
         if counted is None:
             continue
         for k in range(counted[1] + 1, min(end, counted[1] + _COUNTED_WORDS)):
-            each = next((w for w in _ON_SO_MANY if tuple(tokens[k : k + len(w)]) == w), None)
+            to_the = tokens[k : k + 2] == ["to", "the"]
+            each = (
+                ("to", "the")
+                if to_the
+                else next((w for w in _ON_SO_MANY if tuple(tokens[k : k + len(w)]) == w), None)
+            )
             if each is None:
+                continue
+            if (m2 := per_area(tokens, k + len(each))) is not None:
+                # "about five larvae to the square metre" (0134)
+                return {stem(tokens[k - 1]) + PER_AREA: counted[0] / m2}
+            if to_the:
                 continue
             base = _count_at(tokens, k + len(each))
             if (
@@ -809,7 +839,10 @@ def _ratio_enough(tokens: Sequence[str], start: int, end: int) -> dict[str, floa
             ):
                 return {}
             return {RATIO + stem(tokens[base[1]]): counted[0] / base[0]}
-        return {}
+        if counted[0] != 1.0:
+            return {}
+        # one of a thing holds the count: "a single drop of about five larvae to the
+        # square metre" (0134)
     return {}
 
 

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from lyra.pipelines.evidence.nli_numbers import number_or_word
-from lyra.pipelines.evidence.nli_units import LENGTH_CM
+from lyra.pipelines.evidence.nli_units import AREA_M2, LENGTH_CM, SQUARED_M2
 
 # The dimensions a length is read along.
 DEPTH: Final = "centimetres"
@@ -104,6 +104,28 @@ def per_length(tokens: Sequence[str], at: int) -> float | None:
     """The centimetres of the length that ``tokens[at]`` names after "per" ("per metre");
     None for none."""
     return LENGTH_CM.get(tokens[at]) if at < len(tokens) else None
+
+
+# How many to an area, per square metre, of the thing counted: "at least 20 larvae per
+# square metre" against "a single drop of about five larvae to the square metre ... has
+# been plenty" (decision 0134).
+PER_AREA: Final = " per square metre"
+
+
+def per_area(tokens: Sequence[str], at: int) -> float | None:
+    """The square metres of the area that ``tokens[at:]`` names after "per" or "to the"
+    ("square metre", "m2", "hectare", "100 square metres"); None for none."""
+    size = number_or_word(tokens[at]) if at < len(tokens) else None
+    if size is not None:
+        at += 1
+        if tokens[at : at + 1] in (["hundred"], ["thousand"]):
+            size *= 100.0 if tokens[at] == "hundred" else 1000.0  # "five hundred hectares"
+            at += 1
+    unit = tokens[at] if at < len(tokens) else ""
+    area = AREA_M2.get(unit)
+    if area is None and unit == "square" and at + 1 < len(tokens):
+        area = SQUARED_M2.get(tokens[at + 1])
+    return None if area is None else area * (size or 1.0)
 
 
 def _windows(tokens: Sequence[str], size: int) -> set[tuple[str, ...]]:

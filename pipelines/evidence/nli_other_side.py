@@ -126,4 +126,6 @@ def untreated_after(tokens: Sequence[str], at: int, alone: frozenset[str] = froz
 _RESTED: Final = frozenset({"rested", "resting"})
 _GROUP_ARM_REACH: Final = 6
 _CLASSMATES: Final = frozenset({"classmates", "schoolmates"})
-_HAD_NONE: Final = frozenset({"used", "took", "got", "received", "applied", "tried"})
+_HAD_NONE: Final = frozenset({"used", "took", "got", "received", "applied", "tried",
+                               # "as the ones who slept with nothing on" (decision 0134)
+                               "with", "wore"})  # fmt: skip

@@ -29,6 +29,7 @@ from lyra.pipelines.evidence.nli_numbers import (
     SAID,
     SHARE_NOUNS,
     bound_before,
+    half_did,
     half_the_many,
     measures,
     number,
@@ -203,7 +204,9 @@ def _of_people(tokens: Sequence[str], at: int) -> bool:
         return True  # "a third of my clients"
     if after[:1] and after[0] in FRACTION_OF and after[1:] and after[1] in SAID:
         return True  # "almost a third admitted weeding out applicants" (0132)
-    if tokens[at] == "half" and (after[:1] == ["of"] or half_the_many(tokens, at)):
+    if tokens[at] == "half" and (
+        after[:1] == ["of"] or half_the_many(tokens, at) or half_did(tokens, at)
+    ):
         return True
     if (
         after[:1] in (["in"], ["out"])
@@ -425,8 +428,19 @@ def shares_compared(tokens: Sequence[str]) -> list[str]:
             # back to back, what differs named before them: "Proven reoffending showed a
             # similar pattern (11.8% versus 17.5%)" (decision 0127)
             return list(tokens[max(0, first - _BACK_TO_BACK_REACH) : first])
+        if between[:1] == ["in"] and between[against - 1] in _ARM_NOUNS:
+            # the first share's arm, what occurred named before the shares: "Delirium
+            # occurred in 41 of 212 patients (19.3%) in the earplug and eye mask group
+            # compared with 64 of 209 patients (30.6%) in the usual care group" (0134)
+            start = values[0][2]
+            while start > 0 and tokens[start - 1] in _OCCURRED_IN:
+                start -= 1
+            return list(tokens[max(0, start - _BACK_TO_BACK_REACH) : start])
         return between[:against]
     return []
+
+
+_OCCURRED_IN: Final = _RATE_FRAME | {"in", "among"}
 
 
 # How far before two shares set back to back ("11.8% versus 17.5%") what they measure

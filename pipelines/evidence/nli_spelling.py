@@ -84,6 +84,14 @@ OUTCOME_SYNONYMS: Final = {
     "understood": "comprehension",
     "understand": "comprehension",
     "comprehend": "comprehension",
+    # delirium is the clinician's acute confusion ("every bit as confused by day three"
+    # against "Delirium occurred in 41 of 212 patients": decision 0134)
+    "confus": "delirium",
+    "confusion": "delirium",
+    "delirious": "delirium",
+    # eaten and ate are eating (decision 0134)
+    "eaten": "eat",
+    "ate": "eat",
     # a gardener's "hogs" are hedgehogs ("we've had hogs through every night": 0132)
     "hog": "hedgehog",
     # words that differ by more than a letter between British and American English

@@ -73,3 +73,10 @@ LENGTH_CM: Final = {"cm": 1.0, "centimetre": 1.0, "centimetres": 1.0, "centimete
                     "centimeters": 1.0, "mm": 0.1, "millimetre": 0.1, "millimetres": 0.1,
                     "inch": 2.54, "inches": 2.54, "foot": 30.48, "feet": 30.48,
                     "m": 100.0, "metre": 100.0, "metres": 100.0}  # fmt: skip
+# Units of area, in square metres (`nli_lengths.per_area`): a unit of one word, and the
+# unit of length after "square".
+AREA_M2: Final = {"m2": 1.0, "hectare": 1e4, "hectares": 1e4, "ha": 1e4,
+                  "acre": 4046.86, "acres": 4046.86}  # fmt: skip
+SQUARED_M2: Final = {"metre": 1.0, "metres": 1.0, "meter": 1.0, "meters": 1.0, "m": 1.0,
+                     "foot": 0.0929, "feet": 0.0929, "yard": 0.8361,
+                     "yards": 0.8361}  # fmt: skip
