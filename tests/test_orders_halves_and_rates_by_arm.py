@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import pytest
 
+from lyra.pipelines.evidence.claims import informativeness
 from lyra.pipelines.evidence.nli_change import read_changes
 from lyra.pipelines.evidence.nli_enough import EACH, OFTEN, SPAN, Amounts, read_amounts
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
 from lyra.pipelines.evidence.nli_no_change import no_change
-from lyra.pipelines.evidence.nli_shares import Share, arms_differ, read_share
+from lyra.pipelines.evidence.nli_shares import Share, arms_differ, read_share, shares_compared
 from lyra.pipelines.evidence.nli_spelling import fold
 from lyra.pipelines.evidence.nli_tokens import tokenize
 
@@ -166,3 +167,119 @@ def test_how_often_a_thing_is_done_just_as_often_as_a_group_that_had_none() -> N
         ).label
         == "neutral"
     )
+
+
+# Round thirty-five (tests/corpora/icu_eye_masks, welfare_advice_gp, ladybird_releases,
+# cycle_training), written blind after round thirty-four's first rules.
+_DELIRIUM_BY_ARM = (
+    "Delirium occurred in 41 of 212 patients (19.3%) in the earplug and eye mask group "
+    "compared with 64 of 209 patients (30.6%) in the usual care group (relative risk 0.63, "
+    "95% CI 0.45 to 0.89)."
+)
+_EVERY_BIT_AS_CONFUSED = (
+    "When we audited our own unit, the patients who got the eye masks and earplugs were "
+    "every bit as confused by day three as the ones who slept with nothing on, so as far as "
+    "I could see the kit made no real difference."
+)
+_SIX_HOURS = (
+    "Offer earplugs and an eye mask from the first night in intensive care, and keep them "
+    "in place for at least six uninterrupted hours every night until the patient leaves "
+    "the unit."
+)
+_TWO_HOURS = (
+    "Two hours with the mask and plugs in after the midnight obs is plenty for most people, "
+    "you don't need them in all night long."
+)
+_TWENTY_LARVAE = (
+    "Release at least 20 larvae per square metre at the first sign of aphids and repeat the "
+    "release every two weeks for a minimum of six weeks, or until aphid colonies are no "
+    "longer found on weekly checks."
+)
+_FIVE_LARVAE = (
+    "Honestly, a single drop of about five larvae to the square metre back in April has "
+    "been plenty for my peppers every year."
+)
+_CANNIBALISM_RARE = (
+    "Cannibalism is rare: in our own packing-house trials fewer than 3% of larvae were "
+    "eaten by their tub-mates when they were released onto plants with aphids present."
+)
+_WELL_OVER_HALF = (
+    "Out of the two tubs I bought, I reckon well over half ended up eating each other, "
+    "because every morning I found shrivelled larvae with a fat sibling parked right next "
+    "to them on the same leaf."
+)
+
+
+@pytest.mark.parametrize(
+    ("premise", "claim"),
+    [
+        (_DELIRIUM_BY_ARM, _EVERY_BIT_AS_CONFUSED),
+        (_EVERY_BIT_AS_CONFUSED, _DELIRIUM_BY_ARM),
+        (_SIX_HOURS, _TWO_HOURS),
+        (_TWO_HOURS, _SIX_HOURS),
+        (_TWENTY_LARVAE, _FIVE_LARVAE),
+        (_FIVE_LARVAE, _TWENTY_LARVAE),
+        (_CANNIBALISM_RARE, _WELL_OVER_HALF),
+        (_WELL_OVER_HALF, _CANNIBALISM_RARE),
+    ],
+)
+def test_round_thirty_five_contradictions_refute(premise: str, claim: str) -> None:
+    assert heuristic_nli(premise, claim).label == "refutes"
+
+
+def test_shares_by_arm_are_of_what_occurred_before_them() -> None:
+    assert shares_compared(tokenize(_DELIRIUM_BY_ARM)) == ["delirium"]
+    # no arm after the first share: what stands between the shares, as before
+    assert shares_compared(
+        tokenize("Of those who relapsed, 19.3% were in the earplug group compared with 30.6%.")
+    ) == ["were", "in", "the", "earplug", "group"]
+    assert fold("confus") == fold("delirious") == "delirium"
+    assert no_change(
+        tokenize(
+            "The patients who got the eye masks and earplugs were every bit as confused by day "
+            "three as the ones who slept with nothing on."
+        )
+    ) == {"delirium", "day", "thre"}
+    # who had nothing is no group that had none of it (decision 0132)
+    assert no_change(tokenize("They were no more likely to agree than those who had nothing.")) == (
+        set()
+    )
+
+
+def test_orders_whole_hours_and_so_many_to_an_area() -> None:
+    assert read_amounts(tokenize(_SIX_HOURS)) == Amounts(True, ((EACH, 360.0), (OFTEN, 7.0)))
+    assert read_amounts(tokenize(_TWENTY_LARVAE)) == Amounts(
+        True, ((SPAN, 42.0), ("larva per square metre", 20.0), (OFTEN, 0.5))
+    )
+    assert read_amounts(tokenize(_FIVE_LARVAE)) == Amounts(
+        False, (("larva per square metre", 5.0),)
+    )
+    # a noun's "of" after the verb: no order
+    assert read_amounts(tokenize("Release of the larvae was at least 20 per square metre.")) is None
+
+
+def test_a_bare_half_by_what_it_did() -> None:
+    assert read_share(tokenize(_WELL_OVER_HALF)) == Share(50.0, float("inf"))
+    assert read_share(tokenize("It took well over half an hour to settle.")) is None
+    assert fold("eaten") == fold("ate") == fold("eat")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "score"),
+    [
+        # how often a witness saw it, or their two groups alike (decision 0134)
+        ("Nearly every time I peeled one off the skin underneath was angry red and itched.", 0.2),
+        ("My interlock locked me out almost every other morning just from mouthwash.", 0.2),
+        (
+            "To be straight with you, my lambs off the solar site weighed up no different "
+            "from the ones on the ordinary grass over the hedge.",
+            0.2,
+        ),
+        ("Three or four days is plenty to tell you if the patches are going to work.", 0.7),
+        # the writer's own story, and an amount enough for the writer alone, stay out
+        ("Two cups a day is plenty for me.", 0.0),
+        ("I had a lovely time with the ones on the beach.", 0.0),
+    ],
+)
+def test_what_witnesses_saw_is_a_finding(sentence: str, score: float) -> None:
+    assert informativeness(sentence) == pytest.approx(score)
