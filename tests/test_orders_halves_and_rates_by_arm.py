@@ -283,3 +283,37 @@ def test_a_bare_half_by_what_it_did() -> None:
 )
 def test_what_witnesses_saw_is_a_finding(sentence: str, score: float) -> None:
     assert informativeness(sentence) == pytest.approx(score)
+
+
+def test_what_was_done_not_who_did_it() -> None:
+    lambs = (
+        "To be straight with you, my lambs off the solar site weighed up no different from "
+        "the ones on the ordinary grass over the hedge, same scales, same week."
+    )
+    assert no_change(tokenize(lambs)) == {"weigh"}
+    # a comparison of another outcome on the same site is no contradiction (the first full
+    # run of decision 0134 met "Shelter from heat is generally better on solar sites")
+    assert (
+        heuristic_nli(
+            "Shelter from heat is generally better on solar sites than on open fields.", lambs
+        ).label
+        == "neutral"
+    )
+    bikes = (
+        "Honestly, when we added up the bumps and spills over the whole year, the kids who'd "
+        "been through the on-road course came off their bikes just about as often as the kids "
+        "at the school down the road that never had it."
+    )
+    assert no_change(tokenize(bikes)) == {"cam", "bik"}
+    assert (
+        heuristic_nli(
+            "In our 2023 end-of-course survey, 94% of pupils said they felt more confident "
+            "riding on the road, and 87% of parents said their child now cycles more often.",
+            bikes,
+        ).label
+        == "neutral"
+    )
+    # a participle before its noun is no verb of doing: the subject stays (decision 0116)
+    assert no_change(
+        tokenize("The reading scores of tutored pupils were no different from those of others.")
+    ) == {"read", "scor", "tutor", "pupil"}

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+from lyra.pipelines.evidence.leftovers import lexicon_readings
 from lyra.pipelines.evidence.nli_comparisons import outcome
 from lyra.pipelines.evidence.nli_numbers import number
 from lyra.pipelines.evidence.nli_tokens import DETERMINERS, STOPWORDS
@@ -133,6 +134,34 @@ _OBJECT_ENDS: Final = frozenset(
 )  # fmt: skip
 _STATE_REACH = 4
 _VERB_BOUNDS: Final = frozenset({"more", "less", "than", "nearly", "almost", "roughly", "well"})
+
+
+def from_the_verb(words: Sequence[str]) -> list[str]:
+    """``words`` from their last verb of doing on, where a subject stands before it: what
+    was done is the outcome, not who did it ("my lambs off the solar site weighed up" is
+    about weight, "the kids who'd been through the on-road course came off their bikes"
+    about coming off: decision 0134). A verb of doing is an inflected form the lexicon
+    knows only as a verb ("weighed", "came"; not "were", "bikes", "scored", nor "-ing")."""
+    for k in range(len(words) - 1, 0, -1):
+        word = words[k]
+        readings = lexicon_readings(word) if word.isalpha() else {}
+        if (
+            set(readings) == {"VERB"}
+            and word not in readings["VERB"]
+            and not word.endswith("ing")
+            # a verb, not a participle before its noun ("tutored pupils")
+            and (k == len(words) - 1 or words[k + 1] in _AFTER_A_VERB)
+        ):
+            return list(words[k:])
+    return list(words)
+
+
+# What follows a verb of doing: its particle, a preposition, what or how, whose.
+_AFTER_A_VERB: Final = frozenset({"up", "off", "out", "down", "in", "on", "at", "to", "for",
+                                  "with", "what", "how", "their", "his", "her", "its", "the",
+                                  "a", "an", "no", "just", "every", "about", "as", "by",
+                                  "from", "into", "over", "through", "back", "away",
+                                  "them", "it", "my", "our", "your"})  # fmt: skip
 
 
 def words_before(tokens: Sequence[str], i: int) -> list[str]:

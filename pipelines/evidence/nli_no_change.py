@@ -16,6 +16,7 @@ from lyra.pipelines.evidence.nli_about import (
     OUTCOME_REACH,
     SIZED_AXES,
     acted_on,
+    from_the_verb,
     words_before,
 )
 from lyra.pipelines.evidence.nli_comparisons import NULL_REACH, outcome
@@ -131,7 +132,11 @@ def no_change(tokens: Sequence[str]) -> set[str]:
             tok == "different"
             and i
             and tokens[i - 1] == "no"
-            and (subject := outcome(words_before(tokens, _past_linking_verb(tokens, i - 1))))
+            and (
+                subject := outcome(
+                    from_the_verb(words_before(tokens, _past_linking_verb(tokens, i - 1)))
+                )
+            )
         ):
             # "the reading scores of tutored pupils were no different, statistically,
             # from those of ...": what is no different comes before (decision 0116)
@@ -432,7 +437,7 @@ def _alike_as_much(tokens: Sequence[str], i: int) -> set[str]:
             # how often a thing happens is the rate of what is done before it: "come back
             # on drink-drive charges just as often as the ones who just got their
             # licence back the normal way with nothing fitted" (decision 0134)
-            return what | outcome(words_before(tokens, stress))
+            return what | outcome(from_the_verb(words_before(tokens, stress)))
         return took | what | outcome(tokens[max(0, stress - 1) : stress])
     if same_time_before(tokens, as_at) or (not measure and earlier_after(tokens, as_at)):
         # "were getting through just as many units of power as before" (decision 0131),
