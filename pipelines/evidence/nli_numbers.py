@@ -489,15 +489,18 @@ _HALF_DID: Final = frozenset({"ended", "were", "had", "got", "came", "went", "fe
                               "died"})  # fmt: skip
 
 
-def half_did(tokens: Sequence[str], i: int) -> bool:
-    """``tokens[i]`` is a bare "half" of those just named, by what they did: "I reckon
-    well over half ended up eating each other" (decision 0134); not "over half an hour"."""
+def half_share(tokens: Sequence[str], i: int) -> bool:
+    """``tokens[i]`` is a "half" that gives a share of people or things: "half of", "half
+    the owl boxes" (`half_the_many`), or a bare half of those just named, by what they did
+    ("I reckon well over half ended up eating each other": decision 0134; not "over half
+    an hour")."""
+    if tokens[i] != "half":
+        return False
+    ahead = tokens[i + 1] if i + 1 < len(tokens) else ""
     return (
-        tokens[i] == "half"
-        and tokens[i - 1 : i] != []
-        and tokens[i - 1] in _ABOUT_HALF
-        and tokens[i + 1 : i + 2] != []
-        and (tokens[i + 1] in SAID or tokens[i + 1] in _HALF_DID)
+        ahead == "of"
+        or half_the_many(tokens, i)
+        or (i > 0 and tokens[i - 1] in _ABOUT_HALF and (ahead in SAID or ahead in _HALF_DID))
     )
 
 
@@ -505,9 +508,7 @@ def _share(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
     """A share beginning at ``tokens[i]`` ("1 in 100", "one in every ten thousand", "3
     out of 10", "a third of": decision 0108) as a percentage, and the index after it
     (decision 0105)."""
-    if tokens[i] == "half" and (tokens[i + 1 : i + 2] == ["of"] or half_the_many(tokens, i)):
-        return 50.0, i + 1
-    if half_did(tokens, i):
+    if half_share(tokens, i):
         return 50.0, i + 1
     if (
         tokens[i + 1 : i + 2]
@@ -589,8 +590,7 @@ def _measures(key: tuple[str, ...]) -> Measures:
                 ahead in _SHARE_JOINS
                 or ahead in SHARE_NOUNS
                 or ahead in FRACTION_OF
-                or (tok == "half" and (ahead == "of" or half_the_many(tokens, i)))
-                or half_did(tokens, i)
+                or half_share(tokens, i)
                 or (tok in _ONE and ahead.isalpha())
                 or (per and ahead.isalpha() and per_group(tokens, i + 1) > 0)
                 or (ahead == "of" and of_so_many(tokens, i + 1) > 0)

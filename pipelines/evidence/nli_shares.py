@@ -29,8 +29,7 @@ from lyra.pipelines.evidence.nli_numbers import (
     SAID,
     SHARE_NOUNS,
     bound_before,
-    half_did,
-    half_the_many,
+    half_share,
     measures,
     number,
     of_so_many,
@@ -204,9 +203,7 @@ def _of_people(tokens: Sequence[str], at: int) -> bool:
         return True  # "a third of my clients"
     if after[:1] and after[0] in FRACTION_OF and after[1:] and after[1] in SAID:
         return True  # "almost a third admitted weeding out applicants" (0132)
-    if tokens[at] == "half" and (
-        after[:1] == ["of"] or half_the_many(tokens, at) or half_did(tokens, at)
-    ):
+    if half_share(tokens, at):
         return True
     if (
         after[:1] in (["in"], ["out"])
@@ -318,11 +315,16 @@ def arms_differ(tokens: Sequence[str]) -> list[str]:
         if len(arms) >= 2 and not _ARMS.isdisjoint(after_second):
             # what occurred at those rates: "new drink-driving offences occurred at a rate
             # of 3.2 per 100 person-years in the interlock arm versus ..." (decision 0134)
-            end = first
-            while end > 0 and tokens[end - 1] in _RATE_FRAME:
-                end -= 1
-            return list(tokens[max(0, end - _MEASURE_REACH) : end])
+            return _named_before(tokens, first, _RATE_FRAME, _MEASURE_REACH)
     return []
+
+
+def _named_before(tokens: Sequence[str], at: int, frame: frozenset[str], reach: int) -> list[str]:
+    """The ``reach`` tokens before ``tokens[at]``, past the ``frame`` words right before it
+    ("occurred at a rate of", "occurred in"): what occurred at the values."""
+    while at > 0 and tokens[at - 1] in frame:
+        at -= 1
+    return list(tokens[max(0, at - reach) : at])
 
 
 _ARM_AFTER: Final = 8
@@ -432,10 +434,7 @@ def shares_compared(tokens: Sequence[str]) -> list[str]:
             # the first share's arm, what occurred named before the shares: "Delirium
             # occurred in 41 of 212 patients (19.3%) in the earplug and eye mask group
             # compared with 64 of 209 patients (30.6%) in the usual care group" (0134)
-            start = values[0][2]
-            while start > 0 and tokens[start - 1] in _OCCURRED_IN:
-                start -= 1
-            return list(tokens[max(0, start - _BACK_TO_BACK_REACH) : start])
+            return _named_before(tokens, values[0][2], _OCCURRED_IN, _BACK_TO_BACK_REACH)
         return between[:against]
     return []
 
