@@ -458,8 +458,15 @@ _WRITERS_INSERT = re.compile(
 _WRITERS_PARENTHESIS = re.compile(r"\s*\([^()]*\b(?:I|me|my|I'm|I've)\b[^()]*\)")
 
 
+# A reporter's short frame before a quotation, ending in a colon: "She put it bluntly:
+# "When we finally went through our records ..."" (decision 0135). The quotation is the
+# statement; "She" names the speaker, it leans on no sentence before.
+_FRAME_BEFORE_QUOTE = re.compile(r"^[^:\"\u201c.!?;]{3,60}:\s*(?=[\"\u201c])")
+
+
 def stated_part(text: str) -> str:
     """The part of `text` whose statement its claim rules score."""
+    text = _FRAME_BEFORE_QUOTE.sub("", text, count=1)
     # an inserted "in my experience" is no frame of what stands before it
     text = _SPEAKERS_FRAME.sub("", _WRITERS_INSERT.sub(" ", text), count=1)
     text = _LEAD_IN.sub("", text, count=1)

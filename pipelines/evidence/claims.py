@@ -569,8 +569,9 @@ _NOT_THE_WRITERS_STORY = re.compile(
 
 
 _ENOUGH_BEYOND_ME = re.compile(
-    r"\b(?:plenty|enough|sufficient|ample)\s+(?:for\s+(?:my|our|any(?:one|body)|every(?:one|body)|"
-    r"most)\b|to\s+(?!me\b)\w+)",
+    # for anyone or anything but the writer ("is plenty for crested newts": decision 0135)
+    r"\b(?:plenty|enough|sufficient|ample)\s+(?:for\s+(?!me\b|myself\b|us\b|ourselves\b)\w+"
+    r"|to\s+(?!me\b)\w+)",
     re.IGNORECASE,
 )
 # A position calling an amount enough or too much: "Our members believe a floor of 40p a

@@ -112,6 +112,9 @@ COUNTED_AMONG = re.compile(
     # the writer's group as "us", or what the writer is called out to ("roughly one in
     # four of us reported itchy skin"; "about one in five of the green roofs I get called
     # out to have leaked")
+    # "Three of the five of us in my flat who tried the WarmWell patches" (decision 0135)
+    r"|\b(?:two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(?:of|out\s+of)\s+(?:the\s+)?"
+    r"(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d+)\s+of\s+us\b"
     rf"|\b{_SHARE}\s+of\s+(?:us\b|the\s+(?:[\w-]+\s+){{1,3}}?(?:I|we)(?:'ve|\u2019ve)?\s+"
     r"(?:\w+\s+)?"
     r"(?:see|saw|get|got|inspect|inspected|survey|surveyed|visit|visited|treat|treated|"
@@ -122,6 +125,11 @@ COUNTED_AMONG = re.compile(
     r"been\s+(?:up|out|in)\s+(?:into|to|in)|"
     # "about a third of the conferences I've sat in with an advocate present" (0132)
     r"sat\s+in(?:\s+on)?|been\s+to|attended|chaired|handled|dealt\s+with|supported)\b)"
+    # a share of what the writer sent or handled, the noun before them ("about one in
+    # every ten reminder texts we sent was going to a number the patient had given up":
+    # decision 0135)
+    rf"|\b{_SHARE}\s+(?:[\w-]+\s+){{1,3}}?(?:I|we)\s+(?:sent|sold|posted|fitted|installed|"
+    r"treated|saw|checked|tested|issued|ran|laid|dug|planted|handled|booked)\b"
     # those who come to the writer ("roughly a third of the people on benefits who come
     # to us with a day fine have fallen into arrears on it": decision 0131)
     rf"|\b{_SHARE}\s+of\s+the\s+(?:[\w-]+\s+){{1,6}}?who\s+(?:come|came)\s+to\s+(?:us|me)\b"
@@ -187,18 +195,30 @@ def reports_harm(text: str, *, own_story: bool, counted: bool) -> bool:
 # "Half the people I referred ... were still waiting". A witness's count is a finding
 # another source can contradict, as a practitioner's share is (`COUNTED_AMONG`).
 _FEW = r"(?:two|three|four|five|six|seven|eight|nine|ten|a\s+few|several|\d+)"
-_DID = r"(?:were|was|had|ended|got|came|went|did|fell|gave|needed|stopped)"
+_DID = (
+    r"(?:were|was|had|ended|got|came|went|did|fell|gave|needed|stopped|"
+    # what they told the witness ("half the people on our allotment WhatsApp say the same
+    # has happened to them": decision 0135)
+    r"say|said|told|reported|complained)"
+)
+# a share in words ("roughly a third of the drippers on every row were gunked up")
+_FRACTION = r"(?:half|(?:a|one)\s+(?:third|quarter|fifth|tenth)|two[- ]thirds|three[- ]quarters)"
 WITNESS_FREQUENCY = re.compile(
+    # anything the witness saw nearly every one of ("Nearly every child in my daughter's
+    # class ... got picked on": decision 0135)
     r"\b(?:nearly|almost|pretty\s+much|practically|virtually|just\s+about)\s+every\s+"
-    r"(?:single\s+|other\s+)?(?:time|morning|night|evening|day|week|row|lesson|session|"
-    r"shift|run|visit|one|bed|field|tunnel|plant|patient|walk|ride|trip)\b"
+    r"(?:single\s+|other\s+)?[a-z][\w-]*"
+    # every one of those the witness knows or sits among ("Every tenant I know on Denholme
+    # Road got a rent rise letter", "every family in our support group")
+    r"|\bevery\s+(?:single\s+)?[\w-]+\s+(?:(?:I|we)\s+(?:know|knew|spoke\s+to|talked\s+to|"
+    r"asked|met|worked\s+with)\b|(?:in|on|at)\s+(?:my|our)\b)"
     r"|\bevery\s+single\s+(?:time|morning|night|evening|day|week|lesson|session|shift)\b"
     r"|\b(?:nearly|almost|practically|virtually|pretty\s+much)\s+(?:everyone|everybody|"
     r"all\s+of\s+(?:us|them))\b"
     rf"|\b{_FEW}\s+others?\s+(?:in|on|at|from)\s+(?:my|our|his|her|their)\b"
     rf"|\bthe\s+other\s+{_FEW}\s+(?:[\w-]+\s+){{0,2}}?(?:in|on|at)\s+(?:my|our|his|her|their)\b"
     rf"|\b(?:well\s+over|over|about|nearly|almost|more\s+than)\s+half\s+{_DID}\b"
-    rf"|\bhalf\s+(?:of\s+)?(?:the|my|our)\s+(?:[\w'-]+\s+){{0,10}}?{_DID}\b",
+    rf"|\b{_FRACTION}\s+(?:of\s+)?(?:the|my|our)\s+(?:[\w'-]+\s+){{0,10}}?{_DID}\b",
     re.IGNORECASE,
 )
 # A witness's own two groups alike, one that had the thing and one that had none
@@ -209,8 +229,15 @@ WITNESS_FREQUENCY = re.compile(
 # year later than families at the practices down the road".
 WITNESS_ALIKE = re.compile(
     r"\bno\s+different\s+(?:from|to|than)\s+the\s+ones?\b"
-    r"|\b(?:every\s+bit|just|exactly|just\s+about)\s+as\s+[\w-]+\s+(?:[\w-]+\s+){0,8}?as\s+"
-    r"the\s+(?:ones?|kids|children|people|families|patients|pupils|others)\b"
+    # as much as the other group, or as in the other place or time ("felt about as much
+    # better as the ones with the real hot ones", "every bit as bad as in Castle Ward
+    # across the river": decision 0135)
+    r"|\b(?:every\s+bit|just|exactly|just\s+about|about|roughly|pretty\s+much|more\s+or\s+less)"
+    r"\s+as\s+[\w-]+\s+(?:[\w-]+\s+){0,8}?as\s+(?:the\s+(?:ones?|kids|children|people|families|"
+    r"patients|pupils|others)\b|(?:in|at|on|under|with|before|back)\s)"
+    # "my tomatoes weighed out about the same as they did under the old sprinkler guns"
+    r"|\b(?:about|roughly|pretty\s+much|much|exactly|near\s+enough|more\s+or\s+less)\s+the\s+"
+    r"same\s+as\s+(?:they|it|we|I|she|he)\s+(?:did|had|were|was|used\s+to)\b"
     r"|\bcould(?:n't|n\u2019t|\s+not)\s+(?:honestly\s+|really\s+)?tell\s+(?:them|the\s+two)\s+apart\b"
     r"|\bbetter\s+off\s+(?:[\w-]+\s+){0,4}?than\s+(?:the\s+)?(?:families|people|ones|those|kids|"
     r"patients|households)\b",

@@ -198,6 +198,12 @@ def _read_changes(key: tuple[str, ...]) -> ChangeReading:
         clause = share_clause(tokens)
         if len(clause) < len(tokens) and not is_negated(share_clause(tokens, opened=True)):
             share, share_tokens = read_share(clause), clause
+        elif len(opened := share_clause(tokens, opened=True)) < len(tokens) and not is_negated(
+            opened
+        ):
+            # the last clause's, opened on the share ("..., and nearly every family in our
+            # support group has had their case delayed the same way": decision 0135)
+            share, share_tokens = read_share(opened), opened
     return ChangeReading(
         tokens=tokens,
         negated=negated,

@@ -424,14 +424,37 @@ def _per_week(tokens: Sequence[str], at: int) -> tuple[float, int]:
 
 
 def _ordered(tokens: Sequence[str]) -> bool:
-    """The text opens with an order to do or use a thing (`_ORDERS`, `_ORDERS_OR_NOUNS`)."""
+    """The text opens with an order to do or use a thing (`_ORDERS`, `_ORDERS_OR_NOUNS`),
+    or with what it is for and then an order of a floor (`_ordered_after_setting`)."""
     if len(tokens) < 2:
         return False
     if tokens[0] in _ORDERS:
         return tokens[1] not in _NO_ORDER_AFTER
-    return tokens[0] in _ORDERS_OR_NOUNS and (
-        tokens[1] in _ORDER_OPENS or number_or_word(tokens[1]) is not None
-    )
+    if tokens[0] in _ORDERS_OR_NOUNS:
+        return tokens[1] in _ORDER_OPENS or number_or_word(tokens[1]) is not None
+    return _ordered_after_setting(tokens)
+
+
+# "For field tomatoes on light soils at full canopy, give at least 2.5 litres per plant
+# per day" (decision 0135): an opening setting, then an order of a floor. No verb of the
+# setting's own stands before the order ("In the trial patients were given at least").
+_SETTINGS: Final = frozenset({"for", "in", "on", "at", "during", "after", "before", "from"})
+_SETTING_REACH: Final = 12
+_SETTING_VERBS: Final = frozenset(
+    {"is", "are", "was", "were", "be", "been", "should", "must", "can", "could", "will",
+     "would", "may", "might", "do", "does", "did", "has", "have", "had"}
+)  # fmt: skip
+
+
+def _ordered_after_setting(tokens: Sequence[str]) -> bool:
+    if tokens[0] not in _SETTINGS:
+        return False
+    for k in range(2, min(len(tokens) - 2, _SETTING_REACH + 1)):
+        if tokens[k] in _SETTING_VERBS:
+            return False
+        if tokens[k] in _ORDERS and tokens[k + 1 : k + 3] == ["at", "least"]:
+            return True
+    return False
 
 
 def _advises(tokens: Sequence[str]) -> bool:
@@ -629,6 +652,9 @@ _PHRASE_STARTS: Final = frozenset(
     {"over", "across", "in", "during", "throughout", "for", "per", "a", "each", "every", "on"}
 )
 _PHRASE_WORDS: Final = 4
+# a unit's phrase may name a time of a thing ("one text on the morning of the appointment
+# is plenty": decision 0135)
+_UNIT_PHRASE_WORDS: Final = 6
 PERCENT: Final = "per cent"
 
 
@@ -674,7 +700,8 @@ def _units_floor(tokens: Sequence[str], i: int) -> dict[str, float]:
             break  # a plural ends it: "two assessment stages have been passed"
     if not phrase or not all(_unit_noun(token) for token in phrase):
         return {}  # "at least 4 consecutive milkings": occasions, read as such
-    return {UNITS + stem(phrase[-1]): value}
+    # by its first noun too: "at least two text reminders" is two texts (decision 0135)
+    return {UNITS + stem(phrase[0]): value, UNITS + stem(phrase[-1]): value}
 
 
 def _units_enough(tokens: Sequence[str], start: int, end: int) -> dict[str, float]:
@@ -686,6 +713,8 @@ def _units_enough(tokens: Sequence[str], start: int, end: int) -> dict[str, floa
     now, twenty minutes ... is plenty")."""
     for i in range(start, end):
         value = number_or_word(tokens[i])
+        if value is None and tokens[i] == "one" and i + 1 < end and _unit_noun(tokens[i + 1]):
+            value = 1.0  # "one litre per plant a day is plenty" (decision 0135)
         if value is None:
             continue
         j = i + 1
@@ -706,7 +735,7 @@ def _units_enough(tokens: Sequence[str], start: int, end: int) -> dict[str, floa
             continue
         near = end - j <= _UNITS_NEAR
         phrase = tokens[j + 1 : j + 2] != [] and tokens[j + 1] in _PHRASE_STARTS
-        if (near or (phrase and end - j <= _UNITS_NEAR + _PHRASE_WORDS)) and all(
+        if (near or (phrase and end - j <= _UNITS_NEAR + _UNIT_PHRASE_WORDS)) and all(
             number_or_word(t) is None for t in tokens[j + 1 : end]
         ):
             return {UNITS + stem(tokens[j]): value}

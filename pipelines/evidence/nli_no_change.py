@@ -260,6 +260,10 @@ def no_change(tokens: Sequence[str]) -> set[str]:
             # "no convincing evidence that drinking coffee either raises or lowers your
             # chance of developing atrial fibrillation": no change either way (0123)
             found |= acted_on(tokens, i + 1, NULL_REACH)
+        elif tok in _LOOKS and (looks := _looks_as_they_did(tokens, i)):
+            # "our no-show numbers look exactly like they did back when nobody got a
+            # reminder at all" (decision 0135): what looks the same comes before
+            found |= outcome(words_before(tokens, looks))
         elif tok == "back" and (being := _back_where_it_was(tokens, i)):
             # "the number of people dying because of drink is right back where it was
             # before the floor price came in" (decision 0130)
@@ -273,6 +277,28 @@ def no_change(tokens: Sequence[str]) -> set[str]:
             cue = next(j for j in range(i - 1, max(-1, i - 4), -1) if is_cue(tokens, j))
             found |= outcome(tokens[max(0, cue - OUTCOME_REACH) : cue])
     return found
+
+
+# "look exactly like they did back when", "looked much as they had before".
+_LOOKS: Final = frozenset({"look", "looks", "looked", "looking"})
+_LOOK_STRESS: Final = frozenset({"exactly", "just", "much", "pretty", "about", "roughly"})
+_THEY: Final = frozenset({"they", "it", "we", "things"})
+_DID: Final = frozenset({"did", "had", "were", "was", "used"})
+_THEN: Final = frozenset({"back", "when", "before", "in", "previously", "to"})
+
+
+def _looks_as_they_did(tokens: Sequence[str], i: int) -> int:
+    """``i`` when the "look" there says that what comes before it looks as it did before
+    ("... look exactly like they did back when nobody got a reminder"); 0 for none."""
+    j = i + 1
+    while j < len(tokens) and tokens[j] in _LOOK_STRESS:
+        j += 1
+    if tokens[j : j + 1] not in (["like"], ["as"]):
+        return 0
+    rest = tokens[j + 1 : j + 4]
+    if len(rest) < 3 or rest[0] not in _THEY or rest[1] not in _DID or rest[2] not in _THEN:
+        return 0
+    return i
 
 
 # "is right back where it was", "went straight back to where they were before".

@@ -333,7 +333,8 @@ def of_so_many(tokens: Sequence[str], j: int) -> int:
     if count is None or count[1] >= len(tokens):
         return 0
     noun = tokens[count[1]]
-    if _people(noun):
+    # "Three of the five of us in my flat" (decision 0135)
+    if _people(noun) or (noun == "of" and tokens[count[1] + 1 : count[1] + 2] == ["us"]):
         return k
     # holdings as those counted, not where: "entered at least once in 9 of the 52 gardens"
     return k if noun in _HOLDINGS and tokens[max(0, j - 2) : j - 1] not in _WHERE_IN else 0

@@ -37,7 +37,7 @@ from lyra.pipelines.evidence.nli_numbers import (
     out_of_first,
     per_group,
 )
-from lyra.pipelines.evidence.nli_tokens import content_keys
+from lyra.pipelines.evidence.nli_tokens import STOPWORDS, content_keys
 from lyra.pipelines.evidence.nli_words import ARMS, AS_USUAL, PEOPLE
 
 # Two sentences name one outcome in at least this many specific words, light verbs left
@@ -103,17 +103,48 @@ _EVERY: Final = frozenset({"every", "all"})
 ALL_BUT_A_FEW: Final = Share(80.0, 100.0)
 
 
+def _every_at(tokens: Sequence[str]) -> int | None:
+    """Where the "nearly" of a share `_all_but_every` reads stands; None for none."""
+    if _all_but_every(tokens) is None:
+        return None
+    return next(
+        (i - 1 if tokens[i - 1 : i] and tokens[i - 1] in _ALL_BUT else i)
+        for i in range(len(tokens))
+        if tokens[i] in _EVERY
+    )
+
+
 def _all_but_every(tokens: Sequence[str]) -> Share | None:
     """`ALL_BUT_A_FEW` when ``tokens`` say "nearly every <noun>" or "almost all (of) the
-    <noun>" once and name a symptom; None otherwise."""
+    <noun>" once and name a symptom, or say it of those a witness knows or sits among
+    ("nearly every child in my daughter's class", "Every tenant I know on Denholme Road":
+    decision 0135); None otherwise."""
     found = [
         i
         for i in range(1, len(tokens) - 1)
         if tokens[i] in _EVERY and tokens[i - 1] in _ALL_BUT and tokens[i + 1].isalpha()
     ]
-    if len(found) != 1 or not SYMPTOM.search(" ".join(tokens)):
-        return None
-    return ALL_BUT_A_FEW
+    known = [i for i in range(len(tokens) - 1) if tokens[i] == "every" and _known(tokens, i + 1)]
+    if len(found) == 1 and (SYMPTOM.search(" ".join(tokens)) or _known(tokens, found[0] + 1)):
+        return ALL_BUT_A_FEW
+    if not found and len(known) == 1:
+        return ALL_BUT_A_FEW
+    return None
+
+
+_KNOWN_REACH: Final = 4
+_KNOW: Final = frozenset({"know", "knew", "met", "asked"})
+
+
+def _known(tokens: Sequence[str], at: int) -> bool:
+    """``tokens[at]`` is a noun of those a witness knows or sits among: "child in my
+    daughter's class", "family in our support group", "tenant I know"."""
+    if not tokens[at].isalpha() or tokens[at] in STOPWORDS:
+        return False
+    ahead = tokens[at + 1 : at + 1 + _KNOWN_REACH]
+    if ahead[:1] in (["in"], ["on"], ["at"]) and ahead[1:2] in (["my"], ["our"]):
+        return True
+    return ahead[:1] in (["i"], ["we"]) and ahead[1:2] != [] and ahead[1] in _KNOW
 
 
 # A share given again in another form right after it, in brackets or after a comma, is
@@ -463,9 +494,11 @@ def share_clause(tokens: Sequence[str], *, opened: bool = False) -> list[str]:
     of the women on my unit gave up on the cap ... because they just couldn't stand it":
     decision 0129)."""
     values = measures(tokens).get("%", [])
-    if not values:
+    every = _every_at(tokens) if not values else None
+    if not values and every is None:
         return list(tokens)
-    first = min(at for _, _, at in values)
+    first = min(at for _, _, at in values) if values else every
+    assert first is not None
     end = next((j for j in range(first + 1, len(tokens)) if _ends_clause(tokens, j)), None)
     start = 0
     if opened:

@@ -92,6 +92,11 @@ OUTCOME_SYNONYMS: Final = {
     # eaten and ate are eating (decision 0134)
     "eaten": "eat",
     "ate": "eat",
+    # teased, bullied, mocked and taunted children are one harm ("only 3% said their child
+    # had been teased" against "got picked on", read as bullied: decision 0135)
+    "bulli": "teas",
+    "mock": "teas",
+    "taunt": "teas",
     # a gardener's "hogs" are hedgehogs ("we've had hogs through every night": 0132)
     "hog": "hedgehog",
     # words that differ by more than a letter between British and American English

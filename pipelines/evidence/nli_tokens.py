@@ -87,9 +87,19 @@ def tokenize(text: str) -> list[str]:
     return list(_tokens(text))
 
 
+_NO_SHOW: Final = re.compile(r"\bno-shows?\b")
+_PICKED_ON: Final = re.compile(
+    r"\b(got|get|gets|getting|been|being|was|were|is|are)\s+picked\s+on\b(?!\s+(?:the|a)\s+basis)"
+)
+
+
 @functools.lru_cache(maxsize=_TEXTS_KEPT)
 def _tokens(text: str) -> tuple[str, ...]:
     text = text.lower().replace("\u2019", "'").replace("\u2013", " - ").replace("\u2014", " ")
+    # a "no-show" is a missed appointment, and denies nothing (decision 0135)
+    text = _NO_SHOW.sub("missed appointments", text)
+    # "got picked on" is bullied, not chosen
+    text = _PICKED_ON.sub(r"\1 bullied", text)
     tokens: list[str] = []
     for match in re.finditer(r"-|" + _TOKEN_RE.pattern, text):
         token = match.group(0).replace(" ", "")
