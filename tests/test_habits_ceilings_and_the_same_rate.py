@@ -137,9 +137,11 @@ def test_a_contraction_before_a_full_stop_ends_the_sentence() -> None:
             0.4,
         ),
         ("In my practice I always felt tired.", 0.0),
-        # controls: the writer's own pain, a count of friends, plenty of time for oneself
+        # controls: the writer's own pain, plenty of time for oneself; a count of friends
+        # in words is how often a witness saw a thing, at half a finding's score, as "half
+        # my friends" was since decision 0134 (decision 0135)
         ("I had back pain for years before I started.", 0.0),
-        ("Honestly about a third of my friends had jaw pain.", 0.0),
+        ("Honestly about a third of my friends had jaw pain.", 0.3),
         ("The new timetable gives me plenty of time for my hobbies.", 0.0),
     ],
 )

@@ -55,8 +55,9 @@ def test_round_nineteen_readings(premise: str, claim: str, label: str) -> None:
     [
         ("Honestly about one in three of the topped-up lofts I've been up into this winter had "
          "black mould on the underside of the roof felt or the boards.", 0.35),
+        # a share in words of the witness's group is also how often they saw it (0135)
         ("Honestly, about a third of the lads on my work group got hurt at some point while I "
-         "was there.", 0.35),
+         "was there.", 0.6),
         # control: people the writer met are no group of theirs
         ("Roughly one in four of the people I met on holiday had a cold.", 0.0),
     ],

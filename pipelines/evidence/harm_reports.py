@@ -204,10 +204,13 @@ _DID = (
 # a share in words ("roughly a third of the drippers on every row were gunked up")
 _FRACTION = r"(?:half|(?:a|one)\s+(?:third|quarter|fifth|tenth)|two[- ]thirds|three[- ]quarters)"
 WITNESS_FREQUENCY = re.compile(
-    # anything the witness saw nearly every one of ("Nearly every child in my daughter's
-    # class ... got picked on": decision 0135)
+    # how often, or of whom ("Nearly every child in my daughter's class ... got picked on":
+    # decision 0135)
     r"\b(?:nearly|almost|pretty\s+much|practically|virtually|just\s+about)\s+every\s+"
-    r"(?:single\s+|other\s+)?[a-z][\w-]*"
+    r"(?:single\s+|other\s+)?(?:time|morning|night|evening|day|week|row|lesson|session|"
+    r"shift|run|visit|one|bed|field|tunnel|plant|patient|walk|ride|trip|"
+    r"child|kid|pupil|student|family|household|tenant|customer|client|person|parent|"
+    r"neighbour|driver|house|home|flat|garden|pond|case)\b"
     # every one of those the witness knows or sits among ("Every tenant I know on Denholme
     # Road got a rent rise letter", "every family in our support group")
     r"|\bevery\s+(?:single\s+)?[\w-]+\s+(?:(?:I|we)\s+(?:know|knew|spoke\s+to|talked\s+to|"

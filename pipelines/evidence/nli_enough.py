@@ -48,7 +48,7 @@ from lyra.pipelines.evidence.nli_numbers import (
     percent_at,
     stem,
 )
-from lyra.pipelines.evidence.nli_tokens import is_negated
+from lyra.pipelines.evidence.nli_tokens import STOPWORDS, is_negated
 from lyra.pipelines.evidence.nli_units import (
     DOSE_MG,
     EACH_MINUTES,
@@ -713,7 +713,16 @@ def _units_enough(tokens: Sequence[str], start: int, end: int) -> dict[str, floa
     now, twenty minutes ... is plenty")."""
     for i in range(start, end):
         value = number_or_word(tokens[i])
-        if value is None and tokens[i] == "one" and i + 1 < end and _unit_noun(tokens[i + 1]):
+        if (
+            value is None
+            and tokens[i] == "one"
+            and i + 1 < end
+            and _unit_noun(tokens[i + 1])
+            and tokens[i + 1] not in _PHRASE_ENDS
+            and tokens[i + 1] not in STOPWORDS
+            # the unit ends its phrase: not "one good session"
+            and (tokens[i + 2 : i + 3] == [] or tokens[i + 2] in _PHRASE_ENDS)
+        ):
             value = 1.0  # "one litre per plant a day is plenty" (decision 0135)
         if value is None:
             continue
