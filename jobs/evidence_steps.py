@@ -108,7 +108,7 @@ def read_page_ahead(fragments: Sequence[Fragment], question: str) -> None:
     arrives: kept per text, the stage after the last fetch finds it read (decision
     0112)."""
     for f in fragments:
-        if f.fragment_type != "heading" and not under_reference_list(f.heading_context):
+        if f.fragment_type != "heading" and not under_reference_list(f.heading_context, f.text):
             has_claim_candidate(f.text, question)
 
 
@@ -134,7 +134,8 @@ async def choose_passages(
     passages = [
         i
         for i, f in enumerate(fragments)
-        if f["fragment_type"] != "heading" and not under_reference_list(f.get("heading_context"))
+        if f["fragment_type"] != "heading"
+        and not under_reference_list(f.get("heading_context"), f["text_content"])
     ]
     keep = passages
     if len(passages) > s.max_passages_per_search:
@@ -439,7 +440,7 @@ def _can_bear(fragment: dict[str, Any]) -> bool:
     reference list's entry or a question standing alone."""
     return (
         fragment.get("fragment_type") != "heading"
-        and not under_reference_list(fragment.get("heading_context"))
+        and not under_reference_list(fragment.get("heading_context"), fragment["text"])
         and not asks_only(fragment["text"])
     )
 

@@ -98,7 +98,9 @@ def test_contacts_and_calls_are_occasions() -> None:
     )
 
 
-@pytest.mark.parametrize(("sentence", "score"), [(_A_CALL_FORTNIGHTLY, 0.4), (_HANDS_UP, 0.35)])
+# a share in words of what the class said is also how often a witness heard it (decision
+# 0135): 0.6 where 0.35 before
+@pytest.mark.parametrize(("sentence", "score"), [(_A_CALL_FORTNIGHTLY, 0.4), (_HANDS_UP, 0.6)])
 def test_the_writers_caseload_and_show_of_hands_are_claims(sentence: str, score: float) -> None:
     assert informativeness(sentence) == pytest.approx(score)
 

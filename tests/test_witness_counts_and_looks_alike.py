@@ -21,6 +21,7 @@ from __future__ import annotations
 import pytest
 
 from lyra.pipelines.evidence.claims import STANDS_ALONE, informativeness
+from lyra.pipelines.evidence.nli_comparisons import read_comparisons
 from lyra.pipelines.evidence.nli_enough import Amounts, read_amounts
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
 from lyra.pipelines.evidence.nli_no_change import no_change
@@ -220,3 +221,97 @@ def test_picked_on_is_bullied_and_teased() -> None:
         "sites", "were", "picked", "on", "the", "basis", "of", "soil"
     ]  # fmt: skip
     assert fold("bulli") == fold("teas") == fold("mock")
+
+
+# Round thirty-eight (tests/corpora/leg_ulcer_bandaging, police_callbacks,
+# hedge_shelter_lambs, speech_therapy_app), written blind and measured at first sight on
+# the rules above.
+_SCALE_HIGHER = (
+    "At eight weeks, victims in call-back areas scored 0.42 points higher on the five-point "
+    "scale of how satisfied they were than victims in areas sending only a letter or text "
+    "message (95% CI 0.29 to 0.55)."
+)
+_FIFTEEN_METRE_BELTS = (
+    "For lambing shelter, plant belts at least 15 metres wide, with at least three rows of "
+    "trees, and provide at least 120 metres of belt per hectare of lambing ground."
+)
+_A_SINGLE_ROW = (
+    "A single row of hawthorn, a metre and a half wide, is plenty to take the sting out of the "
+    "wind for a lambing field."
+)
+
+
+@pytest.mark.parametrize(
+    ("premise", "claim"),
+    [
+        (_FIFTEEN_METRE_BELTS, _A_SINGLE_ROW),
+        (_A_SINGLE_ROW, _FIFTEEN_METRE_BELTS),
+    ],
+)
+def test_round_thirty_eight_contradictions_refute(premise: str, claim: str) -> None:
+    assert heuristic_nli(premise, claim).label == "refutes"
+
+
+def test_a_scale_between_a_comparative_and_its_than() -> None:
+    (comparison,) = read_comparisons(tokenize(_SCALE_HIGHER))
+    assert (comparison.sign, comparison.measure) == (
+        1,
+        frozenset({"point", "fiv", "satisfi", "scal"}),
+    )
+    assert read_comparisons(tokenize("Scores were higher on the new scale.")) == []
+
+
+def test_an_order_after_its_setting_reaches_past_its_object() -> None:
+    assert read_amounts(tokenize(_FIFTEEN_METRE_BELTS)) == Amounts(True, (("centimetres", 1500.0),))
+
+
+@pytest.mark.parametrize(
+    ("sentence", "score"),
+    [
+        # no quicker than before: the witness's two times alike
+        (
+            "Honestly, all those layers of bandage the nurses wound round my leg made no real "
+            "difference - my ulcer closed up no quicker than it did years ago with just a plain "
+            "dressing taped over it.",
+            0.25,
+        ),
+        # a count of "us" with the harm it names
+        (
+            "Three of us from my leg club ended up with raw sore patches where the bandage dug "
+            "in over the shin bone, and my nurse said she sees that kind of rubbing damage all "
+            "the time.",
+            0.6,
+        ),
+        # whenever a thing comes
+        (
+            "Every time the sleet comes in sideways my ewes pile into the lee of the hawthorn "
+            "row and I've lost a good dozen lambs squashed flat under them this spring alone.",
+            0.2,
+        ),
+        # others the witness knows
+        (
+            "My daughter spent weeks happily saying her 's' sounds wrong into the app because it "
+            "kept giving her gold stars anyway, and two other mums at our clinic said exactly "
+            "the same happened with theirs.",
+            0.3,
+        ),
+        # controls: "every time you" (no more than its copula), a story with no count
+        ("Every time you change the bandage, the skin is checked.", 0.15),
+        ("My ulcer closed up in the end.", 0.0),
+    ],
+)
+def test_round_thirty_eight_witness_findings(sentence: str, score: float) -> None:
+    assert informativeness(sentence) == pytest.approx(score)
+
+
+def test_a_question_answered_under_about_is_an_faq_not_a_publishers_box() -> None:
+    from lyra.pipelines.evidence.leftovers import under_reference_list
+
+    answered = (
+        "Is it safe? What about sores under the bandage? Pressure damage under the bandage "
+        "is uncommon, affecting fewer than 1 in 100 patients."
+    )
+    assert under_reference_list("FAQ > About LayerWell 4", answered) is False
+    assert under_reference_list("News > About University Hospital", "It is a hospital.") is True
+    assert under_reference_list("News > About University Hospital") is True
+    assert under_reference_list("Paper > References", answered) is True

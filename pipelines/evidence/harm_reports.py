@@ -31,6 +31,8 @@ SYMPTOM = re.compile(
     # what skin and airways show ("red raw skin ..., some of them cracked and weeping",
     # "started sneezing and itching")
     r"(?:red\s+)?raw\s+skin|cracked\s+and\s+weeping|blister(?:s|ed|ing)?|"
+    # "ended up with raw sore patches where the bandage dug in" (decision 0135)
+    r"sore(?:s|ness)?|"
     r"sneez(?:e|es|ed|ing)|wheez(?:e|es|ed|ing|y)|"
     # a pain a count names ("jaw pain bad enough that they gave up": decision 0127)
     r"(?:jaw|joint|muscle|tooth|back|neck|chest|leg|knee|hip|shoulder|stomach)\s+pain)\b",
@@ -112,9 +114,10 @@ COUNTED_AMONG = re.compile(
     # the writer's group as "us", or what the writer is called out to ("roughly one in
     # four of us reported itchy skin"; "about one in five of the green roofs I get called
     # out to have leaked")
-    # "Three of the five of us in my flat who tried the WarmWell patches" (decision 0135)
-    r"|\b(?:two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(?:of|out\s+of)\s+(?:the\s+)?"
-    r"(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d+)\s+of\s+us\b"
+    # "Three of the five of us in my flat who tried the WarmWell patches", "Three of us
+    # from my leg club ended up with raw sore patches" (decision 0135)
+    r"|\b(?:two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(?:(?:of|out\s+of)\s+(?:the\s+)?"
+    r"(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d+)\s+)?of\s+us\b"
     rf"|\b{_SHARE}\s+of\s+(?:us\b|the\s+(?:[\w-]+\s+){{1,3}}?(?:I|we)(?:'ve|\u2019ve)?\s+"
     r"(?:\w+\s+)?"
     r"(?:see|saw|get|got|inspect|inspected|survey|surveyed|visit|visited|treat|treated|"
@@ -219,6 +222,11 @@ WITNESS_FREQUENCY = re.compile(
     r"|\b(?:nearly|almost|practically|virtually|pretty\s+much)\s+(?:everyone|everybody|"
     r"all\s+of\s+(?:us|them))\b"
     rf"|\b{_FEW}\s+others?\s+(?:in|on|at|from)\s+(?:my|our|his|her|their)\b"
+    # "two other mums at our clinic said exactly the same happened" (decision 0135)
+    rf"|\b{_FEW}\s+other\s+[\w-]+\s+(?:in|on|at|from)\s+(?:my|our|his|her|their)\b"
+    # whenever a thing comes ("Every time the sleet comes in sideways my ewes pile into
+    # the lee of the hawthorn row")
+    r"|^every\s+(?:single\s+)?time\s+(?:the|a|it|we|I|they|there|my|our)\b"
     rf"|\bthe\s+other\s+{_FEW}\s+(?:[\w-]+\s+){{0,2}}?(?:in|on|at)\s+(?:my|our|his|her|their)\b"
     rf"|\b(?:well\s+over|over|about|nearly|almost|more\s+than)\s+half\s+{_DID}\b"
     rf"|\b{_FRACTION}\s+(?:of\s+)?(?:the|my|our)\s+(?:[\w'-]+\s+){{0,10}}?{_DID}\b",
@@ -238,6 +246,11 @@ WITNESS_ALIKE = re.compile(
     r"|\b(?:every\s+bit|just|exactly|just\s+about|about|roughly|pretty\s+much|more\s+or\s+less)"
     r"\s+as\s+[\w-]+\s+(?:[\w-]+\s+){0,8}?as\s+(?:the\s+(?:ones?|kids|children|people|families|"
     r"patients|pupils|others)\b|(?:in|at|on|under|with|before|back)\s)"
+    # no quicker or better than before, or than the others ("my ulcer closed up no quicker
+    # than it did years ago with just a plain dressing": decision 0135)
+    r"|\bno\s+(?:quicker|faster|slower|sooner|better|worse|more|less|fewer|higher|lower|"
+    r"clearer)\s+(?:[\w-]+\s+){0,4}?than\s+(?:(?:it|they|I|we|she|he)\s+(?:did|had|was|were|"
+    r"used\s+to)\b|the\s+(?:ones?|kids|children|people|families|patients|pupils|others)\b)"
     # "my tomatoes weighed out about the same as they did under the old sprinkler guns"
     r"|\b(?:about|roughly|pretty\s+much|much|exactly|near\s+enough|more\s+or\s+less)\s+the\s+"
     r"same\s+as\s+(?:they|it|we|I|she|he)\s+(?:did|had|were|was|used\s+to)\b"

@@ -279,15 +279,30 @@ def _publication_line(text: str) -> bool:
     return len(parts) > 1 and any(_META_PART.match(part.strip()) for part in parts)
 
 
-def under_reference_list(heading_context: str | None) -> bool:
+def under_reference_list(heading_context: str | None, text: str = "") -> bool:
     """True for a fragment under a "References", "See also", "Further reading" ...
     heading, or under a press release's box about its publisher ("About University
     Hospital", "About the authors"; not "About the study"): no finding of the page's own
-    (``heading_context`` is "Page title > Section > Subsection")."""
+    (``heading_context`` is "Page title > Section > Subsection"). A question answered
+    there (the fragment's ``text``) is an FAQ's section on a product, no publisher's box
+    ("About LayerWell 4 > Is it safe? ... Pressure damage under the bandage is uncommon
+    ...": decision 0135)."""
     if not heading_context:
         return False
     last = heading_context.rsplit(">", 1)[-1].strip().rstrip(":")
-    return _REFERENCE_HEADINGS.match(last) is not None or _ABOUT_BOX.match(last) is not None
+    if _REFERENCE_HEADINGS.match(last) is not None:
+        return True
+    return _ABOUT_BOX.match(last) is not None and not _answers_a_question(text)
+
+
+def _answers_a_question(text: str) -> bool:
+    """``text`` opens with a question and goes on to answer it."""
+    sentences = split_sentences(text.strip())
+    return (
+        len(sentences) > 1
+        and sentences[0].rstrip().endswith(("?", "\uff1f"))
+        and not asks_only(text)
+    )
 
 
 def asks_only(text: str) -> bool:

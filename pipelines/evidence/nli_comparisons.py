@@ -360,7 +360,17 @@ def _than_after(tokens: Sequence[str], i: int) -> int:
         if to := _switched_to(tokens, k):
             end = to + THAN_REACH
             break
+        if tokens[k] in _SCALES and tokens[k + 1 : k + 3] == ["of", "how"]:
+            # "scored 0.42 points higher on the five-point scale of how satisfied they
+            # were than victims in areas sending only a letter" (decision 0135)
+            end = k + 3 + _SCALE_REACH
+            break
     return next((k for k in range(i + 1, min(len(tokens), end)) if tokens[k] == "than"), 0)
+
+
+# A scale named between a comparative and its "than", and what it measures after "of how".
+_SCALES: Final = frozenset({"scale", "scales", "measure", "questionnaire", "index", "rating"})
+_SCALE_REACH: Final = 5
 
 
 def _switched_to(tokens: Sequence[str], k: int) -> int:

@@ -446,13 +446,22 @@ _SETTING_VERBS: Final = frozenset(
 )  # fmt: skip
 
 
+# Orders read only after a setting, their object between them and the floor ("For
+# lambing shelter, plant belts at least 15 metres wide").
+_SET_ORDERS: Final = _ORDERS | {"plant", "provide", "sow", "fit", "install", "use", "send"}
+_OBJECT_WORDS: Final = 2
+
+
 def _ordered_after_setting(tokens: Sequence[str]) -> bool:
     if tokens[0] not in _SETTINGS:
         return False
     for k in range(2, min(len(tokens) - 2, _SETTING_REACH + 1)):
         if tokens[k] in _SETTING_VERBS:
             return False
-        if tokens[k] in _ORDERS and tokens[k + 1 : k + 3] == ["at", "least"]:
+        if tokens[k] in _SET_ORDERS and any(
+            tokens[j : j + 2] == ["at", "least"]
+            for j in range(k + 1, min(len(tokens), k + 2 + _OBJECT_WORDS))
+        ):
             return True
     return False
 
