@@ -103,33 +103,27 @@ _EVERY: Final = frozenset({"every", "all"})
 ALL_BUT_A_FEW: Final = Share(80.0, 100.0)
 
 
-def _every_at(tokens: Sequence[str]) -> int | None:
-    """Where the "nearly" of a share `_all_but_every` reads stands; None for none."""
-    if _all_but_every(tokens) is None:
-        return None
-    return next(
-        (i - 1 if tokens[i - 1 : i] and tokens[i - 1] in _ALL_BUT else i)
-        for i in range(len(tokens))
-        if tokens[i] in _EVERY
-    )
-
-
 def _all_but_every(tokens: Sequence[str]) -> Share | None:
-    """`ALL_BUT_A_FEW` when ``tokens`` say "nearly every <noun>" or "almost all (of) the
-    <noun>" once and name a symptom, or say it of those a witness knows or sits among
-    ("nearly every child in my daughter's class", "Every tenant I know on Denholme Road":
-    decision 0135); None otherwise."""
+    """`ALL_BUT_A_FEW` where `all_but_every_at` finds such a share; None otherwise."""
+    return None if all_but_every_at(tokens) is None else ALL_BUT_A_FEW
+
+
+def all_but_every_at(tokens: Sequence[str]) -> int | None:
+    """Where ``tokens`` say "nearly every <noun>" or "almost all (of) the <noun>" once and
+    name a symptom, or say it of those a witness knows or sits among ("nearly every child
+    in my daughter's class", "Every tenant I know on Denholme Road": decision 0135); None
+    for none."""
     found = [
         i
         for i in range(1, len(tokens) - 1)
         if tokens[i] in _EVERY and tokens[i - 1] in _ALL_BUT and tokens[i + 1].isalpha()
     ]
+    if found:
+        at = found[0]
+        named = len(found) == 1 and (SYMPTOM.search(" ".join(tokens)) or _known(tokens, at + 1))
+        return at - 1 if named else None
     known = [i for i in range(len(tokens) - 1) if tokens[i] == "every" and _known(tokens, i + 1)]
-    if len(found) == 1 and (SYMPTOM.search(" ".join(tokens)) or _known(tokens, found[0] + 1)):
-        return ALL_BUT_A_FEW
-    if not found and len(known) == 1:
-        return ALL_BUT_A_FEW
-    return None
+    return known[0] if len(known) == 1 else None
 
 
 _KNOWN_REACH: Final = 4
@@ -494,11 +488,12 @@ def share_clause(tokens: Sequence[str], *, opened: bool = False) -> list[str]:
     of the women on my unit gave up on the cap ... because they just couldn't stand it":
     decision 0129)."""
     values = measures(tokens).get("%", [])
-    every = _every_at(tokens) if not values else None
-    if not values and every is None:
+    if values:
+        first = min(at for _, _, at in values)
+    elif (every := all_but_every_at(tokens)) is not None:
+        first = every  # "..., and nearly every family in our support group" (0135)
+    else:
         return list(tokens)
-    first = min(at for _, _, at in values) if values else every
-    assert first is not None
     end = next((j for j in range(first + 1, len(tokens)) if _ends_clause(tokens, j)), None)
     start = 0
     if opened:
