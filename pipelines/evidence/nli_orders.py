@@ -1,0 +1,76 @@
+"""Orders that advise as "should" does (decisions 0134, 0135): a sentence that opens with
+an order to do or use a thing ("Apply the plaster for 12 hours ... and continue for at
+least 4 weeks"), or with what it is for and then an order of a floor ("For field tomatoes
+on light soils at full canopy, give at least 2.5 litres per plant per day"). Read by
+`nli_enough` for the floor a text advises.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from lyra.pipelines.evidence.nli_numbers import number_or_word
+
+# A sentence that opens with an order to do or use a thing advises it as "should" would:
+# "Apply the plaster for 12 hours in every 24-hour period, once daily, and continue for at
+# least 4 weeks", "Offer earplugs and an eye mask from the first night", "Plan for a
+# stocking rate of at least 5 ewes per hectare" (decision 0134). A verb that is seldom a
+# noun orders whatever follows it but a noun's "of" or a verb of being ("Release of the
+# larvae was ..."); one that is often a noun ("Plan", "Use", "Rest") only where what
+# follows opens its object or complement ("Plan costs rose" is no order).
+_ORDERS: Final = frozenset({"apply", "continue", "offer", "give", "wear", "keep", "repeat",
+                            "allow", "release", "graze", "reapply", "replace", "attend",
+                            "spend", "schedule", "timetable", "take", "leave", "eat",
+                            "begin", "wait", "practise"})  # fmt: skip
+_ORDERS_OR_NOUNS: Final = frozenset({"plan", "use", "practice", "set", "run", "hold", "book",
+                                     "rest", "space", "walk", "drink", "fit", "start",
+                                     "stock"})  # fmt: skip
+_ORDER_OPENS: Final = frozenset({"the", "a", "an", "your", "each", "every", "one", "it",
+                                 "them", "for", "at", "on", "to", "in", "this", "these",
+                                 "those", "up", "out", "with", "no", "all", "both",
+                                 "between", "over"})  # fmt: skip
+_NO_ORDER_AFTER: Final = frozenset({"of", "is", "was", "are", "were", "has", "had", "and", "or"})
+
+
+def ordered(tokens: Sequence[str]) -> bool:
+    """The text opens with an order to do or use a thing (`_ORDERS`, `_ORDERS_OR_NOUNS`),
+    or with what it is for and then an order of a floor (`_ordered_after_setting`)."""
+    if len(tokens) < 2:
+        return False
+    if tokens[0] in _ORDERS:
+        return tokens[1] not in _NO_ORDER_AFTER
+    if tokens[0] in _ORDERS_OR_NOUNS:
+        return tokens[1] in _ORDER_OPENS or number_or_word(tokens[1]) is not None
+    return _ordered_after_setting(tokens)
+
+
+# "For field tomatoes on light soils at full canopy, give at least 2.5 litres per plant
+# per day" (decision 0135): an opening setting, then an order of a floor. No verb of the
+# setting's own stands before the order ("In the trial patients were given at least").
+_SETTINGS: Final = frozenset({"for", "in", "on", "at", "during", "after", "before", "from"})
+_SETTING_REACH: Final = 12
+_SETTING_VERBS: Final = frozenset(
+    {"is", "are", "was", "were", "be", "been", "should", "must", "can", "could", "will",
+     "would", "may", "might", "do", "does", "did", "has", "have", "had"}
+)  # fmt: skip
+
+
+# Orders read only after a setting, their object between them and the floor ("For
+# lambing shelter, plant belts at least 15 metres wide").
+_SET_ORDERS: Final = _ORDERS | {"plant", "provide", "sow", "fit", "install", "use", "send"}
+_OBJECT_WORDS: Final = 2
+
+
+def _ordered_after_setting(tokens: Sequence[str]) -> bool:
+    if tokens[0] not in _SETTINGS:
+        return False
+    for k in range(2, min(len(tokens) - 2, _SETTING_REACH + 1)):
+        if tokens[k] in _SETTING_VERBS:
+            return False
+        if tokens[k] in _SET_ORDERS and any(
+            tokens[j : j + 2] == ["at", "least"]
+            for j in range(k + 1, min(len(tokens), k + 2 + _OBJECT_WORDS))
+        ):
+            return True
+    return False
