@@ -410,20 +410,27 @@ def test_a_threads_nested_replies_are_its_text() -> None:
     ]
 
 
-def test_an_articles_reader_comments_stay_out() -> None:
-    """On an article the readers' comments are not the page's text, as before."""
+def test_an_articles_reader_comments_are_fragments_of_their_own() -> None:
+    """On an article the readers' comments are not the page's body: each is a "comment"
+    fragment under "Reader comments", its author line left out (decision 0136)."""
     body = " ".join(
         f"Sentence {i} of the article says something about vaccines." for i in range(40)
     )
-    comments = REPLY.format(
-        n=1, text="I never trust these studies, they are all paid for. " * 12, inner=""
-    )
+    said = "I never trust these studies, they are all paid for."
+    comments = REPLY.format(n=1, text=f"{said} " * 12, inner="")
     html = (
         "<html><body><article><h1>Vaccine study</h1><p>"
         f"{body}</p></article><div class='comments'>{comments}</div></body></html>"
     )
     doc = extract_html(html, "http://news.example/a/1", "news.example")
-    assert "paid for" not in " ".join(f.text for f in doc.fragments)
+    assert [
+        (f.fragment_type, f.heading_context, f.text)
+        for f in doc.fragments
+        if f.fragment_type == "comment"
+    ] == [("comment", "Reader comments", " ".join([said] * 12))]
+    body_text = " ".join(f.text for f in doc.fragments if f.fragment_type != "comment")
+    assert "paid for" not in body_text
+    assert "user1" not in doc.text
 
 
 @pytest.mark.parametrize(

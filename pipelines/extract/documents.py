@@ -30,9 +30,13 @@ from lyra.pipelines.extract.injection import (
 from lyra.pipelines.extract.sentences import append_stripped, sentence_spans
 from lyra.pipelines.extract.sentences import split_sentences as split_sentences  # re-export
 
-FragmentType = Literal["paragraph", "heading", "list_item", "table", "quote", "pdf_block"]
+FragmentType = Literal[
+    "paragraph", "heading", "list_item", "table", "quote", "pdf_block", "comment"
+]
+# "comment": a reader's comment under an article or a post, kept apart from its body
+# (decision 0136)
 FRAGMENT_TYPES: Final[frozenset[str]] = frozenset(
-    {"paragraph", "heading", "list_item", "table", "quote", "pdf_block"}
+    {"paragraph", "heading", "list_item", "table", "quote", "pdf_block", "comment"}
 )
 
 # Blocks are joined with a blank line so the full text reads like the page and a

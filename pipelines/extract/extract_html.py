@@ -421,6 +421,78 @@ def _thread_posts(html: str, main: list[Block]) -> list[Block]:
     return found
 
 
+# An element that is a reader's comment, or holds them, by its class or id ("comment",
+# "comments", "comment-list", "commentlist", "comment-content"); and the words of a
+# comment's furniture, who wrote it, when, its votes and links (decision 0136).
+_COMMENT_NAME_WORDS: Final = frozenset({"comment", "comments", "commentlist", "commentarea"})
+_COMMENT_FURNITURE_WORDS: Final = frozenset(
+    {"author", "commenter", "user", "username", "meta", "metadata", "time", "date", "score",
+     "rep", "reputation", "votes", "vote", "likes", "like", "actions", "action", "policy",
+     "note", "rules", "count", "title", "respond", "form", "link", "more", "closed", "says",
+     "avatar", "byline", "share", "report", "rating", "tagline"}
+)  # fmt: skip
+# A comment's text standing in an element of its own rather than in <p>s.
+_COMMENT_TEXT_WORDS: Final = frozenset({"copy", "text", "content", "body"})
+_NAME_WORD: Final = re.compile(r"[^\W_]+")
+# The heading context of every comment fragment.
+READER_COMMENTS: Final = "Reader comments"
+
+
+def _name_words(element: lxml.etree._Element) -> set[str]:
+    """The words of an element's class and id: "comment-author vcard" -> comment, author,
+    vcard."""
+    return set(_NAME_WORD.findall(f"{element.get('class', '')} {element.get('id', '')}".lower()))
+
+
+def _comment_text_node(node: lxml.etree._Element) -> bool:
+    """A paragraph, or an element whose class names a comment's text ("comment-copy",
+    "comment-content") with no paragraph inside."""
+    if node.tag == "p":
+        return True
+    words = _name_words(node)
+    return (
+        "comment" in words
+        and not _COMMENT_TEXT_WORDS.isdisjoint(words)
+        and next(node.iter("p"), None) is None
+    )
+
+
+def _reader_comments(
+    tree: lxml.html.HtmlElement | None, main: list[Block], anchor: lxml.etree._Element | None
+) -> list[Block]:
+    """Readers' comments under an article, a post or an answer, each a "comment" fragment
+    apart from the body trafilatura took (decision 0136): the text of every paragraph
+    inside an element whose class or id names comments, less their furniture (who, when,
+    votes, links) and less what the main text already holds. A comment is a reader's
+    account, which another source may contradict ("One call a day while it's properly
+    hot is plenty"); kept apart, the page's body reads as before. An element that holds
+    the main text is no comment, whatever its class says ("comments-open")."""
+    if tree is None:
+        return []
+    wrappers = {anchor, *anchor.iterancestors()} if anchor is not None else set()
+    taken = {_normal(b.text) for b in main}
+    found: list[Block] = []
+    for node in tree.iter():
+        if not isinstance(node.tag, str) or not _comment_text_node(node):
+            continue
+        chain = [node, *node.iterancestors()]
+        # up to the nearest element that names a comment
+        at = next((i for i, a in enumerate(chain) if _COMMENT_NAME_WORDS & _name_words(a)), None)
+        if at is None or chain[at] in wrappers or chain[at].tag in ("html", "body"):
+            continue
+        if any(a.tag in _FALLBACK_DROP for a in chain) or any(
+            _COMMENT_FURNITURE_WORDS & _name_words(a) for a in chain[: at + 1]
+        ):
+            continue
+        # a comment's text in an element of its own, less the name, date and votes in it
+        skip = [c for c in node if _COMMENT_FURNITURE_WORDS & _name_words(c)]
+        text = _normal(_flatten_without(node, skip).replace(LINE_BREAK, " "))
+        if text and text not in taken:
+            taken.add(text)
+            found.append(Block(text, "comment", READER_COMMENTS))
+    return found
+
+
 def _text_size(blocks: list[Block]) -> int:
     return sum(len(b.text) for b in blocks if b.fragment_type != "heading")
 
@@ -710,6 +782,7 @@ def extract_html(html: str, url: str, domain: str, *, byte_size: int | None = No
         blocks = [*blocks, *_series_blocks(tree, blocks, anchor)]
         blocks += _callout_blocks(blocks, anchor)
         blocks = _without_requotes(blocks)
+        blocks += _reader_comments(tree, blocks, anchor)
     doc = assemble_document(
         blocks,
         url=url,
