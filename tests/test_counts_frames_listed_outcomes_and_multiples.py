@@ -28,7 +28,8 @@ from lyra.pipelines.evidence.stance_sweep import contradiction_candidates
             "in fields edged with flower strips were statistically no different from those "
             "in comparable fields without them, even after the strips had been in the "
             "ground for three years.",
-            0.45,
+            # and two groups alike, one plain ("without them"), is a finding (0136)
+            0.7,
         ),
         # a speaker's role, then what they have seen of the people they serve
         (

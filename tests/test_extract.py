@@ -433,6 +433,33 @@ def test_an_articles_reader_comments_are_fragments_of_their_own() -> None:
     assert "user1" not in doc.text
 
 
+def test_reader_comments_leave_their_furniture_and_a_wrapper_that_names_comments() -> None:
+    """Each comment's text, whether in a <p> or in an element that names a comment's text
+    ("comment-copy"), without who wrote it, when, or its votes; a page wrapper whose class
+    names comments ("comments-open") is no comment, so the body stays the body (0136)."""
+    body = " ".join(f"Paragraph {i} of the story reports the council's figures." for i in range(30))
+    html = (
+        "<html><body class='single comments-open'><article><h1>Heat calls</h1>"
+        f"<p>{body}</p></article>"
+        "<section class='comments'><h2>Reader comments (2)</h2>"
+        "<div class='comment'><p class='comment-author'>SaltyDog_Pete | 10 Oct 2024, 07:15</p>"
+        "<p>Honestly one call a day while it's properly hot is plenty for anybody.</p>"
+        "<p class='comment-actions'>Reply | Report | 12 likes</p></div>"
+        "<ul><li class='comment'><span class='comment-score'>4</span>"
+        "<span class='comment-copy'>Worth also asking your school nurse for the leaflet.</span>"
+        " <a class='comment-user' href='/u/9'>NightNurse</a>"
+        " <span class='comment-date'>Sep 14, 2023</span></li></ul>"
+        "<p class='comment-policy'>Comments are moderated and may take a day to appear.</p>"
+        "</section></body></html>"
+    )
+    doc = extract_html(html, "http://news.example/a/2", "news.example")
+    assert [f.text for f in doc.fragments if f.fragment_type == "comment"] == [
+        "Honestly one call a day while it's properly hot is plenty for anybody.",
+        "Worth also asking your school nurse for the leaflet.",
+    ]
+    assert [f.fragment_type for f in doc.fragments if "Paragraph 0" in f.text] == ["paragraph"]
+
+
 @pytest.mark.parametrize(
     ("markup", "passes"),
     [

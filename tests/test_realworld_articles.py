@@ -191,3 +191,21 @@ def test_trafilatura_eval_segments(
     without_rate = 1 - len(present) / without_total
     assert with_rate >= TRAFILATURA_WITH_FLOOR, f"missing: {missing}"
     assert without_rate >= TRAFILATURA_WITHOUT_FLOOR, f"present: {present}"
+
+
+def test_readers_comments_on_real_pages_are_read_apart() -> None:
+    """Four of the 50 pages hold readers' comments in markup that names them: each comment
+    is a "comment" fragment, its author, date and votes left out (decision 0136), and the
+    body the benchmarks score is the page's text without them."""
+    aeb = ARTICLES / "scrapinghub-aeb" / "html"
+    (page,) = sorted(aeb.glob("232a43fb15ab*.html.gz"))
+    doc = _extract(gzip.decompress(page.read_bytes()), "https://www.macrumors.com/")
+    comments = [f.text for f in doc.fragments if f.fragment_type == "comment"]
+    assert len(comments) == 9
+    assert comments[0] == "It\u2018s good to see Apple un-iveing its products."
+    assert not any("Votes" in c or "days ago" in c for c in comments)
+    aclu = ARTICLES / "readability-testpages" / "aclu" / "source.html"
+    doc = _extract(aclu.read_bytes(), "http://fakehost/test/page.html")
+    comments = [f.text for f in doc.fragments if f.fragment_type == "comment"]
+    assert len(comments) == 22
+    assert not any(c in _body(doc) for c in comments)

@@ -95,6 +95,10 @@ RECOMMENDATION = re.compile(
     # where a thing is worth doing ("It's really only worth doing where you've got deep
     # peat": decision 0130)
     r"worth (?:doing|using|trying) (?:where|when|if|on|in|unless)\b(?![^.;]*\?)|"
+    # who or what a thing is not for ("they're not for a short trial that turns on whether
+    # you believe one witness": decision 0136)
+    r"(?:is|are|'re|\u2019re|'s|\u2019s)\s+not\s+(?:really\s+|meant\s+)?for\s+(?:a|an|the|anyone|"
+    r"everyone|people|children|kids|those|someone|every)\b|"
     r"(?<!\bif )(?<!\bwhere )you(?:'ll| will)? (?:really )?want (?:the|it|them|to)"
     r"(?=[^.;]{0,60}?\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve)\s+"
     r"(?:minutes?|hours?|days?|weeks?|months?|times?|sessions?|coats?)\b))\b",

@@ -569,9 +569,13 @@ _NOT_THE_WRITERS_STORY = re.compile(
 
 
 _ENOUGH_BEYOND_ME = re.compile(
-    # for anyone or anything but the writer ("is plenty for crested newts": decision 0135)
+    # for anyone or anything but the writer ("is plenty for crested newts": decision 0135),
+    # or for no one named ("A couple of days along the hot wire is plenty, my heifers had
+    # the beeps figured out by the second afternoon", "so that's plenty in my book":
+    # decision 0136)
     r"\b(?:plenty|enough|sufficient|ample)\s+(?:for\s+(?!me\b|myself\b|us\b|ourselves\b)\w+"
-    r"|to\s+(?!me\b)\w+)",
+    r"|to\s+(?!me\b)\w+)"
+    r"|\bplenty(?=\s*(?:[,;:]|$)|\s+in\s+my\s+book\b)",
     re.IGNORECASE,
 )
 # A position calling an amount enough or too much: "Our members believe a floor of 40p a

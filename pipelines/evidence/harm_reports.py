@@ -13,12 +13,14 @@ aspirin mention indigestion or heartburn" is a count, not a story of their own.
 from __future__ import annotations
 
 import re
+from typing import Final
 
 from lyra.pipelines.evidence.claim_frames import WRITERS_ESTIMATE
 from lyra.pipelines.evidence.claim_signals import NUMBER
 
 SYMPTOM = re.compile(
     r"\b(?:rash(?:es)?|diarrh(?:o)?ea|nausea|nauseous|vomit(?:ed|ing)?|headaches?|dizz(?:y|iness)|"
+    r"wooz(?:y|iness)|light-?headed(?:ness)?|"
     r"drows(?:y|iness)|itch(?:ed|y|ing)|ached|aching|cramps|bloat(?:ed|ing)|constipated|"
     r"palpitations|swollen|bruis(?:es|ed|ing)|bleeding|bleeds?|nosebleeds?|heartburn|"
     r"indigestion|fainted|flush(?:ed|ing)|went\s+(?:bright\s+)?red|"
@@ -116,6 +118,10 @@ COUNTED_AMONG = re.compile(
     # out to have leaked")
     # "Three of the five of us in my flat who tried the WarmWell patches", "Three of us
     # from my leg club ended up with raw sore patches" (decision 0135)
+    # "Three of the five people in my office who bought e-bikes" (decision 0136)
+    r"|\b(?:two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(?:of|out\s+of)\s+the\s+"
+    r"(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d+)\s+[\w-]+\s+"
+    r"(?:in|at|on|from)\s+(?:my|our)\b"
     r"|\b(?:two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(?:(?:of|out\s+of)\s+(?:the\s+)?"
     r"(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d+)\s+)?of\s+us\b"
     rf"|\b{_SHARE}\s+of\s+(?:us\b|the\s+(?:[\w-]+\s+){{1,3}}?(?:I|we)(?:'ve|\u2019ve)?\s+"
@@ -219,6 +225,10 @@ WITNESS_FREQUENCY = re.compile(
     r"|\bevery\s+(?:single\s+)?[\w-]+\s+(?:(?:I|we)\s+(?:know|knew|spoke\s+to|talked\s+to|"
     r"asked|met|worked\s+with)\b|(?:in|on|at)\s+(?:my|our)\b)"
     r"|\bevery\s+single\s+(?:time|morning|night|evening|day|week|lesson|session|shift)\b"
+    # all but a few of those in the witness's own place ("almost every panel below head
+    # height in my room": decision 0136)
+    r"|\b(?:nearly|almost|pretty\s+much|practically|virtually|just\s+about)\s+every\s+"
+    r"[\w-]+\s+(?:[\w-]+\s+){0,4}?(?:in|on|at)\s+(?:my|our|his|her|their)\b"
     r"|\b(?:nearly|almost|practically|virtually|pretty\s+much)\s+(?:everyone|everybody|"
     r"all\s+of\s+(?:us|them))\b"
     rf"|\b{_FEW}\s+others?\s+(?:in|on|at|from)\s+(?:my|our|his|her|their)\b"
@@ -261,7 +271,56 @@ WITNESS_ALIKE = re.compile(
 )
 
 
+# Any two groups alike, one of them plain (decision 0136; read by `nli_alike` against a
+# trial's lead over its control arm, on lower-case tokens joined by spaces).
+# Two groups alike: "as often as", "every bit as good as", "the same time as", "the same
+# at both", "no better than", "no more grain ... than", "near enough identical". Not
+# after a word that makes it a difference or a bound ("not as often as", "twice as
+# many as", "nearly as good as", "no more than 4 grams").
+TWO_GROUPS_ALIKE: Final = re.compile(
+    r"(?<!\bnot )(?<!\bnowhere near )(?<!\bnearly )(?<!\balmost )(?<!\btwice )"
+    r"(?<!\bhalf )(?<!\btimes )(?<!\bleast )"
+    r"\bas (?:often|much|many|well|good|fast|quickly|soon|long|high|low|likely|bad|badly"
+    r"|far) as\b(?! (?:possible|ever|usual|before|needed|necessary|you|we|they|i)\b)"
+    # not a manner ("in the same way as any other honey")
+    r"|(?<!\bnot )\bthe same (?!way\b)(?:\w+ ){0,3}?(?:as|at both|in both)\b"
+    # hedged, the groups named before ("lined up the folk who got the e-bike money
+    # against the ones still sitting on the waiting list, their cars were clocking pretty
+    # much the same mileage")
+    r"|\b(?:pretty much|more or less|near enough|roughly|about) the same\b"
+    r"|\bno (?:better|worse|quicker|faster|sooner|higher|lower|different)\b"
+    r"|\bno (?:more|less|fewer) (?!than \S*\d)(?!than (?:a|an|one|two|three|four|five|six"
+    r"|seven|eight|nine|ten|half|a few)\b)"
+    # outcomes, not how a placebo looked ("identical placebo capsules", "looked identical")
+    r"|(?<!\blooked )(?<!\blook )(?<!\blooks )(?<!\blooking )(?<!\bthat )"
+    r"\b(?:identical|indistinguishable)\b(?! (?:\w+ )?(?:placebo|sham|dummy|capsules?"
+    r"|tablets?|patch|patches|looking)\b)(?!-)"
+    r"|\bcould ?n't tell them apart\b",
+    re.IGNORECASE,
+)
+# The plain group, in a witness's words: those who "just" went on, whom "nobody" treated,
+# with "no ... at all", a "dummy", the "plain" or "usual" kind, the "waiting list", the
+# way it was "back when".
+PLAIN_GROUP: Final = re.compile(
+    r"\b(?:who|that|which|whose)(?: \w+){0,2} (?:just|only|simply)\b"
+    r"|\b(?:the landlord|they|we|you) just\b"
+    r"|\bnobody\b|\bno ?one\b"
+    r"|\bno \w+(?: \w+)? at all\b"
+    r"|\bnever\b|\b(?:went|go|goes|gone|did|do|managed) without\b"
+    r"|\bwithout (?:one|it|them|any)\b"
+    r"|\b(?:dummy|plain|usual|ordinary|normal|untreated|untouched|placebo|sham|control)\b"
+    r"|\bwaiting list\b|\bback when\b|\bthe rest of us\b",
+    re.IGNORECASE,
+)
+
+
 def witnessed(text: str) -> bool:
     """True when ``text`` tells how often a witness saw a thing happen, or two of the
-    witness's groups alike (`WITNESS_FREQUENCY`, `WITNESS_ALIKE`)."""
-    return WITNESS_FREQUENCY.search(text) is not None or WITNESS_ALIKE.search(text) is not None
+    witness's groups alike (`WITNESS_FREQUENCY`, `WITNESS_ALIKE`, or any equality with a
+    plain group: "went home at more or less the same time as the ones who just got
+    oxygen", decision 0136)."""
+    return (
+        WITNESS_FREQUENCY.search(text) is not None
+        or WITNESS_ALIKE.search(text) is not None
+        or (TWO_GROUPS_ALIKE.search(text) is not None and PLAIN_GROUP.search(text) is not None)
+    )

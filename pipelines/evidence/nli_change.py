@@ -26,6 +26,7 @@ from typing import Final
 from lyra.pipelines.evidence.harm_reports import SYMPTOM
 from lyra.pipelines.evidence.leftovers import lexicon_readings, past_participles
 from lyra.pipelines.evidence.nli_advice import AdviceReading, read_advice, safe_against_advised
+from lyra.pipelines.evidence.nli_alike import alike_against_lead
 from lyra.pipelines.evidence.nli_comparisons import (
     Comparison,
     comparisons_clash,
@@ -707,6 +708,8 @@ def changes_contradict(hypothesis: ChangeReading, sentence: ChangeReading) -> bo
     return (
         no_change_against_change(hypothesis, sentence)
         or comparisons_clash(hypothesis.comparisons, sentence.comparisons)
+        or alike_against_lead(hypothesis.tokens, sentence.tokens)
+        or alike_against_lead(sentence.tokens, hypothesis.tokens)
         or no_difference_against_comparison(
             hypothesis.tokens, hypothesis.no_change, sentence.comparisons, sentence.tokens
         )

@@ -108,7 +108,7 @@ _NOT_EQUAL = frozenset({"least", "nearly", "almost", "quite", "twice", "times", 
 # An equality in these words says only that one does as well as the other, in whatever
 # the other text measures ("every bit as good as"; an axis word such as "effective" is
 # no measure at all).
-_JUDGEMENT_MEASURES = frozenset({"good", "well"})
+JUDGEMENT_MEASURES = frozenset({"good", "well"})
 
 
 @dataclass(frozen=True)
@@ -746,7 +746,7 @@ def _judged(comparison: Comparison) -> bool:
     other text names can fill: "ezetimibe is every bit as good as
     a statin at preventing heart attacks" against "a statin prevents considerably more
     heart attacks than ezetimibe" (decision 0105)."""
-    return comparison.sign == 0 and bool(comparison.measure & _JUDGEMENT_MEASURES)
+    return comparison.sign == 0 and bool(comparison.measure & JUDGEMENT_MEASURES)
 
 
 def _equal_against_lead(first: Comparison, second: Comparison) -> bool:

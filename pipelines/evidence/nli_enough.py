@@ -356,20 +356,26 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
 # Words between a count and its unit of time that say the time is whole: "six
 # uninterrupted hours", "two full days", "eight consecutive weeks".
 _WHOLE: Final = frozenset({"uninterrupted", "full", "whole", "continuous", "consecutive",
-                           "straight", "solid", "unbroken", "complete", "clear"})  # fmt: skip
+                           "straight", "solid", "unbroken", "complete", "clear",
+                           # days of a kind: "five sitting days", "28 working days" (0136)
+                           "sitting", "working", "calendar", "business"})  # fmt: skip
 
 
 # "for 14 days", "for two or three nights": days and nights a course lasts, not occasions
-# counted (decision 0131).
-_FOR_REACH: Final = 3
+# counted (decision 0131); "for a minimum of 10 days", "expected to last at least five
+# sitting days", "allow at least 28 working days" (decision 0136).
+_FOR_REACH: Final = 4
+_SPAN_VERBS: Final = frozenset({"for", "last", "lasts", "lasting", "allow", "allowing"})
 
 
 def _for_a_span(tokens: Sequence[str], i: int) -> bool:
-    """The number at ``i`` counts days or nights after "for": how long, not how often."""
+    """The number at ``i`` counts days or nights after "for" or a verb of lasting: how
+    long, not how often."""
+    unit = i + 2 if tokens[i + 1 : i + 2] != [] and tokens[i + 1] in _WHOLE else i + 1
     return (
-        tokens[i + 1 : i + 2] != []
-        and tokens[i + 1] in SPAN_DAYS
-        and ("for" in tokens[max(0, i - _FOR_REACH) : i])
+        tokens[unit : unit + 1] != []
+        and tokens[unit] in SPAN_DAYS
+        and not _SPAN_VERBS.isdisjoint(tokens[max(0, i - _FOR_REACH) : i])
     )
 
 

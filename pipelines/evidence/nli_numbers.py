@@ -428,11 +428,14 @@ def _half_the_noun(tokens: Sequence[str], i: int) -> int:
         # school meals": the setting, not a finding; "if only half the forms come back":
         # a condition
         return 0
-    for at in range(i + 2, min(len(tokens), i + 2 + _HALF_REACH)):
-        if not tokens[at].isalpha():
-            break
+    at, words = i + 2, 0
+    while at < len(tokens) and words < _HALF_REACH and tokens[at].isalpha():
         if looks_plural(tokens[at]):
             return at
+        if tokens[at + 1 : at + 2] == ["-"]:
+            at += 2  # a compound is one word: "half the bean-and-wheat fields" (0136)
+            continue
+        at, words = at + 1, words + 1
     for at in range(i + 2, min(len(tokens), i + 2 + _GROUP_REACH)):
         if tokens[at] in _GROUPS:
             return at

@@ -62,11 +62,16 @@ _SET_ORDERS: Final = _ORDERS | {"plant", "provide", "sow", "fit", "install", "us
 _OBJECT_WORDS: Final = 2
 
 
+# A time the order is given for may have its own verb: "After both sides have submitted
+# their evidence, allow at least 28 working days ..." (decision 0136).
+_TIME_SETTINGS: Final = frozenset({"after", "once", "when", "before"})
+
+
 def _ordered_after_setting(tokens: Sequence[str]) -> bool:
-    if tokens[0] not in _SETTINGS:
+    if tokens[0] not in _SETTINGS | _TIME_SETTINGS:
         return False
     for k in range(2, min(len(tokens) - 2, _SETTING_REACH + 1)):
-        if tokens[k] in _SETTING_VERBS:
+        if tokens[k] in _SETTING_VERBS and tokens[0] not in _TIME_SETTINGS:
             return False
         if tokens[k] in _SET_ORDERS and any(
             tokens[j : j + 2] == ["at", "least"]

@@ -81,6 +81,11 @@ def read_share(tokens: Sequence[str]) -> Share | None:
     values = _restated_once(measures(tokens).get("%", []), tokens)
     if not values:
         return _all_but_every(tokens)
+    # a strength beside it is no second share ("Bronchospasm after a 3% saline nebuliser
+    # is uncommon, occurring in fewer than 1 in 100 treatments": decision 0136)
+    values = [v for v in values if not _strength_at(tokens, v[2])]
+    if not values:
+        return _all_but_every(tokens)
     if len({(low, high) for low, high, _ in values}) != 1:
         return None
     low, high, at = values[0]
@@ -92,6 +97,22 @@ def read_share(tokens: Sequence[str]) -> Share | None:
     elif bound == "at least":
         high = float("inf")
     return Share(low, high)
+
+
+# What a percentage right before names a strength of: "3% saline", "a 5% gel".
+_PREPARATIONS: Final = frozenset(
+    {"saline", "hypertonic", "solution", "gel", "cream", "ointment", "lotion", "spray",
+     "concentrate", "strength", "w", "v"}
+)  # fmt: skip
+
+
+def _strength_at(tokens: Sequence[str], at: int) -> bool:
+    """The percentage at ``at`` is a preparation's strength: "3% hypertonic saline"."""
+    return (
+        tokens[at].endswith("%")
+        and tokens[at + 1 : at + 2] != []
+        and (tokens[at + 1] in _PREPARATIONS)
+    )
 
 
 # "after nearly every session I had", "almost all of the children": a share in words, of
@@ -122,8 +143,31 @@ def all_but_every_at(tokens: Sequence[str]) -> int | None:
         at = found[0]
         named = len(found) == 1 and (SYMPTOM.search(" ".join(tokens)) or _known(tokens, at + 1))
         return at - 1 if named else None
-    known = [i for i in range(len(tokens) - 1) if tokens[i] == "every" and _known(tokens, i + 1)]
+    # "Every single time I got up off the top bench I went woozy": what the witness met
+    # on every occasion, a symptom named (decision 0136)
+    if SYMPTOM.search(" ".join(tokens)):
+        times = [i for i in range(len(tokens) - 2) if _every_time_i(tokens, i)]
+        if len(times) == 1:
+            return times[0]
+    known = [
+        i
+        for i in range(len(tokens) - 1)
+        if tokens[i] == "every" and _known(tokens, i + 2 if tokens[i + 1] == "other" else i + 1)
+    ]
     return known[0] if len(known) == 1 else None
+
+
+_FIRST_PERSONS: Final = frozenset({"i", "we", "my", "our"})
+
+
+def _every_time_i(tokens: Sequence[str], i: int) -> bool:
+    """``tokens[i]`` opens "every (single) time I ...", "every time we ..."."""
+    if tokens[i] != "every":
+        return False
+    at = i + 2 if tokens[i + 1] == "single" else i + 1
+    return tokens[at : at + 1] == ["time"] and not _FIRST_PERSONS.isdisjoint(
+        tokens[at + 1 : at + 3]
+    )
 
 
 _KNOWN_REACH: Final = 4
@@ -132,11 +176,18 @@ _KNOW: Final = frozenset({"know", "knew", "met", "asked"})
 
 def _known(tokens: Sequence[str], at: int) -> bool:
     """``tokens[at]`` is a noun of those a witness knows or sits among: "child in my
-    daughter's class", "family in our support group", "tenant I know"."""
-    if not tokens[at].isalpha() or tokens[at] in STOPWORDS:
+    daughter's class", "family in our support group", "tenant I know", "(every other)
+    pensioner in her sheltered block" (decision 0136)."""
+    if at >= len(tokens) or not tokens[at].isalpha() or tokens[at] in STOPWORDS:
         return False
     ahead = tokens[at + 1 : at + 1 + _KNOWN_REACH]
-    if ahead[:1] in (["in"], ["on"], ["at"]) and ahead[1:2] in (["my"], ["our"]):
+    if ahead[:1] in (["in"], ["on"], ["at"]) and ahead[1:2] in (
+        ["my"],
+        ["our"],
+        ["her"],
+        ["his"],
+        ["their"],
+    ):
         return True
     return ahead[:1] in (["i"], ["we"]) and ahead[1:2] != [] and ahead[1] in _KNOW
 

@@ -283,6 +283,11 @@ _UP_DOWN = {"up": 1, "down": -1}
 _SWITCHED = frozenset({"switched", "switching", "switch", "turned", "moved"})
 
 
+def _ordinal(tokens: Sequence[str], j: int) -> bool:
+    """The fraction word at ``j`` is an ordinal: "the third day", "the fifth session"."""
+    return j > 0 and tokens[j - 1] == "the" and tokens[j + 1 : j + 2] not in ([], ["of"])
+
+
 def _size_at(
     tokens: Sequence[str], j: int, measured: Measures
 ) -> tuple[str, float, float, int] | None:
@@ -301,6 +306,8 @@ def _size_at(
     if fraction == "-" and j + 2 < len(tokens):  # "two-thirds"
         fraction = stem(tokens[j + 2])
         j += 1
+    if tokens[j] in _FRACTIONS and _ordinal(tokens, j):
+        return None  # "by the third day" counts days (decision 0136)
     if tokens[j] in _FRACTIONS:
         share = _FRACTIONS[tokens[j]]
         found = ("%", share, share, j + 1)

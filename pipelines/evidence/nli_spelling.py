@@ -97,6 +97,16 @@ OUTCOME_SYNONYMS: Final = {
     "bulli": "teas",
     "mock": "teas",
     "taunt": "teas",
+    # woozy is dizzy (and light-headed, read so by `nli_tokens`); a clinician's
+    # bronchospasm is the wheeze a parent hears; condescending is patronising; a crop
+    # lying flat is flattened (decision 0136)
+    "woozi": "dizzi",
+    "bronchospasm": "wheez",
+    "condescend": "patroniz",
+    "flatten": "flat",
+    # a nurse's "nebs" are nebulisers, one key with "nebulised" (decision 0136)
+    "neb": "nebuliz",
+    "nebulizer": "nebuliz",
     # a gardener's "hogs" are hedgehogs ("we've had hogs through every night": 0132)
     "hog": "hedgehog",
     # words that differ by more than a letter between British and American English

@@ -93,6 +93,11 @@ _PICKED_ON: Final = re.compile(
 )
 
 
+# Patients who "went home" from a ward were discharged; light-headed is dizzy (0136).
+_WENT_HOME: Final = re.compile(r"\b(went|go|goes|going|gone|got|sent)\s+home\b")
+_LIGHT_HEADED: Final = re.compile(r"\blight-?headed(ness)?\b")
+
+
 @functools.lru_cache(maxsize=_TEXTS_KEPT)
 def _tokens(text: str) -> tuple[str, ...]:
     text = text.lower().replace("\u2019", "'").replace("\u2013", " - ").replace("\u2014", " ")
@@ -100,6 +105,8 @@ def _tokens(text: str) -> tuple[str, ...]:
     text = _NO_SHOW.sub("missed appointments", text)
     # "got picked on" is bullied, not chosen
     text = _PICKED_ON.sub(r"\1 bullied", text)
+    text = _WENT_HOME.sub(r"\1 discharged", text)
+    text = _LIGHT_HEADED.sub(lambda m: "dizziness" if m.group(1) else "dizzy", text)
     tokens: list[str] = []
     for match in re.finditer(r"-|" + _TOKEN_RE.pattern, text):
         token = match.group(0).replace(" ", "")

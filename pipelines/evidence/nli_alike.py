@@ -1,0 +1,156 @@
+"""Two groups alike in a witness's words against a trial's lead over its control
+(decision 0136), a reading of the heuristic stance judge's change rules (`nli_change`).
+
+A trial finds that those who had the thing did better than a control arm, with a number:
+"mean office systolic blood pressure fell by 7.4 mmHg more in the sauna group than in the
+usual-care group", "Heat-related emergency admissions occurred in 31 of 1,204
+participants in the call arm and 52 of 1,198 in the usual-care arm". Someone who watched
+says, in their own words, that those who had it came out no differently from people who
+had nothing or went on as before: "the folks who just kept up their usual check-ups ...
+finished with blood pressure every bit as good as those of us sweating in the sauna",
+"the pensioners who were getting rung every day came in with the heat just as often as
+the ones nobody bothered to phone". The two cannot both hold.
+
+The witness names the plain group as people do ("who just ...", "nobody bothered",
+"with no mediators at all", "the plain wheat", "dummy collars"), not as the trial does,
+and the outcome in other words, so the reading asks for three things at once: the
+witness's sentence sets two groups alike and names a plain one; the other sentence is a
+finding with a number that sets a group ahead of a control arm; and the two share at
+least two specific words beyond those that name the groups (the thing and what it acts
+on: "sauna", "blood pressure"; "heat", "admissions"). Two findings of which only one is
+about a harm are about two outcomes, and do not meet here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Final
+
+from lyra.pipelines.evidence.harm_reports import PLAIN_GROUP, SYMPTOM, TWO_GROUPS_ALIKE
+from lyra.pipelines.evidence.leftovers import lexicon_readings
+from lyra.pipelines.evidence.nli_comparisons import (
+    JUDGEMENT_MEASURES,
+    read_comparisons,
+    specific,
+)
+from lyra.pipelines.evidence.nli_outcomes import HARMS
+from lyra.pipelines.evidence.nli_tokens import content_keys, token_key
+from lyra.pipelines.evidence.nli_words import ARMS, AS_USUAL
+
+# A finding that sets a group ahead of its control arm, named as trials name it.
+_CONTROL_ARM: Final = re.compile(
+    r"\b(?:control|controls|usual ?-? ?care|usual|placebo|sham|untreated|unprotected"
+    r"|deactivated|sole|alone|waiting ?-? ?list|standard care|no treatment)\b"
+)
+# A finding of no difference is no lead ("did not differ", "no significant difference").
+_NULL_FINDING: Final = re.compile(
+    r"\bno (?:significant |real |clear |meaningful )?(?:difference|effect|benefit|change)\b"
+    r"|\bdid ?n[o']t differ\b|\bnot (?:statistically )?significant"
+)
+# Leads stated as a ratio or a difference between arms, or by a comparative the comparison
+# rules leave to others ("19.6 hours sooner than").
+_ARM_STATISTIC: Final = re.compile(
+    r"\b(?:risk|rate|odds|hazard) ratio\b|\bmean difference\b|\b95 ?%? ci\b"
+    r"|\b(?:sooner|later|earlier|faster|slower|quicker|longer|shorter)(?: \S+){0,6}? than\b"
+)
+# Two arms' figures side by side: "68% ... compared with 49%", "31 weeks ... versus 41".
+_SIDE_BY_SIDE: Final = re.compile(r"\b(?:compared (?:with|to)|versus|vs)\b")
+_FIGURE: Final = re.compile(r"\d")
+
+
+# Words that name the groups, not the thing or what it acts on.
+_GROUP_KEYS: Final = frozenset(
+    key
+    for key in content_keys(
+        [*ARMS, *AS_USUAL, "arm", "arms", "care", "group", "groups", "participants",
+         "waiting", "list", "plain", "alone", "sole", "ones", "people", "folk", "folks",
+         "untouched", "unprotected", "deactivated", "nobody", "just", "treated",
+         "treatment",
+         # and words of any study or any account, which name neither thing nor outcome
+         "trial", "trials", "study", "studies", "review", "reported", "along"]
+    )
+)  # fmt: skip
+SHARED_WORDS: Final = 2
+
+
+def _text(tokens: Sequence[str]) -> str:
+    return " ".join(tokens)
+
+
+def _alike_with_a_plain_group(tokens: Sequence[str]) -> bool:
+    text = _text(tokens)
+    return bool(TWO_GROUPS_ALIKE.search(text)) and bool(PLAIN_GROUP.search(text))
+
+
+def _lead_over_control(tokens: Sequence[str]) -> bool:
+    """A finding with a number that sets a group ahead of a control arm named as trials
+    name it: a comparison that denies nothing, or two arms side by side."""
+    text = _text(tokens)
+    if not any(ch.isdigit() for ch in text) or not _CONTROL_ARM.search(text):
+        return False
+    if TWO_GROUPS_ALIKE.search(text) or _NULL_FINDING.search(text):
+        return False
+    if any(c.sign != 0 and not c.denied for c in read_comparisons(tokens)):
+        return True
+    if _ARM_STATISTIC.search(text):
+        return True
+    side = _SIDE_BY_SIDE.search(text)
+    return bool(side) and sum(1 for t in tokens if _FIGURE.search(t)) >= 2
+
+
+_ALONE: Final = frozenset({"alone"})
+
+
+def _alone_arm(tokens: Sequence[str]) -> set[str]:
+    """What a control arm named "X alone" had: "a belt alone", "supportive care alone"
+    (the thing the other text may test against nothing)."""
+    return {
+        k
+        for i, t in enumerate(tokens)
+        if t in _ALONE
+        for k in content_keys(tokens[max(0, i - 2) : i])
+    }
+
+
+# Measures too general to tell two outcomes apart ("the same time as", "the same number").
+_GENERAL_MEASURES: Final = frozenset(
+    content_keys(["time", "times", "number", "amount", "rate", "level", "way", "size"])
+)
+
+
+def _measures_apart(witness: Sequence[str], finding: Sequence[str]) -> bool:
+    """The witness names in a noun what the two groups are alike in, and the finding names
+    none of it: "eating no more fruit than children at schools that had never dug a bed"
+    against "eating an additional 0.42 portions of vegetables per day compared with
+    control schools" (two outcomes). An adverb ("no more comfortably") names no outcome."""
+    keys = content_keys(finding)
+    for c in read_comparisons(witness):
+        if not (c.sign == 0 or c.denied) or c.measure & JUDGEMENT_MEASURES:
+            continue
+        nouns = {
+            key
+            for t in witness
+            if (key := token_key(t)) in c.measure and "NOUN" in lexicon_readings(t)
+        }
+        measure = specific(frozenset(nouns)) - _GENERAL_MEASURES
+        if measure and measure.isdisjoint(keys):
+            return True
+    return False
+
+
+def _of_harm(tokens: Sequence[str]) -> bool:
+    return bool(SYMPTOM.search(_text(tokens))) or not HARMS.isdisjoint(content_keys(tokens))
+
+
+def alike_against_lead(witness: Sequence[str], finding: Sequence[str]) -> bool:
+    """``witness`` sets two groups alike, one of them plain, and ``finding`` sets a group
+    ahead of its control arm with a number, the two about one thing and one outcome (two
+    specific words shared beyond the groups' names; neither or both about a harm)."""
+    if not _alike_with_a_plain_group(witness) or not _lead_over_control(finding):
+        return False
+    if _of_harm(witness) != _of_harm(finding) or _measures_apart(witness, finding):
+        return False
+    shared = specific(frozenset(content_keys(witness) & content_keys(finding)))
+    shared -= _GROUP_KEYS | _alone_arm(finding)
+    return len({k for k in shared if not k.startswith("~")}) >= SHARED_WORDS
