@@ -1957,6 +1957,8 @@ def test_a_question_standing_alone_is_no_stance_evidence(
         "Are there side effects?",
         "Can I take zinc with other medicines?",
         "Who should ask a pharmacist first?",
+        # a reader's question under the blog post, a comment fragment (decision 0136)
+        "Sara: Where can I buy the spray?",
     }
     assert (
         texts(
