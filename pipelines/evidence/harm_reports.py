@@ -314,6 +314,11 @@ PLAIN_GROUP: Final = re.compile(
 )
 
 
+def alike_with_a_plain_group(text: str) -> bool:
+    """Two groups alike, one of them plain (`TWO_GROUPS_ALIKE`, `PLAIN_GROUP`)."""
+    return TWO_GROUPS_ALIKE.search(text) is not None and PLAIN_GROUP.search(text) is not None
+
+
 def witnessed(text: str) -> bool:
     """True when ``text`` tells how often a witness saw a thing happen, or two of the
     witness's groups alike (`WITNESS_FREQUENCY`, `WITNESS_ALIKE`, or any equality with a
@@ -322,5 +327,5 @@ def witnessed(text: str) -> bool:
     return (
         WITNESS_FREQUENCY.search(text) is not None
         or WITNESS_ALIKE.search(text) is not None
-        or (TWO_GROUPS_ALIKE.search(text) is not None and PLAIN_GROUP.search(text) is not None)
+        or alike_with_a_plain_group(text)
     )

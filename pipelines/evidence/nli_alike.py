@@ -27,7 +27,11 @@ import re
 from collections.abc import Sequence
 from typing import Final
 
-from lyra.pipelines.evidence.harm_reports import PLAIN_GROUP, SYMPTOM, TWO_GROUPS_ALIKE
+from lyra.pipelines.evidence.harm_reports import (
+    SYMPTOM,
+    TWO_GROUPS_ALIKE,
+    alike_with_a_plain_group,
+)
 from lyra.pipelines.evidence.leftovers import lexicon_readings
 from lyra.pipelines.evidence.nli_comparisons import (
     JUDGEMENT_MEASURES,
@@ -57,6 +61,7 @@ _ARM_STATISTIC: Final = re.compile(
 # Two arms' figures side by side: "68% ... compared with 49%", "31 weeks ... versus 41".
 _SIDE_BY_SIDE: Final = re.compile(r"\b(?:compared (?:with|to)|versus|vs)\b")
 _FIGURE: Final = re.compile(r"\d")
+_ARMS_SIDE_BY_SIDE: Final = 2
 
 
 # Words that name the groups, not the thing or what it acts on.
@@ -78,11 +83,6 @@ def _text(tokens: Sequence[str]) -> str:
     return " ".join(tokens)
 
 
-def _alike_with_a_plain_group(tokens: Sequence[str]) -> bool:
-    text = _text(tokens)
-    return bool(TWO_GROUPS_ALIKE.search(text)) and bool(PLAIN_GROUP.search(text))
-
-
 def _lead_over_control(tokens: Sequence[str]) -> bool:
     """A finding with a number that sets a group ahead of a control arm named as trials
     name it: a comparison that denies nothing, or two arms side by side."""
@@ -96,10 +96,7 @@ def _lead_over_control(tokens: Sequence[str]) -> bool:
     if _ARM_STATISTIC.search(text):
         return True
     side = _SIDE_BY_SIDE.search(text)
-    return bool(side) and sum(1 for t in tokens if _FIGURE.search(t)) >= 2
-
-
-_ALONE: Final = frozenset({"alone"})
+    return bool(side) and sum(1 for t in tokens if _FIGURE.search(t)) >= _ARMS_SIDE_BY_SIDE
 
 
 def _alone_arm(tokens: Sequence[str]) -> set[str]:
@@ -108,7 +105,7 @@ def _alone_arm(tokens: Sequence[str]) -> set[str]:
     return {
         k
         for i, t in enumerate(tokens)
-        if t in _ALONE
+        if t == "alone"
         for k in content_keys(tokens[max(0, i - 2) : i])
     }
 
@@ -147,7 +144,7 @@ def alike_against_lead(witness: Sequence[str], finding: Sequence[str]) -> bool:
     """``witness`` sets two groups alike, one of them plain, and ``finding`` sets a group
     ahead of its control arm with a number, the two about one thing and one outcome (two
     specific words shared beyond the groups' names; neither or both about a harm)."""
-    if not _alike_with_a_plain_group(witness) or not _lead_over_control(finding):
+    if not alike_with_a_plain_group(_text(witness)) or not _lead_over_control(finding):
         return False
     if _of_harm(witness) != _of_harm(finding) or _measures_apart(witness, finding):
         return False
