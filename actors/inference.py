@@ -400,12 +400,14 @@ class InferenceActor:
         claims: list[tuple[str, str]],
         fragments: dict[str, str],
         left_out: dict[str, set[str]],
+        near: dict[str, list[str]] | None = None,
     ) -> dict[str, list[str]]:
         """For each (claim id, text), the fragments (id -> text) the contradiction rules
-        read as disagreeing with it, leaving out ``left_out``'s (`stance_sweep`): rules
-        only, no model. Here rather than in the orchestrator, whose tool calls wait while
-        a thread of it reads (decision 0112). Idempotent."""
-        return contradiction_candidates(claims, fragments, left_out)
+        read as disagreeing with it, leaving out ``left_out``'s, every sentence of
+        ``near``'s read (`stance_sweep`): rules only, no model. Here rather than in the
+        orchestrator, whose tool calls wait while a thread of it reads (decision 0112).
+        Idempotent."""
+        return contradiction_candidates(claims, fragments, left_out, near)
 
     def relevance(
         self, query: str, papers: list[dict[str, Any]], tag: str

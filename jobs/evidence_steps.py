@@ -451,11 +451,14 @@ async def _swept_pairs(
     frag_ids: list[str],
     meta: dict[str, dict[str, Any]],
     taken: set[tuple[str, str]],
+    crowded: dict[str, list[str]],
 ) -> list[tuple[dict[str, Any], dict[str, Any]]]:
     """Pairs of a claim and a fragment of another page that the contradiction rules read
     as disagreeing, however far apart the embedder puts them (`stance_sweep`, decision
-    0104): at most `SWEPT_PER_CLAIM` a claim, other domains first, none judged before or
-    already chosen (``taken``: (fragment id, claim id))."""
+    0104), or near it but crowded out of its candidates (``crowded``: claim id ->
+    fragment ids; the rules read every sentence of these, decision 0137): at most
+    `SWEPT_PER_CLAIM` a claim, other domains first, none judged before or already chosen
+    (``taken``: (fragment id, claim id))."""
     rest = [fid for fid in frag_ids if fid not in meta]
     texts = dict(meta)
     if rest:
@@ -478,6 +481,7 @@ async def _swept_pairs(
         [(c["id"], c["claim_text"]) for c in claims],
         {fid: m["text"] for fid, m in usable.items()},
         left_out,
+        crowded,
     )
     pairs = []
     for claim in claims:
@@ -605,6 +609,7 @@ async def judge_stance(job: EvidenceJob) -> None:
     )
     df = Counter(k for words in keys.values() for k in words)
     found = []
+    crowded: dict[str, list[str]] = {}
     for claim, words, per_claim in zip(with_vec, claim_keys, hits, strict=True):
         near = [
             (fid, sim)
@@ -626,11 +631,21 @@ async def judge_stance(job: EvidenceJob) -> None:
             s.stance_candidates,
         )
         found.append([(claim, meta[c.fragment_id]) for c in chosen])
+        # the rest of its near fragments: the contradiction rules read them too (0137)
+        taken_ids = {c.fragment_id for c in chosen}
+        crowded[claim["id"]] = [c.fragment_id for c in cands if c.fragment_id not in taken_ids]
     # The nearest fragments are judged while the contradiction rules sweep the task's
     # other fragments in this process (decision 0111); the swept pairs are judged last.
     nearest = _shortest_first([pair for per_claim in found for pair in per_claim])
     sweep = asyncio.create_task(
-        _swept_pairs(ctx, claims, frag_ids, meta, judged | {(f["id"], c["id"]) for c, f in nearest})
+        _swept_pairs(
+            ctx,
+            claims,
+            frag_ids,
+            meta,
+            judged | {(f["id"], c["id"]) for c, f in nearest},
+            crowded,
+        )
     )
     try:
         results = await _judged(job, nearest, 0, len(nearest))

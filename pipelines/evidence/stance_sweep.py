@@ -132,14 +132,19 @@ def contradiction_candidates(
     claims: Sequence[tuple[str, str]],
     fragments: Mapping[str, str],
     left_out: Mapping[str, Set[str]] | None = None,
+    near: Mapping[str, Sequence[str]] | None = None,
 ) -> dict[str, list[str]]:
     """For each (claim id, claim text), the ids of ``fragments`` (id -> text) that one of
     the change rules reads as contradicting the claim, confirmed by `heuristic_nli` on
     the whole fragment: the surest confirmation first, then in the order given. Claims
     with none are left out; so is each fragment that ``left_out`` (claim id -> fragment
-    ids) names for a claim."""
+    ids) names for a claim. A claim meets the fragments whose sentences' readings are
+    about what its own are about, and every sentence of those ``near`` names for it
+    (claim id -> fragment ids: the embedder put them near the claim, and its nearest few
+    crowded them out of its candidates; decision 0137)."""
     readings: list[tuple[str, ChangeReading]] = []
     index: dict[str, list[int]] = {}
+    of_fragment: dict[str, list[int]] = {}
     unread: tuple[tuple[ChangeReading, frozenset[str]], ...] = ()
     none_found: dict[str, float] = {}
     for fragment_id, text in fragments.items():
@@ -147,12 +152,20 @@ def contradiction_candidates(
         for reading, keys in guarded(SWEEP, functools.partial(sentence_readings, text), unread):
             for key in keys:
                 index.setdefault(key, []).append(len(readings))
+            of_fragment.setdefault(fragment_id, []).append(len(readings))
             readings.append((fragment_id, reading))
     order = {fid: n for n, fid in enumerate(fragments)}
     found: dict[str, list[str]] = {}
     for claim_id, claim_text in claims:
         skipped = left_out.get(claim_id, frozenset()) if left_out else frozenset()
-        read = functools.partial(_contradicted_by, claim_text, fragments, readings, index, skipped)
+        nearby = (
+            {n for fid in near.get(claim_id, ()) for n in of_fragment.get(fid, ())}
+            if near
+            else set()
+        )
+        read = functools.partial(
+            _contradicted_by, claim_text, fragments, readings, index, skipped, nearby
+        )
         hits = guarded(SWEEP, read, none_found)
         if hits:
             # surest first: the stance step keeps only the first few (decision 0107)
@@ -166,13 +179,15 @@ def _contradicted_by(
     readings: Sequence[tuple[str, ChangeReading]],
     index: Mapping[str, Sequence[int]],
     skipped: Set[str],
+    nearby: Set[int],
 ) -> dict[str, float]:
     """The fragments (id -> the rules' confidence) that contradict one claim, for
-    `contradiction_candidates`."""
+    `contradiction_candidates`: ``nearby`` (indexes of ``readings``) are read whatever
+    they are about."""
     hits: dict[str, float] = {}
     for text in (claim_text, *claim_statements(claim_text)):
         claim = read_changes(tokenize(text))
-        near = sorted({n for key in _about(claim) for n in index.get(key, ())})
+        near = sorted({n for key in _about(claim) for n in index.get(key, ())} | nearby)
         for n in near:
             fragment_id, reading = readings[n]
             if fragment_id in hits or fragment_id in skipped:
