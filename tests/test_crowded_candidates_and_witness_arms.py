@@ -8,8 +8,13 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+import pytest
+
 from lyra.jobs.evidence_steps import judge_stance
+from lyra.pipelines.evidence.claims import informativeness
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
+from lyra.pipelines.evidence.nli_shares import Share, read_share
+from lyra.pipelines.evidence.nli_tokens import tokenize
 from lyra.pipelines.evidence.stance_sweep import contradiction_candidates
 from tests.conftest import make_settings, step_context
 
@@ -106,3 +111,88 @@ def test_the_stance_step_sends_what_its_candidates_crowded_out_to_the_sweep(
         ("f-service", "neutral"),
         ("f-trial", "refutes"),
     }
+
+
+ACUPRESSURE_TRIAL = (
+    "At 8 weeks, 52% of participants in the acupressure arm improved their sleep score by at "
+    "least 2 points compared with 30% in the supportive-talks control arm (risk difference 22 "
+    "points, 95% CI 10 to 34)."
+)
+TRIBUNAL_TRIAL = (
+    "Median time from application to first tribunal hearing was 12 days for video-link "
+    "hearings versus 20 days for control in-person hearings (difference -8 days, 95% CI -10 "
+    "to -6)."
+)
+BRUISING_RARE = (
+    "Bruising at picking is uncommon, affecting fewer than 1 in 200 apples in a typical season "
+    "across our client orchards."
+)
+
+
+@pytest.mark.parametrize(
+    ("witness", "finding", "label"),
+    [
+        pytest.param(
+            "I was in one of those acupressure studies and the ones who just had friendly "
+            "chats with a physio came out every bit as well as those of us who got the "
+            "acupressure.",
+            ACUPRESSURE_TRIAL,
+            "refutes",
+            id="friendly-chats-are-the-talks-arm",
+        ),
+        pytest.param(
+            "I was in one of those acupressure studies and the ones who just had a cup of tea "
+            "with a physio came out every bit as well as those of us who got the acupressure.",
+            ACUPRESSURE_TRIAL,
+            "neutral",
+            id="control-a-cup-of-tea-names-no-arm-of-the-trial",
+        ),
+        pytest.param(
+            "From the clerk's desk, the tenants going on the video link wait just as long to be "
+            "heard as the ones we still bring into the tribunal room.",
+            TRIBUNAL_TRIAL,
+            "refutes",
+            id="just-as-long-to-be-heard-as-the-ones-we-still-bring",
+        ),
+        pytest.param(
+            "From the clerk's desk, the tenants going on the video link wait just as long to be "
+            "heard as the tenants who come into the tribunal room.",
+            TRIBUNAL_TRIAL,
+            "neutral",
+            id="control-no-plain-group",
+        ),
+        pytest.param(
+            "The pickers we had in last autumn bruised a good third of our Bramley apples, and "
+            "it wasn't the first year either.",
+            BRUISING_RARE,
+            "refutes",
+            id="a-good-third-against-rare",
+        ),
+        pytest.param(
+            "The pickers we had in last autumn bruised a good deal of our Bramley apples, and it "
+            "wasn't the first year either.",
+            BRUISING_RARE,
+            "neutral",
+            id="control-a-good-deal-is-no-share",
+        ),
+    ],
+)
+def test_a_witness_in_other_words_against_a_finding(witness: str, finding: str, label: str) -> None:
+    assert heuristic_nli(finding, witness).label == label
+    assert heuristic_nli(witness, finding).label == label
+
+
+def test_a_good_third_is_a_share_and_a_good_third_of_an_hour_none() -> None:
+    assert read_share(tokenize("they bruised a good third of our apples")) == Share(
+        100 / 3, 100 / 3
+    )
+    assert read_share(tokenize("a full quarter of them said it hurt")) == Share(25.0, 25.0)
+    assert read_share(tokenize("It took a good third of an hour.")) is None
+
+
+def test_an_amount_enough_for_the_writer_then_for_everyone_is_a_claim() -> None:
+    own = "Two sessions plus a few nights with the app was plenty for me."
+    assert informativeness(own) == 0.0
+    assert informativeness(
+        own[:-1] + ", nobody needs to sign up for three months of it."
+    ) == pytest.approx(0.7)

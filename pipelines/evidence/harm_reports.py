@@ -281,7 +281,8 @@ TWO_GROUPS_ALIKE: Final = re.compile(
     r"(?<!\bnot )(?<!\bnowhere near )(?<!\bnearly )(?<!\balmost )(?<!\btwice )"
     r"(?<!\bhalf )(?<!\btimes )(?<!\bleast )"
     r"\bas (?:often|much|many|well|good|fast|quickly|soon|long|high|low|likely|bad|badly"
-    r"|far) as\b(?! (?:possible|ever|usual|before|needed|necessary|you|we|they|i)\b)"
+    r"|far)(?: to be \w+)? as\b(?! (?:possible|ever|usual|before|needed|necessary|you|we"
+    r"|they|i)\b)"
     # not a manner ("in the same way as any other honey")
     r"|(?<!\bnot )\bthe same (?!way\b)(?:\w+ ){0,3}?(?:as|at both|in both)\b"
     # hedged, the groups named before ("lined up the folk who got the e-bike money
@@ -309,7 +310,9 @@ PLAIN_GROUP: Final = re.compile(
     r"|\bnever\b|\b(?:went|go|goes|gone|did|do|managed) without\b"
     r"|\bwithout (?:one|it|them|any)\b"
     r"|\b(?:dummy|plain|usual|ordinary|normal|untreated|untouched|placebo|sham|control)\b"
-    r"|\bwaiting list\b|\bback when\b|\bthe rest of us\b",
+    r"|\bwaiting list\b|\bback when\b|\bthe rest of us\b"
+    # those still taken the old way ("the ones we still put in the van": decision 0137)
+    r"|\bones? (?:(?:we|they|you) )?still\b",
     re.IGNORECASE,
 )
 

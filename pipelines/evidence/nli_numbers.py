@@ -394,6 +394,10 @@ FRACTION_OF = {
 }  # fmt: skip
 
 
+# What may stand between "a" and its fraction, saying it is at least that: "a good third".
+FRACTION_HEDGES: Final = frozenset({"good", "full"})
+
+
 # "half the owl boxes", "about half the mums", "half my patients": half of a group named
 # in the plural; not "half the dose", "half the time" or "half the price" (amounts), nor
 # "half the size" (decision 0132).
@@ -514,18 +518,20 @@ def _share(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
     (decision 0105)."""
     if half_share(tokens, i):
         return 50.0, i + 1
+    # "a good third of our Chardonnay vines", "a full quarter of them" (decision 0137)
+    k = i + 2 if tokens[i + 1 : i + 2] and tokens[i + 1] in FRACTION_HEDGES else i + 1
     if (
-        tokens[i + 1 : i + 2]
-        and tokens[i + 1] in FRACTION_OF
+        tokens[k : k + 1]
+        and tokens[k] in FRACTION_OF
         and (
-            (tokens[i + 2 : i + 3] == ["of"] and tokens[i + 3 : i + 4] not in (["a"], ["an"]))
-            or (tokens[i + 2 : i + 3] != [] and tokens[i + 2] in SAID)
+            (tokens[k + 1 : k + 2] == ["of"] and tokens[k + 2 : k + 3] not in (["a"], ["an"]))
+            or (tokens[k + 1 : k + 2] != [] and tokens[k + 1] in SAID)
         )
     ):
         # not part of one thing: "only a quarter of a degree or so cooler" (0130)
         count = 1.0 if tokens[i] in ("a", "one") else number(tokens[i])
-        if count is not None and count < FRACTION_OF[tokens[i + 1]]:
-            return 100.0 * count / FRACTION_OF[tokens[i + 1]], i + 2
+        if count is not None and count < FRACTION_OF[tokens[k]]:
+            return 100.0 * count / FRACTION_OF[tokens[k]], k + 1
     numerator = _count_at(tokens, i)
     if numerator is None:
         return None
@@ -594,6 +600,7 @@ def _measures(key: tuple[str, ...]) -> Measures:
                 ahead in _SHARE_JOINS
                 or ahead in SHARE_NOUNS
                 or ahead in FRACTION_OF
+                or ahead in FRACTION_HEDGES
                 or half_share(tokens, i)
                 or (tok in _ONE and ahead.isalpha())
                 or (per and ahead.isalpha() and per_group(tokens, i + 1) > 0)

@@ -25,6 +25,7 @@ from lyra.pipelines.evidence.antonym_axes import ANTONYM_AXES
 from lyra.pipelines.evidence.harm_reports import SYMPTOM
 from lyra.pipelines.evidence.nli_numbers import (
     CARDINALS,
+    FRACTION_HEDGES,
     FRACTION_OF,
     SAID,
     SHARE_NOUNS,
@@ -274,7 +275,8 @@ def _counted_out_of(tokens: Sequence[str], at: int) -> bool:
 def _of_people(tokens: Sequence[str], at: int) -> bool:
     """The percentage at ``at`` is a share of some group: "N in M", "N out of M", "28
     percent of rider injuries"; not "15.5% moisture" nor "a 12% drop"."""
-    after = tokens[at + 1 : at + 3]
+    hedged = tokens[at + 1 : at + 2] != [] and tokens[at + 1] in FRACTION_HEDGES
+    after = tokens[at + 2 : at + 4] if hedged else tokens[at + 1 : at + 3]  # "a good third"
     if after[1:] == ["of"] and (after[0] in FRACTION_OF or tokens[at] == "half"):
         return True  # "a third of my clients"
     if after[:1] and after[0] in FRACTION_OF and after[1:] and after[1] in SAID:

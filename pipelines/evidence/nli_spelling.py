@@ -107,6 +107,12 @@ OUTCOME_SYNONYMS: Final = {
     # a nurse's "nebs" are nebulisers, one key with "nebulised" (decision 0136)
     "neb": "nebuliz",
     "nebulizer": "nebuliz",
+    # friendly chats are talks ("the people who just had friendly chats with a nurse"
+    # against "27% in the supportive-talks control arm"); what was heard had a hearing
+    # ("wait just as long to be heard as": decision 0137)
+    "chat": "talk",
+    "chatt": "talk",
+    "heard": "hear",
     # a gardener's "hogs" are hedgehogs ("we've had hogs through every night": 0132)
     "hog": "hedgehog",
     # words that differ by more than a letter between British and American English
