@@ -123,6 +123,10 @@ TRIBUNAL_TRIAL = (
     "hearings versus 20 days for control in-person hearings (difference -8 days, 95% CI -10 "
     "to -6)."
 )
+TEARFUL_RARE = (
+    "Feeling tearful after an appointment is uncommon, affecting fewer than 1 in 25 of our "
+    "patients in last year's survey."
+)
 BRUISING_RARE = (
     "Bruising at picking is uncommon, affecting fewer than 1 in 200 apples in a typical season "
     "across our client orchards."
@@ -160,6 +164,26 @@ BRUISING_RARE = (
             TRIBUNAL_TRIAL,
             "neutral",
             id="control-no-plain-group",
+        ),
+        pytest.param(
+            "Every single appointment left me in tears, and two other mums at my clinic said "
+            "the same thing happened to them.",
+            TEARFUL_RARE,
+            "refutes",
+            id="every-single-appointment-left-me-in-tears-against-rare",
+        ),
+        pytest.param(
+            "Every single appointment left me smiling, and two other mums at my clinic said the "
+            "same thing happened to them.",
+            TEARFUL_RARE,
+            "neutral",
+            id="control-left-me-smiling-is-no-harm",
+        ),
+        pytest.param(
+            "Every single appointment started late, and I was in tears once.",
+            TEARFUL_RARE,
+            "neutral",
+            id="control-every-appointment-did-nothing-to-me",
         ),
         pytest.param(
             "The pickers we had in last autumn bruised a good third of our Bramley apples, and "

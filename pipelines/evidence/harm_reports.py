@@ -27,6 +27,8 @@ SYMPTOM = re.compile(
     # what a practice of the mind can bring on (decision 0127)
     r"panic(?:ky|ked|\s+attacks?)|dissociat(?:ed|ion|ive)|spaced[- ]out|flashbacks?|"
     r"nightmares?|sting(?:ing|s)?|burning|tingl(?:ing|y)|"
+    # and leave one in tears ("left me in floods of tears": decision 0137)
+    r"tearful(?:ness)?|in\s+(?:floods\s+of\s+)?tears|emotionally\s+(?:drained|wrung\s+out)|"
     # what a strap or a brace can press on ("pins and needles in our fingers", "went numb":
     # decision 0132)
     r"pins\s+and\s+needles|numb(?:ness)?|"

@@ -159,15 +159,28 @@ def all_but_every_at(tokens: Sequence[str]) -> int | None:
 
 
 _FIRST_PERSONS: Final = frozenset({"i", "we", "my", "our"})
+# The occasions a witness meets a thing on, and what one does to them ("Every single
+# session left me in floods of tears": decision 0137).
+_OCCASIONS: Final = frozenset({"session", "visit", "treatment", "appointment", "dose"})
+_DID_TO_ME: Final = frozenset({"left", "made", "gave", "had"})
+_ME: Final = frozenset({"me", "us"})
 
 
 def _every_time_i(tokens: Sequence[str], i: int) -> bool:
-    """``tokens[i]`` opens "every (single) time I ...", "every time we ..."."""
+    """``tokens[i]`` opens "every (single) time I ...", "every time we ...", "every single
+    session left me ..."."""
     if tokens[i] != "every":
         return False
-    at = i + 2 if tokens[i + 1] == "single" else i + 1
-    return tokens[at : at + 1] == ["time"] and not _FIRST_PERSONS.isdisjoint(
-        tokens[at + 1 : at + 3]
+    at = i + 2 if tokens[i + 1 : i + 2] == ["single"] else i + 1
+    if tokens[at : at + 1] == ["time"]:
+        return not _FIRST_PERSONS.isdisjoint(tokens[at + 1 : at + 3])
+    return (
+        tokens[at : at + 1] != []
+        and tokens[at] in _OCCASIONS
+        and tokens[at + 1 : at + 2] != []
+        and tokens[at + 1] in _DID_TO_ME
+        and tokens[at + 2 : at + 3] != []
+        and tokens[at + 2] in _ME
     )
 
 
