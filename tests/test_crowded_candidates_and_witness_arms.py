@@ -12,7 +12,7 @@ import pytest
 
 from lyra.jobs.evidence_steps import judge_stance
 from lyra.pipelines.evidence.claims import informativeness
-from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
+from lyra.pipelines.evidence.nli_heuristic import describes_a_group, heuristic_nli
 from lyra.pipelines.evidence.nli_shares import Share, read_share
 from lyra.pipelines.evidence.nli_tokens import tokenize
 from lyra.pipelines.evidence.stance_sweep import contradiction_candidates
@@ -220,3 +220,47 @@ def test_an_amount_enough_for_the_writer_then_for_everyone_is_a_claim() -> None:
     assert informativeness(
         own[:-1] + ", nobody needs to sign up for three months of it."
     ) == pytest.approx(0.7)
+
+
+@pytest.mark.parametrize(
+    ("claim", "premise", "label"),
+    [
+        pytest.param(
+            "This guide is for people who have never had a stroke and wonder whether to start "
+            "aspirin.",
+            "This guide is for people who have had a stroke and wonder whether to start aspirin.",
+            "supports",
+            id="who-have-never-had-says-who",
+        ),
+        pytest.param(
+            "This guide is for people who haven't had a stroke and wonder whether to start "
+            "aspirin.",
+            "This guide is for people who have had a stroke and wonder whether to start aspirin.",
+            "supports",
+            id="who-havent-had-says-who",
+        ),
+        pytest.param(
+            "This guide is not for people who have had a stroke and wonder whether to start "
+            "aspirin.",
+            "This guide is for people who have had a stroke and wonder whether to start aspirin.",
+            "refutes",
+            id="control-the-guide-denied",
+        ),
+        pytest.param(
+            "Fitting speed limiters was associated with no change in the number of dented vans.",
+            "Fitting speed limiters cut the number of dented vans by a third.",
+            "refutes",
+            id="control-associated-with-no-change-is-a-finding",
+        ),
+    ],
+)
+def test_a_negation_that_says_who_denies_no_finding(claim: str, premise: str, label: str) -> None:
+    assert heuristic_nli(premise, claim).label == label
+    assert heuristic_nli(claim, premise).label == label
+
+
+def test_with_no_beside_a_noun_says_what_a_group_has() -> None:
+    assert describes_a_group(tokenize("a depot with no speed limiters at all"), 3)
+    assert describes_a_group(tokenize("adults who have never had a stroke"), 3)
+    assert not describes_a_group(tokenize("it was associated with no change"), 4)
+    assert not describes_a_group(tokenize("the drug did not lower the risk"), 3)

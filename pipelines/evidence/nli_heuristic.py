@@ -96,6 +96,7 @@ import functools
 import re
 from collections.abc import Sequence, Set
 from dataclasses import dataclass
+from typing import Final
 
 from lyra.pipelines.evidence.leftovers import lexicon_readings
 from lyra.pipelines.evidence.nli import NliLabel, NliResult
@@ -160,6 +161,33 @@ def _scope(tokens: Sequence[str], i: int) -> str:
     return next((min(keys) for keys in map(content_keys, tokens[i + 1 :]) if keys), "")
 
 
+# A negation in a relative clause that says who: "adults over 70 who have never had a
+# heart attack", "people who haven't had one", "those who did not take it".
+_RELATIVES: Final = frozenset({"who", "who've", "who'd", "whom"})
+_AUXILIARIES: Final = frozenset(
+    {"have", "has", "had", "do", "does", "did", "are", "were", "is", "was", "could", "would",
+     "will", "can", "may", "might", "still", "yet", "ever"}
+)  # fmt: skip
+
+
+def describes_a_group(tokens: Sequence[str], i: int) -> bool:
+    """The negation cue at ``tokens[i]`` says who or what a group is, and denies no
+    finding: in a relative clause ("adults over 70 who have never had a heart attack",
+    "people who haven't had one") or after "with" beside a noun ("a depot with no speed
+    limiters at all", "patients with no history of ulcers"; not "was associated with no
+    change") (decision 0137)."""
+    before = tokens[i - 1] if i else ""
+    if before in _RELATIVES:
+        return True
+    if i >= 2 and tokens[i - 2] in _RELATIVES and before in _AUXILIARIES:
+        return True
+    if tokens[i] != "no" or before != "with" or i < 2:
+        return False
+    noun = tokens[i - 2]
+    readings = lexicon_readings(noun) if noun.isalpha() else {}
+    return "NOUN" in readings and not noun.endswith("ed")
+
+
 def negations_differ(hypothesis: Sequence[str], sentence: Sequence[str]) -> bool:
     """One side carries a negation and the other does not.
 
@@ -176,10 +204,10 @@ def negations_differ(hypothesis: Sequence[str], sentence: Sequence[str]) -> bool
     shared = withouts(hypothesis) & withouts(sentence)
 
     def negated(tokens: Sequence[str]) -> bool:
-        if not shared:
-            return is_negated(tokens)
         return any(
-            is_cue(tokens, i) and not (tok == "without" and _scope(tokens, i) in shared)
+            is_cue(tokens, i)
+            and not (shared and tok == "without" and _scope(tokens, i) in shared)
+            and not describes_a_group(tokens, i)
             for i, tok in enumerate(tokens)
         )
 
@@ -211,7 +239,7 @@ def negation_bears_on(negated: Sequence[str], other: Sequence[str]) -> bool:
     is associated with higher mortality" states (decision 0090)."""
     named = _literal_keys(other)
     for i in range(len(negated)):
-        if not is_cue(negated, i):
+        if not is_cue(negated, i) or describes_a_group(negated, i):
             continue
         scope = _literal_keys(negated[i + 1 :]) or _literal_keys(negated[:i])
         if not scope.isdisjoint(named):
