@@ -64,7 +64,8 @@ def test_round_twenty_three_contradictions_refute(premise: str, claim: str) -> N
     ("sentence", "score"),
     [
         (_BACK_WHERE_IT_WAS, 0.7),
-        (_SKIPPING_MEALS, 0.35),
+        # a count among the witness's own group, read so since decision 0137 (0.35 before)
+        (_SKIPPING_MEALS, 0.6),
         (_QUIZ_PLENTY, 0.6),
         (
             "Our members believe a levy of 20p a bag is plenty to change habits, and that "

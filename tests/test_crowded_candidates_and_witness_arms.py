@@ -14,7 +14,7 @@ from lyra.jobs.evidence_steps import judge_stance
 from lyra.pipelines.evidence.claims import informativeness
 from lyra.pipelines.evidence.nli_heuristic import describes_a_group, heuristic_nli
 from lyra.pipelines.evidence.nli_shares import Share, read_share
-from lyra.pipelines.evidence.nli_tokens import tokenize
+from lyra.pipelines.evidence.nli_tokens import content_keys, tokenize
 from lyra.pipelines.evidence.stance_sweep import contradiction_candidates
 from tests.conftest import make_settings, step_context
 
@@ -264,3 +264,76 @@ def test_with_no_beside_a_noun_says_what_a_group_has() -> None:
     assert describes_a_group(tokenize("adults who have never had a stroke"), 3)
     assert not describes_a_group(tokenize("it was associated with no change"), 4)
     assert not describes_a_group(tokenize("the drug did not lower the risk"), 3)
+
+
+SWIM_WITNESS = (
+    "When we went through our own records, the pensioners with a swim pass weren't getting to "
+    "the pool any more often than the neighbours their age who'd never bothered applying for "
+    "one."
+)
+CREAM_RARE = "A rash is uncommon with the cream, affecting fewer than 3 in 100 users over a year."
+STINGS_RARE = (
+    "Stings to neighbours are rare, with fewer than 1 in 200 households near our apiaries "
+    "reporting a sting in a season."
+)
+
+
+@pytest.mark.parametrize(
+    ("witness", "finding", "label"),
+    [
+        pytest.param(
+            SWIM_WITNESS,
+            "At 12 months, pass holders made a mean of 1.4 more pool visits per week than "
+            "age-matched residents in wards where the pass had not yet been introduced (95% CI "
+            "0.8 to 2.0).",
+            "refutes",
+            id="not-any-more-often-than-those-the-pass-had-not-yet-reached",
+        ),
+        pytest.param(
+            SWIM_WITNESS,
+            "At 12 months, pass holders made a mean of 1.4 more pool visits per week than "
+            "age-matched residents in wards where the pass had been introduced a year earlier "
+            "(95% CI 0.8 to 2.0).",
+            "neutral",
+            id="control-a-lead-over-no-control-arm",
+        ),
+        pytest.param(
+            "Since we put the hives in, half the kids on our street have been stung on the way "
+            "to school.",
+            STINGS_RARE,
+            "refutes",
+            id="half-the-kids-have-been-stung-against-rare-stings",
+        ),
+        pytest.param(
+            "Since we put the hives in, half the kids on our street have been to see them on the "
+            "way to school.",
+            STINGS_RARE,
+            "neutral",
+            id="control-half-the-kids-came-to-see",
+        ),
+        pytest.param(
+            "Three of the five ladies in my walking group who use the cream have ended up with a "
+            "rash from it, me included, so don't let anyone tell you that's rare.",
+            CREAM_RARE,
+            "refutes",
+            id="three-of-the-five-ladies-so-dont-let-anyone-tell-you",
+        ),
+    ],
+)
+def test_a_witness_count_in_everyday_words(witness: str, finding: str, label: str) -> None:
+    assert heuristic_nli(finding, witness).label == label
+    assert heuristic_nli(witness, finding).label == label
+
+
+def test_the_words_a_witness_uses_for_people_harms_and_their_cases() -> None:
+    assert read_share(tokenize("Three of the five ladies in my group got a rash.")) == Share(
+        60.0, 60.0
+    )
+    assert read_share(tokenize("Three of the five tables in my room got a scratch.")) is None
+    assert content_keys(tokenize("stung ulcers")) == content_keys(tokenize("sting sores"))
+    # an amount called enough for any reader in the case named is a claim; for the writer
+    # alone it is not
+    assert informativeness("A yearly check is plenty if you've got no bother with it.") > 0
+    assert informativeness("A yearly check is plenty for me.") == 0.0
+    # a fraction of those the witness lives among, and what has befallen them
+    assert informativeness("Half the kids on our lane have been stung this summer.") > 0

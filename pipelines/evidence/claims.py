@@ -578,7 +578,10 @@ _ENOUGH_BEYOND_ME = re.compile(
     r"|\bplenty(?=\s*(?:[,;:]|$)|\s+in\s+my\s+book\b)"
     # or the writer's own amount, then for everyone ("... was plenty for me, nobody needs
     # to sign up for three months of weekly appointments": decision 0137)
-    r"|\b(?:nobody|no\s*-?\s*one)\s+(?:really\s+)?(?:needs?|has\s+to|should)\b",
+    r"|\b(?:nobody|no\s*-?\s*one)\s+(?:really\s+)?(?:needs?|has\s+to|should)\b"
+    # or for any reader in the case named ("a yearly check is plenty if you've got no
+    # bother with it": decision 0137)
+    r"|\b(?:plenty|enough|sufficient|ample)\s+(?:if|as\s+long\s+as|provided)\s+you\b",
     re.IGNORECASE,
 )
 # A position calling an amount enough or too much: "Our members believe a floor of 40p a

@@ -210,7 +210,9 @@ _DID = (
     r"(?:were|was|had|ended|got|came|went|did|fell|gave|needed|stopped|"
     # what they told the witness ("half the people on our allotment WhatsApp say the same
     # has happened to them": decision 0135)
-    r"say|said|told|reported|complained)"
+    r"say|said|told|reported|complained|"
+    # what has befallen them ("half the kids on our lane have been stung": decision 0137)
+    r"have\s+been|has\s+been|have\s+had|has\s+had)"
 )
 # a share in words ("roughly a third of the drippers on every row were gunked up")
 _FRACTION = r"(?:half|(?:a|one)\s+(?:third|quarter|fifth|tenth)|two[- ]thirds|three[- ]quarters)"
@@ -292,6 +294,10 @@ TWO_GROUPS_ALIKE: Final = re.compile(
     # much the same mileage")
     r"|\b(?:pretty much|more or less|near enough|roughly|about) the same\b"
     r"|\bno (?:better|worse|quicker|faster|sooner|higher|lower|different)\b"
+    # denied in other words ("weren't getting out of the house any more often than", "didn't
+    # end up any less bothered by the heaviness than": decision 0137)
+    r"|(?:n't|\bnot) (?:\w+ ){0,6}?any (?:more|less|better|worse|quicker|faster|sooner"
+    r"|happier|healthier|fitter)\b(?: \w+){0,5}? than\b"
     r"|\bno (?:more|less|fewer) (?!than \S*\d)(?!than (?:a|an|one|two|three|four|five|six"
     r"|seven|eight|nine|ten|half|a few)\b)"
     # outcomes, not how a placebo looked ("identical placebo capsules", "looked identical")

@@ -46,6 +46,9 @@ from lyra.pipelines.evidence.nli_words import ARMS, AS_USUAL
 _CONTROL_ARM: Final = re.compile(
     r"\b(?:control|controls|usual ?-? ?care|usual|placebo|sham|untreated|unprotected"
     r"|deactivated|sole|alone|waiting ?-? ?list|standard care|no treatment)\b"
+    # those the thing has not reached yet ("age-matched residents in wards where the pass
+    # had not yet been introduced": decision 0137)
+    r"|\bnot yet (?:been )?(?:introduced|offered|available|rolled out|started)\b"
 )
 # A finding of no difference is no lead ("did not differ", "no significant difference").
 _NULL_FINDING: Final = re.compile(

@@ -304,7 +304,13 @@ _PER_REACH = 3
 _FOR_EVERY_REACH = 8
 # "19 of the 60 people who answered", "3 of our 25 patients" (decision 0113)
 _OF_DETERMINERS = frozenset({"the", "our", "their", "those", "these", "all", "my"})
-_PEOPLE_PLURALS = frozenset({"people", "children", "women", "men"})
+_PEOPLE_PLURALS = frozenset(
+    {"people", "children", "women", "men",
+     # and as people call one another ("Three of the five ladies in my Thursday knitting
+     # group": decision 0137)
+     "ladies", "lads", "kids", "mums", "dads", "girls", "boys", "folk", "blokes", "mates",
+     "friends", "neighbours", "neighbors", "colleagues", "pensioners"}
+)  # fmt: skip
 
 
 # Holdings a grower or keeper counts as people are counted: "Four of the twelve

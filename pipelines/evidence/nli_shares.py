@@ -571,8 +571,19 @@ def share_clause(tokens: Sequence[str], *, opened: bool = False) -> list[str]:
     return list(tokens[start:end] if end is not None else tokens[start:])
 
 
+# "so" opens a clause of its own before one of these ("..., me included, so don't let
+# anyone tell you that's a once-in-a-blue-moon thing": decision 0137), not in "so many".
+_AFTER_SO: Final = frozenset(
+    {"i", "we", "you", "they", "he", "she", "it", "don't", "dont", "do", "please", "if"}
+)
+
+
 def _ends_clause(tokens: Sequence[str], j: int) -> bool:
-    return tokens[j] in _CLAUSE_ENDS or (tokens[j] == "because" and tokens[j + 1 : j + 2] != ["of"])
+    return (
+        tokens[j] in _CLAUSE_ENDS
+        or (tokens[j] == "because" and tokens[j + 1 : j + 2] != ["of"])
+        or (tokens[j] == "so" and tokens[j + 1 : j + 2] != [] and tokens[j + 1] in _AFTER_SO)
+    )
 
 
 # A join this many tokens or fewer before a share's number opens the share's clause

@@ -113,6 +113,13 @@ OUTCOME_SYNONYMS: Final = {
     "chat": "talk",
     "chatt": "talk",
     "heard": "hear",
+    # those stung had a sting; an ulcer of the skin or the lining is a sore ("Vaginal
+    # erosion or ulceration is uncommon" against "ended up with raw sores inside":
+    # decision 0137)
+    "stung": "sting",
+    "ulcer": "sor",
+    "ulceration": "sor",
+    "ulcerat": "sor",
     # a gardener's "hogs" are hedgehogs ("we've had hogs through every night": 0132)
     "hog": "hedgehog",
     # words that differ by more than a letter between British and American English
