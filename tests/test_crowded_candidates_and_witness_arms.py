@@ -15,6 +15,7 @@ from lyra.pipelines.evidence.claims import informativeness
 from lyra.pipelines.evidence.nli_heuristic import describes_a_group, heuristic_nli
 from lyra.pipelines.evidence.nli_shares import Share, read_share
 from lyra.pipelines.evidence.nli_tokens import content_keys, tokenize
+from lyra.pipelines.evidence.nli_units import unit_key
 from lyra.pipelines.evidence.stance_sweep import contradiction_candidates
 from tests.conftest import make_settings, step_context
 
@@ -337,3 +338,31 @@ def test_the_words_a_witness_uses_for_people_harms_and_their_cases() -> None:
     assert informativeness("A yearly check is plenty for me.") == 0.0
     # a fraction of those the witness lives among, and what has befallen them
     assert informativeness("Half the kids on our lane have been stung this summer.") > 0
+
+
+SEED_FLOOR = (
+    "For drone sowing, apply a seed rate of at least 40 kg of pre-germinated seed per hectare."
+)
+
+
+@pytest.mark.parametrize(
+    ("enough", "label"),
+    [
+        pytest.param(
+            "Fifteen kilos a hectare on the paddies is plenty, the plants tiller out and fill "
+            "the gaps.",
+            "refutes",
+            id="kilos-are-kg-under-a-floor-ordered-after-its-setting",
+        ),
+        pytest.param(
+            "Fifty kilos a hectare on the paddies is plenty, the plants tiller out and fill the "
+            "gaps.",
+            "neutral",
+            id="control-more-than-the-floor",
+        ),
+    ],
+)
+def test_a_unit_by_its_other_name_against_a_floor(enough: str, label: str) -> None:
+    assert heuristic_nli(SEED_FLOOR, enough).label == label
+    assert heuristic_nli(enough, SEED_FLOOR).label == label
+    assert unit_key("kilos") == unit_key("kg") == "kg"

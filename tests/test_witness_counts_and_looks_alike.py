@@ -188,7 +188,7 @@ def test_shares_of_those_a_witness_counts_or_knows() -> None:
 def test_an_order_after_its_setting_advises_a_floor() -> None:
     assert read_amounts(
         tokenize("For field tomatoes on light soils at full canopy, give at least 2.5 litres.")
-    ) == Amounts(True, (("units of litr", 2.5),))
+    ) == Amounts(True, (("units of l", 2.5),))
     # a verb of the setting's own before it: a report, not an order
     assert (
         read_amounts(tokenize("In the trial patients were given at least 2.5 litres per day."))
@@ -201,7 +201,7 @@ def test_one_unit_called_enough_against_a_floor_of_two_nouns() -> None:
     assert floor == Amounts(True, (("units of reminder", 2.0), ("units of text", 2.0)))
     assert read_amounts(tokenize(_ONE_TEXT)) == Amounts(False, (("units of text", 1.0),))
     enough = read_amounts(tokenize(_ONE_LITRE))
-    assert enough == Amounts(False, (("days in all", 1.0), ("units of litr", 1.0)))
+    assert enough == Amounts(False, (("days in all", 1.0), ("units of l", 1.0)))
 
 
 def test_no_shows_and_looking_as_before() -> None:

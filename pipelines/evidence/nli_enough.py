@@ -64,6 +64,7 @@ from lyra.pipelines.evidence.nli_units import (
     SPAN_DAYS,
     TIMES_NOUNS,
     VAGUE,
+    unit_key,
 )
 
 # The dimensions an amount is read along.
@@ -585,7 +586,7 @@ def _advised_range(tokens: Sequence[str]) -> Amounts | None:
             and unit not in SPAN_DAYS
             and unit not in EACH_MINUTES
         ):
-            return Amounts(True, ((UNITS + stem(unit), low),))
+            return Amounts(True, ((UNITS + unit_key(unit), low),))
     return None
 
 
@@ -655,7 +656,7 @@ def _units_floor(tokens: Sequence[str], i: int) -> dict[str, float]:
     if not phrase or not all(_unit_noun(token) for token in phrase):
         return {}  # "at least 4 consecutive milkings": occasions, read as such
     # by its first noun too: "at least two text reminders" is two texts (decision 0135)
-    return {UNITS + stem(phrase[0]): value, UNITS + stem(phrase[-1]): value}
+    return {UNITS + unit_key(phrase[0]): value, UNITS + unit_key(phrase[-1]): value}
 
 
 def _units_enough(tokens: Sequence[str], start: int, end: int) -> dict[str, float]:
@@ -701,7 +702,7 @@ def _units_enough(tokens: Sequence[str], start: int, end: int) -> dict[str, floa
         if (near or (phrase and end - j <= _UNITS_NEAR + _UNIT_PHRASE_WORDS)) and all(
             number_or_word(t) is None for t in tokens[j + 1 : end]
         ):
-            return {UNITS + stem(tokens[j]): value}
+            return {UNITS + unit_key(tokens[j]): value}
     return {}
 
 

@@ -59,7 +59,8 @@ _SETTING_VERBS: Final = frozenset(
 # Orders read only after a setting, their object between them and the floor ("For
 # lambing shelter, plant belts at least 15 metres wide").
 _SET_ORDERS: Final = _ORDERS | {"plant", "provide", "sow", "fit", "install", "use", "send"}
-_OBJECT_WORDS: Final = 2
+# ("For drone direct seeding, apply a seed rate of at least 40 kg": decision 0137)
+_OBJECT_WORDS: Final = 4
 
 
 # A time the order is given for may have its own verb: "After both sides have submitted

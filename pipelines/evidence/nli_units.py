@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from lyra.pipelines.evidence.nli_numbers import stem
+
 # Units of a span, in days; of a time each, in minutes.
 SPAN_DAYS: Final = {"day": 1.0, "days": 1.0, "night": 1.0, "nights": 1.0, "week": 7.0,
                     "weeks": 7.0, "fortnight": 14.0, "fortnights": 14.0, "month": 30.0,
@@ -80,3 +82,16 @@ AREA_M2: Final = {"m2": 1.0, "hectare": 1e4, "hectares": 1e4, "ha": 1e4,
 SQUARED_M2: Final = {"metre": 1.0, "metres": 1.0, "meter": 1.0, "meters": 1.0, "m": 1.0,
                      "foot": 0.0929, "feet": 0.0929, "yard": 0.8361,
                      "yards": 0.8361}  # fmt: skip
+
+
+# A unit by its other names, on `nli_numbers.stem` forms ("15 kilos a hectare" against "at
+# least 40 kg ... per hectare": decision 0137).
+_UNIT_NAMES: Final = {"kilo": "kg", "kilogram": "kg", "kgs": "kg", "gram": "g",
+                      "litr": "l", "liter": "l", "millilitr": "ml", "milliliter": "ml",
+                      "tonn": "t"}  # fmt: skip
+
+
+def unit_key(word: str) -> str:
+    """One key for a unit however it is named (`_UNIT_NAMES`)."""
+    stemmed = stem(word)
+    return _UNIT_NAMES.get(stemmed, stemmed)
