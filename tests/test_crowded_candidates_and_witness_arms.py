@@ -12,6 +12,7 @@ import pytest
 
 from lyra.jobs.evidence_steps import judge_stance
 from lyra.pipelines.evidence.claims import informativeness
+from lyra.pipelines.evidence.nli_enough import Amounts, read_amounts
 from lyra.pipelines.evidence.nli_heuristic import describes_a_group, heuristic_nli
 from lyra.pipelines.evidence.nli_shares import Share, read_share
 from lyra.pipelines.evidence.nli_tokens import content_keys, tokenize
@@ -366,3 +367,56 @@ def test_a_unit_by_its_other_name_against_a_floor(enough: str, label: str) -> No
     assert heuristic_nli(SEED_FLOOR, enough).label == label
     assert heuristic_nli(enough, SEED_FLOOR).label == label
     assert unit_key("kilos") == unit_key("kg") == "kg"
+
+
+NETS = (
+    "We ran our own nets over the new planting and over the plain mud next door every month, "
+    "and honestly the tiddlers were no {} in the planting than out on the bare patch."
+)
+FISH_TRIAL = (
+    "After two years, restored plots held 3.1 times as many juvenile fish per haul as bare "
+    "control plots (rate ratio 3.1, 95% CI 2.0 to 4.6)."
+)
+PLUGS_FLOOR = (
+    "Plugs should be set at a density of at least 12 per square metre and watered weekly "
+    "through the first summer."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "premise", "label"),
+    [
+        pytest.param(
+            NETS.format("thicker"), FISH_TRIAL, "refutes", id="no-thicker-than-the-bare-patch"
+        ),
+        pytest.param(NETS.format("later"), FISH_TRIAL, "neutral", id="control-no-later-is-a-time"),
+        pytest.param(
+            "Three or four plugs to the square metre is loads, the gaps close up by the second "
+            "summer.",
+            PLUGS_FLOOR,
+            "refutes",
+            id="three-or-four-to-the-square-metre-is-loads",
+        ),
+        pytest.param(
+            "Three or four plugs to the square metre is loads of work, the gaps close up by the "
+            "second summer.",
+            PLUGS_FLOOR,
+            "neutral",
+            id="control-loads-of-work",
+        ),
+    ],
+)
+def test_comparatives_and_amounts_in_a_witness_words(claim: str, premise: str, label: str) -> None:
+    assert heuristic_nli(premise, claim).label == label
+    assert heuristic_nli(claim, premise).label == label
+
+
+def test_a_floor_per_area_counts_what_was_named_before_it() -> None:
+    floor = read_amounts(tokenize(PLUGS_FLOOR))
+    assert floor is not None
+    assert floor.floor
+    assert floor.value("plug per square metre") == 12.0
+    enough = read_amounts(tokenize("Two or three plugs to the square metre is plenty."))
+    assert enough == Amounts(False, (("plug per square metre", 3.0),))
+    # a witness's count of rounds is a claim
+    assert informativeness("Our two clubs got their projects through nearly every round.") > 0

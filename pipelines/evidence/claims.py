@@ -713,7 +713,7 @@ def informativeness(text: str) -> float:
 # An amount called enough or set as a floor, as the stance judge reads it ("One gentle
 # rinse a year is plenty for a normal house": decision 0128).
 _AMOUNT_WORDS: Final = re.compile(
-    r"\b(?:plenty|enough|sufficient|ample|at\s+least|a\s+minimum\s+of|"
+    r"\b(?:plenty|enough|sufficient|ample|at\s+least|a\s+minimum\s+of|(?<=is\s)loads(?!\s+of)|"
     r"all\s+(?:\w+\s+){0,2}?need(?:s|ed)?)\b",
     re.IGNORECASE,
 )

@@ -220,7 +220,7 @@ WITNESS_FREQUENCY = re.compile(
     # how often, or of whom ("Nearly every child in my daughter's class ... got picked on":
     # decision 0135)
     r"\b(?:nearly|almost|pretty\s+much|practically|virtually|just\s+about)\s+every\s+"
-    r"(?:single\s+|other\s+)?(?:time|morning|night|evening|day|week|row|lesson|session|"
+    r"(?:single\s+|other\s+)?(?:time|morning|night|evening|day|week|row|lesson|session|round|"
     r"shift|run|visit|one|bed|field|tunnel|plant|patient|walk|ride|trip|"
     r"child|kid|pupil|student|family|household|tenant|customer|client|person|parent|"
     r"neighbour|driver|house|home|flat|garden|pond|case)\b"
@@ -294,6 +294,12 @@ TWO_GROUPS_ALIKE: Final = re.compile(
     # much the same mileage")
     r"|\b(?:pretty much|more or less|near enough|roughly|about) the same\b"
     r"|\bno (?:better|worse|quicker|faster|sooner|higher|lower|different)\b"
+    # any other comparative of two groups, not a bound or a time ("the tiddlers were no
+    # thicker in the grass than out on the bare patch"; not "no longer than 10 days", "no
+    # later than": decision 0137)
+    r"|\bno (?!longer\b|later\b|earlier\b|greater\b|fewer\b|other\b|never\b|under\b|over\b)"
+    r"[a-z]{3,}er (?:\w+ ){0,6}?than\b(?! \S*\d)(?! (?:a|an|one|two|three|four|five|six"
+    r"|seven|eight|nine|ten|half|a few)\b)"
     # denied in other words ("weren't getting out of the house any more often than", "didn't
     # end up any less bothered by the heaviness than": decision 0137)
     r"|(?:n't|\bnot) (?:\w+ ){0,6}?any (?:more|less|better|worse|quicker|faster|sooner"

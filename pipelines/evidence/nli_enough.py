@@ -28,15 +28,11 @@ from dataclasses import dataclass
 from typing import Final
 
 from lyra.pipelines.evidence.nli_lengths import (
-    DENSITY,
     DEPTH,
-    PER_AREA,
     RANGE_JOINS,
     SPACED_AT_MOST,
     SPACING,
     count_along,
-    per_area,
-    per_length,
     spacing_kind,
     widest_spacing,
 )
@@ -46,9 +42,9 @@ from lyra.pipelines.evidence.nli_numbers import (
     number,
     number_or_word,
     percent_at,
-    stem,
 )
 from lyra.pipelines.evidence.nli_orders import ordered
+from lyra.pipelines.evidence.nli_ratios import count, one_minds, ratio_enough, ratio_floor
 from lyra.pipelines.evidence.nli_tokens import STOPWORDS, is_negated
 from lyra.pipelines.evidence.nli_units import (
     DOSE_MG,
@@ -148,18 +144,6 @@ class Amounts:
         )
 
 
-def _count(token: str) -> float | None:
-    """A number in digits or words: "6", "six", "a" (one), "few" (of "a few minutes")."""
-    value = number(token)
-    if value is not None:
-        return value
-    if token in CARDINALS:
-        return float(CARDINALS[token])
-    if token in VAGUE:
-        return VAGUE[token]
-    return 1.0 if token in ("a", "an", "one", "single") else None
-
-
 def _often_at(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
     """Times a week said from ``tokens[i]`` and where it ends: "every night", "every
     other week", "twice a week", "a few nights a week", "3 times per week", "daily"."""
@@ -178,7 +162,7 @@ def _often_at(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
         if tokens[j : j + 1] and tokens[j] in EVERY_WORD:
             return EVERY_WORD[tokens[j]], j + 1
         # "every 48 hours", "every 3 days", "every two weeks"
-        value = _count(tokens[j]) if j < len(tokens) else None
+        value = count(tokens[j]) if j < len(tokens) else None
         if value and tokens[j] in VAGUE and tokens[j + 1 : j + 2] == ["of"]:
             j += 1  # "every couple of weeks" (decision 0130)
         if value and tokens[j + 1 : j + 2] and tokens[j + 1] in EVERY_UNIT:
@@ -292,7 +276,7 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
         if tokens[i] in ("a", "an") and tokens[i + 1 : i + 2] and tokens[i + 1] in VAGUE:
             i += 1  # "a few minutes", "a couple of weeks": the vague count
             continue
-        value = _count(tokens[i])
+        value = count(tokens[i])
         if (
             value is not None
             and any(
@@ -310,14 +294,14 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
         if (
             value is not None
             and tokens[j : j + 1] in (["to"], ["-"])
-            and (j + 1 < len(tokens) and (upper := _count(tokens[j + 1])) is not None)
+            and (j + 1 < len(tokens) and (upper := count(tokens[j + 1])) is not None)
         ):
             value = upper if high else value
             j += 2  # "45 to 60 minutes", "six to ten weeks"
         if (
             value is not None
             and tokens[j : j + 1] == ["or"]
-            and (j + 1 < len(tokens) and _count(tokens[j + 1]) is not None)
+            and (j + 1 < len(tokens) and count(tokens[j + 1]) is not None)
         ):
             j += 2  # "three or 4 years": the first of the two
         if value is not None and tokens[j : j + 1] == ["-"]:
@@ -443,6 +427,7 @@ def read_amounts(tokens: Sequence[str]) -> Amounts | None:
             for i, tok in enumerate(tokens)
             if (
                 tok in _ENOUGH
+                or _loads(tokens, i)
                 or _all_needed(tokens, i)
                 or _more_is_no_help(tokens, i)
                 or _on_its_own(tokens, i)
@@ -466,7 +451,7 @@ def read_amounts(tokens: Sequence[str]) -> Amounts | None:
     if floor_at is not None:
         # the advice's other amounts count too: "The splint should be worn every night,
         # ..., for at least six weeks"
-        ratio = _ratio_floor(tokens, floor_at)
+        ratio = ratio_floor(tokens, floor_at)
         found = (
             _amounts_in(tokens, 0, len(tokens), high=False)
             | ratio
@@ -477,10 +462,10 @@ def read_amounts(tokens: Sequence[str]) -> Amounts | None:
         assert enough_at is not None
         found = (
             # one alone says how many one is enough for, no other amount
-            _one_minds(tokens, max(0, enough_at - _ALONE_REACH), enough_at)
+            one_minds(tokens, max(0, enough_at - _ALONE_REACH), enough_at)
             if _on_its_own(tokens, enough_at)
             else _amounts_in(tokens, max(0, enough_at - _ENOUGH_REACH), enough_at, high=True)
-            | _ratio_enough(tokens, max(0, enough_at - _ENOUGH_REACH), enough_at)
+            | ratio_enough(tokens, max(0, enough_at - _ENOUGH_REACH), enough_at)
             | _units_enough(tokens, max(0, enough_at - _ENOUGH_REACH), enough_at)
             | count_along(tokens, max(0, enough_at - _ENOUGH_REACH), enough_at)
         )
@@ -729,19 +714,24 @@ _NEEDS: Final = frozenset({"need", "needs", "needed"})
 _ALL_NEEDED_REACH: Final = 3
 
 
+# "is loads" is plenty ("Four or five shoots to the square metre is loads": decision
+# 0137); not "loads of", a great many.
+_IS: Final = frozenset({"is", "was", "are", "were", "that's", "it's", "'s"})
+
+
+def _loads(tokens: Sequence[str], i: int) -> bool:
+    return (
+        tokens[i] == "loads"
+        and tokens[i - 1 : i] != []
+        and tokens[i - 1] in _IS
+        and tokens[i + 1 : i + 2] != ["of"]
+    )
+
+
 def _all_needed(tokens: Sequence[str], i: int) -> bool:
     return tokens[i] == "all" and not _NEEDS.isdisjoint(tokens[i + 1 : i + 1 + _ALL_NEEDED_REACH])
 
 
-# How many of one thing for each of another, a dimension of its own named by the other
-# ("dogs for every 300 ewes" is a number per ewe): "keepers should run at least two
-# guardian dogs for every 300 ewes" against "One good bitch will mind six or seven
-# hundred ewes on the open hill by herself", which calls one enough for so many
-# (decision 0131). The words between a count and its "for every" (what is counted) and
-# after "one" (who minds them alone) may be a few.
-RATIO: Final = "per "
-_FOR_EACH: Final = (("for", "every"), ("for", "each"), ("per",), ("to", "every"))
-_COUNTED_WORDS: Final = 3
 _ALONE: Final = frozenset({"herself", "himself", "itself", "themselves"})
 _ALONE_REACH: Final = 18
 
@@ -749,94 +739,6 @@ _ALONE_REACH: Final = 18
 def _on_its_own(tokens: Sequence[str], i: int) -> bool:
     """``tokens[i]`` ends "by herself", "by itself": one thing doing it all alone."""
     return tokens[i] in _ALONE and tokens[i - 1 : i] == ["by"]
-
-
-def _count_at(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
-    """A count at ``tokens[i]`` ("300", "six", "7 hundred") and where its noun stands."""
-    value = _count(tokens[i]) if tokens[i] not in VAGUE and tokens[i] not in _ONE else None
-    if value is None:
-        return None
-    j = i + 1
-    if tokens[j : j + 1] and tokens[j] in ("hundred", "thousand"):
-        value *= 100.0 if tokens[j] == "hundred" else 1000.0
-        j += 1
-    return (value, j) if j < len(tokens) and tokens[j].isalpha() else None
-
-
-def _ratio_floor(tokens: Sequence[str], i: int) -> dict[str, float]:
-    """The floor at ``i`` as a least number of one thing for each so many of another:
-    "at least two guardian dogs for every 300 ewes" is 2 / 300 per ewe."""
-    counted = _count(tokens[i]) if i < len(tokens) and tokens[i] not in VAGUE else None
-    if counted is None:
-        return {}
-    for k in range(i + 1, min(len(tokens), i + 2 + _COUNTED_WORDS)):
-        each = next((w for w in _FOR_EACH if tuple(tokens[k : k + len(w)]) == w), None)
-        if each is None:
-            continue
-        if (cm := per_length(tokens, k + len(each))) is not None:
-            return {DENSITY: counted / cm}  # "at least three ... per metre" (0133)
-        if (m2 := per_area(tokens, k + len(each))) is not None and tokens[k - 1].isalpha():
-            # "at least 20 larvae per square metre" (0134)
-            return {stem(tokens[k - 1]) + PER_AREA: counted / m2}
-        base = _count_at(tokens, k + len(each))
-        return {RATIO + stem(tokens[base[1]]): counted / base[0]} if base and base[0] else {}
-    return {}
-
-
-def _one_minds(tokens: Sequence[str], start: int, end: int) -> dict[str, float]:
-    """One thing minding so many alone, in ``tokens[start:end]``: "One good bitch will
-    mind six or seven hundred ewes" is 1 / 700 per ewe."""
-    ones = [i for i in range(start, end) if tokens[i] in ("one", "1")]
-    if not ones:
-        return {}
-    for i in range(end - 1, ones[0], -1):
-        base = _count_at(tokens, i)
-        if base is not None and base[1] < end and base[0] > 1:
-            return {RATIO + stem(tokens[base[1]]): 1.0 / base[0]}
-    return {}
-
-
-# So many of one thing on so many of another called enough: "Two boxes on four hundred
-# hectares is plenty" is 2 / 400 per hectare (decision 0132).
-_ON_SO_MANY: Final = (("on",), ("per",), ("across",), ("for",), *_FOR_EACH)
-
-
-def _ratio_enough(tokens: Sequence[str], start: int, end: int) -> dict[str, float]:
-    """The first count in ``tokens[start:end]`` (past a count of one) said to be on, for
-    or across a count of something else (not of days or weeks), or to an area, as a
-    number per the other."""
-    for i in range(start, end):
-        counted = _count_at(tokens, i)
-        if counted is None:
-            continue
-        for k in range(counted[1] + 1, min(end, counted[1] + _COUNTED_WORDS)):
-            to_the = tokens[k : k + 2] == ["to", "the"]
-            each = (
-                ("to", "the")
-                if to_the
-                else next((w for w in _ON_SO_MANY if tuple(tokens[k : k + len(w)]) == w), None)
-            )
-            if each is None:
-                continue
-            if (m2 := per_area(tokens, k + len(each))) is not None:
-                # "about five larvae to the square metre" (0134)
-                return {stem(tokens[k - 1]) + PER_AREA: counted[0] / m2}
-            if to_the:
-                continue
-            base = _count_at(tokens, k + len(each))
-            if (
-                base is None
-                or base[1] >= end
-                or base[0] <= counted[0]
-                or tokens[base[1]] in SPAN_DAYS  # "two sessions for six weeks": a span
-            ):
-                return {}
-            return {RATIO + stem(tokens[base[1]]): counted[0] / base[0]}
-        if counted[0] != 1.0:
-            return {}
-        # one of a thing holds the count: "a single drop of about five larvae to the
-        # square metre" (0134)
-    return {}
 
 
 # More said to do no good after an amount, which calls that amount enough: "is done and

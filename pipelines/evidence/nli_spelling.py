@@ -117,6 +117,8 @@ OUTCOME_SYNONYMS: Final = {
     # erosion or ulceration is uncommon" against "ended up with raw sores inside":
     # decision 0137)
     "stung": "sting",
+    # tiddlers are small fish ("the tiddlers were no thicker in the grass": decision 0137)
+    "tiddler": "fish",
     "ulcer": "sor",
     "ulceration": "sor",
     "ulcerat": "sor",

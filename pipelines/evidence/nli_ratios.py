@@ -1,0 +1,150 @@
+"""So many of one thing for each so many of another, or for an area: the ratio readings of
+the floors and the amounts called enough that `nli_enough` sets against each other
+(decisions 0131, 0132, 0134; moved here from `nli_enough`, decision 0137).
+
+"Keepers should run at least two guardian dogs for every 300 ewes" is 2 / 300 dogs per ewe;
+"One good bitch will mind six or seven hundred ewes on the open hill by herself" calls 1 /
+700 enough; "at least 20 larvae per square metre" against "about five larvae to the square
+metre".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from lyra.pipelines.evidence.nli_lengths import DENSITY, PER_AREA, per_area, per_length
+from lyra.pipelines.evidence.nli_numbers import CARDINALS, looks_plural, number, stem
+from lyra.pipelines.evidence.nli_tokens import STOPWORDS
+from lyra.pipelines.evidence.nli_units import SPAN_DAYS, VAGUE
+
+# A count of one, in words ("a", "one", "single").
+_ONE: Final = frozenset({"a", "one", "single"})
+
+
+def count(token: str) -> float | None:
+    """A number in digits or words: "6", "six", "a" (one), "few" (of "a few minutes")."""
+    value = number(token)
+    if value is not None:
+        return value
+    if token in CARDINALS:
+        return float(CARDINALS[token])
+    if token in VAGUE:
+        return VAGUE[token]
+    return 1.0 if token in ("a", "an", "one", "single") else None
+
+
+# How many of one thing for each of another, a dimension of its own named by the other
+# ("dogs for every 300 ewes" is a number per ewe): "keepers should run at least two
+# guardian dogs for every 300 ewes" against "One good bitch will mind six or seven
+# hundred ewes on the open hill by herself", which calls one enough for so many
+# (decision 0131). The words between a count and its "for every" (what is counted) and
+# after "one" (who minds them alone) may be a few.
+RATIO: Final = "per "
+FOR_EACH: Final = (("for", "every"), ("for", "each"), ("per",), ("to", "every"))
+_COUNTED_WORDS: Final = 3
+
+
+def count_at(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
+    """A count at ``tokens[i]`` ("300", "six", "7 hundred") and where its noun stands."""
+    value = count(tokens[i]) if tokens[i] not in VAGUE and tokens[i] not in _ONE else None
+    if value is None:
+        return None
+    j = i + 1
+    if tokens[j : j + 1] and tokens[j] in ("hundred", "thousand"):
+        value *= 100.0 if tokens[j] == "hundred" else 1000.0
+        j += 1
+    return (value, j) if j < len(tokens) and tokens[j].isalpha() else None
+
+
+def ratio_floor(tokens: Sequence[str], i: int) -> dict[str, float]:
+    """The floor at ``i`` as a least number of one thing for each so many of another:
+    "at least two guardian dogs for every 300 ewes" is 2 / 300 per ewe."""
+    counted = count(tokens[i]) if i < len(tokens) and tokens[i] not in VAGUE else None
+    if counted is None:
+        return {}
+    for k in range(i + 1, min(len(tokens), i + 2 + _COUNTED_WORDS)):
+        each = next((w for w in FOR_EACH if tuple(tokens[k : k + len(w)]) == w), None)
+        if each is None:
+            continue
+        if (cm := per_length(tokens, k + len(each))) is not None:
+            return {DENSITY: counted / cm}  # "at least three ... per metre" (0133)
+        if (m2 := per_area(tokens, k + len(each))) is not None:
+            # "at least 20 larvae per square metre" (0134); "Shoots should be set at a
+            # density of at least 16 per square metre", what is counted named first (0137)
+            noun = tokens[k - 1] if tokens[k - 1].isalpha() else _counted_before(tokens, i)
+            return {stem(noun) + PER_AREA: counted / m2} if noun else {}
+        base = count_at(tokens, k + len(each))
+        return {RATIO + stem(tokens[base[1]]): counted / base[0]} if base and base[0] else {}
+    return {}
+
+
+# How far back what a floor counts may be named: "Shoots should be set at a density of".
+_COUNTED_BEFORE_REACH: Final = 10
+
+
+def _counted_before(tokens: Sequence[str], i: int) -> str | None:
+    """The plural noun nearest before the floor's count at ``i``, within
+    `_COUNTED_BEFORE_REACH` tokens: what the floor counts; None for none."""
+    for j in range(i - 1, max(-1, i - 1 - _COUNTED_BEFORE_REACH), -1):
+        if tokens[j].isalpha() and tokens[j] not in STOPWORDS and looks_plural(tokens[j]):
+            return tokens[j]
+    return None
+
+
+def one_minds(tokens: Sequence[str], start: int, end: int) -> dict[str, float]:
+    """One thing minding so many alone, in ``tokens[start:end]``: "One good bitch will
+    mind six or seven hundred ewes" is 1 / 700 per ewe."""
+    ones = [i for i in range(start, end) if tokens[i] in ("one", "1")]
+    if not ones:
+        return {}
+    for i in range(end - 1, ones[0], -1):
+        base = count_at(tokens, i)
+        if base is not None and base[1] < end and base[0] > 1:
+            return {RATIO + stem(tokens[base[1]]): 1.0 / base[0]}
+    return {}
+
+
+# So many of one thing on so many of another called enough: "Two boxes on four hundred
+# hectares is plenty" is 2 / 400 per hectare (decision 0132).
+_ON_SO_MANY: Final = (("on",), ("per",), ("across",), ("for",), *FOR_EACH)
+
+
+def ratio_enough(tokens: Sequence[str], start: int, end: int) -> dict[str, float]:
+    """The first count in ``tokens[start:end]`` (past a count of one) said to be on, for
+    or across a count of something else (not of days or weeks), or to an area, as a
+    number per the other."""
+    for i in range(start, end):
+        counted = count_at(tokens, i)
+        if counted is None:
+            continue
+        if tokens[counted[1]] in ("or", "to") and (upper := count_at(tokens, counted[1] + 1)):
+            counted = (max(counted[0], upper[0]), upper[1])  # "four or five shoots" (0137)
+        for k in range(counted[1] + 1, min(end, counted[1] + _COUNTED_WORDS)):
+            to_the = tokens[k : k + 2] == ["to", "the"]
+            each = (
+                ("to", "the")
+                if to_the
+                else next((w for w in _ON_SO_MANY if tuple(tokens[k : k + len(w)]) == w), None)
+            )
+            if each is None:
+                continue
+            if (m2 := per_area(tokens, k + len(each))) is not None:
+                # "about five larvae to the square metre" (0134)
+                return {stem(tokens[k - 1]) + PER_AREA: counted[0] / m2}
+            if to_the:
+                continue
+            base = count_at(tokens, k + len(each))
+            if (
+                base is None
+                or base[1] >= end
+                or base[0] <= counted[0]
+                or tokens[base[1]] in SPAN_DAYS  # "two sessions for six weeks": a span
+            ):
+                return {}
+            return {RATIO + stem(tokens[base[1]]): counted[0] / base[0]}
+        if counted[0] != 1.0:
+            return {}
+        # one of a thing holds the count: "a single drop of about five larvae to the
+        # square metre" (0134)
+    return {}
