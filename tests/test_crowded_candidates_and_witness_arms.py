@@ -20,30 +20,26 @@ from lyra.pipelines.evidence.nli_units import unit_key
 from lyra.pipelines.evidence.stance_sweep import contradiction_candidates
 from tests.conftest import make_settings, step_context
 
-# A witness's two depots alike against a trial's lead: the change rules read the pair
-# (`nli_alike`), but the witness's sentence is about no word the sweep indexes.
-WITNESS = (
-    "We lined our accident log up against Hill Road's, a depot with no speed limiters at "
-    "all, and honestly the number of vans coming back dented was pretty much the same at "
-    "both."
-)
-TRIAL = (
-    "Depots fitting the speed limiters recorded 28% fewer dented vans coming back than "
-    "control depots over two quarters (rate ratio 0.72, 95% CI 0.61 to 0.85)."
-)
+# A fragment that neither supports nor refutes the claims below.
 SERVICE = "The fleet manager said every van was serviced in March and its tyres checked."
-DEPOTS = {"f-trial": TRIAL, "f-service": SERVICE}
+
+
+RAMPS_CLAIM = "Every bump or ramp we go over costs a loaded coach something like nine seconds."
+TIMING = (
+    "In independent timing runs, buses and coaches lost on average less than one second per ramp."
+)
+RAMPS = {"f-timing": TIMING, "f-service": SERVICE}
 
 
 def test_the_sweep_reads_every_sentence_of_a_crowded_out_fragment() -> None:
-    """Unindexed, the trial's fragment never meets the witness's claim; named as near it,
-    every sentence of it is read, and only the one that contradicts is found."""
-    claims = [("c", WITNESS)]
-    assert contradiction_candidates(claims, DEPOTS) == {}
-    near = {"c": ["f-trial", "f-service"]}
-    assert contradiction_candidates(claims, DEPOTS, near=near) == {"c": ["f-trial"]}
+    """The timing's time per ramp is about no word the sweep indexes for the claim's; named
+    as near it, every sentence of it is read, and only the one that contradicts is found."""
+    claims = [("c", RAMPS_CLAIM)]
+    assert contradiction_candidates(claims, RAMPS) == {}
+    near = {"c": ["f-timing", "f-service"]}
+    assert contradiction_candidates(claims, RAMPS, near=near) == {"c": ["f-timing"]}
     # what the stance step has taken, or the claim's own page, is still left out
-    assert contradiction_candidates(claims, DEPOTS, {"c": {"f-trial"}}, near) == {}
+    assert contradiction_candidates(claims, RAMPS, {"c": {"f-timing"}}, near) == {}
 
 
 def test_near_fragments_pass_the_change_rules_not_the_judge_alone() -> None:
@@ -61,16 +57,16 @@ def test_near_fragments_pass_the_change_rules_not_the_judge_alone() -> None:
 def test_the_stance_step_sends_what_its_candidates_crowded_out_to_the_sweep(
     lyra_home: Path,
 ) -> None:
-    """One candidate a claim: the service fragment is nearest and taken; the trial's, near but
+    """One candidate a claim: the service fragment is nearest and taken; the timing's, near but
     crowded out, reaches the sweep and its refutation is stored."""
     claim = {
-        "id": "c-witness", "claim_text": WITNESS, "origin_page_id": "p-witness",
+        "id": "c-witness", "claim_text": RAMPS_CLAIM, "origin_page_id": "p-witness",
         "source_domain": "witness.example", "source_trust_level": "UNVERIFIED",
     }  # fmt: skip
     meta = {
         fid: {"id": fid, "text": text, "domain": f"{fid}.example", "page_id": f"p-{fid}",
               "fragment_type": "paragraph", "url": f"http://{fid}.example/a"}
-        for fid, text in DEPOTS.items()
+        for fid, text in RAMPS.items()
     }  # fmt: skip
     swept: list[tuple[Any, ...]] = []
     edges: list[dict[str, Any]] = []
@@ -85,7 +81,7 @@ def test_the_stance_step_sends_what_its_candidates_crowded_out_to_the_sweep(
         if (actor, method) == ("graph", "embeddings_for"):
             return {"c-witness": [1.0, 0.0]}
         if (actor, method) == ("graph", "vector_search_many"):
-            return [[("f-service", 0.8), ("f-trial", 0.46)]]
+            return [[("f-service", 0.8), ("f-timing", 0.46)]]
         if (actor, method) == ("graph", "texts_for"):
             return {fid: meta[fid] for fid in args[1]}
         if (actor, method) == ("graph", "calibration_maps"):
@@ -108,10 +104,10 @@ def test_the_stance_step_sends_what_its_candidates_crowded_out_to_the_sweep(
     job = SimpleNamespace(ctx=ctx, model_id="test-embedder", metrics={}, check=lambda _: None)
     asyncio.run(judge_stance(job))  # type: ignore[arg-type]
 
-    assert swept[0][3] == {"c-witness": ["f-trial"]}
+    assert swept[0][3] == {"c-witness": ["f-timing"]}
     assert {(e["source_id"], e["relation"]) for e in edges} == {
         ("f-service", "neutral"),
-        ("f-trial", "refutes"),
+        ("f-timing", "refutes"),
     }
 
 
@@ -420,3 +416,71 @@ def test_a_floor_per_area_counts_what_was_named_before_it() -> None:
     assert enough == Amounts(False, (("plug per square metre", 3.0),))
     # a witness's count of rounds is a claim
     assert informativeness("Our two clubs got their projects through nearly every round.") > 0
+
+
+NAVIGATOR_WITNESS = (
+    "We counted the families losing their homes by default for six months, and the mornings "
+    "with the helper desk in the lobby looked pretty much the same as the mornings without one."
+)
+NAVIGATOR_TRIAL = (
+    "Default judgments were entered in 21.4% of cases on helper-desk days and 30.2% on control "
+    "days (adjusted risk difference -8.8 percentage points, 95% CI -12.0 to -5.6)."
+)
+
+
+def test_the_sweep_meets_groups_alike_and_a_lead_at_a_word_both_name() -> None:
+    """Neither sentence is about a word the change rules index; the witness's likeness
+    and the trial's lead meet at "default" and "helper" wherever they stand."""
+    claims = [("c-witness", NAVIGATOR_WITNESS), ("c-trial", NAVIGATOR_TRIAL)]
+    fragments = {"f-witness": NAVIGATOR_WITNESS, "f-trial": NAVIGATOR_TRIAL}
+    assert contradiction_candidates(claims, fragments) == {
+        "c-witness": ["f-trial"],
+        "c-trial": ["f-witness"],
+    }
+    other = {
+        "f-other": "Possession claims were entered in 9% of cases on control days (95% CI 7 to 11)."
+    }
+    assert contradiction_candidates(claims[:1], other) == {}
+
+
+@pytest.mark.parametrize(
+    ("witness", "finding", "label"),
+    [
+        pytest.param(
+            "I volunteered on the ward for two years and I'd say half the patients I sat with "
+            "went home thinking I was their doctor, however many times I told them I wasn't.",
+            "In exit surveys across our partner hospitals, fewer than 2% of patients said they "
+            "believed their volunteer was a doctor.",
+            "refutes",
+            id="a-share-before-however-many-times",
+        ),
+        pytest.param(
+            "I volunteered on the ward for two years and I'd say half the patients I sat with "
+            "went home happy, however many times I told them I wasn't their doctor.",
+            "In exit surveys across our partner hospitals, fewer than 2% of patients said they "
+            "believed their volunteer was a doctor.",
+            "neutral",
+            id="control-half-went-home-happy",
+        ),
+        pytest.param(
+            "Two or three bat boxes to the hectare is plenty, and I've never bothered cleaning "
+            "ours out.",
+            "Install at least 6 bat boxes per hectare and check every box each winter.",
+            "refutes",
+            id="install-at-least-per-hectare-against-fewer-called-plenty",
+        ),
+    ],
+)
+def test_witness_shares_and_orders_to_install(witness: str, finding: str, label: str) -> None:
+    assert heuristic_nli(finding, witness).label == label
+    assert heuristic_nli(witness, finding).label == label
+
+
+def test_counts_of_the_witness_own_are_claims() -> None:
+    assert informativeness("Wasps had moved into well over half of them by August.") > 0
+    assert (
+        informativeness(
+            "Loads of the other mums and dads at the school gate told me theirs were groggy too."
+        )
+        > 0
+    )

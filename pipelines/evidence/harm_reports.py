@@ -21,7 +21,8 @@ from lyra.pipelines.evidence.claim_signals import NUMBER
 SYMPTOM = re.compile(
     r"\b(?:rash(?:es)?|diarrh(?:o)?ea|nausea|nauseous|vomit(?:ed|ing)?|headaches?|dizz(?:y|iness)|"
     r"wooz(?:y|iness)|light-?headed(?:ness)?|"
-    r"drows(?:y|iness)|itch(?:ed|y|ing)|ached|aching|cramps|bloat(?:ed|ing)|constipated|"
+    r"drows(?:y|iness)|groggy|zonked|itch(?:ed|y|ing)|ached|aching|cramps|bloat(?:ed|ing)|"
+    r"constipated|"
     r"palpitations|swollen|bruis(?:es|ed|ing)|bleeding|bleeds?|nosebleeds?|heartburn|"
     r"indigestion|fainted|flush(?:ed|ing)|went\s+(?:bright\s+)?red|"
     # what a practice of the mind can bring on (decision 0127)
@@ -243,6 +244,11 @@ WITNESS_FREQUENCY = re.compile(
     r"|^every\s+(?:single\s+)?time\s+(?:the|a|it|we|I|they|there|my|our)\b"
     rf"|\bthe\s+other\s+{_FEW}\s+(?:[\w-]+\s+){{0,2}}?(?:in|on|at)\s+(?:my|our|his|her|their)\b"
     rf"|\b(?:well\s+over|over|about|nearly|almost|more\s+than)\s+half\s+{_DID}\b"
+    # of the witness's own ("wasps had moved into well over half of them", "loads of the
+    # other mums and dads at the school gate told me": decision 0137)
+    r"|\b(?:well\s+over|over|nearly|almost|more\s+than)\s+half\s+of\s+(?:them|my|our)\b"
+    r"|\b(?:loads|lots|most|plenty)\s+of\s+the\s+other\s+(?:[\w'-]+\s+){1,8}?"
+    r"(?:told|said|say|says)\b"
     rf"|\b{_FRACTION}\s+(?:of\s+)?(?:the|my|our)\s+(?:[\w'-]+\s+){{0,10}}?{_DID}\b",
     re.IGNORECASE,
 )

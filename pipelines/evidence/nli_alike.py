@@ -154,3 +154,17 @@ def alike_against_lead(witness: Sequence[str], finding: Sequence[str]) -> bool:
     shared = specific(frozenset(content_keys(witness) & content_keys(finding)))
     shared -= _GROUP_KEYS | _alone_arm(finding)
     return len({k for k in shared if not k.startswith("~")}) >= SHARED_WORDS
+
+
+def meeting_keys(tokens: Sequence[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """The specific words (beside the groups' names) of a witness's two groups alike with
+    a plain one, and of a finding's lead over its control arm, for the stance sweep to
+    meet the two by (`stance_sweep`, decision 0137); empty where the text is neither."""
+    text = _text(tokens)
+    alike = alike_with_a_plain_group(text)
+    lead = _lead_over_control(tokens)
+    if not (alike or lead):
+        return frozenset(), frozenset()
+    keys = frozenset(k for k in specific(frozenset(content_keys(tokens))) - _GROUP_KEYS
+                     if not k.startswith("~"))  # fmt: skip
+    return (keys if alike else frozenset()), (keys if lead else frozenset())

@@ -22,7 +22,9 @@ from lyra.pipelines.evidence.nli_numbers import number_or_word
 _ORDERS: Final = frozenset({"apply", "continue", "offer", "give", "wear", "keep", "repeat",
                             "allow", "release", "graze", "reapply", "replace", "attend",
                             "spend", "schedule", "timetable", "take", "leave", "eat",
-                            "begin", "wait", "practise"})  # fmt: skip
+                            "begin", "wait", "practise",
+                            # "Install at least 8 nest boxes per hectare" (0137)
+                            "install", "provide", "sow", "erect", "mount"})  # fmt: skip
 _ORDERS_OR_NOUNS: Final = frozenset({"plan", "use", "practice", "set", "run", "hold", "book",
                                      "rest", "space", "walk", "drink", "fit", "start",
                                      "stock"})  # fmt: skip

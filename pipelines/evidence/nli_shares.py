@@ -544,7 +544,12 @@ _BACK_TO_BACK_REACH = 6
 # cent of recipients ..., compared with 1.9 per cent in the comparison group"; "injuries
 # were reported by about 2% of participants ..., and no serious cardiac events were
 # recorded" (decision 0115).
-_CLAUSE_ENDS = frozenset({"and", "but", "while", "whereas", "compared", "versus", "vs"})
+_CLAUSE_ENDS = frozenset(
+    {"and", "but", "while", "whereas", "compared", "versus", "vs",
+     # a concession after the share ("half the tenants I helped walked away thinking I was
+     # their lawyer, however many times I told them I wasn't": decision 0137)
+     "however", "although", "though"}
+)  # fmt: skip
 
 
 def share_clause(tokens: Sequence[str], *, opened: bool = False) -> list[str]:

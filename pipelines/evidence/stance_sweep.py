@@ -27,6 +27,7 @@ import functools
 from collections.abc import Iterable, Mapping, Sequence, Set
 
 from lyra.pipelines.evidence.harm_reports import SYMPTOM
+from lyra.pipelines.evidence.nli_alike import meeting_keys
 from lyra.pipelines.evidence.nli_change import (
     IRREGULAR,
     ChangeReading,
@@ -77,6 +78,15 @@ def _about(reading: ChangeReading) -> frozenset[str]:
     return frozenset(words - GENERAL_OUTCOMES)
 
 
+def _met_as(reading: ChangeReading, *, indexed: bool) -> frozenset[str]:
+    """A witness's two groups alike meets a finding's lead over its control arm at a
+    specific word both name (`nli_alike`, decision 0137): a sentence is indexed by what it
+    is, a claim looks for what it is not."""
+    alike, lead = meeting_keys(reading.tokens)
+    alike_as, lead_as = ("alike ", "lead ") if indexed else ("lead ", "alike ")
+    return frozenset({alike_as + k for k in alike} | {lead_as + k for k in lead})
+
+
 # Words of its setting a text that calls a thing safe and one that advises against it
 # share, to meet in the sweep (`heuristic_nli` then decides).
 _ADVICE_SHARED = 2
@@ -113,7 +123,7 @@ def sentence_readings(text: str) -> tuple[tuple[ChangeReading, frozenset[str]], 
     out = []
     for sentence in premise_texts(text):
         reading = read_changes(tokenize(sentence))
-        keys = _about(reading)
+        keys = _about(reading) | _met_as(reading, indexed=True)
         if keys:
             out.append((reading, keys))
     return tuple(out)
@@ -187,7 +197,8 @@ def _contradicted_by(
     hits: dict[str, float] = {}
     for text in (claim_text, *claim_statements(claim_text)):
         claim = read_changes(tokenize(text))
-        near = sorted({n for key in _about(claim) for n in index.get(key, ())} | nearby)
+        keys = _about(claim) | _met_as(claim, indexed=False)
+        near = sorted({n for key in keys for n in index.get(key, ())} | nearby)
         for n in near:
             fragment_id, reading = readings[n]
             if fragment_id in hits or fragment_id in skipped:
