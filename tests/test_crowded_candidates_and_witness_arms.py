@@ -484,3 +484,31 @@ def test_counts_of_the_witness_own_are_claims() -> None:
         )
         > 0
     )
+
+
+REOFFENDING_TRIAL = (
+    "At 12 months, proven reoffending had occurred in 28.1% of coached participants compared "
+    "with 40.2% of those receiving usual support (adjusted risk ratio 0.70, 95% CI 0.57 to 0.86)."
+)
+
+
+@pytest.mark.parametrize(
+    ("witness", "label"),
+    [
+        pytest.param(
+            "What we found was that a year on, the lads who'd had a sports coach were being "
+            "reconvicted at pretty much the same rate as the lads who hadn't.",
+            "refutes",
+            id="the-lads-who-hadnt-are-the-plain-group",
+        ),
+        pytest.param(
+            "What we found was that a year on, the lads who'd had a sports coach were being "
+            "reconvicted at pretty much the same rate as the lads who'd had a tutor.",
+            "neutral",
+            id="control-another-thing-had",
+        ),
+    ],
+)
+def test_those_who_had_not_the_thing_are_a_plain_group(witness: str, label: str) -> None:
+    assert heuristic_nli(REOFFENDING_TRIAL, witness).label == label
+    assert heuristic_nli(witness, REOFFENDING_TRIAL).label == label

@@ -244,7 +244,8 @@ def test_an_aim_asserts_nothing_past_its_whether() -> None:
 @pytest.mark.parametrize(
     ("sentence", "score"),
     [
-        (_NO_BETTER_AT_MATHS, 0.25),
+        # "the kids who didn't" is a plain group since decision 0137 (0.25 before)
+        (_NO_BETTER_AT_MATHS, 0.5),
         ("Once you strip out the weaker trials, the effect on pain was small.", 0.4),
         # advice to the reader stays advice
         ("If you take out the filter, rinse it under the tap.", 0.0),

@@ -331,6 +331,10 @@ PLAIN_GROUP: Final = re.compile(
     r"|\bwithout (?:one|it|them|any)\b"
     r"|\b(?:dummy|plain|usual|ordinary|normal|untreated|untouched|placebo|sham|control)\b"
     r"|\bwaiting list\b|\bback when\b|\bthe rest of us\b"
+    # those who had not the thing ("the kids who'd had a volunteer mentor were being
+    # reconvicted at pretty much the same rate as the kids who hadn't": decision 0137)
+    r"|\bwho (?:hadn't|hasn't|haven't|didn't|don't|doesn't|weren't|wasn't|had not|did not"
+    r"|have not|were not)\b"
     # those still taken the old way ("the ones we still put in the van": decision 0137)
     r"|\bones? (?:(?:we|they|you) )?still\b",
     re.IGNORECASE,
