@@ -131,77 +131,71 @@ BRUISING_RARE = (
 )
 
 
-@pytest.mark.parametrize(
-    ("witness", "finding", "label"),
-    [
-        pytest.param(
-            "I was in one of those acupressure studies and the ones who just had friendly "
-            "chats with a physio came out every bit as well as those of us who got the "
-            "acupressure.",
-            ACUPRESSURE_TRIAL,
-            "refutes",
-            id="friendly-chats-are-the-talks-arm",
-        ),
-        pytest.param(
-            "I was in one of those acupressure studies and the ones who just had a cup of tea "
-            "with a physio came out every bit as well as those of us who got the acupressure.",
-            ACUPRESSURE_TRIAL,
-            "neutral",
-            id="control-a-cup-of-tea-names-no-arm-of-the-trial",
-        ),
-        pytest.param(
-            "From the clerk's desk, the tenants going on the video link wait just as long to be "
-            "heard as the ones we still bring into the tribunal room.",
-            TRIBUNAL_TRIAL,
-            "refutes",
-            id="just-as-long-to-be-heard-as-the-ones-we-still-bring",
-        ),
-        pytest.param(
-            "From the clerk's desk, the tenants going on the video link wait just as long to be "
-            "heard as the tenants who come into the tribunal room.",
-            TRIBUNAL_TRIAL,
-            "neutral",
-            id="control-no-plain-group",
-        ),
-        pytest.param(
-            "Every single appointment left me in tears, and two other mums at my clinic said "
-            "the same thing happened to them.",
-            TEARFUL_RARE,
-            "refutes",
-            id="every-single-appointment-left-me-in-tears-against-rare",
-        ),
-        pytest.param(
-            "Every single appointment left me smiling, and two other mums at my clinic said the "
-            "same thing happened to them.",
-            TEARFUL_RARE,
-            "neutral",
-            id="control-left-me-smiling-is-no-harm",
-        ),
-        pytest.param(
-            "Every single appointment started late, and I was in tears once.",
-            TEARFUL_RARE,
-            "neutral",
-            id="control-every-appointment-did-nothing-to-me",
-        ),
-        pytest.param(
-            "The pickers we had in last autumn bruised a good third of our Bramley apples, and "
-            "it wasn't the first year either.",
-            BRUISING_RARE,
-            "refutes",
-            id="a-good-third-against-rare",
-        ),
-        pytest.param(
-            "The pickers we had in last autumn bruised a good deal of our Bramley apples, and it "
-            "wasn't the first year either.",
-            BRUISING_RARE,
-            "neutral",
-            id="control-a-good-deal-is-no-share",
-        ),
-    ],
-)
-def test_a_witness_in_other_words_against_a_finding(witness: str, finding: str, label: str) -> None:
-    assert heuristic_nli(finding, witness).label == label
-    assert heuristic_nli(witness, finding).label == label
+A_WITNESS_IN_OTHER_WORDS_AGAINST_A_FINDING = [
+    pytest.param(
+        "I was in one of those acupressure studies and the ones who just had friendly "
+        "chats with a physio came out every bit as well as those of us who got the "
+        "acupressure.",
+        ACUPRESSURE_TRIAL,
+        "refutes",
+        id="friendly-chats-are-the-talks-arm",
+    ),
+    pytest.param(
+        "I was in one of those acupressure studies and the ones who just had a cup of tea "
+        "with a physio came out every bit as well as those of us who got the acupressure.",
+        ACUPRESSURE_TRIAL,
+        "neutral",
+        id="control-a-cup-of-tea-names-no-arm-of-the-trial",
+    ),
+    pytest.param(
+        "From the clerk's desk, the tenants going on the video link wait just as long to be "
+        "heard as the ones we still bring into the tribunal room.",
+        TRIBUNAL_TRIAL,
+        "refutes",
+        id="just-as-long-to-be-heard-as-the-ones-we-still-bring",
+    ),
+    pytest.param(
+        "From the clerk's desk, the tenants going on the video link wait just as long to be "
+        "heard as the tenants who come into the tribunal room.",
+        TRIBUNAL_TRIAL,
+        "neutral",
+        id="control-no-plain-group",
+    ),
+    pytest.param(
+        "Every single appointment left me in tears, and two other mums at my clinic said "
+        "the same thing happened to them.",
+        TEARFUL_RARE,
+        "refutes",
+        id="every-single-appointment-left-me-in-tears-against-rare",
+    ),
+    pytest.param(
+        "Every single appointment left me smiling, and two other mums at my clinic said the "
+        "same thing happened to them.",
+        TEARFUL_RARE,
+        "neutral",
+        id="control-left-me-smiling-is-no-harm",
+    ),
+    pytest.param(
+        "Every single appointment started late, and I was in tears once.",
+        TEARFUL_RARE,
+        "neutral",
+        id="control-every-appointment-did-nothing-to-me",
+    ),
+    pytest.param(
+        "The pickers we had in last autumn bruised a good third of our Bramley apples, and "
+        "it wasn't the first year either.",
+        BRUISING_RARE,
+        "refutes",
+        id="a-good-third-against-rare",
+    ),
+    pytest.param(
+        "The pickers we had in last autumn bruised a good deal of our Bramley apples, and it "
+        "wasn't the first year either.",
+        BRUISING_RARE,
+        "neutral",
+        id="control-a-good-deal-is-no-share",
+    ),
+]
 
 
 def test_a_good_third_is_a_share_and_a_good_third_of_an_hour_none() -> None:
@@ -220,41 +214,32 @@ def test_an_amount_enough_for_the_writer_then_for_everyone_is_a_claim() -> None:
     ) == pytest.approx(0.7)
 
 
-@pytest.mark.parametrize(
-    ("claim", "premise", "label"),
-    [
-        pytest.param(
-            "This guide is for people who have never had a stroke and wonder whether to start "
-            "aspirin.",
-            "This guide is for people who have had a stroke and wonder whether to start aspirin.",
-            "supports",
-            id="who-have-never-had-says-who",
-        ),
-        pytest.param(
-            "This guide is for people who haven't had a stroke and wonder whether to start "
-            "aspirin.",
-            "This guide is for people who have had a stroke and wonder whether to start aspirin.",
-            "supports",
-            id="who-havent-had-says-who",
-        ),
-        pytest.param(
-            "This guide is not for people who have had a stroke and wonder whether to start "
-            "aspirin.",
-            "This guide is for people who have had a stroke and wonder whether to start aspirin.",
-            "refutes",
-            id="control-the-guide-denied",
-        ),
-        pytest.param(
-            "Fitting speed limiters was associated with no change in the number of dented vans.",
-            "Fitting speed limiters cut the number of dented vans by a third.",
-            "refutes",
-            id="control-associated-with-no-change-is-a-finding",
-        ),
-    ],
-)
-def test_a_negation_that_says_who_denies_no_finding(claim: str, premise: str, label: str) -> None:
-    assert heuristic_nli(premise, claim).label == label
-    assert heuristic_nli(claim, premise).label == label
+A_NEGATION_THAT_SAYS_WHO_DENIES_NO_FINDING = [
+    pytest.param(
+        "This guide is for people who have never had a stroke and wonder whether to start aspirin.",
+        "This guide is for people who have had a stroke and wonder whether to start aspirin.",
+        "supports",
+        id="who-have-never-had-says-who",
+    ),
+    pytest.param(
+        "This guide is for people who haven't had a stroke and wonder whether to start aspirin.",
+        "This guide is for people who have had a stroke and wonder whether to start aspirin.",
+        "supports",
+        id="who-havent-had-says-who",
+    ),
+    pytest.param(
+        "This guide is not for people who have had a stroke and wonder whether to start aspirin.",
+        "This guide is for people who have had a stroke and wonder whether to start aspirin.",
+        "refutes",
+        id="control-the-guide-denied",
+    ),
+    pytest.param(
+        "Fitting speed limiters was associated with no change in the number of dented vans.",
+        "Fitting speed limiters cut the number of dented vans by a third.",
+        "refutes",
+        id="control-associated-with-no-change-is-a-finding",
+    ),
+]
 
 
 def test_with_no_beside_a_noun_says_what_a_group_has() -> None:
@@ -276,51 +261,45 @@ STINGS_RARE = (
 )
 
 
-@pytest.mark.parametrize(
-    ("witness", "finding", "label"),
-    [
-        pytest.param(
-            SWIM_WITNESS,
-            "At 12 months, pass holders made a mean of 1.4 more pool visits per week than "
-            "age-matched residents in wards where the pass had not yet been introduced (95% CI "
-            "0.8 to 2.0).",
-            "refutes",
-            id="not-any-more-often-than-those-the-pass-had-not-yet-reached",
-        ),
-        pytest.param(
-            SWIM_WITNESS,
-            "At 12 months, pass holders made a mean of 1.4 more pool visits per week than "
-            "age-matched residents in wards where the pass had been introduced a year earlier "
-            "(95% CI 0.8 to 2.0).",
-            "neutral",
-            id="control-a-lead-over-no-control-arm",
-        ),
-        pytest.param(
-            "Since we put the hives in, half the kids on our street have been stung on the way "
-            "to school.",
-            STINGS_RARE,
-            "refutes",
-            id="half-the-kids-have-been-stung-against-rare-stings",
-        ),
-        pytest.param(
-            "Since we put the hives in, half the kids on our street have been to see them on the "
-            "way to school.",
-            STINGS_RARE,
-            "neutral",
-            id="control-half-the-kids-came-to-see",
-        ),
-        pytest.param(
-            "Three of the five ladies in my walking group who use the cream have ended up with a "
-            "rash from it, me included, so don't let anyone tell you that's rare.",
-            CREAM_RARE,
-            "refutes",
-            id="three-of-the-five-ladies-so-dont-let-anyone-tell-you",
-        ),
-    ],
-)
-def test_a_witness_count_in_everyday_words(witness: str, finding: str, label: str) -> None:
-    assert heuristic_nli(finding, witness).label == label
-    assert heuristic_nli(witness, finding).label == label
+A_WITNESS_COUNT_IN_EVERYDAY_WORDS = [
+    pytest.param(
+        SWIM_WITNESS,
+        "At 12 months, pass holders made a mean of 1.4 more pool visits per week than "
+        "age-matched residents in wards where the pass had not yet been introduced (95% CI "
+        "0.8 to 2.0).",
+        "refutes",
+        id="not-any-more-often-than-those-the-pass-had-not-yet-reached",
+    ),
+    pytest.param(
+        SWIM_WITNESS,
+        "At 12 months, pass holders made a mean of 1.4 more pool visits per week than "
+        "age-matched residents in wards where the pass had been introduced a year earlier "
+        "(95% CI 0.8 to 2.0).",
+        "neutral",
+        id="control-a-lead-over-no-control-arm",
+    ),
+    pytest.param(
+        "Since we put the hives in, half the kids on our street have been stung on the way "
+        "to school.",
+        STINGS_RARE,
+        "refutes",
+        id="half-the-kids-have-been-stung-against-rare-stings",
+    ),
+    pytest.param(
+        "Since we put the hives in, half the kids on our street have been to see them on the "
+        "way to school.",
+        STINGS_RARE,
+        "neutral",
+        id="control-half-the-kids-came-to-see",
+    ),
+    pytest.param(
+        "Three of the five ladies in my walking group who use the cream have ended up with a "
+        "rash from it, me included, so don't let anyone tell you that's rare.",
+        CREAM_RARE,
+        "refutes",
+        id="three-of-the-five-ladies-so-dont-let-anyone-tell-you",
+    ),
+]
 
 
 def test_the_words_a_witness_uses_for_people_harms_and_their_cases() -> None:
@@ -342,27 +321,26 @@ SEED_FLOOR = (
 )
 
 
-@pytest.mark.parametrize(
-    ("enough", "label"),
-    [
-        pytest.param(
-            "Fifteen kilos a hectare on the paddies is plenty, the plants tiller out and fill "
-            "the gaps.",
-            "refutes",
-            id="kilos-are-kg-under-a-floor-ordered-after-its-setting",
-        ),
-        pytest.param(
-            "Fifty kilos a hectare on the paddies is plenty, the plants tiller out and fill the "
-            "gaps.",
-            "neutral",
-            id="control-more-than-the-floor",
-        ),
-    ],
-)
-def test_a_unit_by_its_other_name_against_a_floor(enough: str, label: str) -> None:
-    assert heuristic_nli(SEED_FLOOR, enough).label == label
-    assert heuristic_nli(enough, SEED_FLOOR).label == label
+A_UNIT_BY_ITS_OTHER_NAME_AGAINST_A_FLOOR = [
+    pytest.param(
+        SEED_FLOOR,
+        "Fifteen kilos a hectare on the paddies is plenty, the plants tiller out and fill "
+        "the gaps.",
+        "refutes",
+        id="kilos-are-kg-under-a-floor-ordered-after-its-setting",
+    ),
+    pytest.param(
+        SEED_FLOOR,
+        "Fifty kilos a hectare on the paddies is plenty, the plants tiller out and fill the gaps.",
+        "neutral",
+        id="control-more-than-the-floor",
+    ),
+]
+
+
+def test_a_unit_is_one_key_by_any_of_its_names() -> None:
     assert unit_key("kilos") == unit_key("kg") == "kg"
+    assert unit_key("litres") == unit_key("l") == "l"
 
 
 NETS = (
@@ -379,32 +357,25 @@ PLUGS_FLOOR = (
 )
 
 
-@pytest.mark.parametrize(
-    ("claim", "premise", "label"),
-    [
-        pytest.param(
-            NETS.format("thicker"), FISH_TRIAL, "refutes", id="no-thicker-than-the-bare-patch"
-        ),
-        pytest.param(NETS.format("later"), FISH_TRIAL, "neutral", id="control-no-later-is-a-time"),
-        pytest.param(
-            "Three or four plugs to the square metre is loads, the gaps close up by the second "
-            "summer.",
-            PLUGS_FLOOR,
-            "refutes",
-            id="three-or-four-to-the-square-metre-is-loads",
-        ),
-        pytest.param(
-            "Three or four plugs to the square metre is loads of work, the gaps close up by the "
-            "second summer.",
-            PLUGS_FLOOR,
-            "neutral",
-            id="control-loads-of-work",
-        ),
-    ],
-)
-def test_comparatives_and_amounts_in_a_witness_words(claim: str, premise: str, label: str) -> None:
-    assert heuristic_nli(premise, claim).label == label
-    assert heuristic_nli(claim, premise).label == label
+COMPARATIVES_AND_AMOUNTS_IN_A_WITNESS_WORDS = [
+    pytest.param(
+        NETS.format("thicker"), FISH_TRIAL, "refutes", id="no-thicker-than-the-bare-patch"
+    ),
+    pytest.param(NETS.format("later"), FISH_TRIAL, "neutral", id="control-no-later-is-a-time"),
+    pytest.param(
+        "Three or four plugs to the square metre is loads, the gaps close up by the second summer.",
+        PLUGS_FLOOR,
+        "refutes",
+        id="three-or-four-to-the-square-metre-is-loads",
+    ),
+    pytest.param(
+        "Three or four plugs to the square metre is loads of work, the gaps close up by the "
+        "second summer.",
+        PLUGS_FLOOR,
+        "neutral",
+        id="control-loads-of-work",
+    ),
+]
 
 
 def test_a_floor_per_area_counts_what_was_named_before_it() -> None:
@@ -443,37 +414,31 @@ def test_the_sweep_meets_groups_alike_and_a_lead_at_a_word_both_name() -> None:
     assert contradiction_candidates(claims[:1], other) == {}
 
 
-@pytest.mark.parametrize(
-    ("witness", "finding", "label"),
-    [
-        pytest.param(
-            "I volunteered on the ward for two years and I'd say half the patients I sat with "
-            "went home thinking I was their doctor, however many times I told them I wasn't.",
-            "In exit surveys across our partner hospitals, fewer than 2% of patients said they "
-            "believed their volunteer was a doctor.",
-            "refutes",
-            id="a-share-before-however-many-times",
-        ),
-        pytest.param(
-            "I volunteered on the ward for two years and I'd say half the patients I sat with "
-            "went home happy, however many times I told them I wasn't their doctor.",
-            "In exit surveys across our partner hospitals, fewer than 2% of patients said they "
-            "believed their volunteer was a doctor.",
-            "neutral",
-            id="control-half-went-home-happy",
-        ),
-        pytest.param(
-            "Two or three bat boxes to the hectare is plenty, and I've never bothered cleaning "
-            "ours out.",
-            "Install at least 6 bat boxes per hectare and check every box each winter.",
-            "refutes",
-            id="install-at-least-per-hectare-against-fewer-called-plenty",
-        ),
-    ],
-)
-def test_witness_shares_and_orders_to_install(witness: str, finding: str, label: str) -> None:
-    assert heuristic_nli(finding, witness).label == label
-    assert heuristic_nli(witness, finding).label == label
+WITNESS_SHARES_AND_ORDERS_TO_INSTALL = [
+    pytest.param(
+        "I volunteered on the ward for two years and I'd say half the patients I sat with "
+        "went home thinking I was their doctor, however many times I told them I wasn't.",
+        "In exit surveys across our partner hospitals, fewer than 2% of patients said they "
+        "believed their volunteer was a doctor.",
+        "refutes",
+        id="a-share-before-however-many-times",
+    ),
+    pytest.param(
+        "I volunteered on the ward for two years and I'd say half the patients I sat with "
+        "went home happy, however many times I told them I wasn't their doctor.",
+        "In exit surveys across our partner hospitals, fewer than 2% of patients said they "
+        "believed their volunteer was a doctor.",
+        "neutral",
+        id="control-half-went-home-happy",
+    ),
+    pytest.param(
+        "Two or three bat boxes to the hectare is plenty, and I've never bothered cleaning "
+        "ours out.",
+        "Install at least 6 bat boxes per hectare and check every box each winter.",
+        "refutes",
+        id="install-at-least-per-hectare-against-fewer-called-plenty",
+    ),
+]
 
 
 def test_counts_of_the_witness_own_are_claims() -> None:
@@ -492,23 +457,32 @@ REOFFENDING_TRIAL = (
 )
 
 
+THOSE_WHO_HAD_NOT_THE_THING_ARE_A_PLAIN_GROUP = [
+    pytest.param(
+        REOFFENDING_TRIAL,
+        "What we found was that a year on, the lads who'd had a sports coach were being "
+        "reconvicted at pretty much the same rate as the lads who hadn't.",
+        "refutes",
+        id="the-lads-who-hadnt-are-the-plain-group",
+    ),
+    pytest.param(
+        REOFFENDING_TRIAL,
+        "What we found was that a year on, the lads who'd had a sports coach were being "
+        "reconvicted at pretty much the same rate as the lads who'd had a tutor.",
+        "neutral",
+        id="control-another-thing-had",
+    ),
+]
+
+
 @pytest.mark.parametrize(
-    ("witness", "label"),
-    [
-        pytest.param(
-            "What we found was that a year on, the lads who'd had a sports coach were being "
-            "reconvicted at pretty much the same rate as the lads who hadn't.",
-            "refutes",
-            id="the-lads-who-hadnt-are-the-plain-group",
-        ),
-        pytest.param(
-            "What we found was that a year on, the lads who'd had a sports coach were being "
-            "reconvicted at pretty much the same rate as the lads who'd had a tutor.",
-            "neutral",
-            id="control-another-thing-had",
-        ),
-    ],
-)
-def test_those_who_had_not_the_thing_are_a_plain_group(witness: str, label: str) -> None:
-    assert heuristic_nli(REOFFENDING_TRIAL, witness).label == label
-    assert heuristic_nli(witness, REOFFENDING_TRIAL).label == label
+    ("first", "second", "label"),
+    [*A_WITNESS_IN_OTHER_WORDS_AGAINST_A_FINDING, *A_NEGATION_THAT_SAYS_WHO_DENIES_NO_FINDING,
+     *A_WITNESS_COUNT_IN_EVERYDAY_WORDS, *A_UNIT_BY_ITS_OTHER_NAME_AGAINST_A_FLOOR,
+     *COMPARATIVES_AND_AMOUNTS_IN_A_WITNESS_WORDS, *WITNESS_SHARES_AND_ORDERS_TO_INSTALL,
+     *THOSE_WHO_HAD_NOT_THE_THING_ARE_A_PLAIN_GROUP],
+)  # fmt: skip
+def test_each_pair_reads_the_same_both_ways(first: str, second: str, label: str) -> None:
+    """Each rule of this decision with its control, read with either text as the premise."""
+    assert heuristic_nli(first, second).label == label
+    assert heuristic_nli(second, first).label == label
