@@ -299,6 +299,11 @@ TWO_GROUPS_ALIKE: Final = re.compile(
     # against the ones still sitting on the waiting list, their cars were clocking pretty
     # much the same mileage")
     r"|\b(?:pretty much|more or less|near enough|roughly|about) the same\b"
+    # "both were the same shade of pea soup" (decision 0138)
+    r"|\bboth (?:\w+ ){1,2}?(?:just |exactly |pretty much |about )?the same\b"
+    # any likeness stressed ("every bit as mucky as Castleworth's")
+    r"|\b(?:every bit|just) as \w+ as\b(?! (?:possible|ever|usual|before|needed|necessary"
+    r"|you|we|they|i)\b)"
     r"|\bno (?:better|worse|quicker|faster|sooner|higher|lower|different)\b"
     # any other comparative of two groups, not a bound or a time ("the tiddlers were no
     # thicker in the grass than out on the bare patch"; not "no longer than 10 days", "no
@@ -308,7 +313,7 @@ TWO_GROUPS_ALIKE: Final = re.compile(
     r"|seven|eight|nine|ten|half|a few)\b)"
     # denied in other words ("weren't getting out of the house any more often than", "didn't
     # end up any less bothered by the heaviness than": decision 0137)
-    r"|(?:n't|\bnot) (?:\w+ ){0,6}?any (?:more|less|better|worse|quicker|faster|sooner"
+    r"|(?:n't|\bnot) (?:\w+ ){0,6}?(?:any|one bit|a bit|a jot) (?:more|less|better|worse|quicker|faster|sooner"
     r"|happier|healthier|fitter)\b(?: \w+){0,5}? than\b"
     r"|\bno (?:more|less|fewer) (?!than \S*\d)(?!than (?:a|an|one|two|three|four|five|six"
     r"|seven|eight|nine|ten|half|a few)\b)"
@@ -331,6 +336,8 @@ PLAIN_GROUP: Final = re.compile(
     r"|\bwithout (?:one|it|them|any)\b"
     r"|\b(?:dummy|plain|usual|ordinary|normal|untreated|untouched|placebo|sham|control)\b"
     r"|\bwaiting list\b|\bback when\b|\bthe rest of us\b"
+    # "bales in one, nothing in the other", "the ones sat with empty hands" (decision 0138)
+    r"|\bnothing in the other\b|\bempty ?-? ?hand(?:s|ed)\b"
     # those who had not the thing ("the kids who'd had a volunteer mentor were being
     # reconvicted at pretty much the same rate as the kids who hadn't": decision 0137)
     r"|\bwho (?:hadn't|hasn't|haven't|didn't|don't|doesn't|weren't|wasn't|had not|did not"

@@ -129,6 +129,62 @@ def _subject(tokens: Sequence[str], i: int) -> set[str]:
     return _fold(content_keys(tokens[start:at]))
 
 
+# Negated modals of advice and the verbs of advising after "we do not" ("we do not
+# recommend cereal rye on heavy clay").
+_NEGATED_MODALS = frozenset({"shouldn't", "mustn't"})
+_ADVISING = frozenset({"recommend", "advise", "suggest"})
+# Words after which a "do not" is an imperative: the sentence's start, a clause's end,
+# "so", "please", "then".
+_IMPERATIVE_AFTER = frozenset({",", ";", ":", "so", "please", "then", "and"})
+# Verbs an imperative "do not" tells a reader not to do.
+_DOING = frozenset(
+    {"take", "use", "give", "start", "stop", "apply", "eat", "drink", "drive", "put", "try",
+     "exceed", "rely", "offer", "prescribe", "allow", "combine", "mix", "leave", "let",
+     "share", "wear", "buy", "skip", "swap", "switch", "plant", "spray", "feed", "sow",
+     "store", "fit", "install", "run", "book", "expect", "assume", "delay", "wait", "ignore",
+     "go", "be", "do", "make", "keep", "send", "sign", "pay", "reduce", "cut", "increase",
+     "add", "remove", "place", "roster", "schedule", "sleep", "lie", "sit", "stand"}
+)  # fmt: skip
+# Words that make a text advice: modals of advice, verbs of advising, "avoid".
+_ADVICE_WORDS = frozenset(
+    {"should", "must", "shouldn't", "mustn't", "ought", "recommend", "recommends",
+     "recommended", "advise", "advises", "advised", "avoid", "offer", "never"}
+)  # fmt: skip
+
+
+def prohibits(tokens: Sequence[str], i: int) -> bool:
+    """The negation cue at ``tokens[i]`` advises against something, it denies no finding:
+    "should not be started on a statin", "must not take naltrexone", "Do not use
+    Saccharomyces boulardii in ...", "we do not recommend cereal rye ..." (decision
+    0138)."""
+    tok = tokens[i]
+    before = tokens[i - 1] if i else ""
+    if tok in _NEGATED_MODALS or (tok in ("not", "never") and before in _MODALS | {"ought"}):
+        return True
+    if tok in _IMPERATIVE_NOT and (not i or before in _IMPERATIVE_AFTER):
+        return True
+    if tok != "not" or before != "do":
+        return False
+    nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
+    opens = i < 2 or tokens[i - 2] in _IMPERATIVE_AFTER
+    # a text that opens "do not" may be a clause whose subject was cut off ("do not
+    # cause any loss of smell"): an imperative only with a verb of doing
+    return (opens and nxt in _DOING) or nxt in _ADVISING
+
+
+def prohibition_only(tokens: Sequence[str]) -> bool:
+    """Every negation cue of ``tokens`` advises against something (`prohibits`), and
+    there is one."""
+    cues = [i for i in range(len(tokens)) if is_cue(tokens, i)]
+    return bool(cues) and all(prohibits(tokens, i) for i in cues)
+
+
+def gives_advice(tokens: Sequence[str]) -> bool:
+    """The text advises: a modal of advice, a verb of advising, "avoid", or an imperative
+    that opens it."""
+    return not _ADVICE_WORDS.isdisjoint(tokens) or tokens[:1] == ["do"]
+
+
 def read_advice(tokens: Sequence[str]) -> AdviceReading:
     safe: set[str] = set()
     against: set[str] = set()

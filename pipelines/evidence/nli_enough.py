@@ -44,7 +44,13 @@ from lyra.pipelines.evidence.nli_numbers import (
     percent_at,
 )
 from lyra.pipelines.evidence.nli_orders import ordered
-from lyra.pipelines.evidence.nli_ratios import count, one_minds, ratio_enough, ratio_floor
+from lyra.pipelines.evidence.nli_ratios import (
+    MASS_PER_AREA,
+    count,
+    one_minds,
+    ratio_enough,
+    ratio_floor,
+)
 from lyra.pipelines.evidence.nli_tokens import STOPWORDS, is_negated
 from lyra.pipelines.evidence.nli_units import (
     DOSE_MG,
@@ -772,6 +778,9 @@ def enough_under_floor(first: Amounts | None, second: Amounts | None) -> bool:
         # against "at least three joint sessions of around 90 minutes each", the time in
         # all, not each time's (decision 0132)
         shared.remove(EACH)
+    if MASS_PER_AREA in shared and DOSE in shared:
+        # a mass to an area, not the mass in all, which may cover any area (0138)
+        shared.remove(DOSE)
     pairs = [(enough.value(d), floor.value(d)) for d in shared]
     widest, spaced = floor.value(SPACED_AT_MOST), enough.value(SPACING)
     if widest and spaced:

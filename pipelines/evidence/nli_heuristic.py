@@ -100,6 +100,7 @@ from typing import Final
 
 from lyra.pipelines.evidence.leftovers import lexicon_readings
 from lyra.pipelines.evidence.nli import NliLabel, NliResult
+from lyra.pipelines.evidence.nli_advice import gives_advice, prohibition_only
 from lyra.pipelines.evidence.nli_change import ChangeReading, changes_contradict, read_changes
 from lyra.pipelines.evidence.nli_numbers import disagreeing_measures, number, stem
 from lyra.pipelines.evidence.nli_outcomes import other_outcomes
@@ -118,6 +119,7 @@ from lyra.pipelines.evidence.nli_tokens import (
     is_cue,
     is_negated,
     kept_per_tokens,
+    sets_a_bound,
     tokenize,
 )
 from lyra.pipelines.evidence.nli_words import (
@@ -170,6 +172,14 @@ _AUXILIARIES: Final = frozenset(
 )  # fmt: skip
 
 
+# People a "without" after says who they are.
+_GROUP_NOUNS = frozenset(
+    {"people", "patients", "adults", "children", "women", "men", "participants", "those",
+     "individuals", "pupils", "babies", "infants", "residents", "households", "drivers",
+     "users", "smokers", "kids", "families", "anyone", "someone", "volunteers"}
+)  # fmt: skip
+
+
 def describes_a_group(tokens: Sequence[str], i: int) -> bool:
     """The negation cue at ``tokens[i]`` says who or what a group is, and denies no
     finding: in a relative clause ("adults over 70 who have never had a heart attack",
@@ -180,6 +190,9 @@ def describes_a_group(tokens: Sequence[str], i: int) -> bool:
     if before in _RELATIVES:
         return True
     if i >= 2 and tokens[i - 2] in _RELATIVES and before in _AUXILIARIES:
+        return True
+    if tokens[i] == "without" and before in _GROUP_NOUNS:
+        # "stroke in people without heart disease" (decision 0138)
         return True
     if tokens[i] != "no" or before != "with" or i < 2:
         return False
@@ -225,6 +238,18 @@ def _literal_keys(tokens: list[str]) -> frozenset[str]:
         axis = axis_of(tokens, i)
         keys.add(f"~{axis[0]}{axis[1]:+d}" if axis else stem(tok))
     return frozenset(keys)
+
+
+def advice_beside_a_finding(hypothesis: Sequence[str], sentence: Sequence[str]) -> bool:
+    """One text's only negation advises against something and the other gives no advice:
+    "do not give intravenous iron to a patient with an active infection" says nothing
+    against "intravenous iron cuts the risk of dying ... by around a fifth", nor "if
+    you're over eighty-five ... you should not be started on a statin" against a trial's
+    finding (decision 0138). Advice against a use called safe is `nli_advice`'s."""
+    return any(
+        prohibition_only(negated) and not gives_advice(other)
+        for negated, other in ((hypothesis, sentence), (sentence, hypothesis))
+    )
 
 
 def negation_bears_on(negated: Sequence[str], other: Sequence[str]) -> bool:
@@ -476,12 +501,30 @@ def _near_pairs(run: Sequence[str]) -> set[tuple[str, str]]:
     }
 
 
+# Words after which what a negation cue denies has ended: a name after them is what the
+# denied comparison was made with or in ("no more common with green tea", "no higher
+# after cover crops"). Not "between" ("no correlation between vitamin D levels and ...")
+# nor "with" after a link ("not associated with increased risk").
+_CUE_STOPS = frozenset((
+    "with", "after", "before", "than", "among", "for", "from", "following", "without",
+    "when", "if", "unless", "because", "during", "since", "versus", "compared",
+))  # fmt: skip
+_LINKED = frozenset(("associated", "linked", "correlated", "connected", "related", "tied"))
+
+
 def _cue_before(tokens: Sequence[str], words: Set[str]) -> bool:
-    """A negation cue followed, within `_CUE_REACH` tokens, by one of ``words``."""
-    return any(
-        is_cue(tokens, i) and content_keys(tokens[i + 1 : i + 1 + _CUE_REACH]) & words
-        for i in range(len(tokens))
-    )
+    """A negation cue followed, within `_CUE_REACH` tokens and before any of
+    `_CUE_STOPS`, by one of ``words``."""
+    for i in range(len(tokens)):
+        if not is_cue(tokens, i):
+            continue
+        for j in range(i + 1, min(len(tokens), i + 1 + _CUE_REACH)):
+            tok = tokens[j]
+            if tok in _CUE_STOPS and not (tok == "with" and tokens[j - 1] in _LINKED):
+                break
+            if content_keys([tok]) & words:
+                return True
+    return False
 
 
 def _number_beside(tokens: Sequence[str], words: Set[str]) -> bool:
@@ -538,15 +581,25 @@ def anchored_contradiction(
         return False
     words = {word for pair in anchor for word in pair}
     if negations_differ(hypothesis, sentence) and not measures_only:
+        if advice_beside_a_finding(hypothesis, sentence):
+            return False
         negated = hypothesis if is_negated(hypothesis) else sentence
         return _cue_before(negated, words)
     if not measures_only and antonyms_flip(
         _moves_beside(hypothesis, words), _moves_beside(sentence, words)
     ):
         return True
+    # a bound a figure passes ("cuts noise by no more than one or two decibels" against
+    # "can cut noise by about 5-6 dB") needs one shared word fewer (decision 0138)
+    bounded = any(
+        sets_a_bound(tokens, i)
+        for tokens in (hypothesis, sentence)
+        for i in range(len(tokens))
+        if tokens[i] in ("no", "not")
+    )
     return (
         bool(disagreeing_measures(hypothesis, sentence)[0])
-        and len(content_keys(hypothesis) & content_keys(sentence)) >= 3
+        and len(content_keys(hypothesis) & content_keys(sentence)) >= (2 if bounded else 3)
         and _number_beside(hypothesis, words)
         and _number_beside(sentence, words)
     )
@@ -672,7 +725,11 @@ def _contradicts(
         ) or event_years_differ(hyp_tokens, tokens)
     negated, other = (hyp_tokens, tokens) if is_negated(hyp_tokens) else (tokens, hyp_tokens)
     return (
-        (negations_differ(hyp_tokens, tokens) and negation_bears_on(negated, other))
+        (
+            negations_differ(hyp_tokens, tokens)
+            and negation_bears_on(negated, other)
+            and not advice_beside_a_finding(hyp_tokens, tokens)
+        )
         or (is_negated(hyp_tokens) and is_negated(tokens) and negations_cross(hyp_tokens, tokens))
         or (
             antonyms_flip(hyp_tokens, tokens)

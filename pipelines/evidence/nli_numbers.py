@@ -203,6 +203,10 @@ def numbers_in_digits(tokens: Sequence[str]) -> list[str]:
     for tok in tokens:
         if tok == "cent" and merged and merged[-1] == "per":
             merged[-1] = "percent"
+        elif tok in ("hundred", "thousand") and merged[-3:] == ["a", "couple", "of"]:
+            # "a couple of hundred grams" (decision 0138)
+            del merged[-3:]
+            merged.append("200" if tok == "hundred" else "2000")
         elif tok in _UNITS_WORDS and (tens := _tens_before(merged)):
             # "twenty-five percent", "sixty-one thousand dollars" (decision 0114)
             del merged[-tens[1] :]
@@ -214,10 +218,20 @@ def numbers_in_digits(tokens: Sequence[str]) -> list[str]:
         if tok in CARDINALS and _counts(merged, i)
         # "a single face-to-face conference": one (decision 0109)
         else "1"
-        if tok == "single" and merged[i - 1 : i] == ["a"] and _counts(merged, i)
+        if (tok == "single" and merged[i - 1 : i] == ["a"] and _counts(merged, i))
+        # "one or two decibels", "one to three days" (decision 0138)
+        or (tok == "one" and _range_from_one(merged, i))
         else tok
         for i, tok in enumerate(merged)
     ]
+
+
+def _range_from_one(tokens: Sequence[str], i: int) -> bool:
+    """"one" at ``i`` opens a range of values: "one or two", "one to three"."""
+    nxt = tokens[i + 2] if i + 2 < len(tokens) else ""
+    return tokens[i + 1 : i + 2] in (["or"], ["to"], ["-"]) and (
+        nxt in CARDINALS or nxt.isdigit()
+    )
 
 
 def _time_preposition(tokens: Sequence[str], i: int) -> str:
@@ -440,7 +454,8 @@ def _half_the_noun(tokens: Sequence[str], i: int) -> int:
         return 0
     at, words = i + 2, 0
     while at < len(tokens) and words < _HALF_REACH and tokens[at].isalpha():
-        if looks_plural(tokens[at]):
+        if looks_plural(tokens[at]) or (tokens[at] == "lot" and at == i + 2):
+            # "over half my lot had swapped or lost theirs": a teacher's class (0138)
             return at
         if tokens[at + 1 : at + 2] == ["-"]:
             at += 2  # a compound is one word: "half the bean-and-wheat fields" (0136)

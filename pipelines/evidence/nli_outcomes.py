@@ -42,7 +42,7 @@ from typing import Final
 from lyra.pipelines.evidence.harm_reports import SYMPTOM
 from lyra.pipelines.evidence.nli_numbers import number, stem
 from lyra.pipelines.evidence.nli_tokens import DETERMINERS, content_keys, tokenize
-from lyra.pipelines.evidence.nli_words import GENERAL_OUTCOMES, PEOPLE, fold_outcome
+from lyra.pipelines.evidence.nli_words import GENERAL_OUTCOMES, MONTHS_TEXT, PEOPLE, fold_outcome
 
 # Nouns of an effect that name their outcome after a link ("no difference to", "a
 # reduction in", "no benefit for"), stems.
@@ -89,6 +89,9 @@ _ENDS: Final = frozenset(
 _RESEARCH: Final = frozenset(
     content_keys(["trials", "studies", "review", "analysis", "data", "evidence", "research"])
 )
+# When is no outcome: a month, and "come" before one ("come August both were the same
+# shade of pea soup": decision 0138).
+_WHEN: Final = frozenset(content_keys([*MONTHS_TEXT.split(), "come"]))
 # Nouns that count an outcome, not name it: "reports of muscle pain", "cases of", "the
 # rate of fever" ("rate" is general here; `GENERAL_OUTCOMES` keeps its stem specific).
 _COUNTS: Final = frozenset(
@@ -373,7 +376,7 @@ def outcome_words(text: str) -> frozenset[str]:
             found |= _after(tokens, 1)
         found |= _clause_outcomes(tokens)
     # not whom it is about ("the benefit for children"), nor a direction ("less often")
-    found -= GENERAL_OUTCOMES | PEOPLE | _RESEARCH | _COUNTS
+    found -= GENERAL_OUTCOMES | PEOPLE | _RESEARCH | _COUNTS | _WHEN
     return frozenset(k for k in found if not k.startswith("~"))
 
 

@@ -57,12 +57,46 @@ def count_at(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
     return (value, j) if j < len(tokens) and tokens[j].isalpha() else None
 
 
+# A mass to an area, in grams per square metre: "Use at least 50 grams of barley straw per
+# square metre of pond surface" against "a couple of hundred grams, is plenty for a pond
+# like mine of twenty square metres" (decision 0138).
+MASS_PER_AREA: Final = "grams" + PER_AREA
+_GRAMS: Final = {"g": 1.0, "gram": 1.0, "grams": 1.0, "kg": 1000.0, "kilo": 1000.0,
+                 "kilos": 1000.0, "kilogram": 1000.0, "kilograms": 1000.0}  # fmt: skip
+# How far a mass's "per" may stand after it ("50 grams of barley straw per"), and the area
+# after "for" ("for a pond like mine of 20 square metres").
+_MASS_REACH: Final = 6
+_AREA_REACH: Final = 7
+_FOR_AN_AREA: Final = frozenset({"for", "on", "across", "over", "in"})
+
+
+def mass_per_area(tokens: Sequence[str], i: int) -> float | None:
+    """The grams per square metre of a mass at ``tokens[i]`` given "per" an area, or "for"
+    (on, across ...) a thing of an area; None for none."""
+    value = number(tokens[i]) if i + 1 < len(tokens) else None
+    grams = _GRAMS.get(tokens[i + 1]) if value is not None else None
+    if value is None or grams is None:
+        return None
+    for k in range(i + 2, min(len(tokens), i + 2 + _MASS_REACH)):
+        if tokens[k] == "per" and (m2 := per_area(tokens, k + 1)):
+            return value * grams / m2
+        if tokens[k] in _FOR_AN_AREA:
+            for j in range(k + 1, min(len(tokens), k + 1 + _AREA_REACH)):
+                if number(tokens[j]) is not None and (m2 := per_area(tokens, j)):
+                    return value * grams / m2
+            return None
+    return None
+
+
 def ratio_floor(tokens: Sequence[str], i: int) -> dict[str, float]:
     """The floor at ``i`` as a least number of one thing for each so many of another:
-    "at least two guardian dogs for every 300 ewes" is 2 / 300 per ewe."""
+    "at least two guardian dogs for every 300 ewes" is 2 / 300 per ewe; or as a least mass
+    to an area (`mass_per_area`)."""
     counted = count(tokens[i]) if i < len(tokens) and tokens[i] not in VAGUE else None
     if counted is None:
         return {}
+    if (per_m2 := mass_per_area(tokens, i)) is not None:
+        return {MASS_PER_AREA: per_m2}
     for k in range(i + 1, min(len(tokens), i + 2 + _COUNTED_WORDS)):
         each = next((w for w in FOR_EACH if tuple(tokens[k : k + len(w)]) == w), None)
         if each is None:
@@ -113,8 +147,10 @@ _ON_SO_MANY: Final = (("on",), ("per",), ("across",), ("for",), *FOR_EACH)
 def ratio_enough(tokens: Sequence[str], start: int, end: int) -> dict[str, float]:
     """The first count in ``tokens[start:end]`` (past a count of one) said to be on, for
     or across a count of something else (not of days or weeks), or to an area, as a
-    number per the other."""
+    number per the other; or a mass there for an area named after it (`mass_per_area`)."""
     for i in range(start, end):
+        if (per_m2 := mass_per_area(tokens, i)) is not None:
+            return {MASS_PER_AREA: per_m2}
         counted = count_at(tokens, i)
         if counted is None:
             continue

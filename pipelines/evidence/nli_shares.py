@@ -31,6 +31,7 @@ from lyra.pipelines.evidence.nli_numbers import (
     SHARE_NOUNS,
     bound_before,
     half_share,
+    looks_plural,
     measures,
     number,
     of_so_many,
@@ -81,12 +82,12 @@ def read_share(tokens: Sequence[str]) -> Share | None:
     or for two or more."""
     values = _restated_once(measures(tokens).get("%", []), tokens)
     if not values:
-        return _all_but_every(tokens)
+        return _all_but_every(tokens) or _few_known(tokens)
     # a strength beside it is no second share ("Bronchospasm after a 3% saline nebuliser
     # is uncommon, occurring in fewer than 1 in 100 treatments": decision 0136)
     values = [v for v in values if not _strength_at(tokens, v[2])]
     if not values:
-        return _all_but_every(tokens)
+        return _all_but_every(tokens) or _few_known(tokens)
     if len({(low, high) for low, high, _ in values}) != 1:
         return None
     low, high, at = values[0]
@@ -159,6 +160,54 @@ def all_but_every_at(tokens: Sequence[str]) -> int | None:
 
 
 _FIRST_PERSONS: Final = frozenset({"i", "we", "my", "our"})
+# A few of those a witness knows or sits among, who had it too: "two or three of our
+# regulars showing up with a £100 litter ticket", "three other plot-holders on the site
+# had their fish go belly-up" (decision 0138). Among the few dozen a witness knows, a few
+# are at least this share: no "rare" of one in a hundred or fewer.
+FEW_KNOWN: Final = Share(5.0, 100.0)
+_FEW_WORDS: Final = frozenset(
+    {"two", "three", "four", "five", "six", "seven", "eight", "nine", "several"}
+)  # fmt: skip
+_OURS: Final = frozenset({"our", "my"})
+
+
+def _a_few(token: str) -> bool:
+    return token in _FEW_WORDS or (token.isdigit() and 2 <= int(token) <= 9)
+
+
+def _few_known(tokens: Sequence[str]) -> Share | None:
+    """`FEW_KNOWN` where `few_known_at` finds such a few; None otherwise."""
+    return None if few_known_at(tokens) is None else FEW_KNOWN
+
+
+def few_known_at(tokens: Sequence[str]) -> int | None:
+    """Where a first-person text names a few of its own ("two or three of our regulars",
+    no count of them after "our") or a few others ("three other plot-holders"), once;
+    None for none."""
+    if _FIRST_PERSONS.isdisjoint(tokens):
+        return None
+    found = [i for i in range(len(tokens)) if _few_known_from(tokens, i)]
+    return found[0] if len(found) == 1 else None
+
+
+def _few_known_from(tokens: Sequence[str], i: int) -> bool:
+    """``tokens[i]`` opens a few of the witness's own or a few others (`few_known_at`);
+    not the second end of "two or three"."""
+    if not _a_few(tokens[i]) or (i >= 2 and tokens[i - 1] == "or" and _a_few(tokens[i - 2])):
+        return False
+    ranged = tokens[i + 1 : i + 2] == ["or"] and i + 2 < len(tokens) and _a_few(tokens[i + 2])
+    j = i + 3 if ranged else i + 1
+    if tokens[j : j + 1] == ["of"] and tokens[j + 1 : j + 2] != [] and tokens[j + 1] in _OURS:
+        k = j + 2
+    elif tokens[j : j + 1] == ["other"]:
+        k = j + 1
+    else:
+        return False
+    while tokens[k + 1 : k + 2] == ["-"]:
+        k += 2  # "plot-holders"
+    return k < len(tokens) and tokens[k].isalpha() and looks_plural(tokens[k])
+
+
 # The occasions a witness meets a thing on, and what one does to them ("Every single
 # session left me in floods of tears": decision 0137).
 _OCCASIONS: Final = frozenset({"session", "visit", "treatment", "appointment", "dose"})
@@ -563,6 +612,8 @@ def share_clause(tokens: Sequence[str], *, opened: bool = False) -> list[str]:
         first = min(at for _, _, at in values)
     elif (every := all_but_every_at(tokens)) is not None:
         first = every  # "..., and nearly every family in our support group" (0135)
+    elif (few := few_known_at(tokens)) is not None:
+        first = few  # "..., and three other plot-holders on the site had ..." (0138)
     else:
         return list(tokens)
     end = next((j for j in range(first + 1, len(tokens)) if _ends_clause(tokens, j)), None)

@@ -144,9 +144,25 @@ def denies_the_next_word(tokens: Sequence[str], j: int) -> bool:
     )
 
 
+_HARDLY: Final = frozenset({"hardly", "barely", "scarcely", "never", "rarely", "seldom"})
+_PASSES: Final = (["goes", "by"], ["went", "by"], ["go", "by"], ["passes"], ["passed"])
+_PASSES_REACH: Final = 6
+
+
+def _passes_without(tokens: Sequence[str], i: int) -> bool:
+    """The "without" at ``i`` follows "hardly a week goes by" ("never a day passes")."""
+    return any(list(tokens[i - len(p) : i]) == p for p in _PASSES) and not _HARDLY.isdisjoint(
+        tokens[max(0, i - _PASSES_REACH) : i]
+    )
+
+
 def is_cue(tokens: Sequence[str], i: int) -> bool:
     tok = tokens[i]
     if tok in {"no", "without"} and i + 1 < len(tokens) and tokens[i + 1] in _CERTAIN_AFTER_NO:
+        return False
+    if tok == "without" and _passes_without(tokens, i):
+        # "hardly a week goes by without two or three of our regulars showing up": it
+        # happens nearly every week (decision 0138)
         return False
     if tok == "without" and i and tokens[i - 1] in _GO_WITHOUT:
         # "had gone without food or heating": to lack something, no denial (0130)
@@ -172,6 +188,8 @@ def is_cue(tokens: Sequence[str], i: int) -> bool:
         # what a worry is about: "lying awake worrying about not getting enough sleep",
         # "the fear of not finding work" (decision 0132)
         return False
+    if negation and sets_a_bound(tokens, i):
+        return False
     if negation and _denies_a_denial(tokens, i):
         # "He does not dispute that the machines use far less power" grants what follows
         # (decision 0131)
@@ -179,6 +197,29 @@ def is_cue(tokens: Sequence[str], i: int) -> bool:
     if negation:
         return True
     return tok in FAIL_WORDS and i + 1 < len(tokens) and tokens[i + 1] == "to"
+
+
+_BOUND_WORDS: Final = frozenset(
+    {"more", "less", "fewer", "greater", "higher", "lower", "longer", "shorter", "bigger",
+     "larger", "smaller", "over", "above", "under", "below", "beyond", "exceeding"}
+)  # fmt: skip
+
+
+# figures the tokenizer keeps as words ("no more than one or two decibels", "a third")
+_SMALL_FIGURES: Final = frozenset({"one", "a", "an", "half", "twice"})
+
+
+def sets_a_bound(tokens: Sequence[str], i: int) -> bool:
+    """The negation at ``i`` bounds a figure, it denies nothing: "no more than 3 g" is
+    "at most 3 g", "not less than 150 minutes" "at least 150 minutes", "no longer than
+    ten days" (decision 0138)."""
+    after = list(tokens[i + 1 : i + 5])
+    if not after or after[0] not in _BOUND_WORDS:
+        return False
+    rest = after[2:] if after[1:2] == ["than"] else after[1:]
+    if rest[:1] in (["about"], ["around"], ["roughly"]):
+        rest = rest[1:]
+    return rest[:1] != [] and (rest[0][:1].isdigit() or rest[0] in _SMALL_FIGURES)
 
 
 _ABOUT: Final = frozenset({"about", "of"})

@@ -112,7 +112,7 @@ UNIT_SYMBOLS: Final = {
     "litr": "l", "liter": "l", "millilitr": "ml", "milliliter": "ml", "kilometr": "km",
     "kilometer": "km", "metr": "m", "meter": "m", "centimetr": "cm", "centimeter": "cm",
     "millimetr": "mm", "millimeter": "mm", "hectar": "ha", "calori": "kcal",
-    "kilocalori": "kcal", "kelvin": "k",
+    "kilocalori": "kcal", "kelvin": "k", "decibel": "db",
 }  # fmt: skip
 
 # Whom a share may count or a finding is about, in any of the words writers give them
