@@ -313,8 +313,9 @@ TWO_GROUPS_ALIKE: Final = re.compile(
     r"|seven|eight|nine|ten|half|a few)\b)"
     # denied in other words ("weren't getting out of the house any more often than", "didn't
     # end up any less bothered by the heaviness than": decision 0137)
-    r"|(?:n't|\bnot) (?:\w+ ){0,6}?(?:any|one bit|a bit|a jot) (?:more|less|better|worse|quicker|faster|sooner"
-    r"|happier|healthier|fitter)\b(?: \w+){0,5}? than\b"
+    # ("didn't settle to their work one bit better than": decision 0138)
+    r"|(?:n't|\bnot) (?:\w+ ){0,6}?(?:any|one bit|a bit|a jot) (?:more|less|better|worse"
+    r"|quicker|faster|sooner|happier|healthier|fitter)\b(?: \w+){0,5}? than\b"
     r"|\bno (?:more|less|fewer) (?!than \S*\d)(?!than (?:a|an|one|two|three|four|five|six"
     r"|seven|eight|nine|ten|half|a few)\b)"
     # outcomes, not how a placebo looked ("identical placebo capsules", "looked identical")

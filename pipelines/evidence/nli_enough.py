@@ -461,7 +461,8 @@ def read_amounts(tokens: Sequence[str]) -> Amounts | None:
         found = (
             _amounts_in(tokens, 0, len(tokens), high=False)
             | ratio
-            | ({} if ratio else _units_floor(tokens, floor_at))
+            # a mass to an area leaves the floor's units to be read too (0138)
+            | ({} if set(ratio) - {MASS_PER_AREA} else _units_floor(tokens, floor_at))
         )
         floor = True
     else:

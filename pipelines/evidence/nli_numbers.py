@@ -227,11 +227,9 @@ def numbers_in_digits(tokens: Sequence[str]) -> list[str]:
 
 
 def _range_from_one(tokens: Sequence[str], i: int) -> bool:
-    """"one" at ``i`` opens a range of values: "one or two", "one to three"."""
+    """ "one" at ``i`` opens a range of values: "one or two", "one to three"."""
     nxt = tokens[i + 2] if i + 2 < len(tokens) else ""
-    return tokens[i + 1 : i + 2] in (["or"], ["to"], ["-"]) and (
-        nxt in CARDINALS or nxt.isdigit()
-    )
+    return tokens[i + 1 : i + 2] in (["or"], ["to"], ["-"]) and (nxt in CARDINALS or nxt.isdigit())
 
 
 def _time_preposition(tokens: Sequence[str], i: int) -> str:

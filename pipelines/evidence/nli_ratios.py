@@ -71,14 +71,14 @@ _FOR_AN_AREA: Final = frozenset({"for", "on", "across", "over", "in"})
 
 
 def mass_per_area(tokens: Sequence[str], i: int) -> float | None:
-    """The grams per square metre of a mass at ``tokens[i]`` given "per" an area, or "for"
-    (on, across ...) a thing of an area; None for none."""
+    """The grams per square metre of a mass at ``tokens[i]`` given "per" (or "a") an area,
+    or "for" (on, across ...) a thing of an area; None for none."""
     value = number(tokens[i]) if i + 1 < len(tokens) else None
     grams = _GRAMS.get(tokens[i + 1]) if value is not None else None
     if value is None or grams is None:
         return None
     for k in range(i + 2, min(len(tokens), i + 2 + _MASS_REACH)):
-        if tokens[k] == "per" and (m2 := per_area(tokens, k + 1)):
+        if tokens[k] in ("per", "a", "an") and (m2 := per_area(tokens, k + 1)):
             return value * grams / m2
         if tokens[k] in _FOR_AN_AREA:
             for j in range(k + 1, min(len(tokens), k + 1 + _AREA_REACH)):
