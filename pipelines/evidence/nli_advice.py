@@ -133,9 +133,14 @@ def _subject(tokens: Sequence[str], i: int) -> set[str]:
 # recommend cereal rye on heavy clay").
 _NEGATED_MODALS = frozenset({"shouldn't", "mustn't"})
 _ADVISING = frozenset({"recommend", "advise", "suggest"})
-# Words after which a "do not" is an imperative: the sentence's start, a clause's end,
-# "so", "please", "then".
-_IMPERATIVE_AFTER = frozenset({",", ";", ":", "so", "please", "then", "and"})
+# Words after which a "do not" is an imperative: "so", "please", "then", "and".
+_IMPERATIVE_AFTER = frozenset({"so", "please", "then", "and"})
+# Verbs of neglect: advised against, they urge the thing ("should not be overlooked").
+_NEGLECTING = frozenset(
+    {"overlooked", "ignored", "dismissed", "underestimated", "missed", "forgotten",
+     "neglected", "overlook", "ignore", "dismiss", "underestimate", "miss", "forget",
+     "neglect"}
+)  # fmt: skip
 # Verbs an imperative "do not" tells a reader not to do.
 _DOING = frozenset(
     {"take", "use", "give", "start", "stop", "apply", "eat", "drink", "drive", "put", "try",
@@ -159,6 +164,10 @@ def prohibits(tokens: Sequence[str], i: int) -> bool:
     0138)."""
     tok = tokens[i]
     before = tokens[i - 1] if i else ""
+    ahead = tokens[i + 1 : i + 3]
+    if not _NEGLECTING.isdisjoint(ahead):
+        # "headache should not be overlooked" urges attention, it advises against no use
+        return False
     if tok in _NEGATED_MODALS or (tok in ("not", "never") and before in _MODALS | {"ought"}):
         return True
     if tok in _IMPERATIVE_NOT and (not i or before in _IMPERATIVE_AFTER):
@@ -166,7 +175,9 @@ def prohibits(tokens: Sequence[str], i: int) -> bool:
     if tok != "not" or before != "do":
         return False
     nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
-    opens = i < 2 or tokens[i - 2] in _IMPERATIVE_AFTER
+    # the sentence's start, or after a condition that opens it ("If you have kidney
+    # disease, do not take ...")
+    opens = i < 2 or tokens[i - 2] in _IMPERATIVE_AFTER or tokens[0] in _CONDITIONS
     # a text that opens "do not" may be a clause whose subject was cut off ("do not
     # cause any loss of smell"): an imperative only with a verb of doing
     return (opens and nxt in _DOING) or nxt in _ADVISING
@@ -174,9 +185,15 @@ def prohibits(tokens: Sequence[str], i: int) -> bool:
 
 def prohibition_only(tokens: Sequence[str]) -> bool:
     """Every negation cue of ``tokens`` advises against something (`prohibits`), and
-    there is one."""
+    there is one; a cue in a condition that opens the advice says to whom it is given
+    ("If you are over ninety and have never had a fall, you should not be started on
+    ...")."""
     cues = [i for i in range(len(tokens)) if is_cue(tokens, i)]
-    return bool(cues) and all(prohibits(tokens, i) for i in cues)
+    advice = [i for i in cues if prohibits(tokens, i)]
+    if not advice:
+        return False
+    condition = tokens[0] in _CONDITIONS or tokens[0] == "unless"
+    return all(i in advice or (condition and i < advice[0]) for i in cues)
 
 
 def gives_advice(tokens: Sequence[str]) -> bool:

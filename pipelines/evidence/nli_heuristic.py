@@ -663,7 +663,15 @@ def _judge(premise: str, hypothesis: str) -> NliResult:
         # A sentence sharing no content word is no evidence of anything.
         shown = evidence.sentence if overlap > 0 else None
         neutral = _result("neutral", 0.7 - 0.4 * overlap, shown)
-    elif overlap >= SUPPORTS_FROM and not speaks_of_another(premise, hypothesis):
+    elif (
+        overlap >= SUPPORTS_FROM
+        and not speaks_of_another(premise, hypothesis)
+        # advice against a use, beside a finding about it, neither supports nor refutes
+        and not (
+            negations_differ(hyp_tokens, evidence.tokens)
+            and advice_beside_a_finding(hyp_tokens, evidence.tokens)
+        )
+    ):
         return _result("supports", min(CONFIDENCE_CAP, 0.5 + 0.45 * overlap), evidence.sentence)
     else:
         others = [read for read in sentences if read is not evidence]
