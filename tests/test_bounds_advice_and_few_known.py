@@ -133,11 +133,63 @@ A_WITNESS_IN_EVERYDAY_WORDS = [
 ]
 
 
+HEALING_TRIAL = (
+    "In the dressing arm, median time to complete healing of the blister was 5.2 days "
+    "compared with 7.0 days in the untreated arm (difference 1.8 days, 95% CI 1.0 to 2.6)."
+)
+RARE_TRAPPING = (
+    "Trapping of hares in FieldSafe netting is rare, with fewer than 1 in 500 installed "
+    "fences reporting one in a typical year."
+)
+RARE_EVICTION = (
+    "Retaliatory eviction is uncommon: fewer than 1 in 30 of the lodgers we advised in "
+    "2024 were served a no-fault eviction notice before their hearing."
+)
+
+# A harm healed, a harm said to be no rarity, a tenant "booted out", in a witness's words.
+A_WITNESS_OF_HEALING_TRAPPING_AND_EVICTION = [
+    pytest.param(
+        HEALING_TRIAL,
+        "The blisters I covered with those gel plasters healed no quicker than the ones I "
+        "just left alone.",
+        "refutes",
+        id="healed-no-quicker-than-those-left-alone",
+    ),
+    pytest.param(
+        HEALING_TRIAL,
+        "The blisters I covered with those gel plasters healed no quicker than the ones I "
+        "covered with a cream.",
+        "neutral",
+        id="control-no-plain-group",
+    ),
+    pytest.param(
+        RARE_TRAPPING,
+        "Two springs running I've found hares caught up in our netting, four dead in all, "
+        "so it's not some once-in-a-blue-moon thing.",
+        "refutes",
+        id="not-some-once-in-a-blue-moon-thing",
+    ),
+    pytest.param(
+        RARE_TRAPPING,
+        "Two springs running I've found hares caught up in our netting, four dead in all.",
+        "neutral",
+        id="control-no-word-on-how-rare",
+    ),
+    pytest.param(
+        RARE_EVICTION,
+        "Five of us in the flat joined the claim and three had a notice to quit within a "
+        "month, and every mate of mine who has tried one got booted out the same way.",
+        "refutes",
+        id="every-mate-of-mine-booted-out",
+    ),
+]
+
+
 @pytest.mark.parametrize(
     ("first", "second", "label"),
     [*A_NEGATION_ENDS_AT_WITH_OR_AFTER, *A_BOUND_IS_NO_DENIAL,
      *ADVICE_AGAINST_DENIES_NO_FINDING, *A_GROUP_WITHOUT_SOMETHING,
-     *A_WITNESS_IN_EVERYDAY_WORDS],
+     *A_WITNESS_IN_EVERYDAY_WORDS, *A_WITNESS_OF_HEALING_TRAPPING_AND_EVICTION],
 )  # fmt: skip
 def test_each_pair_reads_the_same_both_ways(first: str, second: str, label: str) -> None:
     """Each rule of this decision with its control, read with either text as the premise."""
@@ -219,3 +271,24 @@ def test_plenty_for_me_and_no_need_for_more_is_a_claim() -> None:
         "morning and night for months like they say."
     ) == pytest.approx(0.4)
     assert informativeness("A little dab once a day for a week was plenty for me.") == 0.0
+
+
+def test_a_no_compound_is_no_negation_and_no_one_is() -> None:
+    tokens = tokenize("they were served a no-fault eviction notice")
+    assert is_cue(tokens, tokens.index("no")) is False
+    nobody = tokenize("no-one was served a notice")
+    assert is_cue(nobody, nobody.index("no")) is True
+
+
+def test_to_go_after_so_many_months_rent_is_an_amount_not_a_time() -> None:
+    enough = read_amounts(tokenize("I only went after 3 months' rent and that's plenty."))
+    assert enough is not None and enough.floor is False
+    assert enough.value("days in all") == 90.0
+    timed = read_amounts(tokenize("After 3 months the rent review was plenty."))
+    assert timed is None
+
+
+def test_a_notice_to_quit_is_an_eviction_notice() -> None:
+    assert tokenize("a notice to quit, then booted out") == [
+        "a", "eviction", "notice", "then", "evicted",
+    ]  # fmt: skip

@@ -352,8 +352,9 @@ MINIMUMS = "Do mandatory minimum sentences for drug offences deter crime, and wh
     [
         # a share of a group the writer belongs to or sees is a count, not a story
         (KNEE_COMMON, 0.7, TAI_CHI),
-        # and a quoted clinician's count is the finding
-        (CLOTS_QUOTED, 0.35, TXA),
+        # and a quoted clinician's count is the finding, the more so as it denies in words
+        # that the harm is rare ("not a rare event": decision 0138, was 0.35)
+        (CLOTS_QUOTED, 0.6, TXA),
         # the writer's research team, not the writer's life
         (NO2_NULL, 0.5, CHARGES),
         # "I think" frames an opinion, which is still a claim

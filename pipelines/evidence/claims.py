@@ -392,7 +392,7 @@ _ENOUGH_BEYOND_ME = re.compile(
     # to sign up for three months of weekly appointments": decision 0137)
     r"|\b(?:nobody|no\s*-?\s*one)\s+(?:really\s+)?(?:needs?|has\s+to|should)\b"
     # "... was plenty for me, no need to slather it on morning and night" (decision 0138)
-    r"|\b(?:plenty|enough)\s+for\s+me\b[^.;]*?\bno\s+(?:real\s+)?need\s+(?:to|for)\b"
+    r"|\b(?:plenty|enough)\b[^.;]{0,40}?\bno\s+(?:real\s+)?need\s+(?:to|for)\b"
     # or for any reader in the case named ("a yearly check is plenty if you've got no
     # bother with it": decision 0137)
     r"|\b(?:plenty|enough|sufficient|ample)\s+(?:if|as\s+long\s+as|provided)\s+you\b",

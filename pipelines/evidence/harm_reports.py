@@ -249,7 +249,13 @@ WITNESS_FREQUENCY = re.compile(
     r"|\b(?:well\s+over|over|nearly|almost|more\s+than)\s+half\s+of\s+(?:them|my|our)\b"
     r"|\b(?:loads|lots|most|plenty)\s+of\s+the\s+other\s+(?:[\w'-]+\s+){1,8}?"
     r"(?:told|said|say|says)\b"
-    rf"|\b{_FRACTION}\s+(?:of\s+)?(?:the|my|our)\s+(?:[\w'-]+\s+){{0,10}}?{_DID}\b",
+    rf"|\b{_FRACTION}\s+(?:of\s+)?(?:the|my|our)\s+(?:[\w'-]+\s+){{0,10}}?{_DID}\b"
+    # year after year, and said to be no rarity ("Three winters running I've found roe
+    # caught up in ... our deer netting, ..., so it's not some once-in-a-blue-moon thing":
+    # decision 0138)
+    rf"|\b{_FEW}\s+(?:winters|summers|springs|autumns|years|seasons)\s+running\b"
+    r"|\bnot\s+(?:some\s+|a\s+|just\s+a\s+)?(?:once-in-a-blue-moon|one-off|freak|rare)\s+"
+    r"(?:thing|event|case|problem|occurrence)\b",
     re.IGNORECASE,
 )
 # A witness's own two groups alike, one that had the thing and one that had none
@@ -330,7 +336,7 @@ TWO_GROUPS_ALIKE: Final = re.compile(
 # way it was "back when".
 PLAIN_GROUP: Final = re.compile(
     r"\b(?:who|that|which|whose)(?: \w+){0,2} (?:just|only|simply)\b"
-    r"|\b(?:the landlord|they|we|you) just\b"
+    r"|\b(?:the landlord|they|we|you|i) just\b"
     r"|\bnobody\b|\bno ?one\b"
     r"|\bno \w+(?: \w+)? at all\b"
     r"|\bnever\b|\b(?:went|go|goes|gone|did|do|managed) without\b"
@@ -339,6 +345,8 @@ PLAIN_GROUP: Final = re.compile(
     r"|\bwaiting list\b|\bback when\b|\bthe rest of us\b"
     # "bales in one, nothing in the other", "the ones sat with empty hands" (decision 0138)
     r"|\bnothing in the other\b|\bempty ?-? ?hand(?:s|ed)\b"
+    # "the ones I just left alone" (decision 0138)
+    r"|\bleft (?:(?:it|them) )?alone\b"
     # those who had not the thing ("the kids who'd had a volunteer mentor were being
     # reconvicted at pretty much the same rate as the kids who hadn't": decision 0137)
     r"|\bwho (?:hadn't|hasn't|haven't|didn't|don't|doesn't|weren't|wasn't|had not|did not"

@@ -80,6 +80,9 @@ _GROUP_KEYS: Final = frozenset(
     )
 )  # fmt: skip
 SHARED_WORDS: Final = 2
+# Words of getting better from a harm, which both texts name when they are about one
+# outcome though only one names the harm.
+_HEALING: Final = frozenset(content_keys(["healed", "healing", "recovered", "cleared"]))
 
 
 def _text(tokens: Sequence[str]) -> str:
@@ -149,9 +152,14 @@ def alike_against_lead(witness: Sequence[str], finding: Sequence[str]) -> bool:
     specific words shared beyond the groups' names; neither or both about a harm)."""
     if not alike_with_a_plain_group(_text(witness)) or not _lead_over_control(finding):
         return False
-    if _of_harm(witness) != _of_harm(finding) or _measures_apart(witness, finding):
-        return False
     shared = specific(frozenset(content_keys(witness) & content_keys(finding)))
+    # how fast a sore healed is one outcome, named as a harm or not ("the sores I covered
+    # ... healed no quicker" against "median time to complete healing": decision 0138)
+    healing = not _HEALING.isdisjoint(shared)
+    if (_of_harm(witness) != _of_harm(finding) and not healing) or _measures_apart(
+        witness, finding
+    ):
+        return False
     shared -= _GROUP_KEYS | _alone_arm(finding)
     return len({k for k in shared if not k.startswith("~")}) >= SHARED_WORDS
 

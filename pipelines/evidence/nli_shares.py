@@ -17,6 +17,7 @@ on placebo and one on the drug.
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -176,8 +177,22 @@ def _a_few(token: str) -> bool:
 
 
 def _few_known(tokens: Sequence[str]) -> Share | None:
-    """`FEW_KNOWN` where `few_known_at` finds such a few; None otherwise."""
-    return None if few_known_at(tokens) is None else FEW_KNOWN
+    """`FEW_KNOWN` where `few_known_at` finds such a few, or where a witness denies in words
+    that it is rare (`_RARITY_DENIED`); None otherwise."""
+    if few_known_at(tokens) is not None:
+        return FEW_KNOWN
+    if not _FIRST_PERSONS.isdisjoint(tokens) and _RARITY_DENIED.search(" ".join(tokens)):
+        return FEW_KNOWN
+    return None
+
+
+# A witness's words that deny a thing is rare: "six dead in all, so it's not some
+# once-in-a-blue-moon thing", "far from rare" (decision 0138).
+_RARITY_DENIED: Final = re.compile(
+    r"\bnot (?:some |a |just a |an )?(?:once - in - a - blue - moon|one - off|freak|rare"
+    r"|isolated) (?:thing|event|case|problem|occurrence)\b"
+    r"|\b(?:far from|anything but|hardly|by no means) rare\b"
+)
 
 
 def few_known_at(tokens: Sequence[str]) -> int | None:
@@ -252,6 +267,8 @@ def _known(tokens: Sequence[str], at: int) -> bool:
         ["their"],
     ):
         return True
+    if ahead[:2] in (["of", "mine"], ["of", "ours"]):
+        return True  # "every mate of mine who has tried one" (decision 0138)
     return ahead[:1] in (["i"], ["we"]) and ahead[1:2] != [] and ahead[1] in _KNOW
 
 

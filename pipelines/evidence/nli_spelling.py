@@ -122,6 +122,12 @@ OUTCOME_SYNONYMS: Final = {
     "ulcer": "sor",
     "ulceration": "sor",
     "ulcerat": "sor",
+    # a plaster over a sore is a patch ("the sores I covered with those little plasters
+    # healed no quicker" against "In the patch arm, median time to complete healing":
+    # decision 0138)
+    "plaster": "patch",
+    # those evicted had an eviction (decision 0138)
+    "evict": "eviction",
     # a gardener's "hogs" are hedgehogs ("we've had hogs through every night": 0132)
     "hog": "hedgehog",
     # words that differ by more than a letter between British and American English

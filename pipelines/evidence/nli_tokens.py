@@ -96,6 +96,10 @@ _PICKED_ON: Final = re.compile(
 # Patients who "went home" from a ward were discharged; light-headed is dizzy (0136).
 _WENT_HOME: Final = re.compile(r"\b(went|go|goes|going|gone|got|sent)\s+home\b")
 _LIGHT_HEADED: Final = re.compile(r"\blight-?headed(ness)?\b")
+# a tenant "booted out" or "turfed out" was evicted, and a "notice to quit" is an eviction
+# notice (decision 0138)
+_BOOTED_OUT: Final = re.compile(r"\b(?:booted|kicked|turfed|chucked|slung)\s+out\b")
+_NOTICE_TO_QUIT: Final = re.compile(r"\bnotices?\s+to\s+quit\b")
 
 
 @functools.lru_cache(maxsize=_TEXTS_KEPT)
@@ -106,6 +110,8 @@ def _tokens(text: str) -> tuple[str, ...]:
     # "got picked on" is bullied, not chosen
     text = _PICKED_ON.sub(r"\1 bullied", text)
     text = _WENT_HOME.sub(r"\1 discharged", text)
+    text = _BOOTED_OUT.sub("evicted", text)
+    text = _NOTICE_TO_QUIT.sub("eviction notice", text)
     text = _LIGHT_HEADED.sub(lambda m: "dizziness" if m.group(1) else "dizzy", text)
     tokens: list[str] = []
     for match in re.finditer(r"-|" + _TOKEN_RE.pattern, text):
@@ -144,6 +150,13 @@ def denies_the_next_word(tokens: Sequence[str], j: int) -> bool:
     )
 
 
+# What a "not" before it calls common: "not some once-in-a-blue-moon thing", "not a
+# one-off".
+_RARITY: Final = re.compile(
+    r"(?:some |a |just a |an )?(?:once - in - a - blue - moon|one - off|freak|rare|isolated)"
+    r" (?:thing|event|case|problem|occurrence)\b"
+)
+_RARITY_REACH: Final = 12
 _HARDLY: Final = frozenset({"hardly", "barely", "scarcely", "never", "rarely", "seldom"})
 _PASSES: Final = (["goes", "by"], ["went", "by"], ["go", "by"], ["passes"], ["passed"])
 _PASSES_REACH: Final = 6
@@ -189,6 +202,12 @@ def is_cue(tokens: Sequence[str], i: int) -> bool:
         # "the fear of not finding work" (decision 0132)
         return False
     if negation and sets_a_bound(tokens, i):
+        return False
+    if tok == "no" and tokens[i + 1 : i + 2] == ["-"] and tokens[i + 2 : i + 3] != ["one"]:
+        # a compound's first word: "a no-fault eviction notice", "no-till" (decision 0138)
+        return False
+    if tok == "not" and _RARITY.match(" ".join(tokens[i + 1 : i + 1 + _RARITY_REACH])):
+        # "so it's not some once-in-a-blue-moon thing": it is common (decision 0138)
         return False
     if negation and _denies_a_denial(tokens, i):
         # "He does not dispute that the machines use far less power" grants what follows
