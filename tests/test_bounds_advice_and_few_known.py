@@ -185,11 +185,63 @@ A_WITNESS_OF_HEALING_TRAPPING_AND_EVICTION = [
 ]
 
 
+CAMERA_FLOOR = (
+    "A depot should have at least one fixed camera for every 40 loading bays, with live "
+    "monitoring throughout opening hours."
+)
+BREAK_FLOOR = "Schools should provide a morning break of at least 30 minutes every day."
+
+# Amounts called enough for so many, to an area, or a little over half a floor; a
+# witness's groups alike with the plain one named as kept to the old way.
+AMOUNTS_AND_LIKENESS_OF_THE_THIRD_ROUND = [
+    pytest.param(
+        CAMERA_FLOOR,
+        "Two cameras on the gates is plenty for a 240-bay depot, you don't need more.",
+        "refutes",
+        id="so-many-for-a-count-after-plenty",
+    ),
+    pytest.param(
+        CAMERA_FLOOR,
+        "Eight cameras on the gates is plenty for a 240-bay depot, you don't need more.",
+        "neutral",
+        id="control-over-the-floor",
+    ),
+    pytest.param(
+        "Put up at least 12 boxes per hectare, fixed 3 to 5 metres up the trunk.",
+        "Two or three boxes a hectare is plenty in a pine block like ours.",
+        "refutes",
+        id="boxes-a-hectare-against-an-order-to-put-up",
+    ),
+    pytest.param(
+        BREAK_FLOOR,
+        "Honestly 17 minutes for break is plenty for our lot.",
+        "refutes",
+        id="a-little-over-half-the-floor",
+    ),
+    pytest.param(
+        BREAK_FLOOR,
+        "Honestly 25 minutes for break is plenty for our lot.",
+        "neutral",
+        id="control-near-the-floor",
+    ),
+    pytest.param(
+        "After 10 weeks, classes in the extended-break arm showed afternoon on-task behaviour "
+        "0.30 standard deviations higher than classes in the control arm that kept a "
+        "standard 15-minute break (95% CI 0.10 to 0.50).",
+        "We compared notes with the school down the road, who kept their old short break, "
+        "and our kids were no calmer or better at concentrating in the afternoons than theirs.",
+        "refutes",
+        id="kept-their-old-break-no-calmer-or-better-than",
+    ),
+]
+
+
 @pytest.mark.parametrize(
     ("first", "second", "label"),
     [*A_NEGATION_ENDS_AT_WITH_OR_AFTER, *A_BOUND_IS_NO_DENIAL,
      *ADVICE_AGAINST_DENIES_NO_FINDING, *A_GROUP_WITHOUT_SOMETHING,
-     *A_WITNESS_IN_EVERYDAY_WORDS, *A_WITNESS_OF_HEALING_TRAPPING_AND_EVICTION],
+     *A_WITNESS_IN_EVERYDAY_WORDS, *A_WITNESS_OF_HEALING_TRAPPING_AND_EVICTION,
+     *AMOUNTS_AND_LIKENESS_OF_THE_THIRD_ROUND],
 )  # fmt: skip
 def test_each_pair_reads_the_same_both_ways(first: str, second: str, label: str) -> None:
     """Each rule of this decision with its control, read with either text as the premise."""

@@ -308,14 +308,14 @@ TWO_GROUPS_ALIKE: Final = re.compile(
     # "both were the same shade of pea soup" (decision 0138)
     r"|\bboth (?:\w+ ){1,2}?(?:just |exactly |pretty much |about )?the same\b"
     # any likeness stressed ("every bit as mucky as Castleworth's")
-    r"|\b(?:every bit|just) as \w+ as\b(?! (?:possible|ever|usual|before|needed|necessary"
-    r"|you|we|they|i)\b)"
+    r"|\b(?:every bit|just) as \w+ (?:\w+ ){0,6}?as\b(?! (?:possible|ever|usual|before"
+    r"|needed|necessary|you|we|they|i)\b)"
     r"|\bno (?:better|worse|quicker|faster|sooner|higher|lower|different)\b"
     # any other comparative of two groups, not a bound or a time ("the tiddlers were no
     # thicker in the grass than out on the bare patch"; not "no longer than 10 days", "no
     # later than": decision 0137)
     r"|\bno (?!longer\b|later\b|earlier\b|greater\b|fewer\b|other\b|never\b|under\b|over\b)"
-    r"[a-z]{3,}er (?:\w+ ){0,6}?than\b(?! \S*\d)(?! (?:a|an|one|two|three|four|five|six"
+    r"[a-z]{3,}er (?:\w+ ){0,8}?than\b(?! \S*\d)(?! (?:a|an|one|two|three|four|five|six"
     r"|seven|eight|nine|ten|half|a few)\b)"
     # denied in other words ("weren't getting out of the house any more often than", "didn't
     # end up any less bothered by the heaviness than": decision 0137)
@@ -345,8 +345,10 @@ PLAIN_GROUP: Final = re.compile(
     r"|\bwaiting list\b|\bback when\b|\bthe rest of us\b"
     # "bales in one, nothing in the other", "the ones sat with empty hands" (decision 0138)
     r"|\bnothing in the other\b|\bempty ?-? ?hand(?:s|ed)\b"
-    # "the ones I just left alone" (decision 0138)
+    # "the ones I just left alone", those "who kept their old short dinner break"
+    # (decision 0138)
     r"|\bleft (?:(?:it|them) )?alone\b"
+    r"|\bkept (?:their|the|its|our|his|her) (?:old|usual|normal|same)\b"
     # those who had not the thing ("the kids who'd had a volunteer mentor were being
     # reconvicted at pretty much the same rate as the kids who hadn't": decision 0137)
     r"|\bwho (?:hadn't|hasn't|haven't|didn't|don't|doesn't|weren't|wasn't|had not|did not"

@@ -50,6 +50,7 @@ from lyra.pipelines.evidence.nli_ratios import (
     one_minds,
     ratio_enough,
     ratio_floor,
+    ratio_for_so_many,
 )
 from lyra.pipelines.evidence.nli_tokens import STOPWORDS, is_negated
 from lyra.pipelines.evidence.nli_units import (
@@ -100,8 +101,9 @@ _ENOUGH: Final = frozenset({"plenty", "enough", "sufficient", "suffices", "ample
 _ENOUGH_REACH: Final = 18
 # How far before the word of enough a denial reaches: "was never going to be enough".
 _DENIAL_REACH: Final = 5
-# The enough amount at most this part of the floor on some dimension.
-_WELL_UNDER: Final = 0.5
+# The enough amount at most this part of the floor on some dimension (0.5 until decision
+# 0138: "35 minutes for lunch is plenty" against "at least 60 minutes").
+_WELL_UNDER: Final = 0.6
 # The enough amount at least this many times a ceiling.
 _WELL_OVER: Final = 2.0
 
@@ -478,6 +480,7 @@ def read_amounts(tokens: Sequence[str]) -> Amounts | None:
             if _on_its_own(tokens, enough_at)
             else _amounts_in(tokens, max(0, enough_at - _ENOUGH_REACH), enough_at, high=True)
             | ratio_enough(tokens, max(0, enough_at - _ENOUGH_REACH), enough_at)
+            | ratio_for_so_many(tokens, max(0, enough_at - _ENOUGH_REACH), enough_at)
             | _units_enough(tokens, max(0, enough_at - _ENOUGH_REACH), enough_at)
             | count_along(tokens, max(0, enough_at - _ENOUGH_REACH), enough_at)
         )

@@ -24,7 +24,9 @@ _ORDERS: Final = frozenset({"apply", "continue", "offer", "give", "wear", "keep"
                             "spend", "schedule", "timetable", "take", "leave", "eat",
                             "begin", "wait", "practise",
                             # "Install at least 8 nest boxes per hectare" (0137)
-                            "install", "provide", "sow", "erect", "mount"})  # fmt: skip
+                            "install", "provide", "sow", "erect", "mount",
+                            # "Put up at least 10 boxes per hectare" (0138)
+                            "put", "hang", "fix"})  # fmt: skip
 _ORDERS_OR_NOUNS: Final = frozenset({"plan", "use", "practice", "set", "run", "hold", "book",
                                      "rest", "space", "walk", "drink", "fit", "start",
                                      "stock"})  # fmt: skip

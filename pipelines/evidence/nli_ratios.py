@@ -54,6 +54,17 @@ def count_at(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
     if tokens[j : j + 1] and tokens[j] in ("hundred", "thousand"):
         value *= 100.0 if tokens[j] == "hundred" else 1000.0
         j += 1
+    if tokens[j : j + 1] == ["-"] and j + 1 < len(tokens):
+        j += 1  # "a 300-space car park": the count's noun after its hyphen (0138)
+    if (
+        j + 1 < len(tokens)
+        and tokens[j].isalpha()
+        and tokens[j + 1].isalpha()
+        and not looks_plural(tokens[j])
+        and looks_plural(tokens[j + 1])
+        and tokens[j + 1] not in STOPWORDS
+    ):
+        j += 1  # "50 parking spaces": the plural noun the first word qualifies (0138)
     return (value, j) if j < len(tokens) and tokens[j].isalpha() else None
 
 
@@ -157,6 +168,9 @@ def ratio_enough(tokens: Sequence[str], start: int, end: int) -> dict[str, float
         if tokens[counted[1]] in ("or", "to") and (upper := count_at(tokens, counted[1] + 1)):
             counted = (max(counted[0], upper[0]), upper[1])  # "four or five shoots" (0137)
         for k in range(counted[1] + 1, min(end, counted[1] + _COUNTED_WORDS)):
+            if tokens[k] in ("a", "an") and (m2 := per_area(tokens, k + 1)) is not None:
+                # "Two or three boxes a hectare is plenty" (0138)
+                return {stem(tokens[k - 1]) + PER_AREA: counted[0] / m2}
             to_the = tokens[k : k + 2] == ["to", "the"]
             each = (
                 ("to", "the")
@@ -184,3 +198,31 @@ def ratio_enough(tokens: Sequence[str], start: int, end: int) -> dict[str, float
         # one of a thing holds the count: "a single drop of about five larvae to the
         # square metre" (0134)
     return {}
+
+
+# How far after the word of enough "for so many" may come ("is plenty for a 300-space car
+# park").
+_FOR_SO_MANY_REACH: Final = 3
+
+
+def ratio_for_so_many(tokens: Sequence[str], start: int, enough_at: int) -> dict[str, float]:
+    """The first count in ``tokens[start:enough_at]`` called enough for so many of another
+    thing named after the word of enough: "Two cameras on the entrance and exit barriers
+    is plenty for a 300-space car park" is 2 / 300 per space (decision 0138)."""
+    if tokens[enough_at + 1 : enough_at + 2] != ["for"]:
+        return {}
+    base = next(
+        (
+            found
+            for j in range(enough_at + 2, min(len(tokens), enough_at + 2 + _FOR_SO_MANY_REACH))
+            if (found := count_at(tokens, j)) is not None
+        ),
+        None,
+    )
+    counted = next(
+        (found for i in range(start, enough_at) if (found := count_at(tokens, i)) is not None),
+        None,
+    )
+    if base is None or counted is None or base[0] <= counted[0]:
+        return {}
+    return {RATIO + stem(tokens[base[1]]): counted[0] / base[0]}

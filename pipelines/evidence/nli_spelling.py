@@ -126,6 +126,8 @@ OUTCOME_SYNONYMS: Final = {
     # healed no quicker" against "In the patch arm, median time to complete healing":
     # decision 0138)
     "plaster": "patch",
+    # a nose "bunged up" is blocked (decision 0138)
+    "bung": "blockag",
     # those evicted had an eviction (decision 0138)
     "evict": "eviction",
     # a gardener's "hogs" are hedgehogs ("we've had hogs through every night": 0132)
