@@ -289,6 +289,10 @@ def test_a_few_of_a_witness_own_is_a_share_of_at_least_a_few_in_a_hundred() -> N
         FEW_KNOWN
     )
     assert read_share(tokenize("two or three wardens had a ticket book")) is None
+    # a witness's words that deny it is rare
+    assert read_share(tokenize("we lost four and it's far from rare round here")) == FEW_KNOWN
+    assert read_share(tokenize("we lost four, not some one-off thing")) == FEW_KNOWN
+    assert read_share(tokenize("we lost four and it is rare round here")) is None
 
 
 def test_a_mass_to_an_area_in_grams_per_square_metre() -> None:

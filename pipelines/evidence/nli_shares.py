@@ -17,7 +17,6 @@ on placebo and one on the drug.
 from __future__ import annotations
 
 import itertools
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -40,7 +39,7 @@ from lyra.pipelines.evidence.nli_numbers import (
     out_of_first,
     per_group,
 )
-from lyra.pipelines.evidence.nli_tokens import STOPWORDS, content_keys
+from lyra.pipelines.evidence.nli_tokens import STOPWORDS, content_keys, denies_rarity
 from lyra.pipelines.evidence.nli_words import ARMS, AS_USUAL, PEOPLE
 
 # Two sentences name one outcome in at least this many specific words, light verbs left
@@ -181,18 +180,22 @@ def _few_known(tokens: Sequence[str]) -> Share | None:
     that it is rare (`_RARITY_DENIED`); None otherwise."""
     if few_known_at(tokens) is not None:
         return FEW_KNOWN
-    if not _FIRST_PERSONS.isdisjoint(tokens) and _RARITY_DENIED.search(" ".join(tokens)):
+    if not _FIRST_PERSONS.isdisjoint(tokens) and any(
+        (tok == "not" and denies_rarity(tokens, i))
+        or (
+            tok == "rare"
+            and (tokens[i - 2 : i] in _CALLED_NOT_RARE or tokens[i - 1 : i] == ["hardly"])
+        )
+        for i, tok in enumerate(tokens)
+    ):
         return FEW_KNOWN
     return None
 
 
-# A witness's words that deny a thing is rare: "six dead in all, so it's not some
-# once-in-a-blue-moon thing", "far from rare" (decision 0138).
-_RARITY_DENIED: Final = re.compile(
-    r"\bnot (?:some |a |just a |an )?(?:once - in - a - blue - moon|one - off|freak|rare"
-    r"|isolated) (?:thing|event|case|problem|occurrence)\b"
-    r"|\b(?:far from|anything but|hardly|by no means) rare\b"
-)
+# A witness's words that deny a thing is rare, besides "not some once-in-a-blue-moon
+# thing" (`nli_tokens.denies_rarity`): "far from rare", "anything but rare", "by no
+# means rare", "hardly rare" (0138).
+_CALLED_NOT_RARE: Final = (["far", "from"], ["anything", "but"], ["no", "means"])
 
 
 def few_known_at(tokens: Sequence[str]) -> int | None:

@@ -157,6 +157,14 @@ _RARITY: Final = re.compile(
     r" (?:thing|event|case|problem|occurrence)\b"
 )
 _RARITY_REACH: Final = 12
+
+
+def denies_rarity(tokens: Sequence[str], i: int) -> bool:
+    """The "not" at ``i`` calls a thing common: "not some once-in-a-blue-moon thing", "not
+    a one-off" (decision 0138)."""
+    return _RARITY.match(" ".join(tokens[i + 1 : i + 1 + _RARITY_REACH])) is not None
+
+
 _HARDLY: Final = frozenset({"hardly", "barely", "scarcely", "never", "rarely", "seldom"})
 _PASSES: Final = (["goes", "by"], ["went", "by"], ["go", "by"], ["passes"], ["passed"])
 _PASSES_REACH: Final = 6
@@ -206,7 +214,7 @@ def is_cue(tokens: Sequence[str], i: int) -> bool:
     if tok == "no" and tokens[i + 1 : i + 2] == ["-"] and tokens[i + 2 : i + 3] != ["one"]:
         # a compound's first word: "a no-fault eviction notice", "no-till" (decision 0138)
         return False
-    if tok == "not" and _RARITY.match(" ".join(tokens[i + 1 : i + 1 + _RARITY_REACH])):
+    if tok == "not" and denies_rarity(tokens, i):
         # "so it's not some once-in-a-blue-moon thing": it is common (decision 0138)
         return False
     if negation and _denies_a_denial(tokens, i):
