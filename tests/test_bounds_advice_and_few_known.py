@@ -254,6 +254,8 @@ def test_a_bound_is_no_negation_cue() -> None:
     assert [is_cue(tokens, i) for i, tok in enumerate(tokens) if tok == "no"] == [False, False]
     denied = tokenize("took no more notice of the signs than before")
     assert is_cue(denied, denied.index("no")) is True
+    stopped = tokenize("it is no longer a problem for us")
+    assert is_cue(stopped, stopped.index("no")) is True
 
 
 def test_hardly_a_week_goes_by_without_is_no_negation() -> None:

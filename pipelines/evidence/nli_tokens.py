@@ -232,6 +232,7 @@ _BOUND_WORDS: Final = frozenset(
 )  # fmt: skip
 
 
+_BOUNDS_WITHOUT_THAN: Final = frozenset({"over", "above", "under", "below", "beyond", "exceeding"})
 # figures the tokenizer keeps as words ("no more than one or two decibels", "a third")
 _SMALL_FIGURES: Final = frozenset({"one", "a", "an", "half", "twice"})
 
@@ -243,6 +244,8 @@ def sets_a_bound(tokens: Sequence[str], i: int) -> bool:
     after = list(tokens[i + 1 : i + 5])
     if not after or after[0] not in _BOUND_WORDS:
         return False
+    if after[1:2] != ["than"] and after[0] not in _BOUNDS_WITHOUT_THAN:
+        return False  # "no longer a problem" has stopped, it bounds nothing
     rest = after[2:] if after[1:2] == ["than"] else after[1:]
     if rest[:1] in (["about"], ["around"], ["roughly"]):
         rest = rest[1:]
