@@ -185,7 +185,8 @@ def describes_a_group(tokens: Sequence[str], i: int) -> bool:
     finding: in a relative clause ("adults over 70 who have never had a heart attack",
     "people who haven't had one") or after "with" beside a noun ("a depot with no speed
     limiters at all", "patients with no history of ulcers"; not "was associated with no
-    change") (decision 0137)."""
+    change") (decision 0137); "without" after people ("stroke in people without heart
+    disease"; not "vitamin D without calcium": decision 0138)."""
     before = tokens[i - 1] if i else ""
     if before in _RELATIVES:
         return True
