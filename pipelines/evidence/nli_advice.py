@@ -202,6 +202,18 @@ def gives_advice(tokens: Sequence[str]) -> bool:
     return not _ADVICE_WORDS.isdisjoint(tokens) or tokens[:1] == ["do"]
 
 
+def advice_beside_a_finding(hypothesis: Sequence[str], sentence: Sequence[str]) -> bool:
+    """One text's only negation advises against something and the other gives no advice:
+    "do not give intravenous iron to a patient with an active infection" says nothing
+    against "intravenous iron cuts the risk of dying ... by around a fifth", nor "if
+    you're over eighty-five ... you should not be started on a statin" against a trial's
+    finding (decision 0138). Advice against a use called safe is `safe_against_advised`'s."""
+    return any(
+        prohibition_only(negated) and not gives_advice(other)
+        for negated, other in ((hypothesis, sentence), (sentence, hypothesis))
+    )
+
+
 def read_advice(tokens: Sequence[str]) -> AdviceReading:
     safe: set[str] = set()
     against: set[str] = set()

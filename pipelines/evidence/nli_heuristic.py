@@ -100,7 +100,7 @@ from typing import Final
 
 from lyra.pipelines.evidence.leftovers import lexicon_readings
 from lyra.pipelines.evidence.nli import NliLabel, NliResult
-from lyra.pipelines.evidence.nli_advice import gives_advice, prohibition_only
+from lyra.pipelines.evidence.nli_advice import advice_beside_a_finding
 from lyra.pipelines.evidence.nli_change import ChangeReading, changes_contradict, read_changes
 from lyra.pipelines.evidence.nli_numbers import disagreeing_measures, number, stem
 from lyra.pipelines.evidence.nli_outcomes import other_outcomes
@@ -239,18 +239,6 @@ def _literal_keys(tokens: list[str]) -> frozenset[str]:
         axis = axis_of(tokens, i)
         keys.add(f"~{axis[0]}{axis[1]:+d}" if axis else stem(tok))
     return frozenset(keys)
-
-
-def advice_beside_a_finding(hypothesis: Sequence[str], sentence: Sequence[str]) -> bool:
-    """One text's only negation advises against something and the other gives no advice:
-    "do not give intravenous iron to a patient with an active infection" says nothing
-    against "intravenous iron cuts the risk of dying ... by around a fifth", nor "if
-    you're over eighty-five ... you should not be started on a statin" against a trial's
-    finding (decision 0138). Advice against a use called safe is `nli_advice`'s."""
-    return any(
-        prohibition_only(negated) and not gives_advice(other)
-        for negated, other in ((hypothesis, sentence), (sentence, hypothesis))
-    )
 
 
 def negation_bears_on(negated: Sequence[str], other: Sequence[str]) -> bool:
