@@ -382,9 +382,10 @@ def _a_time(tokens: Sequence[str], i: int) -> bool:
         k -= 1
         while k >= 0 and tokens[k] in _QUALIFIERS:
             k -= 1
+    if k < 0 or tokens[k] not in _NO_SPAN_BEFORE:
+        return False
     # "I only went after 3 months' rent": to go after is to pursue (decision 0138)
-    pursued = tokens[k] == "after" and k > 0 and tokens[k - 1] in _GO
-    return k >= 0 and tokens[k] in _NO_SPAN_BEFORE and not pursued
+    return not (tokens[k] == "after" and k > 0 and tokens[k - 1] in _GO)
 
 
 _GO: Final = frozenset({"go", "goes", "went", "going", "gone"})

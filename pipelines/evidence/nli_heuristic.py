@@ -578,20 +578,19 @@ def anchored_contradiction(
         _moves_beside(hypothesis, words), _moves_beside(sentence, words)
     ):
         return True
+    if not disagreeing_measures(hypothesis, sentence)[0]:
+        return False
+    shared = len(content_keys(hypothesis) & content_keys(sentence))
     # a bound a figure passes ("cuts noise by no more than one or two decibels" against
     # "can cut noise by about 5-6 dB") needs one shared word fewer (decision 0138)
-    bounded = any(
-        sets_a_bound(tokens, i)
-        for tokens in (hypothesis, sentence)
-        for i in range(len(tokens))
-        if tokens[i] in ("no", "not")
-    )
-    return (
-        bool(disagreeing_measures(hypothesis, sentence)[0])
-        and len(content_keys(hypothesis) & content_keys(sentence)) >= (2 if bounded else 3)
-        and _number_beside(hypothesis, words)
-        and _number_beside(sentence, words)
-    )
+    if shared < 3 and not (shared == 2 and (_bounded(hypothesis) or _bounded(sentence))):
+        return False
+    return _number_beside(hypothesis, words) and _number_beside(sentence, words)
+
+
+def _bounded(tokens: Sequence[str]) -> bool:
+    """A "no" or "not" of ``tokens`` bounds a figure (`sets_a_bound`)."""
+    return any(sets_a_bound(tokens, i) for i, tok in enumerate(tokens) if tok in ("no", "not"))
 
 
 def _result(label: NliLabel, confidence: float, evidence: str | None) -> NliResult:
