@@ -3,7 +3,8 @@
 ratings ... were statistically indistinguishable", "no significant difference to how many
 of them went on to have a stroke", "the change in injury collisions was not statistically
 significant"; and what a noun of change is about (`change_noun`). What a verb is about
-is read in `nli_about`, the group or time a finding sets against in `nli_other_side`.
+is read in `nli_about`, the group or time a finding sets against in `nli_other_side`,
+the likenesses that find nothing changed ("just as many tumbles") in `nli_same`.
 """
 
 from __future__ import annotations
@@ -23,10 +24,18 @@ from lyra.pipelines.evidence.nli_comparisons import NULL_REACH, outcome
 from lyra.pipelines.evidence.nli_numbers import CARDINALS, number, stem
 from lyra.pipelines.evidence.nli_other_side import (
     earlier_after,
-    same_time_before,
     than_past_setting,
     untreated_after,
     word_within,
+)
+from lyra.pipelines.evidence.nli_same import (
+    LOOKS,
+    SAME_MEASURES,
+    alike_as_much,
+    back_where_it_was,
+    looks_as_they_did,
+    same_as_before,
+    same_measure_as,
 )
 from lyra.pipelines.evidence.nli_tokens import (
     DETERMINERS,
@@ -223,7 +232,7 @@ def no_change(tokens: Sequence[str]) -> set[str]:
                 if stemmed in NULL_STATES
                 else [t for t in tokens[max(0, i - OUTCOME_REACH) : i] if t not in _SCARCELY]
             )
-        elif tok == "same" and (as_at := _same_as_before(tokens, i)) and "of" in tokens[i:as_at]:
+        elif tok == "same" and (as_at := same_as_before(tokens, i)) and "of" in tokens[i:as_at]:
             # "the black-bin rounds are still hauling away almost exactly the same weight
             # of general rubbish as they were before the caddies arrived": what follows
             # "of" (0127); a measure alone ("the same hours as before") names too little
@@ -231,17 +240,17 @@ def no_change(tokens: Sequence[str]) -> set[str]:
             found |= outcome(tokens[of + 1 : as_at])
         elif (
             tok == "same"
-            and not _SAME_MEASURES.isdisjoint(tokens[i + 1 : i + 2])
-            and _same_as_before(tokens, i)
+            and not SAME_MEASURES.isdisjoint(tokens[i + 1 : i + 2])
+            and same_as_before(tokens, i)
         ):
             # "grievances lodged against the force were running at virtually the same
             # level as before": what stands at that level is named before it (0131)
             found |= outcome(words_before(tokens, i - 1))
-        elif tokens[i - 1 : i] == ["as"] and (alike := _alike_as_much(tokens, i)):
+        elif tokens[i - 1 : i] == ["as"] and (alike := alike_as_much(tokens, i)):
             # "and took just as many tumbles", "were paying just as much to heat their
             # homes ... as neighbours still on the waiting list" (0128)
             found |= alike
-        elif tok == "same" and (what := _same_measure_as(tokens, i)):
+        elif tok == "same" and (what := same_measure_as(tokens, i)):
             # "the farms that had put in new hedges had pretty much the same number of
             # breeding pairs as the farms that hadn't", "lost their homes at almost exactly
             # the same rate as tenants who stood in front of the judge alone" (0127)
@@ -260,11 +269,11 @@ def no_change(tokens: Sequence[str]) -> set[str]:
             # "no convincing evidence that drinking coffee either raises or lowers your
             # chance of developing atrial fibrillation": no change either way (0123)
             found |= acted_on(tokens, i + 1, NULL_REACH)
-        elif tok in _LOOKS and (looks := _looks_as_they_did(tokens, i)):
+        elif tok in LOOKS and (looks := looks_as_they_did(tokens, i)):
             # "our no-show numbers look exactly like they did back when nobody got a
             # reminder at all" (decision 0135): what looks the same comes before
             found |= outcome(words_before(tokens, looks))
-        elif tok == "back" and (being := _back_where_it_was(tokens, i)):
+        elif tok == "back" and (being := back_where_it_was(tokens, i)):
             # "the number of people dying because of drink is right back where it was
             # before the floor price came in" (decision 0130)
             found |= outcome(words_before(tokens, being))
@@ -277,49 +286,6 @@ def no_change(tokens: Sequence[str]) -> set[str]:
             cue = next(j for j in range(i - 1, max(-1, i - 4), -1) if is_cue(tokens, j))
             found |= outcome(tokens[max(0, cue - OUTCOME_REACH) : cue])
     return found
-
-
-# "look exactly like they did back when", "looked much as they had before".
-_LOOKS: Final = frozenset({"look", "looks", "looked", "looking"})
-_LOOK_STRESS: Final = frozenset({"exactly", "just", "much", "pretty", "about", "roughly"})
-_THEY: Final = frozenset({"they", "it", "we", "things"})
-_DID: Final = frozenset({"did", "had", "were", "was", "used"})
-_THEN: Final = frozenset({"back", "when", "before", "in", "previously", "to"})
-
-
-def _looks_as_they_did(tokens: Sequence[str], i: int) -> int:
-    """``i`` when the "look" there says that what comes before it looks as it did before
-    ("... look exactly like they did back when nobody got a reminder"); 0 for none."""
-    j = i + 1
-    while j < len(tokens) and tokens[j] in _LOOK_STRESS:
-        j += 1
-    if tokens[j : j + 1] not in (["like"], ["as"]):
-        return 0
-    rest = tokens[j + 1 : j + 4]
-    if len(rest) < 3 or rest[0] not in _THEY or rest[1] not in _DID or rest[2] not in _THEN:
-        return 0
-    return i
-
-
-# "is right back where it was", "went straight back to where they were before".
-_BACK_VERBS: Final = frozenset({"is", "are", "was", "were", "went", "gone", "got", "came"})
-_BACK_STRESS: Final = frozenset({"right", "straight", "just"})
-_AS_BEFORE: Final = frozenset({"was", "were", "before", "previously", "pre"})
-_AS_BEFORE_REACH: Final = 5
-
-
-def _back_where_it_was(tokens: Sequence[str], i: int) -> int:
-    """Where the verb before "back" at ``i`` stands, when what it says is back where it
-    was before ("... is right back where it was before ..."); 0 for none."""
-    j = i - 1
-    while j > 0 and tokens[j] in _BACK_STRESS:
-        j -= 1
-    if j <= 0 or tokens[j] not in _BACK_VERBS:
-        return 0
-    after = tokens[i + 1 : i + 1 + _AS_BEFORE_REACH]
-    if not after or after[0] not in ("where", "to") or _AS_BEFORE.isdisjoint(after[1:]):
-        return 0
-    return j
 
 
 # Verbs of easing or improving an outcome, whose denial by any amount finds it
@@ -354,126 +320,6 @@ def _verb_denied(tokens: Sequence[str], i: int) -> bool:
 
 # "barely budged": the adverbs that deny a verb of moving all but entirely.
 _SCARCELY: Final = frozenset({"barely", "hardly", "scarcely"})
-# "the same <what> as <who> <did> before": what stayed over time, named between "same"
-# and "as" (the earlier time is read by `nli_other_side.same_time_before`).
-_SAME_WHAT_REACH: Final = 8
-_SAME_OF_WHAT_REACH: Final = 11
-
-
-def _as_after_the_same(tokens: Sequence[str], i: int, reach: int = _SAME_WHAT_REACH) -> int:
-    """Where the "as" of "the same <what> as" stands, for "same" at ``tokens[i]``; 0 for
-    none."""
-    if tokens[i - 1 : i] != ["the"]:
-        return 0
-    return next(
-        (k for k in range(i + 2, min(len(tokens), i + 2 + reach)) if tokens[k] == "as"),
-        0,
-    )
-
-
-def _same_as_before(tokens: Sequence[str], i: int) -> int:
-    """Where the "as" stands after "the same <what>" at ``tokens[i]`` when what follows
-    it is an earlier time ("as they were before the caddies arrived", "as last year");
-    0 for none."""
-    as_at = _as_after_the_same(tokens, i)
-    return as_at if as_at and same_time_before(tokens, as_at) else 0
-
-
-# Measures one group can have the same of as another: "the same number of breeding
-# pairs as", "the same rate as".
-_SAME_MEASURES: Final = frozenset(
-    {"number", "rate", "share", "proportion", "percentage", "amount", "level"}
-)
-
-
-# A group on its own, with none of what the other had: "who stood in front of the judge
-# alone".
-_ON_THEIR_OWN: Final = frozenset({"alone", "unaided", "unrepresented"})
-
-
-def _same_measure_as(tokens: Sequence[str], i: int) -> set[str]:
-    """What "the same <measure> (of <what>) as" at ``tokens[i]`` finds alike: what follows
-    "of", or what comes before "the same" ("lost their homes at ... the same rate as");
-    empty for none."""
-    if tokens[i + 1 : i + 2] == [] or tokens[i + 1] not in _SAME_MEASURES:
-        return set()
-    # what a measure is of may run longer: "the same share of their lambs to foxes and
-    # feral dogs as those that did not" (decision 0131)
-    of = tokens[i + 2 : i + 3] == ["of"]
-    as_at = _as_after_the_same(tokens, i, _SAME_OF_WHAT_REACH if of else _SAME_WHAT_REACH)
-    # the other group had none of it, or is the trial's other arm: "as the farms that
-    # hadn't", "as tenants who stood in front of the judge alone"; not another arm of the
-    # same kind ("the same amount of work as the fully remote teams")
-    if not as_at or not untreated_after(tokens, as_at, _ON_THEIR_OWN):
-        return set()
-    if of:
-        return outcome(tokens[i + 3 : as_at])
-    before = [t for t in tokens[max(0, i - 1 - OUTCOME_REACH) : i - 1] if not t.endswith("ly")]
-    return outcome(before)
-
-
-# "just as many tumbles", "every bit as much water": an equality stressed so that it says
-# nothing changed, its comparison named before; what is alike is the next few words. "just
-# about as sore", "roughly as many" say so too (decision 0131).
-_AS_STRESS: Final = frozenset({"just", "exactly", "equally", "bit"})
-_ROUGHLY: Final = frozenset({"about", "roughly"})
-_AS_MUCH: Final = frozenset({"many", "much", "long"})
-_AS_MANY_REACH: Final = 3
-_AS_ASIDE_REACH: Final = 14
-
-
-def _alike_as_much(tokens: Sequence[str], i: int) -> set[str]:
-    """What a stressed "as many / much / long" or "as <adjective>" at ``tokens[i]`` finds
-    alike: the next few words when its comparison was named before ("and took just as many
-    tumbles over the following year"; not for an adjective); what stands before the second
-    "as" (the adjective too), and the verb before the stress, when a group that had none
-    follows it ("were paying just as much to heat their homes a year later as neighbours
-    still on the waiting list", "ended up just about as sore two days later as the ones
-    who put their feet up"), or an earlier time; else nothing."""
-    if i < 2 or tokens[i - 1] != "as":
-        return set()
-    stress = i - 2
-    if tokens[stress] in _ROUGHLY and stress and tokens[stress - 1] in _AS_STRESS:
-        stress -= 1
-    elif tokens[stress] not in _AS_STRESS | _ROUGHLY:
-        return set()
-    measure = tokens[i] in _AS_MUCH
-    # "they take just as long to get there": as long is the same time (decision 0131)
-    took = {_TIME} if tokens[i] == "long" else set()
-    # a second likeness denied on the way ("every bit as sore, and no stronger in the grip,
-    # at the two-month mark as the people who'd never bothered with one": 0132)
-    reach = _AS_ASIDE_REACH if tokens[i + 1 : i + 3] in (["and", "no"], ["and", "not"]) else 0
-    as_at = word_within(tokens, "as", i + 1, i + 1 + (reach or _SAME_WHAT_REACH))
-    if not as_at and not measure:
-        # a second adjective and a setting on the way, the second "as" an earlier time or
-        # a group that had none ("just as stiff and sore on their first steps out of bed
-        # three months later as when they started": 0132)
-        far = word_within(tokens, "as", i + 1, i + 1 + _AS_ASIDE_REACH)
-        if far and (
-            untreated_after(tokens, far)
-            or same_time_before(tokens, far)
-            or earlier_after(tokens, far)
-        ):
-            as_at = far
-    if not as_at:
-        return took | outcome(tokens[i + 1 : i + 1 + _AS_MANY_REACH]) if measure else set()
-    what = outcome(tokens[i + 1 if measure else i : as_at])
-    if untreated_after(tokens, as_at):
-        if tokens[i] == "often":
-            # how often a thing happens is the rate of what is done before it: "come back
-            # on drink-drive charges just as often as the ones who just got their
-            # licence back the normal way with nothing fitted" (decision 0134)
-            return what | outcome(from_the_verb(words_before(tokens, stress)))
-        return took | what | outcome(tokens[max(0, stress - 1) : stress])
-    if same_time_before(tokens, as_at) or (not measure and earlier_after(tokens, as_at)):
-        # "were getting through just as many units of power as before" (decision 0131),
-        # "just as stiff and sore ... as when they started" (0132)
-        return took | what
-    return set()
-
-
-# The key of "time", which "as long" measures.
-_TIME: Final = "tim"
 
 
 def _either_way_denied(tokens: Sequence[str], i: int) -> bool:
