@@ -12,7 +12,7 @@ from lyra.pipelines.evidence.nli_enough import read_amounts
 from lyra.pipelines.evidence.nli_heuristic import describes_a_group, heuristic_nli
 from lyra.pipelines.evidence.nli_outcomes import outcome_words
 from lyra.pipelines.evidence.nli_ratios import MASS_PER_AREA
-from lyra.pipelines.evidence.nli_shares import FEW_KNOWN, read_share
+from lyra.pipelines.evidence.nli_shares import FEW_KNOWN, NOT_RARE, read_share
 from lyra.pipelines.evidence.nli_tokens import is_cue, tokenize
 
 # A negation's reach ends where what it denies was compared with or in: the shared name
@@ -291,9 +291,9 @@ def test_a_few_of_a_witness_own_is_a_share_of_at_least_a_few_in_a_hundred() -> N
         FEW_KNOWN
     )
     assert read_share(tokenize("two or three wardens had a ticket book")) is None
-    # a witness's words that deny it is rare
-    assert read_share(tokenize("we lost four and it's far from rare round here")) == FEW_KNOWN
-    assert read_share(tokenize("we lost four, not some one-off thing")) == FEW_KNOWN
+    # a witness's words that deny it is rare: a larger share (decision 0139)
+    assert read_share(tokenize("we lost four and it's far from rare round here")) == NOT_RARE
+    assert read_share(tokenize("we lost four, not some one-off thing")) == NOT_RARE
     assert read_share(tokenize("we lost four and it is rare round here")) is None
 
 

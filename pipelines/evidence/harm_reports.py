@@ -23,7 +23,7 @@ SYMPTOM = re.compile(
     r"wooz(?:y|iness)|light-?headed(?:ness)?|"
     r"drows(?:y|iness)|groggy|zonked|itch(?:ed|y|ing)|ached|aching|cramps|bloat(?:ed|ing)|"
     r"constipated|"
-    r"palpitations|swollen|bruis(?:es|ed|ing)|bleeding|bleeds?|nosebleeds?|heartburn|"
+    r"palpitations|swollen|bruis(?:es?|ed|ing)|bleeding|bleeds?|nosebleeds?|heartburn|"
     r"indigestion|fainted|flush(?:ed|ing)|went\s+(?:bright\s+)?red|"
     # what a practice of the mind can bring on (decision 0127)
     r"panic(?:ky|ked|\s+attacks?)|dissociat(?:ed|ion|ive)|spaced[- ]out|flashbacks?|"
@@ -254,6 +254,8 @@ WITNESS_FREQUENCY = re.compile(
     # caught up in ... our deer netting, ..., so it's not some once-in-a-blue-moon thing":
     # decision 0138)
     rf"|\b{_FEW}\s+(?:winters|summers|springs|autumns|years|seasons)\s+running\b"
+    # "Week in, week out we see people who never got a single email" (decision 0139)
+    r"|\b(?:week|month|day|year)\s+in,?\s+(?:week|month|day|year)\s+out\b"
     r"|\bnot\s+(?:some\s+|a\s+|just\s+a\s+)?(?:once-in-a-blue-moon|one-off|freak|rare)\s+"
     r"(?:thing|event|case|problem|occurrence)\b",
     re.IGNORECASE,
@@ -307,6 +309,10 @@ TWO_GROUPS_ALIKE: Final = re.compile(
     r"|\b(?:pretty much|more or less|near enough|roughly|about) the same\b"
     # "both were the same shade of pea soup" (decision 0138)
     r"|\bboth (?:\w+ ){1,2}?(?:just |exactly |pretty much |about )?the same\b"
+    # at one time or pace ("both of them had gone in the same week"), or nothing between
+    # them ("there was nothing to choose between the two rows": decision 0139)
+    r"|\bboth (?:of (?:them|us|the \w+) )?(?:\w+ ){0,3}?(?:in|at|on|by|within) the same\b"
+    r"|\bnothing to choose between\b"
     # any likeness stressed ("every bit as mucky as Castleworth's")
     r"|\b(?:every bit|just) as \w+ (?:\w+ ){0,6}?as\b(?! (?:possible|ever|usual|before"
     r"|needed|necessary|you|we|they|i)\b)"
@@ -320,7 +326,9 @@ TWO_GROUPS_ALIKE: Final = re.compile(
     # denied in other words ("weren't getting out of the house any more often than", "didn't
     # end up any less bothered by the heaviness than": decision 0137)
     # ("didn't settle to their work one bit better than": decision 0138)
-    r"|(?:n't|\bnot) (?:\w+ ){0,6}?(?:any|one bit|a bit|a jot) (?:more|less|better|worse"
+    # ("don't get sorted out a day sooner than the old paper claims": decision 0139)
+    r"|(?:n't|\bnot) (?:\w+ ){0,6}?(?:any|one bit|a bit|a jot|a day|a week|a minute|an hour)"
+    r" (?:more|less|better|worse"
     r"|quicker|faster|sooner|happier|healthier|fitter)\b(?: \w+){0,5}? than\b"
     r"|\bno (?:more|less|fewer) (?!than \S*\d)(?!than (?:a|an|one|two|three|four|five|six"
     r"|seven|eight|nine|ten|half|a few)\b)"
@@ -348,6 +356,10 @@ PLAIN_GROUP: Final = re.compile(
     # "the ones I just left alone", those "who kept their old short dinner break"
     # (decision 0138)
     r"|\bleft (?:(?:it|them) )?alone\b"
+    # "put nothing at all on the one on my right", "left the other half bare", "than the
+    # old paper claims" (decision 0139)
+    r"|\bnothing (?:\w+ )?at all\b|\bleft (?:the other (?:\w+ )?|them |it )?bare\b"
+    r"|\bthan the old\b"
     r"|\bkept (?:their|the|its|our|his|her) (?:old|usual|normal|same)\b"
     # those who had not the thing ("the kids who'd had a volunteer mentor were being
     # reconvicted at pretty much the same rate as the kids who hadn't": decision 0137)

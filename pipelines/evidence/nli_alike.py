@@ -54,6 +54,9 @@ _CONTROL_ARM: Final = re.compile(
 _NULL_FINDING: Final = re.compile(
     r"\bno (?:significant |real |clear |meaningful )?(?:difference|effect|benefit|change)\b"
     r"|\bdid ?n[o']t differ\b|\bnot (?:statistically )?significant"
+    # a difference whose interval runs from below nothing to above it ("a difference of 7
+    # percentage points (95% CI -2 to 16)": decision 0139)
+    r"|\b(?:ci|confidence interval) - [\d.]+%? to [\d.]"
 )
 # Leads stated as a ratio or a difference between arms, or by a comparative the comparison
 # rules leave to others ("19.6 hours sooner than").

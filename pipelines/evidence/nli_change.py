@@ -81,6 +81,7 @@ from lyra.pipelines.evidence.nli_sizes import (
 from lyra.pipelines.evidence.nli_tokens import (
     FAIL_WORDS,
     content_keys,
+    denies_rarity,
     denies_the_next_word,
     is_cue,
     is_negated,
@@ -349,12 +350,18 @@ def _only_failures_counted(tokens: Sequence[str]) -> bool:
     first = min((at for _, _, at in measures(tokens).get("%", [])), default=len(tokens))
     cues = [i for i in range(len(tokens)) if is_cue(tokens, i)]
     return bool(cues) and all(
-        i > first
-        and (
-            tokens[i] in FAIL_WORDS
-            or (tokens[i] in _NOT_DOING and tokens[i + 1 : i + 2] != []
-                and tokens[i + 1].endswith("ing"))
+        (
+            i > first
+            and (
+                tokens[i] in FAIL_WORDS
+                or (tokens[i] in _NOT_DOING and tokens[i + 1 : i + 2] != []
+                    and tokens[i + 1].endswith("ing"))
+            )
         )
+        # who they are, and that they are no rarity: "we see people who never got a
+        # single email ..., and it's dozens of them, not the odd one" (decision 0139)
+        or tokens[i - 1 : i] in (["who"], ["that"])
+        or (tokens[i] == "not" and denies_rarity(tokens, i))
         for i in cues
     )  # fmt: skip
 

@@ -284,6 +284,11 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
         if tokens[i] in ("a", "an") and tokens[i + 1 : i + 2] and tokens[i + 1] in VAGUE:
             i += 1  # "a few minutes", "a couple of weeks": the vague count
             continue
+        if tokens[i] in ("a", "one") and tokens[i + 1 : i + 2] in (["gram"], ["milligram"]):
+            # "maybe a gram, is plenty for a tomato" (decision 0139)
+            found.setdefault(DOSE, DOSE_MG[tokens[i + 1]])
+            i += 2
+            continue
         value = count(tokens[i])
         if (
             value is not None

@@ -354,8 +354,35 @@ def of_so_many(tokens: Sequence[str], j: int) -> int:
     # "Three of the five of us in my flat" (decision 0135)
     if _people(noun) or (noun == "of" and tokens[count[1] + 1 : count[1] + 2] == ["us"]):
         return k
+    # things counted earlier in the sentence, what befell them next: "sent off six packets
+    # ... and five of the six came back with next to nothing alive in them" (0139)
+    if counted_before(tokens, k) is not None:
+        return k
     # holdings as those counted, not where: "entered at least once in 9 of the 52 gardens"
     return k if noun in _HOLDINGS and tokens[max(0, j - 2) : j - 1] not in _WHERE_IN else 0
+
+
+# What befell so many of the things counted before ("five of the six came back ...").
+_BEFELL: Final = frozenset(
+    {"came", "were", "had", "failed", "died", "turned", "ended", "showed", "went", "got"}
+)
+
+
+def counted_before(tokens: Sequence[str], k: int) -> int | None:
+    """Where the noun stands that the count at ``tokens[k]`` counted earlier in the
+    sentence, when a verb of what befell them follows the count with no noun of its own
+    ("sent off six packets ..., and five of the six came back ..." : the "packets");
+    None for none."""
+    if tokens[k + 1 : k + 2] == [] or tokens[k + 1] not in _BEFELL or number(tokens[k]) is None:
+        return None
+    earlier = next((i for i in range(k - 1) if tokens[i] == tokens[k]), None)
+    if (
+        earlier is None
+        or not tokens[earlier + 1 : earlier + 2]
+        or not tokens[earlier + 1].isalpha()
+    ):
+        return None
+    return earlier + 1
 
 
 # How far past the group "out of" names its count may stand: "Out of the nine of us in

@@ -30,6 +30,7 @@ from lyra.pipelines.evidence.nli_numbers import (
     SAID,
     SHARE_NOUNS,
     bound_before,
+    counted_before,
     half_share,
     looks_plural,
     measures,
@@ -165,6 +166,9 @@ _FIRST_PERSONS: Final = frozenset({"i", "we", "my", "our"})
 # had their fish go belly-up" (decision 0138). Among the few dozen a witness knows, a few
 # are at least this share: no "rare" of one in a hundred or fewer.
 FEW_KNOWN: Final = Share(5.0, 100.0)
+# A witness who says in words that it is no rarity ("far from rare", "not the odd one")
+# denies any rate called rare: at least this share (decision 0139).
+NOT_RARE: Final = Share(10.0, 100.0)
 _FEW_WORDS: Final = frozenset(
     {"two", "three", "four", "five", "six", "seven", "eight", "nine", "several"}
 )  # fmt: skip
@@ -176,8 +180,9 @@ def _a_few(token: str) -> bool:
 
 
 def _few_known(tokens: Sequence[str]) -> Share | None:
-    """`FEW_KNOWN` where `few_known_at` finds such a few, or where a witness denies in words
-    that it is rare (`_RARITY_DENIED`); None otherwise."""
+    """`FEW_KNOWN` where `few_known_at` finds such a few, `NOT_RARE` where a witness denies
+    in words that it is rare (`_CALLED_NOT_RARE`, `nli_tokens.denies_rarity`); None
+    otherwise."""
     if few_known_at(tokens) is not None:
         return FEW_KNOWN
     if not _FIRST_PERSONS.isdisjoint(tokens) and any(
@@ -188,7 +193,7 @@ def _few_known(tokens: Sequence[str]) -> Share | None:
         )
         for i, tok in enumerate(tokens)
     ):
-        return FEW_KNOWN
+        return NOT_RARE
     return None
 
 
@@ -738,6 +743,10 @@ def _of_what(tokens: Sequence[str], at: int) -> frozenset[str] | None:
     follows it."""
     for j in range(at + 1, min(len(tokens), at + 1 + _OF_REACH + 1)):
         if tokens[j] == "of":
+            k = j + 2 if tokens[j + 1 : j + 2] == ["the"] else j + 1
+            if k < len(tokens) and (noun := counted_before(tokens, k)) is not None:
+                # "five of the six came back": of the packets counted before (0139)
+                return frozenset(content_keys(tokens[noun : noun + 1 + _OF_WORDS]))
             words = [t for t in tokens[j + 1 : j + 1 + _OF_WORDS + 1] if t not in _OF_SKIPPED]
             return frozenset(content_keys(words[:_OF_WORDS]))
     return None

@@ -92,6 +92,18 @@ _SETTING_OPENER = re.compile(
     re.IGNORECASE,
 )
 _BRACKETED = re.compile(r"\s*\([^()]*\)")
+# An interval from below nothing to above it says the difference before it may be none:
+# kept ("a difference of 7 percentage points (95% CI -2 to 16)": decision 0139).
+_SPANS_NOTHING = re.compile(
+    r"\b(?:CI|confidence interval)[,:]?\s*[-\u2212\u2013]\s?[\d.]+%?\s*(?:to|,)\s*\d", re.IGNORECASE
+)
+
+
+def _unbracketed(text: str) -> str:
+    """``text`` without its brackets, but for an interval that spans nothing."""
+    return _BRACKETED.sub(lambda m: m.group() if _SPANS_NOTHING.search(m.group()) else "", text)
+
+
 # The writer's estimate after what they did to know it ("I kept a log for the first full
 # year ..., and I'd say roughly one session in five ended with ...": decision 0125).
 _ESTIMATE_GIVEN = re.compile(
@@ -142,7 +154,7 @@ def claim_statements(hypothesis: str) -> list[str]:
     # without the setting before it and the statistics in brackets ("Over the four-week
     # treatment period, participants ... fell asleep on average 7 minutes sooner than
     # those given clear placebo lenses (95% CI 2 to 12 minutes)": decision 0109)
-    bare = _BRACKETED.sub("", _SETTING_OPENER.sub("", unlabelled, count=1))
+    bare = _unbracketed(_SETTING_OPENER.sub("", unlabelled, count=1))
     if bare not in openings:
         openings.append(bare)
     # the first sentence of a claim that holds more (a list item's: "A temporary flare of

@@ -155,6 +155,8 @@ def denies_the_next_word(tokens: Sequence[str], j: int) -> bool:
 _RARITY: Final = re.compile(
     r"(?:some |a |just a |an )?(?:once - in - a - blue - moon|one - off|freak|rare|isolated)"
     r" (?:thing|event|case|problem|occurrence)\b"
+    # "it's dozens of them, not the odd one" (decision 0139)
+    r"|(?:just )?the odd (?:one|case|person|family|tenant|client|patient)\b"
 )
 _RARITY_REACH: Final = 12
 
