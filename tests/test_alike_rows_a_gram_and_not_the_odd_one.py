@@ -10,8 +10,9 @@ from lyra.pipelines.evidence.claims import informativeness
 from lyra.pipelines.evidence.harm_reports import witnessed
 from lyra.pipelines.evidence.nli_enough import read_amounts
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
-from lyra.pipelines.evidence.nli_shares import FEW_KNOWN, NOT_RARE, Share, read_share
-from lyra.pipelines.evidence.nli_tokens import tokenize
+from lyra.pipelines.evidence.nli_ratios import area_share
+from lyra.pipelines.evidence.nli_shares import FEW_KNOWN, MOST_KNOWN, NOT_RARE, Share, read_share
+from lyra.pipelines.evidence.nli_tokens import is_cue, tokenize
 
 _BRUISE_TRIAL = (
     "Bruises treated with comfrey cream had cleared in a mean of 8.2 days, against 10.9 "
@@ -79,6 +80,48 @@ A_WITNESS_LIKENESS = [
     ),
 ]
 
+A_WITNESS_LIKENESS_OF_THE_SECOND_ROUND = [
+    pytest.param(
+        "At day 2, mean ear pain on a 0 to 10 scale was 1.4 points lower in the spray group "
+        "than in the usual-care group (95% CI 0.8 to 2.0).",
+        "The children who had the spray got over their sore ears no quicker than the ones "
+        "who just took paracetamol.",
+        "refutes",
+        id="sore-against-pain-is-one-outcome",
+    ),
+    pytest.param(
+        "Nitrate load reaching the streams fell by 35% (95% CI 22% to 47%) relative to "
+        "the unmanaged field ditches.",
+        "The brook below our pond carried just as much nitrate as the next brook over, "
+        "where nobody's dug anything at all.",
+        "refutes",
+        id="unmanaged-ditches-are-a-control-and-a-brook-a-stream",
+    ),
+    pytest.param(
+        "Standing pairs produced 1.9 more ideas per session than pairs in the seated "
+        "meeting-room arm (95% CI 0.6 to 3.2).",
+        "The pairs who went out standing didn't come up with any more ideas than the ones "
+        "who stayed sat at their desks.",
+        "refutes",
+        id="than-the-seated-arm-and-who-stayed-sat",
+    ),
+    pytest.param(
+        "Standing pairs produced 1.9 more ideas per session than pairs in the seated "
+        "meeting-room arm (95% CI 0.6 to 3.2).",
+        "The pairs who went out standing came up with more ideas than the ones who stayed "
+        "sat at their desks.",
+        "neutral",
+        id="control-a-witness-lead-is-no-likeness",
+    ),
+    pytest.param(
+        "Pupils in the tutoring arm scored 3.1 points higher than pupils in the app arm "
+        "(95% CI 1.2 to 5.0).",
+        "The children who'd been using the app did no better than the children who hadn't.",
+        "neutral",
+        id="control-another-thing-arm-is-no-control",
+    ),
+]
+
 AN_AMOUNT_AND_A_SHARE = [
     pytest.param(
         "Use at least 5 g of inoculant per transplant, touching the roots.",
@@ -108,11 +151,38 @@ AN_AMOUNT_AND_A_SHARE = [
         "refutes",
         id="not-the-odd-one-against-two-in-a-hundred",
     ),
+    pytest.param(
+        "A buffer pond should cover at least 2% of the land it drains.",
+        "Thirty-odd square metres of pond for each hectare above it is plenty.",
+        "refutes",
+        id="an-area-for-each-hectare-under-a-floor-in-per-cent",
+    ),
+    pytest.param(
+        "A buffer pond should cover at least 0.2% of the land it drains.",
+        "Thirty-odd square metres of pond for each hectare above it is plenty.",
+        "neutral",
+        id="control-an-area-for-each-hectare-over-the-floor",
+    ),
+    pytest.param(
+        "Fewer than 1 in 25 of the ponds we dig have needed dredging within five years.",
+        "Three of the four ponds in our parish silted up and needed dredging within three years.",
+        "refutes",
+        id="three-of-the-four-ponds-against-one-in-twenty-five",
+    ),
+    pytest.param(
+        "Bike rides being called off because of rain is uncommon: only 3% of planned rides "
+        "were cancelled by rain.",
+        "Over the winter we were getting rained off more weeks than not, so most of our "
+        "rides ended early.",
+        "refutes",
+        id="more-weeks-than-not-against-uncommon",
+    ),
 ]
 
 
 @pytest.mark.parametrize(
-    ("first", "second", "label"), [*A_WITNESS_LIKENESS, *AN_AMOUNT_AND_A_SHARE]
+    ("first", "second", "label"),
+    [*A_WITNESS_LIKENESS, *A_WITNESS_LIKENESS_OF_THE_SECOND_ROUND, *AN_AMOUNT_AND_A_SHARE],
 )
 def test_each_pair_reads_the_same_both_ways(first: str, second: str, label: str) -> None:
     """Each reading of this decision with its control, either text as the premise."""
@@ -150,3 +220,27 @@ def test_a_rate_denied_in_words_is_no_rarity() -> None:
     assert NOT_RARE.low > FEW_KNOWN.low
     assert read_share(tokenize("we see dozens of them, not the odd one")) == NOT_RARE
     assert read_share(tokenize("we see the odd one now and then")) is None
+
+
+def test_more_than_not_is_most_and_no_negation() -> None:
+    tokens = tokenize("we were getting rained off more weeks than not")
+    assert is_cue(tokens, tokens.index("not")) is False
+    assert read_share(tokens) == MOST_KNOWN
+    assert read_share(tokenize("most of our rides ended early")) == MOST_KNOWN
+    assert read_share(tokenize("most rides ended early")) is None
+    denied = tokenize("the rides were not cancelled")
+    assert is_cue(denied, denied.index("not")) is True
+
+
+def test_an_area_for_each_so_much_land_is_a_percentage() -> None:
+    tokens = tokenize("Twenty-odd square metres of reeds for each hectare is plenty")
+    assert area_share(tokens, 0) == pytest.approx(0.2)
+    floor = tokenize("a minimum of 100 square metres for every hectare of land")
+    assert area_share(floor, floor.index("100")) == pytest.approx(1.0)
+    assert area_share(tokenize("20 square metres of reeds is plenty"), 0) is None
+
+
+def test_an_amount_called_enough_for_the_writer_with_what_came_of_it_is_a_claim() -> None:
+    told = "A gargle once a day was plenty for me, and my throat was fine by the weekend."
+    assert informativeness(told) == pytest.approx(0.2)
+    assert informativeness("A gargle once a day was plenty for me.") == 0.0

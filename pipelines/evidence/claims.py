@@ -380,6 +380,16 @@ _NOT_THE_WRITERS_STORY = re.compile(
 )
 
 
+# The writer's own amount called enough, with what came of it for them: "a quick gargle
+# once a day before bed was plenty for me, and my throat was right as rain by the
+# weekend" (decision 0139). Their measured result, as a change they saw is.
+_ENOUGH_AND_MY_OUTCOME = re.compile(
+    r"\b(?:plenty|enough|sufficient|ample)\s+for\s+(?:me|us)\b[^.;]{0,12}?\band\s+(?:my|our)\s+"
+    r"(?:[\w-]+\s+){1,2}?(?:was|were|had|cleared|healed|settled|went|got)\b",
+    re.IGNORECASE,
+)
+
+
 _ENOUGH_BEYOND_ME = re.compile(
     # for anyone or anything but the writer ("is plenty for crested newts": decision 0135),
     # or for no one named ("A couple of days along the hot wire is plenty, my heifers had
@@ -419,6 +429,9 @@ def informativeness(text: str) -> float:
     """
     # a clinician's advice the writer reports: `stated_part` reads past its frame
     advised = reports_advice(text)
+    # what came of an amount the writer called enough for them, which `stated_part` cuts
+    # as a second clause (decision 0139)
+    enough_and_outcome = _ENOUGH_AND_MY_OUTCOME.search(text) is not None
     text = PLAIN_ANSWER_FRAME.sub("", stated_part(text), count=1)
     if experience := _OWN_EXPERIENCE.search(text):
         text = text[experience.end() :]
@@ -504,6 +517,7 @@ def informativeness(text: str) -> float:
         or (stated and _OWN_RESULT.search(text))
         or (EFFECT.search(text) and NUMBER_UNIT.search(text))
         or _OWN_COMPARISON.search(text)
+        or (enough_and_outcome and _amount_called_enough(text))
     )
     # a speaker's own measured change is their testimony, quoted or not (decision 0106)
     quoted = quoted and not measured and not counted and not stated and not seen

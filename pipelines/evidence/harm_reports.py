@@ -366,7 +366,10 @@ PLAIN_GROUP: Final = re.compile(
     r"|\bwho (?:hadn't|hasn't|haven't|didn't|don't|doesn't|weren't|wasn't|had not|did not"
     r"|have not|were not)\b"
     # those still taken the old way ("the ones we still put in the van": decision 0137)
-    r"|\bones? (?:(?:we|they|you) )?still\b",
+    r"|\bones? (?:(?:we|they|you) )?still\b"
+    # those who stayed as they were ("the ones who stayed sat round the boardroom
+    # table": decision 0139)
+    r"|\bwho stayed (?:sat|seated|put|indoors|inside|at home|behind)\b",
     re.IGNORECASE,
 )
 

@@ -45,7 +45,11 @@ from lyra.pipelines.evidence.nli_words import ARMS, AS_USUAL
 # A finding that sets a group ahead of its control arm, named as trials name it.
 _CONTROL_ARM: Final = re.compile(
     r"\b(?:control|controls|usual ?-? ?care|usual|placebo|sham|untreated|unprotected"
-    r"|deactivated|sole|alone|waiting ?-? ?list|standard care|no treatment)\b"
+    r"|deactivated|sole|alone|waiting ?-? ?list|standard care|no treatment|unmanaged)\b"
+    # the trial's other arm named by how it went on as before ("than pairs in the seated
+    # meeting-room arm": decision 0139); not another thing's arm ("than pupils in the app
+    # arm")
+    r"|\bthan (?:[\w-]+ ){0,4}?(?:seated|sitting|indoor|existing|unchanged)(?: [\w-]+){0,3}? arm\b"
     # those the thing has not reached yet ("age-matched residents in wards where the pass
     # had not yet been introduced": decision 0137)
     r"|\bnot yet (?:been )?(?:introduced|offered|available|rolled out|started)\b"
@@ -86,6 +90,12 @@ SHARED_WORDS: Final = 2
 # Words of getting better from a harm, which both texts name when they are about one
 # outcome though only one names the harm.
 _HEALING: Final = frozenset(content_keys(["healed", "healing", "recovered", "cleared"]))
+# Words of pain, which a witness names as a harm ("got over their sore throats no
+# quicker") and a trial as a measure ("mean throat pain on a 0 to 10 scale"): one outcome
+# where both name one (decision 0139).
+_SORENESS: Final = frozenset(
+    content_keys(["pain", "painful", "sore", "soreness", "ache", "aching", "hurt", "hurts"])
+)
 
 
 def _text(tokens: Sequence[str]) -> str:
@@ -157,9 +167,12 @@ def alike_against_lead(witness: Sequence[str], finding: Sequence[str]) -> bool:
         return False
     shared = specific(frozenset(content_keys(witness) & content_keys(finding)))
     # how fast a sore healed is one outcome, named as a harm or not ("the sores I covered
-    # ... healed no quicker" against "median time to complete healing": decision 0138)
-    healing = not _HEALING.isdisjoint(shared)
-    if (_of_harm(witness) != _of_harm(finding) and not healing) or _measures_apart(
+    # ... healed no quicker" against "median time to complete healing": decision 0138),
+    # and so is pain named by both (0139)
+    one_outcome = not _HEALING.isdisjoint(shared) or not (
+        _SORENESS.isdisjoint(content_keys(witness)) or _SORENESS.isdisjoint(content_keys(finding))
+    )
+    if (_of_harm(witness) != _of_harm(finding) and not one_outcome) or _measures_apart(
         witness, finding
     ):
         return False

@@ -46,6 +46,7 @@ from lyra.pipelines.evidence.nli_numbers import (
 from lyra.pipelines.evidence.nli_orders import ordered
 from lyra.pipelines.evidence.nli_ratios import (
     MASS_PER_AREA,
+    PERCENT,
     count,
     one_minds,
     ratio_enough,
@@ -616,7 +617,6 @@ _PHRASE_WORDS: Final = 4
 # a unit's phrase may name a time of a thing ("one text on the morning of the appointment
 # is plenty": decision 0135)
 _UNIT_PHRASE_WORDS: Final = 6
-PERCENT: Final = "per cent"
 
 
 def _unit_noun(token: str) -> bool:

@@ -329,7 +329,9 @@ _PEOPLE_PLURALS = frozenset(
 # greenhouses on our site ... ended up with spider mite" (decision 0133).
 _HOLDINGS: Final = frozenset(
     {"greenhouses", "farms", "herds", "flocks", "hives", "colonies", "plots", "allotments",
-     "gardens", "orchards", "polytunnels", "holdings", "yards", "stables", "kennels"}
+     "gardens", "orchards", "polytunnels", "holdings", "yards", "stables", "kennels",
+     # "Three of the four beds on our side of the valley silted up" (decision 0139)
+     "beds", "ponds", "wetlands"}
 )  # fmt: skip
 # Before the count, words that make the holdings where, not who: "in 9 of the 52 gardens".
 _WHERE_IN: Final = (["in"], ["at"], ["on"], ["across"], ["from"])

@@ -99,6 +99,37 @@ def mass_per_area(tokens: Sequence[str], i: int) -> float | None:
     return None
 
 
+# An amount as a percentage (of what it is set against), the dimension `nli_enough` reads
+# "at least 1% of the catchment" in.
+PERCENT: Final = "per cent"
+# An area set for each so many of another, as a percentage of it: "a minimum of 100 square
+# metres for every hectare of land feeding into it" is 1 %, "Twenty-odd square metres of
+# reeds for each hectare upslope is plenty" 0.2 % (decision 0139). What the first area is
+# of may stand between it and its "for each".
+_AREA_OF_REACH: Final = 4
+
+
+def area_share(tokens: Sequence[str], i: int) -> float | None:
+    """The percentage of an area at ``tokens[i]`` set for each so many of another; None
+    for none."""
+    value = number(tokens[i])
+    if value is None and tokens[i] in CARDINALS:
+        value = float(CARDINALS[tokens[i]])
+    if value is None:
+        return None
+    j = i + 1
+    if tokens[j : j + 2] == ["-", "odd"]:
+        j += 2  # "twenty-odd square metres"
+    if tokens[j : j + 1] != ["square"] or (area := per_area(tokens, j)) is None:
+        return None
+    for k in range(j + 2, min(len(tokens), j + 2 + _AREA_OF_REACH)):
+        each = next((w for w in FOR_EACH if tuple(tokens[k : k + len(w)]) == w), None)
+        if each is not None:
+            base = per_area(tokens, k + len(each))
+            return 100.0 * value * area / base if base else None
+    return None
+
+
 def ratio_floor(tokens: Sequence[str], i: int) -> dict[str, float]:
     """The floor at ``i`` as a least number of one thing for each so many of another:
     "at least two guardian dogs for every 300 ewes" is 2 / 300 per ewe; or as a least mass
@@ -108,6 +139,8 @@ def ratio_floor(tokens: Sequence[str], i: int) -> dict[str, float]:
         return {}
     if (per_m2 := mass_per_area(tokens, i)) is not None:
         return {MASS_PER_AREA: per_m2}
+    if (share := area_share(tokens, i)) is not None:
+        return {PERCENT: share}
     for k in range(i + 1, min(len(tokens), i + 2 + _COUNTED_WORDS)):
         each = next((w for w in FOR_EACH if tuple(tokens[k : k + len(w)]) == w), None)
         if each is None:
@@ -162,6 +195,8 @@ def ratio_enough(tokens: Sequence[str], start: int, end: int) -> dict[str, float
     for i in range(start, end):
         if (per_m2 := mass_per_area(tokens, i)) is not None:
             return {MASS_PER_AREA: per_m2}
+        if (share := area_share(tokens, i)) is not None:
+            return {PERCENT: share}
         counted = count_at(tokens, i)
         if counted is None:
             continue

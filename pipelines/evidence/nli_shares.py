@@ -40,7 +40,12 @@ from lyra.pipelines.evidence.nli_numbers import (
     out_of_first,
     per_group,
 )
-from lyra.pipelines.evidence.nli_tokens import STOPWORDS, content_keys, denies_rarity
+from lyra.pipelines.evidence.nli_tokens import (
+    STOPWORDS,
+    content_keys,
+    denies_rarity,
+    more_than_not,
+)
 from lyra.pipelines.evidence.nli_words import ARMS, AS_USUAL, PEOPLE
 
 # Two sentences name one outcome in at least this many specific words, light verbs left
@@ -179,6 +184,25 @@ def _a_few(token: str) -> bool:
     return token in _FEW_WORDS or (token.isdigit() and 2 <= int(token) <= 9)
 
 
+# Most of the witness's own, or most of the time: "most of our walks ended with everyone
+# traipsing back", "we were getting rained off more weeks than not" (decision 0139).
+MOST_KNOWN: Final = Share(50.0, 100.0)
+
+
+def _most_known(tokens: Sequence[str]) -> bool:
+    """A first-person text says "most of our/my <plural>" or "more ... than not"."""
+    return not _FIRST_PERSONS.isdisjoint(tokens) and any(
+        (
+            tok == "most"
+            and tokens[i + 1 : i + 3] in (["of", "our"], ["of", "my"])
+            and i + 3 < len(tokens)
+            and looks_plural(tokens[i + 3])
+        )
+        or (tok == "not" and more_than_not(tokens, i))
+        for i, tok in enumerate(tokens)
+    )
+
+
 def _few_known(tokens: Sequence[str]) -> Share | None:
     """`FEW_KNOWN` where `few_known_at` finds such a few, `NOT_RARE` where a witness denies
     in words that it is rare (`_CALLED_NOT_RARE`, `nli_tokens.denies_rarity`); None
@@ -194,7 +218,7 @@ def _few_known(tokens: Sequence[str]) -> Share | None:
         for i, tok in enumerate(tokens)
     ):
         return NOT_RARE
-    return None
+    return MOST_KNOWN if _most_known(tokens) else None
 
 
 # A witness's words that deny a thing is rare, besides "not some once-in-a-blue-moon

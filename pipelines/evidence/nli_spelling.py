@@ -130,6 +130,12 @@ OUTCOME_SYNONYMS: Final = {
     "bung": "blockag",
     # those evicted had an eviction (decision 0138)
     "evict": "eviction",
+    # a brook is a stream, and the phosphate a river trust samples is the phosphorus a
+    # study loads ("the brook below our reed bed was carrying just as much phosphate"
+    # against "total phosphorus load delivered to the receiving streams fell by 41%":
+    # decision 0139)
+    "brook": "stream",
+    "phosphat": "phosphorus",
     # a gardener's "hogs" are hedgehogs ("we've had hogs through every night": 0132)
     "hog": "hedgehog",
     # words that differ by more than a letter between British and American English

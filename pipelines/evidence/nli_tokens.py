@@ -179,6 +179,19 @@ def _passes_without(tokens: Sequence[str], i: int) -> bool:
     )
 
 
+# "more weeks than not", "more often than not": the "not" closes a share of most.
+_MORE_THAN_NOT_REACH: Final = 3
+
+
+def more_than_not(tokens: Sequence[str], i: int) -> bool:
+    """The "not" at ``i`` closes "more <what> than not" (most of the time)."""
+    return (
+        i >= 2
+        and tokens[i - 1] == "than"
+        and "more" in tokens[max(0, i - 2 - _MORE_THAN_NOT_REACH) : i - 1]
+    )
+
+
 def is_cue(tokens: Sequence[str], i: int) -> bool:
     tok = tokens[i]
     if tok in {"no", "without"} and i + 1 < len(tokens) and tokens[i + 1] in _CERTAIN_AFTER_NO:
@@ -212,6 +225,9 @@ def is_cue(tokens: Sequence[str], i: int) -> bool:
         # "the fear of not finding work" (decision 0132)
         return False
     if negation and sets_a_bound(tokens, i):
+        return False
+    if tok == "not" and more_than_not(tokens, i):
+        # "we were getting rained off more weeks than not": most of them (decision 0139)
         return False
     if tok == "no" and tokens[i + 1 : i + 2] == ["-"] and tokens[i + 2 : i + 3] != ["one"]:
         # a compound's first word: "a no-fault eviction notice", "no-till" (decision 0138)
