@@ -122,6 +122,67 @@ A_WITNESS_LIKENESS_OF_THE_SECOND_ROUND = [
     ),
 ]
 
+A_WITNESS_OF_THE_THIRD_ROUND = [
+    pytest.param(
+        "At 16 weeks, HbA1c was 0.18 percentage points lower in the cinnamon group than in "
+        "the placebo group (95% CI 0.05 to 0.31).",
+        "Those of us on the real cinnamon finished four months with blood sugar tests no "
+        "better than the group on a pretend version.",
+        "refutes",
+        id="a-pretend-version-and-hba1c-is-blood-sugar",
+    ),
+    pytest.param(
+        "Mulched beds averaged 30 weed seedlings per square metre against 95 in the dug "
+        "control beds (95% CI 48% to 77%).",
+        "By August my mulched bed had just as many weeds as the bed my neighbour dug over "
+        "the old-fashioned way.",
+        "refutes",
+        id="the-old-fashioned-way",
+    ),
+    pytest.param(
+        "Over a year, estates in the 24-hour cleaning arm recorded 38% fewer new tags than "
+        "estates on the standard monthly schedule (rate ratio 0.62, 95% CI 0.5 to 0.77).",
+        "Having the walls cleaned in a day made no real difference to our estate, we got "
+        "tagged just as much as the estates where the council still leaves it a month.",
+        "refutes",
+        id="a-standard-schedule-where-they-still-and-tagged-is-tags",
+    ),
+    pytest.param(
+        "Slug damage under our mats is uncommon: only 3% of buyers said slugs had damaged "
+        "crops in beds laid with them.",
+        "On our allotment nearly every plot that laid the mats lost its lettuces to slugs.",
+        "refutes",
+        id="nearly-every-plot-in-the-witness-place",
+    ),
+    pytest.param(
+        "Slug damage under our mats is uncommon: only 3% of buyers said slugs had damaged "
+        "crops in beds laid with them.",
+        "Nearly every plot that laid the mats lost its lettuces to slugs.",
+        "neutral",
+        id="control-nearly-every-plot-of-no-one-named",
+    ),
+    pytest.param(
+        "Chipping of old render from the SoftJet washer is rare, occurring on fewer than 1 "
+        "in 200 walls treated.",
+        "They promised the soft washer would not chip old render, but the crew has chipped "
+        "the render on nearly every cottage along Mill Lane, mine included.",
+        "refutes",
+        id="but-opens-the-share-and-mine-included",
+    ),
+    pytest.param(
+        "Take at least 1 tablespoon of the syrup diluted in water twice a day.",
+        "A teaspoon of the syrup in warm water once a day is plenty.",
+        "refutes",
+        id="a-teaspoon-under-a-tablespoon",
+    ),
+    pytest.param(
+        "Adults should take at least 5 ml of the syrup, diluted, before the main meal.",
+        "A teaspoon of the syrup in warm water once a day is plenty.",
+        "neutral",
+        id="control-a-teaspoon-is-five-millilitres-at-the-floor",
+    ),
+]
+
 AN_AMOUNT_AND_A_SHARE = [
     pytest.param(
         "Use at least 5 g of inoculant per transplant, touching the roots.",
@@ -182,7 +243,12 @@ AN_AMOUNT_AND_A_SHARE = [
 
 @pytest.mark.parametrize(
     ("first", "second", "label"),
-    [*A_WITNESS_LIKENESS, *A_WITNESS_LIKENESS_OF_THE_SECOND_ROUND, *AN_AMOUNT_AND_A_SHARE],
+    [
+        *A_WITNESS_LIKENESS,
+        *A_WITNESS_LIKENESS_OF_THE_SECOND_ROUND,
+        *A_WITNESS_OF_THE_THIRD_ROUND,
+        *AN_AMOUNT_AND_A_SHARE,
+    ],
 )
 def test_each_pair_reads_the_same_both_ways(first: str, second: str, label: str) -> None:
     """Each reading of this decision with its control, either text as the premise."""
@@ -244,3 +310,5 @@ def test_an_amount_called_enough_for_the_writer_with_what_came_of_it_is_a_claim(
     told = "A gargle once a day was plenty for me, and my throat was fine by the weekend."
     assert informativeness(told) == pytest.approx(0.2)
     assert informativeness("A gargle once a day was plenty for me.") == 0.0
+    loads = "One layer of card is loads, I've never used more and my beds are fine."
+    assert informativeness(loads) == pytest.approx(0.25)

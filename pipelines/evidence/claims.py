@@ -382,10 +382,12 @@ _NOT_THE_WRITERS_STORY = re.compile(
 
 # The writer's own amount called enough, with what came of it for them: "a quick gargle
 # once a day before bed was plenty for me, and my throat was right as rain by the
-# weekend" (decision 0139). Their measured result, as a change they saw is.
+# weekend", "... is loads, I've never bothered with more and my beds are fine" (decision
+# 0139). Their measured result, as a change they saw is.
 _ENOUGH_AND_MY_OUTCOME = re.compile(
-    r"\b(?:plenty|enough|sufficient|ample)\s+for\s+(?:me|us)\b[^.;]{0,12}?\band\s+(?:my|our)\s+"
-    r"(?:[\w-]+\s+){1,2}?(?:was|were|had|cleared|healed|settled|went|got)\b",
+    r"\b(?:plenty|enough|sufficient|ample|loads)\b[^.;]{0,50}?\band\s+(?:my|our)\s+"
+    r"(?:[\w-]+\s+){0,2}?(?:is|are|was|were|has|have|had|cleared|healed|settled|went|got"
+    r"|stayed)\b",
     re.IGNORECASE,
 )
 

@@ -369,7 +369,11 @@ PLAIN_GROUP: Final = re.compile(
     r"|\bones? (?:(?:we|they|you) )?still\b"
     # those who stayed as they were ("the ones who stayed sat round the boardroom
     # table": decision 0139)
-    r"|\bwho stayed (?:sat|seated|put|indoors|inside|at home|behind)\b",
+    r"|\bwho stayed (?:sat|seated|put|indoors|inside|at home|behind)\b"
+    # "a pretend version", "the bit my husband dug over the old-fashioned way", "the
+    # streets where the council still leaves it a fortnight" (decision 0139)
+    r"|\bpretend\b|\bthe (?:old ?-? ?fashioned|old|usual|normal) way\b"
+    r"|\bwhere (?:the \w+ |they |we |it )?still\b",
     re.IGNORECASE,
 )
 

@@ -46,6 +46,10 @@ from lyra.pipelines.evidence.nli_words import ARMS, AS_USUAL
 _CONTROL_ARM: Final = re.compile(
     r"\b(?:control|controls|usual ?-? ?care|usual|placebo|sham|untreated|unprotected"
     r"|deactivated|sole|alone|waiting ?-? ?list|standard care|no treatment|unmanaged)\b"
+    # the usual way of doing it ("than streets on the standard 10-working-day schedule";
+    # not "standard probation with a drug rehabilitation requirement", another thing:
+    # decision 0139)
+    r"|\bstandard (?:\S+ ){0,5}?(?:schedule|timetable|practice|procedure|regime|service)\b"
     # the trial's other arm named by how it went on as before ("than pairs in the seated
     # meeting-room arm": decision 0139); not another thing's arm ("than pupils in the app
     # arm")

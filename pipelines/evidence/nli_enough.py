@@ -68,6 +68,7 @@ from lyra.pipelines.evidence.nli_units import (
     SPAN_DAYS,
     TIMES_NOUNS,
     VAGUE,
+    VOLUME_ML,
     unit_key,
 )
 
@@ -77,6 +78,7 @@ WEEKLY = "minutes a week"  # "at least 150 minutes of exercise a week": a total,
 TIMES = "times in all"  # "at least four appointments", "one proper sit-down" (0128)
 MINUTES = "minutes in all"  # each time's minutes by the times in all (0132)
 DOSE = "milligrams"  # a dose by weight (0132)
+VOLUME = "millilitres"  # a dose by volume (0139)
 
 # Words before an amount that make it a floor.
 _FLOOR_STARTS: Final = (("at", "least"), ("a", "minimum", "of"), ("minimum", "of"),
@@ -290,6 +292,11 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
             found.setdefault(DOSE, DOSE_MG[tokens[i + 1]])
             i += 2
             continue
+        if tokens[i] in ("a", "one") and tokens[i + 1 : i + 2] in (["teaspoon"], ["tablespoon"]):
+            # "A teaspoon in a mug of warm water once a day is plenty" (decision 0139)
+            found.setdefault(VOLUME, VOLUME_ML[tokens[i + 1]])
+            i += 2
+            continue
         value = count(tokens[i])
         if (
             value is not None
@@ -348,6 +355,8 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
                 found.setdefault(length, value * LENGTH_CM[unit])
             elif unit in DOSE_MG and number(tokens[i]) is not None:
                 found.setdefault(DOSE, value * DOSE_MG[unit])
+            elif unit in VOLUME_ML and number(tokens[i]) is not None:
+                found.setdefault(VOLUME, value * VOLUME_ML[unit])
         i += 1
     return found
 
@@ -628,6 +637,7 @@ def _unit_noun(token: str) -> bool:
         and token not in EACH_MINUTES
         and token not in LENGTH_CM
         and token not in DOSE_MG
+        and token not in VOLUME_ML
         and token not in TIMES_NOUNS
         and token not in ("hundred", "thousand", "million")
         and not _occasion_at([token], 0)

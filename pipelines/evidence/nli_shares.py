@@ -149,7 +149,9 @@ def all_but_every_at(tokens: Sequence[str]) -> int | None:
     ]
     if found:
         at = found[0]
-        named = len(found) == 1 and (SYMPTOM.search(" ".join(tokens)) or _known(tokens, at + 1))
+        named = len(found) == 1 and (
+            SYMPTOM.search(" ".join(tokens)) or _known(tokens, at + 1) or _ours_around(tokens, at)
+        )
         return at - 1 if named else None
     # "Every single time I got up off the top bench I went woozy": what the witness met
     # on every occasion, a symptom named (decision 0136)
@@ -282,6 +284,26 @@ def _every_time_i(tokens: Sequence[str], i: int) -> bool:
 
 _KNOWN_REACH: Final = 4
 _KNOW: Final = frozenset({"know", "knew", "met", "asked"})
+# The witness's own place right before "nearly every", or their own among those after
+# it: "on our site nearly every plot that laid it lost ...", "on nearly every house along
+# Tanner's Row, mine included" (decision 0139).
+_OURS_BEFORE_REACH: Final = 5
+_MINE_AFTER_REACH: Final = 10
+_PLACE_WORDS: Final = frozenset({"in", "on", "at", "along", "across", "round", "around"})
+
+
+def _ours_around(tokens: Sequence[str], at: int) -> bool:
+    """ "nearly every" at ``at`` (its "every") stands in the witness's own place, or counts
+    the witness's own."""
+    before = tokens[max(0, at - 1 - _OURS_BEFORE_REACH) : at - 1]
+    own_place = any(
+        before[k] in _PLACE_WORDS and before[k + 1] in _OURS for k in range(len(before) - 1)
+    )
+    after = tokens[at + 1 : at + 1 + _MINE_AFTER_REACH]
+    mine = any(
+        after[k] in ("mine", "ours") and after[k + 1] == "included" for k in range(len(after) - 1)
+    )
+    return own_place or mine
 
 
 def _known(tokens: Sequence[str], at: int) -> bool:
@@ -672,6 +694,14 @@ def share_clause(tokens: Sequence[str], *, opened: bool = False) -> list[str]:
             (j + 1 for j in range(first - 1, max(-1, first - 1 - _OPENS_ON_SHARE), -1)
              if tokens[j] in _CLAUSE_ENDS),
             0,
+        ) or next(
+            # a "but" further back opens the share's clause against what was said before
+            # it ("They told us that new gentle machine wouldn't hurt old brick, but the
+            # council crew has scoured the face off the bricks on nearly every house ...":
+            # decision 0139)
+            (j + 1 for j in range(first - 1, max(-1, first - 1 - _BUT_OPENS), -1)
+             if tokens[j] == "but"),
+            0,
         )  # fmt: skip
     return list(tokens[start:end] if end is not None else tokens[start:])
 
@@ -694,6 +724,7 @@ def _ends_clause(tokens: Sequence[str], j: int) -> bool:
 # A join this many tokens or fewer before a share's number opens the share's clause
 # ("and about a third of ...").
 _OPENS_ON_SHARE = 3
+_BUT_OPENS = 16
 
 
 # How severe an outcome is sets it apart: "serious side effects are rare, fewer than 1 in

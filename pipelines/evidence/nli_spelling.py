@@ -136,6 +136,9 @@ OUTCOME_SYNONYMS: Final = {
     # decision 0139)
     "brook": "stream",
     "phosphat": "phosphorus",
+    # walls tagged had tags ("we got tagged just as much as the streets where the council
+    # still leaves it a fortnight" against "41% fewer new tags": decision 0139)
+    "tagg": "tag",
     # a gardener's "hogs" are hedgehogs ("we've had hogs through every night": 0132)
     "hog": "hedgehog",
     # words that differ by more than a letter between British and American English
@@ -155,6 +158,9 @@ FORMULAE: Final = {
     "o3": ("ozone",),
     "ch4": ("methane",),
     "n2o": ("nitrous", "oxide"),
+    # and a clinician's measure in the words of those who take it: HbA1c is their blood
+    # sugar ("finished three months with blood sugar tests no better than": 0139)
+    "hba1c": ("blood", "sugar"),
 }
 
 # British "-our" words: "behaviour", "colour", "tumour", "favourable", "labouring" ...;

@@ -24,6 +24,11 @@ EACH_MINUTES: Final = {"minute": 1.0, "minutes": 1.0, "min": 1.0, "mins": 1.0,
 DOSE_MG: Final = {"mg": 1.0, "milligram": 1.0, "milligrams": 1.0, "g": 1000.0,
                   "gram": 1000.0, "grams": 1000.0, "mcg": 0.001, "microgram": 0.001,
                   "micrograms": 0.001}  # fmt: skip
+# A dose by volume, in millilitres: "at least 1 tablespoon (15 ml)" against "A teaspoon
+# in a mug of warm water once a day is plenty" (decision 0139).
+VOLUME_ML: Final = {"ml": 1.0, "millilitre": 1.0, "millilitres": 1.0, "teaspoon": 5.0,
+                    "teaspoons": 5.0, "tsp": 5.0, "tablespoon": 15.0, "tablespoons": 15.0,
+                    "tbsp": 15.0}  # fmt: skip
 # Times a week for "every <word>" and words of their own.
 EVERY_WORD: Final = {"day": 7.0, "night": 7.0, "evening": 7.0, "morning": 7.0, "week": 1.0,
                      "year": 1 / 52, "spring": 1 / 52, "summer": 1 / 52, "autumn": 1 / 52,
