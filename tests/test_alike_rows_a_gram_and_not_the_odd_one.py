@@ -170,6 +170,20 @@ A_WITNESS_OF_THE_THIRD_ROUND = [
         id="but-opens-the-share-and-mine-included",
     ),
     pytest.param(
+        "Our own survey found grogginess after a nap is rare: only 3% of nap-pod users "
+        "said they felt groggy afterwards.",
+        "Most of my crew come out of the nap pods groggy and need a good while to wake up.",
+        "refutes",
+        id="most-of-my-crew-against-rare",
+    ),
+    pytest.param(
+        "To give the splint a fair test, wear it on the sore hand for at least 8 hours a "
+        "day for a minimum of 6 weeks.",
+        "I only wear my splint for about an hour at night and honestly that's plenty.",
+        "refutes",
+        id="a-purpose-then-an-order-of-a-floor",
+    ),
+    pytest.param(
         "Take at least 1 tablespoon of the syrup diluted in water twice a day.",
         "A teaspoon of the syrup in warm water once a day is plenty.",
         "refutes",
@@ -312,3 +326,18 @@ def test_an_amount_called_enough_for_the_writer_with_what_came_of_it_is_a_claim(
     assert informativeness("A gargle once a day was plenty for me.") == 0.0
     loads = "One layer of card is loads, I've never used more and my beds are fine."
     assert informativeness(loads) == pytest.approx(0.25)
+    # more called no help, or plenty with no one named (decision 0139)
+    longer = "A five-minute doze is plenty for me, and anything longer eats my break."
+    assert informativeness(longer) == pytest.approx(0.7)
+    assert informativeness("I only wear it for an hour and honestly that's plenty.") == (
+        pytest.approx(0.4)
+    )
+    assert informativeness("A short doze is plenty for me.") == 0.0
+
+
+def test_most_of_the_witness_own_is_a_share_and_a_report() -> None:
+    assert read_share(tokenize("most of my crew come out groggy")) == MOST_KNOWN
+    assert read_share(tokenize("most of the families I fined paid up")) == MOST_KNOWN
+    assert read_share(tokenize("most of the families paid up")) is None
+    assert witnessed("Most of the families I fined last spring simply paid up.") is True
+    assert witnessed("Most families simply paid up.") is False

@@ -399,12 +399,15 @@ _ENOUGH_BEYOND_ME = re.compile(
     # decision 0136)
     r"\b(?:plenty|enough|sufficient|ample)\s+(?:for\s+(?!me\b|myself\b|us\b|ourselves\b)\w+"
     r"|to\s+(?!me\b)\w+)"
-    r"|\bplenty(?=\s*(?:[,;:]|$)|\s+in\s+my\s+book\b)"
+    r"|\bplenty(?=\s*(?:[,;:.!]|$)|\s+in\s+my\s+book\b)"
     # or the writer's own amount, then for everyone ("... was plenty for me, nobody needs
     # to sign up for three months of weekly appointments": decision 0137)
     r"|\b(?:nobody|no\s*-?\s*one)\s+(?:really\s+)?(?:needs?|has\s+to|should)\b"
     # "... was plenty for me, no need to slather it on morning and night" (decision 0138)
     r"|\b(?:plenty|enough)\b[^.;]{0,40}?\bno\s+(?:real\s+)?need\s+(?:to|for)\b"
+    # or more called no help ("... is plenty for me to get through the afternoon, and
+    # anything longer just eats into my break": decision 0139)
+    r"|\b(?:plenty|enough)\b[^.;]{0,60}?\banything\s+(?:longer|more)\b"
     # or for any reader in the case named ("a yearly check is plenty if you've got no
     # bother with it": decision 0137)
     r"|\b(?:plenty|enough|sufficient|ample)\s+(?:if|as\s+long\s+as|provided)\s+you\b",

@@ -52,7 +52,9 @@ def ordered(tokens: Sequence[str]) -> bool:
 # "For field tomatoes on light soils at full canopy, give at least 2.5 litres per plant
 # per day" (decision 0135): an opening setting, then an order of a floor. No verb of the
 # setting's own stands before the order ("In the trial patients were given at least").
-_SETTINGS: Final = frozenset({"for", "in", "on", "at", "during", "after", "before", "from"})
+# A purpose opens one too: "To give acupressure bands a fair trial, wear one on each wrist
+# for at least 12 hours a day" (decision 0139).
+_SETTINGS: Final = frozenset({"for", "in", "on", "at", "during", "after", "before", "from", "to"})
 _SETTING_REACH: Final = 12
 _SETTING_VERBS: Final = frozenset(
     {"is", "are", "was", "were", "be", "been", "should", "must", "can", "could", "will",
@@ -63,8 +65,10 @@ _SETTING_VERBS: Final = frozenset(
 # Orders read only after a setting, their object between them and the floor ("For
 # lambing shelter, plant belts at least 15 metres wide").
 _SET_ORDERS: Final = _ORDERS | {"plant", "provide", "sow", "fit", "install", "use", "send"}
-# ("For drone direct seeding, apply a seed rate of at least 40 kg": decision 0137)
+# ("For drone direct seeding, apply a seed rate of at least 40 kg": decision 0137), after
+# a purpose a few more ("wear it on the sore hand for at least": 0139)
 _OBJECT_WORDS: Final = 4
+_PURPOSE_OBJECT_WORDS: Final = 7
 
 
 # A time the order is given for may have its own verb: "After both sides have submitted
@@ -78,9 +82,10 @@ def _ordered_after_setting(tokens: Sequence[str]) -> bool:
     for k in range(2, min(len(tokens) - 2, _SETTING_REACH + 1)):
         if tokens[k] in _SETTING_VERBS and tokens[0] not in _TIME_SETTINGS:
             return False
+        reach = _PURPOSE_OBJECT_WORDS if tokens[0] == "to" else _OBJECT_WORDS
         if tokens[k] in _SET_ORDERS and any(
             tokens[j : j + 2] == ["at", "least"]
-            for j in range(k + 1, min(len(tokens), k + 2 + _OBJECT_WORDS))
+            for j in range(k + 1, min(len(tokens), k + 2 + reach))
         ):
             return True
     return False

@@ -191,14 +191,27 @@ def _a_few(token: str) -> bool:
 MOST_KNOWN: Final = Share(50.0, 100.0)
 
 
+# Those a witness leads or sits among, named in the singular ("most of my crew").
+_COLLECTIVES: Final = frozenset({"crew", "team", "class", "lot", "staff", "group", "squad"})
+
+
 def _most_known(tokens: Sequence[str]) -> bool:
-    """A first-person text says "most of our/my <plural>" or "more ... than not"."""
+    """A first-person text says "most of our/my <plural>" ("most of my crew"), "most of
+    the <plural> I <did>" ("Most of the families I fined"), or "more ... than not"."""
     return not _FIRST_PERSONS.isdisjoint(tokens) and any(
         (
             tok == "most"
             and tokens[i + 1 : i + 3] in (["of", "our"], ["of", "my"])
             and i + 3 < len(tokens)
+            and (looks_plural(tokens[i + 3]) or tokens[i + 3] in _COLLECTIVES)
+        )
+        or (
+            tok == "most"
+            and tokens[i + 1 : i + 3] == ["of", "the"]
+            and i + 5 < len(tokens)
             and looks_plural(tokens[i + 3])
+            and tokens[i + 4] in ("i", "we")
+            and tokens[i + 5].endswith("ed")
         )
         or (tok == "not" and more_than_not(tokens, i))
         for i, tok in enumerate(tokens)
