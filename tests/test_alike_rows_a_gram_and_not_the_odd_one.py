@@ -10,8 +10,16 @@ from lyra.pipelines.evidence.claims import informativeness
 from lyra.pipelines.evidence.harm_reports import witnessed
 from lyra.pipelines.evidence.nli_enough import read_amounts
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
+from lyra.pipelines.evidence.nli_numbers import spans_zero
 from lyra.pipelines.evidence.nli_ratios import area_share
-from lyra.pipelines.evidence.nli_shares import FEW_KNOWN, MOST_KNOWN, NOT_RARE, Share, read_share
+from lyra.pipelines.evidence.nli_shares import (
+    FEW_KNOWN,
+    MOST_KNOWN,
+    NOT_RARE,
+    Share,
+    most_known,
+    read_share,
+)
 from lyra.pipelines.evidence.nli_tokens import is_cue, tokenize
 
 _BRUISE_TRIAL = (
@@ -339,5 +347,17 @@ def test_most_of_the_witness_own_is_a_share_and_a_report() -> None:
     assert read_share(tokenize("most of my crew come out groggy")) == MOST_KNOWN
     assert read_share(tokenize("most of the families I fined paid up")) == MOST_KNOWN
     assert read_share(tokenize("most of the families paid up")) is None
-    assert witnessed("Most of the families I fined last spring simply paid up.") is True
-    assert witnessed("Most families simply paid up.") is False
+    # one reading for the share and the claim, not of a liking
+    fined = "Most of the families I fined last spring simply paid up and went in June."
+    assert most_known(tokenize(fined)) is True
+    assert informativeness(fined) == pytest.approx(0.2)
+    assert most_known(tokenize("Most of our group loved it.")) is False
+    assert informativeness("Most of our group loved it.") == 0.0
+    assert most_known(tokenize("Most families simply paid up.")) is False
+
+
+def test_an_interval_across_zero_in_any_minus_sign() -> None:
+    assert spans_zero(tokenize("a difference of 7 points (95% CI -2 to 16)")) is True
+    assert spans_zero(tokenize("a difference of 7 points (95% CI \u22122 to 16)")) is True
+    assert spans_zero(tokenize("fell by 7.4 mmHg (95% CI -10.2 to -4.6)")) is False
+    assert spans_zero(tokenize("fell by 2.3 days (95% CI 1.2 to 3.4)")) is False

@@ -64,6 +64,7 @@ from lyra.pipelines.evidence.leftovers import (
     points_elsewhere,
 )
 from lyra.pipelines.evidence.nli_enough import read_amounts
+from lyra.pipelines.evidence.nli_shares import most_known
 from lyra.pipelines.evidence.nli_tokens import tokenize as nli_tokenize
 from lyra.pipelines.evidence.ranking import tokenize
 from lyra.pipelines.evidence.site_furniture import is_boilerplate
@@ -392,6 +393,11 @@ _ENOUGH_AND_MY_OUTCOME = re.compile(
 )
 
 
+# Words that open most of a witness's own (`nli_shares.most_known`), looked for before the
+# text is tokenised for it.
+_MOST_OF = re.compile(r"\bmost\s+of\b|\bthan\s+not\b", re.IGNORECASE)
+
+
 _ENOUGH_BEYOND_ME = re.compile(
     # for anyone or anything but the writer ("is plenty for crested newts": decision 0135),
     # or for no one named ("A couple of days along the hot wire is plenty, my heifers had
@@ -485,7 +491,7 @@ def informativeness(text: str) -> float:
     # diarrhoea", "my daughter came out in a blotchy rash on day 5": decision 0106)
     harmed = reports_harm(text, own_story=own_story, counted=counted)
     # how often a witness saw a thing, or two of their groups alike (decision 0134)
-    seen = witnessed(text)
+    seen = witnessed(text) or (_MOST_OF.search(text) is not None and most_known(nli_tokenize(text)))
     if any(_IMPERATIVE_START.match(t) for t in (text, main)) and not (contraindication or dosing):
         return 0.0
     score = 0.0

@@ -256,12 +256,6 @@ WITNESS_FREQUENCY = re.compile(
     rf"|\b{_FEW}\s+(?:winters|summers|springs|autumns|years|seasons)\s+running\b"
     # "Week in, week out we see people who never got a single email" (decision 0139)
     r"|\b(?:week|month|day|year)\s+in,?\s+(?:week|month|day|year)\s+out\b"
-    # most of the witness's own ("Most of my crew stumble out of the nap pods", "Most of
-    # the families I fined last spring simply paid up": decision 0139), not a liking
-    # ("Most of our group loved it")
-    r"|\bmost\s+of\s+(?:my|our)\s+[\w-]+\s+(?!(?:loved|liked|enjoyed|hated|disliked"
-    r"|preferred|thought|felt|found)\b)"
-    r"|\bmost\s+of\s+the\s+[\w-]+\s+(?:I|we)(?:'ve|\s+have|\s+had)?\s+[a-z]+ed\b"
     r"|\bnot\s+(?:some\s+|a\s+|just\s+a\s+)?(?:once-in-a-blue-moon|one-off|freak|rare)\s+"
     r"(?:thing|event|case|problem|occurrence)\b",
     re.IGNORECASE,

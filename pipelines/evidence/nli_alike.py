@@ -38,6 +38,7 @@ from lyra.pipelines.evidence.nli_comparisons import (
     read_comparisons,
     specific,
 )
+from lyra.pipelines.evidence.nli_numbers import spans_zero
 from lyra.pipelines.evidence.nli_outcomes import HARMS
 from lyra.pipelines.evidence.nli_tokens import content_keys, token_key
 from lyra.pipelines.evidence.nli_words import ARMS, AS_USUAL
@@ -62,9 +63,6 @@ _CONTROL_ARM: Final = re.compile(
 _NULL_FINDING: Final = re.compile(
     r"\bno (?:significant |real |clear |meaningful )?(?:difference|effect|benefit|change)\b"
     r"|\bdid ?n[o']t differ\b|\bnot (?:statistically )?significant"
-    # a difference whose interval runs from below nothing to above it ("a difference of 7
-    # percentage points (95% CI -2 to 16)": decision 0139)
-    r"|\b(?:ci|confidence interval) - [\d.]+%? to [\d.]"
 )
 # Leads stated as a ratio or a difference between arms, or by a comparative the comparison
 # rules leave to others ("19.6 hours sooner than").
@@ -112,7 +110,9 @@ def _lead_over_control(tokens: Sequence[str]) -> bool:
     text = _text(tokens)
     if not any(ch.isdigit() for ch in text) or not _CONTROL_ARM.search(text):
         return False
-    if TWO_GROUPS_ALIKE.search(text) or _NULL_FINDING.search(text):
+    # nor one whose interval spans zero ("a difference of 7 percentage points (95% CI -2 to
+    # 16)": decision 0139)
+    if TWO_GROUPS_ALIKE.search(text) or _NULL_FINDING.search(text) or spans_zero(tokens):
         return False
     if any(c.sign != 0 and not c.denied for c in read_comparisons(tokens)):
         return True

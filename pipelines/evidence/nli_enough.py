@@ -79,6 +79,13 @@ TIMES = "times in all"  # "at least four appointments", "one proper sit-down" (0
 MINUTES = "minutes in all"  # each time's minutes by the times in all (0132)
 DOSE = "milligrams"  # a dose by weight (0132)
 VOLUME = "millilitres"  # a dose by volume (0139)
+# One of a unit of dose, named by "a" or "one": its dimension and amount.
+_ONE_UNIT: Final = {
+    "gram": (DOSE, DOSE_MG["gram"]),
+    "milligram": (DOSE, DOSE_MG["milligram"]),
+    "teaspoon": (VOLUME, VOLUME_ML["teaspoon"]),
+    "tablespoon": (VOLUME, VOLUME_ML["tablespoon"]),
+}
 
 # Words before an amount that make it a floor.
 _FLOOR_STARTS: Final = (("at", "least"), ("a", "minimum", "of"), ("minimum", "of"),
@@ -287,14 +294,10 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
         if tokens[i] in ("a", "an") and tokens[i + 1 : i + 2] and tokens[i + 1] in VAGUE:
             i += 1  # "a few minutes", "a couple of weeks": the vague count
             continue
-        if tokens[i] in ("a", "one") and tokens[i + 1 : i + 2] in (["gram"], ["milligram"]):
-            # "maybe a gram, is plenty for a tomato" (decision 0139)
-            found.setdefault(DOSE, DOSE_MG[tokens[i + 1]])
-            i += 2
-            continue
-        if tokens[i] in ("a", "one") and tokens[i + 1 : i + 2] in (["teaspoon"], ["tablespoon"]):
-            # "A teaspoon in a mug of warm water once a day is plenty" (decision 0139)
-            found.setdefault(VOLUME, VOLUME_ML[tokens[i + 1]])
+        if tokens[i] in ("a", "one") and (one := _ONE_UNIT.get(" ".join(tokens[i + 1 : i + 2]))):
+            # "maybe a gram, is plenty for a tomato", "A teaspoon in a mug of warm water
+            # once a day is plenty" (decision 0139)
+            found.setdefault(*one)
             i += 2
             continue
         value = count(tokens[i])

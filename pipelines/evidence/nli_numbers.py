@@ -358,10 +358,20 @@ def of_so_many(tokens: Sequence[str], j: int) -> int:
         return k
     # things counted earlier in the sentence, what befell them next: "sent off six packets
     # ... and five of the six came back with next to nothing alive in them" (0139)
-    if counted_before(tokens, k) is not None:
+    if noun_counted_earlier(tokens, k) is not None:
         return k
     # holdings as those counted, not where: "entered at least once in 9 of the 52 gardens"
     return k if noun in _HOLDINGS and tokens[max(0, j - 2) : j - 1] not in _WHERE_IN else 0
+
+
+# An interval from below zero to above it: "(95% CI -2 to 16)", read on tokens ("95% ci -
+# 2 to 16"): the difference it bounds may be none (decision 0139).
+_SPANS_ZERO: Final = re.compile(r"\b(?:ci|confidence interval) - [\d.]+%? to [\d.]")
+
+
+def spans_zero(tokens: Sequence[str]) -> bool:
+    """``tokens`` give a confidence interval that runs from below zero to above it."""
+    return _SPANS_ZERO.search(" ".join(tokens)) is not None
 
 
 # What befell so many of the things counted before ("five of the six came back ...").
@@ -370,7 +380,7 @@ _BEFELL: Final = frozenset(
 )
 
 
-def counted_before(tokens: Sequence[str], k: int) -> int | None:
+def noun_counted_earlier(tokens: Sequence[str], k: int) -> int | None:
     """Where the noun stands that the count at ``tokens[k]`` counted earlier in the
     sentence, when a verb of what befell them follows the count with no noun of its own
     ("sent off six packets ..., and five of the six came back ..." : the "packets");

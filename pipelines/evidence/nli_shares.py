@@ -30,10 +30,10 @@ from lyra.pipelines.evidence.nli_numbers import (
     SAID,
     SHARE_NOUNS,
     bound_before,
-    counted_before,
     half_share,
     looks_plural,
     measures,
+    noun_counted_earlier,
     number,
     of_so_many,
     one_of_whom,
@@ -193,17 +193,24 @@ MOST_KNOWN: Final = Share(50.0, 100.0)
 
 # Those a witness leads or sits among, named in the singular ("most of my crew").
 _COLLECTIVES: Final = frozenset({"crew", "team", "class", "lot", "staff", "group", "squad"})
+# What most of them liked is no count of what befell them ("Most of our group loved it").
+_LIKINGS: Final = frozenset(
+    {"loved", "liked", "enjoyed", "hated", "disliked", "preferred", "thought", "felt", "found"}
+)
 
 
-def _most_known(tokens: Sequence[str]) -> bool:
+def most_known(tokens: Sequence[str]) -> bool:
     """A first-person text says "most of our/my <plural>" ("most of my crew"), "most of
-    the <plural> I <did>" ("Most of the families I fined"), or "more ... than not"."""
+    the <plural> I <did>" ("Most of the families I fined"), or "more ... than not"; not
+    of what most liked. A share of `MOST_KNOWN`, and a witness's report that
+    `claims.informativeness` counts."""
     return not _FIRST_PERSONS.isdisjoint(tokens) and any(
         (
             tok == "most"
             and tokens[i + 1 : i + 3] in (["of", "our"], ["of", "my"])
-            and i + 3 < len(tokens)
+            and i + 4 < len(tokens)
             and (looks_plural(tokens[i + 3]) or tokens[i + 3] in _COLLECTIVES)
+            and tokens[i + 4] not in _LIKINGS
         )
         or (
             tok == "most"
@@ -233,7 +240,7 @@ def _few_known(tokens: Sequence[str]) -> Share | None:
         for i, tok in enumerate(tokens)
     ):
         return NOT_RARE
-    return MOST_KNOWN if _most_known(tokens) else None
+    return MOST_KNOWN if most_known(tokens) else None
 
 
 # A witness's words that deny a thing is rare, besides "not some once-in-a-blue-moon
@@ -812,7 +819,7 @@ def _of_what(tokens: Sequence[str], at: int) -> frozenset[str] | None:
     for j in range(at + 1, min(len(tokens), at + 1 + _OF_REACH + 1)):
         if tokens[j] == "of":
             k = j + 2 if tokens[j + 1 : j + 2] == ["the"] else j + 1
-            if k < len(tokens) and (noun := counted_before(tokens, k)) is not None:
+            if k < len(tokens) and (noun := noun_counted_earlier(tokens, k)) is not None:
                 # "five of the six came back": of the packets counted before (0139)
                 return frozenset(content_keys(tokens[noun : noun + 1 + _OF_WORDS]))
             words = [t for t in tokens[j + 1 : j + 1 + _OF_WORDS + 1] if t not in _OF_SKIPPED]

@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 
 from lyra.pipelines.evidence.claim_frames import WRITERS_ESTIMATE, stated_part
-from lyra.pipelines.evidence.nli_numbers import measures
+from lyra.pipelines.evidence.nli_numbers import measures, spans_zero
 from lyra.pipelines.evidence.nli_tokens import content_keys, tokenize
 from lyra.pipelines.extract.sentences import FOOTNOTE_NUMBER, REFERENCE_MARKER
 
@@ -92,16 +92,13 @@ _SETTING_OPENER = re.compile(
     re.IGNORECASE,
 )
 _BRACKETED = re.compile(r"\s*\([^()]*\)")
-# An interval from below nothing to above it says the difference before it may be none:
-# kept ("a difference of 7 percentage points (95% CI -2 to 16)": decision 0139).
-_SPANS_NOTHING = re.compile(
-    r"\b(?:CI|confidence interval)[,:]?\s*[-\u2212\u2013]\s?[\d.]+%?\s*(?:to|,)\s*\d", re.IGNORECASE
-)
 
 
 def _unbracketed(text: str) -> str:
-    """``text`` without its brackets, but for an interval that spans nothing."""
-    return _BRACKETED.sub(lambda m: m.group() if _SPANS_NOTHING.search(m.group()) else "", text)
+    """``text`` without its brackets, but for an interval that spans zero, which says the
+    difference before it may be none ("a difference of 7 percentage points (95% CI -2 to
+    16)": decision 0139)."""
+    return _BRACKETED.sub(lambda m: m.group() if spans_zero(tokenize(m.group())) else "", text)
 
 
 # The writer's estimate after what they did to know it ("I kept a log for the first full

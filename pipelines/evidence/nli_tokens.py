@@ -104,7 +104,9 @@ _NOTICE_TO_QUIT: Final = re.compile(r"\bnotices?\s+to\s+quit\b")
 
 @functools.lru_cache(maxsize=_TEXTS_KEPT)
 def _tokens(text: str) -> tuple[str, ...]:
+    # a minus sign is a dash ("95% CI \u22122 to 16" is "- 2": decision 0139)
     text = text.lower().replace("\u2019", "'").replace("\u2013", " - ").replace("\u2014", " ")
+    text = text.replace("\u2212", " - ")
     # a "no-show" is a missed appointment, and denies nothing (decision 0135)
     text = _NO_SHOW.sub("missed appointments", text)
     # "got picked on" is bullied, not chosen
