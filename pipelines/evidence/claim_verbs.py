@@ -46,7 +46,7 @@ _COMMON_VERBS: Final[frozenset[str]] = frozenset((
     "accounts", "matters", "comes",
 ))
 # Past forms that the suffix rule misses ("Blood levels rose", "the trial found").
-_IRREGULAR_PAST: Final[frozenset[str]] = frozenset((
+IRREGULAR_PAST: Final[frozenset[str]] = frozenset((
     "rose", "fell", "grew", "led", "took", "gave", "made", "found", "saw", "became",
     "kept", "began", "brought", "got", "held", "ran", "went", "came", "left", "lost",
     "paid", "thought", "knew", "told", "said", "met", "sent", "spent", "built", "felt",
@@ -185,7 +185,7 @@ def has_verb(text: str) -> bool:
 def _listed_verb(words: list[str]) -> bool:
     return (
         any(
-            w in _AUXILIARIES or w in _COMMON_VERBS or w in _IRREGULAR_PAST or _suffix_verb(w)
+            w in _AUXILIARIES or w in _COMMON_VERBS or w in IRREGULAR_PAST or _suffix_verb(w)
             for w in words
         )
         # a plural subject takes the base form: "Paper filters remove", "drinkers develop"

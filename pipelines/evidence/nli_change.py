@@ -36,6 +36,7 @@ from lyra.pipelines.evidence.nli_comparisons import (
     specific,
 )
 from lyra.pipelines.evidence.nli_costs import Cost, costs_differ, read_cost
+from lyra.pipelines.evidence.nli_deadlines import deadline_passed
 from lyra.pipelines.evidence.nli_doses import Dose, doses_differ, read_dose
 from lyra.pipelines.evidence.nli_enough import (
     Amounts,
@@ -661,6 +662,8 @@ def shares_differ(hypothesis: ChangeReading, sentence: ChangeReading) -> bool:
         return False  # "56% of annual rainfall", "one in five of the green roofs" (0115)
     # names count here too: a drug's name says whose outcome it is ("statin users")
     alike = _alike(hypothesis.share_about, sentence.share_about) - LIGHT_VERBS
+    if _repeats(hypothesis.tokens) and _repeats(sentence.tokens):
+        alike |= {"again"}  # "a second unauthorised holiday", "off to Tenerife again"
     same = specific(alike)
     known = same - hypothesis.names - sentence.names
     if frequencies_opposed(hypothesis.tokens, sentence.tokens):
@@ -694,6 +697,16 @@ def shares_differ(hypothesis: ChangeReading, sentence: ChangeReading) -> bool:
     return len(same) >= SHARED_WORDS and len(known) >= SHARED_KNOWN
 
 
+# A thing done once more: "go on to take a second unauthorised holiday" and "took the
+# kids off to Tenerife again" count one outcome between them (decision 0140).
+_REPEATS: Final = frozenset({"again", "second", "repeat", "repeated"})
+
+
+def _repeats(tokens: Sequence[str]) -> bool:
+    """``tokens`` name a thing done once more (`_REPEATS`)."""
+    return not _REPEATS.isdisjoint(tokens)
+
+
 def _harm_as_a_symptom(first: ChangeReading, second: ChangeReading) -> bool:
     """One share is of harm in general ("digestive side effects are uncommon, and fewer
     than 2 in every 100 ..."), the other's text names a symptom ("ended up with bloating,
@@ -710,7 +723,8 @@ def changes_contradict(hypothesis: ChangeReading, sentence: ChangeReading) -> bo
     groups (`nli_groups`), shares of one outcome, costs or doses for one age band far
     apart (`nli_shares`, `nli_costs`, `nli_doses`), an amount called enough well under
     the other's floor or well over its ceiling (`nli_enough`), an effect gone well inside
-    the other's floor on how long it lasts (`nli_lasting`): at any overlap, for each
+    the other's floor on how long it lasts (`nli_lasting`), a time called enough well
+    past the other's deadline (`nli_deadlines`): at any overlap, for each
     names what it is about (`nli_heuristic._judge`)."""
     return (
         no_change_against_change(hypothesis, sentence)
@@ -733,4 +747,5 @@ def changes_contradict(hypothesis: ChangeReading, sentence: ChangeReading) -> bo
         or enough_under_floor(hypothesis.amounts, sentence.amounts)
         or enough_over_ceiling(hypothesis.amounts, sentence.amounts)
         or worn_off_inside_floor(hypothesis.tokens, sentence.tokens)
+        or deadline_passed(hypothesis.tokens, sentence.tokens)
     )

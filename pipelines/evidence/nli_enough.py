@@ -253,6 +253,11 @@ def _occasion_end(tokens: Sequence[str], at: int, *, counted: bool) -> int:
         joined += 2  # a kind in words joined by hyphens: "face-to-face meetings" (0132)
     if joined > at:
         return _occasion_at(tokens, joined + 1)
+    kind = at
+    while counted and tokens[kind : kind + 1] and tokens[kind] in _DAY_KINDS:
+        kind += 1  # "five full school days" (decision 0140)
+    if kind > at + 1 and tokens[kind : kind + 1] and tokens[kind] in TIMES_NOUNS:
+        return kind + 1
     if tokens[at : at + 1] and tokens[at].isalpha() and tokens[at] not in PER_WORDS:
         if counted and tokens[at + 1 : at + 2] != [] and tokens[at + 1] in TIMES_NOUNS:
             return at + 2  # "three joint sessions" (decision 0132)
@@ -272,7 +277,23 @@ def _occasion_at(tokens: Sequence[str], at: int) -> int:
 
 def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> dict[str, float]:
     """The amounts between ``start`` and ``end``, the first of each dimension; of a range
-    ("45 to 60 minutes") its ``high`` end or its low one."""
+    ("45 to 60 minutes") its ``high`` end or its low one. An amount restated ("10
+    sessions of unauthorised absence, equal to five full school days") is read as
+    restated (decision 0140)."""
+    restated = next(
+        (
+            i + len(words)
+            for i in range(start, end)
+            for words in _RESTATED
+            if tuple(tokens[i : i + len(words)]) == words
+            and count(tokens[i + len(words)] if i + len(words) < end else "") is not None
+        ),
+        None,
+    )
+    if restated is not None:
+        return _amounts_in(tokens, start, restated, high=high) | _amounts_in(
+            tokens, restated, end, high=high
+        )
     found: dict[str, float] = {}
     i = start
     while i < end:
@@ -330,8 +351,10 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
             j += 2  # "three or 4 years": the first of the two
         if value is not None and tokens[j : j + 1] == ["-"]:
             j += 1  # "a 20-minute session"
-        if value is not None and tokens[j : j + 1] and tokens[j] in _WHOLE:
-            j += 1  # "at least six uninterrupted hours every night" (decision 0134)
+        while value is not None and tokens[j : j + 1] and tokens[j] in _DAY_KINDS:
+            # "at least six uninterrupted hours every night" (decision 0134), "four
+            # full calendar weeks" (0140)
+            j += 1
         if value is not None and j < len(tokens):
             unit = tokens[j]
             if unit == "school" and tokens[j + 1 : j + 2] in (["terms"], ["term"]):
@@ -364,12 +387,18 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
     return found
 
 
+# Words that restate the amount before them in other units, a count right after them.
+_RESTATED: Final = (("equal", "to"), ("equivalent", "to"), ("the", "same", "as"))
+
+
 # Words between a count and its unit of time that say the time is whole: "six
 # uninterrupted hours", "two full days", "eight consecutive weeks".
 _WHOLE: Final = frozenset({"uninterrupted", "full", "whole", "continuous", "consecutive",
                            "straight", "solid", "unbroken", "complete", "clear",
                            # days of a kind: "five sitting days", "28 working days" (0136)
                            "sitting", "working", "calendar", "business"})  # fmt: skip
+# Words between a count and the days it numbers: "five full school days" (0140).
+_DAY_KINDS: Final = _WHOLE | {"school"}
 
 
 # "for 14 days", "for two or three nights": days and nights a course lasts, not occasions
@@ -790,8 +819,9 @@ def _more_is_no_help(tokens: Sequence[str], i: int) -> bool:
 
 
 def _denied(tokens: Sequence[str], i: int) -> bool:
-    """The word of enough at ``i`` is denied: "is not enough", "isn't plenty"."""
-    return is_negated(list(tokens[max(0, i - _DENIAL_REACH) : i]))
+    """The word of enough at ``i`` is denied: "is not enough", "isn't plenty"; not by a
+    condition ("Two days skived without a note is plenty": decision 0140)."""
+    return is_negated([t for t in tokens[max(0, i - _DENIAL_REACH) : i] if t != "without"])
 
 
 def enough_under_floor(first: Amounts | None, second: Amounts | None) -> bool:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from lyra.pipelines.evidence.antonym_axes import ANTONYM_AXES
+from lyra.pipelines.evidence.claim_verbs import IRREGULAR_PAST
 from lyra.pipelines.evidence.harm_reports import SYMPTOM
 from lyra.pipelines.evidence.nli_numbers import (
     CARDINALS,
@@ -145,12 +146,17 @@ def all_but_every_at(tokens: Sequence[str]) -> int | None:
     found = [
         i
         for i in range(1, len(tokens) - 1)
-        if tokens[i] in _EVERY and tokens[i - 1] in _ALL_BUT and tokens[i + 1].isalpha()
+        if tokens[i] in _EVERY
+        and (tokens[i - 1] in _ALL_BUT or tokens[max(0, i - 2) : i] == ["pretty", "much"])
+        and tokens[i + 1].isalpha()
     ]
     if found:
         at = found[0]
         named = len(found) == 1 and (
-            SYMPTOM.search(" ".join(tokens)) or _known(tokens, at + 1) or _ours_around(tokens, at)
+            SYMPTOM.search(" ".join(tokens))
+            or _known(tokens, at + 2 if tokens[at + 1] == "other" else at + 1)
+            or _ours_around(tokens, at)
+            or _seen_by_witness(tokens, at)
         )
         return at - 1 if named else None
     # "Every single time I got up off the top bench I went woozy": what the witness met
@@ -218,7 +224,8 @@ def most_known(tokens: Sequence[str]) -> bool:
             and i + 5 < len(tokens)
             and looks_plural(tokens[i + 3])
             and tokens[i + 4] in ("i", "we")
-            and tokens[i + 5].endswith("ed")
+            # "Most of the families I fined", "most of the drivers I taught" (0140)
+            and (tokens[i + 5].endswith("ed") or tokens[i + 5] in IRREGULAR_PAST)
         )
         or (tok == "not" and more_than_not(tokens, i))
         for i, tok in enumerate(tokens)
@@ -324,6 +331,19 @@ def _ours_around(tokens: Sequence[str], at: int) -> bool:
         after[k] in ("mine", "ours") and after[k + 1] == "included" for k in range(len(after) - 1)
     )
     return own_place or mine
+
+
+_SEEN_REACH: Final = 8
+_WAS: Final = frozenset({"was", "were"})
+
+
+def _seen_by_witness(tokens: Sequence[str], at: int) -> bool:
+    """A witness says what "nearly every" at ``at`` (its "every") was: "Pretty much every
+    strand on the plots along the brook was in tatters within a month, and we were
+    picking ..." (decision 0140)."""
+    return not _FIRST_PERSONS.isdisjoint(tokens) and not _WAS.isdisjoint(
+        tokens[at + 2 : at + 2 + _SEEN_REACH]
+    )
 
 
 def _known(tokens: Sequence[str], at: int) -> bool:

@@ -139,6 +139,9 @@ OUTCOME_SYNONYMS: Final = {
     # walls tagged had tags ("we got tagged just as much as the streets where the council
     # still leaves it a fortnight" against "41% fewer new tags": decision 0139)
     "tagg": "tag",
+    # a thing in tatters is shredded ("every strand ... was in tatters within a month"
+    # against "Shredding is uncommon": decision 0140)
+    "tatter": "shredd",
     # a gardener's "hogs" are hedgehogs ("we've had hogs through every night": 0132)
     "hog": "hedgehog",
     # words that differ by more than a letter between British and American English
