@@ -12,13 +12,13 @@ from lyra.pipelines.evidence.nli_enough import read_amounts
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
 from lyra.pipelines.evidence.nli_numbers import spans_zero
 from lyra.pipelines.evidence.nli_ratios import area_share
-from lyra.pipelines.evidence.nli_shares import (
+from lyra.pipelines.evidence.nli_shares import read_share
+from lyra.pipelines.evidence.nli_shares_said import (
     FEW_KNOWN,
     MOST_KNOWN,
     NOT_RARE,
     Share,
     most_known,
-    read_share,
 )
 from lyra.pipelines.evidence.nli_tokens import is_cue, tokenize
 

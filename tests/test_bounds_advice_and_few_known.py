@@ -12,7 +12,8 @@ from lyra.pipelines.evidence.nli_enough import read_amounts
 from lyra.pipelines.evidence.nli_heuristic import describes_a_group, heuristic_nli
 from lyra.pipelines.evidence.nli_outcomes import outcome_words
 from lyra.pipelines.evidence.nli_ratios import MASS_PER_AREA
-from lyra.pipelines.evidence.nli_shares import FEW_KNOWN, NOT_RARE, read_share
+from lyra.pipelines.evidence.nli_shares import read_share
+from lyra.pipelines.evidence.nli_shares_said import FEW_KNOWN, NOT_RARE
 from lyra.pipelines.evidence.nli_tokens import is_cue, tokenize
 
 # A negation's reach ends where what it denies was compared with or in: the shared name

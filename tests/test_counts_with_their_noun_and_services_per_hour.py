@@ -28,7 +28,8 @@ from lyra.pipelines.evidence.claims import informativeness
 from lyra.pipelines.evidence.nli_change import read_changes
 from lyra.pipelines.evidence.nli_enough import EACH, OFTEN, SPAN, WEEKLY, Amounts, read_amounts
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
-from lyra.pipelines.evidence.nli_shares import Share, read_share, share_clause
+from lyra.pipelines.evidence.nli_shares import read_share, share_clause
+from lyra.pipelines.evidence.nli_shares_said import Share
 from lyra.pipelines.evidence.nli_tokens import tokenize
 from lyra.pipelines.evidence.stance_sweep import contradiction_candidates
 

@@ -1,15 +1,19 @@
-"""A deadline advised against a longer time called enough, a thing done once more named
-as "a second" and as "again", an amount restated in other units, and "pretty much
-every" as a witness saw it (decision 0140), each with its control."""
+"""A deadline or a level advised against more called enough, a thing done once more
+named as "a second" and as "again", an amount restated in other units, "pretty much
+every" and "three of us" as a witness saw them, a thing gone in other words, and two
+halves a witness could not tell apart (decision 0140), each with its control."""
 
 from __future__ import annotations
 
 import pytest
 
-from lyra.pipelines.evidence.nli_deadlines import advised_deadline, enough_deadline
+from lyra.pipelines.evidence.claims import informativeness
+from lyra.pipelines.evidence.harm_reports import witnessed
 from lyra.pipelines.evidence.nli_enough import read_amounts
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
-from lyra.pipelines.evidence.nli_shares import ALL_BUT_A_FEW, read_share
+from lyra.pipelines.evidence.nli_limits import advised_deadline, enough_deadline
+from lyra.pipelines.evidence.nli_shares import read_share
+from lyra.pipelines.evidence.nli_shares_said import ALL_BUT_A_FEW
 from lyra.pipelines.evidence.nli_tokens import tokenize
 
 _REPAIR_STANDARD = (
@@ -82,6 +86,96 @@ PAIRS = [
         "refutes",
         id="pretty-much-every-one-in-tatters-against-rare-fraying",
     ),
+    pytest.param(
+        "Leaflets for parents should be written to a reading age of no higher than 9 years.",
+        "A reading age of 13 or so is plenty for parents picking up a leaflet at the surgery.",
+        "refutes",
+        id="a-reading-age-called-plenty-over-the-advised-ceiling",
+    ),
+    pytest.param(
+        "Leaflets for parents should be written to a reading age of no higher than 9 years.",
+        "A reading age of 10 or so is plenty for parents picking up a leaflet at the surgery.",
+        "neutral",
+        id="control-a-level-just-over-the-ceiling",
+    ),
+    pytest.param(
+        "Warts treated with cryotherapy resolved a median of 3 weeks sooner than those in "
+        "the untreated control arm (95% CI 1 to 5 weeks).",
+        "In my clinic the kids who had them frozen got rid of their warts no quicker than "
+        "the ones who just left them alone.",
+        "refutes",
+        id="got-rid-of-no-quicker-against-resolved-sooner",
+    ),
+    pytest.param(
+        "Warts treated with cryotherapy resolved a median of 3 weeks sooner than those in "
+        "the untreated control arm (95% CI 1 to 5 weeks).",
+        "In my clinic the kids who had them frozen moaned about their warts no less than "
+        "the ones who just left them alone.",
+        "neutral",
+        id="control-alike-in-no-word-of-getting-better",
+    ),
+    pytest.param(
+        "After two seasons, paddocks grazed by sheep held a mean of 3.1 more forb species "
+        "per square metre than ungrazed control paddocks (95% CI 1.8 to 4.4).",
+        "We put the sheep on half the top paddock and left the other half as it was, and "
+        "by the second summer you couldn't tell the two halves apart for flowers.",
+        "refutes",
+        id="two-halves-not-told-apart-for-flowers-against-more-forbs",
+    ),
+    pytest.param(
+        "Across the term, pupils in standing-desk classes were on task for a mean of 5.2 "
+        "percentage points more of observed intervals than pupils in classes keeping "
+        "standard desks (95% CI 1.9 to 8.5).",
+        "Hand on heart, the standing desks made no real difference: my pupils were no more "
+        "stuck into their work than the class next door on ordinary desks.",
+        "refutes",
+        id="no-more-stuck-into-their-work-against-keeping-standard-desks",
+    ),
+    pytest.param(
+        "Across the term, pupils in standing-desk classes were on task for a mean of 5.2 "
+        "percentage points more of observed intervals than pupils in classes with sloped "
+        "desks (95% CI 1.9 to 8.5).",
+        "Hand on heart, the standing desks made no real difference: my pupils were no more "
+        "stuck into their work than the class next door on ordinary desks.",
+        "neutral",
+        id="control-the-other-arm-another-thing",
+    ),
+    pytest.param(
+        "Big crop losses are rare: fewer than 4% of plots mulched with our straw lost more "
+        "than a quarter of their potato crop.",
+        "Three out of four allotments on our road that mulched with straw lost nearly half "
+        "their potato crop to slugs, mine included.",
+        "refutes",
+        id="three-out-of-four-on-our-road-against-fewer-than-four-in-a-hundred",
+    ),
+    pytest.param(
+        "Minor scalds from the HeatPal wrap are rare, reported in fewer than 1 in 1,000 "
+        "uses according to our safety log.",
+        "Three of us at home ended up with little red scalds on our necks from those "
+        "microwave wraps within a week, so scalds are hardly a one-off.",
+        "refutes",
+        id="three-of-us-scalded-against-rare-scalds",
+    ),
+    pytest.param(
+        "Fewer than 1 in 100 booked driving lessons is cancelled at short notice.",
+        "Just about everyone in the group chat for my test centre had at least one lesson "
+        "cancelled on them.",
+        "refutes",
+        id="just-about-everyone-had-one-cancelled-against-fewer-than-one-in-a-hundred",
+    ),
+    pytest.param(
+        "Honestly a single afternoon, four hours tops, is plenty for a driving theory refresher.",
+        "Just about everyone in the group chat for my test centre had at least one lesson "
+        "cancelled on them.",
+        "neutral",
+        id="control-everyone-hedged-advises-no-floor",
+    ),
+    pytest.param(
+        "Spread at least 2 kg of wildflower seed per hectare, in autumn.",
+        "Honestly, about 300 grams of wildflower seed scattered over our whole hectare was plenty.",
+        "refutes",
+        id="grams-over-our-whole-hectare-under-a-floor-per-hectare",
+    ),
 ]
 
 
@@ -125,3 +219,16 @@ def test_pretty_much_every_one_the_witness_saw() -> None:
     assert read_share(tokenize(seen)) == ALL_BUT_A_FEW
     # no witness: a general claim, no share
     assert read_share(tokenize("Pretty much every net was torn by March.")) is None
+
+
+def test_so_many_in_the_witness_place_and_a_run_of_times_are_claims() -> None:
+    fraction = (
+        "Three out of four allotments on our road that mulched with straw lost nearly half "
+        "their potato crop to slugs, mine included."
+    )
+    running = "Mine got called off the night before three times running."
+    assert witnessed(fraction) is True
+    assert witnessed(running) is True
+    assert informativeness(fraction) == pytest.approx(0.3)
+    # so many of no one's place: no witness
+    assert witnessed("Three out of four allotments lost nearly half their potato crop.") is False

@@ -14,7 +14,8 @@ import pytest
 from lyra.pipelines.evidence.claims import extract_claims_extractive
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
 from lyra.pipelines.evidence.nli_no_change import no_change
-from lyra.pipelines.evidence.nli_shares import Share, read_share
+from lyra.pipelines.evidence.nli_shares import read_share
+from lyra.pipelines.evidence.nli_shares_said import Share
 from lyra.pipelines.evidence.nli_tokens import tokenize
 from lyra.pipelines.evidence.stance_sweep import contradiction_candidates
 

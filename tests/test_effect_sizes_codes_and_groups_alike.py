@@ -19,7 +19,8 @@ from lyra.pipelines.evidence.nli_costs import Cost, read_cost
 from lyra.pipelines.evidence.nli_groups import GroupReading, groups_clash, read_groups
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
 from lyra.pipelines.evidence.nli_numbers import measures
-from lyra.pipelines.evidence.nli_shares import Share, read_share
+from lyra.pipelines.evidence.nli_shares import read_share
+from lyra.pipelines.evidence.nli_shares_said import Share
 from lyra.pipelines.evidence.nli_statements import claim_statements
 from lyra.pipelines.evidence.nli_tokens import tokenize
 

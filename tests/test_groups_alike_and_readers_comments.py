@@ -26,7 +26,8 @@ from lyra.pipelines.evidence.claims import informativeness
 from lyra.pipelines.evidence.nli_alike import alike_against_lead
 from lyra.pipelines.evidence.nli_enough import Amounts, read_amounts
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
-from lyra.pipelines.evidence.nli_shares import ALL_BUT_A_FEW, Share, read_share
+from lyra.pipelines.evidence.nli_shares import read_share
+from lyra.pipelines.evidence.nli_shares_said import ALL_BUT_A_FEW, Share
 from lyra.pipelines.evidence.nli_sizes import sized_changes
 from lyra.pipelines.evidence.nli_spelling import fold
 from lyra.pipelines.evidence.nli_tokens import content_keys, tokenize

@@ -20,7 +20,8 @@ from lyra.pipelines.evidence.claims import MIN_INFORMATIVENESS, informativeness
 from lyra.pipelines.evidence.nli_enough import TIMES, UNITS, Amounts, read_amounts
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
 from lyra.pipelines.evidence.nli_no_change import no_change
-from lyra.pipelines.evidence.nli_shares import Share, read_share
+from lyra.pipelines.evidence.nli_shares import read_share
+from lyra.pipelines.evidence.nli_shares_said import Share
 from lyra.pipelines.evidence.nli_spelling import fold
 from lyra.pipelines.evidence.nli_tokens import tokenize
 

@@ -21,7 +21,7 @@ from lyra.pipelines.evidence.nli_change import read_changes
 from lyra.pipelines.evidence.nli_enough import EACH, OFTEN, SPAN, WEEKLY, Amounts, read_amounts
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
 from lyra.pipelines.evidence.nli_no_change import no_change
-from lyra.pipelines.evidence.nli_shares import Share
+from lyra.pipelines.evidence.nli_shares_said import Share
 from lyra.pipelines.evidence.nli_tokens import tokenize
 
 _EVERY_48_HOURS = (

@@ -21,7 +21,8 @@ from lyra.pipelines.evidence.nli_change import read_changes
 from lyra.pipelines.evidence.nli_enough import EACH, OFTEN, SPAN, Amounts, read_amounts
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
 from lyra.pipelines.evidence.nli_no_change import no_change
-from lyra.pipelines.evidence.nli_shares import Share, arms_differ, read_share, shares_compared
+from lyra.pipelines.evidence.nli_shares import arms_differ, read_share, shares_compared
+from lyra.pipelines.evidence.nli_shares_said import Share
 from lyra.pipelines.evidence.nli_spelling import fold
 from lyra.pipelines.evidence.nli_tokens import tokenize
 

@@ -11,7 +11,8 @@ from lyra.pipelines.evidence.claims import extract_claims_extractive, informativ
 from lyra.pipelines.evidence.nli_change import read_changes
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
 from lyra.pipelines.evidence.nli_numbers import bound_before, stem
-from lyra.pipelines.evidence.nli_shares import Share, read_share, shares_compared
+from lyra.pipelines.evidence.nli_shares import read_share, shares_compared
+from lyra.pipelines.evidence.nli_shares_said import Share
 from lyra.pipelines.evidence.nli_spelling import fold
 from lyra.pipelines.evidence.nli_tokens import content_keys, tokenize
 from lyra.pipelines.evidence.stance_sweep import contradiction_candidates

@@ -13,7 +13,8 @@ import pytest
 from lyra.pipelines.evidence.claims import extract_claims_extractive
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
 from lyra.pipelines.evidence.nli_numbers import measures
-from lyra.pipelines.evidence.nli_shares import Share, read_share
+from lyra.pipelines.evidence.nli_shares import read_share
+from lyra.pipelines.evidence.nli_shares_said import Share
 from lyra.pipelines.evidence.nli_tokens import is_negated, tokenize
 from lyra.pipelines.evidence.stance_sweep import contradiction_candidates
 from lyra.pipelines.extract.extract_text import extract_plain

@@ -15,7 +15,8 @@ from lyra.pipelines.evidence.claims import extract_claims_extractive
 from lyra.pipelines.evidence.harm_reports import practitioners_count
 from lyra.pipelines.evidence.nli_change import read_changes
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
-from lyra.pipelines.evidence.nli_shares import Share, share_clause
+from lyra.pipelines.evidence.nli_shares import share_clause
+from lyra.pipelines.evidence.nli_shares_said import Share
 from lyra.pipelines.evidence.nli_tokens import tokenize
 from lyra.pipelines.evidence.stance_sweep import contradiction_candidates
 from lyra.pipelines.extract.sentences import split_sentences

@@ -21,7 +21,8 @@ from lyra.pipelines.evidence.nli_change import read_changes
 from lyra.pipelines.evidence.nli_enough import EACH, Amounts, read_amounts
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
 from lyra.pipelines.evidence.nli_no_change import no_change
-from lyra.pipelines.evidence.nli_shares import Share, read_share
+from lyra.pipelines.evidence.nli_shares import read_share
+from lyra.pipelines.evidence.nli_shares_said import Share
 from lyra.pipelines.evidence.nli_tokens import is_negated, tokenize
 
 _ACHE_EVERY_TIME = (

@@ -18,7 +18,8 @@ from lyra.pipelines.evidence.claims import (
 from lyra.pipelines.evidence.nli_comparisons import read_comparisons
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
 from lyra.pipelines.evidence.nli_numbers import measures
-from lyra.pipelines.evidence.nli_shares import Share, read_share
+from lyra.pipelines.evidence.nli_shares import read_share
+from lyra.pipelines.evidence.nli_shares_said import Share
 from lyra.pipelines.evidence.nli_statements import claim_statements, split_sentences
 from lyra.pipelines.evidence.nli_tokens import tokenize
 from lyra.pipelines.evidence.stance_sweep import contradiction_candidates

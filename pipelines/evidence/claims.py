@@ -64,7 +64,7 @@ from lyra.pipelines.evidence.leftovers import (
     points_elsewhere,
 )
 from lyra.pipelines.evidence.nli_enough import read_amounts
-from lyra.pipelines.evidence.nli_shares import most_known
+from lyra.pipelines.evidence.nli_shares_said import most_known
 from lyra.pipelines.evidence.nli_tokens import tokenize as nli_tokenize
 from lyra.pipelines.evidence.ranking import tokenize
 from lyra.pipelines.evidence.site_furniture import is_boilerplate
@@ -393,7 +393,7 @@ _ENOUGH_AND_MY_OUTCOME = re.compile(
 )
 
 
-# Words that open most of a witness's own (`nli_shares.most_known`), looked for before the
+# Words that open most of a witness's own (`nli_shares_said.most_known`), looked for before the
 # text is tokenised for it.
 _MOST_OF = re.compile(r"\bmost\s+of\b|\bthan\s+not\b", re.IGNORECASE)
 

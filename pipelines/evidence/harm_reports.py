@@ -216,7 +216,11 @@ _DID = (
     r"have\s+been|has\s+been|have\s+had|has\s+had)"
 )
 # a share in words ("roughly a third of the drippers on every row were gunked up")
-_FRACTION = r"(?:half|(?:a|one)\s+(?:third|quarter|fifth|tenth)|two[- ]thirds|three[- ]quarters)"
+_FRACTION = (
+    r"(?:half|(?:a|one)\s+(?:third|quarter|fifth|tenth)|two[- ]thirds|three[- ]quarters"
+    # "Three out of four farms on our lane" (decision 0140)
+    rf"|{_FEW}\s+(?:out\s+)?of\s+(?:every\s+)?{_FEW})"
+)
 WITNESS_FREQUENCY = re.compile(
     # how often, or of whom ("Nearly every child in my daughter's class ... got picked on":
     # decision 0135)
@@ -234,7 +238,7 @@ WITNESS_FREQUENCY = re.compile(
     # height in my room": decision 0136)
     r"|\b(?:nearly|almost|pretty\s+much|practically|virtually|just\s+about)\s+every\s+"
     r"[\w-]+\s+(?:[\w-]+\s+){0,4}?(?:in|on|at)\s+(?:my|our|his|her|their)\b"
-    r"|\b(?:nearly|almost|practically|virtually|pretty\s+much)\s+(?:everyone|everybody|"
+    r"|\b(?:nearly|almost|practically|virtually|pretty\s+much|just\s+about)\s+(?:everyone|everybody|"
     r"all\s+of\s+(?:us|them))\b"
     rf"|\b{_FEW}\s+others?\s+(?:in|on|at|from)\s+(?:my|our|his|her|their)\b"
     # "two other mums at our clinic said exactly the same happened" (decision 0135)
@@ -250,10 +254,13 @@ WITNESS_FREQUENCY = re.compile(
     r"|\b(?:loads|lots|most|plenty)\s+of\s+the\s+other\s+(?:[\w'-]+\s+){1,8}?"
     r"(?:told|said|say|says)\b"
     rf"|\b{_FRACTION}\s+(?:of\s+)?(?:the|my|our)\s+(?:[\w'-]+\s+){{0,10}}?{_DID}\b"
+    # so many of those in the witness's place ("Three out of four farms on our lane that
+    # sowed rattle lost nearly half their hay": decision 0140)
+    rf"|\b{_FRACTION}\s+[\w-]+\s+(?:in|on|at|along|round)\s+(?:my|our)\b"
     # year after year, and said to be no rarity ("Three winters running I've found roe
     # caught up in ... our deer netting, ..., so it's not some once-in-a-blue-moon thing":
     # decision 0138)
-    rf"|\b{_FEW}\s+(?:winters|summers|springs|autumns|years|seasons)\s+running\b"
+    rf"|\b{_FEW}\s+(?:winters|summers|springs|autumns|years|seasons|times|weeks)\s+running\b"
     # "Week in, week out we see people who never got a single email" (decision 0139)
     r"|\b(?:week|month|day|year)\s+in,?\s+(?:week|month|day|year)\s+out\b"
     r"|\bnot\s+(?:some\s+|a\s+|just\s+a\s+)?(?:once-in-a-blue-moon|one-off|freak|rare)\s+"
@@ -282,7 +289,8 @@ WITNESS_ALIKE = re.compile(
     # "my tomatoes weighed out about the same as they did under the old sprinkler guns"
     r"|\b(?:about|roughly|pretty\s+much|much|exactly|near\s+enough|more\s+or\s+less)\s+the\s+"
     r"same\s+as\s+(?:they|it|we|I|she|he)\s+(?:did|had|were|was|used\s+to)\b"
-    r"|\bcould(?:n't|n\u2019t|\s+not)\s+(?:honestly\s+|really\s+)?tell\s+(?:them|the\s+two)\s+apart\b"
+    r"|\b(?:could|can)(?:n't|n\u2019t|\s+not)\s+(?:honestly\s+|really\s+)?tell\s+(?:them|the\s+two"
+    r"(?:\s+\w+)?)\s+apart\b"
     r"|\bbetter\s+off\s+(?:[\w-]+\s+){0,4}?than\s+(?:the\s+)?(?:families|people|ones|those|kids|"
     r"patients|households)\b",
     re.IGNORECASE,
@@ -336,7 +344,8 @@ TWO_GROUPS_ALIKE: Final = re.compile(
     r"|(?<!\blooked )(?<!\blook )(?<!\blooks )(?<!\blooking )(?<!\bthat )"
     r"\b(?:identical|indistinguishable)\b(?! (?:\w+ )?(?:placebo|sham|dummy|capsules?"
     r"|tablets?|patch|patches|looking)\b)(?!-)"
-    r"|\bcould ?n't tell them apart\b",
+    # "you couldn't tell the two halves apart for flowers" (decision 0140)
+    r"|\b(?:could|can) ?n't (?:\w+ )?tell (?:them|the (?:two|2)(?: \w+)?|the \w+) apart\b",
     re.IGNORECASE,
 )
 # The plain group, in a witness's words: those who "just" went on, whom "nobody" treated,
@@ -358,7 +367,9 @@ PLAIN_GROUP: Final = re.compile(
     r"|\bleft (?:(?:it|them) )?alone\b"
     # "put nothing at all on the one on my right", "left the other half bare", "than the
     # old paper claims" (decision 0139)
-    r"|\bnothing (?:\w+ )?at all\b|\bleft (?:the other (?:\w+ )?|them |it )?bare\b"
+    r"|\bnothing (?:\w+ )?at all\b"
+    # "left the other half as it was" (decision 0140)
+    r"|\bleft (?:the other (?:\w+ )?|them |it )?(?:bare|as (?:it|they) (?:was|were))\b"
     r"|\bthan the old\b"
     r"|\bkept (?:their|the|its|our|his|her) (?:old|usual|normal|same)\b"
     # those who had not the thing ("the kids who'd had a volunteer mentor were being

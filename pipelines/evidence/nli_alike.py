@@ -58,6 +58,9 @@ _CONTROL_ARM: Final = re.compile(
     # those the thing has not reached yet ("age-matched residents in wards where the pass
     # had not yet been introduced": decision 0137)
     r"|\bnot yet (?:been )?(?:introduced|offered|available|rolled out|started)\b"
+    # those who kept what they had ("pupils in classes keeping standard chairs": 0140)
+    r"|\b(?:keeping|kept|keep) (?:their |the |to )?(?:standard|usual|ordinary|normal|existing"
+    r"|regular)\b"
 )
 # A finding of no difference is no lead ("did not differ", "no significant difference").
 _NULL_FINDING: Final = re.compile(
@@ -92,6 +95,11 @@ SHARED_WORDS: Final = 2
 # Words of getting better from a harm, which both texts name when they are about one
 # outcome though only one names the harm.
 _HEALING: Final = frozenset(content_keys(["healed", "healing", "recovered", "cleared"]))
+# Words of a thing gone, each naming the getting better of `_HEALING` in other words:
+# "resolved a median of 2.1 days sooner" against "got rid of their styes no quicker"
+# (decision 0140).
+_GONE: Final = frozenset(content_keys(["resolved", "resolution", "rid"])) | _HEALING
+_HEALED: Final = frozenset(content_keys(["healed"]))
 # Words of pain, which a witness names as a harm ("got over their sore throats no
 # quicker") and a trial as a measure ("mean throat pain on a 0 to 10 scale"): one outcome
 # where both name one (decision 0139).
@@ -135,7 +143,9 @@ def _alone_arm(tokens: Sequence[str]) -> set[str]:
 
 # Measures too general to tell two outcomes apart ("the same time as", "the same number").
 _GENERAL_MEASURES: Final = frozenset(
-    content_keys(["time", "times", "number", "amount", "rate", "level", "way", "size"])
+    # and the work a witness's group was at ("no more stuck into their work than",
+    # against "on task": decision 0140)
+    content_keys(["time", "times", "number", "amount", "rate", "level", "way", "size", "work"])
 )
 
 
@@ -148,15 +158,20 @@ def _measures_apart(witness: Sequence[str], finding: Sequence[str]) -> bool:
     for c in read_comparisons(witness):
         if not (c.sign == 0 or c.denied) or c.measure & JUDGEMENT_MEASURES:
             continue
-        nouns = {
-            key
-            for t in witness
-            if (key := token_key(t)) in c.measure and "NOUN" in lexicon_readings(t)
-        }
+        nouns = {key for t in witness if (key := token_key(t)) in c.measure and _a_noun(t)}
         measure = specific(frozenset(nouns)) - _GENERAL_MEASURES
         if measure and measure.isdisjoint(keys):
             return True
     return False
+
+
+def _a_noun(word: str) -> bool:
+    """``word`` may be a noun, and is not a verb's participle that the lexicon also reads
+    as an adjective ("no more stuck into their work": decision 0140)."""
+    readings = lexicon_readings(word)
+    verb = readings.get("VERB", ())
+    participle = bool(verb) and verb[0] != word and "ADJ" in readings
+    return "NOUN" in readings and not participle
 
 
 def _of_harm(tokens: Sequence[str]) -> bool:
@@ -170,6 +185,8 @@ def alike_against_lead(witness: Sequence[str], finding: Sequence[str]) -> bool:
     if not alike_with_a_plain_group(_text(witness)) or not _lead_over_control(finding):
         return False
     shared = specific(frozenset(content_keys(witness) & content_keys(finding)))
+    if not (_GONE.isdisjoint(content_keys(witness)) or _GONE.isdisjoint(content_keys(finding))):
+        shared |= _HEALED  # gone in other words: one outcome, one word (decision 0140)
     # how fast a sore healed is one outcome, named as a harm or not ("the sores I covered
     # ... healed no quicker" against "median time to complete healing": decision 0138),
     # and so is pain named by both (0139)

@@ -19,6 +19,7 @@ subject as support. Each rule names what it is about, so it applies at any overl
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -36,7 +37,6 @@ from lyra.pipelines.evidence.nli_comparisons import (
     specific,
 )
 from lyra.pipelines.evidence.nli_costs import Cost, costs_differ, read_cost
-from lyra.pipelines.evidence.nli_deadlines import deadline_passed
 from lyra.pipelines.evidence.nli_doses import Dose, doses_differ, read_dose
 from lyra.pipelines.evidence.nli_enough import (
     Amounts,
@@ -46,6 +46,7 @@ from lyra.pipelines.evidence.nli_enough import (
 )
 from lyra.pipelines.evidence.nli_groups import NO_GROUP, GroupReading, groups_clash, read_groups
 from lyra.pipelines.evidence.nli_lasting import worn_off_inside_floor
+from lyra.pipelines.evidence.nli_limits import limit_passed
 from lyra.pipelines.evidence.nli_no_change import (
     no_change,
 )
@@ -59,18 +60,19 @@ from lyra.pipelines.evidence.nli_shares import (
     SHARED_WORDS,
     SHARED_WORDS_FAR,
     SHARES_FAR_APART,
-    Share,
     arms_differ,
     extra_against_arm,
     frequencies_opposed,
     rarity_denied,
     read_share,
     same_arm,
+    share_bases,
     share_bases_differ,
     share_clause,
     shares_apart,
     shares_compared,
 )
+from lyra.pipelines.evidence.nli_shares_said import Share
 from lyra.pipelines.evidence.nli_sizes import (
     Sized,
     changed_words,
@@ -190,9 +192,13 @@ def _read_changes(key: tuple[str, ...]) -> ChangeReading:
     # beside a change or a comparison it counts the people of: "only 4 per cent of
     # victims who took part said they felt worse after the conference than before it"
     # (decision 0109)
+    # a change past a bound that a share counts those of is no change found: "fewer than
+    # 5% of meadows sown with our rattle lost more than a fifth of their hay yield"
+    # (decision 0140)
+    thresholds = bool(sized_found) and all(math.isinf(s.high) for s in sized_found)
     share = (
         read_share(tokens)
-        if not ((negated and not counts_failures) or sized or sized_found)
+        if not ((negated and not counts_failures) or ((sized or sized_found) and not thresholds))
         else None
     )
     share_tokens = tokens
@@ -639,6 +645,9 @@ def verbs_of_nouns(words: frozenset[str]) -> frozenset[str]:
 # word of it named in both; unless either grades how bad it is ("serious skin reactions
 # are rare" and "mild skin redness is common" are two outcomes).
 _SHARES_TENFOLD: Final = 10.0
+# Shares of two things named after "of" are of one where the texts share this many
+# specific words of the outcome.
+_BASES_OVERRULED: Final = 3
 _SEVERITIES: Final = frozenset(
     {"serious", "severe", "major", "mild", "minor", "slight", "moderate", "significant",
      "life", "fatal", "dangerous", "trivial", "bad", "worse", "worst"}
@@ -658,14 +667,20 @@ def shares_differ(hypothesis: ChangeReading, sentence: ChangeReading) -> bool:
         return False
     if (hypothesis.share_about >= _FAILED) != (sentence.share_about >= _FAILED):
         return False  # those who failed to finish against those who finished (0127)
-    if share_bases_differ(hypothesis.tokens, sentence.tokens):
-        return False  # "56% of annual rainfall", "one in five of the green roofs" (0115)
     # names count here too: a drug's name says whose outcome it is ("statin users")
     alike = _alike(hypothesis.share_about, sentence.share_about) - LIGHT_VERBS
     if _repeats(hypothesis.tokens) and _repeats(sentence.tokens):
         alike |= {"again"}  # "a second unauthorised holiday", "off to Tenerife again"
     same = specific(alike)
     known = same - hypothesis.names - sentence.names
+    if share_bases_differ(hypothesis.tokens, sentence.tokens) and (
+        len(known - share_bases(hypothesis.tokens) - share_bases(sentence.tokens))
+        < _BASES_OVERRULED
+    ):
+        # "56% of annual rainfall", "one in five of the green roofs" (0115); not meadows
+        # and farms that sowed rattle and lost hay, words beside what each counts
+        # (decision 0140)
+        return False
     if frequencies_opposed(hypothesis.tokens, sentence.tokens):
         # "side effects" are common against rare: two words of the outcome, not of who it
         # affects, one of them specific (decision 0113)
@@ -723,8 +738,8 @@ def changes_contradict(hypothesis: ChangeReading, sentence: ChangeReading) -> bo
     groups (`nli_groups`), shares of one outcome, costs or doses for one age band far
     apart (`nli_shares`, `nli_costs`, `nli_doses`), an amount called enough well under
     the other's floor or well over its ceiling (`nli_enough`), an effect gone well inside
-    the other's floor on how long it lasts (`nli_lasting`), a time called enough well
-    past the other's deadline (`nli_deadlines`): at any overlap, for each
+    the other's floor on how long it lasts (`nli_lasting`), a time or a level called
+    enough well past the other's deadline or ceiling (`nli_limits`): at any overlap, for each
     names what it is about (`nli_heuristic._judge`)."""
     return (
         no_change_against_change(hypothesis, sentence)
@@ -747,5 +762,5 @@ def changes_contradict(hypothesis: ChangeReading, sentence: ChangeReading) -> bo
         or enough_under_floor(hypothesis.amounts, sentence.amounts)
         or enough_over_ceiling(hypothesis.amounts, sentence.amounts)
         or worn_off_inside_floor(hypothesis.tokens, sentence.tokens)
-        or deadline_passed(hypothesis.tokens, sentence.tokens)
+        or limit_passed(hypothesis.tokens, sentence.tokens)
     )

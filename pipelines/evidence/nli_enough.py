@@ -100,7 +100,9 @@ _ADVICE: Final = frozenset({"should", "must", "need", "needs", "recommend", "rec
 # Words before an amount that make it a condition or a ceiling, not part of the advised
 # amount: "adults who have been taking a PPI continuously for more than 12 months".
 _NOT_ADVISED: Final = (("more", "than"), ("longer", "than"), ("less", "than"),
-                       ("fewer", "than"), ("up", "to"), ("over",), ("under",))  # fmt: skip
+                       ("fewer", "than"), ("up", "to"), ("over",), ("under",),
+                       # "a reading age of no higher than 11 years" (0140)
+                       ("higher", "than"))  # fmt: skip
 # Words before an amount that make it a ceiling the text advises: "should be cut no more
 # than once in every three years" (decision 0127).
 _CEILING_STARTS: Final = (("no", "more", "than"), ("not", "more", "than"), ("no", "more",
@@ -326,8 +328,12 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
             value is not None
             and any(
                 tuple(tokens[max(0, i - len(words)) : i]) == words
-                # "no less than nine months" is a floor (decision 0129)
-                and tokens[max(0, i - len(words) - 1) : i - len(words)] not in (["no"], ["not"])
+                # "no less than nine months" is a floor (decision 0129); "no higher
+                # than 11 years" no floor (0140)
+                and (
+                    words == ("higher", "than")
+                    or tokens[max(0, i - len(words) - 1) : i - len(words)] not in (["no"], ["not"])
+                )
                 for words in _NOT_ADVISED
             )
         ):
@@ -458,8 +464,16 @@ def _per_week(tokens: Sequence[str], at: int) -> tuple[float, int]:
 
 
 def _advises(tokens: Sequence[str]) -> bool:
-    """The text advises: a word of advice, or an order at its opening."""
-    return not _ADVICE.isdisjoint(tokens) or ordered(tokens)
+    """The text advises: a word of advice, or an order at its opening. Not "everyone"
+    hedged as a share ("just about everyone in the group chat ... had at least one
+    session cancelled": decision 0140)."""
+    words = [
+        t for i, t in enumerate(tokens) if not (t == "everyone" and tokens[i - 1 : i] in _HEDGED)
+    ]
+    return not _ADVICE.isdisjoint(words) or ordered(tokens)
+
+
+_HEDGED: Final = (["about"], ["nearly"], ["almost"], ["virtually"], ["practically"], ["much"])
 
 
 def _prescribed_at(tokens: Sequence[str]) -> int | None:
@@ -665,6 +679,7 @@ def _unit_noun(token: str) -> bool:
     an occasion or a scale ("hundred")."""
     return (
         token.isalpha()
+        and token not in STOPWORDS  # "a reading age of 15 or so" (0140)
         and token not in SPAN_DAYS
         and token not in EACH_MINUTES
         and token not in LENGTH_CM

@@ -26,10 +26,14 @@ _ORDERS: Final = frozenset({"apply", "continue", "offer", "give", "wear", "keep"
                             # "Install at least 8 nest boxes per hectare" (0137)
                             "install", "provide", "sow", "erect", "mount",
                             # "Put up at least 10 boxes per hectare" (0138)
-                            "put", "hang", "fix"})  # fmt: skip
+                            "put", "hang", "fix",
+                            # "Scatter at least 2 kg of seed per hectare" (0140)
+                            "scatter", "broadcast"})  # fmt: skip
 _ORDERS_OR_NOUNS: Final = frozenset({"plan", "use", "practice", "set", "run", "hold", "book",
                                      "rest", "space", "walk", "drink", "fit", "start",
-                                     "stock"})  # fmt: skip
+                                     "stock",
+                                     # "Spread at least 2 kg ..." (0140)
+                                     "spread", "plant", "water", "feed"})  # fmt: skip
 _ORDER_OPENS: Final = frozenset({"the", "a", "an", "your", "each", "every", "one", "it",
                                  "them", "for", "at", "on", "to", "in", "this", "these",
                                  "those", "up", "out", "with", "no", "all", "both",

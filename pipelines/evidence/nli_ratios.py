@@ -16,7 +16,7 @@ from typing import Final
 from lyra.pipelines.evidence.nli_lengths import DENSITY, PER_AREA, per_area, per_length
 from lyra.pipelines.evidence.nli_numbers import CARDINALS, looks_plural, number, stem
 from lyra.pipelines.evidence.nli_tokens import STOPWORDS
-from lyra.pipelines.evidence.nli_units import SPAN_DAYS, VAGUE
+from lyra.pipelines.evidence.nli_units import AREA_M2, SPAN_DAYS, VAGUE
 
 # A count of one, in words ("a", "one", "single").
 _ONE: Final = frozenset({"a", "one", "single"})
@@ -93,7 +93,10 @@ def mass_per_area(tokens: Sequence[str], i: int) -> float | None:
             return value * grams / m2
         if tokens[k] in _FOR_AN_AREA:
             for j in range(k + 1, min(len(tokens), k + 1 + _AREA_REACH)):
-                if number(tokens[j]) is not None and (m2 := per_area(tokens, j)):
+                # "over our whole hectare": one of the unit (decision 0140)
+                if (number(tokens[j]) is not None or tokens[j] in AREA_M2) and (
+                    m2 := per_area(tokens, j)
+                ):
                     return value * grams / m2
             return None
     return None

@@ -18,11 +18,9 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Final
 
 from lyra.pipelines.evidence.antonym_axes import ANTONYM_AXES
-from lyra.pipelines.evidence.claim_verbs import IRREGULAR_PAST
 from lyra.pipelines.evidence.harm_reports import SYMPTOM
 from lyra.pipelines.evidence.nli_numbers import (
     CARDINALS,
@@ -32,7 +30,6 @@ from lyra.pipelines.evidence.nli_numbers import (
     SHARE_NOUNS,
     bound_before,
     half_share,
-    looks_plural,
     measures,
     noun_counted_earlier,
     number,
@@ -41,11 +38,15 @@ from lyra.pipelines.evidence.nli_numbers import (
     out_of_first,
     per_group,
 )
+from lyra.pipelines.evidence.nli_shares_said import (
+    Share,
+    all_but_every,
+    all_but_every_at,
+    few_known,
+    few_known_at,
+)
 from lyra.pipelines.evidence.nli_tokens import (
-    STOPWORDS,
     content_keys,
-    denies_rarity,
-    more_than_not,
 )
 from lyra.pipelines.evidence.nli_words import ARMS, AS_USUAL, PEOPLE
 
@@ -75,26 +76,22 @@ def same_arm(first: Sequence[str], second: Sequence[str]) -> bool:
     return _ARMS.intersection(first) == _ARMS.intersection(second)
 
 
-@dataclass(frozen=True)
-class Share:
-    """The one share a sentence gives, as a percentage interval."""
-
-    low: float
-    high: float
-
-
 def read_share(tokens: Sequence[str]) -> Share | None:
     """The one share (percentage or "N in M") ``tokens`` give, as an interval widened by
     a bound right before it (`bound_before`: "fewer than", "more than"); None for none,
     or for two or more."""
     values = _restated_once(measures(tokens).get("%", []), tokens)
     if not values:
-        return _all_but_every(tokens) or _few_known(tokens)
+        return all_but_every(tokens) or few_known(tokens)
     # a strength beside it is no second share ("Bronchospasm after a 3% saline nebuliser
     # is uncommon, occurring in fewer than 1 in 100 treatments": decision 0136)
     values = [v for v in values if not _strength_at(tokens, v[2])]
     if not values:
-        return _all_but_every(tokens) or _few_known(tokens)
+        return all_but_every(tokens) or few_known(tokens)
+    if len({(low, high) for low, high, _ in values}) > 1:
+        # nor the bound of a change that the share counts those past ("fewer than 5% of
+        # meadows ... lost more than a fifth of their hay yield": decision 0140)
+        values = [v for v in values if not _past_a_change(tokens, v[2])]
     if len({(low, high) for low, high, _ in values}) != 1:
         return None
     low, high, at = values[0]
@@ -106,6 +103,20 @@ def read_share(tokens: Sequence[str]) -> Share | None:
     elif bound == "at least":
         high = float("inf")
     return Share(low, high)
+
+
+# Verbs of a change whose size, past a bound, a share may count those past.
+_CHANGED: Final = frozenset({"lost", "gained", "dropped", "fell", "rose", "grew", "cut",
+                             "reduced", "increased", "put", "shed"})  # fmt: skip
+_CHANGED_REACH: Final = 3
+
+
+def _past_a_change(tokens: Sequence[str], at: int) -> bool:
+    """The percentage at ``at`` bounds from below a change just named: "lost more than a
+    fifth of their hay yield"."""
+    return bound_before(tokens, at) == "at least" and not _CHANGED.isdisjoint(
+        tokens[max(0, at - _CHANGED_REACH - 2) : at]
+    )
 
 
 # What a percentage right before names a strength of: "3% saline", "a 5% gel".
@@ -122,248 +133,6 @@ def _strength_at(tokens: Sequence[str], at: int) -> bool:
         and tokens[at + 1 : at + 2] != []
         and (tokens[at + 1] in _PREPARATIONS)
     )
-
-
-# "after nearly every session I had", "almost all of the children": a share in words, of
-# all but a few (decision 0131), read only where no number gives one and a symptom is
-# named: "plunging after almost every run", "recommends against arthroscopy for almost
-# all patients", "banned almost all new non-compete agreements" count no harm.
-_ALL_BUT: Final = frozenset({"nearly", "almost", "virtually", "practically"})
-_EVERY: Final = frozenset({"every", "all"})
-ALL_BUT_A_FEW: Final = Share(80.0, 100.0)
-
-
-def _all_but_every(tokens: Sequence[str]) -> Share | None:
-    """`ALL_BUT_A_FEW` where `all_but_every_at` finds such a share; None otherwise."""
-    return None if all_but_every_at(tokens) is None else ALL_BUT_A_FEW
-
-
-def all_but_every_at(tokens: Sequence[str]) -> int | None:
-    """Where ``tokens`` say "nearly every <noun>" or "almost all (of) the <noun>" once and
-    name a symptom, or say it of those a witness knows or sits among ("nearly every child
-    in my daughter's class", "Every tenant I know on Denholme Road": decision 0135); None
-    for none."""
-    found = [
-        i
-        for i in range(1, len(tokens) - 1)
-        if tokens[i] in _EVERY
-        and (tokens[i - 1] in _ALL_BUT or tokens[max(0, i - 2) : i] == ["pretty", "much"])
-        and tokens[i + 1].isalpha()
-    ]
-    if found:
-        at = found[0]
-        named = len(found) == 1 and (
-            SYMPTOM.search(" ".join(tokens))
-            or _known(tokens, at + 2 if tokens[at + 1] == "other" else at + 1)
-            or _ours_around(tokens, at)
-            or _seen_by_witness(tokens, at)
-        )
-        return at - 1 if named else None
-    # "Every single time I got up off the top bench I went woozy": what the witness met
-    # on every occasion, a symptom named (decision 0136)
-    if SYMPTOM.search(" ".join(tokens)):
-        times = [i for i in range(len(tokens) - 2) if _every_time_i(tokens, i)]
-        if len(times) == 1:
-            return times[0]
-    known = [
-        i
-        for i in range(len(tokens) - 1)
-        if tokens[i] == "every" and _known(tokens, i + 2 if tokens[i + 1] == "other" else i + 1)
-    ]
-    return known[0] if len(known) == 1 else None
-
-
-_FIRST_PERSONS: Final = frozenset({"i", "we", "my", "our"})
-# A few of those a witness knows or sits among, who had it too: "two or three of our
-# regulars showing up with a £100 litter ticket", "three other plot-holders on the site
-# had their fish go belly-up" (decision 0138). Among the few dozen a witness knows, a few
-# are at least this share: no "rare" of one in a hundred or fewer.
-FEW_KNOWN: Final = Share(5.0, 100.0)
-# A witness who says in words that it is no rarity ("far from rare", "not the odd one")
-# denies any rate called rare: at least this share (decision 0139).
-NOT_RARE: Final = Share(10.0, 100.0)
-_FEW_WORDS: Final = frozenset(
-    {"two", "three", "four", "five", "six", "seven", "eight", "nine", "several"}
-)  # fmt: skip
-_OURS: Final = frozenset({"our", "my"})
-
-
-def _a_few(token: str) -> bool:
-    return token in _FEW_WORDS or (token.isdigit() and 2 <= int(token) <= 9)
-
-
-# Most of the witness's own, or most of the time: "most of our walks ended with everyone
-# traipsing back", "we were getting rained off more weeks than not" (decision 0139).
-MOST_KNOWN: Final = Share(50.0, 100.0)
-
-
-# Those a witness leads or sits among, named in the singular ("most of my crew").
-_COLLECTIVES: Final = frozenset({"crew", "team", "class", "lot", "staff", "group", "squad"})
-# What most of them liked is no count of what befell them ("Most of our group loved it").
-_LIKINGS: Final = frozenset(
-    {"loved", "liked", "enjoyed", "hated", "disliked", "preferred", "thought", "felt", "found"}
-)
-
-
-def most_known(tokens: Sequence[str]) -> bool:
-    """A first-person text says "most of our/my <plural>" ("most of my crew"), "most of
-    the <plural> I <did>" ("Most of the families I fined"), or "more ... than not"; not
-    of what most liked. A share of `MOST_KNOWN`, and a witness's report that
-    `claims.informativeness` counts."""
-    return not _FIRST_PERSONS.isdisjoint(tokens) and any(
-        (
-            tok == "most"
-            and tokens[i + 1 : i + 3] in (["of", "our"], ["of", "my"])
-            and i + 4 < len(tokens)
-            and (looks_plural(tokens[i + 3]) or tokens[i + 3] in _COLLECTIVES)
-            and tokens[i + 4] not in _LIKINGS
-        )
-        or (
-            tok == "most"
-            and tokens[i + 1 : i + 3] == ["of", "the"]
-            and i + 5 < len(tokens)
-            and looks_plural(tokens[i + 3])
-            and tokens[i + 4] in ("i", "we")
-            # "Most of the families I fined", "most of the drivers I taught" (0140)
-            and (tokens[i + 5].endswith("ed") or tokens[i + 5] in IRREGULAR_PAST)
-        )
-        or (tok == "not" and more_than_not(tokens, i))
-        for i, tok in enumerate(tokens)
-    )
-
-
-def _few_known(tokens: Sequence[str]) -> Share | None:
-    """`FEW_KNOWN` where `few_known_at` finds such a few, `NOT_RARE` where a witness denies
-    in words that it is rare (`_CALLED_NOT_RARE`, `nli_tokens.denies_rarity`); None
-    otherwise."""
-    if few_known_at(tokens) is not None:
-        return FEW_KNOWN
-    if not _FIRST_PERSONS.isdisjoint(tokens) and any(
-        (tok == "not" and denies_rarity(tokens, i))
-        or (
-            tok == "rare"
-            and (tokens[i - 2 : i] in _CALLED_NOT_RARE or tokens[i - 1 : i] == ["hardly"])
-        )
-        for i, tok in enumerate(tokens)
-    ):
-        return NOT_RARE
-    return MOST_KNOWN if most_known(tokens) else None
-
-
-# A witness's words that deny a thing is rare, besides "not some once-in-a-blue-moon
-# thing" (`nli_tokens.denies_rarity`): "far from rare", "anything but rare", "by no
-# means rare", "hardly rare" (0138).
-_CALLED_NOT_RARE: Final = (["far", "from"], ["anything", "but"], ["no", "means"])
-
-
-def few_known_at(tokens: Sequence[str]) -> int | None:
-    """Where a first-person text names a few of its own ("two or three of our regulars",
-    no count of them after "our") or a few others ("three other plot-holders"), once;
-    None for none."""
-    if _FIRST_PERSONS.isdisjoint(tokens):
-        return None
-    found = [i for i in range(len(tokens)) if _few_known_from(tokens, i)]
-    return found[0] if len(found) == 1 else None
-
-
-def _few_known_from(tokens: Sequence[str], i: int) -> bool:
-    """``tokens[i]`` opens a few of the witness's own or a few others (`few_known_at`);
-    not the second end of "two or three"."""
-    if not _a_few(tokens[i]) or (i >= 2 and tokens[i - 1] == "or" and _a_few(tokens[i - 2])):
-        return False
-    ranged = tokens[i + 1 : i + 2] == ["or"] and i + 2 < len(tokens) and _a_few(tokens[i + 2])
-    j = i + 3 if ranged else i + 1
-    if tokens[j : j + 1] == ["of"] and tokens[j + 1 : j + 2] != [] and tokens[j + 1] in _OURS:
-        k = j + 2
-    elif tokens[j : j + 1] == ["other"]:
-        k = j + 1
-    else:
-        return False
-    while tokens[k + 1 : k + 2] == ["-"]:
-        k += 2  # "plot-holders"
-    return k < len(tokens) and tokens[k].isalpha() and looks_plural(tokens[k])
-
-
-# The occasions a witness meets a thing on, and what one does to them ("Every single
-# session left me in floods of tears": decision 0137).
-_OCCASIONS: Final = frozenset({"session", "visit", "treatment", "appointment", "dose"})
-_DID_TO_ME: Final = frozenset({"left", "made", "gave", "had"})
-_ME: Final = frozenset({"me", "us"})
-
-
-def _every_time_i(tokens: Sequence[str], i: int) -> bool:
-    """``tokens[i]`` opens "every (single) time I ...", "every time we ...", "every single
-    session left me ..."."""
-    if tokens[i] != "every":
-        return False
-    at = i + 2 if tokens[i + 1 : i + 2] == ["single"] else i + 1
-    if tokens[at : at + 1] == ["time"]:
-        return not _FIRST_PERSONS.isdisjoint(tokens[at + 1 : at + 3])
-    return (
-        tokens[at : at + 1] != []
-        and tokens[at] in _OCCASIONS
-        and tokens[at + 1 : at + 2] != []
-        and tokens[at + 1] in _DID_TO_ME
-        and tokens[at + 2 : at + 3] != []
-        and tokens[at + 2] in _ME
-    )
-
-
-_KNOWN_REACH: Final = 4
-_KNOW: Final = frozenset({"know", "knew", "met", "asked"})
-# The witness's own place right before "nearly every", or their own among those after
-# it: "on our site nearly every plot that laid it lost ...", "on nearly every house along
-# Tanner's Row, mine included" (decision 0139).
-_OURS_BEFORE_REACH: Final = 5
-_MINE_AFTER_REACH: Final = 10
-_PLACE_WORDS: Final = frozenset({"in", "on", "at", "along", "across", "round", "around"})
-
-
-def _ours_around(tokens: Sequence[str], at: int) -> bool:
-    """ "nearly every" at ``at`` (its "every") stands in the witness's own place, or counts
-    the witness's own."""
-    before = tokens[max(0, at - 1 - _OURS_BEFORE_REACH) : at - 1]
-    own_place = any(
-        before[k] in _PLACE_WORDS and before[k + 1] in _OURS for k in range(len(before) - 1)
-    )
-    after = tokens[at + 1 : at + 1 + _MINE_AFTER_REACH]
-    mine = any(
-        after[k] in ("mine", "ours") and after[k + 1] == "included" for k in range(len(after) - 1)
-    )
-    return own_place or mine
-
-
-_SEEN_REACH: Final = 8
-_WAS: Final = frozenset({"was", "were"})
-
-
-def _seen_by_witness(tokens: Sequence[str], at: int) -> bool:
-    """A witness says what "nearly every" at ``at`` (its "every") was: "Pretty much every
-    strand on the plots along the brook was in tatters within a month, and we were
-    picking ..." (decision 0140)."""
-    return not _FIRST_PERSONS.isdisjoint(tokens) and not _WAS.isdisjoint(
-        tokens[at + 2 : at + 2 + _SEEN_REACH]
-    )
-
-
-def _known(tokens: Sequence[str], at: int) -> bool:
-    """``tokens[at]`` is a noun of those a witness knows or sits among: "child in my
-    daughter's class", "family in our support group", "tenant I know", "(every other)
-    pensioner in her sheltered block" (decision 0136)."""
-    if at >= len(tokens) or not tokens[at].isalpha() or tokens[at] in STOPWORDS:
-        return False
-    ahead = tokens[at + 1 : at + 1 + _KNOWN_REACH]
-    if ahead[:1] in (["in"], ["on"], ["at"]) and ahead[1:2] in (
-        ["my"],
-        ["our"],
-        ["her"],
-        ["his"],
-        ["their"],
-    ):
-        return True
-    if ahead[:2] in (["of", "mine"], ["of", "ours"]):
-        return True  # "every mate of mine who has tried one" (decision 0138)
-    return ahead[:1] in (["i"], ["we"]) and ahead[1:2] != [] and ahead[1] in _KNOW
 
 
 # A share given again in another form right after it, in brackets or after a comma, is
@@ -864,10 +633,21 @@ def shares_of_other_things(
     return first_words.isdisjoint(second_words)
 
 
+def _share_places(tokens: Sequence[str]) -> list[int]:
+    """Where the shares of ``tokens`` stand, but the bound of a change (`_past_a_change`)."""
+    return [at for _, _, at in measures(tokens).get("%", []) if not _past_a_change(tokens, at)]
+
+
 def share_bases_differ(first: Sequence[str], second: Sequence[str]) -> bool:
     """The two texts' shares are of two things named after "of", none of people
     (`shares_of_other_things`): "56% of annual rainfall" and "one in five of the green
     roofs"."""
-    first_at = [at for _, _, at in measures(first).get("%", [])]
-    second_at = [at for _, _, at in measures(second).get("%", [])]
-    return shares_of_other_things(first, first_at, second, second_at)
+    return shares_of_other_things(first, _share_places(first), second, _share_places(second))
+
+
+def share_bases(tokens: Sequence[str]) -> frozenset[str]:
+    """The content keys of what the shares of ``tokens`` are of ("5% of meadows sown
+    with ...": meadow, sown)."""
+    return frozenset().union(
+        *(w for w in (_of_what(tokens, at) for at in _share_places(tokens)) if w is not None)
+    )

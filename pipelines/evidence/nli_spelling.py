@@ -142,6 +142,9 @@ OUTCOME_SYNONYMS: Final = {
     # a thing in tatters is shredded ("every strand ... was in tatters within a month"
     # against "Shredding is uncommon": decision 0140)
     "tatter": "shredd",
+    # an ecologist's forbs are the meadow's flowers ("4.2 more forb species per square
+    # metre" against "couldn't tell the two halves apart for flowers": decision 0140)
+    "forb": "flower",
     # a gardener's "hogs" are hedgehogs ("we've had hogs through every night": 0132)
     "hog": "hedgehog",
     # words that differ by more than a letter between British and American English
