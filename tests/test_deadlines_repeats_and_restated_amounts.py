@@ -14,7 +14,7 @@ from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
 from lyra.pipelines.evidence.nli_limits import advised_deadline, enough_deadline
 from lyra.pipelines.evidence.nli_shares import read_share
 from lyra.pipelines.evidence.nli_shares_said import ALL_BUT_A_FEW
-from lyra.pipelines.evidence.nli_tokens import tokenize
+from lyra.pipelines.evidence.nli_tokens import is_cue, tokenize
 
 _REPAIR_STANDARD = (
     "Landlords should make a broken boiler safe within 24 hours and should fix any other "
@@ -176,6 +176,71 @@ PAIRS = [
         "refutes",
         id="grams-over-our-whole-hectare-under-a-floor-per-hectare",
     ),
+    pytest.param(
+        "At one hour, mean pain on a 0 to 10 scale had fallen by 3.1 points with menthol gel "
+        "and by 1.9 with placebo gel, a difference of 1.2 points (95% CI 0.6 to 1.8).",
+        "Honestly, at our clinic the menthol gel made no real difference to people's "
+        "headaches compared with a plain look-alike gel.",
+        "refutes",
+        id="no-real-difference-to-headaches-against-less-pain",
+    ),
+    pytest.param(
+        "Ponds given log piles at the edge recorded a mean of 3.2 newts per survey night "
+        "against 1.4 in control ponds left without log piles (rate ratio 2.3, 95% CI 1.5 "
+        "to 3.4).",
+        "I did the newt counts for two springs, and the ponds with the log piles had no more "
+        "newts than the ponds where the rangers had cleared all the dead wood away.",
+        "refutes",
+        id="no-more-than-where-the-wood-was-cleared-away",
+    ),
+    pytest.param(
+        "Ponds given log piles at the edge recorded a mean of 3.2 newts per survey night "
+        "against 1.4 in control ponds left without log piles (rate ratio 2.3, 95% CI 1.5 "
+        "to 3.4).",
+        "I did the newt counts for two springs, and the ponds with the log piles had no more "
+        "newts than the ponds next to the car park.",
+        "neutral",
+        id="control-no-plain-group",
+    ),
+    pytest.param(
+        "Within 8 weeks, 44.0% of care leavers offered a deposit loan had moved into a flat "
+        "compared with 30.5% of those given standard housing advice (risk ratio 1.44, 95% CI "
+        "1.1 to 1.9).",
+        "Honestly, the care leavers I support who got the deposit loan found flats no quicker "
+        "than the ones who just got the usual leaflet.",
+        "refutes",
+        id="no-quicker-against-standard-advice-as-control",
+    ),
+    pytest.param(
+        "Landlords rarely refuse a tenant on benefits: in our survey of 900 landlords, only "
+        "3% said they would refuse a tenant on housing benefit.",
+        "Pretty much every landlord I phoned in town said no the second I told them I was on "
+        "housing benefit.",
+        "refutes",
+        id="every-landlord-i-phoned-said-no-against-rarely-refused",
+    ),
+    pytest.param(
+        "Meeting overload is uncommon: only about 5% of teams tell us their other days "
+        "became more crowded with meetings.",
+        "Within a fortnight everyone on my floor had the other days of the week crammed with "
+        "meetings.",
+        "refutes",
+        id="everyone-on-my-floor-against-uncommon",
+    ),
+    pytest.param(
+        "Rats are rare: fewer than 1 in 30 compost heaps we surveyed showed any sign of rats "
+        "nesting.",
+        "We built nine compost heaps on the site and by spring rats were nesting in nearly "
+        "all of them.",
+        "refutes",
+        id="nesting-in-nearly-all-of-them-against-rare",
+    ),
+    pytest.param(
+        "Adults should rub in at least 1 mL of the lavender oil over both temples.",
+        "One drop of lavender oil on each temple is plenty for me.",
+        "refutes",
+        id="one-drop-called-plenty-under-a-millilitre",
+    ),
 ]
 
 
@@ -232,3 +297,24 @@ def test_so_many_in_the_witness_place_and_a_run_of_times_are_claims() -> None:
     assert informativeness(fraction) == pytest.approx(0.3)
     # so many of no one's place: no witness
     assert witnessed("Three out of four allotments lost nearly half their potato crop.") is False
+
+
+def test_a_drop_and_a_time_after() -> None:
+    drop = read_amounts(tokenize("One drop of lavender oil on each temple is plenty."))
+    assert drop is not None
+    assert dict(drop.by_dimension) == {"millilitres": 0.05}
+    fall = read_amounts(tokenize("A drop in blood pressure of 5 mmHg is plenty."))
+    assert fall is not None
+    assert "millilitres" not in dict(fall.by_dimension)
+    again = read_amounts(
+        tokenize("Adults should apply at least 2 mL, then apply the same again after 15 minutes.")
+    )
+    assert again is not None
+    assert dict(again.by_dimension) == {"millilitres": 2.0}
+
+
+def test_said_no_is_an_answer() -> None:
+    answered = tokenize("every landlord I phoned said no the second I told them")
+    assert is_cue(answered, answered.index("no")) is False
+    denied = tokenize("the landlord said no repairs were needed")
+    assert is_cue(denied, denied.index("no")) is True

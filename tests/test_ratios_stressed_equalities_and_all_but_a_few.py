@@ -265,8 +265,9 @@ def test_round_twenty_six_contradictions_refute(premise: str, claim: str) -> Non
 
 
 def test_a_prescribed_course_is_a_floor_and_days_are_a_span() -> None:
+    # two drops are a tenth of a millilitre (decision 0140)
     assert read_amounts(tokenize(_PRESCRIBED_COURSE)) == Amounts(
-        True, (("days in all", 10.0), ("times a week", 21.0))
+        True, (("days in all", 10.0), ("millilitres", 0.1), ("times a week", 21.0))
     )
     # how often alone, or no "should", prescribes no course
     assert read_amounts(tokenize("Adults should use two drops three times a day.")) is None

@@ -231,8 +231,12 @@ WITNESS_FREQUENCY = re.compile(
     r"neighbour|driver|house|home|flat|garden|pond|case)\b"
     # every one of those the witness knows or sits among ("Every tenant I know on Denholme
     # Road got a rent rise letter", "every family in our support group")
-    r"|\bevery\s+(?:single\s+)?[\w-]+\s+(?:(?:I|we)\s+(?:know|knew|spoke\s+to|talked\s+to|"
-    r"asked|met|worked\s+with)\b|(?:in|on|at)\s+(?:my|our)\b)"
+    r"|\bevery\s+(?:single\s+)?[\w-]+\s+(?:[\w-]+\s+)?(?:(?:I|we)\s+(?:know|knew|spoke\s+to|"
+    # "Pretty much every letting agent I rang" (decision 0140)
+    r"talked\s+to|asked|met|worked\s+with|rang|phoned|called|contacted|tried|visited)\b"
+    r"|(?:in|on|at)\s+(?:my|our)\b)"
+    # "everyone on my floor had ..." (decision 0140)
+    r"|\b(?:everyone|everybody)\s+(?:in|on|at)\s+(?:my|our)\b"
     r"|\bevery\s+single\s+(?:time|morning|night|evening|day|week|lesson|session|shift)\b"
     # all but a few of those in the witness's own place ("almost every panel below head
     # height in my room": decision 0136)
@@ -344,6 +348,9 @@ TWO_GROUPS_ALIKE: Final = re.compile(
     r"|(?<!\blooked )(?<!\blook )(?<!\blooks )(?<!\blooking )(?<!\bthat )"
     r"\b(?:identical|indistinguishable)\b(?! (?:\w+ )?(?:placebo|sham|dummy|capsules?"
     r"|tablets?|patch|patches|looking)\b)(?!-)"
+    # "made no real difference to people's headaches compared with a plain look-alike
+    # oil" (decision 0140)
+    r"|\bno (?:real |actual |noticeable )?difference (?:[\w']+ ){0,6}?compared (?:with|to)\b"
     # "you couldn't tell the two halves apart for flowers" (decision 0140)
     r"|\b(?:could|can) ?n't (?:\w+ )?tell (?:them|the (?:two|2)(?: \w+)?|the \w+) apart\b",
     re.IGNORECASE,
@@ -384,7 +391,9 @@ PLAIN_GROUP: Final = re.compile(
     # "a pretend version", "the bit my husband dug over the old-fashioned way", "the
     # streets where the council still leaves it a fortnight" (decision 0139)
     r"|\bpretend\b|\bthe (?:old ?-? ?fashioned|old|usual|normal) way\b"
-    r"|\bwhere (?:the \w+ |they |we |it )?still\b",
+    r"|\bwhere (?:the \w+ |they |we |it )?still\b"
+    # "the parks where the council had carted all the old wood away" (decision 0140)
+    r"|\b(?:carted|cleared|hauled|taken|tidied|stripped) (?:\w+ ){0,4}?away\b",
     re.IGNORECASE,
 )
 

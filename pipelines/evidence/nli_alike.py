@@ -50,7 +50,9 @@ _CONTROL_ARM: Final = re.compile(
     # the usual way of doing it ("than streets on the standard 10-working-day schedule";
     # not "standard probation with a drug rehabilitation requirement", another thing:
     # decision 0139)
-    r"|\bstandard (?:\S+ ){0,5}?(?:schedule|timetable|practice|procedure|regime|service)\b"
+    r"|\bstandard (?:\S+ ){0,5}?(?:schedule|timetable|practice|procedure|regime|service"
+    # "those given standard housing advice" (decision 0140)
+    r"|advice|support)\b"
     # the trial's other arm named by how it went on as before ("than pairs in the seated
     # meeting-room arm": decision 0139); not another thing's arm ("than pupils in the app
     # arm")
@@ -103,9 +105,10 @@ _HEALED: Final = frozenset(content_keys(["healed"]))
 # Words of pain, which a witness names as a harm ("got over their sore throats no
 # quicker") and a trial as a measure ("mean throat pain on a 0 to 10 scale"): one outcome
 # where both name one (decision 0139).
-_SORENESS: Final = frozenset(
-    content_keys(["pain", "painful", "sore", "soreness", "ache", "aching", "hurt", "hurts"])
-)
+_SORE_WORDS: Final = ("pain", "painful", "sore", "soreness", "ache", "aching", "hurt", "hurts",
+                      # "headaches" against "mean pain" (decision 0140)
+                      "headache", "headaches")  # fmt: skip
+_SORENESS: Final = frozenset(content_keys(_SORE_WORDS))
 
 
 def _text(tokens: Sequence[str]) -> str:

@@ -85,6 +85,8 @@ _ONE_UNIT: Final = {
     "milligram": (DOSE, DOSE_MG["milligram"]),
     "teaspoon": (VOLUME, VOLUME_ML["teaspoon"]),
     "tablespoon": (VOLUME, VOLUME_ML["tablespoon"]),
+    # "One drop of peppermint oil on each temple, once, is plenty" (decision 0140)
+    "drop": (VOLUME, VOLUME_ML["drop"]),
 }
 
 # Words before an amount that make it a floor.
@@ -227,6 +229,17 @@ def _often_at(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
 _ONE: Final = frozenset({"a", "one", "single"})
 
 
+def _drop_of_so_many(tokens: Sequence[str], at: int) -> bool:
+    """The "drop" at ``at`` releases so many of a thing, no volume: "a single drop of about
+    five larvae to the square metre" (decision 0140)."""
+    if tokens[at] not in ("drop", "drops") or tokens[at + 1 : at + 2] != ["of"]:
+        return False
+    k = at + 2
+    while k < len(tokens) and tokens[k] in _QUALIFIERS:
+        k += 1
+    return k < len(tokens) and count(tokens[k]) is not None
+
+
 def _occasions(token: str) -> float | None:
     """How many occasions ``token`` counts: "4", "four", "a" (one)."""
     value = number_or_word(token)
@@ -317,7 +330,12 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
         if tokens[i] in ("a", "an") and tokens[i + 1 : i + 2] and tokens[i + 1] in VAGUE:
             i += 1  # "a few minutes", "a couple of weeks": the vague count
             continue
-        if tokens[i] in ("a", "one") and (one := _ONE_UNIT.get(" ".join(tokens[i + 1 : i + 2]))):
+        if (
+            tokens[i] in ("a", "one")
+            and (one := _ONE_UNIT.get(" ".join(tokens[i + 1 : i + 2])))
+            # not a fall: "a drop in blood pressure"
+            and tokens[i + 1 : i + 3] != ["drop", "in"]
+        ):
             # "maybe a gram, is plenty for a tomato", "A teaspoon in a mug of warm water
             # once a day is plenty" (decision 0139)
             found.setdefault(*one)
@@ -365,7 +383,8 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
             unit = tokens[j]
             if unit == "school" and tokens[j + 1 : j + 2] in (["terms"], ["term"]):
                 unit = tokens[j + 1]
-            if unit in EACH_MINUTES:
+            # not a time: "then apply the same amount again after 15 minutes" (0140)
+            if unit in EACH_MINUTES and tokens[i - 1 : i] != ["after"]:
                 per, past = _per_week(tokens, j + 1)
                 if per:
                     found.setdefault(WEEKLY, value * EACH_MINUTES[unit] * per)
@@ -387,7 +406,11 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
                 found.setdefault(length, value * LENGTH_CM[unit])
             elif unit in DOSE_MG and number(tokens[i]) is not None:
                 found.setdefault(DOSE, value * DOSE_MG[unit])
-            elif unit in VOLUME_ML and number(tokens[i]) is not None:
+            elif (
+                unit in VOLUME_ML
+                and number(tokens[i]) is not None
+                and not _drop_of_so_many(tokens, j)
+            ):
                 found.setdefault(VOLUME, value * VOLUME_ML[unit])
         i += 1
     return found

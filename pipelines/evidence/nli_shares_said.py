@@ -73,7 +73,9 @@ def all_but_every_at(tokens: Sequence[str]) -> int | None:
     known = [
         i
         for i in range(len(tokens) - 1)
-        if tokens[i] == "every" and _known(tokens, i + 2 if tokens[i + 1] == "other" else i + 1)
+        if (tokens[i] == "every" and _known(tokens, i + 2 if tokens[i + 1] == "other" else i + 1))
+        # "everyone on my floor had ..." (decision 0140)
+        or (tokens[i] in _EVERYONE and _in_mine(tokens[i + 1 : i + 3]))
     ]
     return known[0] if len(known) == 1 else None
 
@@ -217,7 +219,9 @@ def _every_time_i(tokens: Sequence[str], i: int) -> bool:
 
 
 _KNOWN_REACH: Final = 4
-_KNOW: Final = frozenset({"know", "knew", "met", "asked"})
+_KNOW: Final = frozenset({"know", "knew", "met", "asked",
+                          # "every letting agent I rang" (decision 0140)
+                          "rang", "phoned", "called", "contacted", "tried", "visited"})  # fmt: skip
 # The witness's own place right before "nearly every", or their own among those after
 # it: "on our site nearly every plot that laid it lost ...", "on nearly every house along
 # Tanner's Row, mine included" (decision 0139).
@@ -248,8 +252,9 @@ def _seen_by_witness(tokens: Sequence[str], at: int) -> bool:
     """A witness says what "nearly every" at ``at`` (its "every") was: "Pretty much every
     strand on the plots along the brook was in tatters within a month, and we were
     picking ..." (decision 0140)."""
+    # or before it: "rats were nesting under nearly all of them"
     return not _FIRST_PERSONS.isdisjoint(tokens) and not _WAS.isdisjoint(
-        tokens[at + 2 : at + 2 + _SEEN_REACH]
+        [*tokens[max(0, at - 1 - _SEEN_REACH) : at - 1], *tokens[at + 2 : at + 2 + _SEEN_REACH]]
     )
 
 
@@ -260,14 +265,23 @@ def _known(tokens: Sequence[str], at: int) -> bool:
     if at >= len(tokens) or not tokens[at].isalpha() or tokens[at] in STOPWORDS:
         return False
     ahead = tokens[at + 1 : at + 1 + _KNOWN_REACH]
-    if ahead[:1] in (["in"], ["on"], ["at"]) and ahead[1:2] in (
+    if _in_mine(ahead):
+        return True
+    if ahead[:2] in (["of", "mine"], ["of", "ours"]):
+        return True  # "every mate of mine who has tried one" (decision 0138)
+    # past a second word of the noun: "every letting agent I rang" (decision 0140)
+    return any(
+        ahead[k : k + 1] in (["i"], ["we"]) and ahead[k + 1 : k + 2] != [] and ahead[k + 1] in _KNOW
+        for k in (0, 1)
+    )
+
+
+def _in_mine(words: Sequence[str]) -> bool:
+    """``words`` open "in my", "on our", "at her" ..."""
+    return list(words[:1]) in (["in"], ["on"], ["at"]) and list(words[1:2]) in (
         ["my"],
         ["our"],
         ["her"],
         ["his"],
         ["their"],
-    ):
-        return True
-    if ahead[:2] in (["of", "mine"], ["of", "ours"]):
-        return True  # "every mate of mine who has tried one" (decision 0138)
-    return ahead[:1] in (["i"], ["we"]) and ahead[1:2] != [] and ahead[1] in _KNOW
+    )

@@ -194,6 +194,13 @@ def more_than_not(tokens: Sequence[str], i: int) -> bool:
     )
 
 
+# "said no", "says no": a refusal given, where no noun follows the "no".
+_ANSWERED: Final = frozenset({"said", "say", "says", "saying", "answered", "replied"})
+_NO_NOUN: Final[tuple[list[str], ...]] = (
+    [], ["the"], ["to"], ["and"], ["but"], ["when"], ["because"], ["straight"]
+)  # fmt: skip
+
+
 def is_cue(tokens: Sequence[str], i: int) -> bool:
     tok = tokens[i]
     if tok in {"no", "without"} and i + 1 < len(tokens) and tokens[i + 1] in _CERTAIN_AFTER_NO:
@@ -230,6 +237,10 @@ def is_cue(tokens: Sequence[str], i: int) -> bool:
         return False
     if tok == "not" and more_than_not(tokens, i):
         # "we were getting rained off more weeks than not": most of them (decision 0139)
+        return False
+    if tok == "no" and i and tokens[i - 1] in _ANSWERED and tokens[i + 1 : i + 2] in _NO_NOUN:
+        # an answer, no denial: "every letting agent I rang said no the second I told
+        # them" (decision 0140)
         return False
     if tok == "no" and tokens[i + 1 : i + 2] == ["-"] and tokens[i + 2 : i + 3] != ["one"]:
         # a compound's first word: "a no-fault eviction notice", "no-till" (decision 0138)

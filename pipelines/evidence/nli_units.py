@@ -28,7 +28,9 @@ DOSE_MG: Final = {"mg": 1.0, "milligram": 1.0, "milligrams": 1.0, "g": 1000.0,
 # in a mug of warm water once a day is plenty" (decision 0139).
 VOLUME_ML: Final = {"ml": 1.0, "millilitre": 1.0, "millilitres": 1.0, "teaspoon": 5.0,
                     "teaspoons": 5.0, "tsp": 5.0, "tablespoon": 15.0, "tablespoons": 15.0,
-                    "tbsp": 15.0}  # fmt: skip
+                    "tbsp": 15.0,
+                    # a dropper's drop, a twentieth of a millilitre (decision 0140)
+                    "drop": 0.05, "drops": 0.05}  # fmt: skip
 # Times a week for "every <word>" and words of their own.
 EVERY_WORD: Final = {"day": 7.0, "night": 7.0, "evening": 7.0, "morning": 7.0, "week": 1.0,
                      "year": 1 / 52, "spring": 1 / 52, "summer": 1 / 52, "autumn": 1 / 52,
