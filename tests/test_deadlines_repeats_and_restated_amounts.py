@@ -13,7 +13,7 @@ from lyra.pipelines.evidence.nli_enough import read_amounts
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
 from lyra.pipelines.evidence.nli_limits import advised_deadline, enough_deadline
 from lyra.pipelines.evidence.nli_shares import read_share
-from lyra.pipelines.evidence.nli_shares_said import ALL_BUT_A_FEW
+from lyra.pipelines.evidence.nli_shares_said import ALL_BUT_A_FEW, NOT_RARE
 from lyra.pipelines.evidence.nli_tokens import is_cue, tokenize
 
 _REPAIR_STANDARD = (
@@ -241,6 +241,43 @@ PAIRS = [
         "refutes",
         id="one-drop-called-plenty-under-a-millilitre",
     ),
+    pytest.param(
+        "Use hazel poles at least 3 m long for the frame, and space the uprights no more "
+        "than 50 cm apart.",
+        "On a small allotment, four-foot poles are plenty and you can space the uprights a "
+        "good metre apart.",
+        "refutes",
+        id="shorter-poles-and-wider-spacing-called-plenty-against-use-at-least",
+    ),
+    pytest.param(
+        "Surgeries should give at least two working days' notice when booking a home "
+        "visit interpreter.",
+        "A few hours' notice is plenty to get an interpreter out to a home visit.",
+        "refutes",
+        id="hours-notice-called-plenty-against-days-notice",
+    ),
+    pytest.param(
+        "Dropped calls are rare, with fewer than 1 in 300 HomeLink video calls in 2024 "
+        "losing the picture for more than 30 seconds.",
+        "On the Friday clinic the video call drops out on me in about half my calls, and "
+        "yesterday it froze three times.",
+        "refutes",
+        id="drops-out-in-half-my-calls-against-rare",
+    ),
+    pytest.param(
+        "Strap breakage is rare: fewer than 1 in 1,500 StepStrap straps sold last year were "
+        "returned as having snapped during use.",
+        "In our Thursday class at least four straps have snapped mid-stretch since Easter.",
+        "refutes",
+        id="four-snapped-in-our-class-against-rare",
+    ),
+    pytest.param(
+        "Strap breakage is rare: fewer than 1 in 1,500 StepStrap straps sold last year were "
+        "returned as having snapped during use.",
+        "In our trial at least four straps snapped mid-stretch over the year.",
+        "neutral",
+        id="control-a-trial-is-no-witness-place",
+    ),
 ]
 
 
@@ -318,3 +355,14 @@ def test_said_no_is_an_answer() -> None:
     assert is_cue(answered, answered.index("no")) is False
     denied = tokenize("the landlord said no repairs were needed")
     assert is_cue(denied, denied.index("no")) is True
+
+
+def test_a_run_out_of_so_many_and_loads_of_those_known_are_claims() -> None:
+    runs = (
+        "Out of the six hedges we laid on our farm, only one ever thickened up; the rest "
+        "just thinned out."
+    )
+    loads = "Loads of the lads in my son's team were limping by March, not just one or two."
+    assert witnessed(runs) is True
+    assert witnessed(loads) is True
+    assert read_share(tokenize(loads)) == NOT_RARE

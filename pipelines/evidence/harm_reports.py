@@ -267,6 +267,12 @@ WITNESS_FREQUENCY = re.compile(
     rf"|\b{_FEW}\s+(?:winters|summers|springs|autumns|years|seasons|times|weeks)\s+running\b"
     # "Week in, week out we see people who never got a single email" (decision 0139)
     r"|\b(?:week|month|day|year)\s+in,?\s+(?:week|month|day|year)\s+out\b"
+    # "Out of the five runs of woven willow I put in on our syndicate water, only one ever
+    # sprouted" (decision 0140)
+    rf"|\bout\s+of\s+the\s+{_FEW}\s+[\w-]+\s+(?:[\w-]+\s+){{0,6}}?(?:I|we)\s"
+    # "loads of the kids in my daughter's Year 4 class ..., not just one or two" (0140)
+    r"|\b(?:loads|lots)\s+of\s+the\s+[\w-]+\s+(?:in|on|at)\s+(?:my|our)\b"
+    r"|\bnot\s+just\s+(?:one|1)\s+or\s+(?:two|2)\b"
     r"|\bnot\s+(?:some\s+|a\s+|just\s+a\s+)?(?:once-in-a-blue-moon|one-off|freak|rare)\s+"
     r"(?:thing|event|case|problem|occurrence)\b",
     re.IGNORECASE,

@@ -321,6 +321,8 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
             (value := _occasions(tokens[i]))
             and not _for_a_span(tokens, i)
             and (j := _occasion_end(tokens, i + 1, counted=tokens[i] not in _ONE))
+            # "three working days' notice" is how long ahead (decision 0140)
+            and tokens[j : j + 1] not in _NOTICE
         ):
             # occasions with no "a week" after them count in all: "at least four
             # appointments spread over ...", "One proper sit-down of about an hour"
@@ -383,8 +385,11 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
             unit = tokens[j]
             if unit == "school" and tokens[j + 1 : j + 2] in (["terms"], ["term"]):
                 unit = tokens[j + 1]
+            if unit in EACH_MINUTES and tokens[j + 1 : j + 2] in _NOTICE:
+                # "A couple of hours' notice is plenty": how long ahead (decision 0140)
+                found.setdefault(SPAN, value * EACH_MINUTES[unit] / _MINUTES_A_DAY)
             # not a time: "then apply the same amount again after 15 minutes" (0140)
-            if unit in EACH_MINUTES and tokens[i - 1 : i] != ["after"]:
+            elif unit in EACH_MINUTES and tokens[i - 1 : i] != ["after"]:
                 per, past = _per_week(tokens, j + 1)
                 if per:
                     found.setdefault(WEEKLY, value * EACH_MINUTES[unit] * per)
@@ -414,6 +419,11 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
                 found.setdefault(VOLUME, value * VOLUME_ML[unit])
         i += 1
     return found
+
+
+# Notice given so long ahead: a span however it is counted (decision 0140).
+_NOTICE: Final = (["notice"], ["warning"])
+_MINUTES_A_DAY: Final = 1440.0
 
 
 # Words that restate the amount before them in other units, a count right after them.

@@ -567,6 +567,13 @@ def half_share(tokens: Sequence[str], i: int) -> bool:
         ahead == "of"
         or half_the_many(tokens, i)
         or (i > 0 and tokens[i - 1] in _ABOUT_HALF and (ahead in SAID or ahead in _HALF_DID))
+        # "in about half my sessions" (decision 0140)
+        or (
+            ahead in ("my", "our")
+            and i + 2 < len(tokens)
+            and tokens[i + 2].isalpha()
+            and looks_plural(tokens[i + 2])
+        )
     )
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from lyra.pipelines.evidence.nli_numbers import number_or_word
+from lyra.pipelines.evidence.nli_numbers import looks_plural, number_or_word
 
 # A sentence that opens with an order to do or use a thing advises it as "should" would:
 # "Apply the plaster for 12 hours in every 24-hour period, once daily, and continue for at
@@ -49,8 +49,27 @@ def ordered(tokens: Sequence[str]) -> bool:
     if tokens[0] in _ORDERS:
         return tokens[1] not in _NO_ORDER_AFTER
     if tokens[0] in _ORDERS_OR_NOUNS:
-        return tokens[1] in _ORDER_OPENS or number_or_word(tokens[1]) is not None
+        return (
+            tokens[1] in _ORDER_OPENS
+            or number_or_word(tokens[1]) is not None
+            # "Use live willow rods at least 2 m long": a thing named after it (0140)
+            or (tokens[0] == "use" and _a_thing_named(tokens))
+        )
     return _ordered_after_setting(tokens)
+
+
+_THING_REACH: Final = 4
+
+
+def _a_thing_named(tokens: Sequence[str]) -> bool:
+    """After an opening "Use", a plural noun comes within `_THING_REACH` words, and no
+    "of" or verb of being first ("Use of the scheme was ...")."""
+    for tok in tokens[1 : 1 + _THING_REACH]:
+        if tok in _NO_ORDER_AFTER:
+            return False
+        if looks_plural(tok):
+            return True
+    return False
 
 
 # "For field tomatoes on light soils at full canopy, give at least 2.5 litres per plant

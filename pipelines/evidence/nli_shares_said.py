@@ -185,12 +185,29 @@ def _few_known_from(tokens: Sequence[str], i: int) -> bool:
         k = j + 2
     elif tokens[j : j + 1] == ["other"]:
         k = j + 1
+    elif _in_our_place_before(tokens, i):
+        k = j  # "In our Tuesday group at least five bands have snapped" (decision 0140)
     else:
         # "Three of us in the house ended up with ..." (decision 0140)
         return tokens[j : j + 2] == ["of", "us"]
     while tokens[k + 1 : k + 2] == ["-"]:
         k += 2  # "plot-holders"
     return k < len(tokens) and tokens[k].isalpha() and looks_plural(tokens[k])
+
+
+_OUR_PLACE_REACH: Final = 6
+# A study's own is no witness's place: "In our trial, five patients ..."
+_RESEARCH: Final = frozenset({"trial", "study", "survey", "sample", "cohort", "audit",
+                              "review", "data", "analysis", "records"})  # fmt: skip
+
+
+def _in_our_place_before(tokens: Sequence[str], at: int) -> bool:
+    """The witness's own place stands just before ``at``: "In our Tuesday group (at
+    least) five ..."."""
+    before = tokens[max(0, at - _OUR_PLACE_REACH) : at]
+    return _RESEARCH.isdisjoint(before) and any(
+        before[k] in _PLACE_WORDS and before[k + 1] in _OURS for k in range(len(before) - 1)
+    )
 
 
 # The occasions a witness meets a thing on, and what one does to them ("Every single

@@ -70,7 +70,9 @@ def changed_words(tokens: Sequence[str]) -> tuple[set[str], set[str]]:
             (found if noun[1] else unsized).update(noun[0])
             continue
         axis = axis_of(tokens, i) if tok.isalpha() else None
-        if not ((axis and axis[0] in _CHANGE_AXES) or stem(tok) in CHANGE_VERBS):
+        if not ((axis and axis[0] in _CHANGE_AXES) or stem(tok) in CHANGE_VERBS) or _drops_out(
+            tokens, i
+        ):
             continue
         if (tokens[i + 1 : i + 2] == ["than"] and not sized_before(tokens, i)) or tokens[
             i - 1 : i
@@ -341,6 +343,15 @@ def _size_after_up_down(tokens: Sequence[str], i: int, measured: Measures) -> bo
     return size is not None and size[0] == "%"
 
 
+_DROPS: Final = frozenset({"drop", "drops", "dropped", "dropping"})
+
+
+def _drops_out(tokens: Sequence[str], i: int) -> bool:
+    """``tokens[i]`` drops out, no fall: "the video link drops out on me in about half my
+    sessions" (decision 0140)."""
+    return tokens[i] in _DROPS and tokens[i + 1 : i + 2] == ["out"]
+
+
 def sized_changes(tokens: Sequence[str]) -> list[Sized]:
     """Each change the text gives a size, its direction and what changed: "fell by 47 per
     cent", "has gone up by about 9 per cent", "added less than 3 per cent to total running
@@ -351,7 +362,7 @@ def sized_changes(tokens: Sequence[str]) -> list[Sized]:
         return found  # no size to give a change
     measured = measures(tokens) if digits else {}
     for i, tok in enumerate(tokens):
-        if not tok.isalpha():
+        if not tok.isalpha() or _drops_out(tokens, i):
             continue
         if tok in _SIZE_VERBS:
             size = _size_at(tokens, i + 1, measured)
