@@ -278,6 +278,42 @@ PAIRS = [
         "neutral",
         id="control-a-trial-is-no-witness-place",
     ),
+    pytest.param(
+        "At week 8, itch scores fell 2.3 points more in the salt bath group than in the "
+        "plain-water bath group (95% CI 1.1 to 3.5).",
+        "Our Ava had the salt baths every night for a month and her itch was no better than "
+        "when she'd just been having ordinary tap-water baths.",
+        "refutes",
+        id="no-better-than-tap-water-against-the-plain-water-group",
+    ),
+    pytest.param(
+        "At 10 weeks, participants in the stair-climbing arm scored higher on afternoon "
+        "alertness than the wait-list control arm (standardised mean difference 0.35, 95% "
+        "CI 0.15 to 0.55).",
+        "In our building, the ones who took the stairs every afternoon felt no livelier by "
+        "four o'clock than the colleagues who just stayed at their desks.",
+        "refutes",
+        id="no-livelier-by-four-o-clock-than-those-who-stayed",
+    ),
+    pytest.param(
+        "Staff should aim for a stretch break of at least 15 minutes on at least five "
+        "working days a week.",
+        "Five minutes round the office a couple of times a week is plenty to shake off the slump.",
+        "refutes",
+        id="minutes-round-the-office-are-minutes-not-rounds",
+    ),
+    pytest.param(
+        "Builders should fit at least one bat box per dwelling on new estates.",
+        "One bat box on every fourth or fifth house is plenty to get a roost going.",
+        "refutes",
+        id="one-on-every-fifth-house-called-plenty-against-one-per-dwelling",
+    ),
+    pytest.param(
+        "Builders should fit at least one bat box per dwelling on new estates.",
+        "One bat box on every house is plenty to get a roost going.",
+        "neutral",
+        id="control-one-on-every-house-meets-the-floor",
+    ),
 ]
 
 
@@ -366,3 +402,13 @@ def test_a_run_out_of_so_many_and_loads_of_those_known_are_claims() -> None:
     assert witnessed(runs) is True
     assert witnessed(loads) is True
     assert read_share(tokenize(loads)) == NOT_RARE
+
+
+def test_an_order_to_add_and_a_plant_is_no_house() -> None:
+    added = read_amounts(tokenize("Add at least 30 g of oatmeal to a child-sized bath."))
+    assert added is not None
+    assert dict(added.by_dimension)["milligrams"] == pytest.approx(30000.0)
+    per_plant = read_amounts(tokenize("Give at least 2.5 litres per plant every day."))
+    assert per_plant is not None
+    assert "per hous" not in dict(per_plant.by_dimension)
+    assert dict(per_plant.by_dimension)["units of l"] == pytest.approx(2.5)

@@ -339,7 +339,7 @@ TWO_GROUPS_ALIKE: Final = re.compile(
     # thicker in the grass than out on the bare patch"; not "no longer than 10 days", "no
     # later than": decision 0137)
     r"|\bno (?!longer\b|later\b|earlier\b|greater\b|fewer\b|other\b|never\b|under\b|over\b)"
-    r"[a-z]{3,}er (?:\w+ ){0,8}?than\b(?! \S*\d)(?! (?:a|an|one|two|three|four|five|six"
+    r"[a-z]{3,}er (?:[\w']+ ){0,8}?than\b(?! \S*\d)(?! (?:a|an|one|two|three|four|five|six"
     r"|seven|eight|nine|ten|half|a few)\b)"
     # denied in other words ("weren't getting out of the house any more often than", "didn't
     # end up any less bothered by the heaviness than": decision 0137)

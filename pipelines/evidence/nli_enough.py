@@ -49,6 +49,7 @@ from lyra.pipelines.evidence.nli_ratios import (
     PERCENT,
     count,
     one_minds,
+    one_on_every_nth,
     ratio_enough,
     ratio_floor,
     ratio_for_so_many,
@@ -273,7 +274,14 @@ def _occasion_end(tokens: Sequence[str], at: int, *, counted: bool) -> int:
         kind += 1  # "five full school days" (decision 0140)
     if kind > at + 1 and tokens[kind : kind + 1] and tokens[kind] in TIMES_NOUNS:
         return kind + 1
-    if tokens[at : at + 1] and tokens[at].isalpha() and tokens[at] not in PER_WORDS:
+    if (
+        tokens[at : at + 1]
+        and tokens[at].isalpha()
+        and tokens[at] not in PER_WORDS
+        # a unit is no kind: "Ten minutes round the block" (decision 0140)
+        and tokens[at] not in EACH_MINUTES
+        and tokens[at] not in SPAN_DAYS
+    ):
         if counted and tokens[at + 1 : at + 2] != [] and tokens[at + 1] in TIMES_NOUNS:
             return at + 2  # "three joint sessions" (decision 0132)
         return _occasion_at(tokens, at + 1)
@@ -574,7 +582,10 @@ def read_amounts(tokens: Sequence[str]) -> Amounts | None:
             one_minds(tokens, max(0, enough_at - _ALONE_REACH), enough_at)
             if _on_its_own(tokens, enough_at)
             else _amounts_in(tokens, max(0, enough_at - _ENOUGH_REACH), enough_at, high=True)
-            | ratio_enough(tokens, max(0, enough_at - _ENOUGH_REACH), enough_at)
+            | (
+                ratio_enough(tokens, max(0, enough_at - _ENOUGH_REACH), enough_at)
+                or one_on_every_nth(tokens, max(0, enough_at - _ENOUGH_REACH), enough_at)
+            )
             | ratio_for_so_many(tokens, max(0, enough_at - _ENOUGH_REACH), enough_at)
             | _units_enough(tokens, max(0, enough_at - _ENOUGH_REACH), enough_at)
             | count_along(tokens, max(0, enough_at - _ENOUGH_REACH), enough_at)

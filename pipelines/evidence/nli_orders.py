@@ -28,7 +28,10 @@ _ORDERS: Final = frozenset({"apply", "continue", "offer", "give", "wear", "keep"
                             # "Put up at least 10 boxes per hectare" (0138)
                             "put", "hang", "fix",
                             # "Scatter at least 2 kg of seed per hectare" (0140)
-                            "scatter", "broadcast"})  # fmt: skip
+                            "scatter", "broadcast",
+                            # "add at least 30 g of colloidal oatmeal to a child-sized
+                            # bath" (0140)
+                            "add", "soak", "rub", "dilute"})  # fmt: skip
 _ORDERS_OR_NOUNS: Final = frozenset({"plan", "use", "practice", "set", "run", "hold", "book",
                                      "rest", "space", "walk", "drink", "fit", "start",
                                      "stock",

@@ -155,9 +155,54 @@ def ratio_floor(tokens: Sequence[str], i: int) -> dict[str, float]:
             # density of at least 16 per square metre", what is counted named first (0137)
             noun = tokens[k - 1] if tokens[k - 1].isalpha() else _counted_before(tokens, i)
             return {stem(noun) + PER_AREA: counted / m2} if noun else {}
-        base = count_at(tokens, k + len(each))
-        return {RATIO + stem(tokens[base[1]]): counted / base[0]} if base and base[0] else {}
+        base = count_at(tokens, k + len(each)) or _one_named(tokens, k + len(each))
+        return {RATIO + _base_key(tokens[base[1]]): counted / base[0]} if base and base[0] else {}
     return {}
+
+
+# Ordinals of "every fifth house", as how many each one is among.
+_ORDINALS: Final = {"second": 2.0, "third": 3.0, "fourth": 4.0, "fifth": 5.0, "sixth": 6.0,
+                    "seventh": 7.0, "eighth": 8.0, "ninth": 9.0, "tenth": 10.0}  # fmt: skip
+# One base under two names: "per dwelling" and "on every fifth house" (decision 0140).
+_HOUSE: Final = "hous"
+_SAME_BASE: Final = {"dwell": _HOUSE, "dwelling": _HOUSE, "hom": _HOUSE, "properti": _HOUSE}
+
+
+def _base_key(word: str) -> str:
+    """The key of a ratio's base noun, one for a house however it is named."""
+    return _SAME_BASE.get(stem(word), stem(word))
+
+
+def one_on_every_nth(tokens: Sequence[str], start: int, end: int) -> dict[str, float]:
+    """One of a thing on every so many of another, between ``start`` and ``end``: "one
+    swift brick on every fifth or sixth house" is 1 / 6 per house (decision 0140)."""
+    for i in range(start, end):
+        if tokens[i] not in ("one", "a", "1"):
+            continue
+        for k in range(i + 2, min(end, i + 2 + _COUNTED_WORDS)):
+            if tokens[k] in ("on", "in", "for") and (base := _every_nth(tokens, k + 1)):
+                return {RATIO + _base_key(tokens[base[1]]): 1.0 / base[0]}
+    return {}
+
+
+def _every_nth(tokens: Sequence[str], at: int) -> tuple[float, int] | None:
+    """`_one_named` of "every fifth or sixth house" only."""
+    return _one_named(tokens, at) if tokens[at : at + 1] == ["every"] else None
+
+
+def _one_named(tokens: Sequence[str], at: int) -> tuple[float, int] | None:
+    """One of a thing named alone after "per" ("per dwelling"), or one in so many ("every
+    fifth or sixth house": 6, the larger), and where its noun stands; None for neither."""
+    if at >= len(tokens):
+        return None
+    if tokens[at] == "every" and at + 1 < len(tokens) and tokens[at + 1] in _ORDINALS:
+        value, j = _ORDINALS[tokens[at + 1]], at + 2
+        if tokens[j : j + 1] == ["or"] and tokens[j + 1 : j + 2] and tokens[j + 1] in _ORDINALS:
+            value, j = max(value, _ORDINALS[tokens[j + 1]]), j + 2
+        return (value, j) if j < len(tokens) and tokens[j].isalpha() else None
+    # a home named alone: not "2.5 litres per plant", read by its units, nor "for every
+    # booked appointment"
+    return (1.0, at) if _base_key(tokens[at]) == _HOUSE and not looks_plural(tokens[at]) else None
 
 
 # How far back what a floor counts may be named: "Shoots should be set at a density of".
@@ -222,7 +267,7 @@ def ratio_enough(tokens: Sequence[str], start: int, end: int) -> dict[str, float
                 return {stem(tokens[k - 1]) + PER_AREA: counted[0] / m2}
             if to_the:
                 continue
-            base = count_at(tokens, k + len(each))
+            base = count_at(tokens, k + len(each)) or _every_nth(tokens, k + len(each))
             if (
                 base is None
                 or base[1] >= end
@@ -230,7 +275,7 @@ def ratio_enough(tokens: Sequence[str], start: int, end: int) -> dict[str, float
                 or tokens[base[1]] in SPAN_DAYS  # "two sessions for six weeks": a span
             ):
                 return {}
-            return {RATIO + stem(tokens[base[1]]): counted[0] / base[0]}
+            return {RATIO + _base_key(tokens[base[1]]): counted[0] / base[0]}
         if counted[0] != 1.0:
             return {}
         # one of a thing holds the count: "a single drop of about five larvae to the
