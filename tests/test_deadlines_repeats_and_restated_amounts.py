@@ -314,6 +314,46 @@ PAIRS = [
         "neutral",
         id="control-one-on-every-house-meets-the-floor",
     ),
+    pytest.param(
+        "At 60 days, 58% of disputes in the phone-call arm had been settled without a "
+        "hearing, compared with 39% in the standard letter arm (risk difference 19 "
+        "percentage points, 95% CI 12 to 26).",
+        "We rang people on half our cases for a year and, honestly, the share of disputes "
+        "we settled without a hearing came out about the same as on the cases where clerks "
+        "just sent the letter.",
+        "refutes",
+        id="about-the-same-as-where-clerks-just-sent-the-letter",
+    ),
+    pytest.param(
+        "At 2 years, children in the reading arm knew 9.2 more words and had 21% fewer "
+        "tantrums per week than children in the usual-care control arm (95% CI 3.1 to "
+        "15.3).",
+        "By the time they're three, the kids who were read to aren't using any more words or "
+        "throwing any fewer tantrums than the ones whose parents just talked to them.",
+        "refutes",
+        id="not-any-fewer-tantrums-than-those-whose-parents-just-talked",
+    ),
+    pytest.param(
+        "Cracking into a hard crust is uncommon, reported by only 3% of the 900 gardeners "
+        "who answered our survey.",
+        "Every single pot I mulched with the grit went into a hard crust within a month.",
+        "refutes",
+        id="every-single-one-i-mulched-against-uncommon",
+    ),
+    pytest.param(
+        "Revenge complaints from the neighbour who receives a courtesy letter are rare, "
+        "occurring in fewer than 2 in every 100 cases.",
+        "Of the five houses on our street that got one of those courtesy letters, three "
+        "ended up making a revenge complaint.",
+        "refutes",
+        id="of-the-five-houses-three-against-rare",
+    ),
+    pytest.param(
+        "Serious muscle damage occurs in fewer than 1 in 10,000 people taking a statin each year.",
+        "Of 100 people taking a statin for five years, about 6 avoid a heart attack.",
+        "neutral",
+        id="control-a-natural-frequency-is-no-witness-count",
+    ),
 ]
 
 
@@ -412,3 +452,14 @@ def test_an_order_to_add_and_a_plant_is_no_house() -> None:
     assert per_plant is not None
     assert "per hous" not in dict(per_plant.by_dimension)
     assert dict(per_plant.by_dimension)["units of l"] == pytest.approx(2.5)
+
+
+def test_enough_for_us_and_others_and_all_it_needs_are_claims() -> None:
+    others = (
+        "A few rhymes and a couple of minutes at bathtime was plenty for us, and for most of "
+        "the parents I know."
+    )
+    needs = "Ten minutes is plenty for me, and an hour in the fridge is all it needs."
+    assert informativeness(others) == pytest.approx(0.4)
+    assert informativeness(needs) == pytest.approx(0.7)
+    assert informativeness("Ten minutes is plenty for me.") == pytest.approx(0.0)

@@ -416,7 +416,12 @@ _ENOUGH_BEYOND_ME = re.compile(
     r"|\b(?:plenty|enough)\b[^.;]{0,60}?\banything\s+(?:longer|more)\b"
     # or for any reader in the case named ("a yearly check is plenty if you've got no
     # bother with it": decision 0137)
-    r"|\b(?:plenty|enough|sufficient|ample)\s+(?:if|as\s+long\s+as|provided)\s+you\b",
+    r"|\b(?:plenty|enough|sufficient|ample)\s+(?:if|as\s+long\s+as|provided)\s+you\b"
+    # for the writer and for others ("was plenty for us, and for most of the parents I
+    # know"), or all a thing needs ("half an hour back in the freezer is all it needs":
+    # decision 0140)
+    r"|\b(?:plenty|enough)\s+for\s+(?:me|us),?\s+and\s+(?:for\s+)?(?:most|all|many|lots)\s+of\b"
+    r"|\ball\s+(?:it|they)\s+needs?\b",
     re.IGNORECASE,
 )
 # A position calling an amount enough or too much: "Our members believe a floor of 40p a

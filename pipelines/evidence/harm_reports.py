@@ -235,6 +235,8 @@ WITNESS_FREQUENCY = re.compile(
     # "Pretty much every letting agent I rang" (decision 0140)
     r"talked\s+to|asked|met|worked\s+with|rang|phoned|called|contacted|tried|visited)\b"
     r"|(?:in|on|at)\s+(?:my|our)\b)"
+    # "Every single bed I mulched with raw fleece went into a hard felt mat" (0140)
+    r"|\bevery\s+single\s+[\w-]+\s+(?:I|we)\s+[a-z]+ed\b"
     # "everyone on my floor had ..." (decision 0140)
     r"|\b(?:everyone|everybody)\s+(?:in|on|at)\s+(?:my|our)\b"
     r"|\bevery\s+single\s+(?:time|morning|night|evening|day|week|lesson|session|shift)\b"
@@ -347,7 +349,7 @@ TWO_GROUPS_ALIKE: Final = re.compile(
     # ("don't get sorted out a day sooner than the old paper claims": decision 0139)
     r"|(?:n't|\bnot) (?:\w+ ){0,6}?(?:any|one bit|a bit|a jot|a day|a week|a minute|an hour)"
     r" (?:more|less|better|worse"
-    r"|quicker|faster|sooner|happier|healthier|fitter)\b(?: \w+){0,5}? than\b"
+    r"|quicker|faster|sooner|happier|healthier|fitter|fewer)\b(?: \w+){0,7}? than\b"
     r"|\bno (?:more|less|fewer) (?!than \S*\d)(?!than (?:a|an|one|two|three|four|five|six"
     r"|seven|eight|nine|ten|half|a few)\b)"
     # outcomes, not how a placebo looked ("identical placebo capsules", "looked identical")
@@ -398,6 +400,8 @@ PLAIN_GROUP: Final = re.compile(
     # streets where the council still leaves it a fortnight" (decision 0139)
     r"|\bpretend\b|\bthe (?:old ?-? ?fashioned|old|usual|normal) way\b"
     r"|\bwhere (?:the \w+ |they |we |it )?still\b"
+    # "the wards where officers just went straight in" (decision 0140)
+    r"|\bwhere (?:the )?\w+ just\b"
     # "the parks where the council had carted all the old wood away" (decision 0140)
     r"|\b(?:carted|cleared|hauled|taken|tidied|stripped) (?:\w+ ){0,4}?away\b",
     re.IGNORECASE,

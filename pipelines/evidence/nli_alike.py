@@ -60,6 +60,8 @@ _CONTROL_ARM: Final = re.compile(
     # those the thing has not reached yet ("age-matched residents in wards where the pass
     # had not yet been introduced": decision 0137)
     r"|\bnot yet (?:been )?(?:introduced|offered|available|rolled out|started)\b"
+    # the standard kind's arm ("41% in the standard investigation arm": decision 0140)
+    r"|\bstandard (?:[\w-]+ ){0,3}?arm\b"
     # the plain kind's group ("than in the plain-water bath group": decision 0140)
     r"|\bplain (?:\S+ ){0,4}?(?:group|arm)s?\b"
     # those who kept what they had ("pupils in classes keeping standard chairs": 0140)

@@ -404,12 +404,14 @@ _OUT_OF_DETERMINERS = frozenset({"the", "our", "my", "those", "these", "all"})
 
 
 def out_of_first(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
-    """A share that names its group first, at ``tokens[i]`` ("out"): "out of the nine of
-    us ..., three ended up ..." as a percentage, and where its count stands (decision
-    0129); None for none. Only at a sentence's start, or where nothing counts before."""
+    """A share that names its group first, at ``tokens[i]`` ("out", or a sentence's
+    opening "of"): "out of the nine of us ..., three ended up ..." (decision 0129), "Of
+    the six flats in our block that got one ..., four ended up ..." (0140) as a
+    percentage, and where its count stands; None for none. Only at a sentence's start,
+    or where nothing counts before."""
     if i and number(tokens[i - 1]) is not None:
         return None  # "3 out of 10": `_share` reads it
-    k = i + 2
+    k = i + (1 if tokens[i] == "of" else 2)
     while k < len(tokens) and tokens[k] in _OUT_OF_DETERMINERS:
         k += 1
     group = _count_at(tokens, k)
@@ -420,6 +422,10 @@ def out_of_first(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
         if count is None:
             continue
         after = tokens[count[1] : count[1] + 1]
+        if after in (["in"], ["out"], ["per"], ["percent"]):
+            # "Of the 212 families ..., roughly one in three", "22 per cent": `_share` and
+            # `measures` read them
+            return None
         if count[0] < group[0] and not (after and stem(after[0]) in TIME_UNITS):
             return 100.0 * count[0] / group[0], j
         return None
@@ -677,7 +683,10 @@ def _measures(key: tuple[str, ...]) -> Measures:
             found.setdefault("%", []).append((share[0], share[0], i))
             i = share[1]
             continue
-        if tok == "out" and ahead == "of" and (group_first := out_of_first(tokens, i)):
+        # "Of the six flats ...", not "Of 100 over-75s ..." (a natural frequency)
+        if ((tok == "out" and ahead == "of") or (tok == "of" and i == 0 and ahead == "the")) and (
+            group_first := out_of_first(tokens, i)
+        ):
             found.setdefault("%", []).append((group_first[0], group_first[0], group_first[1]))
             i = group_first[1] + 1
             continue

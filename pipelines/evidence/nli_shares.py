@@ -209,7 +209,9 @@ def _restating(tokens: Sequence[str], at: int) -> list[int]:
 def _counted_out_of(tokens: Sequence[str], at: int) -> bool:
     """The count at ``at`` is of a group named first: "out of the nine of us ..., three"."""
     return any(
-        tokens[k : k + 2] == ["out", "of"] and (found := out_of_first(tokens, k)) and found[1] == at
+        (tokens[k : k + 2] == ["out", "of"] or (k == 0 and tokens[k] == "of"))
+        and (found := out_of_first(tokens, k))
+        and found[1] == at
         for k in range(at)
     )
 

@@ -73,7 +73,10 @@ def all_but_every_at(tokens: Sequence[str]) -> int | None:
     known = [
         i
         for i in range(len(tokens) - 1)
-        if (tokens[i] == "every" and _known(tokens, i + 2 if tokens[i + 1] == "other" else i + 1))
+        if (
+            tokens[i] == "every"
+            and _known(tokens, i + 2 if tokens[i + 1] in ("other", "single") else i + 1)
+        )
         # "everyone on my floor had ..." (decision 0140)
         or (tokens[i] in _EVERYONE and _in_mine(tokens[i + 1 : i + 3]))
     ]
@@ -288,7 +291,10 @@ def _known(tokens: Sequence[str], at: int) -> bool:
         return True  # "every mate of mine who has tried one" (decision 0138)
     # past a second word of the noun: "every letting agent I rang" (decision 0140)
     return any(
-        ahead[k : k + 1] in (["i"], ["we"]) and ahead[k + 1 : k + 2] != [] and ahead[k + 1] in _KNOW
+        ahead[k : k + 1] in (["i"], ["we"])
+        and ahead[k + 1 : k + 2] != []
+        # or what the witness did to their own: "Every single bed I mulched" (0140)
+        and (ahead[k + 1] in _KNOW or ahead[k + 1].endswith("ed"))
         for k in (0, 1)
     )
 
