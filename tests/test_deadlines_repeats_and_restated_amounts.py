@@ -354,6 +354,38 @@ PAIRS = [
         "neutral",
         id="control-a-natural-frequency-is-no-witness-count",
     ),
+    pytest.param(
+        "At six weeks, mean cramp pain on the 0-10 scale fell by 1.2 points more in the heat "
+        "pad group than in the unheated sham pad group (95% CI 0.5 to 1.9).",
+        "Honestly, the women with a properly hot pad and the ones with a pad that had never "
+        "been switched on ended up with pretty much the same cramps.",
+        "refutes",
+        id="the-same-cramps-against-less-cramp-pain-on-a-scale",
+    ),
+    pytest.param(
+        "By the third summer, mean algae cover in ponds fitted with barley bales was 35% "
+        "lower than in untreated control ponds (95% CI 20% to 47%).",
+        "Our top pond had the bales in it for three whole summers and it went every bit as "
+        "pea-green as the bottom one that never had a bale in it.",
+        "refutes",
+        id="every-bit-as-pea-green-as-the-one-that-never-had-it",
+    ),
+    pytest.param(
+        "Damage from grazing deer is rare, affecting fewer than 3% of tree guards in their "
+        "first year.",
+        "Deer flattened every guard on my plot inside a month, and the same happened to "
+        "pretty much everyone in our local woodland group who tried them.",
+        "refutes",
+        id="pretty-much-everyone-in-our-group-against-rare",
+    ),
+    pytest.param(
+        "Lodge your appeal within 30 days of the decision, and allow at least six weeks for "
+        "the tribunal's written ruling.",
+        "Our appeal was done in a few days, so honestly budgeting a week for the whole thing "
+        "is plenty.",
+        "refutes",
+        id="a-week-called-plenty-against-an-order-after-your-of-six-weeks",
+    ),
 ]
 
 
@@ -463,3 +495,8 @@ def test_enough_for_us_and_others_and_all_it_needs_are_claims() -> None:
     assert informativeness(others) == pytest.approx(0.4)
     assert informativeness(needs) == pytest.approx(0.7)
     assert informativeness("Ten minutes is plenty for me.") == pytest.approx(0.0)
+
+
+def test_loads_and_never_bothered_with_more_is_a_claim() -> None:
+    text = "Five minutes with the pad once a day is loads, I never bother with the long sessions."
+    assert informativeness(text) == pytest.approx(0.7)

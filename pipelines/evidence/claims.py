@@ -414,6 +414,8 @@ _ENOUGH_BEYOND_ME = re.compile(
     # or more called no help ("... is plenty for me to get through the afternoon, and
     # anything longer just eats into my break": decision 0139)
     r"|\b(?:plenty|enough)\b[^.;]{0,60}?\banything\s+(?:longer|more)\b"
+    # "... is loads, I never bother with the long sessions" (decision 0140)
+    r"|\b(?:plenty|enough|loads)\b[^.;]{0,40}?\bnever\s+bother(?:ed)?\s+with\b"
     # or for any reader in the case named ("a yearly check is plenty if you've got no
     # bother with it": decision 0137)
     r"|\b(?:plenty|enough|sufficient|ample)\s+(?:if|as\s+long\s+as|provided)\s+you\b"

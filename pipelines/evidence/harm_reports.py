@@ -334,7 +334,7 @@ TWO_GROUPS_ALIKE: Final = re.compile(
     r"|\bboth (?:of (?:them|us|the \w+) )?(?:\w+ ){0,3}?(?:in|at|on|by|within) the same\b"
     r"|\bnothing to choose between\b"
     # any likeness stressed ("every bit as mucky as Castleworth's")
-    r"|\b(?:every bit|just) as \w+ (?:\w+ ){0,6}?as\b(?! (?:possible|ever|usual|before"
+    r"|\b(?:every bit|just) as \S+ (?:\S+ ){0,6}?as\b(?! (?:possible|ever|usual|before"
     r"|needed|necessary|you|we|they|i)\b)"
     r"|\bno (?:better|worse|quicker|faster|sooner|higher|lower|different)\b"
     # any other comparative of two groups, not a bound or a time ("the tiddlers were no

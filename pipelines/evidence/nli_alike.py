@@ -111,7 +111,9 @@ _HEALED: Final = frozenset(content_keys(["healed"]))
 # where both name one (decision 0139).
 _SORE_WORDS: Final = ("pain", "painful", "sore", "soreness", "ache", "aching", "hurt", "hurts",
                       # "headaches" against "mean pain" (decision 0140)
-                      "headache", "headaches")  # fmt: skip
+                      "headache", "headaches",
+                      # "pretty much the same cramps" against "mean cramp pain" (0140)
+                      "cramp", "cramps")  # fmt: skip
 _SORENESS: Final = frozenset(content_keys(_SORE_WORDS))
 
 

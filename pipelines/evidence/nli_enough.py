@@ -329,8 +329,10 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
             (value := _occasions(tokens[i]))
             and not _for_a_span(tokens, i)
             and (j := _occasion_end(tokens, i + 1, counted=tokens[i] not in _ONE))
-            # "three working days' notice" is how long ahead (decision 0140)
+            # "three working days' notice" is how long ahead, "within 90 days" a deadline
+            # (decision 0140)
             and tokens[j : j + 1] not in _NOTICE
+            and tokens[i - 1 : i] != ["within"]
         ):
             # occasions with no "a week" after them count in all: "at least four
             # appointments spread over ...", "One proper sit-down of about an hour"

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+from lyra.pipelines.evidence.leftovers import lexicon_readings
 from lyra.pipelines.evidence.nli_numbers import looks_plural, number_or_word
 
 # A sentence that opens with an order to do or use a thing advises it as "should" would:
@@ -51,6 +52,8 @@ def ordered(tokens: Sequence[str]) -> bool:
         return False
     if tokens[0] in _ORDERS:
         return tokens[1] not in _NO_ORDER_AFTER
+    if tokens[1] == "your" and tokens[0] in lexicon_readings(tokens[0]).get("VERB", ()):
+        return True  # a verb's own form before "your": "Raise your dispute within" (0140)
     if tokens[0] in _ORDERS_OR_NOUNS:
         return (
             tokens[1] in _ORDER_OPENS

@@ -87,8 +87,11 @@ _ENDS: Final = frozenset(
 )  # fmt: skip
 # What a finding comes from is no outcome of it ("trials that showed a benefit").
 _RESEARCH: Final = frozenset(
-    content_keys(["trials", "studies", "review", "analysis", "data", "evidence", "research"])
-)
+    content_keys(["trials", "studies", "review", "analysis", "data", "evidence", "research",
+                  # what a measure is read on ("mean cramp pain on the 0-10 scale fell":
+                  # decision 0140)
+                  "scale"])
+)  # fmt: skip
 # When is no outcome: a month, and "come" before one ("come August both were the same
 # shade of pea soup": decision 0138).
 _WHEN: Final = frozenset(content_keys([*MONTHS_TEXT.split(), "come"]))

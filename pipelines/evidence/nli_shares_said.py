@@ -57,11 +57,16 @@ def all_but_every_at(tokens: Sequence[str]) -> int | None:
     ]
     if found:
         at = found[0]
-        named = len(found) == 1 and (
-            SYMPTOM.search(" ".join(tokens))
-            or _known(tokens, at + 2 if tokens[at + 1] == "other" else at + 1)
-            or _ours_around(tokens, at)
-            or _seen_by_witness(tokens, at)
+        named = (
+            len(found) == 1
+            and (
+                SYMPTOM.search(" ".join(tokens))
+                # "pretty much everyone in our local pond group" (decision 0140)
+                or (tokens[at] in _EVERYONE and _in_mine(tokens[at + 1 : at + 3]))
+                or _known(tokens, at + 2 if tokens[at + 1] == "other" else at + 1)
+                or _ours_around(tokens, at)
+                or _seen_by_witness(tokens, at)
+            )
         )
         return at - 1 if named else None
     # "Every single time I got up off the top bench I went woozy": what the witness met
