@@ -386,6 +386,29 @@ PAIRS = [
         "refutes",
         id="a-week-called-plenty-against-an-order-after-your-of-six-weeks",
     ),
+    pytest.param(
+        "Three years after coppicing, coppiced plots held a mean of 3.2 nightjars per "
+        "kilometre compared with 1.9 in plots that stayed on annual mowing (rate ratio 1.7, "
+        "95% CI 1.2 to 2.4).",
+        "Two summers of counts and the coppiced plots never had any more nightjars in them "
+        "than the strip that the contractor just mows every autumn.",
+        "refutes",
+        id="never-any-more-than-the-strip-just-mown-against-stayed-on-annual",
+    ),
+    pytest.param(
+        "Stomach upset such as bloating or loose stools is uncommon, affecting fewer than 1 "
+        "in 40 customers.",
+        "Half the men in my walking club tried that fibre powder and most of us ended up "
+        "with bellies like balloons inside a week.",
+        "refutes",
+        id="half-the-men-in-my-club-with-bellies-like-balloons-against-uncommon",
+    ),
+    pytest.param(
+        "Schools should timetable at least one full lesson a week in the library for each class.",
+        "A couple of library lessons a term is more than enough for my class.",
+        "refutes",
+        id="a-couple-a-term-called-enough-against-one-a-week",
+    ),
 ]
 
 
@@ -500,3 +523,9 @@ def test_enough_for_us_and_others_and_all_it_needs_are_claims() -> None:
 def test_loads_and_never_bothered_with_more_is_a_claim() -> None:
     text = "Five minutes with the pad once a day is loads, I never bother with the long sessions."
     assert informativeness(text) == pytest.approx(0.7)
+
+
+def test_half_the_ones_in_my_place_and_everyone_i_know() -> None:
+    assert witnessed("Half the ladies in my housing block tried that gum.") is True
+    known = tokenize("Pretty much everyone I know on the scheme has had a warning.")
+    assert read_share(known) == ALL_BUT_A_FEW

@@ -269,6 +269,8 @@ WITNESS_FREQUENCY = re.compile(
     rf"|\b{_FEW}\s+(?:winters|summers|springs|autumns|years|seasons|times|weeks)\s+running\b"
     # "Week in, week out we see people who never got a single email" (decision 0139)
     r"|\b(?:week|month|day|year)\s+in,?\s+(?:week|month|day|year)\s+out\b"
+    # "Half the ladies in my sheltered housing block tried that xylitol gum" (0140)
+    r"|\bhalf\s+the\s+[\w-]+\s+(?:in|on|at)\s+(?:my|our)\b"
     # "Out of the five runs of woven willow I put in on our syndicate water, only one ever
     # sprouted" (decision 0140)
     rf"|\bout\s+of\s+the\s+{_FEW}\s+[\w-]+\s+(?:[\w-]+\s+){{0,6}}?(?:I|we)\s"
@@ -347,8 +349,9 @@ TWO_GROUPS_ALIKE: Final = re.compile(
     # end up any less bothered by the heaviness than": decision 0137)
     # ("didn't settle to their work one bit better than": decision 0138)
     # ("don't get sorted out a day sooner than the old paper claims": decision 0139)
-    r"|(?:n't|\bnot) (?:\w+ ){0,6}?(?:any|one bit|a bit|a jot|a day|a week|a minute|an hour)"
-    r" (?:more|less|better|worse"
+    # ("the laid stretch never had any more dormice in it than": decision 0140)
+    r"|(?:n't|\bnot|\bnever) (?:\w+ ){0,6}?(?:any|one bit|a bit|a jot|a day|a week|a minute"
+    r"|an hour) (?:more|less|better|worse"
     r"|quicker|faster|sooner|happier|healthier|fitter|fewer)\b(?: \w+){0,7}? than\b"
     r"|\bno (?:more|less|fewer) (?!than \S*\d)(?!than (?:a|an|one|two|three|four|five|six"
     r"|seven|eight|nine|ten|half|a few)\b)"

@@ -62,6 +62,9 @@ _CONTROL_ARM: Final = re.compile(
     r"|\bnot yet (?:been )?(?:introduced|offered|available|rolled out|started)\b"
     # the standard kind's arm ("41% in the standard investigation arm": decision 0140)
     r"|\bstandard (?:[\w-]+ ){0,3}?arm\b"
+    # those that stayed on the usual ("sections that stayed on annual flailing": 0140)
+    r"|\b(?:stayed|remained|kept) (?:on|with) (?:the |their )?(?:usual|annual|normal"
+    r"|standard|existing|regular|routine|old)\b"
     # the plain kind's group ("than in the plain-water bath group": decision 0140)
     r"|\bplain (?:\S+ ){0,4}?(?:group|arm)s?\b"
     # those who kept what they had ("pupils in classes keeping standard chairs": 0140)

@@ -197,9 +197,11 @@ def _often_at(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
         times, j = VAGUE[tok], i + 1
         if tokens[j] == "of":
             j += 1
-        if not (tokens[j : j + 1] and tokens[j] in TIMES_NOUNS):
+        # "a couple of outdoor lessons a term": occasions of a kind (decision 0140)
+        end = j + 1 if tokens[j : j + 1] and tokens[j] in TIMES_NOUNS else 0
+        j = end or _occasion_end(tokens, j, counted=True)
+        if not j:
             return None
-        j += 1
     elif (value := _occasions(tok)) and (
         j := _occasion_end(tokens, i + 1, counted=tok not in _ONE)
     ):

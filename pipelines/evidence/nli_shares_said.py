@@ -61,8 +61,10 @@ def all_but_every_at(tokens: Sequence[str]) -> int | None:
             len(found) == 1
             and (
                 SYMPTOM.search(" ".join(tokens))
-                # "pretty much everyone in our local pond group" (decision 0140)
+                # "pretty much everyone in our local pond group", "everyone I know on
+                # the scheme" (decision 0140)
                 or (tokens[at] in _EVERYONE and _in_mine(tokens[at + 1 : at + 3]))
+                or (tokens[at] in _EVERYONE and _i_know(tokens[at + 1 : at + 3]))
                 or _known(tokens, at + 2 if tokens[at + 1] == "other" else at + 1)
                 or _ours_around(tokens, at)
                 or _seen_by_witness(tokens, at)
@@ -302,6 +304,11 @@ def _known(tokens: Sequence[str], at: int) -> bool:
         and (ahead[k + 1] in _KNOW or ahead[k + 1].endswith("ed"))
         for k in (0, 1)
     )
+
+
+def _i_know(words: Sequence[str]) -> bool:
+    """``words`` say "I know", "we met" ... (`_KNOW`)."""
+    return list(words[:1]) in (["i"], ["we"]) and len(words) > 1 and words[1] in _KNOW
 
 
 def _in_mine(words: Sequence[str]) -> bool:

@@ -142,6 +142,9 @@ OUTCOME_SYNONYMS: Final = {
     # a thing in tatters is shredded ("every strand ... was in tatters within a month"
     # against "Shredding is uncommon": decision 0140)
     "tatter": "shredd",
+    # a belly is the stomach a tummy is ("bellies like balloons" against "Tummy upset
+    # such as bloating": decision 0140)
+    "belli": "stomach",
     # an ecologist's forbs are the meadow's flowers ("4.2 more forb species per square
     # metre" against "couldn't tell the two halves apart for flowers": decision 0140)
     "forb": "flower",

@@ -75,7 +75,9 @@ OCCASIONS: Final = frozenset({"session", "class", "visit", "treatment", "treatme
                               "departures", "run", "runs", "trip", "trips"})  # fmt: skip
 PER_WORDS: Final = frozenset({"a", "an", "per", "each", "every"})
 PER_UNIT: Final = {"hour": 168.0, "day": 7.0, "night": 7.0, "week": 1.0, "fortnight": 0.5,
-                   "month": 0.25, "year": 1 / 52}  # fmt: skip
+                   "month": 0.25, "year": 1 / 52,
+                   # a school term of 13 weeks ("a couple of outdoor lessons a term": 0140)
+                   "term": 1 / 13}  # fmt: skip
 
 # Units of length, in centimetres (`nli_lengths`).
 LENGTH_CM: Final = {"cm": 1.0, "centimetre": 1.0, "centimetres": 1.0, "centimeter": 1.0,
