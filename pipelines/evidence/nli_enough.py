@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from lyra.pipelines.evidence.nli_enough_words import ALONE_REACH, calls_enough, on_its_own
 from lyra.pipelines.evidence.nli_lengths import (
     DEPTH,
     RANGE_JOINS,
@@ -54,7 +55,7 @@ from lyra.pipelines.evidence.nli_ratios import (
     ratio_floor,
     ratio_for_so_many,
 )
-from lyra.pipelines.evidence.nli_tokens import STOPWORDS, is_negated
+from lyra.pipelines.evidence.nli_tokens import STOPWORDS
 from lyra.pipelines.evidence.nli_units import (
     DOSE_MG,
     EACH_MINUTES,
@@ -110,12 +111,8 @@ _NOT_ADVISED: Final = (("more", "than"), ("longer", "than"), ("less", "than"),
 # than once in every three years" (decision 0127).
 _CEILING_STARTS: Final = (("no", "more", "than"), ("not", "more", "than"), ("no", "more",
                           "often", "than"), ("at", "most"))  # fmt: skip
-# Words that call an amount enough, after it: "is plenty", "is enough", "is all you need".
-_ENOUGH: Final = frozenset({"plenty", "enough", "sufficient", "suffices", "ample"})
 # How far before the word of enough its amounts may stand.
 _ENOUGH_REACH: Final = 18
-# How far before the word of enough a denial reaches: "was never going to be enough".
-_DENIAL_REACH: Final = 5
 # The enough amount at most this part of the floor on some dimension (0.5 until decision
 # 0138: "35 minutes for lunch is plenty" against "at least 60 minutes").
 _WELL_UNDER: Final = 0.6
@@ -542,18 +539,7 @@ def read_amounts(tokens: Sequence[str]) -> Amounts | None:
         None,
     )
     enough_at = next(
-        (
-            i
-            for i, tok in enumerate(tokens)
-            if (
-                tok in _ENOUGH
-                or _loads(tokens, i)
-                or _all_needed(tokens, i)
-                or _more_is_no_help(tokens, i)
-                or _on_its_own(tokens, i)
-            )
-            and not _denied(tokens, i)
-        ),
+        (i for i, tok in enumerate(tokens) if calls_enough(tokens, i)),
         None,
     )
     if floor_at is None and enough_at is None:
@@ -583,8 +569,8 @@ def read_amounts(tokens: Sequence[str]) -> Amounts | None:
         assert enough_at is not None
         found = (
             # one alone says how many one is enough for, no other amount
-            one_minds(tokens, max(0, enough_at - _ALONE_REACH), enough_at)
-            if _on_its_own(tokens, enough_at)
+            one_minds(tokens, max(0, enough_at - ALONE_REACH), enough_at)
+            if on_its_own(tokens, enough_at)
             else _amounts_in(tokens, max(0, enough_at - _ENOUGH_REACH), enough_at, high=True)
             | (
                 ratio_enough(tokens, max(0, enough_at - _ENOUGH_REACH), enough_at)
@@ -833,58 +819,6 @@ def enough_over_ceiling(first: Amounts | None, second: Amounts | None) -> bool:
         and amount >= _WELL_OVER * limit
         for d in (OFTEN, SPACING)
     )
-
-
-# "that's all a jury needs", "is all you need" (decision 0129)
-_NEEDS: Final = frozenset({"need", "needs", "needed"})
-_ALL_NEEDED_REACH: Final = 3
-
-
-# "is loads" is plenty ("Four or five shoots to the square metre is loads": decision
-# 0137); not "loads of", a great many.
-_IS: Final = frozenset({"is", "was", "are", "were", "that's", "it's", "'s"})
-
-
-def _loads(tokens: Sequence[str], i: int) -> bool:
-    return (
-        tokens[i] == "loads"
-        and tokens[i - 1 : i] != []
-        and tokens[i - 1] in _IS
-        and tokens[i + 1 : i + 2] != ["of"]
-    )
-
-
-def _all_needed(tokens: Sequence[str], i: int) -> bool:
-    return tokens[i] == "all" and not _NEEDS.isdisjoint(tokens[i + 1 : i + 1 + _ALL_NEEDED_REACH])
-
-
-_ALONE: Final = frozenset({"herself", "himself", "itself", "themselves"})
-_ALONE_REACH: Final = 18
-
-
-def _on_its_own(tokens: Sequence[str], i: int) -> bool:
-    """``tokens[i]`` ends "by herself", "by itself": one thing doing it all alone."""
-    return tokens[i] in _ALONE and tokens[i - 1 : i] == ["by"]
-
-
-# More said to do no good after an amount, which calls that amount enough: "is done and
-# dusted in about forty minutes, and dragging it out longer doesn't help anyone", "more
-# than that adds nothing" (decision 0131).
-_MORE_OF_IT: Final = frozenset({"longer", "more", "further"})
-_NO_GOOD: Final = frozenset({"help", "helps", "add", "adds", "difference"})
-_NO_GOOD_REACH: Final = 4
-
-
-def _more_is_no_help(tokens: Sequence[str], i: int) -> bool:
-    """``tokens[i]`` ("longer", "more") is said to do no good in the next few words."""
-    after = list(tokens[i + 1 : i + 1 + _NO_GOOD_REACH])
-    return tokens[i] in _MORE_OF_IT and not _NO_GOOD.isdisjoint(after) and is_negated(after)
-
-
-def _denied(tokens: Sequence[str], i: int) -> bool:
-    """The word of enough at ``i`` is denied: "is not enough", "isn't plenty"; not by a
-    condition ("Two days skived without a note is plenty": decision 0140)."""
-    return is_negated([t for t in tokens[max(0, i - _DENIAL_REACH) : i] if t != "without"])
 
 
 def enough_under_floor(first: Amounts | None, second: Amounts | None) -> bool:

@@ -1,0 +1,79 @@
+"""Words that call an amount enough (decisions 0129 to 0140): "is plenty", "is enough",
+"is loads", "is all you need", "more than that adds nothing", "by itself", not denied
+("isn't enough"). Read by `nli_enough` for where a text calls its amount enough.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from lyra.pipelines.evidence.nli_tokens import is_negated
+
+# Words that call an amount enough, after it: "is plenty", "is enough".
+_ENOUGH: Final = frozenset({"plenty", "enough", "sufficient", "suffices", "ample"})
+# How far before the word of enough a denial reaches: "was never going to be enough".
+_DENIAL_REACH: Final = 5
+
+
+def calls_enough(tokens: Sequence[str], i: int) -> bool:
+    """``tokens[i]`` calls the amount before it enough, and is not denied."""
+    return (
+        tokens[i] in _ENOUGH
+        or _loads(tokens, i)
+        or _all_needed(tokens, i)
+        or _more_is_no_help(tokens, i)
+        or on_its_own(tokens, i)
+    ) and not _denied(tokens, i)
+
+
+# "that's all a jury needs", "is all you need" (decision 0129)
+_NEEDS: Final = frozenset({"need", "needs", "needed"})
+_ALL_NEEDED_REACH: Final = 3
+
+
+# "is loads" is plenty ("Four or five shoots to the square metre is loads": decision
+# 0137); not "loads of", a great many.
+_IS: Final = frozenset({"is", "was", "are", "were", "that's", "it's", "'s"})
+
+
+def _loads(tokens: Sequence[str], i: int) -> bool:
+    return (
+        tokens[i] == "loads"
+        and tokens[i - 1 : i] != []
+        and tokens[i - 1] in _IS
+        and tokens[i + 1 : i + 2] != ["of"]
+    )
+
+
+def _all_needed(tokens: Sequence[str], i: int) -> bool:
+    return tokens[i] == "all" and not _NEEDS.isdisjoint(tokens[i + 1 : i + 1 + _ALL_NEEDED_REACH])
+
+
+_ALONE: Final = frozenset({"herself", "himself", "itself", "themselves"})
+ALONE_REACH: Final = 18
+
+
+def on_its_own(tokens: Sequence[str], i: int) -> bool:
+    """``tokens[i]`` ends "by herself", "by itself": one thing doing it all alone."""
+    return tokens[i] in _ALONE and tokens[i - 1 : i] == ["by"]
+
+
+# More said to do no good after an amount, which calls that amount enough: "is done and
+# dusted in about forty minutes, and dragging it out longer doesn't help anyone", "more
+# than that adds nothing" (decision 0131).
+_MORE_OF_IT: Final = frozenset({"longer", "more", "further"})
+_NO_GOOD: Final = frozenset({"help", "helps", "add", "adds", "difference"})
+_NO_GOOD_REACH: Final = 4
+
+
+def _more_is_no_help(tokens: Sequence[str], i: int) -> bool:
+    """``tokens[i]`` ("longer", "more") is said to do no good in the next few words."""
+    after = list(tokens[i + 1 : i + 1 + _NO_GOOD_REACH])
+    return tokens[i] in _MORE_OF_IT and not _NO_GOOD.isdisjoint(after) and is_negated(after)
+
+
+def _denied(tokens: Sequence[str], i: int) -> bool:
+    """The word of enough at ``i`` is denied: "is not enough", "isn't plenty"; not by a
+    condition ("Two days skived without a note is plenty": decision 0140)."""
+    return is_negated([t for t in tokens[max(0, i - _DENIAL_REACH) : i] if t != "without"])
