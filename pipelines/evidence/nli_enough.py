@@ -55,6 +55,7 @@ from lyra.pipelines.evidence.nli_ratios import (
     ratio_floor,
     ratio_for_so_many,
 )
+from lyra.pipelines.evidence.nli_shares_said import hedged
 from lyra.pipelines.evidence.nli_tokens import STOPWORDS
 from lyra.pipelines.evidence.nli_units import (
     DOSE_MG,
@@ -97,7 +98,7 @@ _FLOOR_STARTS: Final = (("at", "least"), ("a", "minimum", "of"), ("minimum", "of
                         ("no", "shorter", "than"))  # fmt: skip
 # A floor is advice: "should be worn ... for at least six weeks", not a count ("were
 # dispensed at least one PPI").
-_ADVICE: Final = frozenset({"should", "must", "need", "needs", "recommend", "recommends",
+ADVICE: Final = frozenset({"should", "must", "need", "needs", "recommend", "recommends",
                             "always", "everyone", "routinely",
                             "recommended", "advise", "advises", "advised", "aim", "ought",
                             "required", "requires"})  # fmt: skip
@@ -269,7 +270,7 @@ def _occasion_end(tokens: Sequence[str], at: int, *, counted: bool) -> int:
     if joined > at:
         return _occasion_at(tokens, joined + 1)
     kind = at
-    while counted and tokens[kind : kind + 1] and tokens[kind] in _DAY_KINDS:
+    while counted and tokens[kind : kind + 1] and tokens[kind] in DAY_KINDS:
         kind += 1  # "five full school days" (decision 0140)
     if kind > at + 1 and tokens[kind : kind + 1] and tokens[kind] in TIMES_NOUNS:
         return kind + 1
@@ -386,7 +387,7 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
             j += 2  # "three or 4 years": the first of the two
         if value is not None and tokens[j : j + 1] == ["-"]:
             j += 1  # "a 20-minute session"
-        while value is not None and tokens[j : j + 1] and tokens[j] in _DAY_KINDS:
+        while value is not None and tokens[j : j + 1] and tokens[j] in DAY_KINDS:
             # "at least six uninterrupted hours every night" (decision 0134), "four
             # full calendar weeks" (0140)
             j += 1
@@ -446,7 +447,7 @@ _WHOLE: Final = frozenset({"uninterrupted", "full", "whole", "continuous", "cons
                            # days of a kind: "five sitting days", "28 working days" (0136)
                            "sitting", "working", "calendar", "business"})  # fmt: skip
 # Words between a count and the days it numbers: "five full school days" (0140).
-_DAY_KINDS: Final = _WHOLE | {"school"}
+DAY_KINDS: Final = _WHOLE | {"school"}
 
 
 # "for 14 days", "for two or three nights": days and nights a course lasts, not occasions
@@ -509,13 +510,8 @@ def _advises(tokens: Sequence[str]) -> bool:
     """The text advises: a word of advice, or an order at its opening. Not "everyone"
     hedged as a share ("just about everyone in the group chat ... had at least one
     session cancelled": decision 0140)."""
-    words = [
-        t for i, t in enumerate(tokens) if not (t == "everyone" and tokens[i - 1 : i] in _HEDGED)
-    ]
-    return not _ADVICE.isdisjoint(words) or ordered(tokens)
-
-
-_HEDGED: Final = (["about"], ["nearly"], ["almost"], ["virtually"], ["practically"], ["much"])
+    words = [t for i, t in enumerate(tokens) if not (t == "everyone" and hedged(tokens, i))]
+    return not ADVICE.isdisjoint(words) or ordered(tokens)
 
 
 def _prescribed_at(tokens: Sequence[str]) -> int | None:

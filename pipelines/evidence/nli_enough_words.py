@@ -11,7 +11,7 @@ from typing import Final
 from lyra.pipelines.evidence.nli_tokens import is_negated
 
 # Words that call an amount enough, after it: "is plenty", "is enough".
-_ENOUGH: Final = frozenset({"plenty", "enough", "sufficient", "suffices", "ample"})
+ENOUGH: Final = frozenset({"plenty", "enough", "sufficient", "suffices", "ample"})
 # How far before the word of enough a denial reaches: "was never going to be enough".
 _DENIAL_REACH: Final = 5
 
@@ -19,7 +19,7 @@ _DENIAL_REACH: Final = 5
 def calls_enough(tokens: Sequence[str], i: int) -> bool:
     """``tokens[i]`` calls the amount before it enough, and is not denied."""
     return (
-        tokens[i] in _ENOUGH
+        tokens[i] in ENOUGH
         or _loads(tokens, i)
         or _all_needed(tokens, i)
         or _more_is_no_help(tokens, i)

@@ -15,14 +15,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from lyra.pipelines.evidence.nli_numbers import CARDINALS, number
+from lyra.pipelines.evidence.nli_numbers import CARDINALS, ORDINALS, number
 
 # Days in a span's unit; a season or a year counted by its ordinal ("by the second
 # summer") is that many years.
 _UNIT_DAYS: Final = {"day": 1.0, "days": 1.0, "week": 7.0, "weeks": 7.0, "month": 30.0,
                      "months": 30.0, "year": 365.0, "years": 365.0}  # fmt: skip
 _YEARLY: Final = frozenset({"year", "summer", "winter", "spring", "autumn", "season"})
-_ORDINALS: Final = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5}
 _LASTING: Final = frozenset(
     {"last", "lasts", "lasting", "lasted", "persist", "persists", "persisting", "sustained",
      "endure", "endures", "enduring"}
@@ -67,7 +66,7 @@ def _time_of(tokens: Sequence[str]) -> float | None:
     months", "within a year", "a year later"; None for none."""
     for i, tok in enumerate(tokens):
         if tok in ("by", "in", "after", "within") and tokens[i + 1 : i + 2] == ["the"]:
-            ordinal = _ORDINALS.get(tokens[i + 2]) if i + 2 < len(tokens) else None
+            ordinal = ORDINALS.get(tokens[i + 2]) if i + 2 < len(tokens) else None
             unit = tokens[i + 3] if i + 3 < len(tokens) else ""
             if ordinal and unit in _YEARLY:
                 return ordinal * 365.0

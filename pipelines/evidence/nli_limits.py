@@ -16,16 +16,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+from lyra.pipelines.evidence.nli_enough import ADVICE, DAY_KINDS
+from lyra.pipelines.evidence.nli_enough_words import ENOUGH
 from lyra.pipelines.evidence.nli_ratios import count
 from lyra.pipelines.evidence.nli_tokens import STOPWORDS, content_keys, is_negated
 from lyra.pipelines.evidence.nli_units import SPAN_DAYS
 
 # Days in a deadline's unit: the spans of `nli_units` and hours.
 _UNIT_DAYS: Final = {**SPAN_DAYS, "hour": 1 / 24, "hours": 1 / 24}
-# Words between a count and its unit: "within two working days", "48 clear hours".
-_KINDS: Final = frozenset({"working", "business", "calendar", "school", "clear", "full"})
-_ADVICE: Final = frozenset({"should", "must", "required", "expected", "aim", "target"})
-_ENOUGH: Final = frozenset({"plenty", "enough", "fine", "ample", "acceptable", "reasonable"})
+# A time within reach is enough in milder words too: "within a month or so is fine".
+_ENOUGH: Final = ENOUGH | {"fine", "acceptable", "reasonable"}
 # How far past the deadline its word of enough may come ("within a week is plenty",
 # "within a month or so is fine by me").
 _ENOUGH_REACH: Final = 4
@@ -42,7 +42,7 @@ def _deadlines(tokens: Sequence[str]) -> list[tuple[int, int, float]]:
             continue
         value = 1.0 if tokens[i + 1] in ("a", "an", "one") else count(tokens[i + 1])
         j = i + 2
-        while j < len(tokens) and tokens[j] in _KINDS:
+        while j < len(tokens) and tokens[j] in DAY_KINDS:
             j += 1
         if value is not None and j < len(tokens) and tokens[j] in _UNIT_DAYS:
             found.append((i, j + 1, value * _UNIT_DAYS[tokens[j]]))
@@ -56,7 +56,7 @@ def advised_deadline(tokens: Sequence[str]) -> float | None:
     advised = [
         days
         for start, _, days in _deadlines(tokens)
-        if not _ADVICE.isdisjoint(tokens[:start]) and not is_negated(list(tokens[:start]))
+        if not ADVICE.isdisjoint(tokens[:start]) and not is_negated(list(tokens[:start]))
     ]
     return max(advised) if advised else None
 
@@ -97,7 +97,7 @@ def advised_level(tokens: Sequence[str]) -> tuple[frozenset[str], float] | None:
     agreement to a reading age of no higher than 11 years": reading age, 11); None for
     none."""
     for of, tok in enumerate(tokens):
-        if tok != "of" or _ADVICE.isdisjoint(tokens[:of]):
+        if tok != "of" or ADVICE.isdisjoint(tokens[:of]):
             continue
         for words in _LEVEL_CEILINGS:
             at = of + 1 + len(words)

@@ -450,6 +450,11 @@ def _count_at(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
     return value, i + 1
 
 
+# Ordinals as the count they stand for: "by the second summer", "every fifth house".
+ORDINALS: Final = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6,
+                   "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10}  # fmt: skip
+
+
 # A share as a fraction of a group: "a third of my clients", "two fifths of the schools".
 FRACTION_OF = {
     "half": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4, "fifth": 5, "fifths": 5,

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from lyra.pipelines.evidence.nli_lengths import DENSITY, PER_AREA, per_area, per_length
-from lyra.pipelines.evidence.nli_numbers import CARDINALS, looks_plural, number, stem
+from lyra.pipelines.evidence.nli_numbers import CARDINALS, ORDINALS, looks_plural, number, stem
 from lyra.pipelines.evidence.nli_tokens import STOPWORDS
 from lyra.pipelines.evidence.nli_units import AREA_M2, SPAN_DAYS, VAGUE
 
@@ -160,9 +160,6 @@ def ratio_floor(tokens: Sequence[str], i: int) -> dict[str, float]:
     return {}
 
 
-# Ordinals of "every fifth house", as how many each one is among.
-_ORDINALS: Final = {"second": 2.0, "third": 3.0, "fourth": 4.0, "fifth": 5.0, "sixth": 6.0,
-                    "seventh": 7.0, "eighth": 8.0, "ninth": 9.0, "tenth": 10.0}  # fmt: skip
 # One base under two names: "per dwelling" and "on every fifth house" (decision 0140).
 _HOUSE: Final = "hous"
 _SAME_BASE: Final = {"dwell": _HOUSE, "dwelling": _HOUSE, "hom": _HOUSE, "properti": _HOUSE}
@@ -195,10 +192,10 @@ def _one_named(tokens: Sequence[str], at: int) -> tuple[float, int] | None:
     fifth or sixth house": 6, the larger), and where its noun stands; None for neither."""
     if at >= len(tokens):
         return None
-    if tokens[at] == "every" and at + 1 < len(tokens) and tokens[at + 1] in _ORDINALS:
-        value, j = _ORDINALS[tokens[at + 1]], at + 2
-        if tokens[j : j + 1] == ["or"] and tokens[j + 1 : j + 2] and tokens[j + 1] in _ORDINALS:
-            value, j = max(value, _ORDINALS[tokens[j + 1]]), j + 2
+    if tokens[at] == "every" and at + 1 < len(tokens) and tokens[at + 1] in ORDINALS:
+        value, j = float(ORDINALS[tokens[at + 1]]), at + 2
+        if tokens[j : j + 1] == ["or"] and tokens[j + 1 : j + 2] and tokens[j + 1] in ORDINALS:
+            value, j = max(value, float(ORDINALS[tokens[j + 1]])), j + 2
         return (value, j) if j < len(tokens) and tokens[j].isalpha() else None
     # a home named alone: not "2.5 litres per plant", read by its units, nor "for every
     # booked appointment"

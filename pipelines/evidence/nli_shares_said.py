@@ -40,6 +40,14 @@ def all_but_every(tokens: Sequence[str]) -> Share | None:
     return None if all_but_every_at(tokens) is None else ALL_BUT_A_FEW
 
 
+def hedged(tokens: Sequence[str], i: int) -> bool:
+    """The word at ``i`` ("every", "everyone") is hedged to all but a few: "nearly",
+    "almost", "pretty much", "just about"."""
+    return tokens[i - 1 : i] != [] and (
+        tokens[i - 1] in _ALL_BUT or list(tokens[max(0, i - 2) : i]) in _ALL_BUT_TWO
+    )
+
+
 def all_but_every_at(tokens: Sequence[str]) -> int | None:
     """Where ``tokens`` say "nearly every <noun>" or "almost all (of) the <noun>" once and
     name a symptom, or say it of those a witness knows or sits among ("nearly every child
@@ -53,7 +61,7 @@ def all_but_every_at(tokens: Sequence[str]) -> int | None:
             # "just about everyone in the group chat for my intake" (decision 0140)
             or tokens[i] in _EVERYONE
         )
-        and (tokens[i - 1] in _ALL_BUT or tokens[max(0, i - 2) : i] in _ALL_BUT_TWO)
+        and hedged(tokens, i)
     ]
     if found:
         at = found[0]
