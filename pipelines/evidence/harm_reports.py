@@ -267,6 +267,9 @@ WITNESS_FREQUENCY = re.compile(
     # caught up in ... our deer netting, ..., so it's not some once-in-a-blue-moon thing":
     # decision 0138)
     rf"|\b{_FEW}\s+(?:winters|summers|springs|autumns|years|seasons|times|weeks)\s+running\b"
+    # "Most lunchtimes I'm tipping half the free-lunch trays into the slop bin" (0141)
+    r"|\b(?:most|many)\s+(?:days|nights|mornings|evenings|afternoons|lunchtimes|weeks"
+    r"|weekends|sessions|shifts|lessons|runs|visits)\s+(?:I|we)\b"
     # "Week in, week out we see people who never got a single email" (decision 0139)
     r"|\b(?:week|month|day|year)\s+in,?\s+(?:week|month|day|year)\s+out\b"
     # "Half the ladies in my sheltered housing block tried that xylitol gum" (0140)
@@ -382,7 +385,7 @@ PLAIN_GROUP: Final = re.compile(
     r"|\bnothing in the other\b|\bempty ?-? ?hand(?:s|ed)\b"
     # "the ones I just left alone", those "who kept their old short dinner break"
     # (decision 0138)
-    r"|\bleft (?:(?:it|them) )?alone\b"
+    r"|\bleft (?:(?:it|them) )?(?:(?:completely|entirely|totally|well|quite) )?alone\b"
     # "put nothing at all on the one on my right", "left the other half bare", "than the
     # old paper claims" (decision 0139)
     r"|\bnothing (?:\w+ )?at all\b"

@@ -120,6 +120,10 @@ _SORE_WORDS: Final = ("pain", "painful", "sore", "soreness", "ache", "aching", "
 _SORENESS: Final = frozenset(content_keys(_SORE_WORDS))
 
 
+_SIDE: Final = token_key("side")
+_SIDE_EFFECT: Final = re.compile(r"\bside ?-? ?effects?\b")
+
+
 def _text(tokens: Sequence[str]) -> str:
     return " ".join(tokens)
 
@@ -187,7 +191,12 @@ def _a_noun(word: str) -> bool:
 
 
 def _of_harm(tokens: Sequence[str]) -> bool:
-    return bool(SYMPTOM.search(_text(tokens))) or not HARMS.isdisjoint(content_keys(tokens))
+    text = _text(tokens)
+    keys = set(content_keys(tokens))
+    # a side is a harm only as a side effect ("the heather on the grazed side": 0141)
+    if not _SIDE_EFFECT.search(text):
+        keys.discard(_SIDE)
+    return bool(SYMPTOM.search(text)) or not HARMS.isdisjoint(keys)
 
 
 def alike_against_lead(witness: Sequence[str], finding: Sequence[str]) -> bool:

@@ -38,11 +38,19 @@ from lyra.pipelines.evidence.nli_lengths import (
     widest_spacing,
 )
 from lyra.pipelines.evidence.nli_numbers import (
-    CARDINALS,
     looks_plural,
     number,
     number_or_word,
     percent_at,
+)
+from lyra.pipelines.evidence.nli_often import (
+    DAY_KINDS,
+    ONE,
+    WHOLE,
+    occasion_at,
+    occasion_end,
+    occasions,
+    often_at,
 )
 from lyra.pipelines.evidence.nli_orders import ordered
 from lyra.pipelines.evidence.nli_ratios import (
@@ -60,18 +68,16 @@ from lyra.pipelines.evidence.nli_tokens import STOPWORDS
 from lyra.pipelines.evidence.nli_units import (
     DOSE_MG,
     EACH_MINUTES,
-    EVERY_UNIT,
-    EVERY_WORD,
     LENGTH_CM,
-    OCCASIONS,
-    OFTEN_WORDS,
-    ONCE_TWICE,
     PER_UNIT,
     PER_WORDS,
     SPAN_DAYS,
+    SPOON_GRAMS,
+    SPOON_SIZES,
     TIMES_NOUNS,
     VAGUE,
     VOLUME_ML,
+    spoon_mg,
     unit_key,
 )
 
@@ -165,71 +171,6 @@ class Amounts:
         )
 
 
-def _often_at(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
-    """Times a week said from ``tokens[i]`` and where it ends: "every night", "every
-    other week", "twice a week", "a few nights a week", "3 times per week", "daily"."""
-    tok = tokens[i]
-    if tok in OFTEN_WORDS:
-        return OFTEN_WORDS[tok], i + 1
-    if tok in ("every", "each"):
-        j = i + 1
-        if tokens[j : j + 1] == ["single"] or (
-            # "every school week", "every school day" (decision 0132)
-            tokens[j : j + 1] == ["school"] and tokens[j + 1 : j + 2] in (["week"], ["day"])
-        ):
-            j += 1
-        if tokens[j : j + 1] == ["other"] and tokens[j + 1 : j + 2] in (["day"], ["week"]):
-            return EVERY_WORD[tokens[j + 1]] / 2, j + 2
-        if tokens[j : j + 1] and tokens[j] in EVERY_WORD:
-            return EVERY_WORD[tokens[j]], j + 1
-        # "every 48 hours", "every 3 days", "every two weeks"
-        value = count(tokens[j]) if j < len(tokens) else None
-        if value and tokens[j] in VAGUE and tokens[j + 1 : j + 2] == ["of"]:
-            j += 1  # "every couple of weeks" (decision 0130)
-        if value and tokens[j + 1 : j + 2] and tokens[j + 1] in EVERY_UNIT:
-            return EVERY_UNIT[tokens[j + 1]] / value, j + 2
-        return None
-    if tok in ONCE_TWICE:
-        times, j = ONCE_TWICE[tok], i + 1
-    elif tok in VAGUE and tokens[i + 1 : i + 2] and tokens[i + 1] in TIMES_NOUNS | {"of"}:
-        times, j = VAGUE[tok], i + 1
-        if tokens[j] == "of":
-            j += 1
-        # "a couple of outdoor lessons a term": occasions of a kind (decision 0140)
-        end = j + 1 if tokens[j : j + 1] and tokens[j] in TIMES_NOUNS else 0
-        j = end or _occasion_end(tokens, j, counted=True)
-        if not j:
-            return None
-    elif (value := _occasions(tok)) and (
-        j := _occasion_end(tokens, i + 1, counted=tok not in _ONE)
-    ):
-        times = value
-    elif (
-        (value := number(tok) or CARDINALS.get(tok))
-        and tokens[i + 1 : i + 2] in (["or"], ["to"], ["-"])
-        and i + 2 < len(tokens)
-        and (upper := number(tokens[i + 2]) or CARDINALS.get(tokens[i + 2]))
-        and tokens[i + 3 : i + 4]
-        and tokens[i + 3] in TIMES_NOUNS
-    ):
-        # "three or four nights a week", "2 to 3 times a week": the more of the two
-        times, j = float(max(value, upper)), i + 4
-    else:
-        return None
-    if tokens[j : j + 2] == ["in", "every"]:
-        # "once in every three years"
-        every = _often_at(tokens, j + 1)
-        return (times * every[0], every[1]) if every else None
-    if tokens[j : j + 1] and tokens[j] in PER_WORDS and tokens[j + 1 : j + 2]:
-        unit = tokens[j + 1]
-        if unit in PER_UNIT:
-            return times * PER_UNIT[unit], j + 2
-    return None
-
-
-_ONE: Final = frozenset({"a", "one", "single"})
-
-
 def _drop_of_so_many(tokens: Sequence[str], at: int) -> bool:
     """The "drop" at ``at`` releases so many of a thing, no volume: "a single drop of about
     five larvae to the square metre" (decision 0140)."""
@@ -239,63 +180,6 @@ def _drop_of_so_many(tokens: Sequence[str], at: int) -> bool:
     while k < len(tokens) and tokens[k] in _QUALIFIERS:
         k += 1
     return k < len(tokens) and count(tokens[k]) is not None
-
-
-def _occasions(token: str) -> float | None:
-    """How many occasions ``token`` counts: "4", "four", "a" (one)."""
-    value = number_or_word(token)
-    if value:
-        return value
-    return 1.0 if token in _ONE else None
-
-
-def _occasion_end(tokens: Sequence[str], at: int, *, counted: bool) -> int:
-    """Where the occasions a count numbers end, from ``tokens[at]``: "times", "nights"
-    (after a number only: "a night" is the unit), "sessions", "consecutive milkings",
-    "face-to-face meetings", "proper sit-down"; 0 for none."""
-    if tokens[at : at + 1] and counted and tokens[at] in TIMES_NOUNS:
-        return at + 1
-    if end := _occasion_at(tokens, at):
-        return end
-    joined = at
-    while (
-        tokens[joined + 1 : joined + 2] == ["-"]
-        and tokens[joined].isalpha()
-        # not a length: "one two-hour session" is read as two hours each
-        and number_or_word(tokens[joined]) is None
-        and tokens[joined + 2 : joined + 3] != []
-        and tokens[joined + 2].isalpha()
-    ):
-        joined += 2  # a kind in words joined by hyphens: "face-to-face meetings" (0132)
-    if joined > at:
-        return _occasion_at(tokens, joined + 1)
-    kind = at
-    while counted and tokens[kind : kind + 1] and tokens[kind] in DAY_KINDS:
-        kind += 1  # "five full school days" (decision 0140)
-    if kind > at + 1 and tokens[kind : kind + 1] and tokens[kind] in TIMES_NOUNS:
-        return kind + 1
-    if (
-        tokens[at : at + 1]
-        and tokens[at].isalpha()
-        and tokens[at] not in PER_WORDS
-        # a unit is no kind: "Ten minutes round the block" (decision 0140)
-        and tokens[at] not in EACH_MINUTES
-        and tokens[at] not in SPAN_DAYS
-    ):
-        if counted and tokens[at + 1 : at + 2] != [] and tokens[at + 1] in TIMES_NOUNS:
-            return at + 2  # "three joint sessions" (decision 0132)
-        return _occasion_at(tokens, at + 1)
-    return 0
-
-
-def _occasion_at(tokens: Sequence[str], at: int) -> int:
-    """Where the occasion named at ``tokens[at]`` ends ("milkings", "sit-down"); 0 for
-    none."""
-    if tokens[at : at + 1] and tokens[at] in OCCASIONS:
-        return at + 1
-    if tokens[at : at + 2] == ["sit", "-"] and tokens[at + 2 : at + 3] in (["down"], ["downs"]):
-        return at + 3
-    return 0
 
 
 def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> dict[str, float]:
@@ -320,15 +204,18 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
     found: dict[str, float] = {}
     i = start
     while i < end:
-        often = _often_at(tokens, i)
-        if often is not None:
+        often = often_at(tokens, i)
+        if often is not None and not _not_advised(tokens, i):
             found.setdefault(OFTEN, often[0])
             i = often[1]
             continue
+        if often is not None:
+            i = often[1]  # "up to three times a week" is no floor (decision 0141)
+            continue
         if (
-            (value := _occasions(tokens[i]))
+            (value := occasions(tokens[i]))
             and not _for_a_span(tokens, i)
-            and (j := _occasion_end(tokens, i + 1, counted=tokens[i] not in _ONE))
+            and (j := occasion_end(tokens, i + 1, counted=tokens[i] not in ONE))
             # "three working days' notice" is how long ahead, "within 90 days" a deadline
             # (decision 0140)
             and tokens[j : j + 1] not in _NOTICE
@@ -342,31 +229,24 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
         if tokens[i] in ("a", "an") and tokens[i + 1 : i + 2] and tokens[i + 1] in VAGUE:
             i += 1  # "a few minutes", "a couple of weeks": the vague count
             continue
+        sized = tokens[i + 1 : i + 2] != [] and tokens[i + 1] in SPOON_SIZES
+        unit_at = i + 2 if sized else i + 1
         if (
             tokens[i] in ("a", "one")
-            and (one := _ONE_UNIT.get(" ".join(tokens[i + 1 : i + 2])))
+            and (one := _ONE_UNIT.get(" ".join(tokens[unit_at : unit_at + 1])))
             # not a fall: "a drop in blood pressure"
             and tokens[i + 1 : i + 3] != ["drop", "in"]
         ):
             # "maybe a gram, is plenty for a tomato", "A teaspoon in a mug of warm water
-            # once a day is plenty" (decision 0139)
-            found.setdefault(*one)
-            i += 2
+            # once a day is plenty" (decision 0139); "a heaped teaspoon" (0141)
+            size = SPOON_SIZES[tokens[i + 1]] if sized and high else 1.0
+            found.setdefault(one[0], one[1] * size)
+            if tokens[unit_at] in SPOON_GRAMS:
+                found.setdefault(DOSE, spoon_mg(tokens[unit_at], high=high) * size)
+            i = unit_at + 1
             continue
         value = count(tokens[i])
-        if (
-            value is not None
-            and any(
-                tuple(tokens[max(0, i - len(words)) : i]) == words
-                # "no less than nine months" is a floor (decision 0129); "no higher
-                # than 11 years" no floor (0140)
-                and (
-                    words == ("higher", "than")
-                    or tokens[max(0, i - len(words) - 1) : i - len(words)] not in (["no"], ["not"])
-                )
-                for words in _NOT_ADVISED
-            )
-        ):
+        if value is not None and _not_advised(tokens, i):
             i += 1
             continue
         j = i + 1
@@ -390,6 +270,11 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
         while value is not None and tokens[j : j + 1] and tokens[j] in DAY_KINDS:
             # "at least six uninterrupted hours every night" (decision 0134), "four
             # full calendar weeks" (0140)
+            j += 1
+        size = 1.0
+        if value is not None and tokens[j : j + 1] and tokens[j] in SPOON_SIZES:
+            # "two heaped tablespoons": the larger spoonful where called enough (0141)
+            size = SPOON_SIZES[tokens[j]] if high else 1.0
             j += 1
         if value is not None and j < len(tokens):
             unit = tokens[j]
@@ -426,9 +311,25 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
                 and number(tokens[i]) is not None
                 and not _drop_of_so_many(tokens, j)
             ):
-                found.setdefault(VOLUME, value * VOLUME_ML[unit])
+                found.setdefault(VOLUME, value * VOLUME_ML[unit] * size)
+                if unit in SPOON_GRAMS:
+                    found.setdefault(DOSE, value * spoon_mg(unit, high=high) * size)
         i += 1
     return found
+
+
+def _not_advised(tokens: Sequence[str], i: int) -> bool:
+    """The amount at ``i`` is a bound, not the amount: "more than 3", "up to three times a
+    week". "no less than nine months" is a floor (decision 0129); "no higher than 11
+    years" no floor (0140)."""
+    return any(
+        tuple(tokens[max(0, i - len(words)) : i]) == words
+        and (
+            words == ("higher", "than")
+            or tokens[max(0, i - len(words) - 1) : i - len(words)] not in (["no"], ["not"])
+        )
+        for words in _NOT_ADVISED
+    )
 
 
 # Notice given so long ahead: a span however it is counted (decision 0140).
@@ -438,16 +339,6 @@ _MINUTES_A_DAY: Final = 1440.0
 
 # Words that restate the amount before them in other units, a count right after them.
 _RESTATED: Final = (("equal", "to"), ("equivalent", "to"), ("the", "same", "as"))
-
-
-# Words between a count and its unit of time that say the time is whole: "six
-# uninterrupted hours", "two full days", "eight consecutive weeks".
-_WHOLE: Final = frozenset({"uninterrupted", "full", "whole", "continuous", "consecutive",
-                           "straight", "solid", "unbroken", "complete", "clear",
-                           # days of a kind: "five sitting days", "28 working days" (0136)
-                           "sitting", "working", "calendar", "business"})  # fmt: skip
-# Words between a count and the days it numbers: "five full school days" (0140).
-DAY_KINDS: Final = _WHOLE | {"school"}
 
 
 # "for 14 days", "for two or three nights": days and nights a course lasts, not occasions
@@ -460,7 +351,7 @@ _SPAN_VERBS: Final = frozenset({"for", "last", "lasts", "lasting", "allow", "all
 def _for_a_span(tokens: Sequence[str], i: int) -> bool:
     """The number at ``i`` counts days or nights after "for" or a verb of lasting: how
     long, not how often."""
-    unit = i + 2 if tokens[i + 1 : i + 2] != [] and tokens[i + 1] in _WHOLE else i + 1
+    unit = i + 2 if tokens[i + 1 : i + 2] != [] and tokens[i + 1] in WHOLE else i + 1
     return (
         tokens[unit : unit + 1] != []
         and tokens[unit] in SPAN_DAYS
@@ -592,7 +483,7 @@ def _ceiling(tokens: Sequence[str]) -> Amounts | None:
     for i in range(len(tokens)):
         for start in _CEILING_STARTS:
             if tuple(tokens[i : i + len(start)]) == start:
-                often = _often_at(tokens, i + len(start))
+                often = often_at(tokens, i + len(start))
                 if often is not None:
                     return Amounts(False, ((OFTEN, often[0]),), ceiling=True)
     return None
@@ -601,14 +492,19 @@ def _ceiling(tokens: Sequence[str]) -> Amounts | None:
 # Words that advise how often as a habit, not a least amount: "every night", "daily";
 # and the verbs of using a treatment they must follow, within a few words ("should be worn
 # every night"; not "advised to empty the kitchen caddy ... every day or two", a chore).
-_HABITS: Final = frozenset({"every", "daily", "nightly"})
+_HABITS: Final = frozenset({"every", "daily", "nightly",
+                            # "offered ... on each of the five school days" (0141)
+                            "each"})  # fmt: skip
 _DOSE_VERBS: Final = frozenset({"worn", "wear", "wearing", "used", "use", "using", "taken",
                                 "take", "taking", "applied", "apply", "practise", "practised",
                                 "practice", "practiced", "done", "performed", "given",
                                 "give", "played", "attended",
                                 # fed to animals ("should be fed every day": 0130)
-                                "fed", "feed", "feeding"})  # fmt: skip
-_DOSE_VERB_REACH: Final = 4
+                                "fed", "feed", "feeding",
+                                # a meal served ("should be offered a free hot lunch on
+                                # each of the five school days": 0141)
+                                "offered", "served", "provided"})  # fmt: skip
+_DOSE_VERB_REACH: Final = 6
 
 
 def _advised_every(tokens: Sequence[str]) -> Amounts | None:
@@ -621,7 +517,7 @@ def _advised_every(tokens: Sequence[str]) -> Amounts | None:
         if (
             tok in _HABITS
             and not _DOSE_VERBS.isdisjoint(tokens[max(0, i - _DOSE_VERB_REACH) : i])
-            and (often := _often_at(tokens, i)) is not None
+            and (often := often_at(tokens, i)) is not None
         ):
             return Amounts(True, ((OFTEN, often[0]),), habit=True)
     return None
@@ -717,7 +613,7 @@ def _unit_noun(token: str) -> bool:
         and token not in VOLUME_ML
         and token not in TIMES_NOUNS
         and token not in ("hundred", "thousand", "million")
-        and not _occasion_at([token], 0)
+        and not occasion_at([token], 0)
     )
 
 
@@ -829,6 +725,9 @@ def enough_under_floor(first: Amounts | None, second: Amounts | None) -> bool:
         # against "at least three joint sessions of around 90 minutes each", the time in
         # all, not each time's (decision 0132)
         shared.remove(EACH)
+    if VOLUME in shared and DOSE in shared:
+        # a volume both name, not the weight a spoonful may have (decision 0141)
+        shared.remove(DOSE)
     if MASS_PER_AREA in shared and DOSE in shared:
         # a mass to an area, not the mass in all, which may cover any area (0138)
         shared.remove(DOSE)

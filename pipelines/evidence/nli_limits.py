@@ -16,8 +16,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from lyra.pipelines.evidence.nli_enough import ADVICE, DAY_KINDS
+from lyra.pipelines.evidence.nli_enough import ADVICE
 from lyra.pipelines.evidence.nli_enough_words import ENOUGH
+from lyra.pipelines.evidence.nli_often import DAY_KINDS
 from lyra.pipelines.evidence.nli_ratios import count
 from lyra.pipelines.evidence.nli_tokens import STOPWORDS, content_keys, is_negated
 from lyra.pipelines.evidence.nli_units import SPAN_DAYS

@@ -32,7 +32,10 @@ _ORDERS: Final = frozenset({"apply", "continue", "offer", "give", "wear", "keep"
                             "scatter", "broadcast",
                             # "add at least 30 g of colloidal oatmeal to a child-sized
                             # bath" (0140)
-                            "add", "soak", "rub", "dilute"})  # fmt: skip
+                            "add", "soak", "rub", "dilute",
+                            # "Dissolve at least 300 g of Epsom salt in a full bath"
+                            # (0141)
+                            "dissolve"})  # fmt: skip
 _ORDERS_OR_NOUNS: Final = frozenset({"plan", "use", "practice", "set", "run", "hold", "book",
                                      "rest", "space", "walk", "drink", "fit", "start",
                                      "stock",

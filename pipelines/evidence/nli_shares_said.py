@@ -280,6 +280,8 @@ def _ours_around(tokens: Sequence[str], at: int) -> bool:
 
 
 _SEEN_REACH: Final = 8
+# "ringbarked", "killed", not "red" or "bed"
+_SHORTEST_PAST: Final = 4
 _WAS: Final = frozenset({"was", "were", "had"})
 
 
@@ -288,9 +290,20 @@ def _seen_by_witness(tokens: Sequence[str], at: int) -> bool:
     strand on the plots along the brook was in tatters within a month, and we were
     picking ..." (decision 0140)."""
     # or before it: "rats were nesting under nearly all of them"
-    return not _FIRST_PERSONS.isdisjoint(tokens) and not _WAS.isdisjoint(
+    # "we'd marked to keep" is the witness's too (decision 0141)
+    if _FIRST_PERSONS.isdisjoint(t.split("'")[0] for t in tokens):
+        return False
+    hedge = at - 1 if tokens[at - 1] in _ALL_BUT else at - 2
+    # or what was done to it: "The hire goats ringbarked pretty much every rowan ... we'd
+    # marked to keep" (decision 0141)
+    done = hedge > 0 and _past_tense(tokens[hedge - 1])
+    return done or not _WAS.isdisjoint(
         [*tokens[max(0, at - 1 - _SEEN_REACH) : at - 1], *tokens[at + 2 : at + 2 + _SEEN_REACH]]
     )
+
+
+def _past_tense(word: str) -> bool:
+    return word in IRREGULAR_PAST or (len(word) > _SHORTEST_PAST and word.endswith("ed"))
 
 
 def _known(tokens: Sequence[str], at: int) -> bool:

@@ -148,6 +148,10 @@ OUTCOME_SYNONYMS: Final = {
     # an ecologist's forbs are the meadow's flowers ("4.2 more forb species per square
     # metre" against "couldn't tell the two halves apart for flowers": decision 0140)
     "forb": "flower",
+    # a tree ringbarked had its bark stripped ("The hire goats ringbarked pretty much
+    # every rowan" against "Bark stripping of trees you want to keep is uncommon":
+    # decision 0141)
+    "ringbark": "bark",
     # a gardener's "hogs" are hedgehogs ("we've had hogs through every night": 0132)
     "hog": "hedgehog",
     # words that differ by more than a letter between British and American English

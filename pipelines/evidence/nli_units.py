@@ -31,6 +31,25 @@ VOLUME_ML: Final = {"ml": 1.0, "millilitre": 1.0, "millilitres": 1.0, "teaspoon"
                     "tbsp": 15.0,
                     # a dropper's drop, a twentieth of a millilitre (decision 0140)
                     "drop": 0.05, "drops": 0.05}  # fmt: skip
+# A spoonful's size: a heaped or rounded one holds about half again a level one's volume.
+SPOON_SIZES: Final = {"heaped": 1.5, "heaping": 1.5, "rounded": 1.5, "generous": 1.5,
+                      "level": 1.0, "flat": 1.0}  # fmt: skip
+# A spoonful by weight, for a text that weighs what the other spoons out ("Two heaped
+# tablespoons of Epsom salt in the tub is plenty" against "at least 300 g of Epsom
+# salt", "a heaped teaspoon of the oat powder" against "at least 30 g": decision 0141).
+# A powder or a syrup weighs 0.4 (oat flour) to 1.5 (honey) grams a millilitre: the
+# heaviest where a text calls the spoonful enough, the lightest where it sets a floor.
+SPOON_GRAMS: Final = {"teaspoon": 5.0, "teaspoons": 5.0, "tsp": 5.0, "tablespoon": 15.0,
+                      "tablespoons": 15.0, "tbsp": 15.0}  # fmt: skip
+_HEAVIEST_G_PER_ML: Final = 1.5
+_LIGHTEST_G_PER_ML: Final = 0.4
+
+
+def spoon_mg(unit: str, *, high: bool) -> float:
+    """A level spoonful named by ``unit`` in milligrams: its heaviest or its lightest."""
+    return SPOON_GRAMS[unit] * (_HEAVIEST_G_PER_ML if high else _LIGHTEST_G_PER_ML) * 1000.0
+
+
 # Times a week for "every <word>" and words of their own.
 EVERY_WORD: Final = {"day": 7.0, "night": 7.0, "evening": 7.0, "morning": 7.0, "week": 1.0,
                      "year": 1 / 52, "spring": 1 / 52, "summer": 1 / 52, "autumn": 1 / 52,
@@ -72,7 +91,10 @@ OCCASIONS: Final = frozenset({"session", "class", "visit", "treatment", "treatme
                               "coat", "coats", "layer", "layers", "quiz", "quizzes",
                               # a service's runs ("one bus an hour": decision 0129)
                               "bus", "buses", "train", "trains", "departure",
-                              "departures", "run", "runs", "trip", "trips"})  # fmt: skip
+                              "departures", "run", "runs", "trip", "trips",
+                              # meals ("three free lunches a week is plenty": 0141)
+                              "meal", "meals", "lunch", "lunches", "breakfast",
+                              "breakfasts", "dinner", "dinners", "supper", "suppers"})  # fmt: skip
 PER_WORDS: Final = frozenset({"a", "an", "per", "each", "every"})
 PER_UNIT: Final = {"hour": 168.0, "day": 7.0, "night": 7.0, "week": 1.0, "fortnight": 0.5,
                    "month": 0.25, "year": 1 / 52,

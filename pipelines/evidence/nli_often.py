@@ -1,0 +1,179 @@
+"""How often a text says a thing is done, and the occasions a count numbers (read by
+`nli_enough` and `nli_limits`): "every night", "twice a week", "three free lunches a
+week", "each of the five school days", "a few nights a week", "three joint sessions".
+Moved from `nli_enough` as it grew past STYLE's 40 KB (decision 0141)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from lyra.pipelines.evidence.nli_numbers import CARDINALS, number, number_or_word
+from lyra.pipelines.evidence.nli_ratios import count
+from lyra.pipelines.evidence.nli_units import (
+    EACH_MINUTES,
+    EVERY_UNIT,
+    EVERY_WORD,
+    OCCASIONS,
+    OFTEN_WORDS,
+    ONCE_TWICE,
+    PER_UNIT,
+    PER_WORDS,
+    SPAN_DAYS,
+    TIMES_NOUNS,
+    VAGUE,
+)
+
+
+def often_at(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
+    """Times a week said from ``tokens[i]`` and where it ends: "every night", "every
+    other week", "twice a week", "a few nights a week", "3 times per week", "daily"."""
+    tok = tokens[i]
+    if tok in OFTEN_WORDS:
+        return OFTEN_WORDS[tok], i + 1
+    if tok in ("every", "each"):
+        j = i + 1
+        if (days := _each_of_the_week_days(tokens, j)) is not None:
+            return days
+        if tokens[j : j + 1] == ["single"] or (
+            # "every school week", "every school day" (decision 0132)
+            tokens[j : j + 1] == ["school"] and tokens[j + 1 : j + 2] in (["week"], ["day"])
+        ):
+            j += 1
+        if tokens[j : j + 1] == ["other"] and tokens[j + 1 : j + 2] in (["day"], ["week"]):
+            return EVERY_WORD[tokens[j + 1]] / 2, j + 2
+        if tokens[j : j + 1] and tokens[j] in EVERY_WORD:
+            return EVERY_WORD[tokens[j]], j + 1
+        # "every 48 hours", "every 3 days", "every two weeks"
+        value = count(tokens[j]) if j < len(tokens) else None
+        if value and tokens[j] in VAGUE and tokens[j + 1 : j + 2] == ["of"]:
+            j += 1  # "every couple of weeks" (decision 0130)
+        if value and tokens[j + 1 : j + 2] and tokens[j + 1] in EVERY_UNIT:
+            return EVERY_UNIT[tokens[j + 1]] / value, j + 2
+        return None
+    if tok in ONCE_TWICE:
+        times, j = ONCE_TWICE[tok], i + 1
+    elif tok in VAGUE and tokens[i + 1 : i + 2] and tokens[i + 1] in TIMES_NOUNS | {"of"}:
+        times, j = VAGUE[tok], i + 1
+        if tokens[j] == "of":
+            j += 1
+        # "a couple of outdoor lessons a term": occasions of a kind (decision 0140)
+        end = j + 1 if tokens[j : j + 1] and tokens[j] in TIMES_NOUNS else 0
+        j = end or occasion_end(tokens, j, counted=True)
+        if not j:
+            return None
+    elif (value := occasions(tok)) and (j := occasion_end(tokens, i + 1, counted=tok not in ONE)):
+        times = value
+    elif (
+        (value := number(tok) or CARDINALS.get(tok))
+        and tokens[i + 1 : i + 2] in (["or"], ["to"], ["-"])
+        and i + 2 < len(tokens)
+        and (upper := number(tokens[i + 2]) or CARDINALS.get(tokens[i + 2]))
+        and tokens[i + 3 : i + 4]
+        and tokens[i + 3] in TIMES_NOUNS
+    ):
+        # "three or four nights a week", "2 to 3 times a week": the more of the two
+        times, j = float(max(value, upper)), i + 4
+    else:
+        return None
+    if tokens[j : j + 2] == ["in", "every"]:
+        # "once in every three years"
+        every = often_at(tokens, j + 1)
+        return (times * every[0], every[1]) if every else None
+    if tokens[j : j + 1] and tokens[j] in PER_WORDS and tokens[j + 1 : j + 2]:
+        unit = tokens[j + 1]
+        if unit in PER_UNIT:
+            return times * PER_UNIT[unit], j + 2
+    return None
+
+
+ONE: Final = frozenset({"a", "one", "single"})
+# The days of a week that some days are named for: "each of the five school days" is five
+# times a week (decision 0141).
+_WEEK_DAYS: Final = frozenset({"school", "working", "week", "weekday", "weekdays"})
+_DAYS_A_WEEK: Final = 7.0
+
+
+def _each_of_the_week_days(tokens: Sequence[str], j: int) -> tuple[float, int] | None:
+    """From ``tokens[j]`` after "each": "of the five school days", so many days of a week,
+    and where it ends; None for other words."""
+    if tokens[j : j + 2] != ["of", "the"]:
+        return None
+    value = number_or_word(tokens[j + 2]) if j + 2 < len(tokens) else None
+    k = j + 3
+    if value is None or not 0 < value <= _DAYS_A_WEEK or tokens[k : k + 1] == []:
+        return None
+    if tokens[k] not in _WEEK_DAYS:
+        return None
+    if tokens[k] in ("weekday", "weekdays"):
+        return value, k + 1
+    if tokens[k + 1 : k + 2] == ["days"]:
+        return value, k + 2
+    return None
+
+
+def occasions(token: str) -> float | None:
+    """How many occasions ``token`` counts: "4", "four", "a" (one)."""
+    value = number_or_word(token)
+    if value:
+        return value
+    return 1.0 if token in ONE else None
+
+
+def occasion_end(tokens: Sequence[str], at: int, *, counted: bool) -> int:
+    """Where the occasions a count numbers end, from ``tokens[at]``: "times", "nights"
+    (after a number only: "a night" is the unit), "sessions", "consecutive milkings",
+    "face-to-face meetings", "proper sit-down"; 0 for none."""
+    if tokens[at : at + 1] and counted and tokens[at] in TIMES_NOUNS:
+        return at + 1
+    if end := occasion_at(tokens, at):
+        return end
+    joined = at
+    while (
+        tokens[joined + 1 : joined + 2] == ["-"]
+        and tokens[joined].isalpha()
+        # not a length: "one two-hour session" is read as two hours each
+        and number_or_word(tokens[joined]) is None
+        and tokens[joined + 2 : joined + 3] != []
+        and tokens[joined + 2].isalpha()
+    ):
+        joined += 2  # a kind in words joined by hyphens: "face-to-face meetings" (0132)
+    if joined > at:
+        return occasion_at(tokens, joined + 1)
+    kind = at
+    while counted and tokens[kind : kind + 1] and tokens[kind] in DAY_KINDS:
+        kind += 1  # "five full school days" (decision 0140)
+    if kind > at + 1 and tokens[kind : kind + 1] and tokens[kind] in TIMES_NOUNS:
+        return kind + 1
+    if (
+        tokens[at : at + 1]
+        and tokens[at].isalpha()
+        and tokens[at] not in PER_WORDS
+        # a unit is no kind: "Ten minutes round the block" (decision 0140)
+        and tokens[at] not in EACH_MINUTES
+        and tokens[at] not in SPAN_DAYS
+    ):
+        if counted and tokens[at + 1 : at + 2] != [] and tokens[at + 1] in TIMES_NOUNS:
+            return at + 2  # "three joint sessions" (decision 0132)
+        return occasion_at(tokens, at + 1)
+    return 0
+
+
+def occasion_at(tokens: Sequence[str], at: int) -> int:
+    """Where the occasion named at ``tokens[at]`` ends ("milkings", "sit-down"); 0 for
+    none."""
+    if tokens[at : at + 1] and tokens[at] in OCCASIONS:
+        return at + 1
+    if tokens[at : at + 2] == ["sit", "-"] and tokens[at + 2 : at + 3] in (["down"], ["downs"]):
+        return at + 3
+    return 0
+
+
+# Words between a count and its unit of time that say the time is whole: "six
+# uninterrupted hours", "two full days", "eight consecutive weeks".
+WHOLE: Final = frozenset({"uninterrupted", "full", "whole", "continuous", "consecutive",
+                           "straight", "solid", "unbroken", "complete", "clear",
+                           # days of a kind: "five sitting days", "28 working days" (0136)
+                           "sitting", "working", "calendar", "business"})  # fmt: skip
+# Words between a count and the days it numbers: "five full school days" (0140).
+DAY_KINDS: Final = WHOLE | {"school"}

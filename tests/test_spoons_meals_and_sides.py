@@ -1,0 +1,148 @@
+"""A spoonful weighed against grams, meals counted as occasions, "up to" so many times a
+week as no floor, a witness's "most mornings", a thing done to "pretty much every" one,
+a tree ringbarked as bark stripped, a plain plot "left completely alone", and a grazed
+side that is no side effect (decision 0141), each with its control."""
+
+from __future__ import annotations
+
+import pytest
+
+from lyra.pipelines.evidence.claims import informativeness
+from lyra.pipelines.evidence.harm_reports import witnessed
+from lyra.pipelines.evidence.nli_enough import read_amounts
+from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
+from lyra.pipelines.evidence.nli_shares import read_share
+from lyra.pipelines.evidence.nli_shares_said import ALL_BUT_A_FEW
+from lyra.pipelines.evidence.nli_tokens import tokenize
+
+_SALT_FLOOR = "Dissolve at least 200 g of bath salts in a full bath and soak for 15 minutes."
+_BREAKFAST_RULE = "Every pupil should be offered a free breakfast on each of the five school days."
+_PONY_TRIAL = (
+    "After two grazing seasons, bilberry height in the pony-grazed plots rose by a mean of "
+    "6.2 cm more than in the ungrazed control plots (95% CI 3.1 to 9.3)."
+)
+_GUARD_FIGURE = (
+    "Bark stripping of planted saplings is uncommon inside our tree guards, affecting "
+    "fewer than 3% of saplings in a typical winter."
+)
+_BOWL_FIGURE = (
+    "Uneaten breakfasts are uncommon in our clubs, with fewer than 5% of bowls returned "
+    "more than half full last year."
+)
+
+PAIRS = [
+    pytest.param(
+        _SALT_FLOOR,
+        "A heaped tablespoon of bath salts in the tub is plenty for me.",
+        "refutes",
+        id="a-heaped-tablespoon-called-enough-against-200-g",
+    ),
+    pytest.param(
+        _SALT_FLOOR,
+        "Ten heaped tablespoons of bath salts in the tub is plenty for me.",
+        "neutral",
+        id="control-ten-heaped-tablespoons-may-weigh-200-g",
+    ),
+    pytest.param(
+        _BREAKFAST_RULE,
+        "Honestly two free breakfasts a week is plenty, mine eat at home the other days.",
+        "refutes",
+        id="two-breakfasts-a-week-called-enough-against-five-days",
+    ),
+    pytest.param(
+        _BREAKFAST_RULE,
+        "Honestly five free breakfasts a week is plenty, nobody needs a sixth.",
+        "neutral",
+        id="control-five-breakfasts-a-week-is-the-floor",
+    ),
+    pytest.param(
+        "Soak for at least 15 minutes, up to three times a week.",
+        "Honestly one soak a week is plenty for me, and I stay in for half an hour.",
+        "neutral",
+        id="control-up-to-three-times-a-week-is-no-floor",
+    ),
+    pytest.param(
+        _PONY_TRIAL,
+        "After two winters of ponies on our moor, the bilberry on the grazed side is "
+        "honestly no taller than on the patch we fenced off and left completely alone.",
+        "refutes",
+        id="a-grazed-side-no-taller-than-a-patch-left-completely-alone",
+    ),
+    pytest.param(
+        _PONY_TRIAL,
+        "After two winters of ponies on our moor, the bilberry on the grazed side is "
+        "honestly no taller than on the patch by the gate.",
+        "neutral",
+        id="control-no-plain-patch",
+    ),
+    pytest.param(
+        _GUARD_FIGURE,
+        "The deer ringbarked pretty much every oak sapling we'd planted on our common, "
+        "about forty of them in one winter.",
+        "refutes",
+        id="pretty-much-every-sapling-ringbarked-against-few-stripped",
+    ),
+    pytest.param(
+        _GUARD_FIGURE,
+        "The deer ringbarked a couple of the oak saplings on the common last winter.",
+        "neutral",
+        id="control-a-couple-ringbarked",
+    ),
+    pytest.param(
+        _BOWL_FIGURE,
+        "Most mornings I'm scraping half the breakfast bowls into the bin barely touched.",
+        "refutes",
+        id="most-mornings-half-the-bowls-against-few-returned",
+    ),
+]
+
+
+@pytest.mark.parametrize(("first", "second", "label"), PAIRS)
+def test_each_pair_reads_the_same_both_ways(first: str, second: str, label: str) -> None:
+    """Each reading of this decision with its control, either text as the premise."""
+    assert heuristic_nli(first, second).label == label
+    assert heuristic_nli(second, first).label == label
+
+
+def test_a_spoonful_is_weighed_at_its_heaviest_called_enough_and_lightest_as_a_floor() -> None:
+    enough = read_amounts(tokenize("A heaped tablespoon of bath salts is plenty."))
+    assert enough is not None
+    # 15 ml, half again heaped; at 1.5 g a millilitre
+    assert dict(enough.by_dimension) == {"millilitres": 22.5, "milligrams": 33750.0}
+    level = read_amounts(tokenize("Two level teaspoons of the powder is plenty."))
+    assert level is not None
+    assert dict(level.by_dimension) == {"millilitres": 10.0, "milligrams": 15000.0}
+    floor = read_amounts(tokenize("Add at least 2 tablespoons of oats to the bath."))
+    assert floor is not None
+    # at 0.4 g a millilitre
+    assert dict(floor.by_dimension) == {"millilitres": 30.0, "milligrams": 12000.0}
+
+
+def test_up_to_so_many_times_a_week_is_no_floor() -> None:
+    amounts = read_amounts(tokenize("Soak for at least 15 minutes, up to three times a week."))
+    assert amounts is not None
+    assert dict(amounts.by_dimension) == {"minutes each": 15.0}
+    weekly = read_amounts(tokenize("Soak for at least 15 minutes, three times a week."))
+    assert weekly is not None
+    assert dict(weekly.by_dimension) == {"minutes each": 15.0, "times a week": 3.0}
+
+
+def test_meals_are_occasions() -> None:
+    amounts = read_amounts(tokenize("Three free lunches a week is plenty."))
+    assert amounts is not None
+    assert dict(amounts.by_dimension) == {"times a week": 3.0}
+
+
+def test_most_mornings_a_witness_saw_is_a_claim() -> None:
+    seen = "Most mornings I'm scraping half the breakfast bowls into the bin barely touched."
+    assert witnessed(seen) is True
+    assert informativeness(seen) == pytest.approx(0.3)
+    # no witness: how most mornings are
+    assert witnessed("Most mornings are busy in the breakfast club.") is False
+
+
+def test_what_was_done_to_pretty_much_every_one_is_a_share() -> None:
+    done = "The deer ringbarked pretty much every oak sapling we'd planted."
+    assert read_share(tokenize(done)) == ALL_BUT_A_FEW
+    # no witness: a general claim, no share
+    assert read_share(tokenize("The deer ringbarked pretty much every oak sapling.")) is None
