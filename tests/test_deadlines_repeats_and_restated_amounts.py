@@ -13,7 +13,7 @@ from lyra.pipelines.evidence.nli_enough import read_amounts
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
 from lyra.pipelines.evidence.nli_limits import advised_deadline, enough_deadline
 from lyra.pipelines.evidence.nli_shares import read_share
-from lyra.pipelines.evidence.nli_shares_said import ALL_BUT_A_FEW, NOT_RARE
+from lyra.pipelines.evidence.nli_shares_said import ALL_BUT_A_FEW, LOADS_KNOWN, NOT_RARE
 from lyra.pipelines.evidence.nli_tokens import is_cue, tokenize
 
 _REPAIR_STANDARD = (
@@ -496,7 +496,11 @@ def test_a_run_out_of_so_many_and_loads_of_those_known_are_claims() -> None:
     loads = "Loads of the lads in my son's team were limping by March, not just one or two."
     assert witnessed(runs) is True
     assert witnessed(loads) is True
-    assert read_share(tokenize(loads)) == NOT_RARE
+    # loads of those in the witness's own place, at least LOADS_KNOWN since 0141
+    assert read_share(tokenize(loads)) == LOADS_KNOWN
+    assert read_share(tokenize("Lads in my son's team were limping, not just one or two.")) == (
+        NOT_RARE
+    )
 
 
 def test_an_order_to_add_and_a_plant_is_no_house() -> None:

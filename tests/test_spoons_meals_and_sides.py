@@ -1,7 +1,9 @@
 """A spoonful weighed against grams, meals counted as occasions, "up to" so many times a
 week as no floor, a witness's "most mornings", a thing done to "pretty much every" one,
-a tree ringbarked as bark stripped, a plain plot "left completely alone", and a grazed
-side that is no side effect (decision 0141), each with its control."""
+a tree ringbarked as bark stripped, a plain plot "left completely alone", a grazed side
+that is no side effect, a chilled cap that is cold, what a thing did "for my head", a
+share "only" a few in a hundred had, and "loads of the kids in my class" (decision 0141),
+each with its control."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from lyra.pipelines.evidence.harm_reports import witnessed
 from lyra.pipelines.evidence.nli_enough import read_amounts
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
 from lyra.pipelines.evidence.nli_shares import read_share
-from lyra.pipelines.evidence.nli_shares_said import ALL_BUT_A_FEW
+from lyra.pipelines.evidence.nli_shares_said import ALL_BUT_A_FEW, LOADS_KNOWN
 from lyra.pipelines.evidence.nli_tokens import tokenize
 
 _SALT_FLOOR = "Dissolve at least 200 g of bath salts in a full bath and soak for 15 minutes."
@@ -24,6 +26,14 @@ _PONY_TRIAL = (
 _GUARD_FIGURE = (
     "Bark stripping of planted saplings is uncommon inside our tree guards, affecting "
     "fewer than 3% of saplings in a typical winter."
+)
+_COLD_SOCKS_TRIAL = (
+    "At four hours, 38.0% of flares treated with the chilled socks were itch-free compared "
+    "with 21.5% of flares treated with the room-temperature sham socks (95% CI 6.2 to 26.8)."
+)
+_WORRY_FIGURE = (
+    "Only around 3 in every 100 children show signs of worry or upset during SpellStar "
+    "timed quizzes, according to teacher reports."
 )
 _BOWL_FIGURE = (
     "Uneaten breakfasts are uncommon in our clubs, with fewer than 5% of bowls returned "
@@ -94,6 +104,33 @@ PAIRS = [
         "refutes",
         id="most-mornings-half-the-bowls-against-few-returned",
     ),
+    pytest.param(
+        _COLD_SOCKS_TRIAL,
+        "I was in the cold sock trial and honestly the frozen socks did no more for my feet "
+        "than the dummy pair that wasn't even cold.",
+        "refutes",
+        id="frozen-socks-no-more-for-my-feet-than-the-dummy-pair",
+    ),
+    pytest.param(
+        _COLD_SOCKS_TRIAL,
+        "I was in the cold sock trial and honestly the frozen socks did no more for my "
+        "sleep than the dummy pair that wasn't even cold.",
+        "neutral",
+        id="control-no-more-for-my-sleep-names-another-outcome",
+    ),
+    pytest.param(
+        _WORRY_FIGURE,
+        "By half-term, loads of the kids in my son's class were in tears over the timed "
+        "spelling quizzes.",
+        "refutes",
+        id="loads-of-the-kids-in-my-class-in-tears-against-only-3-in-100",
+    ),
+    pytest.param(
+        _WORRY_FIGURE,
+        "By half-term, a couple of kids were in tears over the timed spelling quizzes.",
+        "neutral",
+        id="control-a-couple-of-kids-known-to-no-one",
+    ),
 ]
 
 
@@ -146,3 +183,12 @@ def test_what_was_done_to_pretty_much_every_one_is_a_share() -> None:
     assert read_share(tokenize(done)) == ALL_BUT_A_FEW
     # no witness: a general claim, no share
     assert read_share(tokenize("The deer ringbarked pretty much every oak sapling.")) is None
+
+
+def test_loads_of_those_the_witness_sits_among_is_a_share() -> None:
+    assert read_share(tokenize("Loads of the kids in my son's class were in tears.")) == (
+        LOADS_KNOWN
+    )
+    assert read_share(tokenize("Loads of the other parents told me the same.")) == LOADS_KNOWN
+    # loads of anyone's: no share
+    assert read_share(tokenize("Loads of the kids were in tears.")) is None

@@ -174,11 +174,36 @@ def _measures_apart(witness: Sequence[str], finding: Sequence[str]) -> bool:
     for c in read_comparisons(witness):
         if not (c.sign == 0 or c.denied) or c.measure & JUDGEMENT_MEASURES:
             continue
-        nouns = {key for t in witness if (key := token_key(t)) in c.measure and _a_noun(t)}
+        nouns = {
+            key
+            for i, t in enumerate(witness)
+            if (key := token_key(t)) in c.measure and _a_noun(t) and not _done_for(witness, i)
+        }
         measure = specific(frozenset(nouns)) - _GENERAL_MEASURES
         if measure and measure.isdisjoint(keys):
             return True
     return False
+
+
+_POSSESSIVES: Final = frozenset({"my", "his", "her", "our", "their", "your"})
+# Parts of the body a thing is done for, the place of an outcome and not the outcome.
+_BODY_PARTS: Final = frozenset(
+    {"head", "feet", "foot", "back", "neck", "knee", "knees", "hands", "hand", "skin",
+     "legs", "leg", "shoulder", "shoulders", "hip", "hips", "chest", "stomach", "tummy",
+     "eyes", "eye", "ears", "ear", "joints", "wrist", "wrists", "ankle", "ankles"}
+)  # fmt: skip
+
+
+def _done_for(tokens: Sequence[str], i: int) -> bool:
+    """The noun at ``i`` is the part of the body a thing did something for, no measure:
+    "the frozen hat did no more for my head than the dummy one" (decision 0141); not "for
+    my sleep", an outcome."""
+    return (
+        i >= 2
+        and tokens[i - 2] == "for"
+        and tokens[i - 1] in _POSSESSIVES
+        and tokens[i] in _BODY_PARTS
+    )
 
 
 def _a_noun(word: str) -> bool:

@@ -589,9 +589,10 @@ def _called_rare(tokens: Sequence[str], share: Share, other: Sequence[str]) -> b
     if not _SELDOM.isdisjoint(tokens):
         return True
     return (
-        share.low == 0
-        and 0 < share.high <= _RARE_AT_MOST
-        and "any" in share_clause(tokens)
+        0 < share.high <= _RARE_AT_MOST
+        # "fewer than one pupil in a hundred has reported any discomfort"; "Only around 3
+        # in every 100 children show signs of worry or upset" (decision 0141)
+        and ((share.low == 0 and "any" in share_clause(tokens)) or "only" in tokens)
         and SYMPTOM.search(" ".join(share_clause(other))) is not None
     )
 

@@ -163,6 +163,8 @@ def few_known(tokens: Sequence[str]) -> Share | None:
     otherwise."""
     if few_known_at(tokens) is not None:
         return FEW_KNOWN
+    if any(_loads_known(tokens, i) for i in range(len(tokens))):
+        return LOADS_KNOWN
     if not _FIRST_PERSONS.isdisjoint(tokens) and any(
         # "not a one-off", "hardly a one-off" (decision 0140)
         (tok in ("not", "hardly") and denies_rarity(tokens, i))
@@ -174,6 +176,32 @@ def few_known(tokens: Sequence[str]) -> Share | None:
     ):
         return NOT_RARE
     return MOST_KNOWN if most_known(tokens) else None
+
+
+# Loads of those a witness sits among: "loads of the kids in my daughter's Year 4 class
+# were in tears", "loads of the other Year 1 parents told me" (decision 0141). Of a class
+# or a group of some thirty, "loads" are at least five: this share.
+LOADS_KNOWN: Final = Share(15.0, 100.0)
+_LOADS: Final = frozenset({"loads", "lots"})
+_LOADS_NOUN_REACH: Final = 3
+
+
+def _loads_known(tokens: Sequence[str], i: int) -> bool:
+    """``tokens[i]`` opens "loads (lots) of the (other) <plural>", the other ones or
+    those in the witness's own place ("in my", "at our")."""
+    if tokens[i] not in _LOADS or tokens[i + 1 : i + 3] != ["of", "the"]:
+        return False
+    k = i + 3
+    other = tokens[k : k + 1] == ["other"]
+    k += other
+    for j in range(k, min(len(tokens), k + _LOADS_NOUN_REACH)):
+        if tokens[j].isalpha() and looks_plural(tokens[j]):
+            return other or (
+                tokens[j + 1 : j + 2] in (["in"], ["on"], ["at"])
+                and tokens[j + 2 : j + 3] != []
+                and tokens[j + 2] in _OURS
+            )
+    return False
 
 
 # A witness's words that deny a thing is rare, besides "not some once-in-a-blue-moon

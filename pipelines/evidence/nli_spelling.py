@@ -142,6 +142,9 @@ OUTCOME_SYNONYMS: Final = {
     # a thing in tatters is shredded ("every strand ... was in tatters within a month"
     # against "Shredding is uncommon": decision 0140)
     "tatter": "shredd",
+    # a thing chilled is cold ("the frozen hat did no more for my head than the dummy one
+    # that wasn't even cold" in a "cold cap trial" against "the chilled cap": 0141)
+    "chill": "cold",
     # a belly is the stomach a tummy is ("bellies like balloons" against "Tummy upset
     # such as bloating": decision 0140)
     "belli": "stomach",
