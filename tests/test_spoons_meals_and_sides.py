@@ -2,8 +2,10 @@
 week as no floor, a witness's "most mornings", a thing done to "pretty much every" one,
 a tree ringbarked as bark stripped, a plain plot "left completely alone", a grazed side
 that is no side effect, a chilled cap that is cold, what a thing did "for my head", a
-share "only" a few in a hundred had, and "loads of the kids in my class" (decision 0141),
-each with its control."""
+share "only" a few in a hundred had, "loads of the kids in my class", a likeness "just as
+thick as", seasons and passes of a roller, "near enough every pass", "most of the folks
+in my bay", a jolt that is a shock, and a share of those who "never opened" it (decision
+0141), each with its control."""
 
 from __future__ import annotations
 
@@ -14,7 +16,12 @@ from lyra.pipelines.evidence.harm_reports import witnessed
 from lyra.pipelines.evidence.nli_enough import read_amounts
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
 from lyra.pipelines.evidence.nli_shares import read_share
-from lyra.pipelines.evidence.nli_shares_said import ALL_BUT_A_FEW, LOADS_KNOWN
+from lyra.pipelines.evidence.nli_shares_said import (
+    ALL_BUT_A_FEW,
+    LOADS_KNOWN,
+    MOST_KNOWN,
+    most_known,
+)
 from lyra.pipelines.evidence.nli_tokens import tokenize
 
 _SALT_FLOOR = "Dissolve at least 200 g of bath salts in a full bath and soak for 15 minutes."
@@ -34,6 +41,21 @@ _COLD_SOCKS_TRIAL = (
 _WORRY_FIGURE = (
     "Only around 3 in every 100 children show signs of worry or upset during SpellStar "
     "timed quizzes, according to teacher reports."
+)
+_GORSE_TRIAL = (
+    "After three seasons of twice-yearly flailing, gorse stem density was 41% lower on "
+    "flailed plots than on untreated control plots (95% CI 28% to 52%)."
+)
+_MOW_FLOOR = (
+    "Mow rushes at least twice each summer and keep it up for a minimum of three consecutive years."
+)
+_SPARK_FIGURE = (
+    "Electric shocks at our bike workshops are rare, with fewer than 1 in 2,000 repairs "
+    "leading to a reported shock."
+)
+_REPLAY_FIGURE = (
+    "Only 4% of pupils on partner courses never watched their video feedback, based on "
+    "playback data."
 )
 _BOWL_FIGURE = (
     "Uneaten breakfasts are uncommon in our clubs, with fewer than 5% of bowls returned "
@@ -131,6 +153,70 @@ PAIRS = [
         "neutral",
         id="control-a-couple-of-kids-known-to-no-one",
     ),
+    pytest.param(
+        _GORSE_TRIAL,
+        "We flailed the top field twice a summer for three years and honestly the gorse's come "
+        "back just as thick as on the bit we never touched.",
+        "refutes",
+        id="gorse-just-as-thick-as-the-bit-never-touched",
+    ),
+    pytest.param(
+        _GORSE_TRIAL,
+        "We flailed the top field twice a summer for three years and honestly the gorse's come "
+        "back just as thick as it was.",
+        "neutral",
+        id="control-no-plain-plot",
+    ),
+    pytest.param(
+        "Roll bracken at least twice each summer and keep it up for a minimum of three "
+        "consecutive years.",
+        "Honestly one go with the roller in July, just the one summer, is plenty.",
+        "refutes",
+        id="one-go-one-summer-called-enough-against-three-years",
+    ),
+    pytest.param(
+        _MOW_FLOOR,
+        "Honestly two goes with the mower each summer, for three or four summers, is plenty.",
+        "neutral",
+        id="control-two-goes-for-four-summers-meets-the-floor",
+    ),
+    pytest.param(
+        "Disturbance of nesting birds is uncommon with our roller: fewer than 1 in 50 "
+        "operators reported flushing a bird from a nest.",
+        "I walked behind the roller last June and we flushed skylarks off nests on near "
+        "enough every pass.",
+        "refutes",
+        id="near-enough-every-pass-against-few-operators",
+    ),
+    pytest.param(
+        "Headaches from the cold are uncommon, with only around 3 in every 100 users "
+        "reporting one.",
+        "Most of the folks in my infusion bay got a splitting headache from the ice every "
+        "single cycle, me included.",
+        "refutes",
+        id="most-of-the-folks-in-my-bay-against-only-3-in-100",
+    ),
+    pytest.param(
+        _SPARK_FIGURE,
+        "Half of us mechanics at the Saturday bike workshop have had a jolt off someone's "
+        "e-bike charger.",
+        "refutes",
+        id="half-of-us-had-a-jolt-against-rare-shocks",
+    ),
+    pytest.param(
+        _REPLAY_FIGURE,
+        "Speaking as a rep for a group of about 60, well over half of my lot admitted they "
+        "never watched the video feedback at all.",
+        "refutes",
+        id="well-over-half-never-watched-against-only-4-percent",
+    ),
+    pytest.param(
+        _REPLAY_FIGURE,
+        "Speaking as a rep for a group of about 60, a couple of my lot admitted they never "
+        "watched the video feedback at all.",
+        "neutral",
+        id="control-a-couple-never-watched",
+    ),
 ]
 
 
@@ -192,3 +278,29 @@ def test_loads_of_those_the_witness_sits_among_is_a_share() -> None:
     assert read_share(tokenize("Loads of the other parents told me the same.")) == LOADS_KNOWN
     # loads of anyone's: no share
     assert read_share(tokenize("Loads of the kids were in tears.")) is None
+
+
+def test_seasons_and_passes_of_a_roller() -> None:
+    floor = read_amounts(tokenize(_MOW_FLOOR))
+    assert floor is not None
+    # twice a summer is twice a year; three years in all
+    assert dict(floor.by_dimension) == {"days in all": 1095.0, "times a week": 2 / 52}
+    enough = read_amounts(tokenize("One go with the roller, just the one summer, is plenty."))
+    assert enough is not None
+    assert dict(enough.by_dimension) == {"days in all": 365.0, "times in all": 1.0}
+    # so many with a thing each summer, and each week
+    goes = read_amounts(tokenize("Two goes with the mower each summer is plenty."))
+    assert goes is not None
+    assert dict(goes.by_dimension) == {"times in all": 2.0, "times a week": 2 / 52}
+    sessions = read_amounts(tokenize("Two sessions with a physio every other week is plenty."))
+    assert sessions is not None
+    assert dict(sessions.by_dimension) == {"times in all": 2.0, "times a week": 1.0}
+
+
+def test_most_of_those_in_the_witness_place_and_every_single_cycle() -> None:
+    most = "Most of the folks in my infusion bay got a headache every single cycle."
+    assert most_known(tokenize(most)) is True
+    assert read_share(tokenize(most)) == MOST_KNOWN
+    assert witnessed("I got a splitting headache every single cycle.") is True
+    # most of anyone's: no witness's share
+    assert most_known(tokenize("Most of the folks in the bay got a headache.")) is False

@@ -224,9 +224,11 @@ _FRACTION = (
 WITNESS_FREQUENCY = re.compile(
     # how often, or of whom ("Nearly every child in my daughter's class ... got picked on":
     # decision 0135)
-    r"\b(?:nearly|almost|pretty\s+much|practically|virtually|just\s+about)\s+every\s+"
+    r"\b(?:nearly|almost|pretty\s+much|practically|virtually|just\s+about|near\s+enough)"
+    r"\s+every\s+"
     r"(?:single\s+|other\s+)?(?:time|morning|night|evening|day|week|row|lesson|session|round|"
-    r"shift|run|visit|one|bed|field|tunnel|plant|patient|walk|ride|trip|"
+    # "near enough every pass" of a roller (decision 0141)
+    r"shift|run|visit|one|bed|field|tunnel|plant|patient|walk|ride|trip|pass|cycle|"
     r"child|kid|pupil|student|family|household|tenant|customer|client|person|parent|"
     r"neighbour|driver|house|home|flat|garden|pond|case)\b"
     # every one of those the witness knows or sits among ("Every tenant I know on Denholme
@@ -239,7 +241,9 @@ WITNESS_FREQUENCY = re.compile(
     r"|\bevery\s+single\s+[\w-]+\s+(?:I|we)\s+[a-z]+ed\b"
     # "everyone on my floor had ..." (decision 0140)
     r"|\b(?:everyone|everybody)\s+(?:in|on|at)\s+(?:my|our)\b"
-    r"|\bevery\s+single\s+(?:time|morning|night|evening|day|week|lesson|session|shift)\b"
+    r"|\bevery\s+single\s+(?:time|morning|night|evening|day|week|lesson|session|shift"
+    # "every single cycle" of chemotherapy (decision 0141)
+    r"|cycle|dose|visit)\b"
     # all but a few of those in the witness's own place ("almost every panel below head
     # height in my room": decision 0136)
     r"|\b(?:nearly|almost|pretty\s+much|practically|virtually|just\s+about)\s+every\s+"

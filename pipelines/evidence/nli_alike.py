@@ -177,7 +177,11 @@ def _measures_apart(witness: Sequence[str], finding: Sequence[str]) -> bool:
         nouns = {
             key
             for i, t in enumerate(witness)
-            if (key := token_key(t)) in c.measure and _a_noun(t) and not _done_for(witness, i)
+            if (key := token_key(t)) in c.measure
+            and _a_noun(t)
+            and not _done_for(witness, i)
+            # "just as thick as": an adjective's likeness (decision 0141)
+            and witness[i - 1 : i] != ["as"]
         }
         measure = specific(frozenset(nouns)) - _GENERAL_MEASURES
         if measure and measure.isdisjoint(keys):

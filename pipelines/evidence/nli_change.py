@@ -363,6 +363,10 @@ def _only_failures_counted(tokens: Sequence[str]) -> bool:
                 tokens[i] in FAIL_WORDS
                 or (tokens[i] in _NOT_DOING and tokens[i + 1 : i + 2] != []
                     and tokens[i + 1].endswith("ing"))
+                # what they never did: "only 3% of students ... never played their audio
+                # feedback", "well over half of my lot ... never opened" (decision 0141)
+                or (tokens[i] == "never" and tokens[i + 1 : i + 2] != []
+                    and tokens[i + 1].endswith("ed"))
             )
         )
         # who they are, and that they are no rarity: "we see people who never got a

@@ -224,6 +224,11 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
             # occasions with no "a week" after them count in all: "at least four
             # appointments spread over ...", "One proper sit-down of about an hour"
             found.setdefault(TIMES, value)
+            # so many with a thing each week or summer: "two goes with the mower each
+            # summer" is twice a year (decision 0141)
+            if each := _each_after(tokens, j):
+                found.setdefault(OFTEN, value * each[0])
+                j = each[1]
             i = j
             continue
         if tokens[i] in ("a", "an") and tokens[i + 1 : i + 2] and tokens[i + 1] in VAGUE:
@@ -316,6 +321,21 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
                     found.setdefault(DOSE, value * spoon_mg(unit, high=high) * size)
         i += 1
     return found
+
+
+_EACH_REACH: Final = 4
+
+
+def _each_after(tokens: Sequence[str], at: int) -> tuple[float, int] | None:
+    """ "each <period>" or "every <period>" within `_EACH_REACH` plain words of ``at``:
+    how many times a week one a period is, and where it ends; None for none."""
+    for k in range(at, min(len(tokens), at + _EACH_REACH + 1)):
+        if tokens[k] in ("each", "every"):
+            often = often_at(tokens, k)
+            return often
+        if not tokens[k].isalpha() or tokens[k] in ("and", "or", "but"):
+            return None
+    return None
 
 
 def _not_advised(tokens: Sequence[str], i: int) -> bool:

@@ -35,7 +35,9 @@ _ORDERS: Final = frozenset({"apply", "continue", "offer", "give", "wear", "keep"
                             "add", "soak", "rub", "dilute",
                             # "Dissolve at least 300 g of Epsom salt in a full bath"
                             # (0141)
-                            "dissolve"})  # fmt: skip
+                            "dissolve",
+                            # "Roll bracken at least twice each summer" (0141)
+                            "roll", "mow", "spray"})  # fmt: skip
 _ORDERS_OR_NOUNS: Final = frozenset({"plan", "use", "practice", "set", "run", "hold", "book",
                                      "rest", "space", "walk", "drink", "fit", "start",
                                      "stock",

@@ -31,7 +31,7 @@ class Share:
 _ALL_BUT: Final = frozenset({"nearly", "almost", "virtually", "practically"})
 _EVERY: Final = frozenset({"every", "all"})
 _EVERYONE: Final = frozenset({"everyone", "everybody"})
-_ALL_BUT_TWO: Final = (["pretty", "much"], ["just", "about"])
+_ALL_BUT_TWO: Final = (["pretty", "much"], ["just", "about"], ["near", "enough"])
 ALL_BUT_A_FEW: Final = Share(80.0, 100.0)
 
 
@@ -76,6 +76,10 @@ def all_but_every_at(tokens: Sequence[str]) -> int | None:
                 or _known(tokens, at + 2 if tokens[at + 1] == "other" else at + 1)
                 or _ours_around(tokens, at)
                 or _seen_by_witness(tokens, at)
+                # "we flushed skylarks ... off nests on near enough every pass" (0141)
+                or (
+                    tokens[at + 1] in _WITNESSED_OCCASIONS and not _FIRST_PERSONS.isdisjoint(tokens)
+                )
             )
         )
         return at - 1 if named else None
@@ -99,6 +103,10 @@ def all_but_every_at(tokens: Sequence[str]) -> int | None:
 
 
 _FIRST_PERSONS: Final = frozenset({"i", "we", "my", "our"})
+# The occasions a witness was at, each of which they saw a thing on.
+_WITNESSED_OCCASIONS: Final = frozenset(
+    {"pass", "visit", "session", "shift", "round", "trip", "walk", "run", "cycle", "dose"}
+)
 # A few of those a witness knows or sits among, who had it too: "two or three of our
 # regulars showing up with a £100 litter ticket", "three other plot-holders on the site
 # had their fish go belly-up" (decision 0138). Among the few dozen a witness knows, a few
@@ -135,25 +143,37 @@ def most_known(tokens: Sequence[str]) -> bool:
     the <plural> I <did>" ("Most of the families I fined"), or "more ... than not"; not
     of what most liked. A share of `MOST_KNOWN`, and a witness's report that
     `claims.informativeness` counts."""
-    return not _FIRST_PERSONS.isdisjoint(tokens) and any(
-        (
-            tok == "most"
-            and tokens[i + 1 : i + 3] in (["of", "our"], ["of", "my"])
-            and i + 4 < len(tokens)
-            and (looks_plural(tokens[i + 3]) or tokens[i + 3] in _COLLECTIVES)
-            and tokens[i + 4] not in _LIKINGS
+    return (
+        not _FIRST_PERSONS.isdisjoint(tokens)
+        and any(
+            (
+                tok == "most"
+                and tokens[i + 1 : i + 3] in (["of", "our"], ["of", "my"])
+                and i + 4 < len(tokens)
+                and (looks_plural(tokens[i + 3]) or tokens[i + 3] in _COLLECTIVES)
+                and tokens[i + 4] not in _LIKINGS
+            )
+            or (
+                tok == "most"
+                and tokens[i + 1 : i + 3] == ["of", "the"]
+                and i + 5 < len(tokens)
+                and looks_plural(tokens[i + 3])
+                and tokens[i + 4] in ("i", "we")
+                # "Most of the families I fined", "most of the drivers I taught" (0140)
+                and (tokens[i + 5].endswith("ed") or tokens[i + 5] in IRREGULAR_PAST)
+            )
+            or (
+                # "Most of the folks in my infusion bay" (decision 0141)
+                tok == "most"
+                and tokens[i + 1 : i + 3] == ["of", "the"]
+                and i + 5 < len(tokens)
+                and looks_plural(tokens[i + 3])
+                and tokens[i + 4] in ("in", "on", "at")
+                and tokens[i + 5] in _OURS
+            )
+            or (tok == "not" and more_than_not(tokens, i))
+            for i, tok in enumerate(tokens)
         )
-        or (
-            tok == "most"
-            and tokens[i + 1 : i + 3] == ["of", "the"]
-            and i + 5 < len(tokens)
-            and looks_plural(tokens[i + 3])
-            and tokens[i + 4] in ("i", "we")
-            # "Most of the families I fined", "most of the drivers I taught" (0140)
-            and (tokens[i + 5].endswith("ed") or tokens[i + 5] in IRREGULAR_PAST)
-        )
-        or (tok == "not" and more_than_not(tokens, i))
-        for i, tok in enumerate(tokens)
     )
 
 

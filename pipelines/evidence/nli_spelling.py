@@ -145,6 +145,9 @@ OUTCOME_SYNONYMS: Final = {
     # a thing chilled is cold ("the frozen hat did no more for my head than the dummy one
     # that wasn't even cold" in a "cold cap trial" against "the chilled cap": 0141)
     "chill": "cold",
+    # a jolt off a kettle is an electric shock ("Half of us fixers ... have had a jolt off
+    # someone's kettle" against "Electric shocks at repair cafes are rare": 0141)
+    "jolt": "shock",
     # a belly is the stomach a tummy is ("bellies like balloons" against "Tummy upset
     # such as bloating": decision 0140)
     "belli": "stomach",

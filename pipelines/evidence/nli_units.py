@@ -12,7 +12,11 @@ from lyra.pipelines.evidence.nli_numbers import stem
 SPAN_DAYS: Final = {"day": 1.0, "days": 1.0, "night": 1.0, "nights": 1.0, "week": 7.0,
                     "weeks": 7.0, "fortnight": 14.0, "fortnights": 14.0, "month": 30.0,
                     "months": 30.0, "term": 91.0, "terms": 91.0, "year": 365.0,
-                    "years": 365.0}  # fmt: skip
+                    "years": 365.0,
+                    # seasons a course is kept up for, one a year ("just the one summer"
+                    # against "for a minimum of three consecutive years": decision 0141)
+                    "summer": 365.0, "summers": 365.0, "season": 365.0,
+                    "seasons": 365.0}  # fmt: skip
 EACH_MINUTES: Final = {"minute": 1.0, "minutes": 1.0, "min": 1.0, "mins": 1.0,
                        "hour": 60.0, "hours": 60.0, "hr": 60.0, "hrs": 60.0,
                        # "Thirty seconds on each muscle" (decision 0131); not "a second
@@ -92,6 +96,8 @@ OCCASIONS: Final = frozenset({"session", "class", "visit", "treatment", "treatme
                               # a service's runs ("one bus an hour": decision 0129)
                               "bus", "buses", "train", "trains", "departure",
                               "departures", "run", "runs", "trip", "trips",
+                              # a go, a pass of a roller ("one go with the roller": 0141)
+                              "go", "goes", "pass", "passes",
                               # meals ("three free lunches a week is plenty": 0141)
                               "meal", "meals", "lunch", "lunches", "breakfast",
                               "breakfasts", "dinner", "dinners", "supper", "suppers"})  # fmt: skip
@@ -99,7 +105,9 @@ PER_WORDS: Final = frozenset({"a", "an", "per", "each", "every"})
 PER_UNIT: Final = {"hour": 168.0, "day": 7.0, "night": 7.0, "week": 1.0, "fortnight": 0.5,
                    "month": 0.25, "year": 1 / 52,
                    # a school term of 13 weeks ("a couple of outdoor lessons a term": 0140)
-                   "term": 1 / 13}  # fmt: skip
+                   "term": 1 / 13,
+                   # a season comes once a year ("twice each summer": decision 0141)
+                   "summer": 1 / 52, "winter": 1 / 52, "season": 1 / 52}  # fmt: skip
 
 # Units of length, in centimetres (`nli_lengths`).
 LENGTH_CM: Final = {"cm": 1.0, "centimetre": 1.0, "centimetres": 1.0, "centimeter": 1.0,
