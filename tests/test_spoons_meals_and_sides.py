@@ -4,7 +4,9 @@ a tree ringbarked as bark stripped, a plain plot "left completely alone", a graz
 that is no side effect, a chilled cap that is cold, what a thing did "for my head", a
 share "only" a few in a hundred had, "loads of the kids in my class", a likeness "just as
 thick as", seasons and passes of a roller, "near enough every pass", "most of the folks
-in my bay", a jolt that is a shock, and a share of those who "never opened" it (decision
+in my bay", a jolt that is a shock, a share of those who "never opened" it, "usually" in a later
+clause, "the lot who stayed in court", "nearly every jury view I organised", "three of
+the five horses on our yard", and "so anyone saying" as a clause of its own (decision
 0141), each with its control."""
 
 from __future__ import annotations
@@ -217,6 +219,51 @@ PAIRS = [
         "neutral",
         id="control-a-couple-never-watched",
     ),
+    pytest.param(
+        "Dizziness is uncommon, affecting fewer than 1 in 50 wearers, and it usually settles "
+        "within a few days.",
+        "Every single time I put the new glasses on I felt woozy, and about half the people "
+        "in my clinic support group said they got the same.",
+        "refutes",
+        id="half-my-group-woozy-against-uncommon-that-usually-settles",
+    ),
+    pytest.param(
+        "Dizziness is usually uncommon, affecting fewer than 1 in 50 wearers.",
+        "Every single time I put the new glasses on I felt woozy, and about half the people "
+        "in my clinic support group said they got the same.",
+        "neutral",
+        id="control-usually-in-the-share-clause",
+    ),
+    pytest.param(
+        "Jurors randomised to the site visit scored a mean of 14.2 points higher on the "
+        "comprehension test than jurors in the photographs control arm (95% CI 9.8 to 18.6).",
+        "In the mock trials I watched, the jurors who went to the scene understood the case "
+        "no better than the lot who stayed in court with the photos.",
+        "refutes",
+        id="no-better-than-the-lot-who-stayed-in-court",
+    ),
+    pytest.param(
+        "Delays are uncommon: only 2.5% of the 480 site visits we have run pushed a trial "
+        "back by more than half a day.",
+        "Nearly every site visit I organised set the trial back by at least a day.",
+        "refutes",
+        id="nearly-every-visit-i-organised-against-few-delays",
+    ),
+    pytest.param(
+        "Hooves getting caught in our nets are rare, with fewer than 1 in 500 customers "
+        "reporting a snagged hoof.",
+        "Three of the five horses on our yard have caught a hoof in their nets since "
+        "October, so anyone saying it's rare hasn't been on a yard like ours.",
+        "refutes",
+        id="three-of-the-five-on-our-yard-against-rare",
+    ),
+    pytest.param(
+        "Hooves getting caught in our nets are rare, with fewer than 1 in 500 customers "
+        "reporting a snagged hoof.",
+        "One of the five horses on our yard has caught a hoof in its net since October.",
+        "refutes",
+        id="one-of-five-is-twenty-percent-against-rare",
+    ),
 ]
 
 
@@ -304,3 +351,10 @@ def test_most_of_those_in_the_witness_place_and_every_single_cycle() -> None:
     assert witnessed("I got a splitting headache every single cycle.") is True
     # most of anyone's: no witness's share
     assert most_known(tokenize("Most of the folks in the bay got a headache.")) is False
+
+
+def test_nearly_every_one_i_organised_is_a_claim() -> None:
+    seen = "Nearly every jury view I organised set the trial back by at least a day."
+    assert witnessed(seen) is True
+    assert informativeness(seen) == pytest.approx(0.2)
+    assert witnessed("Nearly every jury view set the trial back by a day.") is False

@@ -237,6 +237,11 @@ WITNESS_FREQUENCY = re.compile(
     # "Pretty much every letting agent I rang" (decision 0140)
     r"talked\s+to|asked|met|worked\s+with|rang|phoned|called|contacted|tried|visited)\b"
     r"|(?:in|on|at)\s+(?:my|our)\b)"
+    # "Nearly every jury view I organised in twenty-two years at the court set the trial
+    # back" (decision 0141)
+    # (opening the sentence: not "the bruised ache came after nearly every match I played")
+    r"|^(?:nearly|almost|pretty\s+much|practically|virtually|just\s+about|near\s+enough)"
+    r"\s+every\s+[\w-]+\s+(?:[\w-]+\s+)?(?:I|we)\s+[a-z]+ed\b"
     # "Every single bed I mulched with raw fleece went into a hard felt mat" (0140)
     r"|\bevery\s+single\s+[\w-]+\s+(?:I|we)\s+[a-z]+ed\b"
     # "everyone on my floor had ..." (decision 0140)
@@ -406,6 +411,9 @@ PLAIN_GROUP: Final = re.compile(
     # those who stayed as they were ("the ones who stayed sat round the boardroom
     # table": decision 0139)
     r"|\bwho stayed (?:sat|seated|put|indoors|inside|at home|behind)\b"
+    # "the lot who stayed in court with the photo bundle" (decision 0141)
+    r"|\bwho stayed (?:in|at) (?:court|class|school|the office|the classroom|their classrooms"
+    r"|base|the depot)\b"
     # "a pretend version", "the bit my husband dug over the old-fashioned way", "the
     # streets where the council still leaves it a fortnight" (decision 0139)
     r"|\bpretend\b|\bthe (?:old ?-? ?fashioned|old|usual|normal) way\b"

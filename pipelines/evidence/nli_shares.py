@@ -520,8 +520,11 @@ def share_clause(tokens: Sequence[str], *, opened: bool = False) -> list[str]:
 # "so" opens a clause of its own before one of these ("..., me included, so don't let
 # anyone tell you that's a once-in-a-blue-moon thing": decision 0137), not in "so many".
 _AFTER_SO: Final = frozenset(
-    {"i", "we", "you", "they", "he", "she", "it", "don't", "dont", "do", "please", "if"}
-)
+    {"i", "we", "you", "they", "he", "she", "it", "don't", "dont", "do", "please", "if",
+     # "..., so anyone saying a trapped hoof is a once-in-a-blue-moon thing hasn't been on a
+     # yard like ours" (decision 0141)
+     "anyone", "anybody"}
+)  # fmt: skip
 
 
 def _ends_clause(tokens: Sequence[str], j: int) -> bool:
@@ -564,7 +567,9 @@ def rarity_denied(
         (first, first_share, second, second_share),
         (second, second_share, first, first_share),
     ):
-        if not _called_rare(rare, rare_share, other) or not _OFTEN.isdisjoint(rare):
+        # a word of often in the share's own clause, not in a later one ("Dizziness is
+        # uncommon, ..., and it usually settles within a few days": decision 0141)
+        if not _called_rare(rare, rare_share, other) or not _OFTEN.isdisjoint(share_clause(rare)):
             continue
         if not (_SELDOM.isdisjoint(other) and _OFTEN.isdisjoint(other)):
             continue
