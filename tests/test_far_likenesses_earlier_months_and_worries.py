@@ -93,9 +93,8 @@ def test_a_worry_about_not_doing_is_no_denial() -> None:
 
 def test_contacts_and_calls_are_occasions() -> None:
     assert read_amounts(tokenize(_TWO_CONTACTS)) == Amounts(True, ((SPAN, 70.0), (OFTEN, 2.0)))
-    assert read_amounts(tokenize(_A_CALL_FORTNIGHTLY)) == Amounts(
-        False, ((OFTEN, 0.5), ("times in all", 1.0))
-    )
+    # a call every other week is how often, no count of calls in all (decision 0141)
+    assert read_amounts(tokenize(_A_CALL_FORTNIGHTLY)) == Amounts(False, ((OFTEN, 0.5),))
 
 
 # a share in words of what the class said is also how often a witness heard it (decision

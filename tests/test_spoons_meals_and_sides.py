@@ -6,8 +6,9 @@ share "only" a few in a hundred had, "loads of the kids in my class", a likeness
 thick as", seasons and passes of a roller, "near enough every pass", "most of the folks
 in my bay", a jolt that is a shock, a share of those who "never opened" it, "usually" in a later
 clause, "the lot who stayed in court", "nearly every jury view I organised", "three of
-the five horses on our yard", and "so anyone saying" as a clause of its own (decision
-0141), each with its control."""
+the five horses on our yard", "so anyone saying" as a clause of its own, half an hour,
+once every five working days, "three of the five jobs I reported", and "the ones who said
+no thanks" (decision 0141), each with its control."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from lyra.pipelines.evidence.nli_shares_said import (
     ALL_BUT_A_FEW,
     LOADS_KNOWN,
     MOST_KNOWN,
+    Share,
     most_known,
 )
 from lyra.pipelines.evidence.nli_tokens import tokenize
@@ -264,6 +266,25 @@ PAIRS = [
         "refutes",
         id="one-of-five-is-twenty-percent-against-rare",
     ),
+    pytest.param(
+        "Schools should timetable a practical session of no less than 60 minutes.",
+        "We gave it half an hour, and that was plenty for my Year 5s.",
+        "refutes",
+        id="half-an-hour-called-enough-against-sixty-minutes",
+    ),
+    pytest.param(
+        "Schools should timetable a practical session of no less than 60 minutes.",
+        "We gave it an hour and a half, and that was plenty for my Year 5s.",
+        "neutral",
+        id="control-an-hour-and-a-half-meets-sixty-minutes",
+    ),
+    pytest.param(
+        "Landlords should give the tenant a progress update at least once every 5 working "
+        "days while a job is open.",
+        "Honestly a text once a month is loads for a routine job.",
+        "refutes",
+        id="once-a-month-called-enough-against-once-every-five-working-days",
+    ),
 ]
 
 
@@ -358,3 +379,30 @@ def test_nearly_every_one_i_organised_is_a_claim() -> None:
     assert witnessed(seen) is True
     assert informativeness(seen) == pytest.approx(0.2)
     assert witnessed("Nearly every jury view set the trial back by a day.") is False
+
+
+def test_half_an_hour_and_once_every_five_working_days() -> None:
+    half = read_amounts(tokenize("Half an hour is plenty."))
+    assert half is not None
+    assert dict(half.by_dimension) == {"minutes each": 30.0}
+    and_a_half = read_amounts(tokenize("An hour and a half is plenty."))
+    assert and_a_half is not None
+    assert dict(and_a_half.by_dimension) == {"minutes each": 90.0}
+    updates = read_amounts(
+        tokenize("Tenants should get an update at least once every 5 working days.")
+    )
+    assert updates is not None
+    assert dict(updates.by_dimension) == {"times a week": 1.4}
+
+
+def test_so_many_of_those_the_witness_did_and_those_who_said_no() -> None:
+    jobs = "Three of the five jobs I reported on the app were marked as done when nobody came."
+    assert witnessed(jobs) is True
+    assert read_share(tokenize(jobs)) == Share(60.0, 60.0)
+    # not the witness's doing: no share of things
+    assert read_share(tokenize("Three of the five tables in the hall got a scratch.")) is None
+    said_no = (
+        "The ladies on my ward with the cap ended up every bit as bald as the ones who said "
+        "no thanks and skipped it."
+    )
+    assert witnessed(said_no) is True

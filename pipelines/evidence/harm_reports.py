@@ -237,6 +237,9 @@ WITNESS_FREQUENCY = re.compile(
     # "Pretty much every letting agent I rang" (decision 0140)
     r"talked\s+to|asked|met|worked\s+with|rang|phoned|called|contacted|tried|visited)\b"
     r"|(?:in|on|at)\s+(?:my|our)\b)"
+    # "Three of the five jobs I reported on the app last winter were marked as completed"
+    # (decision 0141)
+    rf"|^{_FEW}\s+of\s+the\s+{_FEW}\s+[\w-]+\s+(?:I|we)\s+[a-z]+ed\b"
     # "Nearly every jury view I organised in twenty-two years at the court set the trial
     # back" (decision 0141)
     # (opening the sentence: not "the bruised ache came after nearly every match I played")
@@ -418,6 +421,8 @@ PLAIN_GROUP: Final = re.compile(
     # streets where the council still leaves it a fortnight" (decision 0139)
     r"|\bpretend\b|\bthe (?:old ?-? ?fashioned|old|usual|normal) way\b"
     r"|\bwhere (?:the \w+ |they |we |it )?still\b"
+    # "the ones who said no thanks and skipped it" (decision 0141)
+    r"|\bwho (?:said no|turned (?:it|them) down|skipped (?:it|them))\b"
     # "the wards where officers just went straight in" (decision 0140)
     r"|\bwhere (?:the )?\w+ just\b"
     # "the parks where the council had carted all the old wood away" (decision 0140)

@@ -254,6 +254,8 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
         if value is not None and _not_advised(tokens, i):
             i += 1
             continue
+        if value is not None and tokens[i] in ("a", "an") and tokens[i - 1 : i] == ["half"]:
+            value /= 2  # "half an hour" (decision 0141)
         j = i + 1
         if value is not None and tokens[i] in VAGUE and tokens[j : j + 1] == ["of"]:
             j += 1  # "a couple of weeks": the unit after "of"
@@ -298,6 +300,8 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
                         found.setdefault(EACH, value * EACH_MINUTES[unit])
                     i = past
                     continue
+                if tokens[j + 1 : j + 4] == ["and", "a", "half"]:
+                    value += 0.5  # "an hour and a half" (decision 0141)
                 found.setdefault(EACH, value * EACH_MINUTES[unit])
             elif (
                 unit in SPAN_DAYS

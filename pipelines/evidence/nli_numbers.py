@@ -337,10 +337,8 @@ _HOLDINGS: Final = frozenset(
 _WHERE_IN: Final = (["in"], ["at"], ["on"], ["across"], ["from"])
 
 
-_ANIMALS: Final = frozenset(
-    {"horses", "ponies", "cows", "ewes", "sheep", "lambs", "calves", "pigs", "hens",
-     "dogs", "cats", "goats", "cattle", "heifers", "birds", "chickens"}
-)  # fmt: skip
+_ANIMALS: Final = frozenset({"horses", "ponies", "cows", "ewes", "sheep", "lambs", "calves",
+                             "pigs", "hens", "dogs", "cats", "goats", "cattle"})  # fmt: skip
 
 
 def _people(word: str) -> bool:
@@ -366,14 +364,15 @@ def of_so_many(tokens: Sequence[str], j: int) -> int:
     # ... and five of the six came back with next to nothing alive in them" (0139)
     if noun_counted_earlier(tokens, k) is not None:
         return k
-    # the animals in the witness's own place: "Three of the five horses on our yard"
-    # (decision 0141); not "the five tables in my room"
+    # the animals in the witness's place ("Three of the five horses on our yard"), not "the
+    # five tables in my room"; what the witness did with them ("the five jobs I reported")
+    after = tokens[count[1] + 1 : count[1] + 3]
     if (
         noun in _ANIMALS
-        and tokens[count[1] + 1 : count[1] + 2] in (["on"], ["in"], ["at"])
-        and tokens[count[1] + 2 : count[1] + 3] in (["our"], ["my"])
-    ):
-        return k
+        and after[:1] in (["on"], ["in"], ["at"])
+        and after[1:] in (["our"], ["my"])
+    ) or (after[:1] in (["i"], ["we"]) and after[1:2] and after[1].endswith("ed")):
+        return k  # (decision 0141)
     # holdings as those counted, not where: "entered at least once in 9 of the 52 gardens"
     return k if noun in _HOLDINGS and tokens[max(0, j - 2) : j - 1] not in _WHERE_IN else 0
 

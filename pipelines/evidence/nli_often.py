@@ -48,6 +48,8 @@ def often_at(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
         value = count(tokens[j]) if j < len(tokens) else None
         if value and tokens[j] in VAGUE and tokens[j + 1 : j + 2] == ["of"]:
             j += 1  # "every couple of weeks" (decision 0130)
+        if value and tokens[j + 1 : j + 2] in (["working"], ["school"], ["calendar"]):
+            j += 1  # "every 5 working days" (decision 0141)
         if value and tokens[j + 1 : j + 2] and tokens[j + 1] in EVERY_UNIT:
             return EVERY_UNIT[tokens[j + 1]] / value, j + 2
         return None
@@ -76,9 +78,10 @@ def often_at(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
         times, j = float(max(value, upper)), i + 4
     else:
         return None
-    if tokens[j : j + 2] == ["in", "every"]:
-        # "once in every three years"
-        every = often_at(tokens, j + 1)
+    if tokens[j : j + 2] == ["in", "every"] or tokens[j : j + 1] == ["every"]:
+        # "once in every three years", "once every 5 working days" (decision 0141)
+        at = j + 1 if tokens[j] == "in" else j
+        every = often_at(tokens, at)
         return (times * every[0], every[1]) if every else None
     if tokens[j : j + 1] and tokens[j] in PER_WORDS and tokens[j + 1 : j + 2]:
         unit = tokens[j + 1]
