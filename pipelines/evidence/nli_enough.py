@@ -205,12 +205,11 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
     i = start
     while i < end:
         often = often_at(tokens, i)
-        if often is not None and not _not_advised(tokens, i):
-            found.setdefault(OFTEN, often[0])
-            i = often[1]
-            continue
         if often is not None:
-            i = often[1]  # "up to three times a week" is no floor (decision 0141)
+            # "up to three times a week" is no floor (decision 0141)
+            if not _not_advised(tokens, i):
+                found.setdefault(OFTEN, often[0])
+            i = often[1]
             continue
         if (
             (value := occasions(tokens[i]))
