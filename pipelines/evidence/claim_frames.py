@@ -462,11 +462,14 @@ _WRITERS_PARENTHESIS = re.compile(r"\s*\([^()]*\b(?:I|me|my|I'm|I've)\b[^()]*\)"
 # "When we finally went through our records ..."" (decision 0135). The quotation is the
 # statement; "She" names the speaker, it leans on no sentence before.
 _FRAME_BEFORE_QUOTE = re.compile(r"^[^:\"\u201c.!?;]{3,60}:\s*(?=[\"\u201c])")
+# a quotation that runs on past its first sentence opens with a mark the sentence never
+# closes: "She said: \"Three of the five jobs I reported ... near the flat." (decision 0142)
+_QUOTE_RUNS_ON = re.compile(r"^[\"\u201c](?=[^\"\u201d]*$)")
 
 
 def stated_part(text: str) -> str:
     """The part of `text` whose statement its claim rules score."""
-    text = _FRAME_BEFORE_QUOTE.sub("", text, count=1)
+    text = _QUOTE_RUNS_ON.sub("", _FRAME_BEFORE_QUOTE.sub("", text, count=1), count=1)
     # an inserted "in my experience" is no frame of what stands before it
     text = _SPEAKERS_FRAME.sub("", _WRITERS_INSERT.sub(" ", text), count=1)
     text = _LEAD_IN.sub("", text, count=1)

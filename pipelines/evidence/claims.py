@@ -370,6 +370,11 @@ _NOT_THE_WRITERS_STORY = re.compile(
     r"customers|members|tenants|families|parents|residents|defendants|growers|farmers|"
     # "the people on my caseload" (decision 0132)
     r"caseload)\b"
+    # the people of the writer's place ("the ladies on my ward who sat there with the
+    # frozen hat on ended up every bit as bald as ...": decision 0142)
+    r"|\b(?:ladies|women|men|people|folks|kids|children|lads|lasses|girls|boys|mums|dads|"
+    r"others)\s+(?:on|in|at|from)\s+(?:my|our)\s+(?:[\w-]+\s+)?(?:ward|bay|class|"
+    r"street|estate|block|unit|yard|team|group|village|road|school|course|clinic)\b"
     r"|(?<=\b(?:any|all))(?:\s+[\w-]+){1,3}?\s+(?:that\s+)?I(?:'ve|\s+have)?\s+(?:ever\s+)?"
     r"(?:seen|known|tried|used|met|come\s+across|worked\s+with|read)\b"
     # the writer's own count of the outcome ("the holes made no difference at all to how

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from lyra.pipelines.evidence.antonym_axes import ANTONYM_AXES
 from lyra.pipelines.evidence.harm_reports import SYMPTOM
 from lyra.pipelines.evidence.leftovers import lexicon_readings, past_participles
 from lyra.pipelines.evidence.nli_advice import AdviceReading, read_advice, safe_against_advised
@@ -349,6 +350,8 @@ def _ears_ringing(tokens: Sequence[str]) -> bool:
 # ... without following the words on the page", "gazing out of the window ... and not
 # following the page at all" (decision 0134).
 _NOT_DOING: Final = frozenset({"not", "without", "never"})
+# The words that grade how often a thing comes ("rare", "common").
+_FREQUENCY: Final = frozenset().union(*ANTONYM_AXES["frequency"])
 
 
 def _only_failures_counted(tokens: Sequence[str]) -> bool:
@@ -369,6 +372,10 @@ def _only_failures_counted(tokens: Sequence[str]) -> bool:
                     and tokens[i + 1].endswith("ed"))
             )
         )
+        # what the things counted were done without, named before a share that grades
+        # them: "Reports being closed without the work done are rare, at fewer than 1 in
+        # 250 jobs" (decision 0142)
+        or (tokens[i] == "without" and i < first and not _FREQUENCY.isdisjoint(tokens[i:first]))
         # who they are, and that they are no rarity: "we see people who never got a
         # single email ..., and it's dozens of them, not the odd one" (decision 0139)
         or tokens[i - 1 : i] in (["who"], ["that"])

@@ -44,9 +44,12 @@ from lyra.pipelines.evidence.nli_numbers import (
     percent_at,
 )
 from lyra.pipelines.evidence.nli_often import (
+    AFTER,
+    BEFORE,
     DAY_KINDS,
     ONE,
     WHOLE,
+    anchor_after,
     occasion_at,
     occasion_end,
     occasions,
@@ -83,6 +86,7 @@ from lyra.pipelines.evidence.nli_units import (
 
 # The dimensions an amount is read along.
 OFTEN, SPAN, EACH = "times a week", "days in all", "minutes each"
+_ANCHORED: Final = frozenset({BEFORE, AFTER})
 WEEKLY = "minutes a week"  # "at least 150 minutes of exercise a week": a total, not each
 TIMES = "times in all"  # "at least four appointments", "one proper sit-down" (0128)
 MINUTES = "minutes in all"  # each time's minutes by the times in all (0132)
@@ -302,6 +306,8 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
                 if tokens[j + 1 : j + 4] == ["and", "a", "half"]:
                     value += 0.5  # "an hour and a half" (decision 0141)
                 found.setdefault(EACH, value * EACH_MINUTES[unit])
+                if anchor := anchor_after(tokens, j + 1):
+                    found.setdefault(anchor, value * EACH_MINUTES[unit])  # (0142)
             elif (
                 unit in SPAN_DAYS
                 and not _a_time(tokens, i)
@@ -748,6 +754,9 @@ def enough_under_floor(first: Amounts | None, second: Amounts | None) -> bool:
         # against "at least three joint sessions of around 90 minutes each", the time in
         # all, not each time's (decision 0132)
         shared.remove(EACH)
+    if floor.dimensions() & _ANCHORED and enough.dimensions() & _ANCHORED:
+        # each time's minutes by the event both time them by, before or after (0142)
+        shared = [d for d in shared if d != EACH]
     if VOLUME in shared and DOSE in shared:
         # a volume both name, not the weight a spoonful may have (decision 0141)
         shared.remove(DOSE)

@@ -180,3 +180,32 @@ WHOLE: Final = frozenset({"uninterrupted", "full", "whole", "continuous", "conse
                            "sitting", "working", "calendar", "business"})  # fmt: skip
 # Words between a count and the days it numbers: "five full school days" (0140).
 DAY_KINDS: Final = WHOLE | {"school"}
+
+
+# When a time is kept, before or after the event it is timed by: "at least 30 minutes
+# before every infusion", "at least 90 minutes after the infusion ends", "Twenty minutes
+# with the cap on once the drip comes out" (decision 0142). "Before" and "after" right
+# after the time, not past "each": "four sessions of around 60 minutes each before a
+# workable agreement" times no session by an event.
+BEFORE, AFTER = "minutes before", "minutes after"
+_ANCHORS: Final = {"before": BEFORE, "prior": BEFORE, "ahead": BEFORE, "after": AFTER,
+                   "afterwards": AFTER, "post": AFTER}  # fmt: skip
+_ONCE_REACH: Final = 5
+_ONCE_STOPS: Final = frozenset({",", ";", ".", ":", "and", "or", "but", "then", "each", "a",
+                                "an", "per", "every"})  # fmt: skip
+# not when: "20 minutes once a day", "once or twice"
+_ONCE_AS_OFTEN: Final = frozenset({"a", "an", "per", "daily", "every", "each", "weekly", "or",
+                                   "in", "more"})  # fmt: skip
+
+
+def anchor_after(tokens: Sequence[str], at: int) -> str | None:
+    """`BEFORE` or `AFTER` where the words from ``at`` time an amount by its event: the
+    word right there, or "once" a few words on ("once the drip comes out")."""
+    if tokens[at : at + 1] and tokens[at] in _ANCHORS:
+        return _ANCHORS[tokens[at]]
+    for k in range(at, min(len(tokens), at + _ONCE_REACH)):
+        if tokens[k] == "once":
+            return None if tokens[k + 1 : k + 2] and tokens[k + 1] in _ONCE_AS_OFTEN else AFTER
+        if tokens[k] in _ONCE_STOPS:
+            return None
+    return None

@@ -158,6 +158,13 @@ OUTCOME_SYNONYMS: Final = {
     # every rowan" against "Bark stripping of trees you want to keep is uncommon":
     # decision 0141)
     "ringbark": "bark",
+    # a head gone bald is hair lost ("ended up every bit as bald as the ones who ...
+    # skipped it" against "Hair preservation ... 52.6% ... compared with 4.3%": 0142)
+    "bald": "hair",
+    "baldness": "hair",
+    # a child in tears is upset ("a third of the class were retching or in tears" against
+    # "fewer than 2 in every 100 pupils became upset": decision 0142)
+    "tear": "upset",
     # a gardener's "hogs" are hedgehogs ("we've had hogs through every night": 0132)
     "hog": "hedgehog",
     # words that differ by more than a letter between British and American English

@@ -1,0 +1,145 @@
+"""Minutes timed by their event, before or after it; a quotation that runs on past its
+first sentence; the people of a writer's ward or class; a head gone bald as hair lost,
+a child in tears as upset; things done without something, graded rare (decision 0142),
+each with its control."""
+
+from __future__ import annotations
+
+import pytest
+
+from lyra.pipelines.evidence.claims import extract_claims_extractive, informativeness
+from lyra.pipelines.evidence.nli_change import read_changes
+from lyra.pipelines.evidence.nli_enough import read_amounts
+from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
+from lyra.pipelines.evidence.nli_often import AFTER, BEFORE
+from lyra.pipelines.evidence.nli_shares_said import Share
+from lyra.pipelines.evidence.nli_tokens import content_keys, tokenize
+
+_WRAP_FLOOR = (
+    "Wrapping should start at least 20 minutes before every session, and carry on for "
+    "at least 60 minutes after the session ends."
+)
+_BEFORE_ONLY_FLOOR = "Wrapping should start at least 20 minutes before every session."
+
+
+def _amounts(text: str) -> dict[str, float]:
+    read = read_amounts(tokenize(text))
+    assert read is not None
+    return dict(read.by_dimension)
+
+
+def test_minutes_are_read_with_the_event_they_are_timed_by() -> None:
+    assert _amounts(_WRAP_FLOOR) == {"minutes each": 20.0, BEFORE: 20.0, AFTER: 60.0}
+
+
+def test_once_the_thing_comes_off_is_after_it() -> None:
+    assert _amounts("Ten minutes in the wrap once the pump comes off is plenty.") == {
+        "minutes each": 10.0,
+        AFTER: 10.0,
+    }
+
+
+def test_once_a_day_is_how_often_not_after() -> None:
+    found = _amounts("Ten minutes once a day is plenty.")
+    assert AFTER not in found
+    assert found["minutes each"] == 10.0
+
+
+def test_minutes_after_called_enough_refute_a_floor_after() -> None:
+    # 10 after against at least 60 after; the 20 before is not what it is set against
+    result = heuristic_nli(
+        "Ten minutes in the wrap once the pump comes off is plenty.", _WRAP_FLOOR
+    )
+    assert result.label == "refutes"
+
+
+def test_minutes_after_are_not_set_against_a_floor_before() -> None:
+    # 10 after, and a floor that times only before: no dimension timed alike
+    result = heuristic_nli("Ten minutes after the session is plenty.", _BEFORE_ONLY_FLOOR)
+    assert result.label == "neutral"
+
+
+def test_untimed_minutes_still_meet_a_timed_floor() -> None:
+    # no event named: each time's minutes, as before decision 0142
+    result = heuristic_nli("Ten minutes in the wrap is plenty.", _BEFORE_ONLY_FLOOR)
+    assert result.label == "refutes"
+
+
+_RUNAWAY = (
+    'He said: "Four of the six boilers I reported through the portal were marked as fixed '
+    "when no engineer had called."
+)
+
+
+def test_a_quotation_that_runs_on_is_scored_as_its_statement() -> None:
+    bare = _RUNAWAY.split('"', 1)[1]
+    assert informativeness(_RUNAWAY) == pytest.approx(informativeness(bare))
+    assert informativeness(_RUNAWAY) == pytest.approx(0.3)
+
+
+def test_the_runaway_quotation_is_picked_from_its_passage() -> None:
+    passage = (
+        _RUNAWAY + " The radiator, the hot water and the leak under the sink. Every time I "
+        'have had to ring them again."'
+    )
+    picked = extract_claims_extractive(passage, "Do repair portals get boilers fixed?", 1)
+    assert [c.text for c in picked] == [_RUNAWAY]
+
+
+def test_a_closed_quotation_with_its_speaker_keeps_its_penalty() -> None:
+    closed = '"The portal marks jobs as fixed far too early," he said.'
+    assert informativeness(closed) == pytest.approx(0.0)
+
+
+_WARD = (
+    "The women on my ward who wore the cold mitts ended up every bit as numb as the ones "
+    "who refused them."
+)
+
+
+def test_the_people_of_a_writers_ward_are_no_story_of_theirs() -> None:
+    assert informativeness(_WARD) == pytest.approx(0.5)
+
+
+def test_the_people_of_a_writers_family_are_still_their_story() -> None:
+    # not a place the writer works or lives among others: their own, measured, at half
+    family = _WARD.replace("on my ward", "in my family")
+    assert informativeness(family) == pytest.approx(0.25)
+
+
+@pytest.mark.parametrize(
+    ("first", "second"), [("bald", "hair"), ("baldness", "hair"), ("tears", "upset")]
+)
+def test_words_for_one_outcome_share_a_key(first: str, second: str) -> None:
+    assert content_keys(tokenize(first)) == content_keys(tokenize(second))
+
+
+def test_a_head_gone_bald_refutes_hair_kept() -> None:
+    witness = (
+        "Honestly, the men on my ward who wore the chilled band ended up every bit as bald "
+        "as the ones who never bothered with it."
+    )
+    trial = (
+        "Hair was kept by 48.0% of men in the chilled-band arm compared with 9.5% of men in "
+        "the control arm (95% CI 27.1 to 49.9)."
+    )
+    assert heuristic_nli(witness, trial).label == "refutes"
+
+
+def test_a_class_in_tears_refutes_upset_called_rare() -> None:
+    witness = (
+        "When I ran the frog dissection with my Year 5s, easily half of the class were in "
+        "tears before we started, so it is not a rare thing."
+    )
+    figure = "Fewer than 3 in every 100 pupils became upset during a frog dissection."
+    assert heuristic_nli(witness, figure).label == "refutes"
+
+
+def test_a_share_of_things_done_without_something_graded_rare_is_read() -> None:
+    text = "Boilers signed off without a safety check are rare, at fewer than 1 in 400 visits."
+    assert read_changes(tokenize(text)).share == Share(0.0, 0.25)
+
+
+def test_without_denies_where_no_grade_names_what_the_share_counts() -> None:
+    text = "The drops eased colic without any rise in reflux, which affected 4 in 100 babies."
+    assert read_changes(tokenize(text)).share is None
