@@ -28,8 +28,9 @@ from lyra.pipelines.evidence.nli import (
     label_order,
     results_from_logits,
 )
+from lyra.pipelines.evidence.nli_bounds import quantities
 from lyra.pipelines.evidence.nli_heuristic import HeuristicNli, antonym_signs, heuristic_nli
-from lyra.pipelines.evidence.nli_numbers import quantities, stem
+from lyra.pipelines.evidence.nli_numbers import stem
 from lyra.pipelines.evidence.nli_tokens import content_keys, tokenize
 from lyra.pipelines.evidence.onnx_export import export_classifier_onnx, read_manifest
 from lyra.pipelines.evidence.stance_model import PackagedStance, VetoCalibration

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from lyra.pipelines.evidence.nli_bounds import quantities
 from lyra.pipelines.evidence.nli_change import read_changes, shares_differ
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
-from lyra.pipelines.evidence.nli_numbers import quantities
 from lyra.pipelines.evidence.nli_shares import read_share
 from lyra.pipelines.evidence.nli_shares_said import Share
 from lyra.pipelines.evidence.nli_tokens import tokenize

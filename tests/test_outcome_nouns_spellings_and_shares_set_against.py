@@ -8,9 +8,10 @@ from __future__ import annotations
 import pytest
 
 from lyra.pipelines.evidence.claims import extract_claims_extractive, informativeness
+from lyra.pipelines.evidence.nli_bounds import bound_before
 from lyra.pipelines.evidence.nli_change import read_changes
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
-from lyra.pipelines.evidence.nli_numbers import bound_before, stem
+from lyra.pipelines.evidence.nli_numbers import stem
 from lyra.pipelines.evidence.nli_shares import read_share, shares_compared
 from lyra.pipelines.evidence.nli_shares_said import Share
 from lyra.pipelines.evidence.nli_spelling import fold

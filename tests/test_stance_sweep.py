@@ -13,8 +13,9 @@ from typing import Any
 import pytest
 
 from lyra.jobs.evidence_steps import SWEPT_PER_CLAIM, judge_stance
+from lyra.pipelines.evidence.nli_bounds import disagreeing_measures
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
-from lyra.pipelines.evidence.nli_numbers import disagreeing_measures, measures
+from lyra.pipelines.evidence.nli_numbers import measures
 from lyra.pipelines.evidence.nli_tokens import kept_per_tokens, tokenize
 from lyra.pipelines.evidence.stance_sweep import contradiction_candidates
 from tests.conftest import make_settings, step_context

@@ -101,8 +101,9 @@ from typing import Final
 from lyra.pipelines.evidence.leftovers import lexicon_readings
 from lyra.pipelines.evidence.nli import NliLabel, NliResult
 from lyra.pipelines.evidence.nli_advice import advice_beside_a_finding
+from lyra.pipelines.evidence.nli_bounds import disagreeing_measures
 from lyra.pipelines.evidence.nli_change import ChangeReading, changes_contradict, read_changes
-from lyra.pipelines.evidence.nli_numbers import disagreeing_measures, number, stem
+from lyra.pipelines.evidence.nli_numbers import number, stem
 from lyra.pipelines.evidence.nli_outcomes import other_outcomes
 from lyra.pipelines.evidence.nli_shares import shares_of_other_things
 from lyra.pipelines.evidence.nli_statements import (
