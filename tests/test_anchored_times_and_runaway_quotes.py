@@ -1,13 +1,16 @@
 """Minutes timed by their event, before or after it; a quotation that runs on past its
 first sentence; the people of a writer's ward or class; a head gone bald as hair lost,
-a child in tears as upset; things done without something, graded rare (decision 0142),
-each with its control."""
+a child in tears as upset; things done without something, graded rare; so many of a
+witness's own geese; whenever a thing comes; "and I'm right as rain"; two plots compared
+with no difference, one of bare soil; every single time I've felt queasy; a weedy paddy;
+children who concentrate (decision 0142), each with its control."""
 
 from __future__ import annotations
 
 import pytest
 
 from lyra.pipelines.evidence.claims import extract_claims_extractive, informativeness
+from lyra.pipelines.evidence.harm_reports import PLAIN_GROUP, TWO_GROUPS_ALIKE
 from lyra.pipelines.evidence.nli_change import read_changes
 from lyra.pipelines.evidence.nli_enough import read_amounts
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
@@ -108,8 +111,10 @@ def test_the_people_of_a_writers_family_are_still_their_story() -> None:
 
 
 @pytest.mark.parametrize(
-    ("first", "second"), [("bald", "hair"), ("baldness", "hair"), ("tears", "upset")]
-)
+    ("first", "second"),
+    [("bald", "hair"), ("baldness", "hair"), ("tears", "upset"), ("weedy", "weeds"),
+     ("concentrated", "attention")],
+)  # fmt: skip
 def test_words_for_one_outcome_share_a_key(first: str, second: str) -> None:
     assert content_keys(tokenize(first)) == content_keys(tokenize(second))
 
@@ -143,3 +148,67 @@ def test_a_share_of_things_done_without_something_graded_rare_is_read() -> None:
 def test_without_denies_where_no_grade_names_what_the_share_counts() -> None:
     text = "The drops eased colic without any rise in reflux, which affected 4 in 100 babies."
     assert read_changes(tokenize(text)).share is None
+
+
+def test_so_many_of_the_witness_own_animals_are_a_share() -> None:
+    taken = "By the end of May the stoats had taken 9 of our 20 geese."
+    assert read_changes(tokenize(taken)).share == Share(45.0, 45.0)
+
+
+def test_so_many_of_the_witness_own_things_are_no_share() -> None:
+    ruined = "By the end of May the damp had ruined 9 of our 20 tables."
+    assert read_changes(tokenize(ruined)).share is None
+
+
+_WHENEVER = (
+    "I've worked the front desk for six years and whenever the cat's in, half the waiting "
+    "room and me are sneezing by noon."
+)
+
+
+def test_whenever_a_thing_comes_the_witness_tells_how_often() -> None:
+    assert informativeness(_WHENEVER) == pytest.approx(0.3)
+
+
+def test_without_whenever_the_same_words_are_the_writers_story() -> None:
+    assert informativeness(_WHENEVER.replace("whenever the cat's in, ", "")) == 0.0
+
+
+def test_an_amount_enough_for_me_and_i_am_better_is_what_came_of_it() -> None:
+    enough = (
+        "Two drops at night for a day or two is plenty for me, and I'm right as rain by Friday."
+    )
+    assert informativeness(enough) == pytest.approx(0.3)
+    assert informativeness(enough.split(", and")[0] + ".") == 0.0
+
+
+_MULCH_WITNESS = (
+    "We had mulch on my allotment beds all summer and the plot next door had bare soil, "
+    "and when we compared the two, the mulch made no real difference to how many slugs "
+    "turned up."
+)
+
+
+def test_the_two_compared_with_no_difference_is_a_witness_alike() -> None:
+    assert informativeness(_MULCH_WITNESS) == pytest.approx(0.35)
+    joined = " ".join(tokenize(_MULCH_WITNESS))
+    assert TWO_GROUPS_ALIKE.search(joined) is not None
+    assert PLAIN_GROUP.search(joined) is not None
+
+
+def test_bare_soil_is_a_plain_group_and_a_bare_minimum_is_not() -> None:
+    assert PLAIN_GROUP.search("the plot next door had bare soil") is not None
+    assert PLAIN_GROUP.search("the bare minimum of watering") is None
+
+
+_TONIC_WITNESS = "Every single time I've had the bitter tonic I've felt queasy within the hour."
+_TONIC_FIGURE = "Nausea is rare with the bitter tonic, reported by fewer than 1 in 100 users."
+
+
+def test_every_single_time_ive_felt_queasy_refutes_nausea_called_rare() -> None:
+    assert heuristic_nli(_TONIC_WITNESS, _TONIC_FIGURE).label == "refutes"
+
+
+def test_every_single_time_she_felt_queasy_is_no_witness_of_her_own() -> None:
+    told = _TONIC_WITNESS.replace("I've had", "she had")
+    assert heuristic_nli(told, _TONIC_FIGURE).label == "neutral"

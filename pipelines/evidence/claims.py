@@ -391,9 +391,11 @@ _NOT_THE_WRITERS_STORY = re.compile(
 # weekend", "... is loads, I've never bothered with more and my beds are fine" (decision
 # 0139). Their measured result, as a change they saw is.
 _ENOUGH_AND_MY_OUTCOME = re.compile(
-    r"\b(?:plenty|enough|sufficient|ample|loads)\b[^.;]{0,50}?\band\s+(?:my|our)\s+"
+    r"\b(?:plenty|enough|sufficient|ample|loads)\b[^.;]{0,50}?\band\s+(?:(?:my|our)\s+"
     r"(?:[\w-]+\s+){0,2}?(?:is|are|was|were|has|have|had|cleared|healed|settled|went|got"
-    r"|stayed)\b",
+    r"|stayed)\b"
+    # "... is plenty for me, and I'm back on my feet before the rest of the street" (0142)
+    r"|I(?:'m|\s+am|\s+was)\s+(?:back|better|fine|right|well|over)\b)",
     re.IGNORECASE,
 )
 

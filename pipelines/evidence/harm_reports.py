@@ -20,6 +20,8 @@ from lyra.pipelines.evidence.claim_signals import NUMBER
 
 SYMPTOM = re.compile(
     r"\b(?:rash(?:es)?|diarrh(?:o)?ea|nausea|nauseous|vomit(?:ed|ing)?|headaches?|dizz(?:y|iness)|"
+    # "my stomach has gone, queasy within the hour" (decision 0142)
+    r"queas(?:y|iness)|"
     r"wooz(?:y|iness)|light-?headed(?:ness)?|"
     r"drows(?:y|iness)|groggy|zonked|itch(?:ed|y|ing)|ached|aching|cramps|bloat(?:ed|ing)|"
     r"constipated|"
@@ -264,6 +266,8 @@ WITNESS_FREQUENCY = re.compile(
     # whenever a thing comes ("Every time the sleet comes in sideways my ewes pile into
     # the lee of the hawthorn row")
     r"|^every\s+(?:single\s+)?time\s+(?:the|a|it|we|I|they|there|my|our)\b"
+    # "whenever the dog's in, half the jury box and me are sniffing" (decision 0142)
+    r"|\bwhenever\s+(?:the|a|it|we|I|they|there|my|our)\b"
     rf"|\bthe\s+other\s+{_FEW}\s+(?:[\w-]+\s+){{0,2}}?(?:in|on|at)\s+(?:my|our|his|her|their)\b"
     rf"|\b(?:well\s+over|over|about|nearly|almost|more\s+than)\s+half\s+{_DID}\b"
     # of the witness's own ("wasps had moved into well over half of them", "loads of the
@@ -318,6 +322,10 @@ WITNESS_ALIKE = re.compile(
     # "my tomatoes weighed out about the same as they did under the old sprinkler guns"
     r"|\b(?:about|roughly|pretty\s+much|much|exactly|near\s+enough|more\s+or\s+less)\s+the\s+"
     r"same\s+as\s+(?:they|it|we|I|she|he)\s+(?:did|had|were|was|used\s+to)\b"
+    # the witness's own two set side by side ("when we compared the two, the greenery made
+    # no real difference to how well the kids concentrated": decision 0142)
+    r"|\bcompared\s+(?:the\s+two|them|both)\b[^.;]{0,40}?\bno\s+(?:real\s+|great\s+|big\s+)?"
+    r"difference\b"
     r"|\b(?:could|can)(?:n't|n\u2019t|\s+not)\s+(?:honestly\s+|really\s+)?tell\s+(?:them|the\s+two"
     r"(?:\s+\w+)?)\s+apart\b"
     r"|\bbetter\s+off\s+(?:[\w-]+\s+){0,4}?than\s+(?:the\s+)?(?:families|people|ones|those|kids|"
@@ -377,6 +385,9 @@ TWO_GROUPS_ALIKE: Final = re.compile(
     # "made no real difference to people's headaches compared with a plain look-alike
     # oil" (decision 0140)
     r"|\bno (?:real |actual |noticeable )?difference (?:[\w']+ ){0,6}?compared (?:with|to)\b"
+    # "when we compared the two , the greenery made no real difference" (decision 0142)
+    r"|\bcompared (?:the two|them|both) (?:\S+ ){0,8}?no (?:real |actual |noticeable )?"
+    r"difference\b"
     # "you couldn't tell the two halves apart for flowers" (decision 0140)
     r"|\b(?:could|can) ?n't (?:\w+ )?tell (?:them|the (?:two|2)(?: \w+)?|the \w+) apart\b",
     re.IGNORECASE,
@@ -404,6 +415,8 @@ PLAIN_GROUP: Final = re.compile(
     # "left the other half as it was" (decision 0140)
     r"|\bleft (?:the other (?:\w+ )?|them |it )?(?:bare|as (?:it|they) (?:was|were))\b"
     r"|\bthan the old\b"
+    # "the class across the corridor had bare windowsills" (decision 0142)
+    r"|\bbare (?:windowsills?|walls?|shelves|soil|ground|earth)\b"
     r"|\bkept (?:their|the|its|our|his|her) (?:old|usual|normal|same)\b"
     # those who had not the thing ("the kids who'd had a volunteer mentor were being
     # reconvicted at pretty much the same rate as the kids who hadn't": decision 0137)

@@ -337,7 +337,8 @@ _WHERE_IN: Final = (["in"], ["at"], ["on"], ["across"], ["from"])
 
 
 _ANIMALS: Final = frozenset({"horses", "ponies", "cows", "ewes", "sheep", "lambs", "calves",
-                             "pigs", "hens", "dogs", "cats", "goats", "cattle"})  # fmt: skip
+                             "pigs", "hens", "dogs", "cats", "goats", "cattle", "ducks",
+                             "geese", "chickens", "birds"})  # fmt: skip
 
 
 def _people(word: str) -> bool:
@@ -372,6 +373,8 @@ def of_so_many(tokens: Sequence[str], j: int) -> int:
         and after[1:] in (["our"], ["my"])
     ) or (after[:1] in (["i"], ["we"]) and after[1:2] and after[1].endswith("ed")):
         return k  # (decision 0141)
+    if noun in _ANIMALS and tokens[k - 1] in ("our", "my"):
+        return k  # the witness's own: "they'd had 23 of our 40 ducks" (decision 0142)
     # holdings as those counted, not where: "entered at least once in 9 of the 52 gardens"
     return k if noun in _HOLDINGS and tokens[max(0, j - 2) : j - 1] not in _WHERE_IN else 0
 

@@ -103,6 +103,9 @@ def all_but_every_at(tokens: Sequence[str]) -> int | None:
 
 
 _FIRST_PERSONS: Final = frozenset({"i", "we", "my", "our"})
+# and the contractions a tokenizer keeps whole, right after "every single time" ("Every
+# single time I've taken the syrup": decision 0142)
+_FIRST_PERSON_SUBJECTS: Final = _FIRST_PERSONS | {"i've", "i'd", "we've", "we'd"}
 # The occasions a witness was at, each of which they saw a thing on.
 _WITNESSED_OCCASIONS: Final = frozenset(
     {"pass", "visit", "session", "shift", "round", "trip", "walk", "run", "cycle", "dose"}
@@ -290,7 +293,7 @@ def _every_time_i(tokens: Sequence[str], i: int) -> bool:
         return False
     at = i + 2 if tokens[i + 1 : i + 2] == ["single"] else i + 1
     if tokens[at : at + 1] == ["time"]:
-        return not _FIRST_PERSONS.isdisjoint(tokens[at + 1 : at + 3])
+        return not _FIRST_PERSON_SUBJECTS.isdisjoint(tokens[at + 1 : at + 3])
     return (
         tokens[at : at + 1] != []
         and tokens[at] in _OCCASIONS

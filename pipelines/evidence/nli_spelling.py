@@ -165,6 +165,13 @@ OUTCOME_SYNONYMS: Final = {
     # a child in tears is upset ("a third of the class were retching or in tears" against
     # "fewer than 2 in every 100 pupils became upset": decision 0142)
     "tear": "upset",
+    # a weedy paddy is full of weeds ("every bit as weedy as the bit ... we never touched"
+    # against "weed dry biomass ... was 64% lower in duck-grazed plots": decision 0142)
+    "weedi": "weed",
+    # children who concentrate pay attention ("made no real difference to how well the kids
+    # concentrated" against "scored 0.31 standard deviations higher on the
+    # sustained-attention task": decision 0142)
+    "concentrat": "attention",
     # a gardener's "hogs" are hedgehogs ("we've had hogs through every night": 0132)
     "hog": "hedgehog",
     # words that differ by more than a letter between British and American English
