@@ -3,7 +3,9 @@ first sentence; the people of a writer's ward or class; a head gone bald as hair
 a child in tears as upset; things done without something, graded rare; so many of a
 witness's own geese; whenever a thing comes; "and I'm right as rain"; two plots compared
 with no difference, one of bare soil; every single time I've felt queasy; a weedy paddy;
-children who concentrate (decision 0142), each with its control."""
+children who concentrate; jobs alike with those still waiting against a waitlisted
+comparison group; the writer's child's class; a ten-micron film; the amount one only
+needs; a wait until years have passed (decision 0142), each with its control."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ import pytest
 from lyra.pipelines.evidence.claims import extract_claims_extractive, informativeness
 from lyra.pipelines.evidence.harm_reports import PLAIN_GROUP, TWO_GROUPS_ALIKE
 from lyra.pipelines.evidence.nli_change import read_changes
-from lyra.pipelines.evidence.nli_enough import read_amounts
+from lyra.pipelines.evidence.nli_enough import Amounts, read_amounts
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
 from lyra.pipelines.evidence.nli_often import AFTER, BEFORE
 from lyra.pipelines.evidence.nli_shares_said import Share
@@ -212,3 +214,53 @@ def test_every_single_time_ive_felt_queasy_refutes_nausea_called_rare() -> None:
 def test_every_single_time_she_felt_queasy_is_no_witness_of_her_own() -> None:
     told = _TONIC_WITNESS.replace("I've had", "she had")
     assert heuristic_nli(told, _TONIC_FIGURE).label == "neutral"
+
+
+_LETTERS_WITNESS = (
+    "Down at the advice centre, people who had the new letters were finding jobs at about "
+    "the same rate as the folks still waiting for theirs."
+)
+_LETTERS_TRIAL = (
+    "At 6 months, 38.0% of letter recipients were in paid employment compared with 30.5% "
+    "of the waitlisted comparison group (95% CI 3.1 to 11.9)."
+)
+
+
+def test_jobs_alike_with_those_still_waiting_refute_employment_ahead_of_a_waitlist() -> None:
+    assert heuristic_nli(_LETTERS_WITNESS, _LETTERS_TRIAL).label == "refutes"
+
+
+def test_jobs_alike_with_those_who_had_it_earlier_is_no_plain_group() -> None:
+    earlier = _LETTERS_WITNESS.replace(
+        "the folks still waiting for theirs", "the folks who got them last year"
+    )
+    assert heuristic_nli(earlier, _LETTERS_TRIAL).label == "neutral"
+
+
+_CHESS_CLASS = (
+    "My son's class did the chess club all winter and the kids who just carried on with "
+    "normal lessons did every bit as well in their maths tests."
+)
+
+
+def test_the_writers_childs_class_is_no_story_of_the_writers() -> None:
+    assert informativeness(_CHESS_CLASS) == pytest.approx(0.5)
+    assert informativeness(_CHESS_CLASS.replace("My son's class", "My son")) == 0.0
+
+
+def test_a_unit_joined_to_its_count_before_the_thing_is_read() -> None:
+    assert _amounts("A thin eight-micron film is plenty for lettuce.") == {"units of micron": 8.0}
+
+
+def test_the_amount_one_only_needs_after_enough_is_read() -> None:
+    needed = "A thin film is plenty, because you only need it holding for about three months."
+    assert _amounts(needed) == {"days in all": 90.0}
+    reason = "A thin film is plenty, because the weather was dry for about three months."
+    assert read_amounts(tokenize(reason)) is None
+
+
+def test_a_wait_until_years_have_passed_is_a_span() -> None:
+    wait = "Records should be cleared only after at least five full years have passed."
+    assert read_amounts(tokenize(wait)) == Amounts(True, (("days in all", 1825.0),))
+    # a time, as before: "after at least five years" names when, not how long
+    assert read_amounts(tokenize("Records should be reviewed after at least five years.")) is None

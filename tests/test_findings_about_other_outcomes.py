@@ -35,14 +35,15 @@ OUTCOMES = [
     ("Blood pressure remained unchanged with the drug.", {"blood", "pressur"}),
     ("The effect of melatonin on jet lag symptoms was not significant.", {"jet", "lag", "symptom"}),
     ("Peer tutoring did nothing for attendance.", {"attendanc"}),
-    ("With basic income, employment rose by 12 points.", {"employment"}),
+    # "employment" and "job" share one key (decision 0142)
+    ("With basic income, employment rose by 12 points.", {"employ"}),
     ("The drug halved blood pressure.", {"blood", "pressur"}),
     ("Patients given the drug had 30% lower cholesterol than the controls.", {"cholesterol"}),
     ("Tutored pupils improved on reading scores by an effect size of 0.4.", {"read", "scor"}),
     ("Shockwave therapy clearly works: tendon pain dropped in every study.", {"tendon", "pain"}),
     ("Melatonin led to a 25% reduction in jet lag symptoms.", {"jet", "lag", "symptom"}),
-    ("Employment showed no improvement with basic income.", {"employment"}),
-    ("Employment was not affected by basic income.", {"employment"}),
+    ("Employment showed no improvement with basic income.", {"employ"}),
+    ("Employment was not affected by basic income.", {"employ"}),
     ("Mental health was 20% lower in the basic income group.", {"mental", "health"}),
     ("In our trial, basic income brought mental health down by a quarter.", {"mental", "health"}),
     (

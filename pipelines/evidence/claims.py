@@ -370,6 +370,10 @@ _NOT_THE_WRITERS_STORY = re.compile(
     r"customers|members|tenants|families|parents|residents|defendants|growers|farmers|"
     # "the people on my caseload" (decision 0132)
     r"caseload)\b"
+    # the writer's child's class ("My daughter's class did the music thing all spring and
+    # ... the kids who just got on with revising ... did every bit as well": 0142)
+    r"|\b(?:my|our)\s+(?:son|daughter|child|kid|boy|girl|grandson|granddaughter)(?:'s|s')\s+"
+    r"(?:class|school|year|form|group|team|nursery)\b"
     # the people of the writer's place ("the ladies on my ward who sat there with the
     # frozen hat on ended up every bit as bald as ...": decision 0142)
     r"|\b(?:ladies|women|men|people|folks|kids|children|lads|lasses|girls|boys|mums|dads|"

@@ -404,6 +404,8 @@ PLAIN_GROUP: Final = re.compile(
     r"|\bwithout (?:one|it|them|any)\b"
     r"|\b(?:dummy|plain|usual|ordinary|normal|untreated|untouched|placebo|sham|control)\b"
     r"|\bwaiting list\b|\bback when\b|\bthe rest of us\b"
+    # "the folks still waiting for their turn in the queue" (decision 0142)
+    r"|\bstill waiting\b"
     # "bales in one, nothing in the other", "the ones sat with empty hands" (decision 0138)
     r"|\bnothing in the other\b|\bempty ?-? ?hand(?:s|ed)\b"
     # "the ones I just left alone", those "who kept their old short dinner break"

@@ -46,7 +46,9 @@ from lyra.pipelines.evidence.nli_words import ARMS, AS_USUAL
 # A finding that sets a group ahead of its control arm, named as trials name it.
 _CONTROL_ARM: Final = re.compile(
     r"\b(?:control|controls|usual ?-? ?care|usual|placebo|sham|untreated|unprotected"
-    r"|deactivated|sole|alone|waiting ?-? ?list|standard care|no treatment|unmanaged)\b"
+    r"|deactivated|sole|alone|waiting ?-? ?list|standard care|no treatment|unmanaged"
+    # "34.8% of the waitlisted comparison group" (decision 0142)
+    r"|wait ?-? ?listed|comparison group)\b"
     # the usual way of doing it ("than streets on the standard 10-working-day schedule";
     # not "standard probation with a drug rehabilitation requirement", another thing:
     # decision 0139)

@@ -400,11 +400,19 @@ def _a_time(tokens: Sequence[str], i: int) -> bool:
             k -= 1
     if k < 0 or tokens[k] not in _NO_SPAN_BEFORE:
         return False
+    # a wait: "only after at least seven full years have passed" (decision 0142)
+    j = i + 1
+    while tokens[j : j + 1] and tokens[j] in DAY_KINDS:
+        j += 1
+    if tokens[j + 1 : j + 3] in _PASSED:
+        return False
     # "I only went after 3 months' rent": to go after is to pursue (decision 0138)
     return not (tokens[k] == "after" and k > 0 and tokens[k - 1] in _GO)
 
 
 _GO: Final = frozenset({"go", "goes", "went", "going", "gone"})
+_PASSED: Final = (["have", "passed"], ["has", "passed"], ["have", "elapsed"], ["has", "elapsed"],
+                  ["had", "passed"], ["have", "gone"], ["has", "gone"])  # fmt: skip
 
 
 def _per_week(tokens: Sequence[str], at: int) -> tuple[float, int]:
@@ -496,10 +504,41 @@ def read_amounts(tokens: Sequence[str]) -> Amounts | None:
             | _units_enough(tokens, max(0, enough_at - _ENOUGH_REACH), enough_at)
             | count_along(tokens, max(0, enough_at - _ENOUGH_REACH), enough_at)
         )
+        found = _only_needed(tokens, enough_at) | found
         floor = False
     if not found:
         return None
     return Amounts(floor, tuple(sorted(found.items())))
+
+
+# The reason an amount is enough, with the amount that is all one needs: "the thin
+# ten-micron film is plenty for strawberries, because you only need it holding together
+# for about three months" (decision 0142).
+_BECAUSE: Final = frozenset({"because", "as", "since", "cos"})
+_BECAUSE_REACH: Final = 6
+_NEED: Final = frozenset({"need", "needs", "needed"})
+_CLAUSE_ENDS: Final = frozenset({",", ";", ".", ":", "but", "and"})
+
+
+def _only_needed(tokens: Sequence[str], enough_at: int) -> dict[str, float]:
+    """The amounts of a reason given after the word of enough at ``enough_at``: "...
+    because you only need it ... for about three months"."""
+    because = next(
+        (k for k in range(enough_at + 1, min(len(tokens), enough_at + _BECAUSE_REACH))
+         if tokens[k] in _BECAUSE),
+        None,
+    )  # fmt: skip
+    if because is None:
+        return {}
+    need = next(
+        (k for k in range(because + 1, min(len(tokens), because + _BECAUSE_REACH))
+         if tokens[k] in _NEED and tokens[k - 1] == "only"),
+        None,
+    )  # fmt: skip
+    if need is None:
+        return {}
+    end = next((k for k in range(need, len(tokens)) if tokens[k] in _CLAUSE_ENDS), len(tokens))
+    return _amounts_in(tokens, need + 1, end, high=True)
 
 
 def _ceiling(tokens: Sequence[str]) -> Amounts | None:
@@ -713,10 +752,14 @@ def _units_enough(tokens: Sequence[str], start: int, end: int) -> dict[str, floa
             if past < end and tokens[past] != "of" and end - past <= _UNITS_NEAR + _PHRASE_WORDS:
                 return {PERCENT: value}
             return {}
+        # a unit joined to its count names the thing after it: "the thin ten-micron
+        # biodegradable film is plenty" (decision 0142)
+        joined = tokens[j : j + 1] == ["-"]
+        j += joined
         if j >= end or not _unit_noun(tokens[j]):
             continue
         near = end - j <= _UNITS_NEAR
-        phrase = tokens[j + 1 : j + 2] != [] and tokens[j + 1] in _PHRASE_STARTS
+        phrase = joined or (tokens[j + 1 : j + 2] != [] and tokens[j + 1] in _PHRASE_STARTS)
         if (near or (phrase and end - j <= _UNITS_NEAR + _UNIT_PHRASE_WORDS)) and all(
             number_or_word(t) is None for t in tokens[j + 1 : end]
         ):

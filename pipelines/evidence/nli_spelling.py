@@ -172,6 +172,10 @@ OUTCOME_SYNONYMS: Final = {
     # concentrated" against "scored 0.31 standard deviations higher on the
     # sustained-attention task": decision 0142)
     "concentrat": "attention",
+    # a job is employment ("landing jobs at about the same rate" against "41.3% ... were in
+    # formal employment": decision 0142)
+    "job": "employ",
+    "employment": "employ",
     # a gardener's "hogs" are hedgehogs ("we've had hogs through every night": 0132)
     "hog": "hedgehog",
     # words that differ by more than a letter between British and American English
