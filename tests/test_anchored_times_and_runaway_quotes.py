@@ -5,12 +5,14 @@ witness's own geese; whenever a thing comes; "and I'm right as rain"; two plots 
 with no difference, one of bare soil; every single time I've felt queasy; a weedy paddy;
 children who concentrate; jobs alike with those still waiting against a waitlisted
 comparison group; the writer's child's class; a ten-micron film; the amount one only
-needs; a wait until years have passed (decision 0142), each with its control."""
+needs; a wait until years have passed; aching alike against pain lower; no further
+action; "Rest each paddock"; "where we'd just" (decision 0142), each with its control."""
 
 from __future__ import annotations
 
 import pytest
 
+from lyra.pipelines.evidence.claim_verbs import has_verb
 from lyra.pipelines.evidence.claims import extract_claims_extractive, informativeness
 from lyra.pipelines.evidence.harm_reports import PLAIN_GROUP, TWO_GROUPS_ALIKE
 from lyra.pipelines.evidence.nli_change import read_changes
@@ -264,3 +266,38 @@ def test_a_wait_until_years_have_passed_is_a_span() -> None:
     assert read_amounts(tokenize(wait)) == Amounts(True, (("days in all", 1825.0),))
     # a time, as before: "after at least five years" names when, not how long
     assert read_amounts(tokenize("Records should be reviewed after at least five years.")) is None
+
+
+_WRAP_WITNESS = (
+    "In my practice, the tight wrist wraps did no more for people's aching wrists and stiff "
+    "mornings than a pair of plain sweatbands."
+)
+_WRAP_TRIAL = (
+    "At 8 weeks, mean wrist pain was 1.5 points lower in the wrap group than in the sham "
+    "wrap group (95% CI 0.7 to 2.3)."
+)
+
+
+def test_aching_alike_refutes_pain_lower_whatever_it_was_aching_in() -> None:
+    assert heuristic_nli(_WRAP_WITNESS, _WRAP_TRIAL).label == "refutes"
+
+
+def test_a_likeness_in_another_measure_stays_apart_from_pain() -> None:
+    other = _WRAP_WITNESS.replace("aching wrists and stiff mornings", "grip strength")
+    assert heuristic_nli(other, _WRAP_TRIAL).label == "neutral"
+
+
+def test_no_further_action_is_an_outcome_named_not_a_denial() -> None:
+    named = "Such cases are rare, with fewer than 1 in 50 ending in a caution or no further action."
+    assert read_changes(tokenize(named)).share == Share(0.0, 2.0)
+    denied = "Cautions were rare, at fewer than 1 in 50, with no further rise in complaints."
+    assert read_changes(tokenize(denied)).share is None
+
+
+def test_an_instruction_with_its_object_has_a_verb() -> None:
+    assert has_verb("Rest each paddock for a minimum of 60 days.")
+    assert not has_verb("Rest areas and toilets")
+
+
+def test_the_fields_where_we_had_just_gone_on_are_a_plain_group() -> None:
+    assert PLAIN_GROUP.search("the fields where we'd just kept moving the cows") is not None

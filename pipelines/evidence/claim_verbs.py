@@ -105,6 +105,7 @@ _BASE_VERBS: Final[frozenset[str]] = (
 _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
 _WORD_OR_NUMBER = re.compile(r"[^\W_]+", re.UNICODE)
 _OBJECT_OPENS: Final = frozenset(("a", "an", "the", "their", "its", "any", "further", "more"))
+_IMPERATIVE_OBJECTS: Final = frozenset(("each", "every", "your", "the", "all", "both"))
 CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
 JAPANESE_PREDICATE = re.compile(
     r"(である|であった|です|でした|ます|ました|いる|いた|ある|あった|ない|なかった|れる|れた|"
@@ -154,6 +155,9 @@ def _lexicon_verb(words: list[str]) -> bool:
             or (before.isdigit() and after in _OBJECT_OPENS)
             or before in _FREQUENCY_ADVERBS
             or (before.endswith("s") and not before.endswith("ss"))
+            # an instruction, its object after: "Rest each paddock for a minimum of 60 days"
+            # (decision 0142)
+            or (i == 0 and after in _IMPERATIVE_OBJECTS)
         ):
             return True
     return False

@@ -439,7 +439,7 @@ PLAIN_GROUP: Final = re.compile(
     # "the ones who said no thanks and skipped it" (decision 0141)
     r"|\bwho (?:said no|turned (?:it|them) down|skipped (?:it|them))\b"
     # "the wards where officers just went straight in" (decision 0140)
-    r"|\bwhere (?:the )?\w+ just\b"
+    r"|\bwhere (?:the )?[\w']+ just\b"
     # "the parks where the council had carted all the old wood away" (decision 0140)
     r"|\b(?:carted|cleared|hauled|taken|tidied|stripped) (?:\w+ ){0,4}?away\b",
     re.IGNORECASE,

@@ -207,6 +207,10 @@ def is_cue(tokens: Sequence[str], i: int) -> bool:
     tok = tokens[i]
     if tok in {"no", "without"} and i + 1 < len(tokens) and tokens[i + 1] in _CERTAIN_AFTER_NO:
         return False
+    if tok == "no" and tokens[i + 1 : i + 3] == ["further", "action"]:
+        # what police may decide, an outcome named: "let off with a caution or no further
+        # action" (decision 0142)
+        return False
     if tok == "without" and _passes_without(tokens, i):
         # "hardly a week goes by without two or three of our regulars showing up": it
         # happens nearly every week (decision 0138)
