@@ -6,7 +6,10 @@ with no difference, one of bare soil; every single time I've felt queasy; a weed
 children who concentrate; jobs alike with those still waiting against a waitlisted
 comparison group; the writer's child's class; a ten-micron film; the amount one only
 needs; a wait until years have passed; aching alike against pain lower; no further
-action; "Rest each paddock"; "where we'd just" (decision 0142), each with its control."""
+action; "Rest each paddock"; "where we'd just"; nights left switched off against a no-fan
+group; spuds, tonnage and bugs; complaints that something happened; plenty in my
+experience; "Empty and dry the tank"; most of our junior intake; not the odd bad day;
+every bed we put them on; 2 of every 100 (decision 0142), each with its control."""
 
 from __future__ import annotations
 
@@ -18,9 +21,12 @@ from lyra.pipelines.evidence.harm_reports import PLAIN_GROUP, TWO_GROUPS_ALIKE
 from lyra.pipelines.evidence.nli_change import read_changes
 from lyra.pipelines.evidence.nli_enough import Amounts, read_amounts
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
+from lyra.pipelines.evidence.nli_numbers import measures
 from lyra.pipelines.evidence.nli_often import AFTER, BEFORE
-from lyra.pipelines.evidence.nli_shares_said import Share
-from lyra.pipelines.evidence.nli_tokens import content_keys, tokenize
+from lyra.pipelines.evidence.nli_orders import ordered
+from lyra.pipelines.evidence.nli_outcomes import outcome_words
+from lyra.pipelines.evidence.nli_shares_said import ALL_BUT_A_FEW, Share, most_known
+from lyra.pipelines.evidence.nli_tokens import content_keys, denies_rarity, tokenize
 
 _WRAP_FLOOR = (
     "Wrapping should start at least 20 minutes before every session, and carry on for "
@@ -301,3 +307,76 @@ def test_an_instruction_with_its_object_has_a_verb() -> None:
 
 def test_the_fields_where_we_had_just_gone_on_are_a_plain_group() -> None:
     assert PLAIN_GROUP.search("the fields where we'd just kept moving the cows") is not None
+
+
+_FAN_WITNESS = (
+    "We ran that fan every night through the heatwave, and honestly my two woke just as much "
+    "as on the nights we left it switched off."
+)
+_FAN_TRIAL = (
+    "Over the first week, children in the fan group had 1.1 fewer night wakings than "
+    "children in the no-fan group (95% CI 0.4 to 1.8)."
+)
+
+
+def test_nights_left_switched_off_are_a_plain_group_against_a_no_fan_group() -> None:
+    assert heuristic_nli(_FAN_WITNESS, _FAN_TRIAL).label == "refutes"
+
+
+def test_nights_alike_with_other_children_are_no_plain_group() -> None:
+    cousins = _FAN_WITNESS.replace("on the nights we left it switched off", "their cousins did")
+    assert heuristic_nli(cousins, _FAN_TRIAL).label == "neutral"
+
+
+def test_the_plot_left_bare_beside_it_is_a_plain_group() -> None:
+    assert PLAIN_GROUP.search("and left the one beside it bare over the winter") is not None
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [("spuds", "potatoes"), ("tatties", "potatoes"), ("tonnage", "yield"), ("bugs", "defects")],
+)
+def test_a_growers_and_a_programmers_words_share_a_key(first: str, second: str) -> None:
+    assert content_keys(tokenize(first)) == content_keys(tokenize(second))
+
+
+def test_complaints_that_frame_what_is_said_to_have_happened() -> None:
+    assert outcome_words("Complaints that a tutor overstepped their role are rare.") == frozenset()
+    assert outcome_words("Complaints rose by 20% last year.") == {"complaint"}
+
+
+def test_plenty_in_my_experience_is_an_amount_for_anyone() -> None:
+    said = (
+        "A good rinse of the filter once a month is plenty in my experience, and the rest "
+        "of the time I just leave it."
+    )
+    assert informativeness(said) == pytest.approx(0.4)
+    assert informativeness("A good rinse of the filter once a month is plenty for me.") == 0.0
+
+
+def test_two_orders_with_one_object_open_an_order() -> None:
+    assert ordered(tokenize("Empty and dry the tank every day."))
+    assert not ordered(tokenize("Empty and dry tanks are lighter."))
+
+
+def test_most_of_our_junior_intake_is_most_of_the_witness_own() -> None:
+    assert most_known(tokenize("By the end of the week most of our junior intake were exhausted."))
+    assert not most_known(tokenize("Most of our junior intake loved it."))
+
+
+def test_not_the_odd_bad_day_denies_a_rarity() -> None:
+    tokens = tokenize("That went on for weeks, not the odd bad day.")
+    assert denies_rarity(tokens, tokens.index("not"))
+
+
+def test_every_bed_we_put_them_on_is_all_the_witness_own() -> None:
+    assert read_changes(tokenize("Every bed we put the pellets on came up patchy.")).share == (
+        ALL_BUT_A_FEW
+    )
+    assert read_changes(tokenize("Every bed came up patchy.")).share is None
+
+
+def test_so_many_of_every_hundred_is_a_share() -> None:
+    assert measures(tokenize("It was reported on just 2 of every 100 fields.")) == {
+        "%": [(2.0, 2.0, 5)]
+    }

@@ -378,7 +378,9 @@ _SPEAKERS_FRAME = re.compile(
     r"the\s+(?:honest|short|simple|plain)\s+answer\s+is\s+that|"
     # a practitioner's frame ("In my experience, cover crops do pay ...", "For most fields
     # we suggest you drill ..."; decision 0099)
-    r"in\s+my\s+(?:experience|practice|view|opinion|clinic)\s*,?|"
+    # (not after the word of enough it qualifies: "... once a month is plenty in my
+    # experience, and ...": decision 0142)
+    r"(?<!plenty )(?<!enough )in\s+my\s+(?:experience|practice|view|opinion|clinic)\s*,?|"
     r"we\s+(?:would\s+|generally\s+|usually\s+)?(?:suggest|recommend|advise)(?:\s+that)?"
     r"(?:\s+you)?|"
     r"I(?:'m|\s+am)\s+(?:(?:completely|absolutely|totally|fully|quite|now)\s+)?"

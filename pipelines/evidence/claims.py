@@ -416,7 +416,8 @@ _ENOUGH_BEYOND_ME = re.compile(
     # decision 0136)
     r"\b(?:plenty|enough|sufficient|ample)\s+(?:for\s+(?!me\b|myself\b|us\b|ourselves\b)\w+"
     r"|to\s+(?!me\b)\w+)"
-    r"|\bplenty(?=\s*(?:[,;:.!]|$)|\s+in\s+my\s+book\b)"
+    # ("... once a month is plenty in my experience": decision 0142)
+    r"|\bplenty(?=\s*(?:[,;:.!]|$)|\s+in\s+my\s+(?:book|experience)\b)"
     # or the writer's own amount, then for everyone ("... was plenty for me, nobody needs
     # to sign up for three months of weekly appointments": decision 0137)
     r"|\b(?:nobody|no\s*-?\s*one)\s+(?:really\s+)?(?:needs?|has\s+to|should)\b"

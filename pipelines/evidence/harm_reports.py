@@ -406,6 +406,8 @@ PLAIN_GROUP: Final = re.compile(
     r"|\bwaiting list\b|\bback when\b|\bthe rest of us\b"
     # "the folks still waiting for their turn in the queue" (decision 0142)
     r"|\bstill waiting\b"
+    # "the ones working alone", "let the other half crack on by themselves" (0142)
+    r"|\b(?:working|worked|work|left) alone\b|\bby themselves\b"
     # "bales in one, nothing in the other", "the ones sat with empty hands" (decision 0138)
     r"|\bnothing in the other\b|\bempty ?-? ?hand(?:s|ed)\b"
     # "the ones I just left alone", those "who kept their old short dinner break"
@@ -416,6 +418,9 @@ PLAIN_GROUP: Final = re.compile(
     r"|\bnothing (?:\w+ )?at all\b"
     # "left the other half as it was" (decision 0140)
     r"|\bleft (?:the other (?:\w+ )?|them |it )?(?:bare|as (?:it|they) (?:was|were))\b"
+    # "left the one beside it bare", "the nights we left it switched off" (decision 0142)
+    r"|\bleft the (?:one|field|plot|bed|half|row|side) (?:\w+ ){0,3}?bare\b"
+    r"|\bleft (?:it|them) (?:switched |turned )?off\b"
     r"|\bthan the old\b"
     # "the class across the corridor had bare windowsills" (decision 0142)
     r"|\bbare (?:windowsills?|walls?|shelves|soil|ground|earth)\b"

@@ -49,6 +49,8 @@ _CONTROL_ARM: Final = re.compile(
     r"|deactivated|sole|alone|waiting ?-? ?list|standard care|no treatment|unmanaged"
     # "34.8% of the waitlisted comparison group" (decision 0142)
     r"|wait ?-? ?listed|comparison group)\b"
+    # "than children in the no-humidifier group" (decision 0142)
+    r"|\bno ?- ?\w+ (?:group|arm)\b"
     # the usual way of doing it ("than streets on the standard 10-working-day schedule";
     # not "standard probation with a drug rehabilitation requirement", another thing:
     # decision 0139)

@@ -712,6 +712,9 @@ def shares_differ(hypothesis: ChangeReading, sentence: ChangeReading) -> bool:
         # called rare against a share far larger: one specific word of the outcome, no
         # word of the count ("one in a thousand", "one patient in ten"): decision 0115
         outcome = alike - hypothesis.names - sentence.names - SHARE_FRAME - COUNT_KEYS
+        # nor when it was counted ("during the first year" and "before the first hearing":
+        # decision 0142)
+        outcome -= _WHEN_COUNTED
         # nor what "half the" counts ("a bit over half the trees still going" against
         # "stem deformation ... affecting fewer than 1 in 200 trees": decision 0132)
         outcome -= content_keys(
@@ -721,6 +724,12 @@ def shares_differ(hypothesis: ChangeReading, sentence: ChangeReading) -> bool:
     if shares_apart(hypothesis.share, sentence.share, SHARES_FAR_APART):
         return len(known) >= SHARED_WORDS_FAR
     return len(same) >= SHARED_WORDS and len(known) >= SHARED_KNOWN
+
+
+_WHEN_COUNTED: Final = frozenset(
+    content_keys(["first", "second", "third", "last", "next", "early", "later", "year", "month",
+                  "week", "day"])
+)  # fmt: skip
 
 
 # A thing done once more: "go on to take a second unauthorised holiday" and "took the

@@ -638,6 +638,8 @@ def _share(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
         j = of - 1  # "19 of the 60 people": what stands before the count read as "in"
     if tokens[j : j + 2] == ["out", "of"]:
         j += 2
+    elif tokens[j : j + 2] == ["of", "every"]:
+        j += 1  # "just 2 of every 100 fields" (decision 0142)
     elif tokens[j : j + 1] in (["in"], ["per"]) or of or per:
         j += 1
     else:
@@ -696,6 +698,7 @@ def _measures(key: tuple[str, ...]) -> Measures:
                 or (tok in _ONE and ahead.isalpha())
                 or (per and ahead.isalpha() and per_group(tokens, i + 1) > 0)
                 or (ahead == "of" and of_so_many(tokens, i + 1) > 0)
+                or (ahead == "of" and tokens[i + 2 : i + 3] == ["every"])
             )
             else None
         )

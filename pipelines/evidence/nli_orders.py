@@ -57,8 +57,16 @@ def ordered(tokens: Sequence[str]) -> bool:
         return False
     if tokens[0] in _ORDERS:
         return tokens[1] not in _NO_ORDER_AFTER
-    if tokens[1] == "your" and tokens[0] in lexicon_readings(tokens[0]).get("VERB", ()):
+    if tokens[1] == "your" and _base_verb(tokens[0]):
         return True  # a verb's own form before "your": "Raise your dispute within" (0140)
+    if (
+        tokens[1:2] == ["and"]
+        and _base_verb(tokens[0])
+        and len(tokens) > 3
+        and _base_verb(tokens[2])
+        and tokens[3] in _OBJECT_DETERMINERS
+    ):
+        return True  # two orders, one object: "Empty and dry the tank every day" (0142)
     if tokens[0] in _ORDERS_OR_NOUNS:
         return (
             tokens[1] in _ORDER_OPENS
@@ -67,6 +75,15 @@ def ordered(tokens: Sequence[str]) -> bool:
             or (tokens[0] == "use" and _a_thing_named(tokens))
         )
     return _ordered_after_setting(tokens)
+
+
+_OBJECT_DETERMINERS: Final = frozenset({"the", "a", "an", "your", "each", "every", "it", "them",
+                                        "this", "these", "those", "all", "both"})  # fmt: skip
+
+
+def _base_verb(word: str) -> bool:
+    """``word`` is a verb's own (base) form by the lexicon: "raise", "empty", "dry"."""
+    return word in lexicon_readings(word).get("VERB", ())
 
 
 _THING_REACH: Final = 4

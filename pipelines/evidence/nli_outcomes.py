@@ -380,7 +380,16 @@ def outcome_words(text: str) -> frozenset[str]:
         found |= _clause_outcomes(tokens)
     # not whom it is about ("the benefit for children"), nor a direction ("less often")
     found -= GENERAL_OUTCOMES | PEOPLE | _RESEARCH | _COUNTS | _WHEN
+    # nor the words that frame what is said to have happened ("Complaints that a ...
+    # advocate overstepped their role are rare": decision 0142)
+    found -= {key for said in _SAID_THAT.findall(text) for key in content_keys([said.lower()])}
     return frozenset(k for k in found if not k.startswith("~"))
+
+
+# Nouns of what people say happened, framing the outcome a "that" clause names.
+_SAID_THAT: Final = re.compile(
+    r"\b(complaints?|claims?|allegations?|reports?|worries|fears?)\s+that\b", re.IGNORECASE
+)
 
 
 # Outcomes named as harm in general ("problems", "side effects", "adverse events"): any

@@ -134,7 +134,9 @@ MOST_KNOWN: Final = Share(50.0, 100.0)
 
 
 # Those a witness leads or sits among, named in the singular ("most of my crew").
-_COLLECTIVES: Final = frozenset({"crew", "team", "class", "lot", "staff", "group", "squad"})
+_COLLECTIVES: Final = frozenset({"crew", "team", "class", "lot", "staff", "group", "squad",
+                                 # "most of our junior intake" (decision 0142)
+                                 "intake", "cohort", "ward", "department"})  # fmt: skip
 # What most of them liked is no count of what befell them ("Most of our group loved it").
 _LIKINGS: Final = frozenset(
     {"loved", "liked", "enjoyed", "hated", "disliked", "preferred", "thought", "felt", "found"}
@@ -155,6 +157,14 @@ def most_known(tokens: Sequence[str]) -> bool:
                 and i + 4 < len(tokens)
                 and (looks_plural(tokens[i + 3]) or tokens[i + 3] in _COLLECTIVES)
                 and tokens[i + 4] not in _LIKINGS
+            )
+            or (
+                # a collective with a word before it: "most of our junior intake" (0142)
+                tok == "most"
+                and tokens[i + 1 : i + 3] in (["of", "our"], ["of", "my"])
+                and i + 5 < len(tokens)
+                and tokens[i + 4] in _COLLECTIVES
+                and tokens[i + 5] not in _LIKINGS
             )
             or (
                 tok == "most"
@@ -353,6 +363,10 @@ def _seen_by_witness(tokens: Sequence[str], at: int) -> bool:
     )
 
 
+# Verbs whose past is their present: "every field we put spuds into" (decision 0142).
+_ONE_FORM: Final = frozenset({"put", "set", "cut", "let", "spread", "shut", "hit"})
+
+
 def _past_tense(word: str) -> bool:
     return word in IRREGULAR_PAST or (len(word) > _SHORTEST_PAST and word.endswith("ed"))
 
@@ -372,8 +386,9 @@ def _known(tokens: Sequence[str], at: int) -> bool:
     return any(
         ahead[k : k + 1] in (["i"], ["we"])
         and ahead[k + 1 : k + 2] != []
-        # or what the witness did to their own: "Every single bed I mulched" (0140)
-        and (ahead[k + 1] in _KNOW or ahead[k + 1].endswith("ed"))
+        # or what the witness did to their own: "Every single bed I mulched" (0140),
+        # "Every field we put spuds into" (0142)
+        and (ahead[k + 1] in _KNOW or _past_tense(ahead[k + 1]) or ahead[k + 1] in _ONE_FORM)
         for k in (0, 1)
     )
 

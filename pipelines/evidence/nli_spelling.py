@@ -176,6 +176,15 @@ OUTCOME_SYNONYMS: Final = {
     # formal employment": decision 0142)
     "job": "employ",
     "employment": "employ",
+    # a grower's spuds and tatties are potatoes, and the tonnage lifted is the yield ("when
+    # we lifted the tatties the cyst counts and the tonnage came out about the same" against
+    # "marketable tuber yield was 5.8 t/ha higher": decision 0142)
+    "spud": "potato",
+    "tatti": "potato",
+    "tonnag": "yield",
+    # a programmer's bugs are defects ("shipping just as many bugs as the ones working
+    # alone" against "0.38 fewer escaped defects per thousand lines": decision 0142)
+    "bug": "defect",
     # a gardener's "hogs" are hedgehogs ("we've had hogs through every night": 0132)
     "hog": "hedgehog",
     # words that differ by more than a letter between British and American English

@@ -159,6 +159,8 @@ _RARITY: Final = re.compile(
     r" (?:thing|event|case|problem|occurrence)\b"
     # "it's dozens of them, not the odd one" (decision 0139)
     r"|(?:just )?the odd (?:one|case|person|family|tenant|client|patient)\b"
+    # "that went on for weeks, not the odd bad day" (decision 0142)
+    r"|(?:just )?the odd (?:bad |rough |off )?(?:day|week|night|shift|morning)\b"
     # "not just one or two" (decision 0140)
     r"|just (?:1|one) or (?:2|two)\b"
 )
