@@ -9,7 +9,9 @@ needs; a wait until years have passed; aching alike against pain lower; no furth
 action; "Rest each paddock"; "where we'd just"; nights left switched off against a no-fan
 group; spuds, tonnage and bugs; complaints that something happened; plenty in my
 experience; "Empty and dry the tank"; most of our junior intake; not the odd bad day;
-every bed we put them on; 2 of every 100 (decision 0142), each with its control."""
+every bed we put them on; 2 of every 100; boxes for a whole two-acre field; one two-hour
+session; plenty for me, you get ...; 17 of them far after the group; "or not"; no lonelier
+than those of us; lonelier as loneliness (decision 0142), each with its control."""
 
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ import pytest
 
 from lyra.pipelines.evidence.claim_verbs import has_verb
 from lyra.pipelines.evidence.claims import extract_claims_extractive, informativeness
-from lyra.pipelines.evidence.harm_reports import PLAIN_GROUP, TWO_GROUPS_ALIKE
+from lyra.pipelines.evidence.harm_reports import PLAIN_GROUP, TWO_GROUPS_ALIKE, witnessed
 from lyra.pipelines.evidence.nli_change import read_changes
 from lyra.pipelines.evidence.nli_enough import Amounts, read_amounts
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
@@ -26,7 +28,7 @@ from lyra.pipelines.evidence.nli_often import AFTER, BEFORE
 from lyra.pipelines.evidence.nli_orders import ordered
 from lyra.pipelines.evidence.nli_outcomes import outcome_words
 from lyra.pipelines.evidence.nli_shares_said import ALL_BUT_A_FEW, Share, most_known
-from lyra.pipelines.evidence.nli_tokens import content_keys, denies_rarity, tokenize
+from lyra.pipelines.evidence.nli_tokens import content_keys, denies_rarity, is_negated, tokenize
 
 _WRAP_FLOOR = (
     "Wrapping should start at least 20 minutes before every session, and carry on for "
@@ -380,3 +382,65 @@ def test_so_many_of_every_hundred_is_a_share() -> None:
     assert measures(tokenize("It was reported on just 2 of every 100 fields.")) == {
         "%": [(2.0, 2.0, 5)]
     }
+
+
+def test_so_many_things_for_a_whole_area_are_a_number_per_square_metre() -> None:
+    found = _amounts("A couple of boxes for the whole two-acre field is plenty.")
+    assert found["box per square metre"] == pytest.approx(2 / (2 * 4046.86))
+    assert read_amounts(tokenize("A couple of boxes is plenty.")) is None
+
+
+def test_one_timed_session_is_one_time_of_its_length() -> None:
+    assert _amounts("One two-hour evening session was plenty for me.") == {
+        "minutes each": 120.0,
+        "times in all": 1.0,
+    }
+    # one a week is how often, not one in all
+    assert "times in all" not in _amounts("One two-hour session a week is plenty.")
+
+
+def test_plenty_for_me_then_what_you_get_is_for_anyone() -> None:
+    said = "One short session was plenty for me, you get the whole idea in the first ten minutes."
+    assert informativeness(said) == pytest.approx(0.7)
+    assert informativeness("One short session was plenty for me.") == 0.0
+
+
+_ARBORETUM = (
+    "Of the 30 boxes our friends group put up round the arboretum, the grey squirrels had "
+    "chewed the holes out"
+)
+
+
+def test_so_many_of_them_far_after_the_group_is_a_share() -> None:
+    taken = _ARBORETUM + " and moved into 17 of them by the second spring."
+    assert read_changes(tokenize(taken)).share == Share(17 / 30 * 100, 17 / 30 * 100)
+
+
+def test_a_count_far_after_the_group_without_of_them_is_no_share() -> None:
+    empty = _ARBORETUM + " by the second spring, and 17 were empty."
+    assert read_changes(tokenize(empty)).share is None
+
+
+def test_or_not_is_no_denial() -> None:
+    assert not is_negated(tokenize("They moved in, guard plates or not."))
+    assert is_negated(tokenize("The guard plates did not work."))
+
+
+def test_no_lonelier_than_those_of_us_is_a_witness_alike() -> None:
+    assert witnessed(
+        "By the end the folk who'd been told to wait were no lonelier than those of us."
+    )
+    assert not witnessed("By the end the folk were no lonelier than before.")
+    assert PLAIN_GROUP.search("the folk who'd been told to wait a year") is not None
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [("lonelier", "loneliness"), ("healthier", "healthy"), ("happier", "happiness")],
+)
+def test_a_comparative_in_y_shares_its_adjectives_key(first: str, second: str) -> None:
+    assert content_keys(tokenize(first)) == content_keys(tokenize(second))
+
+
+def test_a_noun_in_ier_keeps_its_key() -> None:
+    assert content_keys(tokenize("barrier")) == {"barrier"}

@@ -185,6 +185,9 @@ def test_half_the_group_after_the_full_run() -> None:
     still_going = "You are looking at a bit over half the trees still going, he said."
     scorch_rare = "Heat scorch is rare, affecting fewer than 1 in 200 trees in our trials."
     assert heuristic_nli(scorch_rare, still_going).label == "neutral"
-    # a length before the sitting is read as its length, not as a kind of sitting
+    # a length before the sitting is read as its length, not as a kind of sitting; and
+    # the one sitting as one time (decision 0142)
     two_hours = "Honestly one two-hour session online was plenty."
-    assert read_amounts(tokenize(two_hours)) == Amounts(False, (("minutes each", 120.0),))
+    assert read_amounts(tokenize(two_hours)) == Amounts(
+        False, (("minutes each", 120.0), ("times in all", 1.0))
+    )

@@ -421,6 +421,8 @@ _ENOUGH_BEYOND_ME = re.compile(
     # or the writer's own amount, then for everyone ("... was plenty for me, nobody needs
     # to sign up for three months of weekly appointments": decision 0137)
     r"|\b(?:nobody|no\s*-?\s*one)\s+(?:really\s+)?(?:needs?|has\s+to|should)\b"
+    # "... was plenty for me, you get the whole message in the first hour" (decision 0142)
+    r"|\b(?:plenty|enough)\s+for\s+me\s*,\s+you\s+(?:get|only|can|don't|won't|really)\b"
     # "... was plenty for me, no need to slather it on morning and night" (decision 0138)
     r"|\b(?:plenty|enough)\b[^.;]{0,40}?\bno\s+(?:real\s+)?need\s+(?:to|for)\b"
     # or more called no help ("... is plenty for me to get through the afternoon, and

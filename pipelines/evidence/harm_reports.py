@@ -322,6 +322,9 @@ WITNESS_ALIKE = re.compile(
     # "my tomatoes weighed out about the same as they did under the old sprinkler guns"
     r"|\b(?:about|roughly|pretty\s+much|much|exactly|near\s+enough|more\s+or\s+less)\s+the\s+"
     r"same\s+as\s+(?:they|it|we|I|she|he)\s+(?:did|had|were|was|used\s+to)\b"
+    # than the witness's own group ("the folk who'd been told to wait a year for their place
+    # were no lonelier than those of us swapping hours": decision 0142)
+    r"|\bno\s+[a-z]{3,}er\s+(?:[\w-]+\s+){0,4}?than\s+(?:those\s+of\s+us|the\s+rest\s+of\s+us)\b"
     # the witness's own two set side by side ("when we compared the two, the greenery made
     # no real difference to how well the kids concentrated": decision 0142)
     r"|\bcompared\s+(?:the\s+two|them|both)\b[^.;]{0,40}?\bno\s+(?:real\s+|great\s+|big\s+)?"
@@ -405,7 +408,7 @@ PLAIN_GROUP: Final = re.compile(
     r"|\b(?:dummy|plain|usual|ordinary|normal|untreated|untouched|placebo|sham|control)\b"
     r"|\bwaiting list\b|\bback when\b|\bthe rest of us\b"
     # "the folks still waiting for their turn in the queue" (decision 0142)
-    r"|\bstill waiting\b"
+    r"|\bstill waiting\b|\b(?:told|asked|made) to wait\b"
     # "the ones working alone", "let the other half crack on by themselves" (0142)
     r"|\b(?:working|worked|work|left) alone\b|\bby themselves\b"
     # "bales in one, nothing in the other", "the ones sat with empty hands" (decision 0138)

@@ -215,6 +215,11 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
                 found.setdefault(OFTEN, often[0])
             i = often[1]
             continue
+        if _one_timed_occasion(tokens, i):
+            # "one two-hour evening session": one time, its length read next (0142)
+            found.setdefault(TIMES, 1.0)
+            i += 1
+            continue
         if (
             (value := occasions(tokens[i]))
             and not _for_a_span(tokens, i)
@@ -330,6 +335,28 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
                     found.setdefault(DOSE, value * spoon_mg(unit, high=high) * size)
         i += 1
     return found
+
+
+_A_PERIOD: Final = frozenset({"a", "an", "per", "every", "each"})
+
+
+def _one_timed_occasion(tokens: Sequence[str], i: int) -> bool:
+    """``tokens[i]`` opens one occasion with its length joined before it: "one two-hour
+    evening session", "a 90-minute session"."""
+    if tokens[i] not in ONE or tokens[i + 2 : i + 3] != ["-"]:
+        return False
+    if number_or_word(tokens[i + 1]) is None or tokens[i + 3 : i + 4] == []:
+        return False
+    if tokens[i + 3] not in EACH_MINUTES:
+        return False
+    end = next((e for k in (i + 4, i + 5) if (e := occasion_at(tokens, k))), 0)
+    # not one a week: "One two-hour session a week", "a single 20-minute session once a
+    # week" is how often
+    return (
+        bool(end)
+        and not (tokens[end : end + 1] and tokens[end] in _A_PERIOD)
+        and often_at(tokens, end) is None
+    )
 
 
 _EACH_REACH: Final = 4

@@ -415,6 +415,7 @@ def noun_counted_earlier(tokens: Sequence[str], k: int) -> int | None:
 # How far past the group "out of" names its count may stand: "Out of the nine of us in
 # my Tuesday knee class who got fitted with these braces, three ended up ...".
 _OUT_OF_REACH = 16
+_OF_THEM_REACH = 28
 _OUT_OF_DETERMINERS = frozenset({"the", "our", "my", "those", "these", "all"})
 
 
@@ -432,11 +433,13 @@ def out_of_first(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
     group = _count_at(tokens, k)
     if group is None or group[0] < 2:
         return None
-    for j in range(group[1] + 1, min(len(tokens), group[1] + 1 + _OUT_OF_REACH)):
+    for j in range(group[1] + 1, min(len(tokens), group[1] + 1 + _OF_THEM_REACH)):
         count = _count_at(tokens, j)
         if count is None:
             continue
         after = tokens[count[1] : count[1] + 1]
+        if j > group[1] + _OUT_OF_REACH and tokens[count[1] : count[1] + 2] != ["of", "them"]:
+            return None  # further on, only "17 of them" counts the group (decision 0142)
         if after in (["in"], ["out"], ["per"], ["percent"]):
             # "Of the 212 families ..., roughly one in three", "22 per cent": `_share` and
             # `measures` read them

@@ -233,6 +233,27 @@ def one_minds(tokens: Sequence[str], start: int, end: int) -> dict[str, float]:
 _ON_SO_MANY: Final = (("on",), ("per",), ("across",), ("for",), *FOR_EACH)
 
 
+def things_for_an_area(tokens: Sequence[str], i: int, end: int) -> dict[str, float]:
+    """So many things at ``tokens[i]`` for a whole area named after "for" (`AREA_M2`, its
+    size joined by a hyphen or not), as a number per square metre: "a couple of boxes for
+    the whole three-acre green" (decision 0142); empty for none."""
+    if tokens[i] == "a" and tokens[i + 1 : i + 3] and tokens[i + 1] in VAGUE:
+        value, noun = VAGUE[tokens[i + 1]], i + 3 if tokens[i + 2 : i + 3] == ["of"] else i + 2
+    elif counted := count_at(tokens, i):
+        value, noun = counted
+    else:
+        return {}
+    if noun >= end or not looks_plural(tokens[noun]) or tokens[noun + 1 : noun + 2] != ["for"]:
+        return {}
+    for j in range(noun + 2, min(end, noun + 2 + _AREA_REACH)):
+        size = number(tokens[j]) or CARDINALS.get(tokens[j])
+        at = j + 2 if tokens[j + 1 : j + 2] == ["-"] else j + 1  # "three-acre", "two hectare"
+        unit = tokens[at] if at < len(tokens) else ""
+        if size and unit in AREA_M2:
+            return {stem(tokens[noun]) + PER_AREA: value / (size * AREA_M2[unit])}
+    return {}
+
+
 def ratio_enough(tokens: Sequence[str], start: int, end: int) -> dict[str, float]:
     """The first count in ``tokens[start:end]`` (past a count of one) said to be on, for
     or across a count of something else (not of days or weeks), or to an area, as a
@@ -240,6 +261,8 @@ def ratio_enough(tokens: Sequence[str], start: int, end: int) -> dict[str, float
     for i in range(start, end):
         if (per_m2 := mass_per_area(tokens, i)) is not None:
             return {MASS_PER_AREA: per_m2}
+        if found := things_for_an_area(tokens, i, end):
+            return found
         if (share := area_share(tokens, i)) is not None:
             return {PERCENT: share}
         counted = count_at(tokens, i)

@@ -16,6 +16,8 @@ import functools
 import re
 from typing import Final
 
+from lyra.pipelines.evidence.leftovers import lexicon_readings
+
 # Outcome measures by their other names, stem to stem (`nli_numbers.stem` forms).
 OUTCOME_SYNONYMS: Final = {
     # offending again after a sentence
@@ -247,4 +249,13 @@ def fold(key: str) -> str:
     key = _OE.sub("e", key)
     key = _RE_END.sub(r"\1er", key)
     key = _DOUBLED_END.sub(r"\1", key)
+    if key.endswith("ier") and _comparative_of_y(key):
+        key = key[:-2]  # "lonelier" is "lonely" and "loneliness" (decision 0142)
     return OUTCOME_SYNONYMS.get(key, key)
+
+
+def _comparative_of_y(word: str) -> bool:
+    """``word`` is an adjective's comparative whose own form ends in "y" ("lonelier",
+    "healthier"), not a noun ("barrier", "carrier")."""
+    bases = lexicon_readings(word).get("ADJ", ())
+    return any(base.endswith("y") and base != word for base in bases)

@@ -209,6 +209,9 @@ def is_cue(tokens: Sequence[str], i: int) -> bool:
     tok = tokens[i]
     if tok in {"no", "without"} and i + 1 < len(tokens) and tokens[i + 1] in _CERTAIN_AFTER_NO:
         return False
+    if tok == "not" and tokens[i - 1 : i] == ["or"] and tokens[i + 1 : i + 2] in ([], ["."], [","]):
+        # regardless, no denial: "guard plates or not" (decision 0142)
+        return False
     if tok == "no" and tokens[i + 1 : i + 3] == ["further", "action"]:
         # what police may decide, an outcome named: "let off with a caution or no further
         # action" (decision 0142)
