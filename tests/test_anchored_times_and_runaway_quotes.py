@@ -37,6 +37,11 @@ _WRAP_FLOOR = (
 _BEFORE_ONLY_FLOOR = "Wrapping should start at least 20 minutes before every session."
 
 
+def _plain(text: str) -> str:
+    found = PLAIN_GROUP.search(text)
+    return found.group() if found else ""
+
+
 def _amounts(text: str) -> dict[str, float]:
     read = read_amounts(tokenize(text))
     assert read is not None
@@ -204,12 +209,15 @@ _MULCH_WITNESS = (
 def test_the_two_compared_with_no_difference_is_a_witness_alike() -> None:
     assert informativeness(_MULCH_WITNESS) == pytest.approx(0.35)
     joined = " ".join(tokenize(_MULCH_WITNESS))
-    assert TWO_GROUPS_ALIKE.search(joined) is not None
-    assert PLAIN_GROUP.search(joined) is not None
+    alike, plain = TWO_GROUPS_ALIKE.search(joined), PLAIN_GROUP.search(joined)
+    assert (
+        alike is not None and alike.group() == "compared the two the mulch made no real difference"
+    )
+    assert plain is not None and plain.group() == "bare soil"
 
 
 def test_bare_soil_is_a_plain_group_and_a_bare_minimum_is_not() -> None:
-    assert PLAIN_GROUP.search("the plot next door had bare soil") is not None
+    assert _plain("the plot next door had bare soil") == "bare soil"
     assert PLAIN_GROUP.search("the bare minimum of watering") is None
 
 
@@ -308,7 +316,7 @@ def test_an_instruction_with_its_object_has_a_verb() -> None:
 
 
 def test_the_fields_where_we_had_just_gone_on_are_a_plain_group() -> None:
-    assert PLAIN_GROUP.search("the fields where we'd just kept moving the cows") is not None
+    assert _plain("the fields where we'd just kept moving the cows") == "where we'd just"
 
 
 _FAN_WITNESS = (
@@ -331,7 +339,9 @@ def test_nights_alike_with_other_children_are_no_plain_group() -> None:
 
 
 def test_the_plot_left_bare_beside_it_is_a_plain_group() -> None:
-    assert PLAIN_GROUP.search("and left the one beside it bare over the winter") is not None
+    assert (
+        _plain("and left the one beside it bare over the winter") == "left the one beside it bare"
+    )
 
 
 @pytest.mark.parametrize(
@@ -431,7 +441,7 @@ def test_no_lonelier_than_those_of_us_is_a_witness_alike() -> None:
         "By the end the folk who'd been told to wait were no lonelier than those of us."
     )
     assert not witnessed("By the end the folk were no lonelier than before.")
-    assert PLAIN_GROUP.search("the folk who'd been told to wait a year") is not None
+    assert _plain("the folk who'd been told to wait a year") == "told to wait"
 
 
 @pytest.mark.parametrize(
