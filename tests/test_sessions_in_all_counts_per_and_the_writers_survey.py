@@ -29,6 +29,7 @@ from lyra.pipelines.evidence.nli_enough import (
     read_amounts,
 )
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
+from lyra.pipelines.evidence.nli_often import BEFORE
 from lyra.pipelines.evidence.nli_no_change import no_change
 from lyra.pipelines.evidence.nli_spelling import fold
 from lyra.pipelines.evidence.nli_tokens import tokenize
@@ -213,8 +214,9 @@ def test_round_thirty_contradictions_refute(premise: str, claim: str) -> None:
 
 
 def test_a_dose_by_weight_is_an_amount() -> None:
+    # the ten weeks allowed are a span, and a time before judging (decision 0143)
     assert read_amounts(tokenize(_GINKGO_DOSE)) == Amounts(
-        True, ((SPAN, 70.0), (DOSE, 120.0), (OFTEN, 7.0))
+        True, ((SPAN, 70.0), (DOSE, 120.0), (BEFORE, 70 * 1440.0), (OFTEN, 7.0))
     )
     assert read_amounts(tokenize("Honestly 1 g once a day is plenty.")) == Amounts(
         False, ((DOSE, 1000.0), (OFTEN, 7.0))

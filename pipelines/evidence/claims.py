@@ -399,23 +399,30 @@ _ENOUGH_AND_MY_OUTCOME = re.compile(
     r"(?:[\w-]+\s+){0,2}?(?:is|are|was|were|has|have|had|cleared|healed|settled|went|got"
     r"|stayed)\b"
     # "... is plenty for me, and I'm back on my feet before the rest of the street" (0142)
-    r"|I(?:'m|\s+am|\s+was)\s+(?:back|better|fine|right|well|over)\b)",
+    r"|I(?:'m|\s+am|\s+was)\s+(?:back|better|fine|right|well|over)\b)"
+    # "... is plenty with the salt water after wisdom teeth, I never bothered beyond that
+    # and healed fine" (decision 0143)
+    r"|\b(?:plenty|enough|loads)\b[^.;]{0,60}?\bI\s+never\s+bothered\s+(?:beyond|past|with"
+    r"\s+more\s+than)\s+that\s+and\s+(?:I\s+)?(?:healed|recovered|cleared\s+up|got\s+better"
+    r"|was\s+fine)\b",
     re.IGNORECASE,
 )
 
 
 # Words that open most of a witness's own (`nli_shares_said.most_known`), looked for before the
 # text is tokenised for it.
-_MOST_OF = re.compile(r"\bmost\s+of\b|\bthan\s+not\b", re.IGNORECASE)
+# ("Of the dozen or so clients I've taken ..., most saw ...": decision 0143)
+_MOST_OF = re.compile(r"\bmost\s+of\b|\bthan\s+not\b|^of\s+the\b[^.;]*?\bmost\b", re.IGNORECASE)
 
 
 _ENOUGH_BEYOND_ME = re.compile(
     # for anyone or anything but the writer ("is plenty for crested newts": decision 0135),
     # or for no one named ("A couple of days along the hot wire is plenty, my heifers had
     # the beeps figured out by the second afternoon", "so that's plenty in my book":
-    # decision 0136)
-    r"\b(?:plenty|enough|sufficient|ample)\s+(?:for\s+(?!me\b|myself\b|us\b|ourselves\b)\w+"
-    r"|to\s+(?!me\b)\w+)"
+    # decision 0136), or time enough for a thing ("that's plenty of time for the ground to
+    # come right": decision 0143)
+    r"\b(?:plenty|enough|sufficient|ample)\s+(?:of\s+time\s+)?(?:for\s+(?!me\b|myself\b|us\b"
+    r"|ourselves\b)\w+|to\s+(?!me\b)\w+)"
     # ("... once a month is plenty in my experience": decision 0142)
     r"|\bplenty(?=\s*(?:[,;:.!]|$)|\s+in\s+my\s+(?:book|experience)\b)"
     # or the writer's own amount, then for everyone ("... was plenty for me, nobody needs
@@ -573,7 +580,7 @@ def informativeness(text: str) -> float:
 # An amount called enough or set as a floor, as the stance judge reads it ("One gentle
 # rinse a year is plenty for a normal house": decision 0128).
 _AMOUNT_WORDS: Final = re.compile(
-    r"\b(?:plenty|enough|sufficient|ample|at\s+least|a\s+minimum\s+of|(?<=is\s)loads(?!\s+of)|"
+    r"\b(?:plenty|enough|sufficient|ample|at\s+least|a\s+minimum\s+of|(?:(?<=is\s)|(?<=was\s))loads(?!\s+of\s+(?!time\b))|"
     r"all\s+(?:\w+\s+){0,2}?need(?:s|ed)?)\b",
     re.IGNORECASE,
 )

@@ -392,7 +392,9 @@ TWO_GROUPS_ALIKE: Final = re.compile(
     r"|\bcompared (?:the two|them|both) (?:\S+ ){0,8}?no (?:real |actual |noticeable )?"
     r"difference\b"
     # "you couldn't tell the two halves apart for flowers" (decision 0140)
-    r"|\b(?:could|can) ?n't (?:\w+ )?tell (?:them|the (?:two|2)(?: \w+)?|the \w+) apart\b",
+    r"|\b(?:could|can) ?n't (?:\w+ )?tell (?:them|the (?:two|2)(?: \w+)?|the \w+) apart\b"
+    # "by Easter you couldn't tell who'd had what" (decision 0143)
+    r"|\b(?:could|can) ?n't (?:\w+ )?tell who ?'?d? (?:had|got|done) (?:what|which)\b",
     re.IGNORECASE,
 )
 # The plain group, in a witness's words: those who "just" went on, whom "nobody" treated,
@@ -416,6 +418,8 @@ PLAIN_GROUP: Final = re.compile(
     # "the ones I just left alone", those "who kept their old short dinner break"
     # (decision 0138)
     r"|\bleft (?:(?:it|them) )?(?:(?:completely|entirely|totally|well|quite) )?alone\b"
+    # "the ones we told to leave their mouths alone" (decision 0143)
+    r"|\b(?:leave|leaving) (?:their|its|his|her|the|them|it) (?:\w+ )?alone\b"
     # "put nothing at all on the one on my right", "left the other half bare", "than the
     # old paper claims" (decision 0139)
     r"|\bnothing (?:\w+ )?at all\b"

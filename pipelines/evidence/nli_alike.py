@@ -49,6 +49,8 @@ _CONTROL_ARM: Final = re.compile(
     r"|deactivated|sole|alone|waiting ?-? ?list|standard care|no treatment|unmanaged"
     # "34.8% of the waitlisted comparison group" (decision 0142)
     r"|wait ?-? ?listed|comparison group)\b"
+    # the thing not done, after "than" ("than barley after ungrazed cover crops": 0143)
+    r"|\bthan (?:[\w-]+ ){0,4}?un(?!related|expected|usual)[a-z]{3,}ed\b"
     # "than children in the no-humidifier group" (decision 0142)
     r"|\bno ?- ?\w+ (?:group|arm)\b"
     # the usual way of doing it ("than streets on the standard 10-working-day schedule";
@@ -66,6 +68,8 @@ _CONTROL_ARM: Final = re.compile(
     r"|\bnot yet (?:been )?(?:introduced|offered|available|rolled out|started)\b"
     # the standard kind's arm ("41% in the standard investigation arm": decision 0140)
     r"|\bstandard (?:[\w-]+ ){0,3}?arm\b"
+    # a court's ordinary route ("than cases on the standard track": decision 0143)
+    r"|\bon the (?:standard|ordinary|usual|normal) (?:[\w-]+ )?track\b"
     # those that stayed on the usual ("sections that stayed on annual flailing": 0140)
     r"|\b(?:stayed|remained|kept) (?:on|with) (?:the |their )?(?:usual|annual|normal"
     r"|standard|existing|regular|routine|old)\b"

@@ -277,8 +277,17 @@ _STOPPED: Final = frozenset({"stop"})
 _GIVE: Final = frozenset({"give", "gave", "gives", "giving", "given"})
 
 
+# and who refused to go on stopped ("refused to watch their slow-mo videos after the
+# first week" against "asked to stop watching their slow-motion replays": decision 0143)
+_REFUSED: Final = frozenset({"refused", "refuse", "refuses", "refusing"})
+
+
 def _gave_up(tokens: Sequence[str]) -> bool:
-    return any(t in _GIVE and tokens[i + 1 : i + 2] == ["up"] for i, t in enumerate(tokens))
+    return any(
+        (t in _GIVE and tokens[i + 1 : i + 2] == ["up"])
+        or (t in _REFUSED and tokens[i + 1 : i + 2] == ["to"])
+        for i, t in enumerate(tokens)
+    )
 
 
 # Who went off their feed lost their appetite, ate less ("about a third of our milkers

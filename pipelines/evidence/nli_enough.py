@@ -50,6 +50,7 @@ from lyra.pipelines.evidence.nli_often import (
     ONE,
     WHOLE,
     anchor_after,
+    anchored_span,
     occasion_at,
     occasion_end,
     occasions,
@@ -118,6 +119,7 @@ _NOT_ADVISED: Final = (("more", "than"), ("longer", "than"), ("less", "than"),
                        ("fewer", "than"), ("up", "to"), ("over",), ("under",),
                        # "a reading age of no higher than 11 years" (0140)
                        ("higher", "than"))  # fmt: skip
+_NO_FLOOR_AFTER_NO: Final = (("higher", "than"), ("longer", "than"))
 # Words before an amount that make it a ceiling the text advises: "should be cut no more
 # than once in every three years" (decision 0127).
 _CEILING_STARTS: Final = (("no", "more", "than"), ("not", "more", "than"), ("no", "more",
@@ -208,6 +210,12 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
     found: dict[str, float] = {}
     i = start
     while i < end:
+        if timed := anchored_span(tokens, i, high=high):
+            found.setdefault(timed.anchor, timed.minutes)  # "six weeks before sowing" (0143)
+            if timed.waited:
+                found.setdefault(SPAN, timed.minutes / _MINUTES_A_DAY)
+            i = timed.end
+            continue
         often = often_at(tokens, i)
         if often is not None:
             # "up to three times a week" is no floor (decision 0141)
@@ -310,8 +318,11 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
                     continue
                 if tokens[j + 1 : j + 4] == ["and", "a", "half"]:
                     value += 0.5  # "an hour and a half" (decision 0141)
-                found.setdefault(EACH, value * EACH_MINUTES[unit])
-                if anchor := anchor_after(tokens, j + 1):
+                anchor = anchor_after(tokens, j + 1)
+                # "Starting 24 hours after surgery" is when, not how long (0143)
+                if not (anchor and tokens[i - 1 : i] and tokens[i - 1] in _STARTING):
+                    found.setdefault(EACH, value * EACH_MINUTES[unit])
+                if anchor:
                     found.setdefault(anchor, value * EACH_MINUTES[unit])  # (0142)
             elif (
                 unit in SPAN_DAYS
@@ -319,6 +330,9 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
                 and not _NO_SPAN_AFTER.intersection(tokens[j + 1 : j + 2])
             ):
                 found.setdefault(SPAN, value * SPAN_DAYS[unit])
+                if tokens[j + 1 : j + 2] in _NOTICE:
+                    # "Two weeks' notice" is also a time before (decision 0143)
+                    found.setdefault(BEFORE, value * SPAN_DAYS[unit] * _MINUTES_A_DAY)
             elif unit in LENGTH_CM and (unit != "m" or number(tokens[i]) is not None):
                 # "one hump every 800 feet" is how far apart, not how deep (0133)
                 length = spacing_kind(tokens, i, j) or DEPTH
@@ -338,6 +352,7 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
 
 
 _A_PERIOD: Final = frozenset({"a", "an", "per", "every", "each"})
+_STARTING: Final = frozenset({"starting", "beginning", "from"})
 
 
 def _one_timed_occasion(tokens: Sequence[str], i: int) -> bool:
@@ -377,11 +392,11 @@ def _each_after(tokens: Sequence[str], at: int) -> tuple[float, int] | None:
 def _not_advised(tokens: Sequence[str], i: int) -> bool:
     """The amount at ``i`` is a bound, not the amount: "more than 3", "up to three times a
     week". "no less than nine months" is a floor (decision 0129); "no higher than 11
-    years" no floor (0140)."""
+    years" no floor (0140), nor "for no longer than 14 days on any one field" (0143)."""
     return any(
         tuple(tokens[max(0, i - len(words)) : i]) == words
         and (
-            words == ("higher", "than")
+            words in _NO_FLOOR_AFTER_NO
             or tokens[max(0, i - len(words) - 1) : i - len(words)] not in (["no"], ["not"])
         )
         for words in _NOT_ADVISED

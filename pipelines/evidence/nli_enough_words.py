@@ -42,7 +42,8 @@ def _loads(tokens: Sequence[str], i: int) -> bool:
         tokens[i] == "loads"
         and tokens[i - 1 : i] != []
         and tokens[i - 1] in _IS
-        and tokens[i + 1 : i + 2] != ["of"]
+        # "was loads of time for a straightforward invoice dispute" (decision 0143)
+        and (tokens[i + 1 : i + 2] != ["of"] or tokens[i + 2 : i + 3] == ["time"])
     )
 
 

@@ -6,7 +6,7 @@ Moved from `nli_enough` as it grew past STYLE's 40 KB (decision 0141)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, NamedTuple
 
 from lyra.pipelines.evidence.nli_numbers import CARDINALS, number, number_or_word
 from lyra.pipelines.evidence.nli_ratios import count
@@ -209,3 +209,66 @@ def anchor_after(tokens: Sequence[str], at: int) -> str | None:
         if tokens[k] in _ONCE_STOPS:
             return None
     return None
+
+
+# Days or weeks timed by their event are when, not how long: "Take sheep off the cover
+# crop at least six weeks before the planned drilling date", "Mine come off about ten
+# days before the drill goes in" (decision 0143). Not a span one keeps a thing up for:
+# "for six weeks after the injury".
+_MINUTES_A_DAY: Final = 1440.0
+
+
+class Timed(NamedTuple):
+    """Days or weeks timed by their event: `BEFORE` or `AFTER`, their minutes, where they
+    end, and whether they are also waited through ("wait at least 14 days after the
+    letter", "allow at least 10 weeks before judging"), a span as well."""
+
+    anchor: str
+    minutes: float
+    end: int
+    waited: bool
+
+
+def anchored_span(tokens: Sequence[str], i: int, *, high: bool) -> Timed | None:
+    """The days or weeks counted at ``tokens[i]`` where the word right after them times
+    them by an event; of a range ("between 8 and 14 weeks after the claim is filed") its
+    ``high`` end or its low one, of "a couple of days after" two. None otherwise, and for
+    a span a thing is kept up for ("for at least six weeks after the injury")."""
+    value = count(tokens[i])
+    before = _word_before_bound(tokens, i)
+    if not value or before in _KEPT_UP:
+        return None
+    j = i + 1
+    if tokens[i] in VAGUE and tokens[j : j + 1] == ["of"]:
+        j += 1  # "a couple of days after the letter"
+    upper = count(tokens[j + 1]) if j + 1 < len(tokens) and tokens[j] in _RANGE_JOINS else None
+    if upper:
+        value = upper if high else value
+        j += 2
+    unit = tokens[j] if j < len(tokens) else ""
+    if (
+        unit in SPAN_DAYS
+        and tokens[j + 1 : j + 2]
+        and tokens[j + 1] in ("before", "after", "prior")
+    ):
+        minutes = value * SPAN_DAYS[unit] * _MINUTES_A_DAY
+        return Timed(_ANCHORS[tokens[j + 1]], minutes, j + 1, before in _WAITED)
+    return None
+
+
+_RANGE_JOINS: Final = frozenset({"and", "to", "-"})
+# Words of a bound or a guess between a verb and its count: "for at least six weeks after
+# the injury", "wait at least 14 days after".
+_BOUND_WORDS: Final = frozenset({"at", "least", "a", "minimum", "of", "about", "around",
+                                 "roughly", "no", "less", "than", "up", "to", "some",
+                                 "nearly", "almost", "another", "further"})  # fmt: skip
+_KEPT_UP: Final = frozenset({"for", "last", "lasts", "lasting"})
+_WAITED: Final = frozenset({"allow", "allowing", "wait", "waiting"})
+
+
+def _word_before_bound(tokens: Sequence[str], i: int) -> str:
+    """The word before the count at ``i``, past words of a bound."""
+    k = i - 1
+    while k >= 0 and tokens[k] in _BOUND_WORDS:
+        k -= 1
+    return tokens[k] if k >= 0 else ""

@@ -37,7 +37,10 @@ _ORDERS: Final = frozenset({"apply", "continue", "offer", "give", "wear", "keep"
                             # (0141)
                             "dissolve",
                             # "Roll bracken at least twice each summer" (0141)
-                            "roll", "mow", "spray"})  # fmt: skip
+                            "roll", "mow", "spray",
+                            # "rinse gently with ... warm water at least four times a
+                            # day" (0143)
+                            "rinse", "gargle"})  # fmt: skip
 _ORDERS_OR_NOUNS: Final = frozenset({"plan", "use", "practice", "set", "run", "hold", "book",
                                      "rest", "space", "walk", "drink", "fit", "start",
                                      "stock",
@@ -124,7 +127,10 @@ _PURPOSE_OBJECT_WORDS: Final = 7
 
 # A time the order is given for may have its own verb: "After both sides have submitted
 # their evidence, allow at least 28 working days ..." (decision 0136).
-_TIME_SETTINGS: Final = frozenset({"after", "once", "when", "before"})
+_TIME_SETTINGS: Final = frozenset({"after", "once", "when", "before",
+                                   # "Starting 24 hours after surgery, rinse ..." (0143)
+                                   "starting", "beginning"})  # fmt: skip
+_STARTING: Final = frozenset({"starting", "beginning"})
 
 
 def _ordered_after_setting(tokens: Sequence[str]) -> bool:
@@ -134,6 +140,11 @@ def _ordered_after_setting(tokens: Sequence[str]) -> bool:
         if tokens[k] in _SETTING_VERBS and tokens[0] not in _TIME_SETTINGS:
             return False
         reach = _PURPOSE_OBJECT_WORDS if tokens[0] == "to" else _OBJECT_WORDS
+        # after a time it starts from, the order may run on to its floor ("Starting 24
+        # hours after surgery, rinse gently with half a teaspoon of salt ... at least four
+        # times a day": decision 0143)
+        if tokens[0] in _STARTING:
+            reach = len(tokens)
         if tokens[k] in _SET_ORDERS and any(
             tokens[j : j + 2] == ["at", "least"]
             for j in range(k + 1, min(len(tokens), k + 2 + reach))

@@ -148,6 +148,8 @@ def most_known(tokens: Sequence[str]) -> bool:
     the <plural> I <did>" ("Most of the families I fined"), or "more ... than not"; not
     of what most liked. A share of `MOST_KNOWN`, and a witness's report that
     `claims.informativeness` counts."""
+    if _most_of_those_i_did(tokens):
+        return True
     return (
         not _FIRST_PERSONS.isdisjoint(tokens)
         and any(
@@ -187,6 +189,32 @@ def most_known(tokens: Sequence[str]) -> bool:
             or (tok == "not" and more_than_not(tokens, i))
             for i, tok in enumerate(tokens)
         )
+    )
+
+
+# "Of the dozen or so clients I've taken through an early evaluation, most saw the side
+# the evaluator favoured dig its heels in harder" (decision 0143): those the witness
+# dealt with named first, then most of them.
+_GROUP_NAMED_REACH: Final = 6
+_MOST_REACH: Final = 14
+
+
+def _most_of_those_i_did(tokens: Sequence[str]) -> bool:
+    if tokens[:2] != ["of", "the"]:
+        return False
+    named = next(
+        (
+            k + 3
+            for k in range(2, min(len(tokens) - 2, _GROUP_NAMED_REACH))
+            if looks_plural(tokens[k])
+            and tokens[k + 1] in _FIRST_PERSON_SUBJECTS
+            and (tokens[k + 2].endswith(("ed", "en")) or tokens[k + 2] in IRREGULAR_PAST)
+        ),
+        None,
+    )
+    return named is not None and any(
+        tokens[j] == "most" and tokens[j + 1 : j + 2] != [] and tokens[j + 1] not in _LIKINGS
+        for j in range(named, min(len(tokens) - 1, named + _MOST_REACH))
     )
 
 
@@ -343,7 +371,8 @@ def _ours_around(tokens: Sequence[str], at: int) -> bool:
 _SEEN_REACH: Final = 8
 # "ringbarked", "killed", not "red" or "bed"
 _SHORTEST_PAST: Final = 4
-_WAS: Final = frozenset({"was", "were", "had"})
+# and how it ended up ("nearly every field they touched ended up pugged and rutted": 0143)
+_WAS: Final = frozenset({"was", "were", "had", "ended"})
 
 
 def _seen_by_witness(tokens: Sequence[str], at: int) -> bool:

@@ -205,12 +205,33 @@ _NO_NOUN: Final[tuple[list[str], ...]] = (
 )  # fmt: skip
 
 
+# Two comparatives of one scale, the second set aside: "wider, not narrower", "worse, not
+# better" (decision 0143).
+_COMPARATIVE_PAIRS: Final = frozenset(
+    {("wider", "narrower"), ("narrower", "wider"), ("worse", "better"), ("better", "worse"),
+     ("longer", "shorter"), ("shorter", "longer"), ("higher", "lower"), ("lower", "higher"),
+     ("more", "less"), ("less", "more"), ("bigger", "smaller"), ("smaller", "bigger"),
+     ("harder", "easier"), ("easier", "harder"), ("slower", "faster"), ("faster", "slower")}
+)  # fmt: skip
+
+
+def _corrects_a_comparative(tokens: Sequence[str], i: int) -> bool:
+    return (
+        i > 0
+        and (tokens[i - 1], tokens[i + 1] if i + 1 < len(tokens) else "") in _COMPARATIVE_PAIRS
+        and tokens[i + 2 : i + 3] in ([], ["."], [","], ["and"], ["but"])
+    )
+
+
 def is_cue(tokens: Sequence[str], i: int) -> bool:
     tok = tokens[i]
     if tok in {"no", "without"} and i + 1 < len(tokens) and tokens[i + 1] in _CERTAIN_AFTER_NO:
         return False
     if tok == "not" and tokens[i - 1 : i] == ["or"] and tokens[i + 1 : i + 2] in ([], ["."], [","]):
         # regardless, no denial: "guard plates or not" (decision 0142)
+        return False
+    if tok == "not" and _corrects_a_comparative(tokens, i):
+        # "the gap between offers got wider, not narrower" asserts the wider (0143)
         return False
     if tok == "no" and tokens[i + 1 : i + 3] == ["further", "action"]:
         # what police may decide, an outcome named: "let off with a caution or no further

@@ -1,0 +1,247 @@
+"""Days and weeks timed by their event; an order after "Starting ..."; "for no longer
+than" as no floor; "I never bothered beyond that and healed fine"; plenty of time for
+the ground; "loads of time"; those told to leave a thing alone; the standard track and
+the ungrazed field as control arms; "of the dozen or so clients I've taken ..., most";
+"wider, not narrower"; every field that ended up rutted; couldn't tell who'd had what;
+refused to watch as stopped (decision 0143), each with its control."""
+
+from __future__ import annotations
+
+from lyra.pipelines.evidence.claims import MIN_INFORMATIVENESS, informativeness
+from lyra.pipelines.evidence.harm_reports import PLAIN_GROUP, TWO_GROUPS_ALIKE, witnessed
+from lyra.pipelines.evidence.nli_change import read_changes
+from lyra.pipelines.evidence.nli_enough import read_amounts
+from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
+from lyra.pipelines.evidence.nli_often import AFTER, BEFORE
+from lyra.pipelines.evidence.nli_orders import ordered
+from lyra.pipelines.evidence.nli_shares_said import ALL_BUT_A_FEW, most_known
+from lyra.pipelines.evidence.nli_tokens import is_negated, tokenize
+
+_A_DAY = 1440.0
+_SOWING_FLOOR = "Take the cattle off at least four weeks before the planned sowing date."
+_MEDIATION_LEAD = (
+    "Claims referred to mediation were more likely to settle within 20 weeks than claims "
+    "on the standard track (58% vs 41%; risk ratio 1.41, 95% CI 1.2 to 1.6)."
+)
+_MEDIATION_WITNESS = (
+    "The claims we sent to mediation settled no quicker than the ones we just left on the "
+    "court list."
+)
+_STUBBLE_LEAD = (
+    "Wheat after grazed stubble yielded 0.4 t/ha more than wheat after ungrazed stubble "
+    "(95% CI 0.1 to 0.7 t/ha)."
+)
+_STUBBLE_WITNESS = (
+    "The wheat where the sheep had been was no better than the strip where we'd just left "
+    "the stubble standing."
+)
+_SURVEY_RARITY = (
+    "Landlords backing down after a hearing are uncommon: in our 2024 survey, only 3% of "
+    "tenants said the landlord backed down after the hearing."
+)
+
+
+def _amounts(text: str) -> dict[str, float]:
+    read = read_amounts(tokenize(text))
+    assert read is not None
+    return dict(read.by_dimension)
+
+
+def _plain(text: str) -> str:
+    found = PLAIN_GROUP.search(text)
+    return found.group() if found else ""
+
+
+def _alike(text: str) -> str:
+    found = TWO_GROUPS_ALIKE.search(" ".join(tokenize(text)))
+    return found.group() if found else ""
+
+
+def test_weeks_before_an_event_are_when_not_how_long() -> None:
+    assert _amounts(_SOWING_FLOOR) == {BEFORE: 28 * _A_DAY}
+
+
+def test_days_before_called_enough_are_timed_alike() -> None:
+    enough = "Ours come off about five days before the seed goes in and that's plenty."
+    assert _amounts(enough) == {BEFORE: 5 * _A_DAY}
+
+
+def test_days_before_called_enough_refute_a_floor_of_weeks_before() -> None:
+    enough = "Ours come off about five days before the seed goes in and that's plenty."
+    assert heuristic_nli(enough, _SOWING_FLOOR).label == "refutes"
+    assert heuristic_nli(_SOWING_FLOOR, enough).label == "refutes"
+
+
+def test_weeks_kept_up_for_after_an_event_are_how_long() -> None:
+    # "for at least six weeks after": how long the brace is worn, not when
+    assert _amounts("The brace should be worn for at least six weeks after the injury.") == {
+        "days in all": 42.0
+    }
+
+
+def test_a_range_of_weeks_after_an_event_is_a_floor_at_its_low_end() -> None:
+    found = _amounts(
+        "The meeting should be held between 4 and 10 weeks after the claim is lodged, and "
+        "should last at least two hours."
+    )
+    assert found == {AFTER: 28 * _A_DAY, "minutes each": 120.0}
+
+
+def test_an_order_after_a_time_it_starts_from_advises_its_floor() -> None:
+    text = (
+        "Starting 48 hours after the operation, rinse with warm water at least three times "
+        "a day for at least five days."
+    )
+    assert ordered(tokenize(text))
+    # "Starting 48 hours after" is when, not how long each rinse lasts
+    assert _amounts(text) == {"days in all": 5.0, AFTER: 48 * 60.0, "times a week": 21.0}
+
+
+def test_a_finding_after_a_starting_time_is_no_order() -> None:
+    text = (
+        "Starting 48 hours after the operation, patients who rinsed at least three times "
+        "a day had fewer infections."
+    )
+    assert not ordered(tokenize(text))
+
+
+def test_gargle_and_rinse_open_orders() -> None:
+    assert ordered(tokenize("Gargle with warm salty water at least twice a day."))
+    assert ordered(tokenize("Rinse with the solution at least four times a day."))
+
+
+def test_no_longer_than_is_no_floor() -> None:
+    found = _amounts(
+        "Take the ewes off at least three weeks before sowing, grazing for no longer than "
+        "10 days on any one field."
+    )
+    assert found == {BEFORE: 21 * _A_DAY}
+
+
+def test_no_less_than_stays_a_floor() -> None:
+    assert _amounts("Rest the field for no less than 10 days.") == {"days in all": 10.0}
+
+
+def test_an_amount_enough_and_healed_fine_is_the_writers_measured_result() -> None:
+    healed = (
+        "Twice a day for three days was plenty with the mouthwash, I never bothered beyond "
+        "that and healed fine."
+    )
+    assert informativeness(healed) >= MIN_INFORMATIVENESS
+    # no outcome of theirs: the writer's own habit only
+    assert (
+        informativeness(
+            "Twice a day for three days was plenty with the mouthwash, I never bothered "
+            "beyond that."
+        )
+        == 0.0
+    )
+
+
+def test_plenty_of_time_for_a_thing_is_beyond_the_writer() -> None:
+    text = (
+        "Ours go off about a week before the seed goes in and that's plenty of time for the "
+        "soil to settle."
+    )
+    assert informativeness(text) >= MIN_INFORMATIVENESS
+    assert (
+        informativeness(
+            "Ours go off about a week before the seed goes in and that's plenty of time for me."
+        )
+        == 0.0
+    )
+
+
+def test_loads_of_time_calls_an_amount_enough() -> None:
+    assert _amounts(
+        "Our hearing was over in about thirty minutes, and that was loads of time."
+    ) == {"minutes each": 30.0}
+    # "loads of" people is a great many
+    assert read_amounts(tokenize("It took about thirty minutes and loads of people came.")) is None
+
+
+def test_those_told_to_leave_a_thing_alone_are_a_plain_group() -> None:
+    assert _plain("the ones we told to leave their gums alone") == "leave their gums alone"
+    assert _plain("the ones we told to leave early") == ""
+
+
+def test_the_standard_track_is_a_control_arm() -> None:
+    assert heuristic_nli(_MEDIATION_WITNESS, _MEDIATION_LEAD).label == "refutes"
+    other = _MEDIATION_LEAD.replace("the standard track", "the fast track")
+    assert heuristic_nli(_MEDIATION_WITNESS, other).label == "neutral"
+
+
+def test_the_ungrazed_field_is_a_control_arm() -> None:
+    assert heuristic_nli(_STUBBLE_WITNESS, _STUBBLE_LEAD).label == "refutes"
+    other = _STUBBLE_LEAD.replace("ungrazed stubble", "late-sown stubble")
+    assert heuristic_nli(_STUBBLE_WITNESS, other).label == "neutral"
+
+
+def test_most_of_those_the_witness_dealt_with_named_first() -> None:
+    text = (
+        "Of the twenty or so tenants I've represented at a hearing, most saw the landlord "
+        "back down afterwards."
+    )
+    assert most_known(tokenize(text))
+    assert informativeness(text) >= MIN_INFORMATIVENESS
+    assert heuristic_nli(text, _SURVEY_RARITY).label == "refutes"
+
+
+def test_most_of_those_named_first_not_what_they_liked_nor_a_survey() -> None:
+    liked = "Of the twenty or so tenants I've represented at a hearing, most liked the judge."
+    assert not most_known(tokenize(liked))
+    survey = "Of the twenty tenants in the survey, most saw the landlord back down."
+    assert not most_known(tokenize(survey))
+
+
+def test_a_comparative_set_aside_for_its_opposite_is_no_negation() -> None:
+    assert not is_negated(tokenize("After the hearing the gap got wider, not narrower."))
+    assert is_negated(tokenize("After the hearing the gap did not get narrower."))
+
+
+def test_every_field_that_ended_up_rutted_is_the_witness_share() -> None:
+    text = (
+        "We had the contractor's sheep on our stubble last year and nearly every field "
+        "they grazed ended up rutted."
+    )
+    assert read_changes(tokenize(text)).share == ALL_BUT_A_FEW
+    assert read_changes(tokenize("Nearly every field they grazed ended up rutted.")).share is None
+
+
+def test_could_not_tell_who_had_what_sets_two_groups_alike() -> None:
+    text = (
+        "My two had the video lessons and their cousins had the normal lessons, and by "
+        "summer you couldn't tell who'd had what."
+    )
+    assert _alike(text) == "couldn't tell who'd had what"
+    assert witnessed(text)
+    assert _alike("By summer you couldn't tell who had arrived first.") == ""
+
+
+def test_refusing_to_go_on_is_stopping() -> None:
+    refused = read_changes(
+        tokenize(
+            "At our pool at least half the boys in my son's class refused to wear the goggles."
+        )
+    )
+    assert "stop" in refused.share_about
+    wore = read_changes(
+        tokenize("At our pool at least half the boys in my son's class wore the goggles.")
+    )
+    assert "stop" not in wore.share_about
+
+
+def test_days_waited_after_an_event_are_a_span_and_a_time_after() -> None:
+    floor = "Councils should wait at least 14 days after the letter is sent."
+    enough = "A couple of days after the letter is loads of time."
+    assert _amounts(floor) == {"days in all": 14.0, AFTER: 14 * _A_DAY}
+    assert _amounts(enough) == {AFTER: 2 * _A_DAY}
+    assert heuristic_nli(enough, floor).label == "refutes"
+
+
+def test_notice_is_a_span_and_a_time_before() -> None:
+    enough = "Three weeks' notice is plenty to get the room booked."
+    floor = "A room should be booked at least 8 weeks before the hearing date."
+    assert _amounts(enough) == {"days in all": 21.0, BEFORE: 21 * _A_DAY}
+    assert _amounts(floor) == {BEFORE: 56 * _A_DAY}
+    assert heuristic_nli(enough, floor).label == "refutes"
