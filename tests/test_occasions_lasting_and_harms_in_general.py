@@ -19,10 +19,11 @@ import pytest
 from lyra.pipelines.evidence.claims import informativeness
 from lyra.pipelines.evidence.leftovers import leftover_reason
 from lyra.pipelines.evidence.nli_change import read_changes
-from lyra.pipelines.evidence.nli_enough import OFTEN, PERCENT, Amounts, read_amounts
+from lyra.pipelines.evidence.nli_enough import OFTEN, Amounts, read_amounts
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
 from lyra.pipelines.evidence.nli_lasting import lasting_floor, worn_off_by
 from lyra.pipelines.evidence.nli_outcomes import other_outcomes
+from lyra.pipelines.evidence.nli_ratios import PERCENT
 from lyra.pipelines.evidence.nli_tokens import tokenize
 from lyra.pipelines.evidence.stance_sweep import contradiction_candidates
 from lyra.pipelines.extract.sentences import split_sentences

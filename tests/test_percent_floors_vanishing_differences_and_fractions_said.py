@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import pytest
 
-from lyra.pipelines.evidence.nli_enough import PERCENT, UNITS, Amounts, read_amounts
+from lyra.pipelines.evidence.nli_enough import UNITS, Amounts, read_amounts
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
 from lyra.pipelines.evidence.nli_no_change import no_change
+from lyra.pipelines.evidence.nli_ratios import PERCENT
 from lyra.pipelines.evidence.nli_shares import read_share
 from lyra.pipelines.evidence.nli_shares_said import Share
 from lyra.pipelines.evidence.nli_spelling import fold

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from lyra.pipelines.evidence.nli_enough_units import UNITS, units_enough, units_floor
 from lyra.pipelines.evidence.nli_enough_words import ALONE_REACH, calls_enough, on_its_own
 from lyra.pipelines.evidence.nli_lengths import (
     DEPTH,
@@ -38,10 +39,8 @@ from lyra.pipelines.evidence.nli_lengths import (
     widest_spacing,
 )
 from lyra.pipelines.evidence.nli_numbers import (
-    looks_plural,
     number,
     number_or_word,
-    percent_at,
 )
 from lyra.pipelines.evidence.nli_often import (
     AFTER,
@@ -59,7 +58,6 @@ from lyra.pipelines.evidence.nli_often import (
 from lyra.pipelines.evidence.nli_orders import ordered
 from lyra.pipelines.evidence.nli_ratios import (
     MASS_PER_AREA,
-    PERCENT,
     count,
     one_minds,
     one_on_every_nth,
@@ -68,7 +66,6 @@ from lyra.pipelines.evidence.nli_ratios import (
     ratio_for_so_many,
 )
 from lyra.pipelines.evidence.nli_shares_said import hedged
-from lyra.pipelines.evidence.nli_tokens import STOPWORDS
 from lyra.pipelines.evidence.nli_units import (
     DOSE_MG,
     EACH_MINUTES,
@@ -78,7 +75,6 @@ from lyra.pipelines.evidence.nli_units import (
     SPAN_DAYS,
     SPOON_GRAMS,
     SPOON_SIZES,
-    TIMES_NOUNS,
     VAGUE,
     VOLUME_ML,
     spoon_mg,
@@ -528,7 +524,7 @@ def read_amounts(tokens: Sequence[str]) -> Amounts | None:
             _amounts_in(tokens, 0, len(tokens), high=False)
             | ratio
             # a mass to an area leaves the floor's units to be read too (0138)
-            | ({} if set(ratio) - {MASS_PER_AREA} else _units_floor(tokens, floor_at))
+            | ({} if set(ratio) - {MASS_PER_AREA} else units_floor(tokens, floor_at))
         )
         floor = True
     else:
@@ -543,7 +539,7 @@ def read_amounts(tokens: Sequence[str]) -> Amounts | None:
                 or one_on_every_nth(tokens, max(0, enough_at - _ENOUGH_REACH), enough_at)
             )
             | ratio_for_so_many(tokens, max(0, enough_at - _ENOUGH_REACH), enough_at)
-            | _units_enough(tokens, max(0, enough_at - _ENOUGH_REACH), enough_at)
+            | units_enough(tokens, max(0, enough_at - _ENOUGH_REACH), enough_at)
             | count_along(tokens, max(0, enough_at - _ENOUGH_REACH), enough_at)
         )
         found = _only_needed(tokens, enough_at) | found
@@ -657,7 +653,6 @@ def _advised_course(tokens: Sequence[str]) -> Amounts | None:
 # "six or seven units is plenty" (decision 0132). Such amounts are counted in units of the
 # text's own, a dimension named by the unit ("units of unit"), met only by the same unit
 # called enough.
-UNITS: Final = "units of "
 _RANGE_STARTS: Final = (("range", "of"), ("between",))
 
 
@@ -696,117 +691,6 @@ def _advised_spacing(tokens: Sequence[str]) -> Amounts | None:
         return None
     widest = widest_spacing(tokens, start)
     return None if widest is None else Amounts(False, ((SPACING, widest),), ceiling=True)
-
-
-_UNITS_NEAR: Final = 3  # "six or seven units is plenty": the unit, a verb, the word of enough
-# "Two or three books over the whole summer is plenty": a short phrase of when or where
-# between the unit and its verb.
-_PHRASE_STARTS: Final = frozenset(
-    {"over", "across", "in", "during", "throughout", "for", "per", "a", "each", "every", "on"}
-)
-_PHRASE_WORDS: Final = 4
-# a unit's phrase may name a time of a thing ("one text on the morning of the appointment
-# is plenty": decision 0135)
-_UNIT_PHRASE_WORDS: Final = 6
-
-
-def _unit_noun(token: str) -> bool:
-    """``token`` may name a unit of a text's own: a word, not a time, a span, a length,
-    an occasion or a scale ("hundred")."""
-    return (
-        token.isalpha()
-        and token not in STOPWORDS  # "a reading age of 15 or so" (0140)
-        and token not in SPAN_DAYS
-        and token not in EACH_MINUTES
-        and token not in LENGTH_CM
-        and token not in DOSE_MG
-        and token not in VOLUME_ML
-        and token not in TIMES_NOUNS
-        and token not in ("hundred", "thousand", "million")
-        and not occasion_at([token], 0)
-    )
-
-
-_NOUN_PHRASE: Final = 3
-_PHRASE_ENDS: Final = frozenset(
-    {"of", "for", "over", "per", "each", "every", "in", "a", "an", "the", "and", "or", "to",
-     "with", "before", "after", "by", "from", "on", "at", "is", "are", "should", "must"}
-)  # fmt: skip
-
-
-def _units_floor(tokens: Sequence[str], i: int) -> dict[str, float]:
-    """The floor at ``i`` as a percentage ("at least 30% of sward dry matter") or a count
-    of a unit of the text's own ("at least six books")."""
-    if i >= len(tokens):
-        return {}
-    if (percent := percent_at(tokens, i)) is not None:
-        return {PERCENT: percent[0]}
-    value = number_or_word(tokens[i])
-    if value is None:
-        return {}
-    # the head of a short noun phrase: "at least two assessment stages"
-    phrase: list[str] = []
-    for token in tokens[i + 1 : i + 1 + _NOUN_PHRASE]:
-        if not token.isalpha() or token in _PHRASE_ENDS:
-            break
-        phrase.append(token)
-        if looks_plural(token):
-            break  # a plural ends it: "two assessment stages have been passed"
-    if not phrase or not all(_unit_noun(token) for token in phrase):
-        return {}  # "at least 4 consecutive milkings": occasions, read as such
-    # by its first noun too: "at least two text reminders" is two texts (decision 0135)
-    return {UNITS + unit_key(phrase[0]): value, UNITS + unit_key(phrase[-1]): value}
-
-
-def _units_enough(tokens: Sequence[str], start: int, end: int) -> dict[str, float]:
-    """A percentage, or a count of some unit, that is what the word of enough at ``end``
-    calls enough: right before it ("six or seven units is plenty", "Ten, twelve per cent
-    clover across the field is plenty", not a percentage "of" something) or past a short
-    phrase of when or where ("two or three books over the whole summer is plenty"); of a
-    choice, the larger. Not a count further back ("from what I've seen in sixty schools
-    now, twenty minutes ... is plenty")."""
-    for i in range(start, end):
-        value = number_or_word(tokens[i])
-        if (
-            value is None
-            and tokens[i] == "one"
-            and i + 1 < end
-            and _unit_noun(tokens[i + 1])
-            and tokens[i + 1] not in _PHRASE_ENDS
-            and tokens[i + 1] not in STOPWORDS
-            # the unit ends its phrase: not "one good session"
-            and (tokens[i + 2 : i + 3] == [] or tokens[i + 2] in _PHRASE_ENDS)
-        ):
-            value = 1.0  # "one litre per plant a day is plenty" (decision 0135)
-        if value is None:
-            continue
-        j = i + 1
-        if (
-            tokens[j : j + 1] in (["or"], ["to"])
-            and j + 1 < end
-            and (upper := number_or_word(tokens[j + 1])) is not None
-        ):
-            value, j = max(value, upper), j + 2
-        if (percent := percent_at(tokens, j - 1)) is not None:
-            value, past = percent
-            # "twelve per cent clover ... is plenty"; not "15 per cent of the budget is
-            # plenty", a share of something the floor may not measure
-            if past < end and tokens[past] != "of" and end - past <= _UNITS_NEAR + _PHRASE_WORDS:
-                return {PERCENT: value}
-            return {}
-        # a unit joined to its count names the thing after it: "the thin ten-micron
-        # biodegradable film is plenty" (decision 0142)
-        joined = tokens[j : j + 1] == ["-"]
-        j += joined
-        if j >= end or not _unit_noun(tokens[j]):
-            continue
-        near = end - j <= _UNITS_NEAR
-        phrase = joined or (tokens[j + 1 : j + 2] != [] and tokens[j + 1] in _PHRASE_STARTS)
-        if (near or (phrase and end - j <= _UNITS_NEAR + _UNIT_PHRASE_WORDS)) and all(
-            number_or_word(t) is None for t in tokens[j + 1 : end]
-        ):
-            return {UNITS + unit_key(tokens[j]): value}
-    return {}
 
 
 def enough_over_ceiling(first: Amounts | None, second: Amounts | None) -> bool:
