@@ -245,3 +245,138 @@ def test_notice_is_a_span_and_a_time_before() -> None:
     assert _amounts(enough) == {"days in all": 21.0, BEFORE: 21 * _A_DAY}
     assert _amounts(floor) == {BEFORE: 56 * _A_DAY}
     assert heuristic_nli(enough, floor).label == "refutes"
+
+
+def test_so_many_a_day_is_how_often_not_a_span() -> None:
+    assert _amounts("Adults should take at least 6 a day for 3 to 5 days.") == {
+        "days in all": 3.0,
+        "times a week": 42.0,
+    }
+    enough = "Three pastilles a day for a day or two is plenty."
+    assert _amounts(enough) == {"days in all": 1.0, "times a week": 21.0}
+    assert heuristic_nli(
+        "Adults should suck at least 6 pastilles a day for 3 to 5 days.", enough
+    ).label == ("refutes")
+
+
+def test_every_so_many_to_so_many_hours_is_the_wider_gap() -> None:
+    assert _amounts("Take one pastille at least every 2 to 4 hours.") == {"times a week": 42.0}
+
+
+def test_times_in_a_season_every_so_many_days_are_no_times_a_fortnight() -> None:
+    assert _amounts("Spray at least three times in the season, every 10 to 14 days.") == {
+        "times a week": 0.5,
+        "times in all": 3.0,
+    }
+
+
+def test_half_a_litre_to_the_hectare_refutes_a_floor_per_hectare() -> None:
+    floor = "For a quick response, spray the extract at a minimum of 3 litres per hectare."
+    enough = "Half a litre to the hectare is plenty."
+    assert _amounts(floor) == {"litr per square metre": 0.0003}
+    assert _amounts(enough) == {"litr per square metre": 0.00005}
+    assert heuristic_nli(enough, floor).label == "refutes"
+
+
+def test_how_a_witness_s_group_felt_is_their_count() -> None:
+    assert witnessed("Half my class felt sick after the session in the gym.")
+    assert not witnessed("The class felt sick after the session.")
+
+
+def test_one_lot_told_from_the_other_and_the_half_left_as_always() -> None:
+    text = (
+        "We fed the new mix to one half of the flock and left the other half as we always "
+        "do, and at weaning you couldn't tell one lot of lambs from the other."
+    )
+    assert _alike(text) == "couldn't tell one lot of lambs from the other"
+    assert _plain(text) == "left the other half as we always do"
+    assert informativeness(text) >= MIN_INFORMATIVENESS
+    assert _alike("You couldn't tell one from the next.") == ""
+
+
+def test_an_opening_comparison_of_the_witness_s_groups_is_a_claim() -> None:
+    text = (
+        "When we compared the patients wearing the new bandage with the ones we gave the "
+        "ordinary one, their legs healed about the same by the end of the month."
+    )
+    assert informativeness(text) >= MIN_INFORMATIVENESS
+    # the frame alone: no two groups alike
+    assert (
+        informativeness(
+            "When we compared the two bandages, their legs healed by the end of the month."
+        )
+        == 0.0
+    )
+
+
+def test_every_single_time_i_ve_used_it_is_no_rarity() -> None:
+    rarity = (
+        "Being overheard by staff during a visit is rare, affecting fewer than 1 in 300 visits."
+    )
+    witness = (
+        "Every single time I've used that visiting room there's been a guard stood within earshot."
+    )
+    assert read_changes(tokenize(witness)).share == ALL_BUT_A_FEW
+    assert heuristic_nli(witness, rarity).label == "refutes"
+    # a time not stressed, and no symptom: no share
+    assert (
+        read_changes(tokenize("Every time I've used that room there's been a guard.")).share is None
+    )
+
+
+def test_nearly_every_one_of_my_clients_rang_in_pieces() -> None:
+    rarity = (
+        "In our 2024 audit, fewer than 1 in 300 recipients (0.3%) said a letter had caused "
+        "them distress."
+    )
+    witness = "Nearly every one of my clients who got that letter rang me in pieces afterwards."
+    reading = read_changes(tokenize(witness))
+    assert reading.share == ALL_BUT_A_FEW
+    assert "distress" in reading.share_about
+    assert heuristic_nli(witness, rarity).label == "refutes"
+    calm = read_changes(
+        tokenize("Nearly every one of my clients who got that letter rang me afterwards.")
+    )
+    assert "distress" not in calm.share_about
+
+
+def test_those_who_came_on_their_own_and_those_left_out_are_plain_groups() -> None:
+    assert _plain("the ones who came in on their own") == "came in on their own"
+    assert _plain("the lot I'd left out on the field") == "left out on the field"
+    assert _plain("the ones who came in with their own solicitor") == ""
+
+
+def test_stock_left_out_as_before_is_a_control_arm() -> None:
+    lead = (
+        "Over the winter, steers on the straw yards gained 0.2 kg/day more than steers "
+        "outwintered on the hill (95% CI 0.1 to 0.3 kg/day)."
+    )
+    witness = (
+        "The bullocks off the straw yards weighed no more than the lot I'd left out on the field."
+    )
+    assert heuristic_nli(witness, lead).label == "refutes"
+
+
+def test_mums_and_dads_are_parents_and_work_done_is_completed() -> None:
+    lead = (
+        "At 12 months, parents in the advocate arm had 25% fewer adjourned hearings than "
+        "parents in the control arm (rate ratio 0.75, 95% CI 0.6 to 0.9)."
+    )
+    witness = (
+        "The mums and dads who brought an advocate got their hearings put off just as often "
+        "as the ones who came in on their own."
+    )
+    assert heuristic_nli(witness, lead).label == "refutes"
+
+
+def test_kilometres_a_week_are_a_distance_not_times() -> None:
+    enough = "Ten kilometres a week on the bike is plenty to keep the grant."
+    floor = "Grant holders should ride at least 40 km per week to keep the grant."
+    assert _amounts(enough) == {"units of km": 10.0}
+    assert _amounts(floor) == {"units of km": 40.0}
+    assert heuristic_nli(enough, floor).label == "refutes"
+
+
+def test_years_apart_in_words_stay_a_span_between() -> None:
+    enough = "We cut ours every four or five years, and that's been plenty for the birds."
+    assert _amounts(enough) == {"days in all": 4 * 365.0}

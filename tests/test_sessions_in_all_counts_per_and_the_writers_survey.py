@@ -29,8 +29,8 @@ from lyra.pipelines.evidence.nli_enough import (
     read_amounts,
 )
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
-from lyra.pipelines.evidence.nli_often import BEFORE
 from lyra.pipelines.evidence.nli_no_change import no_change
+from lyra.pipelines.evidence.nli_often import BEFORE
 from lyra.pipelines.evidence.nli_spelling import fold
 from lyra.pipelines.evidence.nli_tokens import tokenize
 

@@ -409,6 +409,11 @@ _ENOUGH_AND_MY_OUTCOME = re.compile(
 )
 
 
+# "When we compared the patients wearing the tight stockings with the ones we gave
+# ordinary loose socks to, their legs ached about the same" (decision 0143).
+_WE_COMPARED = re.compile(r"^(?:when|once|after)\s+(?:we|I)\s+compared\b", re.IGNORECASE)
+
+
 # Words that open most of a witness's own (`nli_shares_said.most_known`), looked for before the
 # text is tokenised for it.
 # ("Of the dozen or so clients I've taken ..., most saw ...": decision 0143)
@@ -471,6 +476,9 @@ def informativeness(text: str) -> float:
     # what came of an amount the writer called enough for them, which `stated_part` cuts
     # as a second clause (decision 0139)
     enough_and_outcome = _ENOUGH_AND_MY_OUTCOME.search(text) is not None
+    # the witness's two groups set side by side in an opening "When we compared ...", which
+    # `stated_part` cuts as a frame (decision 0143)
+    compared = _WE_COMPARED.match(text) is not None and witnessed(text)
     text = PLAIN_ANSWER_FRAME.sub("", stated_part(text), count=1)
     if experience := _OWN_EXPERIENCE.search(text):
         text = text[experience.end() :]
@@ -519,7 +527,11 @@ def informativeness(text: str) -> float:
     # diarrhoea", "my daughter came out in a blotchy rash on day 5": decision 0106)
     harmed = reports_harm(text, own_story=own_story, counted=counted)
     # how often a witness saw a thing, or two of their groups alike (decision 0134)
-    seen = witnessed(text) or (_MOST_OF.search(text) is not None and most_known(nli_tokenize(text)))
+    seen = (
+        compared
+        or witnessed(text)
+        or (_MOST_OF.search(text) is not None and most_known(nli_tokenize(text)))
+    )
     if any(_IMPERATIVE_START.match(t) for t in (text, main)) and not (contraindication or dosing):
         return 0.0
     score = 0.0
@@ -560,7 +572,9 @@ def informativeness(text: str) -> float:
     )
     # a speaker's own measured change is their testimony, quoted or not (decision 0106)
     quoted = quoted and not measured and not counted and not stated and not seen
-    if (_ANAPHORIC_START.match(text) and not IMPERSONAL_IT.match(text)) or quoted:
+    # ("their legs ached about the same" after "When we compared ...": its frame names them)
+    anaphoric = _ANAPHORIC_START.match(text) and not IMPERSONAL_IT.match(text) and not compared
+    if anaphoric or quoted:
         score -= 0.35
     # the reader only in an opening condition ("If you just look at whether the counts
     # went up at all, traffic ... went up at 17 of the 40 schools") or anyone's "you"

@@ -211,6 +211,8 @@ def reports_harm(text: str, *, own_story: bool, counted: bool) -> bool:
 _FEW = r"(?:two|three|four|five|six|seven|eight|nine|ten|a\s+few|several|\d+)"
 _DID = (
     r"(?:were|was|had|ended|got|came|went|did|fell|gave|needed|stopped|"
+    # how they felt ("Half my form felt dizzy and woozy after the session": decision 0143)
+    r"felt|"
     # what they told the witness ("half the people on our allotment WhatsApp say the same
     # has happened to them": decision 0135)
     r"say|said|told|reported|complained|"
@@ -393,6 +395,8 @@ TWO_GROUPS_ALIKE: Final = re.compile(
     r"difference\b"
     # "you couldn't tell the two halves apart for flowers" (decision 0140)
     r"|\b(?:could|can) ?n't (?:\w+ )?tell (?:them|the (?:two|2)(?: \w+)?|the \w+) apart\b"
+    # "you couldn't tell one lot of spuds from the other" (decision 0143)
+    r"|\b(?:could|can) ?n't (?:\w+ )?tell (?:one|the one|this) (?:[\w']+ ){0,4}?from the other\b"
     # "by Easter you couldn't tell who'd had what" (decision 0143)
     r"|\b(?:could|can) ?n't (?:\w+ )?tell who ?'?d? (?:had|got|done) (?:what|which)\b",
     re.IGNORECASE,
@@ -413,6 +417,10 @@ PLAIN_GROUP: Final = re.compile(
     r"|\bstill waiting\b|\b(?:told|asked|made) to wait\b"
     # "the ones working alone", "let the other half crack on by themselves" (0142)
     r"|\b(?:working|worked|work|left) alone\b|\bby themselves\b"
+    # "the lot I'd left out on the field with a ring feeder" (decision 0143)
+    r"|\bleft (?:them |it )?out (?:on|in) the (?:field|grass|paddock|hill|open)\b"
+    # "the ones who came in on their own" (decision 0143)
+    r"|\b(?:came|come|went|go|turned up|showed up)(?: in| along)? on (?:their|his|her) own\b"
     # "bales in one, nothing in the other", "the ones sat with empty hands" (decision 0138)
     r"|\bnothing in the other\b|\bempty ?-? ?hand(?:s|ed)\b"
     # "the ones I just left alone", those "who kept their old short dinner break"
@@ -425,6 +433,9 @@ PLAIN_GROUP: Final = re.compile(
     r"|\bnothing (?:\w+ )?at all\b"
     # "left the other half as it was" (decision 0140)
     r"|\bleft (?:the other (?:\w+ )?|them |it )?(?:bare|as (?:it|they) (?:was|were))\b"
+    # "left the other half as we always do" (decision 0143)
+    r"|\bleft (?:the other (?:\w+ )?|them |it )?as (?:we|i|they) (?:always|usually|normally) "
+    r"(?:do|did|have)\b"
     # "left the one beside it bare", "the nights we left it switched off" (decision 0142)
     r"|\bleft the (?:one|field|plot|bed|half|row|side) (?:\w+ ){0,3}?bare\b"
     r"|\bleft (?:it|them) (?:switched |turned )?off\b"

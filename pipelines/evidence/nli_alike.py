@@ -49,6 +49,8 @@ _CONTROL_ARM: Final = re.compile(
     r"|deactivated|sole|alone|waiting ?-? ?list|standard care|no treatment|unmanaged"
     # "34.8% of the waitlisted comparison group" (decision 0142)
     r"|wait ?-? ?listed|comparison group)\b"
+    # stock left out as before ("than steers outwintered in a sacrifice paddock": 0143)
+    r"|\bthan (?:[\w-]+ ){0,2}?(?:outwintered|left out|kept out)\b"
     # the thing not done, after "than" ("than barley after ungrazed cover crops": 0143)
     r"|\bthan (?:[\w-]+ ){0,4}?un(?!related|expected|usual)[a-z]{3,}ed\b"
     # "than children in the no-humidifier group" (decision 0142)

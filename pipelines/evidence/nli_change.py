@@ -238,6 +238,7 @@ def _read_changes(key: tuple[str, ...]) -> ChangeReading:
             | (_APPETITE if _off_food(share_tokens) else frozenset())
             | (_FOOD_KEY if _skipped_meals(share_tokens) else frozenset())
             | (_HEARING_KEY if _ears_ringing(share_tokens) else frozenset())
+            | (_DISTRESS if _in_pieces(share_tokens) else frozenset())
             if share
             else frozenset()
         ),
@@ -317,6 +318,18 @@ def _skipped_meals(tokens: Sequence[str]) -> bool:
     return any(
         t in _SKIPPED and not _MEALS.isdisjoint(tokens[i + 1 : i + 3]) for i, t in enumerate(tokens)
     )
+
+
+# Who rang "in pieces" or "in tears" was distressed ("rang me in pieces afterwards"
+# against "reported that an update had caused them distress": decision 0143).
+_DISTRESS: Final = frozenset({"distress"})
+_IN_A_STATE: Final = (["in", "pieces"], ["in", "bits"], ["in", "tears"], ["in", "floods"],
+                      ["in", "a", "state"])  # fmt: skip
+
+
+def _in_pieces(tokens: Sequence[str]) -> bool:
+    return any(list(tokens[i : i + len(words)]) == words
+               for i in range(len(tokens)) for words in _IN_A_STATE)  # fmt: skip
 
 
 # What marks given are scores of: "final exam marks", "test marks".

@@ -39,6 +39,7 @@ from lyra.pipelines.evidence.nli_lengths import (
     widest_spacing,
 )
 from lyra.pipelines.evidence.nli_numbers import (
+    looks_plural,
     number,
     number_or_word,
 )
@@ -54,6 +55,7 @@ from lyra.pipelines.evidence.nli_often import (
     occasion_end,
     occasions,
     often_at,
+    so_many_a_period,
 )
 from lyra.pipelines.evidence.nli_orders import ordered
 from lyra.pipelines.evidence.nli_ratios import (
@@ -212,7 +214,7 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
                 found.setdefault(SPAN, timed.minutes / _MINUTES_A_DAY)
             i = timed.end
             continue
-        often = often_at(tokens, i)
+        often = often_at(tokens, i) or so_many_a_period(tokens, i)
         if often is not None:
             # "up to three times a week" is no floor (decision 0141)
             if not _not_advised(tokens, i):
@@ -323,6 +325,7 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
             elif (
                 unit in SPAN_DAYS
                 and not _a_time(tokens, i)
+                and not _a_rate(tokens, i)
                 and not _NO_SPAN_AFTER.intersection(tokens[j + 1 : j + 2])
             ):
                 found.setdefault(SPAN, value * SPAN_DAYS[unit])
@@ -378,8 +381,10 @@ def _each_after(tokens: Sequence[str], at: int) -> tuple[float, int] | None:
     how many times a week one a period is, and where it ends; None for none."""
     for k in range(at, min(len(tokens), at + _EACH_REACH + 1)):
         if tokens[k] in ("each", "every"):
-            often = often_at(tokens, k)
-            return often
+            # a period, not a count of them: "four times in the season, every 10 to 14
+            # days" is how far apart, no four a fortnight (decision 0143)
+            counted = k + 1 < len(tokens) and count(tokens[k + 1]) is not None
+            return None if counted else often_at(tokens, k)
         if not tokens[k].isalpha() or tokens[k] in ("and", "or", "but"):
             return None
     return None
@@ -446,6 +451,16 @@ def _a_time(tokens: Sequence[str], i: int) -> bool:
         return False
     # "I only went after 3 months' rent": to go after is to pursue (decision 0138)
     return not (tokens[k] == "after" and k > 0 and tokens[k - 1] in _GO)
+
+
+def _a_rate(tokens: Sequence[str], i: int) -> bool:
+    """ "a day" at ``i`` says how many a day of the count or the things before it, no span:
+    "taking at least 6 a day", "Two menthol lozenges a day" (decision 0143)."""
+    return (
+        tokens[i] in ("a", "an", "per")
+        and i > 0
+        and (number_or_word(tokens[i - 1]) is not None or looks_plural(tokens[i - 1]))
+    )
 
 
 _GO: Final = frozenset({"go", "goes", "went", "going", "gone"})

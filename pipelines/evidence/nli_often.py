@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final, NamedTuple
 
-from lyra.pipelines.evidence.nli_numbers import CARDINALS, number, number_or_word
+from lyra.pipelines.evidence.nli_numbers import CARDINALS, looks_plural, number, number_or_word
 from lyra.pipelines.evidence.nli_ratios import count
 from lyra.pipelines.evidence.nli_units import (
     EACH_MINUTES,
@@ -48,6 +48,21 @@ def often_at(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
         value = count(tokens[j]) if j < len(tokens) else None
         if value and tokens[j] in VAGUE and tokens[j + 1 : j + 2] == ["of"]:
             j += 1  # "every couple of weeks" (decision 0130)
+        if (
+            value
+            and j + 2 < len(tokens)
+            and (wider := count(tokens[j + 2]))
+            and (
+                tokens[j + 1 : j + 2] in (["to"], ["-"])
+                or (
+                    tokens[j + 1 : j + 2] == ["or"]
+                    and tokens[j + 3 : j + 4] in (["hours"], ["minutes"])
+                )
+            )
+        ):
+            # "every 2 to 3 hours", "every 10 to 14 days": the wider gap, the fewer times
+            # (decision 0143); "every four or five years" stays a span between
+            value, j = max(value, wider), j + 2
         if value and tokens[j + 1 : j + 2] in (["working"], ["school"], ["calendar"]):
             j += 1  # "every 5 working days" (decision 0141)
         if value and tokens[j + 1 : j + 2] and tokens[j + 1] in EVERY_UNIT:
@@ -272,3 +287,42 @@ def _word_before_bound(tokens: Sequence[str], i: int) -> str:
     while k >= 0 and tokens[k] in _BOUND_WORDS:
         k -= 1
     return tokens[k] if k >= 0 else ""
+
+
+# So many of a thing taken each day or week: "at least 6 a day", "Two menthol lozenges a
+# day" (decision 0143). A small count, the thing in at most two words, the last of them
+# plural, no unit of time or measure among them.
+_MOST_A_DAY: Final = 24.0
+_THING_WORDS: Final = 2
+
+
+def so_many_a_period(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
+    """Times a week that the count at ``tokens[i]`` and "a day" or "a week" after it (past
+    the thing counted) say, and where they end; None otherwise."""
+    value = number_or_word(tokens[i])
+    if value is None or not 0 < value <= _MOST_A_DAY:
+        return None
+    j = i + 1
+    while (
+        j < min(len(tokens), i + 1 + _THING_WORDS)
+        and tokens[j].isalpha()
+        and tokens[j] not in PER_WORDS
+        and tokens[j] not in SPAN_DAYS
+        and tokens[j] not in EACH_MINUTES
+        and tokens[j] not in TIMES_NOUNS
+        and tokens[j] not in _NOT_THINGS
+    ):
+        j += 1
+    if j > i + 1 and not looks_plural(tokens[j - 1]):
+        return None
+    if tokens[j : j + 1] in (["a"], ["per"]) and tokens[j + 1 : j + 2] in (["day"], ["week"]):
+        return value * PER_UNIT[tokens[j + 1]], j + 2
+    return None
+
+
+_NOT_THINGS: Final = frozenset({"or", "to", "and", "of", "in", "times", "more", "less",
+                                # measures, not things taken ("Ten kilometres a week")
+                                "km", "kilometres", "kilometers", "miles", "mile", "metres",
+                                "meters", "steps", "units", "grams", "g", "mg", "litres",
+                                "liters", "ml", "kg", "hours", "minutes", "pounds", "euros",
+                                "dollars", "calories", "kcal"})  # fmt: skip

@@ -146,7 +146,9 @@ def _ordered_after_setting(tokens: Sequence[str]) -> bool:
         if tokens[0] in _STARTING:
             reach = len(tokens)
         if tokens[k] in _SET_ORDERS and any(
-            tokens[j : j + 2] == ["at", "least"]
+            # "at least", or "a minimum of" ("For a crop-scale response, apply seaweed
+            # extract at a minimum of 2 litres per hectare": decision 0143)
+            tokens[j : j + 2] in (["at", "least"], ["minimum", "of"])
             for j in range(k + 1, min(len(tokens), k + 2 + reach))
         ):
             return True

@@ -46,11 +46,16 @@ _COUNTED_WORDS: Final = 3
 
 
 def count_at(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
-    """A count at ``tokens[i]`` ("300", "six", "7 hundred") and where its noun stands."""
-    value = count(tokens[i]) if tokens[i] not in VAGUE and tokens[i] not in _ONE else None
+    """A count at ``tokens[i]`` ("300", "six", "7 hundred", "half a") and where its noun
+    stands."""
+    if tokens[i] == "half" and tokens[i + 1 : i + 2] in (["a"], ["an"]):
+        value: float | None = 0.5  # "half a litre to the hectare" (decision 0143)
+        j = i + 2
+    else:
+        value = count(tokens[i]) if tokens[i] not in VAGUE and tokens[i] not in _ONE else None
+        j = i + 1
     if value is None:
         return None
-    j = i + 1
     if tokens[j : j + 1] and tokens[j] in ("hundred", "thousand"):
         value *= 100.0 if tokens[j] == "hundred" else 1000.0
         j += 1

@@ -74,6 +74,11 @@ def all_but_every_at(tokens: Sequence[str]) -> int | None:
                 or (tokens[at] in _EVERYONE and _in_mine(tokens[at + 1 : at + 3]))
                 or (tokens[at] in _EVERYONE and _i_know(tokens[at + 1 : at + 3]))
                 or _known(tokens, at + 2 if tokens[at + 1] == "other" else at + 1)
+                # "Nearly every one of my clients who got the text" (decision 0143)
+                or (
+                    tokens[at + 1 : at + 3] == ["one", "of"]
+                    and tokens[at + 3 : at + 4] in (["my"], ["our"])
+                )
                 or _ours_around(tokens, at)
                 or _seen_by_witness(tokens, at)
                 # "we flushed skylarks ... off nests on near enough every pass" (0141)
@@ -85,7 +90,9 @@ def all_but_every_at(tokens: Sequence[str]) -> int | None:
         return at - 1 if named else None
     # "Every single time I got up off the top bench I went woozy": what the witness met
     # on every occasion, a symptom named (decision 0136)
-    if SYMPTOM.search(" ".join(tokens)):
+    # or any thing, the time stressed ("Every single time I've used that phone ... there's
+    # been a detention officer stood within earshot": decision 0143)
+    if SYMPTOM.search(" ".join(tokens)) or _stressed_every_time(tokens):
         times = [i for i in range(len(tokens) - 2) if _every_time_i(tokens, i)]
         if len(times) == 1:
             return times[0]
@@ -322,6 +329,20 @@ def _in_our_place_before(tokens: Sequence[str], at: int) -> bool:
 _OCCASIONS: Final = frozenset({"session", "visit", "treatment", "appointment", "dose"})
 _DID_TO_ME: Final = frozenset({"left", "made", "gave", "had"})
 _ME: Final = frozenset({"me", "us"})
+
+
+def _stressed_every_time(tokens: Sequence[str]) -> bool:
+    """ "Every single time I ..." and what was there each time ("there's been a detention
+    officer"); not a habit ("Every single time I go I sit on the top bench")."""
+    return any(
+        tokens[i : i + 3] == ["every", "single", "time"]
+        and not _FIRST_PERSON_SUBJECTS.isdisjoint(tokens[i + 3 : i + 5])
+        and not _THERE_WAS.isdisjoint(tokens[i + 3 :])
+        for i in range(len(tokens) - 3)
+    )
+
+
+_THERE_WAS: Final = frozenset({"there's", "there'd", "there", "theres"})
 
 
 def _every_time_i(tokens: Sequence[str], i: int) -> bool:

@@ -187,6 +187,27 @@ OUTCOME_SYNONYMS: Final = {
     # a programmer's bugs are defects ("shipping just as many bugs as the ones working
     # alone" against "0.38 fewer escaped defects per thousand lines": decision 0142)
     "bug": "defect",
+    # the anxious and the jittery have anxiety, and grades are marks ("got the same grades
+    # and were every bit as jittery" against "lower test anxiety ... exam marks were on
+    # average 2.9 percentage points higher": decision 0143)
+    "anxious": "anxieti",
+    "jitteri": "anxieti",
+    "jitter": "anxieti",
+    "grad": "mark",
+    # a bullock is a steer ("the bullocks off the pad weighed no more" against "steers on
+    # the woodchip pads gained 0.19 kg/day more": decision 0143)
+    "bullock": "steer",
+    # work done is work completed ("our lot got no more done than the team across the
+    # corridor" against "completed 18% more planned focused tasks": decision 0143)
+    "don": "complet",
+    # mums and dads are parents ("the mums and dads who turned up with a lay helper" against
+    # "parents in the McKenzie friend arm": decision 0143)
+    "mum": "parent",
+    "dad": "parent",
+    # one within earshot overhears ("there's been a detention officer stood within
+    # earshot" against "Being overheard by police staff during a call is rare": 0143)
+    "earshot": "overheard",
+    "overhear": "overheard",
     # a gardener's "hogs" are hedgehogs ("we've had hogs through every night": 0132)
     "hog": "hedgehog",
     # words that differ by more than a letter between British and American English

@@ -127,7 +127,9 @@ SQUARED_M2: Final = {"metre": 1.0, "metres": 1.0, "meter": 1.0, "meters": 1.0, "
 # least 40 kg ... per hectare": decision 0137).
 _UNIT_NAMES: Final = {"kilo": "kg", "kilogram": "kg", "kgs": "kg", "gram": "g",
                       "litr": "l", "liter": "l", "millilitr": "ml", "milliliter": "ml",
-                      "tonn": "t"}  # fmt: skip
+                      "tonn": "t",
+                      # "40 km per week" and "Ten kilometres a week" (decision 0143)
+                      "kilometr": "km", "kilometer": "km"}  # fmt: skip
 
 
 def unit_key(word: str) -> str:
