@@ -380,3 +380,68 @@ def test_kilometres_a_week_are_a_distance_not_times() -> None:
 def test_years_apart_in_words_stay_a_span_between() -> None:
     enough = "We cut ours every four or five years, and that's been plenty for the birds."
     assert _amounts(enough) == {"days in all": 4 * 365.0}
+
+
+def test_plain_water_and_pens_without_are_control_arms() -> None:
+    soak_lead = (
+        "At 12 weeks, full movement had come back in 22% of the wax-bath group compared "
+        "with 8% of the warm-water bath group (risk difference 14 points, 95% CI 5 to 23)."
+    )
+    soak_witness = (
+        "In my clinic, the patients who dipped their hands in wax ended up with movement no "
+        "better than the ones who just dipped them in warm water."
+    )
+    assert heuristic_nli(soak_witness, soak_lead).label == "refutes"
+    other = soak_lead.replace("warm-water bath group", "heat-pad group")
+    assert heuristic_nli(soak_witness, other).label == "neutral"
+    pen_lead = (
+        "Over the trial, calves in pens fitted with a heat lamp gained 0.1 kg/day more than "
+        "calves in pens without a lamp (95% CI 0.05 to 0.15)."
+    )
+    pen_witness = (
+        "Honestly, the calves in the shed with the lamp came out of winter every bit as "
+        "small as the ones next door that never had one."
+    )
+    assert heuristic_nli(pen_witness, pen_lead).label == "refutes"
+
+
+def test_a_pronoun_names_no_outcome() -> None:
+    from lyra.pipelines.evidence.nli_outcomes import outcome_words
+
+    assert "one" not in outcome_words(
+        "The calves came out every bit as small as the ones next door that never had one."
+    )
+
+
+def test_a_witness_s_count_of_their_own_stock_not_rare_for_us() -> None:
+    rarity = (
+        "Foot injuries are rare with the FeedRail: our records show fewer than 3 cases per "
+        "1,000 cows per year."
+    )
+    witness = (
+        "Foot injuries weren't rare for us at all, we had 19 of our 150 cows hurt a foot on "
+        "the rail in the first winter."
+    )
+    assert not is_negated(tokenize(witness))
+    assert informativeness(witness) >= MIN_INFORMATIVENESS
+    assert read_changes(tokenize(rarity)).share is not None
+    assert heuristic_nli(witness, rarity).label == "refutes"
+    # a brush for every so many cows is a ratio, no share of cows
+    ratio = "Farms should provide at least one brush for every 60 cows."
+    assert read_changes(tokenize(ratio)).share is None
+
+
+def test_the_one_thing_for_so_many_called_enough() -> None:
+    enough = "We've got the one trough for 120 milkers and it's plenty, they just queue."
+    floor = "Farms should provide at least one trough for every 40 cows."
+    assert _amounts(enough)["per cow"] == 1 / 120
+    assert heuristic_nli(enough, floor).label == "refutes"
+
+
+def test_dropped_connections_and_calls_cut_off_are_no_change() -> None:
+    rarity = "Dropped connections are rare: fewer than 2 in every 100 sessions were cut off early."
+    reading = read_changes(tokenize(rarity))
+    assert reading.sized_change == frozenset()
+    assert reading.share is not None
+    witness = "Nearly every video call we booked since March froze at least once."
+    assert read_changes(tokenize(witness)).share == ALL_BUT_A_FEW

@@ -241,6 +241,8 @@ WITNESS_FREQUENCY = re.compile(
     # "Pretty much every letting agent I rang" (decision 0140)
     r"talked\s+to|asked|met|worked\s+with|rang|phoned|called|contacted|tried|visited)\b"
     r"|(?:in|on|at)\s+(?:my|our)\b)"
+    # "we had 23 of our 180 cows get their switch wound into the bristles" (decision 0143)
+    r"|\b\d[\d,]*\s+of\s+(?:our|my)\s+\d[\d,]*\s+[a-z][\w-]*"
     # "Three of the five jobs I reported on the app last winter were marked as completed"
     # (decision 0141)
     rf"|^{_FEW}\s+of\s+the\s+{_FEW}\s+[\w-]+\s+(?:I|we)\s+[a-z]+ed\b"

@@ -49,6 +49,10 @@ _CONTROL_ARM: Final = re.compile(
     r"|deactivated|sole|alone|waiting ?-? ?list|standard care|no treatment|unmanaged"
     # "34.8% of the waitlisted comparison group" (decision 0142)
     r"|wait ?-? ?listed|comparison group)\b"
+    # those who had none of it ("than cows in pens without a brush"), or plain water in its
+    # place ("6.1% of the warm-water soak group") (decision 0143)
+    r"|\bthan (?:[\w-]+ ){0,4}?without (?:a|an|the|any)\b"
+    r"|\b(?:warm|plain|tap) ?-? ?water (?:\S+ ){0,2}?(?:group|arm)s?\b"
     # stock left out as before ("than steers outwintered in a sacrifice paddock": 0143)
     r"|\bthan (?:[\w-]+ ){0,2}?(?:outwintered|left out|kept out)\b"
     # the thing not done, after "than" ("than barley after ungrazed cover crops": 0143)

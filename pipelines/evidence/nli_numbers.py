@@ -266,6 +266,12 @@ SHARE_NOUNS = frozenset(
     {"child", "person", "patient", "adult", "woman", "man", "user", "worker", "household",
      "participant", "pupil", "driver", "officer", "baby", "infant", "student", "customer"}
 )  # fmt: skip
+# Stock counted "per" so many, a share too ("fewer than 2 cases per 1,000 cows per year");
+# not "for every" (at least one brush "for every 60 cows" is a ratio): decision 0143.
+_STOCK = frozenset({"cow", "ewe", "lamb", "pig", "hen", "animal", "horse", "dog", "heifer",
+                    "steer"})  # fmt: skip
+_EVENTS = frozenset({"case", "cases", "injury", "injuries", "death", "deaths", "incident",
+                     "incidents", "report", "reports", "episode", "episodes"})  # fmt: skip
 
 
 # "one new wearer in four", "one first-time user in eight": one of whom, in words
@@ -308,7 +314,11 @@ def per_group(tokens: Sequence[str], j: int) -> int:
         return 0
     noun = tokens[denominator[1]]
     # "per 100 people" stays a rate, not a share (a share would meet "24% less likely")
-    return k + 1 if (_people(noun) if every else noun.removesuffix("s") in SHARE_NOUNS) else 0
+    counted = noun.removesuffix("s")
+    # stock only where what is counted is an event ("2 cases per 1,000 cows"), not a
+    # measure ("41 kg per 100 cows per month")
+    stock = counted in _STOCK and not _EVENTS.isdisjoint(tokens[j:k])
+    return k + 1 if (_people(noun) if every else counted in SHARE_NOUNS or stock) else 0
 
 
 _PER_REACH = 3

@@ -98,8 +98,10 @@ _WHEN: Final = frozenset(content_keys([*MONTHS_TEXT.split(), "come"]))
 # Nouns that count an outcome, not name it: "reports of muscle pain", "cases of", "the
 # rate of fever" ("rate" is general here; `GENERAL_OUTCOMES` keeps its stem specific).
 _COUNTS: Final = frozenset(
-    content_keys(["reports", "cases", "episodes", "incidence", "instances", "occurrence", "rate"])
-)
+    content_keys(["reports", "cases", "episodes", "incidence", "instances", "occurrence", "rate",
+                  # a pronoun, no outcome ("the ones next door that never had one": 0143)
+                  "one", "ones"])
+)  # fmt: skip
 # "the most frequently reported side effect of statins was headache": a side effect or
 # adverse event named before "was", the outcome after it (not "the effect was large").
 _SIDE_EFFECTS: Final = frozenset({"effect", "effects", "event", "events", "reaction", "reactions"})

@@ -167,7 +167,9 @@ def ratio_floor(tokens: Sequence[str], i: int) -> dict[str, float]:
 
 # One base under two names: "per dwelling" and "on every fifth house" (decision 0140).
 _HOUSE: Final = "hous"
-_SAME_BASE: Final = {"dwell": _HOUSE, "dwelling": _HOUSE, "hom": _HOUSE, "properti": _HOUSE}
+_SAME_BASE: Final = {"dwell": _HOUSE, "dwelling": _HOUSE, "hom": _HOUSE, "properti": _HOUSE,
+                     # a dairy's milkers are its cows (decision 0143)
+                     "milker": "cow"}  # fmt: skip
 
 
 def _base_key(word: str) -> str:
@@ -270,6 +272,8 @@ def ratio_enough(tokens: Sequence[str], start: int, end: int) -> dict[str, float
             return found
         if (share := area_share(tokens, i)) is not None:
             return {PERCENT: share}
+        if found := _one_for_so_many(tokens, i, end):
+            return found
         counted = count_at(tokens, i)
         if counted is None:
             continue
@@ -305,6 +309,22 @@ def ratio_enough(tokens: Sequence[str], start: int, end: int) -> dict[str, float
             return {}
         # one of a thing holds the count: "a single drop of about five larvae to the
         # square metre" (0134)
+    return {}
+
+
+# One thing for so many of another: "We've got the one brush for 160 milkers and it's
+# plenty" against "at least one automatic rotating brush for every 60 cows" (0143).
+_ONE_THING_WORDS: Final = 3
+
+
+def _one_for_so_many(tokens: Sequence[str], i: int, end: int) -> dict[str, float]:
+    if tokens[i] != "one" or (i and tokens[i - 1] not in ("the", "just", "only", "got", "have")):
+        return {}
+    for k in range(i + 2, min(end, i + 2 + _ONE_THING_WORDS)):
+        if tokens[k] == "for" and (base := count_at(tokens, k + 1)) and base[0] > 1:
+            return {RATIO + _base_key(tokens[base[1]]): 1.0 / base[0]}
+        if not tokens[k].isalpha():
+            return {}
     return {}
 
 

@@ -13,7 +13,12 @@ from typing import Final
 from lyra.pipelines.evidence.claim_verbs import IRREGULAR_PAST
 from lyra.pipelines.evidence.harm_reports import SYMPTOM
 from lyra.pipelines.evidence.nli_numbers import looks_plural
-from lyra.pipelines.evidence.nli_tokens import STOPWORDS, denies_rarity, more_than_not
+from lyra.pipelines.evidence.nli_tokens import (
+    STOPWORDS,
+    denies_rarity,
+    more_than_not,
+    not_rare_for_us,
+)
 
 
 @dataclass(frozen=True)
@@ -238,7 +243,12 @@ def few_known(tokens: Sequence[str]) -> Share | None:
         (tok in ("not", "hardly") and denies_rarity(tokens, i))
         or (
             tok == "rare"
-            and (tokens[i - 2 : i] in _CALLED_NOT_RARE or tokens[i - 1 : i] == ["hardly"])
+            and (
+                tokens[i - 2 : i] in _CALLED_NOT_RARE
+                or tokens[i - 1 : i] == ["hardly"]
+                # "weren't rare for us at all" (decision 0143)
+                or (i > 0 and not_rare_for_us(tokens, i - 1))
+            )
         )
         for i, tok in enumerate(tokens)
     ):

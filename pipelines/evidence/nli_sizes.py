@@ -34,6 +34,7 @@ from lyra.pipelines.evidence.nli_numbers import (
     PERCENT_WORDS,
     TIME_UNITS,
     Measures,
+    looks_plural,
     measures,
     number,
     number_or_word,
@@ -348,8 +349,19 @@ _DROPS: Final = frozenset({"drop", "drops", "dropped", "dropping"})
 
 def _drops_out(tokens: Sequence[str], i: int) -> bool:
     """``tokens[i]`` drops out, no fall: "the video link drops out on me in about half my
-    sessions" (decision 0140)."""
-    return tokens[i] in _DROPS and tokens[i + 1 : i + 2] == ["out"]
+    sessions" (decision 0140); or names the things that dropped at the sentence's
+    opening, no change found: "Dropped connections are rare"; and what was "cut off
+    early" was disconnected, no cut (decision 0143)."""
+    if tokens[i] in ("cut", "cuts") and tokens[i + 1 : i + 2] == ["off"]:
+        return True
+    return tokens[i] in _DROPS and (
+        tokens[i + 1 : i + 2] == ["out"]
+        or (
+            i == 0
+            and tokens[i] == "dropped"
+            and looks_plural(tokens[i + 1] if len(tokens) > 1 else "")
+        )
+    )
 
 
 def sized_changes(tokens: Sequence[str]) -> list[Sized]:

@@ -223,6 +223,16 @@ def _corrects_a_comparative(tokens: Sequence[str], i: int) -> bool:
     )
 
 
+_FOR_US: Final = (["for", "us"], ["for", "me"], ["at", "all"], ["round", "here"])
+
+
+def not_rare_for_us(tokens: Sequence[str], i: int) -> bool:
+    """The negation at ``i`` denies a rarity the writer met: "weren't rare for us at all"."""
+    tok = tokens[i]
+    negation = tok in NEGATION_WORDS or tok in NEGATED_CONTRACTIONS or tok.endswith("n't")
+    return negation and tokens[i + 1 : i + 2] == ["rare"] and tokens[i + 2 : i + 4] in _FOR_US
+
+
 def is_cue(tokens: Sequence[str], i: int) -> bool:
     tok = tokens[i]
     if tok in {"no", "without"} and i + 1 < len(tokens) and tokens[i + 1] in _CERTAIN_AFTER_NO:
@@ -276,6 +286,9 @@ def is_cue(tokens: Sequence[str], i: int) -> bool:
         return False
     if tok == "no" and tokens[i + 1 : i + 2] == ["-"] and tokens[i + 2 : i + 3] != ["one"]:
         # a compound's first word: "a no-fault eviction notice", "no-till" (decision 0138)
+        return False
+    if not_rare_for_us(tokens, i):
+        # "Tails caught in the brush weren't rare for us at all": common (decision 0143)
         return False
     if tok == "not" and denies_rarity(tokens, i):
         # "so it's not some once-in-a-blue-moon thing": it is common (decision 0138)
