@@ -445,3 +445,19 @@ def test_dropped_connections_and_calls_cut_off_are_no_change() -> None:
     assert reading.share is not None
     witness = "Nearly every video call we booked since March froze at least once."
     assert read_changes(tokenize(witness)).share == ALL_BUT_A_FEW
+
+
+def test_a_single_half_hour_chat_is_thirty_minutes() -> None:
+    assert _amounts("A single half-hour chat is plenty.") == {"minutes each": 30.0}
+    assert _amounts("One half-hour chat is plenty.") == {"minutes each": 30.0, "times in all": 1.0}
+    # a kind joined by hyphens is still one occasion: "one face-to-face meeting"
+    assert _amounts("One face-to-face meeting is plenty.") == {"times in all": 1.0}
+
+
+def test_move_and_shift_open_orders() -> None:
+    floor = "Move the fence to open a fresh strip at least every three days."
+    assert ordered(tokenize(floor))
+    assert _amounts(floor) == {"times a week": 7 / 3}
+    enough = "Shifting the wire once a week is plenty."
+    assert heuristic_nli(enough, floor).label == "refutes"
+    assert not ordered(tokenize("Move of the herd was delayed by at least three days."))

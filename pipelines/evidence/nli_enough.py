@@ -270,6 +270,8 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
             continue
         if value is not None and tokens[i] in ("a", "an") and tokens[i - 1 : i] == ["half"]:
             value /= 2  # "half an hour" (decision 0141)
+        if tokens[i] == "half" and tokens[i + 1 : i + 3] in (["-", "hour"], ["-", "day"]):
+            value = 0.5  # "a single half-hour chat" (decision 0143)
         j = i + 1
         if value is not None and tokens[i] in VAGUE and tokens[j : j + 1] == ["of"]:
             j += 1  # "a couple of weeks": the unit after "of"
@@ -359,7 +361,8 @@ def _one_timed_occasion(tokens: Sequence[str], i: int) -> bool:
     evening session", "a 90-minute session"."""
     if tokens[i] not in ONE or tokens[i + 2 : i + 3] != ["-"]:
         return False
-    if number_or_word(tokens[i + 1]) is None or tokens[i + 3 : i + 4] == []:
+    length = tokens[i + 1] == "half" or number_or_word(tokens[i + 1]) is not None
+    if not length or tokens[i + 3 : i + 4] == []:
         return False
     if tokens[i + 3] not in EACH_MINUTES:
         return False

@@ -150,8 +150,10 @@ def occasion_end(tokens: Sequence[str], at: int, *, counted: bool) -> int:
     while (
         tokens[joined + 1 : joined + 2] == ["-"]
         and tokens[joined].isalpha()
-        # not a length: "one two-hour session" is read as two hours each
+        # not a length: "one two-hour session" is read as two hours each, and so is "a
+        # single half-hour chat" (decision 0143)
         and number_or_word(tokens[joined]) is None
+        and tokens[joined] != "half"
         and tokens[joined + 2 : joined + 3] != []
         and tokens[joined + 2].isalpha()
     ):

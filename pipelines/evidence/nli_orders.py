@@ -40,7 +40,10 @@ _ORDERS: Final = frozenset({"apply", "continue", "offer", "give", "wear", "keep"
                             "roll", "mow", "spray",
                             # "rinse gently with ... warm water at least four times a
                             # day" (0143)
-                            "rinse", "gargle"})  # fmt: skip
+                            "rinse", "gargle",
+                            # "Move the fence to open a fresh strip at least every three
+                            # days" (0143)
+                            "move", "shift"})  # fmt: skip
 _ORDERS_OR_NOUNS: Final = frozenset({"plan", "use", "practice", "set", "run", "hold", "book",
                                      "rest", "space", "walk", "drink", "fit", "start",
                                      "stock",

@@ -90,6 +90,8 @@ OCCASIONS: Final = frozenset({"session", "class", "visit", "treatment", "treatme
                               "afternoons",
                               "appointment", "appointments", "consultation",
                               "consultations", "meeting", "meetings",
+                              # "one draft knocked out in a single half-hour chat" (0143)
+                              "chat", "chats",
                               # coats of a finish ("two full coats", "one decent coat"),
                               # quizzes in class (decision 0130)
                               "coat", "coats", "layer", "layers", "quiz", "quizzes",
