@@ -47,6 +47,7 @@ from lyra.pipelines.evidence.nli_often import (
     AFTER,
     BEFORE,
     DAY_KINDS,
+    MINUTES_A_DAY,
     ONE,
     WHOLE,
     anchor_after,
@@ -211,7 +212,7 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
         if timed := anchored_span(tokens, i, high=high):
             found.setdefault(timed.anchor, timed.minutes)  # "six weeks before sowing" (0143)
             if timed.waited:
-                found.setdefault(SPAN, timed.minutes / _MINUTES_A_DAY)
+                found.setdefault(SPAN, timed.minutes / MINUTES_A_DAY)
             i = timed.end
             continue
         often = often_at(tokens, i) or so_many_a_period(tokens, i)
@@ -305,7 +306,7 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
                 unit = tokens[j + 1]
             if unit in EACH_MINUTES and tokens[j + 1 : j + 2] in _NOTICE:
                 # "A couple of hours' notice is plenty": how long ahead (decision 0140)
-                found.setdefault(SPAN, value * EACH_MINUTES[unit] / _MINUTES_A_DAY)
+                found.setdefault(SPAN, value * EACH_MINUTES[unit] / MINUTES_A_DAY)
             # not a time: "then apply the same amount again after 15 minutes" (0140)
             elif unit in EACH_MINUTES and tokens[i - 1 : i] != ["after"]:
                 per, past = _per_week(tokens, j + 1)
@@ -333,7 +334,7 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
                 found.setdefault(SPAN, value * SPAN_DAYS[unit])
                 if tokens[j + 1 : j + 2] in _NOTICE:
                     # "Two weeks' notice" is also a time before (decision 0143)
-                    found.setdefault(BEFORE, value * SPAN_DAYS[unit] * _MINUTES_A_DAY)
+                    found.setdefault(BEFORE, value * SPAN_DAYS[unit] * MINUTES_A_DAY)
             elif unit in LENGTH_CM and (unit != "m" or number(tokens[i]) is not None):
                 # "one hump every 800 feet" is how far apart, not how deep (0133)
                 length = spacing_kind(tokens, i, j) or DEPTH
@@ -409,7 +410,6 @@ def _not_advised(tokens: Sequence[str], i: int) -> bool:
 
 # Notice given so long ahead: a span however it is counted (decision 0140).
 _NOTICE: Final = (["notice"], ["warning"])
-_MINUTES_A_DAY: Final = 1440.0
 
 
 # Words that restate the amount before them in other units, a count right after them.

@@ -232,7 +232,7 @@ def anchor_after(tokens: Sequence[str], at: int) -> str | None:
 # crop at least six weeks before the planned drilling date", "Mine come off about ten
 # days before the drill goes in" (decision 0143). Not a span one keeps a thing up for:
 # "for six weeks after the injury".
-_MINUTES_A_DAY: Final = 1440.0
+MINUTES_A_DAY: Final = 1440.0
 
 
 class Timed(NamedTuple):
@@ -268,7 +268,7 @@ def anchored_span(tokens: Sequence[str], i: int, *, high: bool) -> Timed | None:
         and tokens[j + 1 : j + 2]
         and tokens[j + 1] in ("before", "after", "prior")
     ):
-        minutes = value * SPAN_DAYS[unit] * _MINUTES_A_DAY
+        minutes = value * SPAN_DAYS[unit] * MINUTES_A_DAY
         return Timed(_ANCHORS[tokens[j + 1]], minutes, j + 1, before in _WAITED)
     return None
 
