@@ -9,7 +9,8 @@ import pytest
 from lyra.pipelines.evidence.claims import informativeness
 from lyra.pipelines.evidence.nli_advice import prohibition_only
 from lyra.pipelines.evidence.nli_enough import read_amounts
-from lyra.pipelines.evidence.nli_heuristic import describes_a_group, heuristic_nli
+from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
+from lyra.pipelines.evidence.nli_negations import describes_a_group
 from lyra.pipelines.evidence.nli_outcomes import outcome_words
 from lyra.pipelines.evidence.nli_ratios import MASS_PER_AREA
 from lyra.pipelines.evidence.nli_shares import read_share

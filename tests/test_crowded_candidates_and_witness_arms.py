@@ -13,7 +13,8 @@ import pytest
 from lyra.jobs.evidence_steps import judge_stance
 from lyra.pipelines.evidence.claims import informativeness
 from lyra.pipelines.evidence.nli_enough import Amounts, read_amounts
-from lyra.pipelines.evidence.nli_heuristic import describes_a_group, heuristic_nli
+from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
+from lyra.pipelines.evidence.nli_negations import describes_a_group
 from lyra.pipelines.evidence.nli_shares import read_share
 from lyra.pipelines.evidence.nli_shares_said import Share
 from lyra.pipelines.evidence.nli_tokens import content_keys, tokenize

@@ -463,7 +463,13 @@ _WRITERS_PARENTHESIS = re.compile(r"\s*\([^()]*\b(?:I|me|my|I'm|I've)\b[^()]*\)"
 # A reporter's short frame before a quotation, ending in a colon: "She put it bluntly:
 # "When we finally went through our records ..."" (decision 0135). The quotation is the
 # statement; "She" names the speaker, it leans on no sentence before.
-_FRAME_BEFORE_QUOTE = re.compile(r"^[^:\"\u201c.!?;]{3,60}:\s*(?=[\"\u201c])")
+_FRAME_BEFORE_QUOTE = re.compile(
+    r"^[^:\"\u201c.!?;]{3,60}:\s*(?=[\"\u201c])"
+    # a longer one that ends in its speaker's word ("Denise Harrow, 58, who has lived on
+    # the close for 22 years, said: \"Half the families ...": decision 0144)
+    r"|^[^:\"\u201c.!?;]{3,160}\b(?:said|says|told\s+\w+|added|explained|recalled)\s*:\s*"
+    r"(?=[\"\u201c])"
+)
 # a quotation that runs on past its first sentence opens with a mark the sentence never
 # closes: "She said: \"Three of the five jobs I reported ... near the flat." (decision 0142)
 _QUOTE_RUNS_ON = re.compile(r"^[\"\u201c](?=[^\"\u201d]*$)")

@@ -256,8 +256,9 @@ WITNESS_FREQUENCY = re.compile(
     # "everyone on my floor had ..." (decision 0140)
     r"|\b(?:everyone|everybody)\s+(?:in|on|at)\s+(?:my|our)\b"
     r"|\bevery\s+single\s+(?:time|morning|night|evening|day|week|lesson|session|shift"
-    # "every single cycle" of chemotherapy (decision 0141)
-    r"|cycle|dose|visit)\b"
+    # "every single cycle" of chemotherapy (decision 0141); "four or five kids in tears
+    # every single Friday" (decision 0144)
+    r"|cycle|dose|visit|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"
     # all but a few of those in the witness's own place ("almost every panel below head
     # height in my room": decision 0136)
     r"|\b(?:nearly|almost|pretty\s+much|practically|virtually|just\s+about)\s+every\s+"
@@ -280,6 +281,9 @@ WITNESS_FREQUENCY = re.compile(
     r"|\b(?:loads|lots|most|plenty)\s+of\s+the\s+other\s+(?:[\w'-]+\s+){1,8}?"
     r"(?:told|said|say|says)\b"
     rf"|\b{_FRACTION}\s+(?:of\s+)?(?:the|my|our)\s+(?:[\w'-]+\s+){{0,10}}?{_DID}\b"
+    # of the witness's own stock, whatever befell it ("about half my tank loads of compost
+    # tea clogged the nozzles": decision 0144)
+    rf"|\b{_FRACTION}\s+(?:of\s+)?(?:my|our)\s+(?:[\w'-]+\s+){{0,6}}?[a-z]{{3,}}ed\b"
     # so many of those in the witness's place ("Three out of four farms on our lane that
     # sowed rattle lost nearly half their hay": decision 0140)
     rf"|\b{_FRACTION}\s+[\w-]+\s+(?:in|on|at|along|round)\s+(?:my|our)\b"
@@ -366,7 +370,9 @@ TWO_GROUPS_ALIKE: Final = re.compile(
     r"|\bboth (?:of (?:them|us|the \w+) )?(?:\w+ ){0,3}?(?:in|at|on|by|within) the same\b"
     r"|\bnothing to choose between\b"
     # any likeness stressed ("every bit as mucky as Castleworth's")
-    r"|\b(?:every bit|just) as \S+ (?:\S+ ){0,6}?as\b(?! (?:possible|ever|usual|before"
+    # ("had just as many rows still dragging on a year later as the streets where ...":
+    # decision 0144)
+    r"|\b(?:every bit|just) as \S+ (?:\S+ ){0,8}?as\b(?! (?:possible|ever|usual|before"
     r"|needed|necessary|you|we|they|i)\b)"
     r"|\bno (?:better|worse|quicker|faster|sooner|higher|lower|different)\b"
     # any other comparative of two groups, not a bound or a time ("the tiddlers were no

@@ -133,6 +133,12 @@ def _subject(tokens: Sequence[str], i: int) -> set[str]:
 # recommend cereal rye on heavy clay").
 _NEGATED_MODALS = frozenset({"shouldn't", "mustn't"})
 _ADVISING = frozenset({"recommend", "advise", "suggest"})
+# "are not appropriate", "is not for", "are not recommended": who a thing is not for.
+_COPULAS = frozenset({"is", "are", "be"})
+_UNSUITED = frozenset({"appropriate", "recommended", "suitable", "advised", "advisable",
+                       "meant", "intended", "for"})  # fmt: skip
+_WHOM_AFTER = _CONDITIONS | {"where", "unless", "who", "whose"}
+_SUITS = frozenset({"suited", "suits", "suitable", "unsuitable"})
 # Words after which a "do not" is an imperative: "so", "please", "then", "and".
 _IMPERATIVE_AFTER = frozenset({"so", "please", "then", "and"})
 # Verbs of neglect: advised against, they urge the thing ("should not be overlooked").
@@ -172,6 +178,15 @@ def prohibits(tokens: Sequence[str], i: int) -> bool:
         return True
     if tok in _IMPERATIVE_NOT and (not i or before in _IMPERATIVE_AFTER):
         return True
+    if (
+        tok == "not"
+        and before in _COPULAS
+        and tokens[i + 1 : i + 2] != []
+        and (tokens[i + 1] in _UNSUITED)
+    ):
+        # who it is not for: "best suited to young people who have accepted
+        # responsibility ..., and are not appropriate where ..." (decision 0144)
+        return True
     if tok != "not" or before != "do":
         return False
     nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
@@ -193,13 +208,24 @@ def prohibition_only(tokens: Sequence[str]) -> bool:
     if not advice:
         return False
     condition = tokens[0] in _CONDITIONS or tokens[0] == "unless"
-    return all(i in advice or (condition and i < advice[0]) for i in cues)
+    # a cue in the condition after it says to whom too ("not appropriate where the young
+    # person denies the offence or the victim has asked for no contact": decision 0144)
+    after = next(
+        (k for k in range(advice[0] + 1, len(tokens)) if tokens[k] in _WHOM_AFTER), len(tokens)
+    )
+    return all(i in advice or (condition and i < advice[0]) or i > after for i in cues)
 
 
 def gives_advice(tokens: Sequence[str]) -> bool:
     """The text advises: a modal of advice, a verb of advising, "avoid", or an imperative
     that opens it."""
-    return not _ADVICE_WORDS.isdisjoint(tokens) or tokens[:1] == ["do"]
+    return (
+        not _ADVICE_WORDS.isdisjoint(tokens)
+        or tokens[:1] == ["do"]
+        # who a thing is for ("This guide is for people who have had a stroke": 0144)
+        or not _SUITS.isdisjoint(tokens)
+        or any(tok in _COPULAS and tokens[i + 1 : i + 2] == ["for"] for i, tok in enumerate(tokens))
+    )
 
 
 def advice_beside_a_finding(hypothesis: Sequence[str], sentence: Sequence[str]) -> bool:

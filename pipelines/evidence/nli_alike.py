@@ -132,6 +132,7 @@ _SORE_WORDS: Final = ("pain", "painful", "sore", "soreness", "ache", "aching", "
                       # "pretty much the same cramps" against "mean cramp pain" (0140)
                       "cramp", "cramps")  # fmt: skip
 _SORENESS: Final = frozenset(content_keys(_SORE_WORDS))
+_PAIN: Final = frozenset(content_keys(["pain"]))
 
 
 _SIDE: Final = token_key("side")
@@ -254,9 +255,14 @@ def alike_against_lead(witness: Sequence[str], finding: Sequence[str]) -> bool:
     # how fast a sore healed is one outcome, named as a harm or not ("the sores I covered
     # ... healed no quicker" against "median time to complete healing": decision 0138),
     # and so is pain named by both (0139)
-    one_outcome = not _HEALING.isdisjoint(shared) or not (
+    sore_in_both = not (
         _SORENESS.isdisjoint(content_keys(witness)) or _SORENESS.isdisjoint(content_keys(finding))
     )
+    one_outcome = not _HEALING.isdisjoint(shared) or sore_in_both
+    if sore_in_both:
+        # pain in other words: one outcome, one word, as gone is ("were every bit as sore"
+        # against "a mean pain score 1.4 points lower": decision 0144)
+        shared |= _PAIN
     # where pain or healing names one outcome in both, the witness's nouns for where it
     # was are no other measure ("did no more for people's aching fingers and stiff
     # mornings" against "average hand pain ... was 1.9 points lower": decision 0142)

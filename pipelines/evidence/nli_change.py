@@ -51,7 +51,7 @@ from lyra.pipelines.evidence.nli_limits import limit_passed
 from lyra.pipelines.evidence.nli_no_change import (
     no_change,
 )
-from lyra.pipelines.evidence.nli_numbers import counted_after_half, measures, stem
+from lyra.pipelines.evidence.nli_numbers import counted_after_half, counted_one_in, measures, stem
 from lyra.pipelines.evidence.nli_outcomes import HARMS
 from lyra.pipelines.evidence.nli_shares import (
     COUNT_KEYS,
@@ -72,6 +72,7 @@ from lyra.pipelines.evidence.nli_shares import (
     share_clause,
     shares_apart,
     shares_compared,
+    uptake_against_outcome,
 )
 from lyra.pipelines.evidence.nli_shares_said import Share
 from lyra.pipelines.evidence.nli_sizes import (
@@ -698,6 +699,8 @@ def shares_differ(hypothesis: ChangeReading, sentence: ChangeReading) -> bool:
         return False
     if not same_arm(hypothesis.tokens, sentence.tokens):
         return False
+    if uptake_against_outcome(hypothesis.tokens, sentence.tokens):
+        return False
     if (hypothesis.share_about >= _FAILED) != (sentence.share_about >= _FAILED):
         return False  # those who failed to finish against those who finished (0127)
     # names count here too: a drug's name says whose outcome it is ("statin users")
@@ -741,6 +744,11 @@ def shares_differ(hypothesis: ChangeReading, sentence: ChangeReading) -> bool:
         # "stem deformation ... affecting fewer than 1 in 200 trees": decision 0132)
         outcome -= content_keys(
             [*counted_after_half(hypothesis.tokens), *counted_after_half(sentence.tokens)]
+        )
+        # nor what "one ... in" counts ("one session in eight nationally was moved because
+        # of weather" against "Minor falls during RideWise sessions are uncommon": 0144)
+        outcome -= content_keys(
+            [*counted_one_in(hypothesis.tokens), *counted_one_in(sentence.tokens)]
         )
         return bool(specific(outcome)) or _harm_as_a_symptom(hypothesis, sentence)
     if shares_apart(hypothesis.share, sentence.share, SHARES_FAR_APART):

@@ -560,6 +560,17 @@ def counted_after_half(tokens: Sequence[str]) -> list[str]:
     ]
 
 
+def counted_one_in(tokens: Sequence[str]) -> list[str]:
+    """The words "one ... in" counts, as tokens ("one session in eight": session): what
+    the share is of, not what happened to it (decision 0144)."""
+    return [
+        tok
+        for i in range(len(tokens))
+        if (at := one_of_whom(tokens, i))
+        for tok in tokens[i + 1 : at]
+    ]
+
+
 def percent_at(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
     """The percentage at ``tokens[i]`` ("56%", "56 percent": `numbers_in_digits` makes
     "per cent" one word) and the index after it."""
@@ -740,6 +751,8 @@ def _measures(key: tuple[str, ...]) -> Measures:
             continue
         if value.is_integer() and 1800 <= value <= 2100 and "," not in tok:
             continue
+        if begins and tokens[begins - 1] in _NAMED_BY_NUMBER:
+            continue  # a school year's name: "my Year 2s", "the Year 5 classes" (0144)
         over = _past_counted_over(tokens, i)
         nxt = tokens[over] if over < len(tokens) else ""
         after = tokens[i + 1] if i + 1 < len(tokens) else ""
@@ -780,6 +793,10 @@ def _measures(key: tuple[str, ...]) -> Measures:
         if unit:
             found.setdefault(unit, []).append((low, high, begins))
     return found
+
+
+# Words a number after names a thing, not a count of it: "Year 4", "Grade 3".
+_NAMED_BY_NUMBER: Final = frozenset({"year", "grade", "stage"})
 
 
 def _currency_code(tokens: Sequence[str], begins: int, after: str) -> str:

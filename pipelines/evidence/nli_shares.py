@@ -484,20 +484,24 @@ _CLAUSE_ENDS = frozenset(
 )  # fmt: skip
 
 
+def _first_share_at(tokens: Sequence[str]) -> int | None:
+    """Where the sentence's first share stands; None for none."""
+    values = measures(tokens).get("%", [])
+    if values:
+        return min(at for _, _, at in values)
+    if (every := all_but_every_at(tokens)) is not None:
+        return every  # "..., and nearly every family in our support group" (0135)
+    return few_known_at(tokens)  # "..., and three other plot-holders on the site had ..."
+
+
 def share_clause(tokens: Sequence[str], *, opened: bool = False) -> list[str]:
     """The tokens up to the first clause join after the sentence's first share (or a
     reason: "because", not "because of"), all of them where none follows it. ``opened``:
     from a join that opens on the share ("the headaches were no joke, and about a third
     of the women on my unit gave up on the cap ... because they just couldn't stand it":
     decision 0129)."""
-    values = measures(tokens).get("%", [])
-    if values:
-        first = min(at for _, _, at in values)
-    elif (every := all_but_every_at(tokens)) is not None:
-        first = every  # "..., and nearly every family in our support group" (0135)
-    elif (few := few_known_at(tokens)) is not None:
-        first = few  # "..., and three other plot-holders on the site had ..." (0138)
-    else:
+    first = _first_share_at(tokens)
+    if first is None:
         return list(tokens)
     end = next((j for j in range(first + 1, len(tokens)) if _ends_clause(tokens, j)), None)
     start = 0
@@ -556,6 +560,58 @@ COUNT_KEYS = frozenset(
 )
 
 
+# Verbs of taking a thing up, or of its being offered, as written (not "joins", a noun; not
+# "complete", an adjective): a share of those who did, or were, counts no outcome of it.
+_UPTAKE: Final = frozenset(
+    {"accept", "accepted", "accepts", "attend", "attended", "attends", "completed", "finish",
+     "finished", "choose", "chooses", "chose", "chosen", "opt", "opted", "opts", "agreed",
+     "enrol", "enrolled", "enroll", "join", "joined",
+
+     # and of a thing offered ("offered every family in their incoming class a visit":
+     # decision 0144)
+     "offered", "invited"}
+)  # fmt: skip
+_RELATIVE: Final = frozenset({"who", "that", "which"})
+# How far before its share a verb of uptake may stand ("offered every family").
+_UPTAKE_BEFORE = 2
+
+
+def _takes_up(tokens: Sequence[str]) -> bool:
+    """The share of ``tokens`` counts those who took a thing up: a verb of `_UPTAKE` from
+    just before the share to its clause's end ("74% of families accepted a visit"; not
+    "Five of us ... joined the claim and three had a notice to quit")."""
+    first = _first_share_at(tokens)
+    if first is None:
+        return False
+    end = next((j for j in range(first + 1, len(tokens)) if _ends_clause(tokens, j)), len(tokens))
+    start = max(0, first - _UPTAKE_BEFORE)
+    # not in a clause that says who ("drivers who finish the awareness course are caught
+    # speeding a second time")
+    return any(
+        (tokens[k] in _UPTAKE or _turned_down(tokens, k))
+        and _RELATIVE.isdisjoint(tokens[max(0, k - 2) : k])
+        for k in range(start, end)
+    )
+
+
+# Turning a thing down: "27% of second households declined to take part", "a third of
+# second households decline" (not "declined" as a word of worsening, nor "refused", which
+# a distressed child or a refused tenancy names as the harm).
+_DECLINED: Final = frozenset({"declined", "decline", "declines"})
+_OFFER_NEXT: Final = frozenset({"to", "the", "a", "an", "their", "."})
+
+
+def _turned_down(tokens: Sequence[str], k: int) -> bool:
+    return tokens[k] in _DECLINED and (k + 1 == len(tokens) or tokens[k + 1] in _OFFER_NEXT)
+
+
+def uptake_against_outcome(first: Sequence[str], second: Sequence[str]) -> bool:
+    """One share counts those who took a thing up and the other does not: "74% of
+    families accepted a visit" against "only 1.6% of parents said a visit left them
+    uncomfortable" count two things (decision 0144)."""
+    return _takes_up(first) != _takes_up(second)
+
+
 def rarity_denied(
     first: Sequence[str], first_share: Share, second: Sequence[str], second_share: Share
 ) -> bool:
@@ -574,6 +630,19 @@ def rarity_denied(
             continue
         if not (_SELDOM.isdisjoint(other) and _OFTEN.isdisjoint(other)):
             continue
+        subject = _called_rare_subject(rare)
+        if (
+            subject
+            and not _ARM_WORDS.isdisjoint(other)
+            and subject.isdisjoint(content_keys(other))
+            and not subject <= _GENERAL_HARMS
+        ):
+            # a trial arm's share of an outcome that what is called rare goes unnamed in
+            # ("Victim upset is rare" against "31.4% of young people in the apology letter
+            # arm had a proven reoffence": decision 0144); a witness names it in words of
+            # their own ("lost a third of the bikes to thieves" against "Theft is uncommon")
+            continue
+
         if _SEVERITY.intersection(share_clause(rare)) != _SEVERITY.intersection(
             share_clause(other)
         ):
@@ -581,6 +650,26 @@ def rarity_denied(
         if other_share.low >= SHARES_FAR_APART * rare_share.high > 0:
             return True
     return False
+
+
+# Words of harm in general, which any harm named in the other text is one of.
+_GENERAL_HARMS: Final = frozenset(
+    content_keys(["problems", "problem", "harms", "harm", "side", "effects", "adverse",
+                  "events", "complications", "reactions", "issues", "trouble"])
+)  # fmt: skip
+_BE: Final = frozenset({"is", "are", "was", "were"})
+_ARM_WORDS: Final = frozenset({"arm", "arms"})
+
+
+def _called_rare_subject(tokens: Sequence[str]) -> frozenset[str]:
+    """The content keys of what "<it> is rare" opens on ("Victim upset is rare: ...",
+    "Nozzle blockages are rare with ..."); empty where no such opening is."""
+    for i in range(1, len(tokens) - 1):
+        if tokens[i] in _BE and tokens[i + 1] in _SELDOM:
+            return frozenset(content_keys(tokens[:i]))
+        if tokens[i] in (",", ":", ";", "."):
+            break
+    return frozenset()
 
 
 # A share of at most a few in a hundred who had any of it calls it rare: "fewer than one
@@ -631,11 +720,14 @@ def shares_of_other_things(
     """The numbers of both texts at these places that are shares of something named after
     "of" (at least one in each), none of people, name nothing both count: "retained a
     median of 56% of annual rainfall" and "about one in five of the green roofs I get
-    called out to have leaked" disagree in no measure (decision 0115)."""
+    called out to have leaked" disagree in no measure (decision 0115); nor do those
+    who took a thing up and those it befell (`uptake_against_outcome`)."""
     first_of = [w for w in (_of_what(first, at) for at in first_at) if w is not None]
     second_of = [w for w in (_of_what(second, at) for at in second_at) if w is not None]
     if not first_of or not second_of:
         return False
+    if uptake_against_outcome(first, second):
+        return True  # those who took a thing up, and those it befell (decision 0144)
     first_words, second_words = frozenset().union(*first_of), frozenset().union(*second_of)
     if not first_words or not second_words or (first_words | second_words) & PEOPLE:
         return False

@@ -235,7 +235,9 @@ def few_known(tokens: Sequence[str]) -> Share | None:
     in words that it is rare (`_CALLED_NOT_RARE`, `nli_tokens.denies_rarity`); None
     otherwise."""
     if few_known_at(tokens) is not None:
-        return FEW_KNOWN
+        # a few again and again is no rarity ("I had four or five kids in tears every
+        # single Friday": decision 0144)
+        return NOT_RARE if _again_and_again(tokens) else FEW_KNOWN
     if any(_loads_known(tokens, i) for i in range(len(tokens))):
         return LOADS_KNOWN
     if not _FIRST_PERSONS.isdisjoint(tokens) and any(
@@ -311,6 +313,10 @@ def _few_known_from(tokens: Sequence[str], i: int) -> bool:
         k = j + 1
     elif _in_our_place_before(tokens, i):
         k = j  # "In our Tuesday group at least five bands have snapped" (decision 0140)
+    elif tokens[max(0, i - 2) : i] in (["i", "had"], ["we", "had"]):
+        # those in the witness's charge: "I had four or five kids in tears every single
+        # Friday" (decision 0144)
+        return tokens[j : j + 1] != [] and tokens[j] in _IN_MY_CHARGE
     else:
         # "Three of us in the house ended up with ..." (decision 0140)
         return tokens[j : j + 2] == ["of", "us"]
@@ -319,6 +325,26 @@ def _few_known_from(tokens: Sequence[str], i: int) -> bool:
     return k < len(tokens) and tokens[k].isalpha() and looks_plural(tokens[k])
 
 
+# The occasions a few come back on, each of them ("every single Friday", "every week").
+_AGAIN: Final = frozenset({"time", "week", "day", "lesson", "session", "shift", "round",
+                           "monday", "tuesday", "wednesday", "thursday", "friday",
+                           "saturday", "sunday"})  # fmt: skip
+
+
+def _again_and_again(tokens: Sequence[str]) -> bool:
+    """``tokens`` say "every (single) <occasion>" of `_AGAIN`."""
+    for i, tok in enumerate(tokens[:-1]):
+        at = i + 2 if tokens[i + 1] == "single" else i + 1
+        if tok == "every" and at < len(tokens) and tokens[at] in _AGAIN:
+            return True
+    return False
+
+
+# Those a teacher, a nurse or an adviser has in their charge.
+_IN_MY_CHARGE: Final = frozenset(
+    {"kids", "children", "pupils", "students", "patients", "clients", "families", "parents",
+     "tenants", "learners"}
+)  # fmt: skip
 _OUR_PLACE_REACH: Final = 6
 # A study's own is no witness's place: "In our trial, five patients ..."
 _RESEARCH: Final = frozenset({"trial", "study", "survey", "sample", "cohort", "audit",

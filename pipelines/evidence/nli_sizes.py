@@ -86,7 +86,9 @@ def changed_words(tokens: Sequence[str]) -> tuple[set[str], set[str]]:
         sized = (
             _sized_before(tokens, i)
             or any(
-                (number(t) is not None and tokens[j - 1] != "-") or t in CHANGE_SIZES
+                # not a count of those named ("got worse in the month after the two
+                # households met": decision 0144)
+                (number(t) is not None and tokens[j - 1] not in ("-", "the")) or t in CHANGE_SIZES
                 for j, t in enumerate(tokens[i + 1 : i + 1 + 2 * OUTCOME_REACH], start=i + 1)
             )
             or _size_after_by(tokens, i)
