@@ -172,9 +172,12 @@ def test_so_many_of_the_witness_own_animals_are_a_share() -> None:
     assert read_changes(tokenize(taken)).share == Share(45.0, 45.0)
 
 
-def test_so_many_of_the_witness_own_things_are_no_share() -> None:
+def test_so_many_of_the_witness_own_things_are_a_share_and_their_years_none() -> None:
+    # things as well as animals since decision 0144 ("nine of my twenty-six trees")
     ruined = "By the end of May the damp had ruined 9 of our 20 tables."
-    assert read_changes(tokenize(ruined)).share is None
+    assert read_changes(tokenize(ruined)).share == Share(45.0, 45.0)
+    spent = "I spent 3 of my 5 years on the scheme waiting for a hearing."
+    assert read_changes(tokenize(spent)).share is None
 
 
 _WHENEVER = (

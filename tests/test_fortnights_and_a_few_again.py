@@ -189,9 +189,12 @@ def test_those_who_took_a_thing_up_are_no_count_of_its_harm() -> None:
 
 def test_a_plain_group_s_place_and_two_groups_alike_deny_no_title() -> None:
     assert heuristic_nli("Bale grazing suckler cows in winter", _BALE_WITNESS).label == "neutral"
-    # control: a text that says bale grazing improved the grass is denied
-    improved = "Bale grazing improved the grass on the field the next spring."
-    assert heuristic_nli(improved, _BALE_WITNESS).label == "refutes"
+    # control: a finding that sets bale-grazed fields ahead of fields with none is denied
+    ahead = (
+        "Bale-grazed fields grew 30% more grass the next spring than fields with no bales put out."
+    )
+    assert heuristic_nli(ahead, _BALE_WITNESS).label == "refutes"
+    assert heuristic_nli(_BALE_WITNESS, ahead).label == "refutes"
 
 
 def test_what_is_called_rare_must_be_named_in_the_other_share() -> None:

@@ -58,7 +58,12 @@ from lyra.pipelines.evidence.claim_signals import (
     WRITER_FINDS_NONE,
 )
 from lyra.pipelines.evidence.claim_verbs import CJK, JAPANESE_PREDICATE, has_verb
-from lyra.pipelines.evidence.harm_reports import practitioners_count, reports_harm, witnessed
+from lyra.pipelines.evidence.harm_reports import (
+    alike_with_a_plain_group,
+    practitioners_count,
+    reports_harm,
+    witnessed,
+)
 from lyra.pipelines.evidence.leftovers import (
     leftover_reason,
     points_elsewhere,
@@ -479,6 +484,10 @@ def informativeness(text: str) -> float:
     # the witness's two groups set side by side in an opening "When we compared ...", which
     # `stated_part` cuts as a frame (decision 0143)
     compared = _WE_COMPARED.match(text) is not None and witnessed(text)
+    # or alike in a clause `stated_part` cuts as an aside ("I did six weeks of ice baths
+    # ... and six weeks of just sitting on the sofa, and my legs were every bit as sore
+    # either way": decision 0144)
+    compared = compared or alike_with_a_plain_group(text)
     text = PLAIN_ANSWER_FRAME.sub("", stated_part(text), count=1)
     if experience := _OWN_EXPERIENCE.search(text):
         text = text[experience.end() :]

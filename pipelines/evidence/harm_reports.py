@@ -225,6 +225,11 @@ _FRACTION = (
     # "Three out of four farms on our lane" (decision 0140)
     rf"|{_FEW}\s+(?:out\s+)?of\s+(?:every\s+)?{_FEW})"
 )
+_NUMBER_WORD = (
+    r"(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|(?:thir|four|fif|six"
+    r"|seven|eigh|nine)teen|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
+    r"(?:-(?:one|two|three|four|five|six|seven|eight|nine))?|a\s+hundred)"
+)
 WITNESS_FREQUENCY = re.compile(
     # how often, or of whom ("Nearly every child in my daughter's class ... got picked on":
     # decision 0135)
@@ -243,6 +248,8 @@ WITNESS_FREQUENCY = re.compile(
     r"|(?:in|on|at)\s+(?:my|our)\b)"
     # "we had 23 of our 180 cows get their switch wound into the bristles" (decision 0143)
     r"|\b\d[\d,]*\s+of\s+(?:our|my)\s+\d[\d,]*\s+[a-z][\w-]*"
+    # in words ("the voles ringbarked nine of my twenty-six trees": decision 0144)
+    rf"|\b{_NUMBER_WORD}\s+of\s+(?:our|my)\s+{_NUMBER_WORD}\s+[a-z][\w-]*"
     # "Three of the five jobs I reported on the app last winter were marked as completed"
     # (decision 0141)
     rf"|^{_FEW}\s+of\s+the\s+{_FEW}\s+[\w-]+\s+(?:I|we)\s+[a-z]+ed\b"
@@ -374,6 +381,9 @@ TWO_GROUPS_ALIKE: Final = re.compile(
     # decision 0144)
     r"|\b(?:every bit|just) as \S+ (?:\S+ ){0,8}?as\b(?! (?:possible|ever|usual|before"
     r"|needed|necessary|you|we|they|i)\b)"
+    # alike whichever way it went ("my legs were every bit as sore either way": 0144)
+    r"|\b(?:every bit|just|exactly|equally) as \S+ (?:either way|both ways|whichever)\b"
+    r"|\bthe same either way\b"
     r"|\bno (?:better|worse|quicker|faster|sooner|higher|lower|different)\b"
     # any other comparative of two groups, not a bound or a time ("the tiddlers were no
     # thicker in the grass than out on the bare patch"; not "no longer than 10 days", "no
@@ -388,7 +398,9 @@ TWO_GROUPS_ALIKE: Final = re.compile(
     # ("the laid stretch never had any more dormice in it than": decision 0140)
     r"|(?:n't|\bnot|\bnever) (?:\w+ ){0,6}?(?:any|one bit|a bit|a jot|a day|a week|a minute"
     r"|an hour) (?:more|less|better|worse"
-    r"|quicker|faster|sooner|happier|healthier|fitter|fewer)\b(?: \w+){0,7}? than\b"
+    # past a second thing denied ("didn't file any more often, or stick with their cases
+    # any longer, than the people who paid the full sixty-five dollars": decision 0144)
+    r"|quicker|faster|sooner|happier|healthier|fitter|fewer)\b(?: [\w,]+){0,9}? than\b"
     r"|\bno (?:more|less|fewer) (?!than \S*\d)(?!than (?:a|an|one|two|three|four|five|six"
     r"|seven|eight|nine|ten|half|a few)\b)"
     # outcomes, not how a placebo looked ("identical placebo capsules", "looked identical")
@@ -421,6 +433,13 @@ PLAIN_GROUP: Final = re.compile(
     r"|\bwithout (?:one|it|them|any)\b"
     r"|\b(?:dummy|plain|usual|ordinary|normal|untreated|untouched|placebo|sham|control)\b"
     r"|\bwaiting list\b|\bback when\b|\bthe rest of us\b"
+    # "six weeks of just sitting on the sofa", "the rows I still spray", "the set next door
+    # who had nothing on their walls", "the people who paid the full sixty-five dollars"
+    # (decision 0144)
+    r"|\bjust (?:sitting|resting|lying|sat|rested|lay)\b"
+    r"|\bthe \w+ (?:i|we|they) still \w+"
+    r"|\bhad nothing (?:on|in|up)\b"
+    r"|\bpaid (?:the )?full\b"
     # "the folks still waiting for their turn in the queue" (decision 0142)
     r"|\bstill waiting\b|\b(?:told|asked|made) to wait\b"
     # "the ones working alone", "let the other half crack on by themselves" (0142)

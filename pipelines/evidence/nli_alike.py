@@ -52,6 +52,8 @@ _CONTROL_ARM: Final = re.compile(
     # those who had none of it ("than cows in pens without a brush"), or plain water in its
     # place ("6.1% of the warm-water soak group") (decision 0143)
     r"|\bthan (?:[\w-]+ ){0,4}?without (?:a|an|the|any)\b"
+    # or "with no" of it ("than fields with no bales put out": decision 0144)
+    r"|\bthan (?:[\w-]+ ){0,4}?with no\b"
     r"|\b(?:warm|plain|tap) ?-? ?water (?:\S+ ){0,2}?(?:group|arm)s?\b"
     # stock left out as before ("than steers outwintered in a sacrifice paddock": 0143)
     r"|\bthan (?:[\w-]+ ){0,2}?(?:outwintered|left out|kept out)\b"

@@ -65,6 +65,7 @@ from lyra.pipelines.evidence.nli_shares import (
     extra_against_arm,
     frequencies_opposed,
     rarity_denied,
+    rarity_named_in_other,
     read_share,
     same_arm,
     share_bases,
@@ -709,9 +710,14 @@ def shares_differ(hypothesis: ChangeReading, sentence: ChangeReading) -> bool:
         alike |= {"again"}  # "a second unauthorised holiday", "off to Tenerife again"
     same = specific(alike)
     known = same - hypothesis.names - sentence.names
-    if share_bases_differ(hypothesis.tokens, sentence.tokens) and (
-        len(known - share_bases(hypothesis.tokens) - share_bases(sentence.tokens))
+    if (
+        share_bases_differ(hypothesis.tokens, sentence.tokens)
+        and len(known - share_bases(hypothesis.tokens) - share_bases(sentence.tokens))
         < _BASES_OVERRULED
+        # not a harm called rare that the other names (decision 0144)
+        and not rarity_named_in_other(
+            hypothesis.tokens, hypothesis.share, sentence.tokens, sentence.share
+        )
     ):
         # "56% of annual rainfall", "one in five of the green roofs" (0115); not meadows
         # and farms that sowed rattle and lost hay, words beside what each counts

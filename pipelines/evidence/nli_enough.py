@@ -217,8 +217,9 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
             continue
         often = often_at(tokens, i) or so_many_a_period(tokens, i)
         if often is not None:
-            # "up to three times a week" is no floor (decision 0141)
-            if not _not_advised(tokens, i):
+            # "up to three times a week" is no floor (decision 0141), nor "no more than
+            # three times a week" (decision 0144)
+            if not _not_advised(tokens, i) and tokens[max(0, i - 3) : i] != ["no", "more", "than"]:
                 found.setdefault(OFTEN, often[0])
             i = often[1]
             continue

@@ -110,7 +110,7 @@ from lyra.pipelines.evidence.nli_negations import (
 )
 from lyra.pipelines.evidence.nli_numbers import number, stem
 from lyra.pipelines.evidence.nli_outcomes import other_outcomes
-from lyra.pipelines.evidence.nli_shares import shares_of_other_things
+from lyra.pipelines.evidence.nli_shares import shares_of_other_things, uptake_against_outcome
 from lyra.pipelines.evidence.nli_statements import (
     APART_CLAUSES,
     claim_statements,
@@ -439,6 +439,10 @@ def anchored_contradiction(
     ):
         return True
     if not disagreeing_measures(hypothesis, sentence)[0]:
+        return False
+    if uptake_against_outcome(hypothesis, sentence):
+        # "47.3% of claimants offered an automatic fee waiver had filed a claim" against
+        # "just 2.7% of fee waiver requests took more than five business days" (0144)
         return False
     shared = len(content_keys(hypothesis) & content_keys(sentence))
     # a bound a figure passes ("cuts noise by no more than one or two decibels" against

@@ -29,7 +29,6 @@ def _scope(tokens: Sequence[str], i: int) -> str:
 # A negation in a relative clause that says who: "adults over 70 who have never had a
 # heart attack", "people who haven't had one", "those who did not take it".
 _RELATIVES: Final = frozenset({"who", "who've", "who'd", "whom"})
-_PLACE_SUBJECTS: Final = frozenset({"we", "we've", "we'd", "i", "i've", "i'd", "they", "they've"})
 _AUXILIARIES: Final = frozenset(
     {"have", "has", "had", "do", "does", "did", "are", "were", "is", "was", "could", "would",
      "will", "can", "may", "might", "still", "yet", "ever"}
@@ -55,10 +54,6 @@ def describes_a_group(tokens: Sequence[str], i: int) -> bool:
     if before in _RELATIVES:
         return True
     if i >= 2 and tokens[i - 2] in _RELATIVES and before in _AUXILIARIES:
-        return True
-    if i >= 2 and tokens[i - 2] == "where" and before in _PLACE_SUBJECTS:
-        # the place a plain group stands ("the bottom field, where we've never put a bale
-        # out": decision 0144)
         return True
     if tokens[i] == "without" and before in _GROUP_NOUNS:
         # "stroke in people without heart disease" (decision 0138)

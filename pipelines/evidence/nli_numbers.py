@@ -351,6 +351,23 @@ _ANIMALS: Final = frozenset({"horses", "ponies", "cows", "ewes", "sheep", "lambs
                              "geese", "chickens", "birds"})  # fmt: skip
 
 
+def _own_stock(word: str) -> bool:
+    """``word`` is a plural of things a witness keeps, not of times or occasions ("26
+    trees", not "5 years" or "four hearings")."""
+    return (
+        word.isalpha()
+        and word.endswith("s")
+        and word.removesuffix("s") not in _TIMES
+        and word not in _OCCASIONS
+    )
+
+
+# Occasions the witness was at, no stock of theirs: "at two of my four hearings" (0144).
+_OCCASIONS: Final = frozenset({"hearings", "sessions", "visits", "meetings", "appointments",
+                               "lessons", "classes", "shifts", "runs", "trips", "matches",
+                               "games", "times", "rounds", "cycles", "doses"})  # fmt: skip
+
+
 def _people(word: str) -> bool:
     return word in _PEOPLE_PLURALS or word.removesuffix("s") in SHARE_NOUNS
 
@@ -385,6 +402,10 @@ def of_so_many(tokens: Sequence[str], j: int) -> int:
         return k  # (decision 0141)
     if noun in _ANIMALS and tokens[k - 1] in ("our", "my"):
         return k  # the witness's own: "they'd had 23 of our 40 ducks" (decision 0142)
+    if tokens[k - 1] in ("our", "my") and _own_stock(noun):
+        # whatever the witness keeps: "the voles ringbarked nine of my twenty-six trees"
+        # (decision 0144)
+        return k
     # holdings as those counted, not where: "entered at least once in 9 of the 52 gardens"
     return k if noun in _HOLDINGS and tokens[max(0, j - 2) : j - 1] not in _WHERE_IN else 0
 

@@ -24,6 +24,11 @@ from lyra.pipelines.evidence.nli_units import (
     VAGUE,
 )
 
+# A school year's terms, each cut in two by its half-term break (UK): "every half term"
+# is six times a year.
+TERMS_A_YEAR: Final = 3
+WEEKS_A_YEAR: Final = 52
+
 
 def often_at(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
     """Times a week said from ``tokens[i]`` and where it ends: "every night", "every
@@ -42,6 +47,8 @@ def often_at(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
             j += 1
         if tokens[j : j + 1] == ["other"] and tokens[j + 1 : j + 2] in (["day"], ["week"]):
             return EVERY_WORD[tokens[j + 1]] / 2, j + 2
+        if tokens[j : j + 2] == ["half", "term"]:
+            return TERMS_A_YEAR * 2 / WEEKS_A_YEAR, j + 2  # "every half term" (0144)
         if tokens[j : j + 1] and tokens[j] in EVERY_WORD:
             return EVERY_WORD[tokens[j]], j + 1
         # "every 48 hours", "every 3 days", "every two weeks"

@@ -43,7 +43,10 @@ _ORDERS: Final = frozenset({"apply", "continue", "offer", "give", "wear", "keep"
                             "rinse", "gargle",
                             # "Move the fence to open a fresh strip at least every three
                             # days" (0143)
-                            "move", "shift"})  # fmt: skip
+                            "move", "shift",
+                            # "immerse your legs in water of 10 to 15°C for at least 10
+                            # minutes" (0144)
+                            "immerse", "dip"})  # fmt: skip
 _ORDERS_OR_NOUNS: Final = frozenset({"plan", "use", "practice", "set", "run", "hold", "book",
                                      "rest", "space", "walk", "drink", "fit", "start",
                                      "stock",
@@ -132,8 +135,12 @@ _PURPOSE_OBJECT_WORDS: Final = 7
 # their evidence, allow at least 28 working days ..." (decision 0136).
 _TIME_SETTINGS: Final = frozenset({"after", "once", "when", "before",
                                    # "Starting 24 hours after surgery, rinse ..." (0143)
-                                   "starting", "beginning"})  # fmt: skip
-_STARTING: Final = frozenset({"starting", "beginning"})
+                                   "starting", "beginning",
+                                   # "If you choose to use cold-water immersion after
+                                   # lifting, immerse your legs ..." (0144)
+                                   "if"})  # fmt: skip
+# Openings after which the order may run on to its floor.
+_STARTING: Final = frozenset({"starting", "beginning", "if"})
 
 
 def _ordered_after_setting(tokens: Sequence[str]) -> bool:

@@ -560,17 +560,20 @@ COUNT_KEYS = frozenset(
 )
 
 
-# Verbs of taking a thing up, or of its being offered, as written (not "joins", a noun; not
-# "complete", an adjective): a share of those who did, or were, counts no outcome of it.
+# Verbs of taking a thing up, as written (not "joins", a noun; not "complete", an
+# adjective): a share of those who did counts no outcome of it.
 _UPTAKE: Final = frozenset(
     {"accept", "accepted", "accepts", "attend", "attended", "attends", "completed", "finish",
      "finished", "choose", "chooses", "chose", "chosen", "opt", "opted", "opts", "agreed",
-     "enrol", "enrolled", "enroll", "join", "joined",
-
-     # and of a thing offered ("offered every family in their incoming class a visit":
-     # decision 0144)
-     "offered", "invited"}
+     "enrol", "enrolled", "enroll", "join", "joined"}
 )  # fmt: skip
+# A thing offered: before the share ("offered every family in their incoming class a
+# visit"), or after it as the clause's verb; not where a verb follows and "offered" says
+# who ("47.3% of claimants offered an automatic fee waiver had filed a claim"): 0144.
+_OFFERED: Final = frozenset({"offered", "invited"})
+# A verb after "offered" that makes it say who: "... offered a council guarantee had signed"
+# ("only 38% of health areas offered gut-directed hypnotherapy" has none).
+_FINITE: Final = frozenset({"had", "has", "have", "was", "were", "is", "are", "did", "got"})
 _RELATIVE: Final = frozenset({"who", "that", "which"})
 # How far before its share a verb of uptake may stand ("offered every family").
 _UPTAKE_BEFORE = 2
@@ -588,7 +591,13 @@ def _takes_up(tokens: Sequence[str]) -> bool:
     # not in a clause that says who ("drivers who finish the awareness course are caught
     # speeding a second time")
     return any(
-        (tokens[k] in _UPTAKE or _turned_down(tokens, k))
+        (
+            tokens[k] in _UPTAKE
+            or _turned_down(tokens, k)
+            or (tokens[k] in _OFFERED and (k < first or _FINITE.isdisjoint(tokens[k + 1 : end])))
+            # the verb, not the adjective: "failed to complete it" (decision 0144)
+            or (tokens[k] == "complete" and tokens[k - 1 : k] == ["to"])
+        )
         and _RELATIVE.isdisjoint(tokens[max(0, k - 2) : k])
         for k in range(start, end)
     )
@@ -662,14 +671,41 @@ _ARM_WORDS: Final = frozenset({"arm", "arms"})
 
 
 def _called_rare_subject(tokens: Sequence[str]) -> frozenset[str]:
-    """The content keys of what "<it> is rare" opens on ("Victim upset is rare: ...",
-    "Nozzle blockages are rare with ..."); empty where no such opening is."""
-    for i in range(1, len(tokens) - 1):
-        if tokens[i] in _BE and tokens[i + 1] in _SELDOM:
-            return frozenset(content_keys(tokens[:i]))
-        if tokens[i] in (",", ":", ";", "."):
-            break
-    return frozenset()
+    """The content keys of the head of what "<it> is rare" opens on, its last
+    `_HEAD_WORDS` content words before a cause or a setting ("Victim upset is rare: ...",
+    "Trial delays caused by waiting for one of our intermediaries are rare", "In our 2023
+    fleet data, false lockouts caused by mouthwash ... were rare"); empty where no such
+    opening is."""
+    be = next(
+        (i for i in range(1, len(tokens) - 1) if tokens[i] in _BE and tokens[i + 1] in _SELDOM),
+        None,
+    )
+    if be is None:
+        return frozenset()
+    cut = next((k for k in range(1, be) if tokens[k] in _HEAD_CUTS), be)
+    words = [t for t in tokens[:cut] if t.isalpha() and content_keys([t])]
+    return frozenset(k for k in content_keys(words[-_HEAD_WORDS:]) if not k.startswith("~"))
+
+
+# Where the head of what is called rare ends: its cause, its setting, an example.
+_HEAD_CUTS: Final = frozenset({"caused", "causing", "from", "with", "after", "by", "during",
+                               "when", "getting", "in", "on", "among", "for", "to", "of",
+                               "such", "like", "at", "following"})  # fmt: skip
+_HEAD_WORDS: Final = 2
+
+
+def rarity_named_in_other(
+    first: Sequence[str], first_share: Share, second: Sequence[str], second_share: Share
+) -> bool:
+    """`rarity_denied`, and the other text names a word of what the rare one opens on
+    ("Vole damage is uncommon: ... 4% of orchards" against "the voles ringbarked nine of
+    my twenty-six trees"): one harm, however each counts it (decision 0144)."""
+    if not rarity_denied(first, first_share, second, second_share):
+        return False
+    return any(
+        not (_called_rare_subject(rare) - _GENERAL_HARMS).isdisjoint(content_keys(other))
+        for rare, other in ((first, second), (second, first))
+    )
 
 
 # A share of at most a few in a hundred who had any of it calls it rare: "fewer than one

@@ -186,8 +186,15 @@ def most_known(tokens: Sequence[str]) -> bool:
                 and i + 5 < len(tokens)
                 and looks_plural(tokens[i + 3])
                 and tokens[i + 4] in ("i", "we")
-                # "Most of the families I fined", "most of the drivers I taught" (0140)
-                and (tokens[i + 5].endswith("ed") or tokens[i + 5] in IRREGULAR_PAST)
+                # "Most of the families I fined", "most of the drivers I taught" (0140),
+                # "Most of the folks I sit with at the help desk" (0144)
+                and (
+                    tokens[i + 5].endswith("ed")
+                    or tokens[i + 5] in IRREGULAR_PAST
+                    or tokens[i + 5] in _SEE_REGULARLY
+                )
+                # not what most of them liked ("Most of the folks I sit with loved ...")
+                and _LIKINGS.isdisjoint(tokens[i + 6 : i + 9])
             )
             or (
                 # "Most of the folks in my infusion bay" (decision 0141)
@@ -202,6 +209,11 @@ def most_known(tokens: Sequence[str]) -> bool:
             for i, tok in enumerate(tokens)
         )
     )
+
+
+# Those a witness sits with, sees or helps as their work ("the folks I sit with").
+_SEE_REGULARLY: Final = frozenset({"sit", "see", "help", "meet", "teach", "serve", "advise",
+                                   "treat", "represent", "visit", "support"})  # fmt: skip
 
 
 # "Of the dozen or so clients I've taken through an early evaluation, most saw the side

@@ -233,6 +233,11 @@ def not_rare_for_us(tokens: Sequence[str], i: int) -> bool:
     return negation and tokens[i + 1 : i + 2] == ["rare"] and tokens[i + 2 : i + 4] in _FOR_US
 
 
+_PLACE_SUBJECTS: Final = frozenset(
+    {"we", "we've", "we'd", "i", "i've", "i'd", "they", "they've", "you", "you've"}
+)
+
+
 def is_cue(tokens: Sequence[str], i: int) -> bool:
     tok = tokens[i]
     if tok in {"no", "without"} and i + 1 < len(tokens) and tokens[i + 1] in _CERTAIN_AFTER_NO:
@@ -243,6 +248,13 @@ def is_cue(tokens: Sequence[str], i: int) -> bool:
     if tok == "not" and _corrects_a_comparative(tokens, i):
         # "the gap between offers got wider, not narrower" asserts the wider (0143)
         return False
+    if i >= 2 and tokens[i - 2] == "where" and tokens[i - 1] in _PLACE_SUBJECTS:
+        # what a place or a thing is like, no denial: "the bottom field, where we've never
+        # put a bale out", "that panicky gasping thing where you can't get your breath"
+        # (decision 0144)
+        return False
+    if tok == "no" and tokens[max(0, i - 2) : i] == ["yes", "or"]:
+        return False  # a decision awaited: "waiting on a yes or no" (decision 0144)
     if tok == "no" and tokens[i + 1 : i + 3] == ["further", "action"]:
         # what police may decide, an outcome named: "let off with a caution or no further
         # action" (decision 0142)

@@ -58,7 +58,9 @@ def spoon_mg(unit: str, *, high: bool) -> float:
 EVERY_WORD: Final = {"day": 7.0, "night": 7.0, "evening": 7.0, "morning": 7.0, "week": 1.0,
                      "fortnight": 0.5, "year": 1 / 52, "spring": 1 / 52, "summer": 1 / 52,
                      "autumn": 1 / 52, "winter": 1 / 52, "fall": 1 / 52,
-                     "month": 0.25}  # fmt: skip
+                     "month": 0.25,
+                     # a school term, three a year (decision 0144)
+                     "term": 3 / 52}  # fmt: skip
 OFTEN_WORDS: Final = {"daily": 7.0, "nightly": 7.0, "weekly": 1.0, "fortnightly": 0.5,
                       "monthly": 0.25}  # fmt: skip
 # Times a week for "every <number> <unit>": "every 48 hours", "every 3 days".
