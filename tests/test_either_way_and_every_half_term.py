@@ -13,6 +13,7 @@ from lyra.pipelines.evidence.harm_reports import PLAIN_GROUP, TWO_GROUPS_ALIKE, 
 from lyra.pipelines.evidence.nli_change import read_changes
 from lyra.pipelines.evidence.nli_enough import read_amounts
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
+from lyra.pipelines.evidence.nli_numbers import LEVEL, measures
 from lyra.pipelines.evidence.nli_shares import Share
 from lyra.pipelines.evidence.nli_shares_said import most_known
 from lyra.pipelines.evidence.nli_tokens import is_negated, tokenize
@@ -92,6 +93,7 @@ def test_a_denied_comparison_runs_past_a_second_thing() -> None:
 def test_plain_groups_in_more_words() -> None:
     assert _found(PLAIN_GROUP, "the weeds were as thick as in the rows I still spray")
     assert _found(PLAIN_GROUP, "the set next door who had nothing on their walls")
+    assert _found(PLAIN_GROUP, "the ones whose landlords went straight to court")
     # control: a witness who still does the new thing names no plain group
     assert not _found(PLAIN_GROUP, "I love the clover and I keep sowing more of it each year")
 
@@ -159,3 +161,16 @@ def test_every_half_term_is_six_times_a_year() -> None:
     # control: every week is over a fortnightly floor
     weekly = "Honestly, eight words on the wall, changed every week, is plenty for my Year 8s."
     assert heuristic_nli(_WALL_FLOOR, weekly).label != "refutes"
+
+
+def test_a_percentage_of_a_line_is_a_level_not_a_share() -> None:
+    cutoff = (
+        "Our county board is taking public comment on raising the small claims fee waiver "
+        "cutoff from 150% of the federal poverty line to 250%."
+    )
+    assert measures(tokenize(cutoff)) == {LEVEL: [(150.0, 150.0, 16), (250.0, 250.0, 23)]}
+    assert heuristic_nli(cutoff, _WAITS_RARE).label == "neutral"
+    # control: a share of people stays a share
+    assert measures(tokenize("About 30 percent of patients had a rash.")) == {
+        "%": [(30.0, 30.0, 1)]
+    }

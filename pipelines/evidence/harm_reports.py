@@ -437,6 +437,8 @@ PLAIN_GROUP: Final = re.compile(
     # who had nothing on their walls", "the people who paid the full sixty-five dollars"
     # (decision 0144)
     r"|\bjust (?:sitting|resting|lying|sat|rested|lay)\b"
+    # "the ones whose landlords went straight to court" (decision 0144)
+    r"|\b(?:went|go|goes|gone|going) straight (?:to|into|in|ahead)\b"
     r"|\bthe \w+ (?:i|we|they) still \w+"
     r"|\bhad nothing (?:on|in|up)\b"
     r"|\bpaid (?:the )?full\b"

@@ -723,6 +723,11 @@ def _measures(key: tuple[str, ...]) -> Measures:
     # "one complaint logged per 200 households" (decision 0113), "9 injuries ... for
     # every 1,000 people" (decision 0129)
     per = "per" in key or "every" in key
+    levels = any(
+        _of_a_line(tokens, k)
+        for k, t in enumerate(tokens)
+        if t.endswith("%") or (t in PERCENT_WORDS and k and number(tokens[k - 1]) is not None)
+    )
     start: float | None = None
     begins = 0
     i = 0
@@ -768,7 +773,10 @@ def _measures(key: tuple[str, ...]) -> Measures:
             begins = i - 1
         start = None
         if tok.endswith("%"):
-            found.setdefault("%", []).append((low, high, begins))
+            # a level against a line, no share of anyone: "from 150% of the federal poverty
+            # line to 250%" (decision 0144)
+            unit = LEVEL if levels else "%"
+            found.setdefault(unit, []).append((low, high, begins))
             continue
         if value.is_integer() and 1800 <= value <= 2100 and "," not in tok:
             continue
@@ -795,7 +803,11 @@ def _measures(key: tuple[str, ...]) -> Measures:
         if currency:
             found.setdefault(currency + _rate(tokens, i), []).append((low, high, begins))
             continue
-        unit = "%" if nxt in PERCENT_WORDS else (stem(nxt) if _unit_word(nxt) else scaled)
+        unit = (
+            (LEVEL if levels else "%")
+            if nxt in PERCENT_WORDS
+            else (stem(nxt) if _unit_word(nxt) else scaled)
+        )
         if _in_standard_deviations(tokens, over):
             unit = "sd"
         unit = _CURRENCY_NAMES.get(unit) or UNIT_SYMBOLS.get(unit, unit)
@@ -814,6 +826,21 @@ def _measures(key: tuple[str, ...]) -> Measures:
         if unit:
             found.setdefault(unit, []).append((low, high, begins))
     return found
+
+
+# Percentages of a line or a level, no shares: "250% of the federal poverty guidelines".
+LEVEL: Final = "% of a line"
+_LINES: Final = frozenset({"line", "level", "threshold", "guidelines", "guideline",
+                           "median", "average", "wage"})  # fmt: skip
+_LINE_REACH: Final = 5
+
+
+def _of_a_line(tokens: Sequence[str], i: int) -> bool:
+    """The percentage at ``tokens[i]`` is of a line or a level ("150% of the federal
+    poverty line", "80% of the median wage")."""
+    return tokens[i + 1 : i + 2] == ["of"] and not _LINES.isdisjoint(
+        tokens[i + 2 : i + 2 + _LINE_REACH]
+    )
 
 
 # Words a number after names a thing, not a count of it: "Year 4", "Grade 3".
