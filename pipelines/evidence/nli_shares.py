@@ -651,7 +651,6 @@ def rarity_denied(
             # arm had a proven reoffence": decision 0144); a witness names it in words of
             # their own ("lost a third of the bikes to thieves" against "Theft is uncommon")
             continue
-
         if _SEVERITY.intersection(share_clause(rare)) != _SEVERITY.intersection(
             share_clause(other)
         ):
