@@ -1,7 +1,7 @@
 """Negations the stance rules read: which cue denies a finding and which only says who a
-group is ("people who haven't had one", "the bottom field, where we've never put a bale
-out"), whether two texts differ by a negation, whether one's negation bears on what the
-other names, and negations that cross. Split from `nli_heuristic` (decision 0144)."""
+group is ("people who haven't had one", "patients with no history of ulcers"), whether
+two texts differ by a negation, whether one's negation bears on what the other names,
+and negations that cross. Split from `nli_heuristic` (decision 0144)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from lyra.pipelines.evidence.nli_tokens import (
     axis_of,
     content_keys,
     is_cue,
+    is_negated,
     kept_per_tokens,
 )
 from lyra.pipelines.evidence.nli_words import BENEFIT, NULL_RESULT
@@ -88,16 +89,11 @@ def negations_differ(hypothesis: Sequence[str], sentence: Sequence[str]) -> bool
             # two groups alike deny a change or a comparison, not a text that names
             # neither ("came back no better than the bottom field" against "Bale grazing
             # suckler cows in winter": decision 0144)
-            and not (_no_better_than(tokens, i) and not _moves(other) and not _cued(other))
+            and not (_no_better_than(tokens, i) and not _moves(other) and not is_negated(other))
             for i, tok in enumerate(tokens)
         )
 
     return negated(hypothesis, sentence) != negated(sentence, hypothesis)
-
-
-def _cued(tokens: Sequence[str]) -> bool:
-    """``tokens`` hold a negation cue."""
-    return any(is_cue(tokens, i) for i in range(len(tokens)))
 
 
 def _moves(tokens: Sequence[str]) -> bool:
