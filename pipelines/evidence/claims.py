@@ -112,8 +112,9 @@ _ANAPHORIC_START = re.compile(
     # "However, the national pilot found no clear evidence that ..." (decision 0105)
     r"the(?!(?:\s+[\w-]+){1,4}\s+(?:found|finds|showed|shows|reported|reports|concluded)\b))"
     r"\b|$)|"
-    r"(?:this|that|these|those|they|them|it|its|their|such|each of|both of|he|she|his|her|"
-    r"here)\b)",
+    # "Both of mine sobbed through ..." names the writer's own (decision 0145)
+    r"(?:this|that|these|those|they|them|it|its|their|such|(?:each|both) of(?!\s+(?:mine|"
+    r"ours|my|our)\b)|he|she|his|her|here)\b)",
     re.IGNORECASE,
 )
 # "I" only as the pronoun: a capital I standing alone, not a Roman numeral after a word

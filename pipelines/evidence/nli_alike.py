@@ -182,6 +182,11 @@ _GENERAL_MEASURES: Final = frozenset(
 )
 
 
+# Words before a noun that make it the time of the likeness, not its measure.
+_WHEN: Final = frozenset({"after", "before", "during", "following"})
+_WHEN_REACH: Final = 3
+
+
 def _measures_apart(witness: Sequence[str], finding: Sequence[str]) -> bool:
     """The witness names in a noun what the two groups are alike in, and the finding names
     none of it: "eating no more fruit than children at schools that had never dug a bed"
@@ -199,6 +204,8 @@ def _measures_apart(witness: Sequence[str], finding: Sequence[str]) -> bool:
             and not _done_for(witness, i)
             # "just as thick as": an adjective's likeness (decision 0141)
             and witness[i - 1 : i] != ["as"]
+            # when, not what: "no more settled after the dance videos" (decision 0145)
+            and _WHEN.isdisjoint(witness[max(0, i - _WHEN_REACH) : i])
         }
         measure = specific(frozenset(nouns)) - _GENERAL_MEASURES
         if measure and measure.isdisjoint(keys):

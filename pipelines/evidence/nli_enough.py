@@ -52,6 +52,7 @@ from lyra.pipelines.evidence.nli_often import (
     WHOLE,
     anchor_after,
     anchored_span,
+    length_joined,
     occasion_at,
     occasion_end,
     occasions,
@@ -73,6 +74,7 @@ from lyra.pipelines.evidence.nli_units import (
     DOSE_MG,
     EACH_MINUTES,
     LENGTH_CM,
+    OCCASIONS,
     PER_UNIT,
     PER_WORDS,
     SPAN_DAYS,
@@ -221,6 +223,11 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
             # three times a week" (decision 0144)
             if not _not_advised(tokens, i) and tokens[max(0, i - 3) : i] != ["no", "more", "than"]:
                 found.setdefault(OFTEN, often[0])
+            # each time's length inside: "two 30-minute sessions a week" (decision 0145)
+            for k in range(i + 1, often[1]):
+                if (minutes := length_joined(tokens, k)) is not None:
+                    found.setdefault(EACH, minutes)
+                    break
             i = often[1]
             continue
         if _one_timed_occasion(tokens, i):
@@ -463,7 +470,12 @@ def _a_rate(tokens: Sequence[str], i: int) -> bool:
     return (
         tokens[i] in ("a", "an", "per")
         and i > 0
-        and (number_or_word(tokens[i - 1]) is not None or looks_plural(tokens[i - 1]))
+        and (
+            number_or_word(tokens[i - 1]) is not None
+            or looks_plural(tokens[i - 1])
+            # "One 20-minute session a week" (decision 0145)
+            or tokens[i - 1] in OCCASIONS
+        )
     )
 
 

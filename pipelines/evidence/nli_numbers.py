@@ -100,6 +100,8 @@ def stem(word: str) -> str:
         if suffix == "ly" and len(word) - 2 < 5:
             # "family", "only": too short to be an adverb in -ly.
             break
+        if suffix == "ly" and word.endswith("fly") and "ADV" not in lexicon_readings(word):
+            break  # "whitefly", "butterfly": a fly, no adverb (decision 0145)
         if suffix == "es" and word.endswith("ees"):
             # "bumblebees", "employees", "degrees": the plural of a word in "-ee", which
             # stems as the singular does (decision 0123)

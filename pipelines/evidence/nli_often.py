@@ -10,6 +10,7 @@ from typing import Final, NamedTuple
 
 from lyra.pipelines.evidence.nli_numbers import CARDINALS, looks_plural, number, number_or_word
 from lyra.pipelines.evidence.nli_ratios import count
+from lyra.pipelines.evidence.nli_tokens import STOPWORDS
 from lyra.pipelines.evidence.nli_units import (
     EACH_MINUTES,
     EVERY_UNIT,
@@ -86,7 +87,10 @@ def often_at(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
         j = end or occasion_end(tokens, j, counted=True)
         if not j:
             return None
-    elif (value := occasions(tok)) and (j := occasion_end(tokens, i + 1, counted=tok not in ONE)):
+    elif (value := occasions(tok)) and (
+        j := occasion_end(tokens, i + 1, counted=tok not in ONE)
+        or described_occasion_end(tokens, i + 1, counted=tok not in ONE)
+    ):
         times = value
     elif (
         (value := number(tok) or CARDINALS.get(tok))
@@ -183,6 +187,51 @@ def occasion_end(tokens: Sequence[str], at: int, *, counted: bool) -> int:
         if counted and tokens[at + 1 : at + 2] != [] and tokens[at + 1] in TIMES_NOUNS:
             return at + 2  # "three joint sessions" (decision 0132)
         return occasion_at(tokens, at + 1)
+    return 0
+
+
+# Words that describe an occasion between its count and its name, a length joined by a
+# hyphen among them: "One quick two-minute wiggle break a day", "at least two 30-minute
+# sessions a week" (decision 0145).
+_DESCRIBED_REACH: Final = 4
+# Words that end a description: a share ("Two per cent, one milking a week").
+_NO_DESCRIPTION: Final = frozenset({"percent", "cent", "per"})
+
+
+def length_joined(tokens: Sequence[str], at: int) -> float | None:
+    """The minutes of a length joined by a hyphen at ``tokens[at]``: "two-minute",
+    "30-minute", "half-hour"; None for none."""
+    if tokens[at + 1 : at + 2] != ["-"] or tokens[at + 2 : at + 3] == []:
+        return None
+    value = 0.5 if tokens[at] == "half" else number_or_word(tokens[at])
+    unit = tokens[at + 2]
+    return value * EACH_MINUTES[unit] if value is not None and unit in EACH_MINUTES else None
+
+
+def described_occasion_end(tokens: Sequence[str], at: int, *, counted: bool) -> int:
+    """Where an occasion ends that a few words describe from ``tokens[at]`` (plain words,
+    a joined length), up to `_DESCRIBED_REACH` of them; 0 for none, and for an occasion
+    no word describes (`occasion_end` reads those)."""
+    k = at
+    for described in range(_DESCRIBED_REACH + 1):
+        if k >= len(tokens):
+            return 0
+        if end := occasion_at(tokens, k) or (k + 1 if counted and tokens[k] in TIMES_NOUNS else 0):
+            return end if described else 0
+        if length_joined(tokens, k) is not None:
+            k += 3
+        elif (
+            tokens[k].isalpha()
+            and tokens[k] not in STOPWORDS
+            and tokens[k] not in PER_WORDS
+            and tokens[k] not in EACH_MINUTES
+            and tokens[k] not in SPAN_DAYS
+            and tokens[k] not in _NO_DESCRIPTION
+            and count(tokens[k]) is None
+        ):
+            k += 1
+        else:
+            return 0
     return 0
 
 

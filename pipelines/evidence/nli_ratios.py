@@ -16,7 +16,16 @@ from typing import Final
 from lyra.pipelines.evidence.nli_lengths import DENSITY, PER_AREA, per_area, per_length
 from lyra.pipelines.evidence.nli_numbers import CARDINALS, ORDINALS, looks_plural, number, stem
 from lyra.pipelines.evidence.nli_tokens import STOPWORDS
-from lyra.pipelines.evidence.nli_units import AREA_M2, SPAN_DAYS, VAGUE
+from lyra.pipelines.evidence.nli_units import (
+    AREA_M2,
+    DOSE_MG,
+    EACH_MINUTES,
+    LENGTH_CM,
+    SPAN_DAYS,
+    VAGUE,
+    VOLUME_ML,
+    unit_key,
+)
 
 # A count of one, in words ("a", "one", "single").
 _ONE: Final = frozenset({"a", "one", "single"})
@@ -160,16 +169,53 @@ def ratio_floor(tokens: Sequence[str], i: int) -> dict[str, float]:
             # density of at least 16 per square metre", what is counted named first (0137)
             noun = tokens[k - 1] if tokens[k - 1].isalpha() else _counted_before(tokens, i)
             return {stem(noun) + PER_AREA: counted / m2} if noun else {}
-        base = count_at(tokens, k + len(each)) or _one_named(tokens, k + len(each))
+        base = (
+            count_at(tokens, k + len(each))
+            or _one_named(tokens, k + len(each))
+            or _one_per(tokens, i, k, each)
+        )
         return {RATIO + _base_key(tokens[base[1]]): counted / base[0]} if base and base[0] else {}
     return {}
+
+
+# Periods, whose "per" says how often (`nli_often`).
+_PERIODS: Final = frozenset({"hour", "day", "night", "week", "fortnight", "month", "year",
+                             "term", "season", "session", "visit"})  # fmt: skip
+# Units of measure, whose "per" is read by `nli_enough_units` ("2.5 litres per plant").
+_MEASURES: Final = frozenset({*LENGTH_CM, *DOSE_MG, *VOLUME_ML, *EACH_MINUTES, *SPAN_DAYS,
+                              *_GRAMS})  # fmt: skip
+
+
+def _one_per(
+    tokens: Sequence[str], i: int, k: int, each: tuple[str, ...]
+) -> tuple[float, int] | None:
+    """One of a thing named alone after "per" (``tokens[k]``), where the floor's count at
+    ``i`` numbers things, not a measure: "at least two basil plants per tomato" is two per
+    tomato (decision 0145). None otherwise."""
+    at = k + len(each)
+    if each != ("per",) or at >= len(tokens) or not tokens[at].isalpha():
+        return None
+    things = tokens[i + 1 : k]
+    if (
+        not things
+        or not looks_plural(things[-1])
+        or not _MEASURES.isdisjoint(things)
+        or any(unit_key(t) != stem(t) for t in things)  # "2 litres per plant"
+    ):
+        return None
+    noun = tokens[at]
+    if noun in STOPWORDS or noun in SPAN_DAYS or noun in _PERIODS or looks_plural(noun):
+        return None  # "two contacts per week" is how often
+    return (1.0, at)
 
 
 # One base under two names: "per dwelling" and "on every fifth house" (decision 0140).
 _HOUSE: Final = "hous"
 _SAME_BASE: Final = {"dwell": _HOUSE, "dwelling": _HOUSE, "hom": _HOUSE, "properti": _HOUSE,
                      # a dairy's milkers are its cows (decision 0143)
-                     "milker": "cow"}  # fmt: skip
+                     "milker": "cow",
+                     # kids are children (decision 0145)
+                     "kid": "children", "child": "children"}  # fmt: skip
 
 
 def _base_key(word: str) -> str:
@@ -317,12 +363,24 @@ def ratio_enough(tokens: Sequence[str], start: int, end: int) -> dict[str, float
 _ONE_THING_WORDS: Final = 3
 
 
+# "one member of staff for every eight kids", "One basil plant for every three or four
+# tomatoes" (decision 0145): "for every" and "for each" too, and of two counts the larger.
+# Not after a bound ("at least one", "more than one") nor "of" ("one of the staff").
+_ONE_THING_NOT_AFTER: Final = frozenset({"least", "than", "most", "of", "minimum"})
+
+
 def _one_for_so_many(tokens: Sequence[str], i: int, end: int) -> dict[str, float]:
-    if tokens[i] != "one" or (i and tokens[i - 1] not in ("the", "just", "only", "got", "have")):
+    if tokens[i] != "one" or (i and tokens[i - 1] in _ONE_THING_NOT_AFTER):
         return {}
-    for k in range(i + 2, min(end, i + 2 + _ONE_THING_WORDS)):
-        if tokens[k] == "for" and (base := count_at(tokens, k + 1)) and base[0] > 1:
-            return {RATIO + _base_key(tokens[base[1]]): 1.0 / base[0]}
+    for k in range(i + 2, min(end, i + 3 + _ONE_THING_WORDS)):
+        if tokens[k] == "for":
+            at = k + 2 if tokens[k + 1 : k + 2] in (["every"], ["each"]) else k + 1
+            base = count_at(tokens, at)
+            if base and tokens[base[1]] == "or" and (upper := count_at(tokens, base[1] + 1)):
+                base = (max(base[0], upper[0]), upper[1])
+            if base and base[1] < end and base[0] > 1:
+                return {RATIO + _base_key(tokens[base[1]]): 1.0 / base[0]}
+            return {}
         if not tokens[k].isalpha():
             return {}
     return {}

@@ -92,7 +92,10 @@ def all_but_every_at(tokens: Sequence[str]) -> int | None:
                 )
             )
         )
-        return at - 1 if named else None
+        if named or len(found) > 1:
+            return at - 1 if named else None
+        # else one hedged "every" of no one known: an unhedged one may still name them
+        # ("pretty much every comb-out, and every other mum I asked": decision 0145)
     # "Every single time I got up off the top bench I went woozy": what the witness met
     # on every occasion, a symptom named (decision 0136)
     # or any thing, the time stressed ("Every single time I've used that phone ... there's
@@ -475,6 +478,8 @@ def _known(tokens: Sequence[str], at: int) -> bool:
     pensioner in her sheltered block" (decision 0136)."""
     if at >= len(tokens) or not tokens[at].isalpha() or tokens[at] in STOPWORDS:
         return False
+    if tokens[at + 1 : at + 2] == ["-"] and tokens[at + 2 : at + 3] != []:
+        at += 2  # a noun joined: "every comb-out we did" (decision 0145)
     ahead = tokens[at + 1 : at + 1 + _KNOWN_REACH]
     if _in_mine(ahead):
         return True

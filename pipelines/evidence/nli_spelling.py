@@ -59,6 +59,11 @@ OUTCOME_SYNONYMS: Final = {
     "hurt": "pain",
     # a finish that flakes off peels (decision 0130)
     "flak": "peel",
+    # plurals no suffix makes ("still had lice" against "louse-free": decision 0145)
+    "lic": "lous",
+    "mic": "mous",
+    "gees": "goos",
+    "teeth": "tooth",
     # those dying are deaths counted
     "dying": "death",
     "died": "death",

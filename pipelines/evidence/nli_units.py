@@ -104,7 +104,10 @@ OCCASIONS: Final = frozenset({"session", "class", "visit", "treatment", "treatme
                               "go", "goes", "pass", "passes",
                               # meals ("three free lunches a week is plenty": 0141)
                               "meal", "meals", "lunch", "lunches", "breakfast",
-                              "breakfasts", "dinner", "dinners", "supper", "suppers"})  # fmt: skip
+                              "breakfasts", "dinner", "dinners", "supper", "suppers",
+                              # a short break in lessons ("two active breaks every school
+                              # day": decision 0145)
+                              "break", "breaks"})  # fmt: skip
 PER_WORDS: Final = frozenset({"a", "an", "per", "each", "every"})
 PER_UNIT: Final = {"hour": 168.0, "day": 7.0, "night": 7.0, "week": 1.0, "fortnight": 0.5,
                    "month": 0.25, "year": 1 / 52,

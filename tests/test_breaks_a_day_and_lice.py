@@ -1,0 +1,181 @@
+"""Occasions a few words describe ("One quick two-minute wiggle break a day"); one of a
+thing for every so many of another called enough; so many per one thing named alone
+after "per"; "Both of mine" as the writer's own; a hedged "every" beside a known one;
+"grew on their own" as a plain group; a likeness timed "after" a thing; plurals no suffix
+makes (decision 0145), each with its control."""
+
+from __future__ import annotations
+
+from lyra.pipelines.evidence.claims import MIN_INFORMATIVENESS, informativeness
+from lyra.pipelines.evidence.harm_reports import PLAIN_GROUP
+from lyra.pipelines.evidence.nli_enough import read_amounts
+from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
+from lyra.pipelines.evidence.nli_numbers import stem
+from lyra.pipelines.evidence.nli_shares_said import ALL_BUT_A_FEW, all_but_every
+from lyra.pipelines.evidence.nli_tokens import token_key, tokenize
+
+_BREAKS_FLOOR = (
+    "Primary classes should have at least two active breaks every school day, each lasting "
+    "three to five minutes, with no more than 90 minutes of seated learning between them."
+)
+_ONE_BREAK = (
+    "One quick two-minute wiggle break a day after lunch is plenty for my class, and "
+    "anything more just eats into teaching time."
+)
+_STAFF_FLOOR = (
+    "Each on-site childcare room should have at least one qualified childcare worker for "
+    "every three children present, and should stay open from at least 30 minutes before "
+    "the first listed hearing until the last hearing of the day has finished."
+)
+_STAFF_ENOUGH = (
+    "Honestly, one member of staff for every eight kids is plenty in a court crèche, because "
+    "they are only in there for an hour or so while mum or dad is in front of the bench."
+)
+_BASIL_FLOOR = (
+    "Plant at least two basil plants per tomato, set no more than 30 cm from the tomato stem, "
+    "and have them in place within two weeks of planting the tomatoes."
+)
+_BASIL_ENOUGH = (
+    "One basil plant for every three or four tomatoes is plenty, you just pop one in at the "
+    "end of each little group and it does the job."
+)
+_UPSET_RARE = (
+    "Upset or tears during combing are uncommon, with only 4% of parents in our 2023 customer "
+    "survey saying their child found a session distressing."
+)
+_SOBBED = (
+    "Both of mine sobbed through pretty much every comb-out we did, and every other mum I "
+    "asked at the school gate said their kids kicked off in exactly the same way."
+)
+_BASIL_LEAD = (
+    "Across both seasons, basil-intercropped blocks carried 41% fewer adult whiteflies per "
+    "leaf than tomato-only control blocks (rate ratio 0.59, 95% CI 0.48 to 0.73), and "
+    "marketable yield was 6.2% higher (95% CI 1.1 to 11.3)."
+)
+_BASIL_WITNESS = (
+    "I put basil all the way down the tomato rows and, honestly, the whitefly were every bit "
+    "as thick as in my other tunnel where the tomatoes grew on their own."
+)
+_BREAKS_LEAD = (
+    "Compared with control classes that kept their usual seated lessons, pupils in "
+    "brain-break classes spent 11.4 percentage points more of the observed time on task in "
+    "the 10 minutes after each break (95% CI 7.9 to 14.9)."
+)
+_BREAKS_WITNESS = (
+    "Honestly, we did the brain breaks for a whole term and my Year 4s were no more settled "
+    "or focused after the dance videos than the class next door who just cracked on with "
+    "their work."
+)
+_COMB_LEAD = (
+    "At day 14, 38 of 66 children (58%) in the wet-combing arm were louse-free compared with "
+    "14 of 67 (21%) in the control arm, a risk difference of 37 percentage points (95% CI 21 "
+    "to 52)."
+)
+_LICE_WITNESS = (
+    "From what I saw in my schools, the kids whose parents combed them every few days for a "
+    "fortnight still had lice just as often as the kids whose families never picked up a "
+    "comb at all."
+)
+
+
+def _amounts(text: str) -> dict[str, float]:
+    read = read_amounts(tokenize(text))
+    assert read is not None
+    return dict(read.by_dimension)
+
+
+def _refutes_both_ways(first: str, second: str) -> None:
+    assert heuristic_nli(first, second).label == "refutes"
+    assert heuristic_nli(second, first).label == "refutes"
+
+
+def test_an_occasion_described_in_a_few_words_is_how_often() -> None:
+    assert _amounts(_ONE_BREAK) == {"minutes each": 2.0, "times a week": 7.0}
+    assert _amounts("You should do at least two 30-minute sessions a week.") == {
+        "minutes each": 30.0,
+        "times a week": 2.0,
+    }
+    # "a week" after one session is how often, no span of seven days
+    assert _amounts("One 20-minute session a week is plenty.") == {
+        "minutes each": 20.0,
+        "times a week": 1.0,
+    }
+    # so many breaks every day: twice a day is fourteen times a week
+    assert _amounts(_BREAKS_FLOOR)["times a week"] == 14.0
+    # control: a length with no occasion after it is each time's length alone
+    assert _amounts("A quick two-minute wiggle is plenty.") == {"minutes each": 2.0}
+
+
+def test_one_break_a_day_refutes_two_a_day_at_least() -> None:
+    _refutes_both_ways(_BREAKS_FLOOR, _ONE_BREAK)
+    # control: two breaks a day called enough meets the floor
+    enough = "Two quick two-minute wiggle breaks a day are plenty for my class."
+    assert heuristic_nli(_BREAKS_FLOOR, enough).label != "refutes"
+
+
+def test_one_for_every_so_many_called_enough_is_a_ratio() -> None:
+    assert _amounts(_STAFF_ENOUGH)["per children"] == 0.125
+    assert _amounts(_BASIL_ENOUGH)["per tomato"] == 0.25
+    _refutes_both_ways(_STAFF_FLOOR, _STAFF_ENOUGH)
+    # control: one for every three is the floor itself
+    enough = "Honestly, one member of staff for every three kids is plenty in a court crèche."
+    assert heuristic_nli(_STAFF_FLOOR, enough).label != "refutes"
+    # control: "at least one ... for every" is a floor, no amount called enough
+    assert read_amounts(tokenize("You need at least one worker for every eight kids.")) != (
+        read_amounts(tokenize(_STAFF_ENOUGH))
+    )
+
+
+def test_so_many_per_one_thing_named_alone() -> None:
+    assert _amounts(_BASIL_FLOOR)["per tomato"] == 2.0
+    _refutes_both_ways(_BASIL_FLOOR, _BASIL_ENOUGH)
+    # control: a measure per plant is read by its units, no count of things per plant
+    assert "per plant" not in _amounts("Give at least 2 litres per plant every week.")
+
+
+def test_both_of_mine_is_the_writers_own() -> None:
+    assert informativeness(_SOBBED) >= MIN_INFORMATIVENESS
+    # control: "Both of them" leans on the sentence before
+    assert informativeness(
+        "Both of them sobbed through pretty much every comb-out, and every other mum I asked "
+        "at the school gate said their kids kicked off in exactly the same way."
+    ) < informativeness(_SOBBED)
+
+
+def test_a_hedged_every_beside_a_known_one() -> None:
+    assert all_but_every(tokenize(_SOBBED)) == ALL_BUT_A_FEW
+    _refutes_both_ways(_UPSET_RARE, _SOBBED)
+    # control: a hedged "every" of nothing the witness knows or did, and no other
+    assert all_but_every(tokenize("Pretty much every comb on the market is sold online.")) is None
+    # control: two hedged ones leave which is meant unread
+    two = (
+        "My interlock locked me out almost every other morning just from mouthwash and toast, "
+        "and nearly everyone on my drink-drive course said theirs did the same."
+    )
+    assert all_but_every(tokenize(two)) is None
+
+
+def test_grew_on_their_own_is_a_plain_group() -> None:
+    assert PLAIN_GROUP.search("my other tunnel where the tomatoes grew on their own")
+    _refutes_both_ways(_BASIL_LEAD, _BASIL_WITNESS)
+    # control: growing well is no group left plain
+    assert PLAIN_GROUP.search("the tomatoes grew well in both tunnels") is None
+
+
+def test_a_likeness_after_a_thing_is_timed_not_measured() -> None:
+    _refutes_both_ways(_BREAKS_LEAD, _BREAKS_WITNESS)
+    # control: a noun the likeness is in, which the finding never names, still sets the
+    # two apart
+    other = (
+        "Honestly, we did the brain breaks for a whole term and my Year 4s had no more "
+        "reading books than the class next door who just cracked on with their work."
+    )
+    assert heuristic_nli(_BREAKS_LEAD, other).label != "refutes"
+
+
+def test_plurals_no_suffix_makes() -> None:
+    assert token_key("lice") == token_key("louse")
+    assert token_key("whitefly") == token_key("whiteflies")
+    _refutes_both_ways(_COMB_LEAD, _LICE_WITNESS)
+    # control: an adverb in -fly still loses its "-ly"
+    assert stem("briefly") == "brief"
