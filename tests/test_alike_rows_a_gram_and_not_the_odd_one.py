@@ -8,9 +8,9 @@ import pytest
 
 from lyra.pipelines.evidence.claims import informativeness
 from lyra.pipelines.evidence.harm_reports import witnessed
+from lyra.pipelines.evidence.nli_counts import spans_zero
 from lyra.pipelines.evidence.nli_enough import read_amounts
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
-from lyra.pipelines.evidence.nli_numbers import spans_zero
 from lyra.pipelines.evidence.nli_ratios import area_share
 from lyra.pipelines.evidence.nli_shares import read_share
 from lyra.pipelines.evidence.nli_shares_said import (

@@ -2,7 +2,10 @@
 thing for every so many of another called enough; so many per one thing named alone
 after "per"; "Both of mine" as the writer's own; a hedged "every" beside a known one;
 "grew on their own" as a plain group; a likeness timed "after" a thing; plurals no suffix
-makes (decision 0145), each with its control."""
+makes; "more weeks than it ran"; a share of those who said it got worse; "joined-up" as
+no uptake; others each single time; an order before its object; "nothing but" the
+usual; what came of an amount enough for the writer (decision
+0145), each with its control."""
 
 from __future__ import annotations
 
@@ -11,7 +14,15 @@ from lyra.pipelines.evidence.harm_reports import PLAIN_GROUP
 from lyra.pipelines.evidence.nli_enough import read_amounts
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
 from lyra.pipelines.evidence.nli_numbers import stem
-from lyra.pipelines.evidence.nli_shares_said import ALL_BUT_A_FEW, all_but_every
+from lyra.pipelines.evidence.nli_orders import ordered
+from lyra.pipelines.evidence.nli_shares import read_share, uptake_against_outcome
+from lyra.pipelines.evidence.nli_shares_said import (
+    ALL_BUT_A_FEW,
+    MOST_KNOWN,
+    Share,
+    all_but_every,
+    share_of_sayers,
+)
 from lyra.pipelines.evidence.nli_tokens import token_key, tokenize
 
 _BREAKS_FLOOR = (
@@ -179,3 +190,132 @@ def test_plurals_no_suffix_makes() -> None:
     _refutes_both_ways(_COMB_LEAD, _LICE_WITNESS)
     # control: an adverb in -fly still loses its "-ly"
     assert stem("briefly") == "brief"
+
+
+_CANCELLED_RARE = (
+    "Across our partner prisons, fewer than 5% of scheduled book club sessions were cancelled "
+    "because no officer was free to escort members to the library."
+)
+_CALLED_OFF = (
+    "On our wing the book club got called off more weeks than it ran, because there was "
+    "never an officer spare to walk us down to the library."
+)
+_HANDWRITING_RARE = (
+    "In our 2023 survey of 1,180 partner schools, only 3% of teachers said pupils' "
+    "handwriting had got noticeably worse after a term of KeyStride lessons."
+)
+_WENT_BACKWARDS = (
+    "Honestly about half my Year 4s went backwards with their joined-up writing once the "
+    "typing app took over our handwriting slot, letters all over the place and no joins at "
+    "all by Easter."
+)
+_OVERHEARD_RARE = (
+    "Being overheard is rare with a LawNook booth: in our 2023 survey of 1,870 clinic "
+    "visitors, only 2 in every 100 said someone nearby could hear their conversation."
+)
+_HEARD_EVERY_TIME = (
+    "But every single time I've gone, the people sat on the chairs outside the booth could "
+    "hear every word about my debts, and the other mums in the queue told me the same thing "
+    "kept happening to them."
+)
+_RAISE_FLOOR = (
+    "Raise the head end of the bed by at least 15 cm, using sturdy blocks or risers under the "
+    "legs rather than extra pillows, and keep it raised every night for at least 6 weeks "
+    "before deciding whether it has helped."
+)
+_PAPERBACKS = (
+    "Margaret Doyle, 71, said two old paperbacks under the top legs of the bed, about 5cm, "
+    "were plenty and her heartburn settled within a week."
+)
+_HOSEPIPE = (
+    "I grew two rows of the same variety side by side for three summers, one row getting the "
+    "comfrey brew and the other getting nothing but the hosepipe, and when I weighed the "
+    "pickings at the end of each summer there was nothing to choose between them."
+)
+_ODD_MORNING = (
+    "Five minutes of the lip breathing on the odd morning has been plenty for me, and I was "
+    "getting the hang of it within a fortnight."
+)
+
+
+def test_more_weeks_than_it_ran_is_most_of_them() -> None:
+    assert read_share(tokenize(_CALLED_OFF)) == MOST_KNOWN
+    _refutes_both_ways(_CANCELLED_RARE, _CALLED_OFF)
+    # control: more weeks than the witness expected counts none of them
+    assert read_share(tokenize("On our wing the book club ran more weeks than I expected.")) is None
+
+
+def test_a_share_of_those_who_said_it_got_worse() -> None:
+    assert share_of_sayers(tokenize(_HANDWRITING_RARE))
+    assert read_share(tokenize(_WENT_BACKWARDS)) == Share(50.0, 50.0)
+    _refutes_both_ways(_HANDWRITING_RARE, _WENT_BACKWARDS)
+    # control: a share of those it happened to, no sayers
+    assert not share_of_sayers(tokenize("Only 3% of pupils had noticeably worse handwriting."))
+    # control: who said it is no outcome shared with a share of who replied
+    replies = (
+        "The consultation ran for ten weeks over the autumn and received 1,463 responses. "
+        "Just over half came from teachers and school leaders, with the rest from parents, "
+        "governors, specialist teachers, occupational therapists, software providers and "
+        "academics."
+    )
+    assert heuristic_nli(replies, _HANDWRITING_RARE).label == "neutral"
+
+
+def test_joined_up_is_no_uptake() -> None:
+    assert not uptake_against_outcome(tokenize(_HANDWRITING_RARE), tokenize(_WENT_BACKWARDS))
+    # control: those who joined a scheme took it up
+    assert uptake_against_outcome(
+        tokenize("About 74% of families joined the scheme in its first year."),
+        tokenize("Only 2% of families said a visit left them uncomfortable."),
+    )
+
+
+def test_every_single_time_others_did_a_thing() -> None:
+    _refutes_both_ways(_OVERHEARD_RARE, _HEARD_EVERY_TIME)
+    # control: the witness's own habit each time is no share of what befell them
+    assert all_but_every(tokenize("Every single time I go I sit on the top bench.")) is None
+
+
+def test_an_order_before_its_objects_determiner() -> None:
+    assert ordered(tokenize(_RAISE_FLOOR))
+    _refutes_both_ways(_RAISE_FLOOR, _PAPERBACKS)
+    # control: no floor after it, no order read ("Support the ..." may open a heading)
+    assert not ordered(tokenize("Raise the head end of the bed by 15 cm."))
+
+
+def test_nothing_but_the_usual_is_a_plain_group() -> None:
+    assert PLAIN_GROUP.search("the other getting nothing but the hosepipe")
+    assert informativeness(_HOSEPIPE) >= MIN_INFORMATIVENESS
+    # control: nothing but trouble names no group
+    assert PLAIN_GROUP.search("the scheme has been nothing but trouble") is None
+
+
+def test_enough_for_me_and_what_came_of_it_within_a_time() -> None:
+    assert informativeness(_ODD_MORNING) >= MIN_INFORMATIVENESS
+    # control: enough for the writer alone, nothing said of what came of it
+    assert (
+        informativeness(
+            "Five minutes of the lip breathing on the odd morning has been plenty for me."
+        )
+        == 0.0
+    )
+
+
+def test_an_overlap_is_no_depth() -> None:
+    overlap = "Unroll the cardboard, overlapping each run by at least 15 cm."
+    assert _amounts(overlap) == {"centimetres overlapped": 15.0}
+    enough = (
+        "Honestly one layer of box and a couple of centimetres of compost on top is loads, "
+        "I've never bothered with more."
+    )
+    assert heuristic_nli(enough, overlap).label == "neutral"
+    # control: a depth of at least 15 cm against a couple of centimetres
+    depth = "Spread the compost to a depth of at least 15 cm."
+    assert heuristic_nli(enough, depth).label == "refutes"
+
+
+def test_half_of_it_is_a_part_of_a_mass() -> None:
+    stalk = "If I left it sixty days it'd be up to the cows' bellies and half of it would be stalk."
+    assert read_share(tokenize(stalk)) is None
+    # control: half of them counts a group
+    assert read_share(tokenize("Half of them went lame within a month.")) == Share(50.0, 50.0)

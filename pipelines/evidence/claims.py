@@ -405,7 +405,11 @@ _ENOUGH_AND_MY_OUTCOME = re.compile(
     r"(?:[\w-]+\s+){0,2}?(?:is|are|was|were|has|have|had|cleared|healed|settled|went|got"
     r"|stayed)\b"
     # "... is plenty for me, and I'm back on my feet before the rest of the street" (0142)
-    r"|I(?:'m|\s+am|\s+was)\s+(?:back|better|fine|right|well|over)\b)"
+    r"|I(?:'m|\s+am|\s+was)\s+(?:back|better|fine|right|well|over)\b"
+    # "... has been plenty for me, and I was getting the hang of it within a fortnight"
+    # (decision 0145)
+    r"|I(?:'m|'d|\s+am|\s+was|\s+had)\s+(?:[\w'-]+\s+){1,6}?within\s+(?:a|an|one|two|three"
+    r"|four|\d+)\s+(?:days?|weeks?|fortnight|months?)\b)"
     # "... is plenty with the salt water after wisdom teeth, I never bothered beyond that
     # and healed fine" (decision 0143)
     r"|\b(?:plenty|enough|loads)\b[^.;]{0,60}?\bI\s+never\s+bothered\s+(?:beyond|past|with"

@@ -450,6 +450,8 @@ PLAIN_GROUP: Final = re.compile(
     r"|\bleft (?:them |it )?out (?:on|in) the (?:field|grass|paddock|hill|open)\b"
     # "the ones who came in on their own" (decision 0143)
     r"|\b(?:came|come|went|go|turned up|showed up)(?: in| along)? on (?:their|his|her) own\b"
+    # "the other getting nothing but the hosepipe" (decision 0145)
+    r"|\b(?:getting|got|gets|get|given|had|having) nothing but\b"
     # "my other tunnel where the tomatoes grew on their own" (decision 0145)
     r"|\b(?:grew|grow|grown|growing|planted|stood|sat|kept|ran|lived) on (?:their|its) own\b"
     # "bales in one, nothing in the other", "the ones sat with empty hands" (decision 0138)

@@ -38,7 +38,7 @@ from lyra.pipelines.evidence.nli_comparisons import (
     read_comparisons,
     specific,
 )
-from lyra.pipelines.evidence.nli_numbers import spans_zero
+from lyra.pipelines.evidence.nli_counts import spans_zero
 from lyra.pipelines.evidence.nli_outcomes import HARMS
 from lyra.pipelines.evidence.nli_tokens import content_keys, token_key
 from lyra.pipelines.evidence.nli_words import ARMS, AS_USUAL

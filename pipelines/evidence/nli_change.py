@@ -38,6 +38,7 @@ from lyra.pipelines.evidence.nli_comparisons import (
     specific,
 )
 from lyra.pipelines.evidence.nli_costs import Cost, costs_differ, read_cost
+from lyra.pipelines.evidence.nli_counts import counted_after_half, counted_one_in
 from lyra.pipelines.evidence.nli_doses import Dose, doses_differ, read_dose
 from lyra.pipelines.evidence.nli_enough import (
     Amounts,
@@ -51,7 +52,7 @@ from lyra.pipelines.evidence.nli_limits import limit_passed
 from lyra.pipelines.evidence.nli_no_change import (
     no_change,
 )
-from lyra.pipelines.evidence.nli_numbers import counted_after_half, counted_one_in, measures, stem
+from lyra.pipelines.evidence.nli_numbers import measures, stem
 from lyra.pipelines.evidence.nli_outcomes import HARMS
 from lyra.pipelines.evidence.nli_shares import (
     COUNT_KEYS,
@@ -75,7 +76,7 @@ from lyra.pipelines.evidence.nli_shares import (
     shares_compared,
     uptake_against_outcome,
 )
-from lyra.pipelines.evidence.nli_shares_said import Share
+from lyra.pipelines.evidence.nli_shares_said import Share, sayers, share_of_sayers
 from lyra.pipelines.evidence.nli_sizes import (
     Sized,
     changed_words,
@@ -160,6 +161,14 @@ _ONE_OF: Final = {
 _READINGS_KEPT = 4096
 
 
+_REASONS: Final = frozenset({"because", "cos", "since"})
+
+
+def _reason_at(tokens: Sequence[str]) -> int:
+    """Where the first reason given opens ("because ..."); 0 for none."""
+    return next((k for k, t in enumerate(tokens) if k and t in _REASONS), 0)
+
+
 def read_changes(tokens: Sequence[str]) -> ChangeReading:
     """What the change rules read in one sentence's tokens (kept for the next pair)."""
     return _read_changes(tuple(tokens))
@@ -199,6 +208,8 @@ def _read_changes(key: tuple[str, ...]) -> ChangeReading:
     # 5% of meadows sown with our rattle lost more than a fifth of their hay yield"
     # (decision 0140)
     thresholds = bool(sized_found) and all(math.isinf(s.high) for s in sized_found)
+    # or a change that those the share counts said came (decision 0145)
+    thresholds = thresholds or share_of_sayers(tokens)
     share = (
         read_share(tokens)
         if not ((negated and not counts_failures) or ((sized or sized_found) and not thresholds))
@@ -216,6 +227,11 @@ def _read_changes(key: tuple[str, ...]) -> ChangeReading:
             # the last clause's, opened on the share ("..., and nearly every family in our
             # support group has had their case delayed the same way": decision 0135)
             share, share_tokens = read_share(opened), opened
+        elif (cut := _reason_at(tokens)) and not is_negated(tokens[:cut]):
+            # the share before its reason, which the negation is in ("the book club got
+            # called off more weeks than it ran, because there was never an officer
+            # spare": decision 0145)
+            share, share_tokens = read_share(tokens[:cut]), tokens[:cut]
     return ChangeReading(
         tokens=tokens,
         negated=negated,
@@ -709,7 +725,10 @@ def shares_differ(hypothesis: ChangeReading, sentence: ChangeReading) -> bool:
     if _repeats(hypothesis.tokens) and _repeats(sentence.tokens):
         alike |= {"again"}  # "a second unauthorised holiday", "off to Tenerife again"
     same = specific(alike)
+    # nor who said it ("only 3% of teachers said ..." against "Just over half came from
+    # teachers and school leaders": decision 0145)
     known = same - hypothesis.names - sentence.names
+    known -= content_keys([*sayers(hypothesis.tokens), *sayers(sentence.tokens)])
     if (
         share_bases_differ(hypothesis.tokens, sentence.tokens)
         and len(known - share_bases(hypothesis.tokens) - share_bases(sentence.tokens))

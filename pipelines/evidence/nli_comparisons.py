@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from typing import Final
 
 from lyra.pipelines.evidence.leftovers import lexicon_readings
+from lyra.pipelines.evidence.nli_counts import percent_at
 from lyra.pipelines.evidence.nli_numbers import (
     CARDINALS,
     FRACTION_OF,
     TIME_UNITS,
     number,
-    percent_at,
     stem,
 )
 from lyra.pipelines.evidence.nli_tokens import STOPWORDS, axis_of, content_keys, is_cue

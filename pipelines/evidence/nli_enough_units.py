@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from lyra.pipelines.evidence.nli_numbers import looks_plural, number_or_word, percent_at
+from lyra.pipelines.evidence.nli_counts import percent_at
+from lyra.pipelines.evidence.nli_numbers import looks_plural, number_or_word
 from lyra.pipelines.evidence.nli_often import occasion_at
 from lyra.pipelines.evidence.nli_ratios import PERCENT
 from lyra.pipelines.evidence.nli_tokens import STOPWORDS

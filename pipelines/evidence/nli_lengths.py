@@ -48,8 +48,17 @@ def is_spacing(tokens: Sequence[str], i: int, unit_at: int) -> bool:
     )
 
 
+# How far one piece laps over the next, no depth: "overlapping each run by at least 15
+# cm" against "a couple of centimetres of compost on top is loads" (decision 0145).
+OVERLAP: Final = "centimetres overlapped"
+_OVERLAPS: Final = frozenset({"overlap", "overlaps", "overlapping", "overlapped"})
+_OVERLAP_REACH: Final = 6
+
+
 def spacing_kind(tokens: Sequence[str], i: int, unit_at: int) -> str | None:
-    """`SPACED_AT_MOST`, `SPACING` or None for the length at ``tokens[i]``."""
+    """`SPACED_AT_MOST`, `SPACING`, `OVERLAP` or None for the length at ``tokens[i]``."""
+    if not _OVERLAPS.isdisjoint(tokens[max(0, i - _OVERLAP_REACH) : i]):
+        return OVERLAP
     if not is_spacing(tokens, i, unit_at):
         return None
     at_most = any(tuple(tokens[max(0, i - len(words)) : i]) == words for words in _AT_MOST_BEFORE)

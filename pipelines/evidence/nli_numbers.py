@@ -412,16 +412,6 @@ def of_so_many(tokens: Sequence[str], j: int) -> int:
     return k if noun in _HOLDINGS and tokens[max(0, j - 2) : j - 1] not in _WHERE_IN else 0
 
 
-# An interval from below zero to above it: "(95% CI -2 to 16)", read on tokens ("95% ci -
-# 2 to 16"): the difference it bounds may be none (decision 0139).
-_SPANS_ZERO: Final = re.compile(r"\b(?:ci|confidence interval) - [\d.]+%? to [\d.]")
-
-
-def spans_zero(tokens: Sequence[str]) -> bool:
-    """``tokens`` give a confidence interval that runs from below zero to above it."""
-    return _SPANS_ZERO.search(" ".join(tokens)) is not None
-
-
 # What befell so many of the things counted before ("five of the six came back ...").
 _BEFELL: Final = frozenset(
     {"came", "were", "had", "failed", "died", "turned", "ended", "showed", "went", "got"}
@@ -539,7 +529,7 @@ def looks_plural(token: str) -> bool:
     )
 
 
-def _half_the_noun(tokens: Sequence[str], i: int) -> int:
+def half_the_noun(tokens: Sequence[str], i: int) -> int:
     """Where the plural noun stands when ``tokens[i]`` begins "half the <plural noun>";
     0 for none."""
     if (
@@ -552,6 +542,8 @@ def _half_the_noun(tokens: Sequence[str], i: int) -> int:
         # a condition
         return 0
     at, words = i + 2, 0
+    if tokens[at : at + 1] in (["year"], ["grade"]) and tokens[at + 2 : at + 3] == ["s"]:
+        return at + 2  # "about half my Year 4s": the pupils of a school year (0145)
     while at < len(tokens) and words < _HALF_REACH and tokens[at].isalpha():
         if looks_plural(tokens[at]) or (tokens[at] == "lot" and at == i + 2):
             # "over half my lot had swapped or lost theirs": a teacher's class (0138)
@@ -570,43 +562,7 @@ def _half_the_noun(tokens: Sequence[str], i: int) -> int:
 
 def half_the_many(tokens: Sequence[str], i: int) -> bool:
     """``tokens[i]`` is "half" and begins "half the <plural noun>"."""
-    return tokens[i] == "half" and _half_the_noun(tokens, i) > 0
-
-
-def counted_after_half(tokens: Sequence[str]) -> list[str]:
-    """The plural nouns "half the" counts, as tokens ("a bit over half the trees still
-    going"): what the share is of, not what happened to it."""
-    return [
-        tokens[at]
-        for i in range(len(tokens))
-        if tokens[i] == "half" and (at := _half_the_noun(tokens, i))
-    ]
-
-
-def counted_one_in(tokens: Sequence[str]) -> list[str]:
-    """The words "one ... in" counts, as tokens ("one session in eight": session): what
-    the share is of, not what happened to it (decision 0144)."""
-    return [
-        tok
-        for i in range(len(tokens))
-        if (at := one_of_whom(tokens, i))
-        for tok in tokens[i + 1 : at]
-    ]
-
-
-def percent_at(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
-    """The percentage at ``tokens[i]`` ("56%", "56 percent": `numbers_in_digits` makes
-    "per cent" one word) and the index after it."""
-    tok = tokens[i]
-    if tok.endswith("%") and (value := number(tok[:-1])) is not None:
-        return value, i + 1
-    if (
-        i + 1 < len(tokens)
-        and tokens[i + 1] in PERCENT_WORDS
-        and (value := number(tok)) is not None
-    ):
-        return value, i + 2
-    return None
+    return tokens[i] == "half" and half_the_noun(tokens, i) > 0
 
 
 # A share that says, reports or feels something is a share of people: "of the 1,140

@@ -68,6 +68,10 @@ def ordered(tokens: Sequence[str]) -> bool:
         return tokens[1] not in _NO_ORDER_AFTER
     if tokens[1] == "your" and _base_verb(tokens[0]):
         return True  # a verb's own form before "your": "Raise your dispute within" (0140)
+    if tokens[1] in _OBJECT_DETERMINERS and _base_verb(tokens[0]) and _floor_follows(tokens):
+        # or before its object's determiner, a floor after it: "Raise the head end of the
+        # bed by at least 15 cm" (decision 0145)
+        return True
     if (
         tokens[1:2] == ["and"]
         and _base_verb(tokens[0])
@@ -88,6 +92,12 @@ def ordered(tokens: Sequence[str]) -> bool:
 
 _OBJECT_DETERMINERS: Final = frozenset({"the", "a", "an", "your", "each", "every", "it", "them",
                                         "this", "these", "those", "all", "both"})  # fmt: skip
+
+
+def _floor_follows(tokens: Sequence[str]) -> bool:
+    return any(
+        tokens[j : j + 2] in (["at", "least"], ["minimum", "of"]) for j in range(2, len(tokens))
+    )
 
 
 def _base_verb(word: str) -> bool:

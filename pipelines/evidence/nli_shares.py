@@ -17,6 +17,7 @@ on placebo and one on the drug.
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Sequence
 from typing import Final
 
@@ -221,6 +222,8 @@ def _of_people(tokens: Sequence[str], at: int) -> bool:
     percent of rider injuries"; not "15.5% moisture" nor "a 12% drop"."""
     hedged = tokens[at + 1 : at + 2] != [] and tokens[at + 1] in FRACTION_HEDGES
     after = tokens[at + 2 : at + 4] if hedged else tokens[at + 1 : at + 3]  # "a good third"
+    if tokens[at] == "half" and tokens[at + 1 : at + 3] in (["of", "it"], ["of", "that"]):
+        return False  # a part of a mass: "half of it would be stalk" (decision 0145)
     if after[1:] == ["of"] and (after[0] in FRACTION_OF or tokens[at] == "half"):
         return True  # "a third of my clients"
     if after[:1] and after[0] in FRACTION_OF and after[1:] and after[1] in SAID:
@@ -599,6 +602,8 @@ def _takes_up(tokens: Sequence[str]) -> bool:
             or (tokens[k] == "complete" and tokens[k - 1 : k] == ["to"])
         )
         and _RELATIVE.isdisjoint(tokens[max(0, k - 2) : k])
+        # a compound's first word: "joined-up writing" (decision 0145)
+        and tokens[k + 1 : k + 2] != ["-"]
         for k in range(start, end)
     )
 
@@ -718,13 +723,24 @@ def _called_rare(tokens: Sequence[str], share: Share, other: Sequence[str]) -> b
     ("ringing ears or headaches"; not "89% of nights" of a strip worn)."""
     if not _SELDOM.isdisjoint(tokens):
         return True
+    other_clause = share_clause(other)
     return (
         0 < share.high <= _RARE_AT_MOST
         # "fewer than one pupil in a hundred has reported any discomfort"; "Only around 3
         # in every 100 children show signs of worry or upset" (decision 0141)
         and ((share.low == 0 and "any" in share_clause(tokens)) or "only" in tokens)
-        and SYMPTOM.search(" ".join(share_clause(other))) is not None
+        and (
+            SYMPTOM.search(" ".join(other_clause)) is not None
+            # or a thing gone worse ("went backwards with their joined-up writing": 0145)
+            or _WORSENED.search(" ".join(other_clause)) is not None
+        )
     )
+
+
+_WORSENED: Final = re.compile(
+    r"\b(?:went|gone|going|go|slid|slipped) backwards?\b|\bgot (?:\w+ )?worse\b"
+    r"|\bdeteriorat"
+)
 
 
 # What a share is of, read in at most this many words after its "of" ("56% of annual

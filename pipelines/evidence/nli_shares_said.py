@@ -12,7 +12,7 @@ from typing import Final
 
 from lyra.pipelines.evidence.claim_verbs import IRREGULAR_PAST
 from lyra.pipelines.evidence.harm_reports import SYMPTOM
-from lyra.pipelines.evidence.nli_numbers import looks_plural
+from lyra.pipelines.evidence.nli_numbers import SAID, looks_plural, measures
 from lyra.pipelines.evidence.nli_tokens import (
     STOPWORDS,
     denies_rarity,
@@ -209,8 +209,27 @@ def most_known(tokens: Sequence[str]) -> bool:
                 and tokens[i + 5] in _OURS
             )
             or (tok == "not" and more_than_not(tokens, i))
+            or (tok == "than" and _more_than_it_ran(tokens, i))
             for i, tok in enumerate(tokens)
         )
+    )
+
+
+# "got called off more weeks than it ran": most of the weeks (decision 0145).
+_PERIODS: Final = frozenset({"weeks", "times", "days", "nights", "sessions", "months",
+                             "mornings", "evenings", "shifts"})  # fmt: skip
+
+
+def _more_than_it_ran(tokens: Sequence[str], i: int) -> bool:
+    """The "than" at ``i`` closes "more <periods> than it <did>": the thing failed on
+    most of them."""
+    return (
+        i >= 2
+        and tokens[i - 2] == "more"
+        and tokens[i - 1] in _PERIODS
+        and tokens[i + 1 : i + 2] in (["it"], ["they"])
+        and tokens[i + 2 : i + 3] != []
+        and (_past_tense(tokens[i + 2]) or tokens[i + 2] in IRREGULAR_PAST)
     )
 
 
@@ -388,8 +407,30 @@ def _stressed_every_time(tokens: Sequence[str]) -> bool:
     return any(
         tokens[i : i + 3] == ["every", "single", "time"]
         and not _FIRST_PERSON_SUBJECTS.isdisjoint(tokens[i + 3 : i + 5])
-        and not _THERE_WAS.isdisjoint(tokens[i + 3 :])
+        and (not _THERE_WAS.isdisjoint(tokens[i + 3 :]) or _others_each_time(tokens, i + 3))
         for i in range(len(tokens) - 3)
+    )
+
+
+_HAVE_BEEN: Final = frozenset({"i've", "we've"})
+_OTHERS_REACH: Final = 3
+
+
+def _others_each_time(tokens: Sequence[str], at: int) -> bool:
+    """From ``at``, a time the witness went ("I've gone", "I went") and then others who did
+    a thing ("the people sat on the chairs outside the booth could hear every word":
+    decision 0145); not the witness's own habit ("I go I sit on the top bench")."""
+    if tokens[at : at + 1] and tokens[at] in _HAVE_BEEN:
+        verb = at + 1
+    elif tokens[at : at + 1] in (["i"], ["we"]) and tokens[at + 1 : at + 2] != []:
+        verb = at + 1 if _past_tense(tokens[at + 1]) else 0
+    else:
+        verb = 0
+    after = tokens[verb + 1 : verb + 1 + _OTHERS_REACH] if verb else []
+    return (
+        bool(after)
+        and after[0] in ("the", "someone", "they")
+        and (_FIRST_PERSON_SUBJECTS.isdisjoint(after))
     )
 
 
@@ -510,3 +551,31 @@ def _in_mine(words: Sequence[str]) -> bool:
         ["his"],
         ["their"],
     )
+
+
+# A share of those who said a thing changed counts the sayers, not a size of the change:
+# "only 3% of teachers said pupils' handwriting had got noticeably worse" (decision
+# 0145). Their verb within a few words of the share's "of".
+_SAYERS_REACH: Final = 4
+
+
+def share_of_sayers(tokens: Sequence[str]) -> bool:
+    """The one percentage ``tokens`` give is a share "of <those> said (reported ...)"."""
+    return bool(sayers(tokens))
+
+
+def sayers(tokens: Sequence[str]) -> list[str]:
+    """The words naming those a share of sayers counts ("of teachers said": "teachers"),
+    who are no outcome the share shares with another; empty for no such share."""
+    shares = measures(tokens).get("%", [])
+    if len(shares) != 1:
+        return []
+    at = shares[0][2]
+    of = next((j for j in range(at + 1, min(len(tokens), at + 3)) if tokens[j] == "of"), None)
+    if of is None:
+        return []
+    said = next(
+        (k for k in range(of + 1, min(len(tokens), of + 1 + _SAYERS_REACH)) if tokens[k] in SAID),
+        None,
+    )
+    return list(tokens[of + 1 : said]) if said is not None else []

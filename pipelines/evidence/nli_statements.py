@@ -11,7 +11,8 @@ import re
 from collections.abc import Sequence
 
 from lyra.pipelines.evidence.claim_frames import WRITERS_ESTIMATE, stated_part
-from lyra.pipelines.evidence.nli_numbers import measures, spans_zero
+from lyra.pipelines.evidence.nli_counts import spans_zero
+from lyra.pipelines.evidence.nli_numbers import measures
 from lyra.pipelines.evidence.nli_tokens import content_keys, tokenize
 from lyra.pipelines.extract.sentences import FOOTNOTE_NUMBER, REFERENCE_MARKER
 
