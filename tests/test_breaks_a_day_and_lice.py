@@ -4,8 +4,9 @@ after "per"; "Both of mine" as the writer's own; a hedged "every" beside a known
 "grew on their own" as a plain group; a likeness timed "after" a thing; plurals no suffix
 makes; "more weeks than it ran"; a share of those who said it got worse; "joined-up" as
 no uptake; others each single time; an order before its object; "nothing but" the
-usual; what came of an amount enough for the writer (decision
-0145), each with its control."""
+usual; what came of an amount enough for the writer; so many days of a thing; those
+given the rest without it; those that still do it the old way; loads of her mates
+(decision 0145), each with its control."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from lyra.pipelines.evidence.nli_orders import ordered
 from lyra.pipelines.evidence.nli_shares import read_share, uptake_against_outcome
 from lyra.pipelines.evidence.nli_shares_said import (
     ALL_BUT_A_FEW,
+    LOADS_KNOWN,
     MOST_KNOWN,
     Share,
     all_but_every,
@@ -319,3 +321,72 @@ def test_half_of_it_is_a_part_of_a_mass() -> None:
     assert read_share(tokenize(stalk)) is None
     # control: half of them counts a group
     assert read_share(tokenize("Half of them went lame within a month.")) == Share(50.0, 50.0)
+
+
+_TAPE_FLOOR = (
+    "Keep the broken toe taped to its neighbour for at least 3 weeks, and change the tape and "
+    "the padding between the toes every 2 to 3 days, or sooner if it becomes wet or loose."
+)
+_TEN_DAYS = (
+    "Ten days of taping was plenty for my broken pinky toe, and I only swapped the tape about "
+    "once a week with no bother at all."
+)
+_TAPE_LEAD = (
+    "Participants randomised to buddy taping returned to normal walking a median of 6.5 days "
+    "earlier than those given advice and painkillers without taping (difference 6.5 days, 95% "
+    "CI 3.1 to 9.8), and their mean pain score at day 7 was 1.4 points lower on a 0 to 10 "
+    "scale."
+)
+_STRAP_WITNESS = (
+    "From what I see in surgery, the folk I strap up and the folk I just send home with "
+    "paracetamol and a roomy pair of trainers are back walking normally at about the same "
+    "time, so the tape doesn't really change much."
+)
+_PHONES_LEAD = (
+    "Recorded self-harm incidents fell to 14.2 per 1,000 prisoner-months on wings after "
+    "in-cell telephones were installed, compared with 18.9 per 1,000 prisoner-months on "
+    "control wings (adjusted rate ratio 0.75, 95% CI 0.63 to 0.89)."
+)
+_PHONES_WITNESS = (
+    "Since the in-cell phones went in, my wing has had just as many self-harm call-outs as "
+    "the wings next door that still queue for the landing phone, so in my book they've made "
+    "no real difference."
+)
+_REMARKS_RARE = (
+    "Unkind comments are rare: across 212 partner schools last year, fewer than 2 in every "
+    "100 peer-marked pieces were flagged by teachers for a hurtful remark."
+)
+_NASTY_STUFF = (
+    "My girl came home upset most weeks because the lads marking her books kept scrawling "
+    "nasty stuff next to her answers, and loads of her mates had the same thing happen to "
+    "them."
+)
+
+
+def test_so_many_days_of_a_thing_is_how_long() -> None:
+    assert _amounts(_TEN_DAYS) == {"days in all": 10.0}
+    _refutes_both_ways(_TAPE_FLOOR, _TEN_DAYS)
+    # control: so many days counted, no "of", are so many times
+    assert _amounts("Ten days is plenty.") == {"times in all": 10.0}
+
+
+def test_those_given_the_rest_without_a_thing_are_a_control_arm() -> None:
+    _refutes_both_ways(_TAPE_LEAD, _STRAP_WITNESS)
+    # control: a lead over an arm given another thing is no lead over doing without
+    other = _TAPE_LEAD.replace("without taping", "with a stiff shoe")
+    assert heuristic_nli(other, _STRAP_WITNESS).label == "neutral"
+
+
+def test_those_that_still_do_it_the_old_way_are_plain() -> None:
+    assert informativeness(_PHONES_WITNESS) >= MIN_INFORMATIVENESS
+    _refutes_both_ways(_PHONES_LEAD, _PHONES_WITNESS)
+    # control: those who still had the outcome are no plain group
+    assert PLAIN_GROUP.search("the kids who still had lice at the end") is None
+
+
+def test_loads_of_her_mates() -> None:
+    assert informativeness(_NASTY_STUFF) >= MIN_INFORMATIVENESS
+    assert read_share(tokenize(_NASTY_STUFF)) == LOADS_KNOWN
+    _refutes_both_ways(_REMARKS_RARE, _NASTY_STUFF)
+    # control: loads of her books name no one
+    assert read_share(tokenize("She brought loads of her books home.")) is None

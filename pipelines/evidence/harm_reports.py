@@ -287,6 +287,9 @@ WITNESS_FREQUENCY = re.compile(
     r"|\b(?:well\s+over|over|nearly|almost|more\s+than)\s+half\s+of\s+(?:them|my|our)\b"
     r"|\b(?:loads|lots|most|plenty)\s+of\s+the\s+other\s+(?:[\w'-]+\s+){1,8}?"
     r"(?:told|said|say|says)\b"
+    # "loads of her mates had the same thing happen to them" (decision 0145)
+    r"|\b(?:loads|lots)\s+of\s+(?:my|our|her|his|their)\s+[\w'-]+\s+(?:had|got|told|said"
+    r"|were|went)\b"
     rf"|\b{_FRACTION}\s+(?:of\s+)?(?:the|my|our)\s+(?:[\w'-]+\s+){{0,10}}?{_DID}\b"
     # of the witness's own stock, whatever befell it ("about half my tank loads of compost
     # tea clogged the nozzles": decision 0144)
@@ -450,7 +453,10 @@ PLAIN_GROUP: Final = re.compile(
     r"|\bleft (?:them |it )?out (?:on|in) the (?:field|grass|paddock|hill|open)\b"
     # "the ones who came in on their own" (decision 0143)
     r"|\b(?:came|come|went|go|turned up|showed up)(?: in| along)? on (?:their|his|her) own\b"
-    # "the other getting nothing but the hosepipe" (decision 0145)
+    # "the other getting nothing but the hosepipe", "the wings next door that still queue
+    # for the landing phone" (decision 0145)
+    r"|\b(?:who|that|which) still (?:queue|queued|use|used|rely|relied|do|did|walk|walked"
+    r"|wait|waited|travel|travelled)\b"
     r"|\b(?:getting|got|gets|get|given|had|having) nothing but\b"
     # "my other tunnel where the tomatoes grew on their own" (decision 0145)
     r"|\b(?:grew|grow|grown|growing|planted|stood|sat|kept|ran|lived) on (?:their|its) own\b"

@@ -51,7 +51,10 @@ _CONTROL_ARM: Final = re.compile(
     r"|wait ?-? ?listed|comparison group)\b"
     # those who had none of it ("than cows in pens without a brush"), or plain water in its
     # place ("6.1% of the warm-water soak group") (decision 0143)
+    # or the thing not done ("than those given advice and painkillers without taping":
+    # decision 0145)
     r"|\bthan (?:[\w-]+ ){0,4}?without (?:a|an|the|any)\b"
+    r"|\bthan (?:[\w-]+ ){0,6}?without [a-z]{3,}ing\b"
     # or "with no" of it ("than fields with no bales put out": decision 0144)
     r"|\bthan (?:[\w-]+ ){0,4}?with no\b"
     r"|\b(?:warm|plain|tap) ?-? ?water (?:\S+ ){0,2}?(?:group|arm)s?\b"

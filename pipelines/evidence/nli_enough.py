@@ -245,7 +245,12 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
             and tokens[i - 1 : i] != ["within"]
         ):
             # occasions with no "a week" after them count in all: "at least four
-            # appointments spread over ...", "One proper sit-down of about an hour"
+            # appointments spread over ...", "One proper sit-down of about an hour"; but
+            # "Ten days of taping" is how long (decision 0145)
+            if tokens[j - 1] in SPAN_DAYS and tokens[j : j + 1] == ["of"]:
+                found.setdefault(SPAN, value * SPAN_DAYS[tokens[j - 1]])
+                i = j
+                continue
             found.setdefault(TIMES, value)
             # so many with a thing each week or summer: "two goes with the mower each
             # summer" is twice a year (decision 0141)

@@ -300,10 +300,23 @@ _LOADS: Final = frozenset({"loads", "lots"})
 _LOADS_NOUN_REACH: Final = 3
 
 
+_WHOSE: Final = frozenset({"my", "our", "her", "his", "their"})
+# Those one knows, whose "loads of" are a share of people.
+_KNOWN_PEOPLE: Final = frozenset({"kids", "children", "pupils", "students", "patients",
+                                  "clients", "families", "parents", "tenants", "mates",
+                                  "friends", "classmates", "neighbours", "colleagues",
+                                  "workmates", "customers", "regulars"})  # fmt: skip
+
+
 def _loads_known(tokens: Sequence[str], i: int) -> bool:
     """``tokens[i]`` opens "loads (lots) of the (other) <plural>", the other ones or
     those in the witness's own place ("in my", "at our")."""
-    if tokens[i] not in _LOADS or tokens[i + 1 : i + 3] != ["of", "the"]:
+    if tokens[i] not in _LOADS or tokens[i + 1 : i + 2] != ["of"]:
+        return False
+    if tokens[i + 2 : i + 3] and tokens[i + 2] in _WHOSE:
+        # "loads of her mates had the same thing happen" (decision 0145)
+        return tokens[i + 3 : i + 4] != [] and tokens[i + 3] in _KNOWN_PEOPLE
+    if tokens[i + 2 : i + 3] != ["the"]:
         return False
     k = i + 3
     other = tokens[k : k + 1] == ["other"]
