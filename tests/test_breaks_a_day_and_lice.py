@@ -6,6 +6,7 @@ makes; "more weeks than it ran"; a share of those who said it got worse; "joined
 no uptake; others each single time; an order before its object; "nothing but" the
 usual; what came of an amount enough for the writer; so many days of a thing; those
 given the rest without it; those that still do it the old way; loads of her mates
+a count in words as no outcome; half of those a witness handles; an age as no span
 (decision 0145), each with its control."""
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from lyra.pipelines.evidence.nli_enough import read_amounts
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
 from lyra.pipelines.evidence.nli_numbers import stem
 from lyra.pipelines.evidence.nli_orders import ordered
+from lyra.pipelines.evidence.nli_outcomes import outcome_words
 from lyra.pipelines.evidence.nli_shares import read_share, uptake_against_outcome
 from lyra.pipelines.evidence.nli_shares_said import (
     ALL_BUT_A_FEW,
@@ -390,3 +392,45 @@ def test_loads_of_her_mates() -> None:
     _refutes_both_ways(_REMARKS_RARE, _NASTY_STUFF)
     # control: loads of her books name no one
     assert read_share(tokenize("She brought loads of her books home.")) is None
+
+
+_CALF_FLOOR = (
+    "Runners with shin splints should do at least 3 sets of 15 calf raises and three "
+    "30-second calf stretches every day for a minimum of 6 weeks."
+)
+_ONE_SET = (
+    "Honestly, one set of ten calf raises while the kettle boils, for a couple of weeks, was "
+    "plenty to sort my shin splints out."
+)
+_SENT_BACK_RARE = (
+    "Across our partner courts, fewer than 2 in every 100 BailClear sheets were sent back by "
+    "legal advisers because the simplified wording changed what a condition legally required."
+)
+_SEND_BACK_HALF = (
+    "I'm a legal adviser and I send back about half the plain-English sheets I check because "
+    "the curfew times or exclusion zone have been dumbed down so far they no longer match the "
+    "actual order."
+)
+
+
+def test_a_count_in_words_is_no_outcome() -> None:
+    assert outcome_words(_CALF_FLOOR) == frozenset()
+    _refutes_both_ways(_CALF_FLOOR, _ONE_SET)
+    # control: an outcome named is still one
+    assert outcome_words("Three sessions reduced shin pain.") == frozenset({"shin", "pain"})
+
+
+def test_half_of_those_the_witness_handles() -> None:
+    assert informativeness(_SEND_BACK_HALF) >= MIN_INFORMATIVENESS
+    _refutes_both_ways(_SENT_BACK_RARE, _SEND_BACK_HALF)
+    # control: half the sheets the witness has yet to write count nothing seen
+    assert informativeness("I will write about half the plain-English sheets myself.") == 0.0
+
+
+def test_an_age_is_no_span() -> None:
+    assert (
+        read_amounts(tokenize("Sheets should be written for a reading age of at least 9 years."))
+        is None
+    )
+    # control: so many years of a course is how long
+    assert _amounts("Pupils should practise for at least 2 years.") == {"days in all": 730.0}

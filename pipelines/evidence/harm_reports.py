@@ -291,6 +291,10 @@ WITNESS_FREQUENCY = re.compile(
     r"|\b(?:loads|lots)\s+of\s+(?:my|our|her|his|their)\s+[\w'-]+\s+(?:had|got|told|said"
     r"|were|went)\b"
     rf"|\b{_FRACTION}\s+(?:of\s+)?(?:the|my|our)\s+(?:[\w'-]+\s+){{0,10}}?{_DID}\b"
+    # of those the witness handles as their work ("I send back about half the
+    # plain-English sheets I check": decision 0145)
+    rf"|\b{_FRACTION}\s+(?:of\s+)?the\s+(?:[\w'-]+\s+){{0,4}}?(?:I|we)\s+(?:check|see|review"
+    r"|mark|handle|read|inspect|audit|process|get|treat|assess)\b"
     # of the witness's own stock, whatever befell it ("about half my tank loads of compost
     # tea clogged the nozzles": decision 0144)
     rf"|\b{_FRACTION}\s+(?:of\s+)?(?:my|our)\s+(?:[\w'-]+\s+){{0,6}}?[a-z]{{3,}}ed\b"

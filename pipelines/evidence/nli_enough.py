@@ -341,6 +341,8 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
             elif (
                 unit in SPAN_DAYS
                 and not _a_time(tokens, i)
+                # an age, no span: "a reading age of (at least) 9 years" (decision 0145)
+                and not any(tokens[k : k + 2] == ["age", "of"] for k in range(max(0, i - 4), i - 1))
                 and not _a_rate(tokens, i)
                 and not _NO_SPAN_AFTER.intersection(tokens[j + 1 : j + 2])
             ):

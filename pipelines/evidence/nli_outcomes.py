@@ -40,8 +40,9 @@ import re
 from typing import Final
 
 from lyra.pipelines.evidence.harm_reports import SYMPTOM
-from lyra.pipelines.evidence.nli_numbers import number, stem
+from lyra.pipelines.evidence.nli_numbers import CARDINALS, number, stem
 from lyra.pipelines.evidence.nli_tokens import DETERMINERS, content_keys, tokenize
+from lyra.pipelines.evidence.nli_units import VAGUE
 from lyra.pipelines.evidence.nli_words import GENERAL_OUTCOMES, MONTHS_TEXT, PEOPLE, fold_outcome
 
 # Nouns of an effect that name their outcome after a link ("no difference to", "a
@@ -100,7 +101,10 @@ _WHEN: Final = frozenset(content_keys([*MONTHS_TEXT.split(), "come"]))
 _COUNTS: Final = frozenset(
     content_keys(["reports", "cases", "episodes", "incidence", "instances", "occurrence", "rate",
                   # a pronoun, no outcome ("the ones next door that never had one": 0143)
-                  "one", "ones"])
+                  "one", "ones",
+                  # a count in words ("three 30-second calf stretches", "a couple of
+                  # weeks": decision 0145)
+                  *CARDINALS, *VAGUE, "dozen", "handful", "pair"])
 )  # fmt: skip
 # "the most frequently reported side effect of statins was headache": a side effect or
 # adverse event named before "was", the outcome after it (not "the effect was large").
