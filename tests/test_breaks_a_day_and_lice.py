@@ -6,8 +6,9 @@ makes; "more weeks than it ran"; a share of those who said it got worse; "joined
 no uptake; others each single time; an order before its object; "nothing but" the
 usual; what came of an amount enough for the writer; so many days of a thing; those
 given the rest without it; those that still do it the old way; loads of her mates
-a count in words as no outcome; half of those a witness handles; an age as no span
-(decision 0145), each with its control."""
+a count in words as no outcome; half of those a witness handles; an age as no span;
+so many days in a thing; every one there; most days of the week; a hedge and an ex as
+no outcome (decision 0145), each with its control."""
 
 from __future__ import annotations
 
@@ -434,3 +435,68 @@ def test_an_age_is_no_span() -> None:
     )
     # control: so many years of a course is how long
     assert _amounts("Pupils should practise for at least 2 years.") == {"days in all": 730.0}
+
+
+_SLING_FLOOR = (
+    "Adults with an undisplaced or mildly displaced mid-shaft clavicle fracture should wear a "
+    "broad arm sling for at least 3 weeks, and gentle pendulum and elbow exercises should "
+    "begin within the first 2 weeks, three times a day."
+)
+_FOUR_DAYS = (
+    "Four days in the sling was plenty for my collarbone, binned it after that and never "
+    "looked back."
+)
+_THERE_SAID = (
+    "Nobody warned me that my advocate would pass my whole story to the housing office, my GP "
+    "and the kids' school, and when I brought it up at my support group nearly every woman "
+    "there said the same had happened to them."
+)
+_CUTS_RARE = (
+    "Minor cuts and splinters are rare: across more than 2,300 Mudlark kitchens in UK "
+    "settings, staff have reported fewer than 1 minor injury per 1,000 child play sessions."
+)
+_MOST_DAYS = (
+    "Since we put the Mudlark kitchen in last spring, I've been writing little cuts and "
+    "splinters on the children's hands into the accident book most days of the week."
+)
+_CONTACT_FLOOR = (
+    "Every victim assessed as high risk should be contacted by a specialist court advocate "
+    "within 24 hours of the incident being reported to police, and then at least once a week "
+    "until the case is finally concluded in court."
+)
+_ONCE_A_MONTH = (
+    "My advocate rang me about a fortnight after I reported my ex and then maybe once a month "
+    "till the trial, and to be honest that was plenty for me."
+)
+
+
+def test_so_many_days_in_a_thing_is_how_long() -> None:
+    assert _amounts(_FOUR_DAYS) == {"days in all": 4.0}
+    _refutes_both_ways(_SLING_FLOOR, _FOUR_DAYS)
+    # control: days in a week are how often, no span
+    assert "days in all" not in _amounts("Two days in a week is plenty.")
+
+
+def test_every_one_there_where_the_witness_was() -> None:
+    assert informativeness(_THERE_SAID) >= MIN_INFORMATIVENESS
+    assert read_share(tokenize(_THERE_SAID)) == ALL_BUT_A_FEW
+    # control: "there" with no place of the witness's own before it
+    assert read_share(tokenize("Nearly every woman there said the same had happened.")) is None
+
+
+def test_most_days_of_the_week() -> None:
+    assert informativeness(_MOST_DAYS) >= MIN_INFORMATIVENESS
+    assert read_share(tokenize(_MOST_DAYS)) == MOST_KNOWN
+    _refutes_both_ways(_CUTS_RARE, _MOST_DAYS)
+    # control: no witness of their own
+    assert read_share(tokenize("The kitchen is open most days of the week.")) is None
+    # control: a habit of so long, no share of what befell anyone
+    habit = "We do about a quarter of an hour most mornings now, in print for Reception."
+    assert read_share(tokenize(habit)) is None
+
+
+def test_a_hedge_and_an_ex_are_no_outcome() -> None:
+    assert outcome_words(_ONCE_A_MONTH) == frozenset()
+    _refutes_both_ways(_CONTACT_FLOOR, _ONCE_A_MONTH)
+    # control: an outcome named beside a hedge is still one
+    assert outcome_words("Maybe once a month reduced my anxiety.") == frozenset({"anxieti"})

@@ -287,6 +287,12 @@ WITNESS_FREQUENCY = re.compile(
     r"|\b(?:well\s+over|over|nearly|almost|more\s+than)\s+half\s+of\s+(?:them|my|our)\b"
     r"|\b(?:loads|lots|most|plenty)\s+of\s+the\s+other\s+(?:[\w'-]+\s+){1,8}?"
     r"(?:told|said|say|says)\b"
+    # "at my support group nearly every woman there said the same had happened to them",
+    # "most days of the week" (decision 0145)
+    r"|\b(?:nearly|almost|pretty\s+much|practically|virtually|just\s+about)\s+every\s+"
+    r"[\w-]+\s+there\s+(?:said|told|had|say|says)\b"
+    r"|\bmost\s+(?:days|nights|mornings|evenings|weeks|sessions|shifts)\s+of\s+the\s+"
+    r"(?:week|month|year|term)\b"
     # "loads of her mates had the same thing happen to them" (decision 0145)
     r"|\b(?:loads|lots)\s+of\s+(?:my|our|her|his|their)\s+[\w'-]+\s+(?:had|got|told|said"
     r"|were|went)\b"

@@ -247,7 +247,19 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
             # occasions with no "a week" after them count in all: "at least four
             # appointments spread over ...", "One proper sit-down of about an hour"; but
             # "Ten days of taping" is how long (decision 0145)
-            if tokens[j - 1] in SPAN_DAYS and tokens[j : j + 1] == ["of"]:
+            if (
+                tokens[j - 1] in SPAN_DAYS
+                and (
+                    tokens[j : j + 1] == ["of"]
+                    # "Four days in the sling" (not "two days in a week")
+                    or (
+                        tokens[j : j + 2]
+                        in (["in", "the"], ["in", "my"], ["in", "her"], ["in", "his"])
+                        and tokens[j + 2 : j + 3] != []
+                        and tokens[j + 2] not in SPAN_DAYS
+                    )
+                )
+            ):
                 found.setdefault(SPAN, value * SPAN_DAYS[tokens[j - 1]])
                 i = j
                 continue

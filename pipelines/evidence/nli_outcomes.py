@@ -104,7 +104,10 @@ _COUNTS: Final = frozenset(
                   "one", "ones",
                   # a count in words ("three 30-second calf stretches", "a couple of
                   # weeks": decision 0145)
-                  *CARDINALS, *VAGUE, "dozen", "handful", "pair"])
+                  *CARDINALS, *VAGUE, "dozen", "handful", "pair",
+                  # a hedge, and a former partner, are no outcome ("after I reported my ex
+                  # and then maybe once a month": decision 0145)
+                  "maybe", "perhaps", "probably", "possibly", "ex"])
 )  # fmt: skip
 # "the most frequently reported side effect of statins was headache": a side effect or
 # adverse event named before "was", the outcome after it (not "the effect was large").

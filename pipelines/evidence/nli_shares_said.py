@@ -210,6 +210,14 @@ def most_known(tokens: Sequence[str]) -> bool:
             )
             or (tok == "not" and more_than_not(tokens, i))
             or (tok == "than" and _more_than_it_ran(tokens, i))
+            # "most days of the week" (decision 0145), not a habit of so long ("about a
+            # quarter of an hour most mornings") nor a service ("who still need us most days")
+            or (
+                tok == "most"
+                and tokens[i + 1 : i + 2] != []
+                and tokens[i + 1] in _PERIODS
+                and _HABIT_BEFORE.isdisjoint(tokens[max(0, i - _HABIT_REACH) : i])
+            )
             for i, tok in enumerate(tokens)
         )
     )
@@ -218,6 +226,11 @@ def most_known(tokens: Sequence[str]) -> bool:
 # "got called off more weeks than it ran": most of the weeks (decision 0145).
 _PERIODS: Final = frozenset({"weeks", "times", "days", "nights", "sessions", "months",
                              "mornings", "evenings", "shifts"})  # fmt: skip
+
+
+_HABIT_BEFORE: Final = frozenset({"hour", "hours", "minutes", "minute", "quarter", "need",
+                                   "needs", "see", "visit", "do", "does"})  # fmt: skip
+_HABIT_REACH: Final = 5
 
 
 def _more_than_it_ran(tokens: Sequence[str], i: int) -> bool:
@@ -539,6 +552,10 @@ def _known(tokens: Sequence[str], at: int) -> bool:
         return True
     if ahead[:2] in (["of", "mine"], ["of", "ours"]):
         return True  # "every mate of mine who has tried one" (decision 0138)
+    if ahead[:1] == ["there"] and not _OURS.isdisjoint(tokens[max(0, at - _THERE_REACH) : at]):
+        # the witness's own place named before: "at my support group nearly every woman
+        # there said the same" (decision 0145)
+        return True
     # past a second word of the noun: "every letting agent I rang" (decision 0140)
     return any(
         ahead[k : k + 1] in (["i"], ["we"])
@@ -548,6 +565,9 @@ def _known(tokens: Sequence[str], at: int) -> bool:
         and (ahead[k + 1] in _KNOW or _past_tense(ahead[k + 1]) or ahead[k + 1] in _ONE_FORM)
         for k in (0, 1)
     )
+
+
+_THERE_REACH: Final = 8
 
 
 def _i_know(words: Sequence[str]) -> bool:
