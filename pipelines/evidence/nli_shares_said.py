@@ -242,7 +242,7 @@ def _more_than_it_ran(tokens: Sequence[str], i: int) -> bool:
         and tokens[i - 1] in _PERIODS
         and tokens[i + 1 : i + 2] in (["it"], ["they"])
         and tokens[i + 2 : i + 3] != []
-        and (_past_tense(tokens[i + 2]) or tokens[i + 2] in IRREGULAR_PAST)
+        and _past_tense(tokens[i + 2])
     )
 
 
@@ -314,11 +314,6 @@ _LOADS_NOUN_REACH: Final = 3
 
 
 _WHOSE: Final = frozenset({"my", "our", "her", "his", "their"})
-# Those one knows, whose "loads of" are a share of people.
-_KNOWN_PEOPLE: Final = frozenset({"kids", "children", "pupils", "students", "patients",
-                                  "clients", "families", "parents", "tenants", "mates",
-                                  "friends", "classmates", "neighbours", "colleagues",
-                                  "workmates", "customers", "regulars"})  # fmt: skip
 
 
 def _loads_known(tokens: Sequence[str], i: int) -> bool:
@@ -404,6 +399,11 @@ def _again_and_again(tokens: Sequence[str]) -> bool:
 _IN_MY_CHARGE: Final = frozenset(
     {"kids", "children", "pupils", "students", "patients", "clients", "families", "parents",
      "tenants", "learners"}
+)  # fmt: skip
+# Those one knows, whose "loads of" are a share of people (decision 0145).
+_KNOWN_PEOPLE: Final = _IN_MY_CHARGE | frozenset(
+    {"mates", "friends", "classmates", "neighbours", "colleagues", "workmates", "customers",
+     "regulars"}
 )  # fmt: skip
 _OUR_PLACE_REACH: Final = 6
 # A study's own is no witness's place: "In our trial, five patients ..."
