@@ -269,6 +269,13 @@ PLAIN_ANSWER_FRAME = re.compile(
     # a speaker's promise of candour, to the listener ("To be straight with you, my lambs
     # off the solar site weighed up no different ...": decision 0134)
     r"|^(?:(?:and|but|so)\s+)?to\s+be\s+(?:straight|honest|fair|frank)\s+with\s+you,?\s+"
+    r"(?=\S+(?:\s+\S+){5})"
+    # "I'll be straight with you, the springs we had the llama out ..." (decision 0146)
+    r"|^(?:(?:and|but|so)\s+)?I(?:'ll|\s+will)\s+be\s+(?:straight|honest|frank)\s+with\s+you,?\s+"
+    r"(?=\S+(?:\s+\S+){5})"
+    # "Truth is, at least half the old dears I sat with ...", "Between you and me, a sail
+    # over the bench corner ... is plenty" (decision 0146)
+    r"|^(?:(?:and|but|so)\s+)?(?:(?:the\s+)?truth\s+is|between\s+you\s+and\s+me),?\s+"
     r"(?=\S+(?:\s+\S+){5})",
     re.IGNORECASE,
 )

@@ -497,7 +497,10 @@ def informativeness(text: str) -> float:
     if experience := _OWN_EXPERIENCE.search(text):
         text = text[experience.end() :]
     if (
-        (_METHODS.match(text) and not FINDING_OPENS.match(text))
+        # a method that ends in two groups alike is the witness's finding ("We ran the staff
+        # survey after a year ..., and the teamwork scores came out dead level with the
+        # floor that kept its own named desks": decision 0146)
+        (_METHODS.match(text) and not FINDING_OPENS.match(text) and not compared)
         # not a position that calls an amount enough ("Our members believe a floor of 40p
         # a unit is plenty ...": decision 0130)
         or (_WRITER_SPEAKS.match(text) and not _BELIEVED_ENOUGH.match(text))

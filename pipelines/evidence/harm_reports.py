@@ -239,7 +239,13 @@ WITNESS_FREQUENCY = re.compile(
     # "near enough every pass" of a roller (decision 0141)
     r"shift|run|visit|one|bed|field|tunnel|plant|patient|walk|ride|trip|pass|cycle|"
     r"child|kid|pupil|student|family|household|tenant|customer|client|person|parent|"
-    r"neighbour|driver|house|home|flat|garden|pond|case)\b"
+    r"neighbour|driver|house|home|flat|garden|pond|case|"
+    # "at pretty much every handover" (decision 0146)
+    r"handover|meeting|hearing|appointment)\b"
+    # each of the witness's own occasions ("I co-facilitated eight of the StandUp sessions
+    # ... and in every single one at least two or three people had to leave the room":
+    # decision 0146)
+    r"|\b(?:in|at|on|after)\s+every\s+single\s+one\b"
     # every one of those the witness knows or sits among ("Every tenant I know on Denholme
     # Road got a rent rise letter", "every family in our support group")
     r"|\bevery\s+(?:single\s+)?[\w-]+\s+(?:[\w-]+\s+)?(?:(?:I|we)\s+(?:know|knew|spoke\s+to|"
@@ -300,7 +306,15 @@ WITNESS_FREQUENCY = re.compile(
     # of those the witness handles as their work ("I send back about half the
     # plain-English sheets I check": decision 0145)
     rf"|\b{_FRACTION}\s+(?:of\s+)?the\s+(?:[\w'-]+\s+){{0,4}}?(?:I|we)\s+(?:check|see|review"
-    r"|mark|handle|read|inspect|audit|process|get|treat|assess)\b"
+    r"|mark|handle|read|inspect|audit|process|get|treat|assess"
+    # those the witness sat with or cared for ("at least half the old dears I sat with on
+    # the ward": decision 0146)
+    r"|sat\s+with|sit\s+with|looked\s+after|look\s+after|cared\s+for|care\s+for|nursed"
+    r"|visited|visit|taught|teach|coached|coach|worked\s+with|work\s+with)\b"
+    # so many of the few the witness has had ("Three of the four llamas we've had turned
+    # on the lambs": decision 0146)
+    rf"|\b{_FEW}\s+(?:out\s+)?of\s+the\s+{_FEW}\s+[\w'-]+\s+(?:we|i)(?:'ve|\s+have)?\s+"
+    r"(?:had|kept|owned|bought|used|tried|put\s+in|planted)\b"
     # of the witness's own stock, whatever befell it ("about half my tank loads of compost
     # tea clogged the nozzles": decision 0144)
     rf"|\b{_FRACTION}\s+(?:of\s+)?(?:my|our)\s+(?:[\w'-]+\s+){{0,6}}?[a-z]{{3,}}ed\b"
@@ -389,6 +403,10 @@ TWO_GROUPS_ALIKE: Final = re.compile(
     # them ("there was nothing to choose between the two rows": decision 0139)
     r"|\bboth (?:of (?:them|us|the \w+) )?(?:\w+ ){0,3}?(?:in|at|on|by|within) the same\b"
     r"|\bnothing to choose between\b"
+    # level with the other ("the teamwork scores came out dead level with the floor that
+    # kept its own named desks": decision 0146)
+    r"|\b(?:dead |about |pretty much |near enough |more or less )?level with\b"
+    r"|\bneck and neck\b|\bon a par with\b"
     # any likeness stressed ("every bit as mucky as Castleworth's")
     # ("had just as many rows still dragging on a year later as the streets where ...":
     # decision 0144)
@@ -439,7 +457,7 @@ TWO_GROUPS_ALIKE: Final = re.compile(
 # way it was "back when".
 PLAIN_GROUP: Final = re.compile(
     r"\b(?:who|that|which|whose)(?: \w+){0,2} (?:just|only|simply)\b"
-    r"|\b(?:the landlord|they|we|you|i) just\b"
+    r"|\b(?:the landlord|they|we|you|i)(?:'d|'ve)? just\b"
     r"|\bnobody\b|\bno ?one\b"
     r"|\bno \w+(?: \w+)? at all\b"
     r"|\bnever\b|\b(?:went|go|goes|gone|did|do|managed) without\b"
@@ -491,7 +509,9 @@ PLAIN_GROUP: Final = re.compile(
     r"|\bthan the old\b"
     # "the class across the corridor had bare windowsills" (decision 0142)
     r"|\bbare (?:windowsills?|walls?|shelves|soil|ground|earth)\b"
-    r"|\bkept (?:their|the|its|our|his|her) (?:old|usual|normal|same)\b"
+    r"|\bkept (?:their|the|its|our|his|her) (?:old|usual|normal|same|own)\b"
+    # the times before it came ("the springs before we ever had him": decision 0146)
+    r"|\bbefore (?:we|i|they|you) (?:ever )?(?:had|got) (?:him|her|it|them|one|any)\b"
     # those who had not the thing ("the kids who'd had a volunteer mentor were being
     # reconvicted at pretty much the same rate as the kids who hadn't": decision 0137)
     r"|\bwho (?:hadn't|hasn't|haven't|didn't|don't|doesn't|weren't|wasn't|had not|did not"

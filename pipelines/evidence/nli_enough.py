@@ -142,7 +142,7 @@ _QUALIFIERS: Final = frozenset({"least", "about", "around", "roughly", "approxim
                                 "minimum", "maximum", "of", "a", "the", "just",
                                 "only"})  # fmt: skip
 # How far past minutes a week or a day may stand for them to be a total per week.
-_PER_WEEK_REACH: Final = 4
+_PER_WEEK_REACH: Final = 5  # "12 hours of supervised horticultural work a week" (0146)
 
 
 @dataclass(frozen=True)
@@ -285,6 +285,8 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
             # "maybe a gram, is plenty for a tomato", "A teaspoon in a mug of warm water
             # once a day is plenty" (decision 0139); "a heaped teaspoon" (0141)
             size = SPOON_SIZES[tokens[i + 1]] if sized and high else 1.0
+            if tokens[i - 1 : i] == ["half"]:
+                size /= 2  # "Half a teaspoon of the cough syrup" (decision 0146)
             found.setdefault(one[0], one[1] * size)
             if tokens[unit_at] in SPOON_GRAMS:
                 found.setdefault(DOSE, spoon_mg(tokens[unit_at], high=high) * size)
@@ -419,6 +421,31 @@ def _each_after(tokens: Sequence[str], at: int) -> tuple[float, int] | None:
         if not tokens[k].isalpha() or tokens[k] in ("and", "or", "but"):
             return None
     return None
+
+
+_EVERY_REACH: Final = 7
+
+
+def _so_many_every(tokens: Sequence[str], at: int) -> dict[str, float]:
+    """The floor at ``at`` as so many of a thing every period, a few words describing it:
+    "at least one 60 ml ORS ice lolly every hour" is 168 a week (decision 0146). Not
+    "every 10 to 14 days", how far apart."""
+    value = 1.0 if tokens[at : at + 1] in (["one"], ["a"], ["an"]) else None
+    if value is None and at < len(tokens):
+        value = count(tokens[at])
+    after = tokens[at + 1] if at + 1 < len(tokens) else ""
+    if value is None or after in LENGTH_CM or after in DOSE_MG or after in VOLUME_ML:
+        return {}  # a measure: "at least 7.5 cm deep every spring"
+    for k in range(at + 1, min(len(tokens), at + 1 + _EVERY_REACH)):
+        if tokens[k] in ("every", "each"):
+            counted = k + 1 < len(tokens) and count(tokens[k + 1]) is not None
+            often = None if counted else often_at(tokens, k)
+            return {OFTEN: value * often[0]} if often else {}
+        if tokens[k] in ("and", "or", "but", "plus", "of", "for", "to", "per", "a", "an"):
+            return {}
+        if tokens[k] in EACH_MINUTES or tokens[k] in SPAN_DAYS:
+            return {}  # a length: "six uninterrupted hours every night" is each night's
+    return {}
 
 
 def _not_advised(tokens: Sequence[str], i: int) -> bool:
@@ -572,6 +599,7 @@ def read_amounts(tokens: Sequence[str]) -> Amounts | None:
         ratio = ratio_floor(tokens, floor_at)
         found = (
             _amounts_in(tokens, 0, len(tokens), high=False)
+            | _so_many_every(tokens, floor_at)
             | ratio
             # a mass to an area leaves the floor's units to be read too (0138)
             | ({} if set(ratio) - {MASS_PER_AREA} else units_floor(tokens, floor_at))

@@ -88,6 +88,22 @@ def units_floor(tokens: Sequence[str], i: int) -> dict[str, float]:
     return {UNITS + unit_key(phrase[0]): value, UNITS + unit_key(phrase[-1]): value}
 
 
+_DESCRIBED_WORDS: Final = 2
+_RATE_WORDS: Final = frozenset({"per", "each", "every"})
+
+
+def _one_described_per(tokens: Sequence[str], i: int, end: int) -> int:
+    """Where the unit stands of "one" a word or two describe, so many of it to each of
+    another thing ("One good deep breath per puff is plenty": decision 0146); 0 for
+    none."""
+    for k in range(i + 2, min(end, i + 2 + _DESCRIBED_WORDS)):
+        if not all(tok.isalpha() and tok not in STOPWORDS for tok in tokens[i + 1 : k + 1]):
+            return 0
+        if tokens[k + 1 : k + 2] and tokens[k + 1] in _RATE_WORDS and _unit_noun(tokens[k]):
+            return k
+    return 0
+
+
 def units_enough(tokens: Sequence[str], start: int, end: int) -> dict[str, float]:
     """A percentage, or a count of some unit, that is what the word of enough at ``end``
     calls enough: right before it ("six or seven units is plenty", "Ten, twelve per cent
@@ -108,6 +124,8 @@ def units_enough(tokens: Sequence[str], start: int, end: int) -> dict[str, float
             and (tokens[i + 2 : i + 3] == [] or tokens[i + 2] in _PHRASE_ENDS)
         ):
             value = 1.0  # "one litre per plant a day is plenty" (decision 0135)
+        if value is None and tokens[i] == "one" and (rated := _one_described_per(tokens, i, end)):
+            return {UNITS + unit_key(tokens[rated]): 1.0}
         if value is None:
             continue
         j = i + 1

@@ -402,6 +402,12 @@ def of_so_many(tokens: Sequence[str], j: int) -> int:
         and after[1:] in (["our"], ["my"])
     ) or (after[:1] in (["i"], ["we"]) and after[1:2] and after[1].endswith("ed")):
         return k  # (decision 0141)
+    if (
+        after[:1] in (["we've"], ["i've"])
+        and after[1:2]
+        and (after[1] == "had" or after[1].endswith("ed"))
+    ):
+        return k  # those the witness has had: "Three of the four llamas we've had" (0146)
     if noun in _ANIMALS and tokens[k - 1] in ("our", "my"):
         return k  # the witness's own: "they'd had 23 of our 40 ducks" (decision 0142)
     if tokens[k - 1] in ("our", "my") and _own_stock(noun):

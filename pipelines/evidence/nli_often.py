@@ -235,10 +235,19 @@ def described_occasion_end(tokens: Sequence[str], at: int, *, counted: bool) -> 
     return 0
 
 
+def _kind_of(word: str) -> bool:
+    """``word``, an occasion, may name the kind of the next one: singular."""
+    return not word.endswith("s") or word in ("bus", "pass", "class")
+
+
 def occasion_at(tokens: Sequence[str], at: int) -> int:
     """Where the occasion named at ``tokens[at]`` ends ("milkings", "sit-down"); 0 for
     none."""
     if tokens[at : at + 1] and tokens[at] in OCCASIONS:
+        # an occasion named by two of them, the first as its kind ("four return bus
+        # trips a week": decision 0146)
+        if tokens[at + 1 : at + 2] and tokens[at + 1] in OCCASIONS and _kind_of(tokens[at]):
+            return at + 2
         return at + 1
     if tokens[at : at + 2] == ["sit", "-"] and tokens[at + 2 : at + 3] in (["down"], ["downs"]):
         return at + 3

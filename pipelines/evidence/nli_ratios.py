@@ -79,6 +79,8 @@ def count_at(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
         and tokens[j + 1] not in STOPWORDS
     ):
         j += 1  # "50 parking spaces": the plural noun the first word qualifies (0138)
+    if tokens[j + 1 : j + 3] == ["-", "old"] or tokens[j + 1 : j + 2] == ["old"]:
+        return None  # an age: "my eight-year-old" (decision 0146)
     return (value, j) if j < len(tokens) and tokens[j].isalpha() else None
 
 

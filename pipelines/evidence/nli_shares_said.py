@@ -92,6 +92,11 @@ def all_but_every_at(tokens: Sequence[str]) -> int | None:
                 )
             )
         )
+        if len(found) > 1 and _known(tokens, at + 2 if tokens[at + 1] == "other" else at + 1):
+            # the first of two names those the witness sits among ("Pretty much every
+            # toddler in our asthma group has fought the spacer mask, and my daughter ...
+            # at nearly every dose": decision 0146)
+            return at - 1
         if named or len(found) > 1:
             return at - 1 if named else None
         # else one hedged "every" of no one known: an unhedged one may still name them
@@ -123,7 +128,23 @@ _FIRST_PERSONS: Final = frozenset({"i", "we", "my", "our"})
 _FIRST_PERSON_SUBJECTS: Final = _FIRST_PERSONS | {"i've", "i'd", "we've", "we'd"}
 # The occasions a witness was at, each of which they saw a thing on.
 _WITNESSED_OCCASIONS: Final = frozenset(
-    {"pass", "visit", "session", "shift", "round", "trip", "walk", "run", "cycle", "dose"}
+    {
+        "pass",
+        "visit",
+        "session",
+        "shift",
+        "round",
+        "trip",
+        "walk",
+        "run",
+        "cycle",
+        "dose",
+        # "at pretty much every handover" (decision 0146)
+        "handover",
+        "meeting",
+        "hearing",
+        "appointment",
+    }
 )
 # A few of those a witness knows or sits among, who had it too: "two or three of our
 # regulars showing up with a £100 litter ticket", "three other plot-holders on the site
@@ -134,7 +155,9 @@ FEW_KNOWN: Final = Share(5.0, 100.0)
 # denies any rate called rare: at least this share (decision 0139).
 NOT_RARE: Final = Share(10.0, 100.0)
 _FEW_WORDS: Final = frozenset(
-    {"two", "three", "four", "five", "six", "seven", "eight", "nine", "several"}
+    {"two", "three", "four", "five", "six", "seven", "eight", "nine", "several",
+     # "at least a dozen of them" (decision 0146)
+     "dozen"}
 )  # fmt: skip
 _OURS: Final = frozenset({"our", "my"})
 
@@ -277,10 +300,45 @@ def _most_of_those_i_did(tokens: Sequence[str]) -> bool:
     )
 
 
+def _all_of_us(tokens: Sequence[str]) -> bool:
+    """The witness speaks for all of a few of their own: "All eight of us in the Thursday
+    physio class still had stiff, sore shoulders", "every one of us" (decision 0146)."""
+    for i, tok in enumerate(tokens):
+        after = tokens[i + 1 : i + 4]
+        if tok == "all" and (
+            after[:2] == ["of", "us"]
+            or (after[:1] != [] and _a_few(after[0]) and after[1:] == ["of", "us"])
+        ):
+            return True
+        if tok == "every" and after == ["one", "of", "us"]:
+            return True
+    return False
+
+
+_EVERY_ONE: Final = (["in", "every", "single", "one"], ["in", "every", "one"])
+_FEW_AFTER_REACH: Final = 4
+
+
+def _a_few_in_every_one(tokens: Sequence[str]) -> bool:
+    """A few in each of the witness's own occasions: "I co-facilitated eight of the
+    StandUp sessions ... and in every single one at least two or three people had to leave
+    the room" (decision 0146)."""
+    for i in range(len(tokens)):
+        opening = next((o for o in _EVERY_ONE if tokens[i : i + len(o)] == o), None)
+        if opening is not None:
+            after = tokens[i + len(opening) : i + len(opening) + _FEW_AFTER_REACH]
+            return any(_a_few(tok) for tok in after)
+    return False
+
+
 def few_known(tokens: Sequence[str]) -> Share | None:
     """`FEW_KNOWN` where `few_known_at` finds such a few, `NOT_RARE` where a witness denies
     in words that it is rare (`_CALLED_NOT_RARE`, `nli_tokens.denies_rarity`); None
     otherwise."""
+    if _all_of_us(tokens):
+        return ALL_BUT_A_FEW
+    if not _FIRST_PERSONS.isdisjoint(tokens) and _a_few_in_every_one(tokens):
+        return NOT_RARE
     if few_known_at(tokens) is not None:
         # a few again and again is no rarity ("I had four or five kids in tears every
         # single Friday": decision 0144)
@@ -373,8 +431,12 @@ def _few_known_from(tokens: Sequence[str], i: int) -> bool:
         # Friday" (decision 0144)
         return tokens[j : j + 1] != [] and tokens[j] in _IN_MY_CHARGE
     else:
-        # "Three of us in the house ended up with ..." (decision 0140)
-        return tokens[j : j + 2] == ["of", "us"]
+        # "Three of us in the house ended up with ..." (decision 0140), or of those the
+        # witness named theirs before ("my Year 3 lot and at least a dozen of them were
+        # complaining": decision 0146)
+        return tokens[j : j + 2] == ["of", "us"] or (
+            tokens[j : j + 2] == ["of", "them"] and not _OURS.isdisjoint(tokens[:i])
+        )
     while tokens[k + 1 : k + 2] == ["-"]:
         k += 2  # "plot-holders"
     return k < len(tokens) and tokens[k].isalpha() and looks_plural(tokens[k])

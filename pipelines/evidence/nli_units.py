@@ -59,6 +59,8 @@ EVERY_WORD: Final = {"day": 7.0, "night": 7.0, "evening": 7.0, "morning": 7.0, "
                      "fortnight": 0.5, "year": 1 / 52, "spring": 1 / 52, "summer": 1 / 52,
                      "autumn": 1 / 52, "winter": 1 / 52, "fall": 1 / 52,
                      "month": 0.25,
+                     # "one 60 ml ORS ice lolly every hour" (decision 0146)
+                     "hour": 168.0,
                      # a school term, three a year (decision 0144)
                      "term": 3 / 52}  # fmt: skip
 OFTEN_WORDS: Final = {"daily": 7.0, "nightly": 7.0, "weekly": 1.0, "fortnightly": 0.5,
