@@ -109,8 +109,9 @@ _THING_REACH: Final = 4
 
 
 def _a_thing_named(tokens: Sequence[str]) -> bool:
-    """After an opening "Use", a plural noun comes within `_THING_REACH` words, and no
-    "of" or verb of being first ("Use of the scheme was ...")."""
+    """After an opening "Use", a plural noun comes within `_THING_REACH` words, or a noun
+    "of at least" a measure ("Use fleece of at least 30 g/m2"), and no "of" or verb of
+    being first ("Use of the scheme was ...")."""
     for k, tok in enumerate(tokens[1 : 1 + _THING_REACH], start=1):
         if tok == "of" and k > 1 and tokens[k + 1 : k + 3] == ["at", "least"]:
             return True  # "Use fleece of at least 30 g/m2" (decision 0146)

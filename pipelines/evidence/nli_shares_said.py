@@ -128,24 +128,10 @@ _FIRST_PERSONS: Final = frozenset({"i", "we", "my", "our"})
 _FIRST_PERSON_SUBJECTS: Final = _FIRST_PERSONS | {"i've", "i'd", "we've", "we'd"}
 # The occasions a witness was at, each of which they saw a thing on.
 _WITNESSED_OCCASIONS: Final = frozenset(
-    {
-        "pass",
-        "visit",
-        "session",
-        "shift",
-        "round",
-        "trip",
-        "walk",
-        "run",
-        "cycle",
-        "dose",
-        # "at pretty much every handover" (decision 0146)
-        "handover",
-        "meeting",
-        "hearing",
-        "appointment",
-    }
-)
+    {"pass", "visit", "session", "shift", "round", "trip", "walk", "run", "cycle", "dose",
+     # "at pretty much every handover" (decision 0146)
+     "handover", "meeting", "hearing", "appointment"}
+)  # fmt: skip
 # A few of those a witness knows or sits among, who had it too: "two or three of our
 # regulars showing up with a £100 litter ticket", "three other plot-holders on the site
 # had their fish go belly-up" (decision 0138). Among the few dozen a witness knows, a few
@@ -332,9 +318,10 @@ def _a_few_in_every_one(tokens: Sequence[str]) -> bool:
 
 
 def few_known(tokens: Sequence[str]) -> Share | None:
-    """`FEW_KNOWN` where `few_known_at` finds such a few, `NOT_RARE` where a witness denies
-    in words that it is rare (`_CALLED_NOT_RARE`, `nli_tokens.denies_rarity`); None
-    otherwise."""
+    """`ALL_BUT_A_FEW` where a witness speaks for all of a few of their own ("All eight of
+    us"), `FEW_KNOWN` where `few_known_at` finds such a few, `NOT_RARE` where a few come
+    in every one of the witness's occasions or a witness denies in words that it is rare
+    (`_CALLED_NOT_RARE`, `nli_tokens.denies_rarity`); None otherwise."""
     if _all_of_us(tokens):
         return ALL_BUT_A_FEW
     if not _FIRST_PERSONS.isdisjoint(tokens) and _a_few_in_every_one(tokens):
