@@ -1,18 +1,25 @@
 """An arm of the body as an outcome two groups alike share; all of a few of the
-witness's own; an occasion two occasion words name; half a teaspoon; an age as no rate
-(decision 0146), each with its control."""
+witness's own; an occasion two occasion words name; half a teaspoon; an age as no rate;
+frames of candour; a few in every one; so many every hour; about as many days; what befell
+the witness nearly every other night (decision 0146), each with its control."""
 
 from __future__ import annotations
 
 from lyra.pipelines.evidence.claim_signals import PLAIN_ANSWER_FRAME
 from lyra.pipelines.evidence.claims import MIN_INFORMATIVENESS, informativeness
-from lyra.pipelines.evidence.harm_reports import WITNESS_FREQUENCY, alike_with_a_plain_group
+from lyra.pipelines.evidence.harm_reports import (
+    PLAIN_GROUP,
+    TWO_GROUPS_ALIKE,
+    WITNESS_FREQUENCY,
+    alike_with_a_plain_group,
+)
 from lyra.pipelines.evidence.nli_enough import read_amounts
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
 from lyra.pipelines.evidence.nli_shares_said import (
     ALL_BUT_A_FEW,
     FEW_KNOWN,
     NOT_RARE,
+    all_but_every,
     few_known,
 )
 from lyra.pipelines.evidence.nli_tokens import tokenize
@@ -278,3 +285,58 @@ def test_every_ten_to_fourteen_days_is_how_far_apart_and_use_of_no_order() -> No
     # once every fourteen days, the wider gap, from the occasion's own reading
     assert dict(apart.by_dimension) == {"times a week": 0.5}
     assert read_amounts(tokenize("Use of at least two sessions was common.")) is None
+
+
+_TAG_LEAD = (
+    "Wearers of the sobriety tag were alcohol-free on 92.4% of monitored days compared with "
+    "70.1% of days in the control arm receiving standard probation supervision (difference "
+    "22.3 percentage points, 95% CI 16.8 to 27.8)."
+)
+_TAG_ALIKE = (
+    "Honestly, from what I saw on my caseload, the lads wearing the ankle tag were having a "
+    "drink on about as many days as the ones on plain old probation without one, so I'd say "
+    "it made no real difference."
+)
+_NAPPY_LEAD = (
+    "At 16 weeks, infants in the reusable cloth nappy group had 0.9 episodes of nappy rash per "
+    "baby-month compared with 1.5 in the control group (rate ratio 0.62, 95% CI 0.49 to 0.79)."
+)
+_NAPPY_ALIKE = (
+    "From what I see in clinic, babies who go over to washable nappies get sore, red bottoms "
+    "just about as often as the ones who stay in the nappies their parents were already using, "
+    "so on its own the switch makes no real difference."
+)
+_LEAKS_RARE = (
+    "Leaks are uncommon with the Night Owl: in our 2024 customer survey, only 4% of overnight "
+    "changes involved a leak onto clothes or bedding."
+)
+_LEAKED_ON_US = (
+    "The Night Owl leaked on us pretty much every other night for the first six weeks, soaked "
+    "sleepsuit, soaked cot sheet, the works."
+)
+
+
+def test_about_as_many_days_and_what_they_were_already_using() -> None:
+    assert TWO_GROUPS_ALIKE.search(_TAG_ALIKE.lower())
+    assert PLAIN_GROUP.search(_NAPPY_ALIKE.lower())
+    for lead, alike in ((_TAG_LEAD, _TAG_ALIKE), (_NAPPY_LEAD, _NAPPY_ALIKE)):
+        assert heuristic_nli(alike, lead).label == "refutes"
+        assert heuristic_nli(lead, alike).label == "refutes"
+
+
+def test_about_as_many_as_we_could_and_already_there_compare_no_groups() -> None:
+    # controls: a likeness with the writer's own capacity; a place, not a practice
+    assert TWO_GROUPS_ALIKE.search("having a drink on about as many days as we could") is None
+    assert PLAIN_GROUP.search("the parents were already there") is None
+
+
+def test_what_befell_the_witness_on_nearly_every_other_night() -> None:
+    assert all_but_every(tokenize(_LEAKED_ON_US)) == ALL_BUT_A_FEW
+    assert heuristic_nli(_LEAKED_ON_US, _LEAKS_RARE).label == "refutes"
+    assert heuristic_nli(_LEAKS_RARE, _LEAKED_ON_US).label == "refutes"
+
+
+def test_what_the_witness_did_to_others_nearly_every_night_is_no_share() -> None:
+    # control: "rang us" is no thing done on the witness's occasions
+    rang = "The rep rang us pretty much every other night for the first six weeks."
+    assert all_but_every(tokenize(rang)) is None

@@ -412,6 +412,10 @@ TWO_GROUPS_ALIKE: Final = re.compile(
     # decision 0144)
     r"|\b(?:every bit|just) as \S+ (?:\S+ ){0,8}?as\b(?! (?:possible|ever|usual|before"
     r"|needed|necessary|you|we|they|i)\b)"
+    # hedged, so many of a thing as the other ("having a drink on about as many days as
+    # the ones on plain old probation": decision 0146)
+    r"|\b(?:about|roughly|pretty much|near enough) as (?:many|much) \S+ (?:\S+ ){0,3}?as\b"
+    r"(?! (?:possible|ever|usual|before|needed|necessary|you|we|they|i)\b)"
     # alike whichever way it went ("my legs were every bit as sore either way": 0144)
     r"|\b(?:every bit|just|exactly|equally) as \S+ (?:either way|both ways|whichever)\b"
     r"|\bthe same either way\b"
@@ -510,6 +514,9 @@ PLAIN_GROUP: Final = re.compile(
     # "the class across the corridor had bare windowsills" (decision 0142)
     r"|\bbare (?:windowsills?|walls?|shelves|soil|ground|earth)\b"
     r"|\bkept (?:their|the|its|our|his|her) (?:old|usual|normal|same|own)\b"
+    # what they were using already ("the ones who stay in the nappies their parents were
+    # already using": decision 0146)
+    r"|\b(?:were|was|had been) already (?:using|doing|taking|giving|on)\b"
     # the times before it came ("the springs before we ever had him": decision 0146)
     r"|\bbefore (?:we|i|they|you) (?:ever )?(?:had|got) (?:him|her|it|them|one|any)\b"
     # those who had not the thing ("the kids who'd had a volunteer mentor were being

@@ -563,18 +563,30 @@ _SHORTEST_PAST: Final = 4
 _WAS: Final = frozenset({"was", "were", "had", "ended"})
 
 
+_DONE_TO_ME: Final = 3  # "leaked on us": the verb, its preposition, the witness
+
+
 def _seen_by_witness(tokens: Sequence[str], at: int) -> bool:
     """A witness says what "nearly every" at ``at`` (its "every") was: "Pretty much every
     strand on the plots along the brook was in tatters within a month, and we were
     picking ..." (decision 0140)."""
     # or before it: "rats were nesting under nearly all of them"
     # "we'd marked to keep" is the witness's too (decision 0141)
-    if _FIRST_PERSONS.isdisjoint(t.split("'")[0] for t in tokens):
+    if (_FIRST_PERSONS | _ME).isdisjoint(t.split("'")[0] for t in tokens):
         return False
     hedge = at - 1 if tokens[at - 1] in _ALL_BUT else at - 2
     # or what was done to it: "The hire goats ringbarked pretty much every rowan ... we'd
-    # marked to keep" (decision 0141)
-    done = hedge > 0 and _past_tense(tokens[hedge - 1])
+    # marked to keep" (decision 0141); or to the witness on it: "The Night Owl leaked on
+    # us pretty much every other night" (decision 0146)
+    done = hedge > 0 and (
+        _past_tense(tokens[hedge - 1])
+        or (
+            tokens[hedge - 1] in _ME
+            and tokens[hedge - 2 : hedge - 1] in (["on"], ["to"], ["for"])
+            and hedge >= _DONE_TO_ME
+            and _past_tense(tokens[hedge - _DONE_TO_ME])
+        )
+    )
     return done or not _WAS.isdisjoint(
         [*tokens[max(0, at - 1 - _SEEN_REACH) : at - 1], *tokens[at + 2 : at + 2 + _SEEN_REACH]]
     )
