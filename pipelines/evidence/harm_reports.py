@@ -413,8 +413,10 @@ TWO_GROUPS_ALIKE: Final = re.compile(
     r"|\b(?:every bit|just) as \S+ (?:\S+ ){0,8}?as\b(?! (?:possible|ever|usual|before"
     r"|needed|necessary|you|we|they|i)\b)"
     # hedged, so many of a thing as the other ("having a drink on about as many days as
-    # the ones on plain old probation": decision 0146)
-    r"|\b(?:about|roughly|pretty much|near enough) as (?:many|much) \S+ (?:\S+ ){0,3}?as\b"
+    # the ones on plain old probation": decision 0146), or still so many ("still picking up
+    # as many ticks as next door": decision 0147)
+    r"|\b(?:about|roughly|pretty much|near enough|still(?: \w+){0,2}) as (?:many|much) \S+ "
+    r"(?:\S+ ){0,3}?as\b"
     r"(?! (?:possible|ever|usual|before|needed|necessary|you|we|they|i)\b)"
     # alike whichever way it went ("my legs were every bit as sore either way": 0144)
     r"|\b(?:every bit|just|exactly|equally) as \S+ (?:either way|both ways|whichever)\b"
@@ -502,8 +504,8 @@ PLAIN_GROUP: Final = re.compile(
     # "put nothing at all on the one on my right", "left the other half bare", "than the
     # old paper claims" (decision 0139)
     r"|\bnothing (?:\w+ )?at all\b"
-    # "left the other half as it was" (decision 0140)
-    r"|\bleft (?:the other (?:\w+ )?|them |it )?(?:bare|as (?:it|they) (?:was|were))\b"
+    # "left the other half as it was" (decision 0140), "left the rest bare" (0147)
+    r"|\bleft (?:the other (?:\w+ )?|the rest |them |it )?(?:bare|as (?:it|they) (?:was|were))\b"
     # "left the other half as we always do" (decision 0143)
     r"|\bleft (?:the other (?:\w+ )?|them |it )?as (?:we|i|they) (?:always|usually|normally) "
     r"(?:do|did|have)\b"

@@ -54,6 +54,8 @@ _CONTROL_ARM: Final = re.compile(
     # or the thing not done ("than those given advice and painkillers without taping":
     # decision 0145)
     r"|\bthan (?:[\w-]+ ){0,4}?without (?:a|an|the|any)\b"
+    # or none of them ("than on matched holdings without birds": decision 0147)
+    r"|\bthan (?:[\w-]+ ){0,4}?without [a-z]{3,}s\b"
     r"|\bthan (?:[\w-]+ ){0,6}?without [a-z]{3,}ing\b"
     # or "with no" of it ("than fields with no bales put out": decision 0144)
     r"|\bthan (?:[\w-]+ ){0,4}?with no\b"
@@ -187,8 +189,11 @@ def _alone_arm(tokens: Sequence[str]) -> set[str]:
 _GENERAL_MEASURES: Final = frozenset(
     # and the work a witness's group was at ("no more stuck into their work than",
     # against "on task": decision 0140)
-    content_keys(["time", "times", "number", "amount", "rate", "level", "way", "size", "work"])
-)
+    content_keys(["time", "times", "number", "amount", "rate", "level", "way", "size", "work",
+                  # and what measured it ("did no better on their reading tests than"
+                  # against "scored higher on reading comprehension": decision 0147)
+                  "test", "tests", "score", "scores", "result", "results"])
+)  # fmt: skip
 
 
 # Words before a noun that make it the time of the likeness, not its measure.

@@ -38,7 +38,11 @@ from lyra.pipelines.evidence.nli_comparisons import (
     specific,
 )
 from lyra.pipelines.evidence.nli_costs import Cost, costs_differ, read_cost
-from lyra.pipelines.evidence.nli_counts import counted_after_half, counted_one_in
+from lyra.pipelines.evidence.nli_counts import (
+    counted_after_half,
+    counted_described,
+    counted_one_in,
+)
 from lyra.pipelines.evidence.nli_doses import Dose, doses_differ, read_dose
 from lyra.pipelines.evidence.nli_enough import (
     Amounts,
@@ -52,7 +56,7 @@ from lyra.pipelines.evidence.nli_limits import limit_passed
 from lyra.pipelines.evidence.nli_no_change import (
     no_change,
 )
-from lyra.pipelines.evidence.nli_numbers import measures, stem
+from lyra.pipelines.evidence.nli_numbers import SAID, measures, stem
 from lyra.pipelines.evidence.nli_outcomes import HARMS
 from lyra.pipelines.evidence.nli_shares import (
     COUNT_KEYS,
@@ -199,6 +203,9 @@ def _read_changes(key: tuple[str, ...]) -> ChangeReading:
     # "Fewer than 3 in every 100 people referred to us fail to finish their course": the
     # share counts those who failed, it denies nothing (decision 0127)
     counts_failures = negated and _only_failures_counted(tokens)
+    # "only 3 in every 100 young people said they could not tell who the judge was": what
+    # those counted said, no denial (decision 0147)
+    said_denials = negated and not counts_failures and _only_said_denials(tokens)
     sized_found = tuple(sized_changes(tokens))
     # a share in a sentence that sizes no change and negates nothing (decision 0105),
     # beside a change or a comparison it counts the people of: "only 4 per cent of
@@ -212,7 +219,10 @@ def _read_changes(key: tuple[str, ...]) -> ChangeReading:
     thresholds = thresholds or share_of_sayers(tokens)
     share = (
         read_share(tokens)
-        if not ((negated and not counts_failures) or ((sized or sized_found) and not thresholds))
+        if not (
+            (negated and not (counts_failures or said_denials))
+            or ((sized or sized_found) and not thresholds)
+        )
         else None
     )
     share_tokens = tokens
@@ -422,6 +432,37 @@ def _only_failures_counted(tokens: Sequence[str]) -> bool:
         or (tokens[i] == "not" and denies_rarity(tokens, i))
         for i in cues
     )  # fmt: skip
+
+
+def _failed_done(first: ChangeReading, second: ChangeReading) -> bool:
+    """What the one text's people failed to do ("fail to finish") the other names
+    ("finished within a month"), or the failure is not said as "fail(ed) to" ("never
+    received"): a share of those who failed meets only its like."""
+    failed, other = (first, second) if first.share_about >= _FAILED else (second, first)
+    tokens = failed.tokens
+    done = {stem(tokens[i + 2]) for i in range(len(tokens) - 2)
+            if tokens[i] in FAIL_WORDS and tokens[i + 1] == "to"}  # fmt: skip
+    return not done or not done.isdisjoint(stem(t) for t in other.tokens)
+
+
+# How far before a negation the verb of saying stands: "said they could not".
+_SAID_REACH: Final = 3
+
+
+def _only_said_denials(tokens: Sequence[str]) -> bool:
+    """Each negation of ``tokens`` follows their first share and, within `_SAID_REACH`
+    words, a verb of saying and "they": what the people counted said of themselves (not
+    "however many times I told them I wasn't")."""
+    first = min((at for _, _, at in measures(tokens).get("%", [])), default=len(tokens))
+    cues = [i for i in range(len(tokens)) if is_cue(tokens, i)]
+    return bool(cues) and all(
+        i > first
+        and any(
+            tokens[k] in SAID and tokens[k + 1] == "they"
+            for k in range(max(first, i - _SAID_REACH), i - 1)
+        )
+        for i in cues
+    )
 
 
 def no_change_against_change(hypothesis: ChangeReading, sentence: ChangeReading) -> bool:
@@ -718,8 +759,13 @@ def shares_differ(hypothesis: ChangeReading, sentence: ChangeReading) -> bool:
         return False
     if uptake_against_outcome(hypothesis.tokens, sentence.tokens):
         return False
-    if (hypothesis.share_about >= _FAILED) != (sentence.share_about >= _FAILED):
-        return False  # those who failed to finish against those who finished (0127)
+    if (hypothesis.share_about >= _FAILED) != (sentence.share_about >= _FAILED) and (
+        _failed_done(hypothesis, sentence)
+    ):
+        # those who failed to finish against those who finished (0127); not those whose
+        # plea "failed to reach the case file" against those the court had "nothing on
+        # file" from (decision 0147)
+        return False
     # names count here too: a drug's name says whose outcome it is ("statin users")
     alike = _alike(hypothesis.share_about, sentence.share_about) - LIGHT_VERBS
     if _repeats(hypothesis.tokens) and _repeats(sentence.tokens):
@@ -774,6 +820,10 @@ def shares_differ(hypothesis: ChangeReading, sentence: ChangeReading) -> bool:
         # of weather" against "Minor falls during RideWise sessions are uncommon": 0144)
         outcome -= content_keys(
             [*counted_one_in(hypothesis.tokens), *counted_one_in(sentence.tokens)]
+        )
+        # nor what a group described counts ("two of our three route leaders": 0147)
+        outcome -= content_keys(
+            [*counted_described(hypothesis.tokens), *counted_described(sentence.tokens)]
         )
         return bool(specific(outcome)) or _harm_as_a_symptom(hypothesis, sentence)
     if shares_apart(hypothesis.share, sentence.share, SHARES_FAR_APART):

@@ -11,8 +11,10 @@ from typing import Final
 
 from lyra.pipelines.evidence.nli_numbers import (
     PERCENT_WORDS,
+    described,
     half_the_noun,
     number,
+    of_so_many,
     one_of_whom,
 )
 
@@ -44,6 +46,17 @@ def counted_one_in(tokens: Sequence[str]) -> list[str]:
         for i in range(len(tokens))
         if (at := one_of_whom(tokens, i))
         for tok in tokens[i + 1 : at]
+    ]
+
+
+def counted_described(tokens: Sequence[str]) -> list[str]:
+    """The words of a group "of the M" counts where one word describes it ("two of our
+    three route leaders": route, leaders): what the share is of (decision 0147)."""
+    return [
+        tok
+        for i in range(len(tokens))
+        if tokens[i] == "of" and (k := of_so_many(tokens, i)) and described(tokens, k + 1)
+        for tok in tokens[k + 1 : k + 3]
     ]
 
 

@@ -128,8 +128,11 @@ _CEILING_STARTS: Final = (("no", "more", "than"), ("not", "more", "than"), ("no"
 # How far before the word of enough its amounts may stand.
 _ENOUGH_REACH: Final = 18
 # The enough amount at most this part of the floor on some dimension (0.5 until decision
-# 0138: "35 minutes for lunch is plenty" against "at least 60 minutes").
-_WELL_UNDER: Final = 0.6
+# 0138: "35 minutes for lunch is plenty" against "at least 60 minutes"; 0.6 until decision
+# 0147: "four or five changes a day is plenty" against "at least eight changes in 24
+# hours"; two thirds read "Forty minutes with a patch" against an hour's wait before the
+# next patch).
+_WELL_UNDER: Final = 0.65
 # The enough amount at least this many times a ceiling.
 _WELL_OVER: Final = 2.0
 
@@ -262,6 +265,15 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
             ):
                 found.setdefault(SPAN, value * SPAN_DAYS[tokens[j - 1]])
                 i = j
+                continue
+            if sessions := _sessions_of_a_length(tokens, j):
+                # "at least three sessions of 20 minutes each week": three a week, 20
+                # minutes each, an hour a week (decision 0147)
+                per, minutes, past = sessions
+                found.setdefault(OFTEN, value * per)
+                found.setdefault(EACH, minutes)
+                found.setdefault(WEEKLY, value * per * minutes)
+                i = past
                 continue
             found.setdefault(TIMES, value)
             # so many with a thing each week or summer: "two goes with the mower each
@@ -547,6 +559,18 @@ def _per_week(tokens: Sequence[str], at: int) -> tuple[float, int]:
     if tokens[k : k + 1] and tokens[k] in ("a", "per", "each") and tokens[k + 1 : k + 2]:
         return {"week": 1.0, "day": 7.0}.get(tokens[k + 1], 0.0), k + 2
     return 0.0, at
+
+
+def _sessions_of_a_length(tokens: Sequence[str], at: int) -> tuple[float, float, int] | None:
+    """Occasions that end at ``tokens[at]`` each "of" a length, counted by a period: "of
+    20 minutes each week" is (1 a week, 20 minutes, where it ends); None otherwise."""
+    if tokens[at : at + 1] != ["of"] or at + 2 >= len(tokens):
+        return None
+    value, unit = count(tokens[at + 1]), tokens[at + 2]
+    if value is None or unit not in EACH_MINUTES:
+        return None
+    per, past = _per_week(tokens, at + 3)
+    return (per, value * EACH_MINUTES[unit], past) if per else None
 
 
 def _advises(tokens: Sequence[str]) -> bool:

@@ -74,7 +74,19 @@ def _more_is_no_help(tokens: Sequence[str], i: int) -> bool:
     return tokens[i] in _MORE_OF_IT and not _NO_GOOD.isdisjoint(after) and is_negated(after)
 
 
+# A preposition before "no" makes it part of a condition: "a six-week go at no wigs".
+_CONDITION_BEFORE_NO: Final = frozenset({"with", "at", "on", "in", "for", "of"})
+
+
 def _denied(tokens: Sequence[str], i: int) -> bool:
     """The word of enough at ``i`` is denied: "is not enough", "isn't plenty"; not by a
-    condition ("Two days skived without a note is plenty": decision 0140)."""
-    return is_negated([t for t in tokens[max(0, i - _DENIAL_REACH) : i] if t != "without"])
+    condition ("Two days skived without a note is plenty": decision 0140; "a six-week go
+    at no wigs is plenty": decision 0147)."""
+    start = max(0, i - _DENIAL_REACH)
+    return is_negated(
+        [
+            t
+            for k, t in enumerate(tokens[start:i], start)
+            if t != "without" and not (t == "no" and k and tokens[k - 1] in _CONDITION_BEFORE_NO)
+        ]
+    )

@@ -49,6 +49,11 @@ CARDINALS = {
     "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
     "ninety": 90,
 }  # fmt: skip
+# The teens CARDINALS leaves out, read as counts of those a share is of only (the
+# contradiction rules compare bare numbers, and "in fourteen months" is no count of
+# anyone).
+_TEENS: Final = {"thirteen": 13, "fourteen": 14, "sixteen": 16, "seventeen": 17,
+                 "eighteen": 18, "nineteen": 19}  # fmt: skip
 _SCALES = {
     "hundred": 1e2, "thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6,
     "billion": 1e9, "bn": 1e9, "trillion": 1e12,
@@ -332,7 +337,9 @@ _PEOPLE_PLURALS = frozenset(
      # and as people call one another ("Three of the five ladies in my Thursday knitting
      # group": decision 0137)
      "ladies", "lads", "kids", "mums", "dads", "girls", "boys", "folk", "blokes", "mates",
-     "friends", "neighbours", "neighbors", "colleagues", "pensioners"}
+     "friends", "neighbours", "neighbors", "colleagues", "pensioners",
+     # and by their work ("four of the six English teachers": decision 0147)
+     "teachers", "nurses", "carers", "doctors"}
 )  # fmt: skip
 
 
@@ -374,6 +381,22 @@ def _people(word: str) -> bool:
     return word in _PEOPLE_PLURALS or word.removesuffix("s") in SHARE_NOUNS
 
 
+def described(tokens: Sequence[str], at: int) -> bool:
+    """``tokens[at]`` is one word describing the plural noun right after it ("English
+    teachers", "Texel lambs")."""
+    return (
+        tokens[at].isalpha()
+        and not looks_plural(tokens[at])
+        # not how they came to be counted: "133 of 136 randomised children"
+        and not tokens[at].endswith("ed")
+        and tokens[at] not in _OF_DETERMINERS
+        and tokens[at] not in ("of", "in", "on", "at", "and", "or", "to")
+        and tokens[at + 1 : at + 2] != []
+        and tokens[at + 1].isalpha()
+        and looks_plural(tokens[at + 1])
+    )
+
+
 def of_so_many(tokens: Sequence[str], j: int) -> int:
     """Where the count stands when ``tokens[j:]`` reads "of [the] M <people>" after a
     numerator; 0 for none ("2 of the 10 studies" counts no people)."""
@@ -385,7 +408,10 @@ def of_so_many(tokens: Sequence[str], j: int) -> int:
     count = _count_at(tokens, k)
     if count is None or count[1] >= len(tokens):
         return 0
-    noun = tokens[count[1]]
+    noun_at = count[1]
+    if described(tokens, noun_at):
+        noun_at += 1  # one word describing them: "four of the six English teachers" (0147)
+    noun = tokens[noun_at]
     # "Three of the five of us in my flat" (decision 0135)
     if _people(noun) or (noun == "of" and tokens[count[1] + 1 : count[1] + 2] == ["us"]):
         return k
@@ -395,7 +421,7 @@ def of_so_many(tokens: Sequence[str], j: int) -> int:
         return k
     # the animals in the witness's place ("Three of the five horses on our yard"), not "the
     # five tables in my room"; what the witness did with them ("the five jobs I reported")
-    after = tokens[count[1] + 1 : count[1] + 3]
+    after = tokens[noun_at + 1 : noun_at + 3]
     if (
         noun in _ANIMALS
         and after[:1] in (["on"], ["in"], ["at"])
@@ -488,6 +514,8 @@ def _count_at(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
     value = 1.0 if tok == "one" else number(tok)
     if value is None and tok in CARDINALS:
         value = float(CARDINALS[tok])
+    if value is None and tok in _TEENS:
+        value = float(_TEENS[tok])  # a count of so many: "Fourteen keets" (decision 0147)
     if value is None and tok in _WORD_SCALES:  # "one in a thousand"
         return _SCALES[tok], i + 1
     if value is None:
@@ -558,6 +586,16 @@ def half_the_noun(tokens: Sequence[str], i: int) -> int:
             at += 2  # a compound is one word: "half the bean-and-wheat fields" (0136)
             continue
         at, words = at + 1, words + 1
+    if (
+        tokens[at : at + 1] != []
+        and tokens[at].isalpha()
+        and looks_plural(tokens[at])
+        and tokens[at + 1 : at + 2] != []
+        and tokens[at + 1] in _HALF_DID
+    ):
+        # one word more, where what that half did follows: "about half my Texel cross
+        # lambs had raw, bleeding gums" (decision 0147); not "half the cost of hives and"
+        return at
     for at in range(i + 2, min(len(tokens), i + 2 + _GROUP_REACH)):
         if tokens[at] in _GROUPS:
             return at
@@ -635,6 +673,11 @@ def _share(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
     numerator = _count_at(tokens, i)
     if numerator is None:
         return None
+    if tokens[numerator[1] : numerator[1] + 2] == ["of", "them"]:
+        counted = them_counted(tokens, i) if _befell_them(tokens, i, numerator[1] + 2) else None
+        if counted is None or counted <= numerator[0]:
+            return None
+        return 100.0 * numerator[0] / counted, numerator[1] + 2
     whom, of, per = False, 0, 0
     j = numerator[1]
     if tokens[j : j + 1] and tokens[j] in SHARE_NOUNS and tokens[j + 1 : j + 2] == ["in"]:
@@ -667,6 +710,36 @@ def _share(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
     if 1800 <= denominator[0] <= 2100 and (numerator[0] != 1 or whom) and "," not in tokens[j]:
         return None  # "3 in 2019": a count in a year
     return 100.0 * numerator[0] / denominator[0], denominator[1]
+
+
+# What was done to so many of them, right before the count: "the foxes had eleven of them".
+_DONE_TO: Final = frozenset({"had", "took", "lost", "got", "ate", "killed", "kept", "saved"})
+
+
+def _befell_them(tokens: Sequence[str], i: int, after: int) -> bool:
+    """The count at ``tokens[i]`` of "of them" (ending at ``after``) is what something
+    befell: done to them ("had eleven of them", "lost three of them") or what they did
+    ("two of them died"); not an aside ("six people ..., two of them inside the skull")."""
+    return (bool(i) and tokens[i - 1] in _DONE_TO) or (
+        tokens[after : after + 1] != [] and tokens[after] in _BEFELL
+    )
+
+
+def them_counted(tokens: Sequence[str], i: int) -> float | None:
+    """How many "them" are, where the count at ``tokens[i]`` is "of them" and the nearest
+    count before it in the sentence numbers a plural noun: "Fourteen keets went out last
+    spring and the foxes had eleven of them" is of 14 (decision 0147); None for none."""
+    for k in range(i - 1, -1, -1):
+        if tokens[k] in (".", ";"):
+            return None
+        counted = _count_at(tokens, k)
+        if counted is None:
+            continue
+        at = counted[1] + 1 if described(tokens, counted[1]) else counted[1]
+        noun = tokens[at] if at < len(tokens) else ""
+        plural = noun.isalpha() and looks_plural(noun) and noun.removesuffix("s") not in _TIMES
+        return counted[0] if plural else None
+    return None
 
 
 def measures(tokens: Sequence[str]) -> Measures:
@@ -712,6 +785,7 @@ def _measures(key: tuple[str, ...]) -> Measures:
                 or (tok in _ONE and ahead.isalpha())
                 or (per and ahead.isalpha() and per_group(tokens, i + 1) > 0)
                 or (ahead == "of" and of_so_many(tokens, i + 1) > 0)
+                or (ahead == "of" and tokens[i + 2 : i + 3] == ["them"])
                 or (ahead == "of" and tokens[i + 2 : i + 3] == ["every"])
             )
             else None

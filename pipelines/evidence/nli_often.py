@@ -170,6 +170,8 @@ def occasion_end(tokens: Sequence[str], at: int, *, counted: bool) -> int:
     ):
         joined += 2  # a kind in words joined by hyphens: "face-to-face meetings" (0132)
     if joined > at:
+        if counted and tokens[joined + 1 : joined + 2] and tokens[joined + 1] in TIMES_NOUNS:
+            return joined + 2  # "three read-aloud sessions" (decision 0147)
         return occasion_at(tokens, joined + 1)
     kind = at
     while counted and tokens[kind : kind + 1] and tokens[kind] in DAY_KINDS:

@@ -160,7 +160,14 @@ def ratio_floor(tokens: Sequence[str], i: int) -> dict[str, float]:
         return {MASS_PER_AREA: per_m2}
     if (share := area_share(tokens, i)) is not None:
         return {PERCENT: share}
-    for k in range(i + 1, min(len(tokens), i + 2 + _COUNTED_WORDS)):
+    first = i + 1
+    if (
+        tokens[first + 1 : first + 2] != []
+        and number(tokens[first]) is not None
+        and tokens[first + 1] in _MEASURES
+    ):
+        first += 2  # the size of each: "at least one 22.5 kg lick bucket per 30 lambs"
+    for k in range(first, min(len(tokens), first + 1 + _COUNTED_WORDS)):
         each = next((w for w in FOR_EACH if tuple(tokens[k : k + len(w)]) == w), None)
         if each is None:
             continue
@@ -375,7 +382,8 @@ def _one_for_so_many(tokens: Sequence[str], i: int, end: int) -> dict[str, float
     if tokens[i] != "one" or (i and tokens[i - 1] in _ONE_THING_NOT_AFTER):
         return {}
     for k in range(i + 2, min(end, i + 3 + _ONE_THING_WORDS)):
-        if tokens[k] == "for":
+        # "One tub between eighty lambs is plenty" (decision 0147)
+        if tokens[k] in ("for", "between"):
             at = k + 2 if tokens[k + 1 : k + 2] in (["every"], ["each"]) else k + 1
             base = count_at(tokens, at)
             if base and tokens[base[1]] == "or" and (upper := count_at(tokens, base[1] + 1)):

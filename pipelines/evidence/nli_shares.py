@@ -233,6 +233,7 @@ def _of_people(tokens: Sequence[str], at: int) -> bool:
     if (
         after[:1] in (["in"], ["out"])
         or after == ["of", "every"]  # "just 2 of every 100 fields" (decision 0142)
+        or after == ["of", "them"]  # "the foxes had eleven of them" (decision 0147)
         or (after[:1] and after[0] in SHARE_NOUNS and after[1:] == ["in"])
         or bool(one_of_whom(tokens, at))
         or bool(per_group(tokens, at + 1))

@@ -208,15 +208,7 @@ def most_known(tokens: Sequence[str]) -> bool:
                 # not what most of them liked ("Most of the folks I sit with loved ...")
                 and _LIKINGS.isdisjoint(tokens[i + 6 : i + 9])
             )
-            or (
-                # "Most of the folks in my infusion bay" (decision 0141)
-                tok == "most"
-                and tokens[i + 1 : i + 3] == ["of", "the"]
-                and i + 5 < len(tokens)
-                and looks_plural(tokens[i + 3])
-                and tokens[i + 4] in ("in", "on", "at")
-                and tokens[i + 5] in _OURS
-            )
+            or (tok == "most" and _most_of_those_in_ours(tokens, i))
             or (tok == "not" and more_than_not(tokens, i))
             or (tok == "than" and _more_than_it_ran(tokens, i))
             # "most days of the week" (decision 0145), not a habit of so long ("about a
@@ -229,6 +221,19 @@ def most_known(tokens: Sequence[str]) -> bool:
             )
             for i, tok in enumerate(tokens)
         )
+    )
+
+
+def _most_of_those_in_ours(tokens: Sequence[str], i: int) -> bool:
+    """Reads "Most of the folks in my infusion bay" (decision 0141), "most of the other women in
+    my bay" (decision 0147), from "most" at ``i``."""
+    at = i + 4 if tokens[i + 3 : i + 4] == ["other"] else i + 3
+    return (
+        tokens[i + 1 : i + 3] == ["of", "the"]
+        and at + 2 < len(tokens)
+        and looks_plural(tokens[at])
+        and tokens[at + 1] in ("in", "on", "at")
+        and tokens[at + 2] in _OURS
     )
 
 
