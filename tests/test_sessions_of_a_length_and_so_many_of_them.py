@@ -186,3 +186,22 @@ def test_still_as_many_as_and_a_control_arm_without_any() -> None:
         "as next door, and they've never kept a duck."
     )
     _refutes_both_ways(lead, witness)
+
+
+def test_a_time_that_was_all_it_took_is_called_enough() -> None:
+    assert _amounts("Took me ten minutes tops and it was fine.") == {"minutes each": 10.0}
+    floor = "Allow at least 30 minutes to fill in the claim form in one sitting."
+    _refutes_both_ways(floor, "Took me ten minutes tops and it was fine.")
+    # control: "tops" after no time calls nothing enough
+    assert read_amounts(tokenize("He kept ten bottle tops for the children.")) is None
+
+
+def test_so_many_for_an_area_and_a_name_of_two_words() -> None:
+    floor = "Run at least four guinea fowl per acre from April to October."
+    assert _amounts(floor)["guinea per square metre"] == 4 / 4046.86
+    _refutes_both_ways(floor, "Two guineas is plenty for our six acres.")
+    # control: a count for an area is read to the square metre, as the floor's is
+    assert _amounts("Eight guineas is plenty for our two acres.") == {
+        "guinea per square metre": 8 / (2 * 4046.86),
+        "units of guinea": 8.0,
+    }

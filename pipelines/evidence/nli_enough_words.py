@@ -1,5 +1,6 @@
 """Words that call an amount enough (decisions 0129 to 0140): "is plenty", "is enough",
-"is loads", "is all you need", "more than that adds nothing", "by itself", not denied
+"is loads", "is all you need", "more than that adds nothing", "by itself", "ten minutes
+tops", not denied
 ("isn't enough"). Read by `nli_enough` for where a text calls its amount enough.
 """
 
@@ -24,7 +25,19 @@ def calls_enough(tokens: Sequence[str], i: int) -> bool:
         or _all_needed(tokens, i)
         or _more_is_no_help(tokens, i)
         or on_its_own(tokens, i)
+        or _at_most_it_took(tokens, i)
     ) and not _denied(tokens, i)
+
+
+# A time that was all it took, "tops" or "max" after it: "Took me ten minutes tops"
+# (decision 0147); not "bottle tops".
+_AT_MOST: Final = frozenset({"tops", "max"})
+_TIMES_TAKEN: Final = frozenset({"minute", "minutes", "mins", "hour", "hours", "day", "days",
+                                 "week", "weeks"})  # fmt: skip
+
+
+def _at_most_it_took(tokens: Sequence[str], i: int) -> bool:
+    return tokens[i] in _AT_MOST and tokens[i - 1 : i] != [] and tokens[i - 1] in _TIMES_TAKEN
 
 
 # "that's all a jury needs", "is all you need" (decision 0129)

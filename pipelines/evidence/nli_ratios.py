@@ -177,7 +177,14 @@ def ratio_floor(tokens: Sequence[str], i: int) -> dict[str, float]:
             # "at least 20 larvae per square metre" (0134); "Shoots should be set at a
             # density of at least 16 per square metre", what is counted named first (0137)
             noun = tokens[k - 1] if tokens[k - 1].isalpha() else _counted_before(tokens, i)
-            return {stem(noun) + PER_AREA: counted / m2} if noun else {}
+            if not noun:
+                return {}
+            found = {stem(noun) + PER_AREA: counted / m2}
+            if k - 2 > i and tokens[k - 2].isalpha() and tokens[k - 2] not in STOPWORDS:
+                # a name of two words, either of which the other text may use: "at least
+                # two guinea fowl per acre" against "Three guineas" (decision 0147)
+                found[stem(tokens[k - 2]) + PER_AREA] = counted / m2
+            return found
         base = (
             count_at(tokens, k + len(each))
             or _one_named(tokens, k + len(each))
@@ -419,6 +426,11 @@ def ratio_for_so_many(tokens: Sequence[str], start: int, enough_at: int) -> dict
         (found for i in range(start, enough_at) if (found := count_at(tokens, i)) is not None),
         None,
     )
-    if base is None or counted is None or base[0] <= counted[0]:
+    if base is None or counted is None:
+        return {}
+    if (area := AREA_M2.get(tokens[base[1]])) is not None:
+        # so many for an area: "Three guineas is plenty for our seven acres" (0147)
+        return {stem(tokens[counted[1]]) + PER_AREA: counted[0] / (base[0] * area)}
+    if base[0] <= counted[0]:
         return {}
     return {RATIO + stem(tokens[base[1]]): counted[0] / base[0]}
