@@ -205,3 +205,61 @@ def test_so_many_for_an_area_and_a_name_of_two_words() -> None:
         "guinea per square metre": 8 / (2 * 4046.86),
         "units of guinea": 8.0,
     }
+
+
+def test_a_quarter_of_an_hour_is_fifteen_minutes() -> None:
+    assert _amounts("Twice a week for about a quarter of an hour has been plenty for him.") == {
+        "minutes each": 15.0,
+        "times a week": 2.0,
+    }
+    floor = "Pupils should have at least 30 minutes in the reading room on every school day."
+    _refutes_both_ways(floor, "Twice a week for a quarter of an hour has been plenty for him.")
+    # control: an hour is still an hour
+    assert _amounts("An hour twice a week has been plenty for him.")["minutes each"] == 60.0
+
+
+def test_so_many_of_them_where_a_thing_happened() -> None:
+    text = "I ran eight video clinics last month and the sound cut out on five of them."
+    assert read_share(tokenize(text)) == Share(62.5, 62.5)
+    rare = (
+        "Dropped sound is rare: fewer than 1 in 200 video clinics is interrupted by a lost "
+        "sound link."
+    )
+    _refutes_both_ways(rare, text)
+    # control: "on" with no count of them before it is no share, nor one of them
+    assert read_share(tokenize("The sound cut out on four of them.")) is None
+    owner = "Small blocks of two flats where the owner lives in one of them are exempt."
+    assert "%" not in measures(tokenize(owner))
+
+
+def test_what_the_witness_had_only_been_doing_is_a_plain_group() -> None:
+    assert PLAIN_GROUP.search("no fresher than when i'd only been brushing my teeth")
+    assert PLAIN_GROUP.search("the next bed along on nothing but rainwater")
+    # control: only after no one of the witness's own is no plain group
+    assert not PLAIN_GROUP.search("the only brushing that worked")
+
+
+def test_just_as_many_off_both_sets_two_groups_alike() -> None:
+    assert TWO_GROUPS_ALIKE.search("honestly i picked just as many courgettes off both")
+    # control: as many off one of them is no likeness
+    assert not TWO_GROUPS_ALIKE.search("i picked twice the courgettes off the fed bed")
+
+
+_FED_ALIKE = (
+    "I gave one bed of courgette plants nettle feed and the next bed along got nothing but "
+    "rainwater, and I picked just as many courgettes off both."
+)
+
+
+def test_plain_water_only_is_a_control_arm() -> None:
+    lead = (
+        "Courgette plants given nettle feed yielded a mean of 4.6 kg of fruit per plant "
+        "against 3.8 kg for courgette plants given plain water only (95% CI 0.3 to 1.3 kg)."
+    )
+    _refutes_both_ways(lead, _FED_ALIKE)
+    # control: water named as no control arm sets no group ahead of one
+    other = (
+        "Courgette plants given nettle feed yielded a mean of 4.6 kg of fruit per plant "
+        "against 3.8 kg for courgette plants given tap water (95% CI 0.3 to 1.3 kg)."
+    )
+    _neutral_both_ways(other, _FED_ALIKE)

@@ -421,6 +421,9 @@ TWO_GROUPS_ALIKE: Final = re.compile(
     # alike whichever way it went ("my legs were every bit as sore either way": 0144)
     r"|\b(?:every bit|just|exactly|equally) as \S+ (?:either way|both ways|whichever)\b"
     r"|\bthe same either way\b"
+    # as many off both ("I picked just as many courgettes off both": decision 0147)
+    r"|\b(?:every bit|just|exactly) as (?:many|much) (?:\S+ ){0,3}?(?:off|from|in|on|at|with) "
+    r"both\b"
     r"|\bno (?:better|worse|quicker|faster|sooner|higher|lower|different)\b"
     # any other comparative of two groups, not a bound or a time ("the tiddlers were no
     # thicker in the grass than out on the bare patch"; not "no longer than 10 days", "no
@@ -464,6 +467,8 @@ TWO_GROUPS_ALIKE: Final = re.compile(
 PLAIN_GROUP: Final = re.compile(
     r"\b(?:who|that|which|whose)(?: \w+){0,2} (?:just|only|simply)\b"
     r"|\b(?:the landlord|they|we|you|i)(?:'d|'ve)? just\b"
+    # "when I'd only been brushing my teeth" (decision 0147)
+    r"|\b(?:they|we|you|i)(?:'d|'ve| had| have) only (?:been|used|had|done)\b"
     r"|\bnobody\b|\bno ?one\b"
     r"|\bno \w+(?: \w+)? at all\b"
     r"|\bnever\b|\b(?:went|go|goes|gone|did|do|managed) without\b"
@@ -491,7 +496,7 @@ PLAIN_GROUP: Final = re.compile(
     # for the landing phone" (decision 0145)
     r"|\b(?:who|that|which) still (?:queue|queued|use|used|rely|relied|do|did|walk|walked"
     r"|wait|waited|travel|travelled)\b"
-    r"|\b(?:getting|got|gets|get|given|had|having) nothing but\b"
+    r"|\b(?:getting|got|gets|get|given|had|having|on) nothing but\b"
     # "my other tunnel where the tomatoes grew on their own" (decision 0145)
     r"|\b(?:grew|grow|grown|growing|planted|stood|sat|kept|ran|lived) on (?:their|its) own\b"
     # "bales in one, nothing in the other", "the ones sat with empty hands" (decision 0138)

@@ -60,6 +60,8 @@ _CONTROL_ARM: Final = re.compile(
     # or "with no" of it ("than fields with no bales put out": decision 0144)
     r"|\bthan (?:[\w-]+ ){0,4}?with no\b"
     r"|\b(?:warm|plain|tap) ?-? ?water (?:\S+ ){0,2}?(?:group|arm)s?\b"
+    # "against 3.8 kg for plants given plain water only" (decision 0147)
+    r"|\b(?:plain|tap) ?-? ?water (?:only|alone)\b"
     # stock left out as before ("than steers outwintered in a sacrifice paddock": 0143)
     r"|\bthan (?:[\w-]+ ){0,2}?(?:outwintered|left out|kept out)\b"
     # the thing not done, after "than" ("than barley after ungrazed cover crops": 0143)

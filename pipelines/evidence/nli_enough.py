@@ -310,6 +310,8 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
             continue
         if value is not None and tokens[i] in ("a", "an") and tokens[i - 1 : i] == ["half"]:
             value /= 2  # "half an hour" (decision 0141)
+        if value is not None and tokens[i] in ("a", "an") and tokens[i - 2 : i] == _QUARTER_OF:
+            value /= 4  # "about a quarter of an hour" (decision 0147)
         if tokens[i] == "half" and tokens[i + 1 : i + 3] in (["-", "hour"], ["-", "day"]):
             value = 0.5  # "a single half-hour chat" (decision 0143)
         j = i + 1
@@ -395,6 +397,7 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
 
 
 _A_PERIOD: Final = frozenset({"a", "an", "per", "every", "each"})
+_QUARTER_OF: Final = ["quarter", "of"]
 _STARTING: Final = frozenset({"starting", "beginning", "from"})
 
 

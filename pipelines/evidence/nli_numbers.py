@@ -674,7 +674,9 @@ def _share(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
     if numerator is None:
         return None
     if tokens[numerator[1] : numerator[1] + 2] == ["of", "them"]:
-        counted = them_counted(tokens, i) if _befell_them(tokens, i, numerator[1] + 2) else None
+        # not one of them ("where the owner lives in one of them")
+        befell = numerator[0] > 1 and _befell_them(tokens, i, numerator[1] + 2)
+        counted = them_counted(tokens, i) if befell else None
         if counted is None or counted <= numerator[0]:
             return None
         return 100.0 * numerator[0] / counted, numerator[1] + 2
@@ -712,8 +714,10 @@ def _share(tokens: Sequence[str], i: int) -> tuple[float, int] | None:
     return 100.0 * numerator[0] / denominator[0], denominator[1]
 
 
-# What was done to so many of them, right before the count: "the foxes had eleven of them".
-_DONE_TO: Final = frozenset({"had", "took", "lost", "got", "ate", "killed", "kept", "saved"})
+# What was done to so many of them, right before the count: "the foxes had eleven of them",
+# or where it happened ("the link froze or cut out on four of them").
+_DONE_TO: Final = frozenset({"had", "took", "lost", "got", "ate", "killed", "kept", "saved",
+                             "on"})  # fmt: skip
 
 
 def _befell_them(tokens: Sequence[str], i: int, after: int) -> bool:
