@@ -8,7 +8,8 @@ as no other outcome; the rest left bare; a control arm without any; still as man
 
 from __future__ import annotations
 
-from lyra.pipelines.evidence.harm_reports import PLAIN_GROUP, TWO_GROUPS_ALIKE
+from lyra.pipelines.evidence.claims import MIN_INFORMATIVENESS, informativeness
+from lyra.pipelines.evidence.harm_reports import PLAIN_GROUP, TWO_GROUPS_ALIKE, WITNESS_FREQUENCY
 from lyra.pipelines.evidence.nli_change import read_changes
 from lyra.pipelines.evidence.nli_enough import read_amounts
 from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
@@ -263,3 +264,17 @@ def test_plain_water_only_is_a_control_arm() -> None:
         "against 3.8 kg for courgette plants given tap water (95% CI 0.3 to 1.3 kg)."
     )
     _neutral_both_ways(other, _FED_ALIKE)
+
+
+def test_so_many_of_the_witness_own_described_or_of_them_is_a_witness_claim() -> None:
+    described = (
+        "Teaching the unit myself wore me out, and three of the five music teachers in our "
+        "school lost their voices that term as well."
+    )
+    of_them = "I ran eight video clinics last month and the sound cut out on five of them."
+    assert WITNESS_FREQUENCY.search(described)
+    assert WITNESS_FREQUENCY.search(of_them)
+    assert informativeness(described) >= MIN_INFORMATIVENESS
+    assert informativeness(of_them) >= MIN_INFORMATIVENESS
+    # control: a count of one's own with no share in it is no witness's claim
+    assert informativeness("I ran eight video clinics last month and enjoyed them.") == 0.0

@@ -315,6 +315,12 @@ WITNESS_FREQUENCY = re.compile(
     # on the lambs": decision 0146)
     rf"|\b{_FEW}\s+(?:out\s+)?of\s+the\s+{_FEW}\s+[\w'-]+\s+(?:we|i)(?:'ve|\s+have)?\s+"
     r"(?:had|kept|owned|bought|used|tried|put\s+in|planted)\b"
+    # so many of those in the witness's place, one or two words describing them ("four of
+    # the six English teachers in our department went hoarse"), and so many of those the
+    # witness counted just before ("the link froze or cut out on four of them"): 0147
+    rf"|\b{_FEW}\s+of\s+the\s+{_FEW}\s+(?:[\w'-]+\s+){{0,2}}?[a-z]+s\s+(?:in|on|at)\s+"
+    r"(?:my|our)\b"
+    rf"|\b(?:on|had|lost|took|killed)\s+{_FEW}\s+of\s+them\b"
     # of the witness's own stock, whatever befell it ("about half my tank loads of compost
     # tea clogged the nozzles": decision 0144)
     rf"|\b{_FRACTION}\s+(?:of\s+)?(?:my|our)\s+(?:[\w'-]+\s+){{0,6}}?[a-z]{{3,}}ed\b"
