@@ -278,3 +278,27 @@ def test_so_many_of_the_witness_own_described_or_of_them_is_a_witness_claim() ->
     assert informativeness(of_them) >= MIN_INFORMATIVENESS
     # control: a count of one's own with no share in it is no witness's claim
     assert informativeness("I ran eight video clinics last month and enjoyed them.") == 0.0
+
+
+def test_an_advised_amount_against_one_called_enough_is_no_finding_about_outcomes() -> None:
+    floor = (
+        "The assessment interview for a probation report should last at least 45 minutes, "
+        "and safeguarding checks should be completed before the report is given to the bench."
+    )
+    enough = (
+        "Twenty minutes with the client is plenty for a report on a run-of-the-mill theft "
+        "case, in my experience."
+    )
+    _refutes_both_ways(floor, enough)
+    # control: as long as the floor is no amount under it
+    _neutral_both_ways(
+        floor,
+        "Forty-five minutes with the client is plenty for a report on a run-of-the-mill theft "
+        "case, in my experience.",
+    )
+
+
+def test_with_nothing_but_is_a_plain_group() -> None:
+    assert PLAIN_GROUP.search("left the bottom lot with nothing but the hedge")
+    # control: a thing with nothing but praise for it is no group left untreated
+    assert not PLAIN_GROUP.search("she spoke of it with praise and nothing else")

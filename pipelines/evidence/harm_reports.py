@@ -502,7 +502,7 @@ PLAIN_GROUP: Final = re.compile(
     # for the landing phone" (decision 0145)
     r"|\b(?:who|that|which) still (?:queue|queued|use|used|rely|relied|do|did|walk|walked"
     r"|wait|waited|travel|travelled)\b"
-    r"|\b(?:getting|got|gets|get|given|had|having|on) nothing but\b"
+    r"|\b(?:getting|got|gets|get|given|had|having|on|with) nothing but\b"
     # "my other tunnel where the tomatoes grew on their own" (decision 0145)
     r"|\b(?:grew|grow|grown|growing|planted|stood|sat|kept|ran|lived) on (?:their|its) own\b"
     # "bales in one, nothing in the other", "the ones sat with empty hands" (decision 0138)

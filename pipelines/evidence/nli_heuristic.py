@@ -566,8 +566,19 @@ def _sentence_contradicts(
     if read.overlap < ANCHORED_FROM:
         return False
     return _contradicts(tokenize(hypothesis), hyp_keys, hyp_changes, read, closest) and not (
-        other_outcomes(hypothesis, read.sentence or "")
+        _outcomes_apart(hypothesis, hyp_changes, read)
     )
+
+
+def _outcomes_apart(hypothesis: str, hyp_changes: ChangeReading, read: _Evidence) -> bool:
+    """`other_outcomes`, save where the one text advises an amount and the other calls one
+    enough: no finding about an outcome, whatever words the outcome reader takes for one
+    ("should last at least 45 minutes" against "Twenty minutes ... is plenty for a report
+    on a run-of-the-mill shoplifting", decision 0147)."""
+    if not other_outcomes(hypothesis, read.sentence or ""):
+        return False
+    mine, theirs = hyp_changes.amounts, read_changes(read.tokens).amounts
+    return not (mine is not None and theirs is not None and mine.floor != theirs.floor)
 
 
 def _contradicts(
@@ -612,8 +623,8 @@ def _changes_against(
     of staff leaving the participating companies fell by 57 percent ..."). Read only
     where the premise neither supports nor refutes by its closest sentence."""
     for read in sentences:
-        if changes_contradict(hyp_changes, read_changes(read.tokens)) and not other_outcomes(
-            hypothesis, read.sentence or ""
+        if changes_contradict(hyp_changes, read_changes(read.tokens)) and not _outcomes_apart(
+            hypothesis, hyp_changes, read
         ):
             confidence = min(CONFIDENCE_CAP, 0.55 + 0.4 * read.overlap)
             return _result("refutes", confidence, read.sentence)
