@@ -24,7 +24,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from lyra.pipelines.evidence.antonym_axes import ANTONYM_AXES
 from lyra.pipelines.evidence.harm_reports import SYMPTOM
 from lyra.pipelines.evidence.leftovers import lexicon_readings, past_participles
 from lyra.pipelines.evidence.nli_advice import AdviceReading, read_advice, safe_against_advised
@@ -56,8 +55,13 @@ from lyra.pipelines.evidence.nli_limits import limit_passed
 from lyra.pipelines.evidence.nli_no_change import (
     no_change,
 )
-from lyra.pipelines.evidence.nli_numbers import SAID, measures, stem
+from lyra.pipelines.evidence.nli_numbers import stem
 from lyra.pipelines.evidence.nli_outcomes import HARMS
+from lyra.pipelines.evidence.nli_share_negations import (
+    failure_named,
+    only_failures_counted,
+    only_said_denials,
+)
 from lyra.pipelines.evidence.nli_shares import (
     COUNT_KEYS,
     LIGHT_VERBS,
@@ -90,9 +94,7 @@ from lyra.pipelines.evidence.nli_sizes import (
     unevidenced_changes,
 )
 from lyra.pipelines.evidence.nli_tokens import (
-    FAIL_WORDS,
     content_keys,
-    denies_rarity,
     denies_the_next_word,
     is_cue,
     is_negated,
@@ -202,10 +204,10 @@ def _read_changes(key: tuple[str, ...]) -> ChangeReading:
     comparisons = tuple(read_comparisons(tokens))
     # "Fewer than 3 in every 100 people referred to us fail to finish their course": the
     # share counts those who failed, it denies nothing (decision 0127)
-    counts_failures = negated and _only_failures_counted(tokens)
+    counts_failures = negated and only_failures_counted(tokens)
     # "only 3 in every 100 young people said they could not tell who the judge was": what
     # those counted said, no denial (decision 0147)
-    said_denials = negated and not counts_failures and _only_said_denials(tokens)
+    said_denials = negated and not counts_failures and only_said_denials(tokens)
     sized_found = tuple(sized_changes(tokens))
     # a share in a sentence that sizes no change and negates nothing (decision 0105),
     # beside a change or a comparison it counts the people of: "only 4 per cent of
@@ -393,75 +395,6 @@ def _ears_ringing(tokens: Sequence[str]) -> bool:
     return any(
         t in _RINGING and not _EARS.isdisjoint(tokens[max(0, i - _EARS_REACH) : i + _EARS_REACH])
         for i, t in enumerate(tokens)
-    )
-
-
-# What the people counted did not do, as they failed to: "drift into just listening
-# ... without following the words on the page", "gazing out of the window ... and not
-# following the page at all" (decision 0134).
-_NOT_DOING: Final = frozenset({"not", "without", "never"})
-# The words that grade how often a thing comes ("rare", "common").
-_FREQUENCY: Final = frozenset().union(*ANTONYM_AXES["frequency"])
-
-
-def _only_failures_counted(tokens: Sequence[str]) -> bool:
-    """Each negation of ``tokens`` is a failure ("fail to", "failed to", "not following",
-    "without following") after its first share: what the people counted failed to do."""
-    first = min((at for _, _, at in measures(tokens).get("%", [])), default=len(tokens))
-    cues = [i for i in range(len(tokens)) if is_cue(tokens, i)]
-    return bool(cues) and all(
-        (
-            i > first
-            and (
-                tokens[i] in FAIL_WORDS
-                or (tokens[i] in _NOT_DOING and tokens[i + 1 : i + 2] != []
-                    and tokens[i + 1].endswith("ing"))
-                # what they never did: "only 3% of students ... never played their audio
-                # feedback", "well over half of my lot ... never opened" (decision 0141)
-                or (tokens[i] == "never" and tokens[i + 1 : i + 2] != []
-                    and tokens[i + 1].endswith("ed"))
-            )
-        )
-        # what the things counted were done without, named before a share that grades
-        # them: "Reports being closed without the work done are rare, at fewer than 1 in
-        # 250 jobs" (decision 0142)
-        or (tokens[i] == "without" and i < first and not _FREQUENCY.isdisjoint(tokens[i:first]))
-        # who they are, and that they are no rarity: "we see people who never got a
-        # single email ..., and it's dozens of them, not the odd one" (decision 0139)
-        or tokens[i - 1 : i] in (["who"], ["that"])
-        or (tokens[i] == "not" and denies_rarity(tokens, i))
-        for i in cues
-    )  # fmt: skip
-
-
-def _failed_done(first: ChangeReading, second: ChangeReading) -> bool:
-    """What the one text's people failed to do ("fail to finish") the other names
-    ("finished within a month"), or the failure is not said as "fail(ed) to" ("never
-    received"): a share of those who failed meets only its like."""
-    failed, other = (first, second) if first.share_about >= _FAILED else (second, first)
-    tokens = failed.tokens
-    done = {stem(tokens[i + 2]) for i in range(len(tokens) - 2)
-            if tokens[i] in FAIL_WORDS and tokens[i + 1] == "to"}  # fmt: skip
-    return not done or not done.isdisjoint(stem(t) for t in other.tokens)
-
-
-# How far before a negation the verb of saying stands: "said they could not".
-_SAID_REACH: Final = 3
-
-
-def _only_said_denials(tokens: Sequence[str]) -> bool:
-    """Each negation of ``tokens`` follows their first share and, within `_SAID_REACH`
-    words, a verb of saying and "they": what the people counted said of themselves (not
-    "however many times I told them I wasn't")."""
-    first = min((at for _, _, at in measures(tokens).get("%", [])), default=len(tokens))
-    cues = [i for i in range(len(tokens)) if is_cue(tokens, i)]
-    return bool(cues) and all(
-        i > first
-        and any(
-            tokens[k] in SAID and tokens[k + 1] == "they"
-            for k in range(max(first, i - _SAID_REACH), i - 1)
-        )
-        for i in cues
     )
 
 
@@ -759,8 +692,11 @@ def shares_differ(hypothesis: ChangeReading, sentence: ChangeReading) -> bool:
         return False
     if uptake_against_outcome(hypothesis.tokens, sentence.tokens):
         return False
+    failed, other = (
+        (hypothesis, sentence) if hypothesis.share_about >= _FAILED else (sentence, hypothesis)
+    )
     if (hypothesis.share_about >= _FAILED) != (sentence.share_about >= _FAILED) and (
-        _failed_done(hypothesis, sentence)
+        failure_named(failed.tokens, other.tokens)
     ):
         # those who failed to finish against those who finished (0127); not those whose
         # plea "failed to reach the case file" against those the court had "nothing on

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from lyra.pipelines.evidence.nli_digits import number_or_word
 from lyra.pipelines.evidence.nli_enough_units import UNITS, units_enough, units_floor
 from lyra.pipelines.evidence.nli_enough_words import ALONE_REACH, calls_enough, on_its_own
 from lyra.pipelines.evidence.nli_lengths import (
@@ -41,7 +42,6 @@ from lyra.pipelines.evidence.nli_lengths import (
 from lyra.pipelines.evidence.nli_numbers import (
     looks_plural,
     number,
-    number_or_word,
 )
 from lyra.pipelines.evidence.nli_often import (
     AFTER,

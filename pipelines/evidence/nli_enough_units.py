@@ -10,7 +10,8 @@ from collections.abc import Sequence
 from typing import Final
 
 from lyra.pipelines.evidence.nli_counts import percent_at
-from lyra.pipelines.evidence.nli_numbers import looks_plural, number_or_word
+from lyra.pipelines.evidence.nli_digits import number_or_word
+from lyra.pipelines.evidence.nli_numbers import looks_plural
 from lyra.pipelines.evidence.nli_often import occasion_at
 from lyra.pipelines.evidence.nli_ratios import PERCENT
 from lyra.pipelines.evidence.nli_tokens import STOPWORDS

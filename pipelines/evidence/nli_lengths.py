@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from lyra.pipelines.evidence.nli_numbers import number_or_word
+from lyra.pipelines.evidence.nli_digits import number_or_word
 from lyra.pipelines.evidence.nli_units import AREA_M2, LENGTH_CM, SQUARED_M2
 
 # The dimensions a length is read along.

@@ -28,6 +28,7 @@ from lyra.pipelines.evidence.nli_about import (
     words_before,
 )
 from lyra.pipelines.evidence.nli_comparisons import CUE_REACH, THAN_REACH, outcome
+from lyra.pipelines.evidence.nli_digits import number_or_word
 from lyra.pipelines.evidence.nli_no_change import change_noun
 from lyra.pipelines.evidence.nli_numbers import (
     CARDINALS,
@@ -37,7 +38,6 @@ from lyra.pipelines.evidence.nli_numbers import (
     looks_plural,
     measures,
     number,
-    number_or_word,
     stem,
 )
 from lyra.pipelines.evidence.nli_tokens import axis_of, is_cue

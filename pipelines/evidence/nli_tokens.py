@@ -15,7 +15,8 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Final, TypeVar
 
 from lyra.pipelines.evidence.antonym_axes import ANTONYM_AXES, PREFIXED_OPPOSITES
-from lyra.pipelines.evidence.nli_numbers import PERCENT_WORDS, number, numbers_in_digits, stem
+from lyra.pipelines.evidence.nli_digits import numbers_in_digits
+from lyra.pipelines.evidence.nli_numbers import PERCENT_WORDS, number, stem
 from lyra.pipelines.evidence.nli_spelling import FORMULAE, fold
 from lyra.pipelines.evidence.nli_words import (
     ATTRIBUTION_TEXT,
