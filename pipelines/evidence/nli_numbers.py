@@ -49,9 +49,8 @@ CARDINALS = {
     "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
     "ninety": 90,
 }  # fmt: skip
-# The teens CARDINALS leaves out, read as counts of those a share is of only (the
-# contradiction rules compare bare numbers, and "in fourteen months" is no count of
-# anyone).
+# The teens CARDINALS leaves out, read only as counts a share is of ("in fourteen
+# months" is no count of anyone, and the contradiction rules compare bare numbers).
 _TEENS: Final = {"thirteen": 13, "fourteen": 14, "sixteen": 16, "seventeen": 17,
                  "eighteen": 18, "nineteen": 19}  # fmt: skip
 _SCALES = {
@@ -327,7 +326,8 @@ def described(tokens: Sequence[str], at: int) -> bool:
     """``tokens[at]`` is one word describing the plural noun right after it ("English
     teachers", "Texel lambs")."""
     return (
-        tokens[at].isalpha()
+        at < len(tokens)
+        and tokens[at].isalpha()
         and not looks_plural(tokens[at])
         # not how they came to be counted: "133 of 136 randomised children"
         and not tokens[at].endswith("ed")
