@@ -272,8 +272,11 @@ def test_a_prescribed_course_is_a_floor_and_days_are_a_span() -> None:
     # how often alone, or no "should", prescribes no course
     assert read_amounts(tokenize("Adults should use two drops three times a day.")) is None
     assert read_amounts(tokenize("Most used drops three times a day for 10 days.")) is None
-    # two nights called plenty: a span of two days
-    assert read_amounts(tokenize(_TWO_NIGHTS_PLENTY)) == Amounts(False, (("days in all", 2.0),))
+    # two nights called plenty: a span of two days, and a couple of drops a tenth of a
+    # millilitre (decision 0148)
+    assert read_amounts(tokenize(_TWO_NIGHTS_PLENTY)) == Amounts(
+        False, (("days in all", 2.0), ("millilitres", 0.1))
+    )
 
 
 def test_a_share_of_the_writers_shift_is_a_count() -> None:

@@ -282,7 +282,10 @@ PLAIN_ANSWER_FRAME = re.compile(
 # "you" of anyone, not the reader addressed: "two-thirds of the gain you get from
 # one-to-one sessions" (decision 0115).
 GENERIC_YOU = re.compile(
-    r"\b(?:the|a|an)\s+(?:[\w-]+\s+){1,2}?you(?:'d)?\s+(?:would\s+)?(?:get|see|find|need)\b",
+    r"\b(?:the|a|an)\s+(?:[\w-]+\s+){1,2}?you(?:'d)?\s+(?:would\s+)?(?:get|see|find|need)\b"
+    # anyone who looked could not tell the two apart ("come August you honestly couldn't
+    # tell which was which": decision 0148)
+    r"|\byou\s+(?:\w+\s+)?(?:couldn't|could\s+not|can't|cannot|wouldn't)\s+tell\b",
     re.IGNORECASE,
 )
 # An opening that has the reader look at the figures, not act: "If you just look at

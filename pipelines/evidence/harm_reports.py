@@ -464,7 +464,9 @@ TWO_GROUPS_ALIKE: Final = re.compile(
     # "you couldn't tell one lot of spuds from the other" (decision 0143)
     r"|\b(?:could|can) ?n't (?:\w+ )?tell (?:one|the one|this) (?:[\w']+ ){0,4}?from the other\b"
     # "by Easter you couldn't tell who'd had what" (decision 0143)
-    r"|\b(?:could|can) ?n't (?:\w+ )?tell who ?'?d? (?:had|got|done) (?:what|which)\b",
+    r"|\b(?:could|can) ?n't (?:\w+ )?tell who ?'?d? (?:had|got|done) (?:what|which)\b"
+    # "come August you honestly couldn't tell which was which" (decision 0148)
+    r"|\b(?:could|can) ?n't (?:\w+ )?tell which (?:was|is) which\b",
     re.IGNORECASE,
 )
 # The plain group, in a witness's words: those who "just" went on, whom "nobody" treated,
@@ -517,6 +519,10 @@ PLAIN_GROUP: Final = re.compile(
     r"|\bnothing (?:\w+ )?at all\b"
     # "left the other half as it was" (decision 0140), "left the rest bare" (0147)
     r"|\bleft (?:the other (?:\w+ )?|the rest |them |it )?(?:bare|as (?:it|they) (?:was|were))\b"
+    # "left the bottom ones as they were", "the ones I left open to the sky", "who just
+    # left the blister open to the air" (decision 0148)
+    r"|\bleft the (?:\w+ ){1,2}?as (?:it|they) (?:was|were)\b"
+    r"|\bleft (?:(?:it|them|the \w+) )?open to the (?:air|sky|elements|weather)\b"
     # "left the other half as we always do" (decision 0143)
     r"|\bleft (?:the other (?:\w+ )?|them |it )?as (?:we|i|they) (?:always|usually|normally) "
     r"(?:do|did|have)\b"
@@ -548,6 +554,8 @@ PLAIN_GROUP: Final = re.compile(
     # streets where the council still leaves it a fortnight" (decision 0139)
     r"|\bpretend\b|\bthe (?:old ?-? ?fashioned|old|usual|normal) way\b"
     r"|\bwhere (?:the \w+ |they |we |it )?still\b"
+    # "the classes where teachers were still marking every book by hand" (decision 0148)
+    r"|\bwhere \w+ (?:were|was|are|is) still\b"
     # "the ones who said no thanks and skipped it" (decision 0141)
     r"|\bwho (?:said no|turned (?:it|them) down|skipped (?:it|them))\b"
     # "the wards where officers just went straight in" (decision 0140)

@@ -59,6 +59,9 @@ _CONTROL_ARM: Final = re.compile(
     r"|\bthan (?:[\w-]+ ){0,6}?without [a-z]{3,}ing\b"
     # or "with no" of it ("than fields with no bales put out": decision 0144)
     r"|\bthan (?:[\w-]+ ){0,4}?with no\b"
+    # sterile water in its place, or the arm left without it by name ("than infants given
+    # sterile water", "7.6 days in the uncovered group": decision 0148)
+    r"|\bsterile water\b|\bthe un(?!related|expected|usual)[a-z]{3,}ed (?:group|arm)s?\b"
     r"|\b(?:warm|plain|tap) ?-? ?water (?:\S+ ){0,2}?(?:group|arm)s?\b"
     # "against 3.8 kg for plants given plain water only" (decision 0147)
     r"|\b(?:plain|tap) ?-? ?water (?:only|alone)\b"
@@ -150,6 +153,34 @@ _SORENESS: Final = frozenset(content_keys(_SORE_WORDS))
 _PAIN: Final = frozenset(content_keys(["pain"]))
 
 
+# Offending again in a witness's words: "ended up back in trouble with the police just as
+# often as", "are back in front of the magistrates" (decision 0148). The trouble is no
+# harm of the thing; the outcome is the trial's reoffending.
+_OFFENDED_AGAIN: Final = re.compile(
+    r"\b(?:back|ended up|end up|ends up|ending up|landed|landing) (?:back )?"
+    r"(?:in trouble with the (?:police|law)|(?:up )?(?:before|in front of) the "
+    r"(?:magistrates|bench|judge|courts?))\b"
+    r"|\b(?:re-?arrested|arrested again|nicked again)\b"
+)
+_REOFFEND: Final = frozenset({"reoffend"})
+_TROUBLE: Final = token_key("trouble")
+# A trial's word for the thing or the outcome and a witness's everyday one, met only
+# here, where a likeness is read against a lead (other rules would meet more by them:
+# "without a gel plaster" as a negation of any finding): the walker's gel plaster is a
+# hydrocolloid one; the grass of a field is a trial's herbage (decision 0148).
+_EVERYDAY_NAMES: Final[dict[str, str]] = {"hydrocolloid": "gel", "herbag": "grass"}  # stems
+
+
+def _keys(tokens: Sequence[str]) -> set[str]:
+    """Content keys of ``tokens``, with the trial's name for offending again where a
+    witness says it in other words (`_OFFENDED_AGAIN`) and everyday names for a trial's
+    words (`_EVERYDAY_NAMES`)."""
+    keys = {_EVERYDAY_NAMES.get(key, key) for key in content_keys(tokens)}
+    if _OFFENDED_AGAIN.search(_text(tokens)):
+        keys = (keys - {_TROUBLE}) | _REOFFEND
+    return keys
+
+
 _SIDE: Final = token_key("side")
 _SIDE_EFFECT: Final = re.compile(r"\bside ?-? ?effects?\b")
 
@@ -176,10 +207,22 @@ def _lead_over_control(tokens: Sequence[str]) -> bool:
     return bool(side) and sum(1 for t in tokens if _FIGURE.search(t)) >= _ARMS_SIDE_BY_SIDE
 
 
+# Water given in the thing's place names an arm, not the thing or the outcome ("than
+# newborns given sterile water" against "the ones we gave plain water": decision 0148);
+# not water that is what a bath or a soak was of ("the plain-water bath group" against
+# "ordinary tap-water baths": both baths).
+_WATER_ARM: Final = re.compile(
+    r"\b(?:sterile|plain|tap|warm) ?-? ?water\b(?! ?-? ?(?:baths?|soaks?|rinses?|sprays?)\b)"
+)
+_WATER: Final = frozenset(content_keys(["water"]))
+
+
 def _alone_arm(tokens: Sequence[str]) -> set[str]:
     """What a control arm named "X alone" had: "a belt alone", "supportive care alone"
-    (the thing the other text may test against nothing)."""
-    return {
+    (the thing the other text may test against nothing), and water in the thing's place
+    (`_WATER_ARM`)."""
+    water = set(_WATER) if _WATER_ARM.search(_text(tokens)) else set()
+    return water | {
         k
         for i, t in enumerate(tokens)
         if t == "alone"
@@ -208,12 +251,12 @@ def _measures_apart(witness: Sequence[str], finding: Sequence[str]) -> bool:
     none of it: "eating no more fruit than children at schools that had never dug a bed"
     against "eating an additional 0.42 portions of vegetables per day compared with
     control schools" (two outcomes). An adverb ("no more comfortably") names no outcome."""
-    keys = content_keys(finding)
+    keys = _keys(finding)
     for c in read_comparisons(witness):
         if not (c.sign == 0 or c.denied) or c.measure & JUDGEMENT_MEASURES:
             continue
         nouns = {
-            key
+            _EVERYDAY_NAMES.get(key, key)
             for i, t in enumerate(witness)
             if (key := token_key(t)) in c.measure
             and _a_noun(t)
@@ -261,7 +304,7 @@ def _a_noun(word: str) -> bool:
 
 def _of_harm(tokens: Sequence[str]) -> bool:
     text = _text(tokens)
-    keys = set(content_keys(tokens))
+    keys = _keys(tokens)
     # a side is a harm only as a side effect ("the heather on the grazed side": 0141)
     if not _SIDE_EFFECT.search(text):
         keys.discard(_SIDE)
@@ -274,7 +317,7 @@ def alike_against_lead(witness: Sequence[str], finding: Sequence[str]) -> bool:
     specific words shared beyond the groups' names; neither or both about a harm)."""
     if not alike_with_a_plain_group(_text(witness)) or not _lead_over_control(finding):
         return False
-    shared = specific(frozenset(content_keys(witness) & content_keys(finding)))
+    shared = specific(frozenset(_keys(witness) & _keys(finding)))
     if not (_GONE.isdisjoint(content_keys(witness)) or _GONE.isdisjoint(content_keys(finding))):
         shared |= _HEALED  # gone in other words: one outcome, one word (decision 0140)
     # how fast a sore healed is one outcome, named as a harm or not ("the sores I covered

@@ -351,10 +351,14 @@ def _skipped_meals(tokens: Sequence[str]) -> bool:
 
 
 # Who rang "in pieces" or "in tears" was distressed ("rang me in pieces afterwards"
-# against "reported that an update had caused them distress": decision 0143).
-_DISTRESS: Final = frozenset({"distress"})
+# against "reported that an update had caused them distress": decision 0143), upset or
+# anxious ("most of us were in pieces for days" against "left them more upset", "were in
+# a right state before every Friday organiser quiz" against "became anxious or
+# stressed": decision 0148).
+_DISTRESS: Final = frozenset({"distress", *content_keys(["upset", "anxious", "stressed"])})
 _IN_A_STATE: Final = (["in", "pieces"], ["in", "bits"], ["in", "tears"], ["in", "floods"],
-                      ["in", "a", "state"])  # fmt: skip
+                      ["in", "a", "state"], ["in", "a", "right", "state"],
+                      ["in", "a", "real", "state"], ["in", "such", "a", "state"])  # fmt: skip
 
 
 def _in_pieces(tokens: Sequence[str]) -> bool:

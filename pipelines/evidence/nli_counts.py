@@ -9,10 +9,10 @@ import re
 from collections.abc import Sequence
 from typing import Final
 
+from lyra.pipelines.evidence.nli_halves import half_the_noun
 from lyra.pipelines.evidence.nli_numbers import (
     PERCENT_WORDS,
     described,
-    half_the_noun,
     number,
     of_so_many,
     one_of_whom,

@@ -27,7 +27,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from lyra.pipelines.evidence.nli_digits import number_or_word
+from lyra.pipelines.evidence.nli_enough_times import (
+    a_rate,
+    a_wear,
+    each_after,
+    for_a_span,
+    one_timed_occasion,
+    per_week,
+    sessions_of_a_length,
+    so_many_timed,
+)
 from lyra.pipelines.evidence.nli_enough_units import UNITS, units_enough, units_floor
 from lyra.pipelines.evidence.nli_enough_words import ALONE_REACH, calls_enough, on_its_own
 from lyra.pipelines.evidence.nli_lengths import (
@@ -39,21 +48,16 @@ from lyra.pipelines.evidence.nli_lengths import (
     spacing_kind,
     widest_spacing,
 )
-from lyra.pipelines.evidence.nli_numbers import (
-    looks_plural,
-    number,
-)
+from lyra.pipelines.evidence.nli_numbers import number
 from lyra.pipelines.evidence.nli_often import (
     AFTER,
     BEFORE,
     DAY_KINDS,
     MINUTES_A_DAY,
     ONE,
-    WHOLE,
     anchor_after,
     anchored_span,
     length_joined,
-    occasion_at,
     occasion_end,
     occasions,
     often_at,
@@ -74,9 +78,7 @@ from lyra.pipelines.evidence.nli_units import (
     DOSE_MG,
     EACH_MINUTES,
     LENGTH_CM,
-    OCCASIONS,
     PER_UNIT,
-    PER_WORDS,
     SPAN_DAYS,
     SPOON_GRAMS,
     SPOON_SIZES,
@@ -145,7 +147,6 @@ _QUALIFIERS: Final = frozenset({"least", "about", "around", "roughly", "approxim
                                 "minimum", "maximum", "of", "a", "the", "just",
                                 "only"})  # fmt: skip
 # How far past minutes a week or a day may stand for them to be a total per week.
-_PER_WEEK_REACH: Final = 5  # "12 hours of supervised horticultural work a week" (0146)
 
 
 @dataclass(frozen=True)
@@ -233,14 +234,18 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
                     break
             i = often[1]
             continue
-        if _one_timed_occasion(tokens, i):
+        if so_many := so_many_timed(tokens, i):
+            found.setdefault(EACH, so_many[0])  # "four 2-minute squeezes" (decision 0148)
+            i = so_many[1]
+            continue
+        if one_timed_occasion(tokens, i):
             # "one two-hour evening session": one time, its length read next (0142)
             found.setdefault(TIMES, 1.0)
             i += 1
             continue
         if (
             (value := occasions(tokens[i]))
-            and not _for_a_span(tokens, i)
+            and not for_a_span(tokens, i)
             and (j := occasion_end(tokens, i + 1, counted=tokens[i] not in ONE))
             # "three working days' notice" is how long ahead, "within 90 days" a deadline
             # (decision 0140)
@@ -266,7 +271,7 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
                 found.setdefault(SPAN, value * SPAN_DAYS[tokens[j - 1]])
                 i = j
                 continue
-            if sessions := _sessions_of_a_length(tokens, j):
+            if sessions := sessions_of_a_length(tokens, j):
                 # "at least three sessions of 20 minutes each week": three a week, 20
                 # minutes each, an hour a week (decision 0147)
                 per, minutes, past = sessions
@@ -278,13 +283,17 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
             found.setdefault(TIMES, value)
             # so many with a thing each week or summer: "two goes with the mower each
             # summer" is twice a year (decision 0141)
-            if each := _each_after(tokens, j):
+            if each := each_after(tokens, j):
                 found.setdefault(OFTEN, value * each[0])
                 j = each[1]
             i = j
             continue
         if tokens[i] in ("a", "an") and tokens[i + 1 : i + 2] and tokens[i + 1] in VAGUE:
             i += 1  # "a few minutes", "a couple of weeks": the vague count
+            continue
+        if wear := a_wear(tokens, i):
+            found.setdefault(EACH, wear[0])  # "a single day's wear per plaster" (0148)
+            i = wear[1]
             continue
         sized = tokens[i + 1 : i + 2] != [] and tokens[i + 1] in SPOON_SIZES
         unit_at = i + 2 if sized else i + 1
@@ -350,7 +359,7 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
                 found.setdefault(SPAN, value * EACH_MINUTES[unit] / MINUTES_A_DAY)
             # not a time: "then apply the same amount again after 15 minutes" (0140)
             elif unit in EACH_MINUTES and tokens[i - 1 : i] != ["after"]:
-                per, past = _per_week(tokens, j + 1)
+                per, past = per_week(tokens, j + 1)
                 if per:
                     found.setdefault(WEEKLY, value * EACH_MINUTES[unit] * per)
                     if per == PER_UNIT["day"]:
@@ -371,7 +380,7 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
                 and not _a_time(tokens, i)
                 # an age, no span: "a reading age of (at least) 9 years" (decision 0145)
                 and not any(tokens[k : k + 2] == ["age", "of"] for k in range(max(0, i - 4), i - 1))
-                and not _a_rate(tokens, i)
+                and not a_rate(tokens, i)
                 and not _NO_SPAN_AFTER.intersection(tokens[j + 1 : j + 2])
             ):
                 found.setdefault(SPAN, value * SPAN_DAYS[unit])
@@ -386,7 +395,8 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
                 found.setdefault(DOSE, value * DOSE_MG[unit])
             elif (
                 unit in VOLUME_ML
-                and number(tokens[i]) is not None
+                # "A couple of drops on the end of a dummy is plenty" (decision 0148)
+                and (number(tokens[i]) is not None or tokens[i] == "couple")
                 and not _drop_of_so_many(tokens, j)
             ):
                 found.setdefault(VOLUME, value * VOLUME_ML[unit] * size)
@@ -396,46 +406,8 @@ def _amounts_in(tokens: Sequence[str], start: int, end: int, *, high: bool) -> d
     return found
 
 
-_A_PERIOD: Final = frozenset({"a", "an", "per", "every", "each"})
 _QUARTER_OF: Final = ["quarter", "of"]
 _STARTING: Final = frozenset({"starting", "beginning", "from"})
-
-
-def _one_timed_occasion(tokens: Sequence[str], i: int) -> bool:
-    """``tokens[i]`` opens one occasion with its length joined before it: "one two-hour
-    evening session", "a 90-minute session"."""
-    if tokens[i] not in ONE or tokens[i + 2 : i + 3] != ["-"]:
-        return False
-    length = tokens[i + 1] == "half" or number_or_word(tokens[i + 1]) is not None
-    if not length or tokens[i + 3 : i + 4] == []:
-        return False
-    if tokens[i + 3] not in EACH_MINUTES:
-        return False
-    end = next((e for k in (i + 4, i + 5) if (e := occasion_at(tokens, k))), 0)
-    # not one a week: "One two-hour session a week", "a single 20-minute session once a
-    # week" is how often
-    return (
-        bool(end)
-        and not (tokens[end : end + 1] and tokens[end] in _A_PERIOD)
-        and often_at(tokens, end) is None
-    )
-
-
-_EACH_REACH: Final = 4
-
-
-def _each_after(tokens: Sequence[str], at: int) -> tuple[float, int] | None:
-    """ "each <period>" or "every <period>" within `_EACH_REACH` plain words of ``at``:
-    how many times a week one a period is, and where it ends; None for none."""
-    for k in range(at, min(len(tokens), at + _EACH_REACH + 1)):
-        if tokens[k] in ("each", "every"):
-            # a period, not a count of them: "four times in the season, every 10 to 14
-            # days" is how far apart, no four a fortnight (decision 0143)
-            counted = k + 1 < len(tokens) and count(tokens[k + 1]) is not None
-            return None if counted else often_at(tokens, k)
-        if not tokens[k].isalpha() or tokens[k] in ("and", "or", "but"):
-            return None
-    return None
 
 
 _EVERY_REACH: Final = 7
@@ -485,24 +457,6 @@ _NOTICE: Final = (["notice"], ["warning"])
 _RESTATED: Final = (("equal", "to"), ("equivalent", "to"), ("the", "same", "as"))
 
 
-# "for 14 days", "for two or three nights": days and nights a course lasts, not occasions
-# counted (decision 0131); "for a minimum of 10 days", "expected to last at least five
-# sitting days", "allow at least 28 working days" (decision 0136).
-_FOR_REACH: Final = 4
-_SPAN_VERBS: Final = frozenset({"for", "last", "lasts", "lasting", "allow", "allowing"})
-
-
-def _for_a_span(tokens: Sequence[str], i: int) -> bool:
-    """The number at ``i`` counts days or nights after "for" or a verb of lasting: how
-    long, not how often."""
-    unit = i + 2 if tokens[i + 1 : i + 2] != [] and tokens[i + 1] in WHOLE else i + 1
-    return (
-        tokens[unit : unit + 1] != []
-        and tokens[unit] in SPAN_DAYS
-        and not _SPAN_VERBS.isdisjoint(tokens[max(0, i - _FOR_REACH) : i])
-    )
-
-
 def _a_time(tokens: Sequence[str], i: int) -> bool:
     """The number at ``i`` names a time, not a span: "after at least 6 weeks", "at 12
     weeks", "within 2 weeks"."""
@@ -525,55 +479,9 @@ def _a_time(tokens: Sequence[str], i: int) -> bool:
     return not (tokens[k] == "after" and k > 0 and tokens[k - 1] in _GO)
 
 
-def _a_rate(tokens: Sequence[str], i: int) -> bool:
-    """ "a day" at ``i`` says how many a day of the count or the things before it, no span:
-    "taking at least 6 a day", "Two menthol lozenges a day" (decision 0143)."""
-    return (
-        tokens[i] in ("a", "an", "per")
-        and i > 0
-        and (
-            number_or_word(tokens[i - 1]) is not None
-            or looks_plural(tokens[i - 1])
-            # "One 20-minute session a week" (decision 0145)
-            or tokens[i - 1] in OCCASIONS
-        )
-    )
-
-
 _GO: Final = frozenset({"go", "goes", "went", "going", "gone"})
 _PASSED: Final = (["have", "passed"], ["has", "passed"], ["have", "elapsed"], ["has", "elapsed"],
                   ["had", "passed"], ["have", "gone"], ["has", "gone"])  # fmt: skip
-
-
-def _per_week(tokens: Sequence[str], at: int) -> tuple[float, int]:
-    """How many times a week "a week" or "a day" right after minutes (``tokens[at]``)
-    counts them, past "of <what>": "150 minutes of exercise a week" (7 for a day); 0
-    for neither ("a 20-minute session once a week" is each time). And where they end."""
-    k = at
-    if tokens[k : k + 1] == ["of"]:
-        k = next(
-            (
-                j
-                for j in range(k + 1, min(len(tokens), k + _PER_WEEK_REACH))
-                if tokens[j] in PER_WORDS
-            ),
-            len(tokens),
-        )
-    if tokens[k : k + 1] and tokens[k] in ("a", "per", "each") and tokens[k + 1 : k + 2]:
-        return {"week": 1.0, "day": 7.0}.get(tokens[k + 1], 0.0), k + 2
-    return 0.0, at
-
-
-def _sessions_of_a_length(tokens: Sequence[str], at: int) -> tuple[float, float, int] | None:
-    """Occasions that end at ``tokens[at]`` each "of" a length, counted by a period: "of
-    20 minutes each week" is (1 a week, 20 minutes, where it ends); None otherwise."""
-    if tokens[at : at + 1] != ["of"] or at + 2 >= len(tokens):
-        return None
-    value, unit = count(tokens[at + 1]), tokens[at + 2]
-    if value is None or unit not in EACH_MINUTES:
-        return None
-    per, past = _per_week(tokens, at + 3)
-    return (per, value * EACH_MINUTES[unit], past) if per else None
 
 
 def _advises(tokens: Sequence[str]) -> bool:

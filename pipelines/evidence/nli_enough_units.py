@@ -11,7 +11,7 @@ from typing import Final
 
 from lyra.pipelines.evidence.nli_counts import percent_at
 from lyra.pipelines.evidence.nli_digits import number_or_word
-from lyra.pipelines.evidence.nli_numbers import looks_plural
+from lyra.pipelines.evidence.nli_halves import looks_plural
 from lyra.pipelines.evidence.nli_often import occasion_at
 from lyra.pipelines.evidence.nli_ratios import PERCENT
 from lyra.pipelines.evidence.nli_tokens import STOPWORDS

@@ -9,7 +9,8 @@ from collections.abc import Sequence
 from typing import Final, NamedTuple
 
 from lyra.pipelines.evidence.nli_digits import number_or_word
-from lyra.pipelines.evidence.nli_numbers import CARDINALS, looks_plural, number
+from lyra.pipelines.evidence.nli_halves import looks_plural
+from lyra.pipelines.evidence.nli_numbers import CARDINALS, number
 from lyra.pipelines.evidence.nli_ratios import count
 from lyra.pipelines.evidence.nli_tokens import STOPWORDS
 from lyra.pipelines.evidence.nli_units import (

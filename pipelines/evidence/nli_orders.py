@@ -12,7 +12,7 @@ from typing import Final
 
 from lyra.pipelines.evidence.leftovers import lexicon_readings
 from lyra.pipelines.evidence.nli_digits import number_or_word
-from lyra.pipelines.evidence.nli_numbers import looks_plural
+from lyra.pipelines.evidence.nli_halves import looks_plural
 
 # A sentence that opens with an order to do or use a thing advises it as "should" would:
 # "Apply the plaster for 12 hours in every 24-hour period, once daily, and continue for at

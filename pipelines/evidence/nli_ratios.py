@@ -13,8 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+from lyra.pipelines.evidence.nli_halves import looks_plural
 from lyra.pipelines.evidence.nli_lengths import DENSITY, PER_AREA, per_area, per_length
-from lyra.pipelines.evidence.nli_numbers import CARDINALS, ORDINALS, looks_plural, number, stem
+from lyra.pipelines.evidence.nli_numbers import CARDINALS, ORDINALS, number, stem
 from lyra.pipelines.evidence.nli_tokens import STOPWORDS
 from lyra.pipelines.evidence.nli_units import (
     AREA_M2,

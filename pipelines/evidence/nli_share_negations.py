@@ -10,7 +10,8 @@ from collections.abc import Sequence
 from typing import Final
 
 from lyra.pipelines.evidence.antonym_axes import ANTONYM_AXES
-from lyra.pipelines.evidence.nli_numbers import SAID, measures, stem
+from lyra.pipelines.evidence.nli_halves import SAID
+from lyra.pipelines.evidence.nli_numbers import measures, stem
 from lyra.pipelines.evidence.nli_tokens import FAIL_WORDS, denies_rarity, is_cue
 
 # What the people counted did not do, as they failed to: "drift into just listening
@@ -60,8 +61,9 @@ def failure_named(failed: Sequence[str], other: Sequence[str]) -> bool:
     return not done or not done.isdisjoint(stem(t) for t in other)
 
 
-# How far before a negation the verb of saying stands: "said they could not".
-_SAID_REACH: Final = 3
+# How far before a negation the verb of saying stands: "said they could not" (decision
+# 0147), "said they felt their own work was no longer being read" (decision 0148).
+_SAID_REACH: Final = 8
 
 
 def only_said_denials(tokens: Sequence[str]) -> bool:

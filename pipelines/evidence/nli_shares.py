@@ -24,13 +24,12 @@ from typing import Final
 from lyra.pipelines.evidence.antonym_axes import ANTONYM_AXES
 from lyra.pipelines.evidence.harm_reports import SYMPTOM
 from lyra.pipelines.evidence.nli_bounds import bound_before
+from lyra.pipelines.evidence.nli_halves import SAID, half_share
 from lyra.pipelines.evidence.nli_numbers import (
     CARDINALS,
     FRACTION_HEDGES,
     FRACTION_OF,
-    SAID,
     SHARE_NOUNS,
-    half_share,
     measures,
     noun_counted_earlier,
     number,

@@ -12,7 +12,8 @@ from typing import Final
 
 from lyra.pipelines.evidence.claim_verbs import IRREGULAR_PAST
 from lyra.pipelines.evidence.harm_reports import SYMPTOM
-from lyra.pipelines.evidence.nli_numbers import SAID, looks_plural, measures
+from lyra.pipelines.evidence.nli_halves import SAID, looks_plural
+from lyra.pipelines.evidence.nli_numbers import measures
 from lyra.pipelines.evidence.nli_tokens import (
     STOPWORDS,
     denies_rarity,
@@ -172,7 +173,7 @@ def most_known(tokens: Sequence[str]) -> bool:
     the <plural> I <did>" ("Most of the families I fined"), or "more ... than not"; not
     of what most liked. A share of `MOST_KNOWN`, and a witness's report that
     `claims.informativeness` counts."""
-    if _most_of_those_i_did(tokens):
+    if _most_of_those_i_did(tokens) or _most_of_us(tokens):
         return True
     return (
         not _FIRST_PERSONS.isdisjoint(tokens)
@@ -221,6 +222,30 @@ def most_known(tokens: Sequence[str]) -> bool:
             )
             for i, tok in enumerate(tokens)
         )
+    )
+
+
+_OF_US_REACH: Final = 6
+# Words before "most of us" that make it whom a thing is for or like, no share of what
+# befell them: "plenty for most of us", "what most of us manage", "than most of us".
+_NOT_OF_THOSE: Final = frozenset({"for", "than", "what", "to", "like", "as"})
+
+
+def _most_of_us(tokens: Sequence[str]) -> bool:
+    """ "most of us in the Tuesday group had sore wrists", "most of us were in pieces"
+    (decision 0148): what befell most of us, said in the past, within `_OF_US_REACH`
+    words; not what most of us liked ("most of us loved it"), nor whom a thing is for
+    ("plenty for most of us") or like ("than most of us will ever know")."""
+    return any(
+        tok == "most"
+        and tokens[i + 1 : i + 3] == ["of", "us"]
+        and _NOT_OF_THOSE.isdisjoint(tokens[i - 1 : i])
+        and _LIKINGS.isdisjoint(tokens[i + 3 : i + 4])
+        and any(
+            t in ("had", "were", "was") or t in IRREGULAR_PAST or t.endswith("ed")
+            for t in tokens[i + 3 : i + 3 + _OF_US_REACH]
+        )
+        for i, tok in enumerate(tokens)
     )
 
 
@@ -303,6 +328,8 @@ def _all_of_us(tokens: Sequence[str]) -> bool:
             return True
         if tok == "every" and after == ["one", "of", "us"]:
             return True
+        if tok == "every" and tokens[i + 1 : i + 5] == ["single", "one", "of", "us"]:
+            return True  # "every single one of us ended up with" (decision 0148)
     return False
 
 

@@ -29,13 +29,13 @@ from lyra.pipelines.evidence.nli_about import (
 )
 from lyra.pipelines.evidence.nli_comparisons import CUE_REACH, THAN_REACH, outcome
 from lyra.pipelines.evidence.nli_digits import number_or_word
+from lyra.pipelines.evidence.nli_halves import looks_plural
 from lyra.pipelines.evidence.nli_no_change import change_noun
 from lyra.pipelines.evidence.nli_numbers import (
     CARDINALS,
     PERCENT_WORDS,
     TIME_UNITS,
     Measures,
-    looks_plural,
     measures,
     number,
     stem,

@@ -215,6 +215,12 @@ OUTCOME_SYNONYMS: Final = {
     "overhear": "overheard",
     # a gardener's "hogs" are hedgehogs ("we've had hogs through every night": 0132)
     "hog": "hedgehog",
+    # a sore that mended healed; a baby that screamed cried; sucrose is sugar ("their
+    # heels mended no faster", "screamed the place down for just as long", "the sugar
+    # drops": decision 0148)
+    "mend": "heal",
+    "scream": "cri",
+    "sucros": "sugar",
     # words that differ by more than a letter between British and American English
     "plough": "plow",
     "ploughing": "plow",
