@@ -272,3 +272,51 @@ def test_what_they_said_they_felt_was_no_longer_done_keeps_its_share() -> None:
         "that over the whole of the last long term their homework was no longer being read."
     )
     assert read_changes(tokenize(far)).share is None
+
+
+def test_back_in_trouble_alone_is_reoffending_and_the_normal_way_plain() -> None:
+    _refutes_both_ways(
+        "At 12 months, 17.0% of young people referred to a community panel had been "
+        "reconvicted compared with 25.2% of those in the usual-processing control arm (risk "
+        "ratio 0.67, 95% CI 0.52 to 0.86).",
+        "The lads I coached who went through the panels were back in trouble just "
+        "as often as the ones who went through the youth court the normal way.",
+    )
+    # control: a back in trouble is a harm of the body, no reoffending
+    _neutral_both_ways(
+        "At 12 months, 17.0% of young people referred to a community panel had been "
+        "reconvicted compared with 25.2% of those in the usual-processing control arm (risk "
+        "ratio 0.67, 95% CI 0.52 to 0.86).",
+        "The lads I coached who went through the panels had a bad back just as "
+        "often as the ones who went through the youth court the normal way.",
+    )
+
+
+def test_the_bare_floor_is_a_control_arm() -> None:
+    _refutes_both_ways(
+        "Over the winter, the incidence of lameness was 18.2 cases per 100 ewe-months in the "
+        "straw-bedded pens compared with 29.6 in the bare slatted pens (rate ratio 0.61, 95% "
+        "CI 0.45 to 0.83).",
+        "We bedded one side of the shed, and the ewes on the straw went lame just as often "
+        "as the ones still lying on plain slats.",
+    )
+    # control: the bare soil a thing was sown in names no arm
+    _neutral_both_ways(
+        "Over the winter, seedlings sown in the bare soil of the beds grew 3.1 cm more than "
+        "last year's (95% CI 1.2 to 5.0).",
+        "We bedded one side of the shed, and the ewes on the straw went lame just as often "
+        "as the ones still lying on plain slats.",
+    )
+
+
+def test_marks_that_came_out_the_same_are_no_other_outcome() -> None:
+    assert TWO_GROUPS_ALIKE.search("and honestly the marks came out the same, give or take")
+    _refutes_both_ways(
+        "At the end of the trial, reading accuracy on the mock paper was higher in the pen "
+        "group than in the unaided control group (standardised mean difference 0.41, 95% CI "
+        "0.18 to 0.64).",
+        "We compared our pen kids with the ones who just read the paper on their own, and "
+        "honestly the marks came out the same, give or take.",
+    )
+    # control: coming out at the same time is no likeness of results
+    assert TWO_GROUPS_ALIKE.search("the two reports came out in the same week") is None

@@ -413,6 +413,8 @@ TWO_GROUPS_ALIKE: Final = re.compile(
     # kept its own named desks": decision 0146)
     r"|\b(?:dead |about |pretty much |near enough |more or less )?level with\b"
     r"|\bneck and neck\b|\bon a par with\b"
+    # the groups named before, their figures "came out the same, give or take" (0148)
+    r"|\bcame out (?:exactly |just )?the same\b"
     # any likeness stressed ("every bit as mucky as Castleworth's")
     # ("had just as many rows still dragging on a year later as the streets where ...":
     # decision 0144)

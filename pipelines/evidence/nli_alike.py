@@ -62,6 +62,9 @@ _CONTROL_ARM: Final = re.compile(
     # sterile water in its place, or the arm left without it by name ("than infants given
     # sterile water", "7.6 days in the uncovered group": decision 0148)
     r"|\bsterile water\b|\bthe un(?!related|expected|usual)[a-z]{3,}ed (?:group|arm)s?\b"
+    # stock on the floor as it was ("34.9 in the bare concrete cubicles", round 99)
+    r"|\b(?:in|on) the bare (?:[\w-]+ ){0,2}?(?:cubicles|stalls|pens|plots|beds|floors|fields"
+    r"|paddocks|group|arm)\b"
     r"|\b(?:warm|plain|tap) ?-? ?water (?:\S+ ){0,2}?(?:group|arm)s?\b"
     # "against 3.8 kg for plants given plain water only" (decision 0147)
     r"|\b(?:plain|tap) ?-? ?water (?:only|alone)\b"
@@ -160,6 +163,8 @@ _OFFENDED_AGAIN: Final = re.compile(
     r"\b(?:back|ended up|end up|ends up|ending up|landed|landing) (?:back )?"
     r"(?:in trouble with the (?:police|law)|(?:up )?(?:before|in front of) the "
     r"(?:magistrates|bench|judge|courts?))\b"
+    # "were back in trouble just as often as" (round ninety-nine)
+    r"|\b(?:were|was|are|is|got|get|gets|been) back in trouble\b"
     r"|\b(?:re-?arrested|arrested again|nicked again)\b"
 )
 _REOFFEND: Final = frozenset({"reoffend"})
@@ -237,7 +242,10 @@ _GENERAL_MEASURES: Final = frozenset(
     content_keys(["time", "times", "number", "amount", "rate", "level", "way", "size", "work",
                   # and what measured it ("did no better on their reading tests than"
                   # against "scored higher on reading comprehension": decision 0147)
-                  "test", "tests", "score", "scores", "result", "results"])
+                  "test", "tests", "score", "scores", "result", "results",
+                  # "honestly the marks came out the same" against "reading accuracy on
+                  # the mock exam paper was higher" (decision 0148)
+                  "mark", "marks"])
 )  # fmt: skip
 
 
