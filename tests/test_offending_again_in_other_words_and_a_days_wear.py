@@ -10,6 +10,8 @@ ninety-eight were read in, on other topics."""
 
 from __future__ import annotations
 
+import re
+
 from lyra.pipelines.evidence.claims import MIN_INFORMATIVENESS, informativeness
 from lyra.pipelines.evidence.harm_reports import PLAIN_GROUP, TWO_GROUPS_ALIKE
 from lyra.pipelines.evidence.nli_change import read_changes
@@ -18,6 +20,12 @@ from lyra.pipelines.evidence.nli_heuristic import heuristic_nli
 from lyra.pipelines.evidence.nli_shares import read_share
 from lyra.pipelines.evidence.nli_shares_said import ALL_BUT_A_FEW, FEW_KNOWN, MOST_KNOWN, Share
 from lyra.pipelines.evidence.nli_tokens import token_key, tokenize
+
+
+def _matched(pattern: re.Pattern[str], text: str) -> str:
+    found = pattern.search(text)
+    assert found is not None
+    return found.group(0)
 
 
 def _amounts(text: str) -> dict[str, float]:
@@ -112,7 +120,9 @@ def test_the_uncovered_group_and_a_gel_plaster_for_a_hydrocolloid_one() -> None:
 
 
 def test_fields_left_as_they_were_and_grass_for_herbage() -> None:
-    assert PLAIN_GROUP.search("we limed the two hill fields and left the low ones as they were")
+    assert _matched(
+        PLAIN_GROUP, "we limed the two hill fields and left the low ones as they were"
+    ) == ("left the low ones as they were")
     _refutes_both_ways(
         "Limed fields produced a mean of 1.1 t DM/ha more herbage per year than unlimed "
         "control fields (95% CI 0.5 to 1.7).",
@@ -129,8 +139,10 @@ def test_fields_left_as_they_were_and_grass_for_herbage() -> None:
 
 
 def test_left_open_to_the_sky_and_still_marking_by_hand_are_plain_groups() -> None:
-    assert PLAIN_GROUP.search("the ones i left open to the sky")
-    assert PLAIN_GROUP.search("the classes where teachers were still marking every book")
+    assert _matched(PLAIN_GROUP, "the ones i left open to the sky") == "left open to the sky"
+    assert _matched(PLAIN_GROUP, "the classes where teachers were still marking every book") == (
+        "where teachers were still"
+    )
     _refutes_both_ways(
         "At 12 months, pupils in the whole-class feedback schools scored higher on the "
         "standardised reading assessment than pupils in control schools (effect size d = "
@@ -148,7 +160,7 @@ def test_could_not_tell_which_was_which_sets_two_groups_alike() -> None:
         "I had a hive in one pepper greenhouse and nothing at all in the other, and you "
         "couldn't tell which was which from how many flowers had set."
     )
-    assert TWO_GROUPS_ALIKE.search(witness)
+    assert _matched(TWO_GROUPS_ALIKE, witness) == "couldn't tell which was which"
     assert informativeness(witness) >= MIN_INFORMATIVENESS
     _refutes_both_ways(
         "Across the season, greenhouses with a bumblebee hive set 80.1% of pepper flowers "
@@ -310,7 +322,9 @@ def test_the_bare_floor_is_a_control_arm() -> None:
 
 
 def test_marks_that_came_out_the_same_are_no_other_outcome() -> None:
-    assert TWO_GROUPS_ALIKE.search("and honestly the marks came out the same, give or take")
+    assert _matched(TWO_GROUPS_ALIKE, "and honestly the marks came out the same, give or take") == (
+        "came out the same"
+    )
     _refutes_both_ways(
         "At the end of the trial, reading accuracy on the mock paper was higher in the pen "
         "group than in the unaided control group (standardised mean difference 0.41, 95% CI "
